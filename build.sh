@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# AlvorKit Interception Profiler: one entry point for building, testing and the demo.
+#   ./build.sh demo    build everything, then run the demo
+#   ./build.sh test    build everything, then run every test (native under ASan/UBSan,
+#                      artifact checks, profiled-process proofs)
+#   ./build.sh native | managed | bench
+set -euo pipefail
+cd "$(dirname "$0")"
+ROOT=$(pwd)
+JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1
+
+case "$(uname -s)-$(uname -m)" in
+  Linux-x86_64) RID=linux-x64 ;;
+  Linux-aarch64) RID=linux-arm64 ;;
+  Darwin-arm64) RID=osx-arm64 ;;
+  *) echo "build.sh: this host is not one of the supported RIDs (see docs/Interception.md)" >&2; exit 1 ;;
+esac
+case "$RID" in
+  osx-*) LIBNAME=libalvorkit_interception_profiler.dylib ;;
+  *) LIBNAME=libalvorkit_interception_profiler.so ;;
+esac
+RELEASE_DIR="$ROOT/build/native-release"
+ASAN_DIR="$ROOT/build/native-asan"
+export ALVK_NATIVE_LIBRARY="$RELEASE_DIR/native/interception-profiler/$LIBNAME"
+export ALVK_PROOF_HOST="$ROOT/tests/Proofs/AlvorKit.Proofs.Host/bin/Release/net10.0/AlvorKit.Proofs.Host.dll"
+
+step() { printf '\n==> %s\n' "$*"; }
+
+build_native() {
+  step "native library (Release, $RID)"
+  cmake -S . -B "$RELEASE_DIR" -DCMAKE_BUILD_TYPE=Release -DALVK_BUILD_TESTS=OFF >/dev/null
+  cmake --build "$RELEASE_DIR" -j "$JOBS"
+  step "native unit tests (Debug, AddressSanitizer + UBSan)"
+  cmake -S . -B "$ASAN_DIR" -DCMAKE_BUILD_TYPE=Debug -DALVK_SANITIZE=ON >/dev/null
+  cmake --build "$ASAN_DIR" -j "$JOBS"
+}
+
+build_managed() {
+  step "managed projects (Release)"
+  dotnet build tests/Proofs/AlvorKit.Proofs/AlvorKit.Proofs.csproj -c Release -v quiet -nologo
+}
+
+native_tests() {
+  step "ctest (ASan + UBSan)"
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    ctest --test-dir "$ASAN_DIR" --output-on-failure -j "$JOBS"
+}
+
+artifact_checks() {
+  step "artifact checks ($LIBNAME)"
+  tests/artifact/check_artifact.sh "$ALVK_NATIVE_LIBRARY" "$RID"
+}
+
+proofs() {
+  step "profiled-process proofs"
+  dotnet test tests/Proofs/AlvorKit.Proofs/AlvorKit.Proofs.csproj -c Release --no-build -nologo \
+    --logger "console;verbosity=normal"
+}
+
+demo() {
+  step "demo: a .NET process started under the profiler reports what it sees"
+  CORECLR_ENABLE_PROFILING=1 \
+  CORECLR_PROFILER='{3840ACF7-5AF1-49EA-BF94-5F7086C57F57}' \
+  CORECLR_PROFILER_PATH="$ALVK_NATIVE_LIBRARY" \
+  ALVORKIT_INTERCEPTION_PROFILER_PATH="$ALVK_NATIVE_LIBRARY" \
+  ALVORKIT_INTERCEPTION_MODULES="AlvorKit.Proofs.Host" \
+    dotnet "$ALVK_PROOF_HOST" demo
+}
+
+bench() {
+  step "launch-time benchmark"
+  dotnet build tools/LaunchBenchmark/LaunchBenchmark.csproj -c Release -v quiet -nologo
+  dotnet tools/LaunchBenchmark/bin/Release/net10.0/LaunchBenchmark.dll \
+    "$ALVK_PROOF_HOST" "$ALVK_NATIVE_LIBRARY" "${RUNS:-21}"
+}
+
+target=${1:-test}
+case "$target" in
+  native) build_native ;;
+  managed) build_managed ;;
+  test) build_native; build_managed; native_tests; artifact_checks; proofs ;;
+  demo) build_native; build_managed; demo ;;
+  bench) build_native; build_managed; bench ;;
+  *) echo "usage: ./build.sh [test|demo|native|managed|bench]" >&2; exit 64 ;;
+esac

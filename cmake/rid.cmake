@@ -1,0 +1,37 @@
+# The RID gate: the profiler is built for exactly four runtime identifiers.
+set(ALVK_SUPPORTED_RIDS win-x64 linux-x64 linux-arm64 osx-arm64)
+
+function(alvk_resolve_rid out_var)
+  string(TOLOWER "${CMAKE_SYSTEM_PROCESSOR}" arch)
+  if(arch MATCHES "^(x86_64|amd64|x64)$")
+    set(arch x64)
+  elseif(arch MATCHES "^(aarch64|arm64)$")
+    set(arch arm64)
+  endif()
+  if(CMAKE_SYSTEM_NAME STREQUAL "Windows")
+    set(os win)
+  elseif(CMAKE_SYSTEM_NAME STREQUAL "Linux")
+    set(os linux)
+  elseif(CMAKE_SYSTEM_NAME STREQUAL "Darwin")
+    set(os osx)
+  else()
+    set(os "${CMAKE_SYSTEM_NAME}")
+  endif()
+  set(detected "${os}-${arch}")
+  set(ALVK_RID "" CACHE STRING "Runtime identifier to build for (win-x64, linux-x64, linux-arm64, osx-arm64)")
+  set(rid "${ALVK_RID}")
+  if(rid STREQUAL "")
+    set(rid "${detected}")
+  endif()
+  if(NOT rid IN_LIST ALVK_SUPPORTED_RIDS)
+    message(FATAL_ERROR
+      "RID '${rid}' is not supported. The AlvorKit Interception Profiler builds for "
+      "${ALVK_SUPPORTED_RIDS} only (see docs/Interception.md for the support boundary).")
+  endif()
+  if(NOT rid STREQUAL detected)
+    message(FATAL_ERROR
+      "ALVK_RID=${rid} does not match the toolchain's target ${detected}; "
+      "use a toolchain for ${rid} or leave ALVK_RID empty.")
+  endif()
+  set(${out_var} "${rid}" PARENT_SCOPE)
+endfunction()

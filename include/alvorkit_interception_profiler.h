@@ -1,0 +1,185 @@
+/*
+ * AlvorKit Interception Profiler: the public C ABI.
+ *
+ * This header is the sole source of the ABI. The native library exports exactly the
+ * functions declared with ALVK_API below (plus DllGetClassObject for CoreCLR), and the
+ * managed bindings are generated from this file.
+ *
+ * Rules every declaration here follows:
+ *   - fixed-width integer types only; every enum is 32 bits wide (..._MAX_ENUM);
+ *   - every struct that crosses the ABI starts with `uint32_t size`, which the caller sets
+ *     to sizeof(struct) as it knows it; a size below the ABI's minimum is refused with
+ *     ALVK_E_STRUCT_SIZE and nothing is written past `size`;
+ *   - one status enum (alvk_status) with pinned values that never change meaning;
+ *   - every function is safe to call from any thread, before or after the profiler attached.
+ *
+ * How a process gets the profiler: CoreCLR loads this library before managed code runs when
+ *   CORECLR_ENABLE_PROFILING=1
+ *   CORECLR_PROFILER={3840ACF7-5AF1-49EA-BF94-5F7086C57F57}
+ *   CORECLR_PROFILER_PATH=<absolute path of this library>   (or the _64 / _ARM64 variants)
+ *   ALVORKIT_INTERCEPTION_PROFILER_PATH=<the same absolute path>
+ *   ALVORKIT_INTERCEPTION_MODULES=<assembly simple names separated by ';', or '*'>
+ *   ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING=1                (optional)
+ * Managed code then opens the already-loaded library through
+ * ALVORKIT_INTERCEPTION_PROFILER_PATH and calls the functions below.
+ */
+#ifndef ALVORKIT_INTERCEPTION_PROFILER_H
+#define ALVORKIT_INTERCEPTION_PROFILER_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------------------------
+ * Export and calling convention
+ * ------------------------------------------------------------------------------------- */
+#if defined(_WIN32)
+#  if defined(ALVK_BUILDING_LIBRARY)
+#    define ALVK_API __declspec(dllexport)
+#  else
+#    define ALVK_API __declspec(dllimport)
+#  endif
+#  define ALVK_CALL __cdecl
+#elif defined(__GNUC__) || defined(__clang__)
+#  define ALVK_API __attribute__((visibility("default")))
+#  define ALVK_CALL
+#else
+#  define ALVK_API
+#  define ALVK_CALL
+#endif
+
+/* ---------------------------------------------------------------------------------------
+ * Versions
+ *
+ * The ABI version packs major (10 bits), minor (10 bits) and patch (12 bits). A binding
+ * must refuse a library whose major differs from the one it was generated for, and may use
+ * a library whose minor is greater or equal to its own.
+ * ------------------------------------------------------------------------------------- */
+#define ALVK_ABI_VERSION_MAJOR 3
+#define ALVK_ABI_VERSION_MINOR 0
+#define ALVK_ABI_VERSION_PATCH 0
+
+#define ALVK_MAKE_VERSION(major, minor, patch) \
+    ((((uint32_t)(major)) << 22) | (((uint32_t)(minor)) << 12) | ((uint32_t)(patch)))
+#define ALVK_VERSION_MAJOR_OF(version) (((uint32_t)(version)) >> 22)
+#define ALVK_VERSION_MINOR_OF(version) ((((uint32_t)(version)) >> 12) & 0x3FFu)
+#define ALVK_VERSION_PATCH_OF(version) (((uint32_t)(version)) & 0xFFFu)
+
+#define ALVK_ABI_VERSION \
+    ALVK_MAKE_VERSION(ALVK_ABI_VERSION_MAJOR, ALVK_ABI_VERSION_MINOR, ALVK_ABI_VERSION_PATCH)
+
+/* The profiler's COM class ID, as CORECLR_PROFILER must name it. */
+#define ALVK_PROFILER_CLSID_STRING "{3840ACF7-5AF1-49EA-BF94-5F7086C57F57}"
+
+/* ---------------------------------------------------------------------------------------
+ * Status codes
+ *
+ * Values are pinned and grouped: 0 success; 1-99 arguments and ABI use; 100-199 startup
+ * configuration; 200-299 the native worker and its queue. A value is never reused.
+ * Each entry: X(name, value, description).
+ * ------------------------------------------------------------------------------------- */
+#define ALVK_STATUS_LIST(X)                                                                  \
+    X(ALVK_OK, 0, "the call succeeded")                                                      \
+    X(ALVK_E_NULL_ARGUMENT, 1, "a required pointer argument was NULL")                       \
+    X(ALVK_E_STRUCT_SIZE, 2, "the struct's size field is below what this ABI version needs") \
+    X(ALVK_E_NOT_ATTACHED, 3,                                                                \
+      "this library instance was not loaded and initialized by CoreCLR as the profiler")     \
+    X(ALVK_E_BUFFER_TOO_SMALL, 4, "the caller's buffer cannot hold the result")              \
+    X(ALVK_E_INTERNAL, 99, "an internal invariant failed; the operation was not performed")  \
+    X(ALVK_E_PROFILER_PATH_UNSET, 100,                                                       \
+      "ALVORKIT_INTERCEPTION_PROFILER_PATH is not set; managed code cannot find the profiler") \
+    X(ALVK_E_PROFILER_PATH_MISMATCH, 101,                                                    \
+      "ALVORKIT_INTERCEPTION_PROFILER_PATH does not name the library CoreCLR loaded")        \
+    X(ALVK_E_ALLOWLIST_MALFORMED, 102,                                                       \
+      "ALVORKIT_INTERCEPTION_MODULES is malformed; the profiler stays inert")                \
+    X(ALVK_E_NO_PATCHABLE_MODULES, 103,                                                      \
+      "ALVORKIT_INTERCEPTION_MODULES is empty or unset; patch commands are refused")         \
+    X(ALVK_E_PROFILER_INFO_UNAVAILABLE, 104,                                                 \
+      "the runtime does not provide ICorProfilerInfo10 or newer")                            \
+    X(ALVK_E_EVENT_MASK_REFUSED, 105, "the runtime refused the profiler's event mask")        \
+    X(ALVK_E_ALLOCATION_FLAG_MALFORMED, 106,                                                 \
+      "ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING must be unset, 0 or 1")                    \
+    X(ALVK_E_WORKER_UNAVAILABLE, 200, "the native worker thread is not running")             \
+    X(ALVK_E_QUEUE_FULL, 201, "the worker queue is full; nothing was enqueued")              \
+    X(ALVK_E_TIMEOUT, 202, "the wait ended before the command completed")
+
+typedef enum alvk_status {
+#define ALVK_STATUS_ENUM_ENTRY(name, value, description) name = value,
+    ALVK_STATUS_LIST(ALVK_STATUS_ENUM_ENTRY)
+#undef ALVK_STATUS_ENUM_ENTRY
+    ALVK_STATUS_MAX_ENUM = 0x7FFFFFFF
+} alvk_status;
+
+/* ---------------------------------------------------------------------------------------
+ * Limits
+ * ------------------------------------------------------------------------------------- */
+/* At most this many names in ALVORKIT_INTERCEPTION_MODULES. */
+#define ALVK_MAX_ALLOWLIST_ENTRIES 32
+/* An assembly simple name in the allowlist is 1 to this many bytes of [A-Za-z0-9._-]. */
+#define ALVK_MAX_MODULE_NAME_LENGTH 127
+/* Capacity of alvk_runtime_status.allowlist, terminating NUL included. */
+#define ALVK_ALLOWLIST_TEXT_CAPACITY 4096
+/* Capacity of alvk_runtime_status.runtime_version, terminating NUL included. */
+#define ALVK_RUNTIME_VERSION_CAPACITY 64
+
+/* ---------------------------------------------------------------------------------------
+ * Enumerations
+ * ------------------------------------------------------------------------------------- */
+typedef enum alvk_allowlist_kind {
+    ALVK_ALLOWLIST_NONE = 0,  /* unset, empty, or malformed: nothing is patchable */
+    ALVK_ALLOWLIST_NAMED = 1, /* the listed assembly simple names are patchable */
+    ALVK_ALLOWLIST_ALL = 2,   /* '*': every module (isolated proof processes only) */
+    ALVK_ALLOWLIST_KIND_MAX_ENUM = 0x7FFFFFFF
+} alvk_allowlist_kind;
+
+/* ---------------------------------------------------------------------------------------
+ * Runtime status
+ * ------------------------------------------------------------------------------------- */
+typedef struct alvk_runtime_status {
+    uint32_t size;                 /* in: sizeof(alvk_runtime_status) */
+    uint32_t attached;             /* 1 once CoreCLR called Initialize on this instance */
+    alvk_status startup_status;    /* ALVK_OK, or why the profiler refuses patch commands */
+    uint32_t profiler_info_version; /* highest ICorProfilerInfo version obtained (0 if none) */
+    uint32_t event_mask_low;       /* COR_PRF_MONITOR flags in force */
+    uint32_t event_mask_high;      /* COR_PRF_HIGH_MONITOR flags in force */
+    uint32_t runtime_type;         /* COR_PRF_RUNTIME_TYPE: 2 for CoreCLR */
+    uint16_t runtime_major;        /* from ICorProfilerInfo3::GetRuntimeInformation */
+    uint16_t runtime_minor;
+    uint16_t runtime_build;
+    uint16_t runtime_qfe;
+    alvk_allowlist_kind allowlist_kind;
+    uint32_t allowlist_count;      /* names in `allowlist` (0 for NONE and ALL) */
+    uint32_t allocation_profiling; /* 1 when ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING=1 */
+    uint32_t worker_alive;         /* 1 while the native worker thread runs */
+    int32_t worker_init_hresult;   /* HRESULT of the worker's InitializeCurrentThread */
+    uint32_t queue_capacity;       /* worker queue slots */
+    uint32_t queue_depth;          /* commands waiting now */
+    uint64_t commands_completed;   /* commands the worker has finished */
+    char runtime_version[ALVK_RUNTIME_VERSION_CAPACITY]; /* UTF-8, NUL-terminated */
+    char allowlist[ALVK_ALLOWLIST_TEXT_CAPACITY]; /* normalized: names joined by ';', or "*" */
+} alvk_runtime_status;
+
+/* ---------------------------------------------------------------------------------------
+ * Functions
+ * ------------------------------------------------------------------------------------- */
+
+/* The ABI version this library implements (ALVK_ABI_VERSION when built from this header). */
+ALVK_API uint32_t ALVK_CALL alvk_version_number(void);
+
+/* A static, NUL-terminated description of `status` ("ALVK_E_QUEUE_FULL: the worker ...").
+ * Unknown values give "ALVK_E_UNKNOWN_STATUS: not a status of this ABI version". */
+ALVK_API const char *ALVK_CALL alvk_status_string(alvk_status status);
+
+/* Fills `out` with the state of the profiler instance in this process.
+ * Returns ALVK_OK when this instance is the one CoreCLR attached (even if its
+ * startup_status reports a configuration problem), ALVK_E_NOT_ATTACHED when CoreCLR never
+ * initialized it (the fields are still filled), or an argument error. */
+ALVK_API alvk_status ALVK_CALL alvk_get_runtime_status(alvk_runtime_status *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ALVORKIT_INTERCEPTION_PROFILER_H */

@@ -1,0 +1,109 @@
+using System.Runtime.InteropServices;
+
+namespace AlvorKit.Interception.Native;
+
+/// <summary>Why the profiler cannot be used from this process.</summary>
+public enum ProfilerUnavailableReason
+{
+    /// <summary>ALVORKIT_INTERCEPTION_PROFILER_PATH is not set.</summary>
+    PathUnset,
+    /// <summary>The file it names cannot be loaded.</summary>
+    LibraryNotLoadable,
+    /// <summary>The library lacks an export or implements another ABI major version.</summary>
+    AbiMismatch,
+    /// <summary>The library loaded, but it is not the instance CoreCLR initialized.</summary>
+    NotAttached,
+}
+
+/// <summary>The profiler is not available; the message says which variable to set.</summary>
+public sealed class ProfilerUnavailableException(ProfilerUnavailableReason reason, string message)
+    : Exception(message)
+{
+    public ProfilerUnavailableReason Reason { get; } = reason;
+}
+
+/// <summary>
+/// The native profiler that CoreCLR loaded into this process, opened through
+/// ALVORKIT_INTERCEPTION_PROFILER_PATH (the runtime already holds it, so this reaches the
+/// very same instance).
+/// </summary>
+public sealed unsafe class ProfilerLibrary
+{
+    public const string PathVariable = "ALVORKIT_INTERCEPTION_PROFILER_PATH";
+    public const string ProfilerClsid = "{3840ACF7-5AF1-49EA-BF94-5F7086C57F57}";
+    public const uint AbiMajor = 3;
+    public const uint AbiMinor = 0;
+
+    private const string SetupHint =
+        "Start the process with CORECLR_ENABLE_PROFILING=1, CORECLR_PROFILER=" + ProfilerClsid +
+        ", CORECLR_PROFILER_PATH=<absolute library path>, " + PathVariable +
+        "=<the same path> and ALVORKIT_INTERCEPTION_MODULES=<assemblies to patch>.";
+
+    private readonly delegate* unmanaged<uint> _versionNumber;
+    private readonly delegate* unmanaged<AlvkStatus, byte*> _statusString;
+    private readonly delegate* unmanaged<AlvkRuntimeStatus*, AlvkStatus> _getRuntimeStatus;
+
+    private ProfilerLibrary(string path, IntPtr handle)
+    {
+        Path = path;
+        _versionNumber = (delegate* unmanaged<uint>)Export(handle, path, "alvk_version_number");
+        _statusString = (delegate* unmanaged<AlvkStatus, byte*>)Export(handle, path, "alvk_status_string");
+        _getRuntimeStatus = (delegate* unmanaged<AlvkRuntimeStatus*, AlvkStatus>)Export(
+            handle, path, "alvk_get_runtime_status");
+    }
+
+    /// <summary>The path the library was opened from.</summary>
+    public string Path { get; }
+
+    /// <summary>The packed ABI version the library reports.</summary>
+    public uint VersionNumber => _versionNumber();
+
+    public static uint MajorOf(uint version) => version >> 22;
+    public static uint MinorOf(uint version) => (version >> 12) & 0x3FF;
+    public static uint PatchOf(uint version) => version & 0xFFF;
+
+    /// <summary>Opens the profiler CoreCLR loaded, or explains why it cannot.</summary>
+    public static ProfilerLibrary Open()
+    {
+        string? path = Environment.GetEnvironmentVariable(PathVariable);
+        if (string.IsNullOrEmpty(path))
+            throw new ProfilerUnavailableException(ProfilerUnavailableReason.PathUnset,
+                $"{PathVariable} is not set, so the AlvorKit profiler cannot be found. {SetupHint}");
+        if (!NativeLibrary.TryLoad(path, out IntPtr handle))
+            throw new ProfilerUnavailableException(ProfilerUnavailableReason.LibraryNotLoadable,
+                $"{PathVariable}={path} cannot be loaded. {SetupHint}");
+        var library = new ProfilerLibrary(path, handle);
+        uint version = library.VersionNumber;
+        if (MajorOf(version) != AbiMajor || MinorOf(version) < AbiMinor)
+            throw new ProfilerUnavailableException(ProfilerUnavailableReason.AbiMismatch,
+                $"{path} implements ABI {MajorOf(version)}.{MinorOf(version)}.{PatchOf(version)}; " +
+                $"this binding needs {AbiMajor}.{AbiMinor} or a later minor version.");
+        AlvkStatus status = library.GetRuntimeStatus(out _);
+        if (status == AlvkStatus.NotAttached)
+            throw new ProfilerUnavailableException(ProfilerUnavailableReason.NotAttached,
+                $"{path} is not the profiler instance CoreCLR initialized in this process: " +
+                $"{PathVariable} must name the same file as CORECLR_PROFILER_PATH. {SetupHint}");
+        return library;
+    }
+
+    /// <summary>alvk_status_string.</summary>
+    public string StatusString(AlvkStatus status) =>
+        Marshal.PtrToStringUTF8((IntPtr)_statusString(status)) ?? status.ToString();
+
+    /// <summary>alvk_get_runtime_status.</summary>
+    public AlvkStatus GetRuntimeStatus(out AlvkRuntimeStatus status)
+    {
+        status = default;
+        status.Size = (uint)sizeof(AlvkRuntimeStatus);
+        fixed (AlvkRuntimeStatus* p = &status)
+            return _getRuntimeStatus(p);
+    }
+
+    private static IntPtr Export(IntPtr handle, string path, string name)
+    {
+        if (!NativeLibrary.TryGetExport(handle, name, out IntPtr address))
+            throw new ProfilerUnavailableException(ProfilerUnavailableReason.AbiMismatch,
+                $"{path} does not export {name}; it is not an ABI {AbiMajor} AlvorKit profiler.");
+        return address;
+    }
+}

@@ -1,0 +1,134 @@
+/* InterceptionProfiler, in Wine's COM-in-C shape: the object embeds its interface, every
+ * method starts from impl_from_ICorProfilerCallback11, and one static const vtable lists
+ * every slot. Slots we do not use return S_OK through generated defaults. */
+#include "interception_profiler.h"
+
+#include "export.h"
+#include "../coreclr/cor_guids.h"
+#include "../coreclr/corprof_callback.h"
+#include "../runtime/profiler_runtime.h"
+
+#include <stdatomic.h>
+#include <stddef.h>
+
+const GUID CLSID_AlvorKitInterceptionProfiler = {
+    0x3840ACF7, 0x5AF1, 0x49EA, {0xBF, 0x94, 0x5F, 0x70, 0x86, 0xC5, 0x7F, 0x57}};
+
+typedef struct InterceptionProfiler {
+    ICorProfilerCallback11 ICorProfilerCallback11_iface;
+    _Atomic ULONG ref;
+} InterceptionProfiler;
+
+static inline InterceptionProfiler *impl_from_ICorProfilerCallback11(ICorProfilerCallback11 *iface)
+{
+    return (InterceptionProfiler *)((char *)iface -
+                                    offsetof(InterceptionProfiler, ICorProfilerCallback11_iface));
+}
+
+static const GUID *const k_callback_iids[] = {
+    &IID_IUnknown,
+    &IID_ICorProfilerCallback,  &IID_ICorProfilerCallback2, &IID_ICorProfilerCallback3,
+    &IID_ICorProfilerCallback4, &IID_ICorProfilerCallback5, &IID_ICorProfilerCallback6,
+    &IID_ICorProfilerCallback7, &IID_ICorProfilerCallback8, &IID_ICorProfilerCallback9,
+    &IID_ICorProfilerCallback10, &IID_ICorProfilerCallback11,
+};
+
+static HRESULT STDMETHODCALLTYPE InterceptionProfiler_QueryInterface(ICorProfilerCallback11 *iface,
+                                                                     REFIID riid, void **ppv)
+{
+    if (ppv == NULL)
+        return E_POINTER;
+    *ppv = NULL;
+    if (riid == NULL)
+        return E_INVALIDARG;
+    for (size_t i = 0; i < sizeof k_callback_iids / sizeof k_callback_iids[0]; ++i) {
+        if (alvk_guid_equal(riid, k_callback_iids[i])) {
+            *ppv = iface;
+            iface->lpVtbl->AddRef(iface);
+            return S_OK;
+        }
+    }
+    return E_NOINTERFACE;
+}
+
+static ULONG STDMETHODCALLTYPE InterceptionProfiler_AddRef(ICorProfilerCallback11 *iface)
+{
+    InterceptionProfiler *This = impl_from_ICorProfilerCallback11(iface);
+    return atomic_fetch_add(&This->ref, 1) + 1;
+}
+
+/* The object is static and never freed: CoreCLR may still call into it while the process
+ * shuts down, and freeing a profiler on its final Release has crashed other profilers. */
+static ULONG STDMETHODCALLTYPE InterceptionProfiler_Release(ICorProfilerCallback11 *iface)
+{
+    InterceptionProfiler *This = impl_from_ICorProfilerCallback11(iface);
+    ULONG current = atomic_load(&This->ref);
+    while (current > 0 && !atomic_compare_exchange_weak(&This->ref, &current, current - 1)) {
+    }
+    return current > 0 ? current - 1 : 0;
+}
+
+static HRESULT STDMETHODCALLTYPE InterceptionProfiler_Initialize(ICorProfilerCallback11 *iface,
+                                                                 IUnknown *info)
+{
+    (void)iface;
+    return aip_runtime_initialize(info);
+}
+
+static HRESULT STDMETHODCALLTYPE InterceptionProfiler_Shutdown(ICorProfilerCallback11 *iface)
+{
+    (void)iface;
+    aip_runtime_shutdown();
+    return S_OK;
+}
+
+/* Attaching to a running process is outside the product: say so and refuse. */
+static HRESULT STDMETHODCALLTYPE InterceptionProfiler_InitializeForAttach(
+    ICorProfilerCallback11 *iface, IUnknown *info, void *data, UINT cb)
+{
+    (void)iface;
+    (void)info;
+    (void)data;
+    (void)cb;
+    aip_runtime_log("attaching to a running process is not supported; start the process with "
+                    "the profiler's environment variables instead");
+    return E_NOTIMPL;
+}
+
+/* Defaults for the slots we do not use. */
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+#endif
+#define AIP_DEFAULT_SLOT(ret, name, params) \
+    static AIP_MAYBE_UNUSED ret STDMETHODCALLTYPE default_##name params { return S_OK; }
+ALVK_COR_CALLBACK_SLOTS(AIP_DEFAULT_SLOT)
+#undef AIP_DEFAULT_SLOT
+
+#if defined(__clang__)
+#pragma GCC diagnostic ignored "-Winitializer-overrides"
+#elif defined(__GNUC__)
+#pragma GCC diagnostic ignored "-Woverride-init"
+#endif
+static const ICorProfilerCallback11Vtbl InterceptionProfiler_vtbl = {
+#define AIP_DEFAULT_ENTRY(ret, name, params) .name = default_##name,
+    ALVK_COR_CALLBACK_SLOTS(AIP_DEFAULT_ENTRY)
+#undef AIP_DEFAULT_ENTRY
+    .QueryInterface = InterceptionProfiler_QueryInterface,
+    .AddRef = InterceptionProfiler_AddRef,
+    .Release = InterceptionProfiler_Release,
+    .Initialize = InterceptionProfiler_Initialize,
+    .Shutdown = InterceptionProfiler_Shutdown,
+    .InitializeForAttach = InterceptionProfiler_InitializeForAttach,
+};
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+
+static InterceptionProfiler g_profiler = {{&InterceptionProfiler_vtbl}, 0};
+
+HRESULT aip_interception_profiler_query(REFIID riid, void **ppv)
+{
+    return InterceptionProfiler_QueryInterface(&g_profiler.ICorProfilerCallback11_iface, riid,
+                                               ppv);
+}

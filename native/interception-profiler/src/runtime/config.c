@@ -1,0 +1,64 @@
+/* Startup configuration: precedence of the checks and reading them from the process. */
+#include "config.h"
+#include "../platform/platform.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int aip_config_is_inert(alvk_status startup_status)
+{
+    return startup_status != ALVK_OK && startup_status != ALVK_E_NO_PATCHABLE_MODULES;
+}
+
+void aip_config_evaluate(const aip_config_inputs *in, aip_config *out)
+{
+    memset(out, 0, sizeof *out);
+    if (in->profiler_path == NULL || in->profiler_path[0] == '\0') {
+        out->startup_status = ALVK_E_PROFILER_PATH_UNSET;
+        snprintf(out->message, sizeof out->message,
+                 "%s is not set; set it to the absolute path of this library (%s)",
+                 AIP_ENV_PROFILER_PATH, in->self_path != NULL ? in->self_path : "unknown");
+        return;
+    }
+    if (!in->profiler_path_is_self) {
+        out->startup_status = ALVK_E_PROFILER_PATH_MISMATCH;
+        snprintf(out->message, sizeof out->message,
+                 "%s=%.4095s does not name the library CoreCLR loaded (%.4095s)",
+                 AIP_ENV_PROFILER_PATH, in->profiler_path,
+                 in->self_path != NULL ? in->self_path : "unknown");
+        return;
+    }
+    alvk_status flag = aip_allocation_flag_parse(in->allocations, &out->allocation_profiling);
+    if (flag != ALVK_OK) {
+        out->startup_status = flag;
+        snprintf(out->message, sizeof out->message, "%s=\"%.64s\" must be unset, 0 or 1",
+                 AIP_ENV_ALLOCATIONS, in->allocations);
+        return;
+    }
+    out->startup_status =
+        aip_allowlist_parse(in->modules, &out->allowlist, out->message, sizeof out->message);
+    if (aip_config_is_inert(out->startup_status))
+        out->allocation_profiling = 0;
+}
+
+void aip_config_load(aip_config *out)
+{
+    static char modules[ALVK_ALLOWLIST_TEXT_CAPACITY * 2];
+    static char allocations[64];
+    static char profiler_path[AIP_PATH_CAPACITY];
+    static char self_path[AIP_PATH_CAPACITY];
+    aip_config_inputs in;
+    memset(&in, 0, sizeof in);
+    int n = aip_getenv(AIP_ENV_MODULES, modules, sizeof modules);
+    /* A value too long for the buffer cannot be a valid list: report it as malformed. */
+    in.modules = n >= 0 ? modules : (n == -2 ? "<longer than 8191 bytes>" : NULL);
+    n = aip_getenv(AIP_ENV_ALLOCATIONS, allocations, sizeof allocations);
+    in.allocations = n >= 0 ? allocations : (n == -2 ? "<too long>" : NULL);
+    n = aip_getenv(AIP_ENV_PROFILER_PATH, profiler_path, sizeof profiler_path);
+    in.profiler_path = n >= 0 ? profiler_path : (n == -2 ? "<too long>" : NULL);
+    in.self_path = aip_self_library_path(self_path, sizeof self_path) == 0 ? self_path : NULL;
+    in.profiler_path_is_self =
+        in.profiler_path != NULL && in.self_path != NULL && n >= 0 &&
+        aip_same_file(in.profiler_path, in.self_path);
+    aip_config_evaluate(&in, out);
+}

@@ -1,0 +1,16 @@
+/* The event mask the profiler asks for, derived from its configuration alone. */
+#ifndef AIP_EVENT_MASK_H
+#define AIP_EVENT_MASK_H
+
+#include "config.h"
+
+typedef struct aip_event_mask {
+    uint32_t low;  /* COR_PRF_MONITOR */
+    uint32_t high; /* COR_PRF_HIGH_MONITOR */
+} aip_event_mask;
+
+/* Inert configurations ask for nothing; without patchable modules there is no ReJIT and
+ * ReadyToRun code stays enabled; allocation profiling adds the allocation bits. */
+aip_event_mask aip_event_mask_for(const aip_config *config);
+
+#endif

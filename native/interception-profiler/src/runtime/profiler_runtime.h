@@ -1,0 +1,28 @@
+/* ProfilerRuntime: the profiler's lifecycle (Initialize, Shutdown), the event mask, and the
+ * native worker thread that owns the bounded command queue. One instance per process. */
+#ifndef AIP_PROFILER_RUNTIME_H
+#define AIP_PROFILER_RUNTIME_H
+
+#include "alvorkit_interception_profiler.h"
+#include "../coreclr/cor_types.h"
+
+/* Default worker queue capacity (slots). */
+#define AIP_WORKER_QUEUE_CAPACITY 64
+/* How long Shutdown waits for the worker to leave before abandoning it. */
+#define AIP_WORKER_STOP_TIMEOUT_NS 2000000000ull
+
+/* Called from ICorProfilerCallback::Initialize. Always returns S_OK once the runtime
+ * handed us a usable ICorProfilerInfo, even when the configuration leaves the profiler
+ * inert, so that managed code can read why through alvk_get_runtime_status. */
+HRESULT aip_runtime_initialize(IUnknown *info_unknown);
+
+/* Called from ICorProfilerCallback::Shutdown: stops the worker. */
+void aip_runtime_shutdown(void);
+
+/* Fills the status of this instance; see alvk_get_runtime_status. */
+alvk_status aip_runtime_get_status(alvk_runtime_status *out);
+
+/* Writes "[alvorkit-interception] <message>" to stderr. */
+void aip_runtime_log(const char *message);
+
+#endif

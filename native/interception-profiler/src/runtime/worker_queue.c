@@ -1,0 +1,183 @@
+/* Bounded command queue: one mutex, two condition variables, preallocated slots. */
+#include "worker_queue.h"
+
+#include <string.h>
+
+alvk_status aip_queue_init(aip_queue *q, uint32_t capacity, void *context)
+{
+    memset(q, 0, sizeof *q);
+    if (capacity == 0 || capacity > AIP_QUEUE_MAX_CAPACITY)
+        return ALVK_E_INTERNAL;
+    if (aip_mutex_init(&q->lock) != 0)
+        return ALVK_E_INTERNAL;
+    if (aip_cond_init(&q->work_ready) != 0) {
+        aip_mutex_destroy(&q->lock);
+        return ALVK_E_INTERNAL;
+    }
+    if (aip_cond_init(&q->work_done) != 0) {
+        aip_cond_destroy(&q->work_ready);
+        aip_mutex_destroy(&q->lock);
+        return ALVK_E_INTERNAL;
+    }
+    q->capacity = capacity;
+    q->context = context;
+    atomic_init(&q->completed, 0);
+    return ALVK_OK;
+}
+
+void aip_queue_destroy(aip_queue *q)
+{
+    aip_cond_destroy(&q->work_done);
+    aip_cond_destroy(&q->work_ready);
+    aip_mutex_destroy(&q->lock);
+}
+
+static uint64_t make_ticket(uint32_t slot, uint32_t sequence)
+{
+    return ((uint64_t)sequence << 32) | slot;
+}
+
+static void free_slot(aip_queue *q, aip_queue_slot *slot)
+{
+    slot->state = AIP_SLOT_FREE;
+    slot->abandoned = 0;
+    slot->run = NULL;
+    --q->in_use;
+}
+
+alvk_status aip_queue_submit(aip_queue *q, aip_command_fn run, const void *payload,
+                             size_t payload_size, uint64_t *ticket)
+{
+    if (run == NULL || (payload == NULL && payload_size > 0))
+        return ALVK_E_NULL_ARGUMENT;
+    if (payload_size > AIP_COMMAND_PAYLOAD_BYTES)
+        return ALVK_E_INTERNAL;
+    aip_mutex_lock(&q->lock);
+    alvk_status status = ALVK_OK;
+    if (q->stopping) {
+        status = ALVK_E_WORKER_UNAVAILABLE;
+    } else if (q->in_use == q->capacity) {
+        status = ALVK_E_QUEUE_FULL;
+    } else {
+        uint32_t index = 0;
+        while (q->slots[index].state != AIP_SLOT_FREE)
+            ++index;
+        aip_queue_slot *slot = &q->slots[index];
+        slot->state = AIP_SLOT_QUEUED;
+        slot->abandoned = ticket == NULL; /* fire and forget: freed when it finishes */
+        slot->sequence++;
+        slot->result = ALVK_E_INTERNAL;
+        slot->run = run;
+        memset(slot->payload, 0, sizeof slot->payload);
+        if (payload_size > 0)
+            memcpy(slot->payload, payload, payload_size);
+        q->order[(q->head + q->queued) % q->capacity] = index;
+        ++q->queued;
+        ++q->in_use;
+        if (ticket != NULL)
+            *ticket = make_ticket(index, slot->sequence);
+        aip_cond_signal(&q->work_ready);
+    }
+    aip_mutex_unlock(&q->lock);
+    return status;
+}
+
+alvk_status aip_queue_wait(aip_queue *q, uint64_t ticket, uint64_t timeout_ns,
+                           alvk_status *result)
+{
+    uint32_t index = (uint32_t)(ticket & 0xFFFFFFFFu);
+    uint32_t sequence = (uint32_t)(ticket >> 32);
+    if (result == NULL)
+        return ALVK_E_NULL_ARGUMENT;
+    if (index >= q->capacity)
+        return ALVK_E_INTERNAL;
+    uint64_t deadline = aip_monotonic_ns() + timeout_ns;
+    aip_mutex_lock(&q->lock);
+    aip_queue_slot *slot = &q->slots[index];
+    alvk_status status = ALVK_OK;
+    for (;;) {
+        if (slot->sequence != sequence || slot->state == AIP_SLOT_FREE || slot->abandoned) {
+            status = ALVK_E_INTERNAL;
+            break;
+        }
+        if (slot->state == AIP_SLOT_DONE) {
+            *result = slot->result;
+            free_slot(q, slot);
+            break;
+        }
+        if (aip_cond_wait_until(&q->work_done, &q->lock, deadline) != 0 &&
+            slot->state != AIP_SLOT_DONE) {
+            slot->abandoned = 1;
+            status = ALVK_E_TIMEOUT;
+            break;
+        }
+    }
+    aip_mutex_unlock(&q->lock);
+    return status;
+}
+
+/* Called with the lock held: records the result and frees the slot if nobody waits. */
+static void finish(aip_queue *q, aip_queue_slot *slot, alvk_status result)
+{
+    slot->result = result;
+    slot->state = AIP_SLOT_DONE;
+    atomic_fetch_add_explicit(&q->completed, 1, memory_order_relaxed);
+    if (slot->abandoned)
+        free_slot(q, slot);
+    aip_cond_broadcast(&q->work_done);
+}
+
+void aip_queue_run_worker(aip_queue *q)
+{
+    aip_mutex_lock(&q->lock);
+    for (;;) {
+        while (!q->stopping && q->queued == 0)
+            aip_cond_wait(&q->work_ready, &q->lock);
+        if (q->stopping)
+            break;
+        aip_queue_slot *slot = &q->slots[q->order[q->head]];
+        q->head = (q->head + 1) % q->capacity;
+        --q->queued;
+        slot->state = AIP_SLOT_RUNNING;
+        aip_mutex_unlock(&q->lock);
+        alvk_status result = slot->run(slot->payload, q->context);
+        aip_mutex_lock(&q->lock);
+        finish(q, slot, result);
+    }
+    while (q->queued > 0) {
+        aip_queue_slot *slot = &q->slots[q->order[q->head]];
+        q->head = (q->head + 1) % q->capacity;
+        --q->queued;
+        finish(q, slot, ALVK_E_WORKER_UNAVAILABLE);
+    }
+    aip_mutex_unlock(&q->lock);
+}
+
+void aip_queue_stop(aip_queue *q)
+{
+    aip_mutex_lock(&q->lock);
+    q->stopping = 1;
+    aip_cond_broadcast(&q->work_ready);
+    aip_mutex_unlock(&q->lock);
+}
+
+uint32_t aip_queue_depth(aip_queue *q)
+{
+    aip_mutex_lock(&q->lock);
+    uint32_t depth = q->queued;
+    aip_mutex_unlock(&q->lock);
+    return depth;
+}
+
+uint32_t aip_queue_slots_in_use(aip_queue *q)
+{
+    aip_mutex_lock(&q->lock);
+    uint32_t n = q->in_use;
+    aip_mutex_unlock(&q->lock);
+    return n;
+}
+
+uint64_t aip_queue_completed(aip_queue *q)
+{
+    return atomic_load_explicit(&q->completed, memory_order_relaxed);
+}

@@ -1,0 +1,83 @@
+using System.Text.Json;
+using System.Text.Json.Nodes;
+using AlvorKit.Interception.Native;
+
+// The proof host: launched by the proofs (and the demo) with or without the profiler's
+// environment. It reports, as one JSON line on stdout, what it can see from inside.
+//   status  - whether the library is mapped, and the attached profiler's status
+//   demo    - the same, for a person to read
+//   idle    - does nothing (the launch-time benchmark's workload)
+string mode = args.Length > 0 ? args[0] : "status";
+switch (mode)
+{
+    case "status":
+        Console.WriteLine(StatusReport().ToJsonString());
+        return 0;
+    case "demo":
+        JsonObject report = StatusReport();
+        Console.WriteLine(report.ToJsonString(new JsonSerializerOptions { WriteIndented = true }));
+        return report["error"] is null ? 0 : 1;
+    case "idle":
+        return 0;
+    default:
+        Console.Error.WriteLine($"unknown mode '{mode}'; expected status, demo or idle");
+        return 64;
+}
+
+static JsonObject StatusReport()
+{
+    var report = new JsonObject { ["profilerMappings"] = ProfilerMappings() };
+    try
+    {
+        ProfilerLibrary library = ProfilerLibrary.Open();
+        AlvkStatus rc = library.GetRuntimeStatus(out AlvkRuntimeStatus s);
+        report["library"] = library.Path;
+        report["abiVersion"] = library.VersionNumber;
+        report["abiMajor"] = ProfilerLibrary.MajorOf(library.VersionNumber);
+        report["statusCall"] = rc.ToString();
+        report["status"] = new JsonObject
+        {
+            ["attached"] = s.Attached,
+            ["startupStatus"] = s.StartupStatus.ToString(),
+            ["startupStatusText"] = library.StatusString(s.StartupStatus),
+            ["profilerInfoVersion"] = s.ProfilerInfoVersion,
+            ["eventMaskLow"] = s.EventMaskLow,
+            ["eventMaskHigh"] = s.EventMaskHigh,
+            ["runtimeType"] = s.RuntimeType,
+            ["runtimeVersion"] = $"{s.RuntimeMajor}.{s.RuntimeMinor}.{s.RuntimeBuild}.{s.RuntimeQfe}",
+            ["runtimeVersionString"] = s.RuntimeVersion,
+            ["allowlistKind"] = s.AllowlistKind.ToString(),
+            ["allowlistCount"] = s.AllowlistCount,
+            ["allowlist"] = s.Allowlist,
+            ["allocationProfiling"] = s.AllocationProfiling,
+            ["workerAlive"] = s.WorkerAlive,
+            ["workerInitHResult"] = s.WorkerInitHResult,
+            ["queueCapacity"] = s.QueueCapacity,
+            ["queueDepth"] = s.QueueDepth,
+            ["commandsCompleted"] = s.CommandsCompleted,
+        };
+    }
+    catch (ProfilerUnavailableException e)
+    {
+        report["error"] = e.Reason.ToString();
+        report["message"] = e.Message;
+    }
+    return report;
+}
+
+// How many distinct files named like the profiler library are mapped into this process
+// (Linux: /proc/self/maps). One means CoreCLR's instance and ours are the same.
+static JsonArray ProfilerMappings()
+{
+    var files = new SortedSet<string>(StringComparer.Ordinal);
+    if (File.Exists("/proc/self/maps"))
+    {
+        foreach (string line in File.ReadLines("/proc/self/maps"))
+        {
+            int slash = line.IndexOf('/');
+            if (slash >= 0 && line.Contains("alvorkit_interception_profiler", StringComparison.Ordinal))
+                files.Add(line[slash..]);
+        }
+    }
+    return new JsonArray(files.Select(f => (JsonNode?)JsonValue.Create(f)).ToArray());
+}

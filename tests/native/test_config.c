@@ -1,0 +1,119 @@
+/* Startup configuration precedence and the event mask derived from it. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "coreclr/corprof_enums.h"
+#include "runtime/config.h"
+#include "runtime/event_mask.h"
+
+static aip_config_inputs good_inputs(void)
+{
+    aip_config_inputs in;
+    memset(&in, 0, sizeof in);
+    in.modules = "Game";
+    in.profiler_path = "/opt/game/libalvorkit_interception_profiler.so";
+    in.self_path = "/opt/game/libalvorkit_interception_profiler.so";
+    in.profiler_path_is_self = 1;
+    return in;
+}
+
+static void good_configuration_enables_patching(void **state)
+{
+    (void)state;
+    aip_config_inputs in = good_inputs();
+    aip_config config;
+    aip_config_evaluate(&in, &config);
+    assert_int_equal(config.startup_status, ALVK_OK);
+    assert_false(aip_config_is_inert(config.startup_status));
+    aip_event_mask mask = aip_event_mask_for(&config);
+    assert_int_equal(mask.low, COR_PRF_MONITOR_MODULE_LOADS | COR_PRF_ENABLE_REJIT |
+                                   COR_PRF_DISABLE_ALL_NGEN_IMAGES |
+                                   COR_PRF_MONITOR_JIT_COMPILATION);
+    assert_int_equal(mask.high, 0);
+}
+
+static void allocations_add_their_bits(void **state)
+{
+    (void)state;
+    aip_config_inputs in = good_inputs();
+    in.allocations = "1";
+    aip_config config;
+    aip_config_evaluate(&in, &config);
+    assert_int_equal(config.allocation_profiling, 1);
+    aip_event_mask mask = aip_event_mask_for(&config);
+    assert_true(mask.low & COR_PRF_ENABLE_OBJECT_ALLOCATED);
+    assert_true(mask.low & COR_PRF_MONITOR_OBJECT_ALLOCATED);
+}
+
+static void no_modules_keeps_profiler_but_drops_rejit(void **state)
+{
+    (void)state;
+    aip_config_inputs in = good_inputs();
+    in.modules = NULL;
+    in.allocations = "1";
+    aip_config config;
+    aip_config_evaluate(&in, &config);
+    assert_int_equal(config.startup_status, ALVK_E_NO_PATCHABLE_MODULES);
+    assert_false(aip_config_is_inert(config.startup_status));
+    aip_event_mask mask = aip_event_mask_for(&config);
+    assert_int_equal(mask.low & (COR_PRF_ENABLE_REJIT | COR_PRF_DISABLE_ALL_NGEN_IMAGES), 0);
+    assert_true(mask.low & COR_PRF_ENABLE_OBJECT_ALLOCATED);
+}
+
+static void path_errors_come_first_and_make_it_inert(void **state)
+{
+    (void)state;
+    aip_config_inputs in = good_inputs();
+    in.modules = "bad/name";
+    in.profiler_path = NULL;
+    aip_config config;
+    aip_config_evaluate(&in, &config);
+    assert_int_equal(config.startup_status, ALVK_E_PROFILER_PATH_UNSET);
+    assert_non_null(strstr(config.message, "ALVORKIT_INTERCEPTION_PROFILER_PATH is not set"));
+
+    in.profiler_path = "/tmp/copy.so";
+    in.profiler_path_is_self = 0;
+    aip_config_evaluate(&in, &config);
+    assert_int_equal(config.startup_status, ALVK_E_PROFILER_PATH_MISMATCH);
+    assert_non_null(strstr(config.message, "/tmp/copy.so"));
+    assert_true(aip_config_is_inert(config.startup_status));
+    aip_event_mask mask = aip_event_mask_for(&config);
+    assert_int_equal(mask.low, 0);
+    assert_int_equal(mask.high, 0);
+}
+
+static void malformed_inputs_make_it_inert(void **state)
+{
+    (void)state;
+    aip_config_inputs in = good_inputs();
+    in.modules = "A;;B";
+    in.allocations = "1";
+    aip_config config;
+    aip_config_evaluate(&in, &config);
+    assert_int_equal(config.startup_status, ALVK_E_ALLOWLIST_MALFORMED);
+    assert_int_equal(config.allocation_profiling, 0);
+    assert_int_equal(aip_event_mask_for(&config).low, 0);
+
+    in = good_inputs();
+    in.allocations = "on";
+    aip_config_evaluate(&in, &config);
+    assert_int_equal(config.startup_status, ALVK_E_ALLOCATION_FLAG_MALFORMED);
+    assert_int_equal(aip_event_mask_for(&config).low, 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(good_configuration_enables_patching),
+        cmocka_unit_test(allocations_add_their_bits),
+        cmocka_unit_test(no_modules_keeps_profiler_but_drops_rejit),
+        cmocka_unit_test(path_errors_come_first_and_make_it_inert),
+        cmocka_unit_test(malformed_inputs_make_it_inert),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
