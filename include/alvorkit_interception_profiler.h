@@ -77,7 +77,8 @@ extern "C" {
  * Status codes
  *
  * Values are pinned and grouped: 0 success; 1-99 arguments and ABI use; 100-199 startup
- * configuration; 200-299 the native worker and its queue. A value is never reused.
+ * configuration; 200-299 the native worker and its queue; 300-399 signatures, IL bodies and
+ * targets. A value is never reused.
  * Each entry: X(name, value, description).
  * ------------------------------------------------------------------------------------- */
 #define ALVK_STATUS_LIST(X)                                                                  \
@@ -103,7 +104,24 @@ extern "C" {
       "ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING must be unset, 0 or 1")                    \
     X(ALVK_E_WORKER_UNAVAILABLE, 200, "the native worker thread is not running")             \
     X(ALVK_E_QUEUE_FULL, 201, "the worker queue is full; nothing was enqueued")              \
-    X(ALVK_E_TIMEOUT, 202, "the wait ended before the command completed")
+    X(ALVK_E_TIMEOUT, 202, "the wait ended before the command completed")               \
+    X(ALVK_E_SIGNATURE_MALFORMED, 300, "a signature blob does not parse as ECMA-335")       \
+    X(ALVK_E_SIGNATURE_UNSUPPORTED, 301,                                                   \
+      "the signature uses a feature exact dispatch does not support (varargs, explicit this)") \
+    X(ALVK_E_METHOD_BODY_MALFORMED, 302, "an IL method body's header, code or EH sections are invalid") \
+    X(ALVK_E_GENERIC_TARGET_UNSUPPORTED, 303,                                              \
+      "the target is generic or belongs to a generic type; not supported for exact dispatch yet") \
+    X(ALVK_E_LIMIT_EXCEEDED, 304, "an input exceeds a documented bound of this ABI")        \
+    X(ALVK_E_UNKNOWN_MODULE, 310, "no loaded module has that MVID")                         \
+    X(ALVK_E_MODULE_NOT_ALLOWED, 311,                                                      \
+      "the module's assembly is not in ALVORKIT_INTERCEPTION_MODULES")                     \
+    X(ALVK_E_MODULE_UNLOADED, 312, "the module with that MVID has unloaded")               \
+    X(ALVK_E_TOKEN_NOT_METHODDEF, 313, "the token is not a MethodDef token (0x06xxxxxx)")  \
+    X(ALVK_E_TOKEN_OUT_OF_RANGE, 314, "the MethodDef token's row does not exist in the module") \
+    X(ALVK_E_METHOD_HAS_NO_IL, 315,                                                        \
+      "the method has no IL body (abstract, extern, P/Invoke or runtime-implemented)")     \
+    X(ALVK_E_METADATA_FAILED, 316, "the runtime's metadata or IL query failed; see the HRESULT") \
+    X(ALVK_E_CATALOG_FULL, 317, "the module catalog is full; later modules are not patchable")
 
 typedef enum alvk_status {
 #define ALVK_STATUS_ENUM_ENTRY(name, value, description) name = value,
@@ -162,6 +180,52 @@ typedef struct alvk_runtime_status {
 } alvk_runtime_status;
 
 /* ---------------------------------------------------------------------------------------
+ * Methods
+ * ------------------------------------------------------------------------------------- */
+
+/* A module version ID: the 16 bytes of the module's #GUID heap entry, in the same order
+ * as System.Guid.ToByteArray() gives them. */
+typedef struct alvk_mvid {
+    uint8_t bytes[16];
+} alvk_mvid;
+
+typedef enum alvk_method_flags {
+    ALVK_METHOD_HAS_THIS = 0x1,               /* instance method */
+    ALVK_METHOD_GENERIC = 0x2,                /* has its own generic parameters */
+    ALVK_METHOD_DECLARING_TYPE_GENERIC = 0x4, /* declared on a generic type definition */
+    ALVK_METHOD_VALUE_TYPE_RECEIVER = 0x8,    /* instance method of a value type */
+    ALVK_METHOD_FLAGS_MAX_ENUM = 0x7FFFFFFF
+} alvk_method_flags;
+
+/* What the profiler sees of one method of a loaded, allowed module. The two hashes let a
+ * caller prove it is about to patch exactly the method it compiled against:
+ *   signature_hash = SHA-256 of the MethodDefSig blob: the bytes of the method's #Blob heap
+ *                    entry, without the blob's compressed length prefix;
+ *   body_identity  = SHA-256 of the IL method body as loaded: its tiny or fat header, its
+ *                    code, the padding that 4-byte-aligns the extra sections, and every
+ *                    extra section (EH clauses) up to the end of the last one; body_size
+ *                    bytes in all, starting at the method's RVA. */
+typedef struct alvk_method_description {
+    uint32_t size;              /* in: sizeof(alvk_method_description) */
+    uint32_t method_token;
+    alvk_mvid module_mvid;
+    uint32_t module_epoch;      /* increases with every module load in the process */
+    uint32_t method_attributes; /* CorMethodAttr */
+    uint32_t impl_attributes;   /* CorMethodImpl */
+    uint32_t flags;             /* alvk_method_flags */
+    uint32_t declaring_type;    /* TypeDef token */
+    uint32_t param_count;       /* without the receiver */
+    uint32_t signature_length;
+    uint32_t body_size;
+    uint32_t code_size;
+    uint32_t max_stack;
+    uint32_t eh_clause_count;
+    uint32_t local_signature;   /* StandAloneSig token of the locals, or 0 */
+    uint8_t signature_hash[32];
+    uint8_t body_identity[32];
+} alvk_method_description;
+
+/* ---------------------------------------------------------------------------------------
  * Functions
  * ------------------------------------------------------------------------------------- */
 
@@ -177,6 +241,15 @@ ALVK_API const char *ALVK_CALL alvk_status_string(alvk_status status);
  * startup_status reports a configuration problem), ALVK_E_NOT_ATTACHED when CoreCLR never
  * initialized it (the fields are still filled), or an argument error. */
 ALVK_API alvk_status ALVK_CALL alvk_get_runtime_status(alvk_runtime_status *out);
+
+/* Describes method_token of the loaded module `mvid`. The work runs on the profiler's
+ * worker thread; this call waits for it. Refuses with ALVK_E_NO_PATCHABLE_MODULES or the
+ * startup error when patching is off, ALVK_E_UNKNOWN_MODULE, ALVK_E_MODULE_UNLOADED,
+ * ALVK_E_MODULE_NOT_ALLOWED, ALVK_E_TOKEN_NOT_METHODDEF, ALVK_E_TOKEN_OUT_OF_RANGE,
+ * ALVK_E_METHOD_HAS_NO_IL, ALVK_E_METHOD_BODY_MALFORMED, ALVK_E_SIGNATURE_MALFORMED, or an
+ * argument error. `out` is written only on ALVK_OK (its size field aside). */
+ALVK_API alvk_status ALVK_CALL alvk_describe_method(const alvk_mvid *mvid, uint32_t method_token,
+                                                   alvk_method_description *out);
 
 #ifdef __cplusplus
 }

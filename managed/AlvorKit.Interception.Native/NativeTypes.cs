@@ -22,6 +22,77 @@ public enum AlvkStatus : int
     WorkerUnavailable = 200,
     QueueFull = 201,
     Timeout = 202,
+    SignatureMalformed = 300,
+    SignatureUnsupported = 301,
+    MethodBodyMalformed = 302,
+    GenericTargetUnsupported = 303,
+    LimitExceeded = 304,
+    UnknownModule = 310,
+    ModuleNotAllowed = 311,
+    ModuleUnloaded = 312,
+    TokenNotMethodDef = 313,
+    TokenOutOfRange = 314,
+    MethodHasNoIL = 315,
+    MetadataFailed = 316,
+    CatalogFull = 317,
+}
+
+/// <summary>alvk_method_flags.</summary>
+[Flags]
+public enum AlvkMethodFlags : uint
+{
+    None = 0,
+    HasThis = 0x1,
+    Generic = 0x2,
+    DeclaringTypeGeneric = 0x4,
+    ValueTypeReceiver = 0x8,
+}
+
+/// <summary>alvk_mvid: the bytes of Guid.ToByteArray().</summary>
+[StructLayout(LayoutKind.Sequential)]
+public unsafe struct AlvkMvid
+{
+    public fixed byte Bytes[16];
+
+    public static AlvkMvid From(Guid mvid)
+    {
+        AlvkMvid result = default;
+        mvid.TryWriteBytes(new Span<byte>(result.Bytes, 16));
+        return result;
+    }
+}
+
+/// <summary>alvk_method_description, field for field.</summary>
+[StructLayout(LayoutKind.Sequential)]
+public unsafe struct AlvkMethodDescription
+{
+    public uint Size;
+    public uint MethodToken;
+    public AlvkMvid ModuleMvid;
+    public uint ModuleEpoch;
+    public uint MethodAttributes;
+    public uint ImplAttributes;
+    public AlvkMethodFlags Flags;
+    public uint DeclaringType;
+    public uint ParamCount;
+    public uint SignatureLength;
+    public uint BodySize;
+    public uint CodeSize;
+    public uint MaxStack;
+    public uint EhClauseCount;
+    public uint LocalSignature;
+    public fixed byte SignatureHash[32];
+    public fixed byte BodyIdentity[32];
+
+    public readonly string SignatureHashHex
+    {
+        get { fixed (byte* p = SignatureHash) return Convert.ToHexString(new ReadOnlySpan<byte>(p, 32)); }
+    }
+
+    public readonly string BodyIdentityHex
+    {
+        get { fixed (byte* p = BodyIdentity) return Convert.ToHexString(new ReadOnlySpan<byte>(p, 32)); }
+    }
 }
 
 /// <summary>alvk_allowlist_kind.</summary>

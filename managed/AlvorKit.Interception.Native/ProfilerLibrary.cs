@@ -42,6 +42,7 @@ public sealed unsafe class ProfilerLibrary
     private readonly delegate* unmanaged<uint> _versionNumber;
     private readonly delegate* unmanaged<AlvkStatus, byte*> _statusString;
     private readonly delegate* unmanaged<AlvkRuntimeStatus*, AlvkStatus> _getRuntimeStatus;
+    private readonly delegate* unmanaged<AlvkMvid*, uint, AlvkMethodDescription*, AlvkStatus> _describeMethod;
 
     private ProfilerLibrary(string path, IntPtr handle)
     {
@@ -50,6 +51,8 @@ public sealed unsafe class ProfilerLibrary
         _statusString = (delegate* unmanaged<AlvkStatus, byte*>)Export(handle, path, "alvk_status_string");
         _getRuntimeStatus = (delegate* unmanaged<AlvkRuntimeStatus*, AlvkStatus>)Export(
             handle, path, "alvk_get_runtime_status");
+        _describeMethod = (delegate* unmanaged<AlvkMvid*, uint, AlvkMethodDescription*, AlvkStatus>)Export(
+            handle, path, "alvk_describe_method");
     }
 
     /// <summary>The path the library was opened from.</summary>
@@ -97,6 +100,26 @@ public sealed unsafe class ProfilerLibrary
         status.Size = (uint)sizeof(AlvkRuntimeStatus);
         fixed (AlvkRuntimeStatus* p = &status)
             return _getRuntimeStatus(p);
+    }
+
+    /// <summary>alvk_describe_method; `size` overrides the struct's size field (tests).</summary>
+    public AlvkStatus DescribeMethod(Guid mvid, int methodToken, out AlvkMethodDescription description,
+        uint? size = null)
+    {
+        description = default;
+        description.Size = size ?? (uint)sizeof(AlvkMethodDescription);
+        AlvkMvid id = AlvkMvid.From(mvid);
+        fixed (AlvkMethodDescription* p = &description)
+            return _describeMethod(&id, unchecked((uint)methodToken), p);
+    }
+
+    /// <summary>alvk_describe_method with NULL arguments, to prove they are refused.</summary>
+    public AlvkStatus DescribeMethodWithNulls(bool nullMvid, bool nullOut)
+    {
+        AlvkMvid id = default;
+        AlvkMethodDescription d = default;
+        d.Size = (uint)sizeof(AlvkMethodDescription);
+        return _describeMethod(nullMvid ? null : &id, 0x06000001, nullOut ? null : &d);
     }
 
     private static IntPtr Export(IntPtr handle, string path, string name)

@@ -47,6 +47,11 @@ static void values_are_pinned(void **state)
     assert_int_equal(ALVK_E_WORKER_UNAVAILABLE, 200);
     assert_int_equal(ALVK_E_QUEUE_FULL, 201);
     assert_int_equal(ALVK_E_TIMEOUT, 202);
+    assert_int_equal(ALVK_E_SIGNATURE_MALFORMED, 300);
+    assert_int_equal(ALVK_E_SIGNATURE_UNSUPPORTED, 301);
+    assert_int_equal(ALVK_E_METHOD_BODY_MALFORMED, 302);
+    assert_int_equal(ALVK_E_GENERIC_TARGET_UNSUPPORTED, 303);
+    assert_int_equal(ALVK_E_LIMIT_EXCEEDED, 304);
     assert_int_equal(sizeof(alvk_status), 4);
 }
 

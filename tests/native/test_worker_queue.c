@@ -27,7 +27,10 @@ static alvk_status record(void *payload, void *context)
     if (log->count < 64)
         log->order[log->count++] = value;
     atomic_fetch_add(&log->sum, value);
-    return value % 2 == 0 ? ALVK_OK : ALVK_E_INTERNAL;
+    alvk_status result = value % 2 == 0 ? ALVK_OK : ALVK_E_INTERNAL;
+    value *= 10; /* commands hand data back through their payload */
+    memcpy(payload, &value, sizeof value);
+    return result;
 }
 
 static void worker(void *arg) { aip_queue_run_worker(arg); }
@@ -45,13 +48,17 @@ static void runs_in_order_and_returns_results(void **state)
     assert_int_equal(aip_thread_start(&t, worker, &q), 0);
     for (int i = 0; i < 5; ++i) {
         alvk_status result = ALVK_OK;
-        assert_int_equal(aip_queue_wait(&q, tickets[i], 5000000000ull, &result), ALVK_OK);
+        int returned = -1;
+        assert_int_equal(aip_queue_wait(&q, tickets[i], 5000000000ull, &result, &returned,
+                                        sizeof returned),
+                         ALVK_OK);
         assert_int_equal(result, i % 2 == 0 ? ALVK_OK : ALVK_E_INTERNAL);
+        assert_int_equal(returned, i * 10);
     }
     for (int i = 0; i < 5; ++i)
         assert_int_equal(log.order[i], i);
     alvk_status result;
-    assert_int_equal(aip_queue_wait(&q, tickets[0], 1000, &result), ALVK_E_INTERNAL);
+    assert_int_equal(aip_queue_wait(&q, tickets[0], 1000, &result, NULL, 0), ALVK_E_INTERNAL);
     assert_int_equal(aip_queue_completed(&q), 5);
     aip_queue_stop(&q);
     aip_thread_join(&t);
@@ -82,7 +89,7 @@ static void full_queue_refuses_without_change(void **state)
     assert_int_equal(aip_queue_slots_in_use(&q), 2); /* the detached one is already free */
     for (int i = 1; i < 3; ++i) {
         alvk_status result = ALVK_OK;
-        assert_int_equal(aip_queue_wait(&q, tickets[i], 1000, &result), ALVK_OK);
+        assert_int_equal(aip_queue_wait(&q, tickets[i], 1000, &result, NULL, 0), ALVK_OK);
         assert_int_equal(result, ALVK_E_WORKER_UNAVAILABLE);
     }
     assert_int_equal(aip_queue_slots_in_use(&q), 0);
@@ -106,8 +113,8 @@ static void abandoned_waits_do_not_leak_slots(void **state)
     int v = 4;
     assert_int_equal(aip_queue_submit(&q, record, &v, sizeof v, &ticket), ALVK_OK);
     alvk_status result;
-    assert_int_equal(aip_queue_wait(&q, ticket, 20000000ull, &result), ALVK_E_TIMEOUT);
-    assert_int_equal(aip_queue_wait(&q, ticket, 1000, &result), ALVK_E_INTERNAL);
+    assert_int_equal(aip_queue_wait(&q, ticket, 20000000ull, &result, NULL, 0), ALVK_E_TIMEOUT);
+    assert_int_equal(aip_queue_wait(&q, ticket, 1000, &result, NULL, 0), ALVK_E_INTERNAL);
     atomic_store(&log.gate_open, 1);
     uint64_t deadline = aip_monotonic_ns() + 5000000000ull;
     while (aip_queue_slots_in_use(&q) != 0 && aip_monotonic_ns() < deadline) {
@@ -137,7 +144,7 @@ static void producer(void *arg)
         while ((s = aip_queue_submit(p->q, record, &v, sizeof v, &ticket)) == ALVK_E_QUEUE_FULL)
             ++p->refused;
         alvk_status result = ALVK_E_INTERNAL;
-        if (s != ALVK_OK || aip_queue_wait(p->q, ticket, 10000000000ull, &result) != ALVK_OK ||
+        if (s != ALVK_OK || aip_queue_wait(p->q, ticket, 10000000000ull, &result, NULL, 0) != ALVK_OK ||
             result != ALVK_OK)
             p->refused = -1000000;
     }

@@ -6,6 +6,7 @@ using AlvorKit.Interception.Native;
 // environment. It reports, as one JSON line on stdout, what it can see from inside.
 //   status  - whether the library is mapped, and the attached profiler's status
 //   demo    - the same, for a person to read
+//   describe - alvk_describe_method against System.Reflection.Metadata, and its refusals
 //   idle    - does nothing (the launch-time benchmark's workload)
 string mode = args.Length > 0 ? args[0] : "status";
 switch (mode)
@@ -17,10 +18,13 @@ switch (mode)
         JsonObject report = StatusReport();
         Console.WriteLine(report.ToJsonString(new JsonSerializerOptions { WriteIndented = true }));
         return report["error"] is null ? 0 : 1;
+    case "describe":
+        Console.WriteLine(AlvorKit.Proofs.Host.DescribeProof.Run().ToJsonString());
+        return 0;
     case "idle":
         return 0;
     default:
-        Console.Error.WriteLine($"unknown mode '{mode}'; expected status, demo or idle");
+        Console.Error.WriteLine($"unknown mode '{mode}'; expected status, demo, describe or idle");
         return 64;
 }
 

@@ -13,3 +13,13 @@ ALVK_API alvk_status ALVK_CALL alvk_get_runtime_status(alvk_runtime_status *out)
         return ALVK_E_STRUCT_SIZE;
     return aip_runtime_get_status(out);
 }
+
+ALVK_API alvk_status ALVK_CALL alvk_describe_method(const alvk_mvid *mvid, uint32_t method_token,
+                                                   alvk_method_description *out)
+{
+    if (mvid == 0 || out == 0)
+        return ALVK_E_NULL_ARGUMENT;
+    if (out->size < sizeof(alvk_method_description))
+        return ALVK_E_STRUCT_SIZE;
+    return aip_runtime_describe_method(mvid, method_token, out);
+}

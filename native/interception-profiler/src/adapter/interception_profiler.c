@@ -82,6 +82,23 @@ static HRESULT STDMETHODCALLTYPE InterceptionProfiler_Shutdown(ICorProfilerCallb
     return S_OK;
 }
 
+static HRESULT STDMETHODCALLTYPE InterceptionProfiler_ModuleLoadFinished(
+    ICorProfilerCallback11 *iface, ModuleID module_id, HRESULT status)
+{
+    (void)iface;
+    if (SUCCEEDED(status))
+        aip_runtime_module_loaded(module_id);
+    return S_OK;
+}
+
+static HRESULT STDMETHODCALLTYPE InterceptionProfiler_ModuleUnloadStarted(
+    ICorProfilerCallback11 *iface, ModuleID module_id)
+{
+    (void)iface;
+    aip_runtime_module_unloading(module_id);
+    return S_OK;
+}
+
 /* Attaching to a running process is outside the product: say so and refuse. */
 static HRESULT STDMETHODCALLTYPE InterceptionProfiler_InitializeForAttach(
     ICorProfilerCallback11 *iface, IUnknown *info, void *data, UINT cb)
@@ -120,6 +137,8 @@ static const ICorProfilerCallback11Vtbl InterceptionProfiler_vtbl = {
     .Initialize = InterceptionProfiler_Initialize,
     .Shutdown = InterceptionProfiler_Shutdown,
     .InitializeForAttach = InterceptionProfiler_InitializeForAttach,
+    .ModuleLoadFinished = InterceptionProfiler_ModuleLoadFinished,
+    .ModuleUnloadStarted = InterceptionProfiler_ModuleUnloadStarted,
 };
 #if defined(__GNUC__) || defined(__clang__)
 #pragma GCC diagnostic pop

@@ -114,6 +114,12 @@ typedef const GUID *REFCLSID;
 typedef const GUID *REFGUID;
 typedef const GUID *LPCGUID;
 
+/* Field layout entry, shared by the profiler and metadata APIs. */
+typedef struct COR_FIELD_OFFSET {
+    mdFieldDef ridOfField;
+    ULONG ulOffset; /* from the ObjectID */
+} COR_FIELD_OFFSET;
+
 /* ---- assembly identity (cor.h) ---- */
 typedef struct OSINFO {
     DWORD dwOSPlatformId;

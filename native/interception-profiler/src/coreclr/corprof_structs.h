@@ -38,11 +38,6 @@ typedef struct COR_DEBUG_IL_TO_NATIVE_MAP {
     ULONG32 nativeEndOffset;
 } COR_DEBUG_IL_TO_NATIVE_MAP;
 
-typedef struct COR_FIELD_OFFSET {
-    mdFieldDef ridOfField;
-    ULONG ulOffset; /* from the ObjectID */
-} COR_FIELD_OFFSET;
-
 /* ---- code, functions, methods ---- */
 typedef struct COR_PRF_CODE_INFO {
     UINT_PTR startAddress;

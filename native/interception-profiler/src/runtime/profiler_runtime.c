@@ -1,34 +1,15 @@
 /* ProfilerRuntime: lifecycle, event mask and the native worker. */
 #include "profiler_runtime.h"
 
-#include "config.h"
-#include "event_mask.h"
-#include "worker_queue.h"
+#include "runtime_state.h"
 #include "../coreclr/cor_guids.h"
-#include "../coreclr/corprof_info.h"
 #include "../platform/platform.h"
 
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
-typedef struct aip_runtime {
-    _Atomic uint32_t attached;
-    aip_config config;
-    ICorProfilerInfo15 *info;
-    uint32_t info_version;
-    aip_event_mask mask;
-    uint32_t runtime_type;
-    uint16_t version[4];
-    char runtime_version[ALVK_RUNTIME_VERSION_CAPACITY];
-    aip_queue queue;
-    aip_thread worker;
-    int worker_started;
-    _Atomic uint32_t worker_alive;
-    _Atomic int32_t worker_init_hresult;
-} aip_runtime;
-
-static aip_runtime g_runtime;
+aip_runtime g_aip_runtime;
 
 void aip_runtime_log(const char *message)
 {
@@ -118,7 +99,7 @@ static HRESULT start_worker(aip_runtime *rt)
 
 HRESULT aip_runtime_initialize(IUnknown *info_unknown)
 {
-    aip_runtime *rt = &g_runtime;
+    aip_runtime *rt = &g_aip_runtime;
     if (info_unknown == NULL)
         return E_POINTER;
     read_runtime_information(info_unknown, rt);
@@ -133,6 +114,8 @@ HRESULT aip_runtime_initialize(IUnknown *info_unknown)
         aip_runtime_log(message);
         return E_NOINTERFACE;
     }
+    if (aip_catalog_init(&rt->catalog) != 0)
+        return E_OUTOFMEMORY;
     aip_config_load(&rt->config);
     if (rt->config.message[0] != '\0')
         aip_runtime_log(rt->config.message);
@@ -158,7 +141,7 @@ HRESULT aip_runtime_initialize(IUnknown *info_unknown)
 
 void aip_runtime_shutdown(void)
 {
-    aip_runtime *rt = &g_runtime;
+    aip_runtime *rt = &g_aip_runtime;
     if (!rt->worker_started)
         return;
     aip_queue_stop(&rt->queue);
@@ -179,11 +162,11 @@ void aip_runtime_shutdown(void)
 
 alvk_status aip_runtime_get_status(alvk_runtime_status *out)
 {
-    const aip_runtime *rt = &g_runtime;
+    const aip_runtime *rt = &g_aip_runtime;
     uint32_t size = out->size;
     memset(out, 0, sizeof *out);
     out->size = size;
-    out->attached = atomic_load(&g_runtime.attached);
+    out->attached = atomic_load(&g_aip_runtime.attached);
     out->startup_status = out->attached ? rt->config.startup_status : ALVK_E_NOT_ATTACHED;
     out->profiler_info_version = rt->info_version;
     out->event_mask_low = rt->mask.low;
@@ -196,12 +179,12 @@ alvk_status aip_runtime_get_status(alvk_runtime_status *out)
     out->allowlist_kind = rt->config.allowlist.kind;
     out->allowlist_count = rt->config.allowlist.count;
     out->allocation_profiling = rt->config.allocation_profiling;
-    out->worker_alive = atomic_load(&g_runtime.worker_alive);
-    out->worker_init_hresult = atomic_load(&g_runtime.worker_init_hresult);
+    out->worker_alive = atomic_load(&g_aip_runtime.worker_alive);
+    out->worker_init_hresult = atomic_load(&g_aip_runtime.worker_init_hresult);
     if (rt->worker_started || out->worker_alive) {
         out->queue_capacity = rt->queue.capacity;
-        out->queue_depth = aip_queue_depth(&g_runtime.queue);
-        out->commands_completed = aip_queue_completed(&g_runtime.queue);
+        out->queue_depth = aip_queue_depth(&g_aip_runtime.queue);
+        out->commands_completed = aip_queue_completed(&g_aip_runtime.queue);
     }
     memcpy(out->runtime_version, rt->runtime_version, sizeof out->runtime_version);
     if (aip_allowlist_format(&rt->config.allowlist, out->allowlist, sizeof out->allowlist) !=

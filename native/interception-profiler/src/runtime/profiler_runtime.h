@@ -22,6 +22,14 @@ void aip_runtime_shutdown(void);
 /* Fills the status of this instance; see alvk_get_runtime_status. */
 alvk_status aip_runtime_get_status(alvk_runtime_status *out);
 
+/* ModuleLoadFinished / ModuleUnloadStarted: keep the module catalog current. */
+void aip_runtime_module_loaded(ModuleID module_id);
+void aip_runtime_module_unloading(ModuleID module_id);
+
+/* See alvk_describe_method; arguments already checked. */
+alvk_status aip_runtime_describe_method(const alvk_mvid *mvid, uint32_t method_token,
+                                        alvk_method_description *out);
+
 /* Writes "[alvorkit-interception] <message>" to stderr. */
 void aip_runtime_log(const char *message);
 

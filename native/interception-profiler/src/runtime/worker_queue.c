@@ -83,12 +83,14 @@ alvk_status aip_queue_submit(aip_queue *q, aip_command_fn run, const void *paylo
 }
 
 alvk_status aip_queue_wait(aip_queue *q, uint64_t ticket, uint64_t timeout_ns,
-                           alvk_status *result)
+                           alvk_status *result, void *payload_out, size_t payload_out_size)
 {
     uint32_t index = (uint32_t)(ticket & 0xFFFFFFFFu);
     uint32_t sequence = (uint32_t)(ticket >> 32);
-    if (result == NULL)
+    if (result == NULL || (payload_out == NULL && payload_out_size > 0))
         return ALVK_E_NULL_ARGUMENT;
+    if (payload_out_size > AIP_COMMAND_PAYLOAD_BYTES)
+        return ALVK_E_INTERNAL;
     if (index >= q->capacity)
         return ALVK_E_INTERNAL;
     uint64_t deadline = aip_monotonic_ns() + timeout_ns;
@@ -102,6 +104,8 @@ alvk_status aip_queue_wait(aip_queue *q, uint64_t ticket, uint64_t timeout_ns,
         }
         if (slot->state == AIP_SLOT_DONE) {
             *result = slot->result;
+            if (payload_out_size > 0)
+                memcpy(payload_out, slot->payload, payload_out_size);
             free_slot(q, slot);
             break;
         }

@@ -62,11 +62,13 @@ void aip_queue_destroy(aip_queue *q);
 alvk_status aip_queue_submit(aip_queue *q, aip_command_fn run, const void *payload,
                              size_t payload_size, uint64_t *ticket);
 
-/* Waits for the command behind `ticket`. On completion stores its result, frees the slot
- * and returns ALVK_OK. On timeout returns ALVK_E_TIMEOUT and abandons the slot (the ticket
- * is then spent). An unknown or spent ticket gives ALVK_E_INTERNAL. */
+/* Waits for the command behind `ticket`. On completion stores its result, copies the first
+ * payload_out_size bytes of the payload as the command left it into payload_out (commands
+ * return data that way; NULL/0 copies nothing), frees the slot and returns ALVK_OK. On
+ * timeout returns ALVK_E_TIMEOUT and abandons the slot: the ticket is spent and nothing is
+ * written to payload_out later. An unknown or spent ticket gives ALVK_E_INTERNAL. */
 alvk_status aip_queue_wait(aip_queue *q, uint64_t ticket, uint64_t timeout_ns,
-                           alvk_status *result);
+                           alvk_status *result, void *payload_out, size_t payload_out_size);
 
 /* The worker's loop: runs commands in submission order until aip_queue_stop. */
 void aip_queue_run_worker(aip_queue *q);

@@ -1,0 +1,11 @@
+/* All metadata declarations: constants, IMetaDataImport2, IMetaDataEmit2,
+ * IMetaDataAssemblyImport and IMetaDataAssemblyEmit. */
+#ifndef ALVK_CORECLR_COR_METADATA_H
+#define ALVK_CORECLR_COR_METADATA_H
+
+#include "cor_metadata_defs.h"
+#include "cor_metadata_import.h"
+#include "cor_metadata_emit.h"
+#include "cor_metadata_assembly.h"
+
+#endif

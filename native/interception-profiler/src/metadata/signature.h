@@ -1,0 +1,65 @@
+/* Signature traversal (ECMA-335 II.23.2): method signatures and the types inside them,
+ * parsed in place over a bounded blob. Pure functions; no runtime needed. */
+#ifndef AIP_SIGNATURE_H
+#define AIP_SIGNATURE_H
+
+#include "alvorkit_interception_profiler.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Bounds: parameters per signature and nesting depth of a type (generic arguments,
+ * function pointers, arrays, modifiers). Deeper or longer input is ALVK_E_LIMIT_EXCEEDED. */
+#define AIP_SIG_MAX_PARAMS 256
+#define AIP_SIG_MAX_DEPTH 32
+
+/* One type inside a signature: the exact bytes [offset, offset + length) of the blob,
+ * custom modifiers and BYREF included, plus what the dispatch emitter needs to know. */
+typedef struct aip_sig_type {
+    uint32_t offset;
+    uint32_t length;
+    uint8_t element_type;   /* first element type after custom modifiers and BYREF */
+    uint8_t is_byref;       /* ELEMENT_TYPE_BYREF (after modifiers) */
+    uint8_t has_modifiers;  /* CMOD_REQD / CMOD_OPT before the type */
+    uint8_t uses_generic_variable; /* VAR or MVAR anywhere inside */
+} aip_sig_type;
+
+typedef struct aip_method_sig {
+    uint8_t calling_convention; /* the whole first byte */
+    uint8_t has_this;           /* 0x20 */
+    uint8_t explicit_this;      /* 0x40 */
+    uint8_t kind;               /* low nibble: 0 default, 5 vararg, 1-4 unmanaged, 0x10 generic */
+    uint32_t generic_param_count;
+    uint32_t param_count;
+    uint32_t sentinel_index;    /* index of the first vararg parameter, or UINT32_MAX */
+    uint32_t length;            /* bytes the signature occupies in the blob */
+    aip_sig_type ret;
+    aip_sig_type params[AIP_SIG_MAX_PARAMS];
+} aip_method_sig;
+
+/* ECMA-335 II.23.2 compressed unsigned integer. Returns ALVK_OK and advances *offset, or
+ * ALVK_E_SIGNATURE_MALFORMED when the bytes run out or the lead byte is invalid. */
+alvk_status aip_sig_read_compressed(const uint8_t *blob, size_t length, size_t *offset,
+                                    uint32_t *value);
+
+/* Writes value compressed into out (capacity bytes). Returns bytes written (1, 2 or 4), or
+ * 0 when value > 0x1FFFFFFF or it does not fit. */
+size_t aip_sig_write_compressed(uint32_t value, uint8_t *out, size_t capacity);
+
+/* TypeDefOrRefOrSpecEncoded (II.23.2.8): a coded token into a full metadata token. */
+alvk_status aip_sig_read_type_token(const uint8_t *blob, size_t length, size_t *offset,
+                                    uint32_t *token);
+/* The reverse; 0 when the token is not a TypeDef, TypeRef or TypeSpec or does not fit. */
+size_t aip_sig_write_type_token(uint32_t token, uint8_t *out, size_t capacity);
+
+/* Parses one Type (II.23.2.12), including custom modifiers, BYREF, TYPEDBYREF, VOID, and
+ * PINNED when allow_pinned is set (local signatures). Advances *offset past it. */
+alvk_status aip_sig_parse_type(const uint8_t *blob, size_t length, size_t *offset,
+                               int allow_pinned, aip_sig_type *out);
+
+/* Parses a MethodDefSig or MethodRefSig (II.23.2.1-2) that starts at blob[0]. Trailing
+ * bytes after the signature are ALVK_E_SIGNATURE_MALFORMED unless allow_trailing is set. */
+alvk_status aip_sig_parse_method(const uint8_t *blob, size_t length, int allow_trailing,
+                                 aip_method_sig *out);
+
+#endif

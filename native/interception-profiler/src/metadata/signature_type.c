@@ -1,0 +1,199 @@
+/* ECMA-335 II.23.2.12 Type (with the II.23.2.7 custom modifiers, BYREF, PINNED and
+ * II.23.2.13 ArrayShape), parsed in place. Recursion is bounded by AIP_SIG_MAX_DEPTH. */
+#include "signature.h"
+
+#include "coreclr/cor_metadata_defs.h"
+
+#include <string.h>
+
+/* Shared with signature.c (no private header). */
+alvk_status aip_sig_parse_type_depth(const uint8_t *blob, size_t length, size_t *offset,
+                                     int allow_pinned, uint32_t depth, aip_sig_type *out);
+alvk_status aip_sig_parse_method_depth(const uint8_t *blob, size_t length, size_t *offset,
+                                       uint32_t depth, aip_method_sig *out,
+                                       uint8_t *uses_generic);
+
+/* Arrays of more dimensions than this are refused (the runtime's own bound). */
+#define AIP_SIG_MAX_ARRAY_RANK 32u
+
+/* A nested Type (never PINNED); ORs its generic-variable flag into *generic. */
+static alvk_status parse_nested(const uint8_t *blob, size_t length, size_t *offset,
+                                uint32_t depth, uint8_t *generic)
+{
+    aip_sig_type inner;
+    alvk_status status = aip_sig_parse_type_depth(blob, length, offset, 0, depth + 1, &inner);
+    if (status == ALVK_OK)
+        *generic |= inner.uses_generic_variable;
+    return status;
+}
+
+/* ArrayShape: Rank, NumSizes Size*, NumLoBounds LoBound* (signed; consumed, not decoded). */
+static alvk_status parse_array_shape(const uint8_t *blob, size_t length, size_t *offset)
+{
+    uint32_t rank;
+    alvk_status status = aip_sig_read_compressed(blob, length, offset, &rank);
+    if (status != ALVK_OK)
+        return status;
+    if (rank == 0 || rank > AIP_SIG_MAX_ARRAY_RANK)
+        return ALVK_E_SIGNATURE_MALFORMED;
+    for (int list = 0; list < 2; ++list) {
+        uint32_t count;
+        status = aip_sig_read_compressed(blob, length, offset, &count);
+        if (status != ALVK_OK)
+            return status;
+        if (count > rank)
+            return ALVK_E_SIGNATURE_MALFORMED;
+        for (uint32_t i = 0; i < count; ++i) {
+            uint32_t ignored;
+            status = aip_sig_read_compressed(blob, length, offset, &ignored);
+            if (status != ALVK_OK)
+                return status;
+        }
+    }
+    return ALVK_OK;
+}
+
+/* GENERICINST (CLASS | VALUETYPE) TypeDefOrRefOrSpecEncoded GenArgCount Type+ */
+static alvk_status parse_generic_inst(const uint8_t *blob, size_t length, size_t *offset,
+                                      uint32_t depth, uint8_t *generic)
+{
+    if (*offset >= length)
+        return ALVK_E_SIGNATURE_MALFORMED;
+    uint8_t kind = blob[*offset];
+    if (kind != ELEMENT_TYPE_CLASS && kind != ELEMENT_TYPE_VALUETYPE)
+        return ALVK_E_SIGNATURE_MALFORMED;
+    *offset += 1;
+    uint32_t token;
+    alvk_status status = aip_sig_read_type_token(blob, length, offset, &token);
+    if (status != ALVK_OK)
+        return status;
+    uint32_t count;
+    status = aip_sig_read_compressed(blob, length, offset, &count);
+    if (status != ALVK_OK)
+        return status;
+    if (count == 0)
+        return ALVK_E_SIGNATURE_MALFORMED;
+    if (count > AIP_SIG_MAX_PARAMS)
+        return ALVK_E_LIMIT_EXCEEDED;
+    for (uint32_t i = 0; i < count; ++i) {
+        status = parse_nested(blob, length, offset, depth, generic);
+        if (status != ALVK_OK)
+            return status;
+    }
+    return ALVK_OK;
+}
+
+/* The element after the prefixes: blob[*offset - 1] == element, *offset is past it. */
+static alvk_status parse_element(const uint8_t *blob, size_t length, size_t *offset,
+                                 uint8_t element, uint32_t depth, uint8_t *generic)
+{
+    uint32_t ignored;
+    alvk_status status;
+    switch (element) {
+    case ELEMENT_TYPE_VOID:
+    case ELEMENT_TYPE_BOOLEAN:
+    case ELEMENT_TYPE_CHAR:
+    case ELEMENT_TYPE_I1:
+    case ELEMENT_TYPE_U1:
+    case ELEMENT_TYPE_I2:
+    case ELEMENT_TYPE_U2:
+    case ELEMENT_TYPE_I4:
+    case ELEMENT_TYPE_U4:
+    case ELEMENT_TYPE_I8:
+    case ELEMENT_TYPE_U8:
+    case ELEMENT_TYPE_R4:
+    case ELEMENT_TYPE_R8:
+    case ELEMENT_TYPE_I:
+    case ELEMENT_TYPE_U:
+    case ELEMENT_TYPE_STRING:
+    case ELEMENT_TYPE_OBJECT:
+    case ELEMENT_TYPE_TYPEDBYREF:
+        return ALVK_OK;
+    case ELEMENT_TYPE_VALUETYPE:
+    case ELEMENT_TYPE_CLASS:
+        return aip_sig_read_type_token(blob, length, offset, &ignored);
+    case ELEMENT_TYPE_PTR: /* CustomMod* (VOID | Type): the nested parse takes the mods */
+    case ELEMENT_TYPE_SZARRAY:
+        return parse_nested(blob, length, offset, depth, generic);
+    case ELEMENT_TYPE_ARRAY:
+        status = parse_nested(blob, length, offset, depth, generic);
+        if (status != ALVK_OK)
+            return status;
+        return parse_array_shape(blob, length, offset);
+    case ELEMENT_TYPE_GENERICINST:
+        return parse_generic_inst(blob, length, offset, depth, generic);
+    case ELEMENT_TYPE_VAR:
+    case ELEMENT_TYPE_MVAR:
+        *generic = 1;
+        return aip_sig_read_compressed(blob, length, offset, &ignored);
+    case ELEMENT_TYPE_FNPTR: {
+        uint8_t inner = 0;
+        status = aip_sig_parse_method_depth(blob, length, offset, depth + 1, NULL, &inner);
+        if (status == ALVK_OK)
+            *generic |= inner;
+        return status;
+    }
+    default:
+        return ALVK_E_SIGNATURE_MALFORMED;
+    }
+}
+
+alvk_status aip_sig_parse_type_depth(const uint8_t *blob, size_t length, size_t *offset,
+                                     int allow_pinned, uint32_t depth, aip_sig_type *out)
+{
+    if (depth > AIP_SIG_MAX_DEPTH)
+        return ALVK_E_LIMIT_EXCEEDED;
+    size_t start = *offset;
+    size_t at = start;
+    uint8_t has_modifiers = 0;
+    uint8_t is_byref = 0;
+    uint8_t pinned = 0;
+    alvk_status status;
+    /* Prefixes: custom modifiers anywhere among them, PINNED once before BYREF when
+     * allowed, BYREF once. A second BYREF falls through to the element and is refused. */
+    for (;;) {
+        if (at >= length)
+            return ALVK_E_SIGNATURE_MALFORMED;
+        uint8_t b = blob[at];
+        if (b == ELEMENT_TYPE_CMOD_REQD || b == ELEMENT_TYPE_CMOD_OPT) {
+            uint32_t token;
+            at += 1;
+            status = aip_sig_read_type_token(blob, length, &at, &token);
+            if (status != ALVK_OK)
+                return status;
+            has_modifiers = 1;
+        } else if (b == ELEMENT_TYPE_PINNED && allow_pinned && !pinned && !is_byref) {
+            pinned = 1;
+            at += 1;
+        } else if (b == ELEMENT_TYPE_BYREF && !is_byref) {
+            is_byref = 1;
+            at += 1;
+        } else {
+            break;
+        }
+    }
+    uint8_t element = blob[at++];
+    uint8_t generic = 0;
+    status = parse_element(blob, length, &at, element, depth, &generic);
+    if (status != ALVK_OK)
+        return status;
+    if ((uint64_t)at > UINT32_MAX)
+        return ALVK_E_LIMIT_EXCEEDED;
+    out->offset = (uint32_t)start;
+    out->length = (uint32_t)(at - start);
+    out->element_type = element;
+    out->is_byref = is_byref;
+    out->has_modifiers = has_modifiers;
+    out->uses_generic_variable = generic;
+    *offset = at;
+    return ALVK_OK;
+}
+
+alvk_status aip_sig_parse_type(const uint8_t *blob, size_t length, size_t *offset,
+                               int allow_pinned, aip_sig_type *out)
+{
+    if (blob == NULL || offset == NULL || out == NULL)
+        return ALVK_E_NULL_ARGUMENT;
+    memset(out, 0, sizeof *out);
+    return aip_sig_parse_type_depth(blob, length, offset, allow_pinned, 1, out);
+}

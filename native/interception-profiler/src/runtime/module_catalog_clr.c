@@ -1,0 +1,180 @@
+/* ModuleCatalog against the runtime: module identity at load, method discovery on demand. */
+#include "module_catalog_clr.h"
+
+#include "../coreclr/cor_guids.h"
+#include "../coreclr/cor_metadata.h"
+#include "../coreclr/corprof_enums.h"
+#include "../identity/sha256.h"
+#include "../il/method_body.h"
+#include "../metadata/signature.h"
+
+#include <string.h>
+
+/* Assembly and type names we compare are ASCII; anything else becomes '?'. */
+static void narrow(const WCHAR *in, ULONG length, char *out, size_t capacity)
+{
+    size_t i = 0;
+    for (; i + 1 < capacity && i < length && in[i] != 0; ++i)
+        out[i] = in[i] < 0x80 ? (char)in[i] : '?';
+    out[i] = '\0';
+}
+
+static IMetaDataImport2 *open_import(ICorProfilerInfo15 *info, ModuleID module_id, HRESULT *hr)
+{
+    IUnknown *unknown = NULL;
+    *hr = info->lpVtbl->GetModuleMetaData(info, module_id, ofRead, &IID_IMetaDataImport2,
+                                          &unknown);
+    return SUCCEEDED(*hr) ? (IMetaDataImport2 *)unknown : NULL;
+}
+
+void aip_catalog_on_module_loaded(ICorProfilerInfo15 *info, aip_module_catalog *catalog,
+                                  const aip_allowlist *allowlist, ModuleID module_id)
+{
+    LPCBYTE base = NULL;
+    ULONG length = 0;
+    AssemblyID assembly = 0;
+    DWORD module_flags = 0;
+    WCHAR wide[AIP_ASSEMBLY_NAME_CAPACITY];
+    char name[AIP_ASSEMBLY_NAME_CAPACITY] = "";
+    if (FAILED(info->lpVtbl->GetModuleInfo2(info, module_id, &base, 0, &length, NULL, &assembly,
+                                            &module_flags)))
+        return;
+    if (SUCCEEDED(info->lpVtbl->GetAssemblyInfo(info, assembly, AIP_ASSEMBLY_NAME_CAPACITY,
+                                                &length, wide, NULL, NULL)))
+        narrow(wide, length, name, sizeof name);
+    HRESULT hr;
+    IMetaDataImport2 *import = open_import(info, module_id, &hr);
+    if (import == NULL)
+        return;
+    GUID mvid;
+    memset(&mvid, 0, sizeof mvid);
+    hr = import->lpVtbl->GetScopeProps(import, NULL, 0, NULL, &mvid);
+    import->lpVtbl->Release(import);
+    if (FAILED(hr))
+        return;
+    alvk_mvid id;
+    _Static_assert(sizeof id.bytes == sizeof mvid, "an MVID is one GUID");
+    memcpy(id.bytes, &mvid, sizeof id.bytes); /* little-endian fields, as Guid.ToByteArray */
+    int patchable = (module_flags & (COR_PRF_MODULE_DYNAMIC | COR_PRF_MODULE_COLLECTIBLE)) == 0;
+    aip_catalog_add(catalog, module_id, &id, name,
+                    patchable && aip_allowlist_allows(allowlist, name), NULL);
+}
+
+static int type_name_is(IMetaDataImport2 *import, mdToken type, const char *expected)
+{
+    WCHAR wide[128];
+    char name[128];
+    ULONG length = 0;
+    mdToken scope = 0, extends = 0;
+    DWORD flags = 0;
+    HRESULT hr = E_FAIL;
+    if (ALVK_TYPE_FROM_TOKEN(type) == mdtTypeRef)
+        hr = import->lpVtbl->GetTypeRefProps(import, type, &scope, wide, 128, &length);
+    else if (ALVK_TYPE_FROM_TOKEN(type) == mdtTypeDef)
+        hr = import->lpVtbl->GetTypeDefProps(import, type, wide, 128, &length, &flags, &extends);
+    if (FAILED(hr))
+        return 0;
+    narrow(wide, length, name, sizeof name);
+    return strcmp(name, expected) == 0;
+}
+
+static uint32_t type_flags(IMetaDataImport2 *import, mdTypeDef declaring_type)
+{
+    uint32_t flags = 0;
+    HCORENUM e = NULL;
+    mdGenericParam param;
+    ULONG count = 0;
+    if (SUCCEEDED(import->lpVtbl->EnumGenericParams(import, &e, declaring_type, &param, 1,
+                                                    &count)) && count > 0)
+        flags |= ALVK_METHOD_DECLARING_TYPE_GENERIC;
+    if (e != NULL)
+        import->lpVtbl->CloseEnum(import, e);
+    DWORD type_attributes = 0;
+    mdToken extends = 0;
+    ULONG length = 0;
+    if (SUCCEEDED(import->lpVtbl->GetTypeDefProps(import, declaring_type, NULL, 0, &length,
+                                                  &type_attributes, &extends)) &&
+        (type_name_is(import, extends, "System.ValueType") ||
+         type_name_is(import, extends, "System.Enum")))
+        flags |= ALVK_METHOD_VALUE_TYPE_RECEIVER;
+    return flags;
+}
+
+static alvk_status describe(ICorProfilerInfo15 *info, IMetaDataImport2 *import,
+                            const aip_module_entry *module, uint32_t token,
+                            alvk_method_description *out, HRESULT *hresult)
+{
+    if (!import->lpVtbl->IsValidToken(import, token))
+        return ALVK_E_TOKEN_OUT_OF_RANGE;
+    mdTypeDef declaring_type = 0;
+    DWORD attributes = 0, impl = 0;
+    PCCOR_SIGNATURE sig = NULL;
+    ULONG sig_length = 0, rva = 0;
+    HRESULT hr = import->lpVtbl->GetMethodProps(import, token, &declaring_type, NULL, 0, NULL,
+                                                &attributes, &sig, &sig_length, &rva, &impl);
+    if (FAILED(hr))
+        return (*hresult = hr), ALVK_E_METADATA_FAILED;
+    if ((attributes & (mdAbstract | mdPinvokeImpl)) != 0 || (impl & miCodeTypeMask) != miIL ||
+        (impl & miInternalCall) != 0 || rva == 0)
+        return ALVK_E_METHOD_HAS_NO_IL;
+    static aip_method_sig parsed_sig; /* worker-only: too large for comfort on the stack */
+    alvk_status status = aip_sig_parse_method(sig, sig_length, 0, &parsed_sig);
+    if (status != ALVK_OK)
+        return status;
+    LPCBYTE body = NULL;
+    ULONG body_length = 0;
+    hr = info->lpVtbl->GetILFunctionBody(info, module->module_id, token, &body, &body_length);
+    if (FAILED(hr))
+        return (*hresult = hr), ALVK_E_METADATA_FAILED;
+    aip_method_body parsed_body;
+    status = aip_method_body_parse(body, body_length, &parsed_body, NULL, 0);
+    if (status != ALVK_OK)
+        return status;
+    uint32_t size = out->size;
+    memset(out, 0, sizeof *out);
+    out->size = size;
+    out->method_token = token;
+    out->module_mvid = module->mvid;
+    out->module_epoch = module->epoch;
+    out->method_attributes = attributes;
+    out->impl_attributes = impl;
+    out->flags = type_flags(import, declaring_type) |
+                 (parsed_sig.has_this ? ALVK_METHOD_HAS_THIS : 0) |
+                 (parsed_sig.generic_param_count > 0 ? ALVK_METHOD_GENERIC : 0);
+    if (!parsed_sig.has_this)
+        out->flags &= ~(uint32_t)ALVK_METHOD_VALUE_TYPE_RECEIVER;
+    out->declaring_type = declaring_type;
+    out->param_count = parsed_sig.param_count;
+    out->signature_length = sig_length;
+    out->body_size = parsed_body.total_size;
+    out->code_size = parsed_body.code_size;
+    out->max_stack = parsed_body.max_stack;
+    out->eh_clause_count = parsed_body.eh_clause_count;
+    out->local_signature = parsed_body.local_var_sig_token;
+    aip_sha256_digest(sig, sig_length, out->signature_hash);
+    aip_sha256_digest(body, parsed_body.total_size, out->body_identity);
+    return ALVK_OK;
+}
+
+alvk_status aip_catalog_describe(ICorProfilerInfo15 *info, aip_module_catalog *catalog,
+                                 const alvk_mvid *mvid, uint32_t method_token,
+                                 alvk_method_description *out, HRESULT *hresult)
+{
+    *hresult = S_OK;
+    aip_module_entry module;
+    alvk_status status = aip_catalog_find(catalog, mvid, &module);
+    if (status != ALVK_OK)
+        return status;
+    if (!module.allowed)
+        return ALVK_E_MODULE_NOT_ALLOWED;
+    if (ALVK_TYPE_FROM_TOKEN(method_token) != mdtMethodDef)
+        return ALVK_E_TOKEN_NOT_METHODDEF;
+    if (ALVK_RID_FROM_TOKEN(method_token) == 0)
+        return ALVK_E_TOKEN_OUT_OF_RANGE;
+    IMetaDataImport2 *import = open_import(info, module.module_id, hresult);
+    if (import == NULL)
+        return ALVK_E_METADATA_FAILED;
+    status = describe(info, import, &module, method_token, out, hresult);
+    import->lpVtbl->Release(import);
+    return status;
+}

@@ -1,0 +1,21 @@
+/* ModuleCatalog's CoreCLR side: reading each loaded module's identity, and discovering a
+ * method (signature, IL body, identity hashes) through the profiling and metadata APIs. */
+#ifndef AIP_MODULE_CATALOG_CLR_H
+#define AIP_MODULE_CATALOG_CLR_H
+
+#include "config.h"
+#include "module_catalog.h"
+#include "../coreclr/corprof_info.h"
+
+/* ModuleLoadFinished: records the module's epoch. Dynamic and collectible modules are
+ * recorded but never allowed (the runtime cannot ReJIT them). */
+void aip_catalog_on_module_loaded(ICorProfilerInfo15 *info, aip_module_catalog *catalog,
+                                  const aip_allowlist *allowlist, ModuleID module_id);
+
+/* Describes one method of an allowed module; see alvk_describe_method. Runs on the worker.
+ * *hresult receives the failing runtime HRESULT for ALVK_E_METADATA_FAILED. */
+alvk_status aip_catalog_describe(ICorProfilerInfo15 *info, aip_module_catalog *catalog,
+                                 const alvk_mvid *mvid, uint32_t method_token,
+                                 alvk_method_description *out, HRESULT *hresult);
+
+#endif

@@ -1,0 +1,83 @@
+/* What the exported commands and the module callbacks do. Commands that touch the runtime's
+ * metadata run on the worker thread; the caller waits for them with a bound. */
+#include "profiler_runtime.h"
+
+#include "module_catalog_clr.h"
+#include "runtime_state.h"
+
+#include <string.h>
+
+#define AIP_COMMAND_TIMEOUT_NS 10000000000ull
+
+/* Why commands are refused right now, or ALVK_OK. */
+static alvk_status commands_available(void)
+{
+    aip_runtime *rt = &g_aip_runtime;
+    if (!atomic_load(&rt->attached))
+        return ALVK_E_NOT_ATTACHED;
+    if (rt->config.startup_status != ALVK_OK)
+        return rt->config.startup_status;
+    if (!atomic_load(&rt->worker_alive))
+        return ALVK_E_WORKER_UNAVAILABLE;
+    return ALVK_OK;
+}
+
+void aip_runtime_module_loaded(ModuleID module_id)
+{
+    aip_runtime *rt = &g_aip_runtime;
+    if (atomic_load(&rt->attached) && rt->mask.low != 0)
+        aip_catalog_on_module_loaded(rt->info, &rt->catalog, &rt->config.allowlist, module_id);
+}
+
+void aip_runtime_module_unloading(ModuleID module_id)
+{
+    aip_runtime *rt = &g_aip_runtime;
+    if (atomic_load(&rt->attached) && rt->mask.low != 0)
+        aip_catalog_unload(&rt->catalog, module_id);
+}
+
+typedef struct describe_payload {
+    alvk_mvid mvid;
+    uint32_t token;
+    HRESULT hresult;
+    alvk_method_description description;
+} describe_payload;
+_Static_assert(sizeof(describe_payload) <= AIP_COMMAND_PAYLOAD_BYTES, "fits a queue slot");
+
+static alvk_status run_describe(void *payload, void *context)
+{
+    describe_payload *p = payload;
+    aip_runtime *rt = context;
+    return aip_catalog_describe(rt->info, &rt->catalog, &p->mvid, p->token, &p->description,
+                                &p->hresult);
+}
+
+/* Submits a command and waits for it; the payload comes back with the command's output. */
+static alvk_status run_on_worker(aip_command_fn run, void *payload, size_t size)
+{
+    aip_runtime *rt = &g_aip_runtime;
+    uint64_t ticket = 0;
+    alvk_status status = aip_queue_submit(&rt->queue, run, payload, size, &ticket);
+    if (status != ALVK_OK)
+        return status;
+    alvk_status result = ALVK_E_INTERNAL;
+    status = aip_queue_wait(&rt->queue, ticket, AIP_COMMAND_TIMEOUT_NS, &result, payload, size);
+    return status != ALVK_OK ? status : result;
+}
+
+alvk_status aip_runtime_describe_method(const alvk_mvid *mvid, uint32_t method_token,
+                                        alvk_method_description *out)
+{
+    alvk_status status = commands_available();
+    if (status != ALVK_OK)
+        return status;
+    describe_payload p;
+    memset(&p, 0, sizeof p);
+    p.mvid = *mvid;
+    p.token = method_token;
+    p.description.size = sizeof p.description;
+    status = run_on_worker(run_describe, &p, sizeof p);
+    if (status == ALVK_OK)
+        memcpy(out, &p.description, sizeof *out);
+    return status;
+}

@@ -1,0 +1,34 @@
+/* ProfilerRuntime's state, shared by its files (profiler_runtime.c: lifecycle;
+ * runtime_commands.c: what the exported commands do). Nothing outside runtime/ sees it. */
+#ifndef AIP_RUNTIME_STATE_H
+#define AIP_RUNTIME_STATE_H
+
+#include "config.h"
+#include "event_mask.h"
+#include "module_catalog.h"
+#include "worker_queue.h"
+#include "../coreclr/corprof_info.h"
+
+#include <stdatomic.h>
+
+typedef struct aip_runtime {
+    _Atomic uint32_t attached;
+    aip_config config;
+    ICorProfilerInfo15 *info;
+    uint32_t info_version;
+    aip_event_mask mask;
+    uint32_t runtime_type;
+    uint16_t version[4];
+    char runtime_version[ALVK_RUNTIME_VERSION_CAPACITY];
+    aip_module_catalog catalog;
+    aip_queue queue;
+    aip_thread worker;
+    int worker_started;
+    _Atomic uint32_t worker_alive;
+    _Atomic int32_t worker_init_hresult;
+} aip_runtime;
+
+/* The process's one runtime. */
+extern aip_runtime g_aip_runtime;
+
+#endif
