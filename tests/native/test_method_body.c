@@ -1,5 +1,4 @@
-/* IL method bodies: tiny and fat headers, small and fat EH sections, every malformation the
- * parser documents, and truncation / bit-flip sweeps over a valid body. */
+/* IL method bodies: headers, EH sections, each documented malformation, truncation, bit flips. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -43,13 +42,12 @@ static size_t section(uint8_t *b, size_t at, uint8_t kind, uint32_t count)
 
 static size_t clause(uint8_t *b, size_t at, int is_fat, const aip_eh_clause *c)
 {
-    static const int small_widths[6] = {2, 2, 1, 2, 1, 4};
+    static const int widths[2][6] = {{2, 2, 1, 2, 1, 4}, {4, 4, 4, 4, 4, 4}};
     const uint32_t v[6] = {c->flags, c->try_offset, c->try_length, c->handler_offset,
                            c->handler_length, c->class_token_or_filter_offset};
     for (int i = 0; i < 6; ++i) {
-        int width = is_fat ? 4 : small_widths[i];
-        put(b, at, v[i], width);
-        at += (size_t)width;
+        put(b, at, v[i], widths[is_fat][i]);
+        at += (size_t)widths[is_fat][i];
     }
     return at;
 }
@@ -93,8 +91,7 @@ static size_t build_eh_body(uint8_t *b)
 static void bodies_without_sections(void **state)
 {
     (void)state;
-    const uint8_t odd[] = {(3 << 2) | 0x2, 0x02, 0x17, 0x2A, 0xFF};
-    const uint8_t even[] = {(2 << 2) | 0x2, 0x00, 0x2A};
+    const uint8_t odd[] = {(3 << 2) | 0x2, 0x02, 0x17, 0x2A, 0xFF}, even[] = {0x0A, 0, 0x2A};
     uint8_t b[64];
     aip_method_body body;
     assert_int_equal(parse(odd, sizeof odd, &body, NULL, 0), ALVK_OK);
@@ -107,6 +104,8 @@ static void bodies_without_sections(void **state)
     end = fat(b, 0x10, 7, 0x11000003u); /* InitLocals and a local signature */
     assert_int_equal(parse(b, end + 9, &body, NULL, 0), ALVK_OK);
     expect(&body, 1, 1, 7, 0x11000003u, 0, 19);
+    b[1] = 0x20; /* size field 2: without the check this would read as an 8-byte header */
+    assert_int_equal(parse(b, end, &body, NULL, 0), ALVK_E_METHOD_BODY_MALFORMED);
 }
 
 static void small_eh_section_after_padding(void **state)

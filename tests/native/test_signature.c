@@ -12,7 +12,8 @@
 
 #define BLOB(...) ((const uint8_t[]){__VA_ARGS__}), sizeof((const uint8_t[]){__VA_ARGS__})
 /* Refused even when trailing bytes are allowed (s is the caller's aip_method_sig). */
-#define MALFORMED(...) assert_int_equal(parse(BLOB(__VA_ARGS__), 1, &s), ALVK_E_SIGNATURE_MALFORMED)
+#define MALFORMED(...) \
+    assert_int_equal(parse(BLOB(__VA_ARGS__), 1, &s), ALVK_E_SIGNATURE_MALFORMED)
 
 /* Parses from an exact-size heap copy so ASan sees any read past the end. */
 static alvk_status parse(const uint8_t *bytes, size_t n, int allow_trailing, aip_method_sig *out)
@@ -39,8 +40,6 @@ static void check_type(const aip_sig_type *t, uint32_t offset, uint32_t length, 
                        uint8_t byref, uint8_t mods, uint8_t generic)
 {
     const aip_sig_type expected = {offset, length, element, byref, mods, generic};
-    assert_int_equal(t->offset, offset);
-    assert_int_equal(t->length, length);
     assert_memory_equal(t, &expected, sizeof expected);
 }
 
@@ -104,12 +103,7 @@ static void static_and_instance_shapes(void **state)
     check_type(&s.params[0], 3, 2, 0x08, 1, 0, 0);
     check_type(&s.params[1], 5, 2, 0x0E, 1, 0, 0);
     check_type(&s.params[2], 7, 5, 0x11, 1, 1, 0);
-}
-
-static void sixteen_mixed_params(void **state)
-{
-    (void)state; /* double M(float, double, long, Vector3, ... four times) */
-    aip_method_sig s;
+    /* double M(float, double, long, Vector3, ... four times) */
     parse_ok(BLOB(0x00, 0x10, 0x0D, 0x0C, 0x0D, 0x0A, 0x11, 0x0C, 0x0C, 0x0D, 0x0A, 0x11, 0x0C,
                   0x0C, 0x0D, 0x0A, 0x11, 0x0C, 0x0C, 0x0D, 0x0A, 0x11, 0x0C), &s);
     assert_int_equal(s.param_count, 16);
@@ -119,7 +113,7 @@ static void sixteen_mixed_params(void **state)
                    0, 0);
 }
 
-static void generic_and_composite_types(void **state)
+static void generic_composite_and_vararg_shapes(void **state)
 {
     (void)state;
     aip_method_sig s;
@@ -141,12 +135,7 @@ static void generic_and_composite_types(void **state)
     check_type(&s.params[0], 3, 5, 0x1B, 0, 0, 1);
     parse_ok(BLOB(0x00, 0x01, 0x01, 0x0F, 0x20, 0x09, 0x01), &s); /* void* with modopt */
     check_type(&s.params[0], 3, 4, 0x0F, 0, 0, 0);
-}
-
-static void varargs_mark_the_sentinel(void **state)
-{
-    (void)state;
-    aip_method_sig s;
+    /* void M(int, ..., string, int): a vararg call site */
     parse_ok(BLOB(0x05, 0x03, 0x01, 0x08, 0x41, 0x0E, 0x08), &s);
     assert_int_equal(s.kind, 5);
     assert_int_equal(s.sentinel_index, 1);
@@ -249,9 +238,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(encodings_round_trip),
         cmocka_unit_test(static_and_instance_shapes),
-        cmocka_unit_test(sixteen_mixed_params),
-        cmocka_unit_test(generic_and_composite_types),
-        cmocka_unit_test(varargs_mark_the_sentinel),
+        cmocka_unit_test(generic_composite_and_vararg_shapes),
         cmocka_unit_test(malformed_inputs_are_refused),
         cmocka_unit_test(limits_are_enforced),
         cmocka_unit_test(random_bytes_never_crash),
