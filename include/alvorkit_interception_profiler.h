@@ -78,7 +78,7 @@ extern "C" {
  *
  * Values are pinned and grouped: 0 success; 1-99 arguments and ABI use; 100-199 startup
  * configuration; 200-299 the native worker and its queue; 300-399 signatures, IL bodies and
- * targets. A value is never reused.
+ * targets; 400-499 patches. A value is never reused.
  * Each entry: X(name, value, description).
  * ------------------------------------------------------------------------------------- */
 #define ALVK_STATUS_LIST(X)                                                                  \
@@ -121,7 +121,22 @@ extern "C" {
     X(ALVK_E_METHOD_HAS_NO_IL, 315,                                                        \
       "the method has no IL body (abstract, extern, P/Invoke or runtime-implemented)")     \
     X(ALVK_E_METADATA_FAILED, 316, "the runtime's metadata or IL query failed; see the HRESULT") \
-    X(ALVK_E_CATALOG_FULL, 317, "the module catalog is full; later modules are not patchable")
+    X(ALVK_E_CATALOG_FULL, 317, "the module catalog is full; later modules are not patchable") \
+    X(ALVK_E_SIGNATURE_HASH_MISMATCH, 318,                                                 \
+      "the method's signature hash differs from the one the caller expected")              \
+    X(ALVK_E_BODY_IDENTITY_MISMATCH, 319,                                                  \
+      "the method's loaded IL body differs from the one the caller built against")         \
+    X(ALVK_E_UNKNOWN_PATCH, 400, "no patch has that handle (never issued, or recycled)")   \
+    X(ALVK_E_NOT_OWNER, 401, "the owner does not hold this patch")                         \
+    X(ALVK_E_INVALID_OWNER, 402, "owner 0 is reserved; give a nonzero owner")              \
+    X(ALVK_E_INVALID_REPLACEMENT, 403, "the replacement entry point is 0")                 \
+    X(ALVK_E_INVALID_FLAGS, 404, "a flag bit or reserved field is not valid in this ABI version") \
+    X(ALVK_E_PATCH_TABLE_FULL, 405, "every patch slot is live; remove a patch first")      \
+    X(ALVK_E_OWNERS_FULL, 406, "the patch already has the maximum number of owners")       \
+    X(ALVK_E_PATCH_ENDED, 407, "the patch reached a terminal state; install a new one")    \
+    X(ALVK_E_REJIT_FAILED, 408, "the runtime refused the ReJIT request; see the telemetry's HRESULTs") \
+    X(ALVK_E_METADATA_EMIT_FAILED, 409,                                                    \
+      "emitting a metadata token or applying metadata failed; see the telemetry's HRESULTs")
 
 typedef enum alvk_status {
 #define ALVK_STATUS_ENUM_ENTRY(name, value, description) name = value,
@@ -226,6 +241,85 @@ typedef struct alvk_method_description {
 } alvk_method_description;
 
 /* ---------------------------------------------------------------------------------------
+ * Patches
+ *
+ * A patch replaces one method (the target) with exact dispatch to a replacement: the
+ * target's body becomes "load every argument, calli the replacement", so the replacement
+ * receives the target's real receiver (by reference for value types), every argument and
+ * ref/out/in location, and returns the target's exact return type. A replacement is a
+ * static method whose parameters are the receiver (instance targets) followed by the
+ * target's parameters, with the target's return type; `replacement` is its entry point
+ * (RuntimeMethodHandle.GetFunctionPointer() in .NET). Generic targets are refused for now.
+ *
+ * Commands are queued to the profiler's worker thread and return at once; a command's
+ * result is read with alvk_patch_wait or in the telemetry. One patch exists per target:
+ * installing on a target that already has a live patch joins it as another owner with the
+ * new replacement. The original body returns only when the last owner removes it.
+ * ------------------------------------------------------------------------------------- */
+typedef uint64_t alvk_patch_handle; /* 0 is never a valid handle */
+
+/* At most this many patches (live or ended, ended ones are recycled oldest first), and
+ * owners per patch. */
+#define ALVK_MAX_PATCHES 256
+#define ALVK_MAX_PATCH_OWNERS 16
+
+typedef enum alvk_install_flags {
+    /* ReJIT the target and the callers the profiler saw inline it, with RequestReJIT, and
+     * refuse further inlining of the target in JITInlining; instead of the default
+     * RequestReJITWithInliners(COR_PRF_REJIT_BLOCK_INLINING). */
+    ALVK_INSTALL_INLINER_FALLBACK = 0x1,
+    ALVK_INSTALL_FLAGS_MAX_ENUM = 0x7FFFFFFF
+} alvk_install_flags;
+
+typedef struct alvk_install_request {
+    uint32_t size;              /* sizeof(alvk_install_request) */
+    uint32_t method_token;      /* MethodDef token of the target */
+    alvk_mvid module_mvid;      /* the target's module */
+    uint8_t signature_hash[32]; /* must equal alvk_method_description.signature_hash */
+    uint8_t body_identity[32];  /* must equal alvk_method_description.body_identity */
+    uint64_t replacement;       /* entry point of the replacement; nonzero */
+    uint64_t owner;             /* the caller's owner ID; nonzero */
+    uint32_t flags;             /* alvk_install_flags */
+    uint32_t reserved;          /* 0 */
+} alvk_install_request;
+
+typedef enum alvk_patch_state {
+    ALVK_PATCH_PENDING = 0,  /* the install is queued or running */
+    ALVK_PATCH_ACTIVE = 1,   /* the replacement is requested and in force */
+    ALVK_PATCH_REMOVED = 2,  /* terminal: the last owner removed it; the original runs */
+    ALVK_PATCH_FAILED = 3,   /* terminal: the runtime refused the ReJIT; the original runs */
+    ALVK_PATCH_REJECTED = 4, /* terminal: the install failed validation; nothing changed */
+    ALVK_PATCH_UNLOADED = 5, /* terminal: the target's module unloaded */
+    ALVK_PATCH_STATE_MAX_ENUM = 0x7FFFFFFF
+} alvk_patch_state;
+
+typedef struct alvk_patch_telemetry {
+    uint32_t size;                  /* in: sizeof(alvk_patch_telemetry) */
+    alvk_patch_state state;
+    alvk_status last_status;        /* result of the latest finished command */
+    uint32_t pending_commands;      /* queued or running */
+    uint32_t commands_completed;
+    uint32_t owner_count;
+    uint32_t flags;                 /* alvk_install_flags of the install */
+    uint32_t module_epoch;
+    uint32_t method_token;
+    uint32_t calli_signature_token; /* the StandAloneSig emitted for dispatch */
+    uint32_t get_rejit_parameters;  /* callbacks seen for the target */
+    uint32_t rejit_started;
+    uint32_t rejit_finished;
+    uint32_t rejit_errors;
+    uint32_t inliners_rejitted;     /* other methods ReJITted with the target's requests */
+    int32_t request_hresult;        /* last RequestReJIT / RequestReJITWithInliners */
+    int32_t set_il_hresult;         /* last SetILFunctionBody in GetReJITParameters */
+    int32_t compilation_hresult;    /* last ReJITCompilationFinished status */
+    int32_t error_hresult;          /* last ReJITError status */
+    int32_t metadata_hresult;       /* last GetTokenFromSig / ApplyMetaData */
+    uint64_t replacement;           /* the replacement in force (0 once removed) */
+    uint64_t command_elapsed_ns;    /* latest command: queued -> ReJIT requested */
+    uint64_t compile_elapsed_ns;    /* latest command: queued -> ReJIT compilation finished */
+} alvk_patch_telemetry;
+
+/* ---------------------------------------------------------------------------------------
  * Functions
  * ------------------------------------------------------------------------------------- */
 
@@ -250,6 +344,32 @@ ALVK_API alvk_status ALVK_CALL alvk_get_runtime_status(alvk_runtime_status *out)
  * argument error. `out` is written only on ALVK_OK (its size field aside). */
 ALVK_API alvk_status ALVK_CALL alvk_describe_method(const alvk_mvid *mvid, uint32_t method_token,
                                                    alvk_method_description *out);
+
+/* Queues an install. On ALVK_OK *handle names the patch (a new one, or the live patch of
+ * that target, which this owner joins). Refused at once, with nothing queued, for argument
+ * errors, ALVK_E_INVALID_OWNER, ALVK_E_INVALID_REPLACEMENT, ALVK_E_INVALID_FLAGS, the
+ * startup errors, ALVK_E_PATCH_TABLE_FULL, ALVK_E_OWNERS_FULL and ALVK_E_QUEUE_FULL.
+ * Validation against the loaded method (module, token, hashes, IL, generics) happens on
+ * the worker: a failing first install ends ALVK_PATCH_REJECTED with that status; a failing
+ * join leaves the live patch as it was. */
+ALVK_API alvk_status ALVK_CALL alvk_patch_install(const alvk_install_request *request,
+                                                 alvk_patch_handle *handle);
+
+/* Queues a new replacement for a patch this owner holds. */
+ALVK_API alvk_status ALVK_CALL alvk_patch_replace(alvk_patch_handle handle, uint64_t owner,
+                                                 uint64_t replacement);
+
+/* Queues this owner's removal; the last owner's removal restores the original body, in
+ * the target and in callers that had inlined it. */
+ALVK_API alvk_status ALVK_CALL alvk_patch_remove(alvk_patch_handle handle, uint64_t owner);
+
+/* Waits up to timeout_ms until none of the patch's commands is queued or running, then
+ * returns the latest command's status; ALVK_E_TIMEOUT if they are still pending. */
+ALVK_API alvk_status ALVK_CALL alvk_patch_wait(alvk_patch_handle handle, uint32_t timeout_ms);
+
+/* Copies the patch's telemetry. */
+ALVK_API alvk_status ALVK_CALL alvk_patch_get_telemetry(alvk_patch_handle handle,
+                                                       alvk_patch_telemetry *out);
 
 #ifdef __cplusplus
 }

@@ -23,3 +23,39 @@ ALVK_API alvk_status ALVK_CALL alvk_describe_method(const alvk_mvid *mvid, uint3
         return ALVK_E_STRUCT_SIZE;
     return aip_runtime_describe_method(mvid, method_token, out);
 }
+
+ALVK_API alvk_status ALVK_CALL alvk_patch_install(const alvk_install_request *request,
+                                                 alvk_patch_handle *handle)
+{
+    if (request == 0 || handle == 0)
+        return ALVK_E_NULL_ARGUMENT;
+    if (request->size < sizeof(alvk_install_request))
+        return ALVK_E_STRUCT_SIZE;
+    return aip_runtime_patch_install(request, handle);
+}
+
+ALVK_API alvk_status ALVK_CALL alvk_patch_replace(alvk_patch_handle handle, uint64_t owner,
+                                                 uint64_t replacement)
+{
+    return aip_runtime_patch_replace(handle, owner, replacement);
+}
+
+ALVK_API alvk_status ALVK_CALL alvk_patch_remove(alvk_patch_handle handle, uint64_t owner)
+{
+    return aip_runtime_patch_remove(handle, owner);
+}
+
+ALVK_API alvk_status ALVK_CALL alvk_patch_wait(alvk_patch_handle handle, uint32_t timeout_ms)
+{
+    return aip_runtime_patch_wait(handle, timeout_ms);
+}
+
+ALVK_API alvk_status ALVK_CALL alvk_patch_get_telemetry(alvk_patch_handle handle,
+                                                       alvk_patch_telemetry *out)
+{
+    if (out == 0)
+        return ALVK_E_NULL_ARGUMENT;
+    if (out->size < sizeof(alvk_patch_telemetry))
+        return ALVK_E_STRUCT_SIZE;
+    return aip_runtime_patch_telemetry(handle, out);
+}

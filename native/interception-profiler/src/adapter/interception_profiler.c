@@ -99,6 +99,47 @@ static HRESULT STDMETHODCALLTYPE InterceptionProfiler_ModuleUnloadStarted(
     return S_OK;
 }
 
+static HRESULT STDMETHODCALLTYPE InterceptionProfiler_JITInlining(
+    ICorProfilerCallback11 *iface, FunctionID caller, FunctionID callee, BOOL *should_inline)
+{
+    (void)iface;
+    aip_runtime_jit_inlining(caller, callee, should_inline);
+    return S_OK;
+}
+
+static HRESULT STDMETHODCALLTYPE InterceptionProfiler_GetReJITParameters(
+    ICorProfilerCallback11 *iface, ModuleID module, mdMethodDef method,
+    ICorProfilerFunctionControl *control)
+{
+    (void)iface;
+    return aip_runtime_get_rejit_parameters(module, method, control);
+}
+
+static HRESULT STDMETHODCALLTYPE InterceptionProfiler_ReJITCompilationStarted(
+    ICorProfilerCallback11 *iface, FunctionID function, ReJITID rejit, BOOL safe)
+{
+    (void)iface, (void)rejit, (void)safe;
+    aip_runtime_rejit_event(function, 0, S_OK);
+    return S_OK;
+}
+
+static HRESULT STDMETHODCALLTYPE InterceptionProfiler_ReJITCompilationFinished(
+    ICorProfilerCallback11 *iface, FunctionID function, ReJITID rejit, HRESULT status, BOOL safe)
+{
+    (void)iface, (void)rejit, (void)safe;
+    aip_runtime_rejit_event(function, 1, status);
+    return S_OK;
+}
+
+static HRESULT STDMETHODCALLTYPE InterceptionProfiler_ReJITError(
+    ICorProfilerCallback11 *iface, ModuleID module, mdMethodDef method, FunctionID function,
+    HRESULT status)
+{
+    (void)iface, (void)function;
+    aip_runtime_rejit_error(module, method, status);
+    return S_OK;
+}
+
 /* Attaching to a running process is outside the product: say so and refuse. */
 static HRESULT STDMETHODCALLTYPE InterceptionProfiler_InitializeForAttach(
     ICorProfilerCallback11 *iface, IUnknown *info, void *data, UINT cb)
@@ -139,6 +180,11 @@ static const ICorProfilerCallback11Vtbl InterceptionProfiler_vtbl = {
     .InitializeForAttach = InterceptionProfiler_InitializeForAttach,
     .ModuleLoadFinished = InterceptionProfiler_ModuleLoadFinished,
     .ModuleUnloadStarted = InterceptionProfiler_ModuleUnloadStarted,
+    .JITInlining = InterceptionProfiler_JITInlining,
+    .GetReJITParameters = InterceptionProfiler_GetReJITParameters,
+    .ReJITCompilationStarted = InterceptionProfiler_ReJITCompilationStarted,
+    .ReJITCompilationFinished = InterceptionProfiler_ReJITCompilationFinished,
+    .ReJITError = InterceptionProfiler_ReJITError,
 };
 #if defined(__GNUC__) || defined(__clang__)
 #pragma GCC diagnostic pop

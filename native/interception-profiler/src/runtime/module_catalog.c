@@ -49,6 +49,21 @@ void aip_catalog_unload(aip_module_catalog *catalog, uintptr_t module_id)
     aip_mutex_unlock(&catalog->lock);
 }
 
+int aip_catalog_module_allowed(aip_module_catalog *catalog, uintptr_t module_id)
+{
+    int allowed = 0;
+    aip_mutex_lock(&catalog->lock);
+    for (uint32_t i = catalog->count; i-- > 0;) {
+        const aip_module_entry *e = &catalog->entries[i];
+        if (e->module_id == module_id && !e->unloaded) {
+            allowed = e->allowed;
+            break;
+        }
+    }
+    aip_mutex_unlock(&catalog->lock);
+    return allowed;
+}
+
 alvk_status aip_catalog_find(aip_module_catalog *catalog, const alvk_mvid *mvid,
                              aip_module_entry *out)
 {

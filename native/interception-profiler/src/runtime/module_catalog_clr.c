@@ -102,7 +102,7 @@ static uint32_t type_flags(IMetaDataImport2 *import, mdTypeDef declaring_type)
 
 static alvk_status describe(ICorProfilerInfo15 *info, IMetaDataImport2 *import,
                             const aip_module_entry *module, uint32_t token,
-                            alvk_method_description *out, HRESULT *hresult)
+                            aip_method_target *target, HRESULT *hresult)
 {
     if (!import->lpVtbl->IsValidToken(import, token))
         return ALVK_E_TOKEN_OUT_OF_RANGE;
@@ -113,7 +113,7 @@ static alvk_status describe(ICorProfilerInfo15 *info, IMetaDataImport2 *import,
     HRESULT hr = import->lpVtbl->GetMethodProps(import, token, &declaring_type, NULL, 0, NULL,
                                                 &attributes, &sig, &sig_length, &rva, &impl);
     if (FAILED(hr))
-        return (*hresult = hr), ALVK_E_METADATA_FAILED;
+        return (*hresult = hr, ALVK_E_METADATA_FAILED);
     if ((attributes & (mdAbstract | mdPinvokeImpl)) != 0 || (impl & miCodeTypeMask) != miIL ||
         (impl & miInternalCall) != 0 || rva == 0)
         return ALVK_E_METHOD_HAS_NO_IL;
@@ -125,14 +125,17 @@ static alvk_status describe(ICorProfilerInfo15 *info, IMetaDataImport2 *import,
     ULONG body_length = 0;
     hr = info->lpVtbl->GetILFunctionBody(info, module->module_id, token, &body, &body_length);
     if (FAILED(hr))
-        return (*hresult = hr), ALVK_E_METADATA_FAILED;
+        return (*hresult = hr, ALVK_E_METADATA_FAILED);
     aip_method_body parsed_body;
     status = aip_method_body_parse(body, body_length, &parsed_body, NULL, 0);
     if (status != ALVK_OK)
         return status;
-    uint32_t size = out->size;
-    memset(out, 0, sizeof *out);
-    out->size = size;
+    memset(target, 0, sizeof *target);
+    target->module_id = module->module_id;
+    target->signature = sig;
+    target->signature_length = sig_length;
+    alvk_method_description *out = &target->description;
+    out->size = sizeof *out;
     out->method_token = token;
     out->module_mvid = module->mvid;
     out->module_epoch = module->epoch;
@@ -156,9 +159,9 @@ static alvk_status describe(ICorProfilerInfo15 *info, IMetaDataImport2 *import,
     return ALVK_OK;
 }
 
-alvk_status aip_catalog_describe(ICorProfilerInfo15 *info, aip_module_catalog *catalog,
-                                 const alvk_mvid *mvid, uint32_t method_token,
-                                 alvk_method_description *out, HRESULT *hresult)
+alvk_status aip_catalog_resolve(ICorProfilerInfo15 *info, aip_module_catalog *catalog,
+                                const alvk_mvid *mvid, uint32_t method_token,
+                                aip_method_target *out, HRESULT *hresult)
 {
     *hresult = S_OK;
     aip_module_entry module;

@@ -114,7 +114,8 @@ HRESULT aip_runtime_initialize(IUnknown *info_unknown)
         aip_runtime_log(message);
         return E_NOINTERFACE;
     }
-    if (aip_catalog_init(&rt->catalog) != 0)
+    if (aip_catalog_init(&rt->catalog) != 0 || aip_rejit_init(&rt->rejit) != 0 ||
+        aip_inliner_map_init(&rt->inliners) != 0)
         return E_OUTOFMEMORY;
     aip_config_load(&rt->config);
     if (rt->config.message[0] != '\0')

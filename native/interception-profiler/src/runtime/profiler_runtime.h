@@ -5,6 +5,7 @@
 
 #include "alvorkit_interception_profiler.h"
 #include "../coreclr/cor_types.h"
+#include "../coreclr/corprof_control.h"
 
 /* Default worker queue capacity (slots). */
 #define AIP_WORKER_QUEUE_CAPACITY 64
@@ -29,6 +30,22 @@ void aip_runtime_module_unloading(ModuleID module_id);
 /* See alvk_describe_method; arguments already checked. */
 alvk_status aip_runtime_describe_method(const alvk_mvid *mvid, uint32_t method_token,
                                         alvk_method_description *out);
+
+/* The patch commands; arguments already checked for NULL and struct size. */
+alvk_status aip_runtime_patch_install(const alvk_install_request *request,
+                                      alvk_patch_handle *handle);
+alvk_status aip_runtime_patch_replace(alvk_patch_handle handle, uint64_t owner,
+                                      uint64_t replacement);
+alvk_status aip_runtime_patch_remove(alvk_patch_handle handle, uint64_t owner);
+alvk_status aip_runtime_patch_wait(alvk_patch_handle handle, uint32_t timeout_ms);
+alvk_status aip_runtime_patch_telemetry(alvk_patch_handle handle, alvk_patch_telemetry *out);
+
+/* ReJIT and inlining callbacks (rejit_callbacks.c). */
+HRESULT aip_runtime_get_rejit_parameters(ModuleID module, mdMethodDef method,
+                                         ICorProfilerFunctionControl *control);
+void aip_runtime_rejit_event(FunctionID function, int finished, HRESULT status);
+void aip_runtime_rejit_error(ModuleID module, mdMethodDef method, HRESULT status);
+void aip_runtime_jit_inlining(FunctionID caller, FunctionID callee, BOOL *should_inline);
 
 /* Writes "[alvorkit-interception] <message>" to stderr. */
 void aip_runtime_log(const char *message);

@@ -9,8 +9,7 @@
 
 #define AIP_COMMAND_TIMEOUT_NS 10000000000ull
 
-/* Why commands are refused right now, or ALVK_OK. */
-static alvk_status commands_available(void)
+alvk_status aip_runtime_commands_available(void)
 {
     aip_runtime *rt = &g_aip_runtime;
     if (!atomic_load(&rt->attached))
@@ -32,8 +31,10 @@ void aip_runtime_module_loaded(ModuleID module_id)
 void aip_runtime_module_unloading(ModuleID module_id)
 {
     aip_runtime *rt = &g_aip_runtime;
-    if (atomic_load(&rt->attached) && rt->mask.low != 0)
+    if (atomic_load(&rt->attached) && rt->mask.low != 0) {
         aip_catalog_unload(&rt->catalog, module_id);
+        aip_rejit_module_unloaded(&rt->rejit, module_id);
+    }
 }
 
 typedef struct describe_payload {
@@ -48,8 +49,12 @@ static alvk_status run_describe(void *payload, void *context)
 {
     describe_payload *p = payload;
     aip_runtime *rt = context;
-    return aip_catalog_describe(rt->info, &rt->catalog, &p->mvid, p->token, &p->description,
-                                &p->hresult);
+    aip_method_target target;
+    alvk_status status =
+        aip_catalog_resolve(rt->info, &rt->catalog, &p->mvid, p->token, &target, &p->hresult);
+    if (status == ALVK_OK)
+        p->description = target.description;
+    return status;
 }
 
 /* Submits a command and waits for it; the payload comes back with the command's output. */
@@ -68,7 +73,7 @@ static alvk_status run_on_worker(aip_command_fn run, void *payload, size_t size)
 alvk_status aip_runtime_describe_method(const alvk_mvid *mvid, uint32_t method_token,
                                         alvk_method_description *out)
 {
-    alvk_status status = commands_available();
+    alvk_status status = aip_runtime_commands_available();
     if (status != ALVK_OK)
         return status;
     describe_payload p;

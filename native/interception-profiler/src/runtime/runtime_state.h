@@ -5,7 +5,9 @@
 
 #include "config.h"
 #include "event_mask.h"
+#include "inliner_map.h"
 #include "module_catalog.h"
+#include "rejit_state.h"
 #include "worker_queue.h"
 #include "../coreclr/corprof_info.h"
 
@@ -21,6 +23,8 @@ typedef struct aip_runtime {
     uint16_t version[4];
     char runtime_version[ALVK_RUNTIME_VERSION_CAPACITY];
     aip_module_catalog catalog;
+    aip_rejit_state rejit;
+    aip_inliner_map inliners;
     aip_queue queue;
     aip_thread worker;
     int worker_started;
@@ -30,5 +34,8 @@ typedef struct aip_runtime {
 
 /* The process's one runtime. */
 extern aip_runtime g_aip_runtime;
+
+/* Why commands are refused right now, or ALVK_OK. */
+alvk_status aip_runtime_commands_available(void);
 
 #endif

@@ -1,0 +1,95 @@
+/* The exported patch commands: argument checks, RejitState bookkeeping, and queuing to the
+ * worker. Nothing here calls the runtime. */
+#include "profiler_runtime.h"
+
+#include "patch_worker.h"
+#include "runtime_state.h"
+
+#include <string.h>
+
+static alvk_status submit(aip_runtime *rt, aip_patch_command *c)
+{
+    c->queued_ns = aip_monotonic_ns();
+    alvk_status status = aip_queue_submit(&rt->queue, aip_patch_run, c, sizeof *c, NULL);
+    if (status != ALVK_OK)
+        aip_rejit_cancel_command(&rt->rejit, c->index);
+    return status;
+}
+
+alvk_status aip_runtime_patch_install(const alvk_install_request *request,
+                                      alvk_patch_handle *handle)
+{
+    if (request->owner == 0)
+        return ALVK_E_INVALID_OWNER;
+    if (request->replacement == 0)
+        return ALVK_E_INVALID_REPLACEMENT;
+    if ((request->flags & ~(uint32_t)ALVK_INSTALL_INLINER_FALLBACK) != 0 ||
+        request->reserved != 0)
+        return ALVK_E_INVALID_FLAGS;
+    alvk_status status = aip_runtime_commands_available();
+    if (status != ALVK_OK)
+        return status;
+    aip_runtime *rt = &g_aip_runtime;
+    aip_patch_command c;
+    memset(&c, 0, sizeof c);
+    c.kind = AIP_PATCH_INSTALL;
+    c.owner = request->owner;
+    c.replacement = request->replacement;
+    c.token = request->method_token;
+    c.mvid = request->module_mvid;
+    memcpy(c.signature_hash, request->signature_hash, sizeof c.signature_hash);
+    memcpy(c.body_identity, request->body_identity, sizeof c.body_identity);
+    alvk_patch_handle h = 0;
+    status = aip_rejit_begin_install(&rt->rejit, &c.mvid, c.token, c.owner, request->flags,
+                                     &c.index, &h);
+    if (status == ALVK_OK)
+        status = submit(rt, &c);
+    if (status == ALVK_OK)
+        *handle = h;
+    return status;
+}
+
+static alvk_status command(alvk_patch_handle handle, uint64_t owner, uint64_t replacement,
+                           aip_patch_command_kind kind)
+{
+    if (owner == 0)
+        return ALVK_E_INVALID_OWNER;
+    alvk_status status = aip_runtime_commands_available();
+    if (status != ALVK_OK)
+        return status;
+    aip_runtime *rt = &g_aip_runtime;
+    aip_patch_command c;
+    memset(&c, 0, sizeof c);
+    c.kind = kind;
+    c.owner = owner;
+    c.replacement = replacement;
+    status = aip_rejit_begin_command(&rt->rejit, handle, owner, &c.index);
+    return status == ALVK_OK ? submit(rt, &c) : status;
+}
+
+alvk_status aip_runtime_patch_replace(alvk_patch_handle handle, uint64_t owner,
+                                      uint64_t replacement)
+{
+    if (replacement == 0)
+        return ALVK_E_INVALID_REPLACEMENT;
+    return command(handle, owner, replacement, AIP_PATCH_REPLACE);
+}
+
+alvk_status aip_runtime_patch_remove(alvk_patch_handle handle, uint64_t owner)
+{
+    return command(handle, owner, 0, AIP_PATCH_REMOVE);
+}
+
+alvk_status aip_runtime_patch_wait(alvk_patch_handle handle, uint32_t timeout_ms)
+{
+    if (!atomic_load(&g_aip_runtime.attached))
+        return ALVK_E_NOT_ATTACHED;
+    return aip_rejit_wait(&g_aip_runtime.rejit, handle, (uint64_t)timeout_ms * 1000000u);
+}
+
+alvk_status aip_runtime_patch_telemetry(alvk_patch_handle handle, alvk_patch_telemetry *out)
+{
+    if (!atomic_load(&g_aip_runtime.attached))
+        return ALVK_E_NOT_ATTACHED;
+    return aip_rejit_telemetry(&g_aip_runtime.rejit, handle, out);
+}

@@ -1,0 +1,32 @@
+/* The worker's half of install, replace and remove: validation against the loaded method,
+ * metadata emission, the dispatch body as a PreparedRejit snapshot, and the ReJIT request. */
+#ifndef AIP_PATCH_WORKER_H
+#define AIP_PATCH_WORKER_H
+
+#include "alvorkit_interception_profiler.h"
+
+#include <stdint.h>
+
+typedef enum aip_patch_command_kind {
+    AIP_PATCH_INSTALL = 1,
+    AIP_PATCH_REPLACE = 2,
+    AIP_PATCH_REMOVE = 3,
+} aip_patch_command_kind;
+
+typedef struct aip_patch_command {
+    uint32_t kind;
+    uint32_t index;     /* the patch's slot (held by its pending count) */
+    uint64_t owner;
+    uint64_t replacement;
+    uint64_t queued_ns;
+    uint32_t token;
+    uint32_t reserved;
+    alvk_mvid mvid;
+    uint8_t signature_hash[32];
+    uint8_t body_identity[32];
+} aip_patch_command;
+
+/* aip_command_fn for the queue; context is the runtime. */
+alvk_status aip_patch_run(void *payload, void *context);
+
+#endif

@@ -1,0 +1,158 @@
+/* RejitState, continued: PreparedRejit snapshots and what the ReJIT callbacks record. */
+#include "rejit_state.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+aip_prepared_rejit *aip_prepared_create(const uint8_t *body, uint32_t size)
+{
+    aip_prepared_rejit *p = malloc(sizeof *p + size);
+    if (p == NULL)
+        return NULL;
+    atomic_init(&p->refs, 1);
+    p->body_size = size;
+    memcpy(p->body, body, size);
+    return p;
+}
+
+void aip_prepared_release(aip_prepared_rejit *prepared)
+{
+    if (prepared != NULL && atomic_fetch_sub(&prepared->refs, 1) == 1)
+        free(prepared);
+}
+
+aip_prepared_rejit *aip_rejit_publish(aip_rejit_state *st, uint32_t index,
+                                      aip_prepared_rejit *prepared)
+{
+    aip_mutex_lock(&st->lock);
+    aip_prepared_rejit *previous = st->patches[index].prepared;
+    st->patches[index].prepared = prepared;
+    aip_mutex_unlock(&st->lock);
+    return previous;
+}
+
+void aip_rejit_set_target(aip_rejit_state *st, uint32_t index, uintptr_t module_id,
+                          uint32_t module_epoch)
+{
+    aip_mutex_lock(&st->lock);
+    st->patches[index].module_id = module_id;
+    st->patches[index].telemetry.module_epoch = module_epoch;
+    aip_mutex_unlock(&st->lock);
+}
+
+void aip_rejit_set_dispatch(aip_rejit_state *st, uint32_t index, uint32_t calli_token,
+                            int32_t metadata_hresult, uint64_t replacement)
+{
+    aip_mutex_lock(&st->lock);
+    alvk_patch_telemetry *t = &st->patches[index].telemetry;
+    t->calli_signature_token = calli_token;
+    t->metadata_hresult = metadata_hresult;
+    t->replacement = replacement;
+    aip_mutex_unlock(&st->lock);
+}
+
+void aip_rejit_note_request(aip_rejit_state *st, uint32_t index, int32_t hresult,
+                            uint64_t queued_ns)
+{
+    aip_mutex_lock(&st->lock);
+    st->patches[index].telemetry.request_hresult = hresult;
+    if (hresult >= 0) {
+        st->patches[index].awaiting_compile_since = queued_ns;
+        st->last_requested = (int32_t)index;
+    }
+    aip_mutex_unlock(&st->lock);
+}
+
+/* The patch of (module, token): the live one, else the one that ended last. Lock held. */
+static aip_patch *newest_for(aip_rejit_state *st, uintptr_t module_id, uint32_t token)
+{
+    aip_patch *best = NULL;
+    for (int i = 0; i < ALVK_MAX_PATCHES; ++i) {
+        aip_patch *p = &st->patches[i];
+        if (!p->in_use || p->module_id != module_id || p->token != token || module_id == 0)
+            continue;
+        if (!aip_patch_state_is_terminal(p->state))
+            return p;
+        if (best == NULL || p->ended_order > best->ended_order)
+            best = p;
+    }
+    return best;
+}
+
+aip_prepared_rejit *aip_rejit_acquire_for(aip_rejit_state *st, uintptr_t module_id,
+                                          uint32_t token)
+{
+    aip_prepared_rejit *prepared = NULL;
+    aip_mutex_lock(&st->lock);
+    aip_patch *p = newest_for(st, module_id, token);
+    if (p != NULL) {
+        p->telemetry.get_rejit_parameters++;
+        if (!aip_patch_state_is_terminal(p->state) && p->prepared != NULL) {
+            prepared = p->prepared;
+            atomic_fetch_add(&prepared->refs, 1);
+        }
+    } else if (st->last_requested >= 0) {
+        /* Not a target: an inliner the runtime ReJITs along with the latest request. */
+        st->patches[st->last_requested].telemetry.inliners_rejitted++;
+    }
+    aip_mutex_unlock(&st->lock);
+    return prepared;
+}
+
+void aip_rejit_record(aip_rejit_state *st, uintptr_t module_id, uint32_t token,
+                      aip_rejit_event event, int32_t hresult)
+{
+    aip_mutex_lock(&st->lock);
+    aip_patch *p = newest_for(st, module_id, token);
+    if (p != NULL) {
+        alvk_patch_telemetry *t = &p->telemetry;
+        switch (event) {
+        case AIP_EVENT_SET_IL:
+            t->set_il_hresult = hresult;
+            break;
+        case AIP_EVENT_STARTED:
+            t->rejit_started++;
+            break;
+        case AIP_EVENT_FINISHED:
+            t->rejit_finished++;
+            t->compilation_hresult = hresult;
+            if (p->awaiting_compile_since != 0) {
+                t->compile_elapsed_ns = aip_monotonic_ns() - p->awaiting_compile_since;
+                p->awaiting_compile_since = 0;
+            }
+            break;
+        case AIP_EVENT_ERROR:
+            t->rejit_errors++;
+            t->error_hresult = hresult;
+            break;
+        }
+    }
+    aip_mutex_unlock(&st->lock);
+}
+
+void aip_rejit_module_unloaded(aip_rejit_state *st, uintptr_t module_id)
+{
+    aip_mutex_lock(&st->lock);
+    for (int i = 0; i < ALVK_MAX_PATCHES; ++i) {
+        aip_patch *p = &st->patches[i];
+        if (p->in_use && p->module_id == module_id && !aip_patch_state_is_terminal(p->state)) {
+            p->state = ALVK_PATCH_UNLOADED;
+            p->ended_order = ++st->end_counter;
+            p->last_status = ALVK_E_MODULE_UNLOADED;
+            aip_prepared_release(p->prepared);
+            p->prepared = NULL;
+        }
+    }
+    aip_cond_broadcast(&st->changed);
+    aip_mutex_unlock(&st->lock);
+}
+
+int aip_rejit_blocks_inlining(aip_rejit_state *st, uintptr_t module_id, uint32_t token)
+{
+    aip_mutex_lock(&st->lock);
+    aip_patch *p = newest_for(st, module_id, token);
+    int blocks = p != NULL && !aip_patch_state_is_terminal(p->state) &&
+                 (p->telemetry.flags & ALVK_INSTALL_INLINER_FALLBACK) != 0;
+    aip_mutex_unlock(&st->lock);
+    return blocks;
+}

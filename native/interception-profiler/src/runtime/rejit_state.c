@@ -1,0 +1,243 @@
+/* RejitState: the patch table and its command transitions. */
+#include "rejit_state.h"
+
+#include <string.h>
+
+int aip_rejit_init(aip_rejit_state *st)
+{
+    memset(st, 0, sizeof *st);
+    st->last_requested = -1;
+    if (aip_mutex_init(&st->lock) != 0)
+        return -1;
+    return aip_cond_init(&st->changed);
+}
+
+int aip_patch_state_is_terminal(alvk_patch_state state)
+{
+    return state == ALVK_PATCH_REMOVED || state == ALVK_PATCH_FAILED ||
+           state == ALVK_PATCH_REJECTED || state == ALVK_PATCH_UNLOADED;
+}
+
+static alvk_patch_handle handle_of(const aip_rejit_state *st, uint32_t index)
+{
+    return ((uint64_t)st->patches[index].generation << 32) | (uint64_t)(index + 1);
+}
+
+/* The live patch behind a handle, or NULL. Lock held. */
+static aip_patch *from_handle(aip_rejit_state *st, alvk_patch_handle handle, uint32_t *index)
+{
+    uint64_t slot = handle & 0xFFFFFFFFu;
+    if (slot == 0 || slot > ALVK_MAX_PATCHES)
+        return NULL;
+    aip_patch *p = &st->patches[slot - 1];
+    if (!p->in_use || p->generation != (uint32_t)(handle >> 32))
+        return NULL;
+    if (index != NULL)
+        *index = (uint32_t)(slot - 1);
+    return p;
+}
+
+static int find_owner(const aip_patch *p, uint64_t owner)
+{
+    for (uint32_t i = 0; i < p->owner_count; ++i)
+        if (p->owners[i] == owner)
+            return (int)i;
+    return -1;
+}
+
+/* A slot for a new patch: free first, else the longest-ended idle one. Lock held. */
+static int take_slot(aip_rejit_state *st)
+{
+    int best = -1;
+    for (int i = 0; i < ALVK_MAX_PATCHES; ++i) {
+        const aip_patch *p = &st->patches[i];
+        if (!p->in_use)
+            return i;
+        if (aip_patch_state_is_terminal(p->state) && p->pending == 0 && p->prepared == NULL &&
+            (best < 0 || p->ended_order < st->patches[best].ended_order))
+            best = i;
+    }
+    return best;
+}
+
+alvk_status aip_rejit_begin_install(aip_rejit_state *st, const alvk_mvid *mvid, uint32_t token,
+                                    uint64_t owner, uint32_t flags, uint32_t *index,
+                                    alvk_patch_handle *handle)
+{
+    alvk_status status = ALVK_OK;
+    aip_mutex_lock(&st->lock);
+    int found = -1;
+    for (int i = 0; i < ALVK_MAX_PATCHES && found < 0; ++i) {
+        const aip_patch *p = &st->patches[i];
+        if (p->in_use && !aip_patch_state_is_terminal(p->state) && p->token == token &&
+            memcmp(&p->mvid, mvid, sizeof *mvid) == 0)
+            found = i;
+    }
+    if (found >= 0) {
+        aip_patch *p = &st->patches[found];
+        if (find_owner(p, owner) < 0 && p->owner_count == ALVK_MAX_PATCH_OWNERS)
+            status = ALVK_E_OWNERS_FULL;
+    } else if ((found = take_slot(st)) < 0) {
+        status = ALVK_E_PATCH_TABLE_FULL;
+    } else {
+        aip_patch *p = &st->patches[found];
+        uint32_t generation = p->generation + 1;
+        memset(p, 0, sizeof *p);
+        p->generation = generation == 0 ? 1 : generation;
+        p->in_use = 1;
+        p->state = ALVK_PATCH_PENDING;
+        p->last_status = ALVK_OK;
+        p->mvid = *mvid;
+        p->token = token;
+        p->telemetry.method_token = token;
+        p->telemetry.flags = flags;
+    }
+    if (status == ALVK_OK) {
+        st->patches[found].pending++;
+        *index = (uint32_t)found;
+        *handle = handle_of(st, (uint32_t)found);
+    }
+    aip_mutex_unlock(&st->lock);
+    return status;
+}
+
+alvk_status aip_rejit_begin_command(aip_rejit_state *st, alvk_patch_handle handle,
+                                    uint64_t owner, uint32_t *index)
+{
+    alvk_status status = ALVK_OK;
+    aip_mutex_lock(&st->lock);
+    aip_patch *p = from_handle(st, handle, index);
+    if (p == NULL)
+        status = ALVK_E_UNKNOWN_PATCH;
+    else if (aip_patch_state_is_terminal(p->state))
+        status = ALVK_E_PATCH_ENDED;
+    else if (p->state == ALVK_PATCH_ACTIVE && find_owner(p, owner) < 0)
+        status = ALVK_E_NOT_OWNER;
+    else
+        p->pending++;
+    aip_mutex_unlock(&st->lock);
+    return status;
+}
+
+void aip_rejit_cancel_command(aip_rejit_state *st, uint32_t index)
+{
+    aip_mutex_lock(&st->lock);
+    aip_patch *p = &st->patches[index];
+    if (p->pending > 0 && --p->pending == 0 && p->state == ALVK_PATCH_PENDING &&
+        p->telemetry.commands_completed == 0)
+        p->in_use = 0;
+    aip_cond_broadcast(&st->changed);
+    aip_mutex_unlock(&st->lock);
+}
+
+void aip_rejit_finish_command(aip_rejit_state *st, uint32_t index, alvk_patch_state state,
+                              alvk_status status, uint64_t queued_ns)
+{
+    aip_mutex_lock(&st->lock);
+    aip_patch *p = &st->patches[index];
+    if (!aip_patch_state_is_terminal(p->state)) {
+        if (aip_patch_state_is_terminal(state))
+            p->ended_order = ++st->end_counter;
+        p->state = state;
+    }
+    p->last_status = status;
+    p->telemetry.commands_completed++;
+    p->telemetry.command_elapsed_ns = aip_monotonic_ns() - queued_ns;
+    if (p->pending > 0)
+        p->pending--;
+    aip_cond_broadcast(&st->changed);
+    aip_mutex_unlock(&st->lock);
+}
+
+int aip_rejit_has_owner(aip_rejit_state *st, uint32_t index, uint64_t owner)
+{
+    aip_mutex_lock(&st->lock);
+    int has = find_owner(&st->patches[index], owner) >= 0;
+    aip_mutex_unlock(&st->lock);
+    return has;
+}
+
+alvk_status aip_rejit_add_owner(aip_rejit_state *st, uint32_t index, uint64_t owner)
+{
+    alvk_status status = ALVK_OK;
+    aip_mutex_lock(&st->lock);
+    aip_patch *p = &st->patches[index];
+    if (find_owner(p, owner) < 0) {
+        if (p->owner_count == ALVK_MAX_PATCH_OWNERS)
+            status = ALVK_E_OWNERS_FULL;
+        else
+            p->owners[p->owner_count++] = owner;
+    }
+    aip_mutex_unlock(&st->lock);
+    return status;
+}
+
+int aip_rejit_remove_owner(aip_rejit_state *st, uint32_t index, uint64_t owner)
+{
+    aip_mutex_lock(&st->lock);
+    aip_patch *p = &st->patches[index];
+    int at = find_owner(p, owner), left = -1;
+    if (at >= 0) {
+        p->owners[at] = p->owners[--p->owner_count];
+        left = (int)p->owner_count;
+    }
+    aip_mutex_unlock(&st->lock);
+    return left;
+}
+
+void aip_rejit_copy(aip_rejit_state *st, uint32_t index, aip_patch *copy)
+{
+    aip_mutex_lock(&st->lock);
+    *copy = st->patches[index];
+    aip_mutex_unlock(&st->lock);
+}
+
+alvk_status aip_rejit_lookup(aip_rejit_state *st, alvk_patch_handle handle, aip_patch *copy)
+{
+    aip_mutex_lock(&st->lock);
+    aip_patch *p = from_handle(st, handle, NULL);
+    if (p != NULL)
+        *copy = *p;
+    aip_mutex_unlock(&st->lock);
+    return p != NULL ? ALVK_OK : ALVK_E_UNKNOWN_PATCH;
+}
+
+alvk_status aip_rejit_telemetry(aip_rejit_state *st, alvk_patch_handle handle,
+                                alvk_patch_telemetry *out)
+{
+    aip_patch copy;
+    alvk_status status = aip_rejit_lookup(st, handle, &copy);
+    if (status != ALVK_OK)
+        return status;
+    *out = copy.telemetry;
+    out->size = sizeof *out;
+    out->state = copy.state;
+    out->last_status = copy.last_status;
+    out->pending_commands = copy.pending;
+    out->owner_count = copy.owner_count;
+    return ALVK_OK;
+}
+
+alvk_status aip_rejit_wait(aip_rejit_state *st, alvk_patch_handle handle, uint64_t timeout_ns)
+{
+    uint64_t deadline = aip_monotonic_ns() + timeout_ns;
+    alvk_status status;
+    aip_mutex_lock(&st->lock);
+    for (;;) {
+        aip_patch *p = from_handle(st, handle, NULL);
+        if (p == NULL) {
+            status = ALVK_E_UNKNOWN_PATCH;
+            break;
+        }
+        if (p->pending == 0) {
+            status = p->last_status;
+            break;
+        }
+        if (aip_cond_wait_until(&st->changed, &st->lock, deadline) != 0 && p->pending != 0) {
+            status = ALVK_E_TIMEOUT;
+            break;
+        }
+    }
+    aip_mutex_unlock(&st->lock);
+    return status;
+}

@@ -1,0 +1,125 @@
+/* RejitState: the patch table. Every transition (a command queued, finished, a callback
+ * counted, a module unloaded) happens under one lock, so readers see whole states. The IL a
+ * patch hands to the runtime is an immutable PreparedRejit snapshot: the worker builds it,
+ * publishes it here, and GetReJITParameters only acquires it, copies it out, releases it.
+ * Pure: no runtime calls, so every transition is unit-tested. */
+#ifndef AIP_REJIT_STATE_H
+#define AIP_REJIT_STATE_H
+
+#include "alvorkit_interception_profiler.h"
+#include "../platform/platform.h"
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+typedef struct aip_prepared_rejit {
+    _Atomic uint32_t refs;
+    uint32_t body_size;
+    uint8_t body[]; /* the complete IL method body for SetILFunctionBody */
+} aip_prepared_rejit;
+
+/* A snapshot holding a copy of body, with one reference; NULL when out of memory. */
+aip_prepared_rejit *aip_prepared_create(const uint8_t *body, uint32_t size);
+void aip_prepared_release(aip_prepared_rejit *prepared);
+
+typedef struct aip_patch {
+    uint32_t generation; /* part of the handle; bumps when the slot is reused */
+    uint8_t in_use;
+    alvk_patch_state state;
+    alvk_status last_status;
+    uint32_t pending;
+    uint64_t ended_order; /* when it became terminal: recycling takes the oldest */
+    alvk_mvid mvid;
+    uint32_t token;
+    uintptr_t module_id; /* 0 until the install validated */
+    uint64_t owners[ALVK_MAX_PATCH_OWNERS];
+    uint32_t owner_count;
+    aip_prepared_rejit *prepared; /* NULL: the runtime keeps the original IL */
+    uint64_t awaiting_compile_since; /* command time, until a compilation finishes */
+    alvk_patch_telemetry telemetry;  /* counters and HRESULTs; state fields filled on read */
+} aip_patch;
+
+typedef struct aip_rejit_state {
+    aip_mutex lock;
+    aip_cond changed;
+    uint64_t end_counter;
+    int32_t last_requested; /* patch index of the latest ReJIT request, or -1 */
+    aip_patch patches[ALVK_MAX_PATCHES];
+} aip_rejit_state;
+
+int aip_rejit_init(aip_rejit_state *st);
+
+/* Terminal states end a patch. */
+int aip_patch_state_is_terminal(alvk_patch_state state);
+
+/* Queuing an install: joins the live patch of (mvid, token) or takes a free (or the oldest
+ * ended) slot. *index and *handle name it; its pending count is raised. */
+alvk_status aip_rejit_begin_install(aip_rejit_state *st, const alvk_mvid *mvid, uint32_t token,
+                                    uint64_t owner, uint32_t flags, uint32_t *index,
+                                    alvk_patch_handle *handle);
+
+/* Queuing replace (require_owner) or remove: checks handle, state and owner; raises
+ * pending. */
+alvk_status aip_rejit_begin_command(aip_rejit_state *st, alvk_patch_handle handle,
+                                    uint64_t owner, uint32_t *index);
+
+/* Undoes a begin_* whose command could not be queued. A new patch that never ran a
+ * command returns to the free list. */
+void aip_rejit_cancel_command(aip_rejit_state *st, uint32_t index);
+
+/* The worker's end of a command: state, status and elapsed time recorded, pending lowered,
+ * waiters woken. */
+void aip_rejit_finish_command(aip_rejit_state *st, uint32_t index, alvk_patch_state state,
+                              alvk_status status, uint64_t queued_ns);
+
+/* Owner bookkeeping (worker only, lock taken inside). */
+int aip_rejit_has_owner(aip_rejit_state *st, uint32_t index, uint64_t owner);
+alvk_status aip_rejit_add_owner(aip_rejit_state *st, uint32_t index, uint64_t owner);
+/* Returns the owners left after removing, or -1 when owner did not hold the patch. */
+int aip_rejit_remove_owner(aip_rejit_state *st, uint32_t index, uint64_t owner);
+
+/* Publishes `prepared` (may be NULL) as the patch's snapshot and returns the previous one,
+ * which the caller releases or republishes. */
+aip_prepared_rejit *aip_rejit_publish(aip_rejit_state *st, uint32_t index,
+                                      aip_prepared_rejit *prepared);
+
+/* Worker-side facts about a patch, recorded as the command learns them. */
+void aip_rejit_set_target(aip_rejit_state *st, uint32_t index, uintptr_t module_id,
+                          uint32_t module_epoch);
+void aip_rejit_set_dispatch(aip_rejit_state *st, uint32_t index, uint32_t calli_token,
+                            int32_t metadata_hresult, uint64_t replacement);
+/* After RequestReJIT(WithInliners): its HRESULT; on success the patch awaits compilation
+ * since queued_ns and is the one unattributed inliner callbacks are counted on. */
+void aip_rejit_note_request(aip_rejit_state *st, uint32_t index, int32_t hresult,
+                            uint64_t queued_ns);
+
+/* GetReJITParameters: the snapshot of the newest patch of (module, token), acquired (the
+ * caller releases it), or NULL when the original IL should stay. Counts the callback on that
+ * patch; with no patch for the method, counts an inliner on the latest requested patch. */
+aip_prepared_rejit *aip_rejit_acquire_for(aip_rejit_state *st, uintptr_t module_id,
+                                          uint32_t token);
+
+/* Callback accounting for (module, token); no-ops for methods without a patch. */
+typedef enum aip_rejit_event {
+    AIP_EVENT_SET_IL,        /* hresult of SetILFunctionBody */
+    AIP_EVENT_STARTED,
+    AIP_EVENT_FINISHED,      /* hresult of the compilation */
+    AIP_EVENT_ERROR,         /* ReJITError hresult */
+} aip_rejit_event;
+void aip_rejit_record(aip_rejit_state *st, uintptr_t module_id, uint32_t token,
+                      aip_rejit_event event, int32_t hresult);
+
+/* ModuleUnloadStarted: every live patch of the module ends UNLOADED. */
+void aip_rejit_module_unloaded(aip_rejit_state *st, uintptr_t module_id);
+
+/* 1 when a live patch of (module, token) was installed with ALVK_INSTALL_INLINER_FALLBACK. */
+int aip_rejit_blocks_inlining(aip_rejit_state *st, uintptr_t module_id, uint32_t token);
+
+/* Reads: a copy of the patch by index (worker) or by handle. */
+void aip_rejit_copy(aip_rejit_state *st, uint32_t index, aip_patch *copy);
+alvk_status aip_rejit_lookup(aip_rejit_state *st, alvk_patch_handle handle, aip_patch *copy);
+alvk_status aip_rejit_telemetry(aip_rejit_state *st, alvk_patch_handle handle,
+                                alvk_patch_telemetry *out);
+alvk_status aip_rejit_wait(aip_rejit_state *st, alvk_patch_handle handle, uint64_t timeout_ns);
+
+#endif
