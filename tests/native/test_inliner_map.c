@@ -1,0 +1,57 @@
+/* The recorded inliners: deduplicated pairs, lookup by callee, bounded. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "runtime/inliner_map.h"
+
+static aip_inliner_map map;
+
+static void pairs_are_recorded_once_and_found_by_callee(void **state)
+{
+    (void)state;
+    assert_int_equal(aip_inliner_map_init(&map), 0);
+    aip_method_key small = {0x100, 0x06000001}, other = {0x100, 0x06000002};
+    aip_method_key a = {0x100, 0x06000010}, b = {0x200, 0x06000020};
+    assert_int_equal(aip_inliner_map_add(&map, small, a), 1);
+    assert_int_equal(aip_inliner_map_add(&map, small, a), 0);
+    assert_int_equal(aip_inliner_map_add(&map, small, b), 1);
+    assert_int_equal(aip_inliner_map_add(&map, other, a), 1);
+    aip_method_key out[4];
+    assert_int_equal(aip_inliner_map_callers(&map, small, out, 4), 2);
+    assert_true((out[0].token == a.token && out[1].token == b.token) ||
+                (out[0].token == b.token && out[1].token == a.token));
+    /* A short buffer still reports how many there are. */
+    assert_int_equal(aip_inliner_map_callers(&map, small, out, 1), 2);
+    aip_method_key none = {0x300, 0x06000001};
+    assert_int_equal(aip_inliner_map_callers(&map, none, out, 4), 0);
+    aip_method_key nil = {0, 0x06000001};
+    assert_int_equal(aip_inliner_map_add(&map, nil, a), 0);
+}
+
+static void a_full_map_counts_drops(void **state)
+{
+    (void)state;
+    assert_int_equal(aip_inliner_map_init(&map), 0);
+    aip_method_key callee = {0x100, 0x06000001};
+    uint32_t added = 0;
+    for (uint32_t i = 0; i < AIP_INLINER_MAP_CAPACITY; ++i) {
+        aip_method_key caller = {0x500, 0x06000000u + i + 1};
+        added += (uint32_t)aip_inliner_map_add(&map, callee, caller);
+    }
+    assert_int_equal(added, AIP_INLINER_MAP_CAPACITY - AIP_INLINER_MAP_CAPACITY / 4);
+    assert_int_equal(map.dropped, AIP_INLINER_MAP_CAPACITY / 4);
+    aip_method_key out[1];
+    assert_int_equal(aip_inliner_map_callers(&map, callee, out, 1), added);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(pairs_are_recorded_once_and_found_by_callee),
+        cmocka_unit_test(a_full_map_counts_drops),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,165 @@
+/* RejitState transitions, snapshots and callback accounting, without a runtime. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "runtime/rejit_state.h"
+
+static aip_rejit_state st;
+static const alvk_mvid k_mvid = {{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}};
+enum { TOKEN = 0x06000010, MODULE = 0x7000 };
+
+static alvk_patch_handle installed(uint64_t owner, uint32_t flags, uint32_t *index)
+{
+    alvk_patch_handle h = 0;
+    assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, TOKEN, owner, flags, index, &h),
+                     ALVK_OK);
+    aip_rejit_set_target(&st, *index, MODULE, 3);
+    assert_int_equal(aip_rejit_add_owner(&st, *index, owner), ALVK_OK);
+    aip_rejit_finish_command(&st, *index, ALVK_PATCH_ACTIVE, ALVK_OK, aip_monotonic_ns());
+    return h;
+}
+
+static void install_then_join_then_remove(void **state)
+{
+    (void)state;
+    assert_int_equal(aip_rejit_init(&st), 0);
+    uint32_t index, again;
+    alvk_patch_handle h = 0;
+    assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, TOKEN, 7, 0, &index, &h), ALVK_OK);
+    assert_int_equal(aip_rejit_wait(&st, h, 1000000), ALVK_E_TIMEOUT); /* still pending */
+    alvk_patch_telemetry t;
+    assert_int_equal(aip_rejit_telemetry(&st, h, &t), ALVK_OK);
+    assert_int_equal(t.state, ALVK_PATCH_PENDING);
+    assert_int_equal(t.pending_commands, 1);
+    aip_rejit_set_target(&st, index, MODULE, 3);
+    aip_rejit_add_owner(&st, index, 7);
+    aip_rejit_finish_command(&st, index, ALVK_PATCH_ACTIVE, ALVK_OK, aip_monotonic_ns());
+    assert_int_equal(aip_rejit_wait(&st, h, 1000000), ALVK_OK);
+    /* A second owner joins the same patch. */
+    alvk_patch_handle joined = 0;
+    assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, TOKEN, 8, 0, &again, &joined), ALVK_OK);
+    assert_int_equal(joined, h);
+    aip_rejit_add_owner(&st, again, 8);
+    aip_rejit_finish_command(&st, again, ALVK_PATCH_ACTIVE, ALVK_OK, aip_monotonic_ns());
+    assert_int_equal(aip_rejit_begin_command(&st, h, 99, &again), ALVK_E_NOT_OWNER);
+    assert_int_equal(aip_rejit_remove_owner(&st, index, 99), -1);
+    assert_int_equal(aip_rejit_remove_owner(&st, index, 7), 1);
+    assert_int_equal(aip_rejit_begin_command(&st, h, 7, &again), ALVK_E_NOT_OWNER);
+    /* The last owner's remove: queued while it holds the patch, run by the worker. */
+    assert_int_equal(aip_rejit_begin_command(&st, h, 8, &again), ALVK_OK);
+    assert_int_equal(aip_rejit_remove_owner(&st, index, 8), 0);
+    aip_rejit_finish_command(&st, again, ALVK_PATCH_REMOVED, ALVK_OK, aip_monotonic_ns());
+    assert_int_equal(aip_rejit_telemetry(&st, h, &t), ALVK_OK);
+    assert_int_equal(t.state, ALVK_PATCH_REMOVED);
+    assert_int_equal(t.commands_completed, 3);
+    assert_int_equal(t.module_epoch, 3);
+    assert_int_equal(aip_rejit_begin_command(&st, h, 8, &again), ALVK_E_PATCH_ENDED);
+    assert_int_equal(aip_rejit_begin_command(&st, h + 1, 8, &again), ALVK_E_UNKNOWN_PATCH);
+    assert_int_equal(aip_rejit_begin_command(&st, 0, 8, &again), ALVK_E_UNKNOWN_PATCH);
+}
+
+static void cancelled_install_leaves_nothing(void **state)
+{
+    (void)state;
+    assert_int_equal(aip_rejit_init(&st), 0);
+    uint32_t index;
+    alvk_patch_handle h = 0;
+    assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, TOKEN, 7, 0, &index, &h), ALVK_OK);
+    aip_rejit_cancel_command(&st, index);
+    alvk_patch_telemetry t;
+    assert_int_equal(aip_rejit_telemetry(&st, h, &t), ALVK_E_UNKNOWN_PATCH);
+    assert_int_equal(aip_rejit_wait(&st, h, 1000), ALVK_E_UNKNOWN_PATCH);
+}
+
+static void owners_and_slots_are_bounded(void **state)
+{
+    (void)state;
+    assert_int_equal(aip_rejit_init(&st), 0);
+    uint32_t index;
+    installed(1, 0, &index);
+    for (uint64_t owner = 2; owner <= ALVK_MAX_PATCH_OWNERS; ++owner)
+        assert_int_equal(aip_rejit_add_owner(&st, index, owner), ALVK_OK);
+    alvk_patch_handle h;
+    assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, TOKEN, 999, 0, &index, &h),
+                     ALVK_E_OWNERS_FULL);
+    /* An existing owner may re-install (a replace in effect). */
+    assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, TOKEN, 5, 0, &index, &h), ALVK_OK);
+    aip_rejit_cancel_command(&st, index);
+
+    assert_int_equal(aip_rejit_init(&st), 0);
+    alvk_patch_handle first = 0;
+    for (uint32_t i = 0; i < ALVK_MAX_PATCHES; ++i) {
+        alvk_patch_handle each;
+        assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, TOKEN + i, 1, 0, &index, &each),
+                         ALVK_OK);
+        if (i == 0)
+            first = each;
+    }
+    assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, 0x06000FFF, 1, 0, &index, &h),
+                     ALVK_E_PATCH_TABLE_FULL);
+    /* Once one ends, its slot is recycled and its old handle goes stale. */
+    aip_rejit_finish_command(&st, 0, ALVK_PATCH_REJECTED, ALVK_E_BODY_IDENTITY_MISMATCH,
+                             aip_monotonic_ns());
+    assert_int_equal(aip_rejit_wait(&st, first, 1000), ALVK_E_BODY_IDENTITY_MISMATCH);
+    assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, 0x06000FFF, 1, 0, &index, &h), ALVK_OK);
+    assert_int_equal(index, 0);
+    assert_int_not_equal(h, first);
+    assert_int_equal(aip_rejit_wait(&st, first, 1000), ALVK_E_UNKNOWN_PATCH);
+}
+
+static void snapshots_callbacks_and_unload(void **state)
+{
+    (void)state;
+    assert_int_equal(aip_rejit_init(&st), 0);
+    uint32_t index;
+    alvk_patch_handle h = installed(7, ALVK_INSTALL_INLINER_FALLBACK, &index);
+    static const uint8_t body[] = {0x0A, 0x17, 0x2A};
+    aip_prepared_rejit *prepared = aip_prepared_create(body, sizeof body);
+    assert_null(aip_rejit_publish(&st, index, prepared));
+    aip_rejit_note_request(&st, index, 0, aip_monotonic_ns() - 5);
+    aip_prepared_rejit *got = aip_rejit_acquire_for(&st, MODULE, TOKEN);
+    assert_ptr_equal(got, prepared);
+    assert_int_equal(atomic_load(&got->refs), 2);
+    assert_memory_equal(got->body, body, sizeof body);
+    aip_prepared_release(got);
+    /* A method without a patch keeps its IL and counts as an inliner of the request. */
+    assert_null(aip_rejit_acquire_for(&st, MODULE, TOKEN + 1));
+    aip_rejit_record(&st, MODULE, TOKEN, AIP_EVENT_STARTED, 0);
+    aip_rejit_record(&st, MODULE, TOKEN, AIP_EVENT_FINISHED, 0);
+    aip_rejit_record(&st, MODULE, TOKEN, AIP_EVENT_ERROR, (int32_t)0x80131506);
+    aip_rejit_record(&st, MODULE, TOKEN + 1, AIP_EVENT_ERROR, 1); /* no patch: ignored */
+    assert_true(aip_rejit_blocks_inlining(&st, MODULE, TOKEN));
+    assert_false(aip_rejit_blocks_inlining(&st, MODULE, TOKEN + 1));
+    alvk_patch_telemetry t;
+    assert_int_equal(aip_rejit_telemetry(&st, h, &t), ALVK_OK);
+    assert_int_equal(t.get_rejit_parameters, 1);
+    assert_int_equal(t.inliners_rejitted, 1);
+    assert_int_equal(t.rejit_started, 1);
+    assert_int_equal(t.rejit_finished, 1);
+    assert_int_equal(t.rejit_errors, 1);
+    assert_int_equal(t.error_hresult, (int32_t)0x80131506);
+    assert_true(t.compile_elapsed_ns >= 5);
+    /* Unload ends the patch, drops its snapshot, and the original IL stays from then on. */
+    aip_rejit_module_unloaded(&st, MODULE);
+    assert_int_equal(aip_rejit_telemetry(&st, h, &t), ALVK_OK);
+    assert_int_equal(t.state, ALVK_PATCH_UNLOADED);
+    assert_int_equal(t.last_status, ALVK_E_MODULE_UNLOADED);
+    assert_null(aip_rejit_acquire_for(&st, MODULE, TOKEN));
+    assert_false(aip_rejit_blocks_inlining(&st, MODULE, TOKEN));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(install_then_join_then_remove),
+        cmocka_unit_test(cancelled_install_leaves_nothing),
+        cmocka_unit_test(owners_and_slots_are_bounded),
+        cmocka_unit_test(snapshots_callbacks_and_unload),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
