@@ -60,12 +60,15 @@ proofs() {
 
 demo() {
   step "demo: a .NET process started under the profiler reports what it sees"
+  MODULES=AlvorKit.Proofs.Host profiled dotnet "$ALVK_PROOF_HOST" demo
+}
+
+profiled() { # runs "$@" under the profiler with patching allowed for module $MODULES
   CORECLR_ENABLE_PROFILING=1 \
   CORECLR_PROFILER='{3840ACF7-5AF1-49EA-BF94-5F7086C57F57}' \
   CORECLR_PROFILER_PATH="$ALVK_NATIVE_LIBRARY" \
   ALVORKIT_INTERCEPTION_PROFILER_PATH="$ALVK_NATIVE_LIBRARY" \
-  ALVORKIT_INTERCEPTION_MODULES="AlvorKit.Proofs.Host" \
-    dotnet "$ALVK_PROOF_HOST" demo
+  ALVORKIT_INTERCEPTION_MODULES="$MODULES" "$@"
 }
 
 bench() {
@@ -73,6 +76,14 @@ bench() {
   dotnet build tools/LaunchBenchmark/LaunchBenchmark.csproj -c Release -v quiet -nologo
   dotnet tools/LaunchBenchmark/bin/Release/net10.0/LaunchBenchmark.dll \
     "$ALVK_PROOF_HOST" "$ALVK_NATIVE_LIBRARY" "${RUNS:-21}"
+  step "patch benchmarks: install/remove latency, then patched-call cost (BenchmarkDotNet)"
+  dotnet build tools/PatchBenchmark/PatchBenchmark.csproj -c Release -v quiet -nologo
+  mkdir -p build/bench
+  (cd build/bench && MODULES=PatchBenchmark profiled \
+    dotnet "$ROOT/tools/PatchBenchmark/bin/Release/net10.0/PatchBenchmark.dll" latency "${CYCLES:-500}")
+  (cd build/bench && MODULES=PatchBenchmark profiled \
+    dotnet "$ROOT/tools/PatchBenchmark/bin/Release/net10.0/PatchBenchmark.dll" calls) |
+    grep -E '^\||^BenchmarkDotNet|^(AMD|Intel)|^  \[Host\]'
 }
 
 target=${1:-test}

@@ -52,6 +52,22 @@ static void values_are_pinned(void **state)
     assert_int_equal(ALVK_E_METHOD_BODY_MALFORMED, 302);
     assert_int_equal(ALVK_E_GENERIC_TARGET_UNSUPPORTED, 303);
     assert_int_equal(ALVK_E_LIMIT_EXCEEDED, 304);
+    static const alvk_status targets[] = {
+        ALVK_E_UNKNOWN_MODULE,        ALVK_E_MODULE_NOT_ALLOWED,      ALVK_E_MODULE_UNLOADED,
+        ALVK_E_TOKEN_NOT_METHODDEF,   ALVK_E_TOKEN_OUT_OF_RANGE,      ALVK_E_METHOD_HAS_NO_IL,
+        ALVK_E_METADATA_FAILED,       ALVK_E_CATALOG_FULL,            ALVK_E_SIGNATURE_HASH_MISMATCH,
+        ALVK_E_BODY_IDENTITY_MISMATCH,
+    };
+    for (int i = 0; i < 10; ++i)
+        assert_int_equal(targets[i], 310 + i);
+    static const alvk_status patches[] = {
+        ALVK_E_UNKNOWN_PATCH,    ALVK_E_NOT_OWNER,        ALVK_E_INVALID_OWNER,
+        ALVK_E_INVALID_REPLACEMENT, ALVK_E_INVALID_FLAGS, ALVK_E_PATCH_TABLE_FULL,
+        ALVK_E_OWNERS_FULL,      ALVK_E_PATCH_ENDED,      ALVK_E_REJIT_FAILED,
+        ALVK_E_METADATA_EMIT_FAILED,
+    };
+    for (int i = 0; i < 10; ++i)
+        assert_int_equal(patches[i], 400 + i);
     assert_int_equal(sizeof(alvk_status), 4);
 }
 
