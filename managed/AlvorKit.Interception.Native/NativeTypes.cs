@@ -35,6 +35,18 @@ public enum AlvkStatus : int
     MethodHasNoIL = 315,
     MetadataFailed = 316,
     CatalogFull = 317,
+    SignatureHashMismatch = 318,
+    BodyIdentityMismatch = 319,
+    UnknownPatch = 400,
+    NotOwner = 401,
+    InvalidOwner = 402,
+    InvalidReplacement = 403,
+    InvalidFlags = 404,
+    PatchTableFull = 405,
+    OwnersFull = 406,
+    PatchEnded = 407,
+    RejitFailed = 408,
+    MetadataEmitFailed = 409,
 }
 
 /// <summary>alvk_method_flags.</summary>

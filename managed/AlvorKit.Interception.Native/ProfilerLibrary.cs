@@ -27,7 +27,7 @@ public sealed class ProfilerUnavailableException(ProfilerUnavailableReason reaso
 /// ALVORKIT_INTERCEPTION_PROFILER_PATH (the runtime already holds it, so this reaches the
 /// very same instance).
 /// </summary>
-public sealed unsafe class ProfilerLibrary
+public sealed unsafe partial class ProfilerLibrary
 {
     public const string PathVariable = "ALVORKIT_INTERCEPTION_PROFILER_PATH";
     public const string ProfilerClsid = "{3840ACF7-5AF1-49EA-BF94-5F7086C57F57}";
@@ -53,6 +53,14 @@ public sealed unsafe class ProfilerLibrary
             handle, path, "alvk_get_runtime_status");
         _describeMethod = (delegate* unmanaged<AlvkMvid*, uint, AlvkMethodDescription*, AlvkStatus>)Export(
             handle, path, "alvk_describe_method");
+        _patchInstall = (delegate* unmanaged<AlvkInstallRequest*, ulong*, AlvkStatus>)Export(
+            handle, path, "alvk_patch_install");
+        _patchReplace = (delegate* unmanaged<ulong, ulong, ulong, AlvkStatus>)Export(
+            handle, path, "alvk_patch_replace");
+        _patchRemove = (delegate* unmanaged<ulong, ulong, AlvkStatus>)Export(handle, path, "alvk_patch_remove");
+        _patchWait = (delegate* unmanaged<ulong, uint, AlvkStatus>)Export(handle, path, "alvk_patch_wait");
+        _patchGetTelemetry = (delegate* unmanaged<ulong, AlvkPatchTelemetry*, AlvkStatus>)Export(
+            handle, path, "alvk_patch_get_telemetry");
     }
 
     /// <summary>The path the library was opened from.</summary>

@@ -16,8 +16,11 @@ enum { TOKEN = 0x06000010, MODULE = 0x7000 };
 static alvk_patch_handle installed(uint64_t owner, uint32_t flags, uint32_t *index)
 {
     alvk_patch_handle h = 0;
-    assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, TOKEN, owner, flags, index, &h),
+    int added = 0;
+    assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, TOKEN, owner, flags, index, &h,
+                                             &added),
                      ALVK_OK);
+    assert_true(added);
     aip_rejit_set_target(&st, *index, MODULE, 3);
     assert_int_equal(aip_rejit_add_owner(&st, *index, owner), ALVK_OK);
     aip_rejit_finish_command(&st, *index, ALVK_PATCH_ACTIVE, ALVK_OK, aip_monotonic_ns());
@@ -30,7 +33,10 @@ static void install_then_join_then_remove(void **state)
     assert_int_equal(aip_rejit_init(&st), 0);
     uint32_t index, again;
     alvk_patch_handle h = 0;
-    assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, TOKEN, 7, 0, &index, &h), ALVK_OK);
+    int added = 0;
+    assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, TOKEN, 7, 0, &index, &h, &added),
+                     ALVK_OK);
+    assert_true(added);
     assert_int_equal(aip_rejit_wait(&st, h, 1000000), ALVK_E_TIMEOUT); /* still pending */
     alvk_patch_telemetry t;
     assert_int_equal(aip_rejit_telemetry(&st, h, &t), ALVK_OK);
@@ -42,8 +48,12 @@ static void install_then_join_then_remove(void **state)
     assert_int_equal(aip_rejit_wait(&st, h, 1000000), ALVK_OK);
     /* A second owner joins the same patch. */
     alvk_patch_handle joined = 0;
-    assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, TOKEN, 8, 0, &again, &joined), ALVK_OK);
+    assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, TOKEN, 8, 0, &again, &joined, &added),
+                     ALVK_OK);
     assert_int_equal(joined, h);
+    assert_true(added); /* held from the moment it is queued */
+    assert_int_equal(aip_rejit_telemetry(&st, h, &t), ALVK_OK);
+    assert_int_equal(t.owner_count, 2);
     aip_rejit_add_owner(&st, again, 8);
     aip_rejit_finish_command(&st, again, ALVK_PATCH_ACTIVE, ALVK_OK, aip_monotonic_ns());
     assert_int_equal(aip_rejit_begin_command(&st, h, 99, &again), ALVK_E_NOT_OWNER);
@@ -53,6 +63,15 @@ static void install_then_join_then_remove(void **state)
     /* The last owner's remove: queued while it holds the patch, run by the worker. */
     assert_int_equal(aip_rejit_begin_command(&st, h, 8, &again), ALVK_OK);
     assert_int_equal(aip_rejit_remove_owner(&st, index, 8), 0);
+    /* While the restore runs, the patch is closing: an install starts a new patch. */
+    uint32_t fresh_index, other;
+    alvk_patch_handle fresh = 0;
+    assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, TOKEN, 9, 0, &fresh_index, &fresh,
+                                             &added),
+                     ALVK_OK);
+    assert_int_not_equal(fresh, h);
+    assert_int_equal(aip_rejit_begin_command(&st, h, 8, &other), ALVK_E_PATCH_ENDED);
+    aip_rejit_cancel_command(&st, fresh_index, 9);
     aip_rejit_finish_command(&st, again, ALVK_PATCH_REMOVED, ALVK_OK, aip_monotonic_ns());
     assert_int_equal(aip_rejit_telemetry(&st, h, &t), ALVK_OK);
     assert_int_equal(t.state, ALVK_PATCH_REMOVED);
@@ -69,8 +88,10 @@ static void cancelled_install_leaves_nothing(void **state)
     assert_int_equal(aip_rejit_init(&st), 0);
     uint32_t index;
     alvk_patch_handle h = 0;
-    assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, TOKEN, 7, 0, &index, &h), ALVK_OK);
-    aip_rejit_cancel_command(&st, index);
+    int added = 0;
+    assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, TOKEN, 7, 0, &index, &h, &added),
+                     ALVK_OK);
+    aip_rejit_cancel_command(&st, index, 7);
     alvk_patch_telemetry t;
     assert_int_equal(aip_rejit_telemetry(&st, h, &t), ALVK_E_UNKNOWN_PATCH);
     assert_int_equal(aip_rejit_wait(&st, h, 1000), ALVK_E_UNKNOWN_PATCH);
@@ -85,28 +106,36 @@ static void owners_and_slots_are_bounded(void **state)
     for (uint64_t owner = 2; owner <= ALVK_MAX_PATCH_OWNERS; ++owner)
         assert_int_equal(aip_rejit_add_owner(&st, index, owner), ALVK_OK);
     alvk_patch_handle h;
-    assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, TOKEN, 999, 0, &index, &h),
+    int added = 0;
+    assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, TOKEN, 999, 0, &index, &h, &added),
                      ALVK_E_OWNERS_FULL);
     /* An existing owner may re-install (a replace in effect). */
-    assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, TOKEN, 5, 0, &index, &h), ALVK_OK);
-    aip_rejit_cancel_command(&st, index);
+    assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, TOKEN, 5, 0, &index, &h, &added),
+                     ALVK_OK);
+    assert_false(added);
+    aip_rejit_cancel_command(&st, index, 0);
+    alvk_patch_telemetry t;
+    assert_int_equal(aip_rejit_telemetry(&st, h, &t), ALVK_OK);
+    assert_int_equal(t.owner_count, ALVK_MAX_PATCH_OWNERS);
 
     assert_int_equal(aip_rejit_init(&st), 0);
     alvk_patch_handle first = 0;
     for (uint32_t i = 0; i < ALVK_MAX_PATCHES; ++i) {
         alvk_patch_handle each;
-        assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, TOKEN + i, 1, 0, &index, &each),
+        assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, TOKEN + i, 1, 0, &index, &each,
+                                                 &added),
                          ALVK_OK);
         if (i == 0)
             first = each;
     }
-    assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, 0x06000FFF, 1, 0, &index, &h),
+    assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, 0x06000FFF, 1, 0, &index, &h, &added),
                      ALVK_E_PATCH_TABLE_FULL);
     /* Once one ends, its slot is recycled and its old handle goes stale. */
     aip_rejit_finish_command(&st, 0, ALVK_PATCH_REJECTED, ALVK_E_BODY_IDENTITY_MISMATCH,
                              aip_monotonic_ns());
     assert_int_equal(aip_rejit_wait(&st, first, 1000), ALVK_E_BODY_IDENTITY_MISMATCH);
-    assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, 0x06000FFF, 1, 0, &index, &h), ALVK_OK);
+    assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, 0x06000FFF, 1, 0, &index, &h, &added),
+                     ALVK_OK);
     assert_int_equal(index, 0);
     assert_int_not_equal(h, first);
     assert_int_equal(aip_rejit_wait(&st, first, 1000), ALVK_E_UNKNOWN_PATCH);
@@ -127,8 +156,13 @@ static void snapshots_callbacks_and_unload(void **state)
     assert_int_equal(atomic_load(&got->refs), 2);
     assert_memory_equal(got->body, body, sizeof body);
     aip_prepared_release(got);
-    /* A method without a patch keeps its IL and counts as an inliner of the request. */
+    /* A method without a patch keeps its IL; its compilations count as inliners of the
+     * latest request, once per ReJIT ID. */
     assert_null(aip_rejit_acquire_for(&st, MODULE, TOKEN + 1));
+    aip_rejit_record_inliner(&st, MODULE, TOKEN + 1, 41);
+    aip_rejit_record_inliner(&st, MODULE, TOKEN + 1, 41); /* tier-up of the same version */
+    aip_rejit_record_inliner(&st, MODULE, TOKEN + 2, 42);
+    aip_rejit_record_inliner(&st, MODULE, TOKEN, 43);     /* the target itself: not an inliner */
     aip_rejit_record(&st, MODULE, TOKEN, AIP_EVENT_STARTED, 0);
     aip_rejit_record(&st, MODULE, TOKEN, AIP_EVENT_FINISHED, 0);
     aip_rejit_record(&st, MODULE, TOKEN, AIP_EVENT_ERROR, (int32_t)0x80131506);
@@ -138,7 +172,7 @@ static void snapshots_callbacks_and_unload(void **state)
     alvk_patch_telemetry t;
     assert_int_equal(aip_rejit_telemetry(&st, h, &t), ALVK_OK);
     assert_int_equal(t.get_rejit_parameters, 1);
-    assert_int_equal(t.inliners_rejitted, 1);
+    assert_int_equal(t.inliners_rejitted, 2);
     assert_int_equal(t.rejit_started, 1);
     assert_int_equal(t.rejit_finished, 1);
     assert_int_equal(t.rejit_errors, 1);

@@ -7,6 +7,12 @@ using AlvorKit.Interception.Native;
 //   status  - whether the library is mapped, and the attached profiler's status
 //   demo    - the same, for a person to read
 //   describe - alvk_describe_method against System.Reflection.Metadata, and its refusals
+//   lifecycle - install, replace and remove on a hot method, with the telemetry of each step
+//   inlining withinliners|fallback - patch a method a tier-1 caller inlined
+//   dispatch - the exact-dispatch matrix: every shape installed, called, checked, removed
+//   owners  - two owners on one patch, and a stranger's refused removal
+//   badinput - every refused patch input, and the target unchanged after each
+//   stress  - 1,000 install/replace/remove cycles on four threads while a caller runs
 //   idle    - does nothing (the launch-time benchmark's workload)
 string mode = args.Length > 0 ? args[0] : "status";
 switch (mode)
@@ -21,10 +27,29 @@ switch (mode)
     case "describe":
         Console.WriteLine(AlvorKit.Proofs.Host.DescribeProof.Run().ToJsonString());
         return 0;
+    case "lifecycle":
+        Console.WriteLine(AlvorKit.Proofs.Host.LifecycleProof.Run().ToJsonString());
+        return 0;
+    case "inlining" when args.Length == 2 && args[1] is "withinliners" or "fallback":
+        Console.WriteLine(AlvorKit.Proofs.Host.InliningProof.Run(fallback: args[1] == "fallback").ToJsonString());
+        return 0;
+    case "dispatch":
+        Console.WriteLine(AlvorKit.Proofs.Host.DispatchProof.Run().ToJsonString());
+        return 0;
+    case "owners":
+        Console.WriteLine(AlvorKit.Proofs.Host.OwnersProof.Run().ToJsonString());
+        return 0;
+    case "badinput":
+        Console.WriteLine(AlvorKit.Proofs.Host.BadInputProof.Run().ToJsonString());
+        return 0;
+    case "stress":
+        Console.WriteLine(AlvorKit.Proofs.Host.StressProof.Run().ToJsonString());
+        return 0;
     case "idle":
         return 0;
     default:
-        Console.Error.WriteLine($"unknown mode '{mode}'; expected status, demo, describe or idle");
+        Console.Error.WriteLine($"unknown mode '{string.Join(' ', args)}'; expected status, demo, describe, " +
+            "lifecycle, inlining withinliners|fallback, dispatch, owners, badinput, stress or idle");
         return 64;
 }
 

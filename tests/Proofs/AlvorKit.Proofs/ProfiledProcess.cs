@@ -49,7 +49,13 @@ public static class ProfiledProcess
         };
     }
 
-    public static ProcessResult Run(IReadOnlyDictionary<string, string?> environment, params string[] args)
+    public static ProcessResult Run(IReadOnlyDictionary<string, string?> environment, params string[] args) =>
+        Run(environment, extraEnvironment: null, TimeSpan.FromSeconds(60), args);
+
+    /// <summary>Run, with `extraEnvironment` applied after `environment` (this is how a test
+    /// passes DOTNET_* settings: inherited ones are removed) and a longer or shorter limit.</summary>
+    public static ProcessResult Run(IReadOnlyDictionary<string, string?> environment,
+        IReadOnlyDictionary<string, string?>? extraEnvironment, TimeSpan timeout, params string[] args)
     {
         var start = new ProcessStartInfo("dotnet")
         {
@@ -70,7 +76,7 @@ public static class ProfiledProcess
                 start.Environment.Remove(key);
         }
         start.Environment["DOTNET_CLI_TELEMETRY_OPTOUT"] = "1";
-        foreach (var (key, value) in environment)
+        foreach (var (key, value) in environment.Concat(extraEnvironment ?? new Dictionary<string, string?>()))
         {
             if (value is null)
                 start.Environment.Remove(key);
@@ -80,10 +86,11 @@ public static class ProfiledProcess
         using var process = Process.Start(start) ?? throw new InvalidOperationException("dotnet did not start");
         Task<string> stdout = process.StandardOutput.ReadToEndAsync();
         Task<string> stderr = process.StandardError.ReadToEndAsync();
-        if (!process.WaitForExit(TimeSpan.FromSeconds(60)))
+        if (!process.WaitForExit(timeout))
         {
             process.Kill(entireProcessTree: true);
-            throw new TimeoutException($"the proof host did not exit within 60 s: {string.Join(' ', args)}");
+            throw new TimeoutException(
+                $"the proof host did not exit within {timeout.TotalSeconds} s: {string.Join(' ', args)}");
         }
         return new ProcessResult(process.ExitCode, stdout.Result, stderr.Result);
     }

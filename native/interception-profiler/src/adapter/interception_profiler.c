@@ -118,16 +118,16 @@ static HRESULT STDMETHODCALLTYPE InterceptionProfiler_GetReJITParameters(
 static HRESULT STDMETHODCALLTYPE InterceptionProfiler_ReJITCompilationStarted(
     ICorProfilerCallback11 *iface, FunctionID function, ReJITID rejit, BOOL safe)
 {
-    (void)iface, (void)rejit, (void)safe;
-    aip_runtime_rejit_event(function, 0, S_OK);
+    (void)iface, (void)safe;
+    aip_runtime_rejit_event(function, rejit, 0, S_OK);
     return S_OK;
 }
 
 static HRESULT STDMETHODCALLTYPE InterceptionProfiler_ReJITCompilationFinished(
     ICorProfilerCallback11 *iface, FunctionID function, ReJITID rejit, HRESULT status, BOOL safe)
 {
-    (void)iface, (void)rejit, (void)safe;
-    aip_runtime_rejit_event(function, 1, status);
+    (void)iface, (void)safe;
+    aip_runtime_rejit_event(function, rejit, 1, status);
     return S_OK;
 }
 

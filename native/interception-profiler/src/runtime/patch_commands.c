@@ -12,7 +12,7 @@ static alvk_status submit(aip_runtime *rt, aip_patch_command *c)
     c->queued_ns = aip_monotonic_ns();
     alvk_status status = aip_queue_submit(&rt->queue, aip_patch_run, c, sizeof *c, NULL);
     if (status != ALVK_OK)
-        aip_rejit_cancel_command(&rt->rejit, c->index);
+        aip_rejit_cancel_command(&rt->rejit, c->index, c->added_owner ? c->owner : 0);
     return status;
 }
 
@@ -40,8 +40,10 @@ alvk_status aip_runtime_patch_install(const alvk_install_request *request,
     memcpy(c.signature_hash, request->signature_hash, sizeof c.signature_hash);
     memcpy(c.body_identity, request->body_identity, sizeof c.body_identity);
     alvk_patch_handle h = 0;
+    int added_owner = 0;
     status = aip_rejit_begin_install(&rt->rejit, &c.mvid, c.token, c.owner, request->flags,
-                                     &c.index, &h);
+                                     &c.index, &h, &added_owner);
+    c.added_owner = (uint32_t)added_owner;
     if (status == ALVK_OK)
         status = submit(rt, &c);
     if (status == ALVK_OK)

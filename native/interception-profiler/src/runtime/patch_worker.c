@@ -146,8 +146,7 @@ static alvk_status install(aip_runtime *rt, const aip_patch_command *c, const ai
     if (patch->module_id == 0)
         aip_rejit_set_target(&rt->rejit, c->index, target.module_id,
                              target.description.module_epoch);
-    status = apply_replacement(rt, c->index, &target, c->replacement, c->queued_ns);
-    return status == ALVK_OK ? aip_rejit_add_owner(&rt->rejit, c->index, c->owner) : status;
+    return apply_replacement(rt, c->index, &target, c->replacement, c->queued_ns);
 }
 
 static alvk_status replace(aip_runtime *rt, const aip_patch_command *c, const aip_patch *patch)
@@ -182,6 +181,22 @@ static alvk_status remove_owner(aip_runtime *rt, const aip_patch_command *c,
     return status;
 }
 
+/* A join that failed validation: its owner leaves again. If every other owner left while it
+ * was queued, nobody holds the patch any more and the original comes back. */
+static alvk_patch_state failed_join(aip_runtime *rt, const aip_patch_command *c,
+                                    const aip_patch *patch)
+{
+    if (aip_rejit_remove_owner(&rt->rejit, c->index, c->owner) != 0)
+        return patch->state;
+    aip_patch current;
+    aip_rejit_copy(&rt->rejit, c->index, &current);
+    if (publish_and_request(rt, &current, c->index, NULL, c->queued_ns) != ALVK_OK) {
+        aip_rejit_add_owner(&rt->rejit, c->index, c->owner); /* still patched: keep holding */
+        return patch->state;
+    }
+    return ALVK_PATCH_REMOVED;
+}
+
 alvk_status aip_patch_run(void *payload, void *context)
 {
     aip_runtime *rt = context;
@@ -194,10 +209,14 @@ alvk_status aip_patch_run(void *payload, void *context)
         status = ALVK_E_PATCH_ENDED; /* ended (e.g. unloaded) while the command waited */
     } else if (c->kind == AIP_PATCH_INSTALL) {
         status = install(rt, c, &patch);
+        if (patch.state == ALVK_PATCH_PENDING && status != ALVK_OK)
+            aip_rejit_remove_owner(&rt->rejit, c->index, c->owner);
         if (patch.state == ALVK_PATCH_PENDING)
             state = status == ALVK_OK               ? ALVK_PATCH_ACTIVE
                     : status == ALVK_E_REJIT_FAILED ? ALVK_PATCH_FAILED
                                                     : ALVK_PATCH_REJECTED;
+        else if (status != ALVK_OK && c->added_owner)
+            state = failed_join(rt, c, &patch); /* the joiner's owner comes back out */
     } else if (c->kind == AIP_PATCH_REPLACE) {
         status = patch.state == ALVK_PATCH_ACTIVE ? replace(rt, c, &patch) : ALVK_E_NOT_OWNER;
     } else {

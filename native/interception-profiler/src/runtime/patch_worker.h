@@ -20,7 +20,7 @@ typedef struct aip_patch_command {
     uint64_t replacement;
     uint64_t queued_ns;
     uint32_t token;
-    uint32_t reserved;
+    uint32_t added_owner; /* install: the owner was not holding the patch before */
     alvk_mvid mvid;
     uint8_t signature_hash[32];
     uint8_t body_identity[32];

@@ -43,7 +43,8 @@ alvk_status aip_runtime_patch_telemetry(alvk_patch_handle handle, alvk_patch_tel
 /* ReJIT and inlining callbacks (rejit_callbacks.c). */
 HRESULT aip_runtime_get_rejit_parameters(ModuleID module, mdMethodDef method,
                                          ICorProfilerFunctionControl *control);
-void aip_runtime_rejit_event(FunctionID function, int finished, HRESULT status);
+void aip_runtime_rejit_event(FunctionID function, ReJITID rejit_id, int finished,
+                             HRESULT status);
 void aip_runtime_rejit_error(ModuleID module, mdMethodDef method, HRESULT status);
 void aip_runtime_jit_inlining(FunctionID caller, FunctionID callee, BOOL *should_inline);
 

@@ -38,13 +38,17 @@ HRESULT aip_runtime_get_rejit_parameters(ModuleID module, mdMethodDef method,
     return hr;
 }
 
-void aip_runtime_rejit_event(FunctionID function, int finished, HRESULT status)
+void aip_runtime_rejit_event(FunctionID function, ReJITID rejit_id, int finished,
+                             HRESULT status)
 {
     aip_runtime *rt = &g_aip_runtime;
     aip_method_key key;
-    if (patching(rt) && method_of(rt, function, &key))
-        aip_rejit_record(&rt->rejit, key.module_id, key.token,
-                         finished ? AIP_EVENT_FINISHED : AIP_EVENT_STARTED, status);
+    if (!patching(rt) || !method_of(rt, function, &key))
+        return;
+    aip_rejit_record(&rt->rejit, key.module_id, key.token,
+                     finished ? AIP_EVENT_FINISHED : AIP_EVENT_STARTED, status);
+    if (!finished)
+        aip_rejit_record_inliner(&rt->rejit, key.module_id, key.token, rejit_id);
 }
 
 void aip_runtime_rejit_error(ModuleID module, mdMethodDef method, HRESULT status)

@@ -91,9 +91,6 @@ aip_prepared_rejit *aip_rejit_acquire_for(aip_rejit_state *st, uintptr_t module_
             prepared = p->prepared;
             atomic_fetch_add(&prepared->refs, 1);
         }
-    } else if (st->last_requested >= 0) {
-        /* Not a target: an inliner the runtime ReJITs along with the latest request. */
-        st->patches[st->last_requested].telemetry.inliners_rejitted++;
     }
     aip_mutex_unlock(&st->lock);
     return prepared;
@@ -130,6 +127,25 @@ void aip_rejit_record(aip_rejit_state *st, uintptr_t module_id, uint32_t token,
     aip_mutex_unlock(&st->lock);
 }
 
+void aip_rejit_record_inliner(aip_rejit_state *st, uintptr_t module_id, uint32_t token,
+                              uint64_t rejit_id)
+{
+    aip_mutex_lock(&st->lock);
+    if (st->last_requested >= 0 && newest_for(st, module_id, token) == NULL) {
+        aip_patch *p = &st->patches[st->last_requested];
+        uint32_t seen = p->telemetry.inliners_rejitted;
+        int known = 0;
+        for (uint32_t i = 0; i < seen && i < 32 && !known; ++i)
+            known = p->inliner_rejit_ids[i] == rejit_id;
+        if (!known) {
+            if (seen < 32)
+                p->inliner_rejit_ids[seen] = rejit_id;
+            p->telemetry.inliners_rejitted++;
+        }
+    }
+    aip_mutex_unlock(&st->lock);
+}
+
 void aip_rejit_module_unloaded(aip_rejit_state *st, uintptr_t module_id)
 {
     aip_mutex_lock(&st->lock);
@@ -155,4 +171,20 @@ int aip_rejit_blocks_inlining(aip_rejit_state *st, uintptr_t module_id, uint32_t
                  (p->telemetry.flags & ALVK_INSTALL_INLINER_FALLBACK) != 0;
     aip_mutex_unlock(&st->lock);
     return blocks;
+}
+
+alvk_status aip_rejit_telemetry(aip_rejit_state *st, alvk_patch_handle handle,
+                                alvk_patch_telemetry *out)
+{
+    aip_patch copy;
+    alvk_status status = aip_rejit_lookup(st, handle, &copy);
+    if (status != ALVK_OK)
+        return status;
+    *out = copy.telemetry;
+    out->size = sizeof *out;
+    out->state = copy.state;
+    out->last_status = copy.last_status;
+    out->pending_commands = copy.pending;
+    out->owner_count = copy.owner_count;
+    return ALVK_OK;
 }

@@ -62,14 +62,16 @@ static int take_slot(aip_rejit_state *st)
 
 alvk_status aip_rejit_begin_install(aip_rejit_state *st, const alvk_mvid *mvid, uint32_t token,
                                     uint64_t owner, uint32_t flags, uint32_t *index,
-                                    alvk_patch_handle *handle)
+                                    alvk_patch_handle *handle, int *added_owner)
 {
+    *added_owner = 0;
     alvk_status status = ALVK_OK;
     aip_mutex_lock(&st->lock);
     int found = -1;
     for (int i = 0; i < ALVK_MAX_PATCHES && found < 0; ++i) {
         const aip_patch *p = &st->patches[i];
-        if (p->in_use && !aip_patch_state_is_terminal(p->state) && p->token == token &&
+        if (p->in_use && !p->closing && !aip_patch_state_is_terminal(p->state) &&
+            p->token == token &&
             memcmp(&p->mvid, mvid, sizeof *mvid) == 0)
             found = i;
     }
@@ -93,6 +95,11 @@ alvk_status aip_rejit_begin_install(aip_rejit_state *st, const alvk_mvid *mvid, 
         p->telemetry.flags = flags;
     }
     if (status == ALVK_OK) {
+        aip_patch *p = &st->patches[found];
+        if (find_owner(p, owner) < 0) {
+            p->owners[p->owner_count++] = owner;
+            *added_owner = 1;
+        }
         st->patches[found].pending++;
         *index = (uint32_t)found;
         *handle = handle_of(st, (uint32_t)found);
@@ -109,9 +116,9 @@ alvk_status aip_rejit_begin_command(aip_rejit_state *st, alvk_patch_handle handl
     aip_patch *p = from_handle(st, handle, index);
     if (p == NULL)
         status = ALVK_E_UNKNOWN_PATCH;
-    else if (aip_patch_state_is_terminal(p->state))
+    else if (aip_patch_state_is_terminal(p->state) || p->closing)
         status = ALVK_E_PATCH_ENDED;
-    else if (p->state == ALVK_PATCH_ACTIVE && find_owner(p, owner) < 0)
+    else if (find_owner(p, owner) < 0)
         status = ALVK_E_NOT_OWNER;
     else
         p->pending++;
@@ -119,10 +126,13 @@ alvk_status aip_rejit_begin_command(aip_rejit_state *st, alvk_patch_handle handl
     return status;
 }
 
-void aip_rejit_cancel_command(aip_rejit_state *st, uint32_t index)
+void aip_rejit_cancel_command(aip_rejit_state *st, uint32_t index, uint64_t added_owner)
 {
     aip_mutex_lock(&st->lock);
     aip_patch *p = &st->patches[index];
+    int at = added_owner != 0 ? find_owner(p, added_owner) : -1;
+    if (at >= 0)
+        p->owners[at] = p->owners[--p->owner_count];
     if (p->pending > 0 && --p->pending == 0 && p->state == ALVK_PATCH_PENDING &&
         p->telemetry.commands_completed == 0)
         p->in_use = 0;
@@ -168,6 +178,7 @@ alvk_status aip_rejit_add_owner(aip_rejit_state *st, uint32_t index, uint64_t ow
         else
             p->owners[p->owner_count++] = owner;
     }
+    p->closing = 0;
     aip_mutex_unlock(&st->lock);
     return status;
 }
@@ -180,6 +191,7 @@ int aip_rejit_remove_owner(aip_rejit_state *st, uint32_t index, uint64_t owner)
     if (at >= 0) {
         p->owners[at] = p->owners[--p->owner_count];
         left = (int)p->owner_count;
+        p->closing = left == 0;
     }
     aip_mutex_unlock(&st->lock);
     return left;
@@ -200,22 +212,6 @@ alvk_status aip_rejit_lookup(aip_rejit_state *st, alvk_patch_handle handle, aip_
         *copy = *p;
     aip_mutex_unlock(&st->lock);
     return p != NULL ? ALVK_OK : ALVK_E_UNKNOWN_PATCH;
-}
-
-alvk_status aip_rejit_telemetry(aip_rejit_state *st, alvk_patch_handle handle,
-                                alvk_patch_telemetry *out)
-{
-    aip_patch copy;
-    alvk_status status = aip_rejit_lookup(st, handle, &copy);
-    if (status != ALVK_OK)
-        return status;
-    *out = copy.telemetry;
-    out->size = sizeof *out;
-    out->state = copy.state;
-    out->last_status = copy.last_status;
-    out->pending_commands = copy.pending;
-    out->owner_count = copy.owner_count;
-    return ALVK_OK;
 }
 
 alvk_status aip_rejit_wait(aip_rejit_state *st, alvk_patch_handle handle, uint64_t timeout_ns)

@@ -25,6 +25,7 @@ void aip_prepared_release(aip_prepared_rejit *prepared);
 typedef struct aip_patch {
     uint32_t generation; /* part of the handle; bumps when the slot is reused */
     uint8_t in_use;
+    uint8_t closing; /* the last owner left; the restore is under way: nobody may join */
     alvk_patch_state state;
     alvk_status last_status;
     uint32_t pending;
@@ -36,6 +37,7 @@ typedef struct aip_patch {
     uint32_t owner_count;
     aip_prepared_rejit *prepared; /* NULL: the runtime keeps the original IL */
     uint64_t awaiting_compile_since; /* command time, until a compilation finishes */
+    uint64_t inliner_rejit_ids[32];   /* distinct inliner ReJIT IDs counted */
     alvk_patch_telemetry telemetry;  /* counters and HRESULTs; state fields filled on read */
 } aip_patch;
 
@@ -53,19 +55,22 @@ int aip_rejit_init(aip_rejit_state *st);
 int aip_patch_state_is_terminal(alvk_patch_state state);
 
 /* Queuing an install: joins the live patch of (mvid, token) or takes a free (or the oldest
- * ended) slot. *index and *handle name it; its pending count is raised. */
+ * ended) slot. *index and *handle name it; its pending count is raised. The owner holds the
+ * patch from now on (*added_owner says whether it is new), so a remove queued earlier by
+ * the last other owner cannot end the patch under a queued join; the worker takes the owner
+ * back out if the install fails. */
 alvk_status aip_rejit_begin_install(aip_rejit_state *st, const alvk_mvid *mvid, uint32_t token,
                                     uint64_t owner, uint32_t flags, uint32_t *index,
-                                    alvk_patch_handle *handle);
+                                    alvk_patch_handle *handle, int *added_owner);
 
 /* Queuing replace (require_owner) or remove: checks handle, state and owner; raises
  * pending. */
 alvk_status aip_rejit_begin_command(aip_rejit_state *st, alvk_patch_handle handle,
                                     uint64_t owner, uint32_t *index);
 
-/* Undoes a begin_* whose command could not be queued. A new patch that never ran a
- * command returns to the free list. */
-void aip_rejit_cancel_command(aip_rejit_state *st, uint32_t index);
+/* Undoes a begin_* whose command could not be queued (and the owner an install added). A
+ * new patch that never ran a command returns to the free list. */
+void aip_rejit_cancel_command(aip_rejit_state *st, uint32_t index, uint64_t added_owner);
 
 /* The worker's end of a command: state, status and elapsed time recorded, pending lowered,
  * waiters woken. */
@@ -75,7 +80,9 @@ void aip_rejit_finish_command(aip_rejit_state *st, uint32_t index, alvk_patch_st
 /* Owner bookkeeping (worker only, lock taken inside). */
 int aip_rejit_has_owner(aip_rejit_state *st, uint32_t index, uint64_t owner);
 alvk_status aip_rejit_add_owner(aip_rejit_state *st, uint32_t index, uint64_t owner);
-/* Returns the owners left after removing, or -1 when owner did not hold the patch. */
+/* Returns the owners left after removing, or -1 when owner did not hold the patch. When none
+ * are left the patch is closing: installs no longer join it, commands get PATCH_ENDED, until
+ * the worker ends it (or, if restoring fails, adds the owner back, which reopens it). */
 int aip_rejit_remove_owner(aip_rejit_state *st, uint32_t index, uint64_t owner);
 
 /* Publishes `prepared` (may be NULL) as the patch's snapshot and returns the previous one,
@@ -94,8 +101,7 @@ void aip_rejit_note_request(aip_rejit_state *st, uint32_t index, int32_t hresult
                             uint64_t queued_ns);
 
 /* GetReJITParameters: the snapshot of the newest patch of (module, token), acquired (the
- * caller releases it), or NULL when the original IL should stay. Counts the callback on that
- * patch; with no patch for the method, counts an inliner on the latest requested patch. */
+ * caller releases it), or NULL when the original IL should stay. Counts the callback. */
 aip_prepared_rejit *aip_rejit_acquire_for(aip_rejit_state *st, uintptr_t module_id,
                                           uint32_t token);
 
@@ -108,6 +114,12 @@ typedef enum aip_rejit_event {
 } aip_rejit_event;
 void aip_rejit_record(aip_rejit_state *st, uintptr_t module_id, uint32_t token,
                       aip_rejit_event event, int32_t hresult);
+
+/* ReJITCompilationStarted of a method that is not a target: an inliner re-JITted along with
+ * the latest request. Counted once per ReJIT ID (tiering compiles one ID several times).
+ * Attribution goes to the most recently requested patch. */
+void aip_rejit_record_inliner(aip_rejit_state *st, uintptr_t module_id, uint32_t token,
+                              uint64_t rejit_id);
 
 /* ModuleUnloadStarted: every live patch of the module ends UNLOADED. */
 void aip_rejit_module_unloaded(aip_rejit_state *st, uintptr_t module_id);

@@ -1,0 +1,139 @@
+using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
+using System.Text.Json.Nodes;
+using AlvorKit.Interception.Native;
+
+namespace AlvorKit.Proofs.Host;
+
+public abstract class BadInputTargets
+{
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static int Guarded(int x) => x + 1;
+
+    public static int GuardedReplacement(int x) => x + 100;
+
+    public abstract int Abstract();
+
+    [DllImport("libc", EntryPoint = "getpid")]
+    public static extern int Extern();
+
+    public static T Generic<T>(T value) => value;
+}
+
+public class BadInputGeneric<T>
+{
+    public T? Stored;
+    public T? Get() => Stored;
+}
+
+public static unsafe class BadInputProof
+{
+    private const ulong Owner = 0x5001, Stranger = 0x5002;
+    private const ulong UnknownHandle = 0x7FFF_0000_0000_0001;
+    private const int Input = 5;
+
+    private delegate void Mutate(ref AlvkInstallRequest request);
+
+    // Each bad input gets its own status, at the call or from the worker (then the patch
+    // ends Rejected), and the running target keeps returning what it returned before.
+    public static JsonObject Run()
+    {
+        var patcher = new Patcher();
+        ProfilerLibrary library = patcher.Library;
+        var guarded = Patcher.Method(typeof(BadInputTargets), nameof(BadInputTargets.Guarded));
+        var replacementMethod = Patcher.Method(typeof(BadInputTargets), nameof(BadInputTargets.GuardedReplacement));
+        IntPtr replacement = Patcher.EntryPoint(replacementMethod);
+        AlvkInstallRequest valid = patcher.Request(guarded, replacementMethod, Owner);
+        var report = new JsonObject { ["original"] = BadInputTargets.Guarded(Input) };
+
+        var installs = new JsonObject();
+        void Install(string name, AlvkInstallRequest request, Mutate? mutate = null)
+        {
+            mutate?.Invoke(ref request);
+            installs[name] = Observe(patcher, library.PatchInstall(request, out ulong handle), handle);
+        }
+        Install("unknownMvid", valid, (ref r) => r.ModuleMvid = AlvkMvid.From(Guid.NewGuid()));
+        Install("moduleNotAllowed", Patcher.RequestFromFile(typeof(object).GetMethod(nameof(ToString))!, replacement, Owner));
+        Install("typeDefToken", valid, (ref r) => r.MethodToken = (uint)typeof(BadInputTargets).MetadataToken);
+        Install("tokenPastTable", valid, (ref r) => r.MethodToken = 0x06FFFFFF);
+        Install("signatureHashMismatch", valid, (ref r) => r.SignatureHash[0] ^= 0xFF);
+        Install("bodyIdentityMismatch", valid, (ref r) => r.BodyIdentity[31] ^= 0x01);
+        Install("abstractMethod", Patcher.RequestFromFile(typeof(BadInputTargets).GetMethod(nameof(BadInputTargets.Abstract))!, replacement, Owner));
+        Install("externMethod", Patcher.RequestFromFile(typeof(BadInputTargets).GetMethod(nameof(BadInputTargets.Extern))!, replacement, Owner));
+        Install("genericMethod", Patcher.RequestFromFile(typeof(BadInputTargets).GetMethod(nameof(BadInputTargets.Generic))!, replacement, Owner));
+        Install("genericClassMethod", Patcher.RequestFromFile(typeof(BadInputGeneric<>).GetMethod("Get")!, replacement, Owner));
+        Install("smallStruct", valid, (ref r) => r.Size = 8);
+        Install("ownerZero", valid, (ref r) => r.Owner = 0);
+        Install("replacementZero", valid, (ref r) => r.Replacement = 0);
+        Install("unknownFlag", valid, (ref r) => r.Flags = (AlvkInstallFlags)0x80);
+        Install("reservedNonZero", valid, (ref r) => r.Reserved = 1);
+        installs["nullRequest"] = Observe(patcher, library.PatchInstallWithNulls(valid, nullRequest: true, nullHandle: false), 0);
+        installs["nullHandle"] = Observe(patcher, library.PatchInstallWithNulls(valid, nullRequest: false, nullHandle: true), 0);
+        report["installs"] = installs;
+
+        var handles = new JsonObject();
+        foreach ((string name, ulong handle) in new[] { ("unknown", UnknownHandle), ("zero", 0ul) })
+        {
+            handles[name] = new JsonObject
+            {
+                ["replace"] = library.PatchReplace(handle, Owner, replacement).ToString(),
+                ["remove"] = library.PatchRemove(handle, Owner).ToString(),
+                ["wait"] = library.PatchWait(handle, 100).ToString(),
+                ["telemetry"] = library.PatchGetTelemetry(handle, out _).ToString(),
+            };
+        }
+        report["handles"] = handles;
+        report["live"] = LiveRefusals(patcher, valid, replacement);
+        report["finalResult"] = BadInputTargets.Guarded(Input);
+        return report;
+    }
+
+    // Refusals against a live patch: nothing they do may change it.
+    private static JsonObject LiveRefusals(Patcher patcher, AlvkInstallRequest valid, IntPtr replacement)
+    {
+        ProfilerLibrary library = patcher.Library;
+        Func<int> call = () => BadInputTargets.Guarded(Input);
+        AlvkStatus sync = library.PatchInstall(valid, out ulong handle);
+        JsonObject live = patcher.Command(sync, handle);
+        live["patched"] = Patcher.Poll(call, Input + 100);
+        live["removeByStranger"] = library.PatchRemove(handle, Stranger).ToString();
+        live["replaceByStranger"] = library.PatchReplace(handle, Stranger, replacement).ToString();
+        live["replaceOwnerZero"] = library.PatchReplace(handle, 0, replacement).ToString();
+        live["replaceWithZero"] = library.PatchReplace(handle, Owner, 0).ToString();
+        live["telemetryNullOut"] = library.PatchGetTelemetryWithNull(handle).ToString();
+        live["telemetrySmallStruct"] = library.PatchGetTelemetry(handle, out _, size: 8).ToString();
+        AlvkInstallRequest badJoin = valid;
+        badJoin.Owner = Stranger;
+        badJoin.SignatureHash[0] ^= 0xFF;
+        live["badJoin"] = Observe(patcher, library.PatchInstall(badJoin, out ulong joined), joined, Input + 100);
+        live["badJoinSameHandle"] = joined == handle;
+        live["stillPatched"] = call();
+        live["telemetry"] = patcher.Telemetry(handle);
+        JsonObject remove = patcher.Command(library.PatchRemove(handle, Owner), handle);
+        remove["result"] = Patcher.Poll(call, Input + 1);
+        live["remove"] = remove;
+        return live;
+    }
+
+    private static JsonObject Observe(Patcher patcher, AlvkStatus sync, ulong handle, int expected = Input + 1)
+    {
+        var json = new JsonObject { ["sync"] = sync.ToString() };
+        string status = sync.ToString();
+        if (sync == AlvkStatus.Ok)
+        {
+            status = patcher.Library.PatchWait(handle, Patcher.WaitMs).ToString();
+            json["wait"] = status;
+            JsonObject telemetry = patcher.Telemetry(handle);
+            json["state"] = telemetry["state"]?.DeepClone();
+            json["lastStatus"] = telemetry["lastStatus"]?.DeepClone();
+        }
+        json["status"] = status;
+        // Called several times: a wrongly applied patch would show within these calls.
+        int result = 0;
+        for (int i = 0; i < 3; i++)
+            result = BadInputTargets.Guarded(Input);
+        json["targetResult"] = result;
+        json["targetUnchanged"] = result == expected;
+        return json;
+    }
+}

@@ -1,0 +1,128 @@
+using System.Diagnostics;
+using System.Reflection;
+using System.Reflection.Metadata;
+using System.Reflection.Metadata.Ecma335;
+using System.Reflection.PortableExecutable;
+using System.Runtime.CompilerServices;
+using System.Security.Cryptography;
+using System.Text.Json;
+using System.Text.Json.Nodes;
+using AlvorKit.Interception.Native;
+
+namespace AlvorKit.Proofs.Host;
+
+/// <summary>What the patch modes share: requests built from alvk_describe_method, entry
+/// points, telemetry as JSON, and polling a target until a behaviour shows.</summary>
+internal sealed class Patcher
+{
+    public const uint WaitMs = 10_000;
+    public static readonly TimeSpan PollLimit = TimeSpan.FromSeconds(2);
+
+    public ProfilerLibrary Library { get; } = ProfilerLibrary.Open();
+
+    /// <summary>A request for `target`, with the hashes the profiler reports for it.</summary>
+    public AlvkInstallRequest Request(MethodInfo target, MethodInfo replacement, ulong owner,
+        AlvkInstallFlags flags = AlvkInstallFlags.None)
+    {
+        AlvkStatus status = Library.DescribeMethod(target.Module.ModuleVersionId, target.MetadataToken,
+            out AlvkMethodDescription description);
+        if (status != AlvkStatus.Ok)
+            throw new InvalidOperationException($"alvk_describe_method({target.Name}) returned {status}");
+        return AlvkInstallRequest.For(description, EntryPoint(replacement), owner, flags);
+    }
+
+    /// <summary>A request whose hashes come from the assembly file (for methods the
+    /// profiler will not describe: no IL, or a module outside the allowlist).</summary>
+    public static unsafe AlvkInstallRequest RequestFromFile(MethodBase target, IntPtr replacement, ulong owner)
+    {
+        AlvkInstallRequest request = default;
+        request.Size = (uint)sizeof(AlvkInstallRequest);
+        request.MethodToken = unchecked((uint)target.MetadataToken);
+        request.ModuleMvid = AlvkMvid.From(target.Module.ModuleVersionId);
+        using var pe = new PEReader(File.OpenRead(target.Module.Assembly.Location));
+        MetadataReader md = pe.GetMetadataReader();
+        MethodDefinition def = md.GetMethodDefinition((MethodDefinitionHandle)MetadataTokens.Handle(target.MetadataToken));
+        SHA256.HashData(md.GetBlobBytes(def.Signature)).CopyTo(new Span<byte>(request.SignatureHash, 32));
+        if (def.RelativeVirtualAddress != 0)
+        {
+            int size = pe.GetMethodBody(def.RelativeVirtualAddress).Size;
+            byte[] body = pe.GetSectionData(def.RelativeVirtualAddress).GetContent(0, size).ToArray();
+            SHA256.HashData(body).CopyTo(new Span<byte>(request.BodyIdentity, 32));
+        }
+        request.Replacement = (ulong)replacement;
+        request.Owner = owner;
+        return request;
+    }
+
+    /// <summary>The replacement's entry point, compiled first.</summary>
+    public static IntPtr EntryPoint(MethodInfo replacement)
+    {
+        RuntimeHelpers.PrepareMethod(replacement.MethodHandle);
+        return replacement.MethodHandle.GetFunctionPointer();
+    }
+
+    public static MethodInfo Method(Type type, string name) =>
+        type.GetMethod(name, BindingFlags.Public | BindingFlags.NonPublic | BindingFlags.Static | BindingFlags.Instance)
+        ?? throw new MissingMethodException(type.Name, name);
+
+    public JsonObject Telemetry(ulong handle)
+    {
+        AlvkStatus rc = Library.PatchGetTelemetry(handle, out AlvkPatchTelemetry t);
+        var json = new JsonObject { ["call"] = rc.ToString() };
+        if (rc != AlvkStatus.Ok)
+            return json;
+        json["state"] = t.State.ToString();
+        json["lastStatus"] = t.LastStatus.ToString();
+        json["pendingCommands"] = t.PendingCommands;
+        json["commandsCompleted"] = t.CommandsCompleted;
+        json["ownerCount"] = t.OwnerCount;
+        json["flags"] = (uint)t.Flags;
+        json["moduleEpoch"] = t.ModuleEpoch;
+        json["methodToken"] = t.MethodToken;
+        json["calliSignatureToken"] = t.CalliSignatureToken;
+        json["getReJITParameters"] = t.GetReJITParameters;
+        json["rejitStarted"] = t.ReJITStarted;
+        json["rejitFinished"] = t.ReJITFinished;
+        json["rejitErrors"] = t.ReJITErrors;
+        json["inlinersRejitted"] = t.InlinersReJITted;
+        json["requestHResult"] = t.RequestHResult;
+        json["setILHResult"] = t.SetILHResult;
+        json["compilationHResult"] = t.CompilationHResult;
+        json["errorHResult"] = t.ErrorHResult;
+        json["metadataHResult"] = t.MetadataHResult;
+        json["replacement"] = t.Replacement;
+        json["commandElapsedNs"] = t.CommandElapsedNs;
+        json["compileElapsedNs"] = t.CompileElapsedNs;
+        return json;
+    }
+
+    /// <summary>Calls `call` until it returns `expected` or PollLimit passes.</summary>
+    public static JsonObject Poll<T>(Func<T> call, T expected) => Poll(call, expected, out _);
+
+    /// <summary>Poll, also giving the last value `call` returned.</summary>
+    public static JsonObject Poll<T>(Func<T> call, T expected, out T last)
+    {
+        var clock = Stopwatch.StartNew();
+        int calls = 0;
+        do
+        {
+            last = call();
+            calls++;
+        } while (!EqualityComparer<T>.Default.Equals(last, expected) && clock.Elapsed < PollLimit);
+        return new JsonObject
+        {
+            ["value"] = JsonSerializer.SerializeToNode(last),
+            ["calls"] = calls,
+            ["ok"] = EqualityComparer<T>.Default.Equals(last, expected),
+        };
+    }
+
+    /// <summary>One command's synchronous status and the status alvk_patch_wait gave.</summary>
+    public JsonObject Command(AlvkStatus sync, ulong handle)
+    {
+        var json = new JsonObject { ["sync"] = sync.ToString() };
+        if (sync == AlvkStatus.Ok)
+            json["wait"] = Library.PatchWait(handle, WaitMs).ToString();
+        return json;
+    }
+}

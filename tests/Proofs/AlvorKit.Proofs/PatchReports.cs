@@ -1,0 +1,95 @@
+using System.Collections.Concurrent;
+using System.Text.Json.Nodes;
+using Xunit;
+
+namespace AlvorKit.Proofs;
+
+/// <summary>
+/// The patch modes of the proof host, launched once per (mode, tiering) and cached: every
+/// patch proof runs under default tiering with PGO and with tiered compilation off.
+/// </summary>
+public static class PatchReports
+{
+    public const string TieredPgo = "TieredPGO";
+    public const string TieringOff = "TieredCompilationOff";
+
+    public static readonly string[] Tierings = [TieredPgo, TieringOff];
+
+    /// <summary>Theory data: the two tiering modes.</summary>
+    public static TheoryData<string> TieringModes => new(Tierings);
+
+    /// <summary>Theory data: each case with each tiering mode.</summary>
+    public static TheoryData<string, string> WithTierings(IEnumerable<string> cases)
+    {
+        var data = new TheoryData<string, string>();
+        foreach (string c in cases)
+        foreach (string tiering in Tierings)
+            data.Add(c, tiering);
+        return data;
+    }
+
+    private static readonly ConcurrentDictionary<string, Lazy<JsonObject>> Reports = new();
+
+    /// <summary>The DOTNET_* settings of a tiering mode.</summary>
+    public static IReadOnlyDictionary<string, string?> Tiering(string mode) => mode switch
+    {
+        TieredPgo => new Dictionary<string, string?> { ["DOTNET_TieredPGO"] = "1" },
+        TieringOff => new Dictionary<string, string?> { ["DOTNET_TieredCompilation"] = "0" },
+        _ => throw new ArgumentOutOfRangeException(nameof(mode), mode, "not a tiering mode"),
+    };
+
+    /// <summary>The host's report for `args` under `tiering`, from its one launch.</summary>
+    public static JsonObject Get(string tiering, params string[] args) =>
+        Reports.GetOrAdd($"{tiering} {string.Join(' ', args)}",
+            _ => new Lazy<JsonObject>(() => Launch(tiering, args))).Value;
+
+    private static JsonObject Launch(string tiering, string[] args)
+    {
+        // The stress mode bounds itself at about 60 s; the rest take a second or two.
+        ProcessResult run = ProfiledProcess.Run(ProfiledProcess.ProfiledEnvironment("AlvorKit.Proofs.Host"),
+            Tiering(tiering), TimeSpan.FromSeconds(120), args);
+        Assert.True(run.ExitCode == 0, run.ToString());
+        return run.Report;
+    }
+
+    public static string Text(this JsonNode node, string key) =>
+        node[key]?.GetValue<string>() ?? throw new Xunit.Sdk.XunitException($"no \"{key}\" in {node.ToJsonString()}");
+
+    public static T Value<T>(this JsonNode node, string key) =>
+        node[key] is { } value ? value.GetValue<T>() : throw new Xunit.Sdk.XunitException($"no \"{key}\" in {node.ToJsonString()}");
+
+    /// <summary>Asserts a command was accepted at the call and finished with `wait`.</summary>
+    public static void AssertCommand(JsonNode step, string wait = "Ok")
+    {
+        Assert.True(step.Text("sync") == "Ok", $"sync status in {step.ToJsonString()}");
+        Assert.True(step.Text("wait") == wait, $"wait status in {step.ToJsonString()}");
+    }
+
+    /// <summary>Asserts a poll reached its value on the first call after the wait.</summary>
+    public static void AssertVisibleAtOnce(JsonNode poll, int expected)
+    {
+        Assert.True(poll.Value<int>("value") == expected, $"expected {expected}: {poll.ToJsonString()}");
+        Assert.True(poll.Value<int>("calls") == 1, $"visible only after several calls: {poll.ToJsonString()}");
+    }
+
+    /// <summary>Telemetry checks every successful ReJIT step must pass.</summary>
+    public static void AssertHealthyTelemetry(JsonNode telemetry, string state)
+    {
+        string json = telemetry.ToJsonString();
+        Assert.True(telemetry.Text("call") == "Ok", json);
+        Assert.True(telemetry.Text("state") == state, $"state {state}: {json}");
+        Assert.True(telemetry.Text("lastStatus") == "Ok", $"lastStatus: {json}");
+        Assert.True(telemetry.Value<uint>("pendingCommands") == 0, $"pendingCommands: {json}");
+        Assert.True(telemetry.Value<uint>("getReJITParameters") >= 1, $"getReJITParameters: {json}");
+        Assert.True(telemetry.Value<uint>("rejitStarted") >= 1, $"rejitStarted: {json}");
+        Assert.True(telemetry.Value<uint>("rejitFinished") >= 1, $"rejitFinished: {json}");
+        Assert.True(telemetry.Value<uint>("rejitErrors") == 0, $"rejitErrors: {json}");
+        foreach (string hr in new[] { "requestHResult", "setILHResult", "compilationHResult", "errorHResult", "metadataHResult" })
+            Assert.True(telemetry.Value<int>(hr) == 0, $"{hr}: {json}");
+        Assert.True(telemetry.Value<uint>("calliSignatureToken") >> 24 == 0x11, $"calliSignatureToken is not a StandAloneSig: {json}");
+        Assert.True(telemetry.Value<uint>("methodToken") >> 24 == 0x06, $"methodToken: {json}");
+        Assert.True(telemetry.Value<uint>("moduleEpoch") > 0, $"moduleEpoch: {json}");
+        Assert.True(telemetry.Value<ulong>("commandElapsedNs") > 0, $"commandElapsedNs: {json}");
+        Assert.True(telemetry.Value<ulong>("compileElapsedNs") > 0, $"compileElapsedNs: {json}");
+    }
+}
