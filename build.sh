@@ -50,6 +50,8 @@ native_tests() {
 artifact_checks() {
   step "artifact checks ($LIBNAME)"
   tests/artifact/check_artifact.sh "$ALVK_NATIVE_LIBRARY" "$RID"
+  step "RID gate"
+  tests/artifact/check_rid_gate.sh
 }
 
 proofs() {
