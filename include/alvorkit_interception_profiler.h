@@ -78,7 +78,7 @@ extern "C" {
  *
  * Values are pinned and grouped: 0 success; 1-99 arguments and ABI use; 100-199 startup
  * configuration; 200-299 the native worker and its queue; 300-399 signatures, IL bodies and
- * targets; 400-499 patches. A value is never reused.
+ * targets; 400-499 patches; 500-599 method generations. A value is never reused.
  * Each entry: X(name, value, description).
  * ------------------------------------------------------------------------------------- */
 #define ALVK_STATUS_LIST(X)                                                                  \
@@ -136,7 +136,22 @@ extern "C" {
     X(ALVK_E_PATCH_ENDED, 407, "the patch reached a terminal state; install a new one")    \
     X(ALVK_E_REJIT_FAILED, 408, "the runtime refused the ReJIT request; see the telemetry's HRESULTs") \
     X(ALVK_E_METADATA_EMIT_FAILED, 409,                                                    \
-      "emitting a metadata token or applying metadata failed; see the telemetry's HRESULTs")
+      "emitting a metadata token or applying metadata failed; see the telemetry's HRESULTs") \
+    X(ALVK_E_STALE_GENERATION, 500,                                                        \
+      "prior_generation is not the target's current generation")                            \
+    X(ALVK_E_UNKNOWN_GENERATION, 501, "the patch has no result for that generation")       \
+    X(ALVK_E_IL_MALFORMED, 502,                                                            \
+      "the code is not a valid instruction stream (unknown opcode, cut operand, bad branch)") \
+    X(ALVK_E_RELOCATION_MALFORMED, 503,                                                    \
+      "a relocation's kind, size, name, blob or parent is invalid")                        \
+    X(ALVK_E_RELOCATION_NOT_OPERAND, 504,                                                  \
+      "a relocation's offset is not the token operand of an instruction")                  \
+    X(ALVK_E_RELOCATION_KIND_MISMATCH, 505,                                                \
+      "the instruction at a relocation does not take that kind of token")                  \
+    X(ALVK_E_RELOCATION_OVERLAP, 506, "two relocations fill the same operand")             \
+    X(ALVK_E_IL_MAP_INVALID, 507, "an IL map entry is out of range or out of order")       \
+    X(ALVK_E_COMPILATION_FAILED, 508,                                                      \
+      "the runtime could not compile the generation; the prior body was restored")
 
 typedef enum alvk_status {
 #define ALVK_STATUS_ENUM_ENTRY(name, value, description) name = value,
@@ -320,6 +335,119 @@ typedef struct alvk_patch_telemetry {
 } alvk_patch_telemetry;
 
 /* ---------------------------------------------------------------------------------------
+ * Method generations
+ *
+ * A generation is a complete IL method body for a target, built by the caller against the
+ * target module's metadata, plus what the body needs that the module may not have yet:
+ * bounded relocations, each naming the 4-byte token operand it fills and the metadata it
+ * stands for. The profiler validates everything before touching metadata, emits (or reuses)
+ * the tokens for the loaded module epoch, writes them into a private copy of the body and
+ * publishes it as the target's next ReJIT body. Generations chain: each names the one it
+ * replaces (0 for the first), so a stale caller cannot overwrite a newer body. An exact-
+ * dispatch install is one kind of generation. alvk_patch_remove by the last owner restores
+ * the original body.
+ * ------------------------------------------------------------------------------------- */
+typedef uint64_t alvk_generation_id; /* process-wide, increasing; 0 means "none" */
+
+/* Bounds of one generation. */
+#define ALVK_MAX_GENERATION_BODY_BYTES 65536
+#define ALVK_MAX_GENERATION_BLOB_BYTES 65536
+#define ALVK_MAX_RELOCATIONS 64
+#define ALVK_MAX_IL_MAP_ENTRIES 4096
+/* A relocation that is emitted (for example as another relocation's parent) but whose token
+ * is written nowhere in the body. */
+#define ALVK_RELOCATION_NO_OPERAND 0xFFFFFFFFu
+
+typedef enum alvk_relocation_kind {
+    /* blob: a method signature (calli) or a local variable signature. */
+    ALVK_RELOCATION_STANDALONE_SIG = 1,
+    /* blob: a TypeSpec signature (a generic instantiation, an array, a pointer...). */
+    ALVK_RELOCATION_TYPE_SPEC = 2,
+    /* parent, name and blob: a method or field signature; the token is a MemberRef. */
+    ALVK_RELOCATION_MEMBER_REF = 3,
+    /* parent (a MethodDef or MemberRef) and blob: a MethodSpec instantiation signature. */
+    ALVK_RELOCATION_METHOD_SPEC = 4,
+    /* parent (the resolution scope: an AssemblyRef, ModuleRef or enclosing TypeRef) and
+     * name ("Namespace.Type"): a TypeRef, for references to types of other modules. */
+    ALVK_RELOCATION_TYPE_REF = 5,
+    ALVK_RELOCATION_KIND_MAX_ENUM = 0x7FFFFFFF
+} alvk_relocation_kind;
+
+typedef struct alvk_relocation {
+    uint32_t size;              /* sizeof(alvk_relocation) */
+    alvk_relocation_kind kind;
+    uint32_t il_offset;         /* offset in the code (after the header) of the 4-byte token
+                                 * operand to fill, or ALVK_RELOCATION_NO_OPERAND */
+    uint32_t parent_token;      /* MEMBER_REF, METHOD_SPEC, TYPE_REF: an existing token of
+                                 * the target module, or 0 to use parent_relocation */
+    uint32_t parent_relocation; /* 1-based index of an earlier relocation whose token is the
+                                 * parent; 0 when parent_token is used */
+    uint32_t name_offset;       /* UTF-8 name in the blob pool (MEMBER_REF, TYPE_REF) */
+    uint32_t name_length;
+    uint32_t blob_offset;       /* signature blob in the blob pool */
+    uint32_t blob_length;
+} alvk_relocation;
+
+/* An original-to-instrumented IL offset pair (ICorProfilerFunctionControl's COR_IL_MAP). */
+typedef struct alvk_il_map_entry {
+    uint32_t old_offset; /* in the original code */
+    uint32_t new_offset; /* in the generation's code */
+    uint32_t accurate;   /* 1 when the mapping is exact */
+} alvk_il_map_entry;
+
+typedef struct alvk_generation {
+    uint32_t size;                   /* sizeof(alvk_generation) */
+    uint32_t method_token;           /* the target's MethodDef */
+    alvk_mvid module_mvid;
+    uint8_t expected_body_identity[32]; /* the target's loaded-body identity */
+    alvk_generation_id prior_generation; /* the target's current generation, 0 if none */
+    uint64_t owner;                  /* nonzero; the first generation makes it an owner */
+    const uint8_t *body;             /* complete IL method body: header, code, EH sections */
+    const uint8_t *blobs;            /* pool of the relocations' names and blobs */
+    const alvk_relocation *relocations;
+    const alvk_il_map_entry *il_map; /* may be NULL when il_map_count is 0 */
+    uint32_t body_size;
+    uint32_t blobs_size;
+    uint32_t relocation_count;
+    uint32_t il_map_count;
+    uint32_t flags;                  /* alvk_install_flags */
+    uint32_t reserved;               /* 0 */
+} alvk_generation;
+
+typedef enum alvk_generation_state {
+    ALVK_GENERATION_PENDING = 0,    /* queued or being emitted */
+    ALVK_GENERATION_REQUESTED = 1,  /* emitted and ReJIT requested; awaiting compilation */
+    ALVK_GENERATION_ACTIVE = 2,     /* compiled; the target runs it */
+    ALVK_GENERATION_SUPERSEDED = 3, /* a later generation or the restore replaced it */
+    ALVK_GENERATION_FAILED = 4,     /* compilation failed; the prior generation was restored */
+    ALVK_GENERATION_REJECTED = 5,   /* validation or emission refused it; nothing changed */
+    ALVK_GENERATION_STATE_MAX_ENUM = 0x7FFFFFFF
+} alvk_generation_state;
+
+typedef struct alvk_relocation_result {
+    uint32_t size;      /* sizeof(alvk_relocation_result) */
+    alvk_relocation_kind kind;
+    uint32_t token;     /* the token written (or the parent handed on) */
+    uint32_t reused;    /* 1 when the token came from an earlier generation of this module epoch */
+    int32_t hresult;    /* of the metadata call that made it (S_OK when reused) */
+} alvk_relocation_result;
+
+typedef struct alvk_generation_result {
+    uint32_t size;               /* in: sizeof(alvk_generation_result) */
+    alvk_generation_state state;
+    alvk_status status;          /* why it was rejected or failed; ALVK_OK otherwise */
+    uint32_t relocation_count;   /* results available */
+    alvk_generation_id generation;
+    alvk_generation_id prior_generation;
+    uint32_t failing_index;      /* for validation errors: the relocation or IL map entry */
+    int32_t metadata_hresult;    /* first failing metadata call, or of ApplyMetaData */
+    int32_t il_map_hresult;      /* SetILInstrumentedCodeMap (CORPROF_E_DEBUGGING_DISABLED is
+                                  * reported here, not fatal) */
+    int32_t compilation_hresult; /* ReJITCompilationFinished, or ReJITError */
+    uint64_t elapsed_ns;         /* queued -> compilation finished (0 until then) */
+} alvk_generation_result;
+
+/* ---------------------------------------------------------------------------------------
  * Functions
  * ------------------------------------------------------------------------------------- */
 
@@ -370,6 +498,21 @@ ALVK_API alvk_status ALVK_CALL alvk_patch_wait(alvk_patch_handle handle, uint32_
 /* Copies the patch's telemetry. */
 ALVK_API alvk_status ALVK_CALL alvk_patch_get_telemetry(alvk_patch_handle handle,
                                                        alvk_patch_telemetry *out);
+
+/* Validates `generation` (bounds, body, relocations, IL map; see the statuses 500-599) on
+ * the calling thread, copies it, and queues it. On ALVK_OK *handle names the target's patch
+ * and *id the new generation. Validation failures return at once and change nothing. */
+ALVK_API alvk_status ALVK_CALL alvk_generation_submit(const alvk_generation *generation,
+                                                     alvk_patch_handle *handle,
+                                                     alvk_generation_id *id);
+
+/* The result of generation `id` of a patch (the current or the previous one), with up to
+ * capacity relocation results. ALVK_E_UNKNOWN_GENERATION when neither. */
+ALVK_API alvk_status ALVK_CALL alvk_generation_get_result(alvk_patch_handle handle,
+                                                         alvk_generation_id id,
+                                                         alvk_generation_result *out,
+                                                         alvk_relocation_result *relocations,
+                                                         uint32_t capacity);
 
 #ifdef __cplusplus
 }

@@ -148,13 +148,15 @@ static void snapshots_callbacks_and_unload(void **state)
     uint32_t index;
     alvk_patch_handle h = installed(7, ALVK_INSTALL_INLINER_FALLBACK, &index);
     static const uint8_t body[] = {0x0A, 0x17, 0x2A};
-    aip_prepared_rejit *prepared = aip_prepared_create(body, sizeof body);
+    aip_prepared_rejit *prepared = aip_prepared_create(5, body, sizeof body, NULL, 0);
     assert_null(aip_rejit_publish(&st, index, prepared));
     aip_rejit_note_request(&st, index, 0, aip_monotonic_ns() - 5);
     aip_prepared_rejit *got = aip_rejit_acquire_for(&st, MODULE, TOKEN);
     assert_ptr_equal(got, prepared);
     assert_int_equal(atomic_load(&got->refs), 2);
-    assert_memory_equal(got->body, body, sizeof body);
+    assert_memory_equal(got->data, body, sizeof body);
+    assert_int_equal(got->generation, 5);
+    assert_int_equal(got->il_map_count, 0);
     aip_prepared_release(got);
     /* A method without a patch keeps its IL; its compilations count as inliners of the
      * latest request, once per ReJIT ID. */

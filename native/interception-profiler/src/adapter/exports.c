@@ -59,3 +59,30 @@ ALVK_API alvk_status ALVK_CALL alvk_patch_get_telemetry(alvk_patch_handle handle
         return ALVK_E_STRUCT_SIZE;
     return aip_runtime_patch_telemetry(handle, out);
 }
+
+ALVK_API alvk_status ALVK_CALL alvk_generation_submit(const alvk_generation *generation,
+                                                     alvk_patch_handle *handle,
+                                                     alvk_generation_id *id)
+{
+    if (generation == 0 || handle == 0 || id == 0)
+        return ALVK_E_NULL_ARGUMENT;
+    if (generation->size < sizeof(alvk_generation))
+        return ALVK_E_STRUCT_SIZE;
+    return aip_runtime_generation_submit(generation, handle, id);
+}
+
+ALVK_API alvk_status ALVK_CALL alvk_generation_get_result(alvk_patch_handle handle,
+                                                         alvk_generation_id id,
+                                                         alvk_generation_result *out,
+                                                         alvk_relocation_result *relocations,
+                                                         uint32_t capacity)
+{
+    if (out == 0 || (relocations == 0 && capacity > 0))
+        return ALVK_E_NULL_ARGUMENT;
+    if (out->size < sizeof(alvk_generation_result))
+        return ALVK_E_STRUCT_SIZE;
+    for (uint32_t i = 0; i < capacity; ++i)
+        if (relocations[i].size < sizeof(alvk_relocation_result))
+            return ALVK_E_STRUCT_SIZE;
+    return aip_runtime_generation_result(handle, id, out, relocations, capacity);
+}

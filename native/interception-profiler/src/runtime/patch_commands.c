@@ -44,8 +44,10 @@ alvk_status aip_runtime_patch_install(const alvk_install_request *request,
     status = aip_rejit_begin_install(&rt->rejit, &c.mvid, c.token, c.owner, request->flags,
                                      &c.index, &h, &added_owner);
     c.added_owner = (uint32_t)added_owner;
-    if (status == ALVK_OK)
-        status = submit(rt, &c);
+    if (status == ALVK_OK) {
+        status = aip_rejit_begin_generation(&rt->rejit, c.index, 0, 0, &c.generation);
+        status = status == ALVK_OK ? submit(rt, &c) : status;
+    }
     if (status == ALVK_OK)
         *handle = h;
     return status;
@@ -66,6 +68,8 @@ static alvk_status command(alvk_patch_handle handle, uint64_t owner, uint64_t re
     c.owner = owner;
     c.replacement = replacement;
     status = aip_rejit_begin_command(&rt->rejit, handle, owner, &c.index);
+    if (status == ALVK_OK && kind == AIP_PATCH_REPLACE)
+        status = aip_rejit_begin_generation(&rt->rejit, c.index, 0, 0, &c.generation);
     return status == ALVK_OK ? submit(rt, &c) : status;
 }
 

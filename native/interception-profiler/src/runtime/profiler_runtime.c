@@ -115,7 +115,7 @@ HRESULT aip_runtime_initialize(IUnknown *info_unknown)
         return E_NOINTERFACE;
     }
     if (aip_catalog_init(&rt->catalog) != 0 || aip_rejit_init(&rt->rejit) != 0 ||
-        aip_inliner_map_init(&rt->inliners) != 0)
+        aip_inliner_map_init(&rt->inliners) != 0 || aip_token_cache_init(&rt->tokens) != 0)
         return E_OUTOFMEMORY;
     aip_config_load(&rt->config);
     if (rt->config.message[0] != '\0')

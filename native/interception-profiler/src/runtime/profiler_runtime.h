@@ -40,6 +40,15 @@ alvk_status aip_runtime_patch_remove(alvk_patch_handle handle, uint64_t owner);
 alvk_status aip_runtime_patch_wait(alvk_patch_handle handle, uint32_t timeout_ms);
 alvk_status aip_runtime_patch_telemetry(alvk_patch_handle handle, alvk_patch_telemetry *out);
 
+/* Generations (generation_commands.c); arguments already checked for NULL. */
+alvk_status aip_runtime_generation_submit(const alvk_generation *g, alvk_patch_handle *handle,
+                                          alvk_generation_id *id);
+alvk_status aip_runtime_generation_result(alvk_patch_handle handle, alvk_generation_id id,
+                                          alvk_generation_result *out,
+                                          alvk_relocation_result *relocations,
+                                          uint32_t capacity);
+void aip_runtime_queue_rollback(uint32_t index);
+
 /* ReJIT and inlining callbacks (rejit_callbacks.c). */
 HRESULT aip_runtime_get_rejit_parameters(ModuleID module, mdMethodDef method,
                                          ICorProfilerFunctionControl *control);

@@ -5,6 +5,8 @@
 #include "runtime_state.h"
 #include "../coreclr/corprof_control.h"
 
+_Static_assert(sizeof(alvk_il_map_entry) == sizeof(COR_IL_MAP), "one layout for IL maps");
+
 static int method_of(aip_runtime *rt, FunctionID function, aip_method_key *key)
 {
     ClassID klass = 0;
@@ -31,10 +33,16 @@ HRESULT aip_runtime_get_rejit_parameters(ModuleID module, mdMethodDef method,
     aip_prepared_rejit *prepared = aip_rejit_acquire_for(&rt->rejit, module, method);
     if (prepared == NULL)
         return S_OK; /* the original IL stays: a restore, or an inliner */
-    /* The runtime copies the body into memory it owns. */
-    HRESULT hr = control->lpVtbl->SetILFunctionBody(control, prepared->body_size, prepared->body);
-    aip_prepared_release(prepared);
+    /* The runtime copies the body (and the map) into memory it owns. */
+    HRESULT hr = control->lpVtbl->SetILFunctionBody(control, prepared->body_size, prepared->data);
     aip_rejit_record(&rt->rejit, module, method, AIP_EVENT_SET_IL, hr);
+    if (SUCCEEDED(hr) && prepared->il_map_count > 0) {
+        /* Without a debugger this is CORPROF_E_DEBUGGING_DISABLED: reported, not fatal. */
+        HRESULT map_hr = control->lpVtbl->SetILInstrumentedCodeMap(
+            control, prepared->il_map_count, (COR_IL_MAP *)(uintptr_t)prepared->il_map);
+        aip_rejit_generation_il_map(&rt->rejit, module, method, prepared->generation, map_hr);
+    }
+    aip_prepared_release(prepared);
     return hr;
 }
 
@@ -47,15 +55,22 @@ void aip_runtime_rejit_event(FunctionID function, ReJITID rejit_id, int finished
         return;
     aip_rejit_record(&rt->rejit, key.module_id, key.token,
                      finished ? AIP_EVENT_FINISHED : AIP_EVENT_STARTED, status);
+    uint32_t index = 0;
     if (!finished)
         aip_rejit_record_inliner(&rt->rejit, key.module_id, key.token, rejit_id);
+    else if (aip_rejit_generation_compiled(&rt->rejit, key.module_id, key.token, status, &index))
+        aip_runtime_queue_rollback(index);
 }
 
 void aip_runtime_rejit_error(ModuleID module, mdMethodDef method, HRESULT status)
 {
     aip_runtime *rt = &g_aip_runtime;
-    if (patching(rt))
-        aip_rejit_record(&rt->rejit, module, method, AIP_EVENT_ERROR, status);
+    uint32_t index = 0;
+    if (!patching(rt))
+        return;
+    aip_rejit_record(&rt->rejit, module, method, AIP_EVENT_ERROR, status);
+    if (aip_rejit_generation_compiled(&rt->rejit, module, method, status, &index))
+        aip_runtime_queue_rollback(index);
 }
 
 /* Records which callers inline methods of allowed modules, and refuses inlining of targets

@@ -4,14 +4,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-aip_prepared_rejit *aip_prepared_create(const uint8_t *body, uint32_t size)
+aip_prepared_rejit *aip_prepared_create(alvk_generation_id generation, const uint8_t *body,
+                                        uint32_t size, const alvk_il_map_entry *il_map,
+                                        uint32_t il_map_count)
 {
-    aip_prepared_rejit *p = malloc(sizeof *p + size);
+    size_t body_space = ((size_t)size + 7u) & ~(size_t)7u;
+    size_t map_bytes = (size_t)il_map_count * sizeof *il_map;
+    aip_prepared_rejit *p = malloc(sizeof *p + body_space + map_bytes);
     if (p == NULL)
         return NULL;
     atomic_init(&p->refs, 1);
+    p->generation = generation;
     p->body_size = size;
-    memcpy(p->body, body, size);
+    p->il_map_count = il_map_count;
+    memcpy(p->data, body, size);
+    alvk_il_map_entry *map = (alvk_il_map_entry *)(void *)(p->data + body_space);
+    if (map_bytes > 0)
+        memcpy(map, il_map, map_bytes);
+    p->il_map = map;
     return p;
 }
 

@@ -14,12 +14,24 @@
 
 typedef struct aip_prepared_rejit {
     _Atomic uint32_t refs;
+    alvk_generation_id generation;
     uint32_t body_size;
-    uint8_t body[]; /* the complete IL method body for SetILFunctionBody */
+    uint32_t il_map_count;
+    const alvk_il_map_entry *il_map; /* points into data, after the body */
+    _Alignas(8) uint8_t data[];      /* the IL method body for SetILFunctionBody, then the map */
 } aip_prepared_rejit;
 
-/* A snapshot holding a copy of body, with one reference; NULL when out of memory. */
-aip_prepared_rejit *aip_prepared_create(const uint8_t *body, uint32_t size);
+/* A snapshot holding copies of body and map, with one reference; NULL when out of memory. */
+aip_prepared_rejit *aip_prepared_create(alvk_generation_id generation, const uint8_t *body,
+                                        uint32_t size, const alvk_il_map_entry *il_map,
+                                        uint32_t il_map_count);
+
+/* What the profiler keeps of one generation: its result and its relocations' results. */
+#define AIP_GENERATION_HISTORY 4
+typedef struct aip_generation_record {
+    alvk_generation_result result; /* result.generation == 0: empty */
+    alvk_relocation_result relocations[ALVK_MAX_RELOCATIONS];
+} aip_generation_record;
 void aip_prepared_release(aip_prepared_rejit *prepared);
 
 typedef struct aip_patch {
@@ -36,6 +48,12 @@ typedef struct aip_patch {
     uint64_t owners[ALVK_MAX_PATCH_OWNERS];
     uint32_t owner_count;
     aip_prepared_rejit *prepared; /* NULL: the runtime keeps the original IL */
+    alvk_generation_id latest_generation;  /* newest accepted: what the next must name */
+    alvk_generation_id current_generation; /* requested or in force; 0: the original */
+    aip_prepared_rejit *rollback;          /* what `current` replaced, until it compiles */
+    alvk_generation_id rollback_generation;
+    uint32_t history_next;
+    aip_generation_record history[AIP_GENERATION_HISTORY];
     uint64_t awaiting_compile_since; /* command time, until a compilation finishes */
     uint64_t inliner_rejit_ids[32];   /* distinct inliner ReJIT IDs counted */
     alvk_patch_telemetry telemetry;  /* counters and HRESULTs; state fields filled on read */
@@ -45,6 +63,7 @@ typedef struct aip_rejit_state {
     aip_mutex lock;
     aip_cond changed;
     uint64_t end_counter;
+    alvk_generation_id last_generation_id;
     int32_t last_requested; /* patch index of the latest ReJIT request, or -1 */
     aip_patch patches[ALVK_MAX_PATCHES];
 } aip_rejit_state;
@@ -62,6 +81,13 @@ int aip_patch_state_is_terminal(alvk_patch_state state);
 alvk_status aip_rejit_begin_install(aip_rejit_state *st, const alvk_mvid *mvid, uint32_t token,
                                     uint64_t owner, uint32_t flags, uint32_t *index,
                                     alvk_patch_handle *handle, int *added_owner);
+
+/* Queuing a generation: as begin_install, and also assigns its ID and opens its record.
+ * With check_prior, `prior` must be the patch's latest generation (0 for a new patch):
+ * ALVK_E_STALE_GENERATION otherwise. Without it (exact-dispatch installs and replaces) the
+ * generation follows whatever is latest. */
+alvk_status aip_rejit_begin_generation(aip_rejit_state *st, uint32_t index, int check_prior,
+                                       alvk_generation_id prior, alvk_generation_id *id);
 
 /* Queuing replace (require_owner) or remove: checks handle, state and owner; raises
  * pending. */
@@ -99,6 +125,35 @@ void aip_rejit_set_dispatch(aip_rejit_state *st, uint32_t index, uint32_t calli_
  * since queued_ns and is the one unattributed inliner callbacks are counted on. */
 void aip_rejit_note_request(aip_rejit_state *st, uint32_t index, int32_t hresult,
                             uint64_t queued_ns);
+
+/* Generation transitions (rejit_generations.c). */
+/* Rejected before anything was requested: the record says why; latest falls back. */
+void aip_rejit_generation_rejected(aip_rejit_state *st, uint32_t index, alvk_generation_id id,
+                                   alvk_status status, uint32_t failing_index,
+                                   int32_t metadata_hresult);
+/* Its relocations' results, as emission produced them. */
+void aip_rejit_generation_relocations(aip_rejit_state *st, uint32_t index,
+                                      alvk_generation_id id, const alvk_relocation_result *r,
+                                      uint32_t count, int32_t metadata_hresult);
+/* The ReJIT for it was requested: it becomes current; what it replaced is kept for a
+ * rollback until it compiles. Takes a reference to `replaced`. */
+void aip_rejit_generation_requested(aip_rejit_state *st, uint32_t index, alvk_generation_id id,
+                                    aip_prepared_rejit *replaced);
+/* A compilation of the target finished (or ReJITError): the current generation becomes
+ * ACTIVE, or FAILED. Returns 1 when a rollback must be queued. */
+int aip_rejit_generation_compiled(aip_rejit_state *st, uintptr_t module_id, uint32_t token,
+                                  int32_t hresult, uint32_t *index);
+/* The worker's rollback: the snapshot to republish (the patch's reference moves to the
+ * caller; NULL: the original) and the generation it belongs to, which the caller publishes
+ * again; 0 when the current generation did not fail. */
+int aip_rejit_take_rollback(aip_rejit_state *st, uint32_t index, aip_prepared_rejit **prepared,
+                            alvk_generation_id *generation);
+/* SetILInstrumentedCodeMap's result for the generation of a snapshot. */
+void aip_rejit_generation_il_map(aip_rejit_state *st, uintptr_t module_id, uint32_t token,
+                                 alvk_generation_id id, int32_t hresult);
+/* A copy of a generation's record: ALVK_E_UNKNOWN_PATCH / ALVK_E_UNKNOWN_GENERATION. */
+alvk_status aip_rejit_generation_lookup(aip_rejit_state *st, alvk_patch_handle handle,
+                                        alvk_generation_id id, aip_generation_record *out);
 
 /* GetReJITParameters: the snapshot of the newest patch of (module, token), acquired (the
  * caller releases it), or NULL when the original IL should stay. Counts the callback. */

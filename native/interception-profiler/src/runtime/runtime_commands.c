@@ -34,6 +34,7 @@ void aip_runtime_module_unloading(ModuleID module_id)
     if (atomic_load(&rt->attached) && rt->mask.low != 0) {
         aip_catalog_unload(&rt->catalog, module_id);
         aip_rejit_module_unloaded(&rt->rejit, module_id);
+        aip_token_cache_forget_module(&rt->tokens, module_id);
     }
 }
 

@@ -8,6 +8,7 @@
 #include "inliner_map.h"
 #include "module_catalog.h"
 #include "rejit_state.h"
+#include "token_cache.h"
 #include "worker_queue.h"
 #include "../coreclr/corprof_info.h"
 
@@ -25,6 +26,7 @@ typedef struct aip_runtime {
     aip_module_catalog catalog;
     aip_rejit_state rejit;
     aip_inliner_map inliners;
+    aip_token_cache tokens;
     aip_queue queue;
     aip_thread worker;
     int worker_started;

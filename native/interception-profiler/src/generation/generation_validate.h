@@ -1,0 +1,75 @@
+/* Generation validation: everything about an alvk_generation that can be checked without
+ * the runtime, before any metadata is touched. Pure; unit-tested and fuzzed. */
+#ifndef AIP_GENERATION_VALIDATE_H
+#define AIP_GENERATION_VALIDATE_H
+
+#include "alvorkit_interception_profiler.h"
+#include "../il/method_body.h"
+
+#include <stdint.h>
+
+/* Pass as original_code_size when the target's original code size is not known yet (the
+ * IL map's old offsets are then checked only for order). */
+#define AIP_ORIGINAL_SIZE_UNKNOWN UINT32_MAX
+
+typedef struct aip_generation_check {
+    uint32_t failing_index; /* relocation or IL map entry the status is about, else 0 */
+    aip_method_body body;   /* the parsed body, on ALVK_OK */
+} aip_generation_check;
+
+/* Checks, in this order, stopping at the first failure:
+ *  1. shape: size field, owner != 0 (ALVK_E_INVALID_OWNER), flags and reserved
+ *     (ALVK_E_INVALID_FLAGS), NULL pointers with nonzero counts (ALVK_E_NULL_ARGUMENT), the
+ *     bounds ALVK_MAX_* (ALVK_E_LIMIT_EXCEEDED);
+ *  2. the body: aip_method_body_parse over exactly body_size bytes (trailing bytes after the
+ *     last section are ALVK_E_METHOD_BODY_MALFORMED);
+ *  3. the code: an instruction walk (ALVK_E_IL_MALFORMED for unknown opcodes, operands cut by
+ *     the end of the code, branch or switch targets that are not instruction starts);
+ *  4. each relocation (failing_index = its index): size field, kind, name and blob inside the
+ *     pool, parent: exactly one of parent_token / parent_relocation where the kind needs one
+ *     (none for STANDALONE_SIG and TYPE_SPEC), parent_relocation pointing to an earlier
+ *     relocation; name present (non-empty) exactly for MEMBER_REF and TYPE_REF; blob present
+ *     for all but TYPE_REF: ALVK_E_RELOCATION_MALFORMED. The blob parses as what the kind
+ *     says (STANDALONE_SIG: method or local-variable signature; TYPE_SPEC: one type;
+ *     MEMBER_REF: method or field signature; METHOD_SPEC: generic instantiation):
+ *     ALVK_E_SIGNATURE_MALFORMED. il_offset (unless ALVK_RELOCATION_NO_OPERAND) must be the
+ *     operand offset of a token-taking instruction: ALVK_E_RELOCATION_NOT_OPERAND; and that
+ *     instruction must take this kind (InlineSig: STANDALONE_SIG; InlineMethod: MEMBER_REF
+ *     with a method signature, METHOD_SPEC; InlineField: MEMBER_REF with a field signature;
+ *     InlineType: TYPE_SPEC, TYPE_REF; InlineTok: TYPE_SPEC, TYPE_REF, MEMBER_REF,
+ *     METHOD_SPEC): ALVK_E_RELOCATION_KIND_MISMATCH; two relocations on one operand:
+ *     ALVK_E_RELOCATION_OVERLAP;
+ *  5. the IL map (failing_index = entry): new_offset <= code size, old_offset <=
+ *     original_code_size, entries strictly increasing by old_offset: ALVK_E_IL_MAP_INVALID.
+ *
+ * Details the list above leaves open, as implemented:
+ *  - failing_index is the 0-based array index; the status says which array it indexes.
+ *    `out` is cleared first; out->body is set only on ALVK_OK. g or out NULL:
+ *    ALVK_E_NULL_ARGUMENT.
+ *  - size below sizeof(alvk_generation): ALVK_E_STRUCT_SIZE, and nothing else is read.
+ *    flags: only ALVK_INSTALL_INLINER_FALLBACK. body is required (NULL is
+ *    ALVK_E_NULL_ARGUMENT whatever body_size).
+ *  - the body's LocalVarSigTok is 0 or a non-nil StandAloneSig (0x11) token, else
+ *    ALVK_E_METHOD_BODY_MALFORMED. EH clauses are checked as aip_method_body_parse does
+ *    (ranges inside the code), not against instruction starts. Empty code is accepted.
+ *  - a relocation's size must equal sizeof(alvk_relocation) (it is the array's stride).
+ *    Offsets are checked against the pool even when the length is 0.
+ *  - parents (ALVK_E_RELOCATION_MALFORMED): parent_token is a non-nil token of a table the
+ *    row allows (MEMBER_REF: TypeDef, TypeRef, ModuleRef, MethodDef, TypeSpec; METHOD_SPEC:
+ *    MethodDef, MemberRef; TYPE_REF: Module, ModuleRef, AssemblyRef, TypeRef);
+ *    parent_relocation names a relocation of a kind that makes such a token (MEMBER_REF:
+ *    TYPE_SPEC or TYPE_REF; METHOD_SPEC: MEMBER_REF with a method signature; TYPE_REF:
+ *    TYPE_REF).
+ *  - a name is well-formed UTF-8 without NUL; a TYPE_REF carries no blob (length 0).
+ *  - blobs as metadata/signature_blobs.h parses them (STANDALONE_SIG method signatures are
+ *    never generic; MEMBER_REF method signatures are DEFAULT or VARARG); every blob failure,
+ *    nesting limits included, is ALVK_E_SIGNATURE_MALFORMED.
+ *  - InlineSig takes only a STANDALONE_SIG holding a method signature (not locals);
+ *    InlineString (ldstr) is a token operand no kind fits: ALVK_E_RELOCATION_KIND_MISMATCH.
+ *    An overlap is reported at the later relocation.
+ *  - IL map entries' accurate is 0 or 1, else ALVK_E_IL_MAP_INVALID.
+ */
+alvk_status aip_generation_validate(const alvk_generation *g, uint32_t original_code_size,
+                                    aip_generation_check *out);
+
+#endif

@@ -1,0 +1,70 @@
+/* alvk_generation_submit and alvk_generation_get_result: validation on the caller's thread,
+ * a private copy, and queuing; results from RejitState. */
+#include "profiler_runtime.h"
+
+#include "generation_worker.h"
+#include "../generation/generation_validate.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+alvk_status aip_runtime_generation_submit(const alvk_generation *g, alvk_patch_handle *handle,
+                                          alvk_generation_id *id)
+{
+    aip_generation_check check;
+    alvk_status status = aip_generation_validate(g, AIP_ORIGINAL_SIZE_UNKNOWN, &check);
+    if (status != ALVK_OK)
+        return status;
+    if ((status = aip_runtime_commands_available()) != ALVK_OK)
+        return status;
+    aip_runtime *rt = &g_aip_runtime;
+    aip_staged_generation *s = aip_generation_stage(g);
+    if (s == NULL)
+        return ALVK_E_INTERNAL;
+    int added_owner = 0;
+    alvk_patch_handle h = 0;
+    status = aip_rejit_begin_install(&rt->rejit, &g->module_mvid, g->method_token, g->owner,
+                                     g->flags, &s->index, &h, &added_owner);
+    s->added_owner = (uint32_t)added_owner;
+    if (status == ALVK_OK) {
+        status = aip_rejit_begin_generation(&rt->rejit, s->index, 1, g->prior_generation, &s->id);
+        if (status == ALVK_OK) {
+            s->queued_ns = aip_monotonic_ns();
+            status = aip_queue_submit(&rt->queue, aip_generation_run, &s, sizeof s, NULL);
+        }
+        if (status != ALVK_OK)
+            aip_rejit_cancel_command(&rt->rejit, s->index, added_owner ? g->owner : 0);
+    }
+    if (status != ALVK_OK) {
+        free(s);
+        return status;
+    }
+    *handle = h;
+    *id = s->id;
+    return ALVK_OK;
+}
+
+alvk_status aip_runtime_generation_result(alvk_patch_handle handle, alvk_generation_id id,
+                                          alvk_generation_result *out,
+                                          alvk_relocation_result *relocations, uint32_t capacity)
+{
+    if (!atomic_load(&g_aip_runtime.attached))
+        return ALVK_E_NOT_ATTACHED;
+    static _Thread_local aip_generation_record record;
+    alvk_status status = aip_rejit_generation_lookup(&g_aip_runtime.rejit, handle, id, &record);
+    if (status != ALVK_OK)
+        return status;
+    *out = record.result;
+    uint32_t n = record.result.relocation_count < capacity ? record.result.relocation_count
+                                                            : capacity;
+    if (n > 0)
+        memcpy(relocations, record.relocations, n * sizeof *relocations);
+    return ALVK_OK;
+}
+
+/* A failed compilation was seen in a callback: the worker rolls back. */
+void aip_runtime_queue_rollback(uint32_t index)
+{
+    aip_queue_submit(&g_aip_runtime.queue, aip_generation_rollback_run, &index, sizeof index,
+                     NULL);
+}

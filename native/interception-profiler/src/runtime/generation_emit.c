@@ -1,0 +1,129 @@
+/* Relocations into metadata for one generation: parents resolved, tokens emitted or reused
+ * from the module epoch's cache, and written into the private copy of the code. */
+#include "generation_worker.h"
+
+#include "metadata_emit.h"
+#include "../coreclr/cor_guids.h"
+
+#include <string.h>
+
+/* The token tables a parent may come from, per relocation kind. */
+static int parent_allowed(alvk_relocation_kind kind, uint32_t parent)
+{
+    uint32_t table = ALVK_TYPE_FROM_TOKEN(parent);
+    if (ALVK_RID_FROM_TOKEN(parent) == 0)
+        return 0;
+    switch (kind) {
+    case ALVK_RELOCATION_MEMBER_REF:
+        return table == mdtTypeDef || table == mdtTypeRef || table == mdtTypeSpec ||
+               table == mdtModuleRef || table == mdtMethodDef;
+    case ALVK_RELOCATION_METHOD_SPEC:
+        return table == mdtMethodDef || table == mdtMemberRef;
+    case ALVK_RELOCATION_TYPE_REF:
+        return table == mdtModule || table == mdtModuleRef || table == mdtAssemblyRef ||
+               table == mdtTypeRef;
+    default:
+        return 1;
+    }
+}
+
+typedef struct emit_session {
+    aip_runtime *rt;
+    ModuleID module;
+    IMetaDataEmit2 *emit;
+    IMetaDataImport2 *import;
+} emit_session;
+
+static HRESULT open_session(emit_session *s)
+{
+    if (s->emit != NULL)
+        return S_OK;
+    IUnknown *unknown = NULL;
+    HRESULT hr = s->rt->info->lpVtbl->GetModuleMetaData(s->rt->info, s->module, ofRead | ofWrite,
+                                                        &IID_IMetaDataEmit2, &unknown);
+    if (FAILED(hr))
+        return hr;
+    s->emit = (IMetaDataEmit2 *)unknown;
+    void *import = NULL;
+    hr = s->emit->lpVtbl->QueryInterface(s->emit, &IID_IMetaDataImport2, &import);
+    s->import = SUCCEEDED(hr) ? import : NULL;
+    return hr;
+}
+
+static void close_session(emit_session *s)
+{
+    if (s->import != NULL)
+        s->import->lpVtbl->Release(s->import);
+    if (s->emit != NULL)
+        s->emit->lpVtbl->Release(s->emit);
+}
+
+static alvk_status emit_one(emit_session *s, const alvk_generation *g, uint32_t i,
+                            alvk_relocation_result *res, int *emitted)
+{
+    const alvk_relocation *r = &g->relocations[i];
+    uint32_t parent = r->parent_relocation != 0 ? res[r->parent_relocation - 1].token
+                                                : r->parent_token;
+    const uint8_t *name = g->blobs + r->name_offset, *blob = g->blobs + r->blob_offset;
+    res[i].size = sizeof res[i];
+    res[i].kind = r->kind;
+    res[i].hresult = S_OK;
+    if (r->kind != ALVK_RELOCATION_STANDALONE_SIG && r->kind != ALVK_RELOCATION_TYPE_SPEC &&
+        !parent_allowed(r->kind, parent))
+        return ALVK_E_RELOCATION_MALFORMED;
+    aip_token_key key = aip_token_key_make(s->module, (uint32_t)r->kind, parent, name,
+                                           r->name_length, blob, r->blob_length);
+    if (aip_token_cache_find(&s->rt->tokens, &key, &res[i].token)) {
+        res[i].reused = 1;
+        return ALVK_OK;
+    }
+    HRESULT hr = open_session(s);
+    if (FAILED(hr)) {
+        res[i].hresult = hr;
+        return ALVK_E_METADATA_EMIT_FAILED;
+    }
+    if (parent != 0 && r->parent_relocation == 0 &&
+        !s->import->lpVtbl->IsValidToken(s->import, parent))
+        return ALVK_E_RELOCATION_MALFORMED;
+    alvk_status status = aip_emit_relocation(s->emit, r->kind, parent, name, r->name_length,
+                                             blob, r->blob_length, &res[i].token, &hr);
+    res[i].hresult = hr;
+    if (status != ALVK_OK)
+        return status;
+    aip_token_cache_put(&s->rt->tokens, &key, res[i].token);
+    *emitted = 1;
+    return ALVK_OK;
+}
+
+/* Emits every relocation and writes the tokens into code. On failure *failing names the
+ * relocation. *metadata_hr receives the first failing HRESULT, or ApplyMetaData's. */
+alvk_status aip_generation_emit(aip_runtime *rt, ModuleID module, const alvk_generation *g,
+                                uint8_t *code, alvk_relocation_result *res, uint32_t *failing,
+                                HRESULT *metadata_hr)
+{
+    emit_session s = {rt, module, NULL, NULL};
+    alvk_status status = ALVK_OK;
+    int emitted = 0;
+    *metadata_hr = S_OK;
+    memset(res, 0, g->relocation_count * sizeof *res);
+    for (uint32_t i = 0; i < g->relocation_count && status == ALVK_OK; ++i) {
+        status = emit_one(&s, g, i, res, &emitted);
+        if (status != ALVK_OK) {
+            *failing = i;
+            *metadata_hr = res[i].hresult;
+        } else if (g->relocations[i].il_offset != ALVK_RELOCATION_NO_OPERAND) {
+            uint32_t t = res[i].token, at = g->relocations[i].il_offset;
+            code[at] = (uint8_t)t;
+            code[at + 1] = (uint8_t)(t >> 8);
+            code[at + 2] = (uint8_t)(t >> 16);
+            code[at + 3] = (uint8_t)(t >> 24);
+        }
+    }
+    close_session(&s);
+    if (status == ALVK_OK && emitted) {
+        *metadata_hr = rt->info->lpVtbl->ApplyMetaData(rt->info, module);
+        if (FAILED(*metadata_hr))
+            status = ALVK_E_METADATA_EMIT_FAILED;
+    }
+    return status;
+}

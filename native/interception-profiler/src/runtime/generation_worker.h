@@ -1,0 +1,48 @@
+/* The worker's half of a method generation: relocations emitted (or reused) for the loaded
+ * module epoch, tokens written into a private copy of the body, the copy published as the
+ * PreparedRejit snapshot, and the ReJIT requested. Exact-dispatch installs come through here
+ * too, as a generation with one StandAloneSig relocation. */
+#ifndef AIP_GENERATION_WORKER_H
+#define AIP_GENERATION_WORKER_H
+
+#include "module_catalog_clr.h"
+#include "runtime_state.h"
+#include "../il/method_body.h"
+
+/* A generation copied off the caller's memory at submission. */
+typedef struct aip_staged_generation {
+    alvk_generation g; /* its pointers point into `storage` */
+    alvk_generation_id id;
+    uint32_t index;
+    uint32_t added_owner;
+    uint64_t queued_ns;
+    _Alignas(8) uint8_t storage[];
+} aip_staged_generation;
+
+/* A heap copy of a validated generation; NULL when out of memory. Freed with free(). */
+aip_staged_generation *aip_generation_stage(const alvk_generation *g);
+
+/* Emits, patches, publishes and requests generation `id` of patch `index` for `target`.
+ * `code_offset` is where the code starts in g->body. On failure nothing stays published. */
+alvk_status aip_generation_apply(aip_runtime *rt, uint32_t index, alvk_generation_id id,
+                                 const alvk_generation *g, uint32_t code_offset,
+                                 const aip_method_target *target, uint64_t queued_ns);
+
+/* Emits every relocation of g (generation_emit.c) and writes the tokens into code (the
+ * code of a private body copy). On failure *failing names the relocation; *metadata_hr
+ * receives the first failing HRESULT, or ApplyMetaData's. */
+alvk_status aip_generation_emit(aip_runtime *rt, ModuleID module, const alvk_generation *g,
+                                uint8_t *code, alvk_relocation_result *results,
+                                uint32_t *failing, HRESULT *metadata_hr);
+
+/* Publishes `prepared` (NULL: the original IL) for generation `id` (0: the original) and
+ * requests the ReJIT; on refusal the previous snapshot comes back. Takes `prepared`. */
+alvk_status aip_generation_publish(aip_runtime *rt, uint32_t index, alvk_generation_id id,
+                                   aip_prepared_rejit *prepared, uint64_t queued_ns);
+
+/* Queue commands: a submitted generation (payload: aip_staged_generation *), and the
+ * rollback of a generation that failed to compile (payload: uint32_t patch index). */
+alvk_status aip_generation_run(void *payload, void *context);
+alvk_status aip_generation_rollback_run(void *payload, void *context);
+
+#endif

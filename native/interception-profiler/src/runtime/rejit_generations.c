@@ -1,0 +1,167 @@
+/* RejitState, continued: the generation chain of each patch and its transitions. */
+#include "rejit_state.h"
+
+#include <string.h>
+
+static aip_generation_record *record_of(aip_patch *p, alvk_generation_id id)
+{
+    for (int i = 0; id != 0 && i < AIP_GENERATION_HISTORY; ++i)
+        if (p->history[i].result.generation == id)
+            return &p->history[i];
+    return NULL;
+}
+
+alvk_status aip_rejit_begin_generation(aip_rejit_state *st, uint32_t index, int check_prior,
+                                       alvk_generation_id prior, alvk_generation_id *id)
+{
+    alvk_status status = ALVK_OK;
+    aip_mutex_lock(&st->lock);
+    aip_patch *p = &st->patches[index];
+    if (check_prior && prior != p->latest_generation) {
+        status = ALVK_E_STALE_GENERATION;
+    } else {
+        aip_generation_record *r = &p->history[p->history_next++ % AIP_GENERATION_HISTORY];
+        memset(r, 0, sizeof *r);
+        r->result.size = sizeof r->result;
+        r->result.generation = *id = ++st->last_generation_id;
+        r->result.prior_generation = p->latest_generation;
+        r->result.state = ALVK_GENERATION_PENDING;
+        p->latest_generation = *id;
+    }
+    aip_mutex_unlock(&st->lock);
+    return status;
+}
+
+void aip_rejit_generation_rejected(aip_rejit_state *st, uint32_t index, alvk_generation_id id,
+                                   alvk_status status, uint32_t failing_index,
+                                   int32_t metadata_hresult)
+{
+    aip_mutex_lock(&st->lock);
+    aip_patch *p = &st->patches[index];
+    aip_generation_record *r = record_of(p, id);
+    if (r != NULL && r->result.state == ALVK_GENERATION_PENDING) {
+        r->result.state = ALVK_GENERATION_REJECTED;
+        r->result.status = status;
+        r->result.failing_index = failing_index;
+        if (metadata_hresult != 0)
+            r->result.metadata_hresult = metadata_hresult;
+        if (p->latest_generation == id)
+            p->latest_generation = p->current_generation;
+    }
+    aip_mutex_unlock(&st->lock);
+}
+
+void aip_rejit_generation_relocations(aip_rejit_state *st, uint32_t index,
+                                      alvk_generation_id id, const alvk_relocation_result *res,
+                                      uint32_t count, int32_t metadata_hresult)
+{
+    aip_mutex_lock(&st->lock);
+    aip_generation_record *r = record_of(&st->patches[index], id);
+    if (r != NULL) {
+        if (count > ALVK_MAX_RELOCATIONS)
+            count = ALVK_MAX_RELOCATIONS;
+        memcpy(r->relocations, res, count * sizeof *res);
+        r->result.relocation_count = count;
+        r->result.metadata_hresult = metadata_hresult;
+    }
+    aip_mutex_unlock(&st->lock);
+}
+
+void aip_rejit_generation_requested(aip_rejit_state *st, uint32_t index, alvk_generation_id id,
+                                    aip_prepared_rejit *replaced)
+{
+    aip_mutex_lock(&st->lock);
+    aip_patch *p = &st->patches[index];
+    aip_generation_record *old = record_of(p, p->current_generation);
+    if (old != NULL && (old->result.state == ALVK_GENERATION_ACTIVE ||
+                        old->result.state == ALVK_GENERATION_REQUESTED))
+        old->result.state = ALVK_GENERATION_SUPERSEDED;
+    aip_prepared_release(p->rollback);
+    p->rollback = replaced;
+    p->rollback_generation = p->current_generation;
+    p->current_generation = id;
+    aip_generation_record *r = record_of(p, id);
+    if (r != NULL)
+        r->result.state = ALVK_GENERATION_REQUESTED;
+    aip_mutex_unlock(&st->lock);
+}
+
+int aip_rejit_generation_compiled(aip_rejit_state *st, uintptr_t module_id, uint32_t token,
+                                  int32_t hresult, uint32_t *index)
+{
+    int rollback = 0;
+    aip_mutex_lock(&st->lock);
+    for (uint32_t i = 0; i < ALVK_MAX_PATCHES; ++i) {
+        aip_patch *p = &st->patches[i];
+        if (!p->in_use || p->module_id != module_id || p->token != token ||
+            aip_patch_state_is_terminal(p->state))
+            continue;
+        aip_generation_record *r = record_of(p, p->current_generation);
+        if (r == NULL || r->result.state != ALVK_GENERATION_REQUESTED)
+            break; /* later compilations of a settled generation (tiering) change nothing */
+        r->result.compilation_hresult = hresult;
+        r->result.elapsed_ns = p->telemetry.compile_elapsed_ns;
+        if (hresult >= 0) {
+            r->result.state = ALVK_GENERATION_ACTIVE;
+            aip_prepared_release(p->rollback);
+            p->rollback = NULL;
+        } else {
+            r->result.state = ALVK_GENERATION_FAILED;
+            r->result.status = ALVK_E_COMPILATION_FAILED;
+            *index = i;
+            rollback = 1;
+        }
+        aip_cond_broadcast(&st->changed);
+        break;
+    }
+    aip_mutex_unlock(&st->lock);
+    return rollback;
+}
+
+int aip_rejit_take_rollback(aip_rejit_state *st, uint32_t index, aip_prepared_rejit **prepared,
+                            alvk_generation_id *generation)
+{
+    int take = 0;
+    aip_mutex_lock(&st->lock);
+    aip_patch *p = &st->patches[index];
+    aip_generation_record *r = record_of(p, p->current_generation);
+    if (r != NULL && r->result.state == ALVK_GENERATION_FAILED) {
+        /* Publishing it makes the rolled-back generation current again (requested). */
+        *prepared = p->rollback;
+        *generation = p->rollback_generation;
+        if (p->latest_generation == p->current_generation)
+            p->latest_generation = p->rollback_generation;
+        p->rollback = NULL;
+        take = 1;
+    }
+    aip_mutex_unlock(&st->lock);
+    return take;
+}
+
+void aip_rejit_generation_il_map(aip_rejit_state *st, uintptr_t module_id, uint32_t token,
+                                 alvk_generation_id id, int32_t hresult)
+{
+    aip_mutex_lock(&st->lock);
+    for (uint32_t i = 0; i < ALVK_MAX_PATCHES; ++i) {
+        aip_patch *p = &st->patches[i];
+        aip_generation_record *r;
+        if (p->in_use && p->module_id == module_id && p->token == token &&
+            (r = record_of(p, id)) != NULL)
+            r->result.il_map_hresult = hresult;
+    }
+    aip_mutex_unlock(&st->lock);
+}
+
+alvk_status aip_rejit_generation_lookup(aip_rejit_state *st, alvk_patch_handle handle,
+                                        alvk_generation_id id, aip_generation_record *out)
+{
+    aip_patch copy;
+    alvk_status status = aip_rejit_lookup(st, handle, &copy);
+    if (status != ALVK_OK)
+        return status;
+    aip_generation_record *r = record_of(&copy, id);
+    if (r == NULL)
+        return ALVK_E_UNKNOWN_GENERATION;
+    *out = *r;
+    return ALVK_OK;
+}

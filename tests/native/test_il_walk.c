@@ -1,0 +1,201 @@
+/* CIL opcode table and instruction walker: every operand class, two-byte opcodes, unknown
+ * opcodes, cut operands at every length, branch and switch targets. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "il/il_walk.h"
+
+#define CODE(...) ((const uint8_t[]){__VA_ARGS__}), (uint32_t)sizeof((const uint8_t[]){__VA_ARGS__})
+
+/* Exact-size heap copies, so ASan sees any read past the end. */
+static alvk_status decode(const uint8_t *bytes, uint32_t n, uint32_t offset,
+                          aip_il_instruction *out)
+{
+    uint8_t *copy = malloc(n + (n == 0));
+    assert_non_null(copy);
+    memcpy(copy, bytes, n);
+    alvk_status status = aip_il_decode(copy, n, offset, out);
+    free(copy);
+    return status;
+}
+
+typedef struct recorder {
+    aip_il_instruction insns[32];
+    uint32_t count;
+} recorder;
+
+static alvk_status record(void *context, const aip_il_instruction *insn)
+{
+    recorder *r = context;
+    assert_true(r->count < 32);
+    r->insns[r->count++] = *insn;
+    return ALVK_OK;
+}
+
+static aip_il_starts starts;
+
+static alvk_status walk(const uint8_t *bytes, uint32_t n, recorder *r)
+{
+    uint8_t *copy = malloc(n + (n == 0));
+    assert_non_null(copy);
+    memcpy(copy, bytes, n);
+    if (r != NULL)
+        r->count = 0;
+    alvk_status status = aip_il_walk(copy, n, &starts, r != NULL ? record : NULL, r);
+    free(copy);
+    return status;
+}
+
+static void expect(const aip_il_instruction *insn, uint32_t offset, uint32_t opcode,
+                   aip_operand_kind kind, uint32_t operand_size)
+{
+    uint32_t opcode_size = opcode > 0xFF ? 2 : 1;
+    assert_int_equal(insn->offset, offset);
+    assert_int_equal(insn->opcode, opcode);
+    assert_int_equal(insn->operand_kind, kind);
+    assert_int_equal(insn->operand_offset, offset + opcode_size);
+    assert_int_equal(insn->operand_size, operand_size);
+    assert_int_equal(insn->next_offset, offset + opcode_size + operand_size);
+}
+
+static void table_matches_ecma(void **state)
+{
+    (void)state;
+    uint32_t per_kind[AIP_OPERAND_KIND_COUNT] = {0};
+    uint32_t one_byte = 0, two_byte = 0;
+    aip_operand_kind kind;
+    for (uint32_t v = 0; v < 0x10000; ++v) {
+        if (!aip_il_opcode_operand(v, &kind)) {
+            assert_null(aip_il_opcode_name(v));
+            continue;
+        }
+        assert_non_null(aip_il_opcode_name(v));
+        per_kind[kind]++;
+        if (v < 0x100)
+            one_byte++;
+        else
+            two_byte++;
+    }
+    assert_int_equal(one_byte, 191);
+    assert_int_equal(two_byte, 28);
+    static const uint32_t expected[AIP_OPERAND_KIND_COUNT] = {
+        [AIP_OPERAND_SHORT_VAR] = 6, [AIP_OPERAND_SHORT_I] = 3, [AIP_OPERAND_SHORT_BR] = 14,
+        [AIP_OPERAND_SHORT_R] = 1,   [AIP_OPERAND_I] = 1,       [AIP_OPERAND_I8] = 1,
+        [AIP_OPERAND_R] = 1,         [AIP_OPERAND_VAR] = 6,     [AIP_OPERAND_BR] = 14,
+        [AIP_OPERAND_SWITCH] = 1,    [AIP_OPERAND_METHOD] = 6,  [AIP_OPERAND_FIELD] = 6,
+        [AIP_OPERAND_TYPE] = 17,     [AIP_OPERAND_TOK] = 1,     [AIP_OPERAND_STRING] = 1,
+        [AIP_OPERAND_SIG] = 1,
+    };
+    for (uint32_t k = 1; k < AIP_OPERAND_KIND_COUNT; ++k)
+        assert_int_equal(per_kind[k], expected[k]);
+    assert_int_equal(per_kind[AIP_OPERAND_NONE], 219 - 80);
+    static const uint32_t unused[] = {0x24, 0x77, 0x78, 0xA6, 0xB2, 0xBB, 0xC1, 0xC4, 0xC5,
+                                      0xC7, 0xCF, 0xE1, 0xFE, 0xFF, 0xFE08, 0xFE10, 0xFE1B,
+                                      0xFE1F, 0xFEFF, 0xFF00, 0x100};
+    for (size_t i = 0; i < sizeof unused / sizeof unused[0]; ++i)
+        assert_false(aip_il_opcode_operand(unused[i], NULL));
+    assert_string_equal(aip_il_opcode_name(AIP_CEE_CALL), "call");
+    assert_string_equal(aip_il_opcode_name(AIP_CEE_CONSTRAINED), "constrained.");
+    assert_string_equal(aip_il_opcode_name(AIP_CEE_LDELEM_REF), "ldelem.ref");
+    assert_int_equal(AIP_CEE_LDARG, 0xFE09);
+    assert_int_equal(AIP_CEE_CONV_U, 0xE0);
+    assert_true(aip_il_operand_is_token(AIP_OPERAND_SIG));
+    assert_false(aip_il_operand_is_token(AIP_OPERAND_I));
+}
+
+static void every_operand_class(void **state)
+{
+    (void)state;
+    recorder r;
+    assert_int_equal(walk(CODE(0x00,                         /* 0 nop */
+                               0x0E, 0x01,                   /* 1 ldarg.s 1 */
+                               0x1F, 0xF0,                   /* 3 ldc.i4.s -16 */
+                               0x2B, 0x00,                   /* 5 br.s +0 */
+                               0x22, 0, 0, 0x80, 0x3F,       /* 7 ldc.r4 1.0 */
+                               0x20, 1, 2, 3, 4,             /* 12 ldc.i4 */
+                               0x21, 1, 2, 3, 4, 5, 6, 7, 8, /* 17 ldc.i8 */
+                               0x23, 0, 0, 0, 0, 0, 0, 0xF0, 0x3F, /* 26 ldc.r8 1.0 */
+                               0xFE, 0x09, 0x02, 0x01,       /* 35 ldarg 0x0102 */
+                               0x38, 0, 0, 0, 0,             /* 39 br +0 */
+                               0x45, 2, 0, 0, 0, 0, 0, 0, 0, 0xF3, 0xFF, 0xFF, 0xFF,
+                                                             /* 44 switch (57, 44) */
+                               0x28, 1, 0, 0, 0x0A,          /* 57 call */
+                               0x7B, 1, 0, 0, 0x0A,          /* 62 ldfld */
+                               0x8C, 1, 0, 0, 0x1B,          /* 67 box */
+                               0xD0, 1, 0, 0, 0x01,          /* 72 ldtoken */
+                               0x72, 1, 0, 0, 0x70,          /* 77 ldstr */
+                               0x29, 1, 0, 0, 0x11,          /* 82 calli */
+                               0x2A),                        /* 87 ret */
+                          &r),
+                     ALVK_OK);
+    assert_int_equal(r.count, 18);
+    expect(&r.insns[0], 0, AIP_CEE_NOP, AIP_OPERAND_NONE, 0);
+    expect(&r.insns[1], 1, AIP_CEE_LDARG_S, AIP_OPERAND_SHORT_VAR, 1);
+    expect(&r.insns[2], 3, AIP_CEE_LDC_I4_S, AIP_OPERAND_SHORT_I, 1);
+    expect(&r.insns[3], 5, AIP_CEE_BR_S, AIP_OPERAND_SHORT_BR, 1);
+    expect(&r.insns[4], 7, AIP_CEE_LDC_R4, AIP_OPERAND_SHORT_R, 4);
+    expect(&r.insns[5], 12, AIP_CEE_LDC_I4, AIP_OPERAND_I, 4);
+    expect(&r.insns[6], 17, AIP_CEE_LDC_I8, AIP_OPERAND_I8, 8);
+    expect(&r.insns[7], 26, AIP_CEE_LDC_R8, AIP_OPERAND_R, 8);
+    expect(&r.insns[8], 35, AIP_CEE_LDARG, AIP_OPERAND_VAR, 2);
+    expect(&r.insns[9], 39, AIP_CEE_BR, AIP_OPERAND_BR, 4);
+    expect(&r.insns[10], 44, AIP_CEE_SWITCH, AIP_OPERAND_SWITCH, 12);
+    expect(&r.insns[11], 57, AIP_CEE_CALL, AIP_OPERAND_METHOD, 4);
+    expect(&r.insns[12], 62, AIP_CEE_LDFLD, AIP_OPERAND_FIELD, 4);
+    expect(&r.insns[13], 67, AIP_CEE_BOX, AIP_OPERAND_TYPE, 4);
+    expect(&r.insns[14], 72, AIP_CEE_LDTOKEN, AIP_OPERAND_TOK, 4);
+    expect(&r.insns[15], 77, AIP_CEE_LDSTR, AIP_OPERAND_STRING, 4);
+    expect(&r.insns[16], 82, AIP_CEE_CALLI, AIP_OPERAND_SIG, 4);
+    expect(&r.insns[17], 87, AIP_CEE_RET, AIP_OPERAND_NONE, 0);
+    for (uint32_t i = 0; i < 18; ++i)
+        assert_true(aip_il_is_start(&starts, 88, r.insns[i].offset));
+    assert_false(aip_il_is_start(&starts, 88, 2));
+    assert_false(aip_il_is_start(&starts, 88, 88));
+}
+
+static void two_byte_opcodes(void **state)
+{
+    (void)state;
+    recorder r;
+    assert_int_equal(walk(CODE(0xFE, 0x09, 0x00, 0x01,       /* 0 ldarg 256 */
+                               0xFE, 0x0E, 0xFF, 0xFF,       /* 4 stloc 65535 */
+                               0xFE, 0x06, 1, 0, 0, 0x06,    /* 8 ldftn */
+                               0xFE, 0x12, 0x01,             /* 14 unaligned. 1 */
+                               0xFE, 0x16, 2, 0, 0, 0x1B,    /* 17 constrained. */
+                               0xFE, 0x1C, 3, 0, 0, 0x02,    /* 23 sizeof */
+                               0xFE, 0x01,                   /* 29 ceq */
+                               0xFE, 0x1A),                  /* 31 rethrow */
+                          &r),
+                     ALVK_OK);
+    assert_int_equal(r.count, 8);
+    expect(&r.insns[0], 0, 0xFE09, AIP_OPERAND_VAR, 2);
+    expect(&r.insns[1], 4, AIP_CEE_STLOC, AIP_OPERAND_VAR, 2);
+    expect(&r.insns[2], 8, AIP_CEE_LDFTN, AIP_OPERAND_METHOD, 4);
+    expect(&r.insns[3], 14, AIP_CEE_UNALIGNED, AIP_OPERAND_SHORT_I, 1);
+    expect(&r.insns[4], 17, AIP_CEE_CONSTRAINED, AIP_OPERAND_TYPE, 4);
+    expect(&r.insns[5], 23, AIP_CEE_SIZEOF, AIP_OPERAND_TYPE, 4);
+    expect(&r.insns[6], 29, AIP_CEE_CEQ, AIP_OPERAND_NONE, 0);
+    expect(&r.insns[7], 31, AIP_CEE_RETHROW, AIP_OPERAND_NONE, 0);
+
+    aip_il_instruction insn;
+    assert_int_equal(decode(CODE(0xFE), 0, &insn), ALVK_E_IL_MALFORMED); /* lone prefix */
+    assert_int_equal(decode(CODE(0x00, 0xFE), 1, &insn), ALVK_E_IL_MALFORMED);
+    assert_int_equal(decode(CODE(0xFE, 0x1F), 0, &insn), ALVK_E_IL_MALFORMED);
+    assert_int_equal(decode(CODE(0xFE, 0xFE, 0x01), 0, &insn), ALVK_E_IL_MALFORMED);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(table_matches_ecma),
+        cmocka_unit_test(every_operand_class),
+        cmocka_unit_test(two_byte_opcodes),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,141 @@
+/* The generation chain in RejitState: stale checks, supersession, compilation outcomes and
+ * rollback, without a runtime. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "runtime/rejit_state.h"
+
+static aip_rejit_state st;
+static const alvk_mvid k_mvid = {{9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 1, 2, 3, 4, 5, 6}};
+enum { TOKEN = 0x06000020, MODULE = 0x8000 };
+
+static uint32_t patch_index;
+static alvk_patch_handle handle;
+
+static void open_patch(void)
+{
+    int added = 0;
+    assert_int_equal(aip_rejit_init(&st), 0);
+    assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, TOKEN, 1, 0, &patch_index, &handle,
+                                             &added),
+                     ALVK_OK);
+    aip_rejit_set_target(&st, patch_index, MODULE, 2);
+}
+
+static void close_patch(void)
+{
+    aip_prepared_release(aip_rejit_publish(&st, patch_index, NULL));
+    aip_prepared_release(st.patches[patch_index].rollback);
+    st.patches[patch_index].rollback = NULL;
+}
+
+static alvk_generation_state state_of(alvk_generation_id id)
+{
+    aip_generation_record r;
+    assert_int_equal(aip_rejit_generation_lookup(&st, handle, id, &r), ALVK_OK);
+    return r.result.state;
+}
+
+static aip_prepared_rejit *snapshot(alvk_generation_id id)
+{
+    static const uint8_t body[] = {0x06, 0x2A};
+    static const alvk_il_map_entry map[] = {{0, 0, 1}, {1, 1, 1}};
+    return aip_prepared_create(id, body, sizeof body, map, 2);
+}
+
+static void chain_is_checked_and_superseded(void **state)
+{
+    (void)state;
+    open_patch();
+    alvk_generation_id g1 = 0, g2 = 0, g3 = 0;
+    assert_int_equal(aip_rejit_begin_generation(&st, patch_index, 1, 5, &g1),
+                     ALVK_E_STALE_GENERATION);
+    assert_int_equal(aip_rejit_begin_generation(&st, patch_index, 1, 0, &g1), ALVK_OK);
+    assert_int_equal(state_of(g1), ALVK_GENERATION_PENDING);
+    /* A second submission naming the same prior is stale: g1 is now the latest. */
+    assert_int_equal(aip_rejit_begin_generation(&st, patch_index, 1, 0, &g2),
+                     ALVK_E_STALE_GENERATION);
+    aip_prepared_rejit *s1 = snapshot(g1);
+    aip_prepared_release(aip_rejit_publish(&st, patch_index, s1));
+    aip_rejit_generation_requested(&st, patch_index, g1, NULL);
+    assert_int_equal(state_of(g1), ALVK_GENERATION_REQUESTED);
+    uint32_t index = 99;
+    assert_int_equal(aip_rejit_generation_compiled(&st, MODULE, TOKEN, 0, &index), 0);
+    assert_int_equal(state_of(g1), ALVK_GENERATION_ACTIVE);
+    /* Later compilations of the same generation (tiering) change nothing. */
+    assert_int_equal(aip_rejit_generation_compiled(&st, MODULE, TOKEN, -1, &index), 0);
+    assert_int_equal(state_of(g1), ALVK_GENERATION_ACTIVE);
+
+    assert_int_equal(aip_rejit_begin_generation(&st, patch_index, 1, g1, &g2), ALVK_OK);
+    aip_rejit_generation_rejected(&st, patch_index, g2, ALVK_E_RELOCATION_OVERLAP, 3, 0);
+    aip_generation_record r;
+    assert_int_equal(aip_rejit_generation_lookup(&st, handle, g2, &r), ALVK_OK);
+    assert_int_equal(r.result.state, ALVK_GENERATION_REJECTED);
+    assert_int_equal(r.result.status, ALVK_E_RELOCATION_OVERLAP);
+    assert_int_equal(r.result.failing_index, 3);
+    assert_int_equal(r.result.prior_generation, g1);
+    /* The rejected one never became current: the next names g1 again. */
+    assert_int_equal(aip_rejit_begin_generation(&st, patch_index, 1, g1, &g3), ALVK_OK);
+    aip_prepared_rejit *replaced = aip_rejit_publish(&st, patch_index, snapshot(g3));
+    aip_rejit_generation_requested(&st, patch_index, g3, replaced);
+    assert_int_equal(state_of(g1), ALVK_GENERATION_SUPERSEDED);
+    aip_rejit_generation_il_map(&st, MODULE, TOKEN, g3, (int32_t)0x80131363);
+    assert_int_equal(aip_rejit_generation_lookup(&st, handle, g3, &r), ALVK_OK);
+    assert_int_equal(r.result.il_map_hresult, (int32_t)0x80131363);
+    assert_int_equal(aip_rejit_generation_lookup(&st, handle, 12345, &r),
+                     ALVK_E_UNKNOWN_GENERATION);
+    close_patch();
+}
+
+static void failed_compilation_rolls_back(void **state)
+{
+    (void)state;
+    open_patch();
+    alvk_generation_id g1 = 0, g2 = 0, back = 77;
+    assert_int_equal(aip_rejit_begin_generation(&st, patch_index, 1, 0, &g1), ALVK_OK);
+    aip_prepared_rejit *s1 = snapshot(g1);
+    aip_prepared_release(aip_rejit_publish(&st, patch_index, s1));
+    aip_rejit_generation_requested(&st, patch_index, g1, NULL);
+    uint32_t index = 0;
+    aip_rejit_generation_compiled(&st, MODULE, TOKEN, 0, &index);
+    assert_int_equal(aip_rejit_begin_generation(&st, patch_index, 1, g1, &g2), ALVK_OK);
+    aip_prepared_rejit *replaced = aip_rejit_publish(&st, patch_index, snapshot(g2));
+    assert_ptr_equal(replaced, s1);
+    aip_rejit_generation_requested(&st, patch_index, g2, replaced);
+    aip_prepared_rejit *taken = NULL;
+    assert_int_equal(aip_rejit_take_rollback(&st, patch_index, &taken, &back), 0);
+    assert_int_equal(aip_rejit_generation_compiled(&st, MODULE, TOKEN, (int32_t)0x8013150A,
+                                                   &index),
+                     1);
+    assert_int_equal(index, patch_index);
+    aip_generation_record r;
+    assert_int_equal(aip_rejit_generation_lookup(&st, handle, g2, &r), ALVK_OK);
+    assert_int_equal(r.result.state, ALVK_GENERATION_FAILED);
+    assert_int_equal(r.result.status, ALVK_E_COMPILATION_FAILED);
+    assert_int_equal(r.result.compilation_hresult, (int32_t)0x8013150A);
+    assert_int_equal(aip_rejit_take_rollback(&st, patch_index, &taken, &back), 1);
+    assert_ptr_equal(taken, s1);
+    assert_int_equal(back, g1);
+    /* Republishing g1 makes it current again; the failed one stays failed. */
+    aip_prepared_release(aip_rejit_publish(&st, patch_index, taken));
+    aip_rejit_generation_requested(&st, patch_index, g1, NULL);
+    assert_int_equal(state_of(g1), ALVK_GENERATION_REQUESTED);
+    assert_int_equal(state_of(g2), ALVK_GENERATION_FAILED);
+    alvk_generation_id g3 = 0;
+    assert_int_equal(aip_rejit_begin_generation(&st, patch_index, 1, g2, &g3),
+                     ALVK_E_STALE_GENERATION);
+    assert_int_equal(aip_rejit_begin_generation(&st, patch_index, 1, g1, &g3), ALVK_OK);
+    close_patch();
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(chain_is_checked_and_superseded),
+        cmocka_unit_test(failed_compilation_rolls_back),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
