@@ -357,6 +357,9 @@ typedef uint64_t alvk_generation_id; /* process-wide, increasing; 0 means "none"
 /* A relocation that is emitted (for example as another relocation's parent) but whose token
  * is written nowhere in the body. */
 #define ALVK_RELOCATION_NO_OPERAND 0xFFFFFFFFu
+/* A STANDALONE_SIG relocation with a local variable signature that fills the fat header's
+ * LocalVarSigTok, so a body can declare locals the module has no signature for. */
+#define ALVK_RELOCATION_LOCALS_SIGNATURE 0xFFFFFFFEu
 
 typedef enum alvk_relocation_kind {
     /* blob: a method signature (calli) or a local variable signature. */
@@ -377,7 +380,8 @@ typedef struct alvk_relocation {
     uint32_t size;              /* sizeof(alvk_relocation) */
     alvk_relocation_kind kind;
     uint32_t il_offset;         /* offset in the code (after the header) of the 4-byte token
-                                 * operand to fill, or ALVK_RELOCATION_NO_OPERAND */
+                                 * operand to fill, ALVK_RELOCATION_NO_OPERAND or
+                                 * ALVK_RELOCATION_LOCALS_SIGNATURE */
     uint32_t parent_token;      /* MEMBER_REF, METHOD_SPEC, TYPE_REF: an existing token of
                                  * the target module, or 0 to use parent_relocation */
     uint32_t parent_relocation; /* 1-based index of an earlier relocation whose token is the
@@ -498,6 +502,12 @@ ALVK_API alvk_status ALVK_CALL alvk_patch_wait(alvk_patch_handle handle, uint32_
 /* Copies the patch's telemetry. */
 ALVK_API alvk_status ALVK_CALL alvk_patch_get_telemetry(alvk_patch_handle handle,
                                                        alvk_patch_telemetry *out);
+
+/* Checks `generation` as alvk_generation_submit would, without queuing anything, and says
+ * which relocation or IL map entry a failure is about (*failing_index, 0-based; 0 when the
+ * failure is not about one). Needs no profiler: tools may call it anywhere. */
+ALVK_API alvk_status ALVK_CALL alvk_generation_validate(const alvk_generation *generation,
+                                                       uint32_t *failing_index);
 
 /* Validates `generation` (bounds, body, relocations, IL map; see the statuses 500-599) on
  * the calling thread, copies it, and queues it. On ALVK_OK *handle names the target's patch

@@ -1,6 +1,7 @@
 /* The exported C ABI: argument checks here, behaviour in ProfilerRuntime. */
 #include "alvorkit_interception_profiler.h"
 
+#include "../generation/generation_validate.h"
 #include "../runtime/profiler_runtime.h"
 
 ALVK_API uint32_t ALVK_CALL alvk_version_number(void) { return ALVK_ABI_VERSION; }
@@ -85,4 +86,15 @@ ALVK_API alvk_status ALVK_CALL alvk_generation_get_result(alvk_patch_handle hand
         if (relocations[i].size < sizeof(alvk_relocation_result))
             return ALVK_E_STRUCT_SIZE;
     return aip_runtime_generation_result(handle, id, out, relocations, capacity);
+}
+
+ALVK_API alvk_status ALVK_CALL alvk_generation_validate(const alvk_generation *generation,
+                                                       uint32_t *failing_index)
+{
+    if (generation == 0 || failing_index == 0)
+        return ALVK_E_NULL_ARGUMENT;
+    aip_generation_check check;
+    alvk_status status = aip_generation_validate(generation, AIP_ORIGINAL_SIZE_UNKNOWN, &check);
+    *failing_index = status == ALVK_OK ? 0 : check.failing_index;
+    return status;
 }

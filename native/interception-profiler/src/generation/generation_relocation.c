@@ -190,6 +190,17 @@ alvk_status aip_generation_check_relocation(aip_relocation_scope *scope, uint32_
         return status;
     if (r->il_offset == ALVK_RELOCATION_NO_OPERAND)
         return ALVK_OK;
+    if (r->il_offset == ALVK_RELOCATION_LOCALS_SIGNATURE) {
+        /* The fat header's locals token: a local variable signature, once. */
+        if (!scope->fat_header)
+            return ALVK_E_RELOCATION_NOT_OPERAND;
+        if (r->kind != ALVK_RELOCATION_STANDALONE_SIG || scope->method_sig[index])
+            return ALVK_E_RELOCATION_KIND_MISMATCH;
+        for (uint32_t j = 0; j < index; ++j)
+            if (all[j].il_offset == r->il_offset)
+                return ALVK_E_RELOCATION_OVERLAP;
+        return ALVK_OK;
+    }
     aip_il_instruction insn;
     if (!aip_il_find_operand(scope->code, scope->code_size, scope->starts, r->il_offset,
                              &insn) ||

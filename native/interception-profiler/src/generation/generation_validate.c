@@ -85,6 +85,7 @@ alvk_status aip_generation_validate(const alvk_generation *g, uint32_t original_
     scope.code = g->body + body.code_offset;
     scope.code_size = body.code_size;
     scope.starts = &starts;
+    scope.fat_header = body.is_fat;
     status = aip_il_walk(scope.code, scope.code_size, &starts, NULL, NULL);
     if (status != ALVK_OK)
         return status;

@@ -95,11 +95,11 @@ static alvk_status emit_one(emit_session *s, const alvk_generation *g, uint32_t 
     return ALVK_OK;
 }
 
-/* Emits every relocation and writes the tokens into code. On failure *failing names the
+/* Emits every relocation and writes the tokens into body. On failure *failing names the
  * relocation. *metadata_hr receives the first failing HRESULT, or ApplyMetaData's. */
 alvk_status aip_generation_emit(aip_runtime *rt, ModuleID module, const alvk_generation *g,
-                                uint8_t *code, alvk_relocation_result *res, uint32_t *failing,
-                                HRESULT *metadata_hr)
+                                uint8_t *body, uint32_t code_offset, alvk_relocation_result *res,
+                                uint32_t *failing, HRESULT *metadata_hr)
 {
     emit_session s = {rt, module, NULL, NULL};
     alvk_status status = ALVK_OK;
@@ -113,10 +113,13 @@ alvk_status aip_generation_emit(aip_runtime *rt, ModuleID module, const alvk_gen
             *metadata_hr = res[i].hresult;
         } else if (g->relocations[i].il_offset != ALVK_RELOCATION_NO_OPERAND) {
             uint32_t t = res[i].token, at = g->relocations[i].il_offset;
-            code[at] = (uint8_t)t;
-            code[at + 1] = (uint8_t)(t >> 8);
-            code[at + 2] = (uint8_t)(t >> 16);
-            code[at + 3] = (uint8_t)(t >> 24);
+            /* The fat header keeps LocalVarSigTok at byte 8. */
+            uint8_t *operand = at == ALVK_RELOCATION_LOCALS_SIGNATURE ? body + 8
+                                                                        : body + code_offset + at;
+            operand[0] = (uint8_t)t;
+            operand[1] = (uint8_t)(t >> 8);
+            operand[2] = (uint8_t)(t >> 16);
+            operand[3] = (uint8_t)(t >> 24);
         }
     }
     close_session(&s);

@@ -81,7 +81,7 @@ alvk_status aip_generation_apply(aip_runtime *rt, uint32_t index, alvk_generatio
     memcpy(body, g->body, g->body_size);
     uint32_t failing = 0;
     HRESULT metadata_hr = S_OK;
-    alvk_status status = aip_generation_emit(rt, target->module_id, g, body + code_offset,
+    alvk_status status = aip_generation_emit(rt, target->module_id, g, body, code_offset,
                                              results, &failing, &metadata_hr);
     aip_rejit_generation_relocations(&rt->rejit, index, id, results,
                                      status == ALVK_OK ? g->relocation_count : failing + 1,

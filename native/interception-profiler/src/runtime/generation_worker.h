@@ -28,12 +28,13 @@ alvk_status aip_generation_apply(aip_runtime *rt, uint32_t index, alvk_generatio
                                  const alvk_generation *g, uint32_t code_offset,
                                  const aip_method_target *target, uint64_t queued_ns);
 
-/* Emits every relocation of g (generation_emit.c) and writes the tokens into code (the
- * code of a private body copy). On failure *failing names the relocation; *metadata_hr
- * receives the first failing HRESULT, or ApplyMetaData's. */
+/* Emits every relocation of g (generation_emit.c) and writes the tokens into body (a
+ * private copy whose code starts at code_offset). On failure *failing names the relocation;
+ * *metadata_hr receives the first failing HRESULT, or ApplyMetaData's. */
 alvk_status aip_generation_emit(aip_runtime *rt, ModuleID module, const alvk_generation *g,
-                                uint8_t *code, alvk_relocation_result *results,
-                                uint32_t *failing, HRESULT *metadata_hr);
+                                uint8_t *body, uint32_t code_offset,
+                                alvk_relocation_result *results, uint32_t *failing,
+                                HRESULT *metadata_hr);
 
 /* Publishes `prepared` (NULL: the original IL) for generation `id` (0: the original) and
  * requests the ReJIT; on refusal the previous snapshot comes back. Takes `prepared`. */
