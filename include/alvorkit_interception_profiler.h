@@ -78,7 +78,8 @@ extern "C" {
  *
  * Values are pinned and grouped: 0 success; 1-99 arguments and ABI use; 100-199 startup
  * configuration; 200-299 the native worker and its queue; 300-399 signatures, IL bodies and
- * targets; 400-499 patches; 500-599 method generations. A value is never reused.
+ * targets; 400-499 patches; 500-599 method generations; 600-699 allocation capture. A
+ * value is never reused.
  * Each entry: X(name, value, description).
  * ------------------------------------------------------------------------------------- */
 #define ALVK_STATUS_LIST(X)                                                                  \
@@ -151,7 +152,13 @@ extern "C" {
     X(ALVK_E_RELOCATION_OVERLAP, 506, "two relocations fill the same operand")             \
     X(ALVK_E_IL_MAP_INVALID, 507, "an IL map entry is out of range or out of order")       \
     X(ALVK_E_COMPILATION_FAILED, 508,                                                      \
-      "the runtime could not compile the generation; the prior body was restored")
+      "the runtime could not compile the generation; the prior body was restored")          \
+    X(ALVK_E_ALLOCATION_PROFILING_OFF, 600,                                                \
+      "allocation capture needs ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING=1 at startup")   \
+    X(ALVK_E_CAPTURE_ACTIVE, 601, "a capture window is already open")                      \
+    X(ALVK_E_CAPTURE_NOT_ACTIVE, 602, "no capture window is open")                         \
+    X(ALVK_E_NO_CAPTURE, 603, "no capture window has ended yet")                           \
+    X(ALVK_E_UNKNOWN_FUNCTION, 604, "the runtime does not know that FunctionID")
 
 typedef enum alvk_status {
 #define ALVK_STATUS_ENUM_ENTRY(name, value, description) name = value,
@@ -452,6 +459,91 @@ typedef struct alvk_generation_result {
 } alvk_generation_result;
 
 /* ---------------------------------------------------------------------------------------
+ * Allocation capture windows
+ *
+ * Only with ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING=1 at startup. Between
+ * alvk_capture_begin and alvk_capture_end, every allocation is counted per type, exactly,
+ * into a table preallocated at startup; a sampled window also records the allocating
+ * thread's stack about once every `sample_interval_bytes` allocated bytes (geometric
+ * distances, so periodic allocation patterns cannot bias it) into preallocated storage.
+ * The allocation callback only does atomic accounting and the stack walk; names, modules,
+ * tokens and IL offsets are resolved after the window ends.
+ * ------------------------------------------------------------------------------------- */
+#define ALVK_MAX_SAMPLE_FRAMES 64
+#define ALVK_TYPE_NAME_CAPACITY 512
+#define ALVK_METHOD_NAME_CAPACITY 256
+#define ALVK_DEFAULT_SAMPLE_INTERVAL_BYTES 102400u
+/* Defaults (and maxima) of the startup-sized storage; ALVORKIT_INTERCEPTION_ALLOCATION_TYPES
+ * and ALVORKIT_INTERCEPTION_ALLOCATION_SAMPLES override the defaults within these. */
+#define ALVK_DEFAULT_TYPE_SLOTS 4096u
+#define ALVK_MAX_TYPE_SLOTS 1048576u
+#define ALVK_DEFAULT_SAMPLE_SLOTS 1024u
+#define ALVK_MAX_SAMPLE_SLOTS 262144u
+
+typedef enum alvk_capture_mode {
+    ALVK_CAPTURE_COUNT_ONLY = 0, /* exact per-type counts only */
+    ALVK_CAPTURE_SAMPLED = 1,    /* counts, plus sampled stacks */
+    ALVK_CAPTURE_MODE_MAX_ENUM = 0x7FFFFFFF
+} alvk_capture_mode;
+
+typedef struct alvk_capture_options {
+    uint32_t size;                  /* sizeof(alvk_capture_options) */
+    alvk_capture_mode mode;
+    uint32_t sample_interval_bytes; /* mean distance between samples; 0: the default */
+    uint32_t max_samples;           /* 0: all the storage; at most the storage */
+    uint32_t max_frames;            /* per sample, 1..ALVK_MAX_SAMPLE_FRAMES; 0: the maximum */
+    uint32_t reserved;              /* 0 */
+    uint64_t seed;                  /* of the sampling distances; 0: chosen by the profiler */
+} alvk_capture_options;
+
+typedef struct alvk_capture_summary {
+    uint32_t size;                /* in: sizeof(alvk_capture_summary) */
+    alvk_capture_mode mode;
+    uint32_t type_count;          /* distinct types counted */
+    uint32_t sample_count;        /* samples kept */
+    uint64_t total_objects;       /* every allocation in the window, overflow included */
+    uint64_t total_bytes;
+    uint64_t overflow_objects;    /* allocations of types the full table could not take */
+    uint64_t overflow_bytes;
+    uint64_t dropped_samples;     /* samples due while the storage was full */
+    uint64_t elapsed_ns;          /* begin -> end */
+    uint32_t type_slots;          /* capacity fixed at startup */
+    uint32_t sample_slots;
+} alvk_capture_summary;
+
+typedef struct alvk_type_count {
+    uint32_t size;                /* sizeof(alvk_type_count) */
+    uint32_t reserved;
+    uint64_t class_id;
+    uint64_t count;
+    uint64_t bytes;
+    char name[ALVK_TYPE_NAME_CAPACITY]; /* "System.Collections.Generic.List<System.Int32>" */
+} alvk_type_count;
+
+typedef struct alvk_frame {
+    uint64_t function_id;         /* 0 for a native frame */
+    uint64_t ip;
+    alvk_mvid module_mvid;        /* zero when not in a catalogued module */
+    uint32_t method_token;
+    int32_t il_offset;            /* -1 when unknown (prolog, epilog, no mapping) */
+} alvk_frame;
+
+typedef struct alvk_sample {
+    uint32_t size;                /* sizeof(alvk_sample) */
+    uint32_t frame_count;
+    uint64_t class_id;            /* the type whose allocation took the sample */
+    uint64_t weight_bytes;        /* bytes this sample stands for (the sampling interval) */
+    alvk_frame frames[ALVK_MAX_SAMPLE_FRAMES]; /* innermost first */
+} alvk_sample;
+
+typedef struct alvk_method_info {
+    uint32_t size;                /* sizeof(alvk_method_info) */
+    uint32_t method_token;
+    alvk_mvid module_mvid;
+    char name[ALVK_METHOD_NAME_CAPACITY]; /* "Namespace.Type.Method" */
+} alvk_method_info;
+
+/* ---------------------------------------------------------------------------------------
  * Functions
  * ------------------------------------------------------------------------------------- */
 
@@ -523,6 +615,27 @@ ALVK_API alvk_status ALVK_CALL alvk_generation_get_result(alvk_patch_handle hand
                                                          alvk_generation_result *out,
                                                          alvk_relocation_result *relocations,
                                                          uint32_t capacity);
+
+/* Opens a capture window. ALVK_E_ALLOCATION_PROFILING_OFF without the startup variable,
+ * ALVK_E_CAPTURE_ACTIVE while one is open; argument errors for bad options. */
+ALVK_API alvk_status ALVK_CALL alvk_capture_begin(const alvk_capture_options *options);
+
+/* Closes the window, resolves what it recorded, and summarizes it. The results stay
+ * readable until the next alvk_capture_begin. ALVK_E_CAPTURE_NOT_ACTIVE when none is open. */
+ALVK_API alvk_status ALVK_CALL alvk_capture_end(alvk_capture_summary *summary);
+
+/* Copies per-type counts of the last ended window, from index `first`, up to capacity;
+ * *written receives how many. Every element's size field must be set. */
+ALVK_API alvk_status ALVK_CALL alvk_capture_read_types(uint32_t first, alvk_type_count *out,
+                                                      uint32_t capacity, uint32_t *written);
+
+/* Copies samples of the last ended window, frames resolved to module, token and IL offset. */
+ALVK_API alvk_status ALVK_CALL alvk_capture_read_samples(uint32_t first, alvk_sample *out,
+                                                        uint32_t capacity, uint32_t *written);
+
+/* Names the method of a frame (FunctionID), for reports. */
+ALVK_API alvk_status ALVK_CALL alvk_capture_describe_function(uint64_t function_id,
+                                                             alvk_method_info *out);
 
 #ifdef __cplusplus
 }

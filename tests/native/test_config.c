@@ -47,7 +47,9 @@ static void allocations_add_their_bits(void **state)
     assert_int_equal(config.allocation_profiling, 1);
     aip_event_mask mask = aip_event_mask_for(&config);
     assert_true(mask.low & COR_PRF_ENABLE_OBJECT_ALLOCATED);
-    assert_true(mask.low & COR_PRF_MONITOR_OBJECT_ALLOCATED);
+    assert_true(mask.low & COR_PRF_ENABLE_STACK_SNAPSHOT);
+    /* The callback itself is switched on per capture window, not at startup. */
+    assert_false(mask.low & COR_PRF_MONITOR_OBJECT_ALLOCATED);
 }
 
 static void no_modules_keeps_profiler_but_drops_rejit(void **state)

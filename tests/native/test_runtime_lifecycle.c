@@ -115,7 +115,7 @@ static void initialize_then_shutdown(void **state)
                                         COR_PRF_DISABLE_ALL_NGEN_IMAGES |
                                         COR_PRF_MONITOR_JIT_COMPILATION |
                                         COR_PRF_ENABLE_OBJECT_ALLOCATED |
-                                        COR_PRF_MONITOR_OBJECT_ALLOCATED);
+                                        COR_PRF_ENABLE_STACK_SNAPSHOT);
     assert_int_equal(fake.mask_high, 0);
     uint64_t deadline = aip_monotonic_ns() + 5000000000ull;
     while (atomic_load(&fake.init_thread_calls) == 0 && aip_monotonic_ns() < deadline) {

@@ -12,9 +12,11 @@ internal static class CorPrf
     public const uint EnableRejit = 0x00040000;
     public const uint DisableAllNgenImages = 0x80000000;
     public const uint EnableObjectAllocated = 0x00800000;
+    public const uint EnableStackSnapshot = 0x10000000;
 
     public const uint Patching = MonitorModuleLoads | MonitorJitCompilation | EnableRejit | DisableAllNgenImages;
-    public const uint Allocations = MonitorObjectAllocated | EnableObjectAllocated;
+    // Immutable bits at startup; MonitorObjectAllocated is on only inside capture windows.
+    public const uint Allocations = EnableObjectAllocated | EnableStackSnapshot;
 }
 
 /// <summary>The profiler loads into a real .NET 10 process and managed code reaches it.</summary>

@@ -1,6 +1,7 @@
 /* The exported C ABI: argument checks here, behaviour in ProfilerRuntime. */
 #include "alvorkit_interception_profiler.h"
 
+#include "../allocation/allocation_resolve.h"
 #include "../generation/generation_validate.h"
 #include "../runtime/profiler_runtime.h"
 
@@ -97,4 +98,59 @@ ALVK_API alvk_status ALVK_CALL alvk_generation_validate(const alvk_generation *g
     alvk_status status = aip_generation_validate(generation, AIP_ORIGINAL_SIZE_UNKNOWN, &check);
     *failing_index = status == ALVK_OK ? 0 : check.failing_index;
     return status;
+}
+
+ALVK_API alvk_status ALVK_CALL alvk_capture_begin(const alvk_capture_options *options)
+{
+    if (options == 0)
+        return ALVK_E_NULL_ARGUMENT;
+    if (options->size < sizeof(alvk_capture_options))
+        return ALVK_E_STRUCT_SIZE;
+    return aip_allocation_begin(options);
+}
+
+ALVK_API alvk_status ALVK_CALL alvk_capture_end(alvk_capture_summary *summary)
+{
+    if (summary == 0)
+        return ALVK_E_NULL_ARGUMENT;
+    if (summary->size < sizeof(alvk_capture_summary))
+        return ALVK_E_STRUCT_SIZE;
+    return aip_allocation_end(summary);
+}
+
+/* Every element of an output array carries its size. */
+static alvk_status check_elements(const void *out, uint32_t capacity, size_t element,
+                                  uint32_t *written)
+{
+    if ((out == 0 && capacity > 0) || written == 0)
+        return ALVK_E_NULL_ARGUMENT;
+    for (uint32_t i = 0; i < capacity; ++i)
+        if (*(const uint32_t *)(const void *)((const char *)out + i * element) < element)
+            return ALVK_E_STRUCT_SIZE;
+    return ALVK_OK;
+}
+
+ALVK_API alvk_status ALVK_CALL alvk_capture_read_types(uint32_t first, alvk_type_count *out,
+                                                      uint32_t capacity, uint32_t *written)
+{
+    alvk_status status = check_elements(out, capacity, sizeof *out, written);
+    return status != ALVK_OK ? status : aip_allocation_read_types(first, out, capacity, written);
+}
+
+ALVK_API alvk_status ALVK_CALL alvk_capture_read_samples(uint32_t first, alvk_sample *out,
+                                                        uint32_t capacity, uint32_t *written)
+{
+    alvk_status status = check_elements(out, capacity, sizeof *out, written);
+    return status != ALVK_OK ? status
+                             : aip_allocation_read_samples(first, out, capacity, written);
+}
+
+ALVK_API alvk_status ALVK_CALL alvk_capture_describe_function(uint64_t function_id,
+                                                             alvk_method_info *out)
+{
+    if (out == 0)
+        return ALVK_E_NULL_ARGUMENT;
+    if (out->size < sizeof(alvk_method_info))
+        return ALVK_E_STRUCT_SIZE;
+    return aip_allocation_describe_function(function_id, out);
 }

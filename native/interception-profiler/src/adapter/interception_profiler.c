@@ -6,6 +6,7 @@
 #include "export.h"
 #include "../coreclr/cor_guids.h"
 #include "../coreclr/corprof_callback.h"
+#include "../allocation/allocation_capture.h"
 #include "../runtime/profiler_runtime.h"
 
 #include <stdatomic.h>
@@ -140,6 +141,14 @@ static HRESULT STDMETHODCALLTYPE InterceptionProfiler_ReJITError(
     return S_OK;
 }
 
+static HRESULT STDMETHODCALLTYPE InterceptionProfiler_ObjectAllocated(
+    ICorProfilerCallback11 *iface, ObjectID object, ClassID class_id)
+{
+    (void)iface;
+    aip_allocation_on_object(object, class_id);
+    return S_OK;
+}
+
 /* Attaching to a running process is outside the product: say so and refuse. */
 static HRESULT STDMETHODCALLTYPE InterceptionProfiler_InitializeForAttach(
     ICorProfilerCallback11 *iface, IUnknown *info, void *data, UINT cb)
@@ -185,6 +194,7 @@ static const ICorProfilerCallback11Vtbl InterceptionProfiler_vtbl = {
     .ReJITCompilationStarted = InterceptionProfiler_ReJITCompilationStarted,
     .ReJITCompilationFinished = InterceptionProfiler_ReJITCompilationFinished,
     .ReJITError = InterceptionProfiler_ReJITError,
+    .ObjectAllocated = InterceptionProfiler_ObjectAllocated,
 };
 #if defined(__GNUC__) || defined(__clang__)
 #pragma GCC diagnostic pop

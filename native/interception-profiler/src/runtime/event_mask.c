@@ -10,7 +10,9 @@ aip_event_mask aip_event_mask_for(const aip_config *config)
     if (config->startup_status == ALVK_OK)
         mask.low |= COR_PRF_ENABLE_REJIT | COR_PRF_DISABLE_ALL_NGEN_IMAGES |
                     COR_PRF_MONITOR_JIT_COMPILATION;
+    /* Immutable bits only: COR_PRF_MONITOR_OBJECT_ALLOCATED is switched on while a capture
+     * window is open (allocation_capture.c), so no callback runs outside windows. */
     if (config->allocation_profiling)
-        mask.low |= COR_PRF_ENABLE_OBJECT_ALLOCATED | COR_PRF_MONITOR_OBJECT_ALLOCATED;
+        mask.low |= COR_PRF_ENABLE_OBJECT_ALLOCATED | COR_PRF_ENABLE_STACK_SNAPSHOT;
     return mask;
 }

@@ -49,19 +49,27 @@ void aip_catalog_unload(aip_module_catalog *catalog, uintptr_t module_id)
     aip_mutex_unlock(&catalog->lock);
 }
 
-int aip_catalog_module_allowed(aip_module_catalog *catalog, uintptr_t module_id)
+alvk_status aip_catalog_find_module(aip_module_catalog *catalog, uintptr_t module_id,
+                                    aip_module_entry *out)
 {
-    int allowed = 0;
+    alvk_status status = ALVK_E_UNKNOWN_MODULE;
     aip_mutex_lock(&catalog->lock);
     for (uint32_t i = catalog->count; i-- > 0;) {
         const aip_module_entry *e = &catalog->entries[i];
         if (e->module_id == module_id && !e->unloaded) {
-            allowed = e->allowed;
+            *out = *e;
+            status = ALVK_OK;
             break;
         }
     }
     aip_mutex_unlock(&catalog->lock);
-    return allowed;
+    return status;
+}
+
+int aip_catalog_module_allowed(aip_module_catalog *catalog, uintptr_t module_id)
+{
+    aip_module_entry e;
+    return aip_catalog_find_module(catalog, module_id, &e) == ALVK_OK && e.allowed;
 }
 
 alvk_status aip_catalog_find(aip_module_catalog *catalog, const alvk_mvid *mvid,

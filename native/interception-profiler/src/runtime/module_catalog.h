@@ -43,6 +43,10 @@ void aip_catalog_unload(aip_module_catalog *catalog, uintptr_t module_id);
 /* 1 when module_id is a loaded module the allowlist lets be patched. */
 int aip_catalog_module_allowed(aip_module_catalog *catalog, uintptr_t module_id);
 
+/* The live entry of a ModuleID: ALVK_OK with a copy, or ALVK_E_UNKNOWN_MODULE. */
+alvk_status aip_catalog_find_module(aip_module_catalog *catalog, uintptr_t module_id,
+                                    aip_module_entry *out);
+
 /* The newest epoch with this MVID. ALVK_OK with a copy in *out, ALVK_E_MODULE_UNLOADED
  * when every epoch with it ended, ALVK_E_UNKNOWN_MODULE when none had it. */
 alvk_status aip_catalog_find(aip_module_catalog *catalog, const alvk_mvid *mvid,

@@ -2,6 +2,7 @@
 #include "profiler_runtime.h"
 
 #include "runtime_state.h"
+#include "../allocation/allocation_capture.h"
 #include "../coreclr/cor_guids.h"
 #include "../platform/platform.h"
 
@@ -134,6 +135,8 @@ HRESULT aip_runtime_initialize(IUnknown *info_unknown)
         return S_OK;
     }
     rt->mask = mask;
+    if (rt->config.allocation_profiling && aip_allocation_init(rt->info, mask.low, mask.high) != 0)
+        aip_runtime_log("allocation profiling is off: its storage could not be allocated");
     /* The profiler stays attached without a worker; the status then says why commands fail. */
     if (start_worker(rt) != S_OK)
         rt->config.startup_status = ALVK_E_WORKER_UNAVAILABLE;

@@ -58,8 +58,7 @@ static alvk_status run_describe(void *payload, void *context)
     return status;
 }
 
-/* Submits a command and waits for it; the payload comes back with the command's output. */
-static alvk_status run_on_worker(aip_command_fn run, void *payload, size_t size)
+alvk_status aip_runtime_run_on_worker(aip_command_fn run, void *payload, size_t size)
 {
     aip_runtime *rt = &g_aip_runtime;
     uint64_t ticket = 0;
@@ -82,7 +81,7 @@ alvk_status aip_runtime_describe_method(const alvk_mvid *mvid, uint32_t method_t
     p.mvid = *mvid;
     p.token = method_token;
     p.description.size = sizeof p.description;
-    status = run_on_worker(run_describe, &p, sizeof p);
+    status = aip_runtime_run_on_worker(run_describe, &p, sizeof p);
     if (status == ALVK_OK)
         memcpy(out, &p.description, sizeof *out);
     return status;

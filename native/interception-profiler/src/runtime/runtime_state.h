@@ -40,4 +40,9 @@ extern aip_runtime g_aip_runtime;
 /* Why commands are refused right now, or ALVK_OK. */
 alvk_status aip_runtime_commands_available(void);
 
+/* Runs `run` on the worker and waits (10 s at most); the payload comes back with the
+ * command's output. Work that needs metadata must run there: the runtime refuses
+ * GetModuleMetaData on managed threads outside callbacks. */
+alvk_status aip_runtime_run_on_worker(aip_command_fn run, void *payload, size_t size);
+
 #endif

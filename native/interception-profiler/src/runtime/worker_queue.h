@@ -15,7 +15,7 @@
 #include <stddef.h>
 
 #define AIP_QUEUE_MAX_CAPACITY 256
-#define AIP_COMMAND_PAYLOAD_BYTES 256
+#define AIP_COMMAND_PAYLOAD_BYTES 512
 
 /* Runs on the worker thread; returns the command's result. */
 typedef alvk_status (*aip_command_fn)(void *payload, void *context);

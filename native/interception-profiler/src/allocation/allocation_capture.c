@@ -1,0 +1,170 @@
+/* Capture windows and the allocation callback: atomic accounting and, when sampled, a
+ * synchronous walk of the allocating thread into preallocated storage. No locks, no
+ * allocation, no metadata work in the callback. */
+#include "allocation_capture.h"
+
+#include "../coreclr/corprof_enums.h"
+#include "../platform/platform.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+aip_allocation_state g_aip_allocations;
+
+typedef struct sampler_thread {
+    uint64_t window;
+    aip_rng rng;
+    int64_t remaining;
+} sampler_thread;
+
+static _Thread_local sampler_thread t_sampler;
+
+static uint32_t env_slots(const char *name, uint32_t fallback, uint32_t maximum)
+{
+    char text[32];
+    if (aip_getenv(name, text, sizeof text) <= 0)
+        return fallback;
+    char *end = NULL;
+    unsigned long v = strtoul(text, &end, 10);
+    return (*end != '\0' || v == 0 || v > maximum) ? fallback : (uint32_t)v;
+}
+
+int aip_allocation_init(ICorProfilerInfo15 *info, uint32_t mask_low, uint32_t mask_high)
+{
+    aip_allocation_state *a = &g_aip_allocations;
+    a->info = info;
+    a->base_mask_low = mask_low & ~(uint32_t)COR_PRF_MONITOR_OBJECT_ALLOCATED;
+    a->base_mask_high = mask_high;
+    uint32_t types = env_slots(AIP_ENV_ALLOCATION_TYPES, ALVK_DEFAULT_TYPE_SLOTS,
+                               ALVK_MAX_TYPE_SLOTS);
+    uint32_t samples = env_slots(AIP_ENV_ALLOCATION_SAMPLES, ALVK_DEFAULT_SAMPLE_SLOTS,
+                                 ALVK_MAX_SAMPLE_SLOTS);
+    if (aip_type_table_init(&a->types, types) != 0 ||
+        aip_sample_store_init(&a->samples, samples) != 0 ||
+        (a->type_names = calloc(a->types.capacity, sizeof *a->type_names)) == NULL)
+        return -1;
+    a->enabled = 1;
+    return 0;
+}
+
+typedef struct walk {
+    aip_raw_sample *sample;
+    uint32_t max_frames;
+} walk;
+
+static HRESULT STDMETHODCALLTYPE record_frame(FunctionID function, UINT_PTR ip,
+                                              COR_PRF_FRAME_INFO frame, ULONG32 context_size,
+                                              BYTE context[], void *data)
+{
+    (void)frame, (void)context_size, (void)context;
+    walk *w = data;
+    aip_raw_sample *s = w->sample;
+    if (s->frame_count >= w->max_frames)
+        return S_FALSE; /* storage for this sample is full: stop the walk */
+    s->frames[s->frame_count].function_id = function;
+    s->frames[s->frame_count].ip = ip;
+    s->frame_count++;
+    return S_OK;
+}
+
+static void sample_if_due(aip_allocation_state *a, ClassID class_id, uint64_t bytes)
+{
+    uint64_t window = atomic_load_explicit(&a->window, memory_order_relaxed);
+    uint32_t mean = a->options.sample_interval_bytes;
+    if (t_sampler.window != window) {
+        t_sampler.window = window;
+        aip_rng_seed(&t_sampler.rng, a->options.seed ^ (window << 32) ^
+                                         (uint64_t)(uintptr_t)&t_sampler);
+        t_sampler.remaining = aip_sampling_distance(&t_sampler.rng, mean);
+    }
+    uint32_t taken = aip_sampling_take(&t_sampler.rng, mean, &t_sampler.remaining, bytes);
+    if (taken == 0)
+        return;
+    aip_raw_sample *s = aip_sample_store_reserve(&a->samples);
+    if (s == NULL)
+        return;
+    s->class_id = class_id;
+    s->weight_bytes = (uint64_t)taken * mean;
+    s->frame_count = 0;
+    walk w = {s, a->options.max_frames};
+    a->info->lpVtbl->DoStackSnapshot(a->info, 0, record_frame, COR_PRF_SNAPSHOT_DEFAULT, &w,
+                                     NULL, 0);
+}
+
+void aip_allocation_on_object(ObjectID object, ClassID class_id)
+{
+    aip_allocation_state *a = &g_aip_allocations;
+    if (!atomic_load(&a->active))
+        return;
+    atomic_fetch_add(&a->inflight, 1);
+    if (atomic_load(&a->active)) {
+        SIZE_T size = 0;
+        a->info->lpVtbl->GetObjectSize2(a->info, object, &size);
+        aip_type_table_add(&a->types, class_id, size);
+        if (a->options.mode == ALVK_CAPTURE_SAMPLED)
+            sample_if_due(a, class_id, size);
+    }
+    atomic_fetch_sub(&a->inflight, 1);
+}
+
+alvk_status aip_allocation_begin(const alvk_capture_options *options)
+{
+    aip_allocation_state *a = &g_aip_allocations;
+    if (!a->enabled)
+        return ALVK_E_ALLOCATION_PROFILING_OFF;
+    if (options->reserved != 0 || (options->mode != ALVK_CAPTURE_COUNT_ONLY &&
+                                   options->mode != ALVK_CAPTURE_SAMPLED) ||
+        options->max_frames > ALVK_MAX_SAMPLE_FRAMES || options->max_samples > a->samples.capacity)
+        return ALVK_E_INVALID_FLAGS;
+    uint32_t idle = 0;
+    if (!atomic_compare_exchange_strong(&a->phase, &idle, 1))
+        return ALVK_E_CAPTURE_ACTIVE;
+    a->options = *options;
+    if (a->options.sample_interval_bytes == 0)
+        a->options.sample_interval_bytes = ALVK_DEFAULT_SAMPLE_INTERVAL_BYTES;
+    if (a->options.max_frames == 0)
+        a->options.max_frames = ALVK_MAX_SAMPLE_FRAMES;
+    if (a->options.seed == 0)
+        a->options.seed = aip_monotonic_ns() | 1;
+    aip_type_table_clear(&a->types);
+    aip_sample_store_reset(&a->samples, a->options.max_samples);
+    a->has_result = 0;
+    atomic_fetch_add(&a->window, 1);
+    a->begin_ns = aip_monotonic_ns();
+    atomic_store(&a->active, 1);
+    atomic_store(&a->phase, 2);
+    /* The runtime calls ObjectAllocated only while a window is open. */
+    a->info->lpVtbl->SetEventMask2(a->info, a->base_mask_low | COR_PRF_MONITOR_OBJECT_ALLOCATED,
+                                   a->base_mask_high);
+    return ALVK_OK;
+}
+
+alvk_status aip_allocation_end(alvk_capture_summary *summary)
+{
+    aip_allocation_state *a = &g_aip_allocations;
+    if (!a->enabled)
+        return ALVK_E_ALLOCATION_PROFILING_OFF;
+    uint32_t open = 2;
+    if (!atomic_compare_exchange_strong(&a->phase, &open, 3))
+        return ALVK_E_CAPTURE_NOT_ACTIVE;
+    atomic_store(&a->active, 0);
+    a->info->lpVtbl->SetEventMask2(a->info, a->base_mask_low, a->base_mask_high);
+    while (atomic_load(&a->inflight) != 0) {
+    }
+    alvk_capture_summary *s = &a->summary;
+    memset(s, 0, sizeof *s);
+    s->size = sizeof *s;
+    s->mode = a->options.mode;
+    s->type_count = aip_type_table_used(&a->types);
+    s->sample_count = aip_sample_store_count(&a->samples);
+    s->total_objects = atomic_load(&a->types.total_objects);
+    s->total_bytes = atomic_load(&a->types.total_bytes);
+    s->overflow_objects = atomic_load(&a->types.overflow_objects);
+    s->overflow_bytes = atomic_load(&a->types.overflow_bytes);
+    s->dropped_samples = atomic_load(&a->samples.dropped);
+    s->elapsed_ns = aip_monotonic_ns() - a->begin_ns;
+    s->type_slots = a->types.capacity;
+    s->sample_slots = a->samples.capacity;
+    *summary = *s;
+    return aip_allocation_resolve();
+}

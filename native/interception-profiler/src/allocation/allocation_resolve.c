@@ -1,0 +1,144 @@
+/* After a window: the worker resolves type names and frames into the startup-allocated
+ * storage; readers then only copy. The runtime refuses metadata access on managed threads
+ * outside callbacks, so none of this can run on the caller's thread. */
+#include "allocation_resolve.h"
+
+#include "../runtime/runtime_state.h"
+
+#include <string.h>
+
+/* The IL offset of a return address: the mapping of the native code version holding ip - 1
+ * (a return address points after its call). -1 when there is none. */
+static int32_t il_offset_of(ICorProfilerInfo15 *info, FunctionID function, uintptr_t ip)
+{
+    FunctionID owner = 0;
+    ReJITID rejit = 0;
+    uintptr_t at = ip - 1;
+    if (FAILED(info->lpVtbl->GetFunctionFromIP3(info, (LPCBYTE)at, &owner, &rejit)) ||
+        owner != function)
+        return -1;
+    UINT_PTR starts[8];
+    ULONG32 count = 0;
+    if (FAILED(info->lpVtbl->GetNativeCodeStartAddresses(info, function, rejit, 8, &count,
+                                                         starts)))
+        return -1;
+    static COR_DEBUG_IL_TO_NATIVE_MAP map[1024]; /* worker-only */
+    for (ULONG32 s = 0; s < count && s < 8; ++s) {
+        ULONG32 n = 0;
+        if (at < starts[s] ||
+            FAILED(info->lpVtbl->GetILToNativeMapping3(info, starts[s], 1024, &n, map)))
+            continue;
+        uintptr_t offset = at - starts[s];
+        for (ULONG32 k = 0; k < n && k < 1024; ++k)
+            if (offset >= map[k].nativeStartOffset && offset < map[k].nativeEndOffset &&
+                (int32_t)map[k].ilOffset >= 0)
+                return (int32_t)map[k].ilOffset;
+    }
+    return -1;
+}
+
+static alvk_status resolve_all(void *payload, void *context)
+{
+    (void)payload, (void)context;
+    aip_allocation_state *a = &g_aip_allocations;
+    for (uint32_t i = 0; i < a->types.capacity; ++i) {
+        uintptr_t cls = atomic_load(&a->types.slots[i].class_id);
+        if (cls != 0)
+            aip_allocation_type_name(a->info, cls, a->type_names[i], ALVK_TYPE_NAME_CAPACITY);
+    }
+    uint32_t kept = aip_sample_store_count(&a->samples);
+    for (uint32_t i = 0; i < kept; ++i) {
+        aip_raw_sample *s = &a->samples.samples[i];
+        for (uint32_t k = 0; k < s->frame_count && k < ALVK_MAX_SAMPLE_FRAMES; ++k) {
+            aip_raw_frame *f = &s->frames[k];
+            ClassID cls = 0;
+            ModuleID module = 0;
+            mdToken token = 0;
+            f->il_offset = -1;
+            if (f->function_id != 0 &&
+                SUCCEEDED(a->info->lpVtbl->GetFunctionInfo2(a->info, f->function_id, 0, &cls,
+                                                            &module, &token, 0, NULL, NULL))) {
+                f->module_id = module;
+                f->token = token;
+                f->il_offset = il_offset_of(a->info, f->function_id, f->ip);
+            }
+        }
+    }
+    a->has_result = 1;
+    atomic_store(&a->phase, 0);
+    return ALVK_OK;
+}
+
+alvk_status aip_allocation_resolve(void)
+{
+    alvk_status status = aip_runtime_run_on_worker(resolve_all, NULL, 0);
+    if (status != ALVK_OK && status != ALVK_E_TIMEOUT) {
+        /* Never queued: the counts stand, the names stay empty. */
+        g_aip_allocations.has_result = 1;
+        atomic_store(&g_aip_allocations.phase, 0);
+    }
+    return status;
+}
+
+static alvk_status readable(void)
+{
+    if (!g_aip_allocations.enabled)
+        return ALVK_E_ALLOCATION_PROFILING_OFF;
+    return g_aip_allocations.has_result ? ALVK_OK : ALVK_E_NO_CAPTURE;
+}
+
+alvk_status aip_allocation_read_types(uint32_t first, alvk_type_count *out, uint32_t capacity,
+                                      uint32_t *written)
+{
+    alvk_status status = readable();
+    *written = 0;
+    if (status != ALVK_OK)
+        return status;
+    aip_allocation_state *a = &g_aip_allocations;
+    uint32_t seen = 0;
+    for (uint32_t i = 0; i < a->types.capacity && *written < capacity; ++i) {
+        aip_type_slot *slot = &a->types.slots[i];
+        uintptr_t cls = atomic_load(&slot->class_id);
+        if (cls == 0 || seen++ < first)
+            continue;
+        alvk_type_count *t = &out[(*written)++];
+        t->reserved = 0;
+        t->class_id = cls;
+        t->count = atomic_load(&slot->count);
+        t->bytes = atomic_load(&slot->bytes);
+        memcpy(t->name, a->type_names[i], sizeof t->name);
+    }
+    return ALVK_OK;
+}
+
+alvk_status aip_allocation_read_samples(uint32_t first, alvk_sample *out, uint32_t capacity,
+                                        uint32_t *written)
+{
+    alvk_status status = readable();
+    *written = 0;
+    if (status != ALVK_OK)
+        return status;
+    aip_allocation_state *a = &g_aip_allocations;
+    uint32_t kept = aip_sample_store_count(&a->samples);
+    for (uint32_t i = first; i < kept && *written < capacity; ++i) {
+        const aip_raw_sample *raw = &a->samples.samples[i];
+        alvk_sample *s = &out[(*written)++];
+        s->frame_count = raw->frame_count;
+        s->class_id = raw->class_id;
+        s->weight_bytes = raw->weight_bytes;
+        memset(s->frames, 0, sizeof s->frames);
+        for (uint32_t k = 0; k < raw->frame_count && k < ALVK_MAX_SAMPLE_FRAMES; ++k) {
+            const aip_raw_frame *r = &raw->frames[k];
+            alvk_frame *f = &s->frames[k];
+            f->function_id = r->function_id;
+            f->ip = r->ip;
+            f->method_token = r->token;
+            f->il_offset = r->il_offset;
+            aip_module_entry entry;
+            if (r->module_id != 0 &&
+                aip_catalog_find_module(&g_aip_runtime.catalog, r->module_id, &entry) == ALVK_OK)
+                f->module_mvid = entry.mvid;
+        }
+    }
+    return ALVK_OK;
+}

@@ -1,0 +1,21 @@
+/* Resolving what a capture window recorded, after it closed: type names, method names,
+ * frames to module MVID, method token and IL offset (through the native code version that
+ * contains the IP). Called on the reading thread; no callback is running. */
+#ifndef AIP_ALLOCATION_RESOLVE_H
+#define AIP_ALLOCATION_RESOLVE_H
+
+#include "allocation_capture.h"
+
+#include <stddef.h>
+
+void aip_allocation_type_name(ICorProfilerInfo15 *info, ClassID cls, char *out, size_t cap);
+alvk_status aip_allocation_method_name(ICorProfilerInfo15 *info, FunctionID function,
+                                       ModuleID *module, uint32_t *token, char *out, size_t cap);
+
+alvk_status aip_allocation_read_types(uint32_t first, alvk_type_count *out, uint32_t capacity,
+                                      uint32_t *written);
+alvk_status aip_allocation_read_samples(uint32_t first, alvk_sample *out, uint32_t capacity,
+                                        uint32_t *written);
+alvk_status aip_allocation_describe_function(uint64_t function_id, alvk_method_info *out);
+
+#endif
