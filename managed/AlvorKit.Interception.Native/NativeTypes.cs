@@ -47,6 +47,15 @@ public enum AlvkStatus : int
     PatchEnded = 407,
     RejitFailed = 408,
     MetadataEmitFailed = 409,
+    StaleGeneration = 500,
+    UnknownGeneration = 501,
+    ILMalformed = 502,
+    RelocationMalformed = 503,
+    RelocationNotOperand = 504,
+    RelocationKindMismatch = 505,
+    RelocationOverlap = 506,
+    ILMapInvalid = 507,
+    CompilationFailed = 508,
 }
 
 /// <summary>alvk_method_flags.</summary>

@@ -61,6 +61,13 @@ public sealed unsafe partial class ProfilerLibrary
         _patchWait = (delegate* unmanaged<ulong, uint, AlvkStatus>)Export(handle, path, "alvk_patch_wait");
         _patchGetTelemetry = (delegate* unmanaged<ulong, AlvkPatchTelemetry*, AlvkStatus>)Export(
             handle, path, "alvk_patch_get_telemetry");
+        _generationValidate = (delegate* unmanaged<AlvkGeneration*, uint*, AlvkStatus>)Export(
+            handle, path, "alvk_generation_validate");
+        _generationSubmit = (delegate* unmanaged<AlvkGeneration*, ulong*, ulong*, AlvkStatus>)Export(
+            handle, path, "alvk_generation_submit");
+        _generationGetResult =
+            (delegate* unmanaged<ulong, ulong, AlvkGenerationResult*, AlvkRelocationResult*, uint, AlvkStatus>)Export(
+                handle, path, "alvk_generation_get_result");
     }
 
     /// <summary>The path the library was opened from.</summary>

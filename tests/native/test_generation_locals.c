@@ -28,6 +28,14 @@ static void a_locals_relocation_validates(void **state)
     fixture_put32(f.body + 12 + 28, 0x02000002u);
     aip_generation_check failing;
     assert_int_equal(validate(&f, FIXTURE_ORIGINAL_SIZE, &failing), ALVK_OK);
+    /* The nil StandAloneSig is a placeholder the relocation fills... */
+    fixture_put32(f.body + 8, 0x11000000u);
+    assert_int_equal(validate(&f, FIXTURE_ORIGINAL_SIZE, &failing), ALVK_OK);
+    /* ...and without that relocation it is refused. */
+    fixture_reloc(&f, 7, ALVK_RELOCATION_TYPE_SPEC, ALVK_RELOCATION_NO_OPERAND,
+                  (const uint8_t[]){0x1D, 0x08}, 2);
+    assert_int_equal(validate(&f, FIXTURE_ORIGINAL_SIZE, &failing),
+                     ALVK_E_METHOD_BODY_MALFORMED);
 }
 
 static void only_local_signatures_fill_the_header(void **state)

@@ -131,11 +131,46 @@ static void failed_compilation_rolls_back(void **state)
     close_patch();
 }
 
+static void a_compilation_started_twice_has_failed(void **state)
+{
+    (void)state;
+    open_patch();
+    alvk_generation_id g1 = 0;
+    assert_int_equal(aip_rejit_begin_generation(&st, patch_index, 1, 0, &g1), ALVK_OK);
+    aip_prepared_release(aip_rejit_publish(&st, patch_index, snapshot(g1)));
+    aip_rejit_generation_requested(&st, patch_index, g1, NULL);
+    uint32_t index = 99;
+    /* Tier 0, then tier 1 of one ReJIT ID: each start is followed by its finish. */
+    assert_int_equal(aip_rejit_generation_started(&st, MODULE, TOKEN, 5, &index), 0);
+    assert_int_equal(aip_rejit_generation_compiled(&st, MODULE, TOKEN, 0, &index), 0);
+    assert_int_equal(aip_rejit_generation_started(&st, MODULE, TOKEN, 5, &index), 0);
+    assert_int_equal(aip_rejit_generation_compiled(&st, MODULE, TOKEN, 0, &index), 0);
+    assert_int_equal(state_of(g1), ALVK_GENERATION_ACTIVE);
+
+    alvk_generation_id g2 = 0;
+    assert_int_equal(aip_rejit_begin_generation(&st, patch_index, 1, g1, &g2), ALVK_OK);
+    aip_prepared_rejit *replaced = aip_rejit_publish(&st, patch_index, snapshot(g2));
+    aip_rejit_generation_requested(&st, patch_index, g2, replaced);
+    assert_int_equal(aip_rejit_generation_started(&st, MODULE, TOKEN, 6, &index), 0);
+    /* The JIT threw; the next call starts the same version again. */
+    assert_int_equal(aip_rejit_generation_started(&st, MODULE, TOKEN, 6, &index), 1);
+    assert_int_equal(index, patch_index);
+    aip_generation_record r;
+    assert_int_equal(aip_rejit_generation_lookup(&st, handle, g2, &r), ALVK_OK);
+    assert_int_equal(r.result.state, ALVK_GENERATION_FAILED);
+    assert_int_equal(r.result.status, ALVK_E_COMPILATION_FAILED);
+    assert_int_equal(r.result.compilation_hresult, (int32_t)0x8013153A);
+    /* Further starts of the failed version do not fail anything again. */
+    assert_int_equal(aip_rejit_generation_started(&st, MODULE, TOKEN, 6, &index), 0);
+    close_patch();
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(chain_is_checked_and_superseded),
         cmocka_unit_test(failed_compilation_rolls_back),
+        cmocka_unit_test(a_compilation_started_twice_has_failed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -22,13 +22,17 @@ internal sealed class Patcher
 
     /// <summary>A request for `target`, with the hashes the profiler reports for it.</summary>
     public AlvkInstallRequest Request(MethodInfo target, MethodInfo replacement, ulong owner,
-        AlvkInstallFlags flags = AlvkInstallFlags.None)
+        AlvkInstallFlags flags = AlvkInstallFlags.None) =>
+        AlvkInstallRequest.For(Describe(target), EntryPoint(replacement), owner, flags);
+
+    /// <summary>What alvk_describe_method reports for `target` (its hashes among it).</summary>
+    public AlvkMethodDescription Describe(MethodBase target)
     {
         AlvkStatus status = Library.DescribeMethod(target.Module.ModuleVersionId, target.MetadataToken,
             out AlvkMethodDescription description);
         if (status != AlvkStatus.Ok)
             throw new InvalidOperationException($"alvk_describe_method({target.Name}) returned {status}");
-        return AlvkInstallRequest.For(description, EntryPoint(replacement), owner, flags);
+        return description;
     }
 
     /// <summary>A request whose hashes come from the assembly file (for methods the
@@ -96,11 +100,62 @@ internal sealed class Patcher
         return json;
     }
 
+    /// <summary>alvk_generation_get_result as JSON, with every relocation result.</summary>
+    public JsonObject GenerationResult(ulong handle, ulong id) => GenerationResult(handle, id, out _);
+
+    public JsonObject GenerationResult(ulong handle, ulong id, out AlvkGenerationResult result)
+    {
+        Span<AlvkRelocationResult> relocations = stackalloc AlvkRelocationResult[AlvkGeneration.MaxRelocations];
+        AlvkStatus rc = Library.GenerationGetResult(handle, id, out result, relocations);
+        var json = new JsonObject { ["call"] = rc.ToString() };
+        if (rc != AlvkStatus.Ok)
+            return json;
+        json["state"] = result.State.ToString();
+        json["status"] = result.Status.ToString();
+        json["relocationCount"] = result.RelocationCount;
+        json["generation"] = result.Generation;
+        json["priorGeneration"] = result.PriorGeneration;
+        json["failingIndex"] = result.FailingIndex;
+        json["metadataHResult"] = result.MetadataHResult;
+        json["ilMapHResult"] = result.ILMapHResult;
+        json["compilationHResult"] = result.CompilationHResult;
+        json["elapsedNs"] = result.ElapsedNs;
+        var list = new JsonArray();
+        for (int i = 0; i < Math.Min((int)result.RelocationCount, relocations.Length); i++)
+        {
+            AlvkRelocationResult r = relocations[i];
+            list.Add(new JsonObject
+            {
+                ["size"] = r.Size,
+                ["kind"] = r.Kind.ToString(),
+                ["token"] = r.Token,
+                ["table"] = r.Token >> 24,
+                ["reused"] = r.Reused,
+                ["hresult"] = r.HResult,
+            });
+        }
+        json["relocations"] = list;
+        return json;
+    }
+
+    /// <summary>GenerationResult once the generation left Pending and Requested (compiled,
+    /// failed or refused), or PollLimit passed.</summary>
+    public JsonObject SettledGeneration(ulong handle, ulong id)
+    {
+        var clock = Stopwatch.StartNew();
+        JsonObject json;
+        AlvkGenerationResult result;
+        while ((json = GenerationResult(handle, id, out result))["call"]!.GetValue<string>() == "Ok" &&
+               result.State is AlvkGenerationState.Pending or AlvkGenerationState.Requested && clock.Elapsed < PollLimit)
+            Thread.Sleep(10);
+        return json;
+    }
+
     /// <summary>Calls `call` until it returns `expected` or PollLimit passes.</summary>
     public static JsonObject Poll<T>(Func<T> call, T expected) => Poll(call, expected, out _);
 
-    /// <summary>Poll, also giving the last value `call` returned.</summary>
-    public static JsonObject Poll<T>(Func<T> call, T expected, out T last)
+    /// <summary>Poll, also giving the last value `call` returned; `limit` replaces PollLimit.</summary>
+    public static JsonObject Poll<T>(Func<T> call, T expected, out T last, TimeSpan? limit = null)
     {
         var clock = Stopwatch.StartNew();
         int calls = 0;
@@ -108,7 +163,7 @@ internal sealed class Patcher
         {
             last = call();
             calls++;
-        } while (!EqualityComparer<T>.Default.Equals(last, expected) && clock.Elapsed < PollLimit);
+        } while (!EqualityComparer<T>.Default.Equals(last, expected) && clock.Elapsed < (limit ?? PollLimit));
         return new JsonObject
         {
             ["value"] = JsonSerializer.SerializeToNode(last),

@@ -13,6 +13,8 @@ using AlvorKit.Interception.Native;
 //   owners  - two owners on one patch, and a stranger's refused removal
 //   badinput - every refused patch input, and the target unchanged after each
 //   stress  - 1,000 install/replace/remove cycles on four threads while a caller runs
+//   generations - method generations: IL bodies with relocations of every kind, generic
+//             targets, a generation the JIT rejects, stale chains and refused submissions
 //   idle    - does nothing (the launch-time benchmark's workload)
 string mode = args.Length > 0 ? args[0] : "status";
 switch (mode)
@@ -45,11 +47,14 @@ switch (mode)
     case "stress":
         Console.WriteLine(AlvorKit.Proofs.Host.StressProof.Run().ToJsonString());
         return 0;
+    case "generations":
+        Console.WriteLine(AlvorKit.Proofs.Host.GenerationsProof.Run().ToJsonString());
+        return 0;
     case "idle":
         return 0;
     default:
         Console.Error.WriteLine($"unknown mode '{string.Join(' ', args)}'; expected status, demo, describe, " +
-            "lifecycle, inlining withinliners|fallback, dispatch, owners, badinput, stress or idle");
+            "lifecycle, inlining withinliners|fallback, dispatch, owners, badinput, stress, generations or idle");
         return 64;
 }
 

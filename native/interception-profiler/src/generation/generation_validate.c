@@ -38,8 +38,10 @@ static alvk_status check_body(const alvk_generation *g, aip_method_body *body)
         return status;
     if (body->total_size != g->body_size)
         return ALVK_E_METHOD_BODY_MALFORMED;
+    /* 0, a StandAloneSig, or the nil StandAloneSig as a placeholder that a
+     * ALVK_RELOCATION_LOCALS_SIGNATURE relocation must fill (checked after the relocations). */
     uint32_t locals = body->local_var_sig_token;
-    if (locals != 0 && (ALVK_TYPE_FROM_TOKEN(locals) != mdtSignature || ALVK_IS_NIL_TOKEN(locals)))
+    if (locals != 0 && ALVK_TYPE_FROM_TOKEN(locals) != mdtSignature)
         return ALVK_E_METHOD_BODY_MALFORMED;
     return ALVK_OK;
 }
@@ -97,6 +99,12 @@ alvk_status aip_generation_validate(const alvk_generation *g, uint32_t original_
             return status;
         }
     }
+
+    int locals_relocated = 0;
+    for (uint32_t i = 0; i < g->relocation_count; ++i)
+        locals_relocated |= g->relocations[i].il_offset == ALVK_RELOCATION_LOCALS_SIGNATURE;
+    if (body.local_var_sig_token == mdtSignature && !locals_relocated)
+        return ALVK_E_METHOD_BODY_MALFORMED; /* a nil placeholder nobody fills */
 
     uint32_t failing_index = 0;
     status = check_il_map(g, body.code_size, original_code_size, &failing_index);

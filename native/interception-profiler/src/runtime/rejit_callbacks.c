@@ -56,9 +56,16 @@ void aip_runtime_rejit_event(FunctionID function, ReJITID rejit_id, int finished
     aip_rejit_record(&rt->rejit, key.module_id, key.token,
                      finished ? AIP_EVENT_FINISHED : AIP_EVENT_STARTED, status);
     uint32_t index = 0;
-    if (!finished)
+    int rollback;
+    if (!finished) {
         aip_rejit_record_inliner(&rt->rejit, key.module_id, key.token, rejit_id);
-    else if (aip_rejit_generation_compiled(&rt->rejit, key.module_id, key.token, status, &index))
+        rollback = aip_rejit_generation_started(&rt->rejit, key.module_id, key.token, rejit_id,
+                                                &index);
+    } else {
+        rollback = aip_rejit_generation_compiled(&rt->rejit, key.module_id, key.token, status,
+                                                 &index);
+    }
+    if (rollback)
         aip_runtime_queue_rollback(index);
 }
 

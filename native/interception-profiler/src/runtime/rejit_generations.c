@@ -86,33 +86,73 @@ void aip_rejit_generation_requested(aip_rejit_state *st, uint32_t index, alvk_ge
     aip_mutex_unlock(&st->lock);
 }
 
+/* The live patch of (module, token), or NULL. Lock held. */
+static aip_patch *live_for(aip_rejit_state *st, uintptr_t module_id, uint32_t token,
+                           uint32_t *index)
+{
+    for (uint32_t i = 0; i < ALVK_MAX_PATCHES; ++i) {
+        aip_patch *p = &st->patches[i];
+        if (p->in_use && p->module_id == module_id && p->token == token && module_id != 0 &&
+            !aip_patch_state_is_terminal(p->state)) {
+            *index = i;
+            return p;
+        }
+    }
+    return NULL;
+}
+
+/* The current generation failed to compile. Lock held. */
+static int fail_current(aip_rejit_state *st, aip_patch *p, int32_t hresult)
+{
+    aip_generation_record *r = record_of(p, p->current_generation);
+    if (r == NULL || r->result.state != ALVK_GENERATION_REQUESTED)
+        return 0;
+    r->result.state = ALVK_GENERATION_FAILED;
+    r->result.status = ALVK_E_COMPILATION_FAILED;
+    r->result.compilation_hresult = hresult;
+    aip_cond_broadcast(&st->changed);
+    return 1;
+}
+
+#define AIP_COR_E_INVALIDPROGRAM ((int32_t)0x8013153A)
+
+int aip_rejit_generation_started(aip_rejit_state *st, uintptr_t module_id, uint32_t token,
+                                 uint64_t rejit_id, uint32_t *index)
+{
+    int rollback = 0;
+    aip_mutex_lock(&st->lock);
+    aip_patch *p = live_for(st, module_id, token, index);
+    if (p != NULL) {
+        if (p->started_open && p->started_rejit_id == rejit_id)
+            rollback = fail_current(st, p, AIP_COR_E_INVALIDPROGRAM);
+        p->started_open = 1;
+        p->started_rejit_id = rejit_id;
+    }
+    aip_mutex_unlock(&st->lock);
+    return rollback;
+}
+
 int aip_rejit_generation_compiled(aip_rejit_state *st, uintptr_t module_id, uint32_t token,
                                   int32_t hresult, uint32_t *index)
 {
     int rollback = 0;
     aip_mutex_lock(&st->lock);
-    for (uint32_t i = 0; i < ALVK_MAX_PATCHES; ++i) {
-        aip_patch *p = &st->patches[i];
-        if (!p->in_use || p->module_id != module_id || p->token != token ||
-            aip_patch_state_is_terminal(p->state))
-            continue;
-        aip_generation_record *r = record_of(p, p->current_generation);
-        if (r == NULL || r->result.state != ALVK_GENERATION_REQUESTED)
-            break; /* later compilations of a settled generation (tiering) change nothing */
-        r->result.compilation_hresult = hresult;
+    aip_patch *p = live_for(st, module_id, token, index);
+    aip_generation_record *r = p != NULL ? record_of(p, p->current_generation) : NULL;
+    if (p != NULL)
+        p->started_open = 0;
+    /* Later compilations of a settled generation (tiering) change nothing. */
+    if (r != NULL && r->result.state == ALVK_GENERATION_REQUESTED) {
         r->result.elapsed_ns = p->telemetry.compile_elapsed_ns;
         if (hresult >= 0) {
+            r->result.compilation_hresult = hresult;
             r->result.state = ALVK_GENERATION_ACTIVE;
             aip_prepared_release(p->rollback);
             p->rollback = NULL;
+            aip_cond_broadcast(&st->changed);
         } else {
-            r->result.state = ALVK_GENERATION_FAILED;
-            r->result.status = ALVK_E_COMPILATION_FAILED;
-            *index = i;
-            rollback = 1;
+            rollback = fail_current(st, p, hresult);
         }
-        aip_cond_broadcast(&st->changed);
-        break;
     }
     aip_mutex_unlock(&st->lock);
     return rollback;

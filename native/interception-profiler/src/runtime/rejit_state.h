@@ -52,6 +52,8 @@ typedef struct aip_patch {
     alvk_generation_id current_generation; /* requested or in force; 0: the original */
     aip_prepared_rejit *rollback;          /* what `current` replaced, until it compiles */
     alvk_generation_id rollback_generation;
+    uint64_t started_rejit_id; /* the target's last ReJITCompilationStarted ... */
+    uint8_t started_open;      /* ... not yet followed by ReJITCompilationFinished */
     uint32_t history_next;
     aip_generation_record history[AIP_GENERATION_HISTORY];
     uint64_t awaiting_compile_since; /* command time, until a compilation finishes */
@@ -139,6 +141,13 @@ void aip_rejit_generation_relocations(aip_rejit_state *st, uint32_t index,
  * rollback until it compiles. Takes a reference to `replaced`. */
 void aip_rejit_generation_requested(aip_rejit_state *st, uint32_t index, alvk_generation_id id,
                                     aip_prepared_rejit *replaced);
+/* A compilation of the target started. The runtime reports no failure when the JIT
+ * rejects a ReJIT body: it throws InvalidProgramException to the caller and starts the same
+ * compilation again on the next call. A second start of one ReJIT ID with no finish in
+ * between is therefore a failed compilation: the current generation becomes FAILED (with
+ * COR_E_INVALIDPROGRAM as its HRESULT) and 1 is returned: a rollback must be queued. */
+int aip_rejit_generation_started(aip_rejit_state *st, uintptr_t module_id, uint32_t token,
+                                 uint64_t rejit_id, uint32_t *index);
 /* A compilation of the target finished (or ReJITError): the current generation becomes
  * ACTIVE, or FAILED. Returns 1 when a rollback must be queued. */
 int aip_rejit_generation_compiled(aip_rejit_state *st, uintptr_t module_id, uint32_t token,

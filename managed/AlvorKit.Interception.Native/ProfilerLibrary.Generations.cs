@@ -1,0 +1,92 @@
+namespace AlvorKit.Interception.Native;
+
+// The generation functions: thin calls that return the native status. Submit validates on
+// the caller's thread and queues; PatchWait and GenerationGetResult give the outcome.
+public sealed unsafe partial class ProfilerLibrary
+{
+    private readonly delegate* unmanaged<AlvkGeneration*, uint*, AlvkStatus> _generationValidate;
+    private readonly delegate* unmanaged<AlvkGeneration*, ulong*, ulong*, AlvkStatus> _generationSubmit;
+    private readonly delegate* unmanaged<ulong, ulong, AlvkGenerationResult*, AlvkRelocationResult*, uint, AlvkStatus>
+        _generationGetResult;
+
+    /// <summary>alvk_generation_submit. Sets generation.Size and the Size of every relocation
+    /// (on a copy of the relocation array); `size` and `relocationSize` override them (tests).
+    /// The body, blob pool and IL map must stay pinned for the call; the library copies them.</summary>
+    public AlvkStatus GenerationSubmit(in AlvkGeneration generation, out ulong handle, out ulong id,
+        uint? size = null, uint? relocationSize = null)
+    {
+        handle = 0;
+        id = 0;
+        AlvkGeneration copy = WithSizes(generation, size, relocationSize, out AlvkRelocation[] relocations);
+        fixed (AlvkRelocation* r = relocations)
+        fixed (ulong* h = &handle)
+        fixed (ulong* g = &id)
+        {
+            if (relocations.Length > 0)
+                copy.Relocations = r;
+            return _generationSubmit(&copy, h, g);
+        }
+    }
+
+    /// <summary>alvk_generation_validate: the checks of alvk_generation_submit, without queuing;
+    /// `failingIndex` names the relocation or IL map entry a failure is about. Sizes as
+    /// GenerationSubmit sets them.</summary>
+    public AlvkStatus GenerationValidate(in AlvkGeneration generation, out uint failingIndex, uint? size = null,
+        uint? relocationSize = null)
+    {
+        failingIndex = 0;
+        AlvkGeneration copy = WithSizes(generation, size, relocationSize, out AlvkRelocation[] relocations);
+        fixed (AlvkRelocation* r = relocations)
+        fixed (uint* f = &failingIndex)
+        {
+            if (relocations.Length > 0)
+                copy.Relocations = r;
+            return _generationValidate(&copy, f);
+        }
+    }
+
+    // A copy of `generation` with its Size set, and its relocations copied with theirs set
+    // (the caller points the copy at them while they are pinned).
+    private static AlvkGeneration WithSizes(in AlvkGeneration generation, uint? size, uint? relocationSize,
+        out AlvkRelocation[] relocations)
+    {
+        AlvkGeneration copy = generation;
+        copy.Size = size ?? (uint)sizeof(AlvkGeneration);
+        relocations = [];
+        if (copy.Relocations != null && copy.RelocationCount > 0)
+        {
+            relocations = new ReadOnlySpan<AlvkRelocation>(copy.Relocations, checked((int)copy.RelocationCount)).ToArray();
+            for (int i = 0; i < relocations.Length; i++)
+                relocations[i].Size = relocationSize ?? (uint)sizeof(AlvkRelocation);
+        }
+        return copy;
+    }
+
+    /// <summary>alvk_generation_submit with NULL arguments, to prove they are refused.</summary>
+    public AlvkStatus GenerationSubmitWithNulls(in AlvkGeneration generation, bool nullGeneration, bool nullHandle,
+        bool nullId)
+    {
+        AlvkGeneration copy = generation;
+        copy.Size = (uint)sizeof(AlvkGeneration);
+        ulong handle = 0, id = 0;
+        return _generationSubmit(nullGeneration ? null : &copy, nullHandle ? null : &handle, nullId ? null : &id);
+    }
+
+    /// <summary>alvk_generation_get_result, with up to relocations.Length relocation results.
+    /// Sets the Size of the result and of every relocation result; `size` overrides the
+    /// result's (tests).</summary>
+    public AlvkStatus GenerationGetResult(ulong handle, ulong id, out AlvkGenerationResult result,
+        Span<AlvkRelocationResult> relocations, uint? size = null)
+    {
+        result = default;
+        result.Size = size ?? (uint)sizeof(AlvkGenerationResult);
+        foreach (ref AlvkRelocationResult r in relocations)
+        {
+            r = default;
+            r.Size = (uint)sizeof(AlvkRelocationResult);
+        }
+        fixed (AlvkGenerationResult* p = &result)
+        fixed (AlvkRelocationResult* r = relocations)
+            return _generationGetResult(handle, id, p, relocations.IsEmpty ? null : r, (uint)relocations.Length);
+    }
+}
