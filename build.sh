@@ -36,6 +36,14 @@ build_native() {
   cmake --build "$ASAN_DIR" -j "$JOBS"
 }
 
+test_tools() {
+  # speedscope's file-format schema, from its npm package, for the export proofs.
+  if [ ! -f build/npm/node_modules/speedscope/dist/release/file-format-schema.json ]; then
+    step "test tools (npm: speedscope)"
+    npm install --no-audit --no-fund --silent --prefix build/npm speedscope@1.25.0
+  fi
+}
+
 build_managed() {
   step "managed projects (Release)"
   dotnet build tests/Proofs/AlvorKit.Proofs/AlvorKit.Proofs.csproj -c Release -v quiet -nologo
@@ -92,7 +100,7 @@ target=${1:-test}
 case "$target" in
   native) build_native ;;
   managed) build_managed ;;
-  test) build_native; build_managed; native_tests; artifact_checks; proofs ;;
+  test) build_native; build_managed; test_tools; native_tests; artifact_checks; proofs ;;
   demo) build_native; build_managed; demo ;;
   bench) build_native; build_managed; bench ;;
   *) echo "usage: ./build.sh [test|demo|native|managed|bench]" >&2; exit 64 ;;

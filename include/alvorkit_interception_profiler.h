@@ -505,7 +505,7 @@ typedef struct alvk_capture_summary {
     uint64_t total_bytes;
     uint64_t overflow_objects;    /* allocations of types the full table could not take */
     uint64_t overflow_bytes;
-    uint64_t dropped_samples;     /* samples due while the storage was full */
+    uint64_t dropped_samples;     /* sampling points reached while the storage was full */
     uint64_t elapsed_ns;          /* begin -> end */
     uint32_t type_slots;          /* capacity fixed at startup */
     uint32_t sample_slots;

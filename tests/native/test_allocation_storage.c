@@ -109,11 +109,12 @@ static void the_store_drops_when_full(void **state)
     assert_int_equal(aip_sample_store_init(&store, 8), 0);
     aip_sample_store_reset(&store, 3);
     for (int i = 0; i < 3; ++i)
-        assert_non_null(aip_sample_store_reserve(&store));
-    assert_null(aip_sample_store_reserve(&store));
-    assert_null(aip_sample_store_reserve(&store));
+        assert_non_null(aip_sample_store_reserve(&store, 1));
+    assert_null(aip_sample_store_reserve(&store, 1));
+    assert_null(aip_sample_store_reserve(&store, 4)); /* one allocation due four samples */
     assert_int_equal(aip_sample_store_count(&store), 3);
-    assert_int_equal(atomic_load(&store.dropped), 2);
+    assert_int_equal(atomic_load(&store.dropped), 5);
+    assert_int_equal(atomic_load(&store.reserved), 3); /* stops at the limit: cannot wrap */
     aip_sample_store_reset(&store, 0);
     assert_int_equal(store.limit, 8);
     assert_int_equal(aip_sample_store_count(&store), 0);

@@ -15,6 +15,8 @@ using AlvorKit.Interception.Native;
 //   stress  - 1,000 install/replace/remove cycles on four threads while a caller runs
 //   generations - method generations: IL bodies with relocations of every kind, generic
 //             targets, a generation the JIT rejects, stale chains and refused submissions
+//   allocations countonly|sampled|full-storage|off [dir] - allocation capture windows
+//             around known allocations, exported to speedscope, folded and pprof files in dir
 //   idle    - does nothing (the launch-time benchmark's workload)
 string mode = args.Length > 0 ? args[0] : "status";
 switch (mode)
@@ -50,11 +52,15 @@ switch (mode)
     case "generations":
         Console.WriteLine(AlvorKit.Proofs.Host.GenerationsProof.Run().ToJsonString());
         return 0;
+    case "allocations" when args.Length is 2 or 3:
+        Console.WriteLine(AlvorKit.Proofs.Host.AllocationsProof.Run(args[1], args.Length == 3 ? args[2] : null)
+            .ToJsonString());
+        return 0;
     case "idle":
         return 0;
     default:
         Console.Error.WriteLine($"unknown mode '{string.Join(' ', args)}'; expected status, demo, describe, " +
-            "lifecycle, inlining withinliners|fallback, dispatch, owners, badinput, stress, generations or idle");
+            "lifecycle, inlining withinliners|fallback, dispatch, owners, badinput, stress, generations, allocations <variant> [dir] or idle");
         return 64;
 }
 

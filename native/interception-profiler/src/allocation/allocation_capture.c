@@ -80,7 +80,7 @@ static void sample_if_due(aip_allocation_state *a, ClassID class_id, uint64_t by
     uint32_t taken = aip_sampling_take(&t_sampler.rng, mean, &t_sampler.remaining, bytes);
     if (taken == 0)
         return;
-    aip_raw_sample *s = aip_sample_store_reserve(&a->samples);
+    aip_raw_sample *s = aip_sample_store_reserve(&a->samples, taken);
     if (s == NULL)
         return;
     s->class_id = class_id;

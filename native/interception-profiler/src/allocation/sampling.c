@@ -88,13 +88,17 @@ void aip_sample_store_reset(aip_sample_store *store, uint32_t limit)
     atomic_store(&store->dropped, 0);
 }
 
-aip_raw_sample *aip_sample_store_reserve(aip_sample_store *store)
+aip_raw_sample *aip_sample_store_reserve(aip_sample_store *store, uint32_t due)
 {
-    uint32_t at = atomic_fetch_add_explicit(&store->reserved, 1, memory_order_relaxed);
-    if (at >= store->limit) {
-        atomic_fetch_add_explicit(&store->dropped, 1, memory_order_relaxed);
-        return NULL;
-    }
+    /* A compare-and-swap loop, so the counter stops at the limit and cannot wrap. */
+    uint32_t at = atomic_load_explicit(&store->reserved, memory_order_relaxed);
+    do {
+        if (at >= store->limit) {
+            atomic_fetch_add_explicit(&store->dropped, due, memory_order_relaxed);
+            return NULL;
+        }
+    } while (!atomic_compare_exchange_weak_explicit(&store->reserved, &at, at + 1,
+                                                    memory_order_relaxed, memory_order_relaxed));
     return &store->samples[at];
 }
 

@@ -49,16 +49,17 @@ typedef struct aip_sample_store {
     uint32_t capacity;
     uint32_t limit;              /* this window's max_samples */
     aip_raw_sample *samples;
-    _Atomic uint32_t reserved;   /* slots handed out this window (may exceed limit) */
-    _Atomic uint64_t dropped;
+    _Atomic uint32_t reserved;   /* slots handed out this window (at most limit) */
+    _Atomic uint64_t dropped;    /* sampling points that found the storage full */
 } aip_sample_store;
 
 int aip_sample_store_init(aip_sample_store *store, uint32_t capacity);
 void aip_sample_store_free(aip_sample_store *store);
 /* Empties the store for a window keeping at most `limit` samples (0: all the capacity). */
 void aip_sample_store_reset(aip_sample_store *store, uint32_t limit);
-/* A slot for one sample, or NULL (counted as dropped) when the window's storage is full. */
-aip_raw_sample *aip_sample_store_reserve(aip_sample_store *store);
+/* A slot for one sample standing for `due` sampling points, or NULL when the window's
+ * storage is full (the `due` samples are then counted as dropped). */
+aip_raw_sample *aip_sample_store_reserve(aip_sample_store *store, uint32_t due);
 /* Samples kept this window. */
 uint32_t aip_sample_store_count(const aip_sample_store *store);
 

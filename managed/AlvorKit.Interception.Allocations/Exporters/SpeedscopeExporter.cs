@@ -1,0 +1,92 @@
+using System.Text.Json;
+
+namespace AlvorKit.Interception.Allocations.Exporters;
+
+/// <summary>
+/// speedscope's file format (https://www.speedscope.app/file-format-schema.json): the
+/// frames once in shared.frames, and two "sampled" profiles over the same stacks, one
+/// weighted by the bytes each sample stands for, one by sample count. Stacks are written
+/// outermost frame first, as the format requires.
+/// </summary>
+public static class SpeedscopeExporter
+{
+    public const string Schema = "https://www.speedscope.app/file-format-schema.json";
+
+    public static void WriteFile(AllocationReport report, string path, string name = "allocations")
+    {
+        using FileStream file = File.Create(path);
+        Write(report, file, name);
+    }
+
+    public static void Write(AllocationReport report, Stream stream, string name = "allocations")
+    {
+        var frames = new List<AllocationFrame>();
+        var indexOf = new Dictionary<string, int>(StringComparer.Ordinal);
+        int[][] stacks = report.Samples
+            .Select(s => s.Frames.Reverse().Select(f => Index(f, frames, indexOf)).ToArray())
+            .ToArray();
+
+        using var json = new Utf8JsonWriter(stream);
+        json.WriteStartObject();
+        json.WriteString("$schema", Schema);
+        json.WriteString("name", name);
+        json.WriteString("exporter", "AlvorKit.Interception.Allocations");
+        json.WriteNumber("activeProfileIndex", 0);
+        json.WriteStartObject("shared");
+        json.WriteStartArray("frames");
+        foreach (AllocationFrame f in frames)
+        {
+            json.WriteStartObject();
+            json.WriteString("name", f.Method);
+            if (f.File is not null)
+            {
+                json.WriteString("file", f.File);
+                json.WriteNumber("line", f.Line ?? 0);
+            }
+            json.WriteEndObject();
+        }
+        json.WriteEndArray();
+        json.WriteEndObject();
+        json.WriteStartArray("profiles");
+        Profile(json, $"{name}: allocated bytes (sampled)", "bytes", stacks, report.Samples.Select(s => s.WeightBytes));
+        Profile(json, $"{name}: samples", "none", stacks, report.Samples.Select(_ => 1UL));
+        json.WriteEndArray();
+        json.WriteEndObject();
+    }
+
+    private static void Profile(Utf8JsonWriter json, string name, string unit, int[][] stacks, IEnumerable<ulong> weights)
+    {
+        ulong[] w = weights.ToArray();
+        json.WriteStartObject();
+        json.WriteString("type", "sampled");
+        json.WriteString("name", name);
+        json.WriteString("unit", unit);
+        json.WriteNumber("startValue", 0);
+        json.WriteNumber("endValue", (ulong)w.Sum(x => (decimal)x));
+        json.WriteStartArray("samples");
+        foreach (int[] stack in stacks)
+        {
+            json.WriteStartArray();
+            foreach (int frame in stack)
+                json.WriteNumberValue(frame);
+            json.WriteEndArray();
+        }
+        json.WriteEndArray();
+        json.WriteStartArray("weights");
+        foreach (ulong x in w)
+            json.WriteNumberValue(x);
+        json.WriteEndArray();
+        json.WriteEndObject();
+    }
+
+    private static int Index(AllocationFrame frame, List<AllocationFrame> frames, Dictionary<string, int> indexOf)
+    {
+        if (!indexOf.TryGetValue(frame.Key, out int index))
+        {
+            index = frames.Count;
+            frames.Add(frame);
+            indexOf[frame.Key] = index;
+        }
+        return index;
+    }
+}

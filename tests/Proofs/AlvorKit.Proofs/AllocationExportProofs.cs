@@ -1,0 +1,237 @@
+using System.IO.Compression;
+using System.Text;
+using System.Text.Json;
+using System.Text.Json.Nodes;
+using System.Text.RegularExpressions;
+using Json.Schema;
+using Xunit;
+using static AlvorKit.Proofs.AllocationReports;
+
+namespace AlvorKit.Proofs;
+
+/// <summary>
+/// The sampled window's exports, read back from the files the host wrote: speedscope JSON
+/// (validated against speedscope's schema), folded stacks and gzipped pprof, each with the
+/// report's sample count and sampled bytes.
+/// </summary>
+public class AllocationExportProofs
+{
+    private const string AllocateALeaf = "AlvorKit.Proofs.Host.AllocationWorkload.AllocateA";
+
+    private static string ExportFile(string kind) => Get(Sampled)["files"]!.Text(kind);
+
+    private static JsonNode Summary => Get(Sampled)["summary"]!;
+
+    [Fact]
+    public void Speedscope_export_validates_against_the_schema_and_has_the_report_totals()
+    {
+        string text = File.ReadAllText(ExportFile("speedscope"));
+        var schema = JsonSchema.FromText(File.ReadAllText(SpeedscopeSchema()));
+        using (JsonDocument document = JsonDocument.Parse(text))
+        {
+            EvaluationResults result = schema.Evaluate(document.RootElement,
+                new EvaluationOptions { OutputFormat = OutputFormat.List });
+            Assert.True(result.IsValid, "schema errors: " + string.Join("; ", (result.Details ?? [])
+                .Where(d => d.Errors is not null)
+                .SelectMany(d => d.Errors!.Select(e => $"{d.InstanceLocation}: {e.Key} {e.Value}"))));
+        }
+
+        // What the schema cannot say: indices in range, one weight per sample, the totals.
+        JsonNode file = JsonNode.Parse(text)!;
+        Assert.Equal("https://www.speedscope.app/file-format-schema.json", file.Text("$schema"));
+        JsonArray frames = file["shared"]!["frames"]!.AsArray();
+        Assert.All(frames, f => Assert.False(string.IsNullOrEmpty(f!.Text("name"))));
+        JsonArray profiles = file["profiles"]!.AsArray();
+        Assert.Equal(2, profiles.Count);
+        Assert.Equal(["bytes", "none"], profiles.Select(p => p!.Text("unit")));
+        int sampleCount = Summary.Value<int>("sampleCount");
+        foreach (JsonNode profile in profiles.Select(p => p!))
+        {
+            Assert.Equal("sampled", profile.Text("type"));
+            JsonArray samples = profile["samples"]!.AsArray(), weights = profile["weights"]!.AsArray();
+            Assert.Equal(sampleCount, samples.Count);
+            Assert.Equal(samples.Count, weights.Count);
+            Assert.All(samples, s => Assert.All(s!.AsArray(), i => Assert.InRange(i!.GetValue<int>(), 0, frames.Count - 1)));
+            ulong total = weights.Aggregate(0UL, (sum, w) => sum + w!.GetValue<ulong>());
+            Assert.Equal(total, profile.Value<ulong>("endValue"));
+            Assert.Equal(profile.Text("unit") == "bytes" ? Summary.Value<ulong>("sampledBytes") : (ulong)sampleCount, total);
+        }
+        // Outermost first: every stack ends at a workload frame and starts at the host's entry.
+        JsonArray first = profiles[0]!["samples"]!.AsArray();
+        Assert.Contains(first, s => frames[s!.AsArray()[^1]!.GetValue<int>()]!.Text("name") == AllocateALeaf);
+        JsonNode leaf = frames.First(f => f!.Text("name") == AllocateALeaf)!;
+        Assert.EndsWith("AllocationWorkload.cs", leaf.Text("file"));
+        Assert.Equal(Get(Sampled)["expected"]!["AlvorKit.Proofs.Host.AllocA"]!.Value<int>("line"), leaf.Value<int>("line"));
+    }
+
+    [Fact]
+    public void Folded_export_lines_are_stack_and_weight_with_the_report_total()
+    {
+        string[] lines = File.ReadAllLines(ExportFile("folded"));
+        Assert.NotEmpty(lines);
+        var shape = new Regex(@"^(?<stack>[^;\n]+(;[^;\n]+)*) (?<weight>\d+)$");
+        ulong total = 0;
+        var innermost = new HashSet<string>();
+        foreach (string line in lines)
+        {
+            Match m = shape.Match(line);
+            Assert.True(m.Success, $"not 'stack weight': {line}");
+            string[] frames = m.Groups["stack"].Value.Split(';');
+            Assert.All(frames, f => Assert.False(string.IsNullOrWhiteSpace(f), line));
+            innermost.Add(frames[^1]);
+            total += ulong.Parse(m.Groups["weight"].Value);
+        }
+        Assert.Equal(Summary.Value<ulong>("sampledBytes"), total);
+        Assert.Equal(lines.Length, lines.Distinct().Count());
+        int allocA = Get(Sampled)["expected"]!["AlvorKit.Proofs.Host.AllocA"]!.Value<int>("line");
+        Assert.Contains($"{AllocateALeaf} (AllocationWorkload.cs:{allocA})", innermost);
+    }
+
+    [Fact]
+    public void Pprof_export_decodes_with_the_report_totals()
+    {
+        byte[] gz = File.ReadAllBytes(ExportFile("pprof"));
+        Assert.True(gz.Length > 2 && gz[0] == 0x1F && gz[1] == 0x8B, "not gzip");
+        using var unzip = new GZipStream(new MemoryStream(gz), CompressionMode.Decompress);
+        using var raw = new MemoryStream();
+        unzip.CopyTo(raw);
+        Profile profile = Profile.Decode(raw.ToArray());
+
+        Assert.Equal("", profile.Strings[0]);
+        Assert.Equal(["alloc_space/bytes", "alloc_objects/count"],
+            profile.SampleTypes.Select(t => $"{profile.Strings[(int)t.Type]}/{profile.Strings[(int)t.Unit]}"));
+        Assert.Equal(Summary.Value<int>("sampleCount"), profile.Samples.Count);
+        Assert.All(profile.Samples, s => Assert.Equal(2, s.Values.Count));
+        Assert.Equal(Summary.Value<ulong>("sampledBytes"), profile.Samples.Aggregate(0UL, (t, s) => t + s.Values[0]));
+        Assert.Equal(Summary.Value<ulong>("sampledObjects"), profile.Samples.Aggregate(0UL, (t, s) => t + s.Values[1]));
+        Assert.Equal(profile.Locations.Count, profile.Locations.Select(l => l.Id).Distinct().Count());
+        var locations = profile.Locations.ToDictionary(l => l.Id);
+        var functions = profile.Functions.ToDictionary(f => f.Id);
+        Assert.All(profile.Samples, s => Assert.All(s.LocationIds, id => Assert.True(locations.ContainsKey(id), $"location {id}")));
+        Assert.All(profile.Locations, l => Assert.True(functions.ContainsKey(l.FunctionId), $"function {l.FunctionId}"));
+
+        // The AllocA samples' leaf is AllocateA at its line in AllocationWorkload.cs.
+        int line = Get(Sampled)["expected"]!["AlvorKit.Proofs.Host.AllocA"]!.Value<int>("line");
+        Location leaf = locations[profile.Samples.First(s =>
+            profile.Strings[(int)functions[locations[s.LocationIds[0]].FunctionId].Name] == AllocateALeaf).LocationIds[0]];
+        Assert.Equal(line, leaf.Line);
+        Assert.EndsWith("AllocationWorkload.cs", profile.Strings[(int)functions[leaf.FunctionId].Filename]);
+    }
+
+    // profile.proto, as far as the proof reads it.
+    private sealed record ValueType(ulong Type, ulong Unit);
+    private sealed record Sample(List<ulong> LocationIds, List<ulong> Values);
+    private sealed record Location(ulong Id, ulong FunctionId, long Line);
+    private sealed record Function(ulong Id, ulong Name, ulong Filename);
+
+    private sealed class Profile
+    {
+        public List<ValueType> SampleTypes { get; } = [];
+        public List<Sample> Samples { get; } = [];
+        public List<Location> Locations { get; } = [];
+        public List<Function> Functions { get; } = [];
+        public List<string> Strings { get; } = [];
+
+        public static Profile Decode(byte[] bytes)
+        {
+            var p = new Profile();
+            foreach (var (field, _, data) in Fields(bytes))
+            {
+                switch (field)
+                {
+                    case 1:
+                        var vt = Fields(data!).ToList();
+                        p.SampleTypes.Add(new ValueType(Varint(vt, 1), Varint(vt, 2)));
+                        break;
+                    case 2:
+                        var s = Fields(data!).ToList();
+                        p.Samples.Add(new Sample(Repeated(s, 1), Repeated(s, 2)));
+                        break;
+                    case 4:
+                        var l = Fields(data!).ToList();
+                        var line = Fields(l.Single(f => f.Field == 4).Data!).ToList();
+                        p.Locations.Add(new Location(Varint(l, 1), Varint(line, 1), (long)Varint(line, 2)));
+                        break;
+                    case 5:
+                        var f = Fields(data!).ToList();
+                        p.Functions.Add(new Function(Varint(f, 1), Varint(f, 2), Varint(f, 4)));
+                        break;
+                    case 6:
+                        p.Strings.Add(Encoding.UTF8.GetString(data!));
+                        break;
+                }
+            }
+            return p;
+        }
+
+        private static ulong Varint(List<(int Field, ulong Value, byte[]? Data)> fields, int field) =>
+            fields.LastOrDefault(f => f.Field == field).Value;
+
+        // A repeated varint field, packed (length-delimited) or not.
+        private static List<ulong> Repeated(List<(int Field, ulong Value, byte[]? Data)> fields, int field)
+        {
+            var values = new List<ulong>();
+            foreach (var f in fields.Where(f => f.Field == field))
+            {
+                if (f.Data is null)
+                {
+                    values.Add(f.Value);
+                    continue;
+                }
+                for (int at = 0; at < f.Data.Length;)
+                    values.Add(ReadVarint(f.Data, ref at));
+            }
+            return values;
+        }
+
+        private static IEnumerable<(int Field, ulong Value, byte[]? Data)> Fields(byte[] bytes)
+        {
+            for (int at = 0; at < bytes.Length;)
+            {
+                ulong key = ReadVarint(bytes, ref at);
+                int field = (int)(key >> 3), wire = (int)(key & 7);
+                switch (wire)
+                {
+                    case 0:
+                        yield return (field, ReadVarint(bytes, ref at), null);
+                        break;
+                    case 2:
+                        int length = checked((int)ReadVarint(bytes, ref at));
+                        yield return (field, 0, bytes.AsSpan(at, length).ToArray());
+                        at += length;
+                        break;
+                    default:
+                        throw new InvalidDataException($"wire type {wire} of field {field}: profile.proto uses 0 and 2 only");
+                }
+            }
+        }
+
+        private static ulong ReadVarint(byte[] bytes, ref int at)
+        {
+            ulong value = 0;
+            for (int shift = 0; ; shift += 7)
+            {
+                byte b = bytes[at++];
+                value |= (ulong)(b & 0x7F) << shift;
+                if (b < 0x80)
+                    return value;
+                if (shift > 63)
+                    throw new InvalidDataException("varint longer than 10 bytes");
+            }
+        }
+    }
+
+    // speedscope's own schema, from the npm package `speedscope` that ./build.sh installs
+    // into build/npm (ALVK_SPEEDSCOPE_SCHEMA overrides the path).
+    private static string SpeedscopeSchema()
+    {
+        string? path = Environment.GetEnvironmentVariable("ALVK_SPEEDSCOPE_SCHEMA");
+        for (var dir = new DirectoryInfo(AppContext.BaseDirectory); path is null && dir != null; dir = dir.Parent)
+            if (File.Exists(Path.Combine(dir.FullName, "build.sh")))
+                path = Path.Combine(dir.FullName, "build", "npm", "node_modules", "speedscope", "dist",
+                    "release", "file-format-schema.json");
+        Assert.True(path is not null && File.Exists(path),
+            $"speedscope's schema is missing at {path}: run ./build.sh test, which installs it with npm");
+        return path!;
+    }
+}
