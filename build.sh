@@ -94,6 +94,10 @@ bench() {
   (cd build/bench && MODULES=PatchBenchmark profiled \
     dotnet "$ROOT/tools/PatchBenchmark/bin/Release/net10.0/PatchBenchmark.dll" calls) |
     grep -E '^\||^BenchmarkDotNet|^(AMD|Intel)|^  \[Host\]'
+  step "allocation capture benchmark"
+  dotnet build tools/AllocationBenchmark/AllocationBenchmark.csproj -c Release -v quiet -nologo
+  dotnet tools/AllocationBenchmark/bin/Release/net10.0/AllocationBenchmark.dll \
+    "$ALVK_NATIVE_LIBRARY" "${RUNS:-7}" "${OBJECTS:-20000000}"
 }
 
 target=${1:-test}
