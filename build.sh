@@ -47,6 +47,18 @@ test_tools() {
 build_managed() {
   step "managed projects (Release)"
   dotnet build tests/Proofs/AlvorKit.Proofs/AlvorKit.Proofs.csproj -c Release -v quiet -nologo
+  dotnet build tests/Launcher/AlvorKit.Interception.Launcher.Tests.csproj -c Release -v quiet -nologo
+}
+
+launcher_tests() {
+  step "launcher, packages and the package consumer sample (xunit)"
+  dotnet test tests/Launcher/AlvorKit.Interception.Launcher.Tests.csproj -c Release --no-build -nologo \
+    --logger "console;verbosity=normal"
+}
+
+packages() {
+  step "NuGet packages (build/packages)"
+  packaging/pack.sh
 }
 
 native_tests() {
@@ -104,8 +116,9 @@ target=${1:-test}
 case "$target" in
   native) build_native ;;
   managed) build_managed ;;
-  test) build_native; build_managed; test_tools; native_tests; artifact_checks; proofs ;;
+  test) build_native; build_managed; test_tools; native_tests; artifact_checks; proofs; launcher_tests ;;
+  packages) build_native; packages ;;
   demo) build_native; build_managed; demo ;;
   bench) build_native; build_managed; bench ;;
-  *) echo "usage: ./build.sh [test|demo|native|managed|bench]" >&2; exit 64 ;;
+  *) echo "usage: ./build.sh [test|demo|native|managed|packages|bench]" >&2; exit 64 ;;
 esac

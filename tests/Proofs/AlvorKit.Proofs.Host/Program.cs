@@ -17,6 +17,8 @@ using AlvorKit.Interception.Native;
 //             targets, a generation the JIT rejects, stale chains and refused submissions
 //   allocations countonly|sampled|full-storage|off [dir] - allocation capture windows
 //             around known allocations, exported to speedscope, folded and pprof files in dir
+//   api     - the managed API (AlvorKit.Interception): Interceptor.Open, install/replace/remove,
+//             owner scopes, signature mismatches, symbolic generation plans
 //   idle    - does nothing (the launch-time benchmark's workload)
 string mode = args.Length > 0 ? args[0] : "status";
 switch (mode)
@@ -56,11 +58,14 @@ switch (mode)
         Console.WriteLine(AlvorKit.Proofs.Host.AllocationsProof.Run(args[1], args.Length == 3 ? args[2] : null)
             .ToJsonString());
         return 0;
+    case "api":
+        Console.WriteLine(AlvorKit.Proofs.Host.ApiProof.Run().ToJsonString());
+        return 0;
     case "idle":
         return 0;
     default:
         Console.Error.WriteLine($"unknown mode '{string.Join(' ', args)}'; expected status, demo, describe, " +
-            "lifecycle, inlining withinliners|fallback, dispatch, owners, badinput, stress, generations, allocations <variant> [dir] or idle");
+            "lifecycle, inlining withinliners|fallback, dispatch, owners, badinput, stress, generations, allocations <variant> [dir], api or idle");
         return 64;
 }
 

@@ -1,0 +1,427 @@
+using System.Reflection;
+using System.Runtime.CompilerServices;
+using AlvorKit.Interception.Internal;
+using AlvorKit.Interception.Plans;
+
+namespace AlvorKit.Interception;
+
+/// <summary>
+/// The entry point: hot-patches methods of this running process through the AlvorKit profiler
+/// that CoreCLR loaded at startup.
+/// </summary>
+/// <example>
+/// <code>
+/// using var interceptor = Interceptor.Open();   // explains how to start the game if it cannot
+/// Patch patch = interceptor.Install(
+///     typeof(Enemy).GetMethod(nameof(Enemy.Update))!,         // void Enemy.Update(float dt)
+///     typeof(Mods).GetMethod(nameof(Mods.FrozenUpdate))!);     // static void FrozenUpdate(Enemy self, float dt)
+/// // every Enemy now runs FrozenUpdate ...
+/// patch.Remove();                                               // ... and the original again
+/// </code>
+/// </example>
+public sealed class Interceptor : IDisposable
+{
+    private const int DiscoveryGap = 4096;
+
+    private readonly Lock _patchesGate = new();
+    private readonly List<Patch> _patches = [];
+    private bool _disposed;
+
+    private Interceptor(NativeProfiler native)
+    {
+        Native = native;
+        DefaultOwner = new PatchOwner("default owner");
+    }
+
+    /// <summary>
+    /// Opens the profiler CoreCLR loaded into this process.
+    /// </summary>
+    /// <exception cref="InterceptionUnavailableException">The process was not started under the
+    /// profiler, or the profiler's ABI differs from this library's. The message names the
+    /// environment variables to set and the launcher that sets them
+    /// (<c>alvorkit-intercept run -- &lt;command&gt;</c>).</exception>
+    public static Interceptor Open() => new(NativeProfiler.Open());
+
+    /// <summary>The profiler library's path.</summary>
+    public string ProfilerPath => Native.LibraryPath;
+
+    /// <summary>The ABI version the profiler implements.</summary>
+    public Version AbiVersion => Native.AbiVersion;
+
+    /// <summary>Whether the profiler accepts patch commands (its startup configuration is valid
+    /// and names patchable modules).</summary>
+    public bool IsPatchingEnabled => Native.StartupStatus() == NativeStatus.Ok;
+
+    /// <summary>Why the profiler refuses patch commands, in its words; null when it accepts them.</summary>
+    public string? PatchingRefusal
+    {
+        get
+        {
+            int status = Native.StartupStatus();
+            return status == NativeStatus.Ok ? null : Native.StatusText(status);
+        }
+    }
+
+    /// <summary>The assemblies whose methods may be patched (ALVORKIT_INTERCEPTION_MODULES,
+    /// normalized: names joined by ';', or "*").</summary>
+    public string PatchableModules => Native.Allowlist();
+
+    /// <summary>The owner of patches installed without one; <see cref="Dispose"/> removes them.</summary>
+    public PatchOwner DefaultOwner { get; }
+
+    /// <summary>How long a command may wait for the profiler's worker (default 10 s).</summary>
+    public TimeSpan CommandTimeout { get; set; } = TimeSpan.FromSeconds(10);
+
+    /// <summary>The patches installed through this interceptor that are still held.</summary>
+    public IReadOnlyList<Patch> Patches
+    {
+        get
+        {
+            lock (_patchesGate)
+                return [.. _patches];
+        }
+    }
+
+    /// <summary>What the profiler sees of <paramref name="method"/>: flags, sizes, and its signature hash and
+    /// loaded-body identity as hex.</summary>
+    /// <exception cref="InterceptionUnavailableException">The profiler refuses patch commands.</exception>
+    /// <exception cref="PatchException">The profiler cannot describe it (module not allowed, no IL, ...).</exception>
+    public MethodDescription Describe(MethodBase method)
+    {
+        ArgumentNullException.ThrowIfNull(method);
+        ThrowIfDisposed();
+        EnsurePatchingEnabled();
+        return DescribeCore(method, "Describing");
+    }
+
+    /// <summary>
+    /// Replaces <paramref name="target"/> with exact dispatch to <paramref name="replacement"/>: from the target's next call on, it
+    /// runs the replacement with its receiver and arguments, everywhere (callers that inlined it
+    /// are re-JITted too).
+    /// </summary>
+    /// <param name="target">A non-generic method (or constructor) with IL, in a module
+    /// ALVORKIT_INTERCEPTION_MODULES allows.</param>
+    /// <param name="replacement">A static method whose parameters are the target's receiver (the
+    /// declaring class, or <c>ref TStruct</c> for a struct's instance method) and then exactly the
+    /// target's parameter types (ref/out/in as by-reference types), returning the target's type.</param>
+    /// <param name="owner">The owner scope; null: <see cref="DefaultOwner"/>. Another owner's patch
+    /// on the same target is joined (this replacement takes over).</param>
+    /// <returns>The patch, active: the ReJIT is requested.</returns>
+    /// <exception cref="SignatureMismatchException">The replacement does not fit, found before
+    /// anything reached the profiler; the message names the position and the expected type.</exception>
+    /// <exception cref="NotSupportedException">The target is generic (use a plan), varargs or abstract.</exception>
+    /// <exception cref="InterceptionUnavailableException">The profiler refuses patch commands.</exception>
+    /// <exception cref="PatchException">The profiler refused or failed the install.</exception>
+    /// <exception cref="InvalidOperationException">This owner already holds a patch on the target.</exception>
+    public Patch Install(MethodBase target, MethodInfo replacement, PatchOwner? owner = null)
+    {
+        ArgumentNullException.ThrowIfNull(target);
+        ArgumentNullException.ThrowIfNull(replacement);
+        ThrowIfDisposed();
+        owner ??= DefaultOwner;
+        owner.ThrowIfDisposed();
+        ReplacementSignature.CheckTarget(target);
+        ReplacementSignature.Check(target, replacement);
+        EnsurePatchingEnabled();
+        IntPtr entry = EntryPoint(replacement);
+        lock (PatchRegistry.Gate)
+        {
+            if (PatchRegistry.Find(target)?.Holders.FirstOrDefault(p => p.Owner == owner) is { } held)
+                throw new InvalidOperationException(
+                    $"{owner.Name} already holds a patch on {Names.Of(target)} ({held}); call Replace on it, or " +
+                    "install with another PatchOwner.");
+            MethodDescription description = DescribeCore(target, "Installing a patch on");
+            ulong floor = PatchRegistry.Watermark;
+            int rc = Native.Install(description, entry, owner.Id, out ulong handle);
+            if (rc != NativeStatus.Ok)
+                throw Failure(rc, target, "Installing a patch on");
+            rc = Native.Wait(handle, CommandTimeout);
+            if (rc != NativeStatus.Ok)
+                throw Failure(rc, target, "Installing a patch on", handle);
+            NativePatch native = PatchRegistry.Track(target, handle);
+            native.DispatchCommand(floor);
+            var patch = new Patch(this, native, owner, target) { Replacement = replacement };
+            Hold(native, patch);
+            return patch;
+        }
+    }
+
+    /// <summary>
+    /// Gives the plan's target the body the plan describes: from its next call on, the target runs
+    /// it. When <paramref name="owner"/> already holds a patch on the target, that patch gets the new generation
+    /// (chained after the target's current one) and is returned.
+    /// </summary>
+    /// <param name="plan">The new body.</param>
+    /// <param name="owner">The owner scope; null: <see cref="DefaultOwner"/>.</param>
+    /// <returns>The patch. Its <see cref="Patch.LastGeneration"/> says Requested until the target's
+    /// next call compiles the body, then Active (or Failed, when the JIT rejected it and the
+    /// profiler restored the previous body).</returns>
+    /// <exception cref="PlanException">The plan cannot be lowered (before anything reached the profiler).</exception>
+    /// <exception cref="InterceptionUnavailableException">The profiler refuses patch commands.</exception>
+    /// <exception cref="PatchException">The profiler refused or failed the generation; for a
+    /// relocation, the message names the plan symbol it came from.</exception>
+    public Patch Apply(GenerationPlan plan, PatchOwner? owner = null)
+    {
+        ArgumentNullException.ThrowIfNull(plan);
+        ThrowIfDisposed();
+        owner ??= DefaultOwner;
+        owner.ThrowIfDisposed();
+        LoweredGeneration lowered = plan.Lower();
+        MethodBase target = plan.Target;
+        EnsurePatchingEnabled();
+        lock (PatchRegistry.Gate)
+        {
+            MethodDescription description = DescribeCore(target, "Applying a plan to");
+            NativePatch? native = PatchRegistry.Find(target);
+            int rc = Native.Validate(lowered, description, 0, owner.Id, out uint failing);
+            if (rc != NativeStatus.Ok)
+                throw Failure(rc, target, "Validating the plan for", detail: Entry(rc, (int)failing, lowered));
+            ulong handle = 0, id = 0;
+            for (int attempt = 0; ; attempt++)
+            {
+                rc = SubmitChained(lowered, description, owner, native, out handle, out id);
+                if (rc != NativeStatus.Ok)
+                    throw Failure(rc, target, "Applying a plan to", native?.Handle ?? 0,
+                        detail: rc == NativeStatus.StaleGeneration
+                            ? " The target's patch was changed by a component that does not use this library, and its " +
+                              "latest generation could not be found."
+                            : null);
+                PatchRegistry.See(id);
+                rc = Native.Wait(handle, CommandTimeout);
+                // The worker found the chain moved under the submission (a refused command can leave
+                // the profiler's idea of the latest generation behind): once more, from a fresh look.
+                if (rc == NativeStatus.StaleGeneration && attempt == 0)
+                {
+                    native = PatchRegistry.Track(target, handle);
+                    native.Forget();
+                    continue;
+                }
+                if (rc == NativeStatus.Ok)
+                    break;
+                GenerationInfo? result = Native.Generation(handle, id, lowered);
+                throw Failure(rc, target, "Applying a plan to", handle, result,
+                    result is null ? null : Entry(rc, result.FailingIndex, lowered));
+            }
+            native = PatchRegistry.Track(target, handle);
+            native.GenerationApplied(id);
+            Patch? patch = native.Holders.FirstOrDefault(p => p.Owner == owner);
+            if (patch is null)
+            {
+                patch = new Patch(this, native, owner, target);
+                Hold(native, patch);
+            }
+            patch.Plan = plan;
+            patch.Replacement = null;
+            patch.Lowered = lowered;
+            patch.GenerationId = id;
+            return patch;
+        }
+    }
+
+    /// <summary>Removes the patches of <see cref="DefaultOwner"/>. Patches of other owners stay
+    /// until their owner (or they themselves) are disposed.</summary>
+    public void Dispose()
+    {
+        if (_disposed)
+            return;
+        _disposed = true;
+        DefaultOwner.Dispose();
+    }
+
+    // ------------------------------------------------------------ patch commands
+
+    internal NativeProfiler Native { get; }
+
+    internal void ReplaceCore(Patch patch, MethodInfo replacement)
+    {
+        ArgumentNullException.ThrowIfNull(replacement);
+        ReplacementSignature.Check(patch.Target, replacement);
+        IntPtr entry = EntryPoint(replacement);
+        lock (PatchRegistry.Gate)
+        {
+            if (patch.IsRemoved)
+                throw new InvalidOperationException(
+                    $"this patch on {Names.Of(patch.Target)} was removed; install a new one.");
+            ulong floor = PatchRegistry.Watermark;
+            int rc = Native.Replace(patch.Native.Handle, patch.Owner.Id, entry);
+            if (rc == NativeStatus.Ok)
+                rc = Native.Wait(patch.Native.Handle, CommandTimeout);
+            if (rc != NativeStatus.Ok)
+                throw Failure(rc, patch.Target, "Replacing the patch of", patch.Native.Handle);
+            patch.Native.DispatchCommand(floor);
+            patch.Replacement = replacement;
+            patch.Plan = null;
+            patch.Lowered = null;
+            patch.GenerationId = 0;
+        }
+    }
+
+    internal void RemoveCore(Patch patch)
+    {
+        lock (PatchRegistry.Gate)
+        {
+            if (patch.IsRemoved)
+                return;
+            ulong handle = patch.Native.Handle;
+            int rc = Native.Remove(handle, patch.Owner.Id);
+            if (rc is NativeStatus.PatchEnded or NativeStatus.UnknownPatch)
+            {
+                // Ended without us (its module unloaded, or the profiler recycled it).
+                Release(patch, Native.Telemetry(handle), ended: true);
+                return;
+            }
+            if (rc == NativeStatus.Ok)
+                rc = Native.Wait(handle, CommandTimeout);
+            if (rc != NativeStatus.Ok)
+                throw Failure(rc, patch.Target, "Removing the patch of", handle);
+            PatchTelemetry? final = Native.Telemetry(handle);
+            Release(patch, final, ended: final is null || final.State is not (PatchState.Active or PatchState.Pending));
+        }
+    }
+
+    private void Hold(NativePatch native, Patch patch)
+    {
+        native.Holders.Add(patch);
+        patch.Owner.Add(patch);
+        lock (_patchesGate)
+            _patches.Add(patch);
+    }
+
+    private void Release(Patch patch, PatchTelemetry? final, bool ended)
+    {
+        patch.MarkRemoved(final);
+        patch.Native.Holders.Remove(patch);
+        patch.Owner.Forget(patch);
+        lock (_patchesGate)
+            _patches.Remove(patch);
+        if (ended)
+            PatchRegistry.Forget(patch.Native);
+    }
+
+    /// <summary>Submits with the target's latest generation as the prior: the one this library
+    /// knows, or else each candidate discovery finds, newest first (a stale prior is refused at
+    /// the call and changes nothing, so trying is safe).</summary>
+    private int SubmitChained(LoweredGeneration lowered, MethodDescription description, PatchOwner owner,
+        NativePatch? native, out ulong handle, out ulong id)
+    {
+        handle = id = 0;
+        if (native is null)
+            return Native.Submit(lowered, description, 0, owner.Id, out handle, out id);
+        int rc = NativeStatus.StaleGeneration;
+        if (native.LatestKnown)
+            rc = Native.Submit(lowered, description, native.Latest, owner.Id, out handle, out id);
+        if (rc != NativeStatus.StaleGeneration)
+            return rc;
+        foreach (ulong prior in Candidates(native))
+        {
+            rc = Native.Submit(lowered, description, prior, owner.Id, out handle, out id);
+            if (rc != NativeStatus.StaleGeneration)
+                return rc;
+        }
+        return rc;
+    }
+
+    /// <summary>
+    /// Where the chain of a patch may end when this library did not see it move (an exact-dispatch
+    /// install or replace, whose generation ID the ABI does not return; a rollback; another
+    /// component): the generations the profiler still has for the patch that were neither rejected
+    /// nor failed, newest first, then 0. IDs are process-wide and increasing, so they are the known
+    /// latest, its priors, or above ScanFrom; the scan stops after a run of IDs that are not this
+    /// patch's.
+    /// </summary>
+    private List<ulong> Candidates(NativePatch native)
+    {
+        var seen = new SortedSet<ulong>();
+        void Consider(ulong id)
+        {
+            if (id != 0 && seen.Add(id) && Native.GenerationState(native.Handle, id, out ulong prior) is not null)
+                Consider(prior);
+        }
+        Consider(native.Latest);
+        ulong next = native.ScanFrom;
+        for (int misses = 0; misses < DiscoveryGap;)
+        {
+            next++;
+            if (Native.GenerationState(native.Handle, next, out _) is null)
+            {
+                misses++;
+                continue;
+            }
+            misses = 0;
+            Consider(next);
+        }
+        var candidates = new List<ulong>();
+        foreach (ulong id in seen.Reverse())
+        {
+            if (Native.GenerationState(native.Handle, id, out _) is { } state &&
+                state is not (GenerationState.Rejected or GenerationState.Failed))
+            {
+                PatchRegistry.See(id);
+                candidates.Add(id);
+            }
+        }
+        candidates.Add(0);
+        return candidates;
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    private MethodDescription DescribeCore(MethodBase method, string doing)
+    {
+        int rc = Native.Describe(method, out MethodDescription? description);
+        if (rc != NativeStatus.Ok)
+            throw Failure(rc, method, doing);
+        return description!;
+    }
+
+    private void EnsurePatchingEnabled()
+    {
+        int status = Native.StartupStatus();
+        if (status != NativeStatus.Ok)
+            throw Refused(status);
+    }
+
+    private InterceptionUnavailableException Refused(int status) => new(UnavailableReason.PatchingRefused,
+        Setup.Explain($"The AlvorKit profiler is loaded, but it refuses patch commands: {Native.StatusText(status)}"));
+
+    private static IntPtr EntryPoint(MethodInfo replacement)
+    {
+        RuntimeHelpers.PrepareMethod(replacement.MethodHandle);
+        return replacement.MethodHandle.GetFunctionPointer();
+    }
+
+    private Exception Failure(int status, MethodBase target, string doing, ulong handle = 0,
+        GenerationInfo? generation = null, string? detail = null)
+    {
+        if (NativeStatus.IsStartupRefusal(status))
+            return Refused(status);
+        string text = Native.StatusText(status);
+        string name = NativeStatus.NameOf(text), description = NativeStatus.DescriptionOf(text);
+        string hint = status switch
+        {
+            NativeStatus.ModuleNotAllowed =>
+                $" Add '{target.Module.Assembly.GetName().Name}' to {Setup.ModulesVariable} (it is '{Native.Allowlist()}') " +
+                "before the process starts.",
+            NativeStatus.Timeout =>
+                $" The profiler's worker did not finish within {CommandTimeout.TotalSeconds:0.#} s; the command may still complete.",
+            NativeStatus.GenericTargetUnsupported =>
+                " Exact dispatch cannot serve every instantiation: write the body as a GenerationPlan instead.",
+            _ => "",
+        };
+        return new PatchException(target, status, name, description,
+            $"{doing} {Names.Of(target)} failed: {name} ({description}).{hint}{detail}",
+            handle != 0 ? Native.Telemetry(handle) : null, generation);
+    }
+
+    // " The failing relocation is #2: newobj ... at IL_0004: MemberRef ..." for statuses about one entry.
+    private static string? Entry(int status, int index, LoweredGeneration lowered)
+    {
+        if (status == 507)
+            return $" The failing IL map entry is #{index}.";
+        if (NativeStatus.NamesAnEntry(status) && index >= 0 && index < lowered.Relocations.Count)
+            return $" The failing relocation is #{index}: {lowered.Relocations[index].Description}.";
+        return null;
+    }
+
+    private void ThrowIfDisposed() => ObjectDisposedException.ThrowIf(_disposed, this);
+}

@@ -1,0 +1,326 @@
+using System.Reflection;
+using AlvorKit.Interception.Native;
+using AlvorKit.Interception.Plans;
+
+namespace AlvorKit.Interception.Internal;
+
+/// <summary>
+/// The one place that speaks the low-level binding (AlvorKit.Interception.Native): it turns
+/// the binding's structs and status enum into this library's records and plain status
+/// codes, so the binding can be regenerated without touching anything else here.
+/// Statuses cross this boundary as ints (their values are pinned by the C ABI); see
+/// <see cref="NativeStatus"/>.
+/// </summary>
+internal sealed unsafe class NativeProfiler
+{
+    private static readonly Lock OpenGate = new();
+    private static NativeProfiler? _shared;
+
+    private readonly ProfilerLibrary _library;
+
+    private NativeProfiler(ProfilerLibrary library)
+    {
+        _library = library;
+        uint version = library.VersionNumber;
+        AbiVersion = new Version((int)ProfilerLibrary.MajorOf(version), (int)ProfilerLibrary.MinorOf(version),
+            (int)ProfilerLibrary.PatchOf(version));
+    }
+
+    /// <summary>The library CoreCLR loaded into this process (opened once), or an
+    /// InterceptionUnavailableException that says how to start the process.</summary>
+    public static NativeProfiler Open()
+    {
+        lock (OpenGate)
+        {
+            if (_shared is not null)
+                return _shared;
+            try
+            {
+                _shared = new NativeProfiler(ProfilerLibrary.Open());
+            }
+            catch (ProfilerUnavailableException e)
+            {
+                throw new InterceptionUnavailableException(
+                    e.Reason == ProfilerUnavailableReason.AbiMismatch
+                        ? UnavailableReason.AbiMismatch
+                        : UnavailableReason.ProfilerNotLoaded,
+                    Setup.Explain(e.Reason switch
+                    {
+                        ProfilerUnavailableReason.PathUnset =>
+                            "The AlvorKit interception profiler is not loaded in this process " +
+                            $"({Setup.PathVariable} is not set).",
+                        ProfilerUnavailableReason.LibraryNotLoadable =>
+                            $"The AlvorKit interception profiler cannot be opened: {e.Message}",
+                        ProfilerUnavailableReason.NotAttached =>
+                            "The AlvorKit interception profiler library is present, but CoreCLR did not load it " +
+                            "as this process's profiler (CORECLR_ENABLE_PROFILING, CORECLR_PROFILER and " +
+                            $"CORECLR_PROFILER_PATH must be set before the process starts, and {Setup.PathVariable} " +
+                            "must name the same file).",
+                        _ => $"The loaded profiler does not match this library: {e.Message} " +
+                             $"AlvorKit.Interception needs ABI {ProfilerLibrary.AbiMajor}.x " +
+                             $"(minor {ProfilerLibrary.AbiMinor} or later).",
+                    }),
+                    e);
+            }
+            return _shared;
+        }
+    }
+
+    public string LibraryPath => _library.Path;
+
+    public Version AbiVersion { get; }
+
+    /// <summary>The startup status (NativeStatus.Ok when patch commands are accepted).</summary>
+    public int StartupStatus()
+    {
+        AlvkStatus rc = _library.GetRuntimeStatus(out AlvkRuntimeStatus status);
+        return rc == AlvkStatus.Ok ? (int)status.StartupStatus : (int)rc;
+    }
+
+    /// <summary>The modules the profiler lets callers patch ("*" or names joined by ';').</summary>
+    public string Allowlist()
+    {
+        _library.GetRuntimeStatus(out AlvkRuntimeStatus status);
+        return status.Allowlist;
+    }
+
+    /// <summary>alvk_status_string: "ALVK_E_NAME: what it means".</summary>
+    public string StatusText(int status) => _library.StatusString((AlvkStatus)status);
+
+    public int Describe(MethodBase method, out MethodDescription? description)
+    {
+        description = null;
+        AlvkStatus rc = _library.DescribeMethod(method.Module.ModuleVersionId, method.MetadataToken,
+            out AlvkMethodDescription d);
+        if (rc != AlvkStatus.Ok)
+            return (int)rc;
+        description = new MethodDescription
+        {
+            Method = method,
+            MetadataToken = unchecked((int)d.MethodToken),
+            ModuleVersionId = method.Module.ModuleVersionId,
+            ModuleEpoch = (int)d.ModuleEpoch,
+            Attributes = (MethodAttributes)d.MethodAttributes,
+            ImplementationFlags = (MethodImplAttributes)d.ImplAttributes,
+            Traits = (MethodTraits)(uint)d.Flags,
+            DeclaringTypeToken = unchecked((int)d.DeclaringType),
+            ParameterCount = (int)d.ParamCount,
+            SignatureLength = (int)d.SignatureLength,
+            BodySize = (int)d.BodySize,
+            CodeSize = (int)d.CodeSize,
+            MaxStack = (int)d.MaxStack,
+            ExceptionClauseCount = (int)d.EhClauseCount,
+            LocalSignatureToken = unchecked((int)d.LocalSignature),
+            SignatureHash = d.SignatureHashHex,
+            BodyIdentity = d.BodyIdentityHex,
+        };
+        return NativeStatus.Ok;
+    }
+
+    public int Install(MethodDescription target, IntPtr replacement, ulong owner, out ulong handle)
+    {
+        AlvkInstallRequest request = default;
+        request.Size = (uint)sizeof(AlvkInstallRequest);
+        request.MethodToken = unchecked((uint)target.MetadataToken);
+        request.ModuleMvid = AlvkMvid.From(target.ModuleVersionId);
+        Convert.FromHexString(target.SignatureHash).CopyTo(new Span<byte>(request.SignatureHash, 32));
+        Convert.FromHexString(target.BodyIdentity).CopyTo(new Span<byte>(request.BodyIdentity, 32));
+        request.Replacement = (ulong)replacement;
+        request.Owner = owner;
+        return (int)_library.PatchInstall(request, out handle);
+    }
+
+    public int Replace(ulong handle, ulong owner, IntPtr replacement) =>
+        (int)_library.PatchReplace(handle, owner, replacement);
+
+    public int Remove(ulong handle, ulong owner) => (int)_library.PatchRemove(handle, owner);
+
+    public int Wait(ulong handle, TimeSpan timeout) =>
+        (int)_library.PatchWait(handle, (uint)Math.Clamp(timeout.TotalMilliseconds, 0, uint.MaxValue));
+
+    public PatchTelemetry? Telemetry(ulong handle)
+    {
+        if (_library.PatchGetTelemetry(handle, out AlvkPatchTelemetry t) != AlvkStatus.Ok)
+            return null;
+        return new PatchTelemetry
+        {
+            State = (PatchState)(int)t.State,
+            LastStatus = NativeStatus.NameOf(StatusText((int)t.LastStatus)),
+            PendingCommands = (int)t.PendingCommands,
+            CommandsCompleted = (int)t.CommandsCompleted,
+            OwnerCount = (int)t.OwnerCount,
+            ModuleEpoch = (int)t.ModuleEpoch,
+            MethodToken = unchecked((int)t.MethodToken),
+            CalliSignatureToken = unchecked((int)t.CalliSignatureToken),
+            GetReJITParametersCallbacks = (int)t.GetReJITParameters,
+            ReJITCompilationsStarted = (int)t.ReJITStarted,
+            ReJITCompilationsFinished = (int)t.ReJITFinished,
+            ReJITErrors = (int)t.ReJITErrors,
+            InlinersReJITted = (int)t.InlinersReJITted,
+            RequestHResult = t.RequestHResult,
+            SetILHResult = t.SetILHResult,
+            CompilationHResult = t.CompilationHResult,
+            ErrorHResult = t.ErrorHResult,
+            MetadataHResult = t.MetadataHResult,
+            ReplacementEntryPoint = (IntPtr)(long)t.Replacement,
+            CommandElapsed = FromNanoseconds(t.CommandElapsedNs),
+            CompileElapsed = FromNanoseconds(t.CompileElapsedNs),
+        };
+    }
+
+    /// <summary>alvk_generation_validate (no profiler involvement): the status, and the
+    /// relocation or IL map entry it is about.</summary>
+    public int Validate(LoweredGeneration g, MethodDescription target, ulong prior, ulong owner, out uint failingIndex)
+    {
+        uint failing = 0;
+        int rc = Pinned(g, target, prior, owner,
+            (in AlvkGeneration generation) => _library.GenerationValidate(generation, out failing));
+        failingIndex = failing;
+        return rc;
+    }
+
+    public int Submit(LoweredGeneration g, MethodDescription target, ulong prior, ulong owner, out ulong handle,
+        out ulong generationId)
+    {
+        ulong h = 0, id = 0;
+        int rc = Pinned(g, target, prior, owner,
+            (in AlvkGeneration generation) => _library.GenerationSubmit(generation, out h, out id));
+        handle = h;
+        generationId = id;
+        return rc;
+    }
+
+    /// <summary>alvk_generation_get_result as a record (relocations described from `lowered`
+    /// when it is the generation's plan), or null when the profiler no longer has it.</summary>
+    public GenerationInfo? Generation(ulong handle, ulong id, LoweredGeneration? lowered)
+    {
+        if (id == 0)
+            return null;
+        var relocations = new AlvkRelocationResult[AlvkGeneration.MaxRelocations];
+        if (_library.GenerationGetResult(handle, id, out AlvkGenerationResult r, relocations) != AlvkStatus.Ok)
+            return null;
+        var list = new List<RelocationInfo>();
+        for (int i = 0; i < Math.Min((int)r.RelocationCount, relocations.Length); i++)
+        {
+            AlvkRelocationResult x = relocations[i];
+            list.Add(new RelocationInfo((RelocationKind)(int)x.Kind, unchecked((int)x.Token), x.Reused != 0, x.HResult,
+                lowered is not null && i < lowered.Relocations.Count ? lowered.Relocations[i].Description : ""));
+        }
+        string status = StatusText((int)r.Status);
+        return new GenerationInfo
+        {
+            Id = r.Generation,
+            PriorId = r.PriorGeneration,
+            State = (GenerationState)(int)r.State,
+            Status = NativeStatus.NameOf(status),
+            StatusDescription = NativeStatus.DescriptionOf(status),
+            FailingIndex = (int)r.FailingIndex,
+            MetadataHResult = r.MetadataHResult,
+            ILMapHResult = r.ILMapHResult,
+            CompilationHResult = r.CompilationHResult,
+            Elapsed = FromNanoseconds(r.ElapsedNs),
+            Relocations = list,
+        };
+    }
+
+    /// <summary>Just a generation's state and prior (no relocation results), or null when the
+    /// profiler has no such generation for the patch.</summary>
+    public GenerationState? GenerationState(ulong handle, ulong id, out ulong prior)
+    {
+        prior = 0;
+        if (id == 0 || _library.GenerationGetResult(handle, id, out AlvkGenerationResult r, []) != AlvkStatus.Ok)
+            return null;
+        prior = r.PriorGeneration;
+        return (GenerationState)(int)r.State;
+    }
+
+    private delegate AlvkStatus GenerationCall(in AlvkGeneration generation);
+
+    private static int Pinned(LoweredGeneration g, MethodDescription target, ulong prior, ulong owner, GenerationCall call)
+    {
+        var relocations = new AlvkRelocation[g.Relocations.Count];
+        for (int i = 0; i < relocations.Length; i++)
+        {
+            RelocationSpec s = g.Relocations[i];
+            relocations[i] = new AlvkRelocation
+            {
+                Size = (uint)sizeof(AlvkRelocation),
+                Kind = (AlvkRelocationKind)(int)s.Kind,
+                ILOffset = s.ILOffset,
+                ParentToken = s.ParentToken,
+                ParentRelocation = s.ParentRelocation,
+                NameOffset = s.NameOffset,
+                NameLength = s.NameLength,
+                BlobOffset = s.BlobOffset,
+                BlobLength = s.BlobLength,
+            };
+        }
+        var map = new AlvkIlMapEntry[g.ILMap.Count];
+        for (int i = 0; i < map.Length; i++)
+            map[i] = new AlvkIlMapEntry
+            {
+                OldOffset = g.ILMap[i].OldOffset,
+                NewOffset = g.ILMap[i].NewOffset,
+                Accurate = g.ILMap[i].Accurate ? 1u : 0u,
+            };
+        byte[] body = g.Body, pool = g.Pool;
+        fixed (byte* b = body)
+        fixed (byte* p = pool)
+        fixed (AlvkRelocation* r = relocations)
+        fixed (AlvkIlMapEntry* m = map)
+        {
+            AlvkGeneration generation = default;
+            generation.Size = (uint)sizeof(AlvkGeneration);
+            generation.MethodToken = unchecked((uint)target.MetadataToken);
+            generation.ModuleMvid = AlvkMvid.From(target.ModuleVersionId);
+            Convert.FromHexString(target.BodyIdentity).CopyTo(new Span<byte>(generation.ExpectedBodyIdentity, 32));
+            generation.PriorGeneration = prior;
+            generation.Owner = owner;
+            generation.Body = b;
+            generation.BodySize = (uint)body.Length;
+            generation.Blobs = pool.Length > 0 ? p : null;
+            generation.BlobsSize = (uint)pool.Length;
+            generation.Relocations = relocations.Length > 0 ? r : null;
+            generation.RelocationCount = (uint)relocations.Length;
+            generation.ILMap = map.Length > 0 ? m : null;
+            generation.ILMapCount = (uint)map.Length;
+            return (int)call(generation);
+        }
+    }
+
+    private static TimeSpan FromNanoseconds(ulong ns) => TimeSpan.FromTicks((long)Math.Min(ns / 100, long.MaxValue));
+}
+
+/// <summary>The status values this library branches on (pinned by the C ABI: a value never
+/// changes meaning), and the name/description split of alvk_status_string's text.</summary>
+internal static class NativeStatus
+{
+    public const int Ok = 0;
+    public const int NotAttached = 3;
+    public const int Timeout = 202;
+    public const int GenericTargetUnsupported = 303;
+    public const int ModuleNotAllowed = 311;
+    public const int UnknownPatch = 400;
+    public const int NotOwner = 401;
+    public const int PatchEnded = 407;
+    public const int StaleGeneration = 500;
+
+    /// <summary>Startup configuration problems (100-199), and a profiler that never attached.</summary>
+    public static bool IsStartupRefusal(int status) => status is NotAttached or (>= 100 and < 200);
+
+    /// <summary>Statuses about one relocation or IL map entry (alvk_generation_validate's
+    /// failing index names it).</summary>
+    public static bool NamesAnEntry(int status) => status is >= 503 and <= 507 or 300;
+
+    public static string NameOf(string statusText)
+    {
+        int colon = statusText.IndexOf(':');
+        return colon > 0 ? statusText[..colon] : statusText;
+    }
+
+    public static string DescriptionOf(string statusText)
+    {
+        int colon = statusText.IndexOf(':');
+        return colon > 0 ? statusText[(colon + 1)..].Trim() : statusText;
+    }
+}

@@ -1,0 +1,133 @@
+using System.Reflection;
+using AlvorKit.Interception.Internal;
+using AlvorKit.Interception.Plans;
+
+namespace AlvorKit.Interception;
+
+/// <summary>
+/// One owner's patch on one method: made by <see cref="Interceptor.Install"/> (exact dispatch
+/// to a replacement method) or <see cref="Interceptor.Apply"/> (a new body from a
+/// <see cref="GenerationPlan"/>). Switch it with <see cref="Replace"/> or <see cref="Apply"/>;
+/// <see cref="Remove"/> (or Dispose) gives the original back once no other owner holds the target.
+/// </summary>
+public sealed class Patch : IDisposable
+{
+    private readonly Interceptor _interceptor;
+    private PatchTelemetry? _lastTelemetry;
+
+    internal Patch(Interceptor interceptor, NativePatch native, PatchOwner owner, MethodBase target)
+    {
+        _interceptor = interceptor;
+        Native = native;
+        Owner = owner;
+        Target = target;
+    }
+
+    /// <summary>The patched method.</summary>
+    public MethodBase Target { get; }
+
+    /// <summary>The owner that holds this patch.</summary>
+    public PatchOwner Owner { get; }
+
+    /// <summary>The replacement this owner installed last (null when a plan is in force).</summary>
+    public MethodInfo? Replacement { get; internal set; }
+
+    /// <summary>The plan this owner applied last (null when a replacement is in force).</summary>
+    public GenerationPlan? Plan { get; internal set; }
+
+    /// <summary>This owner's latest generation (0 for exact dispatch, whose generations the
+    /// profiler keeps to itself).</summary>
+    public ulong GenerationId { get; internal set; }
+
+    /// <summary>This patch's state: <see cref="PatchState.Removed"/> once this owner removed it
+    /// (even while other owners still hold the target), the profiler's state otherwise.</summary>
+    public PatchState State
+    {
+        get
+        {
+            if (IsRemoved)
+                return _lastTelemetry?.State is PatchState.Unloaded or PatchState.Failed
+                    ? _lastTelemetry.State
+                    : PatchState.Removed;
+            return Telemetry.State;
+        }
+    }
+
+    /// <summary>Whether this owner still holds the patch.</summary>
+    public bool IsInstalled => !IsRemoved && State is PatchState.Active or PatchState.Pending;
+
+    /// <summary>The profiler's telemetry for the target's patch (shared by all its owners): its
+    /// state, ReJIT callback counts, HRESULTs and elapsed times. Once the profiler has recycled
+    /// the patch, the last snapshot read.</summary>
+    public PatchTelemetry Telemetry
+    {
+        get
+        {
+            PatchTelemetry? now = _interceptor.Native.Telemetry(Native.Handle);
+            if (now is not null)
+                _lastTelemetry = now;
+            return _lastTelemetry ?? new PatchTelemetry { State = IsRemoved ? PatchState.Removed : PatchState.Active };
+        }
+    }
+
+    /// <summary>For a patch whose body came from a plan: the profiler's result for its latest
+    /// generation (state, relocation tokens, HResults), or null.</summary>
+    public GenerationInfo? LastGeneration =>
+        GenerationId == 0 ? null : _interceptor.Native.Generation(Native.Handle, GenerationId, Lowered);
+
+    /// <summary>Switches the target to another replacement (same signature rules as
+    /// <see cref="Interceptor.Install"/>, checked before anything reaches the profiler).</summary>
+    /// <exception cref="SignatureMismatchException">The replacement's signature does not fit.</exception>
+    /// <exception cref="PatchException">The profiler refused or failed the command.</exception>
+    /// <exception cref="InvalidOperationException">This patch was removed.</exception>
+    public void Replace(MethodInfo replacement) => _interceptor.ReplaceCore(this, replacement);
+
+    /// <summary>Gives the target a new body from <paramref name="plan"/> (a plan for this patch's target).</summary>
+    /// <exception cref="PlanException">The plan cannot be lowered.</exception>
+    /// <exception cref="PatchException">The profiler refused or failed the generation.</exception>
+    public void Apply(GenerationPlan plan)
+    {
+        ArgumentNullException.ThrowIfNull(plan);
+        if (!SameMethod(plan.Target, Target))
+            throw new ArgumentException($"the plan is for {Names.Of(plan.Target)}, this patch for {Names.Of(Target)}",
+                nameof(plan));
+        if (IsRemoved)
+            throw new InvalidOperationException($"this patch on {Names.Of(Target)} was removed; apply the plan " +
+                                                "through the Interceptor for a new one");
+        _interceptor.Apply(plan, Owner);
+    }
+
+    /// <summary>Drops this owner's hold; the original body returns when no other owner holds the
+    /// target. Does nothing when already removed.</summary>
+    /// <remarks>While other owners still hold the target, the profiler leaves the body in force as
+    /// it is, even when it is this owner's replacement or plan: the remaining owners get theirs
+    /// back only by running a command of their own (Replace or Apply).</remarks>
+    /// <exception cref="PatchException">The runtime refused the restoring ReJIT (the patch stays).</exception>
+    public void Remove() => _interceptor.RemoveCore(this);
+
+    /// <summary>Same as <see cref="Remove"/>.</summary>
+    public void Dispose() => Remove();
+
+    /// <inheritdoc/>
+    public override string ToString() =>
+        $"{Names.Of(Target)} -> " +
+        (Plan is not null ? $"plan{(Plan.Name is null ? "" : $" '{Plan.Name}'")}"
+            : Replacement is not null ? Names.Of(Replacement) : "?") +
+        $" [{State}, {Owner.Name}]";
+
+    internal NativePatch Native { get; }
+
+    internal bool IsRemoved { get; private set; }
+
+    internal LoweredGeneration? Lowered { get; set; }
+
+    internal void MarkRemoved(PatchTelemetry? final)
+    {
+        if (final is not null)
+            _lastTelemetry = final;
+        IsRemoved = true;
+    }
+
+    internal static bool SameMethod(MethodBase a, MethodBase b) =>
+        a.Module == b.Module && a.MetadataToken == b.MetadataToken;
+}

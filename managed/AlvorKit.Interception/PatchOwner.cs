@@ -1,0 +1,108 @@
+using System.Security.Cryptography;
+
+namespace AlvorKit.Interception;
+
+/// <summary>
+/// An owner scope: every patch installed with it is removed together when it is disposed.
+/// Several owners may hold a patch on the same target: each install joins the target's patch
+/// (the newest replacement is in force, and stays in force when its owner leaves while others
+/// remain), and the original body returns only when the last owner removes it.
+/// </summary>
+/// <example>
+/// <code>
+/// using var tweaks = new PatchOwner("boss fight tweaks");
+/// interceptor.Install(bossUpdate, typeof(Tweaks).GetMethod(nameof(Tweaks.SlowBoss))!, tweaks);
+/// interceptor.Install(bossDamage, typeof(Tweaks).GetMethod(nameof(Tweaks.HalfDamage))!, tweaks);
+/// // ... play ...
+/// // leaving the scope removes both patches
+/// </code>
+/// </example>
+public sealed class PatchOwner : IDisposable
+{
+    // Owner IDs: a random base, so they do not collide with IDs other components choose, plus
+    // a counter, so they are unique in the process. The profiler reserves 0.
+    private static readonly ulong Base = (ulong)RandomNumberGenerator.GetInt32(1, int.MaxValue) << 24;
+    private static long _next;
+
+    private readonly Lock _gate = new();
+    private readonly List<Patch> _patches = [];
+    private bool _disposed;
+
+    /// <summary>A new owner.</summary>
+    /// <param name="name">A name for messages and logs.</param>
+    public PatchOwner(string? name = null)
+    {
+        Id = Base + (ulong)Interlocked.Increment(ref _next);
+        Name = name ?? $"owner 0x{Id:X}";
+    }
+
+    /// <summary>The owner's name.</summary>
+    public string Name { get; }
+
+    /// <summary>The owner ID the profiler sees (nonzero, unique in the process).</summary>
+    public ulong Id { get; }
+
+    /// <summary>Whether <see cref="Dispose"/> was called.</summary>
+    public bool IsDisposed => _disposed;
+
+    /// <summary>The patches this owner holds now.</summary>
+    public IReadOnlyList<Patch> Patches
+    {
+        get
+        {
+            lock (_gate)
+                return [.. _patches];
+        }
+    }
+
+    /// <summary>Removes every patch this owner holds (each target gets its original body back
+    /// unless another owner still holds it). Every patch is attempted; failures are thrown
+    /// together afterwards as an AggregateException of PatchExceptions.</summary>
+    public void Dispose()
+    {
+        List<Patch> patches;
+        lock (_gate)
+        {
+            if (_disposed)
+                return;
+            _disposed = true;
+            patches = [.. _patches];
+        }
+        var failures = new List<Exception>();
+        for (int i = patches.Count - 1; i >= 0; i--)
+        {
+            try
+            {
+                patches[i].Remove();
+            }
+            catch (PatchException e)
+            {
+                failures.Add(e);
+            }
+        }
+        if (failures.Count > 0)
+            throw new AggregateException($"{Name}: {failures.Count} of {patches.Count} patches could not be removed.",
+                failures);
+    }
+
+    /// <inheritdoc/>
+    public override string ToString() => Name;
+
+    internal void ThrowIfDisposed()
+    {
+        if (_disposed)
+            throw new ObjectDisposedException(Name, $"the patch owner '{Name}' was disposed; create a new one");
+    }
+
+    internal void Add(Patch patch)
+    {
+        lock (_gate)
+            _patches.Add(patch);
+    }
+
+    internal void Forget(Patch patch)
+    {
+        lock (_gate)
+            _patches.Remove(patch);
+    }
+}

@@ -1,0 +1,214 @@
+using System.Reflection;
+using System.Reflection.Metadata;
+using System.Reflection.Metadata.Ecma335;
+using System.Runtime.InteropServices;
+using AlvorKit.Interception.Internal;
+
+namespace AlvorKit.Interception.Plans;
+
+/// <summary>An instruction's token operand: a token the target module already has, or a
+/// relocation the profiler fills.</summary>
+internal readonly record struct Operand(int Token, RelocationRequest? Relocation)
+{
+    public static Operand Direct(int token) => new(token, null);
+
+    public static Operand Relocated(RelocationRequest request) => new(0, request);
+
+    /// <summary>The 4 bytes written at the operand: the token, or the nil token of the table the
+    /// relocation makes (the profiler overwrites it).</summary>
+    public int Placeholder => Relocation is null ? Token : Relocation.Kind switch
+    {
+        RelocationKind.StandAloneSignature => 0x1100_0000,
+        RelocationKind.TypeSpec => 0x1B00_0000,
+        RelocationKind.MemberRef => 0x0A00_0000,
+        RelocationKind.MethodSpec => 0x2B00_0000,
+        _ => 0x0100_0000,
+    };
+}
+
+/// <summary>
+/// Turns the symbols of a plan (types, methods, constructors, fields, calli signatures) into
+/// tokens of the target module: MethodDefs, FieldDefs and TypeDefs of the module are used
+/// directly; everything else becomes a relocation (TypeRef through an AssemblyRef the module
+/// has, TypeSpec for constructed types, MemberRef on the declaring type, MethodSpec for
+/// generic method instantiations), with shared parents added once to the table.
+/// </summary>
+internal sealed class SymbolResolver(ModuleContext module, MethodBase target, RelocationTable table)
+{
+    private readonly SignatureWriter _writer = new(module, target);
+
+    public SignatureWriter Writer => _writer;
+
+    // ------------------------------------------------------------------ types
+
+    /// <summary>An InlineType / InlineTok operand.</summary>
+    public Operand Type(Type type, string use)
+    {
+        if (type.IsByRef)
+            throw Refuse($"{use}: {Names.Of(type)} is a by-reference type; name its element type instead.");
+        if (module.Defines(type))
+            return Operand.Direct(type.MetadataToken);
+        if (NeedsTypeSpec(type))
+            return Operand.Relocated(new RelocationRequest(RelocationKind.TypeSpec,
+                _writer.TypeSpec(SigType.From(type), use), null, Parent.None, $"{use}: TypeSpec {Names.Of(type)}"));
+        return Operand.Relocated(TypeRef(type, use));
+    }
+
+    private static bool NeedsTypeSpec(Type type) =>
+        type.IsConstructedGenericType || type.HasElementType || type.IsGenericParameter || type.IsFunctionPointer;
+
+    /// <summary>A TypeRef for a type of another assembly (nested types through their enclosing TypeRef).</summary>
+    private RelocationRequest TypeRef(Type type, string use)
+    {
+        if (type.IsNested)
+        {
+            int enclosing = table.Reference(TypeRef(type.DeclaringType!, use));
+            return new RelocationRequest(RelocationKind.TypeRef, null, type.Name, Parent.OfRelocation(enclosing),
+                $"{use}: TypeRef {Names.Of(type)}");
+        }
+        int scope = module.AssemblyRefReaching(type);
+        if (scope == 0)
+            throw Refuse(
+                $"{use}: {Names.Of(type)} lives in {type.Assembly.GetName().Name}, which {module.Name} does not " +
+                "reference (none of its AssemblyRefs reaches the type). A generation can only add TypeRefs through " +
+                $"AssemblyRefs {module.Name} already has.");
+        string name = string.IsNullOrEmpty(type.Namespace) ? type.Name : $"{type.Namespace}.{type.Name}";
+        return new RelocationRequest(RelocationKind.TypeRef, null, name, Parent.OfToken(scope),
+            $"{use}: TypeRef {Names.Of(type)}");
+    }
+
+    /// <summary>The parent of a member of `declaring`: its TypeDef, or a TypeSpec (generic types,
+    /// arrays) or TypeRef relocation added once.</summary>
+    private Parent MemberParent(Type declaring, string use)
+    {
+        if (declaring.IsGenericType || declaring.HasElementType)
+            return Parent.OfRelocation(table.Reference(new RelocationRequest(RelocationKind.TypeSpec,
+                _writer.TypeSpec(SigType.From(declaring), use), null, Parent.None,
+                $"{use}: TypeSpec {Names.Of(declaring)} (parent)")));
+        if (module.Defines(declaring))
+            return Parent.OfToken(declaring.MetadataToken);
+        return Parent.OfRelocation(table.Reference(TypeRef(declaring, use) with
+        {
+            Description = $"{use}: TypeRef {Names.Of(declaring)} (parent)",
+        }));
+    }
+
+    // ---------------------------------------------------------------- members
+
+    /// <summary>True when the target module defines `member` and a token can name it directly
+    /// (a MethodDef or FieldDef of a non-generic type, not a generic method instantiation).</summary>
+    private bool Defines(MemberInfo member) =>
+        member.Module == module.Module &&
+        member.DeclaringType is not { IsGenericType: true } and not { HasElementType: true } &&
+        member is not MethodInfo { IsGenericMethod: true, IsGenericMethodDefinition: false };
+
+    /// <summary>An InlineMethod / InlineTok operand for a method or constructor.</summary>
+    public Operand Method(MethodBase method, string use)
+    {
+        if (method is MethodInfo { IsGenericMethod: true, IsGenericMethodDefinition: false } instance)
+        {
+            MethodInfo definition = instance.GetGenericMethodDefinition();
+            Parent parent = Defines(definition)
+                ? Parent.OfToken(definition.MetadataToken)
+                : Parent.OfRelocation(table.Reference(MemberRef(definition, use) with
+                {
+                    Description = $"{use}: MemberRef {Names.Of(definition)} (parent)",
+                }));
+            return Operand.Relocated(new RelocationRequest(RelocationKind.MethodSpec,
+                _writer.MethodSpec(instance.GetGenericArguments().Select(SigType.From).ToList(), use), null, parent,
+                $"{use}: MethodSpec {Names.Of(instance)}"));
+        }
+        if (Defines(method))
+            return Operand.Direct(method.MetadataToken);
+        return Operand.Relocated(MemberRef(method, use));
+    }
+
+    private RelocationRequest MemberRef(MethodBase method, string use)
+    {
+        Type declaring = method.DeclaringType ?? throw Refuse(
+            $"{use}: {method.Name} is a global function of {method.Module.Name}; only methods of types can be referenced.");
+        if ((method.CallingConvention & CallingConventions.VarArgs) != 0)
+            throw Refuse($"{use}: {Names.Of(method)} takes varargs, which plans do not support.");
+        byte[] signature = declaring.HasElementType ? ArrayMethodSignature(method, use) : DefinitionSignature(method, use);
+        return new RelocationRequest(RelocationKind.MemberRef, signature, method.Name, MemberParent(declaring, use),
+            $"{use}: MemberRef {Names.Of(method)}");
+    }
+
+    /// <summary>An InlineField / InlineTok operand.</summary>
+    public Operand Field(FieldInfo field, string use)
+    {
+        if (field.IsLiteral)
+            throw Refuse($"{use}: {Names.Of(field)} is a constant, which has no storage; load its value with ldc or ldstr.");
+        if (Defines(field))
+            return Operand.Direct(field.MetadataToken);
+        Type declaring = field.DeclaringType ?? throw Refuse(
+            $"{use}: {field.Name} is a global field of {field.Module.Name}; only fields of types can be referenced.");
+        MetadataReader reader = ModuleContext.MetadataOf(field.Module);
+        FieldDefinition definition = reader.GetFieldDefinition(
+            (FieldDefinitionHandle)MetadataTokens.EntityHandle(field.MetadataToken));
+        SigType type = definition.DecodeSignature(new SigTypeDecoder(field.Module), null);
+        return Operand.Relocated(new RelocationRequest(RelocationKind.MemberRef, _writer.Field(type, use), field.Name,
+            MemberParent(declaring, use), $"{use}: MemberRef {Names.Of(field)}"));
+    }
+
+    /// <summary>The method's signature exactly as its definition has it (custom modifiers,
+    /// VAR/MVAR), rewritten in the target module's tokens.</summary>
+    private byte[] DefinitionSignature(MethodBase method, string use)
+    {
+        MetadataReader reader = ModuleContext.MetadataOf(method.Module);
+        MethodDefinition definition = reader.GetMethodDefinition(
+            (MethodDefinitionHandle)MetadataTokens.EntityHandle(method.MetadataToken));
+        MethodSignature<SigType> s = definition.DecodeSignature(new SigTypeDecoder(method.Module), null);
+        return _writer.Method(s.Header, s.GenericParameterCount, s.ReturnType, s.ParameterTypes, use);
+    }
+
+    // Methods the runtime gives arrays (Get, Set, Address, .ctor) have no metadata of their own.
+    private byte[] ArrayMethodSignature(MethodBase method, string use) => _writer.Method(
+        new SignatureHeader(SignatureKind.Method, SignatureCallingConvention.Default, SignatureAttributes.Instance), 0,
+        SigType.From(ReplacementSignature.ReturnTypeOf(method)),
+        method.GetParameters().Select(p => SigType.From(p.ParameterType)).ToList(), use);
+
+    // ------------------------------------------------------------ signatures
+
+    /// <summary>A calli operand: a StandAloneSig relocation for the call site's signature.</summary>
+    public Operand Calli(SignatureCallingConvention convention, bool hasThis, Type? returnType, Type[]? parameters,
+        string use)
+    {
+        var header = new SignatureHeader(SignatureKind.Method, convention,
+            hasThis ? SignatureAttributes.Instance : SignatureAttributes.None);
+        byte[] blob = _writer.Method(header, 0, SigType.From(returnType ?? typeof(void)),
+            (parameters ?? []).Select(SigType.From).ToList(), use);
+        return Operand.Relocated(new RelocationRequest(RelocationKind.StandAloneSignature, blob, null, Parent.None,
+            $"{use}: StandAloneSig {Describe(convention, returnType, parameters)}"));
+    }
+
+    public static SignatureCallingConvention Unmanaged(CallingConvention convention) => convention switch
+    {
+        CallingConvention.Cdecl => SignatureCallingConvention.CDecl,
+        CallingConvention.StdCall => SignatureCallingConvention.StdCall,
+        CallingConvention.ThisCall => SignatureCallingConvention.ThisCall,
+        CallingConvention.FastCall => SignatureCallingConvention.FastCall,
+        CallingConvention.Winapi => SignatureCallingConvention.Unmanaged,
+        _ => throw new ArgumentOutOfRangeException(nameof(convention), convention, "not an unmanaged calling convention"),
+    };
+
+    private static string Describe(SignatureCallingConvention convention, Type? returnType, Type[]? parameters) =>
+        $"{convention.ToString().ToLowerInvariant()} {Names.Of(returnType ?? typeof(void))}" +
+        $"({string.Join(", ", (parameters ?? []).Select(Names.Of))})";
+
+    // --------------------------------------------------------------- strings
+
+    /// <summary>An ldstr operand: a user string the module already has (no relocation makes one).</summary>
+    public int UserString(string value, string use)
+    {
+        int token = module.ExistingUserString(value);
+        if (token == 0)
+            throw Refuse(
+                $"{use}: {module.Name} has no \"{value}\" string literal, and the ABI has no relocation for user " +
+                $"strings, so ldstr can only load literals the module's own code already uses. Load the text from a " +
+                $"static field of {module.Name} (ldsfld) instead.");
+        return token;
+    }
+
+    private PlanException Refuse(string message) => new(target, $"Plan for {Names.Of(target)}: {message}");
+}

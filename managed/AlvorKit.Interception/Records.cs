@@ -1,0 +1,284 @@
+using System.Globalization;
+using System.Reflection;
+using System.Text;
+
+namespace AlvorKit.Interception;
+
+/// <summary>Where a patch is in its life.</summary>
+public enum PatchState
+{
+    /// <summary>The command is queued or running on the profiler's worker.</summary>
+    Pending = 0,
+
+    /// <summary>The replacement (or generation) is requested and in force.</summary>
+    Active = 1,
+
+    /// <summary>Removed: for this owner, or for everybody once the last owner removed it, and the
+    /// original body runs again.</summary>
+    Removed = 2,
+
+    /// <summary>The runtime refused the ReJIT; the original runs.</summary>
+    Failed = 3,
+
+    /// <summary>The install failed validation; nothing changed.</summary>
+    Rejected = 4,
+
+    /// <summary>The target's module unloaded.</summary>
+    Unloaded = 5,
+}
+
+/// <summary>What the profiler counted and timed for one patch (shared by every owner of the
+/// target's patch).</summary>
+public sealed record PatchTelemetry
+{
+    /// <summary>The profiler's state of the patch.</summary>
+    public PatchState State { get; init; }
+
+    /// <summary>The status name of the latest finished command (<c>ALVK_OK</c> when it succeeded).</summary>
+    public string LastStatus { get; init; } = "";
+
+    /// <summary>Commands queued or running.</summary>
+    public int PendingCommands { get; init; }
+
+    /// <summary>Commands the worker finished for this patch.</summary>
+    public int CommandsCompleted { get; init; }
+
+    /// <summary>Owners holding the patch.</summary>
+    public int OwnerCount { get; init; }
+
+    /// <summary>The load epoch of the target's module.</summary>
+    public int ModuleEpoch { get; init; }
+
+    /// <summary>The target's MethodDef token.</summary>
+    public int MethodToken { get; init; }
+
+    /// <summary>The StandAloneSig token emitted for exact dispatch (0 before any).</summary>
+    public int CalliSignatureToken { get; init; }
+
+    /// <summary>GetReJITParameters callbacks seen for the target.</summary>
+    public int GetReJITParametersCallbacks { get; init; }
+
+    /// <summary>ReJITCompilationStarted callbacks seen for the target.</summary>
+    public int ReJITCompilationsStarted { get; init; }
+
+    /// <summary>ReJITCompilationFinished callbacks seen for the target.</summary>
+    public int ReJITCompilationsFinished { get; init; }
+
+    /// <summary>ReJITError callbacks seen for the target.</summary>
+    public int ReJITErrors { get; init; }
+
+    /// <summary>Other methods (callers that had inlined the target) re-JITted with its requests.</summary>
+    public int InlinersReJITted { get; init; }
+
+    /// <summary>HRESULT of the latest RequestReJIT(WithInliners).</summary>
+    public int RequestHResult { get; init; }
+
+    /// <summary>HRESULT of the latest SetILFunctionBody.</summary>
+    public int SetILHResult { get; init; }
+
+    /// <summary>HRESULT of the latest ReJIT compilation.</summary>
+    public int CompilationHResult { get; init; }
+
+    /// <summary>HRESULT of the latest ReJITError.</summary>
+    public int ErrorHResult { get; init; }
+
+    /// <summary>HRESULT of the latest metadata emission or ApplyMetaData.</summary>
+    public int MetadataHResult { get; init; }
+
+    /// <summary>The replacement entry point in force (zero for generations and once removed).</summary>
+    public IntPtr ReplacementEntryPoint { get; init; }
+
+    /// <summary>The latest command, from queuing to the ReJIT request.</summary>
+    public TimeSpan CommandElapsed { get; init; }
+
+    /// <summary>The latest command, from queuing to its first finished compilation (zero until
+    /// the target was called and compiled).</summary>
+    public TimeSpan CompileElapsed { get; init; }
+
+    /// <summary>One line for a log or a console: state, callbacks, HRESULTs that are not S_OK,
+    /// and times.</summary>
+    public override string ToString()
+    {
+        var text = new StringBuilder();
+        text.Append(CultureInfo.InvariantCulture,
+            $"{State}, {OwnerCount} owner(s), {CommandsCompleted} command(s) done; callbacks: " +
+            $"{GetReJITParametersCallbacks} GetReJITParameters, {ReJITCompilationsStarted} started, " +
+            $"{ReJITCompilationsFinished} finished, {ReJITErrors} errors, {InlinersReJITted} inliners; " +
+            $"command {CommandElapsed.TotalMilliseconds:0.###} ms, compile {CompileElapsed.TotalMilliseconds:0.###} ms");
+        foreach ((string name, int hr) in new[]
+                 {
+                     ("request", RequestHResult), ("setIL", SetILHResult), ("compile", CompilationHResult),
+                     ("error", ErrorHResult), ("metadata", MetadataHResult),
+                 })
+        {
+            if (hr != 0)
+                text.Append(CultureInfo.InvariantCulture, $"; {name} 0x{hr:X8}");
+        }
+        if (LastStatus != "ALVK_OK")
+            text.Append("; last status ").Append(LastStatus);
+        return text.ToString();
+    }
+}
+
+/// <summary>Facts about a method as the profiler sees it in its loaded module.</summary>
+[Flags]
+public enum MethodTraits
+{
+    /// <summary>A static, non-generic method of a non-generic type.</summary>
+    None = 0,
+
+    /// <summary>An instance method (it has a receiver).</summary>
+    Instance = 0x1,
+
+    /// <summary>The method has its own generic parameters.</summary>
+    Generic = 0x2,
+
+    /// <summary>The method is declared on a generic type.</summary>
+    DeclaringTypeGeneric = 0x4,
+
+    /// <summary>An instance method of a value type (its receiver arrives by reference).</summary>
+    ValueTypeReceiver = 0x8,
+}
+
+/// <summary>What the profiler reports for one method of a loaded, allowed module: its shape and
+/// the two hashes that prove a patch is built against exactly this method.</summary>
+public sealed record MethodDescription
+{
+    /// <summary>The method described.</summary>
+    public required MethodBase Method { get; init; }
+
+    /// <summary>Its MethodDef token.</summary>
+    public int MetadataToken { get; init; }
+
+    /// <summary>Its module's version ID.</summary>
+    public Guid ModuleVersionId { get; init; }
+
+    /// <summary>The module's load epoch (increases with every module load in the process).</summary>
+    public int ModuleEpoch { get; init; }
+
+    /// <summary>The method's attributes.</summary>
+    public MethodAttributes Attributes { get; init; }
+
+    /// <summary>The method's implementation flags.</summary>
+    public MethodImplAttributes ImplementationFlags { get; init; }
+
+    /// <summary>Receiver and generic facts.</summary>
+    public MethodTraits Traits { get; init; }
+
+    /// <summary>The declaring type's TypeDef token.</summary>
+    public int DeclaringTypeToken { get; init; }
+
+    /// <summary>Parameters, without the receiver.</summary>
+    public int ParameterCount { get; init; }
+
+    /// <summary>Length of its signature blob in bytes.</summary>
+    public int SignatureLength { get; init; }
+
+    /// <summary>Size of its loaded IL body (header, code, EH sections).</summary>
+    public int BodySize { get; init; }
+
+    /// <summary>Size of its IL code.</summary>
+    public int CodeSize { get; init; }
+
+    /// <summary>The body's max stack.</summary>
+    public int MaxStack { get; init; }
+
+    /// <summary>Exception-handling clauses in the body.</summary>
+    public int ExceptionClauseCount { get; init; }
+
+    /// <summary>The locals' StandAloneSig token, or 0.</summary>
+    public int LocalSignatureToken { get; init; }
+
+    /// <summary>SHA-256 of the signature blob, as 64 hex digits.</summary>
+    public string SignatureHash { get; init; } = "";
+
+    /// <summary>SHA-256 of the loaded IL body, as 64 hex digits.</summary>
+    public string BodyIdentity { get; init; } = "";
+}
+
+/// <summary>The metadata a generation's relocation asks the profiler to emit (or reuse).</summary>
+public enum RelocationKind
+{
+    /// <summary>A StandAloneSig: a calli signature or the body's local variables.</summary>
+    StandAloneSignature = 1,
+
+    /// <summary>A TypeSpec: a generic instantiation, array, pointer or generic parameter.</summary>
+    TypeSpec = 2,
+
+    /// <summary>A MemberRef: a method, constructor or field of another module, or of a generic type.</summary>
+    MemberRef = 3,
+
+    /// <summary>A MethodSpec: a generic method instantiation.</summary>
+    MethodSpec = 4,
+
+    /// <summary>A TypeRef: a type of another assembly.</summary>
+    TypeRef = 5,
+}
+
+/// <summary>Where a generation is: the profiler's alvk_generation_state.</summary>
+public enum GenerationState
+{
+    /// <summary>Queued, or being emitted.</summary>
+    Pending = 0,
+
+    /// <summary>Emitted and requested; the target compiles it on its next call.</summary>
+    Requested = 1,
+
+    /// <summary>Compiled; the target runs it.</summary>
+    Active = 2,
+
+    /// <summary>A later generation, or the restore of the original, replaced it.</summary>
+    Superseded = 3,
+
+    /// <summary>The JIT rejected it; the previous body was restored.</summary>
+    Failed = 4,
+
+    /// <summary>Validation or metadata emission refused it; nothing changed.</summary>
+    Rejected = 5,
+}
+
+/// <summary>One relocation of a generation, as the profiler resolved it.</summary>
+/// <param name="Kind">The metadata it stands for.</param>
+/// <param name="Token">The token written into the body (or handed to a child as its parent).</param>
+/// <param name="Reused">True when the module already had this definition from an earlier generation.</param>
+/// <param name="HResult">The metadata call's HRESULT (0 when reused).</param>
+/// <param name="Description">Which plan symbol it came from, for example
+/// <c>newobj Box&lt;int&gt;::.ctor(int) at IL_0004</c>.</param>
+public sealed record RelocationInfo(RelocationKind Kind, int Token, bool Reused, int HResult, string Description);
+
+/// <summary>The profiler's result for one generation.</summary>
+public sealed record GenerationInfo
+{
+    /// <summary>The generation's ID (process-wide, increasing).</summary>
+    public ulong Id { get; init; }
+
+    /// <summary>The generation it replaced (0: the original body).</summary>
+    public ulong PriorId { get; init; }
+
+    /// <summary>Its state.</summary>
+    public GenerationState State { get; init; }
+
+    /// <summary>Why it was rejected or failed (<c>ALVK_OK</c> otherwise).</summary>
+    public string Status { get; init; } = "";
+
+    /// <summary>The profiler's description of <see cref="Status"/>.</summary>
+    public string StatusDescription { get; init; } = "";
+
+    /// <summary>For validation errors: the relocation or IL map entry it is about.</summary>
+    public int FailingIndex { get; init; }
+
+    /// <summary>HRESULT of the first failing metadata call, or of ApplyMetaData.</summary>
+    public int MetadataHResult { get; init; }
+
+    /// <summary>HRESULT of SetILInstrumentedCodeMap (CORPROF_E_DEBUGGING_DISABLED without a debugger).</summary>
+    public int ILMapHResult { get; init; }
+
+    /// <summary>HRESULT of the compilation, once it happened.</summary>
+    public int CompilationHResult { get; init; }
+
+    /// <summary>From queuing to the finished compilation (zero until then).</summary>
+    public TimeSpan Elapsed { get; init; }
+
+    /// <summary>Every relocation, in the order the plan produced them.</summary>
+    public IReadOnlyList<RelocationInfo> Relocations { get; init; } = [];
+}

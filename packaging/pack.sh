@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Builds the NuGet packages and prints their paths, one a line, on stdout (everything else
+# goes to stderr):
+#   AlvorKit.Interception.Profiler.Native   the native library (runtimes/<rid>/native/) + buildTransitive
+#   AlvorKit.Interception                   managed/AlvorKit.Interception (when it exists) + the binding
+#   AlvorKit.Interception.Launcher          the alvorkit-intercept .NET tool (+ the native library)
+# The native library must already be built (./build.sh native, or any build/native-<rid>/).
+#
+#   packaging/pack.sh                     into build/packages
+#   ALVK_PACKAGE_OUTPUT=dir packaging/pack.sh
+#   ALVK_PACK_API=0 packaging/pack.sh     the binding alone, even if managed/AlvorKit.Interception exists
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$(pwd)
+OUT=${ALVK_PACKAGE_OUTPUT:-$ROOT/build/packages}
+CONFIG=${CONFIGURATION:-Release}
+export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1
+
+VERSION=$(sed -n 's:.*<AlvkPackageVersion>\(.*\)</AlvkPackageVersion>.*:\1:p' packaging/AlvorKit.Packaging.props)
+IDS=(AlvorKit.Interception.Profiler.Native AlvorKit.Interception AlvorKit.Interception.Launcher)
+args=(-c "$CONFIG" -o "$OUT" -nologo -v quiet)
+if [ "${ALVK_PACK_API:-1}" = 0 ]; then
+  args+=(-p:AlvkIncludeApi=false)
+fi
+
+mkdir -p "$OUT"
+for id in "${IDS[@]}"; do rm -f "$OUT/$id.$VERSION.nupkg"; done
+echo "pack.sh: packing $VERSION into $OUT" >&2
+dotnet pack packaging/AlvorKit.Packages.slnx "${args[@]}" >&2
+
+# A restore takes a package version from the global packages folder when it is already there,
+# so a consumer would keep getting the previous build of this same version: drop those copies.
+CACHE=${NUGET_PACKAGES:-$HOME/.nuget/packages}
+for id in "${IDS[@]}"; do
+  stale="$CACHE/$(printf '%s' "$id" | tr '[:upper:]' '[:lower:]')/$VERSION"
+  if [ -d "$stale" ]; then
+    rm -rf "$stale"
+    echo "pack.sh: removed the cached $id $VERSION ($stale) so the next restore takes this build" >&2
+  fi
+done
+
+for id in "${IDS[@]}"; do
+  package="$OUT/$id.$VERSION.nupkg"
+  [ -f "$package" ] || { echo "pack.sh: $package was not produced" >&2; exit 1; }
+  echo "$package"
+done

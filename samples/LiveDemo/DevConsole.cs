@@ -1,0 +1,128 @@
+using System.Diagnostics;
+using System.Reflection;
+using System.Reflection.Emit;
+using AlvorKit.Interception;
+
+namespace LiveDemo;
+
+/// <summary>One scripted dev-console command and what the game should show once it finished.</summary>
+public sealed record Step(string Name, string ExpectedMovement, string ExpectedScoring);
+
+/// <summary>
+/// A developer at the console of the running game: on its own thread, it patches the game's
+/// methods through AlvorKit.Interception while the loop keeps ticking, one command at a time,
+/// each after the game showed the previous one for a while.
+/// </summary>
+public sealed class DevConsole(Interceptor interceptor, Action<string> print)
+{
+    /// <summary>What each stage shows: stage 0 is before any command, stage k after command k.</summary>
+    public static readonly Step[] Script =
+    [
+        new("start", "original", "original"),
+        new("install: World.Update -> Mods.Reverse", "reverse", "original"),
+        new("replace: World.Update -> Mods.Hop", "hop", "original"),
+        new("apply a plan to Scoring.PointsFor: Math.Max(inGoal, 1) * 100", "hop", "bonus"),
+        new("remove the World.Update patch", "original", "bonus"),
+        new("remove the Scoring.PointsFor patch", "original", "original"),
+    ];
+
+    // Even: no command in flight; odd: one is. Stage = completed commands = _version / 2.
+    private int _version;
+
+    public int Version => Volatile.Read(ref _version);
+
+    public List<object> Events { get; } = [];
+
+    public bool Failed { get; private set; }
+
+    /// <summary>Runs the script; `waitFrames(n)` returns once the game drew n more frames.</summary>
+    public void Run(Action<int> waitFrames, int phaseFrames)
+    {
+        using var owner = new PatchOwner("dev console");
+        Patch? movement = null, scoring = null;
+        MethodInfo update = typeof(World).GetMethod(nameof(World.Update))!;
+        MethodInfo pointsFor = typeof(Scoring).GetMethod(nameof(Scoring.PointsFor))!;
+        try
+        {
+            waitFrames(phaseFrames);
+            Command(1, () => movement = interceptor.Install(update, typeof(Mods).GetMethod(nameof(Mods.Reverse))!, owner));
+            waitFrames(phaseFrames);
+            Command(2, () => movement!.Replace(typeof(Mods).GetMethod(nameof(Mods.Hop))!));
+            waitFrames(phaseFrames);
+            Command(3, () => scoring = interceptor.Apply(BonusPlan(pointsFor), owner));
+            // A new body compiles when its method is next called: telemetry a few frames later
+            // shows the ReJIT callbacks and how long it took.
+            waitFrames(phaseFrames);
+            Telemetry("movement", movement!);
+            Telemetry("scoring", scoring!);
+            Command(4, () => movement!.Remove());
+            waitFrames(phaseFrames);
+            Command(5, () => scoring!.Remove());
+            waitFrames(phaseFrames);
+            Telemetry("movement", movement!);
+            Telemetry("scoring", scoring!);
+        }
+        catch (Exception e) when (e is InterceptionException or InvalidOperationException)
+        {
+            Failed = true;
+            print($"       >> [dev console] failed: {e.Message}");
+            Events.Add(new { command = "failed", message = e.Message });
+        }
+    }
+
+    /// <summary>Scoring.PointsFor(inGoal) becomes Math.Max(inGoal, 1) * 100: a TypeRef to
+    /// System.Math and a MemberRef to Max, emitted into LiveDemo's module by the profiler.</summary>
+    public static GenerationPlan BonusPlan(MethodInfo pointsFor)
+    {
+        var plan = new GenerationPlan(pointsFor) { Name = "bonus x100" };
+        plan.Emit(OpCodes.Ldarg_0);
+        plan.Emit(OpCodes.Ldc_I4_1);
+        plan.Emit(OpCodes.Call, typeof(Math).GetMethod(nameof(Math.Max), [typeof(int), typeof(int)])!);
+        plan.Emit(OpCodes.Ldc_I4, 100);
+        plan.Emit(OpCodes.Mul);
+        plan.Emit(OpCodes.Ret);
+        return plan;
+    }
+
+    private void Command(int index, Action action)
+    {
+        Step step = Script[index];
+        print($"       >> [dev console] {step.Name} ...");
+        Interlocked.Increment(ref _version);
+        var clock = Stopwatch.StartNew();
+        try
+        {
+            action();
+        }
+        finally
+        {
+            Interlocked.Increment(ref _version);
+        }
+        print($"       >> [dev console] done in {clock.Elapsed.TotalMilliseconds:0.0} ms; from the next frame: " +
+              $"movement {step.ExpectedMovement}, scoring {step.ExpectedScoring}");
+        Events.Add(new { command = step.Name, stage = index, elapsedMs = clock.Elapsed.TotalMilliseconds });
+    }
+
+    private void Telemetry(string name, Patch patch)
+    {
+        PatchTelemetry t = patch.Telemetry;
+        print($"       >> [telemetry] {name}: {patch}");
+        print($"       >>             {t}");
+        Events.Add(new
+        {
+            telemetry = name,
+            state = t.State.ToString(),
+            patchState = patch.State.ToString(),
+            callbacks = new
+            {
+                getReJITParameters = t.GetReJITParametersCallbacks,
+                started = t.ReJITCompilationsStarted,
+                finished = t.ReJITCompilationsFinished,
+                errors = t.ReJITErrors,
+                inliners = t.InlinersReJITted,
+            },
+            commandElapsedMs = t.CommandElapsed.TotalMilliseconds,
+            compileElapsedMs = t.CompileElapsed.TotalMilliseconds,
+        });
+    }
+}

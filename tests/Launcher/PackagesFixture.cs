@@ -1,0 +1,30 @@
+using Xunit;
+
+namespace AlvorKit.Interception.Launcher.Tests;
+
+/// <summary>Runs packaging/pack.sh once for the tests that need the packages; they land in
+/// build/packages, the feed samples/PackageConsumer/NuGet.config names.</summary>
+public sealed class PackagesFixture
+{
+    public PackagesFixture()
+    {
+        Result = Processes.Run("bash", [Path.Combine(Repo.Root, "packaging", "pack.sh")], timeout: TimeSpan.FromMinutes(5));
+        Paths = Result.Stdout.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
+    }
+
+    public ProcessResult Result { get; }
+    public IReadOnlyList<string> Paths { get; }
+    public string Feed { get; } = Path.Combine(Repo.Root, "build", "packages");
+
+    public string Package(string id) =>
+        Paths.SingleOrDefault(p => Path.GetFileName(p) == $"{id}.{Version}.nupkg")
+        ?? throw new Xunit.Sdk.XunitException($"pack.sh did not print {id}.{Version}.nupkg\n{Result}");
+
+    public const string Version = "0.3.0";
+}
+
+[CollectionDefinition(Name)]
+public sealed class PackagesCollection : ICollectionFixture<PackagesFixture>
+{
+    public const string Name = "packages";
+}

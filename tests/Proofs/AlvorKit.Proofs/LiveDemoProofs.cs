@@ -1,0 +1,146 @@
+using System.Diagnostics;
+using System.Text.Json.Nodes;
+using Xunit;
+
+namespace AlvorKit.Proofs;
+
+/// <summary>
+/// samples/LiveDemo in its fast mode (40 frames, 5 ms ticks) under the profiler: while its loop
+/// runs, its dev console installs, replaces, applies a plan and removes through the managed API,
+/// and every frame drawn between two commands shows the movement and scoring rules that stage
+/// expects: changed after the patches, back to the original after their removal.
+/// </summary>
+public sealed class LiveDemoProofs
+{
+    public static string Demo { get; } = LocateDemo();
+
+    private static readonly string[] FastMode = ["--frames", "40", "--tick-ms", "5", "--json"];
+
+    [Theory]
+    [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
+    public void FramesChangeWithThePatchesAndReturnAfterTheirRemoval(string tiering)
+    {
+        ProcessResult run = RunDemo(ProfiledProcess.ProfiledEnvironment("LiveDemo"), PatchReports.Tiering(tiering), FastMode);
+        Assert.True(run.ExitCode == 0, run.ToString());
+        JsonObject r = run.Report;
+        Assert.True(r.Value<bool>("liveDemo"), run.Stdout);
+        Assert.False(r.Value<bool>("consoleFailed"), run.Stdout);
+        Assert.True(r.Value<bool>("changedAfterInstall"), r["stages"]!.ToJsonString());
+        Assert.True(r.Value<bool>("returnedAfterRemove"), r["stages"]!.ToJsonString());
+        Assert.True(r.Value<bool>("ok"), r["stages"]!.ToJsonString());
+
+        // Six stages, each with frames drawn entirely inside it, every one of them as expected.
+        string[] movement = ["original", "reverse", "hop", "hop", "original", "original"];
+        string[] scoring = ["original", "original", "original", "bonus", "bonus", "original"];
+        JsonArray stages = r["stages"]!.AsArray();
+        Assert.Equal(6, stages.Count);
+        for (int s = 0; s < stages.Count; s++)
+        {
+            JsonNode stage = stages[s]!;
+            Assert.Equal(movement[s], stage.Text("expectedMovement"));
+            Assert.Equal(scoring[s], stage.Text("expectedScoring"));
+            Assert.True(stage.Value<int>("cleanFrames") >= 1, stage.ToJsonString());
+            Assert.True(stage.Value<int>("matchingFrames") == stage.Value<int>("cleanFrames"), stage.ToJsonString());
+        }
+
+        // The frames themselves: the original before the first command and after the last.
+        JsonArray frames = r["frames"]!.AsArray();
+        JsonNode first = frames[0]!, last = frames[^1]!;
+        Assert.Equal(("original", "original"), (first.Text("Movement"), first.Text("Scoring")));
+        Assert.Equal(("original", "original"), (last.Text("Movement"), last.Text("Scoring")));
+        Assert.Equal(5, last.Value<int>("Stage"));
+        foreach (string shown in new[] { "reverse", "hop" })
+            Assert.Contains(frames, f => f!.Text("Movement") == shown);
+        Assert.Contains(frames, f => f!.Text("Scoring") == "bonus" && f!.Value<int>("Points") >= 100);
+
+        // Five commands, and telemetry of both patches while active and once removed.
+        JsonArray events = r["events"]!.AsArray();
+        Assert.Equal(5, events.Count(e => e!["command"] is not null));
+        var telemetry = events.Where(e => e!["telemetry"] is not null).ToList();
+        Assert.Equal(4, telemetry.Count);
+        Assert.Equal(["Active", "Active", "Removed", "Removed"], telemetry.Select(t => t!.Text("state")));
+        foreach (JsonNode? t in telemetry.Take(2))
+        {
+            Assert.True(t!["callbacks"]!.Value<int>("finished") >= 1, t.ToJsonString());
+            Assert.Equal(0, t["callbacks"]!.Value<int>("errors"));
+            Assert.True(t.Value<double>("compileElapsedMs") > 0, t.ToJsonString());
+        }
+        Assert.Contains("[telemetry] scoring: Scoring.PointsFor(int) -> plan 'bonus x100'", run.Stdout);
+    }
+
+    [Fact]
+    public void WithoutTheProfilerItSaysWhatToSetAndExitsNonZero()
+    {
+        ProcessResult run = RunDemo(new Dictionary<string, string?>(), null, FastMode);
+        Assert.Equal(2, run.ExitCode);
+        Assert.Contains("not loaded in this process", run.Stderr);
+        Assert.Contains("ALVORKIT_INTERCEPTION_MODULES=LiveDemo", run.Stderr);
+        Assert.Contains("alvorkit-intercept run -- <command>", run.Stderr);
+        Assert.DoesNotContain("score", run.Stdout);
+    }
+
+    [Fact]
+    public void WithoutItsModuleAllowedItSaysSoAndExitsNonZero()
+    {
+        ProcessResult run = RunDemo(ProfiledProcess.ProfiledEnvironment("Game.Logic"), null, FastMode);
+        Assert.Equal(2, run.ExitCode);
+        Assert.Contains("Add 'LiveDemo' to ALVORKIT_INTERCEPTION_MODULES", run.Stderr);
+    }
+
+    // ProfiledProcess.Run, for the demo's assembly instead of the proof host: exactly the given
+    // environment (profiler, DOTNET_ and COMPlus_ variables of the runner removed).
+    private static ProcessResult RunDemo(IReadOnlyDictionary<string, string?> environment,
+        IReadOnlyDictionary<string, string?>? extra, params string[] args)
+    {
+        var start = new ProcessStartInfo("dotnet")
+        {
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+            UseShellExecute = false,
+        };
+        start.ArgumentList.Add(Demo);
+        foreach (string a in args)
+            start.ArgumentList.Add(a);
+        foreach (string key in start.Environment.Keys.ToList())
+        {
+            if (key.StartsWith("CORECLR_", StringComparison.Ordinal) || key.StartsWith("ALVORKIT_", StringComparison.Ordinal) ||
+                key.StartsWith("DOTNET_", StringComparison.Ordinal) || key.StartsWith("COMPlus_", StringComparison.Ordinal))
+                start.Environment.Remove(key);
+        }
+        start.Environment["DOTNET_CLI_TELEMETRY_OPTOUT"] = "1";
+        foreach (var (key, value) in environment.Concat(extra ?? new Dictionary<string, string?>()))
+        {
+            if (value is null)
+                start.Environment.Remove(key);
+            else
+                start.Environment[key] = value;
+        }
+        using var process = Process.Start(start) ?? throw new InvalidOperationException("dotnet did not start");
+        Task<string> stdout = process.StandardOutput.ReadToEndAsync();
+        Task<string> stderr = process.StandardError.ReadToEndAsync();
+        if (!process.WaitForExit(TimeSpan.FromSeconds(90)))
+        {
+            process.Kill(entireProcessTree: true);
+            throw new TimeoutException("LiveDemo did not exit within 90 s");
+        }
+        return new ProcessResult(process.ExitCode, stdout.Result, stderr.Result);
+    }
+
+    private static string LocateDemo()
+    {
+        string? explicitPath = Environment.GetEnvironmentVariable("ALVK_LIVE_DEMO");
+        if (!string.IsNullOrEmpty(explicitPath))
+            return Path.GetFullPath(explicitPath);
+#if DEBUG
+        const string configuration = "Debug";
+#else
+        const string configuration = "Release";
+#endif
+        for (var dir = new DirectoryInfo(AppContext.BaseDirectory); dir != null; dir = dir.Parent)
+        {
+            if (File.Exists(Path.Combine(dir.FullName, "build.sh")))
+                return Path.Combine(dir.FullName, "samples", "LiveDemo", "bin", configuration, "net10.0", "LiveDemo.dll");
+        }
+        throw new FileNotFoundException($"repository root not found above {AppContext.BaseDirectory}; set ALVK_LIVE_DEMO");
+    }
+}

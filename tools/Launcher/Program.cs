@@ -1,0 +1,88 @@
+namespace AlvorKit.Interception.Launcher;
+
+internal static class Program
+{
+    private const string Prefix = "alvorkit-intercept: ";
+
+    private static readonly HashSet<string> SdkVerbs =
+        new(StringComparer.Ordinal) { "run", "build", "test", "watch", "publish", "pack", "msbuild" };
+
+    public static int Main(string[] args)
+    {
+        try
+        {
+            Options options = Options.Parse(args);
+            switch (options.Verb)
+            {
+                case Verb.Help:
+                    Console.Out.Write(Options.Usage);
+                    return ExitCodes.Ok;
+                case Verb.Version:
+                    Console.Out.WriteLine(LauncherInfo.Version);
+                    return ExitCodes.Ok;
+            }
+
+            string? modules = ModuleList.Normalize(options.Modules, options.IsolatedProof);
+            string rid = Rids.Current();
+            var locator = new ProfilerLocator
+            {
+                Rid = rid,
+                ExplicitPath = options.ProfilerPath,
+                AppDirectory = options.Verb == Verb.Run ? AppDirectoryOf(options.Command) : null,
+            };
+            var settings = new ProfilerSettings(locator.Locate(), rid, modules, options.Allocations);
+            bool quiet = options.Quiet;
+            if (modules is null)
+                Info(quiet, $"no --modules: {ProfilerSettings.ModulesVariable} is left unset, so patching is off " +
+                            "(allocation accounting only).");
+
+            if (options.Verb == Verb.Env)
+            {
+                Console.Out.Write(EnvWriter.Write(settings, options.Format));
+                return ExitCodes.Ok;
+            }
+
+            Info(quiet, $"profiler {settings.Profiler.Path} (from {settings.Profiler.Source}); " +
+                        $"modules {modules ?? "none (patching off)"}; allocations {(options.Allocations ? "on" : "off")}");
+            if (IsDotnetSdkCommand(options.Command))
+                Info(quiet, $"warning: every .NET process `{string.Join(' ', options.Command.Take(2))}` starts loads the " +
+                            "profiler, MSBuild and the SDK included; build first, then run `dotnet <app>.dll` or the app's executable.");
+            return ChildRunner.Run(options.Command, settings.Variables());
+        }
+        catch (LauncherException e)
+        {
+            Console.Error.WriteLine(Prefix + e.Message);
+            return e.ExitCode;
+        }
+    }
+
+    private static void Info(bool quiet, string message)
+    {
+        if (!quiet)
+            Console.Error.WriteLine(Prefix + message);
+    }
+
+    /// <summary>The folder of the app the command starts: the first existing .dll after
+    /// `dotnet` (`dotnet Game.dll`, `dotnet exec Game.dll`), else the command itself when it is
+    /// a path to a file (an apphost such as ./Game).</summary>
+    internal static string? AppDirectoryOf(IReadOnlyList<string> command)
+    {
+        if (command.Count == 0)
+            return null;
+        if (IsDotnet(command[0]))
+        {
+            string? dll = command.Skip(1).FirstOrDefault(a =>
+                a.EndsWith(".dll", StringComparison.OrdinalIgnoreCase) && File.Exists(a));
+            return dll is null ? null : Path.GetDirectoryName(Path.GetFullPath(dll));
+        }
+        string first = command[0];
+        bool isPath = first.Contains('/') || first.Contains(Path.DirectorySeparatorChar);
+        return isPath && File.Exists(first) ? Path.GetDirectoryName(Path.GetFullPath(first)) : null;
+    }
+
+    private static bool IsDotnet(string program) =>
+        Path.GetFileNameWithoutExtension(program).Equals("dotnet", StringComparison.OrdinalIgnoreCase);
+
+    private static bool IsDotnetSdkCommand(IReadOnlyList<string> command) =>
+        command.Count > 1 && IsDotnet(command[0]) && SdkVerbs.Contains(command[1]);
+}
