@@ -81,8 +81,11 @@ proofs() {
 }
 
 demo() {
-  step "demo: a .NET process started under the profiler reports what it sees"
-  MODULES=AlvorKit.Proofs.Host profiled dotnet "$ALVK_PROOF_HOST" demo
+  step "live demo: a game loop patched while it runs, started through the launcher"
+  dotnet build tools/Launcher/AlvorKit.Interception.Launcher.csproj -c Release -v quiet -nologo
+  dotnet tools/Launcher/bin/Release/net10.0/AlvorKit.Interception.Launcher.dll run \
+    --profiler "$ALVK_NATIVE_LIBRARY" --modules LiveDemo -- \
+    dotnet samples/LiveDemo/bin/Release/net10.0/LiveDemo.dll
 }
 
 profiled() { # runs "$@" under the profiler with patching allowed for module $MODULES
