@@ -48,6 +48,18 @@ build_managed() {
   step "managed projects (Release)"
   dotnet build tests/Proofs/AlvorKit.Proofs/AlvorKit.Proofs.csproj -c Release -v quiet -nologo
   dotnet build tests/Launcher/AlvorKit.Interception.Launcher.Tests.csproj -c Release -v quiet -nologo
+  dotnet build tests/Bindings/AlvorKit.Bindings.Tests.csproj -c Release -v quiet -nologo
+}
+
+binding_tests() {
+  step "generated binding: strict check against the header, C layout of every struct"
+  dotnet test tests/Bindings/AlvorKit.Bindings.Tests.csproj -c Release --no-build -nologo \
+    --logger "console;verbosity=normal"
+}
+
+bindings() {
+  step "regenerating managed/AlvorKit.Interception.Native/Generated/Abi.g.cs from the header"
+  /usr/bin/python3 tools/bindgen/generate.py
 }
 
 launcher_tests() {
@@ -119,9 +131,10 @@ target=${1:-test}
 case "$target" in
   native) build_native ;;
   managed) build_managed ;;
-  test) build_native; build_managed; test_tools; native_tests; artifact_checks; proofs; launcher_tests ;;
+  test) build_native; build_managed; test_tools; native_tests; artifact_checks; binding_tests; proofs; launcher_tests ;;
   packages) build_native; packages ;;
+  bindings) bindings ;;
   demo) build_native; build_managed; demo ;;
   bench) build_native; build_managed; bench ;;
-  *) echo "usage: ./build.sh [test|demo|native|managed|packages|bench]" >&2; exit 64 ;;
+  *) echo "usage: ./build.sh [test|demo|native|managed|packages|bindings|bench]" >&2; exit 64 ;;
 esac

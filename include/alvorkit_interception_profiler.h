@@ -279,6 +279,8 @@ typedef struct alvk_method_description {
  * new replacement. The original body returns only when the last owner removes it.
  * ------------------------------------------------------------------------------------- */
 typedef uint64_t alvk_patch_handle; /* 0 is never a valid handle */
+/* A method generation's ID (see "Method generations"): process-wide, increasing; 0: none. */
+typedef uint64_t alvk_generation_id;
 
 /* At most this many patches (live or ended, ended ones are recycled oldest first), and
  * owners per patch. */
@@ -339,6 +341,8 @@ typedef struct alvk_patch_telemetry {
     uint64_t replacement;           /* the replacement in force (0 once removed) */
     uint64_t command_elapsed_ns;    /* latest command: queued -> ReJIT requested */
     uint64_t compile_elapsed_ns;    /* latest command: queued -> ReJIT compilation finished */
+    alvk_generation_id current_generation; /* requested or in force; 0: the original */
+    alvk_generation_id latest_generation;  /* newest accepted: what a next generation names */
 } alvk_patch_telemetry;
 
 /* ---------------------------------------------------------------------------------------
@@ -354,7 +358,6 @@ typedef struct alvk_patch_telemetry {
  * dispatch install is one kind of generation. alvk_patch_remove by the last owner restores
  * the original body.
  * ------------------------------------------------------------------------------------- */
-typedef uint64_t alvk_generation_id; /* process-wide, increasing; 0 means "none" */
 
 /* Bounds of one generation. */
 #define ALVK_MAX_GENERATION_BODY_BYTES 65536
@@ -579,7 +582,9 @@ ALVK_API alvk_status ALVK_CALL alvk_describe_method(const alvk_mvid *mvid, uint3
 ALVK_API alvk_status ALVK_CALL alvk_patch_install(const alvk_install_request *request,
                                                  alvk_patch_handle *handle);
 
-/* Queues a new replacement for a patch this owner holds. */
+/* Queues a new replacement for a patch this owner holds. Each owner's replacement is
+ * remembered: when the owner whose replacement is in force removes itself, the most recent
+ * replacement of a remaining owner comes back. */
 ALVK_API alvk_status ALVK_CALL alvk_patch_replace(alvk_patch_handle handle, uint64_t owner,
                                                  uint64_t replacement);
 
@@ -608,8 +613,8 @@ ALVK_API alvk_status ALVK_CALL alvk_generation_submit(const alvk_generation *gen
                                                      alvk_patch_handle *handle,
                                                      alvk_generation_id *id);
 
-/* The result of generation `id` of a patch (the current or the previous one), with up to
- * capacity relocation results. ALVK_E_UNKNOWN_GENERATION when neither. */
+/* The result of generation `id` of a patch (one of its four most recent), with up to
+ * capacity relocation results. ALVK_E_UNKNOWN_GENERATION when it has no record of it. */
 ALVK_API alvk_status ALVK_CALL alvk_generation_get_result(alvk_patch_handle handle,
                                                          alvk_generation_id id,
                                                          alvk_generation_result *out,

@@ -114,7 +114,7 @@ public sealed class AllocationCapture
     private AllocationSample Resolve(in AlvkSample sample, Dictionary<ulong, TypeAllocation> byClass,
         Dictionary<ulong, string> methods, SourceLocator sources)
     {
-        int count = (int)Math.Min(sample.FrameCount, (uint)AlvkCapture.MaxSampleFrames);
+        int count = (int)Math.Min(sample.FrameCount, (uint)(int)AlvkConstants.MaxSampleFrames);
         var frames = new AllocationFrame[count];
         for (int k = 0; k < count; k++)
         {
@@ -142,7 +142,7 @@ public sealed class AllocationCapture
             AlvkStatus status = Library.CaptureDescribeFunction(functionId, out AlvkMethodInfo info);
             name = status == AlvkStatus.Ok && info.Name.Length > 0
                 ? info.Name
-                : $"[function 0x{functionId:x}: {AlvkCapture.StatusName(status)}]";
+                : $"[function 0x{functionId:x}: {status.ToString()}]";
             methods[functionId] = name;
         }
         return name;
@@ -153,7 +153,7 @@ public sealed class AllocationCapture
     private void WaitForResolution()
     {
         var clock = Stopwatch.StartNew();
-        while (Library.CaptureReadTypes(0, [], out _) == AlvkCapture.NoCapture)
+        while (Library.CaptureReadTypes(0, [], out _) == AlvkStatus.NoCapture)
         {
             if (clock.Elapsed > TimeSpan.FromSeconds(30))
                 throw Refused("alvk_capture_end", AlvkStatus.Timeout);
@@ -168,5 +168,5 @@ public sealed class AllocationCapture
     }
 
     private AllocationCaptureException Refused(string call, AlvkStatus status) =>
-        new(status, $"{call} returned {AlvkCapture.StatusName(status)}: {Library.StatusString(status)}");
+        new(status, $"{call} returned {status.ToString()}: {Library.StatusString(status)}");
 }

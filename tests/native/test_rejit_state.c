@@ -189,6 +189,34 @@ static void snapshots_callbacks_and_unload(void **state)
     assert_false(aip_rejit_blocks_inlining(&st, MODULE, TOKEN));
 }
 
+static void owners_replacements_and_cancelled_generations(void **state)
+{
+    (void)state;
+    assert_int_equal(aip_rejit_init(&st), 0);
+    uint32_t index, again;
+    alvk_patch_handle h = installed(1, 0, &index);
+    int added = 0;
+    assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, TOKEN, 2, 0, &again, &h, &added),
+                     ALVK_OK);
+    aip_rejit_set_owner_replacement(&st, index, 1, 0xA);
+    aip_rejit_set_owner_replacement(&st, index, 2, 0xB);
+    /* Owner 2's replacement is newest; when 2 leaves, owner 1's comes back. */
+    assert_int_equal(aip_rejit_successor_replacement(&st, index), 0xB);
+    assert_int_equal(aip_rejit_remove_owner(&st, index, 2), 1);
+    assert_int_equal(aip_rejit_successor_replacement(&st, index), 0xA);
+    /* A generation that could not be queued leaves the chain as it was. */
+    alvk_generation_id g1 = 0, g2 = 0;
+    assert_int_equal(aip_rejit_begin_generation(&st, index, 1, 0, &g1), ALVK_OK);
+    assert_int_equal(aip_rejit_begin_generation(&st, index, 1, g1, &g2), ALVK_OK);
+    aip_rejit_cancel_generation(&st, index, g2);
+    alvk_patch_telemetry t;
+    assert_int_equal(aip_rejit_telemetry(&st, h, &t), ALVK_OK);
+    assert_int_equal(t.latest_generation, g1);
+    aip_generation_record r;
+    assert_int_equal(aip_rejit_generation_lookup(&st, h, g2, &r), ALVK_E_UNKNOWN_GENERATION);
+    assert_int_equal(aip_rejit_begin_generation(&st, index, 1, g1, &g2), ALVK_OK);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -196,6 +224,7 @@ int main(void)
         cmocka_unit_test(cancelled_install_leaves_nothing),
         cmocka_unit_test(owners_and_slots_are_bounded),
         cmocka_unit_test(snapshots_callbacks_and_unload),
+        cmocka_unit_test(owners_replacements_and_cancelled_generations),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -196,7 +196,7 @@ internal sealed unsafe class NativeProfiler
     {
         if (id == 0)
             return null;
-        var relocations = new AlvkRelocationResult[AlvkGeneration.MaxRelocations];
+        var relocations = new AlvkRelocationResult[(int)AlvkConstants.MaxRelocations];
         if (_library.GenerationGetResult(handle, id, out AlvkGenerationResult r, relocations) != AlvkStatus.Ok)
             return null;
         var list = new List<RelocationInfo>();
@@ -255,9 +255,9 @@ internal sealed unsafe class NativeProfiler
                 BlobLength = s.BlobLength,
             };
         }
-        var map = new AlvkIlMapEntry[g.ILMap.Count];
+        var map = new AlvkILMapEntry[g.ILMap.Count];
         for (int i = 0; i < map.Length; i++)
-            map[i] = new AlvkIlMapEntry
+            map[i] = new AlvkILMapEntry
             {
                 OldOffset = g.ILMap[i].OldOffset,
                 NewOffset = g.ILMap[i].NewOffset,
@@ -267,7 +267,7 @@ internal sealed unsafe class NativeProfiler
         fixed (byte* b = body)
         fixed (byte* p = pool)
         fixed (AlvkRelocation* r = relocations)
-        fixed (AlvkIlMapEntry* m = map)
+        fixed (AlvkILMapEntry* m = map)
         {
             AlvkGeneration generation = default;
             generation.Size = (uint)sizeof(AlvkGeneration);

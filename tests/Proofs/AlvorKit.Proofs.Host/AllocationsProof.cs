@@ -75,8 +75,8 @@ public static class AllocationsProof
 
         report["refusals"] = new JsonObject
         {
-            ["beginWhileActive"] = AlvkCapture.StatusName(second),
-            ["endWhenIdle"] = AlvkCapture.StatusName(idleEnd),
+            ["beginWhileActive"] = second.ToString(),
+            ["endWhenIdle"] = idleEnd.ToString(),
         };
         report["scale"] = scale;
         report["expected"] = Expected(scale);
@@ -130,13 +130,13 @@ public static class AllocationsProof
         }
         return new JsonObject
         {
-            ["begin"] = AlvkCapture.StatusName(begin),
-            ["end"] = AlvkCapture.StatusName(end),
-            ["readTypes"] = AlvkCapture.StatusName(read),
+            ["begin"] = begin.ToString(),
+            ["end"] = end.ToString(),
+            ["readTypes"] = read.ToString(),
             ["readTypesWritten"] = written,
-            ["readSamples"] = AlvkCapture.StatusName(samples),
+            ["readSamples"] = samples.ToString(),
             ["readSamplesWritten"] = samplesWritten,
-            ["describeFunction"] = AlvkCapture.StatusName(describe),
+            ["describeFunction"] = describe.ToString(),
             ["captureException"] = error,
         };
     }

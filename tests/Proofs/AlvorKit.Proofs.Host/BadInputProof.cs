@@ -65,7 +65,7 @@ public static unsafe class BadInputProof
         Install("smallStruct", valid, (ref r) => r.Size = 8);
         Install("ownerZero", valid, (ref r) => r.Owner = 0);
         Install("replacementZero", valid, (ref r) => r.Replacement = 0);
-        Install("unknownFlag", valid, (ref r) => r.Flags = (AlvkInstallFlags)0x80);
+        Install("unknownFlag", valid, (ref r) => r.Flags = 0x80);
         Install("reservedNonZero", valid, (ref r) => r.Reserved = 1);
         installs["nullRequest"] = Observe(patcher, library.PatchInstallWithNulls(valid, nullRequest: true, nullHandle: false), 0);
         installs["nullHandle"] = Observe(patcher, library.PatchInstallWithNulls(valid, nullRequest: false, nullHandle: true), 0);

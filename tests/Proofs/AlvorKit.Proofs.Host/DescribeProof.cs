@@ -125,7 +125,7 @@ public static class DescribeProof
     {
         ["token"] = d.MethodToken,
         ["epoch"] = d.ModuleEpoch,
-        ["flags"] = d.Flags.ToString(),
+        ["flags"] = d.MethodFlags.ToString(),
         ["paramCount"] = d.ParamCount,
         ["signatureLength"] = d.SignatureLength,
         ["signatureHash"] = d.SignatureHashHex,

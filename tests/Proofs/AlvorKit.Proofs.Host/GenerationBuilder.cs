@@ -36,7 +36,7 @@ internal sealed class GenerationBuilder
 
     public List<AlvkRelocation> Relocations { get; } = [];
 
-    public List<AlvkIlMapEntry> ILMap { get; } = [];
+    public List<AlvkILMapEntry> ILMap { get; } = [];
 
     /// <summary>The table of the token each relocation kind makes (the placeholder's high byte).</summary>
     public static uint TableOf(AlvkRelocationKind kind) => kind switch
@@ -53,7 +53,7 @@ internal sealed class GenerationBuilder
     /// 1-based index for parent_relocation.</summary>
     public uint Reference(AlvkRelocationKind kind, byte[]? blob = null, string? name = null, uint parentToken = 0,
         uint parentRelocation = 0) =>
-        Add(kind, AlvkRelocation.NoOperand, blob, name, parentToken, parentRelocation);
+        Add(kind, AlvkConstants.RelocationNoOperand, blob, name, parentToken, parentRelocation);
 
     /// <summary>`opcode` with a placeholder token, and the relocation that fills it; returns the
     /// relocation's 1-based index.</summary>
@@ -78,14 +78,14 @@ internal sealed class GenerationBuilder
     public uint Locals(byte[] signature)
     {
         _locals = true;
-        return Add(AlvkRelocationKind.StandAloneSig, AlvkRelocation.LocalsSignature, signature, null, 0, 0);
+        return Add(AlvkRelocationKind.StandAloneSig, AlvkConstants.RelocationLocalsSignature, signature, null, 0, 0);
     }
 
     /// <summary>The offset of the token operand relocation `index` (1-based) fills.</summary>
     public uint OperandOf(uint index) => Relocations[(int)index - 1].ILOffset;
 
     public void Map(uint oldOffset, uint newOffset, bool accurate = true) =>
-        ILMap.Add(new AlvkIlMapEntry { OldOffset = oldOffset, NewOffset = newOffset, Accurate = accurate ? 1u : 0u });
+        ILMap.Add(new AlvkILMapEntry { OldOffset = oldOffset, NewOffset = newOffset, Accurate = accurate ? 1u : 0u });
 
     /// <summary>A small EH section with one clause (ECMA-335 II.25.4.6), after the code.</summary>
     public void SmallClause(ushort flags, ushort tryOffset, byte tryLength, ushort handlerOffset, byte handlerLength,
@@ -171,11 +171,11 @@ internal sealed class GenerationBuilder
         body ??= Body();
         byte[] pool = Pool();
         AlvkRelocation[] relocations = [.. Relocations];
-        AlvkIlMapEntry[] map = [.. ILMap];
+        AlvkILMapEntry[] map = [.. ILMap];
         fixed (byte* b = body)
         fixed (byte* p = pool)
         fixed (AlvkRelocation* r = relocations)
-        fixed (AlvkIlMapEntry* m = map)
+        fixed (AlvkILMapEntry* m = map)
         {
             AlvkGeneration generation = AlvkGeneration.For(target, prior, owner);
             generation.Body = b;

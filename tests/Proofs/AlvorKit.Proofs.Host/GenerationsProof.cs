@@ -169,7 +169,7 @@ public static unsafe class GenerationsProof
             var b = new GenerationBuilder();
             b.IL.LoadArgument(1);
             b.IL.OpCode(ILOpCode.Ret);
-            var entry = new JsonObject { ["original"] = Warm(call), ["flags"] = target.Flags.ToString() };
+            var entry = new JsonObject { ["original"] = Warm(call), ["flags"] = target.MethodFlags.ToString() };
             entry["first"] = Submit(patcher, b, target, 0, owner, call, "2|b", out ulong handle, out ulong id);
             entry["remove"] = Remove(patcher, handle, owner, id, call, "1|a");
             report[name] = entry;
@@ -390,20 +390,20 @@ public static unsafe class GenerationsProof
             b.Map(0, 0);
         }));
         Refuse("truncatedSignatureBlob", Valid(b => Rekind(b, 0, AlvkRelocationKind.StandAloneSig, [0x01, 0x01, 0x08])));
-        byte[] oversize = new byte[AlvkGeneration.MaxBodyBytes + 1];
+        byte[] oversize = new byte[(int)AlvkConstants.MaxGenerationBodyBytes + 1];
         Valid().Body().CopyTo(oversize, 0);
         Refuse("oversizeBody", Valid(), body: oversize);
         Refuse("relocationSizeWrong", Valid(), relocationSize: 8);
         Refuse("nullBody", Valid(), mutate: (ref g) => g.Body = null);
         Refuse("ownerZero", Valid(), mutate: (ref g) => g.Owner = 0);
         Refuse("smallStruct", Valid(), size: 8);
-        Refuse("unknownFlag", Valid(), mutate: (ref g) => g.Flags = (AlvkInstallFlags)0x80);
+        Refuse("unknownFlag", Valid(), mutate: (ref g) => g.Flags = 0x80);
         Refuse("reservedNonZero", Valid(), mutate: (ref g) => g.Reserved = 1);
         Refuse("unknownOpcode", Valid(b => b.IL.OpCode((ILOpCode)0x24))); // 0x24 is unused
         Refuse("unknownRelocationKind", Valid(b => Rekind(b, 0, (AlvkRelocationKind)9, HostMetadata.IntToInt(SignatureCallingConvention.CDecl))));
         Refuse("tooManyRelocations", Valid(b =>
         {
-            for (int i = 0; i < AlvkGeneration.MaxRelocations; i++)
+            for (int i = 0; i < (int)AlvkConstants.MaxRelocations; i++)
                 b.Reference(AlvkRelocationKind.TypeSpec, BoxOfInt);
         }));
         report["submissions"] = submissions;

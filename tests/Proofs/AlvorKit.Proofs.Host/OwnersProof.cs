@@ -69,6 +69,19 @@ public static class OwnersProof
                 Patcher.EntryPoint(Patcher.Method(typeof(OwnersTargets), nameof(OwnersTargets.SharedA)))).ToString(),
             ["result"] = call(),
         };
+
+        // The owner whose replacement is in force leaves: the other owner's comes back.
+        step = patcher.Command(library.PatchInstall(first, out ulong again), again);
+        step["result"] = Patcher.Poll(call, Input + 100);
+        patcher.Command(library.PatchInstall(second, out _), again);
+        step["joinedResult"] = Patcher.Poll(call, Input + 200);
+        JsonObject leave = patcher.Command(library.PatchRemove(again, Second), again);
+        leave["result"] = Patcher.Poll(call, Input + 100);
+        leave["telemetry"] = patcher.Telemetry(again);
+        step["newestOwnerLeaves"] = leave;
+        patcher.Command(library.PatchRemove(again, First), again);
+        step["finalResult"] = Patcher.Poll(call, Input + 1);
+        report["successor"] = step;
         return report;
     }
 }

@@ -105,7 +105,7 @@ internal sealed class Patcher
 
     public JsonObject GenerationResult(ulong handle, ulong id, out AlvkGenerationResult result)
     {
-        Span<AlvkRelocationResult> relocations = stackalloc AlvkRelocationResult[AlvkGeneration.MaxRelocations];
+        Span<AlvkRelocationResult> relocations = stackalloc AlvkRelocationResult[(int)AlvkConstants.MaxRelocations];
         AlvkStatus rc = Library.GenerationGetResult(handle, id, out result, relocations);
         var json = new JsonObject { ["call"] = rc.ToString() };
         if (rc != AlvkStatus.Ok)

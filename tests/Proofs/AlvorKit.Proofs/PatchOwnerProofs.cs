@@ -70,4 +70,19 @@ public sealed class PatchOwnerProofs
         Assert.Equal("PatchEnded", end.Text("replace"));
         Assert.Equal(6, end.Value<int>("result"));
     }
+
+    [Theory]
+    [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
+    public void WhenTheNewestOwnerLeavesTheOtherOwnersReplacementReturns(string tiering)
+    {
+        JsonNode r = Report(tiering)["successor"]!;
+        PatchReports.AssertVisibleAtOnce(r["result"]!, 105);
+        PatchReports.AssertVisibleAtOnce(r["joinedResult"]!, 205);
+        JsonNode leave = r["newestOwnerLeaves"]!;
+        PatchReports.AssertCommand(leave);
+        PatchReports.AssertVisibleAtOnce(leave["result"]!, 105);
+        PatchReports.AssertHealthyTelemetry(leave["telemetry"]!, "Active");
+        Assert.Equal(1u, leave["telemetry"]!.Value<uint>("ownerCount"));
+        PatchReports.AssertVisibleAtOnce(r["finalResult"]!, 6);
+    }
 }

@@ -32,8 +32,11 @@ alvk_status aip_runtime_generation_submit(const alvk_generation *g, alvk_patch_h
             s->queued_ns = aip_monotonic_ns();
             status = aip_queue_submit(&rt->queue, aip_generation_run, &s, sizeof s, NULL);
         }
-        if (status != ALVK_OK)
+        if (status != ALVK_OK) {
+            if (s->id != 0)
+                aip_rejit_cancel_generation(&rt->rejit, s->index, s->id);
             aip_rejit_cancel_command(&rt->rejit, s->index, added_owner ? g->owner : 0);
+        }
     }
     if (status != ALVK_OK) {
         free(s);

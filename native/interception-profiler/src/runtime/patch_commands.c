@@ -11,8 +11,11 @@ static alvk_status submit(aip_runtime *rt, aip_patch_command *c)
 {
     c->queued_ns = aip_monotonic_ns();
     alvk_status status = aip_queue_submit(&rt->queue, aip_patch_run, c, sizeof *c, NULL);
-    if (status != ALVK_OK)
+    if (status != ALVK_OK) {
+        if (c->generation != 0)
+            aip_rejit_cancel_generation(&rt->rejit, c->index, c->generation);
         aip_rejit_cancel_command(&rt->rejit, c->index, c->added_owner ? c->owner : 0);
+    }
     return status;
 }
 

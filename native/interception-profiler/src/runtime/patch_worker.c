@@ -93,7 +93,30 @@ static alvk_status install_or_replace(aip_runtime *rt, const aip_patch_command *
     if (patch->module_id == 0)
         aip_rejit_set_target(&rt->rejit, c->index, target.module_id,
                              target.description.module_epoch);
-    return apply_dispatch(rt, c, &target);
+    status = apply_dispatch(rt, c, &target);
+    if (status == ALVK_OK)
+        aip_rejit_set_owner_replacement(&rt->rejit, c->index, c->owner, c->replacement);
+    return status;
+}
+
+/* When the owner whose replacement was in force leaves, the most recent replacement of a
+ * remaining owner comes back, as a generation of its own. */
+static void restore_successor(aip_runtime *rt, const aip_patch_command *c,
+                              const aip_patch *patch)
+{
+    uint64_t successor = aip_rejit_successor_replacement(&rt->rejit, c->index);
+    if (successor == 0 || successor == patch->telemetry.replacement)
+        return;
+    aip_patch_command next = *c;
+    next.replacement = successor;
+    aip_method_target target;
+    HRESULT hr = S_OK;
+    if (aip_rejit_begin_generation(&rt->rejit, c->index, 0, 0, &next.generation) != ALVK_OK ||
+        aip_catalog_resolve(rt->info, &rt->catalog, &patch->mvid, patch->token, &target, &hr) !=
+            ALVK_OK)
+        return;
+    if (apply_dispatch(rt, &next, &target) != ALVK_OK)
+        aip_rejit_generation_rejected(&rt->rejit, c->index, next.generation, ALVK_E_INTERNAL, 0, 0);
 }
 
 /* The last owner's removal asks the runtime to re-JIT the original IL everywhere. */
@@ -103,8 +126,10 @@ static alvk_status remove_owner(aip_runtime *rt, const aip_patch_command *c,
     int left = aip_rejit_remove_owner(&rt->rejit, c->index, c->owner);
     if (left < 0)
         return ALVK_E_NOT_OWNER;
-    if (left > 0)
+    if (left > 0) {
+        restore_successor(rt, c, patch);
         return ALVK_OK;
+    }
     alvk_status status = aip_generation_publish(rt, c->index, 0, NULL, c->queued_ns);
     if (status != ALVK_OK)
         aip_rejit_add_owner(&rt->rejit, c->index, c->owner); /* still patched: keep holding */

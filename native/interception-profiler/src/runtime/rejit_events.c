@@ -196,5 +196,7 @@ alvk_status aip_rejit_telemetry(aip_rejit_state *st, alvk_patch_handle handle,
     out->last_status = copy.last_status;
     out->pending_commands = copy.pending;
     out->owner_count = copy.owner_count;
+    out->current_generation = copy.current_generation;
+    out->latest_generation = copy.latest_generation;
     return ALVK_OK;
 }

@@ -1,5 +1,5 @@
 /* RejitState: the patch table and its command transitions. */
-#include "rejit_state.h"
+#include "rejit_internal.h"
 
 #include <string.h>
 
@@ -37,14 +37,6 @@ static aip_patch *from_handle(aip_rejit_state *st, alvk_patch_handle handle, uin
     return p;
 }
 
-static int find_owner(const aip_patch *p, uint64_t owner)
-{
-    for (uint32_t i = 0; i < p->owner_count; ++i)
-        if (p->owners[i] == owner)
-            return (int)i;
-    return -1;
-}
-
 /* A slot for a new patch: free first, else the longest-ended idle one. Lock held. */
 static int take_slot(aip_rejit_state *st)
 {
@@ -77,7 +69,7 @@ alvk_status aip_rejit_begin_install(aip_rejit_state *st, const alvk_mvid *mvid, 
     }
     if (found >= 0) {
         aip_patch *p = &st->patches[found];
-        if (find_owner(p, owner) < 0 && p->owner_count == ALVK_MAX_PATCH_OWNERS)
+        if (aip_patch_find_owner(p, owner) < 0 && p->owner_count == ALVK_MAX_PATCH_OWNERS)
             status = ALVK_E_OWNERS_FULL;
     } else if ((found = take_slot(st)) < 0) {
         status = ALVK_E_PATCH_TABLE_FULL;
@@ -96,8 +88,8 @@ alvk_status aip_rejit_begin_install(aip_rejit_state *st, const alvk_mvid *mvid, 
     }
     if (status == ALVK_OK) {
         aip_patch *p = &st->patches[found];
-        if (find_owner(p, owner) < 0) {
-            p->owners[p->owner_count++] = owner;
+        if (aip_patch_find_owner(p, owner) < 0) {
+            aip_patch_append_owner(p, owner);
             *added_owner = 1;
         }
         st->patches[found].pending++;
@@ -118,7 +110,7 @@ alvk_status aip_rejit_begin_command(aip_rejit_state *st, alvk_patch_handle handl
         status = ALVK_E_UNKNOWN_PATCH;
     else if (aip_patch_state_is_terminal(p->state) || p->closing)
         status = ALVK_E_PATCH_ENDED;
-    else if (find_owner(p, owner) < 0)
+    else if (aip_patch_find_owner(p, owner) < 0)
         status = ALVK_E_NOT_OWNER;
     else
         p->pending++;
@@ -130,9 +122,9 @@ void aip_rejit_cancel_command(aip_rejit_state *st, uint32_t index, uint64_t adde
 {
     aip_mutex_lock(&st->lock);
     aip_patch *p = &st->patches[index];
-    int at = added_owner != 0 ? find_owner(p, added_owner) : -1;
+    int at = added_owner != 0 ? aip_patch_find_owner(p, added_owner) : -1;
     if (at >= 0)
-        p->owners[at] = p->owners[--p->owner_count];
+        aip_patch_drop_owner(p, at);
     if (p->pending > 0 && --p->pending == 0 && p->state == ALVK_PATCH_PENDING &&
         p->telemetry.commands_completed == 0)
         p->in_use = 0;
@@ -146,8 +138,11 @@ void aip_rejit_finish_command(aip_rejit_state *st, uint32_t index, alvk_patch_st
     aip_mutex_lock(&st->lock);
     aip_patch *p = &st->patches[index];
     if (!aip_patch_state_is_terminal(p->state)) {
-        if (aip_patch_state_is_terminal(state))
+        if (aip_patch_state_is_terminal(state)) {
             p->ended_order = ++st->end_counter;
+            aip_prepared_release(p->rollback);
+            p->rollback = NULL;
+        }
         p->state = state;
     }
     p->last_status = status;
@@ -157,44 +152,6 @@ void aip_rejit_finish_command(aip_rejit_state *st, uint32_t index, alvk_patch_st
         p->pending--;
     aip_cond_broadcast(&st->changed);
     aip_mutex_unlock(&st->lock);
-}
-
-int aip_rejit_has_owner(aip_rejit_state *st, uint32_t index, uint64_t owner)
-{
-    aip_mutex_lock(&st->lock);
-    int has = find_owner(&st->patches[index], owner) >= 0;
-    aip_mutex_unlock(&st->lock);
-    return has;
-}
-
-alvk_status aip_rejit_add_owner(aip_rejit_state *st, uint32_t index, uint64_t owner)
-{
-    alvk_status status = ALVK_OK;
-    aip_mutex_lock(&st->lock);
-    aip_patch *p = &st->patches[index];
-    if (find_owner(p, owner) < 0) {
-        if (p->owner_count == ALVK_MAX_PATCH_OWNERS)
-            status = ALVK_E_OWNERS_FULL;
-        else
-            p->owners[p->owner_count++] = owner;
-    }
-    p->closing = 0;
-    aip_mutex_unlock(&st->lock);
-    return status;
-}
-
-int aip_rejit_remove_owner(aip_rejit_state *st, uint32_t index, uint64_t owner)
-{
-    aip_mutex_lock(&st->lock);
-    aip_patch *p = &st->patches[index];
-    int at = find_owner(p, owner), left = -1;
-    if (at >= 0) {
-        p->owners[at] = p->owners[--p->owner_count];
-        left = (int)p->owner_count;
-        p->closing = left == 0;
-    }
-    aip_mutex_unlock(&st->lock);
-    return left;
 }
 
 void aip_rejit_copy(aip_rejit_state *st, uint32_t index, aip_patch *copy)

@@ -46,7 +46,10 @@ typedef struct aip_patch {
     uint32_t token;
     uintptr_t module_id; /* 0 until the install validated */
     uint64_t owners[ALVK_MAX_PATCH_OWNERS];
+    uint64_t owner_replacements[ALVK_MAX_PATCH_OWNERS]; /* each owner's last dispatch target */
+    uint64_t owner_order[ALVK_MAX_PATCH_OWNERS];        /* when it was set */
     uint32_t owner_count;
+    uint64_t owner_clock;
     aip_prepared_rejit *prepared; /* NULL: the runtime keeps the original IL */
     alvk_generation_id latest_generation;  /* newest accepted: what the next must name */
     alvk_generation_id current_generation; /* requested or in force; 0: the original */
@@ -108,6 +111,14 @@ void aip_rejit_finish_command(aip_rejit_state *st, uint32_t index, alvk_patch_st
 /* Owner bookkeeping (worker only, lock taken inside). */
 int aip_rejit_has_owner(aip_rejit_state *st, uint32_t index, uint64_t owner);
 alvk_status aip_rejit_add_owner(aip_rejit_state *st, uint32_t index, uint64_t owner);
+/* An owner's exact-dispatch replacement is now in force. */
+void aip_rejit_set_owner_replacement(aip_rejit_state *st, uint32_t index, uint64_t owner,
+                                     uint64_t replacement);
+/* The most recently set replacement among the remaining owners, or 0. */
+uint64_t aip_rejit_successor_replacement(aip_rejit_state *st, uint32_t index);
+/* Undoes a begin_generation whose command could not be queued: the record goes, and the
+ * chain's latest falls back to what it was. */
+void aip_rejit_cancel_generation(aip_rejit_state *st, uint32_t index, alvk_generation_id id);
 /* Returns the owners left after removing, or -1 when owner did not hold the patch. When none
  * are left the patch is closing: installs no longer join it, commands get PATCH_ENDED, until
  * the worker ends it (or, if restoring fails, adds the owner back, which reopens it). */

@@ -1,0 +1,11 @@
+/* Internal to RejitState's files: owner bookkeeping on a patch (lock held by the caller). */
+#ifndef AIP_REJIT_INTERNAL_H
+#define AIP_REJIT_INTERNAL_H
+
+#include "rejit_state.h"
+
+int aip_patch_find_owner(const aip_patch *p, uint64_t owner);
+void aip_patch_append_owner(aip_patch *p, uint64_t owner);
+void aip_patch_drop_owner(aip_patch *p, int at);
+
+#endif

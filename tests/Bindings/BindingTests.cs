@@ -1,0 +1,107 @@
+using System.Diagnostics;
+using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
+using AlvorKit.Interception.Native;
+using Xunit;
+
+namespace AlvorKit.Bindings.Tests;
+
+public sealed class BindingTests
+{
+    private static readonly string Root = FindRoot();
+    private static readonly string Header = Path.Combine(Root, "include", "alvorkit_interception_profiler.h");
+    private static readonly string Generator = Path.Combine(Root, "tools", "bindgen", "generate.py");
+
+    [Fact]
+    public void TheCheckedInBindingIsWhatTheHeaderGives()
+    {
+        var (code, output) = Run("/usr/bin/python3", Generator, "--check");
+        Assert.True(code == 0, output);
+        Assert.Contains($"{AlvkAbiManifest.FunctionCount} functions", output);
+        Assert.Equal(AlvkAbiManifest.FunctionCount, AlvkExports.Names.Length);
+    }
+
+    [Fact]
+    public void TheCheckFailsWhenAStructGainsAField()
+    {
+        string edited = EditedHeader(h => h.Replace(
+            "    uint32_t queue_depth;          /* commands waiting now */",
+            "    uint32_t queue_depth;          /* commands waiting now */\n    uint32_t added_field;"));
+        var (code, output) = Run("/usr/bin/python3", Generator, "--check", "--header", edited);
+        Assert.Equal(1, code);
+        Assert.Contains("AddedField", output);
+    }
+
+    [Fact]
+    public void TheCheckFailsWhenAFunctionIsRemoved()
+    {
+        string edited = EditedHeader(h => h.Replace(
+            "ALVK_API alvk_status ALVK_CALL alvk_patch_wait(alvk_patch_handle handle, uint32_t timeout_ms);", ""));
+        var (code, output) = Run("/usr/bin/python3", Generator, "--check", "--header", edited);
+        Assert.Equal(1, code);
+        Assert.Contains("alvk_patch_wait", output);
+    }
+
+    [Fact]
+    public void EveryStructHasTheCLayout()
+    {
+        string dir = Directory.CreateTempSubdirectory("alvk-layout-").FullName;
+        string source = Path.Combine(dir, "probe.c"), program = Path.Combine(dir, "probe");
+        Assert.Equal(0, Run("/usr/bin/python3", Generator, "--probe", source).Code);
+        var (cc, ccOutput) = Run("cc", "-std=c11", "-Wall", "-Werror", "-I", Path.Combine(Root, "include"),
+            source, "-o", program);
+        Assert.True(cc == 0, ccOutput);
+        var (code, output) = Run(program);
+        Assert.Equal(0, code);
+        var c = new Dictionary<string, long>();
+        foreach (string line in output.Split('\n', StringSplitOptions.RemoveEmptyEntries))
+        {
+            string[] p = line.Split(' ');
+            c[p[0] == "struct" ? p[1] : $"{p[1]}.{p[2]}"] = long.Parse(p[^1]);
+        }
+        Assert.Equal(AlvkAbiManifest.StructCount, AlvkAbiManifest.Structs.Length);
+        foreach (var (name, type, size, fields) in AlvkAbiManifest.Structs)
+        {
+            Assert.True(c[name] == size, $"{name}: C says {c[name]} bytes, the manifest {size}");
+            int managedSize = (int)typeof(Unsafe).GetMethod(nameof(Unsafe.SizeOf))!
+                .MakeGenericMethod(type).Invoke(null, null)!;
+            Assert.True(managedSize == size, $"{name}: C# {type.Name} is {managedSize} bytes, C {size}");
+            foreach (var (field, member, offset) in fields)
+            {
+                long managed = Marshal.OffsetOf(type, member).ToInt64();
+                Assert.True(c[$"{name}.{field}"] == offset && managed == offset,
+                    $"{name}.{field}: C {c[$"{name}.{field}"]}, manifest {offset}, C# {member} {managed}");
+            }
+        }
+    }
+
+    private static string EditedHeader(Func<string, string> edit)
+    {
+        string original = File.ReadAllText(Header), edited = edit(original);
+        Assert.NotEqual(original, edited);
+        string path = Path.Combine(Directory.CreateTempSubdirectory("alvk-header-").FullName,
+            "alvorkit_interception_profiler.h");
+        File.WriteAllText(path, edited);
+        return path;
+    }
+
+    private static (int Code, string Output) Run(string file, params string[] args)
+    {
+        var start = new ProcessStartInfo(file) { RedirectStandardOutput = true, RedirectStandardError = true };
+        foreach (string a in args)
+            start.ArgumentList.Add(a);
+        using var p = Process.Start(start)!;
+        Task<string> stderr = p.StandardError.ReadToEndAsync();
+        string stdout = p.StandardOutput.ReadToEnd();
+        p.WaitForExit();
+        return (p.ExitCode, stdout + stderr.Result);
+    }
+
+    private static string FindRoot()
+    {
+        for (var dir = new DirectoryInfo(AppContext.BaseDirectory); dir != null; dir = dir.Parent)
+            if (File.Exists(Path.Combine(dir.FullName, "build.sh")))
+                return dir.FullName;
+        throw new DirectoryNotFoundException("repository root not found");
+    }
+}
