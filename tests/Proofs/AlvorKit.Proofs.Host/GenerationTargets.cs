@@ -9,6 +9,7 @@ namespace AlvorKit.Proofs.Host;
 public sealed class GenBox<T>
 {
     public T Value;
+    public static T? Shared;
 
     public GenBox(T v)
     {
@@ -56,6 +57,13 @@ public sealed class GenKindsTargets : IGenScaler
     // b: MemberRefs (one with a modreq), a TypeSpec parent and a MethodSpec in one body.
     [MethodImpl(MethodImplOptions.NoInlining)]
     public static int Combine(int x) => x;
+}
+
+public static class GenFieldTargets
+{
+    // Field MemberRefs on a TypeSpec parent: stfld, ldfld, stsfld and ldsfld.
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static int FieldPlay(int x) => x;
 }
 
 public static class GenCrossTargets

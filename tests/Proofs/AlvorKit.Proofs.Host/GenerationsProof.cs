@@ -10,7 +10,7 @@ namespace AlvorKit.Proofs.Host;
 public static unsafe class GenerationsProof
 {
     private const ulong CalliOwner = 0x6001, KindsOwner = 0x6002, CrossOwner = 0x6003, MvarOwner = 0x6004,
-        PickOwner = 0x6005, FirstOwner = 0x6006, FailureOwner = 0x6007, IdentityOwner = 0x6008,
+        FieldsOwner = 0x600D, PickOwner = 0x6005, FirstOwner = 0x6006, FailureOwner = 0x6007, IdentityOwner = 0x6008,
         ChainOwner = 0x6009, UnpatchedOwner = 0x600A, ValidationOwner = 0x600B, LocalsOwner = 0x600C;
 
     private static readonly TimeSpan FailureLimit = TimeSpan.FromSeconds(5);
@@ -27,6 +27,7 @@ public static unsafe class GenerationsProof
         report["calli"] = Calli(patcher, abs);
         report["fourKinds"] = FourKinds(patcher, metadata);
         report["crossModule"] = CrossModule(patcher, metadata);
+        report["fields"] = Fields(patcher);
         report["mvar"] = Mvar(patcher, metadata);
         report["genericTargets"] = GenericTargets(patcher);
         report["locals"] = Locals(patcher);
@@ -108,6 +109,33 @@ public static unsafe class GenerationsProof
         report["first"] = Submit(patcher, Body(0), target, 0, KindsOwner, call, 42, out ulong handle, out ulong first);
         report["second"] = Submit(patcher, Body(1), target, first, KindsOwner, call, 43, out _, out ulong second);
         report["remove"] = Remove(patcher, handle, KindsOwner, second, call, 7);
+        return report;
+    }
+
+    // Field MemberRefs of every access kind on GenBox<int>: a new box, stfld Value = x,
+    // ldfld Value, times 3, stsfld Shared, ldsfld Shared, plus 1: FieldPlay(4) = 13.
+    private static JsonObject Fields(Patcher patcher)
+    {
+        Func<int> call = () => GenFieldTargets.FieldPlay(4);
+        AlvkMethodDescription target = patcher.Describe(Patcher.Method(typeof(GenFieldTargets), nameof(GenFieldTargets.FieldPlay)));
+        var report = new JsonObject { ["original"] = Warm(call) };
+        var b = new GenerationBuilder();
+        uint box = b.Reference(AlvkRelocationKind.TypeSpec, BoxOfInt);
+        b.IL.LoadConstantI4(0);
+        b.Emit(ILOpCode.Newobj, AlvkRelocationKind.MemberRef, BoxConstructor, ".ctor", parentRelocation: box);
+        b.IL.OpCode(ILOpCode.Dup);
+        b.IL.LoadArgument(0);
+        b.Emit(ILOpCode.Stfld, AlvkRelocationKind.MemberRef, BoxValue, "Value", parentRelocation: box);
+        b.Emit(ILOpCode.Ldfld, AlvkRelocationKind.MemberRef, BoxValue, "Value", parentRelocation: box);
+        b.IL.LoadConstantI4(3);
+        b.IL.OpCode(ILOpCode.Mul);
+        b.Emit(ILOpCode.Stsfld, AlvkRelocationKind.MemberRef, BoxValue, "Shared", parentRelocation: box);
+        b.Emit(ILOpCode.Ldsfld, AlvkRelocationKind.MemberRef, BoxValue, "Shared", parentRelocation: box);
+        b.IL.LoadConstantI4(1);
+        b.IL.OpCode(ILOpCode.Add);
+        b.IL.OpCode(ILOpCode.Ret);
+        report["first"] = Submit(patcher, b, target, 0, FieldsOwner, call, 13, out ulong handle, out ulong first);
+        report["remove"] = Remove(patcher, handle, FieldsOwner, first, call, 4);
         return report;
     }
 

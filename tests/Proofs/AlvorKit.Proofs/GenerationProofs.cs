@@ -81,6 +81,18 @@ public sealed class GenerationProofs
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
+    public void FieldMemberRefsOfEveryAccessKindExecute(string tiering)
+    {
+        JsonNode r = Report(tiering)["fields"]!;
+        Assert.Equal(4, r.Value<int>("original"));
+        AssertApplied(r["first"]!, 13, prior: 0);
+        AssertRelocations(r["first"]!["generationResult"]!, [("TypeSpec", TypeSpec), ("MemberRef", MemberRef),
+            ("MemberRef", MemberRef), ("MemberRef", MemberRef), ("MemberRef", MemberRef), ("MemberRef", MemberRef)]);
+        AssertRemoved(r["remove"]!, 4);
+    }
+
+    [Theory]
+    [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void AGenericMemberRefIsInstantiatedByAMethodSpec(string tiering)
     {
         JsonObject report = Report(tiering);
