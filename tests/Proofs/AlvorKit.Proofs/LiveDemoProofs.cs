@@ -87,44 +87,9 @@ public sealed class LiveDemoProofs
         Assert.Contains("Add 'LiveDemo' to ALVORKIT_INTERCEPTION_MODULES", run.Stderr);
     }
 
-    // ProfiledProcess.Run, for the demo's assembly instead of the proof host: exactly the given
-    // environment (profiler, DOTNET_ and COMPlus_ variables of the runner removed).
     private static ProcessResult RunDemo(IReadOnlyDictionary<string, string?> environment,
-        IReadOnlyDictionary<string, string?>? extra, params string[] args)
-    {
-        var start = new ProcessStartInfo("dotnet")
-        {
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-            UseShellExecute = false,
-        };
-        start.ArgumentList.Add(Demo);
-        foreach (string a in args)
-            start.ArgumentList.Add(a);
-        foreach (string key in start.Environment.Keys.ToList())
-        {
-            if (key.StartsWith("CORECLR_", StringComparison.Ordinal) || key.StartsWith("ALVORKIT_", StringComparison.Ordinal) ||
-                key.StartsWith("DOTNET_", StringComparison.Ordinal) || key.StartsWith("COMPlus_", StringComparison.Ordinal))
-                start.Environment.Remove(key);
-        }
-        start.Environment["DOTNET_CLI_TELEMETRY_OPTOUT"] = "1";
-        foreach (var (key, value) in environment.Concat(extra ?? new Dictionary<string, string?>()))
-        {
-            if (value is null)
-                start.Environment.Remove(key);
-            else
-                start.Environment[key] = value;
-        }
-        using var process = Process.Start(start) ?? throw new InvalidOperationException("dotnet did not start");
-        Task<string> stdout = process.StandardOutput.ReadToEndAsync();
-        Task<string> stderr = process.StandardError.ReadToEndAsync();
-        if (!process.WaitForExit(TimeSpan.FromSeconds(90)))
-        {
-            process.Kill(entireProcessTree: true);
-            throw new TimeoutException("LiveDemo did not exit within 90 s");
-        }
-        return new ProcessResult(process.ExitCode, stdout.Result, stderr.Result);
-    }
+        IReadOnlyDictionary<string, string?>? extra, params string[] args) =>
+        ProfiledProcess.RunAssembly(Demo, environment, extra, TimeSpan.FromSeconds(90), args);
 
     private static string LocateDemo()
     {

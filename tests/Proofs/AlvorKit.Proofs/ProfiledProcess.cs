@@ -55,6 +55,11 @@ public static class ProfiledProcess
     /// <summary>Run, with `extraEnvironment` applied after `environment` (this is how a test
     /// passes DOTNET_* settings: inherited ones are removed) and a longer or shorter limit.</summary>
     public static ProcessResult Run(IReadOnlyDictionary<string, string?> environment,
+        IReadOnlyDictionary<string, string?>? extraEnvironment, TimeSpan timeout, params string[] args) =>
+        RunAssembly(Host, environment, extraEnvironment, timeout, args);
+
+    /// <summary>Run for another entry assembly (the live demo, say) than the proof host.</summary>
+    public static ProcessResult RunAssembly(string assembly, IReadOnlyDictionary<string, string?> environment,
         IReadOnlyDictionary<string, string?>? extraEnvironment, TimeSpan timeout, params string[] args)
     {
         var start = new ProcessStartInfo("dotnet")
@@ -63,7 +68,7 @@ public static class ProfiledProcess
             RedirectStandardError = true,
             UseShellExecute = false,
         };
-        start.ArgumentList.Add(Host);
+        start.ArgumentList.Add(assembly);
         foreach (string a in args)
             start.ArgumentList.Add(a);
         // Isolation: nothing profiler-related leaks in from the test runner.
