@@ -4,10 +4,6 @@ namespace AlvorKit.Interception.Native;
 // the caller's thread and queues; PatchWait and GenerationGetResult give the outcome.
 public sealed unsafe partial class ProfilerLibrary
 {
-    private readonly delegate* unmanaged<AlvkGeneration*, uint*, AlvkStatus> _generationValidate;
-    private readonly delegate* unmanaged<AlvkGeneration*, ulong*, ulong*, AlvkStatus> _generationSubmit;
-    private readonly delegate* unmanaged<ulong, ulong, AlvkGenerationResult*, AlvkRelocationResult*, uint, AlvkStatus>
-        _generationGetResult;
 
     /// <summary>alvk_generation_submit. Sets generation.Size and the Size of every relocation
     /// (on a copy of the relocation array); `size` and `relocationSize` override them (tests).
@@ -24,7 +20,7 @@ public sealed unsafe partial class ProfilerLibrary
         {
             if (relocations.Length > 0)
                 copy.Relocations = r;
-            return _generationSubmit(&copy, h, g);
+            return _exports.GenerationSubmit(&copy, h, g);
         }
     }
 
@@ -41,7 +37,7 @@ public sealed unsafe partial class ProfilerLibrary
         {
             if (relocations.Length > 0)
                 copy.Relocations = r;
-            return _generationValidate(&copy, f);
+            return _exports.GenerationValidate(&copy, f);
         }
     }
 
@@ -69,7 +65,7 @@ public sealed unsafe partial class ProfilerLibrary
         AlvkGeneration copy = generation;
         copy.Size = (uint)sizeof(AlvkGeneration);
         ulong handle = 0, id = 0;
-        return _generationSubmit(nullGeneration ? null : &copy, nullHandle ? null : &handle, nullId ? null : &id);
+        return _exports.GenerationSubmit(nullGeneration ? null : &copy, nullHandle ? null : &handle, nullId ? null : &id);
     }
 
     /// <summary>alvk_generation_get_result, with up to relocations.Length relocation results.
@@ -87,6 +83,6 @@ public sealed unsafe partial class ProfilerLibrary
         }
         fixed (AlvkGenerationResult* p = &result)
         fixed (AlvkRelocationResult* r = relocations)
-            return _generationGetResult(handle, id, p, relocations.IsEmpty ? null : r, (uint)relocations.Length);
+            return _exports.GenerationGetResult(handle, id, p, relocations.IsEmpty ? null : r, (uint)relocations.Length);
     }
 }

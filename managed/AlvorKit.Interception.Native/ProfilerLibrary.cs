@@ -39,42 +39,28 @@ public sealed unsafe partial class ProfilerLibrary
         ", CORECLR_PROFILER_PATH=<absolute library path>, " + PathVariable +
         "=<the same path> and ALVORKIT_INTERCEPTION_MODULES=<assemblies to patch>.";
 
-    private readonly delegate* unmanaged<uint> _versionNumber;
-    private readonly delegate* unmanaged<AlvkStatus, byte*> _statusString;
-    private readonly delegate* unmanaged<AlvkRuntimeStatus*, AlvkStatus> _getRuntimeStatus;
-    private readonly delegate* unmanaged<AlvkMvid*, uint, AlvkMethodDescription*, AlvkStatus> _describeMethod;
+    // Every export, bound through the binding generated from the header (Generated/Abi.g.cs).
+    private readonly AlvkExports _exports;
 
     private ProfilerLibrary(string path, IntPtr handle)
     {
         Path = path;
-        _versionNumber = (delegate* unmanaged<uint>)Export(handle, path, "alvk_version_number");
-        _statusString = (delegate* unmanaged<AlvkStatus, byte*>)Export(handle, path, "alvk_status_string");
-        _getRuntimeStatus = (delegate* unmanaged<AlvkRuntimeStatus*, AlvkStatus>)Export(
-            handle, path, "alvk_get_runtime_status");
-        _describeMethod = (delegate* unmanaged<AlvkMvid*, uint, AlvkMethodDescription*, AlvkStatus>)Export(
-            handle, path, "alvk_describe_method");
-        _patchInstall = (delegate* unmanaged<AlvkInstallRequest*, ulong*, AlvkStatus>)Export(
-            handle, path, "alvk_patch_install");
-        _patchReplace = (delegate* unmanaged<ulong, ulong, ulong, AlvkStatus>)Export(
-            handle, path, "alvk_patch_replace");
-        _patchRemove = (delegate* unmanaged<ulong, ulong, AlvkStatus>)Export(handle, path, "alvk_patch_remove");
-        _patchWait = (delegate* unmanaged<ulong, uint, AlvkStatus>)Export(handle, path, "alvk_patch_wait");
-        _patchGetTelemetry = (delegate* unmanaged<ulong, AlvkPatchTelemetry*, AlvkStatus>)Export(
-            handle, path, "alvk_patch_get_telemetry");
-        _generationValidate = (delegate* unmanaged<AlvkGeneration*, uint*, AlvkStatus>)Export(
-            handle, path, "alvk_generation_validate");
-        _generationSubmit = (delegate* unmanaged<AlvkGeneration*, ulong*, ulong*, AlvkStatus>)Export(
-            handle, path, "alvk_generation_submit");
-        _generationGetResult =
-            (delegate* unmanaged<ulong, ulong, AlvkGenerationResult*, AlvkRelocationResult*, uint, AlvkStatus>)Export(
-                handle, path, "alvk_generation_get_result");
+        try
+        {
+            _exports = AlvkExports.Bind(handle);
+        }
+        catch (EntryPointNotFoundException e)
+        {
+            throw new ProfilerUnavailableException(ProfilerUnavailableReason.AbiMismatch,
+                $"{path} lacks an export of ABI {AbiMajor} ({e.Message}); it is not this AlvorKit profiler.");
+        }
     }
 
     /// <summary>The path the library was opened from.</summary>
     public string Path { get; }
 
     /// <summary>The packed ABI version the library reports.</summary>
-    public uint VersionNumber => _versionNumber();
+    public uint VersionNumber => _exports.VersionNumber();
 
     public static uint MajorOf(uint version) => version >> 22;
     public static uint MinorOf(uint version) => (version >> 12) & 0x3FF;
@@ -106,7 +92,7 @@ public sealed unsafe partial class ProfilerLibrary
 
     /// <summary>alvk_status_string.</summary>
     public string StatusString(AlvkStatus status) =>
-        Marshal.PtrToStringUTF8((IntPtr)_statusString(status)) ?? status.ToString();
+        Marshal.PtrToStringUTF8((IntPtr)_exports.StatusString(status)) ?? status.ToString();
 
     /// <summary>alvk_get_runtime_status.</summary>
     public AlvkStatus GetRuntimeStatus(out AlvkRuntimeStatus status)
@@ -114,7 +100,7 @@ public sealed unsafe partial class ProfilerLibrary
         status = default;
         status.Size = (uint)sizeof(AlvkRuntimeStatus);
         fixed (AlvkRuntimeStatus* p = &status)
-            return _getRuntimeStatus(p);
+            return _exports.GetRuntimeStatus(p);
     }
 
     /// <summary>alvk_describe_method; `size` overrides the struct's size field (tests).</summary>
@@ -125,7 +111,7 @@ public sealed unsafe partial class ProfilerLibrary
         description.Size = size ?? (uint)sizeof(AlvkMethodDescription);
         AlvkMvid id = AlvkMvid.From(mvid);
         fixed (AlvkMethodDescription* p = &description)
-            return _describeMethod(&id, unchecked((uint)methodToken), p);
+            return _exports.DescribeMethod(&id, unchecked((uint)methodToken), p);
     }
 
     /// <summary>alvk_describe_method with NULL arguments, to prove they are refused.</summary>
@@ -134,14 +120,6 @@ public sealed unsafe partial class ProfilerLibrary
         AlvkMvid id = default;
         AlvkMethodDescription d = default;
         d.Size = (uint)sizeof(AlvkMethodDescription);
-        return _describeMethod(nullMvid ? null : &id, 0x06000001, nullOut ? null : &d);
-    }
-
-    private static IntPtr Export(IntPtr handle, string path, string name)
-    {
-        if (!NativeLibrary.TryGetExport(handle, name, out IntPtr address))
-            throw new ProfilerUnavailableException(ProfilerUnavailableReason.AbiMismatch,
-                $"{path} does not export {name}; it is not an ABI {AbiMajor} AlvorKit profiler.");
-        return address;
+        return _exports.DescribeMethod(nullMvid ? null : &id, 0x06000001, nullOut ? null : &d);
     }
 }
