@@ -84,6 +84,8 @@ artifact_checks() {
   tests/artifact/check_artifact.sh "$ALVK_NATIVE_LIBRARY" "$RID"
   step "RID gate"
   tests/artifact/check_rid_gate.sh
+  step "win-x64 build check (mingw-w64 cross-compile: exports and imports)"
+  tests/artifact/check_cross_windows.sh
 }
 
 proofs() {
