@@ -86,6 +86,8 @@ artifact_checks() {
   tests/artifact/check_rid_gate.sh
   step "win-x64 build check (mingw-w64 cross-compile: exports and imports)"
   tests/artifact/check_cross_windows.sh
+  step "linux-arm64 build check (cross-compile: ELF machine, exports, DT_NEEDED)"
+  tests/artifact/check_cross_arm64.sh
 }
 
 proofs() {
