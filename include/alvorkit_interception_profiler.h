@@ -476,6 +476,8 @@ typedef struct alvk_generation_result {
 #define ALVK_TYPE_NAME_CAPACITY 512
 #define ALVK_METHOD_NAME_CAPACITY 256
 #define ALVK_DEFAULT_SAMPLE_INTERVAL_BYTES 102400u
+/* The smallest sample_interval_bytes accepted (a smaller one is ALVK_E_LIMIT_EXCEEDED). */
+#define ALVK_MIN_SAMPLE_INTERVAL_BYTES 64u
 /* Defaults (and maxima) of the startup-sized storage; ALVORKIT_INTERCEPTION_ALLOCATION_TYPES
  * and ALVORKIT_INTERCEPTION_ALLOCATION_SAMPLES override the defaults within these. */
 #define ALVK_DEFAULT_TYPE_SLOTS 4096u
@@ -622,7 +624,9 @@ ALVK_API alvk_status ALVK_CALL alvk_generation_get_result(alvk_patch_handle hand
                                                          uint32_t capacity);
 
 /* Opens a capture window. ALVK_E_ALLOCATION_PROFILING_OFF without the startup variable,
- * ALVK_E_CAPTURE_ACTIVE while one is open; argument errors for bad options. */
+ * ALVK_E_CAPTURE_ACTIVE while one is open, ALVK_E_INVALID_FLAGS for an unknown mode or a
+ * nonzero reserved field, ALVK_E_LIMIT_EXCEEDED for max_frames, max_samples or
+ * sample_interval_bytes outside their bounds. */
 ALVK_API alvk_status ALVK_CALL alvk_capture_begin(const alvk_capture_options *options);
 
 /* Closes the window, resolves what it recorded, and summarizes it. The results stay

@@ -235,6 +235,7 @@ public sealed class Interceptor : IDisposable
     internal void ReplaceCore(Patch patch, MethodInfo replacement)
     {
         ArgumentNullException.ThrowIfNull(replacement);
+        ReplacementSignature.CheckTarget(patch.Target);
         ReplacementSignature.Check(patch.Target, replacement);
         IntPtr entry = EntryPoint(replacement);
         lock (PatchRegistry.Gate)

@@ -28,8 +28,8 @@ static void open_patch(void)
 static void close_patch(void)
 {
     aip_prepared_release(aip_rejit_publish(&st, patch_index, NULL));
-    aip_prepared_release(st.patches[patch_index].rollback);
-    st.patches[patch_index].rollback = NULL;
+    aip_prepared_release(st.patches[patch_index].good);
+    st.patches[patch_index].good = NULL;
 }
 
 static alvk_generation_state state_of(alvk_generation_id id)
@@ -165,12 +165,51 @@ static void a_compilation_started_twice_has_failed(void **state)
     close_patch();
 }
 
+static void rollback_returns_to_the_last_body_that_compiled(void **state)
+{
+    (void)state;
+    open_patch();
+    alvk_generation_id g1 = 0, g2 = 0, g3 = 0, back = 0;
+    uint32_t index = 0;
+    assert_int_equal(aip_rejit_begin_generation(&st, patch_index, 1, 0, &g1), ALVK_OK);
+    aip_prepared_rejit *s1 = snapshot(g1);
+    aip_prepared_release(aip_rejit_publish(&st, patch_index, s1));
+    aip_rejit_generation_requested(&st, patch_index, g1, NULL);
+    aip_rejit_generation_compiled(&st, MODULE, TOKEN, 0, &index); /* g1 good */
+    /* Two bad generations queued back to back; neither ever compiles. */
+    assert_int_equal(aip_rejit_begin_generation(&st, patch_index, 1, g1, &g2), ALVK_OK);
+    aip_rejit_generation_requested(&st, patch_index, g2,
+                                   aip_rejit_publish(&st, patch_index, snapshot(g2)));
+    assert_int_equal(aip_rejit_begin_generation(&st, patch_index, 1, g2, &g3), ALVK_OK);
+    aip_rejit_generation_requested(&st, patch_index, g3,
+                                   aip_rejit_publish(&st, patch_index, snapshot(g3)));
+    /* Many later submissions do not push the current or the good record out. */
+    for (int i = 0; i < 6; ++i) {
+        alvk_generation_id rejected = 0;
+        assert_int_equal(aip_rejit_begin_generation(&st, patch_index, 0, 0, &rejected), ALVK_OK);
+        aip_rejit_generation_rejected(&st, patch_index, rejected, ALVK_E_BODY_IDENTITY_MISMATCH, 0, 0);
+    }
+    assert_int_equal(aip_rejit_generation_compiled(&st, MODULE, TOKEN, (int32_t)0x8013153A, &index), 1);
+    uint32_t due = 99;
+    assert_int_equal(aip_rejit_next_rollback(&st, &due), 1);
+    assert_int_equal(due, patch_index);
+    aip_prepared_rejit *taken = NULL;
+    assert_int_equal(aip_rejit_take_rollback(&st, patch_index, &taken, &back), 1);
+    assert_ptr_equal(taken, s1); /* g1, not g2 which g3 replaced */
+    assert_int_equal(back, g1);
+    assert_int_equal(aip_rejit_next_rollback(&st, &due), 0);
+    assert_int_equal(state_of(g3), ALVK_GENERATION_FAILED);
+    aip_prepared_release(aip_rejit_publish(&st, patch_index, taken));
+    close_patch();
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(chain_is_checked_and_superseded),
         cmocka_unit_test(failed_compilation_rolls_back),
         cmocka_unit_test(a_compilation_started_twice_has_failed),
+        cmocka_unit_test(rollback_returns_to_the_last_body_that_compiled),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

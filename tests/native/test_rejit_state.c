@@ -198,12 +198,22 @@ static void owners_replacements_and_cancelled_generations(void **state)
     int added = 0;
     assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, TOKEN, 2, 0, &again, &h, &added),
                      ALVK_OK);
-    aip_rejit_set_owner_replacement(&st, index, 1, 0xA);
-    aip_rejit_set_owner_replacement(&st, index, 2, 0xB);
-    /* Owner 2's replacement is newest; when 2 leaves, owner 1's comes back. */
-    assert_int_equal(aip_rejit_successor_replacement(&st, index), 0xB);
+    static const uint8_t body_a[] = {0x16, 0x2A}, body_b[] = {0x17, 0x2A};
+    aip_prepared_release(aip_rejit_publish(&st, index, aip_prepared_create(1, body_a, 2, NULL, 0)));
+    aip_rejit_set_owner_body(&st, index, 1, 0xA);
+    aip_prepared_release(aip_rejit_publish(&st, index, aip_prepared_create(2, body_b, 2, NULL, 0)));
+    aip_rejit_set_owner_body(&st, index, 2, 0); /* owner 2's body is a generation */
+    /* Owner 2's body is newest; when 2 leaves, owner 1's comes back. */
+    uint64_t replacement = 99;
+    aip_prepared_rejit *next = aip_rejit_successor_body(&st, index, &replacement);
+    assert_int_equal(next->generation, 2);
+    assert_int_equal(replacement, 0);
+    aip_prepared_release(next);
     assert_int_equal(aip_rejit_remove_owner(&st, index, 2), 1);
-    assert_int_equal(aip_rejit_successor_replacement(&st, index), 0xA);
+    next = aip_rejit_successor_body(&st, index, &replacement);
+    assert_int_equal(next->generation, 1);
+    assert_int_equal(replacement, 0xA);
+    aip_prepared_release(next);
     /* A generation that could not be queued leaves the chain as it was. */
     alvk_generation_id g1 = 0, g2 = 0;
     assert_int_equal(aip_rejit_begin_generation(&st, index, 1, 0, &g1), ALVK_OK);
@@ -215,6 +225,10 @@ static void owners_replacements_and_cancelled_generations(void **state)
     aip_generation_record r;
     assert_int_equal(aip_rejit_generation_lookup(&st, h, g2, &r), ALVK_E_UNKNOWN_GENERATION);
     assert_int_equal(aip_rejit_begin_generation(&st, index, 1, g1, &g2), ALVK_OK);
+    /* A patch that ends releases its owners' bodies. */
+    assert_int_equal(aip_rejit_remove_owner(&st, index, 1), 0);
+    assert_null(aip_rejit_successor_body(&st, index, &replacement));
+    aip_prepared_release(aip_rejit_publish(&st, index, NULL));
 }
 
 int main(void)

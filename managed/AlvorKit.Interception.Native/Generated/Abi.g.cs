@@ -31,6 +31,7 @@ public static class AlvkConstants
     public const uint TypeNameCapacity = 512;
     public const uint MethodNameCapacity = 256;
     public const uint DefaultSampleIntervalBytes = 102400;
+    public const uint MinSampleIntervalBytes = 64;
     public const uint DefaultTypeSlots = 4096;
     public const uint MaxTypeSlots = 1048576;
     public const uint DefaultSampleSlots = 1024;

@@ -113,9 +113,12 @@ alvk_status aip_allocation_begin(const alvk_capture_options *options)
     if (!a->enabled)
         return ALVK_E_ALLOCATION_PROFILING_OFF;
     if (options->reserved != 0 || (options->mode != ALVK_CAPTURE_COUNT_ONLY &&
-                                   options->mode != ALVK_CAPTURE_SAMPLED) ||
-        options->max_frames > ALVK_MAX_SAMPLE_FRAMES || options->max_samples > a->samples.capacity)
+                                   options->mode != ALVK_CAPTURE_SAMPLED))
         return ALVK_E_INVALID_FLAGS;
+    if (options->max_frames > ALVK_MAX_SAMPLE_FRAMES || options->max_samples > a->samples.capacity ||
+        (options->sample_interval_bytes != 0 &&
+         options->sample_interval_bytes < ALVK_MIN_SAMPLE_INTERVAL_BYTES))
+        return ALVK_E_LIMIT_EXCEEDED;
     uint32_t idle = 0;
     if (!atomic_compare_exchange_strong(&a->phase, &idle, 1))
         return ALVK_E_CAPTURE_ACTIVE;

@@ -55,6 +55,14 @@ int64_t aip_sampling_distance(aip_rng *rng, uint32_t mean)
 uint32_t aip_sampling_take(aip_rng *rng, uint32_t mean, int64_t *remaining, uint64_t bytes)
 {
     uint32_t taken = 0;
+    if (bytes >= (uint64_t)mean * 64u) {
+        /* A huge object spans many sampling points: count them in closed form (the law of
+         * large numbers makes the loop's answer bytes / mean anyway), so the callback never
+         * loops per point while the GC waits. */
+        uint64_t points = bytes / mean;
+        *remaining = aip_sampling_distance(rng, mean);
+        return points > UINT32_MAX ? UINT32_MAX : (uint32_t)points;
+    }
     *remaining -= (int64_t)bytes;
     while (*remaining <= 0) {
         ++taken;

@@ -65,7 +65,9 @@ alvk_status aip_runtime_generation_result(alvk_patch_handle handle, alvk_generat
     return ALVK_OK;
 }
 
-/* A failed compilation was seen in a callback: the worker rolls back. */
+/* A failed compilation was seen in a callback: the worker rolls back. The patch carries a
+ * rollback-due flag, so if the queue refuses this command (full), the next command of any
+ * kind serves the rollback when it finishes (aip_patch_finish). */
 void aip_runtime_queue_rollback(uint32_t index)
 {
     aip_queue_submit(&g_aip_runtime.queue, aip_generation_rollback_run, &index, sizeof index,

@@ -125,8 +125,14 @@ static alvk_status run_generation(aip_runtime *rt, aip_staged_generation *s,
     if (patch->module_id == 0)
         aip_rejit_set_target(&rt->rejit, s->index, target.module_id,
                              target.description.module_epoch);
-    return aip_generation_apply(rt, s->index, s->id, &s->g, check.body.code_offset, &target,
-                                s->queued_ns);
+    status = aip_generation_apply(rt, s->index, s->id, &s->g, check.body.code_offset, &target,
+                                  s->queued_ns);
+    if (status == ALVK_OK) {
+        aip_rejit_set_owner_body(&rt->rejit, s->index, s->g.owner, 0);
+        aip_rejit_set_dispatch(&rt->rejit, s->index, patch->telemetry.calli_signature_token,
+                               patch->telemetry.metadata_hresult, 0); /* no replacement now */
+    }
+    return status;
 }
 
 alvk_status aip_generation_run(void *payload, void *context)
@@ -148,12 +154,17 @@ alvk_status aip_generation_run(void *payload, void *context)
 
 alvk_status aip_generation_rollback_run(void *payload, void *context)
 {
+    (void)payload; /* every patch with a rollback due is served, whichever one queued this */
     aip_runtime *rt = context;
-    uint32_t index;
-    memcpy(&index, payload, sizeof index);
-    aip_prepared_rejit *prepared = NULL;
-    alvk_generation_id back = 0;
-    if (!aip_rejit_take_rollback(&rt->rejit, index, &prepared, &back))
-        return ALVK_OK;
-    return aip_generation_publish(rt, index, back, prepared, aip_monotonic_ns());
+    alvk_status status = ALVK_OK;
+    uint32_t index = 0;
+    while (aip_rejit_next_rollback(&rt->rejit, &index)) {
+        aip_prepared_rejit *prepared = NULL;
+        alvk_generation_id back = 0;
+        if (aip_rejit_take_rollback(&rt->rejit, index, &prepared, &back)) {
+            alvk_status s = aip_generation_publish(rt, index, back, prepared, aip_monotonic_ns());
+            status = s != ALVK_OK ? s : status;
+        }
+    }
+    return status;
 }

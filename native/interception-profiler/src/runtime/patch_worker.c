@@ -61,11 +61,15 @@ static alvk_status apply_dispatch(aip_runtime *rt, const aip_patch_command *c,
     return status;
 }
 
+/* Exact dispatch needs one function pointer per target: generic targets (whose IL serves
+ * every instantiation) are refused on install and on replace alike. */
 static alvk_status check_target(const aip_method_target *t, const aip_patch_command *c)
 {
-    if (memcmp(t->description.signature_hash, c->signature_hash, 32) != 0)
+    if (c->kind == AIP_PATCH_INSTALL &&
+        memcmp(t->description.signature_hash, c->signature_hash, 32) != 0)
         return ALVK_E_SIGNATURE_HASH_MISMATCH;
-    if (memcmp(t->description.body_identity, c->body_identity, 32) != 0)
+    if (c->kind == AIP_PATCH_INSTALL &&
+        memcmp(t->description.body_identity, c->body_identity, 32) != 0)
         return ALVK_E_BODY_IDENTITY_MISMATCH;
     if (t->description.flags & (ALVK_METHOD_GENERIC | ALVK_METHOD_DECLARING_TYPE_GENERIC))
         return ALVK_E_GENERIC_TARGET_UNSUPPORTED;
@@ -82,7 +86,7 @@ static alvk_status install_or_replace(aip_runtime *rt, const aip_patch_command *
     aip_method_target target;
     HRESULT hr = S_OK;
     alvk_status status = aip_catalog_resolve(rt->info, &rt->catalog, mvid, token, &target, &hr);
-    if (status == ALVK_OK && c->kind == AIP_PATCH_INSTALL)
+    if (status == ALVK_OK)
         status = check_target(&target, c);
     if (status == ALVK_OK && patch->module_id != 0 && patch->module_id != target.module_id)
         status = ALVK_E_MODULE_UNLOADED; /* the live patch belongs to an older epoch */
@@ -95,28 +99,28 @@ static alvk_status install_or_replace(aip_runtime *rt, const aip_patch_command *
                              target.description.module_epoch);
     status = apply_dispatch(rt, c, &target);
     if (status == ALVK_OK)
-        aip_rejit_set_owner_replacement(&rt->rejit, c->index, c->owner, c->replacement);
+        aip_rejit_set_owner_body(&rt->rejit, c->index, c->owner, c->replacement);
     return status;
 }
 
-/* When the owner whose replacement was in force leaves, the most recent replacement of a
- * remaining owner comes back, as a generation of its own. */
-static void restore_successor(aip_runtime *rt, const aip_patch_command *c,
-                              const aip_patch *patch)
+/* When an owner leaves while others remain, the body in force becomes the most recently set
+ * body of a remaining owner (its replacement or its generation), or the original when none
+ * of them set one: nothing the departed owner put in force keeps running. */
+static alvk_status restore_successor(aip_runtime *rt, const aip_patch_command *c,
+                                     const aip_patch *patch)
 {
-    uint64_t successor = aip_rejit_successor_replacement(&rt->rejit, c->index);
-    if (successor == 0 || successor == patch->telemetry.replacement)
-        return;
-    aip_patch_command next = *c;
-    next.replacement = successor;
-    aip_method_target target;
-    HRESULT hr = S_OK;
-    if (aip_rejit_begin_generation(&rt->rejit, c->index, 0, 0, &next.generation) != ALVK_OK ||
-        aip_catalog_resolve(rt->info, &rt->catalog, &patch->mvid, patch->token, &target, &hr) !=
-            ALVK_OK)
-        return;
-    if (apply_dispatch(rt, &next, &target) != ALVK_OK)
-        aip_rejit_generation_rejected(&rt->rejit, c->index, next.generation, ALVK_E_INTERNAL, 0, 0);
+    uint64_t replacement = 0;
+    aip_prepared_rejit *body = aip_rejit_successor_body(&rt->rejit, c->index, &replacement);
+    alvk_generation_id id = body != NULL ? body->generation : 0;
+    if (id == patch->current_generation) {
+        aip_prepared_release(body); /* already in force */
+        return ALVK_OK;
+    }
+    alvk_status status = aip_generation_publish(rt, c->index, id, body, c->queued_ns);
+    if (status == ALVK_OK)
+        aip_rejit_set_dispatch(&rt->rejit, c->index, patch->telemetry.calli_signature_token,
+                               patch->telemetry.metadata_hresult, replacement);
+    return status;
 }
 
 /* The last owner's removal asks the runtime to re-JIT the original IL everywhere. */
@@ -127,8 +131,10 @@ static alvk_status remove_owner(aip_runtime *rt, const aip_patch_command *c,
     if (left < 0)
         return ALVK_E_NOT_OWNER;
     if (left > 0) {
-        restore_successor(rt, c, patch);
-        return ALVK_OK;
+        alvk_status status = restore_successor(rt, c, patch);
+        if (status != ALVK_OK)
+            aip_rejit_add_owner(&rt->rejit, c->index, c->owner); /* its body still runs */
+        return status;
     }
     alvk_status status = aip_generation_publish(rt, c->index, 0, NULL, c->queued_ns);
     if (status != ALVK_OK)
@@ -161,6 +167,7 @@ void aip_patch_finish(aip_runtime *rt, uint32_t index, const aip_patch *before,
     if (aip_patch_state_is_terminal(state) && state != ALVK_PATCH_REMOVED)
         aip_prepared_release(aip_rejit_publish(&rt->rejit, index, NULL));
     aip_rejit_finish_command(&rt->rejit, index, state, status, queued_ns);
+    aip_generation_rollback_run(NULL, rt); /* any rollback whose own command was refused */
 }
 
 alvk_status aip_patch_run(void *payload, void *context)

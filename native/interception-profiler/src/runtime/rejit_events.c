@@ -1,5 +1,5 @@
 /* RejitState, continued: PreparedRejit snapshots and what the ReJIT callbacks record. */
-#include "rejit_state.h"
+#include "rejit_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -167,6 +167,10 @@ void aip_rejit_module_unloaded(aip_rejit_state *st, uintptr_t module_id)
             p->last_status = ALVK_E_MODULE_UNLOADED;
             aip_prepared_release(p->prepared);
             p->prepared = NULL;
+            aip_prepared_release(p->good);
+            p->good = NULL;
+            p->rollback_due = 0;
+            aip_patch_drop_all_owners(p);
         }
     }
     aip_cond_broadcast(&st->changed);

@@ -20,7 +20,16 @@ alvk_status aip_rejit_begin_generation(aip_rejit_state *st, uint32_t index, int 
     if (check_prior && prior != p->latest_generation) {
         status = ALVK_E_STALE_GENERATION;
     } else {
-        aip_generation_record *r = &p->history[p->history_next++ % AIP_GENERATION_HISTORY];
+        /* The next slot that holds neither the current nor the last good generation: their
+         * records must outlive any number of later submissions. */
+        uint32_t slot = p->history_next % AIP_GENERATION_HISTORY;
+        for (int k = 0; k < AIP_GENERATION_HISTORY; ++k, slot = (slot + 1) % AIP_GENERATION_HISTORY) {
+            alvk_generation_id held = p->history[slot].result.generation;
+            if (held == 0 || (held != p->current_generation && held != p->good_generation))
+                break;
+        }
+        p->history_next = slot + 1;
+        aip_generation_record *r = &p->history[slot];
         memset(r, 0, sizeof *r);
         r->result.size = sizeof r->result;
         r->result.generation = *id = ++st->last_generation_id;
@@ -76,9 +85,7 @@ void aip_rejit_generation_requested(aip_rejit_state *st, uint32_t index, alvk_ge
     if (old != NULL && (old->result.state == ALVK_GENERATION_ACTIVE ||
                         old->result.state == ALVK_GENERATION_REQUESTED))
         old->result.state = ALVK_GENERATION_SUPERSEDED;
-    aip_prepared_release(p->rollback);
-    p->rollback = replaced;
-    p->rollback_generation = p->current_generation;
+    aip_prepared_release(replaced);
     p->current_generation = id;
     aip_generation_record *r = record_of(p, id);
     if (r != NULL)
@@ -110,6 +117,7 @@ static int fail_current(aip_rejit_state *st, aip_patch *p, int32_t hresult)
     r->result.state = ALVK_GENERATION_FAILED;
     r->result.status = ALVK_E_COMPILATION_FAILED;
     r->result.compilation_hresult = hresult;
+    p->rollback_due = 1;
     aip_cond_broadcast(&st->changed);
     return 1;
 }
@@ -147,8 +155,12 @@ int aip_rejit_generation_compiled(aip_rejit_state *st, uintptr_t module_id, uint
         if (hresult >= 0) {
             r->result.compilation_hresult = hresult;
             r->result.state = ALVK_GENERATION_ACTIVE;
-            aip_prepared_release(p->rollback);
-            p->rollback = NULL;
+            if (p->prepared != NULL && p->prepared->generation == p->current_generation) {
+                aip_prepared_release(p->good);
+                p->good = p->prepared;
+                atomic_fetch_add(&p->good->refs, 1);
+                p->good_generation = p->current_generation;
+            }
             aip_cond_broadcast(&st->changed);
         } else {
             rollback = fail_current(st, p, hresult);
@@ -164,18 +176,33 @@ int aip_rejit_take_rollback(aip_rejit_state *st, uint32_t index, aip_prepared_re
     int take = 0;
     aip_mutex_lock(&st->lock);
     aip_patch *p = &st->patches[index];
-    aip_generation_record *r = record_of(p, p->current_generation);
-    if (r != NULL && r->result.state == ALVK_GENERATION_FAILED) {
-        /* Publishing it makes the rolled-back generation current again (requested). */
-        *prepared = p->rollback;
-        *generation = p->rollback_generation;
+    if (p->in_use && p->rollback_due && !aip_patch_state_is_terminal(p->state)) {
+        /* Publishing it makes the last good generation current again (requested). */
+        p->rollback_due = 0;
+        *prepared = p->good;
+        if (*prepared != NULL)
+            atomic_fetch_add(&(*prepared)->refs, 1);
+        *generation = p->good_generation;
         if (p->latest_generation == p->current_generation)
-            p->latest_generation = p->rollback_generation;
-        p->rollback = NULL;
+            p->latest_generation = p->good_generation;
         take = 1;
     }
     aip_mutex_unlock(&st->lock);
     return take;
+}
+
+int aip_rejit_next_rollback(aip_rejit_state *st, uint32_t *index)
+{
+    int found = 0;
+    aip_mutex_lock(&st->lock);
+    for (uint32_t i = 0; i < ALVK_MAX_PATCHES && !found; ++i) {
+        if (st->patches[i].in_use && st->patches[i].rollback_due) {
+            *index = i;
+            found = 1;
+        }
+    }
+    aip_mutex_unlock(&st->lock);
+    return found;
 }
 
 void aip_rejit_generation_il_map(aip_rejit_state *st, uintptr_t module_id, uint32_t token,

@@ -11,6 +11,7 @@ int aip_patch_find_owner(const aip_patch *p, uint64_t owner)
 
 void aip_patch_append_owner(aip_patch *p, uint64_t owner)
 {
+    p->owner_bodies[p->owner_count] = NULL;
     p->owner_replacements[p->owner_count] = 0;
     p->owner_order[p->owner_count] = 0;
     p->owners[p->owner_count++] = owner;
@@ -19,9 +20,18 @@ void aip_patch_append_owner(aip_patch *p, uint64_t owner)
 void aip_patch_drop_owner(aip_patch *p, int at)
 {
     uint32_t last = --p->owner_count;
+    aip_prepared_release(p->owner_bodies[at]);
+    p->owner_bodies[at] = p->owner_bodies[last];
+    p->owner_bodies[last] = NULL;
     p->owners[at] = p->owners[last];
     p->owner_replacements[at] = p->owner_replacements[last];
     p->owner_order[at] = p->owner_order[last];
+}
+
+void aip_patch_drop_all_owners(aip_patch *p)
+{
+    while (p->owner_count > 0)
+        aip_patch_drop_owner(p, (int)p->owner_count - 1);
 }
 
 int aip_rejit_has_owner(aip_rejit_state *st, uint32_t index, uint64_t owner)
@@ -62,32 +72,40 @@ int aip_rejit_remove_owner(aip_rejit_state *st, uint32_t index, uint64_t owner)
     return left;
 }
 
-
-void aip_rejit_set_owner_replacement(aip_rejit_state *st, uint32_t index, uint64_t owner,
-                                     uint64_t replacement)
+void aip_rejit_set_owner_body(aip_rejit_state *st, uint32_t index, uint64_t owner,
+                              uint64_t replacement)
 {
     aip_mutex_lock(&st->lock);
     aip_patch *p = &st->patches[index];
-    for (uint32_t i = 0; i < p->owner_count; ++i) {
-        if (p->owners[i] == owner) {
-            p->owner_replacements[i] = replacement;
-            p->owner_order[i] = ++p->owner_clock;
-        }
+    int at = aip_patch_find_owner(p, owner);
+    if (at >= 0) {
+        aip_prepared_release(p->owner_bodies[at]);
+        p->owner_bodies[at] = p->prepared;
+        if (p->prepared != NULL)
+            atomic_fetch_add(&p->prepared->refs, 1);
+        p->owner_replacements[at] = replacement;
+        p->owner_order[at] = ++p->owner_clock;
     }
     aip_mutex_unlock(&st->lock);
 }
 
-uint64_t aip_rejit_successor_replacement(aip_rejit_state *st, uint32_t index)
+aip_prepared_rejit *aip_rejit_successor_body(aip_rejit_state *st, uint32_t index,
+                                             uint64_t *replacement)
 {
-    uint64_t replacement = 0, newest = 0;
+    aip_prepared_rejit *body = NULL;
+    uint64_t newest = 0;
+    *replacement = 0;
     aip_mutex_lock(&st->lock);
     aip_patch *p = &st->patches[index];
     for (uint32_t i = 0; i < p->owner_count; ++i) {
-        if (p->owner_replacements[i] != 0 && p->owner_order[i] > newest) {
+        if (p->owner_bodies[i] != NULL && p->owner_order[i] > newest) {
             newest = p->owner_order[i];
-            replacement = p->owner_replacements[i];
+            body = p->owner_bodies[i];
+            *replacement = p->owner_replacements[i];
         }
     }
+    if (body != NULL)
+        atomic_fetch_add(&body->refs, 1);
     aip_mutex_unlock(&st->lock);
-    return replacement;
+    return body;
 }

@@ -140,8 +140,10 @@ void aip_rejit_finish_command(aip_rejit_state *st, uint32_t index, alvk_patch_st
     if (!aip_patch_state_is_terminal(p->state)) {
         if (aip_patch_state_is_terminal(state)) {
             p->ended_order = ++st->end_counter;
-            aip_prepared_release(p->rollback);
-            p->rollback = NULL;
+            aip_prepared_release(p->good);
+            p->good = NULL;
+            p->rollback_due = 0;
+            aip_patch_drop_all_owners(p);
         }
         p->state = state;
     }

@@ -46,15 +46,17 @@ typedef struct aip_patch {
     uint32_t token;
     uintptr_t module_id; /* 0 until the install validated */
     uint64_t owners[ALVK_MAX_PATCH_OWNERS];
-    uint64_t owner_replacements[ALVK_MAX_PATCH_OWNERS]; /* each owner's last dispatch target */
+    uint64_t owner_replacements[ALVK_MAX_PATCH_OWNERS]; /* each owner's dispatch target or 0 */
+    aip_prepared_rejit *owner_bodies[ALVK_MAX_PATCH_OWNERS]; /* each owner's last body */
     uint64_t owner_order[ALVK_MAX_PATCH_OWNERS];        /* when it was set */
     uint32_t owner_count;
     uint64_t owner_clock;
     aip_prepared_rejit *prepared; /* NULL: the runtime keeps the original IL */
     alvk_generation_id latest_generation;  /* newest accepted: what the next must name */
     alvk_generation_id current_generation; /* requested or in force; 0: the original */
-    aip_prepared_rejit *rollback;          /* what `current` replaced, until it compiles */
-    alvk_generation_id rollback_generation;
+    aip_prepared_rejit *good;              /* the last body that compiled (NULL: original) */
+    alvk_generation_id good_generation;    /* ... and its generation; a rollback returns here */
+    uint8_t rollback_due;                  /* a failure was seen; the worker rolls back */
     uint64_t started_rejit_id; /* the target's last ReJITCompilationStarted ... */
     uint8_t started_open;      /* ... not yet followed by ReJITCompilationFinished */
     uint32_t history_next;
@@ -111,11 +113,14 @@ void aip_rejit_finish_command(aip_rejit_state *st, uint32_t index, alvk_patch_st
 /* Owner bookkeeping (worker only, lock taken inside). */
 int aip_rejit_has_owner(aip_rejit_state *st, uint32_t index, uint64_t owner);
 alvk_status aip_rejit_add_owner(aip_rejit_state *st, uint32_t index, uint64_t owner);
-/* An owner's exact-dispatch replacement is now in force. */
-void aip_rejit_set_owner_replacement(aip_rejit_state *st, uint32_t index, uint64_t owner,
-                                     uint64_t replacement);
-/* The most recently set replacement among the remaining owners, or 0. */
-uint64_t aip_rejit_successor_replacement(aip_rejit_state *st, uint32_t index);
+/* An owner's body (its exact-dispatch replacement, or 0 for a generation) is now the one
+ * published: the owner keeps a reference to that snapshot. */
+void aip_rejit_set_owner_body(aip_rejit_state *st, uint32_t index, uint64_t owner,
+                              uint64_t replacement);
+/* The body a departure should leave in force: the most recently set body of the remaining
+ * owners (a new reference, with its replacement), or NULL for the original. */
+aip_prepared_rejit *aip_rejit_successor_body(aip_rejit_state *st, uint32_t index,
+                                             uint64_t *replacement);
 /* Undoes a begin_generation whose command could not be queued: the record goes, and the
  * chain's latest falls back to what it was. */
 void aip_rejit_cancel_generation(aip_rejit_state *st, uint32_t index, alvk_generation_id id);
@@ -148,8 +153,9 @@ void aip_rejit_generation_rejected(aip_rejit_state *st, uint32_t index, alvk_gen
 void aip_rejit_generation_relocations(aip_rejit_state *st, uint32_t index,
                                       alvk_generation_id id, const alvk_relocation_result *r,
                                       uint32_t count, int32_t metadata_hresult);
-/* The ReJIT for it was requested: it becomes current; what it replaced is kept for a
- * rollback until it compiles. Takes a reference to `replaced`. */
+/* The ReJIT for it was requested: it becomes current. Takes (and drops) the reference to
+ * `replaced`: a rollback returns to the last body that compiled, not to what this one
+ * replaced, which may never have compiled. */
 void aip_rejit_generation_requested(aip_rejit_state *st, uint32_t index, alvk_generation_id id,
                                     aip_prepared_rejit *replaced);
 /* A compilation of the target started. The runtime reports no failure when the JIT
@@ -163,11 +169,13 @@ int aip_rejit_generation_started(aip_rejit_state *st, uintptr_t module_id, uint3
  * ACTIVE, or FAILED. Returns 1 when a rollback must be queued. */
 int aip_rejit_generation_compiled(aip_rejit_state *st, uintptr_t module_id, uint32_t token,
                                   int32_t hresult, uint32_t *index);
-/* The worker's rollback: the snapshot to republish (the patch's reference moves to the
- * caller; NULL: the original) and the generation it belongs to, which the caller publishes
- * again; 0 when the current generation did not fail. */
+/* The worker's rollback of patch `index`: the last body that compiled (a new reference;
+ * NULL: the original) and its generation, which the caller publishes again; 0 when no
+ * rollback is due. */
 int aip_rejit_take_rollback(aip_rejit_state *st, uint32_t index, aip_prepared_rejit **prepared,
                             alvk_generation_id *generation);
+/* A patch with a rollback due (so a rollback whose queue slot was refused is not lost). */
+int aip_rejit_next_rollback(aip_rejit_state *st, uint32_t *index);
 /* SetILInstrumentedCodeMap's result for the generation of a snapshot. */
 void aip_rejit_generation_il_map(aip_rejit_state *st, uintptr_t module_id, uint32_t token,
                                  alvk_generation_id id, int32_t hresult);
