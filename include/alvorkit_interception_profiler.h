@@ -580,7 +580,7 @@ ALVK_API alvk_status ALVK_CALL alvk_describe_method(const alvk_mvid *mvid, uint3
  * startup errors, ALVK_E_PATCH_TABLE_FULL, ALVK_E_OWNERS_FULL and ALVK_E_QUEUE_FULL.
  * Validation against the loaded method (module, token, hashes, IL, generics) happens on
  * the worker: a failing first install ends ALVK_PATCH_REJECTED with that status; a failing
- * join leaves the live patch as it was. */
+ * join leaves the live patch as it was. A join keeps the flags the patch was installed with. */
 ALVK_API alvk_status ALVK_CALL alvk_patch_install(const alvk_install_request *request,
                                                  alvk_patch_handle *handle);
 

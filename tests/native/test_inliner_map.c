@@ -47,11 +47,30 @@ static void a_full_map_counts_drops(void **state)
     assert_int_equal(aip_inliner_map_callers(&map, callee, out, 1), added);
 }
 
+static void an_unloaded_module_leaves_no_pairs(void **state)
+{
+    (void)state;
+    assert_int_equal(aip_inliner_map_init(&map), 0);
+    aip_method_key small = {0x100, 0x06000001};
+    aip_method_key in_plugin = {0x900, 0x06000010}, in_game = {0x100, 0x06000020};
+    assert_int_equal(aip_inliner_map_add(&map, small, in_plugin), 1);
+    assert_int_equal(aip_inliner_map_add(&map, small, in_game), 1);
+    aip_inliner_map_forget_module(&map, 0x900);
+    aip_method_key out[4];
+    assert_int_equal(aip_inliner_map_callers(&map, small, out, 4), 1);
+    assert_int_equal(out[0].module_id, 0x100);
+    /* A pair probed past the removed one is still found (and not added twice). */
+    assert_int_equal(aip_inliner_map_add(&map, small, in_game), 0);
+    aip_inliner_map_forget_module(&map, 0x100);
+    assert_int_equal(aip_inliner_map_callers(&map, small, out, 4), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(pairs_are_recorded_once_and_found_by_callee),
         cmocka_unit_test(a_full_map_counts_drops),
+        cmocka_unit_test(an_unloaded_module_leaves_no_pairs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

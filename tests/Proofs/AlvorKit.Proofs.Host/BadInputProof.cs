@@ -126,6 +126,9 @@ public static unsafe class BadInputProof
             JsonObject telemetry = patcher.Telemetry(handle);
             json["state"] = telemetry["state"]?.DeepClone();
             json["lastStatus"] = telemetry["lastStatus"]?.DeepClone();
+            // Whatever method the request named: a rejected patch never reached the runtime.
+            json["getReJITParameters"] = telemetry["getReJITParameters"]?.DeepClone();
+            json["rejitStarted"] = telemetry["rejitStarted"]?.DeepClone();
         }
         json["status"] = status;
         // Called several times: a wrongly applied patch would show within these calls.

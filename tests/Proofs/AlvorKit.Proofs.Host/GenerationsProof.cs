@@ -199,6 +199,16 @@ public static unsafe class GenerationsProof
             b.IL.OpCode(ILOpCode.Ret);
             var entry = new JsonObject { ["original"] = Warm(call), ["flags"] = target.MethodFlags.ToString() };
             entry["first"] = Submit(patcher, b, target, 0, owner, call, "2|b", out ulong handle, out ulong id);
+            // Exact dispatch cannot serve every instantiation: a replace is refused, and the
+            // generation keeps running.
+            AlvkStatus replace = patcher.Library.PatchReplace(handle, owner,
+                Patcher.EntryPoint(Patcher.Method(typeof(GenCrossTargets), nameof(GenCrossTargets.CrossAbs))));
+            entry["replace"] = new JsonObject
+            {
+                ["sync"] = replace.ToString(),
+                ["wait"] = patcher.Library.PatchWait(handle, Patcher.WaitMs).ToString(),
+                ["result"] = call(),
+            };
             entry["remove"] = Remove(patcher, handle, owner, id, call, "1|a");
             report[name] = entry;
         }
@@ -273,6 +283,26 @@ public static unsafe class GenerationsProof
         step["firstAfterRestore"] = patcher.GenerationResult(handle, first);
         step["telemetry"] = patcher.Telemetry(handle);
         report["second"] = step;
+
+        // Two bad generations queued back to back, the second naming the first: the rollback
+        // returns to generation 1, the last body that compiled, not to the bad one in between.
+        var third = new GenerationBuilder();
+        third.IL.OpCode(ILOpCode.Pop);
+        third.IL.OpCode(ILOpCode.Ret);
+        AlvkStatus sync3 = third.Submit(library, target, first, FailureOwner, out _, out ulong thirdId);
+        var fourth = new GenerationBuilder();
+        fourth.IL.OpCode(ILOpCode.Ret);
+        AlvkStatus sync4 = fourth.Submit(library, target, thirdId, FailureOwner, out _, out ulong fourthId);
+        var twice = new JsonObject
+        {
+            ["sync3"] = sync3.ToString(),
+            ["sync4"] = sync4.ToString(),
+            ["wait"] = library.PatchWait(handle, Patcher.WaitMs).ToString(),
+        };
+        twice["restored"] = Patcher.Poll(call, "5", out _, FailureLimit);
+        twice["third"] = patcher.GenerationResult(handle, thirdId);
+        twice["fourth"] = patcher.GenerationResult(handle, fourthId);
+        report["twoFailures"] = twice;
         report["remove"] = Remove(patcher, handle, FailureOwner, first, call, "-5");
         return report;
     }

@@ -125,6 +125,9 @@ public sealed class GenerationProofs
     public void GenericTargetsChangeForValueAndReferenceInstantiations(string target, string tiering)
     {
         JsonNode r = Report(tiering)["genericTargets"]![target]!;
+        JsonNode replace = r["replace"]!;
+        Assert.True(replace.Text("sync") == "Ok" && replace.Text("wait") == "GenericTargetUnsupported"
+            && replace.Text("result") == "2|b", $"a replace on a generic target: {replace.ToJsonString()}");
         Assert.Equal("1|a", r.Text("original"));
         Assert.Equal(target == "pick" ? "Generic" : "HasThis, DeclaringTypeGeneric", r.Text("flags"));
         AssertApplied(r["first"]!, "2|b", prior: 0);

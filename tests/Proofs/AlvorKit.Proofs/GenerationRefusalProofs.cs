@@ -158,4 +158,16 @@ public sealed class GenerationRefusalProofs
         Assert.Equal("Ok", results["noRelocationRoom"]!.Text("call"));
         Assert.Equal(1u, results["noRelocationRoom"]!.Value<uint>("relocationCount"));
     }
+
+    [Theory]
+    [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
+    public void TwoBadGenerationsInARowRollBackToTheLastGoodOne(string tiering)
+    {
+        JsonNode r = Report(tiering)["compilationFailure"]!["twoFailures"]!;
+        string json = r.ToJsonString();
+        Assert.True(r.Text("sync3") == "Ok" && r.Text("sync4") == "Ok" && r.Text("wait") == "Ok", json);
+        Assert.True(r["restored"]!.Value<bool>("ok"), $"generation 1 did not come back: {json}");
+        Assert.True(r["fourth"]!.Text("state") == "Failed", json);
+        Assert.True(r["fourth"]!.Text("status") == "CompilationFailed", json);
+    }
 }

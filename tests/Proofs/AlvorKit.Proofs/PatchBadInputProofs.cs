@@ -50,6 +50,8 @@ public sealed class PatchBadInputProofs
             Assert.True(r.Text("wait") == status, $"{input}: {json}");
             Assert.True(r.Text("state") == "Rejected", $"{input}: {json}");
             Assert.True(r.Text("lastStatus") == status, $"{input}: {json}");
+            Assert.True(r.Value<uint>("getReJITParameters") == 0 && r.Value<uint>("rejitStarted") == 0,
+                $"{input} reached the runtime: {json}");
         }
         else
         {

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define AIP_MAX_INLINERS_PER_REQUEST 63
+#define AIP_MAX_INLINERS_PER_REQUEST AIP_INLINER_MAP_CAPACITY /* every recorded caller */
 
 aip_staged_generation *aip_generation_stage(const alvk_generation *g)
 {
@@ -41,9 +41,11 @@ static HRESULT request_rejit(aip_runtime *rt, ModuleID module, uint32_t token, u
         return rt->info->lpVtbl->RequestReJITWithInliners(rt->info, COR_PRF_REJIT_BLOCK_INLINING,
                                                           1, &module, &method);
     }
-    ModuleID modules[AIP_MAX_INLINERS_PER_REQUEST + 1] = {module};
-    mdMethodDef methods[AIP_MAX_INLINERS_PER_REQUEST + 1] = {token};
-    aip_method_key callers[AIP_MAX_INLINERS_PER_REQUEST];
+    static ModuleID modules[AIP_MAX_INLINERS_PER_REQUEST + 1]; /* worker-only */
+    static mdMethodDef methods[AIP_MAX_INLINERS_PER_REQUEST + 1];
+    static aip_method_key callers[AIP_MAX_INLINERS_PER_REQUEST];
+    modules[0] = module;
+    methods[0] = token;
     aip_method_key callee = {module, token};
     uint32_t n = aip_inliner_map_callers(&rt->inliners, callee, callers,
                                          AIP_MAX_INLINERS_PER_REQUEST);

@@ -18,6 +18,9 @@ static uint32_t hash_pair(aip_method_key callee, aip_method_key caller)
     return (uint32_t)(h ^ (h >> 32));
 }
 
+/* A removed pair: not empty (so probing continues past it), never a real ModuleID. */
+#define AIP_TOMBSTONE ((uintptr_t)1)
+
 static int same(aip_method_key a, aip_method_key b)
 {
     return a.module_id == b.module_id && a.token == b.token;
@@ -25,7 +28,7 @@ static int same(aip_method_key a, aip_method_key b)
 
 int aip_inliner_map_add(aip_inliner_map *map, aip_method_key callee, aip_method_key caller)
 {
-    if (callee.module_id == 0)
+    if (callee.module_id == 0 || callee.module_id == AIP_TOMBSTONE)
         return 0;
     int added = 0;
     aip_mutex_lock(&map->lock);
@@ -50,6 +53,19 @@ int aip_inliner_map_add(aip_inliner_map *map, aip_method_key callee, aip_method_
     }
     aip_mutex_unlock(&map->lock);
     return added;
+}
+
+void aip_inliner_map_forget_module(aip_inliner_map *map, uintptr_t module_id)
+{
+    aip_mutex_lock(&map->lock);
+    for (uint32_t i = 0; i < AIP_INLINER_MAP_CAPACITY; ++i) {
+        aip_inliner_pair *slot = &map->slots[i];
+        if (slot->callee.module_id == module_id || slot->caller.module_id == module_id) {
+            slot->callee.module_id = AIP_TOMBSTONE;
+            slot->caller.module_id = AIP_TOMBSTONE;
+        }
+    }
+    aip_mutex_unlock(&map->lock);
 }
 
 uint32_t aip_inliner_map_callers(aip_inliner_map *map, aip_method_key callee,

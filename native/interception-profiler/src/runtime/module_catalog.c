@@ -15,11 +15,19 @@ alvk_status aip_catalog_add(aip_module_catalog *catalog, uintptr_t module_id,
 {
     alvk_status status = ALVK_OK;
     aip_mutex_lock(&catalog->lock);
-    if (catalog->count == AIP_CATALOG_MAX_MODULES) {
+    aip_module_entry *e = NULL;
+    if (catalog->count < AIP_CATALOG_MAX_MODULES) {
+        e = &catalog->entries[catalog->count++];
+    } else {
+        /* Full: reuse the oldest entry of an unloaded module (its epoch is over). */
+        for (uint32_t i = 0; i < catalog->count && e == NULL; ++i)
+            if (catalog->entries[i].unloaded)
+                e = &catalog->entries[i];
+    }
+    if (e == NULL) {
         catalog->dropped++;
         status = ALVK_E_CATALOG_FULL;
     } else {
-        aip_module_entry *e = &catalog->entries[catalog->count++];
         memset(e, 0, sizeof *e);
         e->module_id = module_id;
         e->epoch = ++catalog->last_epoch;
@@ -88,6 +96,8 @@ alvk_status aip_catalog_find(aip_module_catalog *catalog, const alvk_mvid *mvid,
         }
         status = ALVK_E_MODULE_UNLOADED; /* keep looking for a live epoch */
     }
+    if (status == ALVK_E_UNKNOWN_MODULE && catalog->dropped > 0)
+        status = ALVK_E_CATALOG_FULL; /* it may be one of the loads the full table dropped */
     aip_mutex_unlock(&catalog->lock);
     return status;
 }

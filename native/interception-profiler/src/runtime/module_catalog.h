@@ -32,7 +32,8 @@ typedef struct aip_module_catalog {
 
 int aip_catalog_init(aip_module_catalog *catalog);
 
-/* Records a load; *epoch receives its number. ALVK_E_CATALOG_FULL when the table is full. */
+/* Records a load; *epoch receives its number. When the table is full, the entry of an
+ * unloaded module is reused; ALVK_E_CATALOG_FULL when there is none. */
 alvk_status aip_catalog_add(aip_module_catalog *catalog, uintptr_t module_id,
                             const alvk_mvid *mvid, const char *assembly_name, int allowed,
                             uint32_t *epoch);
@@ -48,7 +49,8 @@ alvk_status aip_catalog_find_module(aip_module_catalog *catalog, uintptr_t modul
                                     aip_module_entry *out);
 
 /* The newest epoch with this MVID. ALVK_OK with a copy in *out, ALVK_E_MODULE_UNLOADED
- * when every epoch with it ended, ALVK_E_UNKNOWN_MODULE when none had it. */
+ * when every epoch with it ended, ALVK_E_UNKNOWN_MODULE when none had it, or
+ * ALVK_E_CATALOG_FULL when none had it and loads were dropped for lack of room. */
 alvk_status aip_catalog_find(aip_module_catalog *catalog, const alvk_mvid *mvid,
                              aip_module_entry *out);
 

@@ -35,6 +35,7 @@ void aip_runtime_module_unloading(ModuleID module_id)
         aip_catalog_unload(&rt->catalog, module_id);
         aip_rejit_module_unloaded(&rt->rejit, module_id);
         aip_token_cache_forget_module(&rt->tokens, module_id);
+        aip_inliner_map_forget_module(&rt->inliners, module_id);
     }
 }
 
