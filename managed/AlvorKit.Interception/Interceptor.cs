@@ -21,7 +21,6 @@ namespace AlvorKit.Interception;
 /// </example>
 public sealed class Interceptor : IDisposable
 {
-    private const int DiscoveryGap = 4096;
 
     private readonly Lock _patchesGate = new();
     private readonly List<Patch> _patches = [];
@@ -131,7 +130,6 @@ public sealed class Interceptor : IDisposable
                     $"{owner.Name} already holds a patch on {Names.Of(target)} ({held}); call Replace on it, or " +
                     "install with another PatchOwner.");
             MethodDescription description = DescribeCore(target, "Installing a patch on");
-            ulong floor = PatchRegistry.Watermark;
             int rc = Native.Install(description, entry, owner.Id, out ulong handle);
             if (rc != NativeStatus.Ok)
                 throw Failure(rc, target, "Installing a patch on");
@@ -139,7 +137,6 @@ public sealed class Interceptor : IDisposable
             if (rc != NativeStatus.Ok)
                 throw Failure(rc, target, "Installing a patch on", handle);
             NativePatch native = PatchRegistry.Track(target, handle);
-            native.DispatchCommand(floor);
             var patch = new Patch(this, native, owner, target) { Replacement = replacement };
             Hold(native, patch);
             return patch;
@@ -179,21 +176,19 @@ public sealed class Interceptor : IDisposable
             ulong handle = 0, id = 0;
             for (int attempt = 0; ; attempt++)
             {
-                rc = SubmitChained(lowered, description, owner, native, out handle, out id);
+                // The prior is the patch's latest generation, as its telemetry reports it.
+                ulong prior = native is null ? 0 : Native.LatestGeneration(native.Handle);
+                rc = Native.Submit(lowered, description, prior, owner.Id, out handle, out id);
+                // Another component moved the chain between the look and the submission (at the
+                // call), or a command still queued did (on the worker): once more, from a fresh look.
+                if (rc == NativeStatus.StaleGeneration && attempt == 0)
+                    continue;
                 if (rc != NativeStatus.Ok)
-                    throw Failure(rc, target, "Applying a plan to", native?.Handle ?? 0,
-                        detail: rc == NativeStatus.StaleGeneration
-                            ? " The target's patch was changed by a component that does not use this library, and its " +
-                              "latest generation could not be found."
-                            : null);
-                PatchRegistry.See(id);
+                    throw Failure(rc, target, "Applying a plan to", native?.Handle ?? 0);
                 rc = Native.Wait(handle, CommandTimeout);
-                // The worker found the chain moved under the submission (a refused command can leave
-                // the profiler's idea of the latest generation behind): once more, from a fresh look.
                 if (rc == NativeStatus.StaleGeneration && attempt == 0)
                 {
                     native = PatchRegistry.Track(target, handle);
-                    native.Forget();
                     continue;
                 }
                 if (rc == NativeStatus.Ok)
@@ -203,7 +198,6 @@ public sealed class Interceptor : IDisposable
                     result is null ? null : Entry(rc, result.FailingIndex, lowered));
             }
             native = PatchRegistry.Track(target, handle);
-            native.GenerationApplied(id);
             Patch? patch = native.Holders.FirstOrDefault(p => p.Owner == owner);
             if (patch is null)
             {
@@ -243,13 +237,11 @@ public sealed class Interceptor : IDisposable
             if (patch.IsRemoved)
                 throw new InvalidOperationException(
                     $"this patch on {Names.Of(patch.Target)} was removed; install a new one.");
-            ulong floor = PatchRegistry.Watermark;
             int rc = Native.Replace(patch.Native.Handle, patch.Owner.Id, entry);
             if (rc == NativeStatus.Ok)
                 rc = Native.Wait(patch.Native.Handle, CommandTimeout);
             if (rc != NativeStatus.Ok)
                 throw Failure(rc, patch.Target, "Replacing the patch of", patch.Native.Handle);
-            patch.Native.DispatchCommand(floor);
             patch.Replacement = replacement;
             patch.Plan = null;
             patch.Lowered = null;
@@ -297,72 +289,6 @@ public sealed class Interceptor : IDisposable
             _patches.Remove(patch);
         if (ended)
             PatchRegistry.Forget(patch.Native);
-    }
-
-    /// <summary>Submits with the target's latest generation as the prior: the one this library
-    /// knows, or else each candidate discovery finds, newest first (a stale prior is refused at
-    /// the call and changes nothing, so trying is safe).</summary>
-    private int SubmitChained(LoweredGeneration lowered, MethodDescription description, PatchOwner owner,
-        NativePatch? native, out ulong handle, out ulong id)
-    {
-        handle = id = 0;
-        if (native is null)
-            return Native.Submit(lowered, description, 0, owner.Id, out handle, out id);
-        int rc = NativeStatus.StaleGeneration;
-        if (native.LatestKnown)
-            rc = Native.Submit(lowered, description, native.Latest, owner.Id, out handle, out id);
-        if (rc != NativeStatus.StaleGeneration)
-            return rc;
-        foreach (ulong prior in Candidates(native))
-        {
-            rc = Native.Submit(lowered, description, prior, owner.Id, out handle, out id);
-            if (rc != NativeStatus.StaleGeneration)
-                return rc;
-        }
-        return rc;
-    }
-
-    /// <summary>
-    /// Where the chain of a patch may end when this library did not see it move (an exact-dispatch
-    /// install or replace, whose generation ID the ABI does not return; a rollback; another
-    /// component): the generations the profiler still has for the patch that were neither rejected
-    /// nor failed, newest first, then 0. IDs are process-wide and increasing, so they are the known
-    /// latest, its priors, or above ScanFrom; the scan stops after a run of IDs that are not this
-    /// patch's.
-    /// </summary>
-    private List<ulong> Candidates(NativePatch native)
-    {
-        var seen = new SortedSet<ulong>();
-        void Consider(ulong id)
-        {
-            if (id != 0 && seen.Add(id) && Native.GenerationState(native.Handle, id, out ulong prior) is not null)
-                Consider(prior);
-        }
-        Consider(native.Latest);
-        ulong next = native.ScanFrom;
-        for (int misses = 0; misses < DiscoveryGap;)
-        {
-            next++;
-            if (Native.GenerationState(native.Handle, next, out _) is null)
-            {
-                misses++;
-                continue;
-            }
-            misses = 0;
-            Consider(next);
-        }
-        var candidates = new List<ulong>();
-        foreach (ulong id in seen.Reverse())
-        {
-            if (Native.GenerationState(native.Handle, id, out _) is { } state &&
-                state is not (GenerationState.Rejected or GenerationState.Failed))
-            {
-                PatchRegistry.See(id);
-                candidates.Add(id);
-            }
-        }
-        candidates.Add(0);
-        return candidates;
     }
 
     // ---------------------------------------------------------------- helpers

@@ -223,15 +223,15 @@ internal sealed unsafe class NativeProfiler
         };
     }
 
-    /// <summary>Just a generation's state and prior (no relocation results), or null when the
-    /// profiler has no such generation for the patch.</summary>
-    public GenerationState? GenerationState(ulong handle, ulong id, out ulong prior)
+    /// <summary>The generation a new one must name as its prior: the live patch's latest
+    /// (its telemetry says), or 0 when the patch has ended or never existed.</summary>
+    public ulong LatestGeneration(ulong handle)
     {
-        prior = 0;
-        if (id == 0 || _library.GenerationGetResult(handle, id, out AlvkGenerationResult r, []) != AlvkStatus.Ok)
-            return null;
-        prior = r.PriorGeneration;
-        return (GenerationState)(int)r.State;
+        if (handle == 0 || _library.PatchGetTelemetry(handle, out AlvkPatchTelemetry t) != AlvkStatus.Ok)
+            return 0;
+        bool ended = t.State is AlvkPatchState.Removed or AlvkPatchState.Failed
+            or AlvkPatchState.Rejected or AlvkPatchState.Unloaded;
+        return ended ? 0 : t.LatestGeneration;
     }
 
     private delegate AlvkStatus GenerationCall(in AlvkGeneration generation);
