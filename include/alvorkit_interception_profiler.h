@@ -8,8 +8,10 @@
  * Rules every declaration here follows:
  *   - fixed-width integer types only; every enum is 32 bits wide (..._MAX_ENUM);
  *   - every struct that crosses the ABI starts with `uint32_t size`, which the caller sets
- *     to sizeof(struct) as it knows it; a size below the ABI's minimum is refused with
- *     ALVK_E_STRUCT_SIZE and nothing is written past `size`;
+ *     to sizeof(struct) as it knows it; a size below the ABI's minimum (the struct as
+ *     ABI 3.0 had it) is refused with ALVK_E_STRUCT_SIZE; fields a later minor version
+ *     appended are read only when `size` covers them (absent, they count as 0) and nothing
+ *     is written past `size`;
  *   - one status enum (alvk_status) with pinned values that never change meaning;
  *   - every function is safe to call from any thread, before or after the profiler attached.
  *
@@ -58,7 +60,7 @@ extern "C" {
  * a library whose minor is greater or equal to its own.
  * ------------------------------------------------------------------------------------- */
 #define ALVK_ABI_VERSION_MAJOR 3
-#define ALVK_ABI_VERSION_MINOR 0
+#define ALVK_ABI_VERSION_MINOR 1
 #define ALVK_ABI_VERSION_PATCH 0
 
 #define ALVK_MAKE_VERSION(major, minor, patch) \
@@ -103,6 +105,8 @@ extern "C" {
     X(ALVK_E_EVENT_MASK_REFUSED, 105, "the runtime refused the profiler's event mask")        \
     X(ALVK_E_ALLOCATION_FLAG_MALFORMED, 106,                                                 \
       "ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING must be unset, 0 or 1")                    \
+    X(ALVK_E_ALLOCATION_SIZING_MALFORMED, 107,                                               \
+      "ALVORKIT_INTERCEPTION_ALLOCATION_TYPES or _SAMPLES is not a whole number within its bounds") \
     X(ALVK_E_WORKER_UNAVAILABLE, 200, "the native worker thread is not running")             \
     X(ALVK_E_QUEUE_FULL, 201, "the worker queue is full; nothing was enqueued")              \
     X(ALVK_E_TIMEOUT, 202, "the wait ended before the command completed")               \
@@ -127,6 +131,10 @@ extern "C" {
       "the method's signature hash differs from the one the caller expected")              \
     X(ALVK_E_BODY_IDENTITY_MISMATCH, 319,                                                  \
       "the method's loaded IL body differs from the one the caller built against")         \
+    X(ALVK_E_MODULE_COLLECTIBLE, 320,                                                      \
+      "the module belongs to a collectible AssemblyLoadContext; the runtime cannot ReJIT its methods") \
+    X(ALVK_E_MODULE_AMBIGUOUS, 321,                                                        \
+      "several loaded copies of the module have that MVID; name one by its module_id")       \
     X(ALVK_E_UNKNOWN_PATCH, 400, "no patch has that handle (never issued, or recycled)")   \
     X(ALVK_E_NOT_OWNER, 401, "the owner does not hold this patch")                         \
     X(ALVK_E_INVALID_OWNER, 402, "owner 0 is reserved; give a nonzero owner")              \
@@ -153,6 +161,10 @@ extern "C" {
     X(ALVK_E_IL_MAP_INVALID, 507, "an IL map entry is out of range or out of order")       \
     X(ALVK_E_COMPILATION_FAILED, 508,                                                      \
       "the runtime could not compile the generation; the prior body was restored")          \
+    X(ALVK_E_MEMBER_NOT_FOUND, 509,                                                        \
+      "a method or field the generation references does not exist where it points")         \
+    X(ALVK_E_STACK_TYPE_MISMATCH, 510,                                                     \
+      "the body is not type-safe: an instruction finds a stack type it cannot take")         \
     X(ALVK_E_ALLOCATION_PROFILING_OFF, 600,                                                \
       "allocation capture needs ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING=1 at startup")   \
     X(ALVK_E_CAPTURE_ACTIVE, 601, "a capture window is already open")                      \
@@ -214,6 +226,11 @@ typedef struct alvk_runtime_status {
     uint64_t commands_completed;   /* commands the worker has finished */
     char runtime_version[ALVK_RUNTIME_VERSION_CAPACITY]; /* UTF-8, NUL-terminated */
     char allowlist[ALVK_ALLOWLIST_TEXT_CAPACITY]; /* normalized: names joined by ';', or "*" */
+    /* ABI 3.1: the metadata this profiler added to modules (tokens it emitted, the bytes of
+     * their names and blobs) and the emissions it served from its token cache instead. */
+    uint64_t metadata_tokens_emitted;
+    uint64_t metadata_bytes_emitted;
+    uint64_t metadata_tokens_reused;
 } alvk_runtime_status;
 
 /* ---------------------------------------------------------------------------------------
@@ -260,7 +277,36 @@ typedef struct alvk_method_description {
     uint32_t local_signature;   /* StandAloneSig token of the locals, or 0 */
     uint8_t signature_hash[32];
     uint8_t body_identity[32];
+    /* ABI 3.1 */
+    uint64_t module_id;         /* the runtime's ModuleID of the copy described */
+    uint32_t module_flags;      /* alvk_module_flags */
+    uint32_t reserved;
 } alvk_method_description;
+
+/* ---------------------------------------------------------------------------------------
+ * Module copies (ABI 3.1)
+ *
+ * One assembly can be loaded more than once: in the default AssemblyLoadContext and in a
+ * plugin's. Every copy has the same MVID and is a separate module with its own methods, so
+ * a command names the copy it means by module_id (the runtime's ModuleID) and module_epoch
+ * (the load, as the catalog numbered it). module_id 0 keeps the ABI 3.0 meaning: the only
+ * loaded copy of the MVID (ALVK_E_MODULE_AMBIGUOUS when there are several).
+ * ------------------------------------------------------------------------------------- */
+typedef enum alvk_module_flags {
+    ALVK_MODULE_ALLOWED = 0x1,     /* ALVORKIT_INTERCEPTION_MODULES lets it be patched */
+    ALVK_MODULE_COLLECTIBLE = 0x2, /* loaded in a collectible AssemblyLoadContext */
+    ALVK_MODULE_UNLOADED = 0x4,    /* its epoch ended */
+    ALVK_MODULE_FLAGS_MAX_ENUM = 0x7FFFFFFF
+} alvk_module_flags;
+
+typedef struct alvk_module_info {
+    uint32_t size;         /* in: sizeof(alvk_module_info) */
+    uint32_t epoch;        /* the catalog's number of this load */
+    alvk_mvid mvid;
+    uint64_t module_id;    /* the runtime's ModuleID */
+    uint32_t flags;        /* alvk_module_flags */
+    uint32_t copies;       /* loaded copies with this MVID, this one included */
+} alvk_module_info;
 
 /* ---------------------------------------------------------------------------------------
  * Patches
@@ -292,6 +338,9 @@ typedef enum alvk_install_flags {
      * refuse further inlining of the target in JITInlining; instead of the default
      * RequestReJITWithInliners(COR_PRF_REJIT_BLOCK_INLINING). */
     ALVK_INSTALL_INLINER_FALLBACK = 0x1,
+    /* Generations only: the body is deliberately unverifiable (unsafe code the caller
+     * compiled on purpose); skip the stack-type check (ALVK_E_STACK_TYPE_MISMATCH). */
+    ALVK_INSTALL_UNVERIFIABLE = 0x2,
     ALVK_INSTALL_FLAGS_MAX_ENUM = 0x7FFFFFFF
 } alvk_install_flags;
 
@@ -305,6 +354,10 @@ typedef struct alvk_install_request {
     uint64_t owner;             /* the caller's owner ID; nonzero */
     uint32_t flags;             /* alvk_install_flags */
     uint32_t reserved;          /* 0 */
+    /* ABI 3.1: the copy of the module (see "Module copies"); 0 and 0: the only copy. */
+    uint64_t module_id;
+    uint32_t module_epoch;      /* with module_id: the load it must still be */
+    uint32_t reserved1;         /* 0 */
 } alvk_install_request;
 
 typedef enum alvk_patch_state {
@@ -343,6 +396,7 @@ typedef struct alvk_patch_telemetry {
     uint64_t compile_elapsed_ns;    /* latest command: queued -> ReJIT compilation finished */
     alvk_generation_id current_generation; /* requested or in force; 0: the original */
     alvk_generation_id latest_generation;  /* newest accepted: what a next generation names */
+    uint64_t module_id;                    /* ABI 3.1: the copy patched (0 until resolved) */
 } alvk_patch_telemetry;
 
 /* ---------------------------------------------------------------------------------------
@@ -426,7 +480,24 @@ typedef struct alvk_generation {
     uint32_t il_map_count;
     uint32_t flags;                  /* alvk_install_flags */
     uint32_t reserved;               /* 0 */
+    /* ABI 3.1: the copy of the module (see "Module copies"); 0 and 0: the only copy. */
+    uint64_t module_id;
+    uint32_t module_epoch;
+    uint32_t reserved1;              /* 0 */
 } alvk_generation;
+
+/* The evaluation stack's types (ECMA-335 III.1.1), for ALVK_E_STACK_TYPE_MISMATCH. */
+typedef enum alvk_stack_type {
+    ALVK_STACK_NOTHING = 0,    /* an empty stack, or a return with no value */
+    ALVK_STACK_INT32 = 1,
+    ALVK_STACK_INT64 = 2,
+    ALVK_STACK_NATIVE_INT = 3,
+    ALVK_STACK_FLOAT = 4,      /* F */
+    ALVK_STACK_OBJECT = 5,     /* O: an object reference */
+    ALVK_STACK_BYREF = 6,      /* &: a managed pointer */
+    ALVK_STACK_VALUE_TYPE = 7, /* a value type instance */
+    ALVK_STACK_TYPE_MAX_ENUM = 0x7FFFFFFF
+} alvk_stack_type;
 
 typedef enum alvk_generation_state {
     ALVK_GENERATION_PENDING = 0,    /* queued or being emitted */
@@ -459,6 +530,12 @@ typedef struct alvk_generation_result {
                                   * reported here, not fatal) */
     int32_t compilation_hresult; /* ReJITCompilationFinished, or ReJITError */
     uint64_t elapsed_ns;         /* queued -> compilation finished (0 until then) */
+    /* ABI 3.1: for ALVK_E_STACK_TYPE_MISMATCH, the instruction and what it found on the
+     * evaluation stack against what it needs (alvk_stack_type). */
+    uint32_t type_error_offset;
+    uint32_t type_found;
+    uint32_t type_expected;
+    uint32_t reserved;
 } alvk_generation_result;
 
 /* ---------------------------------------------------------------------------------------
@@ -573,6 +650,25 @@ ALVK_API alvk_status ALVK_CALL alvk_get_runtime_status(alvk_runtime_status *out)
  * argument error. `out` is written only on ALVK_OK (its size field aside). */
 ALVK_API alvk_status ALVK_CALL alvk_describe_method(const alvk_mvid *mvid, uint32_t method_token,
                                                    alvk_method_description *out);
+
+/* Finds the loaded copy of a module. module_type_handle tells copies of one MVID apart: the
+ * runtime's handle of the module's <Module> type (TypeDef 0x02000001); in .NET,
+ * module.ModuleHandle.ResolveTypeHandle(0x02000001).Value. It is compared, never
+ * dereferenced; 0 asks for the only loaded copy. Runs on the worker and waits for it.
+ * ALVK_E_UNKNOWN_MODULE, ALVK_E_MODULE_UNLOADED, ALVK_E_MODULE_AMBIGUOUS (0 with several
+ * copies), the startup errors, or an argument error. A collectible or not allowed copy is
+ * still described: its flags say so. */
+ALVK_API alvk_status ALVK_CALL alvk_module_identify(const alvk_mvid *mvid,
+                                                   uint64_t module_type_handle,
+                                                   alvk_module_info *out);
+
+/* As alvk_describe_method, for the copy module_id of load module_epoch (from
+ * alvk_module_identify). ALVK_E_UNKNOWN_MODULE when module_id is no module the profiler
+ * catalogued, ALVK_E_MODULE_UNLOADED when that load ended, ALVK_E_MODULE_COLLECTIBLE. */
+ALVK_API alvk_status ALVK_CALL alvk_describe_module_method(uint64_t module_id,
+                                                          uint32_t module_epoch,
+                                                          uint32_t method_token,
+                                                          alvk_method_description *out);
 
 /* Queues an install. On ALVK_OK *handle names the patch (a new one, or the live patch of
  * that target, which this owner joins). Refused at once, with nothing queued, for argument

@@ -32,7 +32,7 @@ public sealed unsafe partial class ProfilerLibrary
     public const string PathVariable = "ALVORKIT_INTERCEPTION_PROFILER_PATH";
     public const string ProfilerClsid = "{3840ACF7-5AF1-49EA-BF94-5F7086C57F57}";
     public const uint AbiMajor = 3;
-    public const uint AbiMinor = 0;
+    public const uint AbiMinor = 1;
 
     private const string SetupHint =
         "Start the process with CORECLR_ENABLE_PROFILING=1, CORECLR_PROFILER=" + ProfilerClsid +

@@ -34,7 +34,13 @@ static void shape(void **state)
     expect(ALVK_E_STRUCT_SIZE, 0);
     f.g.size = sizeof f.g + 16; /* a newer caller's larger struct is fine */
     expect(ALVK_OK, 0);
-    f.g.flags = 0x2;
+    f.g.flags = 0x4;
+    expect(ALVK_E_INVALID_FLAGS, 0);
+    f.g.flags = ALVK_INSTALL_UNVERIFIABLE;
+    expect(ALVK_OK, 0);
+    f.g.reserved1 = 1;
+    expect(ALVK_E_INVALID_FLAGS, 0);
+    f.g.module_epoch = 3; /* an epoch without the module it belongs to */
     expect(ALVK_E_INVALID_FLAGS, 0);
     f.g.flags = 0;
     expect(ALVK_OK, 0);

@@ -94,9 +94,14 @@ static void status_query_checks_arguments(void **state)
     alvk_runtime_status status;
     memset(&status, 0xAB, sizeof status);
     assert_int_equal(alvk_get_runtime_status(NULL), ALVK_E_NULL_ARGUMENT);
-    status.size = sizeof status - 1;
+    status.size = offsetof(alvk_runtime_status, metadata_tokens_emitted) - 1; /* below 3.0 */
     assert_int_equal(alvk_get_runtime_status(&status), ALVK_E_STRUCT_SIZE);
     assert_int_equal(status.attached, 0xABABABABu); /* nothing written on refusal */
+    /* An ABI 3.0 caller's struct: filled up to its size, nothing written past it. */
+    status.size = offsetof(alvk_runtime_status, metadata_tokens_emitted);
+    assert_int_equal(alvk_get_runtime_status(&status), ALVK_E_NOT_ATTACHED);
+    assert_int_equal(status.attached, 0u);
+    assert_int_equal(status.metadata_tokens_emitted, 0xABABABABABABABABull);
     status.size = sizeof status;
     /* No CoreCLR here: this instance was never attached. */
     assert_int_equal(alvk_get_runtime_status(&status), ALVK_E_NOT_ATTACHED);

@@ -13,7 +13,7 @@ namespace AlvorKit.Interception.Native;
 public static class AlvkConstants
 {
     public const uint AbiVersionMajor = 3;
-    public const uint AbiVersionMinor = 0;
+    public const uint AbiVersionMinor = 1;
     public const uint AbiVersionPatch = 0;
     public const uint MaxAllowlistEntries = 32;
     public const uint MaxModuleNameLength = 127;
@@ -54,6 +54,7 @@ public enum AlvkStatus : int
     ProfilerInfoUnavailable = 104,
     EventMaskRefused = 105,
     AllocationFlagMalformed = 106,
+    AllocationSizingMalformed = 107,
     WorkerUnavailable = 200,
     QueueFull = 201,
     Timeout = 202,
@@ -72,6 +73,8 @@ public enum AlvkStatus : int
     CatalogFull = 317,
     SignatureHashMismatch = 318,
     BodyIdentityMismatch = 319,
+    ModuleCollectible = 320,
+    ModuleAmbiguous = 321,
     UnknownPatch = 400,
     NotOwner = 401,
     InvalidOwner = 402,
@@ -91,6 +94,8 @@ public enum AlvkStatus : int
     RelocationOverlap = 506,
     ILMapInvalid = 507,
     CompilationFailed = 508,
+    MemberNotFound = 509,
+    StackTypeMismatch = 510,
     AllocationProfilingOff = 600,
     CaptureActive = 601,
     CaptureNotActive = 602,
@@ -117,12 +122,23 @@ public enum AlvkMethodFlags : uint
     ValueTypeReceiver = 8,
 }
 
+/// <summary>alvk_module_flags.</summary>
+[Flags]
+public enum AlvkModuleFlags : uint
+{
+    None = 0,
+    Allowed = 1,
+    Collectible = 2,
+    Unloaded = 4,
+}
+
 /// <summary>alvk_install_flags.</summary>
 [Flags]
 public enum AlvkInstallFlags : uint
 {
     None = 0,
     InlinerFallback = 1,
+    Unverifiable = 2,
 }
 
 /// <summary>alvk_patch_state.</summary>
@@ -146,6 +162,19 @@ public enum AlvkRelocationKind : int
     TypeRef = 5,
 }
 
+/// <summary>alvk_stack_type.</summary>
+public enum AlvkStackType : int
+{
+    Nothing = 0,
+    Int32 = 1,
+    Int64 = 2,
+    NativeInt = 3,
+    Float = 4,
+    Object = 5,
+    Byref = 6,
+    ValueType = 7,
+}
+
 /// <summary>alvk_generation_state.</summary>
 public enum AlvkGenerationState : int
 {
@@ -164,7 +193,7 @@ public enum AlvkCaptureMode : int
     Sampled = 1,
 }
 
-/// <summary>alvk_runtime_status: 4232 bytes.</summary>
+/// <summary>alvk_runtime_status: 4256 bytes.</summary>
 [StructLayout(LayoutKind.Sequential)]
 public unsafe partial struct AlvkRuntimeStatus
 {
@@ -189,6 +218,9 @@ public unsafe partial struct AlvkRuntimeStatus
     public ulong CommandsCompleted;
     public fixed byte RuntimeVersionUtf8[64];
     public fixed byte AllowlistUtf8[4096];
+    public ulong MetadataTokensEmitted;
+    public ulong MetadataBytesEmitted;
+    public ulong MetadataTokensReused;
 }
 
 /// <summary>alvk_mvid: 16 bytes.</summary>
@@ -198,7 +230,7 @@ public unsafe partial struct AlvkMvid
     public fixed byte Bytes[16];
 }
 
-/// <summary>alvk_method_description: 136 bytes.</summary>
+/// <summary>alvk_method_description: 152 bytes.</summary>
 [StructLayout(LayoutKind.Sequential)]
 public unsafe partial struct AlvkMethodDescription
 {
@@ -219,9 +251,24 @@ public unsafe partial struct AlvkMethodDescription
     public uint LocalSignature;
     public fixed byte SignatureHash[32];
     public fixed byte BodyIdentity[32];
+    public ulong ModuleId;
+    public uint ModuleFlags;
+    public uint Reserved;
 }
 
-/// <summary>alvk_install_request: 112 bytes.</summary>
+/// <summary>alvk_module_info: 40 bytes.</summary>
+[StructLayout(LayoutKind.Sequential)]
+public unsafe partial struct AlvkModuleInfo
+{
+    public uint Size;
+    public uint Epoch;
+    public AlvkMvid Mvid;
+    public ulong ModuleId;
+    public uint Flags;
+    public uint Copies;
+}
+
+/// <summary>alvk_install_request: 128 bytes.</summary>
 [StructLayout(LayoutKind.Sequential)]
 public unsafe partial struct AlvkInstallRequest
 {
@@ -234,9 +281,12 @@ public unsafe partial struct AlvkInstallRequest
     public ulong Owner;
     public uint Flags;
     public uint Reserved;
+    public ulong ModuleId;
+    public uint ModuleEpoch;
+    public uint Reserved1;
 }
 
-/// <summary>alvk_patch_telemetry: 120 bytes.</summary>
+/// <summary>alvk_patch_telemetry: 128 bytes.</summary>
 [StructLayout(LayoutKind.Sequential)]
 public unsafe partial struct AlvkPatchTelemetry
 {
@@ -265,6 +315,7 @@ public unsafe partial struct AlvkPatchTelemetry
     public ulong CompileElapsedNs;
     public ulong CurrentGeneration;
     public ulong LatestGeneration;
+    public ulong ModuleId;
 }
 
 /// <summary>alvk_relocation: 36 bytes.</summary>
@@ -291,7 +342,7 @@ public unsafe partial struct AlvkILMapEntry
     public uint Accurate;
 }
 
-/// <summary>alvk_generation: 128 bytes.</summary>
+/// <summary>alvk_generation: 144 bytes.</summary>
 [StructLayout(LayoutKind.Sequential)]
 public unsafe partial struct AlvkGeneration
 {
@@ -311,6 +362,9 @@ public unsafe partial struct AlvkGeneration
     public uint ILMapCount;
     public uint Flags;
     public uint Reserved;
+    public ulong ModuleId;
+    public uint ModuleEpoch;
+    public uint Reserved1;
 }
 
 /// <summary>alvk_relocation_result: 20 bytes.</summary>
@@ -324,7 +378,7 @@ public unsafe partial struct AlvkRelocationResult
     public int HResult;
 }
 
-/// <summary>alvk_generation_result: 56 bytes.</summary>
+/// <summary>alvk_generation_result: 72 bytes.</summary>
 [StructLayout(LayoutKind.Sequential)]
 public unsafe partial struct AlvkGenerationResult
 {
@@ -339,6 +393,10 @@ public unsafe partial struct AlvkGenerationResult
     public int ILMapHResult;
     public int CompilationHResult;
     public ulong ElapsedNs;
+    public uint TypeErrorOffset;
+    public uint TypeFound;
+    public uint TypeExpected;
+    public uint Reserved;
 }
 
 /// <summary>alvk_capture_options: 32 bytes.</summary>
@@ -430,6 +488,8 @@ public unsafe partial struct AlvkExports
     public delegate* unmanaged<AlvkStatus, byte*> StatusString;
     public delegate* unmanaged<AlvkRuntimeStatus*, AlvkStatus> GetRuntimeStatus;
     public delegate* unmanaged<AlvkMvid*, uint, AlvkMethodDescription*, AlvkStatus> DescribeMethod;
+    public delegate* unmanaged<AlvkMvid*, ulong, AlvkModuleInfo*, AlvkStatus> ModuleIdentify;
+    public delegate* unmanaged<ulong, uint, uint, AlvkMethodDescription*, AlvkStatus> DescribeModuleMethod;
     public delegate* unmanaged<AlvkInstallRequest*, ulong*, AlvkStatus> PatchInstall;
     public delegate* unmanaged<ulong, ulong, ulong, AlvkStatus> PatchReplace;
     public delegate* unmanaged<ulong, ulong, AlvkStatus> PatchRemove;
@@ -451,6 +511,8 @@ public unsafe partial struct AlvkExports
         "alvk_status_string",
         "alvk_get_runtime_status",
         "alvk_describe_method",
+        "alvk_module_identify",
+        "alvk_describe_module_method",
         "alvk_patch_install",
         "alvk_patch_replace",
         "alvk_patch_remove",
@@ -474,6 +536,8 @@ public unsafe partial struct AlvkExports
         e.StatusString = (delegate* unmanaged<AlvkStatus, byte*>)NativeLibrary.GetExport(library, "alvk_status_string");
         e.GetRuntimeStatus = (delegate* unmanaged<AlvkRuntimeStatus*, AlvkStatus>)NativeLibrary.GetExport(library, "alvk_get_runtime_status");
         e.DescribeMethod = (delegate* unmanaged<AlvkMvid*, uint, AlvkMethodDescription*, AlvkStatus>)NativeLibrary.GetExport(library, "alvk_describe_method");
+        e.ModuleIdentify = (delegate* unmanaged<AlvkMvid*, ulong, AlvkModuleInfo*, AlvkStatus>)NativeLibrary.GetExport(library, "alvk_module_identify");
+        e.DescribeModuleMethod = (delegate* unmanaged<ulong, uint, uint, AlvkMethodDescription*, AlvkStatus>)NativeLibrary.GetExport(library, "alvk_describe_module_method");
         e.PatchInstall = (delegate* unmanaged<AlvkInstallRequest*, ulong*, AlvkStatus>)NativeLibrary.GetExport(library, "alvk_patch_install");
         e.PatchReplace = (delegate* unmanaged<ulong, ulong, ulong, AlvkStatus>)NativeLibrary.GetExport(library, "alvk_patch_replace");
         e.PatchRemove = (delegate* unmanaged<ulong, ulong, AlvkStatus>)NativeLibrary.GetExport(library, "alvk_patch_remove");
@@ -494,23 +558,24 @@ public unsafe partial struct AlvkExports
 /// <summary>What the header declares, for the strict check and the layout test.</summary>
 public static class AlvkAbiManifest
 {
-    public const int FunctionCount = 17;
-    public const int EnumCount = 8;
-    public const int StructCount = 16;
+    public const int FunctionCount = 19;
+    public const int EnumCount = 10;
+    public const int StructCount = 17;
 
     /// <summary>(C struct, C# type, C size, (C field, C# field, C offset)[]).</summary>
     public static readonly (string Struct, Type Type, int Size, (string Field, string Member, int Offset)[] Fields)[] Structs =
     [
-        ("alvk_runtime_status", typeof(AlvkRuntimeStatus), 4232, [("size", "Size", 0), ("attached", "Attached", 4), ("startup_status", "StartupStatus", 8), ("profiler_info_version", "ProfilerInfoVersion", 12), ("event_mask_low", "EventMaskLow", 16), ("event_mask_high", "EventMaskHigh", 20), ("runtime_type", "RuntimeType", 24), ("runtime_major", "RuntimeMajor", 28), ("runtime_minor", "RuntimeMinor", 30), ("runtime_build", "RuntimeBuild", 32), ("runtime_qfe", "RuntimeQfe", 34), ("allowlist_kind", "AllowlistKind", 36), ("allowlist_count", "AllowlistCount", 40), ("allocation_profiling", "AllocationProfiling", 44), ("worker_alive", "WorkerAlive", 48), ("worker_init_hresult", "WorkerInitHResult", 52), ("queue_capacity", "QueueCapacity", 56), ("queue_depth", "QueueDepth", 60), ("commands_completed", "CommandsCompleted", 64), ("runtime_version", "RuntimeVersionUtf8", 72), ("allowlist", "AllowlistUtf8", 136)]),
+        ("alvk_runtime_status", typeof(AlvkRuntimeStatus), 4256, [("size", "Size", 0), ("attached", "Attached", 4), ("startup_status", "StartupStatus", 8), ("profiler_info_version", "ProfilerInfoVersion", 12), ("event_mask_low", "EventMaskLow", 16), ("event_mask_high", "EventMaskHigh", 20), ("runtime_type", "RuntimeType", 24), ("runtime_major", "RuntimeMajor", 28), ("runtime_minor", "RuntimeMinor", 30), ("runtime_build", "RuntimeBuild", 32), ("runtime_qfe", "RuntimeQfe", 34), ("allowlist_kind", "AllowlistKind", 36), ("allowlist_count", "AllowlistCount", 40), ("allocation_profiling", "AllocationProfiling", 44), ("worker_alive", "WorkerAlive", 48), ("worker_init_hresult", "WorkerInitHResult", 52), ("queue_capacity", "QueueCapacity", 56), ("queue_depth", "QueueDepth", 60), ("commands_completed", "CommandsCompleted", 64), ("runtime_version", "RuntimeVersionUtf8", 72), ("allowlist", "AllowlistUtf8", 136), ("metadata_tokens_emitted", "MetadataTokensEmitted", 4232), ("metadata_bytes_emitted", "MetadataBytesEmitted", 4240), ("metadata_tokens_reused", "MetadataTokensReused", 4248)]),
         ("alvk_mvid", typeof(AlvkMvid), 16, [("bytes", "Bytes", 0)]),
-        ("alvk_method_description", typeof(AlvkMethodDescription), 136, [("size", "Size", 0), ("method_token", "MethodToken", 4), ("module_mvid", "ModuleMvid", 8), ("module_epoch", "ModuleEpoch", 24), ("method_attributes", "MethodAttributes", 28), ("impl_attributes", "ImplAttributes", 32), ("flags", "Flags", 36), ("declaring_type", "DeclaringType", 40), ("param_count", "ParamCount", 44), ("signature_length", "SignatureLength", 48), ("body_size", "BodySize", 52), ("code_size", "CodeSize", 56), ("max_stack", "MaxStack", 60), ("eh_clause_count", "EhClauseCount", 64), ("local_signature", "LocalSignature", 68), ("signature_hash", "SignatureHash", 72), ("body_identity", "BodyIdentity", 104)]),
-        ("alvk_install_request", typeof(AlvkInstallRequest), 112, [("size", "Size", 0), ("method_token", "MethodToken", 4), ("module_mvid", "ModuleMvid", 8), ("signature_hash", "SignatureHash", 24), ("body_identity", "BodyIdentity", 56), ("replacement", "Replacement", 88), ("owner", "Owner", 96), ("flags", "Flags", 104), ("reserved", "Reserved", 108)]),
-        ("alvk_patch_telemetry", typeof(AlvkPatchTelemetry), 120, [("size", "Size", 0), ("state", "State", 4), ("last_status", "LastStatus", 8), ("pending_commands", "PendingCommands", 12), ("commands_completed", "CommandsCompleted", 16), ("owner_count", "OwnerCount", 20), ("flags", "Flags", 24), ("module_epoch", "ModuleEpoch", 28), ("method_token", "MethodToken", 32), ("calli_signature_token", "CalliSignatureToken", 36), ("get_rejit_parameters", "GetReJITParameters", 40), ("rejit_started", "ReJITStarted", 44), ("rejit_finished", "ReJITFinished", 48), ("rejit_errors", "ReJITErrors", 52), ("inliners_rejitted", "InlinersReJITted", 56), ("request_hresult", "RequestHResult", 60), ("set_il_hresult", "SetILHResult", 64), ("compilation_hresult", "CompilationHResult", 68), ("error_hresult", "ErrorHResult", 72), ("metadata_hresult", "MetadataHResult", 76), ("replacement", "Replacement", 80), ("command_elapsed_ns", "CommandElapsedNs", 88), ("compile_elapsed_ns", "CompileElapsedNs", 96), ("current_generation", "CurrentGeneration", 104), ("latest_generation", "LatestGeneration", 112)]),
+        ("alvk_method_description", typeof(AlvkMethodDescription), 152, [("size", "Size", 0), ("method_token", "MethodToken", 4), ("module_mvid", "ModuleMvid", 8), ("module_epoch", "ModuleEpoch", 24), ("method_attributes", "MethodAttributes", 28), ("impl_attributes", "ImplAttributes", 32), ("flags", "Flags", 36), ("declaring_type", "DeclaringType", 40), ("param_count", "ParamCount", 44), ("signature_length", "SignatureLength", 48), ("body_size", "BodySize", 52), ("code_size", "CodeSize", 56), ("max_stack", "MaxStack", 60), ("eh_clause_count", "EhClauseCount", 64), ("local_signature", "LocalSignature", 68), ("signature_hash", "SignatureHash", 72), ("body_identity", "BodyIdentity", 104), ("module_id", "ModuleId", 136), ("module_flags", "ModuleFlags", 144), ("reserved", "Reserved", 148)]),
+        ("alvk_module_info", typeof(AlvkModuleInfo), 40, [("size", "Size", 0), ("epoch", "Epoch", 4), ("mvid", "Mvid", 8), ("module_id", "ModuleId", 24), ("flags", "Flags", 32), ("copies", "Copies", 36)]),
+        ("alvk_install_request", typeof(AlvkInstallRequest), 128, [("size", "Size", 0), ("method_token", "MethodToken", 4), ("module_mvid", "ModuleMvid", 8), ("signature_hash", "SignatureHash", 24), ("body_identity", "BodyIdentity", 56), ("replacement", "Replacement", 88), ("owner", "Owner", 96), ("flags", "Flags", 104), ("reserved", "Reserved", 108), ("module_id", "ModuleId", 112), ("module_epoch", "ModuleEpoch", 120), ("reserved1", "Reserved1", 124)]),
+        ("alvk_patch_telemetry", typeof(AlvkPatchTelemetry), 128, [("size", "Size", 0), ("state", "State", 4), ("last_status", "LastStatus", 8), ("pending_commands", "PendingCommands", 12), ("commands_completed", "CommandsCompleted", 16), ("owner_count", "OwnerCount", 20), ("flags", "Flags", 24), ("module_epoch", "ModuleEpoch", 28), ("method_token", "MethodToken", 32), ("calli_signature_token", "CalliSignatureToken", 36), ("get_rejit_parameters", "GetReJITParameters", 40), ("rejit_started", "ReJITStarted", 44), ("rejit_finished", "ReJITFinished", 48), ("rejit_errors", "ReJITErrors", 52), ("inliners_rejitted", "InlinersReJITted", 56), ("request_hresult", "RequestHResult", 60), ("set_il_hresult", "SetILHResult", 64), ("compilation_hresult", "CompilationHResult", 68), ("error_hresult", "ErrorHResult", 72), ("metadata_hresult", "MetadataHResult", 76), ("replacement", "Replacement", 80), ("command_elapsed_ns", "CommandElapsedNs", 88), ("compile_elapsed_ns", "CompileElapsedNs", 96), ("current_generation", "CurrentGeneration", 104), ("latest_generation", "LatestGeneration", 112), ("module_id", "ModuleId", 120)]),
         ("alvk_relocation", typeof(AlvkRelocation), 36, [("size", "Size", 0), ("kind", "Kind", 4), ("il_offset", "ILOffset", 8), ("parent_token", "ParentToken", 12), ("parent_relocation", "ParentRelocation", 16), ("name_offset", "NameOffset", 20), ("name_length", "NameLength", 24), ("blob_offset", "BlobOffset", 28), ("blob_length", "BlobLength", 32)]),
         ("alvk_il_map_entry", typeof(AlvkILMapEntry), 12, [("old_offset", "OldOffset", 0), ("new_offset", "NewOffset", 4), ("accurate", "Accurate", 8)]),
-        ("alvk_generation", typeof(AlvkGeneration), 128, [("size", "Size", 0), ("method_token", "MethodToken", 4), ("module_mvid", "ModuleMvid", 8), ("expected_body_identity", "ExpectedBodyIdentity", 24), ("prior_generation", "PriorGeneration", 56), ("owner", "Owner", 64), ("body", "Body", 72), ("blobs", "Blobs", 80), ("relocations", "Relocations", 88), ("il_map", "ILMap", 96), ("body_size", "BodySize", 104), ("blobs_size", "BlobsSize", 108), ("relocation_count", "RelocationCount", 112), ("il_map_count", "ILMapCount", 116), ("flags", "Flags", 120), ("reserved", "Reserved", 124)]),
+        ("alvk_generation", typeof(AlvkGeneration), 144, [("size", "Size", 0), ("method_token", "MethodToken", 4), ("module_mvid", "ModuleMvid", 8), ("expected_body_identity", "ExpectedBodyIdentity", 24), ("prior_generation", "PriorGeneration", 56), ("owner", "Owner", 64), ("body", "Body", 72), ("blobs", "Blobs", 80), ("relocations", "Relocations", 88), ("il_map", "ILMap", 96), ("body_size", "BodySize", 104), ("blobs_size", "BlobsSize", 108), ("relocation_count", "RelocationCount", 112), ("il_map_count", "ILMapCount", 116), ("flags", "Flags", 120), ("reserved", "Reserved", 124), ("module_id", "ModuleId", 128), ("module_epoch", "ModuleEpoch", 136), ("reserved1", "Reserved1", 140)]),
         ("alvk_relocation_result", typeof(AlvkRelocationResult), 20, [("size", "Size", 0), ("kind", "Kind", 4), ("token", "Token", 8), ("reused", "Reused", 12), ("hresult", "HResult", 16)]),
-        ("alvk_generation_result", typeof(AlvkGenerationResult), 56, [("size", "Size", 0), ("state", "State", 4), ("status", "Status", 8), ("relocation_count", "RelocationCount", 12), ("generation", "Generation", 16), ("prior_generation", "PriorGeneration", 24), ("failing_index", "FailingIndex", 32), ("metadata_hresult", "MetadataHResult", 36), ("il_map_hresult", "ILMapHResult", 40), ("compilation_hresult", "CompilationHResult", 44), ("elapsed_ns", "ElapsedNs", 48)]),
+        ("alvk_generation_result", typeof(AlvkGenerationResult), 72, [("size", "Size", 0), ("state", "State", 4), ("status", "Status", 8), ("relocation_count", "RelocationCount", 12), ("generation", "Generation", 16), ("prior_generation", "PriorGeneration", 24), ("failing_index", "FailingIndex", 32), ("metadata_hresult", "MetadataHResult", 36), ("il_map_hresult", "ILMapHResult", 40), ("compilation_hresult", "CompilationHResult", 44), ("elapsed_ns", "ElapsedNs", 48), ("type_error_offset", "TypeErrorOffset", 56), ("type_found", "TypeFound", 60), ("type_expected", "TypeExpected", 64), ("reserved", "Reserved", 68)]),
         ("alvk_capture_options", typeof(AlvkCaptureOptions), 32, [("size", "Size", 0), ("mode", "Mode", 4), ("sample_interval_bytes", "SampleIntervalBytes", 8), ("max_samples", "MaxSamples", 12), ("max_frames", "MaxFrames", 16), ("reserved", "Reserved", 20), ("seed", "Seed", 24)]),
         ("alvk_capture_summary", typeof(AlvkCaptureSummary), 72, [("size", "Size", 0), ("mode", "Mode", 4), ("type_count", "TypeCount", 8), ("sample_count", "SampleCount", 12), ("total_objects", "TotalObjects", 16), ("total_bytes", "TotalBytes", 24), ("overflow_objects", "OverflowObjects", 32), ("overflow_bytes", "OverflowBytes", 40), ("dropped_samples", "DroppedSamples", 48), ("elapsed_ns", "ElapsedNs", 56), ("type_slots", "TypeSlots", 64), ("sample_slots", "SampleSlots", 68)]),
         ("alvk_type_count", typeof(AlvkTypeCount), 544, [("size", "Size", 0), ("reserved", "Reserved", 4), ("class_id", "ClassId", 8), ("count", "Count", 16), ("bytes", "Bytes", 24), ("name", "NameUtf8", 32)]),

@@ -5,15 +5,52 @@
 #include "../generation/generation_validate.h"
 #include "../runtime/profiler_runtime.h"
 
+#include <stddef.h>
+#include <string.h>
+
+/* ABI 3.1 appended fields to some structs: their ABI 3.0 size is the minimum accepted. An
+ * input shorter than today's struct is read into a zeroed copy; an output is built whole and
+ * copied back only as far as the caller's size reaches. */
+#define AIP_MIN_RUNTIME_STATUS offsetof(alvk_runtime_status, metadata_tokens_emitted)
+#define AIP_MIN_METHOD_DESCRIPTION offsetof(alvk_method_description, module_id)
+#define AIP_MIN_INSTALL_REQUEST offsetof(alvk_install_request, module_id)
+#define AIP_MIN_TELEMETRY offsetof(alvk_patch_telemetry, module_id)
+#define AIP_MIN_GENERATION offsetof(alvk_generation, module_id)
+#define AIP_MIN_GENERATION_RESULT offsetof(alvk_generation_result, type_error_offset)
+
+/* Copies what the caller's struct can hold of `full` (size fields first, both). */
+static void copy_out(void *out, const void *full, size_t full_size)
+{
+    uint32_t size = *(const uint32_t *)out;
+    size_t n = size < full_size ? size : full_size;
+    memcpy((char *)out + sizeof(uint32_t), (const char *)full + sizeof(uint32_t),
+           n - sizeof(uint32_t));
+}
+
+/* A zero-extended copy of an input struct the caller sized `size` (>= its minimum). */
+static void copy_in(void *full, size_t full_size, const void *in)
+{
+    uint32_t size = *(const uint32_t *)in;
+    size_t n = size < full_size ? size : full_size;
+    memset(full, 0, full_size);
+    memcpy(full, in, n);
+    *(uint32_t *)full = (uint32_t)full_size;
+}
+
 ALVK_API uint32_t ALVK_CALL alvk_version_number(void) { return ALVK_ABI_VERSION; }
 
 ALVK_API alvk_status ALVK_CALL alvk_get_runtime_status(alvk_runtime_status *out)
 {
     if (out == 0)
         return ALVK_E_NULL_ARGUMENT;
-    if (out->size < sizeof(alvk_runtime_status))
+    if (out->size < AIP_MIN_RUNTIME_STATUS)
         return ALVK_E_STRUCT_SIZE;
-    return aip_runtime_get_status(out);
+    alvk_runtime_status full;
+    memset(&full, 0, sizeof full);
+    full.size = sizeof full;
+    alvk_status status = aip_runtime_get_status(&full);
+    copy_out(out, &full, sizeof full);
+    return status;
 }
 
 ALVK_API alvk_status ALVK_CALL alvk_describe_method(const alvk_mvid *mvid, uint32_t method_token,
@@ -21,9 +58,47 @@ ALVK_API alvk_status ALVK_CALL alvk_describe_method(const alvk_mvid *mvid, uint3
 {
     if (mvid == 0 || out == 0)
         return ALVK_E_NULL_ARGUMENT;
-    if (out->size < sizeof(alvk_method_description))
+    if (out->size < AIP_MIN_METHOD_DESCRIPTION)
         return ALVK_E_STRUCT_SIZE;
-    return aip_runtime_describe_method(mvid, method_token, out);
+    alvk_method_description full;
+    memset(&full, 0, sizeof full);
+    full.size = sizeof full;
+    alvk_status status = aip_runtime_describe_method(mvid, 0, 0, method_token, &full);
+    if (status == ALVK_OK)
+        copy_out(out, &full, sizeof full);
+    return status;
+}
+
+ALVK_API alvk_status ALVK_CALL alvk_describe_module_method(uint64_t module_id,
+                                                          uint32_t module_epoch,
+                                                          uint32_t method_token,
+                                                          alvk_method_description *out)
+{
+    if (out == 0)
+        return ALVK_E_NULL_ARGUMENT;
+    if (out->size < AIP_MIN_METHOD_DESCRIPTION)
+        return ALVK_E_STRUCT_SIZE;
+    if (module_id == 0)
+        return ALVK_E_UNKNOWN_MODULE;
+    alvk_method_description full;
+    memset(&full, 0, sizeof full);
+    full.size = sizeof full;
+    alvk_status status =
+        aip_runtime_describe_method(0, module_id, module_epoch, method_token, &full);
+    if (status == ALVK_OK)
+        copy_out(out, &full, sizeof full);
+    return status;
+}
+
+ALVK_API alvk_status ALVK_CALL alvk_module_identify(const alvk_mvid *mvid,
+                                                   uint64_t module_type_handle,
+                                                   alvk_module_info *out)
+{
+    if (mvid == 0 || out == 0)
+        return ALVK_E_NULL_ARGUMENT;
+    if (out->size < sizeof(alvk_module_info))
+        return ALVK_E_STRUCT_SIZE;
+    return aip_runtime_module_identify(mvid, module_type_handle, out);
 }
 
 ALVK_API alvk_status ALVK_CALL alvk_patch_install(const alvk_install_request *request,
@@ -31,9 +106,11 @@ ALVK_API alvk_status ALVK_CALL alvk_patch_install(const alvk_install_request *re
 {
     if (request == 0 || handle == 0)
         return ALVK_E_NULL_ARGUMENT;
-    if (request->size < sizeof(alvk_install_request))
+    if (request->size < AIP_MIN_INSTALL_REQUEST)
         return ALVK_E_STRUCT_SIZE;
-    return aip_runtime_patch_install(request, handle);
+    alvk_install_request full;
+    copy_in(&full, sizeof full, request);
+    return aip_runtime_patch_install(&full, handle);
 }
 
 ALVK_API alvk_status ALVK_CALL alvk_patch_replace(alvk_patch_handle handle, uint64_t owner,
@@ -57,9 +134,15 @@ ALVK_API alvk_status ALVK_CALL alvk_patch_get_telemetry(alvk_patch_handle handle
 {
     if (out == 0)
         return ALVK_E_NULL_ARGUMENT;
-    if (out->size < sizeof(alvk_patch_telemetry))
+    if (out->size < AIP_MIN_TELEMETRY)
         return ALVK_E_STRUCT_SIZE;
-    return aip_runtime_patch_telemetry(handle, out);
+    alvk_patch_telemetry full;
+    memset(&full, 0, sizeof full);
+    full.size = sizeof full;
+    alvk_status status = aip_runtime_patch_telemetry(handle, &full);
+    if (status == ALVK_OK)
+        copy_out(out, &full, sizeof full);
+    return status;
 }
 
 ALVK_API alvk_status ALVK_CALL alvk_generation_submit(const alvk_generation *generation,
@@ -68,9 +151,11 @@ ALVK_API alvk_status ALVK_CALL alvk_generation_submit(const alvk_generation *gen
 {
     if (generation == 0 || handle == 0 || id == 0)
         return ALVK_E_NULL_ARGUMENT;
-    if (generation->size < sizeof(alvk_generation))
+    if (generation->size < AIP_MIN_GENERATION)
         return ALVK_E_STRUCT_SIZE;
-    return aip_runtime_generation_submit(generation, handle, id);
+    alvk_generation full;
+    copy_in(&full, sizeof full, generation);
+    return aip_runtime_generation_submit(&full, handle, id);
 }
 
 ALVK_API alvk_status ALVK_CALL alvk_generation_get_result(alvk_patch_handle handle,
@@ -81,12 +166,19 @@ ALVK_API alvk_status ALVK_CALL alvk_generation_get_result(alvk_patch_handle hand
 {
     if (out == 0 || (relocations == 0 && capacity > 0))
         return ALVK_E_NULL_ARGUMENT;
-    if (out->size < sizeof(alvk_generation_result))
+    if (out->size < AIP_MIN_GENERATION_RESULT)
         return ALVK_E_STRUCT_SIZE;
     for (uint32_t i = 0; i < capacity; ++i)
         if (relocations[i].size < sizeof(alvk_relocation_result))
             return ALVK_E_STRUCT_SIZE;
-    return aip_runtime_generation_result(handle, id, out, relocations, capacity);
+    alvk_generation_result full;
+    memset(&full, 0, sizeof full);
+    full.size = sizeof full;
+    alvk_status status =
+        aip_runtime_generation_result(handle, id, &full, relocations, capacity);
+    if (status == ALVK_OK)
+        copy_out(out, &full, sizeof full);
+    return status;
 }
 
 ALVK_API alvk_status ALVK_CALL alvk_generation_validate(const alvk_generation *generation,
@@ -94,8 +186,12 @@ ALVK_API alvk_status ALVK_CALL alvk_generation_validate(const alvk_generation *g
 {
     if (generation == 0 || failing_index == 0)
         return ALVK_E_NULL_ARGUMENT;
+    if (generation->size < AIP_MIN_GENERATION)
+        return ALVK_E_STRUCT_SIZE;
+    alvk_generation full;
+    copy_in(&full, sizeof full, generation);
     aip_generation_check check;
-    alvk_status status = aip_generation_validate(generation, AIP_ORIGINAL_SIZE_UNKNOWN, &check);
+    alvk_status status = aip_generation_validate(&full, AIP_ORIGINAL_SIZE_UNKNOWN, &check);
     *failing_index = status == ALVK_OK ? 0 : check.failing_index;
     return status;
 }

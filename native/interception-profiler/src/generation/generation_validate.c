@@ -9,7 +9,8 @@
 
 #include <string.h>
 
-#define AIP_GENERATION_KNOWN_FLAGS ((uint32_t)ALVK_INSTALL_INLINER_FALLBACK)
+#define AIP_GENERATION_KNOWN_FLAGS \
+    ((uint32_t)ALVK_INSTALL_INLINER_FALLBACK | (uint32_t)ALVK_INSTALL_UNVERIFIABLE)
 
 static alvk_status check_shape(const alvk_generation *g)
 {
@@ -17,7 +18,8 @@ static alvk_status check_shape(const alvk_generation *g)
         return ALVK_E_STRUCT_SIZE;
     if (g->owner == 0)
         return ALVK_E_INVALID_OWNER;
-    if ((g->flags & ~AIP_GENERATION_KNOWN_FLAGS) != 0 || g->reserved != 0)
+    if ((g->flags & ~AIP_GENERATION_KNOWN_FLAGS) != 0 || g->reserved != 0 || g->reserved1 != 0 ||
+        (g->module_id == 0 && g->module_epoch != 0))
         return ALVK_E_INVALID_FLAGS;
     if (g->body == NULL || (g->blobs == NULL && g->blobs_size != 0) ||
         (g->relocations == NULL && g->relocation_count != 0) ||

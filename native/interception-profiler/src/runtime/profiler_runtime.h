@@ -27,9 +27,15 @@ alvk_status aip_runtime_get_status(alvk_runtime_status *out);
 void aip_runtime_module_loaded(ModuleID module_id);
 void aip_runtime_module_unloading(ModuleID module_id);
 
-/* See alvk_describe_method; arguments already checked. */
-alvk_status aip_runtime_describe_method(const alvk_mvid *mvid, uint32_t method_token,
+/* See alvk_describe_method (mvid, module_id 0) and alvk_describe_module_method (mvid NULL);
+ * arguments already checked. */
+alvk_status aip_runtime_describe_method(const alvk_mvid *mvid, uint64_t module_id,
+                                        uint32_t module_epoch, uint32_t method_token,
                                         alvk_method_description *out);
+
+/* See alvk_module_identify; arguments already checked. */
+alvk_status aip_runtime_module_identify(const alvk_mvid *mvid, uint64_t module_type_handle,
+                                        alvk_module_info *out);
 
 /* The patch commands; arguments already checked for NULL and struct size. */
 alvk_status aip_runtime_patch_install(const alvk_install_request *request,

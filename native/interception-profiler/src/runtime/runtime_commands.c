@@ -71,12 +71,16 @@ alvk_status aip_runtime_run_on_worker(aip_command_fn run, void *payload, size_t 
     return status != ALVK_OK ? status : result;
 }
 
-alvk_status aip_runtime_describe_method(const alvk_mvid *mvid, uint32_t method_token,
+alvk_status aip_runtime_describe_method(const alvk_mvid *mvid, uint64_t module_id,
+                                        uint32_t module_epoch, uint32_t method_token,
                                         alvk_method_description *out)
 {
     alvk_status status = aip_runtime_commands_available();
     if (status != ALVK_OK)
         return status;
+    (void)module_epoch; /* WIP(module copies): resolve module_id through the catalog */
+    if (mvid == NULL || module_id != 0)
+        return ALVK_E_UNKNOWN_MODULE;
     describe_payload p;
     memset(&p, 0, sizeof p);
     p.mvid = *mvid;
@@ -86,4 +90,14 @@ alvk_status aip_runtime_describe_method(const alvk_mvid *mvid, uint32_t method_t
     if (status == ALVK_OK)
         memcpy(out, &p.description, sizeof *out);
     return status;
+}
+
+alvk_status aip_runtime_module_identify(const alvk_mvid *mvid, uint64_t module_type_handle,
+                                        alvk_module_info *out)
+{
+    /* WIP(module copies): not implemented yet. */
+    (void)mvid;
+    (void)module_type_handle;
+    (void)out;
+    return ALVK_E_INTERNAL;
 }
