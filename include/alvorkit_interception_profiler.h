@@ -110,6 +110,8 @@ extern "C" {
     X(ALVK_E_WORKER_UNAVAILABLE, 200, "the native worker thread is not running")             \
     X(ALVK_E_QUEUE_FULL, 201, "the worker queue is full; nothing was enqueued")              \
     X(ALVK_E_TIMEOUT, 202, "the wait ended before the command completed")               \
+    X(ALVK_E_UNKNOWN_COMMAND, 203,                                                         \
+      "no command has that ID (never issued, or older than the last ALVK_COMMAND_HISTORY)") \
     X(ALVK_E_SIGNATURE_MALFORMED, 300, "a signature blob does not parse as ECMA-335")       \
     X(ALVK_E_SIGNATURE_UNSUPPORTED, 301,                                                   \
       "the signature uses a feature exact dispatch does not support (varargs, explicit this)") \
@@ -327,6 +329,11 @@ typedef struct alvk_module_info {
 typedef uint64_t alvk_patch_handle; /* 0 is never a valid handle */
 /* A method generation's ID (see "Method generations"): process-wide, increasing; 0: none. */
 typedef uint64_t alvk_generation_id;
+/* ABI 3.1: the ID of one accepted command (install, replace, remove, generation submit):
+ * process-wide, increasing, never given to a refused call; 0: none. */
+typedef uint64_t alvk_command_id;
+/* How many of the latest commands alvk_command_wait can still answer for. */
+#define ALVK_COMMAND_HISTORY 1024
 
 /* At most this many patches (live or ended, ended ones are recycled oldest first), and
  * owners per patch. */
@@ -691,8 +698,22 @@ ALVK_API alvk_status ALVK_CALL alvk_patch_replace(alvk_patch_handle handle, uint
 ALVK_API alvk_status ALVK_CALL alvk_patch_remove(alvk_patch_handle handle, uint64_t owner);
 
 /* Waits up to timeout_ms until none of the patch's commands is queued or running, then
- * returns the latest command's status; ALVK_E_TIMEOUT if they are still pending. */
+ * returns the latest finished command's status, whichever caller queued it;
+ * ALVK_E_TIMEOUT if they are still pending. To wait for one command, use
+ * alvk_command_wait. */
 ALVK_API alvk_status ALVK_CALL alvk_patch_wait(alvk_patch_handle handle, uint32_t timeout_ms);
+
+/* ABI 3.1. The ID of the command the calling thread queued with its latest call of
+ * alvk_patch_install, _replace, _remove or alvk_generation_submit; 0 when that call was
+ * refused (or there was none). Like errno: read it on the same thread, right after. */
+ALVK_API alvk_command_id ALVK_CALL alvk_last_command(void);
+
+/* ABI 3.1. Waits up to timeout_ms for exactly that command. ALVK_OK with *command_status
+ * its result once it finished, ALVK_E_TIMEOUT while it is queued or running,
+ * ALVK_E_UNKNOWN_COMMAND when it was never issued or is older than the latest
+ * ALVK_COMMAND_HISTORY commands. */
+ALVK_API alvk_status ALVK_CALL alvk_command_wait(alvk_command_id command, uint32_t timeout_ms,
+                                                alvk_status *command_status);
 
 /* Copies the patch's telemetry. */
 ALVK_API alvk_status ALVK_CALL alvk_patch_get_telemetry(alvk_patch_handle handle,

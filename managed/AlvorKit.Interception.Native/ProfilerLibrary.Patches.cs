@@ -32,6 +32,19 @@ public sealed unsafe partial class ProfilerLibrary
     /// <summary>alvk_patch_wait.</summary>
     public AlvkStatus PatchWait(ulong handle, uint timeoutMs) => _exports.PatchWait(handle, timeoutMs);
 
+    /// <summary>alvk_last_command: the command this thread's latest queuing call issued (0: refused).
+    /// Read it right after that call, on the same thread.</summary>
+    public ulong LastCommand() => _exports.LastCommand();
+
+    /// <summary>alvk_command_wait: waits for exactly one command; on Ok, `commandStatus` is its result.</summary>
+    public AlvkStatus CommandWait(ulong command, uint timeoutMs, out AlvkStatus commandStatus)
+    {
+        AlvkStatus result = AlvkStatus.Ok;
+        AlvkStatus rc = _exports.CommandWait(command, timeoutMs, &result);
+        commandStatus = result;
+        return rc;
+    }
+
     /// <summary>alvk_patch_get_telemetry; `size` overrides the struct's size field (tests).</summary>
     public AlvkStatus PatchGetTelemetry(ulong handle, out AlvkPatchTelemetry telemetry, uint? size = null)
     {

@@ -130,10 +130,10 @@ public sealed class Interceptor : IDisposable
                     $"{owner.Name} already holds a patch on {Names.Of(target)} ({held}); call Replace on it, or " +
                     "install with another PatchOwner.");
             MethodDescription description = DescribeCore(target, "Installing a patch on");
-            int rc = Native.Install(description, entry, owner.Id, out ulong handle);
+            int rc = Native.Install(description, entry, owner.Id, out ulong handle, out ulong command);
             if (rc != NativeStatus.Ok)
                 throw Failure(rc, target, "Installing a patch on");
-            rc = Native.Wait(handle, CommandTimeout);
+            rc = Native.Wait(command, CommandTimeout);
             if (rc != NativeStatus.Ok)
                 throw Failure(rc, target, "Installing a patch on", handle);
             NativePatch native = PatchRegistry.Track(target, handle);
@@ -178,14 +178,14 @@ public sealed class Interceptor : IDisposable
             {
                 // The prior is the patch's latest generation, as its telemetry reports it.
                 ulong prior = native is null ? 0 : Native.LatestGeneration(native.Handle);
-                rc = Native.Submit(lowered, description, prior, owner.Id, out handle, out id);
+                rc = Native.Submit(lowered, description, prior, owner.Id, out handle, out id, out ulong command);
                 // Another component moved the chain between the look and the submission (at the
                 // call), or a command still queued did (on the worker): once more, from a fresh look.
                 if (rc == NativeStatus.StaleGeneration && attempt == 0)
                     continue;
                 if (rc != NativeStatus.Ok)
                     throw Failure(rc, target, "Applying a plan to", native?.Handle ?? 0);
-                rc = Native.Wait(handle, CommandTimeout);
+                rc = Native.Wait(command, CommandTimeout);
                 if (rc == NativeStatus.StaleGeneration && attempt == 0)
                 {
                     native = PatchRegistry.Track(target, handle);
@@ -237,9 +237,9 @@ public sealed class Interceptor : IDisposable
             if (patch.IsRemoved)
                 throw new InvalidOperationException(
                     $"this patch on {Names.Of(patch.Target)} was removed; install a new one.");
-            int rc = Native.Replace(patch.Native.Handle, patch.Owner.Id, entry);
+            int rc = Native.Replace(patch.Native.Handle, patch.Owner.Id, entry, out ulong command);
             if (rc == NativeStatus.Ok)
-                rc = Native.Wait(patch.Native.Handle, CommandTimeout);
+                rc = Native.Wait(command, CommandTimeout);
             if (rc != NativeStatus.Ok)
                 throw Failure(rc, patch.Target, "Replacing the patch of", patch.Native.Handle);
             patch.Replacement = replacement;
@@ -256,7 +256,7 @@ public sealed class Interceptor : IDisposable
             if (patch.IsRemoved)
                 return;
             ulong handle = patch.Native.Handle;
-            int rc = Native.Remove(handle, patch.Owner.Id);
+            int rc = Native.Remove(handle, patch.Owner.Id, out ulong command);
             if (rc is NativeStatus.PatchEnded or NativeStatus.UnknownPatch)
             {
                 // Ended without us (its module unloaded, or the profiler recycled it).
@@ -264,7 +264,7 @@ public sealed class Interceptor : IDisposable
                 return;
             }
             if (rc == NativeStatus.Ok)
-                rc = Native.Wait(handle, CommandTimeout);
+                rc = Native.Wait(command, CommandTimeout);
             if (rc != NativeStatus.Ok)
                 throw Failure(rc, patch.Target, "Removing the patch of", handle);
             PatchTelemetry? final = Native.Telemetry(handle);

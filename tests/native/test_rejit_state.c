@@ -23,7 +23,7 @@ static alvk_patch_handle installed(uint64_t owner, uint32_t flags, uint32_t *ind
     assert_true(added);
     aip_rejit_set_target(&st, *index, MODULE, 3);
     assert_int_equal(aip_rejit_add_owner(&st, *index, owner), ALVK_OK);
-    aip_rejit_finish_command(&st, *index, ALVK_PATCH_ACTIVE, ALVK_OK, aip_monotonic_ns());
+    aip_rejit_finish_command(&st, *index, 0, ALVK_PATCH_ACTIVE, ALVK_OK, aip_monotonic_ns());
     return h;
 }
 
@@ -44,7 +44,7 @@ static void install_then_join_then_remove(void **state)
     assert_int_equal(t.pending_commands, 1);
     aip_rejit_set_target(&st, index, MODULE, 3);
     aip_rejit_add_owner(&st, index, 7);
-    aip_rejit_finish_command(&st, index, ALVK_PATCH_ACTIVE, ALVK_OK, aip_monotonic_ns());
+    aip_rejit_finish_command(&st, index, 0, ALVK_PATCH_ACTIVE, ALVK_OK, aip_monotonic_ns());
     assert_int_equal(aip_rejit_wait(&st, h, 1000000), ALVK_OK);
     /* A second owner joins the same patch. */
     alvk_patch_handle joined = 0;
@@ -55,7 +55,7 @@ static void install_then_join_then_remove(void **state)
     assert_int_equal(aip_rejit_telemetry(&st, h, &t), ALVK_OK);
     assert_int_equal(t.owner_count, 2);
     aip_rejit_add_owner(&st, again, 8);
-    aip_rejit_finish_command(&st, again, ALVK_PATCH_ACTIVE, ALVK_OK, aip_monotonic_ns());
+    aip_rejit_finish_command(&st, again, 0, ALVK_PATCH_ACTIVE, ALVK_OK, aip_monotonic_ns());
     assert_int_equal(aip_rejit_begin_command(&st, h, 99, &again), ALVK_E_NOT_OWNER);
     assert_int_equal(aip_rejit_remove_owner(&st, index, 99), -1);
     assert_int_equal(aip_rejit_remove_owner(&st, index, 7), 1);
@@ -72,7 +72,7 @@ static void install_then_join_then_remove(void **state)
     assert_int_not_equal(fresh, h);
     assert_int_equal(aip_rejit_begin_command(&st, h, 8, &other), ALVK_E_PATCH_ENDED);
     aip_rejit_cancel_command(&st, fresh_index, 9);
-    aip_rejit_finish_command(&st, again, ALVK_PATCH_REMOVED, ALVK_OK, aip_monotonic_ns());
+    aip_rejit_finish_command(&st, again, 0, ALVK_PATCH_REMOVED, ALVK_OK, aip_monotonic_ns());
     assert_int_equal(aip_rejit_telemetry(&st, h, &t), ALVK_OK);
     assert_int_equal(t.state, ALVK_PATCH_REMOVED);
     assert_int_equal(t.commands_completed, 3);
@@ -131,7 +131,7 @@ static void owners_and_slots_are_bounded(void **state)
     assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, 0x06000FFF, 1, 0, &index, &h, &added),
                      ALVK_E_PATCH_TABLE_FULL);
     /* Once one ends, its slot is recycled and its old handle goes stale. */
-    aip_rejit_finish_command(&st, 0, ALVK_PATCH_REJECTED, ALVK_E_BODY_IDENTITY_MISMATCH,
+    aip_rejit_finish_command(&st, 0, 0, ALVK_PATCH_REJECTED, ALVK_E_BODY_IDENTITY_MISMATCH,
                              aip_monotonic_ns());
     assert_int_equal(aip_rejit_wait(&st, first, 1000), ALVK_E_BODY_IDENTITY_MISMATCH);
     assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, 0x06000FFF, 1, 0, &index, &h, &added),
@@ -214,21 +214,70 @@ static void owners_replacements_and_cancelled_generations(void **state)
     assert_int_equal(next->generation, 1);
     assert_int_equal(replacement, 0xA);
     aip_prepared_release(next);
-    /* A generation that could not be queued leaves the chain as it was. */
+    /* A stale generation is refused without taking an ID: the next one gets the next ID. */
     alvk_generation_id g1 = 0, g2 = 0;
     assert_int_equal(aip_rejit_begin_generation(&st, index, 1, 0, &g1), ALVK_OK);
+    assert_int_equal(aip_rejit_begin_generation(&st, index, 1, 0, &g2), ALVK_E_STALE_GENERATION);
+    assert_int_equal(g2, 0);
     assert_int_equal(aip_rejit_begin_generation(&st, index, 1, g1, &g2), ALVK_OK);
-    aip_rejit_cancel_generation(&st, index, g2);
-    alvk_patch_telemetry t;
-    assert_int_equal(aip_rejit_telemetry(&st, h, &t), ALVK_OK);
-    assert_int_equal(t.latest_generation, g1);
-    aip_generation_record r;
-    assert_int_equal(aip_rejit_generation_lookup(&st, h, g2, &r), ALVK_E_UNKNOWN_GENERATION);
-    assert_int_equal(aip_rejit_begin_generation(&st, index, 1, g1, &g2), ALVK_OK);
+    assert_int_equal(g2, g1 + 1);
     /* A patch that ends releases its owners' bodies. */
     assert_int_equal(aip_rejit_remove_owner(&st, index, 1), 0);
     assert_null(aip_rejit_successor_body(&st, index, &replacement));
     aip_prepared_release(aip_rejit_publish(&st, index, NULL));
+}
+
+static void commands_are_waited_for_one_by_one(void **state)
+{
+    (void)state;
+    assert_int_equal(aip_rejit_init(&st), 0);
+    uint32_t index;
+    installed(1, 0, &index);
+    alvk_command_id a = aip_rejit_issue_command(&st), b = aip_rejit_issue_command(&st);
+    assert_int_equal(b, a + 1);
+    alvk_status result = ALVK_E_INTERNAL;
+    assert_int_equal(aip_rejit_wait_command(&st, a, 1000000, &result), ALVK_E_TIMEOUT);
+    /* b finishing first does not answer a waiter of a. */
+    aip_rejit_finish_command(&st, index, b, ALVK_PATCH_ACTIVE, ALVK_E_NOT_OWNER, 0);
+    assert_int_equal(aip_rejit_wait_command(&st, a, 1000000, &result), ALVK_E_TIMEOUT);
+    assert_int_equal(aip_rejit_wait_command(&st, b, 0, &result), ALVK_OK);
+    assert_int_equal(result, ALVK_E_NOT_OWNER);
+    aip_rejit_finish_command(&st, index, a, ALVK_PATCH_ACTIVE, ALVK_OK, 0);
+    assert_int_equal(aip_rejit_wait_command(&st, a, 0, &result), ALVK_OK);
+    assert_int_equal(result, ALVK_OK);
+    assert_int_equal(aip_rejit_wait_command(&st, 0, 0, &result), ALVK_E_UNKNOWN_COMMAND);
+    assert_int_equal(aip_rejit_wait_command(&st, b + 1, 0, &result), ALVK_E_UNKNOWN_COMMAND);
+    /* Only the latest ALVK_COMMAND_HISTORY commands are remembered. */
+    for (int i = 0; i < ALVK_COMMAND_HISTORY; ++i)
+        aip_rejit_issue_command(&st);
+    assert_int_equal(aip_rejit_wait_command(&st, a, 0, &result), ALVK_E_UNKNOWN_COMMAND);
+}
+
+static void discarded_commands_end_with_worker_unavailable(void **state)
+{
+    (void)state;
+    assert_int_equal(aip_rejit_init(&st), 0);
+    uint32_t index = 0;
+    alvk_patch_handle h = 0;
+    int added = 0;
+    assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, TOKEN, 7, 0, &index, &h, &added),
+                     ALVK_OK);
+    alvk_generation_id g = 0;
+    assert_int_equal(aip_rejit_begin_generation(&st, index, 0, 0, &g), ALVK_OK);
+    alvk_command_id c = aip_rejit_issue_command(&st);
+    aip_rejit_discard_command(&st, index, c, g, 7, 0);
+    alvk_status result = ALVK_OK;
+    assert_int_equal(aip_rejit_wait_command(&st, c, 0, &result), ALVK_OK);
+    assert_int_equal(result, ALVK_E_WORKER_UNAVAILABLE);
+    alvk_patch_telemetry t;
+    assert_int_equal(aip_rejit_telemetry(&st, h, &t), ALVK_OK);
+    assert_int_equal(t.state, ALVK_PATCH_REJECTED);
+    assert_int_equal(t.pending_commands, 0);
+    assert_int_equal(t.owner_count, 0);
+    aip_generation_record r;
+    assert_int_equal(aip_rejit_generation_lookup(&st, h, g, &r), ALVK_OK);
+    assert_int_equal(r.result.state, ALVK_GENERATION_REJECTED);
+    assert_int_equal(r.result.status, ALVK_E_WORKER_UNAVAILABLE);
 }
 
 int main(void)
@@ -239,6 +288,8 @@ int main(void)
         cmocka_unit_test(owners_and_slots_are_bounded),
         cmocka_unit_test(snapshots_callbacks_and_unload),
         cmocka_unit_test(owners_replacements_and_cancelled_generations),
+        cmocka_unit_test(commands_are_waited_for_one_by_one),
+        cmocka_unit_test(discarded_commands_end_with_worker_unavailable),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

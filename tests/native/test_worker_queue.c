@@ -176,6 +176,59 @@ static void contention_loses_nothing(void **state)
     aip_queue_destroy(&q);
 }
 
+static void discard_count(void *payload, void *context)
+{
+    log_context *log = context;
+    int value;
+    memcpy(&value, payload, sizeof value);
+    atomic_fetch_add(&log->sum, -value); /* discarded commands subtract */
+}
+
+static void reservations_refuse_before_anything_changes(void **state)
+{
+    (void)state;
+    static aip_queue q;
+    log_context log = {0};
+    atomic_store(&log.gate_open, 1);
+    assert_int_equal(aip_queue_init(&q, 3, &log), ALVK_OK);
+    uint32_t a, b, c, d;
+    assert_int_equal(aip_queue_reserve(&q, &a), ALVK_OK);
+    assert_int_equal(aip_queue_reserve(&q, &b), ALVK_OK);
+    int v = 1;
+    uint64_t ticket;
+    assert_int_equal(aip_queue_submit(&q, record, &v, sizeof v, &ticket), ALVK_OK);
+    /* Reserved slots count as used: the queue is full for reservations and submissions. */
+    assert_int_equal(aip_queue_reserve(&q, &c), ALVK_E_QUEUE_FULL);
+    assert_int_equal(aip_queue_submit(&q, record, &v, sizeof v, NULL), ALVK_E_QUEUE_FULL);
+    assert_int_equal(aip_queue_slots_in_use(&q), 3);
+    assert_int_equal(aip_queue_depth(&q), 1);
+    aip_queue_release(&q, b);
+    assert_int_equal(aip_queue_slots_in_use(&q), 2);
+    assert_int_equal(aip_queue_reserve(&q, &c), ALVK_OK);
+    v = 4;
+    aip_queue_commit(&q, a, record, discard_count, &v, sizeof v);
+    assert_int_equal(aip_queue_depth(&q), 2);
+    /* A spent ticket's slot, reserved again, is not mistaken for the waited command. */
+    alvk_status ignored;
+    uint64_t stale = ((uint64_t)q.slots[c].sequence << 32) | c;
+    assert_int_equal(aip_queue_wait(&q, stale, 0, &ignored, NULL, 0), ALVK_E_INTERNAL);
+    /* Stop with two commands queued: the one with a discard function is discarded. */
+    aip_queue_stop(&q);
+    aip_queue_run_worker(&q);
+    assert_int_equal(atomic_load(&log.sum), -4);
+    alvk_status result = ALVK_OK;
+    assert_int_equal(aip_queue_wait(&q, ticket, 1000, &result, NULL, 0), ALVK_OK);
+    assert_int_equal(result, ALVK_E_WORKER_UNAVAILABLE);
+    /* A reservation committed after the stop is discarded at once, on this thread. */
+    v = 10;
+    aip_queue_commit(&q, c, record, discard_count, &v, sizeof v);
+    assert_int_equal(atomic_load(&log.sum), -14);
+    assert_int_equal(aip_queue_slots_in_use(&q), 0);
+    assert_int_equal(aip_queue_completed(&q), 3);
+    assert_int_equal(aip_queue_reserve(&q, &d), ALVK_E_WORKER_UNAVAILABLE);
+    aip_queue_destroy(&q);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -183,6 +236,7 @@ int main(void)
         cmocka_unit_test(full_queue_refuses_without_change),
         cmocka_unit_test(abandoned_waits_do_not_leak_slots),
         cmocka_unit_test(contention_loses_nothing),
+        cmocka_unit_test(reservations_refuse_before_anything_changes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

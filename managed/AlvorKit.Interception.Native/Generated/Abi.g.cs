@@ -19,6 +19,7 @@ public static class AlvkConstants
     public const uint MaxModuleNameLength = 127;
     public const uint AllowlistTextCapacity = 4096;
     public const uint RuntimeVersionCapacity = 64;
+    public const uint CommandHistory = 1024;
     public const uint MaxPatches = 256;
     public const uint MaxPatchOwners = 16;
     public const uint MaxGenerationBodyBytes = 65536;
@@ -58,6 +59,7 @@ public enum AlvkStatus : int
     WorkerUnavailable = 200,
     QueueFull = 201,
     Timeout = 202,
+    UnknownCommand = 203,
     SignatureMalformed = 300,
     SignatureUnsupported = 301,
     MethodBodyMalformed = 302,
@@ -494,6 +496,8 @@ public unsafe partial struct AlvkExports
     public delegate* unmanaged<ulong, ulong, ulong, AlvkStatus> PatchReplace;
     public delegate* unmanaged<ulong, ulong, AlvkStatus> PatchRemove;
     public delegate* unmanaged<ulong, uint, AlvkStatus> PatchWait;
+    public delegate* unmanaged<ulong> LastCommand;
+    public delegate* unmanaged<ulong, uint, AlvkStatus*, AlvkStatus> CommandWait;
     public delegate* unmanaged<ulong, AlvkPatchTelemetry*, AlvkStatus> PatchGetTelemetry;
     public delegate* unmanaged<AlvkGeneration*, uint*, AlvkStatus> GenerationValidate;
     public delegate* unmanaged<AlvkGeneration*, ulong*, ulong*, AlvkStatus> GenerationSubmit;
@@ -517,6 +521,8 @@ public unsafe partial struct AlvkExports
         "alvk_patch_replace",
         "alvk_patch_remove",
         "alvk_patch_wait",
+        "alvk_last_command",
+        "alvk_command_wait",
         "alvk_patch_get_telemetry",
         "alvk_generation_validate",
         "alvk_generation_submit",
@@ -542,6 +548,8 @@ public unsafe partial struct AlvkExports
         e.PatchReplace = (delegate* unmanaged<ulong, ulong, ulong, AlvkStatus>)NativeLibrary.GetExport(library, "alvk_patch_replace");
         e.PatchRemove = (delegate* unmanaged<ulong, ulong, AlvkStatus>)NativeLibrary.GetExport(library, "alvk_patch_remove");
         e.PatchWait = (delegate* unmanaged<ulong, uint, AlvkStatus>)NativeLibrary.GetExport(library, "alvk_patch_wait");
+        e.LastCommand = (delegate* unmanaged<ulong>)NativeLibrary.GetExport(library, "alvk_last_command");
+        e.CommandWait = (delegate* unmanaged<ulong, uint, AlvkStatus*, AlvkStatus>)NativeLibrary.GetExport(library, "alvk_command_wait");
         e.PatchGetTelemetry = (delegate* unmanaged<ulong, AlvkPatchTelemetry*, AlvkStatus>)NativeLibrary.GetExport(library, "alvk_patch_get_telemetry");
         e.GenerationValidate = (delegate* unmanaged<AlvkGeneration*, uint*, AlvkStatus>)NativeLibrary.GetExport(library, "alvk_generation_validate");
         e.GenerationSubmit = (delegate* unmanaged<AlvkGeneration*, ulong*, ulong*, AlvkStatus>)NativeLibrary.GetExport(library, "alvk_generation_submit");
@@ -558,7 +566,7 @@ public unsafe partial struct AlvkExports
 /// <summary>What the header declares, for the strict check and the layout test.</summary>
 public static class AlvkAbiManifest
 {
-    public const int FunctionCount = 19;
+    public const int FunctionCount = 21;
     public const int EnumCount = 10;
     public const int StructCount = 17;
 

@@ -117,7 +117,8 @@ internal sealed unsafe class NativeProfiler
         return NativeStatus.Ok;
     }
 
-    public int Install(MethodDescription target, IntPtr replacement, ulong owner, out ulong handle)
+    public int Install(MethodDescription target, IntPtr replacement, ulong owner, out ulong handle,
+        out ulong command)
     {
         AlvkInstallRequest request = default;
         request.Size = (uint)sizeof(AlvkInstallRequest);
@@ -127,16 +128,33 @@ internal sealed unsafe class NativeProfiler
         Convert.FromHexString(target.BodyIdentity).CopyTo(new Span<byte>(request.BodyIdentity, 32));
         request.Replacement = (ulong)replacement;
         request.Owner = owner;
-        return (int)_library.PatchInstall(request, out handle);
+        int rc = (int)_library.PatchInstall(request, out handle);
+        command = _library.LastCommand();
+        return rc;
     }
 
-    public int Replace(ulong handle, ulong owner, IntPtr replacement) =>
-        (int)_library.PatchReplace(handle, owner, replacement);
+    public int Replace(ulong handle, ulong owner, IntPtr replacement, out ulong command)
+    {
+        int rc = (int)_library.PatchReplace(handle, owner, replacement);
+        command = _library.LastCommand();
+        return rc;
+    }
 
-    public int Remove(ulong handle, ulong owner) => (int)_library.PatchRemove(handle, owner);
+    public int Remove(ulong handle, ulong owner, out ulong command)
+    {
+        int rc = (int)_library.PatchRemove(handle, owner);
+        command = _library.LastCommand();
+        return rc;
+    }
 
-    public int Wait(ulong handle, TimeSpan timeout) =>
-        (int)_library.PatchWait(handle, (uint)Math.Clamp(timeout.TotalMilliseconds, 0, uint.MaxValue));
+    /// <summary>Waits for one command (the one its queuing call issued): its result, or why
+    /// the wait did not get it (Timeout, UnknownCommand).</summary>
+    public int Wait(ulong command, TimeSpan timeout)
+    {
+        AlvkStatus rc = _library.CommandWait(command,
+            (uint)Math.Clamp(timeout.TotalMilliseconds, 0, uint.MaxValue), out AlvkStatus result);
+        return rc == AlvkStatus.Ok ? (int)result : (int)rc;
+    }
 
     public PatchTelemetry? Telemetry(ulong handle)
     {
@@ -180,13 +198,18 @@ internal sealed unsafe class NativeProfiler
     }
 
     public int Submit(LoweredGeneration g, MethodDescription target, ulong prior, ulong owner, out ulong handle,
-        out ulong generationId)
+        out ulong generationId, out ulong command)
     {
-        ulong h = 0, id = 0;
-        int rc = Pinned(g, target, prior, owner,
-            (in AlvkGeneration generation) => _library.GenerationSubmit(generation, out h, out id));
+        ulong h = 0, id = 0, issued = 0;
+        int rc = Pinned(g, target, prior, owner, (in AlvkGeneration generation) =>
+        {
+            AlvkStatus status = _library.GenerationSubmit(generation, out h, out id);
+            issued = _library.LastCommand();
+            return status;
+        });
         handle = h;
         generationId = id;
+        command = issued;
         return rc;
     }
 

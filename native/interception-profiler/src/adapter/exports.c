@@ -18,6 +18,10 @@
 #define AIP_MIN_GENERATION offsetof(alvk_generation, module_id)
 #define AIP_MIN_GENERATION_RESULT offsetof(alvk_generation_result, type_error_offset)
 
+/* alvk_last_command: the command this thread queued with its latest queuing call (errno's
+ * pattern: per thread, so concurrent callers each read their own). */
+static _Thread_local alvk_command_id t_last_command;
+
 /* Copies what the caller's struct can hold of `full` (size fields first, both). */
 static void copy_out(void *out, const void *full, size_t full_size)
 {
@@ -104,24 +108,38 @@ ALVK_API alvk_status ALVK_CALL alvk_module_identify(const alvk_mvid *mvid,
 ALVK_API alvk_status ALVK_CALL alvk_patch_install(const alvk_install_request *request,
                                                  alvk_patch_handle *handle)
 {
+    t_last_command = 0;
     if (request == 0 || handle == 0)
         return ALVK_E_NULL_ARGUMENT;
     if (request->size < AIP_MIN_INSTALL_REQUEST)
         return ALVK_E_STRUCT_SIZE;
     alvk_install_request full;
     copy_in(&full, sizeof full, request);
-    return aip_runtime_patch_install(&full, handle);
+    t_last_command = 0;
+    return aip_runtime_patch_install(&full, handle, &t_last_command);
 }
 
 ALVK_API alvk_status ALVK_CALL alvk_patch_replace(alvk_patch_handle handle, uint64_t owner,
                                                  uint64_t replacement)
 {
-    return aip_runtime_patch_replace(handle, owner, replacement);
+    t_last_command = 0;
+    return aip_runtime_patch_replace(handle, owner, replacement, &t_last_command);
 }
 
 ALVK_API alvk_status ALVK_CALL alvk_patch_remove(alvk_patch_handle handle, uint64_t owner)
 {
-    return aip_runtime_patch_remove(handle, owner);
+    t_last_command = 0;
+    return aip_runtime_patch_remove(handle, owner, &t_last_command);
+}
+
+ALVK_API alvk_command_id ALVK_CALL alvk_last_command(void) { return t_last_command; }
+
+ALVK_API alvk_status ALVK_CALL alvk_command_wait(alvk_command_id command, uint32_t timeout_ms,
+                                                alvk_status *command_status)
+{
+    if (command_status == 0)
+        return ALVK_E_NULL_ARGUMENT;
+    return aip_runtime_command_wait(command, timeout_ms, command_status);
 }
 
 ALVK_API alvk_status ALVK_CALL alvk_patch_wait(alvk_patch_handle handle, uint32_t timeout_ms)
@@ -149,13 +167,14 @@ ALVK_API alvk_status ALVK_CALL alvk_generation_submit(const alvk_generation *gen
                                                      alvk_patch_handle *handle,
                                                      alvk_generation_id *id)
 {
+    t_last_command = 0;
     if (generation == 0 || handle == 0 || id == 0)
         return ALVK_E_NULL_ARGUMENT;
     if (generation->size < AIP_MIN_GENERATION)
         return ALVK_E_STRUCT_SIZE;
     alvk_generation full;
     copy_in(&full, sizeof full, generation);
-    return aip_runtime_generation_submit(&full, handle, id);
+    return aip_runtime_generation_submit(&full, handle, id, &t_last_command);
 }
 
 ALVK_API alvk_status ALVK_CALL alvk_generation_get_result(alvk_patch_handle handle,

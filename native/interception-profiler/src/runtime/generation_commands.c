@@ -9,7 +9,7 @@
 #include <string.h>
 
 alvk_status aip_runtime_generation_submit(const alvk_generation *g, alvk_patch_handle *handle,
-                                          alvk_generation_id *id)
+                                          alvk_generation_id *id, alvk_command_id *command)
 {
     aip_generation_check check;
     alvk_status status = aip_generation_validate(g, AIP_ORIGINAL_SIZE_UNKNOWN, &check);
@@ -18,9 +18,14 @@ alvk_status aip_runtime_generation_submit(const alvk_generation *g, alvk_patch_h
     if ((status = aip_runtime_commands_available()) != ALVK_OK)
         return status;
     aip_runtime *rt = &g_aip_runtime;
+    uint32_t slot = 0;
+    if ((status = aip_queue_reserve(&rt->queue, &slot)) != ALVK_OK)
+        return status;
     aip_staged_generation *s = aip_generation_stage(g);
-    if (s == NULL)
+    if (s == NULL) {
+        aip_queue_release(&rt->queue, slot);
         return ALVK_E_INTERNAL;
+    }
     int added_owner = 0;
     alvk_patch_handle h = 0;
     status = aip_rejit_begin_install(&rt->rejit, &g->module_mvid, g->method_token, g->owner,
@@ -28,22 +33,20 @@ alvk_status aip_runtime_generation_submit(const alvk_generation *g, alvk_patch_h
     s->added_owner = (uint32_t)added_owner;
     if (status == ALVK_OK) {
         status = aip_rejit_begin_generation(&rt->rejit, s->index, 1, g->prior_generation, &s->id);
-        if (status == ALVK_OK) {
-            s->queued_ns = aip_monotonic_ns();
-            status = aip_queue_submit(&rt->queue, aip_generation_run, &s, sizeof s, NULL);
-        }
-        if (status != ALVK_OK) {
-            if (s->id != 0)
-                aip_rejit_cancel_generation(&rt->rejit, s->index, s->id);
+        if (status != ALVK_OK)
             aip_rejit_cancel_command(&rt->rejit, s->index, added_owner ? g->owner : 0);
-        }
     }
     if (status != ALVK_OK) {
+        aip_queue_release(&rt->queue, slot);
         free(s);
         return status;
     }
+    /* The worker owns s once it is committed (it frees it): read what we return first. */
     *handle = h;
     *id = s->id;
+    s->queued_ns = aip_monotonic_ns();
+    s->command = *command = aip_rejit_issue_command(&rt->rejit);
+    aip_queue_commit(&rt->queue, slot, aip_generation_run, aip_generation_discard, &s, sizeof s);
     return ALVK_OK;
 }
 

@@ -149,9 +149,19 @@ alvk_status aip_generation_run(void *payload, void *context)
                              : run_generation(rt, s, &patch, &failing);
     if (status != ALVK_OK)
         aip_rejit_generation_rejected(&rt->rejit, s->index, s->id, status, failing, 0);
-    aip_patch_finish(rt, s->index, &patch, status, s->added_owner ? s->g.owner : 0, s->queued_ns);
+    aip_patch_finish(rt, s->index, s->command, &patch, status, s->added_owner ? s->g.owner : 0,
+                     s->queued_ns);
     free(s);
     return status;
+}
+
+void aip_generation_discard(void *payload, void *context)
+{
+    aip_runtime *rt = context;
+    aip_staged_generation *s = *(aip_staged_generation **)payload;
+    aip_rejit_discard_command(&rt->rejit, s->index, s->command, s->id,
+                              s->added_owner ? s->g.owner : 0, s->queued_ns);
+    free(s);
 }
 
 alvk_status aip_generation_rollback_run(void *payload, void *context)

@@ -13,6 +13,7 @@
 typedef struct aip_staged_generation {
     alvk_generation g; /* its pointers point into `storage` */
     alvk_generation_id id;
+    alvk_command_id command;
     uint32_t index;
     uint32_t added_owner;
     uint64_t queued_ns;
@@ -44,6 +45,7 @@ alvk_status aip_generation_publish(aip_runtime *rt, uint32_t index, alvk_generat
 /* Queue commands: a submitted generation (payload: aip_staged_generation *), and the
  * rollback of a generation that failed to compile (payload: uint32_t patch index). */
 alvk_status aip_generation_run(void *payload, void *context);
+void aip_generation_discard(void *payload, void *context);
 alvk_status aip_generation_rollback_run(void *payload, void *context);
 
 #endif

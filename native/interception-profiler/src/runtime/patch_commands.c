@@ -7,20 +7,18 @@
 
 #include <string.h>
 
-static alvk_status submit(aip_runtime *rt, aip_patch_command *c)
+/* Queues an accepted command into the slot reserved for it: it gets its ID, and the queue
+ * cannot refuse it any more. */
+static alvk_command_id commit(aip_runtime *rt, uint32_t slot, aip_patch_command *c)
 {
     c->queued_ns = aip_monotonic_ns();
-    alvk_status status = aip_queue_submit(&rt->queue, aip_patch_run, c, sizeof *c, NULL);
-    if (status != ALVK_OK) {
-        if (c->generation != 0)
-            aip_rejit_cancel_generation(&rt->rejit, c->index, c->generation);
-        aip_rejit_cancel_command(&rt->rejit, c->index, c->added_owner ? c->owner : 0);
-    }
-    return status;
+    c->command = aip_rejit_issue_command(&rt->rejit);
+    aip_queue_commit(&rt->queue, slot, aip_patch_run, aip_patch_discard, c, sizeof *c);
+    return c->command;
 }
 
 alvk_status aip_runtime_patch_install(const alvk_install_request *request,
-                                      alvk_patch_handle *handle)
+                                      alvk_patch_handle *handle, alvk_command_id *command)
 {
     if (request->owner == 0)
         return ALVK_E_INVALID_OWNER;
@@ -44,20 +42,28 @@ alvk_status aip_runtime_patch_install(const alvk_install_request *request,
     memcpy(c.body_identity, request->body_identity, sizeof c.body_identity);
     alvk_patch_handle h = 0;
     int added_owner = 0;
+    uint32_t slot = 0;
+    if ((status = aip_queue_reserve(&rt->queue, &slot)) != ALVK_OK)
+        return status;
     status = aip_rejit_begin_install(&rt->rejit, &c.mvid, c.token, c.owner, request->flags,
                                      &c.index, &h, &added_owner);
     c.added_owner = (uint32_t)added_owner;
     if (status == ALVK_OK) {
         status = aip_rejit_begin_generation(&rt->rejit, c.index, 0, 0, &c.generation);
-        status = status == ALVK_OK ? submit(rt, &c) : status;
+        if (status != ALVK_OK)
+            aip_rejit_cancel_command(&rt->rejit, c.index, added_owner ? c.owner : 0);
     }
-    if (status == ALVK_OK)
-        *handle = h;
-    return status;
+    if (status != ALVK_OK) {
+        aip_queue_release(&rt->queue, slot);
+        return status;
+    }
+    *handle = h;
+    *command = commit(rt, slot, &c);
+    return ALVK_OK;
 }
 
 static alvk_status command(alvk_patch_handle handle, uint64_t owner, uint64_t replacement,
-                           aip_patch_command_kind kind)
+                           aip_patch_command_kind kind, alvk_command_id *issued)
 {
     if (owner == 0)
         return ALVK_E_INVALID_OWNER;
@@ -70,23 +76,44 @@ static alvk_status command(alvk_patch_handle handle, uint64_t owner, uint64_t re
     c.kind = kind;
     c.owner = owner;
     c.replacement = replacement;
+    uint32_t slot = 0;
+    if ((status = aip_queue_reserve(&rt->queue, &slot)) != ALVK_OK)
+        return status;
     status = aip_rejit_begin_command(&rt->rejit, handle, owner, &c.index);
-    if (status == ALVK_OK && kind == AIP_PATCH_REPLACE)
+    if (status == ALVK_OK && kind == AIP_PATCH_REPLACE) {
         status = aip_rejit_begin_generation(&rt->rejit, c.index, 0, 0, &c.generation);
-    return status == ALVK_OK ? submit(rt, &c) : status;
+        if (status != ALVK_OK)
+            aip_rejit_cancel_command(&rt->rejit, c.index, 0);
+    }
+    if (status != ALVK_OK) {
+        aip_queue_release(&rt->queue, slot);
+        return status;
+    }
+    *issued = commit(rt, slot, &c);
+    return ALVK_OK;
 }
 
 alvk_status aip_runtime_patch_replace(alvk_patch_handle handle, uint64_t owner,
-                                      uint64_t replacement)
+                                      uint64_t replacement, alvk_command_id *issued)
 {
     if (replacement == 0)
         return ALVK_E_INVALID_REPLACEMENT;
-    return command(handle, owner, replacement, AIP_PATCH_REPLACE);
+    return command(handle, owner, replacement, AIP_PATCH_REPLACE, issued);
 }
 
-alvk_status aip_runtime_patch_remove(alvk_patch_handle handle, uint64_t owner)
+alvk_status aip_runtime_patch_remove(alvk_patch_handle handle, uint64_t owner,
+                                     alvk_command_id *issued)
 {
-    return command(handle, owner, 0, AIP_PATCH_REMOVE);
+    return command(handle, owner, 0, AIP_PATCH_REMOVE, issued);
+}
+
+alvk_status aip_runtime_command_wait(alvk_command_id command, uint32_t timeout_ms,
+                                     alvk_status *result)
+{
+    if (!atomic_load(&g_aip_runtime.attached))
+        return ALVK_E_NOT_ATTACHED;
+    return aip_rejit_wait_command(&g_aip_runtime.rejit, command,
+                                  (uint64_t)timeout_ms * 1000000u, result);
 }
 
 alvk_status aip_runtime_patch_wait(alvk_patch_handle handle, uint32_t timeout_ms)

@@ -146,8 +146,9 @@ static alvk_status remove_owner(aip_runtime *rt, const aip_patch_command *c,
     return status;
 }
 
-void aip_patch_finish(aip_runtime *rt, uint32_t index, const aip_patch *before,
-                      alvk_status status, uint64_t added_owner, uint64_t queued_ns)
+void aip_patch_finish(aip_runtime *rt, uint32_t index, alvk_command_id command,
+                      const aip_patch *before, alvk_status status, uint64_t added_owner,
+                      uint64_t queued_ns)
 {
     alvk_patch_state state = before->state;
     if (before->state == ALVK_PATCH_PENDING) {
@@ -166,7 +167,7 @@ void aip_patch_finish(aip_runtime *rt, uint32_t index, const aip_patch *before,
     }
     if (aip_patch_state_is_terminal(state) && state != ALVK_PATCH_REMOVED)
         aip_prepared_release(aip_rejit_publish(&rt->rejit, index, NULL));
-    aip_rejit_finish_command(&rt->rejit, index, state, status, queued_ns);
+    aip_rejit_finish_command(&rt->rejit, index, command, state, status, queued_ns);
     aip_generation_rollback_run(NULL, rt); /* any rollback whose own command was refused */
 }
 
@@ -190,9 +191,19 @@ alvk_status aip_patch_run(void *payload, void *context)
     if (status != ALVK_OK && c->kind != AIP_PATCH_REMOVE)
         aip_rejit_generation_rejected(&rt->rejit, c->index, c->generation, status, 0, 0);
     if (ended) {
-        aip_rejit_finish_command(&rt->rejit, c->index, ALVK_PATCH_REMOVED, status, c->queued_ns);
+        aip_rejit_finish_command(&rt->rejit, c->index, c->command, ALVK_PATCH_REMOVED, status,
+                                 c->queued_ns);
         return status;
     }
-    aip_patch_finish(rt, c->index, &patch, status, c->added_owner ? c->owner : 0, c->queued_ns);
+    aip_patch_finish(rt, c->index, c->command, &patch, status, c->added_owner ? c->owner : 0,
+                     c->queued_ns);
     return status;
+}
+
+void aip_patch_discard(void *payload, void *context)
+{
+    aip_runtime *rt = context;
+    const aip_patch_command *c = payload;
+    aip_rejit_discard_command(&rt->rejit, c->index, c->command, c->generation,
+                              c->added_owner ? c->owner : 0, c->queued_ns);
 }

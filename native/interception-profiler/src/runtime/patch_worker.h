@@ -22,20 +22,23 @@ typedef struct aip_patch_command {
     uint32_t token;
     uint32_t added_owner; /* install: the owner was not holding the patch before */
     alvk_generation_id generation; /* install and replace: the dispatch generation */
+    alvk_command_id command;
     alvk_mvid mvid;
     uint8_t signature_hash[32];
     uint8_t body_identity[32];
 } aip_patch_command;
 
-/* aip_command_fn for the queue; context is the runtime. */
+/* aip_command_fn and aip_command_discard_fn for the queue; context is the runtime. */
 alvk_status aip_patch_run(void *payload, void *context);
+void aip_patch_discard(void *payload, void *context);
 
 struct aip_runtime;
 struct aip_patch;
 /* The end of any patch command (generations too): the patch state that follows from
  * `status`, the owner an install added taken back out on failure (restoring the original
  * if nobody else holds the patch), and RejitState told. */
-void aip_patch_finish(struct aip_runtime *rt, uint32_t index, const struct aip_patch *before,
-                      alvk_status status, uint64_t added_owner, uint64_t queued_ns);
+void aip_patch_finish(struct aip_runtime *rt, uint32_t index, alvk_command_id command,
+                      const struct aip_patch *before, alvk_status status, uint64_t added_owner,
+                      uint64_t queued_ns);
 
 #endif

@@ -38,17 +38,21 @@ alvk_status aip_runtime_module_identify(const alvk_mvid *mvid, uint64_t module_t
                                         alvk_module_info *out);
 
 /* The patch commands; arguments already checked for NULL and struct size. */
+/* An accepted command's ID comes back in *command (untouched on refusal). */
 alvk_status aip_runtime_patch_install(const alvk_install_request *request,
-                                      alvk_patch_handle *handle);
+                                      alvk_patch_handle *handle, alvk_command_id *command);
 alvk_status aip_runtime_patch_replace(alvk_patch_handle handle, uint64_t owner,
-                                      uint64_t replacement);
-alvk_status aip_runtime_patch_remove(alvk_patch_handle handle, uint64_t owner);
+                                      uint64_t replacement, alvk_command_id *command);
+alvk_status aip_runtime_patch_remove(alvk_patch_handle handle, uint64_t owner,
+                                     alvk_command_id *command);
+alvk_status aip_runtime_command_wait(alvk_command_id command, uint32_t timeout_ms,
+                                     alvk_status *result);
 alvk_status aip_runtime_patch_wait(alvk_patch_handle handle, uint32_t timeout_ms);
 alvk_status aip_runtime_patch_telemetry(alvk_patch_handle handle, alvk_patch_telemetry *out);
 
 /* Generations (generation_commands.c); arguments already checked for NULL. */
 alvk_status aip_runtime_generation_submit(const alvk_generation *g, alvk_patch_handle *handle,
-                                          alvk_generation_id *id);
+                                          alvk_generation_id *id, alvk_command_id *command);
 alvk_status aip_runtime_generation_result(alvk_patch_handle handle, alvk_generation_id id,
                                           alvk_generation_result *out,
                                           alvk_relocation_result *relocations,

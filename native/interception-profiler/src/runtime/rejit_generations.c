@@ -232,16 +232,3 @@ alvk_status aip_rejit_generation_lookup(aip_rejit_state *st, alvk_patch_handle h
     *out = *r;
     return ALVK_OK;
 }
-
-void aip_rejit_cancel_generation(aip_rejit_state *st, uint32_t index, alvk_generation_id id)
-{
-    aip_mutex_lock(&st->lock);
-    aip_patch *p = &st->patches[index];
-    aip_generation_record *r = record_of(p, id);
-    if (r != NULL) {
-        if (p->latest_generation == id)
-            p->latest_generation = r->result.prior_generation;
-        r->result.generation = 0;
-    }
-    aip_mutex_unlock(&st->lock);
-}

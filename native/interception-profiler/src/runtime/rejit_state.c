@@ -132,10 +132,87 @@ void aip_rejit_cancel_command(aip_rejit_state *st, uint32_t index, uint64_t adde
     aip_mutex_unlock(&st->lock);
 }
 
-void aip_rejit_finish_command(aip_rejit_state *st, uint32_t index, alvk_patch_state state,
-                              alvk_status status, uint64_t queued_ns)
+alvk_command_id aip_rejit_issue_command(aip_rejit_state *st)
 {
     aip_mutex_lock(&st->lock);
+    alvk_command_id id = ++st->last_command;
+    aip_command_record *r = &st->commands[id % ALVK_COMMAND_HISTORY];
+    r->id = id;
+    r->status = ALVK_OK;
+    r->done = 0;
+    aip_mutex_unlock(&st->lock);
+    return id;
+}
+
+/* The command's record, if it is still kept. Lock held. */
+static aip_command_record *command_record(aip_rejit_state *st, alvk_command_id command)
+{
+    aip_command_record *r = &st->commands[command % ALVK_COMMAND_HISTORY];
+    return command != 0 && r->id == command ? r : NULL;
+}
+
+/* Lock held. */
+static void end_command(aip_rejit_state *st, alvk_command_id command, alvk_status status)
+{
+    aip_command_record *r = command_record(st, command);
+    if (r != NULL) {
+        r->status = status;
+        r->done = 1;
+    }
+}
+
+alvk_status aip_rejit_wait_command(aip_rejit_state *st, alvk_command_id command,
+                                   uint64_t timeout_ns, alvk_status *result)
+{
+    uint64_t deadline = aip_monotonic_ns() + timeout_ns;
+    alvk_status status;
+    aip_mutex_lock(&st->lock);
+    for (;;) {
+        const aip_command_record *r = command_record(st, command);
+        if (r == NULL) {
+            status = ALVK_E_UNKNOWN_COMMAND;
+            break;
+        }
+        if (r->done) {
+            *result = r->status;
+            status = ALVK_OK;
+            break;
+        }
+        if (aip_cond_wait_until(&st->changed, &st->lock, deadline) != 0) {
+            r = command_record(st, command);
+            if (r == NULL || !r->done) {
+                status = r == NULL ? ALVK_E_UNKNOWN_COMMAND : ALVK_E_TIMEOUT;
+                break;
+            }
+        }
+    }
+    aip_mutex_unlock(&st->lock);
+    return status;
+}
+
+void aip_rejit_discard_command(aip_rejit_state *st, uint32_t index, alvk_command_id command,
+                               alvk_generation_id generation, uint64_t added_owner,
+                               uint64_t queued_ns)
+{
+    if (generation != 0)
+        aip_rejit_generation_rejected(st, index, generation, ALVK_E_WORKER_UNAVAILABLE, 0, 0);
+    aip_mutex_lock(&st->lock);
+    aip_patch *p = &st->patches[index];
+    int at = added_owner != 0 ? aip_patch_find_owner(p, added_owner) : -1;
+    if (at >= 0)
+        aip_patch_drop_owner(p, at);
+    alvk_patch_state state = p->state == ALVK_PATCH_PENDING && p->telemetry.commands_completed == 0
+                                 ? ALVK_PATCH_REJECTED
+                                 : p->state;
+    aip_mutex_unlock(&st->lock);
+    aip_rejit_finish_command(st, index, command, state, ALVK_E_WORKER_UNAVAILABLE, queued_ns);
+}
+
+void aip_rejit_finish_command(aip_rejit_state *st, uint32_t index, alvk_command_id command,
+                              alvk_patch_state state, alvk_status status, uint64_t queued_ns)
+{
+    aip_mutex_lock(&st->lock);
+    end_command(st, command, status);
     aip_patch *p = &st->patches[index];
     if (!aip_patch_state_is_terminal(p->state)) {
         if (aip_patch_state_is_terminal(state)) {

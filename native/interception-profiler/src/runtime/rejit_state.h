@@ -66,10 +66,19 @@ typedef struct aip_patch {
     alvk_patch_telemetry telemetry;  /* counters and HRESULTs; state fields filled on read */
 } aip_patch;
 
+/* One accepted command's end, for alvk_command_wait; slot = id % ALVK_COMMAND_HISTORY. */
+typedef struct aip_command_record {
+    alvk_command_id id; /* 0: empty */
+    alvk_status status;
+    uint32_t done;
+} aip_command_record;
+
 typedef struct aip_rejit_state {
     aip_mutex lock;
     aip_cond changed;
     uint64_t end_counter;
+    alvk_command_id last_command;
+    aip_command_record commands[ALVK_COMMAND_HISTORY];
     alvk_generation_id last_generation_id;
     int32_t last_requested; /* patch index of the latest ReJIT request, or -1 */
     aip_patch patches[ALVK_MAX_PATCHES];
@@ -101,14 +110,29 @@ alvk_status aip_rejit_begin_generation(aip_rejit_state *st, uint32_t index, int 
 alvk_status aip_rejit_begin_command(aip_rejit_state *st, alvk_patch_handle handle,
                                     uint64_t owner, uint32_t *index);
 
-/* Undoes a begin_* whose command could not be queued (and the owner an install added). A
+/* Undoes a begin_* whose command is not queued after all (and the owner an install added). A
  * new patch that never ran a command returns to the free list. */
 void aip_rejit_cancel_command(aip_rejit_state *st, uint32_t index, uint64_t added_owner);
 
+/* The ID of a command that passed every check and is being queued (its slot reserved, so
+ * nothing can refuse it any more): recorded as running. */
+alvk_command_id aip_rejit_issue_command(aip_rejit_state *st);
+
 /* The worker's end of a command: state, status and elapsed time recorded, pending lowered,
- * waiters woken. */
-void aip_rejit_finish_command(aip_rejit_state *st, uint32_t index, alvk_patch_state state,
-                              alvk_status status, uint64_t queued_ns);
+ * the command's record finished, waiters woken. */
+void aip_rejit_finish_command(aip_rejit_state *st, uint32_t index, alvk_command_id command,
+                              alvk_patch_state state, alvk_status status, uint64_t queued_ns);
+
+/* A queued command that will never run (the worker stopped): its generation (if any)
+ * rejected, the owner an install added taken out, and the command finished, all with
+ * ALVK_E_WORKER_UNAVAILABLE; a new patch that never ran a command ends REJECTED. */
+void aip_rejit_discard_command(aip_rejit_state *st, uint32_t index, alvk_command_id command,
+                               alvk_generation_id generation, uint64_t added_owner,
+                               uint64_t queued_ns);
+
+/* Waits for one command: ALVK_OK with *result, ALVK_E_TIMEOUT, ALVK_E_UNKNOWN_COMMAND. */
+alvk_status aip_rejit_wait_command(aip_rejit_state *st, alvk_command_id command,
+                                   uint64_t timeout_ns, alvk_status *result);
 
 /* Owner bookkeeping (worker only, lock taken inside). */
 int aip_rejit_has_owner(aip_rejit_state *st, uint32_t index, uint64_t owner);
@@ -121,9 +145,6 @@ void aip_rejit_set_owner_body(aip_rejit_state *st, uint32_t index, uint64_t owne
  * owners (a new reference, with its replacement), or NULL for the original. */
 aip_prepared_rejit *aip_rejit_successor_body(aip_rejit_state *st, uint32_t index,
                                              uint64_t *replacement);
-/* Undoes a begin_generation whose command could not be queued: the record goes, and the
- * chain's latest falls back to what it was. */
-void aip_rejit_cancel_generation(aip_rejit_state *st, uint32_t index, alvk_generation_id id);
 /* Returns the owners left after removing, or -1 when owner did not hold the patch. When none
  * are left the patch is closing: installs no longer join it, commands get PATCH_ENDED, until
  * the worker ends it (or, if restoring fails, adds the owner back, which reopens it). */

@@ -42,7 +42,46 @@ static void free_slot(aip_queue *q, aip_queue_slot *slot)
     slot->state = AIP_SLOT_FREE;
     slot->abandoned = 0;
     slot->run = NULL;
+    slot->discard = NULL;
     --q->in_use;
+}
+
+/* Takes a free slot. Lock held. */
+static alvk_status take(aip_queue *q, uint32_t *index)
+{
+    if (q->stopping)
+        return ALVK_E_WORKER_UNAVAILABLE;
+    if (q->in_use == q->capacity)
+        return ALVK_E_QUEUE_FULL;
+    uint32_t i = 0;
+    while (q->slots[i].state != AIP_SLOT_FREE)
+        ++i;
+    q->slots[i].state = AIP_SLOT_RESERVED;
+    ++q->in_use;
+    *index = i;
+    return ALVK_OK;
+}
+
+/* Fills a taken slot and queues it. Lock held; the queue is not stopping. */
+static void enqueue(aip_queue *q, uint32_t index, aip_command_fn run,
+                    aip_command_discard_fn discard, const void *payload, size_t payload_size,
+                    uint64_t *ticket)
+{
+    aip_queue_slot *slot = &q->slots[index];
+    slot->state = AIP_SLOT_QUEUED;
+    slot->abandoned = ticket == NULL; /* fire and forget: freed when it finishes */
+    slot->sequence++;
+    slot->result = ALVK_E_INTERNAL;
+    slot->run = run;
+    slot->discard = discard;
+    memset(slot->payload, 0, sizeof slot->payload);
+    if (payload_size > 0)
+        memcpy(slot->payload, payload, payload_size);
+    q->order[(q->head + q->queued) % q->capacity] = index;
+    ++q->queued;
+    if (ticket != NULL)
+        *ticket = make_ticket(index, slot->sequence);
+    aip_cond_signal(&q->work_ready);
 }
 
 alvk_status aip_queue_submit(aip_queue *q, aip_command_fn run, const void *payload,
@@ -53,33 +92,61 @@ alvk_status aip_queue_submit(aip_queue *q, aip_command_fn run, const void *paylo
     if (payload_size > AIP_COMMAND_PAYLOAD_BYTES)
         return ALVK_E_INTERNAL;
     aip_mutex_lock(&q->lock);
-    alvk_status status = ALVK_OK;
-    if (q->stopping) {
-        status = ALVK_E_WORKER_UNAVAILABLE;
-    } else if (q->in_use == q->capacity) {
-        status = ALVK_E_QUEUE_FULL;
-    } else {
-        uint32_t index = 0;
-        while (q->slots[index].state != AIP_SLOT_FREE)
-            ++index;
-        aip_queue_slot *slot = &q->slots[index];
-        slot->state = AIP_SLOT_QUEUED;
-        slot->abandoned = ticket == NULL; /* fire and forget: freed when it finishes */
-        slot->sequence++;
-        slot->result = ALVK_E_INTERNAL;
-        slot->run = run;
-        memset(slot->payload, 0, sizeof slot->payload);
-        if (payload_size > 0)
-            memcpy(slot->payload, payload, payload_size);
-        q->order[(q->head + q->queued) % q->capacity] = index;
-        ++q->queued;
-        ++q->in_use;
-        if (ticket != NULL)
-            *ticket = make_ticket(index, slot->sequence);
-        aip_cond_signal(&q->work_ready);
-    }
+    uint32_t index = 0;
+    alvk_status status = take(q, &index);
+    if (status == ALVK_OK)
+        enqueue(q, index, run, NULL, payload, payload_size, ticket);
     aip_mutex_unlock(&q->lock);
     return status;
+}
+
+alvk_status aip_queue_reserve(aip_queue *q, uint32_t *slot)
+{
+    aip_mutex_lock(&q->lock);
+    alvk_status status = take(q, slot);
+    aip_mutex_unlock(&q->lock);
+    return status;
+}
+
+void aip_queue_release(aip_queue *q, uint32_t slot)
+{
+    aip_mutex_lock(&q->lock);
+    if (slot < q->capacity && q->slots[slot].state == AIP_SLOT_RESERVED)
+        free_slot(q, &q->slots[slot]);
+    aip_cond_broadcast(&q->work_done);
+    aip_mutex_unlock(&q->lock);
+}
+
+void aip_queue_commit(aip_queue *q, uint32_t slot, aip_command_fn run,
+                      aip_command_discard_fn discard, const void *payload, size_t payload_size)
+{
+    aip_mutex_lock(&q->lock);
+    if (slot >= q->capacity || q->slots[slot].state != AIP_SLOT_RESERVED ||
+        payload_size > AIP_COMMAND_PAYLOAD_BYTES) {
+        aip_mutex_unlock(&q->lock); /* a caller's bug; nothing was reserved for this */
+        return;
+    }
+    if (!q->stopping) {
+        enqueue(q, slot, run, discard, payload, payload_size, NULL);
+        aip_mutex_unlock(&q->lock);
+        return;
+    }
+    /* Stopped since the reservation: the command completes unrun, here. */
+    aip_queue_slot *s = &q->slots[slot];
+    s->state = AIP_SLOT_RUNNING;
+    s->abandoned = 1;
+    memset(s->payload, 0, sizeof s->payload);
+    if (payload_size > 0)
+        memcpy(s->payload, payload, payload_size);
+    aip_mutex_unlock(&q->lock);
+    if (discard != NULL)
+        discard(s->payload, q->context);
+    aip_mutex_lock(&q->lock);
+    s->result = ALVK_E_WORKER_UNAVAILABLE;
+    atomic_fetch_add_explicit(&q->completed, 1, memory_order_relaxed);
+    free_slot(q, s);
+    aip_cond_broadcast(&q->work_done);
+    aip_mutex_unlock(&q->lock);
 }
 
 alvk_status aip_queue_wait(aip_queue *q, uint64_t ticket, uint64_t timeout_ns,
@@ -98,7 +165,8 @@ alvk_status aip_queue_wait(aip_queue *q, uint64_t ticket, uint64_t timeout_ns,
     aip_queue_slot *slot = &q->slots[index];
     alvk_status status = ALVK_OK;
     for (;;) {
-        if (slot->sequence != sequence || slot->state == AIP_SLOT_FREE || slot->abandoned) {
+        if (slot->sequence != sequence || slot->state == AIP_SLOT_FREE ||
+            slot->state == AIP_SLOT_RESERVED || slot->abandoned) {
             status = ALVK_E_INTERNAL;
             break;
         }
@@ -152,6 +220,12 @@ void aip_queue_run_worker(aip_queue *q)
         aip_queue_slot *slot = &q->slots[q->order[q->head]];
         q->head = (q->head + 1) % q->capacity;
         --q->queued;
+        slot->state = AIP_SLOT_RUNNING;
+        if (slot->discard != NULL) {
+            aip_mutex_unlock(&q->lock);
+            slot->discard(slot->payload, q->context);
+            aip_mutex_lock(&q->lock);
+        }
         finish(q, slot, ALVK_E_WORKER_UNAVAILABLE);
     }
     aip_mutex_unlock(&q->lock);

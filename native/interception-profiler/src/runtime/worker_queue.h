@@ -4,7 +4,12 @@
  * the submitter owns nothing afterwards. A submitter may wait for the result with a
  * timeout; a waiter that gives up abandons the slot and the worker frees it when the
  * command finishes, so no slot can leak. Commands still queued at stop complete with
- * ALVK_E_WORKER_UNAVAILABLE without running. */
+ * ALVK_E_WORKER_UNAVAILABLE without running; their discard function (if any) releases what
+ * the payload owns and records the end.
+ *
+ * A command whose acceptance changes other state (a patch's pending count, a generation ID)
+ * reserves its slot first: ALVK_E_QUEUE_FULL then comes before anything changed, and the
+ * commit that follows cannot fail. */
 #ifndef AIP_WORKER_QUEUE_H
 #define AIP_WORKER_QUEUE_H
 
@@ -19,9 +24,12 @@
 
 /* Runs on the worker thread; returns the command's result. */
 typedef alvk_status (*aip_command_fn)(void *payload, void *context);
+/* Runs instead of the command when it completes unrun (the queue stopped). */
+typedef void (*aip_command_discard_fn)(void *payload, void *context);
 
 typedef enum aip_slot_state {
     AIP_SLOT_FREE = 0,
+    AIP_SLOT_RESERVED,
     AIP_SLOT_QUEUED,
     AIP_SLOT_RUNNING,
     AIP_SLOT_DONE,
@@ -33,6 +41,7 @@ typedef struct aip_queue_slot {
     uint32_t sequence;
     alvk_status result;
     aip_command_fn run;
+    aip_command_discard_fn discard;
     _Alignas(16) unsigned char payload[AIP_COMMAND_PAYLOAD_BYTES];
 } aip_queue_slot;
 
@@ -61,6 +70,18 @@ void aip_queue_destroy(aip_queue *q);
  * ALVK_E_WORKER_UNAVAILABLE after stop; in both cases nothing was queued. */
 alvk_status aip_queue_submit(aip_queue *q, aip_command_fn run, const void *payload,
                              size_t payload_size, uint64_t *ticket);
+
+/* Takes a free slot for a command committed later: ALVK_OK with *slot, or ALVK_E_QUEUE_FULL
+ * / ALVK_E_WORKER_UNAVAILABLE with nothing taken. A reserved slot is committed or released,
+ * exactly once. */
+alvk_status aip_queue_reserve(aip_queue *q, uint32_t *slot);
+void aip_queue_release(aip_queue *q, uint32_t slot);
+
+/* Queues a fire-and-forget command in a reserved slot (payload_size at most
+ * AIP_COMMAND_PAYLOAD_BYTES). Never fails: when the queue stopped since the reservation, the
+ * command is discarded at once on the calling thread. */
+void aip_queue_commit(aip_queue *q, uint32_t slot, aip_command_fn run,
+                      aip_command_discard_fn discard, const void *payload, size_t payload_size);
 
 /* Waits for the command behind `ticket`. On completion stores its result, copies the first
  * payload_out_size bytes of the payload as the command left it into payload_out (commands
