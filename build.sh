@@ -96,6 +96,26 @@ proofs() {
     --logger "console;verbosity=normal"
 }
 
+sanitized_proofs() {
+  # The profiler itself under AddressSanitizer and UBSan inside real profiled processes: the
+  # Debug ASan library (built for the unit tests) loaded by CoreCLR, the ASan runtime
+  # preloaded into each proof process. The runtime handles SIGSEGV and SIGFPE itself (null
+  # references, division by zero), so ASan must leave those signals alone; leaks are the
+  # runtime's to keep at exit. Any report aborts the process, which fails its proof.
+  step "profiled-process proofs with the profiler under ASan + UBSan"
+  local asan_lib="$ASAN_DIR/native/interception-profiler/$LIBNAME"
+  local runtime
+  runtime=$(cc -print-file-name=libasan.so)
+  ALVK_NATIVE_LIBRARY="$asan_lib" ALVK_PROOF_PRELOAD="$runtime" \
+  ASAN_OPTIONS=detect_leaks=0:handle_segv=0:handle_sigbus=0:handle_sigfpe=0:halt_on_error=1:abort_on_error=1 \
+  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    dotnet test tests/Proofs/AlvorKit.Proofs/AlvorKit.Proofs.csproj -c Release --no-build -nologo \
+      --filter "$SANITIZED_PROOFS" --logger "console;verbosity=minimal"
+}
+# The proofs that run again with the profiler under ASan: generations, the managed API,
+# command identity, concurrency and bad input.
+SANITIZED_PROOFS="FullyQualifiedName~GenerationProofs|FullyQualifiedName~GenerationRefusalProofs|FullyQualifiedName~InterceptionApiProofs|FullyQualifiedName~CommandProofs|FullyQualifiedName~PatchStressProofs|FullyQualifiedName~PatchBadInputProofs"
+
 demo() {
   step "live demo: a game loop patched while it runs, started through the launcher"
   dotnet build tools/Launcher/AlvorKit.Interception.Launcher.csproj -c Release -v quiet -nologo
@@ -135,7 +155,7 @@ target=${1:-test}
 case "$target" in
   native) build_native ;;
   managed) build_managed ;;
-  test) build_native; build_managed; test_tools; native_tests; artifact_checks; binding_tests; proofs; launcher_tests ;;
+  test) build_native; build_managed; test_tools; native_tests; artifact_checks; binding_tests; proofs; sanitized_proofs; launcher_tests ;;
   packages) build_native; packages ;;
   bindings) bindings ;;
   demo) build_native; build_managed; demo ;;

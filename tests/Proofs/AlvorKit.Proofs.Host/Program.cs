@@ -19,6 +19,7 @@ using AlvorKit.Interception.Native;
 //             around known allocations, exported to speedscope, folded and pprof files in dir
 //   api     - the managed API (AlvorKit.Interception): Interceptor.Open, install/replace/remove,
 //             owner scopes, signature mismatches, symbolic generation plans
+//   commands - command identity: waits answer for one command; refused calls take no ID
 //   idle    - does nothing (the launch-time benchmark's workload)
 string mode = args.Length > 0 ? args[0] : "status";
 switch (mode)
@@ -50,6 +51,9 @@ switch (mode)
         return 0;
     case "stress":
         Console.WriteLine(AlvorKit.Proofs.Host.StressProof.Run().ToJsonString());
+        return 0;
+    case "commands":
+        Console.WriteLine(AlvorKit.Proofs.Host.CommandsProof.Run().ToJsonString());
         return 0;
     case "generations":
         Console.WriteLine(AlvorKit.Proofs.Host.GenerationsProof.Run().ToJsonString());

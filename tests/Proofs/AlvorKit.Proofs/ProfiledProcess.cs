@@ -81,6 +81,10 @@ public static class ProfiledProcess
                 start.Environment.Remove(key);
         }
         start.Environment["DOTNET_CLI_TELEMETRY_OPTOUT"] = "1";
+        // The sanitizer job (./build.sh test): an ASan build of the profiler needs the ASan
+        // runtime loaded first, in the profiled process only (not in the test runner).
+        if (Environment.GetEnvironmentVariable("ALVK_PROOF_PRELOAD") is { Length: > 0 } preload)
+            start.Environment["LD_PRELOAD"] = preload;
         foreach (var (key, value) in environment.Concat(extraEnvironment ?? new Dictionary<string, string?>()))
         {
             if (value is null)
