@@ -108,6 +108,50 @@ static void malformed_inputs_make_it_inert(void **state)
     assert_int_equal(aip_event_mask_for(&config).low, 0);
 }
 
+static void allocation_sizes_are_checked_like_every_setting(void **state)
+{
+    (void)state;
+    aip_config config;
+    aip_config_inputs in = good_inputs();
+    in.allocations = "1";
+    aip_config_evaluate(&in, &config);
+    assert_int_equal(config.allocation_type_slots, ALVK_DEFAULT_TYPE_SLOTS);
+    assert_int_equal(config.allocation_sample_slots, ALVK_DEFAULT_SAMPLE_SLOTS);
+    in.allocation_types = "1";
+    in.allocation_samples = "262144";
+    aip_config_evaluate(&in, &config);
+    assert_int_equal(config.startup_status, ALVK_OK);
+    assert_int_equal(config.allocation_type_slots, 1);
+    assert_int_equal(config.allocation_sample_slots, ALVK_MAX_SAMPLE_SLOTS);
+
+    static const char *const bad[] = {"abc", "0", "-1", "+5", " 5", "5 ", "12k", "1048577",
+                                      "99999999999", "4294967296", "0x10"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+        in = good_inputs();
+        in.allocations = "1";
+        in.allocation_types = bad[i];
+        aip_config_evaluate(&in, &config);
+        assert_int_equal(config.startup_status, ALVK_E_ALLOCATION_SIZING_MALFORMED);
+        assert_true(aip_config_is_inert(config.startup_status));
+        assert_int_equal(config.allocation_profiling, 0);
+        assert_non_null(strstr(config.message, "ALVORKIT_INTERCEPTION_ALLOCATION_TYPES"));
+        assert_int_equal(aip_event_mask_for(&config).low, 0);
+    }
+    in = good_inputs();
+    in.allocation_samples = "262145"; /* one past its maximum; checked with allocations off too */
+    aip_config_evaluate(&in, &config);
+    assert_int_equal(config.startup_status, ALVK_E_ALLOCATION_SIZING_MALFORMED);
+    assert_non_null(strstr(config.message, "ALVORKIT_INTERCEPTION_ALLOCATION_SAMPLES"));
+
+    uint32_t v = 7;
+    assert_int_equal(aip_slots_parse("", 3, 10, &v), ALVK_OK);
+    assert_int_equal(v, 3);
+    assert_int_equal(aip_slots_parse("10", 3, 10, &v), ALVK_OK);
+    assert_int_equal(v, 10);
+    assert_int_equal(aip_slots_parse("11", 3, 10, &v), ALVK_E_ALLOCATION_SIZING_MALFORMED);
+    assert_int_equal(v, 10);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -116,6 +160,7 @@ int main(void)
         cmocka_unit_test(no_modules_keeps_profiler_but_drops_rejit),
         cmocka_unit_test(path_errors_come_first_and_make_it_inert),
         cmocka_unit_test(malformed_inputs_make_it_inert),
+        cmocka_unit_test(allocation_sizes_are_checked_like_every_setting),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -206,7 +206,7 @@ static void reservations_refuse_before_anything_changes(void **state)
     assert_int_equal(aip_queue_slots_in_use(&q), 2);
     assert_int_equal(aip_queue_reserve(&q, &c), ALVK_OK);
     v = 4;
-    aip_queue_commit(&q, a, record, discard_count, &v, sizeof v);
+    aip_queue_commit(&q, a, record, discard_count, &v, sizeof v, NULL);
     assert_int_equal(aip_queue_depth(&q), 2);
     /* A spent ticket's slot, reserved again, is not mistaken for the waited command. */
     alvk_status ignored;
@@ -221,8 +221,13 @@ static void reservations_refuse_before_anything_changes(void **state)
     assert_int_equal(result, ALVK_E_WORKER_UNAVAILABLE);
     /* A reservation committed after the stop is discarded at once, on this thread. */
     v = 10;
-    aip_queue_commit(&q, c, record, discard_count, &v, sizeof v);
+    uint64_t waited = 0;
+    aip_queue_commit(&q, c, record, discard_count, &v, sizeof v, &waited);
     assert_int_equal(atomic_load(&log.sum), -14);
+    assert_int_equal(aip_queue_slots_in_use(&q), 1); /* until its waiter collects it */
+    result = ALVK_OK;
+    assert_int_equal(aip_queue_wait(&q, waited, 0, &result, NULL, 0), ALVK_OK);
+    assert_int_equal(result, ALVK_E_WORKER_UNAVAILABLE);
     assert_int_equal(aip_queue_slots_in_use(&q), 0);
     assert_int_equal(aip_queue_completed(&q), 3);
     assert_int_equal(aip_queue_reserve(&q, &d), ALVK_E_WORKER_UNAVAILABLE);

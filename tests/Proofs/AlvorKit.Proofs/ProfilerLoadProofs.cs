@@ -136,6 +136,30 @@ public sealed class ProfilerLoadProofs
         Assert.Contains("ALVORKIT_INTERCEPTION_MODULES is malformed: entry 2 \"\" is empty", run.Stderr);
     }
 
+    [Theory]
+    [InlineData("ALVORKIT_INTERCEPTION_ALLOCATION_TYPES", "abc")]
+    [InlineData("ALVORKIT_INTERCEPTION_ALLOCATION_TYPES", "0")]
+    [InlineData("ALVORKIT_INTERCEPTION_ALLOCATION_TYPES", "-1")]
+    [InlineData("ALVORKIT_INTERCEPTION_ALLOCATION_TYPES", "1048577")]
+    [InlineData("ALVORKIT_INTERCEPTION_ALLOCATION_SAMPLES", "abc")]
+    [InlineData("ALVORKIT_INTERCEPTION_ALLOCATION_SAMPLES", "0")]
+    [InlineData("ALVORKIT_INTERCEPTION_ALLOCATION_SAMPLES", "-1")]
+    [InlineData("ALVORKIT_INTERCEPTION_ALLOCATION_SAMPLES", "262145")]
+    public void MalformedAllocationSizeLeavesTheProfilerInert(string variable, string value)
+    {
+        var env = ProfiledProcess.ProfiledEnvironment("Game");
+        env["ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING"] = "1";
+        env[variable] = value;
+        ProcessResult run = ProfiledProcess.Run(env, "status");
+        JsonObject s = Status(run.Report);
+        Assert.Equal(1u, s["attached"]!.GetValue<uint>());
+        Assert.Equal("AllocationSizingMalformed", s["startupStatus"]!.GetValue<string>());
+        Assert.Equal(0u, s["eventMaskLow"]!.GetValue<uint>());
+        Assert.Equal(0u, s["workerAlive"]!.GetValue<uint>());
+        Assert.Equal(0u, s["allocationProfiling"]!.GetValue<uint>());
+        Assert.Contains($"[alvorkit-interception] {variable}=\"{value}\" must be a whole number from 1 to", run.Stderr);
+    }
+
     [Fact]
     public void MissingAllowlistRefusesPatchingButKeepsTheProfiler()
     {

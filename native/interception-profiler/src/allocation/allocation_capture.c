@@ -5,6 +5,7 @@
 
 #include "../coreclr/corprof_enums.h"
 #include "../platform/platform.h"
+#include "../runtime/runtime_state.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -19,28 +20,15 @@ typedef struct sampler_thread {
 
 static _Thread_local sampler_thread t_sampler;
 
-static uint32_t env_slots(const char *name, uint32_t fallback, uint32_t maximum)
-{
-    char text[32];
-    if (aip_getenv(name, text, sizeof text) <= 0)
-        return fallback;
-    char *end = NULL;
-    unsigned long v = strtoul(text, &end, 10);
-    return (*end != '\0' || v == 0 || v > maximum) ? fallback : (uint32_t)v;
-}
-
-int aip_allocation_init(ICorProfilerInfo15 *info, uint32_t mask_low, uint32_t mask_high)
+int aip_allocation_init(ICorProfilerInfo15 *info, uint32_t mask_low, uint32_t mask_high,
+                        uint32_t type_slots, uint32_t sample_slots)
 {
     aip_allocation_state *a = &g_aip_allocations;
     a->info = info;
     a->base_mask_low = mask_low & ~(uint32_t)COR_PRF_MONITOR_OBJECT_ALLOCATED;
     a->base_mask_high = mask_high;
-    uint32_t types = env_slots(AIP_ENV_ALLOCATION_TYPES, ALVK_DEFAULT_TYPE_SLOTS,
-                               ALVK_MAX_TYPE_SLOTS);
-    uint32_t samples = env_slots(AIP_ENV_ALLOCATION_SAMPLES, ALVK_DEFAULT_SAMPLE_SLOTS,
-                                 ALVK_MAX_SAMPLE_SLOTS);
-    if (aip_type_table_init(&a->types, types) != 0 ||
-        aip_sample_store_init(&a->samples, samples) != 0 ||
+    if (aip_type_table_init(&a->types, type_slots) != 0 ||
+        aip_sample_store_init(&a->samples, sample_slots) != 0 ||
         (a->type_names = calloc(a->types.capacity, sizeof *a->type_names)) == NULL)
         return -1;
     a->enabled = 1;
@@ -150,6 +138,13 @@ alvk_status aip_allocation_end(alvk_capture_summary *summary)
     uint32_t open = 2;
     if (!atomic_compare_exchange_strong(&a->phase, &open, 3))
         return ALVK_E_CAPTURE_NOT_ACTIVE;
+    /* The resolution's place on the worker first: without it, the window stays open. */
+    uint32_t slot = 0;
+    alvk_status reserved = aip_runtime_reserve_worker(&slot);
+    if (reserved != ALVK_OK) {
+        atomic_store(&a->phase, 2);
+        return reserved;
+    }
     atomic_store(&a->active, 0);
     a->info->lpVtbl->SetEventMask2(a->info, a->base_mask_low, a->base_mask_high);
     while (atomic_load(&a->inflight) != 0) {
@@ -169,5 +164,5 @@ alvk_status aip_allocation_end(alvk_capture_summary *summary)
     s->type_slots = a->types.capacity;
     s->sample_slots = a->samples.capacity;
     *summary = *s;
-    return aip_allocation_resolve();
+    return aip_allocation_resolve(slot);
 }

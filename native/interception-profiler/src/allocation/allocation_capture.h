@@ -9,8 +9,6 @@
 #include "type_table.h"
 #include "../coreclr/corprof_info.h"
 
-#define AIP_ENV_ALLOCATION_TYPES "ALVORKIT_INTERCEPTION_ALLOCATION_TYPES"
-#define AIP_ENV_ALLOCATION_SAMPLES "ALVORKIT_INTERCEPTION_ALLOCATION_SAMPLES"
 
 typedef struct aip_allocation_state {
     int enabled;
@@ -31,18 +29,22 @@ typedef struct aip_allocation_state {
 
 extern aip_allocation_state g_aip_allocations;
 
-/* Startup: sizes the storage from the environment. Returns 0, or -1 when out of memory. */
-int aip_allocation_init(ICorProfilerInfo15 *info, uint32_t mask_low, uint32_t mask_high);
+/* Startup: the storage, sized by the configuration. Returns 0, or -1 when out of memory. */
+int aip_allocation_init(ICorProfilerInfo15 *info, uint32_t mask_low, uint32_t mask_high,
+                        uint32_t type_slots, uint32_t sample_slots);
 
 /* ObjectAllocated. */
 void aip_allocation_on_object(ObjectID object, ClassID class_id);
 
 alvk_status aip_allocation_begin(const alvk_capture_options *options);
 /* Closes the window, waits for callbacks still inside it, fills the summary, and has the
- * worker resolve names and frames (allocation_resolve.c). */
+ * worker resolve names and frames (allocation_resolve.c). The worker's slot is reserved
+ * first: when the queue is full (or the worker gone) the window stays open and nothing
+ * changed. */
 alvk_status aip_allocation_end(alvk_capture_summary *summary);
 
-/* Runs the resolution on the worker; it ends the closing phase. */
-alvk_status aip_allocation_resolve(void);
+/* Runs the resolution on the worker in the slot reserved for it; it ends the closing
+ * phase. */
+alvk_status aip_allocation_resolve(uint32_t slot);
 
 #endif

@@ -69,11 +69,11 @@ static alvk_status resolve_all(void *payload, void *context)
     return ALVK_OK;
 }
 
-alvk_status aip_allocation_resolve(void)
+alvk_status aip_allocation_resolve(uint32_t slot)
 {
-    alvk_status status = aip_runtime_run_on_worker(resolve_all, NULL, 0);
-    if (status != ALVK_OK && status != ALVK_E_TIMEOUT) {
-        /* Never queued: the counts stand, the names stay empty. */
+    alvk_status status = aip_runtime_run_reserved(slot, resolve_all, NULL, 0);
+    if (status == ALVK_E_WORKER_UNAVAILABLE) {
+        /* The worker stopped since the reservation: the counts stand, names stay empty. */
         g_aip_allocations.has_result = 1;
         atomic_store(&g_aip_allocations.phase, 0);
     }

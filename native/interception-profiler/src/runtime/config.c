@@ -10,6 +10,51 @@ int aip_config_is_inert(alvk_status startup_status)
     return startup_status != ALVK_OK && startup_status != ALVK_E_NO_PATCHABLE_MODULES;
 }
 
+alvk_status aip_slots_parse(const char *text, uint32_t fallback, uint32_t maximum,
+                            uint32_t *out)
+{
+    if (text == NULL || text[0] == '\0') {
+        *out = fallback;
+        return ALVK_OK;
+    }
+    uint64_t value = 0;
+    size_t digits = 0;
+    for (; text[digits] != '\0'; ++digits) {
+        if (digits == 10 || text[digits] < '0' || text[digits] > '9')
+            return ALVK_E_ALLOCATION_SIZING_MALFORMED;
+        value = value * 10u + (uint64_t)(text[digits] - '0');
+    }
+    if (value == 0 || value > maximum)
+        return ALVK_E_ALLOCATION_SIZING_MALFORMED;
+    *out = (uint32_t)value;
+    return ALVK_OK;
+}
+
+/* Both storage sizes, or a sizing error with its message. */
+static int sizes_parse(const aip_config_inputs *in, aip_config *out)
+{
+    static const struct {
+        const char *name;
+        uint32_t fallback, maximum;
+    } sizes[2] = {
+        {AIP_ENV_ALLOCATION_TYPES, ALVK_DEFAULT_TYPE_SLOTS, ALVK_MAX_TYPE_SLOTS},
+        {AIP_ENV_ALLOCATION_SAMPLES, ALVK_DEFAULT_SAMPLE_SLOTS, ALVK_MAX_SAMPLE_SLOTS},
+    };
+    const char *texts[2] = {in->allocation_types, in->allocation_samples};
+    uint32_t *values[2] = {&out->allocation_type_slots, &out->allocation_sample_slots};
+    for (int i = 0; i < 2; ++i) {
+        if (aip_slots_parse(texts[i], sizes[i].fallback, sizes[i].maximum, values[i]) != ALVK_OK) {
+            out->startup_status = ALVK_E_ALLOCATION_SIZING_MALFORMED;
+            snprintf(out->message, sizeof out->message,
+                     "%s=\"%.64s\" must be a whole number from 1 to %u (unset: %u)",
+                     sizes[i].name, texts[i], (unsigned)sizes[i].maximum,
+                     (unsigned)sizes[i].fallback);
+            return 0;
+        }
+    }
+    return 1;
+}
+
 void aip_config_evaluate(const aip_config_inputs *in, aip_config *out)
 {
     memset(out, 0, sizeof *out);
@@ -35,6 +80,10 @@ void aip_config_evaluate(const aip_config_inputs *in, aip_config *out)
                  AIP_ENV_ALLOCATIONS, in->allocations);
         return;
     }
+    if (!sizes_parse(in, out)) {
+        out->allocation_profiling = 0;
+        return;
+    }
     out->startup_status =
         aip_allowlist_parse(in->modules, &out->allowlist, out->message, sizeof out->message);
     if (aip_config_is_inert(out->startup_status))
@@ -45,6 +94,8 @@ void aip_config_load(aip_config *out)
 {
     static char modules[ALVK_ALLOWLIST_TEXT_CAPACITY * 2];
     static char allocations[64];
+    static char types[64];
+    static char samples[64];
     static char profiler_path[AIP_PATH_CAPACITY];
     static char self_path[AIP_PATH_CAPACITY];
     aip_config_inputs in;
@@ -54,6 +105,10 @@ void aip_config_load(aip_config *out)
     in.modules = n >= 0 ? modules : (n == -2 ? "<longer than 8191 bytes>" : NULL);
     n = aip_getenv(AIP_ENV_ALLOCATIONS, allocations, sizeof allocations);
     in.allocations = n >= 0 ? allocations : (n == -2 ? "<too long>" : NULL);
+    n = aip_getenv(AIP_ENV_ALLOCATION_TYPES, types, sizeof types);
+    in.allocation_types = n >= 0 ? types : (n == -2 ? "<too long>" : NULL);
+    n = aip_getenv(AIP_ENV_ALLOCATION_SAMPLES, samples, sizeof samples);
+    in.allocation_samples = n >= 0 ? samples : (n == -2 ? "<too long>" : NULL);
     n = aip_getenv(AIP_ENV_PROFILER_PATH, profiler_path, sizeof profiler_path);
     in.profiler_path = n >= 0 ? profiler_path : (n == -2 ? "<too long>" : NULL);
     in.self_path = aip_self_library_path(self_path, sizeof self_path) == 0 ? self_path : NULL;

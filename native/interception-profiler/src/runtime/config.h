@@ -10,6 +10,8 @@
 #define AIP_ENV_MODULES "ALVORKIT_INTERCEPTION_MODULES"
 #define AIP_ENV_PROFILER_PATH "ALVORKIT_INTERCEPTION_PROFILER_PATH"
 #define AIP_ENV_ALLOCATIONS "ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING"
+#define AIP_ENV_ALLOCATION_TYPES "ALVORKIT_INTERCEPTION_ALLOCATION_TYPES"
+#define AIP_ENV_ALLOCATION_SAMPLES "ALVORKIT_INTERCEPTION_ALLOCATION_SAMPLES"
 #define AIP_PATH_CAPACITY 4096
 #define AIP_MESSAGE_CAPACITY 8448 /* two full paths and a sentence */
 
@@ -39,10 +41,18 @@ alvk_status aip_allowlist_format(const aip_allowlist *list, char *buf, size_t ca
  * anything else is ALVK_E_ALLOCATION_FLAG_MALFORMED. */
 alvk_status aip_allocation_flag_parse(const char *text, uint32_t *enabled);
 
+/* Parses a storage size (ALVORKIT_INTERCEPTION_ALLOCATION_TYPES, _SAMPLES): unset or "" is
+ * `fallback`; otherwise 1 to 10 decimal digits whose value is 1..maximum, nothing else (no
+ * sign, space or suffix). ALVK_E_ALLOCATION_SIZING_MALFORMED otherwise, *out untouched. */
+alvk_status aip_slots_parse(const char *text, uint32_t fallback, uint32_t maximum,
+                            uint32_t *out);
+
 /* The raw inputs, as read from the process. */
 typedef struct aip_config_inputs {
     const char *modules;         /* NULL when unset */
     const char *allocations;     /* NULL when unset */
+    const char *allocation_types;   /* NULL when unset */
+    const char *allocation_samples; /* NULL when unset */
     const char *profiler_path;   /* NULL when unset */
     const char *self_path;       /* this library's resolved path, or NULL if unknown */
     int profiler_path_is_self;   /* 1 when profiler_path names the file at self_path */
@@ -51,8 +61,10 @@ typedef struct aip_config_inputs {
 typedef struct aip_config {
     aip_allowlist allowlist;
     uint32_t allocation_profiling;
+    uint32_t allocation_type_slots;   /* per-type count table, fixed at startup */
+    uint32_t allocation_sample_slots; /* sample storage, fixed at startup */
     /* ALVK_OK, a configuration error that makes the profiler inert (path unset or
-     * mismatched, malformed allowlist, malformed allocation flag), or
+     * mismatched, malformed allowlist, malformed allocation flag or sizes), or
      * ALVK_E_NO_PATCHABLE_MODULES, which only refuses patch commands. */
     alvk_status startup_status;
     char message[AIP_MESSAGE_CAPACITY]; /* why, for stderr; empty when ALVK_OK */

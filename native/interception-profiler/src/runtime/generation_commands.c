@@ -46,7 +46,8 @@ alvk_status aip_runtime_generation_submit(const alvk_generation *g, alvk_patch_h
     *id = s->id;
     s->queued_ns = aip_monotonic_ns();
     s->command = *command = aip_rejit_issue_command(&rt->rejit);
-    aip_queue_commit(&rt->queue, slot, aip_generation_run, aip_generation_discard, &s, sizeof s);
+    aip_queue_commit(&rt->queue, slot, aip_generation_run, aip_generation_discard, &s, sizeof s,
+                     NULL);
     return ALVK_OK;
 }
 

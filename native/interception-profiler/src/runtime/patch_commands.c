@@ -13,7 +13,7 @@ static alvk_command_id commit(aip_runtime *rt, uint32_t slot, aip_patch_command 
 {
     c->queued_ns = aip_monotonic_ns();
     c->command = aip_rejit_issue_command(&rt->rejit);
-    aip_queue_commit(&rt->queue, slot, aip_patch_run, aip_patch_discard, c, sizeof *c);
+    aip_queue_commit(&rt->queue, slot, aip_patch_run, aip_patch_discard, c, sizeof *c, NULL);
     return c->command;
 }
 

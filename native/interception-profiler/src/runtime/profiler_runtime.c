@@ -135,7 +135,9 @@ HRESULT aip_runtime_initialize(IUnknown *info_unknown)
         return S_OK;
     }
     rt->mask = mask;
-    if (rt->config.allocation_profiling && aip_allocation_init(rt->info, mask.low, mask.high) != 0)
+    if (rt->config.allocation_profiling && aip_allocation_init(rt->info, mask.low, mask.high,
+                                                             rt->config.allocation_type_slots,
+                                                             rt->config.allocation_sample_slots) != 0)
         aip_runtime_log("allocation profiling is off: its storage could not be allocated");
     /* The profiler stays attached without a worker; the status then says why commands fail. */
     if (start_worker(rt) != S_OK)

@@ -59,16 +59,30 @@ static alvk_status run_describe(void *payload, void *context)
     return status;
 }
 
-alvk_status aip_runtime_run_on_worker(aip_command_fn run, void *payload, size_t size)
+alvk_status aip_runtime_reserve_worker(uint32_t *slot)
+{
+    if (!atomic_load(&g_aip_runtime.attached))
+        return ALVK_E_NOT_ATTACHED;
+    return aip_queue_reserve(&g_aip_runtime.queue, slot);
+}
+
+alvk_status aip_runtime_run_reserved(uint32_t slot, aip_command_fn run, void *payload,
+                                     size_t size)
 {
     aip_runtime *rt = &g_aip_runtime;
     uint64_t ticket = 0;
-    alvk_status status = aip_queue_submit(&rt->queue, run, payload, size, &ticket);
-    if (status != ALVK_OK)
-        return status;
+    aip_queue_commit(&rt->queue, slot, run, NULL, payload, size, &ticket);
     alvk_status result = ALVK_E_INTERNAL;
-    status = aip_queue_wait(&rt->queue, ticket, AIP_COMMAND_TIMEOUT_NS, &result, payload, size);
+    alvk_status status =
+        aip_queue_wait(&rt->queue, ticket, AIP_COMMAND_TIMEOUT_NS, &result, payload, size);
     return status != ALVK_OK ? status : result;
+}
+
+alvk_status aip_runtime_run_on_worker(aip_command_fn run, void *payload, size_t size)
+{
+    uint32_t slot = 0;
+    alvk_status status = aip_runtime_reserve_worker(&slot);
+    return status != ALVK_OK ? status : aip_runtime_run_reserved(slot, run, payload, size);
 }
 
 alvk_status aip_runtime_describe_method(const alvk_mvid *mvid, uint64_t module_id,

@@ -46,6 +46,8 @@ static void free_slot(aip_queue *q, aip_queue_slot *slot)
     --q->in_use;
 }
 
+static void finish(aip_queue *q, aip_queue_slot *slot, alvk_status result);
+
 /* Takes a free slot. Lock held. */
 static alvk_status take(aip_queue *q, uint32_t *index)
 {
@@ -118,7 +120,8 @@ void aip_queue_release(aip_queue *q, uint32_t slot)
 }
 
 void aip_queue_commit(aip_queue *q, uint32_t slot, aip_command_fn run,
-                      aip_command_discard_fn discard, const void *payload, size_t payload_size)
+                      aip_command_discard_fn discard, const void *payload, size_t payload_size,
+                      uint64_t *ticket)
 {
     aip_mutex_lock(&q->lock);
     if (slot >= q->capacity || q->slots[slot].state != AIP_SLOT_RESERVED ||
@@ -127,25 +130,25 @@ void aip_queue_commit(aip_queue *q, uint32_t slot, aip_command_fn run,
         return;
     }
     if (!q->stopping) {
-        enqueue(q, slot, run, discard, payload, payload_size, NULL);
+        enqueue(q, slot, run, discard, payload, payload_size, ticket);
         aip_mutex_unlock(&q->lock);
         return;
     }
     /* Stopped since the reservation: the command completes unrun, here. */
     aip_queue_slot *s = &q->slots[slot];
     s->state = AIP_SLOT_RUNNING;
-    s->abandoned = 1;
+    s->abandoned = ticket == NULL;
+    s->sequence++;
     memset(s->payload, 0, sizeof s->payload);
     if (payload_size > 0)
         memcpy(s->payload, payload, payload_size);
+    if (ticket != NULL)
+        *ticket = make_ticket(slot, s->sequence);
     aip_mutex_unlock(&q->lock);
     if (discard != NULL)
         discard(s->payload, q->context);
     aip_mutex_lock(&q->lock);
-    s->result = ALVK_E_WORKER_UNAVAILABLE;
-    atomic_fetch_add_explicit(&q->completed, 1, memory_order_relaxed);
-    free_slot(q, s);
-    aip_cond_broadcast(&q->work_done);
+    finish(q, s, ALVK_E_WORKER_UNAVAILABLE);
     aip_mutex_unlock(&q->lock);
 }
 

@@ -77,11 +77,13 @@ alvk_status aip_queue_submit(aip_queue *q, aip_command_fn run, const void *paylo
 alvk_status aip_queue_reserve(aip_queue *q, uint32_t *slot);
 void aip_queue_release(aip_queue *q, uint32_t slot);
 
-/* Queues a fire-and-forget command in a reserved slot (payload_size at most
- * AIP_COMMAND_PAYLOAD_BYTES). Never fails: when the queue stopped since the reservation, the
- * command is discarded at once on the calling thread. */
+/* Queues a command in a reserved slot (payload_size at most AIP_COMMAND_PAYLOAD_BYTES); with
+ * ticket NULL nobody waits for it, else *ticket is for aip_queue_wait. Never fails: when the
+ * queue stopped since the reservation, the command is discarded at once on the calling
+ * thread and completes with ALVK_E_WORKER_UNAVAILABLE. */
 void aip_queue_commit(aip_queue *q, uint32_t slot, aip_command_fn run,
-                      aip_command_discard_fn discard, const void *payload, size_t payload_size);
+                      aip_command_discard_fn discard, const void *payload, size_t payload_size,
+                      uint64_t *ticket);
 
 /* Waits for the command behind `ticket`. On completion stores its result, copies the first
  * payload_out_size bytes of the payload as the command left it into payload_out (commands
