@@ -233,6 +233,11 @@ typedef struct alvk_runtime_status {
     uint64_t metadata_tokens_emitted;
     uint64_t metadata_bytes_emitted;
     uint64_t metadata_tokens_reused;
+    /* ABI 3.1: the bytes of IL bodies and maps the profiler holds now (the snapshots in
+     * force, each owner's last body, the last body that compiled), and how many. Bounded
+     * per patch whatever the number of replacements. */
+    uint64_t snapshot_bytes;
+    uint64_t snapshot_count;
 } alvk_runtime_status;
 
 /* ---------------------------------------------------------------------------------------

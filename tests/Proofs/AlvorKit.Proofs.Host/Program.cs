@@ -20,6 +20,7 @@ using AlvorKit.Interception.Native;
 //   api     - the managed API (AlvorKit.Interception): Interceptor.Open, install/replace/remove,
 //             owner scopes, signature mismatches, symbolic generation plans
 //   commands - command identity: waits answer for one command; refused calls take no ID
+//   memory [n] - n replacements of one patch (default 2000) and new signatures: what stays bounded
 //   idle    - does nothing (the launch-time benchmark's workload)
 string mode = args.Length > 0 ? args[0] : "status";
 switch (mode)
@@ -54,6 +55,10 @@ switch (mode)
         return 0;
     case "commands":
         Console.WriteLine(AlvorKit.Proofs.Host.CommandsProof.Run().ToJsonString());
+        return 0;
+    case "memory":
+        Console.WriteLine(AlvorKit.Proofs.Host.MemoryProof.Run(args.Length > 1 ? int.Parse(args[1]) : 2000)
+            .ToJsonString());
         return 0;
     case "generations":
         Console.WriteLine(AlvorKit.Proofs.Host.GenerationsProof.Run().ToJsonString());

@@ -75,6 +75,7 @@ static alvk_status emit_one(emit_session *s, const alvk_generation *g, uint32_t 
                                            r->name_length, blob, r->blob_length);
     if (aip_token_cache_find(&s->rt->tokens, &key, &res[i].token)) {
         res[i].reused = 1;
+        atomic_fetch_add_explicit(&s->rt->metadata_tokens_reused, 1, memory_order_relaxed);
         return ALVK_OK;
     }
     HRESULT hr = open_session(s);
@@ -91,6 +92,9 @@ static alvk_status emit_one(emit_session *s, const alvk_generation *g, uint32_t 
     if (status != ALVK_OK)
         return status;
     aip_token_cache_put(&s->rt->tokens, &key, res[i].token);
+    atomic_fetch_add_explicit(&s->rt->metadata_tokens_emitted, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&s->rt->metadata_bytes_emitted,
+                              (uint64_t)r->name_length + r->blob_length, memory_order_relaxed);
     *emitted = 1;
     return ALVK_OK;
 }

@@ -193,6 +193,10 @@ alvk_status aip_runtime_get_status(alvk_runtime_status *out)
         out->commands_completed = aip_queue_completed(&g_aip_runtime.queue);
     }
     memcpy(out->runtime_version, rt->runtime_version, sizeof out->runtime_version);
+    out->metadata_tokens_emitted = atomic_load(&g_aip_runtime.metadata_tokens_emitted);
+    out->metadata_bytes_emitted = atomic_load(&g_aip_runtime.metadata_bytes_emitted);
+    out->metadata_tokens_reused = atomic_load(&g_aip_runtime.metadata_tokens_reused);
+    aip_prepared_totals(&out->snapshot_bytes, &out->snapshot_count);
     if (aip_allowlist_format(&rt->config.allowlist, out->allowlist, sizeof out->allowlist) !=
         ALVK_OK)
         return ALVK_E_INTERNAL;

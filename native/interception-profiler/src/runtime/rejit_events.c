@@ -4,15 +4,27 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The snapshot allocator's accounting: process-wide, as the heap it counts. */
+static _Atomic uint64_t g_prepared_bytes, g_prepared_count;
+
+void aip_prepared_totals(uint64_t *bytes, uint64_t *count)
+{
+    *bytes = atomic_load_explicit(&g_prepared_bytes, memory_order_relaxed);
+    *count = atomic_load_explicit(&g_prepared_count, memory_order_relaxed);
+}
+
 aip_prepared_rejit *aip_prepared_create(alvk_generation_id generation, const uint8_t *body,
                                         uint32_t size, const alvk_il_map_entry *il_map,
                                         uint32_t il_map_count)
 {
     size_t body_space = ((size_t)size + 7u) & ~(size_t)7u;
     size_t map_bytes = (size_t)il_map_count * sizeof *il_map;
-    aip_prepared_rejit *p = malloc(sizeof *p + body_space + map_bytes);
+    size_t total = sizeof(aip_prepared_rejit) + body_space + map_bytes;
+    aip_prepared_rejit *p = malloc(total);
     if (p == NULL)
         return NULL;
+    atomic_fetch_add_explicit(&g_prepared_bytes, total, memory_order_relaxed);
+    atomic_fetch_add_explicit(&g_prepared_count, 1, memory_order_relaxed);
     atomic_init(&p->refs, 1);
     p->generation = generation;
     p->body_size = size;
@@ -27,8 +39,14 @@ aip_prepared_rejit *aip_prepared_create(alvk_generation_id generation, const uin
 
 void aip_prepared_release(aip_prepared_rejit *prepared)
 {
-    if (prepared != NULL && atomic_fetch_sub(&prepared->refs, 1) == 1)
+    if (prepared != NULL && atomic_fetch_sub(&prepared->refs, 1) == 1) {
+        size_t body_space = ((size_t)prepared->body_size + 7u) & ~(size_t)7u;
+        size_t total = sizeof *prepared + body_space +
+                       (size_t)prepared->il_map_count * sizeof *prepared->il_map;
+        atomic_fetch_sub_explicit(&g_prepared_bytes, total, memory_order_relaxed);
+        atomic_fetch_sub_explicit(&g_prepared_count, 1, memory_order_relaxed);
         free(prepared);
+    }
 }
 
 aip_prepared_rejit *aip_rejit_publish(aip_rejit_state *st, uint32_t index,

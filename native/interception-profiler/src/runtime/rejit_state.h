@@ -21,6 +21,9 @@ typedef struct aip_prepared_rejit {
     _Alignas(8) uint8_t data[];      /* the IL method body for SetILFunctionBody, then the map */
 } aip_prepared_rejit;
 
+/* What every snapshot alive in the process holds (bytes allocated, and how many). */
+void aip_prepared_totals(uint64_t *bytes, uint64_t *count);
+
 /* A snapshot holding copies of body and map, with one reference; NULL when out of memory. */
 aip_prepared_rejit *aip_prepared_create(alvk_generation_id generation, const uint8_t *body,
                                         uint32_t size, const alvk_il_map_entry *il_map,

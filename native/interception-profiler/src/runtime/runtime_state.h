@@ -32,6 +32,10 @@ typedef struct aip_runtime {
     int worker_started;
     _Atomic uint32_t worker_alive;
     _Atomic int32_t worker_init_hresult;
+    /* Metadata this profiler added to modules, and emissions the token cache served. */
+    _Atomic uint64_t metadata_tokens_emitted;
+    _Atomic uint64_t metadata_bytes_emitted;
+    _Atomic uint64_t metadata_tokens_reused;
 } aip_runtime;
 
 /* The process's one runtime. */
