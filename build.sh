@@ -79,6 +79,11 @@ native_tests() {
     ctest --test-dir "$ASAN_DIR" --output-on-failure -j "$JOBS"
 }
 
+tsan_tests() {
+  step "native unit tests and the queue/state stress under ThreadSanitizer (build/native-tsan)"
+  JOBS="$JOBS" tests/native/run_tsan.sh
+}
+
 artifact_checks() {
   step "artifact checks ($LIBNAME)"
   tests/artifact/check_artifact.sh "$ALVK_NATIVE_LIBRARY" "$RID"
@@ -155,10 +160,11 @@ target=${1:-test}
 case "$target" in
   native) build_native ;;
   managed) build_managed ;;
-  test) build_native; build_managed; test_tools; native_tests; artifact_checks; binding_tests; proofs; sanitized_proofs; launcher_tests ;;
+  test) build_native; build_managed; test_tools; native_tests; tsan_tests; artifact_checks; binding_tests; proofs; sanitized_proofs; launcher_tests ;;
+  tsan) tsan_tests ;;
   packages) build_native; packages ;;
   bindings) bindings ;;
   demo) build_native; build_managed; demo ;;
   bench) build_native; build_managed; bench ;;
-  *) echo "usage: ./build.sh [test|demo|native|managed|packages|bindings|bench]" >&2; exit 64 ;;
+  *) echo "usage: ./build.sh [test|demo|native|managed|packages|bindings|bench|tsan]" >&2; exit 64 ;;
 esac

@@ -280,6 +280,39 @@ static void discarded_commands_end_with_worker_unavailable(void **state)
     assert_int_equal(r.result.status, ALVK_E_WORKER_UNAVAILABLE);
 }
 
+/* A module unload landing between the worker's look at a patch and its publish: the ended
+ * patch keeps no snapshot (nothing would release it, and it would pin the slot forever). */
+static void publish_after_unload_keeps_nothing(void **state)
+{
+    (void)state;
+    assert_int_equal(aip_rejit_init(&st), 0);
+    uint32_t index, other;
+    alvk_patch_handle h = installed(7, 0, &index);
+    static const uint8_t body[] = {0x17, 0x2A};
+    aip_prepared_release(aip_rejit_publish(&st, index, aip_prepared_create(1, body, 2, NULL, 0)));
+    aip_rejit_module_unloaded(&st, MODULE);
+    aip_prepared_rejit *late = aip_prepared_create(2, body, 2, NULL, 0);
+    assert_ptr_equal(aip_rejit_publish(&st, index, late), late); /* handed back, not kept */
+    assert_int_equal(atomic_load(&late->refs), 1);
+    aip_prepared_release(late);
+    static aip_patch p;
+    assert_int_equal(aip_rejit_lookup(&st, h, &p), ALVK_OK);
+    assert_int_equal(p.state, ALVK_PATCH_UNLOADED);
+    assert_null(p.prepared);
+    assert_null(aip_rejit_acquire_for(&st, MODULE, TOKEN));
+    /* With every other slot live, a new install recycles the ended one. */
+    alvk_patch_handle each;
+    int added = 0;
+    for (uint32_t i = 1; i < ALVK_MAX_PATCHES; ++i)
+        assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, TOKEN + i, 1, 0, &other, &each,
+                                                 &added),
+                         ALVK_OK);
+    assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, 0x06000FFF, 1, 0, &other, &each,
+                                             &added),
+                     ALVK_OK);
+    assert_int_equal(other, index);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -290,6 +323,7 @@ int main(void)
         cmocka_unit_test(owners_replacements_and_cancelled_generations),
         cmocka_unit_test(commands_are_waited_for_one_by_one),
         cmocka_unit_test(discarded_commands_end_with_worker_unavailable),
+        cmocka_unit_test(publish_after_unload_keeps_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

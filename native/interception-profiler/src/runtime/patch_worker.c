@@ -128,8 +128,13 @@ static alvk_status remove_owner(aip_runtime *rt, const aip_patch_command *c,
                                 const aip_patch *patch, int *ended)
 {
     int left = aip_rejit_remove_owner(&rt->rejit, c->index, c->owner);
-    if (left < 0)
-        return ALVK_E_NOT_OWNER;
+    if (left < 0) {
+        /* The module unloaded since the worker looked: the patch ended and dropped its
+         * owners; say so rather than blame the owner. */
+        aip_patch now;
+        aip_rejit_copy(&rt->rejit, c->index, &now);
+        return aip_patch_state_is_terminal(now.state) ? ALVK_E_PATCH_ENDED : ALVK_E_NOT_OWNER;
+    }
     if (left > 0) {
         alvk_status status = restore_successor(rt, c, patch);
         if (status != ALVK_OK)

@@ -94,7 +94,7 @@ static HRESULT start_worker(aip_runtime *rt)
         aip_runtime_log("could not start the native worker thread");
         return E_FAIL;
     }
-    rt->worker_started = 1;
+    atomic_store(&rt->worker_started, 1);
     return S_OK;
 }
 
@@ -148,7 +148,7 @@ HRESULT aip_runtime_initialize(IUnknown *info_unknown)
 void aip_runtime_shutdown(void)
 {
     aip_runtime *rt = &g_aip_runtime;
-    if (!rt->worker_started)
+    if (!atomic_load(&rt->worker_started))
         return;
     aip_queue_stop(&rt->queue);
     uint64_t deadline = aip_monotonic_ns() + AIP_WORKER_STOP_TIMEOUT_NS;
@@ -160,7 +160,7 @@ void aip_runtime_shutdown(void)
     aip_mutex_unlock(&rt->queue.lock);
     if (exited) {
         aip_thread_join(&rt->worker);
-        rt->worker_started = 0;
+        atomic_store(&rt->worker_started, 0);
     } else {
         aip_runtime_log("the worker did not stop within 2 s; leaving it to process exit");
     }
@@ -187,7 +187,7 @@ alvk_status aip_runtime_get_status(alvk_runtime_status *out)
     out->allocation_profiling = rt->config.allocation_profiling;
     out->worker_alive = atomic_load(&g_aip_runtime.worker_alive);
     out->worker_init_hresult = atomic_load(&g_aip_runtime.worker_init_hresult);
-    if (rt->worker_started || out->worker_alive) {
+    if (atomic_load(&g_aip_runtime.worker_started) || out->worker_alive) {
         out->queue_capacity = rt->queue.capacity;
         out->queue_depth = aip_queue_depth(&g_aip_runtime.queue);
         out->commands_completed = aip_queue_completed(&g_aip_runtime.queue);

@@ -53,8 +53,15 @@ aip_prepared_rejit *aip_rejit_publish(aip_rejit_state *st, uint32_t index,
                                       aip_prepared_rejit *prepared)
 {
     aip_mutex_lock(&st->lock);
-    aip_prepared_rejit *previous = st->patches[index].prepared;
-    st->patches[index].prepared = prepared;
+    aip_patch *p = &st->patches[index];
+    aip_prepared_rejit *previous = prepared;
+    /* A module unload may end the patch between the worker's look at it and this publish;
+     * an ended patch keeps no snapshot (nothing would release it, and its slot could never
+     * be recycled), so the snapshot goes back to the caller. */
+    if (!aip_patch_state_is_terminal(p->state)) {
+        previous = p->prepared;
+        p->prepared = prepared;
+    }
     aip_mutex_unlock(&st->lock);
     return previous;
 }

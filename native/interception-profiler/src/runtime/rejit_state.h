@@ -154,7 +154,8 @@ aip_prepared_rejit *aip_rejit_successor_body(aip_rejit_state *st, uint32_t index
 int aip_rejit_remove_owner(aip_rejit_state *st, uint32_t index, uint64_t owner);
 
 /* Publishes `prepared` (may be NULL) as the patch's snapshot and returns the previous one,
- * which the caller releases or republishes. */
+ * which the caller releases or republishes. An ended patch (e.g. unloaded while the worker
+ * prepared the body) keeps nothing: `prepared` itself is returned. */
 aip_prepared_rejit *aip_rejit_publish(aip_rejit_state *st, uint32_t index,
                                       aip_prepared_rejit *prepared);
 

@@ -29,7 +29,7 @@ typedef struct aip_runtime {
     aip_token_cache tokens;
     aip_queue queue;
     aip_thread worker;
-    int worker_started;
+    _Atomic uint32_t worker_started;
     _Atomic uint32_t worker_alive;
     _Atomic int32_t worker_init_hresult;
     /* Metadata this profiler added to modules, and emissions the token cache served. */
