@@ -23,6 +23,9 @@ typedef struct aip_patch_command {
     uint32_t added_owner; /* install: the owner was not holding the patch before */
     alvk_generation_id generation; /* install and replace: the dispatch generation */
     alvk_mvid mvid;
+    uint64_t module_id;         /* install: the copy resolved when it was queued (0: none) */
+    uint32_t module_epoch;
+    alvk_status resolve_status; /* install: why no copy resolved */
     uint8_t signature_hash[32];
     uint8_t body_identity[32];
 } aip_patch_command;
