@@ -119,7 +119,7 @@ sanitized_proofs() {
 }
 # The proofs that run again with the profiler under ASan: generations, the managed API,
 # command identity, concurrency and bad input.
-SANITIZED_PROOFS="FullyQualifiedName~GenerationProofs|FullyQualifiedName~GenerationRefusalProofs|FullyQualifiedName~InterceptionApiProofs|FullyQualifiedName~CommandProofs|FullyQualifiedName~PatchStressProofs|FullyQualifiedName~PatchBadInputProofs"
+SANITIZED_PROOFS="FullyQualifiedName~GenerationProofs|FullyQualifiedName~GenerationRefusalProofs|FullyQualifiedName~InterceptionApiProofs|FullyQualifiedName~CommandProofs|FullyQualifiedName~PatchStressProofs|FullyQualifiedName~PatchBadInputProofs|FullyQualifiedName~ModuleCopyProofs|FullyQualifiedName~MemoryProofs"
 
 demo() {
   step "live demo: a game loop patched while it runs, started through the launcher"

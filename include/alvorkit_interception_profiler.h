@@ -119,10 +119,10 @@ extern "C" {
     X(ALVK_E_GENERIC_TARGET_UNSUPPORTED, 303,                                              \
       "the target is generic or belongs to a generic type; not supported for exact dispatch yet") \
     X(ALVK_E_LIMIT_EXCEEDED, 304, "an input exceeds a documented bound of this ABI")        \
-    X(ALVK_E_UNKNOWN_MODULE, 310, "no loaded module has that MVID")                         \
+    X(ALVK_E_UNKNOWN_MODULE, 310, "no loaded module has that MVID (or that module_id)")     \
     X(ALVK_E_MODULE_NOT_ALLOWED, 311,                                                      \
       "the module's assembly is not in ALVORKIT_INTERCEPTION_MODULES")                     \
-    X(ALVK_E_MODULE_UNLOADED, 312, "the module with that MVID has unloaded")               \
+    X(ALVK_E_MODULE_UNLOADED, 312, "the module (or that load of it) has unloaded")          \
     X(ALVK_E_TOKEN_NOT_METHODDEF, 313, "the token is not a MethodDef token (0x06xxxxxx)")  \
     X(ALVK_E_TOKEN_OUT_OF_RANGE, 314, "the MethodDef token's row does not exist in the module") \
     X(ALVK_E_METHOD_HAS_NO_IL, 315,                                                        \
@@ -295,14 +295,24 @@ typedef struct alvk_method_description {
  *
  * One assembly can be loaded more than once: in the default AssemblyLoadContext and in a
  * plugin's. Every copy has the same MVID and is a separate module with its own methods, so
- * a command names the copy it means by module_id (the runtime's ModuleID) and module_epoch
- * (the load, as the catalog numbered it). module_id 0 keeps the ABI 3.0 meaning: the only
- * loaded copy of the MVID (ALVK_E_MODULE_AMBIGUOUS when there are several).
+ * a command names the copy it means by module_id (the runtime's ModuleID, from
+ * alvk_module_identify) and module_epoch (the load, as the catalog numbered it; 0: whichever
+ * load of that ModuleID is live). A patch belongs to the copy it was installed on: two
+ * copies of one method are two patches, and replace, remove and rollback act on that copy.
+ *
+ * module_id 0 keeps the ABI 3.0 meaning, the copy the MVID alone names: the only loaded copy
+ * that is not collectible (collectible copies never count while one is loaded, since they
+ * can never be patched), ALVK_E_MODULE_AMBIGUOUS when several non-collectible copies are
+ * loaded, and with only collectible copies loaded, the newest of them.
+ *
+ * Collectible copies (a collectible AssemblyLoadContext) are catalogued and identified, but
+ * the runtime cannot ReJIT their methods: describing, patching or generating for one is
+ * ALVK_E_MODULE_COLLECTIBLE, whatever ALVORKIT_INTERCEPTION_MODULES says.
  * ------------------------------------------------------------------------------------- */
 typedef enum alvk_module_flags {
     ALVK_MODULE_ALLOWED = 0x1,     /* ALVORKIT_INTERCEPTION_MODULES lets it be patched */
     ALVK_MODULE_COLLECTIBLE = 0x2, /* loaded in a collectible AssemblyLoadContext */
-    ALVK_MODULE_UNLOADED = 0x4,    /* its epoch ended */
+    ALVK_MODULE_UNLOADED = 0x4,    /* its epoch ended (identify answers only loaded copies) */
     ALVK_MODULE_FLAGS_MAX_ENUM = 0x7FFFFFFF
 } alvk_module_flags;
 
@@ -327,9 +337,9 @@ typedef struct alvk_module_info {
  * (RuntimeMethodHandle.GetFunctionPointer() in .NET). Generic targets are refused for now.
  *
  * Commands are queued to the profiler's worker thread and return at once; a command's
- * result is read with alvk_patch_wait or in the telemetry. One patch exists per target:
- * installing on a target that already has a live patch joins it as another owner with the
- * new replacement. The original body returns only when the last owner removes it.
+ * result is read with alvk_patch_wait or in the telemetry. One patch exists per target (a
+ * method of one module copy): installing on a target that already has a live patch joins it
+ * as another owner with the new replacement. The original body returns only when the last owner removes it.
  * ------------------------------------------------------------------------------------- */
 typedef uint64_t alvk_patch_handle; /* 0 is never a valid handle */
 /* A method generation's ID (see "Method generations"): process-wide, increasing; 0: none. */
@@ -366,9 +376,10 @@ typedef struct alvk_install_request {
     uint64_t owner;             /* the caller's owner ID; nonzero */
     uint32_t flags;             /* alvk_install_flags */
     uint32_t reserved;          /* 0 */
-    /* ABI 3.1: the copy of the module (see "Module copies"); 0 and 0: the only copy. */
+    /* ABI 3.1: the copy of the module (see "Module copies"); 0 and 0: the copy the MVID
+     * names. With a module_id, that copy's MVID must be module_mvid. */
     uint64_t module_id;
-    uint32_t module_epoch;      /* with module_id: the load it must still be */
+    uint32_t module_epoch;      /* with module_id: the load it must still be (0: any live) */
     uint32_t reserved1;         /* 0 */
 } alvk_install_request;
 
@@ -408,7 +419,8 @@ typedef struct alvk_patch_telemetry {
     uint64_t compile_elapsed_ns;    /* latest command: queued -> ReJIT compilation finished */
     alvk_generation_id current_generation; /* requested or in force; 0: the original */
     alvk_generation_id latest_generation;  /* newest accepted: what a next generation names */
-    uint64_t module_id;                    /* ABI 3.1: the copy patched (0 until resolved) */
+    uint64_t module_id;                    /* ABI 3.1: the copy patched (0: its install named
+                                            * no loaded copy) */
 } alvk_patch_telemetry;
 
 /* ---------------------------------------------------------------------------------------
@@ -492,9 +504,10 @@ typedef struct alvk_generation {
     uint32_t il_map_count;
     uint32_t flags;                  /* alvk_install_flags */
     uint32_t reserved;               /* 0 */
-    /* ABI 3.1: the copy of the module (see "Module copies"); 0 and 0: the only copy. */
+    /* ABI 3.1: the copy of the module (see "Module copies"); 0 and 0: the copy the MVID
+     * names. With a module_id, that copy's MVID must be module_mvid. */
     uint64_t module_id;
-    uint32_t module_epoch;
+    uint32_t module_epoch;           /* with module_id: the load it must still be (0: any live) */
     uint32_t reserved1;              /* 0 */
 } alvk_generation;
 
@@ -654,29 +667,38 @@ ALVK_API const char *ALVK_CALL alvk_status_string(alvk_status status);
  * initialized it (the fields are still filled), or an argument error. */
 ALVK_API alvk_status ALVK_CALL alvk_get_runtime_status(alvk_runtime_status *out);
 
-/* Describes method_token of the loaded module `mvid`. The work runs on the profiler's
- * worker thread; this call waits for it. Refuses with ALVK_E_NO_PATCHABLE_MODULES or the
- * startup error when patching is off, ALVK_E_UNKNOWN_MODULE, ALVK_E_MODULE_UNLOADED,
- * ALVK_E_MODULE_NOT_ALLOWED, ALVK_E_TOKEN_NOT_METHODDEF, ALVK_E_TOKEN_OUT_OF_RANGE,
+/* Describes method_token of the loaded module `mvid` (the copy the MVID alone names: see
+ * "Module copies"). The work runs on the profiler's worker thread; this call waits for it.
+ * Refuses with ALVK_E_NO_PATCHABLE_MODULES or the startup error when patching is off,
+ * ALVK_E_UNKNOWN_MODULE, ALVK_E_MODULE_UNLOADED, ALVK_E_MODULE_AMBIGUOUS,
+ * ALVK_E_MODULE_COLLECTIBLE, ALVK_E_MODULE_NOT_ALLOWED, ALVK_E_TOKEN_NOT_METHODDEF,
+ * ALVK_E_TOKEN_OUT_OF_RANGE,
  * ALVK_E_METHOD_HAS_NO_IL, ALVK_E_METHOD_BODY_MALFORMED, ALVK_E_SIGNATURE_MALFORMED, or an
  * argument error. `out` is written only on ALVK_OK (its size field aside). */
 ALVK_API alvk_status ALVK_CALL alvk_describe_method(const alvk_mvid *mvid, uint32_t method_token,
                                                    alvk_method_description *out);
 
-/* Finds the loaded copy of a module. module_type_handle tells copies of one MVID apart: the
- * runtime's handle of the module's <Module> type (TypeDef 0x02000001); in .NET,
- * module.ModuleHandle.ResolveTypeHandle(0x02000001).Value. It is compared, never
- * dereferenced; 0 asks for the only loaded copy. Runs on the worker and waits for it.
- * ALVK_E_UNKNOWN_MODULE, ALVK_E_MODULE_UNLOADED, ALVK_E_MODULE_AMBIGUOUS (0 with several
- * copies), the startup errors, or an argument error. A collectible or not allowed copy is
- * still described: its flags say so. */
+/* Finds the loaded copy of a module. A method of it tells copies of one MVID apart:
+ * method_token is the MethodDef token of a non-generic method of a non-generic type of the
+ * module, and method_handle the runtime's handle of that method in the copy meant (its
+ * FunctionID; in .NET, method.MethodHandle.Value). The profiler compares it with what
+ * ICorProfilerInfo::GetFunctionFromToken answers for each loaded copy, which only looks the
+ * method up and never loads anything (a copy whose type is not loaded yet cannot match); the
+ * value is never dereferenced, and one that matches no copy is ALVK_E_UNKNOWN_MODULE.
+ * method_handle 0 asks for the copy the MVID alone names (method_token is then ignored).
+ * Runs on the worker and waits for it. ALVK_E_UNKNOWN_MODULE, ALVK_E_MODULE_UNLOADED,
+ * ALVK_E_MODULE_AMBIGUOUS (method_handle 0 with several non-collectible copies),
+ * ALVK_E_TOKEN_NOT_METHODDEF, the startup errors, or an argument error. A collectible or not
+ * allowed copy is still identified: its flags say so. */
 ALVK_API alvk_status ALVK_CALL alvk_module_identify(const alvk_mvid *mvid,
-                                                   uint64_t module_type_handle,
+                                                   uint32_t method_token,
+                                                   uint64_t method_handle,
                                                    alvk_module_info *out);
 
 /* As alvk_describe_method, for the copy module_id of load module_epoch (from
- * alvk_module_identify). ALVK_E_UNKNOWN_MODULE when module_id is no module the profiler
- * catalogued, ALVK_E_MODULE_UNLOADED when that load ended, ALVK_E_MODULE_COLLECTIBLE. */
+ * alvk_module_identify; 0: its live load). ALVK_E_UNKNOWN_MODULE when module_id is 0 or no
+ * module the profiler catalogued, ALVK_E_MODULE_UNLOADED when that load ended (or the
+ * ModuleID's live load has another epoch), ALVK_E_MODULE_COLLECTIBLE. */
 ALVK_API alvk_status ALVK_CALL alvk_describe_module_method(uint64_t module_id,
                                                           uint32_t module_epoch,
                                                           uint32_t method_token,
@@ -684,11 +706,14 @@ ALVK_API alvk_status ALVK_CALL alvk_describe_module_method(uint64_t module_id,
 
 /* Queues an install. On ALVK_OK *handle names the patch (a new one, or the live patch of
  * that target, which this owner joins). Refused at once, with nothing queued, for argument
- * errors, ALVK_E_INVALID_OWNER, ALVK_E_INVALID_REPLACEMENT, ALVK_E_INVALID_FLAGS, the
- * startup errors, ALVK_E_PATCH_TABLE_FULL, ALVK_E_OWNERS_FULL and ALVK_E_QUEUE_FULL.
- * Validation against the loaded method (module, token, hashes, IL, generics) happens on
- * the worker: a failing first install ends ALVK_PATCH_REJECTED with that status; a failing
- * join leaves the live patch as it was. A join keeps the flags the patch was installed with. */
+ * errors, ALVK_E_INVALID_OWNER, ALVK_E_INVALID_REPLACEMENT, ALVK_E_INVALID_FLAGS (also for a
+ * nonzero reserved1, or a module_epoch without a module_id), the startup errors,
+ * ALVK_E_PATCH_TABLE_FULL, ALVK_E_OWNERS_FULL and ALVK_E_QUEUE_FULL. The module copy is
+ * resolved when the install is queued; validation against the loaded method (module copy,
+ * token, hashes, IL, generics) happens on the worker: a failing first install ends
+ * ALVK_PATCH_REJECTED with that status (ALVK_E_MODULE_AMBIGUOUS, ALVK_E_MODULE_COLLECTIBLE,
+ * ALVK_E_MODULE_UNLOADED, ...); a failing join leaves the live patch as it was. A join keeps
+ * the flags the patch was installed with. */
 ALVK_API alvk_status ALVK_CALL alvk_patch_install(const alvk_install_request *request,
                                                  alvk_patch_handle *handle);
 

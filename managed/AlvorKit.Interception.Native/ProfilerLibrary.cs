@@ -114,6 +114,29 @@ public sealed unsafe partial class ProfilerLibrary
             return _exports.DescribeMethod(&id, unchecked((uint)methodToken), p);
     }
 
+    /// <summary>alvk_module_identify: the loaded copy of module `mvid` in which the MethodDef
+    /// `methodToken` (a non-generic method of a non-generic type) has the handle `methodHandle`
+    /// (method.MethodHandle.Value), or with handle 0 the copy the MVID alone names.</summary>
+    public AlvkStatus ModuleIdentify(Guid mvid, int methodToken, IntPtr methodHandle, out AlvkModuleInfo info)
+    {
+        info = default;
+        info.Size = (uint)sizeof(AlvkModuleInfo);
+        AlvkMvid id = AlvkMvid.From(mvid);
+        fixed (AlvkModuleInfo* p = &info)
+            return _exports.ModuleIdentify(&id, unchecked((uint)methodToken), (ulong)methodHandle, p);
+    }
+
+    /// <summary>alvk_describe_module_method: a method of the copy `moduleId` of load `moduleEpoch`
+    /// (0: its live load).</summary>
+    public AlvkStatus DescribeModuleMethod(ulong moduleId, uint moduleEpoch, int methodToken,
+        out AlvkMethodDescription description)
+    {
+        description = default;
+        description.Size = (uint)sizeof(AlvkMethodDescription);
+        fixed (AlvkMethodDescription* p = &description)
+            return _exports.DescribeModuleMethod(moduleId, moduleEpoch, unchecked((uint)methodToken), p);
+    }
+
     /// <summary>alvk_describe_method with NULL arguments, to prove they are refused.</summary>
     public AlvkStatus DescribeMethodWithNulls(bool nullMvid, bool nullOut)
     {

@@ -333,6 +333,13 @@ public sealed class Interceptor : IDisposable
                 $" The profiler's worker did not finish within {CommandTimeout.TotalSeconds:0.#} s; the command may still complete.",
             NativeStatus.GenericTargetUnsupported =>
                 " Exact dispatch cannot serve every instantiation: write the body as a GenerationPlan instead.",
+            NativeStatus.ModuleCollectible =>
+                $" It belongs to the copy of '{target.Module.Assembly.GetName().Name}' loaded in the collectible " +
+                $"AssemblyLoadContext '{Names.ContextOf(target.Module.Assembly)}', which no allowlist can make " +
+                "patchable. Load the assembly in a non-collectible context to patch it.",
+            NativeStatus.ModuleAmbiguous =>
+                $" '{target.Module.Assembly.GetName().Name}' is loaded more than once (one copy per " +
+                "AssemblyLoadContext), and the profiler could not tell which copy this method belongs to.",
             _ => "",
         };
         return new PatchException(target, status, name, description,

@@ -49,6 +49,10 @@ public sealed record PatchTelemetry
     /// <summary>The load epoch of the target's module.</summary>
     public int ModuleEpoch { get; init; }
 
+    /// <summary>The runtime's ModuleID of the module copy patched (one assembly loaded in two
+    /// AssemblyLoadContexts is two copies, each patched on its own).</summary>
+    public ulong ModuleId { get; init; }
+
     /// <summary>The target's MethodDef token.</summary>
     public int MethodToken { get; init; }
 
@@ -155,6 +159,10 @@ public sealed record MethodDescription
 
     /// <summary>The module's load epoch (increases with every module load in the process).</summary>
     public int ModuleEpoch { get; init; }
+
+    /// <summary>The runtime's ModuleID of the module copy described: an assembly loaded in
+    /// several AssemblyLoadContexts is one copy per context, each with its own methods.</summary>
+    public ulong ModuleId { get; init; }
 
     /// <summary>The method's attributes.</summary>
     public MethodAttributes Attributes { get; init; }

@@ -573,7 +573,7 @@ static void s_client_main(void *arg)
             ++cl->refused;
             continue;
         }
-        if (!CHECK(aip_rejit_begin_install(&w->st, &s_mvid, token, owner, 0, &c.index, &c.handle,
+        if (!CHECK(aip_rejit_begin_install(&w->st, &s_mvid, S_MODULE, 1, token, owner, 0, &c.index, &c.handle,
                                            &added) == ALVK_OK)) {
             aip_queue_release(&w->q, slot);
             continue;

@@ -19,8 +19,8 @@ static void open_patch(void)
 {
     int added = 0;
     assert_int_equal(aip_rejit_init(&st), 0);
-    assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, TOKEN, 1, 0, &patch_index, &handle,
-                                             &added),
+    assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, MODULE, 2, TOKEN, 1, 0, &patch_index,
+                                             &handle, &added),
                      ALVK_OK);
     aip_rejit_set_target(&st, patch_index, MODULE, 2);
 }

@@ -17,8 +17,8 @@ static alvk_patch_handle installed(uint64_t owner, uint32_t flags, uint32_t *ind
 {
     alvk_patch_handle h = 0;
     int added = 0;
-    assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, TOKEN, owner, flags, index, &h,
-                                             &added),
+    assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, MODULE, 3, TOKEN, owner, flags, index,
+                                             &h, &added),
                      ALVK_OK);
     assert_true(added);
     aip_rejit_set_target(&st, *index, MODULE, 3);
@@ -34,7 +34,8 @@ static void install_then_join_then_remove(void **state)
     uint32_t index, again;
     alvk_patch_handle h = 0;
     int added = 0;
-    assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, TOKEN, 7, 0, &index, &h, &added),
+    assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, MODULE, 3, TOKEN, 7, 0, &index, &h,
+                                             &added),
                      ALVK_OK);
     assert_true(added);
     assert_int_equal(aip_rejit_wait(&st, h, 1000000), ALVK_E_TIMEOUT); /* still pending */
@@ -48,7 +49,8 @@ static void install_then_join_then_remove(void **state)
     assert_int_equal(aip_rejit_wait(&st, h, 1000000), ALVK_OK);
     /* A second owner joins the same patch. */
     alvk_patch_handle joined = 0;
-    assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, TOKEN, 8, 0, &again, &joined, &added),
+    assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, MODULE, 3, TOKEN, 8, 0, &again, &joined,
+                                             &added),
                      ALVK_OK);
     assert_int_equal(joined, h);
     assert_true(added); /* held from the moment it is queued */
@@ -66,8 +68,8 @@ static void install_then_join_then_remove(void **state)
     /* While the restore runs, the patch is closing: an install starts a new patch. */
     uint32_t fresh_index, other;
     alvk_patch_handle fresh = 0;
-    assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, TOKEN, 9, 0, &fresh_index, &fresh,
-                                             &added),
+    assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, MODULE, 3, TOKEN, 9, 0, &fresh_index,
+                                             &fresh, &added),
                      ALVK_OK);
     assert_int_not_equal(fresh, h);
     assert_int_equal(aip_rejit_begin_command(&st, h, 8, &other), ALVK_E_PATCH_ENDED);
@@ -89,7 +91,8 @@ static void cancelled_install_leaves_nothing(void **state)
     uint32_t index;
     alvk_patch_handle h = 0;
     int added = 0;
-    assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, TOKEN, 7, 0, &index, &h, &added),
+    assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, MODULE, 3, TOKEN, 7, 0, &index, &h,
+                                             &added),
                      ALVK_OK);
     aip_rejit_cancel_command(&st, index, 7);
     alvk_patch_telemetry t;
@@ -107,10 +110,12 @@ static void owners_and_slots_are_bounded(void **state)
         assert_int_equal(aip_rejit_add_owner(&st, index, owner), ALVK_OK);
     alvk_patch_handle h;
     int added = 0;
-    assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, TOKEN, 999, 0, &index, &h, &added),
+    assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, MODULE, 3, TOKEN, 999, 0, &index, &h,
+                                             &added),
                      ALVK_E_OWNERS_FULL);
     /* An existing owner may re-install (a replace in effect). */
-    assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, TOKEN, 5, 0, &index, &h, &added),
+    assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, MODULE, 3, TOKEN, 5, 0, &index, &h,
+                                             &added),
                      ALVK_OK);
     assert_false(added);
     aip_rejit_cancel_command(&st, index, 0);
@@ -122,19 +127,21 @@ static void owners_and_slots_are_bounded(void **state)
     alvk_patch_handle first = 0;
     for (uint32_t i = 0; i < ALVK_MAX_PATCHES; ++i) {
         alvk_patch_handle each;
-        assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, TOKEN + i, 1, 0, &index, &each,
-                                                 &added),
+        assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, MODULE, 3, TOKEN + i, 1, 0, &index,
+                                                 &each, &added),
                          ALVK_OK);
         if (i == 0)
             first = each;
     }
-    assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, 0x06000FFF, 1, 0, &index, &h, &added),
+    assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, MODULE, 3, 0x06000FFF, 1, 0, &index, &h,
+                                             &added),
                      ALVK_E_PATCH_TABLE_FULL);
     /* Once one ends, its slot is recycled and its old handle goes stale. */
     aip_rejit_finish_command(&st, 0, 0, ALVK_PATCH_REJECTED, ALVK_E_BODY_IDENTITY_MISMATCH,
                              aip_monotonic_ns());
     assert_int_equal(aip_rejit_wait(&st, first, 1000), ALVK_E_BODY_IDENTITY_MISMATCH);
-    assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, 0x06000FFF, 1, 0, &index, &h, &added),
+    assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, MODULE, 3, 0x06000FFF, 1, 0, &index, &h,
+                                             &added),
                      ALVK_OK);
     assert_int_equal(index, 0);
     assert_int_not_equal(h, first);
@@ -196,7 +203,8 @@ static void owners_replacements_and_cancelled_generations(void **state)
     uint32_t index, again;
     alvk_patch_handle h = installed(1, 0, &index);
     int added = 0;
-    assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, TOKEN, 2, 0, &again, &h, &added),
+    assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, MODULE, 3, TOKEN, 2, 0, &again, &h,
+                                             &added),
                      ALVK_OK);
     static const uint8_t body_a[] = {0x16, 0x2A}, body_b[] = {0x17, 0x2A};
     aip_prepared_release(aip_rejit_publish(&st, index, aip_prepared_create(1, body_a, 2, NULL, 0)));
@@ -260,7 +268,7 @@ static void discarded_commands_end_with_worker_unavailable(void **state)
     uint32_t index = 0;
     alvk_patch_handle h = 0;
     int added = 0;
-    assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, TOKEN, 7, 0, &index, &h, &added),
+    assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, MODULE, 3, TOKEN, 7, 0, &index, &h, &added),
                      ALVK_OK);
     alvk_generation_id g = 0;
     assert_int_equal(aip_rejit_begin_generation(&st, index, 0, 0, &g), ALVK_OK);
@@ -304,13 +312,73 @@ static void publish_after_unload_keeps_nothing(void **state)
     alvk_patch_handle each;
     int added = 0;
     for (uint32_t i = 1; i < ALVK_MAX_PATCHES; ++i)
-        assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, TOKEN + i, 1, 0, &other, &each,
+        assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, MODULE, 3, TOKEN + i, 1, 0, &other, &each,
                                                  &added),
                          ALVK_OK);
-    assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, 0x06000FFF, 1, 0, &other, &each,
+    assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, MODULE, 3, 0x06000FFF, 1, 0, &other, &each,
                                              &added),
                      ALVK_OK);
     assert_int_equal(other, index);
+}
+
+/* One assembly loaded twice: the same token in two copies is two patches, each found by
+ * its own ModuleID; a command whose module did not resolve joins nothing. */
+static void copies_of_a_module_are_separate_targets(void **state)
+{
+    (void)state;
+    assert_int_equal(aip_rejit_init(&st), 0);
+    enum { PLUGIN = 0x7100 };
+    uint32_t first, second, third, joined_index, lost_a, lost_b;
+    alvk_patch_handle a = 0, b = 0, c = 0, joined = 0, unresolved_a = 0, unresolved_b = 0;
+    int added = 0;
+    assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, MODULE, 3, TOKEN, 7, 0, &first, &a,
+                                             &added),
+                     ALVK_OK);
+    assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, PLUGIN, 4, TOKEN, 7, 0, &second, &b,
+                                             &added),
+                     ALVK_OK);
+    assert_int_not_equal(a, b);
+    assert_true(added);
+    alvk_patch_telemetry t;
+    assert_int_equal(aip_rejit_telemetry(&st, b, &t), ALVK_OK);
+    assert_int_equal(t.module_id, PLUGIN); /* the copy it is for, from the start */
+    assert_int_equal(t.module_epoch, 4);
+    /* Another load at a reused ModuleID is another target too. */
+    assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, PLUGIN, 9, TOKEN, 7, 0, &third, &c,
+                                             &added),
+                     ALVK_OK);
+    assert_int_not_equal(c, b);
+    aip_rejit_cancel_command(&st, third, 7);
+    /* The same copy again: joined. */
+    assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, PLUGIN, 4, TOKEN, 8, 0,
+                                             &joined_index, &joined, &added),
+                     ALVK_OK);
+    assert_int_equal(joined, b);
+    /* Unresolved commands: a patch each, to be rejected by the worker. */
+    assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, 0, 0, TOKEN, 7, 0, &lost_a,
+                                             &unresolved_a, &added),
+                     ALVK_OK);
+    assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, 0, 0, TOKEN, 7, 0, &lost_b,
+                                             &unresolved_b, &added),
+                     ALVK_OK);
+    assert_int_not_equal(unresolved_a, unresolved_b);
+    assert_int_not_equal(unresolved_a, a);
+    /* Callbacks tell the copies apart by ModuleID once each install validated. */
+    aip_rejit_set_target(&st, first, MODULE, 3);
+    aip_rejit_set_target(&st, second, PLUGIN, 4);
+    aip_rejit_finish_command(&st, first, 0, ALVK_PATCH_ACTIVE, ALVK_OK, aip_monotonic_ns());
+    aip_rejit_finish_command(&st, second, 0, ALVK_PATCH_ACTIVE, ALVK_OK, aip_monotonic_ns());
+    aip_rejit_record(&st, PLUGIN, TOKEN, AIP_EVENT_STARTED, 0);
+    assert_int_equal(aip_rejit_telemetry(&st, a, &t), ALVK_OK);
+    assert_int_equal(t.rejit_started, 0);
+    assert_int_equal(aip_rejit_telemetry(&st, b, &t), ALVK_OK);
+    assert_int_equal(t.rejit_started, 1);
+    /* The plugin's copy unloads: only its patch ends. */
+    aip_rejit_module_unloaded(&st, PLUGIN);
+    assert_int_equal(aip_rejit_telemetry(&st, b, &t), ALVK_OK);
+    assert_int_equal(t.state, ALVK_PATCH_UNLOADED);
+    assert_int_equal(aip_rejit_telemetry(&st, a, &t), ALVK_OK);
+    assert_int_equal(t.state, ALVK_PATCH_ACTIVE);
 }
 
 int main(void)
@@ -324,6 +392,7 @@ int main(void)
         cmocka_unit_test(commands_are_waited_for_one_by_one),
         cmocka_unit_test(discarded_commands_end_with_worker_unavailable),
         cmocka_unit_test(publish_after_unload_keeps_nothing),
+        cmocka_unit_test(copies_of_a_module_are_separate_targets),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -492,7 +492,7 @@ public unsafe partial struct AlvkExports
     public delegate* unmanaged<AlvkStatus, byte*> StatusString;
     public delegate* unmanaged<AlvkRuntimeStatus*, AlvkStatus> GetRuntimeStatus;
     public delegate* unmanaged<AlvkMvid*, uint, AlvkMethodDescription*, AlvkStatus> DescribeMethod;
-    public delegate* unmanaged<AlvkMvid*, ulong, AlvkModuleInfo*, AlvkStatus> ModuleIdentify;
+    public delegate* unmanaged<AlvkMvid*, uint, ulong, AlvkModuleInfo*, AlvkStatus> ModuleIdentify;
     public delegate* unmanaged<ulong, uint, uint, AlvkMethodDescription*, AlvkStatus> DescribeModuleMethod;
     public delegate* unmanaged<AlvkInstallRequest*, ulong*, AlvkStatus> PatchInstall;
     public delegate* unmanaged<ulong, ulong, ulong, AlvkStatus> PatchReplace;
@@ -544,7 +544,7 @@ public unsafe partial struct AlvkExports
         e.StatusString = (delegate* unmanaged<AlvkStatus, byte*>)NativeLibrary.GetExport(library, "alvk_status_string");
         e.GetRuntimeStatus = (delegate* unmanaged<AlvkRuntimeStatus*, AlvkStatus>)NativeLibrary.GetExport(library, "alvk_get_runtime_status");
         e.DescribeMethod = (delegate* unmanaged<AlvkMvid*, uint, AlvkMethodDescription*, AlvkStatus>)NativeLibrary.GetExport(library, "alvk_describe_method");
-        e.ModuleIdentify = (delegate* unmanaged<AlvkMvid*, ulong, AlvkModuleInfo*, AlvkStatus>)NativeLibrary.GetExport(library, "alvk_module_identify");
+        e.ModuleIdentify = (delegate* unmanaged<AlvkMvid*, uint, ulong, AlvkModuleInfo*, AlvkStatus>)NativeLibrary.GetExport(library, "alvk_module_identify");
         e.DescribeModuleMethod = (delegate* unmanaged<ulong, uint, uint, AlvkMethodDescription*, AlvkStatus>)NativeLibrary.GetExport(library, "alvk_describe_module_method");
         e.PatchInstall = (delegate* unmanaged<AlvkInstallRequest*, ulong*, AlvkStatus>)NativeLibrary.GetExport(library, "alvk_patch_install");
         e.PatchReplace = (delegate* unmanaged<ulong, ulong, ulong, AlvkStatus>)NativeLibrary.GetExport(library, "alvk_patch_replace");

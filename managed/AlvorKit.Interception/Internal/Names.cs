@@ -16,6 +16,11 @@ internal static class Names
         [typeof(object)] = "object", [typeof(nint)] = "nint", [typeof(nuint)] = "nuint",
     };
 
+    /// <summary>The name of the AssemblyLoadContext an assembly was loaded in ("Default", or the
+    /// name its creator gave it).</summary>
+    public static string ContextOf(Assembly assembly) =>
+        System.Runtime.Loader.AssemblyLoadContext.GetLoadContext(assembly)?.Name ?? "(unnamed)";
+
     public static string Of(Type? type)
     {
         if (type is null)

@@ -1,4 +1,5 @@
 using System.Reflection;
+using System.Runtime.CompilerServices;
 using AlvorKit.Interception.Native;
 using AlvorKit.Interception.Plans;
 
@@ -87,10 +88,81 @@ internal sealed unsafe class NativeProfiler
     /// <summary>alvk_status_string: "ALVK_E_NAME: what it means".</summary>
     public string StatusText(int status) => _library.StatusString((AlvkStatus)status);
 
+    /// <summary>Which loaded copy a module is (the profiler's ModuleID and load epoch). One
+    /// assembly can be loaded in several AssemblyLoadContexts: every copy has the same MVID, so
+    /// the profiler tells them apart by a method's runtime handle in the copy.</summary>
+    internal sealed record ModuleCopy(ulong Id, uint Epoch, AlvkModuleFlags Flags, uint Copies);
+
+    // Once per module: a Module object is one load of one copy for as long as it lives (a
+    // collectible copy's Module goes with it, and the table does not keep it alive).
+    private static readonly ConditionalWeakTable<Module, ModuleCopy> Copies = new();
+
+    /// <summary>alvk_module_identify for `module`, cached; `hint` is a method of it that may serve
+    /// as the probe (a non-generic method of a non-generic type).</summary>
+    public int Identify(Module module, MethodBase? hint, out ModuleCopy? copy)
+    {
+        if (Copies.TryGetValue(module, out copy))
+            return NativeStatus.Ok;
+        MethodBase? probe = Probe(module, hint);
+        AlvkStatus rc = _library.ModuleIdentify(module.ModuleVersionId, probe?.MetadataToken ?? 0,
+            probe?.MethodHandle.Value ?? IntPtr.Zero, out AlvkModuleInfo info);
+        if (rc != AlvkStatus.Ok)
+            return (int)rc;
+        copy = Copies.GetValue(module, _ => new ModuleCopy(info.ModuleId, info.Epoch, (AlvkModuleFlags)info.Flags,
+            info.Copies));
+        return NativeStatus.Ok;
+    }
+
+    /// <summary>A method whose handle tells the copies of `module` apart: `hint` when it fits,
+    /// else the first fitting method of the module; null when it has none (the profiler then
+    /// takes the MVID alone, which is ambiguous while several copies are loaded).</summary>
+    private static MethodBase? Probe(Module module, MethodBase? hint)
+    {
+        if (hint is not null && Fits(hint, module))
+            return hint;
+        Type?[] types;
+        try
+        {
+            types = module.GetTypes();
+        }
+        catch (ReflectionTypeLoadException e)
+        {
+            types = e.Types;
+        }
+        const BindingFlags all = BindingFlags.DeclaredOnly | BindingFlags.Public | BindingFlags.NonPublic |
+                                 BindingFlags.Static | BindingFlags.Instance;
+        foreach (Type? type in types)
+        {
+            if (type is null || type.IsGenericType)
+                continue;
+            try
+            {
+                foreach (MethodBase m in type.GetMethods(all).Concat<MethodBase>(type.GetConstructors(all)))
+                {
+                    if (Fits(m, module))
+                        return m;
+                }
+            }
+            catch (TypeLoadException)
+            {
+            }
+        }
+        return null;
+    }
+
+    // The runtime answers a FunctionID only for a method with no type arguments of its own or
+    // of its type; its handle's value is that FunctionID.
+    private static bool Fits(MethodBase m, Module module) =>
+        m.Module == module && !m.IsGenericMethod && m.DeclaringType is { IsGenericType: false } &&
+        (m.MetadataToken >> 24) == 0x06;
+
     public int Describe(MethodBase method, out MethodDescription? description)
     {
         description = null;
-        AlvkStatus rc = _library.DescribeMethod(method.Module.ModuleVersionId, method.MetadataToken,
+        int status = Identify(method.Module, method, out ModuleCopy? copy);
+        if (status != NativeStatus.Ok)
+            return status;
+        AlvkStatus rc = _library.DescribeModuleMethod(copy!.Id, copy.Epoch, method.MetadataToken,
             out AlvkMethodDescription d);
         if (rc != AlvkStatus.Ok)
             return (int)rc;
@@ -100,6 +172,7 @@ internal sealed unsafe class NativeProfiler
             MetadataToken = unchecked((int)d.MethodToken),
             ModuleVersionId = method.Module.ModuleVersionId,
             ModuleEpoch = (int)d.ModuleEpoch,
+            ModuleId = d.ModuleId,
             Attributes = (MethodAttributes)d.MethodAttributes,
             ImplementationFlags = (MethodImplAttributes)d.ImplAttributes,
             Traits = (MethodTraits)(uint)d.Flags,
@@ -124,6 +197,8 @@ internal sealed unsafe class NativeProfiler
         request.Size = (uint)sizeof(AlvkInstallRequest);
         request.MethodToken = unchecked((uint)target.MetadataToken);
         request.ModuleMvid = AlvkMvid.From(target.ModuleVersionId);
+        request.ModuleId = target.ModuleId; // the copy the description is of
+        request.ModuleEpoch = (uint)target.ModuleEpoch;
         Convert.FromHexString(target.SignatureHash).CopyTo(new Span<byte>(request.SignatureHash, 32));
         Convert.FromHexString(target.BodyIdentity).CopyTo(new Span<byte>(request.BodyIdentity, 32));
         request.Replacement = (ulong)replacement;
@@ -168,6 +243,7 @@ internal sealed unsafe class NativeProfiler
             CommandsCompleted = (int)t.CommandsCompleted,
             OwnerCount = (int)t.OwnerCount,
             ModuleEpoch = (int)t.ModuleEpoch,
+            ModuleId = t.ModuleId,
             MethodToken = unchecked((int)t.MethodToken),
             CalliSignatureToken = unchecked((int)t.CalliSignatureToken),
             GetReJITParametersCallbacks = (int)t.GetReJITParameters,
@@ -296,6 +372,8 @@ internal sealed unsafe class NativeProfiler
             generation.Size = (uint)sizeof(AlvkGeneration);
             generation.MethodToken = unchecked((uint)target.MetadataToken);
             generation.ModuleMvid = AlvkMvid.From(target.ModuleVersionId);
+            generation.ModuleId = target.ModuleId;
+            generation.ModuleEpoch = (uint)target.ModuleEpoch;
             Convert.FromHexString(target.BodyIdentity).CopyTo(new Span<byte>(generation.ExpectedBodyIdentity, 32));
             generation.PriorGeneration = prior;
             generation.Owner = owner;
@@ -323,6 +401,8 @@ internal static class NativeStatus
     public const int Timeout = 202;
     public const int GenericTargetUnsupported = 303;
     public const int ModuleNotAllowed = 311;
+    public const int ModuleCollectible = 320;
+    public const int ModuleAmbiguous = 321;
     public const int UnknownPatch = 400;
     public const int NotOwner = 401;
     public const int PatchEnded = 407;

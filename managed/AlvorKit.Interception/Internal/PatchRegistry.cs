@@ -15,15 +15,18 @@ internal sealed class NativePatch(MethodBase target, ulong handle)
     public List<Patch> Holders { get; } = [];
 }
 
-/// <summary>The live native patches this process made through this library, by target, and the
+/// <summary>The live native patches this process made through this library, by target (a
+/// method of one module copy), and the
 /// lock every command takes (commands are rare; the profiler's worker runs them one at a time).</summary>
 internal static class PatchRegistry
 {
     public static readonly Lock Gate = new();
 
-    private static readonly Dictionary<(Guid Module, int Token), NativePatch> Live = new();
+    // By module copy, not MVID: one assembly loaded in two AssemblyLoadContexts has two copies
+    // of every method, and each is a target (and a native patch) of its own.
+    private static readonly Dictionary<(Module Module, int Token), NativePatch> Live = new();
 
-    private static (Guid, int) Key(MethodBase target) => (target.Module.ModuleVersionId, target.MetadataToken);
+    private static (Module, int) Key(MethodBase target) => (target.Module, target.MetadataToken);
 
     public static NativePatch? Find(MethodBase target) => Live.GetValueOrDefault(Key(target));
 

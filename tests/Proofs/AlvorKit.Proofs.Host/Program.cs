@@ -21,6 +21,9 @@ using AlvorKit.Interception.Native;
 //             owner scopes, signature mismatches, symbolic generation plans
 //   commands - command identity: waits answer for one command; refused calls take no ID
 //   memory [n] - n replacements of one patch (default 2000) and new signatures: what stays bounded
+//   modules plugin|collectible|raw - one assembly loaded in the default context and in a
+//             plugin's (non-collectible, or collectible): each copy patched on its own through
+//             the managed API, the collectible copy refused; and the raw ABI's module identity
 //   idle    - does nothing (the launch-time benchmark's workload)
 string mode = args.Length > 0 ? args[0] : "status";
 switch (mode)
@@ -70,11 +73,18 @@ switch (mode)
     case "api":
         Console.WriteLine(AlvorKit.Proofs.Host.ApiProof.Run().ToJsonString());
         return 0;
+    case "modules" when args.Length == 2 && args[1] is "plugin" or "collectible":
+        Console.WriteLine(AlvorKit.Proofs.Host.ModulesProof.Run(args[1]).ToJsonString());
+        return 0;
+    case "modules" when args.Length == 2 && args[1] == "raw":
+        Console.WriteLine(AlvorKit.Proofs.Host.ModulesRawProof.Run().ToJsonString());
+        return 0;
     case "idle":
         return 0;
     default:
         Console.Error.WriteLine($"unknown mode '{string.Join(' ', args)}'; expected status, demo, describe, " +
-            "lifecycle, inlining withinliners|fallback, dispatch, owners, badinput, stress, generations, allocations <variant> [dir], api or idle");
+            "lifecycle, inlining withinliners|fallback, dispatch, owners, badinput, stress, generations, allocations <variant> [dir], api, " +
+            "modules plugin|collectible|raw or idle");
         return 64;
 }
 

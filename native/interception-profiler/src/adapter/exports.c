@@ -95,14 +95,15 @@ ALVK_API alvk_status ALVK_CALL alvk_describe_module_method(uint64_t module_id,
 }
 
 ALVK_API alvk_status ALVK_CALL alvk_module_identify(const alvk_mvid *mvid,
-                                                   uint64_t module_type_handle,
+                                                   uint32_t method_token,
+                                                   uint64_t method_handle,
                                                    alvk_module_info *out)
 {
     if (mvid == 0 || out == 0)
         return ALVK_E_NULL_ARGUMENT;
     if (out->size < sizeof(alvk_module_info))
         return ALVK_E_STRUCT_SIZE;
-    return aip_runtime_module_identify(mvid, module_type_handle, out);
+    return aip_runtime_module_identify(mvid, method_token, method_handle, out);
 }
 
 ALVK_API alvk_status ALVK_CALL alvk_patch_install(const alvk_install_request *request,

@@ -109,8 +109,12 @@ static alvk_status run_generation(aip_runtime *rt, aip_staged_generation *s,
 {
     aip_method_target target;
     HRESULT hr = S_OK;
-    alvk_status status = aip_catalog_resolve(rt->info, &rt->catalog, &s->g.module_mvid,
-                                             s->g.method_token, &target, &hr);
+    /* The copy the patch is for, as aip_patch_run finds it. */
+    alvk_status status =
+        patch->copy_id == 0
+            ? (s->resolve_status != ALVK_OK ? s->resolve_status : ALVK_E_INTERNAL)
+            : aip_catalog_resolve(rt->info, &rt->catalog, &patch->mvid, patch->copy_id,
+                                  patch->copy_epoch, s->g.method_token, &target, &hr);
     if (status != ALVK_OK)
         return status;
     if (memcmp(target.description.body_identity, s->g.expected_body_identity, 32) != 0)

@@ -16,6 +16,7 @@ typedef struct aip_staged_generation {
     alvk_command_id command;
     uint32_t index;
     uint32_t added_owner;
+    alvk_status resolve_status; /* why no module copy resolved when it was queued */
     uint64_t queued_ns;
     _Alignas(8) uint8_t storage[];
 } aip_staged_generation;

@@ -55,9 +55,9 @@ void aip_catalog_on_module_loaded(ICorProfilerInfo15 *info, aip_module_catalog *
     alvk_mvid id;
     _Static_assert(sizeof id.bytes == sizeof mvid, "an MVID is one GUID");
     memcpy(id.bytes, &mvid, sizeof id.bytes); /* little-endian fields, as Guid.ToByteArray */
-    int patchable = (module_flags & (COR_PRF_MODULE_DYNAMIC | COR_PRF_MODULE_COLLECTIBLE)) == 0;
-    aip_catalog_add(catalog, module_id, &id, name,
-                    patchable && aip_allowlist_allows(allowlist, name), NULL);
+    int dynamic = (module_flags & COR_PRF_MODULE_DYNAMIC) != 0;
+    aip_catalog_add(catalog, module_id, &id, name, !dynamic && aip_allowlist_allows(allowlist, name),
+                    (module_flags & COR_PRF_MODULE_COLLECTIBLE) != 0, NULL);
 }
 
 static int type_name_is(IMetaDataImport2 *import, mdToken type, const char *expected)
@@ -139,6 +139,8 @@ static alvk_status describe(ICorProfilerInfo15 *info, IMetaDataImport2 *import,
     out->method_token = token;
     out->module_mvid = module->mvid;
     out->module_epoch = module->epoch;
+    out->module_id = module->module_id;
+    out->module_flags = aip_catalog_flags(module);
     out->method_attributes = attributes;
     out->impl_attributes = impl;
     out->flags = type_flags(import, declaring_type) |
@@ -160,16 +162,17 @@ static alvk_status describe(ICorProfilerInfo15 *info, IMetaDataImport2 *import,
 }
 
 alvk_status aip_catalog_resolve(ICorProfilerInfo15 *info, aip_module_catalog *catalog,
-                                const alvk_mvid *mvid, uint32_t method_token,
-                                aip_method_target *out, HRESULT *hresult)
+                                const alvk_mvid *mvid, uintptr_t module_id, uint32_t epoch,
+                                uint32_t method_token, aip_method_target *out,
+                                HRESULT *hresult)
 {
     *hresult = S_OK;
     aip_module_entry module;
-    alvk_status status = aip_catalog_find(catalog, mvid, &module);
+    alvk_status status = aip_catalog_select(catalog, mvid, module_id, epoch, &module);
+    if (status == ALVK_OK)
+        status = aip_catalog_patchable(&module);
     if (status != ALVK_OK)
         return status;
-    if (!module.allowed)
-        return ALVK_E_MODULE_NOT_ALLOWED;
     if (ALVK_TYPE_FROM_TOKEN(method_token) != mdtMethodDef)
         return ALVK_E_TOKEN_NOT_METHODDEF;
     if (ALVK_RID_FROM_TOKEN(method_token) == 0)
@@ -180,4 +183,45 @@ alvk_status aip_catalog_resolve(ICorProfilerInfo15 *info, aip_module_catalog *ca
     status = describe(info, import, &module, method_token, out, hresult);
     import->lpVtbl->Release(import);
     return status;
+}
+
+/* Copies of one MVID the identification compares; more are never told apart. */
+#define AIP_MAX_IDENTIFIED_COPIES 64
+
+alvk_status aip_catalog_identify(ICorProfilerInfo15 *info, aip_module_catalog *catalog,
+                                 const alvk_mvid *mvid, uint32_t method_token,
+                                 uint64_t method_handle, alvk_module_info *out)
+{
+    if (method_handle != 0 && ALVK_TYPE_FROM_TOKEN(method_token) != mdtMethodDef)
+        return ALVK_E_TOKEN_NOT_METHODDEF;
+    uintptr_t ids[AIP_MAX_IDENTIFIED_COPIES];
+    uint32_t copies = aip_catalog_copies(catalog, mvid, ids, AIP_MAX_IDENTIFIED_COPIES);
+    aip_module_entry module;
+    alvk_status status = ALVK_E_UNKNOWN_MODULE;
+    if (method_handle == 0 || copies == 0) {
+        status = aip_catalog_find(catalog, mvid, &module);
+    } else {
+        uint32_t n = copies < AIP_MAX_IDENTIFIED_COPIES ? copies : AIP_MAX_IDENTIFIED_COPIES;
+        for (uint32_t i = 0; i < n && status != ALVK_OK; ++i) {
+            /* GetFunctionFromToken only looks the MethodDesc up (a copy whose type is not
+             * loaded answers E_INVALIDARG): it never loads anything, and the caller's value is
+             * only compared with its answer. (GetClassFromToken would load a type that is not
+             * loaded yet, which crashes the runtime when done from this thread.) */
+            FunctionID function = 0;
+            if (SUCCEEDED(info->lpVtbl->GetFunctionFromToken(info, ids[i], method_token,
+                                                             &function)) &&
+                function != 0 && (uint64_t)function == method_handle)
+                status = aip_catalog_find_module(catalog, ids[i], &module);
+        }
+    }
+    if (status != ALVK_OK)
+        return status;
+    memset(out, 0, sizeof *out);
+    out->size = sizeof *out;
+    out->epoch = module.epoch;
+    out->mvid = module.mvid;
+    out->module_id = module.module_id;
+    out->flags = aip_catalog_flags(&module);
+    out->copies = copies;
+    return ALVK_OK;
 }

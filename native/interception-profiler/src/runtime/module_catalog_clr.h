@@ -7,8 +7,8 @@
 #include "module_catalog.h"
 #include "../coreclr/corprof_info.h"
 
-/* ModuleLoadFinished: records the module's epoch. Dynamic and collectible modules are
- * recorded but never allowed (the runtime cannot ReJIT them). */
+/* ModuleLoadFinished: records the module's epoch. Dynamic modules are recorded but never
+ * allowed; collectible ones are recorded as such (the runtime cannot ReJIT either). */
 void aip_catalog_on_module_loaded(ICorProfilerInfo15 *info, aip_module_catalog *catalog,
                                   const aip_allowlist *allowlist, ModuleID module_id);
 
@@ -21,10 +21,20 @@ typedef struct aip_method_target {
     ULONG signature_length;
 } aip_method_target;
 
-/* Resolves one method of an allowed module; see alvk_describe_method for the statuses.
- * Runs on the worker. *hresult receives the runtime HRESULT behind ALVK_E_METADATA_FAILED. */
+/* Resolves one method of the copy aip_catalog_select names (module_id and epoch, or the MVID
+ * alone when module_id is 0) if it may be patched; see alvk_describe_method and
+ * alvk_describe_module_method for the statuses. Runs on the worker. *hresult receives the
+ * runtime HRESULT behind ALVK_E_METADATA_FAILED. */
 alvk_status aip_catalog_resolve(ICorProfilerInfo15 *info, aip_module_catalog *catalog,
-                                const alvk_mvid *mvid, uint32_t method_token,
-                                aip_method_target *out, HRESULT *hresult);
+                                const alvk_mvid *mvid, uintptr_t module_id, uint32_t epoch,
+                                uint32_t method_token, aip_method_target *out,
+                                HRESULT *hresult);
+
+/* alvk_module_identify: the live copy of `mvid` in which MethodDef method_token has the
+ * FunctionID method_handle (compared, never dereferenced); method_handle 0: the copy the MVID
+ * alone names (aip_catalog_find). Runs on the worker. */
+alvk_status aip_catalog_identify(ICorProfilerInfo15 *info, aip_module_catalog *catalog,
+                                 const alvk_mvid *mvid, uint32_t method_token,
+                                 uint64_t method_handle, alvk_module_info *out);
 
 #endif

@@ -7,6 +7,22 @@
 
 #include <string.h>
 
+void aip_runtime_resolve_copy(const alvk_mvid *mvid, uint64_t module_id, uint32_t module_epoch,
+                              uint64_t *copy_id, uint32_t *copy_epoch, alvk_status *status)
+{
+    aip_module_entry module;
+    *copy_id = 0;
+    *copy_epoch = 0;
+    *status = (uintptr_t)module_id != module_id
+                  ? ALVK_E_UNKNOWN_MODULE
+                  : aip_catalog_select(&g_aip_runtime.catalog, mvid, (uintptr_t)module_id,
+                                       module_epoch, &module);
+    if (*status == ALVK_OK) {
+        *copy_id = module.module_id;
+        *copy_epoch = module.epoch;
+    }
+}
+
 /* Queues an accepted command into the slot reserved for it: it gets its ID, and the queue
  * cannot refuse it any more. */
 static alvk_command_id commit(aip_runtime *rt, uint32_t slot, aip_patch_command *c)
@@ -25,7 +41,8 @@ alvk_status aip_runtime_patch_install(const alvk_install_request *request,
     if (request->replacement == 0)
         return ALVK_E_INVALID_REPLACEMENT;
     if ((request->flags & ~(uint32_t)ALVK_INSTALL_INLINER_FALLBACK) != 0 ||
-        request->reserved != 0)
+        request->reserved != 0 || request->reserved1 != 0 ||
+        (request->module_id == 0 && request->module_epoch != 0))
         return ALVK_E_INVALID_FLAGS;
     alvk_status status = aip_runtime_commands_available();
     if (status != ALVK_OK)
@@ -40,13 +57,16 @@ alvk_status aip_runtime_patch_install(const alvk_install_request *request,
     c.mvid = request->module_mvid;
     memcpy(c.signature_hash, request->signature_hash, sizeof c.signature_hash);
     memcpy(c.body_identity, request->body_identity, sizeof c.body_identity);
+    aip_runtime_resolve_copy(&c.mvid, request->module_id, request->module_epoch, &c.module_id,
+                             &c.module_epoch, &c.resolve_status);
     alvk_patch_handle h = 0;
     int added_owner = 0;
     uint32_t slot = 0;
     if ((status = aip_queue_reserve(&rt->queue, &slot)) != ALVK_OK)
         return status;
-    status = aip_rejit_begin_install(&rt->rejit, &c.mvid, c.token, c.owner, request->flags,
-                                     &c.index, &h, &added_owner);
+    status = aip_rejit_begin_install(&rt->rejit, &c.mvid, (uintptr_t)c.module_id, c.module_epoch,
+                                     c.token, c.owner, request->flags, &c.index, &h,
+                                     &added_owner);
     c.added_owner = (uint32_t)added_owner;
     if (status == ALVK_OK) {
         status = aip_rejit_begin_generation(&rt->rejit, c.index, 0, 0, &c.generation);

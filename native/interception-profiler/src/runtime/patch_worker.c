@@ -81,11 +81,16 @@ static alvk_status install_or_replace(aip_runtime *rt, const aip_patch_command *
 {
     if (c->kind == AIP_PATCH_REPLACE && !aip_rejit_has_owner(&rt->rejit, c->index, c->owner))
         return ALVK_E_NOT_OWNER;
-    const alvk_mvid *mvid = c->kind == AIP_PATCH_INSTALL ? &c->mvid : &patch->mvid;
     uint32_t token = c->kind == AIP_PATCH_INSTALL ? c->token : patch->token;
     aip_method_target target;
     HRESULT hr = S_OK;
-    alvk_status status = aip_catalog_resolve(rt->info, &rt->catalog, mvid, token, &target, &hr);
+    /* The copy the patch is for (an install joins only the patch of the copy it resolved),
+     * never found again by MVID: another copy of the assembly may be loaded meanwhile. */
+    alvk_status status =
+        patch->copy_id == 0
+            ? (c->resolve_status != ALVK_OK ? c->resolve_status : ALVK_E_INTERNAL)
+            : aip_catalog_resolve(rt->info, &rt->catalog, &patch->mvid, patch->copy_id,
+                                  patch->copy_epoch, token, &target, &hr);
     if (status == ALVK_OK)
         status = check_target(&target, c);
     if (status == ALVK_OK && patch->module_id != 0 && patch->module_id != target.module_id)

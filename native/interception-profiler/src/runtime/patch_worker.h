@@ -24,6 +24,9 @@ typedef struct aip_patch_command {
     alvk_generation_id generation; /* install and replace: the dispatch generation */
     alvk_command_id command;
     alvk_mvid mvid;
+    uint64_t module_id;         /* install: the copy resolved when it was queued (0: none) */
+    uint32_t module_epoch;
+    alvk_status resolve_status; /* install: why no copy resolved */
     uint8_t signature_hash[32];
     uint8_t body_identity[32];
 } aip_patch_command;

@@ -34,8 +34,8 @@ alvk_status aip_runtime_describe_method(const alvk_mvid *mvid, uint64_t module_i
                                         alvk_method_description *out);
 
 /* See alvk_module_identify; arguments already checked. */
-alvk_status aip_runtime_module_identify(const alvk_mvid *mvid, uint64_t module_type_handle,
-                                        alvk_module_info *out);
+alvk_status aip_runtime_module_identify(const alvk_mvid *mvid, uint32_t method_token,
+                                        uint64_t method_handle, alvk_module_info *out);
 
 /* The patch commands; arguments already checked for NULL and struct size. */
 /* An accepted command's ID comes back in *command (untouched on refusal). */

@@ -227,5 +227,6 @@ alvk_status aip_rejit_telemetry(aip_rejit_state *st, alvk_patch_handle handle,
     out->owner_count = copy.owner_count;
     out->current_generation = copy.current_generation;
     out->latest_generation = copy.latest_generation;
+    out->module_id = copy.copy_id;
     return ALVK_OK;
 }

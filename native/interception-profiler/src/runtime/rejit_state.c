@@ -52,7 +52,8 @@ static int take_slot(aip_rejit_state *st)
     return best;
 }
 
-alvk_status aip_rejit_begin_install(aip_rejit_state *st, const alvk_mvid *mvid, uint32_t token,
+alvk_status aip_rejit_begin_install(aip_rejit_state *st, const alvk_mvid *mvid,
+                                    uintptr_t copy_id, uint32_t copy_epoch, uint32_t token,
                                     uint64_t owner, uint32_t flags, uint32_t *index,
                                     alvk_patch_handle *handle, int *added_owner)
 {
@@ -63,8 +64,8 @@ alvk_status aip_rejit_begin_install(aip_rejit_state *st, const alvk_mvid *mvid, 
     for (int i = 0; i < ALVK_MAX_PATCHES && found < 0; ++i) {
         const aip_patch *p = &st->patches[i];
         if (p->in_use && !p->closing && !aip_patch_state_is_terminal(p->state) &&
-            p->token == token &&
-            memcmp(&p->mvid, mvid, sizeof *mvid) == 0)
+            p->token == token && copy_id != 0 && p->copy_id == copy_id &&
+            p->copy_epoch == copy_epoch && memcmp(&p->mvid, mvid, sizeof *mvid) == 0)
             found = i;
     }
     if (found >= 0) {
@@ -83,7 +84,10 @@ alvk_status aip_rejit_begin_install(aip_rejit_state *st, const alvk_mvid *mvid, 
         p->last_status = ALVK_OK;
         p->mvid = *mvid;
         p->token = token;
+        p->copy_id = copy_id;
+        p->copy_epoch = copy_epoch;
         p->telemetry.method_token = token;
+        p->telemetry.module_epoch = copy_epoch;
         p->telemetry.flags = flags;
     }
     if (status == ALVK_OK) {

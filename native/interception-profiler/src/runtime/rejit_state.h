@@ -47,7 +47,9 @@ typedef struct aip_patch {
     uint64_t ended_order; /* when it became terminal: recycling takes the oldest */
     alvk_mvid mvid;
     uint32_t token;
-    uintptr_t module_id; /* 0 until the install validated */
+    uintptr_t copy_id;   /* the module copy the patch is for, as its first command named or */
+    uint32_t copy_epoch; /* resolved it (0: it named none, and the worker rejects it) */
+    uintptr_t module_id; /* 0 until the install validated (then copy_id) */
     uint64_t owners[ALVK_MAX_PATCH_OWNERS];
     uint64_t owner_replacements[ALVK_MAX_PATCH_OWNERS]; /* each owner's dispatch target or 0 */
     aip_prepared_rejit *owner_bodies[ALVK_MAX_PATCH_OWNERS]; /* each owner's last body */
@@ -92,12 +94,15 @@ int aip_rejit_init(aip_rejit_state *st);
 /* Terminal states end a patch. */
 int aip_patch_state_is_terminal(alvk_patch_state state);
 
-/* Queuing an install: joins the live patch of (mvid, token) or takes a free (or the oldest
- * ended) slot. *index and *handle name it; its pending count is raised. The owner holds the
+/* Queuing an install: joins the live patch of (module copy, load epoch, token) or takes a
+ * free (or the oldest ended) slot. Two copies of one assembly are two targets. A command
+ * that names no copy (copy_id 0: its module did not resolve) never joins. *index and
+ * *handle name it; its pending count is raised. The owner holds the
  * patch from now on (*added_owner says whether it is new), so a remove queued earlier by
  * the last other owner cannot end the patch under a queued join; the worker takes the owner
  * back out if the install fails. */
-alvk_status aip_rejit_begin_install(aip_rejit_state *st, const alvk_mvid *mvid, uint32_t token,
+alvk_status aip_rejit_begin_install(aip_rejit_state *st, const alvk_mvid *mvid,
+                                    uintptr_t copy_id, uint32_t copy_epoch, uint32_t token,
                                     uint64_t owner, uint32_t flags, uint32_t *index,
                                     alvk_patch_handle *handle, int *added_owner);
 

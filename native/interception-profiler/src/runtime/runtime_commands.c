@@ -41,6 +41,8 @@ void aip_runtime_module_unloading(ModuleID module_id)
 
 typedef struct describe_payload {
     alvk_mvid mvid;
+    uint64_t module_id; /* 0: the copy the MVID names */
+    uint32_t module_epoch;
     uint32_t token;
     HRESULT hresult;
     alvk_method_description description;
@@ -52,11 +54,29 @@ static alvk_status run_describe(void *payload, void *context)
     describe_payload *p = payload;
     aip_runtime *rt = context;
     aip_method_target target;
-    alvk_status status =
-        aip_catalog_resolve(rt->info, &rt->catalog, &p->mvid, p->token, &target, &p->hresult);
+    alvk_status status = aip_catalog_resolve(rt->info, &rt->catalog,
+                                             p->module_id != 0 ? NULL : &p->mvid,
+                                             (uintptr_t)p->module_id, p->module_epoch, p->token,
+                                             &target, &p->hresult);
     if (status == ALVK_OK)
         p->description = target.description;
     return status;
+}
+
+typedef struct identify_payload {
+    alvk_mvid mvid;
+    uint32_t method_token;
+    uint64_t method_handle;
+    alvk_module_info info;
+} identify_payload;
+_Static_assert(sizeof(identify_payload) <= AIP_COMMAND_PAYLOAD_BYTES, "fits a queue slot");
+
+static alvk_status run_identify(void *payload, void *context)
+{
+    identify_payload *p = payload;
+    aip_runtime *rt = context;
+    return aip_catalog_identify(rt->info, &rt->catalog, &p->mvid, p->method_token,
+                                p->method_handle, &p->info);
 }
 
 alvk_status aip_runtime_reserve_worker(uint32_t *slot)
@@ -92,12 +112,14 @@ alvk_status aip_runtime_describe_method(const alvk_mvid *mvid, uint64_t module_i
     alvk_status status = aip_runtime_commands_available();
     if (status != ALVK_OK)
         return status;
-    (void)module_epoch; /* WIP(module copies): resolve module_id through the catalog */
-    if (mvid == NULL || module_id != 0)
-        return ALVK_E_UNKNOWN_MODULE;
+    if ((mvid == NULL) == (module_id == 0) || (uintptr_t)module_id != module_id)
+        return ALVK_E_UNKNOWN_MODULE; /* exactly one of them names the copy */
     describe_payload p;
     memset(&p, 0, sizeof p);
-    p.mvid = *mvid;
+    if (mvid != NULL)
+        p.mvid = *mvid;
+    p.module_id = module_id;
+    p.module_epoch = module_epoch;
     p.token = method_token;
     p.description.size = sizeof p.description;
     status = aip_runtime_run_on_worker(run_describe, &p, sizeof p);
@@ -106,12 +128,19 @@ alvk_status aip_runtime_describe_method(const alvk_mvid *mvid, uint64_t module_i
     return status;
 }
 
-alvk_status aip_runtime_module_identify(const alvk_mvid *mvid, uint64_t module_type_handle,
-                                        alvk_module_info *out)
+alvk_status aip_runtime_module_identify(const alvk_mvid *mvid, uint32_t method_token,
+                                        uint64_t method_handle, alvk_module_info *out)
 {
-    /* WIP(module copies): not implemented yet. */
-    (void)mvid;
-    (void)module_type_handle;
-    (void)out;
-    return ALVK_E_INTERNAL;
+    alvk_status status = aip_runtime_commands_available();
+    if (status != ALVK_OK)
+        return status;
+    identify_payload p;
+    memset(&p, 0, sizeof p);
+    p.mvid = *mvid;
+    p.method_token = method_token;
+    p.method_handle = method_handle;
+    status = aip_runtime_run_on_worker(run_identify, &p, sizeof p);
+    if (status == ALVK_OK)
+        memcpy(out, &p.info, sizeof *out);
+    return status;
 }

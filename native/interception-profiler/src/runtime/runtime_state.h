@@ -44,6 +44,13 @@ extern aip_runtime g_aip_runtime;
 /* Why commands are refused right now, or ALVK_OK. */
 alvk_status aip_runtime_commands_available(void);
 
+/* The module copy an install or a generation names (module_id and epoch, or the MVID alone
+ * when module_id is 0), resolved through the catalog when the command is queued, so that it
+ * joins the patch of that very copy and the worker acts on it whatever loads meanwhile:
+ * *copy_id and *copy_epoch, or 0 with *status saying why none resolved. */
+void aip_runtime_resolve_copy(const alvk_mvid *mvid, uint64_t module_id, uint32_t module_epoch,
+                              uint64_t *copy_id, uint32_t *copy_epoch, alvk_status *status);
+
 /* Runs `run` on the worker and waits (10 s at most); the payload comes back with the
  * command's output. Work that needs metadata must run there: the runtime refuses
  * GetModuleMetaData on managed threads outside callbacks. */
