@@ -92,6 +92,11 @@ public sealed class PlanLocal
 /// signature (a generic argument, a parameter of a referenced method, a local) must be defined
 /// by the target's module or already referenced by it. Such problems are reported by the Emit
 /// call that introduced them, as a <see cref="PlanException"/>.</para>
+/// <para>The body must be type-safe (ECMA-335 III.1.8): <see cref="Interceptor.Apply(GenerationPlan, PatchOwner?)"/>
+/// follows the evaluation stack through every instruction with reflection's exact types and
+/// throws <see cref="StackTypeMismatchException"/> (offset, instruction, found and expected types)
+/// before anything reaches the profiler, which checks again. <see cref="AllowUnverifiable"/> opts
+/// a deliberately unverifiable body out.</para>
 /// <para>A generation replaces the IL of every instantiation of a generic target at once, so
 /// its body must be valid for all of them. Branches are always written in their long form
 /// (br.s becomes br). A body the JIT rejects makes the target's next call throw
