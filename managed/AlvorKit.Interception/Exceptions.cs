@@ -162,3 +162,96 @@ public sealed class PlanException : InterceptionException
     /// <summary>The plan's target.</summary>
     public MethodBase Target { get; }
 }
+
+/// <summary>The types of the evaluation stack (ECMA-335 III.1.1), as a stack-type check reports
+/// them. The first eight values are the profiler's alvk_stack_type.</summary>
+public enum StackType
+{
+    /// <summary>No value: an empty stack, or a return with no value.</summary>
+    Nothing = 0,
+
+    /// <summary>int32: bool, char, the 8-, 16- and 32-bit integers and enums over them.</summary>
+    Int32 = 1,
+
+    /// <summary>int64: long, ulong and enums over them.</summary>
+    Int64 = 2,
+
+    /// <summary>native int: nint, nuint, unmanaged pointers, function pointers.</summary>
+    NativeInt = 3,
+
+    /// <summary>F: float and double.</summary>
+    Float = 4,
+
+    /// <summary>O: an object reference (or null).</summary>
+    ObjectReference = 5,
+
+    /// <summary>&amp;: a managed pointer (ref, out, in, ldloca, ldflda, ...).</summary>
+    ManagedPointer = 6,
+
+    /// <summary>A value type instance (a struct that is not a primitive or an enum).</summary>
+    ValueType = 7,
+
+    /// <summary>A value of a generic parameter's type (what it is depends on the
+    /// instantiation). Only the plan's own check reports it.</summary>
+    GenericParameter = 8,
+}
+
+/// <summary>
+/// A generation body that is not type-safe (ECMA-335 III.1.8): an instruction finds a value on
+/// the evaluation stack that it cannot take (an int where the method returns a reference, a
+/// reference where a double is expected, too few arguments for a call), or two paths meet with
+/// different stacks. The JIT does not verify IL, so such a body would compile and corrupt the
+/// process; it is refused before it runs. A <see cref="GenerationPlan"/> is checked before
+/// anything reaches the profiler, with reflection's exact types; the profiler checks every
+/// generation again (so raw submissions are covered too) and its refusal, status
+/// <c>ALVK_E_STACK_TYPE_MISMATCH</c>, is thrown as this exception as well.
+/// <see cref="GenerationPlan.AllowUnverifiable"/> opts a deliberately unverifiable body out.
+/// </summary>
+public sealed class StackTypeMismatchException : InterceptionException
+{
+    internal StackTypeMismatchException(MethodBase target, int ilOffset, string instruction, StackType found,
+        StackType expected, Type? foundType, Type? expectedType, string message, bool detectedByProfiler = false,
+        GenerationInfo? generation = null) : base(message)
+    {
+        Target = target;
+        ILOffset = ilOffset;
+        Instruction = instruction;
+        Found = found;
+        Expected = expected;
+        FoundType = foundType;
+        ExpectedType = expectedType;
+        DetectedByProfiler = detectedByProfiler;
+        Generation = generation;
+    }
+
+    /// <summary>The method whose new body was refused.</summary>
+    public MethodBase Target { get; }
+
+    /// <summary>The IL offset of the instruction (or of the point where two paths meet).</summary>
+    public int ILOffset { get; }
+
+    /// <summary>The instruction's name, such as <c>ret</c> or <c>call</c>.</summary>
+    public string Instruction { get; }
+
+    /// <summary>What the instruction found on the stack (<see cref="StackType.Nothing"/>: too
+    /// few values).</summary>
+    public StackType Found { get; }
+
+    /// <summary>What the instruction needs there (<see cref="StackType.Nothing"/>: no value,
+    /// as after ret or where a try block starts).</summary>
+    public StackType Expected { get; }
+
+    /// <summary>The exact type found, when the plan's check knows it (null for null, for
+    /// numbers computed on the stack, and for the profiler's refusals).</summary>
+    public Type? FoundType { get; }
+
+    /// <summary>The exact type expected, when it is one (a parameter's, a local's, the return type).</summary>
+    public Type? ExpectedType { get; }
+
+    /// <summary>True when the profiler refused the body (a submission the plan's own check did
+    /// not see); false when the plan refused it before anything reached the profiler.</summary>
+    public bool DetectedByProfiler { get; }
+
+    /// <summary>For a profiler refusal: the generation's result (state Rejected).</summary>
+    public GenerationInfo? Generation { get; }
+}

@@ -92,6 +92,11 @@ public sealed class PlanLocal
 /// signature (a generic argument, a parameter of a referenced method, a local) must be defined
 /// by the target's module or already referenced by it. Such problems are reported by the Emit
 /// call that introduced them, as a <see cref="PlanException"/>.</para>
+/// <para>The body must be type-safe (ECMA-335 III.1.8): <see cref="Interceptor.Apply(GenerationPlan, PatchOwner?)"/>
+/// follows the evaluation stack through every instruction with reflection's exact types and
+/// throws <see cref="StackTypeMismatchException"/> (offset, instruction, found and expected types)
+/// before anything reaches the profiler, which checks again. <see cref="AllowUnverifiable"/> opts
+/// a deliberately unverifiable body out.</para>
 /// <para>A generation replaces the IL of every instantiation of a generic target at once, so
 /// its body must be valid for all of them. Branches are always written in their long form
 /// (br.s becomes br). A body the JIT rejects makes the target's next call throw
@@ -113,8 +118,11 @@ public sealed class GenerationPlan
     private readonly List<string> _listing = [];
     private readonly Dictionary<int, int> _labelDepth = new();
     private readonly HashSet<int> _marked = [];
+    private readonly List<PlanInstruction> _symbolic = [];
+    private readonly Dictionary<int, int> _labelOffsets = new();
+    private readonly List<PlanRegion> _regions = [];
     private int _depth, _maxDepth, _instructions, _listed;
-    private bool _hasCatch, _localloc;
+    private bool _hasCatch, _localloc, _unverifiable;
     private LoweredGeneration? _lowered;
 
     /// <summary>An empty plan for a new body of <paramref name="target"/>.</summary>
@@ -149,6 +157,14 @@ public sealed class GenerationPlan
     /// <summary>The locals declared so far.</summary>
     public IReadOnlyList<PlanLocal> Locals => _locals;
 
+    /// <summary>Whether <see cref="AllowUnverifiable"/> was called: the body is applied without
+    /// the stack-type check.</summary>
+    public bool IsUnverifiable => _unverifiable;
+
+    /// <summary>For the proofs: skips the plan's own stack-type check (the profiler's still runs),
+    /// to show that the profiler's refusal surfaces as the same exception.</summary>
+    internal bool SkipPlanStackCheck { get; set; }
+
     /// <summary>Relocations the plan needs so far (the profiler takes at most 64, the locals
     /// signature included).</summary>
     public int RelocationCount => _table.Count + (_locals.Count > 0 ? 1 : 0);
@@ -165,6 +181,7 @@ public sealed class GenerationPlan
         if (!_marked.Add(label.Id))
             throw Refuse($"label {label} is already marked");
         _il.MarkLabel(label.Handle);
+        _labelOffsets[label.Id] = _il.Offset;
         if (_labelDepth.TryGetValue(label.Id, out int depth))
             _depth = Math.Max(_depth, depth);
         _listing.Add($"{label}:");
@@ -191,6 +208,7 @@ public sealed class GenerationPlan
     public void Emit(OpCode opcode)
     {
         Expect(opcode, "no operand", OperandType.InlineNone);
+        Record(opcode, null);
         _il.OpCode(Code(opcode));
         _localloc |= opcode == OpCodes.Localloc;
         Account(opcode);
@@ -201,6 +219,7 @@ public sealed class GenerationPlan
     /// starg, ldarga, unaligned. The value must fit the opcode's operand.</summary>
     public void Emit(OpCode opcode, int value)
     {
+        int at = _il.Offset;
         switch (opcode.OperandType)
         {
             case OperandType.ShortInlineI:
@@ -232,6 +251,7 @@ public sealed class GenerationPlan
             default:
                 throw Refuse($"{opcode.Name} does not take a number ({Expects(opcode)})");
         }
+        _symbolic.Add(new PlanInstruction(at, opcode, value));
         Account(opcode);
         List(opcode, value.ToString(CultureInfo.InvariantCulture));
     }
@@ -249,6 +269,7 @@ public sealed class GenerationPlan
     public void Emit(OpCode opcode, long value)
     {
         Expect(opcode, "a long", OperandType.InlineI8);
+        Record(opcode, value);
         _il.OpCode(Code(opcode));
         _il.CodeBuilder.WriteInt64(value);
         Account(opcode);
@@ -259,6 +280,7 @@ public sealed class GenerationPlan
     public void Emit(OpCode opcode, float value)
     {
         Expect(opcode, "a float", OperandType.ShortInlineR);
+        Record(opcode, value);
         _il.OpCode(Code(opcode));
         _il.CodeBuilder.WriteSingle(value);
         Account(opcode);
@@ -269,6 +291,7 @@ public sealed class GenerationPlan
     public void Emit(OpCode opcode, double value)
     {
         Expect(opcode, "a double", OperandType.InlineR);
+        Record(opcode, value);
         _il.OpCode(Code(opcode));
         _il.CodeBuilder.WriteDouble(value);
         Account(opcode);
@@ -284,6 +307,7 @@ public sealed class GenerationPlan
         ILOpCode code = Code(opcode);
         if (opcode.OperandType == OperandType.ShortInlineBrTarget)
             code = code.GetLongBranch();
+        Record(opcode, label);
         _il.Branch(code, label.Handle);
         if (code is ILOpCode.Leave)
             _depth = 0;
@@ -299,6 +323,7 @@ public sealed class GenerationPlan
         Expect(opcode, "labels", OperandType.InlineSwitch);
         foreach (PlanLabel l in labels)
             Own(l);
+        Record(opcode, labels.ToArray());
         SwitchInstructionEncoder table = _il.Switch(labels.Length);
         Account(opcode);
         foreach (PlanLabel l in labels)
@@ -348,6 +373,7 @@ public sealed class GenerationPlan
         string use = Use(opcode, Names.Of(field));
         CheckGenericContext(field.DeclaringType is { ContainsGenericParameters: true }, opcode, use);
         Operand operand = _symbols.Field(field, use);
+        Record(opcode, field);
         Token(opcode, operand);
         Account(opcode);
         List(opcode, Names.Of(field), operand);
@@ -363,6 +389,7 @@ public sealed class GenerationPlan
         string use = Use(opcode, Names.Of(type));
         CheckGenericContext(type.ContainsGenericParameters && !type.IsGenericTypeDefinition, opcode, use);
         Operand operand = _symbols.Type(type, use);
+        Record(opcode, type);
         Token(opcode, operand);
         Account(opcode);
         List(opcode, Names.Of(type), operand);
@@ -375,6 +402,7 @@ public sealed class GenerationPlan
         ArgumentNullException.ThrowIfNull(value);
         Expect(opcode, "a string", OperandType.InlineString);
         int token = _symbols.UserString(value, Use(opcode, $"\"{value}\""));
+        Record(opcode, value);
         Token(opcode, Operand.Direct(token));
         Account(opcode);
         List(opcode, $"\"{value}\"");
@@ -421,6 +449,7 @@ public sealed class GenerationPlan
     {
         string use = Use(opcode, "signature");
         Operand operand = _symbols.Calli(convention, hasThis, returnType, parameterTypes, use);
+        Record(opcode, new CalliSignature(hasThis, returnType ?? typeof(void), parameterTypes ?? []));
         Token(opcode, operand);
         int pops = (parameterTypes?.Length ?? 0) + 1 + (hasThis ? 1 : 0);
         Stack(pops, returnType is null || returnType == typeof(void) ? 0 : 1);
@@ -433,6 +462,7 @@ public sealed class GenerationPlan
     public void LoadArgument(int index)
     {
         CheckArgument(index);
+        Record(OpCodes.Ldarg, index);
         _il.LoadArgument(index);
         Stack(0, 1);
         Line($"ldarg {index}");
@@ -443,6 +473,7 @@ public sealed class GenerationPlan
     public void LoadArgumentAddress(int index)
     {
         CheckArgument(index);
+        Record(OpCodes.Ldarga, index);
         _il.LoadArgumentAddress(index);
         Stack(0, 1);
         Line($"ldarga {index}");
@@ -453,6 +484,7 @@ public sealed class GenerationPlan
     public void StoreArgument(int index)
     {
         CheckArgument(index);
+        Record(OpCodes.Starg, index);
         _il.StoreArgument(index);
         Stack(1, 0);
         Line($"starg {index}");
@@ -463,6 +495,7 @@ public sealed class GenerationPlan
     public void LoadLocal(PlanLocal local)
     {
         Mine(local);
+        Record(OpCodes.Ldloc, local);
         _il.LoadLocal(local.Index);
         Stack(0, 1);
         Line($"ldloc {local}");
@@ -473,6 +506,7 @@ public sealed class GenerationPlan
     public void StoreLocal(PlanLocal local)
     {
         Mine(local);
+        Record(OpCodes.Stloc, local);
         _il.StoreLocal(local.Index);
         Stack(1, 0);
         Line($"stloc {local}");
@@ -483,6 +517,7 @@ public sealed class GenerationPlan
     public void LoadLocalAddress(PlanLocal local)
     {
         Mine(local);
+        Record(OpCodes.Ldloca, local);
         _il.LoadLocalAddress(local.Index);
         Stack(0, 1);
         Line($"ldloca {local}");
@@ -492,6 +527,7 @@ public sealed class GenerationPlan
     /// <summary>ldc.i4 with the shortest encoding.</summary>
     public void LoadConstant(int value)
     {
+        Record(OpCodes.Ldc_I4, value);
         _il.LoadConstantI4(value);
         Stack(0, 1);
         Line($"ldc.i4 {value}");
@@ -534,6 +570,7 @@ public sealed class GenerationPlan
                          "already references, such as Exception, and test the type inside the handler)");
         _flow.AddCatchRegion(tryStart.Handle, tryEnd.Handle, handlerStart.Handle, handlerEnd.Handle,
             MetadataTokens.EntityHandle(token));
+        _regions.Add(new PlanRegion(PlanRegionKind.Catch, tryStart, handlerStart, exceptionType));
         _hasCatch = true;
         _listing.Add($"  .try {tryStart}..{tryEnd} catch {Names.Of(exceptionType)} {handlerStart}..{handlerEnd}");
         Changed();
@@ -544,6 +581,7 @@ public sealed class GenerationPlan
     {
         OwnAll(tryStart, tryEnd, handlerStart, handlerEnd);
         _flow.AddFinallyRegion(tryStart.Handle, tryEnd.Handle, handlerStart.Handle, handlerEnd.Handle);
+        _regions.Add(new PlanRegion(PlanRegionKind.Finally, tryStart, handlerStart, null));
         _listing.Add($"  .try {tryStart}..{tryEnd} finally {handlerStart}..{handlerEnd}");
         Changed();
     }
@@ -553,6 +591,7 @@ public sealed class GenerationPlan
     {
         OwnAll(tryStart, tryEnd, handlerStart, handlerEnd);
         _flow.AddFaultRegion(tryStart.Handle, tryEnd.Handle, handlerStart.Handle, handlerEnd.Handle);
+        _regions.Add(new PlanRegion(PlanRegionKind.Fault, tryStart, handlerStart, null));
         _listing.Add($"  .try {tryStart}..{tryEnd} fault {handlerStart}..{handlerEnd}");
         Changed();
     }
@@ -584,6 +623,20 @@ public sealed class GenerationPlan
         return text.ToString();
     }
 
+    /// <summary>
+    /// Applies the body without the stack-type check, for a body that is deliberately
+    /// unverifiable and correct (unsafe code the game itself compiles: pointers reinterpreted,
+    /// Unsafe.As shapes). The plan's check and the profiler's (ALVK_INSTALL_UNVERIFIABLE) are both
+    /// skipped; a body that is wrong then corrupts the process or is rejected by the JIT.
+    /// </summary>
+    /// <returns>This plan.</returns>
+    public GenerationPlan AllowUnverifiable()
+    {
+        _unverifiable = true;
+        Changed();
+        return this;
+    }
+
     // ------------------------------------------------------------------ lowering
 
     /// <summary>The plan as alvk_generation_submit takes it: complete body (header, code, EH
@@ -611,6 +664,8 @@ public sealed class GenerationPlan
         {
             throw Refuse($"the body cannot be laid out: {e.Message} (is every label marked?)");
         }
+        if (!_unverifiable && !SkipPlanStackCheck)
+            StackTypeChecker.Check(new PlanBody(Target, Title, _symbolic, _labelOffsets, _regions, _locals));
         byte[] body = bodyBuilder.ToArray();
         if (offset != 0)
             throw new InvalidOperationException($"the method body was laid out at offset {offset}, not 0");
@@ -630,7 +685,7 @@ public sealed class GenerationPlan
         if (pool.Length > MaxBlobBytes)
             throw Refuse($"the signatures and names take {pool.Length} bytes; a generation takes at most {MaxBlobBytes}");
         List<ILMapSpec> map = _map.Count > 0 ? [.. _map.OrderBy(e => e.OldOffset)] : [new ILMapSpec(0, 0, true)];
-        _lowered = new LoweredGeneration(body, pool, specs, map, maxStack);
+        _lowered = new LoweredGeneration(body, pool, specs, map, maxStack, _unverifiable);
         return _lowered;
     }
 
@@ -658,6 +713,7 @@ public sealed class GenerationPlan
             throw Refuse($"{use}: {Names.Of(method)} is a generic method definition; call MakeGenericMethod first");
         CheckGenericContext(method.ContainsGenericParameters, opcode, use);
         Operand operand = _symbols.Method(method, use);
+        Record(opcode, method);
         Token(opcode, operand);
         if (opcode == OpCodes.Newobj)
             Stack(method.GetParameters().Length, 1);
@@ -691,6 +747,20 @@ public sealed class GenerationPlan
     }
 
     private static ILOpCode Code(OpCode opcode) => (ILOpCode)(ushort)opcode.Value;
+
+    /// <summary>The name of the instruction the plan wrote at `offset` ("ret"), or null.</summary>
+    internal string? InstructionNameAt(int offset)
+    {
+        foreach (PlanInstruction instruction in _symbolic)
+            if (instruction.Offset == offset)
+                return instruction.OpCode.Name;
+        return null;
+    }
+
+    // The instruction about to be written at the current offset, for the stack-type check.
+    private void Record(OpCode opcode, object? operand) => _symbolic.Add(new PlanInstruction(_il.Offset, opcode, operand));
+
+    private string Title => $"{Names.Of(Target)}{(Name is null ? "" : $" ({Name})")}";
 
     private void Expect(OpCode opcode, string given, params OperandType[] accepted)
     {
@@ -801,6 +871,5 @@ public sealed class GenerationPlan
 
     private void Changed() => _lowered = null;
 
-    private PlanException Refuse(string message) =>
-        new(Target, $"Plan for {Names.Of(Target)}{(Name is null ? "" : $" ({Name})")}: {message}.");
+    private PlanException Refuse(string message) => new(Target, $"Plan for {Title}: {message}.");
 }

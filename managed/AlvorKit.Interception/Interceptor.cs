@@ -154,6 +154,9 @@ public sealed class Interceptor : IDisposable
     /// next call compiles the body, then Active (or Failed, when the JIT rejected it and the
     /// profiler restored the previous body).</returns>
     /// <exception cref="PlanException">The plan cannot be lowered (before anything reached the profiler).</exception>
+    /// <exception cref="StackTypeMismatchException">The body is not type-safe (an instruction finds a
+    /// value it cannot take), found by the plan before anything reached the profiler, or by the
+    /// profiler; the target keeps its body. <see cref="GenerationPlan.AllowUnverifiable"/> opts out.</exception>
     /// <exception cref="InterceptionUnavailableException">The profiler refuses patch commands.</exception>
     /// <exception cref="PatchException">The profiler refused or failed the generation; for a
     /// relocation, the message names the plan symbol it came from.</exception>
@@ -194,6 +197,8 @@ public sealed class Interceptor : IDisposable
                 if (rc == NativeStatus.Ok)
                     break;
                 GenerationInfo? result = Native.Generation(handle, id, lowered);
+                if (rc == NativeStatus.StackTypeMismatch && result is not null)
+                    throw TypeMismatch(plan, result);
                 throw Failure(rc, target, "Applying a plan to", handle, result,
                     result is null ? null : Entry(rc, result.FailingIndex, lowered));
             }
@@ -346,6 +351,33 @@ public sealed class Interceptor : IDisposable
             $"{doing} {Names.Of(target)} failed: {name} ({description}).{hint}{detail}",
             handle != 0 ? Native.Telemetry(handle) : null, generation);
     }
+
+    // The profiler's ALVK_E_STACK_TYPE_MISMATCH, as the exception the plan's own check throws.
+    private static StackTypeMismatchException TypeMismatch(GenerationPlan plan, GenerationInfo result)
+    {
+        string instruction = plan.InstructionNameAt(result.TypeErrorOffset) ?? "the instruction";
+        string found = result.TypeFound == StackType.Nothing ? "nothing" : Describe(result.TypeFound);
+        string expected = result.TypeExpected == StackType.Nothing ? "no value" : Describe(result.TypeExpected);
+        return new StackTypeMismatchException(plan.Target, result.TypeErrorOffset, instruction, result.TypeFound,
+            result.TypeExpected, null, null,
+            $"Applying a plan to {Names.Of(plan.Target)} failed: the profiler refused the body as not type-safe " +
+            $"({result.Status}): IL_{result.TypeErrorOffset:X4} {instruction} finds {found} where it needs {expected}. " +
+            "Nothing changed: the target keeps its body. (A body that is deliberately unverifiable and correct can " +
+            "be applied with plan.AllowUnverifiable().)",
+            detectedByProfiler: true, generation: result);
+    }
+
+    private static string Describe(StackType type) => type switch
+    {
+        StackType.Int32 => "int32",
+        StackType.Int64 => "int64",
+        StackType.NativeInt => "native int",
+        StackType.Float => "F (a float or double)",
+        StackType.ObjectReference => "an object reference",
+        StackType.ManagedPointer => "a managed pointer",
+        StackType.ValueType => "a value type",
+        _ => type.ToString(),
+    };
 
     // " The failing relocation is #2: newobj ... at IL_0004: MemberRef ..." for statuses about one entry.
     private static string? Entry(int status, int index, LoweredGeneration lowered)

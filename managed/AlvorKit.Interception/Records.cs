@@ -289,4 +289,14 @@ public sealed record GenerationInfo
 
     /// <summary>Every relocation, in the order the plan produced them.</summary>
     public IReadOnlyList<RelocationInfo> Relocations { get; init; } = [];
+
+    /// <summary>For a stack-type refusal (<c>ALVK_E_STACK_TYPE_MISMATCH</c>): the IL offset of the
+    /// instruction, or of the point where two paths meet.</summary>
+    public int TypeErrorOffset { get; init; }
+
+    /// <summary>For a stack-type refusal: what the instruction found on the stack.</summary>
+    public StackType TypeFound { get; init; }
+
+    /// <summary>For a stack-type refusal: what the instruction needs there.</summary>
+    public StackType TypeExpected { get; init; }
 }

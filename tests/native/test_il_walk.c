@@ -109,6 +109,62 @@ static void table_matches_ecma(void **state)
     assert_false(aip_il_operand_is_token(AIP_OPERAND_I));
 }
 
+/* The stack facts of the table: every opcode has a rule; the families carry their type. */
+static void stack_facts(void **state)
+{
+    (void)state;
+    aip_stack_rule rule;
+    alvk_stack_type type;
+    uint32_t with_rule = 0, per_rule[AIP_STACK_RULE_COUNT] = {0};
+    for (uint32_t v = 0; v < 0x10000; ++v) {
+        int valid = aip_il_opcode_operand(v, NULL);
+        assert_int_equal(aip_il_opcode_stack(v, &rule, &type), valid);
+        if (!valid)
+            continue;
+        assert_true(rule < AIP_STACK_RULE_COUNT);
+        assert_true(type <= ALVK_STACK_VALUE_TYPE);
+        per_rule[rule]++;
+        with_rule += rule != AIP_STACK_RULE_NONE;
+    }
+    assert_int_equal(with_rule, 219 - 8); /* nop, break and the six prefixes do nothing */
+    for (uint32_t r = 0; r < AIP_STACK_RULE_COUNT; ++r)
+        assert_true(per_rule[r] > 0); /* every rule is some opcode's */
+    static const struct {
+        uint32_t opcode;
+        aip_stack_rule rule;
+        alvk_stack_type type;
+    } expected[] = {
+        {AIP_CEE_LDARG_3, AIP_STACK_RULE_LDARG, ALVK_STACK_NOTHING},
+        {AIP_CEE_LDLOCA, AIP_STACK_RULE_LDLOCA, ALVK_STACK_BYREF},
+        {AIP_CEE_LDNULL, AIP_STACK_RULE_PUSH, ALVK_STACK_OBJECT},
+        {AIP_CEE_LDC_I8, AIP_STACK_RULE_PUSH, ALVK_STACK_INT64},
+        {AIP_CEE_LDC_R4, AIP_STACK_RULE_PUSH, ALVK_STACK_FLOAT},
+        {AIP_CEE_LDFTN, AIP_STACK_RULE_PUSH, ALVK_STACK_NATIVE_INT},
+        {AIP_CEE_CALLVIRT, AIP_STACK_RULE_CALL, ALVK_STACK_NOTHING},
+        {AIP_CEE_CALLI, AIP_STACK_RULE_CALLI, ALVK_STACK_NOTHING},
+        {AIP_CEE_LDIND_I, AIP_STACK_RULE_LDIND, ALVK_STACK_NATIVE_INT},
+        {AIP_CEE_LDIND_U4, AIP_STACK_RULE_LDIND, ALVK_STACK_INT32},
+        {AIP_CEE_STIND_REF, AIP_STACK_RULE_STIND, ALVK_STACK_OBJECT},
+        {AIP_CEE_CONV_OVF_U8_UN, AIP_STACK_RULE_CONVERT, ALVK_STACK_INT64},
+        {AIP_CEE_CONV_R_UN, AIP_STACK_RULE_CONVERT, ALVK_STACK_FLOAT},
+        {AIP_CEE_CONV_U, AIP_STACK_RULE_CONVERT, ALVK_STACK_NATIVE_INT},
+        {AIP_CEE_LDELEM_REF, AIP_STACK_RULE_LDELEM, ALVK_STACK_OBJECT},
+        {AIP_CEE_STELEM_I, AIP_STACK_RULE_STELEM, ALVK_STACK_NATIVE_INT},
+        {AIP_CEE_LDLEN, AIP_STACK_RULE_LDLEN, ALVK_STACK_NATIVE_INT},
+        {AIP_CEE_CLT_UN, AIP_STACK_RULE_COMPARE, ALVK_STACK_INT32},
+        {AIP_CEE_BLE_UN_S, AIP_STACK_RULE_BRANCH_COMPARE, ALVK_STACK_NOTHING},
+        {AIP_CEE_LEAVE_S, AIP_STACK_RULE_LEAVE, ALVK_STACK_NOTHING},
+        {AIP_CEE_CONSTRAINED, AIP_STACK_RULE_NONE, ALVK_STACK_NOTHING},
+        {AIP_CEE_LDTOKEN, AIP_STACK_RULE_PUSH, ALVK_STACK_VALUE_TYPE},
+    };
+    for (size_t i = 0; i < sizeof expected / sizeof expected[0]; ++i) {
+        assert_true(aip_il_opcode_stack(expected[i].opcode, &rule, &type));
+        assert_int_equal(rule, expected[i].rule);
+        assert_int_equal(type, expected[i].type);
+    }
+    assert_false(aip_il_opcode_stack(0x24, NULL, NULL));
+}
+
 static void every_operand_class(void **state)
 {
     (void)state;
@@ -194,6 +250,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(table_matches_ecma),
+        cmocka_unit_test(stack_facts),
         cmocka_unit_test(every_operand_class),
         cmocka_unit_test(two_byte_opcodes),
     };

@@ -203,6 +203,33 @@ static void rollback_returns_to_the_last_body_that_compiled(void **state)
     close_patch();
 }
 
+/* A stack-type refusal: REJECTED with ALVK_E_STACK_TYPE_MISMATCH, the instruction and the
+ * types in the record, and the chain's latest falls back, so the next names the prior. */
+static void a_type_mismatch_is_recorded(void **state)
+{
+    (void)state;
+    open_patch();
+    alvk_generation_id g1 = 0, g2 = 0;
+    assert_int_equal(aip_rejit_begin_generation(&st, patch_index, 1, 0, &g1), ALVK_OK);
+    aip_rejit_generation_type_mismatch(&st, patch_index, g1, 7, ALVK_STACK_INT32,
+                                       ALVK_STACK_OBJECT);
+    aip_generation_record r;
+    assert_int_equal(aip_rejit_generation_lookup(&st, handle, g1, &r), ALVK_OK);
+    assert_int_equal(r.result.state, ALVK_GENERATION_REJECTED);
+    assert_int_equal(r.result.status, ALVK_E_STACK_TYPE_MISMATCH);
+    assert_int_equal(r.result.type_error_offset, 7);
+    assert_int_equal(r.result.type_found, ALVK_STACK_INT32);
+    assert_int_equal(r.result.type_expected, ALVK_STACK_OBJECT);
+    assert_int_equal(r.result.relocation_count, 0);
+    assert_int_equal(aip_rejit_begin_generation(&st, patch_index, 1, 0, &g2), ALVK_OK);
+    /* A record that is no longer pending keeps what it had. */
+    aip_rejit_generation_type_mismatch(&st, patch_index, g1, 9, ALVK_STACK_FLOAT,
+                                       ALVK_STACK_FLOAT);
+    assert_int_equal(aip_rejit_generation_lookup(&st, handle, g1, &r), ALVK_OK);
+    assert_int_equal(r.result.type_error_offset, 7);
+    close_patch();
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -210,6 +237,7 @@ int main(void)
         cmocka_unit_test(failed_compilation_rolls_back),
         cmocka_unit_test(a_compilation_started_twice_has_failed),
         cmocka_unit_test(rollback_returns_to_the_last_body_that_compiled),
+        cmocka_unit_test(a_type_mismatch_is_recorded),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -319,6 +319,9 @@ internal sealed unsafe class NativeProfiler
             CompilationHResult = r.CompilationHResult,
             Elapsed = FromNanoseconds(r.ElapsedNs),
             Relocations = list,
+            TypeErrorOffset = (int)r.TypeErrorOffset,
+            TypeFound = (StackType)(int)r.TypeFound,
+            TypeExpected = (StackType)(int)r.TypeExpected,
         };
     }
 
@@ -385,6 +388,7 @@ internal sealed unsafe class NativeProfiler
             generation.RelocationCount = (uint)relocations.Length;
             generation.ILMap = map.Length > 0 ? m : null;
             generation.ILMapCount = (uint)map.Length;
+            generation.Flags = g.Unverifiable ? (uint)AlvkInstallFlags.Unverifiable : 0u;
             return (int)call(generation);
         }
     }
@@ -407,6 +411,7 @@ internal static class NativeStatus
     public const int NotOwner = 401;
     public const int PatchEnded = 407;
     public const int StaleGeneration = 500;
+    public const int StackTypeMismatch = 510;
 
     /// <summary>Startup configuration problems (100-199), and a profiler that never attached.</summary>
     public static bool IsStartupRefusal(int status) => status is NotAttached or (>= 100 and < 200);

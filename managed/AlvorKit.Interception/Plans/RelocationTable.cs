@@ -29,9 +29,10 @@ internal sealed record RelocationSpec(RelocationKind Kind, uint ILOffset, uint P
 /// <summary>One IL map entry (COR_IL_MAP).</summary>
 internal readonly record struct ILMapSpec(uint OldOffset, uint NewOffset, bool Accurate);
 
-/// <summary>A plan lowered into exactly what alvk_generation_submit takes.</summary>
+/// <summary>A plan lowered into exactly what alvk_generation_submit takes (Unverifiable:
+/// submitted with ALVK_INSTALL_UNVERIFIABLE).</summary>
 internal sealed record LoweredGeneration(byte[] Body, byte[] Pool, IReadOnlyList<RelocationSpec> Relocations,
-    IReadOnlyList<ILMapSpec> ILMap, int MaxStack);
+    IReadOnlyList<ILMapSpec> ILMap, int MaxStack, bool Unverifiable = false);
 
 /// <summary>
 /// The relocations of one plan, in order (a parent always comes before its children). A

@@ -1,6 +1,7 @@
 using System.Reflection;
 using System.Reflection.Emit;
 using System.Runtime.InteropServices;
+using System.Text.Json;
 using System.Text.Json.Nodes;
 using AlvorKit.Interception;
 
@@ -58,6 +59,7 @@ public static class ApiProof
             report["mixed"] = Mixed(interceptor);
             report["planRefusals"] = PlanRefusals();
             report["rejectedPlan"] = RejectedPlan(interceptor);
+            report["typeSafety"] = TypeSafety(interceptor);
             report["livePatchesAtEnd"] = interceptor.Patches.Count;
         }
         return report;
@@ -557,6 +559,9 @@ public static class ApiProof
         plan.Emit(OpCodes.Pop); // pops an empty stack
         plan.Emit(OpCodes.Ldc_I4_0);
         plan.Emit(OpCodes.Ret);
+        // Both stack-type checks would refuse it; the JIT's rejection is what this is about.
+        plan.AllowUnverifiable();
+        report["unverifiable"] = plan.IsUnverifiable;
         Patch patch = interceptor.Apply(plan);
         report["applied"] = patch.LastGeneration?.State.ToString();
         var outcomes = new JsonArray();
@@ -573,6 +578,115 @@ public static class ApiProof
         report["lastGeneration"] = Generation(patch.LastGeneration);
         patch.Remove();
         report["removed"] = call();
+        return report;
+    }
+
+    // The stack-type check: plans that return or pass the wrong type, or meet with different
+    // stacks, are refused by Apply before anything reaches the profiler (no patch appears); with
+    // the plan's check off the profiler refuses the same body, as the same exception; plans that
+    // are unverifiable but correct run when AllowUnverifiable says so.
+    private static JsonObject TypeSafety(Interceptor interceptor)
+    {
+        var report = new JsonObject();
+        int patchesBefore = interceptor.Patches.Count;
+        report["intForString"] = TypePlan(interceptor, nameof(ApiTypeTargets.Name), () => ApiTypeTargets.Name(7), p =>
+        {
+            p.Emit(OpCodes.Ldarg_0);
+            p.Emit(OpCodes.Ret);
+        });
+        report["stringForDouble"] = TypePlan(interceptor, nameof(ApiTypeTargets.Ratio), () => ApiTypeTargets.Ratio(7), p =>
+        {
+            p.Emit(OpCodes.Ldsfld, typeof(ApiTypeTargets).GetField(nameof(ApiTypeTargets.Label))!);
+            p.Emit(OpCodes.Ret);
+        });
+        report["callArgument"] = TypePlan(interceptor, nameof(ApiTypeTargets.CallArgument),
+            () => ApiTypeTargets.CallArgument(7), p =>
+            {
+                p.Emit(OpCodes.Ldnull);
+                p.Emit(OpCodes.Call, typeof(Math).GetMethod(nameof(Math.Abs), [typeof(int)])!);
+                p.Emit(OpCodes.Ret);
+            });
+        report["mergeDepth"] = TypePlan(interceptor, nameof(ApiTypeTargets.MergeDepth), () => ApiTypeTargets.MergeDepth(7),
+            p =>
+            {
+                PlanLabel join = p.DefineLabel();
+                p.Emit(OpCodes.Ldarg_0);
+                p.Emit(OpCodes.Brtrue, join);
+                p.Emit(OpCodes.Ldc_I4_1);
+                p.MarkLabel(join);
+                p.Emit(OpCodes.Ldc_I4_2);
+                p.Emit(OpCodes.Ret);
+            });
+        report["patchesUnchanged"] = interceptor.Patches.Count == patchesBefore;
+        report["byProfiler"] = TypePlan(interceptor, nameof(ApiTypeTargets.Profiled), () => ApiTypeTargets.Profiled(7), p =>
+        {
+            p.SkipPlanStackCheck = true;
+            p.Emit(OpCodes.Ldarg_0);
+            p.Emit(OpCodes.Ret);
+        });
+
+        void Widen(GenerationPlan p)
+        {
+            p.Emit(OpCodes.Ldarg_0);
+            p.Emit(OpCodes.Ret);
+        }
+        void FloatBits(GenerationPlan p)
+        {
+            p.LoadArgumentAddress(0);
+            p.Emit(OpCodes.Call, typeof(ApiTypeTargets).GetMethod(nameof(ApiTypeTargets.ReadInt))!);
+            p.Emit(OpCodes.Ret);
+        }
+        report["widenRefused"] = TypePlan(interceptor, nameof(ApiTypeTargets.Widen), () => ApiTypeTargets.Widen(1234), Widen);
+        report["widen"] = UnverifiablePlan(interceptor, nameof(ApiTypeTargets.Widen), () => ApiTypeTargets.Widen(1234), 1234L,
+            Widen);
+        report["floatBitsRefused"] = TypePlan(interceptor, nameof(ApiTypeTargets.FloatBits),
+            () => ApiTypeTargets.FloatBits(1.5f), FloatBits);
+        report["floatBits"] = UnverifiablePlan(interceptor, nameof(ApiTypeTargets.FloatBits),
+            () => ApiTypeTargets.FloatBits(1.5f), BitConverter.SingleToInt32Bits(1.5f), FloatBits);
+        return report;
+    }
+
+    // Apply a plan for ApiTypeTargets.`name`: what it threw, and what the target returns before and after.
+    private static JsonObject TypePlan<T>(Interceptor interceptor, string name, Func<T> call, Action<GenerationPlan> body)
+    {
+        var report = new JsonObject { ["original"] = JsonSerializer.SerializeToNode(Warm(call)) };
+        var plan = new GenerationPlan(Method(typeof(ApiTypeTargets), name)) { Name = "type check" };
+        body(plan);
+        try
+        {
+            Patch applied = interceptor.Apply(plan);
+            report["threw"] = null;
+            report["applied"] = applied.LastGeneration?.State.ToString();
+        }
+        catch (Exception e)
+        {
+            report["thrown"] = Thrown(e);
+        }
+        report["targetResult"] = JsonSerializer.SerializeToNode(Warm(call));
+        report["listing"] = plan.ToString();
+        return report;
+    }
+
+    // The same plan with AllowUnverifiable: applied, what the target returns, then removed.
+    private static JsonObject UnverifiablePlan<T>(Interceptor interceptor, string name, Func<T> call, T expected,
+        Action<GenerationPlan> body)
+    {
+        var plan = new GenerationPlan(Method(typeof(ApiTypeTargets), name)) { Name = "unverifiable" };
+        body(plan);
+        plan.AllowUnverifiable();
+        var report = new JsonObject { ["original"] = JsonSerializer.SerializeToNode(Warm(call)), ["isUnverifiable"] = plan.IsUnverifiable };
+        try
+        {
+            Patch patch = interceptor.Apply(plan);
+            report["result"] = Poll(call, expected);
+            report["generation"] = Generation(patch.LastGeneration);
+            patch.Remove();
+            report["removed"] = JsonSerializer.SerializeToNode(call());
+        }
+        catch (Exception e)
+        {
+            report["thrown"] = Thrown(e);
+        }
         return report;
     }
 
@@ -668,6 +782,17 @@ public static class ApiProof
                 break;
             case PatchException p:
                 json["status"] = p.StatusName;
+                break;
+            case StackTypeMismatchException t:
+                json["ilOffset"] = t.ILOffset;
+                json["instruction"] = t.Instruction;
+                json["found"] = t.Found.ToString();
+                json["expected"] = t.Expected.ToString();
+                json["foundType"] = t.FoundType?.ToString();
+                json["expectedType"] = t.ExpectedType?.ToString();
+                json["detectedByProfiler"] = t.DetectedByProfiler;
+                json["generationState"] = t.Generation?.State.ToString();
+                json["generationStatus"] = t.Generation?.Status;
                 break;
         }
         return json;

@@ -149,3 +149,40 @@ public static class ApiPlanTargets
     [MethodImpl(MethodImplOptions.NoInlining)]
     public static int Rejected(int x) => x;
 }
+
+/// <summary>Targets of the stack-type check: plans of the wrong types, refused before they run,
+/// and deliberately unverifiable ones applied with AllowUnverifiable.</summary>
+public static class ApiTypeTargets
+{
+    public static readonly string Label = "label";
+
+    // an int returned where a string is
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static string Name(int x) => "name";
+
+    // a string returned where a double is
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static double Ratio(int x) => 0.5;
+
+    // null passed for an int parameter
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static int CallArgument(int x) => x;
+
+    // two paths meeting with different stack depths
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static int MergeDepth(int x) => x;
+
+    // the same body as Name, refused by the profiler when the plan's own check is off
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static string Profiled(int x) => "profiled";
+
+    // unverifiable but correct on 64-bit: a native int returned as an int64
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static long Widen(nint p) => -1;
+
+    // unverifiable but correct: a float's bits read through a ref int (Unsafe.As style)
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static int FloatBits(float x) => -1;
+
+    public static int ReadInt(ref int value) => value;
+}

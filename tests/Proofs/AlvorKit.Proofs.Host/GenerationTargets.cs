@@ -110,3 +110,19 @@ public static class GenGuardTargets
     [MethodImpl(MethodImplOptions.NoInlining)]
     public static int Unpatched(int x) => x + 1;
 }
+
+public static class GenTypeTargets
+{
+    public static readonly string Label = "label";
+
+    // The defect's bodies: an int32 returned where a string is, a string where a double is.
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static string Name(int x) => "name";
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static double Ratio(int x) => 0.5;
+
+    // Unverifiable but correct on 64-bit: a native int returned as an int64.
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static long Widen(nint p) => -1;
+}

@@ -2,6 +2,7 @@ using System.Diagnostics;
 using System.Reflection;
 using System.Reflection.Metadata;
 using System.Runtime.InteropServices;
+using System.Text.Json;
 using System.Text.Json.Nodes;
 using AlvorKit.Interception.Native;
 
@@ -11,7 +12,8 @@ public static unsafe class GenerationsProof
 {
     private const ulong CalliOwner = 0x6001, KindsOwner = 0x6002, CrossOwner = 0x6003, MvarOwner = 0x6004,
         FieldsOwner = 0x600D, PickOwner = 0x6005, FirstOwner = 0x6006, FailureOwner = 0x6007, IdentityOwner = 0x6008,
-        ChainOwner = 0x6009, UnpatchedOwner = 0x600A, ValidationOwner = 0x600B, LocalsOwner = 0x600C;
+        ChainOwner = 0x6009, UnpatchedOwner = 0x600A, ValidationOwner = 0x600B, LocalsOwner = 0x600C,
+        TypesOwner = 0x600E, UnverifiableOwner = 0x600F;
 
     private static readonly TimeSpan FailureLimit = TimeSpan.FromSeconds(5);
 
@@ -35,6 +37,7 @@ public static unsafe class GenerationsProof
         report["bodyIdentity"] = BodyIdentity(patcher);
         report["stale"] = Stale(patcher);
         report["validation"] = Validation(patcher, metadata, abs);
+        report["typeSafety"] = TypeSafety(patcher);
         return report;
     }
 
@@ -247,7 +250,10 @@ public static unsafe class GenerationsProof
         var invalid = new GenerationBuilder();
         invalid.IL.OpCode(ILOpCode.Pop);
         invalid.IL.OpCode(ILOpCode.Ret);
-        AlvkStatus sync = invalid.Submit(library, target, first, FailureOwner, out ulong joined, out ulong second);
+        // Flagged unverifiable: the profiler's stack-type check would refuse it; the JIT is what
+        // this scenario is about.
+        AlvkStatus sync = invalid.Submit(library, target, first, FailureOwner, out ulong joined, out ulong second,
+            mutate: Unverifiable);
         var step = new JsonObject { ["sync"] = sync.ToString(), ["sameHandle"] = joined == handle, ["generation"] = second };
         if (sync == AlvkStatus.Ok)
             step["wait"] = library.PatchWait(handle, Patcher.WaitMs).ToString();
@@ -289,10 +295,11 @@ public static unsafe class GenerationsProof
         var third = new GenerationBuilder();
         third.IL.OpCode(ILOpCode.Pop);
         third.IL.OpCode(ILOpCode.Ret);
-        AlvkStatus sync3 = third.Submit(library, target, first, FailureOwner, out _, out ulong thirdId);
+        AlvkStatus sync3 = third.Submit(library, target, first, FailureOwner, out _, out ulong thirdId, mutate: Unverifiable);
         var fourth = new GenerationBuilder();
         fourth.IL.OpCode(ILOpCode.Ret);
-        AlvkStatus sync4 = fourth.Submit(library, target, thirdId, FailureOwner, out _, out ulong fourthId);
+        AlvkStatus sync4 = fourth.Submit(library, target, thirdId, FailureOwner, out _, out ulong fourthId,
+            mutate: Unverifiable);
         var twice = new JsonObject
         {
             ["sync3"] = sync3.ToString(),
@@ -489,6 +496,78 @@ public static unsafe class GenerationsProof
         report["controlRemove"] = Remove(patcher, handle, ValidationOwner, id, call, -5);
         return report;
     }
+
+    // j: type-unsafe bodies submitted raw (no managed check between them and the profiler): valid
+    // as instruction streams, so accepted at the call, then refused on the worker with
+    // ALVK_E_STACK_TYPE_MISMATCH and the instruction's offset and types, before any metadata
+    // or ReJIT; the target keeps returning its original value. A body that is unverifiable but
+    // correct (a native int returned as an int64, fine on 64-bit) is refused the same way, and
+    // accepted and run when flagged ALVK_INSTALL_UNVERIFIABLE.
+    private static JsonObject TypeSafety(Patcher patcher)
+    {
+        var report = new JsonObject();
+        var name = new GenerationBuilder();
+        name.IL.LoadArgument(0);
+        name.IL.OpCode(ILOpCode.Ret);
+        report["intForString"] = TypeRefused(patcher, name,
+            Patcher.Method(typeof(GenTypeTargets), nameof(GenTypeTargets.Name)), () => GenTypeTargets.Name(7));
+
+        var ratio = new GenerationBuilder();
+        ratio.EmitExisting(ILOpCode.Ldsfld, typeof(GenTypeTargets).GetField(nameof(GenTypeTargets.Label))!.MetadataToken);
+        ratio.IL.OpCode(ILOpCode.Ret);
+        report["stringForDouble"] = TypeRefused(patcher, ratio,
+            Patcher.Method(typeof(GenTypeTargets), nameof(GenTypeTargets.Ratio)), () => GenTypeTargets.Ratio(7));
+
+        MethodInfo widen = Patcher.Method(typeof(GenTypeTargets), nameof(GenTypeTargets.Widen));
+        Func<long> call = () => GenTypeTargets.Widen(1234);
+        GenerationBuilder Widen()
+        {
+            var b = new GenerationBuilder();
+            b.IL.LoadArgument(0);
+            b.IL.OpCode(ILOpCode.Ret);
+            return b;
+        }
+        JsonObject unflagged = TypeRefused(patcher, Widen(), widen, call);
+        report["unverifiableUnflagged"] = unflagged;
+
+        AlvkMethodDescription target = patcher.Describe(widen);
+        AlvkStatus sync = Widen().Submit(patcher.Library, target, 0, UnverifiableOwner, out ulong handle, out ulong id,
+            mutate: Unverifiable);
+        var flagged = new JsonObject { ["sync"] = sync.ToString(), ["generation"] = id };
+        if (sync == AlvkStatus.Ok)
+        {
+            flagged["wait"] = patcher.Library.PatchWait(handle, Patcher.WaitMs).ToString();
+            flagged["result"] = Patcher.Poll(call, 1234L);
+            flagged["generationResult"] = patcher.SettledGeneration(handle, id);
+            flagged["telemetry"] = patcher.Telemetry(handle);
+            flagged["remove"] = Remove(patcher, handle, UnverifiableOwner, id, call, -1L);
+        }
+        report["unverifiableFlagged"] = flagged;
+        return report;
+    }
+
+    // A first generation of `method` from `builder`: validated, submitted, waited for; its
+    // result, the patch's telemetry, and what the target returns before and after.
+    private static JsonObject TypeRefused<T>(Patcher patcher, GenerationBuilder builder, MethodInfo method, Func<T> call)
+    {
+        ProfilerLibrary library = patcher.Library;
+        AlvkMethodDescription target = patcher.Describe(method);
+        var report = new JsonObject { ["original"] = JsonSerializer.SerializeToNode(Warm(call)) };
+        report["validate"] = builder.Validate(library, target, 0, TypesOwner, out _).ToString();
+        AlvkStatus sync = builder.Submit(library, target, 0, TypesOwner, out ulong handle, out ulong id);
+        report["sync"] = sync.ToString();
+        report["generation"] = id;
+        if (sync == AlvkStatus.Ok)
+        {
+            report["wait"] = library.PatchWait(handle, Patcher.WaitMs).ToString();
+            report["generationResult"] = patcher.GenerationResult(handle, id);
+            report["telemetry"] = patcher.Telemetry(handle);
+        }
+        report["targetResult"] = JsonSerializer.SerializeToNode(Warm(call));
+        return report;
+    }
+
+    private static void Unverifiable(ref AlvkGeneration g) => g.Flags = (uint)AlvkInstallFlags.Unverifiable;
 
     private static void Retarget(GenerationBuilder b, int index, uint ilOffset)
     {

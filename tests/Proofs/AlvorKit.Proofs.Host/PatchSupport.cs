@@ -120,6 +120,9 @@ internal sealed class Patcher
         json["ilMapHResult"] = result.ILMapHResult;
         json["compilationHResult"] = result.CompilationHResult;
         json["elapsedNs"] = result.ElapsedNs;
+        json["typeErrorOffset"] = result.TypeErrorOffset;
+        json["typeFound"] = ((AlvkStackType)(int)result.TypeFound).ToString();
+        json["typeExpected"] = ((AlvkStackType)(int)result.TypeExpected).ToString();
         var list = new JsonArray();
         for (int i = 0; i < Math.Min((int)result.RelocationCount, relocations.Length); i++)
         {

@@ -159,6 +159,54 @@ public sealed class GenerationRefusalProofs
         Assert.Equal(1u, results["noRelocationRoom"]!.Value<uint>("relocationCount"));
     }
 
+    // Bodies valid as instruction streams but not type-safe, submitted raw through the ABI (no
+    // managed check in between): the defect's int returned where a string is and string where
+    // a double is, and a native int returned as an int64 (unverifiable, correct on 64-bit).
+    private static readonly (string Body, string Original, uint Offset, string Found, string Expected)[] TypeUnsafe =
+    [
+        ("intForString", "\"name\"", 1, "Int32", "Object"),
+        ("stringForDouble", "0.5", 5, "Object", "Float"),
+        ("unverifiableUnflagged", "-1", 1, "NativeInt", "Int64"),
+    ];
+
+    public static TheoryData<string, string> TypeUnsafeBodies => PatchReports.WithTierings(TypeUnsafe.Select(t => t.Body));
+
+    [Theory]
+    [MemberData(nameof(TypeUnsafeBodies))]
+    public void ATypeUnsafeBodySubmittedRawIsRejectedNamingTheInstructionAndTypes(string body, string tiering)
+    {
+        (_, string original, uint offset, string found, string expected) = TypeUnsafe.Single(t => t.Body == body);
+        JsonNode r = Report(tiering)["typeSafety"]![body]!;
+        string json = r.ToJsonString();
+        Assert.True(r["original"]!.ToJsonString() == original, json);
+        // A valid instruction stream: accepted at the call; the check needs the target's metadata.
+        Assert.True(r.Text("validate") == "Ok" && r.Text("sync") == "Ok", json);
+        Assert.True(r.Text("wait") == "StackTypeMismatch", $"the worker should refuse it: {json}");
+        JsonNode g = r["generationResult"]!;
+        Assert.True(g.Text("state") == "Rejected" && g.Text("status") == "StackTypeMismatch", json);
+        Assert.True(g.Value<uint>("typeErrorOffset") == offset, $"offset {offset}: {json}");
+        Assert.True(g.Text("typeFound") == found && g.Text("typeExpected") == expected, $"{found} for {expected}: {json}");
+        Assert.True(g.Value<uint>("relocationCount") == 0, json);
+        JsonNode t = r["telemetry"]!;
+        Assert.True(t.Text("state") == "Rejected" && t.Text("lastStatus") == "StackTypeMismatch", json);
+        Assert.True(t.Value<uint>("getReJITParameters") == 0, $"nothing reached the runtime: {json}");
+        Assert.True(r["targetResult"]!.ToJsonString() == original, $"the target keeps its body: {json}");
+    }
+
+    [Theory]
+    [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
+    public void AnUnverifiableBodyFlaggedAsSuchIsAcceptedAndRuns(string tiering)
+    {
+        JsonNode r = Report(tiering)["typeSafety"]!["unverifiableFlagged"]!;
+        string json = r.ToJsonString();
+        Assert.True(r.Text("sync") == "Ok" && r.Text("wait") == "Ok", json);
+        JsonNode result = r["result"]!;
+        Assert.True(result.Value<long>("value") == 1234 && result.Value<int>("calls") == 1, json);
+        Assert.True(r["generationResult"]!.Text("state") == "Active", json);
+        Assert.True(r["telemetry"]!.Value<uint>("flags") == 2, $"ALVK_INSTALL_UNVERIFIABLE: {json}");
+        Assert.True(r["remove"]!["result"]!.Value<long>("value") == -1, json);
+    }
+
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void TwoBadGenerationsInARowRollBackToTheLastGoodOne(string tiering)

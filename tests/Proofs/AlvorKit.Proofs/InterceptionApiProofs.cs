@@ -370,12 +370,83 @@ public sealed class InterceptionApiProofs
     {
         JsonNode r = Report(tiering)["rejectedPlan"]!;
         Assert.Equal("5", r.Text("original"));
+        Assert.True(r.Value<bool>("unverifiable"), "both stack-type checks would refuse it before the JIT could");
         Assert.Equal("Requested", r.Text("applied"));
         Assert.Equal("5", r.Text("restored"));
         Assert.Equal("Failed", r["lastGeneration"]!.Text("state"));
         Assert.Equal("ALVK_E_COMPILATION_FAILED", r["lastGeneration"]!.Text("status"));
         Assert.Equal("5", r.Text("removed"));
         Assert.Equal(0, Report(tiering).Value<int>("livePatchesAtEnd"));
+    }
+
+    // Plans that are not type-safe, each refused by Apply with the instruction, its offset and the
+    // types: (plan, offset, instruction, found, expected, exact type found, exact type expected).
+    private static readonly (string Plan, int Offset, string Instruction, string Found, string Expected, string? FoundType,
+        string? ExpectedType)[] RefusedPlans =
+    [
+        ("intForString", 1, "ret", "Int32", "ObjectReference", null, "System.String"),
+        ("stringForDouble", 5, "ret", "ObjectReference", "Float", "System.String", "System.Double"),
+        ("callArgument", 1, "call", "ObjectReference", "Int32", null, "System.Int32"),
+        ("mergeDepth", 7, "ldc.i4.2", "Int32", "Nothing", null, null),
+        ("widenRefused", 1, "ret", "NativeInt", "Int64", null, "System.Int64"),
+        ("floatBitsRefused", 2, "call", "ManagedPointer", "ManagedPointer", "System.Single&", "System.Int32&"),
+    ];
+
+    public static TheoryData<string, string> RefusedPlanCases => PatchReports.WithTierings(RefusedPlans.Select(p => p.Plan));
+
+    [Theory]
+    [MemberData(nameof(RefusedPlanCases))]
+    public void APlanThatIsNotTypeSafeIsRefusedBeforeTheProfilerNamingTheOffsetAndTypes(string plan, string tiering)
+    {
+        (_, int offset, string instruction, string found, string expected, string? foundType, string? expectedType) =
+            RefusedPlans.Single(p => p.Plan == plan);
+        JsonNode report = Report(tiering)["typeSafety"]!, r = report[plan]!;
+        string json = r.ToJsonString();
+        JsonNode t = r["thrown"] ?? throw new Xunit.Sdk.XunitException($"{plan} was applied: {json}");
+        Assert.True(t.Text("threw") == "StackTypeMismatchException", json);
+        Assert.True(t.Value<int>("ilOffset") == offset && t.Text("instruction") == instruction, json);
+        Assert.True(t.Text("found") == found && t.Text("expected") == expected, json);
+        Assert.True(t["foundType"]?.GetValue<string>() == foundType, $"found type {foundType}: {json}");
+        Assert.True(t["expectedType"]?.GetValue<string>() == expectedType, $"expected type {expectedType}: {json}");
+        Assert.False(t.Value<bool>("detectedByProfiler"), json);
+        Assert.Contains($"IL_{offset:X4} {instruction}", t.Text("message"));
+        Assert.Contains("AllowUnverifiable", t.Text("message"));
+        Assert.True(r["targetResult"]!.ToJsonString() == r["original"]!.ToJsonString(), $"the target keeps its body: {json}");
+        Assert.True(report.Value<bool>("patchesUnchanged"), "a refused plan reached the profiler");
+    }
+
+    [Theory]
+    [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
+    public void TheProfilersStackTypeRefusalIsTheSameException(string tiering)
+    {
+        JsonNode r = Report(tiering)["typeSafety"]!["byProfiler"]!;
+        string json = r.ToJsonString();
+        JsonNode t = r["thrown"] ?? throw new Xunit.Sdk.XunitException($"applied: {json}");
+        Assert.True(t.Text("threw") == "StackTypeMismatchException" && t.Value<bool>("detectedByProfiler"), json);
+        Assert.True(t.Value<int>("ilOffset") == 1 && t.Text("instruction") == "ret", json);
+        Assert.True(t.Text("found") == "Int32" && t.Text("expected") == "ObjectReference", json);
+        Assert.True(t.Text("generationState") == "Rejected" && t.Text("generationStatus") == "ALVK_E_STACK_TYPE_MISMATCH", json);
+        Assert.True(r.Text("targetResult") == "profiled", json);
+    }
+
+    [Theory]
+    [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
+    public void AnUnverifiablePlanIsAppliedWhenAllowed(string tiering)
+    {
+        JsonNode report = Report(tiering)["typeSafety"]!;
+        foreach ((string name, string value, string removed) in new[]
+                 {
+                     ("widen", "1234", "-1"),
+                     ("floatBits", BitConverter.SingleToInt32Bits(1.5f).ToString(System.Globalization.CultureInfo.InvariantCulture), "-1"),
+                 })
+        {
+            JsonNode r = report[name]!;
+            string json = r.ToJsonString();
+            Assert.True(r["thrown"] is null && r.Value<bool>("isUnverifiable"), json);
+            Assert.True(r["result"]!["value"]!.ToJsonString() == value && r["result"]!.Value<int>("calls") == 1, json);
+            Assert.True(r["generation"]!.Text("state") == "Active", json);
+            Assert.True(r["removed"]!.ToJsonString() == removed, json);
+        }
     }
 
     // A step: the value on the first call after the API returned, the Patch's state, and

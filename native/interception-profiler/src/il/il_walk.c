@@ -13,17 +13,29 @@
 
 /* Operand kind + 1 per slot; 0 marks an unused or reserved value. */
 static const uint8_t aip_il_kind_plus_one[AIP_IL_SLOTS] = {
-#define AIP_IL_KIND_ENTRY(ident, name, value, operand) \
+#define AIP_IL_KIND_ENTRY(ident, name, value, operand, stack, type) \
     [AIP_IL_SLOT(value)] = (uint8_t)(AIP_OPERAND_##operand + 1),
     AIP_IL_OPCODES(AIP_IL_KIND_ENTRY)
 #undef AIP_IL_KIND_ENTRY
 };
 
 static const char *const aip_il_names[AIP_IL_SLOTS] = {
-#define AIP_IL_NAME_ENTRY(ident, name, value, operand) [AIP_IL_SLOT(value)] = name,
+#define AIP_IL_NAME_ENTRY(ident, name, value, operand, stack, type) [AIP_IL_SLOT(value)] = name,
     AIP_IL_OPCODES(AIP_IL_NAME_ENTRY)
 #undef AIP_IL_NAME_ENTRY
 };
+
+/* Stack rule and stack type per slot (unused slots read as NONE / NOTHING). */
+static const struct {
+    uint8_t rule;
+    uint8_t type;
+} aip_il_stack[AIP_IL_SLOTS] = {
+#define AIP_IL_STACK_ENTRY(ident, name, value, operand, stack, type) \
+    [AIP_IL_SLOT(value)] = {(uint8_t)AIP_STACK_RULE_##stack, (uint8_t)ALVK_STACK_##type},
+    AIP_IL_OPCODES(AIP_IL_STACK_ENTRY)
+#undef AIP_IL_STACK_ENTRY
+};
+_Static_assert(AIP_STACK_RULE_COUNT <= 256, "a stack rule fits the table's byte");
 
 /* Fixed operand sizes by kind; SWITCH is 4 here (its count) plus 4 per target. */
 static const uint8_t aip_il_operand_sizes[AIP_OPERAND_KIND_COUNT] = {
@@ -67,6 +79,18 @@ int aip_il_opcode_operand(uint32_t opcode, aip_operand_kind *kind)
         return 0;
     if (kind != NULL)
         *kind = (aip_operand_kind)(aip_il_kind_plus_one[slot] - 1);
+    return 1;
+}
+
+int aip_il_opcode_stack(uint32_t opcode, aip_stack_rule *rule, alvk_stack_type *type)
+{
+    uint32_t slot;
+    if (!aip_il_slot_of(opcode, &slot) || aip_il_kind_plus_one[slot] == 0)
+        return 0;
+    if (rule != NULL)
+        *rule = (aip_stack_rule)aip_il_stack[slot].rule;
+    if (type != NULL)
+        *type = (alvk_stack_type)aip_il_stack[slot].type;
     return 1;
 }
 

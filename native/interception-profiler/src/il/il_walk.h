@@ -12,7 +12,7 @@
 
 /* AIP_CEE_<ident> = value, e.g. AIP_CEE_CALLI = 0x29, AIP_CEE_LDARG = 0xFE09. */
 typedef enum aip_cee_opcode {
-#define AIP_CEE_ENUM_ENTRY(ident, name, value, operand) AIP_CEE_##ident = value,
+#define AIP_CEE_ENUM_ENTRY(ident, name, value, operand, stack, type) AIP_CEE_##ident = value,
     AIP_IL_OPCODES(AIP_CEE_ENUM_ENTRY)
 #undef AIP_CEE_ENUM_ENTRY
     AIP_CEE_PREFIX1 = 0xFE /* first byte of every two-byte opcode; not an opcode itself */
@@ -40,6 +40,10 @@ const char *aip_il_opcode_name(uint32_t opcode);
 
 /* 1 and *kind for a valid opcode, 0 for an unused or reserved value. */
 int aip_il_opcode_operand(uint32_t opcode, aip_operand_kind *kind);
+
+/* 1, *rule and *type (an alvk_stack_type) for a valid opcode: its stack rule and the stack
+ * type the rule is about (il_opcodes.h); 0 for an unused or reserved value. */
+int aip_il_opcode_stack(uint32_t opcode, aip_stack_rule *rule, alvk_stack_type *type);
 
 /* 1 for the kinds whose operand is a metadata token (METHOD, FIELD, TYPE, TOK, STRING,
  * SIG). */

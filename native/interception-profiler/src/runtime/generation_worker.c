@@ -2,6 +2,7 @@
 #include "generation_worker.h"
 
 #include "patch_worker.h"
+#include "stack_type_oracle.h"
 #include "../generation/generation_validate.h"
 
 #include <stdlib.h>
@@ -80,6 +81,15 @@ alvk_status aip_generation_apply(aip_runtime *rt, uint32_t index, alvk_generatio
 {
     static uint8_t body[ALVK_MAX_GENERATION_BODY_BYTES]; /* worker-only scratch */
     static alvk_relocation_result results[ALVK_MAX_RELOCATIONS];
+    /* The JIT does not verify IL: a type-unsafe body is refused before any metadata is
+     * emitted, unless the caller flagged it as deliberately unverifiable. */
+    aip_stack_result types;
+    if ((g->flags & ALVK_INSTALL_UNVERIFIABLE) == 0 &&
+        aip_stack_check_generation(rt->info, target, g, &types) == ALVK_E_STACK_TYPE_MISMATCH) {
+        aip_rejit_generation_type_mismatch(&rt->rejit, index, id, types.offset, types.found,
+                                           types.expected);
+        return ALVK_E_STACK_TYPE_MISMATCH;
+    }
     memcpy(body, g->body, g->body_size);
     uint32_t failing = 0;
     HRESULT metadata_hr = S_OK;

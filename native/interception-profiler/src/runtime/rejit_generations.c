@@ -60,6 +60,21 @@ void aip_rejit_generation_rejected(aip_rejit_state *st, uint32_t index, alvk_gen
     aip_mutex_unlock(&st->lock);
 }
 
+void aip_rejit_generation_type_mismatch(aip_rejit_state *st, uint32_t index,
+                                        alvk_generation_id id, uint32_t offset, uint32_t found,
+                                        uint32_t expected)
+{
+    aip_mutex_lock(&st->lock);
+    aip_generation_record *r = record_of(&st->patches[index], id);
+    if (r != NULL && r->result.state == ALVK_GENERATION_PENDING) {
+        r->result.type_error_offset = offset;
+        r->result.type_found = found;
+        r->result.type_expected = expected;
+    }
+    aip_mutex_unlock(&st->lock);
+    aip_rejit_generation_rejected(st, index, id, ALVK_E_STACK_TYPE_MISMATCH, 0, 0);
+}
+
 void aip_rejit_generation_relocations(aip_rejit_state *st, uint32_t index,
                                       alvk_generation_id id, const alvk_relocation_result *res,
                                       uint32_t count, int32_t metadata_hresult)

@@ -179,6 +179,11 @@ void aip_rejit_note_request(aip_rejit_state *st, uint32_t index, int32_t hresult
 void aip_rejit_generation_rejected(aip_rejit_state *st, uint32_t index, alvk_generation_id id,
                                    alvk_status status, uint32_t failing_index,
                                    int32_t metadata_hresult);
+/* Rejected with ALVK_E_STACK_TYPE_MISMATCH: the instruction and the alvk_stack_type values it
+ * found and expected go into the record (as rejected does otherwise). */
+void aip_rejit_generation_type_mismatch(aip_rejit_state *st, uint32_t index,
+                                        alvk_generation_id id, uint32_t offset, uint32_t found,
+                                        uint32_t expected);
 /* Its relocations' results, as emission produced them. */
 void aip_rejit_generation_relocations(aip_rejit_state *st, uint32_t index,
                                       alvk_generation_id id, const alvk_relocation_result *r,

@@ -1,0 +1,205 @@
+/* A generation's stack-type check: the relocation-aware oracle over a module oracle. */
+#include "generation/generation_stack_check.h"
+
+#include "coreclr/cor_metadata_defs.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct layered {
+    const alvk_generation *g;
+    const aip_stack_oracle *module;
+} layered;
+
+alvk_stack_type aip_stack_type_of_type_spec(const uint8_t *spec, uint32_t length)
+{
+    if (spec == NULL || length == 0)
+        return ALVK_STACK_NOTHING;
+    switch (spec[0]) {
+    case ELEMENT_TYPE_GENERICINST:
+        if (length < 2)
+            return ALVK_STACK_NOTHING;
+        return spec[1] == ELEMENT_TYPE_CLASS       ? ALVK_STACK_OBJECT
+               : spec[1] == ELEMENT_TYPE_VALUETYPE ? ALVK_STACK_VALUE_TYPE
+                                                   : ALVK_STACK_NOTHING;
+    case ELEMENT_TYPE_SZARRAY:
+    case ELEMENT_TYPE_ARRAY:
+    case ELEMENT_TYPE_STRING:
+    case ELEMENT_TYPE_OBJECT:
+        return ALVK_STACK_OBJECT;
+    default:
+        return ALVK_STACK_NOTHING;
+    }
+}
+
+/* The relocation that fills operand_offset, or NULL. */
+static const alvk_relocation *relocation_at(const alvk_generation *g, uint32_t operand_offset)
+{
+    if (operand_offset == ALVK_RELOCATION_NO_OPERAND)
+        return NULL;
+    for (uint32_t i = 0; i < g->relocation_count; ++i)
+        if (g->relocations[i].il_offset == operand_offset)
+            return &g->relocations[i];
+    return NULL;
+}
+
+static int module_member(const layered *l, uint32_t token, aip_stack_member *out)
+{
+    return l->module != NULL && l->module->member != NULL &&
+           l->module->member(l->module->context, token, ALVK_RELOCATION_NO_OPERAND, out);
+}
+
+static int module_type(const layered *l, uint32_t token, aip_stack_type_answer *out)
+{
+    return l->module != NULL && l->module->type != NULL &&
+           l->module->type(l->module->context, token, ALVK_RELOCATION_NO_OPERAND, out);
+}
+
+/* A relocated TypeRef: only the primitive and special types of System are known by name. */
+static alvk_stack_type type_ref_stack(const alvk_generation *g, const alvk_relocation *r)
+{
+    return aip_stack_type_of_system_name((const char *)g->blobs + r->name_offset, r->name_length);
+}
+
+/* The declaring type of a MemberRef relocation, from its parent. */
+static void describe_owner(const layered *l, const alvk_relocation *r, aip_stack_member *out)
+{
+    const alvk_generation *g = l->g;
+    if (r->parent_relocation != 0) {
+        const alvk_relocation *p = &g->relocations[r->parent_relocation - 1u];
+        if (p->kind == ALVK_RELOCATION_TYPE_SPEC) {
+            out->owner_instantiation = g->blobs + p->blob_offset;
+            out->owner_instantiation_length = p->blob_length;
+            out->owner = aip_stack_type_of_type_spec(out->owner_instantiation, p->blob_length);
+        } else if (p->kind == ALVK_RELOCATION_TYPE_REF) {
+            out->owner = type_ref_stack(g, p);
+        }
+        return;
+    }
+    uint32_t parent = r->parent_token;
+    aip_stack_type_answer answer;
+    aip_stack_member method;
+    switch (ALVK_TYPE_FROM_TOKEN(parent)) {
+    case mdtTypeDef:
+    case mdtTypeRef:
+    case mdtTypeSpec:
+        memset(&answer, 0, sizeof answer);
+        if (!module_type(l, parent, &answer))
+            return;
+        if (answer.spec != NULL) {
+            out->owner_instantiation = answer.spec;
+            out->owner_instantiation_length = answer.spec_length;
+            out->owner = aip_stack_type_of_type_spec(answer.spec, answer.spec_length);
+        } else {
+            out->owner = answer.stack;
+            out->owner_token = ALVK_TYPE_FROM_TOKEN(parent) == mdtTypeDef ? parent : 0;
+        }
+        return;
+    case mdtMethodDef: /* a vararg call site of a MethodDef */
+        memset(&method, 0, sizeof method);
+        if (module_member(l, parent, &method)) {
+            out->owner = method.owner;
+            out->owner_token = method.owner_token;
+        }
+        return;
+    default:
+        return;
+    }
+}
+
+static int relocated_member(const layered *l, const alvk_relocation *r, aip_stack_member *out)
+{
+    const alvk_generation *g = l->g;
+    switch (r->kind) {
+    case ALVK_RELOCATION_STANDALONE_SIG:
+        out->signature = g->blobs + r->blob_offset;
+        out->signature_length = r->blob_length;
+        return 1;
+    case ALVK_RELOCATION_MEMBER_REF:
+        out->signature = g->blobs + r->blob_offset;
+        out->signature_length = r->blob_length;
+        describe_owner(l, r, out);
+        return 1;
+    case ALVK_RELOCATION_METHOD_SPEC: {
+        aip_stack_member parent;
+        memset(&parent, 0, sizeof parent);
+        if (r->parent_relocation != 0) {
+            const alvk_relocation *p = &g->relocations[r->parent_relocation - 1u];
+            if (p->kind != ALVK_RELOCATION_MEMBER_REF || !relocated_member(l, p, &parent))
+                return 0;
+        } else if (!module_member(l, r->parent_token, &parent)) {
+            return 0;
+        }
+        *out = parent;
+        out->method_instantiation = g->blobs + r->blob_offset;
+        out->method_instantiation_length = r->blob_length;
+        return 1;
+    }
+    default:
+        return 0;
+    }
+}
+
+static int member(void *context, uint32_t token, uint32_t operand_offset, aip_stack_member *out)
+{
+    const layered *l = context;
+    const alvk_relocation *r = relocation_at(l->g, operand_offset);
+    if (r != NULL)
+        return relocated_member(l, r, out);
+    if (operand_offset == ALVK_RELOCATION_LOCALS_SIGNATURE && token == mdtSignature)
+        return 0; /* a placeholder nobody fills: validation refuses it */
+    return module_member(l, token, out);
+}
+
+static int type(void *context, uint32_t token, uint32_t operand_offset, aip_stack_type_answer *out)
+{
+    const layered *l = context;
+    const alvk_relocation *r = relocation_at(l->g, operand_offset);
+    if (r == NULL)
+        return module_type(l, token, out);
+    if (r->kind == ALVK_RELOCATION_TYPE_SPEC) {
+        out->spec = l->g->blobs + r->blob_offset;
+        out->spec_length = r->blob_length;
+        return 1;
+    }
+    if (r->kind == ALVK_RELOCATION_TYPE_REF) {
+        out->stack = type_ref_stack(l->g, r);
+        return out->stack != ALVK_STACK_NOTHING;
+    }
+    return 0;
+}
+
+alvk_status aip_generation_check_stack_types(const alvk_generation *g,
+                                             const aip_stack_target *target,
+                                             const aip_stack_oracle *module,
+                                             aip_stack_result *out)
+{
+    if (out == NULL)
+        return ALVK_E_NULL_ARGUMENT;
+    memset(out, 0, sizeof *out);
+    if (g == NULL || g->body == NULL || target == NULL)
+        return ALVK_E_NULL_ARGUMENT;
+    aip_method_body parsed;
+    alvk_status status = aip_method_body_parse(g->body, g->body_size, &parsed, NULL, 0);
+    if (status != ALVK_OK)
+        return status;
+    aip_eh_clause *clauses = NULL;
+    if (parsed.eh_clause_count > 0) {
+        clauses = malloc((size_t)parsed.eh_clause_count * sizeof *clauses);
+        if (clauses == NULL)
+            return ALVK_OK; /* complete stays 0 */
+        status = aip_method_body_parse(g->body, g->body_size, &parsed, clauses,
+                                       parsed.eh_clause_count);
+        if (status != ALVK_OK) {
+            free(clauses);
+            return status;
+        }
+    }
+    layered l = {g, module};
+    aip_stack_oracle oracle = {&l, member, type};
+    aip_stack_body body = {g->body + parsed.code_offset, parsed.code_size, clauses,
+                           parsed.eh_clause_count, parsed.local_var_sig_token};
+    status = aip_il_check_stack_types(&body, target, &oracle, out);
+    free(clauses);
+    return status;
+}
