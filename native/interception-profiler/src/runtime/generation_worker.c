@@ -1,6 +1,7 @@
 /* Method generations on the worker thread: check, emit, publish, request; and rollback. */
 #include "generation_worker.h"
 
+#include "member_check.h"
 #include "patch_worker.h"
 #include "../generation/generation_validate.h"
 
@@ -88,6 +89,11 @@ alvk_status aip_generation_apply(aip_runtime *rt, uint32_t index, alvk_generatio
     aip_rejit_generation_relocations(&rt->rejit, index, id, results,
                                      status == ALVK_OK ? g->relocation_count : failing + 1,
                                      metadata_hr);
+    /* Tokens known: a member that certainly does not exist ends it here, unpublished. */
+    int32_t missing = 0;
+    if (status == ALVK_OK)
+        status = aip_member_check(rt, target->module_id, results, g->relocation_count, &failing,
+                                  &missing);
     if (status != ALVK_OK) {
         aip_rejit_generation_rejected(&rt->rejit, index, id, status, failing, metadata_hr);
         return status;
