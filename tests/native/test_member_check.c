@@ -61,9 +61,6 @@ static void certain_differences_in_one_module(void **state)
     /* two distinct TypeDefs */
     assert_int_equal(CMP(SAME, R(0x00, 0x01, 0x01, 0x12, TD2), R(0x00, 0x01, 0x01, 0x12, TD3)),
                      AIP_MEMBER_DIFFERENT);
-    /* VAR 0 against VAR 1, MVAR 0 against VAR 0 */
-    assert_int_equal(CMP(SAME, R(0x06, 0x13, 0x00), R(0x06, 0x13, 0x01)), AIP_MEMBER_DIFFERENT);
-    assert_int_equal(CMP(SAME, R(0x06, 0x1E, 0x00), R(0x06, 0x13, 0x00)), AIP_MEMBER_DIFFERENT);
     /* a field's type; by-reference against by-value; arrays of other elements or ranks */
     assert_int_equal(CMP(SAME, R(0x06, 0x08), R(0x06, 0x0A)), AIP_MEMBER_DIFFERENT);
     assert_int_equal(CMP(SAME, R(0x06, 0x10, 0x08), R(0x06, 0x08)), AIP_MEMBER_DIFFERENT);
@@ -93,6 +90,10 @@ static void token_differences_stay_maybe(void **state)
     assert_int_equal(CMP(SAME, R(0x06, 0x1D, 0x12, TR2), R(0x06, 0x1D, 0x12, TD2)), AIP_MEMBER_MAYBE);
     assert_int_equal(CMP(SAME, R(0x06, 0x15, 0x12, TR2, 0x01, 0x08), R(0x06, 0x15, 0x12, TD2, 0x02, 0x08, 0x08)),
                      AIP_MEMBER_MAYBE);
+    /* generic variables: the runtime may substitute the parent's instantiation */
+    assert_int_equal(CMP(SAME, R(0x06, 0x13, 0x00), R(0x06, 0x13, 0x01)), AIP_MEMBER_MAYBE);
+    assert_int_equal(CMP(SAME, R(0x06, 0x1E, 0x00), R(0x06, 0x13, 0x00)), AIP_MEMBER_MAYBE);
+    assert_int_equal(CMP(SAME, R(0x06, 0x08), R(0x06, 0x13, 0x00)), AIP_MEMBER_MAYBE);
     /* custom modifiers, function pointers, an explicit this */
     assert_int_equal(CMP(SAME, R(0x06, 0x1F, TR2, 0x08), R(0x06, 0x08)), AIP_MEMBER_MAYBE);
     assert_int_equal(CMP(SAME, R(0x06, 0x1B, 0x00, 0x00, 0x01), R(0x06, 0x1B, 0x00, 0x00, 0x08)),

@@ -42,6 +42,13 @@ static int is_named(uint8_t e)
     return e == ET_CLASS || e == ET_VALUETYPE || e == ET_GENERICINST;
 }
 
+/* A generic variable may stand for any type once the runtime substitutes the parent's
+ * instantiation, so a difference involving one is never certain. */
+static int is_variable(uint8_t e)
+{
+    return e == ET_VAR || e == ET_MVAR;
+}
+
 static int is_modifier(uint8_t e)
 {
     return e == ET_CMOD_REQD || e == ET_CMOD_OPT;
@@ -74,7 +81,7 @@ static aip_member_match compare_rest(uint8_t e, sig_cursor *a, sig_cursor *b, in
         if (aip_sig_read_compressed(a->blob, a->length, &a->at, &x) != ALVK_OK ||
             aip_sig_read_compressed(b->blob, b->length, &b->at, &y) != ALVK_OK)
             return AIP_MEMBER_MAYBE;
-        return x == y ? AIP_MEMBER_MATCHES : AIP_MEMBER_DIFFERENT;
+        return x == y ? AIP_MEMBER_MATCHES : AIP_MEMBER_MAYBE;
     case ET_CLASS:
     case ET_VALUETYPE:
         if (aip_sig_read_type_token(a->blob, a->length, &a->at, &x) != ALVK_OK ||
@@ -129,7 +136,8 @@ static aip_member_match compare_type(sig_cursor *a, sig_cursor *b, int depth)
     if (is_modifier(ea) || is_modifier(eb) || ea == ET_FNPTR)
         m = AIP_MEMBER_MAYBE; /* whether modifiers take part in binding is the runtime's call */
     else if (ea != eb)
-        m = is_named(ea) || is_named(eb) ? AIP_MEMBER_MAYBE : AIP_MEMBER_DIFFERENT;
+        m = is_named(ea) || is_named(eb) || is_variable(ea) || is_variable(eb) ? AIP_MEMBER_MAYBE
+                                                                             : AIP_MEMBER_DIFFERENT;
     else {
         a->at++, b->at++;
         m = compare_rest(ea, a, b, depth);

@@ -22,9 +22,9 @@ typedef enum aip_member_match {
  * FIELD 0x06), `def` a MethodDef's or FieldDef's signature. With `same_scope` both come
  * from one module (one token space): they are compared element by element, and only
  * differences that hold whatever the tokens resolve to are DIFFERENT (another primitive or
- * shape, another generic variable, two distinct TypeDefs, another calling convention,
- * generic arity or parameter count); a difference that involves a TypeRef, a TypeSpec, a
- * custom modifier or a function pointer is MAYBE. Without `same_scope` only the kind (method
+ * shape, two distinct TypeDefs, another calling convention, generic arity or parameter
+ * count); a difference that involves a TypeRef, a TypeSpec, a generic variable (the runtime
+ * may substitute it), a custom modifier or a function pointer is MAYBE. Without `same_scope` only the kind (method
  * or field) and the parameter count are compared. A VARARG reference, or a blob that does
  * not parse, is never DIFFERENT. */
 aip_member_match aip_member_sig_compare(const uint8_t *ref, size_t ref_length, const uint8_t *def,
