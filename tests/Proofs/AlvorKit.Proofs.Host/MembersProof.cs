@@ -36,6 +36,9 @@ public static class GenMemberTargets
     [MethodImpl(MethodImplOptions.NoInlining)]
     public static int Managed(int x) => x + 1;
 
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static int LateAssembly(int x) => x + 1;
+
     public static int Present;
 }
 
@@ -60,7 +63,9 @@ public sealed class GenMemberDerived : GenMemberBase
 public static unsafe class MembersProof
 {
     private const ulong OwnOwner = 0x7001, OtherOwner = 0x7002, FieldOwner = 0x7003, SignatureOwner = 0x7004,
-        FreshOwner = 0x7005, BaseStaticOwner = 0x7006, BaseVirtualOwner = 0x7007;
+        FreshOwner = 0x7005, BaseStaticOwner = 0x7006, BaseVirtualOwner = 0x7007, LateOwner = 0x7008;
+
+    private const string LateAssemblyName = "AlvorKit.Interception.Allocations";
 
     private const int Input = 5;
 
@@ -113,6 +118,7 @@ public static unsafe class MembersProof
             b.IL.OpCode(ILOpCode.Ret);
         });
 
+        report["lateAssembly"] = LateAssembly(patcher, metadata.AssemblyRef(LateAssemblyName));
         report["fresh"] = Fresh(patcher);
         report["baseStatic"] = BaseStatic(patcher);
         report["baseVirtual"] = BaseVirtual(patcher);
@@ -160,6 +166,49 @@ public static unsafe class MembersProof
         report["remove"] = Remove(patcher, handle, owner, next, call, "6");
         return report;
     }
+
+    // A missing member of an assembly nobody loaded yet: the check cannot see it (unknown), so
+    // the generation is requested; the JIT loads the assembly, fails to bind the member and
+    // throws MissingMethodException to the caller, the runtime reports nothing, and the profiler
+    // rolls back. Checked again then, the member is certainly missing: the failure says so.
+    private static JsonObject LateAssembly(Patcher patcher, uint assemblyRef)
+    {
+        ProfilerLibrary library = patcher.Library;
+        Func<string> call = () => Outcome(() => GenMemberTargets.LateAssembly(Input));
+        AlvkMethodDescription target = patcher.Describe(Patcher.Method(typeof(GenMemberTargets), nameof(GenMemberTargets.LateAssembly)));
+        var report = new JsonObject { ["original"] = Warm(call) };
+        report["first"] = Submit(patcher, AddBody(100), target, 0, LateOwner, call, "105", out ulong handle, out ulong first);
+        var b = new GenerationBuilder();
+        uint type = b.Reference(AlvkRelocationKind.TypeRef, name: $"{LateAssemblyName}.AllocationCaptureException",
+            parentToken: assemblyRef);
+        b.IL.LoadArgument(0);
+        b.Emit(ILOpCode.Call, AlvkRelocationKind.MemberRef, HostMetadata.IntToInt(), "Missing", parentRelocation: type);
+        b.IL.OpCode(ILOpCode.Ret);
+        report["loadedBefore"] = Loaded(LateAssemblyName);
+        AlvkStatus sync = b.Submit(library, target, first, LateOwner, out _, out ulong id);
+        report["sync"] = sync.ToString();
+        if (sync == AlvkStatus.Ok)
+            report["wait"] = library.PatchWait(handle, Patcher.WaitMs).ToString();
+        // Call until the first generation is back (or 5 s passed).
+        var outcomes = new JsonArray();
+        var clock = System.Diagnostics.Stopwatch.StartNew();
+        string outcome;
+        do
+        {
+            outcome = call();
+            if (outcomes.Count < 20)
+                outcomes.Add(outcome);
+        } while (outcome != "105" && clock.Elapsed < TimeSpan.FromSeconds(5));
+        report["outcomes"] = outcomes;
+        report["restored"] = outcome == "105";
+        report["loadedAfter"] = Loaded(LateAssemblyName);
+        report["generationResult"] = patcher.GenerationResult(handle, id);
+        report["remove"] = Remove(patcher, handle, LateOwner, first, call, "6");
+        return report;
+    }
+
+    private static bool Loaded(string name) =>
+        AppDomain.CurrentDomain.GetAssemblies().Any(a => a.GetName().Name == name);
 
     // The missing member in a target's first generation: the new patch ends Rejected and the
     // runtime was never asked for anything.

@@ -83,6 +83,29 @@ public sealed class MissingMemberGenerationProofs
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
+    public void AMissingMemberOfAnAssemblyNotYetLoadedIsNamedWhenTheCompilationFails(string tiering)
+    {
+        const int MissingMethod = unchecked((int)0x80131513); // COR_E_MISSINGMETHOD
+        JsonNode r = Report(tiering)["lateAssembly"]!;
+        string json = r.ToJsonString();
+        Assert.Equal("6", r.Text("original"));
+        GenerationProofs.AssertApplied(r["first"]!, "105", prior: 0);
+        // Unknown to the check (the assembly was not loaded): requested, as before.
+        Assert.True(!r.Value<bool>("loadedBefore") && r.Text("sync") == "Ok" && r.Text("wait") == "Ok", json);
+        // The JIT loaded it, could not bind the member, and threw to the caller; the rollback
+        // brought the first generation back.
+        Assert.True(r["outcomes"]!.AsArray()[0]!.GetValue<string>() == "MissingMethodException", json);
+        Assert.True(r.Value<bool>("restored") && r.Value<bool>("loadedAfter"), json);
+        JsonNode g = r["generationResult"]!;
+        Assert.True(g.Text("state") == "Failed" && g.Text("status") == "CompilationFailed", json);
+        Assert.True(g.Value<int>("compilationHResult") == MissingMethod,
+            $"compilationHResult 0x{g.Value<int>("compilationHResult"):X8}, expected COR_E_MISSINGMETHOD: {json}");
+        Assert.Equal(1u, g.Value<uint>("failingIndex"));
+        GenerationProofs.AssertRemoved(r["remove"]!, "6");
+    }
+
+    [Theory]
+    [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void AMemberDeclaredOnlyOnABaseTypeIsAcceptedAndRuns(string tiering)
     {
         JsonObject report = Report(tiering);

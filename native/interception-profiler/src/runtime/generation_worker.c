@@ -179,6 +179,7 @@ alvk_status aip_generation_rollback_run(void *payload, void *context)
     while (aip_rejit_next_rollback(&rt->rejit, &index)) {
         aip_prepared_rejit *prepared = NULL;
         alvk_generation_id back = 0;
+        aip_member_check_failure(rt, index); /* what the failure was, when we can tell */
         if (aip_rejit_take_rollback(&rt->rejit, index, &prepared, &back)) {
             alvk_status s = aip_generation_publish(rt, index, back, prepared, aip_monotonic_ns());
             status = s != ALVK_OK ? s : status;

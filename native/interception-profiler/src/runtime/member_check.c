@@ -543,3 +543,24 @@ alvk_status aip_member_check(aip_runtime *rt, ModuleID module, const alvk_reloca
     close_session(&s);
     return status;
 }
+
+void aip_member_check_failure(aip_runtime *rt, uint32_t index)
+{
+    static aip_patch patch; /* worker-only: too large for the stack */
+    aip_rejit_copy(&rt->rejit, index, &patch);
+    const aip_generation_record *failed = NULL;
+    for (int i = 0; i < AIP_GENERATION_HISTORY; ++i)
+        if (patch.current_generation != 0 &&
+            patch.history[i].result.generation == patch.current_generation)
+            failed = &patch.history[i];
+    if (failed == NULL || patch.module_id == 0 ||
+        failed->result.state != ALVK_GENERATION_FAILED ||
+        failed->result.compilation_hresult != AIP_COMPILATION_UNREPORTED)
+        return;
+    uint32_t failing = 0;
+    int32_t hresult = 0;
+    if (aip_member_check(rt, patch.module_id, failed->relocations, failed->result.relocation_count,
+                         &failing, &hresult) == ALVK_E_MEMBER_NOT_FOUND)
+        aip_rejit_generation_failure_cause(&rt->rejit, index, failed->result.generation, hresult,
+                                           failing);
+}

@@ -44,4 +44,11 @@ typedef enum aip_member_verdict {
 alvk_status aip_member_check(aip_runtime *rt, ModuleID module, const alvk_relocation_result *results,
                              uint32_t count, uint32_t *failing, int32_t *missing_hresult);
 
+/* After a failed compilation the runtime did not report (AIP_COMPILATION_UNREPORTED): the
+ * check again, on the MemberRefs patch `index`'s failed generation emitted. By now the JIT
+ * tried to bind them, so an assembly the first check found unloaded may be loaded: a member
+ * that is now certainly missing becomes the failure's cause (COR_E_MISSINGMETHOD or
+ * COR_E_MISSINGFIELD, what the caller saw, and its relocation). Worker thread only. */
+void aip_member_check_failure(aip_runtime *rt, uint32_t index);
+
 #endif
