@@ -99,8 +99,10 @@ public sealed class PlanLocal
 /// a deliberately unverifiable body out.</para>
 /// <para>A generation replaces the IL of every instantiation of a generic target at once, so
 /// its body must be valid for all of them. Branches are always written in their long form
-/// (br.s becomes br). A body the JIT rejects makes the target's next call throw
-/// <see cref="InvalidProgramException"/>; the profiler then restores the previous body, and
+/// (br.s becomes br). A method or field the loaded assemblies do not have is refused before the
+/// body reaches the runtime (<see cref="PatchException"/>, <c>ALVK_E_MEMBER_NOT_FOUND</c>, naming
+/// the symbol). A body the JIT rejects makes the target's next call throw (for example
+/// <see cref="InvalidProgramException"/>); the profiler then restores the previous body, and
 /// <see cref="Patch.LastGeneration"/> says Failed.</para>
 /// </remarks>
 public sealed class GenerationPlan

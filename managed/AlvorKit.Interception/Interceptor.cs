@@ -159,7 +159,9 @@ public sealed class Interceptor : IDisposable
     /// profiler; the target keeps its body. <see cref="GenerationPlan.AllowUnverifiable"/> opts out.</exception>
     /// <exception cref="InterceptionUnavailableException">The profiler refuses patch commands.</exception>
     /// <exception cref="PatchException">The profiler refused or failed the generation; for a
-    /// relocation, the message names the plan symbol it came from.</exception>
+    /// relocation, the message names the plan symbol it came from. A method or field the plan
+    /// references that the loaded assemblies do not have is <c>ALVK_E_MEMBER_NOT_FOUND</c>, found
+    /// before the body was handed to the runtime: nothing changed.</exception>
     public Patch Apply(GenerationPlan plan, PatchOwner? owner = null)
     {
         ArgumentNullException.ThrowIfNull(plan);
@@ -384,6 +386,10 @@ public sealed class Interceptor : IDisposable
     {
         if (status == 507)
             return $" The failing IL map entry is #{index}.";
+        if (status == NativeStatus.MemberNotFound && index >= 0 && index < lowered.Relocations.Count)
+            return $" The failing relocation is #{index}: {lowered.Relocations[index].Description}: the assemblies " +
+                "loaded in this process have no such member on that type or on its base types (was the plan built " +
+                "against another version of the assembly?). Nothing was applied; the target keeps its current body.";
         if (NativeStatus.NamesAnEntry(status) && index >= 0 && index < lowered.Relocations.Count)
             return $" The failing relocation is #{index}: {lowered.Relocations[index].Description}.";
         return null;

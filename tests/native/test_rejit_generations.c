@@ -159,9 +159,24 @@ static void a_compilation_started_twice_has_failed(void **state)
     assert_int_equal(aip_rejit_generation_lookup(&st, handle, g2, &r), ALVK_OK);
     assert_int_equal(r.result.state, ALVK_GENERATION_FAILED);
     assert_int_equal(r.result.status, ALVK_E_COMPILATION_FAILED);
-    assert_int_equal(r.result.compilation_hresult, (int32_t)0x8013153A);
+    assert_int_equal(r.result.compilation_hresult, AIP_COMPILATION_UNREPORTED);
     /* Further starts of the failed version do not fail anything again. */
     assert_int_equal(aip_rejit_generation_started(&st, MODULE, TOKEN, 6, &index), 0);
+    /* The worker found the cause later (a missing member): the HRESULT the caller saw, and
+     * the relocation; the status stays a compilation failure. Only once, and only there. */
+    aip_rejit_generation_failure_cause(&st, patch_index, g2, (int32_t)0x80131513, 3);
+    assert_int_equal(aip_rejit_generation_lookup(&st, handle, g2, &r), ALVK_OK);
+    assert_int_equal(r.result.state, ALVK_GENERATION_FAILED);
+    assert_int_equal(r.result.status, ALVK_E_COMPILATION_FAILED);
+    assert_int_equal(r.result.compilation_hresult, (int32_t)0x80131513);
+    assert_int_equal(r.result.failing_index, 3);
+    aip_rejit_generation_failure_cause(&st, patch_index, g2, (int32_t)0x80131511, 4);
+    aip_rejit_generation_failure_cause(&st, patch_index, g1, (int32_t)0x80131511, 4);
+    assert_int_equal(aip_rejit_generation_lookup(&st, handle, g2, &r), ALVK_OK);
+    assert_int_equal(r.result.compilation_hresult, (int32_t)0x80131513);
+    assert_int_equal(r.result.failing_index, 3);
+    assert_int_equal(aip_rejit_generation_lookup(&st, handle, g1, &r), ALVK_OK);
+    assert_int_equal(r.result.compilation_hresult, 0);
     close_patch();
 }
 

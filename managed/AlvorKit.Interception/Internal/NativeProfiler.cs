@@ -411,14 +411,15 @@ internal static class NativeStatus
     public const int NotOwner = 401;
     public const int PatchEnded = 407;
     public const int StaleGeneration = 500;
+    public const int MemberNotFound = 509;
     public const int StackTypeMismatch = 510;
 
     /// <summary>Startup configuration problems (100-199), and a profiler that never attached.</summary>
     public static bool IsStartupRefusal(int status) => status is NotAttached or (>= 100 and < 200);
 
-    /// <summary>Statuses about one relocation or IL map entry (alvk_generation_validate's
-    /// failing index names it).</summary>
-    public static bool NamesAnEntry(int status) => status is >= 503 and <= 507 or 300;
+    /// <summary>Statuses about one relocation or IL map entry (the failing index of
+    /// alvk_generation_validate, or of the generation's result, names it).</summary>
+    public static bool NamesAnEntry(int status) => status is >= 503 and <= 507 or 300 or MemberNotFound;
 
     public static string NameOf(string statusText)
     {

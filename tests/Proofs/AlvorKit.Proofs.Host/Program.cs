@@ -15,6 +15,8 @@ using AlvorKit.Interception.Native;
 //   stress  - 1,000 install/replace/remove cycles on four threads while a caller runs
 //   generations - method generations: IL bodies with relocations of every kind, generic
 //             targets, a generation the JIT rejects, stale chains and refused submissions
+//   members - generations naming members that do not exist (refused before any ReJIT), and
+//             members found only on base types (accepted)
 //   allocations countonly|sampled|full-storage|off [dir] - allocation capture windows
 //             around known allocations, exported to speedscope, folded and pprof files in dir
 //   api     - the managed API (AlvorKit.Interception): Interceptor.Open, install/replace/remove,
@@ -66,6 +68,9 @@ switch (mode)
     case "generations":
         Console.WriteLine(AlvorKit.Proofs.Host.GenerationsProof.Run().ToJsonString());
         return 0;
+    case "members":
+        Console.WriteLine(AlvorKit.Proofs.Host.MembersProof.Run().ToJsonString());
+        return 0;
     case "allocations" when args.Length is 2 or 3:
         Console.WriteLine(AlvorKit.Proofs.Host.AllocationsProof.Run(args[1], args.Length == 3 ? args[2] : null)
             .ToJsonString());
@@ -83,8 +88,8 @@ switch (mode)
         return 0;
     default:
         Console.Error.WriteLine($"unknown mode '{string.Join(' ', args)}'; expected status, demo, describe, " +
-            "lifecycle, inlining withinliners|fallback, dispatch, owners, badinput, stress, generations, allocations <variant> [dir], api, " +
-            "modules plugin|collectible|raw or idle");
+            "lifecycle, inlining withinliners|fallback, dispatch, owners, badinput, stress, generations, members, allocations <variant> [dir], api, " +
+            "commands, memory [n], modules plugin|collectible|raw or idle");
         return 64;
 }
 

@@ -1,6 +1,7 @@
 /* Method generations on the worker thread: check, emit, publish, request; and rollback. */
 #include "generation_worker.h"
 
+#include "member_check.h"
 #include "patch_worker.h"
 #include "stack_type_oracle.h"
 #include "../generation/generation_validate.h"
@@ -98,6 +99,11 @@ alvk_status aip_generation_apply(aip_runtime *rt, uint32_t index, alvk_generatio
     aip_rejit_generation_relocations(&rt->rejit, index, id, results,
                                      status == ALVK_OK ? g->relocation_count : failing + 1,
                                      metadata_hr);
+    /* Tokens known: a member that certainly does not exist ends it here, unpublished. */
+    int32_t missing = 0;
+    if (status == ALVK_OK)
+        status = aip_member_check(rt, target->module_id, results, g->relocation_count, &failing,
+                                  &missing);
     if (status != ALVK_OK) {
         aip_rejit_generation_rejected(&rt->rejit, index, id, status, failing, metadata_hr);
         return status;
@@ -187,6 +193,7 @@ alvk_status aip_generation_rollback_run(void *payload, void *context)
     while (aip_rejit_next_rollback(&rt->rejit, &index)) {
         aip_prepared_rejit *prepared = NULL;
         alvk_generation_id back = 0;
+        aip_member_check_failure(rt, index); /* what the failure was, when we can tell */
         if (aip_rejit_take_rollback(&rt->rejit, index, &prepared, &back)) {
             alvk_status s = aip_generation_publish(rt, index, back, prepared, aip_monotonic_ns());
             status = s != ALVK_OK ? s : status;

@@ -137,8 +137,6 @@ static int fail_current(aip_rejit_state *st, aip_patch *p, int32_t hresult)
     return 1;
 }
 
-#define AIP_COR_E_INVALIDPROGRAM ((int32_t)0x8013153A)
-
 int aip_rejit_generation_started(aip_rejit_state *st, uintptr_t module_id, uint32_t token,
                                  uint64_t rejit_id, uint32_t *index)
 {
@@ -147,7 +145,7 @@ int aip_rejit_generation_started(aip_rejit_state *st, uintptr_t module_id, uint3
     aip_patch *p = live_for(st, module_id, token, index);
     if (p != NULL) {
         if (p->started_open && p->started_rejit_id == rejit_id)
-            rollback = fail_current(st, p, AIP_COR_E_INVALIDPROGRAM);
+            rollback = fail_current(st, p, AIP_COMPILATION_UNREPORTED);
         p->started_open = 1;
         p->started_rejit_id = rejit_id;
     }
@@ -183,6 +181,19 @@ int aip_rejit_generation_compiled(aip_rejit_state *st, uintptr_t module_id, uint
     }
     aip_mutex_unlock(&st->lock);
     return rollback;
+}
+
+void aip_rejit_generation_failure_cause(aip_rejit_state *st, uint32_t index, alvk_generation_id id,
+                                        int32_t hresult, uint32_t failing_index)
+{
+    aip_mutex_lock(&st->lock);
+    aip_generation_record *r = record_of(&st->patches[index], id);
+    if (r != NULL && r->result.state == ALVK_GENERATION_FAILED &&
+        r->result.compilation_hresult == AIP_COMPILATION_UNREPORTED) {
+        r->result.compilation_hresult = hresult;
+        r->result.failing_index = failing_index;
+    }
+    aip_mutex_unlock(&st->lock);
 }
 
 int aip_rejit_take_rollback(aip_rejit_state *st, uint32_t index, aip_prepared_rejit **prepared,

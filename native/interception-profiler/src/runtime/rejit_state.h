@@ -193,17 +193,25 @@ void aip_rejit_generation_relocations(aip_rejit_state *st, uint32_t index,
  * replaced, which may never have compiled. */
 void aip_rejit_generation_requested(aip_rejit_state *st, uint32_t index, alvk_generation_id id,
                                     aip_prepared_rejit *replaced);
+/* The compilation HRESULT of a failure the runtime did not report: E_FAIL (the cause is not
+ * known; the JIT threw whatever it threw to the caller). */
+#define AIP_COMPILATION_UNREPORTED ((int32_t)0x80004005)
 /* A compilation of the target started. The runtime reports no failure when the JIT
- * rejects a ReJIT body: it throws InvalidProgramException to the caller and starts the same
- * compilation again on the next call. A second start of one ReJIT ID with no finish in
- * between is therefore a failed compilation: the current generation becomes FAILED (with
- * COR_E_INVALIDPROGRAM as its HRESULT) and 1 is returned: a rollback must be queued. */
+ * rejects a ReJIT body: it throws to the caller (InvalidProgramException for invalid IL,
+ * MissingMethodException for a member it cannot bind, ...) and starts the same compilation
+ * again on the next call. A second start of one ReJIT ID with no finish in between is
+ * therefore a failed compilation: the current generation becomes FAILED (with
+ * AIP_COMPILATION_UNREPORTED as its HRESULT) and 1 is returned: a rollback must be queued. */
 int aip_rejit_generation_started(aip_rejit_state *st, uintptr_t module_id, uint32_t token,
                                  uint64_t rejit_id, uint32_t *index);
 /* A compilation of the target finished (or ReJITError): the current generation becomes
  * ACTIVE, or FAILED. Returns 1 when a rollback must be queued. */
 int aip_rejit_generation_compiled(aip_rejit_state *st, uintptr_t module_id, uint32_t token,
                                   int32_t hresult, uint32_t *index);
+/* A cause found after the fact for generation `id`, FAILED with AIP_COMPILATION_UNREPORTED:
+ * the HRESULT the caller saw and the relocation it came from. Anything else is left alone. */
+void aip_rejit_generation_failure_cause(aip_rejit_state *st, uint32_t index, alvk_generation_id id,
+                                        int32_t hresult, uint32_t failing_index);
 /* The worker's rollback of patch `index`: the last body that compiled (a new reference;
  * NULL: the original) and its generation, which the caller publishes again; 0 when no
  * rollback is due. */
