@@ -553,7 +553,10 @@ typedef struct alvk_generation_result {
     int32_t metadata_hresult;    /* first failing metadata call, or of ApplyMetaData */
     int32_t il_map_hresult;      /* SetILInstrumentedCodeMap (CORPROF_E_DEBUGGING_DISABLED is
                                   * reported here, not fatal) */
-    int32_t compilation_hresult; /* ReJITCompilationFinished, or ReJITError */
+    int32_t compilation_hresult; /* ReJITCompilationFinished, or ReJITError; E_FAIL when the
+                                  * runtime reported nothing (a compilation started again with
+                                  * no finish), or COR_E_MISSINGMETHOD / COR_E_MISSINGFIELD when
+                                  * a member the body names turned out to be missing */
     uint64_t elapsed_ns;         /* queued -> compilation finished (0 until then) */
     /* ABI 3.1: for ALVK_E_STACK_TYPE_MISMATCH, the instruction and what it found on the
      * evaluation stack against what it needs (alvk_stack_type). */

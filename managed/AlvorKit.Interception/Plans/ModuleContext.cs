@@ -1,4 +1,4 @@
-using System.Collections.Concurrent;
+using System.Runtime.CompilerServices;
 using System.Reflection;
 using System.Reflection.Metadata;
 using System.Reflection.Metadata.Ecma335;
@@ -13,8 +13,10 @@ namespace AlvorKit.Interception.Plans;
 /// </summary>
 internal sealed unsafe class ModuleContext
 {
-    private static readonly ConcurrentDictionary<Module, ModuleContext> Contexts = new();
-    private static readonly ConcurrentDictionary<Assembly, MetadataReader> Readers = new();
+    // Weak on the module and assembly: a plan built for a collectible copy must not keep its
+    // AssemblyLoadContext from unloading.
+    private static readonly ConditionalWeakTable<Module, ModuleContext> Contexts = new();
+    private static readonly ConditionalWeakTable<Assembly, MetadataReader> Readers = new();
 
     private readonly Lock _gate = new();
     private Dictionary<(string Namespace, string Name), List<TypeReferenceHandle>>? _typeRefsByName;
@@ -35,7 +37,7 @@ internal sealed unsafe class ModuleContext
     /// <summary>A short name for messages: the module's assembly name.</summary>
     public string Name => Module.Assembly.GetName().Name ?? Module.Name;
 
-    public static ModuleContext For(Module module) => Contexts.GetOrAdd(module, m => new ModuleContext(m));
+    public static ModuleContext For(Module module) => Contexts.GetValue(module, m => new ModuleContext(m));
 
     /// <summary>The metadata of `module` as it was loaded (the manifest module of its assembly).</summary>
     public static MetadataReader MetadataOf(Module module)
@@ -44,7 +46,7 @@ internal sealed unsafe class ModuleContext
         if (module != assembly.ManifestModule)
             throw new NotSupportedException($"{module.Name} is not the manifest module of {assembly.GetName().Name}; " +
                                             "multi-module assemblies are not supported.");
-        return Readers.GetOrAdd(assembly, a =>
+        return Readers.GetValue(assembly, a =>
         {
             if (!a.TryGetRawMetadata(out byte* blob, out int length))
                 throw new NotSupportedException($"the metadata of {a.GetName().Name} is not available " +
