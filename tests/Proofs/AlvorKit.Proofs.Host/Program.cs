@@ -19,6 +19,8 @@ using AlvorKit.Interception.Native;
 //             around known allocations, exported to speedscope, folded and pprof files in dir
 //   api     - the managed API (AlvorKit.Interception): Interceptor.Open, install/replace/remove,
 //             owner scopes, signature mismatches, symbolic generation plans
+//   queuefull - every command kind refused with QUEUE_FULL while the queue is provably full, and
+//             nothing changed by the refusals (needs AlvorKit.Proofs.Heavy in the allowlist)
 //   idle    - does nothing (the launch-time benchmark's workload)
 string mode = args.Length > 0 ? args[0] : "status";
 switch (mode)
@@ -61,11 +63,15 @@ switch (mode)
     case "api":
         Console.WriteLine(AlvorKit.Proofs.Host.ApiProof.Run().ToJsonString());
         return 0;
+    case "queuefull":
+        Console.WriteLine(AlvorKit.Proofs.Host.QueueFullProof.Run().ToJsonString());
+        return 0;
     case "idle":
         return 0;
     default:
         Console.Error.WriteLine($"unknown mode '{string.Join(' ', args)}'; expected status, demo, describe, " +
-            "lifecycle, inlining withinliners|fallback, dispatch, owners, badinput, stress, generations, allocations <variant> [dir], api or idle");
+            "lifecycle, inlining withinliners|fallback, dispatch, owners, badinput, stress, generations, allocations <variant> [dir], api, " +
+            "queuefull or idle");
         return 64;
 }
 
