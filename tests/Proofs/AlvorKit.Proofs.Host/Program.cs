@@ -21,6 +21,7 @@ using AlvorKit.Interception.Native;
 //             owner scopes, signature mismatches, symbolic generation plans
 //   queuefull - every command kind refused with QUEUE_FULL while the queue is provably full, and
 //             nothing changed by the refusals (needs AlvorKit.Proofs.Heavy in the allowlist)
+//   recycling - the patch table full of ended patches, recycled oldest first; stale handles
 //   idle    - does nothing (the launch-time benchmark's workload)
 string mode = args.Length > 0 ? args[0] : "status";
 switch (mode)
@@ -66,12 +67,15 @@ switch (mode)
     case "queuefull":
         Console.WriteLine(AlvorKit.Proofs.Host.QueueFullProof.Run().ToJsonString());
         return 0;
+    case "recycling":
+        Console.WriteLine(AlvorKit.Proofs.Host.RecyclingProof.Run().ToJsonString());
+        return 0;
     case "idle":
         return 0;
     default:
         Console.Error.WriteLine($"unknown mode '{string.Join(' ', args)}'; expected status, demo, describe, " +
             "lifecycle, inlining withinliners|fallback, dispatch, owners, badinput, stress, generations, allocations <variant> [dir], api, " +
-            "queuefull or idle");
+            "queuefull, recycling or idle");
         return 64;
 }
 
