@@ -22,6 +22,8 @@ using AlvorKit.Interception.Native;
 //   queuefull - every command kind refused with QUEUE_FULL while the queue is provably full, and
 //             nothing changed by the refusals (needs AlvorKit.Proofs.Heavy in the allowlist)
 //   recycling - the patch table full of ended patches, recycled oldest first; stale handles
+//   exit return|environment - the process ends (Main returns 3, Environment.Exit(4)) with the
+//             queue full while four threads call every export
 //   idle    - does nothing (the launch-time benchmark's workload)
 string mode = args.Length > 0 ? args[0] : "status";
 switch (mode)
@@ -70,12 +72,14 @@ switch (mode)
     case "recycling":
         Console.WriteLine(AlvorKit.Proofs.Host.RecyclingProof.Run().ToJsonString());
         return 0;
+    case "exit" when args.Length == 2 && args[1] is "return" or "environment":
+        return AlvorKit.Proofs.Host.ExitProof.Run(args[1]);
     case "idle":
         return 0;
     default:
         Console.Error.WriteLine($"unknown mode '{string.Join(' ', args)}'; expected status, demo, describe, " +
             "lifecycle, inlining withinliners|fallback, dispatch, owners, badinput, stress, generations, allocations <variant> [dir], api, " +
-            "queuefull, recycling or idle");
+            "queuefull, recycling, exit return|environment or idle");
         return 64;
 }
 
