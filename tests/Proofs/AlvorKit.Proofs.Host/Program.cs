@@ -24,6 +24,8 @@ using AlvorKit.Interception.Native;
 //   recycling - the patch table full of ended patches, recycled oldest first; stale handles
 //   exit return|environment - the process ends (Main returns 3, Environment.Exit(4)) with the
 //             queue full while four threads call every export
+//   mixedstress [threads] [commands per thread] [targets] - mixed commands from many threads
+//             on many targets while two threads call them (default 8 10000 50)
 //   idle    - does nothing (the launch-time benchmark's workload)
 string mode = args.Length > 0 ? args[0] : "status";
 switch (mode)
@@ -74,12 +76,18 @@ switch (mode)
         return 0;
     case "exit" when args.Length == 2 && args[1] is "return" or "environment":
         return AlvorKit.Proofs.Host.ExitProof.Run(args[1]);
+    case "mixedstress" when args.Length <= 4 && args.Skip(1).All(a => int.TryParse(a, out int n) && n > 0):
+        Console.WriteLine(AlvorKit.Proofs.Host.MixedStressProof.Run(
+            args.Length > 1 ? int.Parse(args[1]) : 8,
+            args.Length > 2 ? int.Parse(args[2]) : 10_000,
+            args.Length > 3 ? int.Parse(args[3]) : 50).ToJsonString());
+        return 0;
     case "idle":
         return 0;
     default:
         Console.Error.WriteLine($"unknown mode '{string.Join(' ', args)}'; expected status, demo, describe, " +
             "lifecycle, inlining withinliners|fallback, dispatch, owners, badinput, stress, generations, allocations <variant> [dir], api, " +
-            "queuefull, recycling, exit return|environment or idle");
+            "queuefull, recycling, exit return|environment, mixedstress [threads] [commands] [targets] or idle");
         return 64;
 }
 
