@@ -20,8 +20,9 @@ public static class MixedStressProbe
 /// Each command thread draws from installs (one in ten with a wrong signature hash, refused by
 /// the worker), replaces, bursts of replaces without waiting, removes, generation submits (one
 /// in ten built against another body, refused by the worker), telemetry and result reads,
-/// describes and capture windows, under two owners of its own, on targets every thread shares;
-/// it waits for about half of its accepted commands. Counted per kind: calls, accepted, refused
+/// describes (a few of HeavyModule's 1 MB body, which hold the worker) and capture windows,
+/// under two owners of its own, on targets every thread shares; it waits for about half of its
+/// accepted commands, and sleeps a millisecond after a QUEUE_FULL (a burst stops at its first). Counted per kind: calls, accepted, refused
 /// by status, wait statuses. Then every holding is removed and the report compares:
 ///   - commands_completed (its rise over the run) with the commands the worker accepted:
 ///     patch commands and submits (ALVK_OK at the call), describes (any status but QUEUE_FULL),
@@ -424,7 +425,15 @@ public static class MixedStressProof
                 return false;
             }
             run.Count(kind, $"refused.{status}");
+            BackOff(status);
             return true;
+        }
+
+        // What a client does with QUEUE_FULL: give the worker a moment.
+        private static void BackOff(AlvkStatus status)
+        {
+            if (status == AlvkStatus.QueueFull)
+                Thread.Sleep(1);
         }
 
         private void MaybeWait(string kind, ulong handle)
@@ -471,7 +480,7 @@ public static class MixedStressProof
                 {
                     if (status is AlvkStatus.UnknownPatch or AlvkStatus.PatchEnded or AlvkStatus.NotOwner)
                         _holdings.Remove((handle, owner));
-                    continue;
+                    break; // a burst ends at its first refusal
                 }
                 run.NoteAccepted(handle);
                 if (times == 1)
@@ -555,6 +564,7 @@ public static class MixedStressProof
             run.Count("describe", status is AlvkStatus.QueueFull or AlvkStatus.WorkerUnavailable ? $"refused.{status}" : "accepted");
             if (status is not (AlvkStatus.QueueFull or AlvkStatus.WorkerUnavailable))
                 run.Count("describe", $"status.{status}");
+            BackOff(status);
         }
 
         private void Capture()
@@ -580,7 +590,7 @@ public static class MixedStressProof
                 if (end != AlvkStatus.QueueFull)
                     break;
                 queueFull = true;
-                Thread.Yield();
+                BackOff(end);
             }
             run.CaptureOutcome(true, AlvkStatus.Internal, false);
         }

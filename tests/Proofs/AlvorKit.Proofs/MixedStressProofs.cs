@@ -1,5 +1,7 @@
+using System.Text;
 using System.Text.Json.Nodes;
 using Xunit;
+using Xunit.Abstractions;
 
 namespace AlvorKit.Proofs;
 
@@ -16,9 +18,13 @@ namespace AlvorKit.Proofs;
 /// The bounded version (8 x 1,000) runs in ./build.sh test, under both tiering modes; the full
 /// one (8 x 10,000) is MixedStressFullProofs.
 /// </summary>
-public sealed class MixedStressProofs
+public sealed class MixedStressProofs(ITestOutputHelper output)
 {
     public const int Threads = 8, Commands = 1000, Targets = 50;
+
+    [Theory]
+    [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
+    public void Figures(string tiering) => output.WriteLine(MixedStress.Figures(Report(tiering)));
 
     private static JsonObject Report(string tiering) =>
         StressReports.Get(tiering, TimeSpan.FromSeconds(180), "mixedstress", $"{Threads}", $"{Commands}", $"{Targets}");
@@ -62,7 +68,7 @@ public sealed class MixedStressProofs
 /// tiering. Its defect proofs also need ALVK_DEFECT_PROOFS.
 /// </summary>
 [Trait("Category", "FullStress")]
-public sealed class MixedStressFullProofs
+public sealed class MixedStressFullProofs(ITestOutputHelper output)
 {
     private static int Scale(string variable, int fallback) =>
         int.TryParse(Environment.GetEnvironmentVariable(variable), out int n) && n > 0 ? n : fallback;
@@ -73,6 +79,9 @@ public sealed class MixedStressFullProofs
 
     private static JsonObject Report() =>
         StressReports.Get(PatchReports.TieredPgo, TimeSpan.FromMinutes(30), "mixedstress", $"{Threads}", $"{Commands}", $"{Targets}");
+
+    [FullStressFact]
+    public void Figures() => output.WriteLine(MixedStress.Figures(Report()));
 
     [FullStressFact]
     public void EveryCallReturnsTheOriginalOrAReplacement() => MixedStress.AssertCallers(Report());
@@ -182,6 +191,23 @@ public static class MixedStress
         string json = c.ToJsonString();
         Assert.True(c.Value<long>("endsNotActiveAfterQueueFull") == 0, $"a window closed by a refused end: {json}");
         Assert.True(c.Value<long>("windowsOpened") == c.Value<long>("endsAccepted"), json);
+    }
+
+    /// <summary>The run's figures, for the test log.</summary>
+    public static string Figures(JsonObject r)
+    {
+        var text = new StringBuilder();
+        text.AppendLine($"{r.Value<int>("threads")} threads x {r.Value<int>("commandsPerThread")} commands on " +
+                        $"{r.Value<int>("targets")} targets: commands {r.Value<double>("commandsMs")} ms, cleanup " +
+                        $"{r.Value<double>("cleanupMs")} ms, process {r.Value<long>("processMs")} ms");
+        foreach ((string kind, JsonNode? counts) in r["kinds"]!.AsObject())
+            text.AppendLine($"  {kind}: {counts!.ToJsonString()}");
+        text.AppendLine($"  worker commands accepted {r.Value<long>("workerCommandsAccepted")}, commands_completed rose by " +
+                        $"{r.Value<long>("completedDelta")}");
+        foreach (string part in new[] { "generationIds", "waitChecks", "captures", "handles", "callers" })
+            text.AppendLine($"  {part}: {r[part]!.ToJsonString()}");
+        text.Append($"  all originals at the end: {r.Value<bool>("allOriginalAtEnd")}");
+        return text.ToString();
     }
 
     public static void AssertUniqueIds(JsonObject r) =>

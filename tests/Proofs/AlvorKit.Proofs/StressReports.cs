@@ -30,9 +30,12 @@ public static class StressReports
             {
                 ["ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING"] = "1",
             };
+            var clock = Stopwatch.StartNew();
             ProcessResult run = ProfiledProcess.Run(ProfiledProcess.ProfiledEnvironment(Modules), extra, timeout, args);
             Assert.True(run.ExitCode == 0, run.ToString());
-            return run.Report;
+            JsonObject report = run.Report;
+            report["processMs"] = clock.ElapsedMilliseconds;
+            return report;
         })).Value;
 
     /// <summary>The exit mode's process (it ends with its own exit code), and how long it ran.</summary>
