@@ -26,6 +26,8 @@ using AlvorKit.Interception.Native;
 //             queue full while four threads call every export
 //   mixedstress [threads] [commands per thread] [targets] - mixed commands from many threads
 //             on many targets while two threads call them (default 8 10000 50)
+//   submitstorm [threads] [submits per thread] - generation submits as fast as the queue takes
+//             them (default 4 2000), for the AddressSanitizer build
 //   idle    - does nothing (the launch-time benchmark's workload)
 string mode = args.Length > 0 ? args[0] : "status";
 switch (mode)
@@ -82,12 +84,18 @@ switch (mode)
             args.Length > 2 ? int.Parse(args[2]) : 10_000,
             args.Length > 3 ? int.Parse(args[3]) : 50).ToJsonString());
         return 0;
+    case "submitstorm" when args.Length <= 3 && args.Skip(1).All(a => int.TryParse(a, out int n) && n > 0):
+        Console.WriteLine(AlvorKit.Proofs.Host.SubmitStormProof.Run(
+            args.Length > 1 ? int.Parse(args[1]) : 4,
+            args.Length > 2 ? int.Parse(args[2]) : 2000).ToJsonString());
+        return 0;
     case "idle":
         return 0;
     default:
         Console.Error.WriteLine($"unknown mode '{string.Join(' ', args)}'; expected status, demo, describe, " +
             "lifecycle, inlining withinliners|fallback, dispatch, owners, badinput, stress, generations, allocations <variant> [dir], api, " +
-            "queuefull, recycling, exit return|environment, mixedstress [threads] [commands] [targets] or idle");
+            "queuefull, recycling, exit return|environment, mixedstress [threads] [commands] [targets], " +
+            "submitstorm [threads] [submits] or idle");
         return 64;
 }
 
