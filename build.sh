@@ -3,7 +3,7 @@
 #   ./build.sh demo    build everything, then run the demo
 #   ./build.sh test    build everything, then run every test (native under ASan/UBSan,
 #                      artifact checks, profiled-process proofs)
-#   ./build.sh native | managed | bench
+#   ./build.sh native | managed | bench | tsan | stress | fuzz
 set -euo pipefail
 cd "$(dirname "$0")"
 ROOT=$(pwd)
@@ -119,7 +119,21 @@ sanitized_proofs() {
 }
 # The proofs that run again with the profiler under ASan: generations, the managed API,
 # command identity, concurrency and bad input.
-SANITIZED_PROOFS="FullyQualifiedName~GenerationProofs|FullyQualifiedName~GenerationRefusalProofs|FullyQualifiedName~InterceptionApiProofs|FullyQualifiedName~CommandProofs|FullyQualifiedName~PatchStressProofs|FullyQualifiedName~PatchBadInputProofs|FullyQualifiedName~ModuleCopyProofs|FullyQualifiedName~MemoryProofs"
+SANITIZED_PROOFS="FullyQualifiedName~GenerationProofs|FullyQualifiedName~GenerationRefusalProofs|FullyQualifiedName~InterceptionApiProofs|FullyQualifiedName~CommandProofs|FullyQualifiedName~PatchStressProofs|FullyQualifiedName~PatchBadInputProofs|FullyQualifiedName~ModuleCopyProofs|FullyQualifiedName~MemoryProofs|FullyQualifiedName~QueueFullProofs|FullyQualifiedName~RecyclingProofs|FullyQualifiedName~ExitProofs|FullyQualifiedName~MixedStressProofs|FullyQualifiedName~SubmitStormProofs"
+
+stress() {
+  # The full mixed stress (8 threads x 10,000 commands on 50 targets while 2 threads call
+  # them; ALVK_STRESS_THREADS / _COMMANDS / _TARGETS change the scale), and the native
+  # queue/RejitState stress scaled up under ThreadSanitizer.
+  step "full mixed stress in a profiled process"
+  ALVK_STRESS=full dotnet test tests/Proofs/AlvorKit.Proofs/AlvorKit.Proofs.csproj -c Release --no-build \
+    -nologo --filter "Category=FullStress" --logger "console;verbosity=detailed"
+  step "native concurrency stress under ThreadSanitizer (ALVK_STRESS_SCALE=${ALVK_STRESS_SCALE:-20})"
+  cmake -S . -B "$ROOT/build/native-tsan" -DCMAKE_BUILD_TYPE=Debug -DALVK_TSAN=ON >/dev/null
+  cmake --build "$ROOT/build/native-tsan" -j "$JOBS" --target test_concurrency_stress
+  ALVK_STRESS_SCALE=${ALVK_STRESS_SCALE:-20} TSAN_OPTIONS="halt_on_error=1 exitcode=66" \
+    "$ROOT/build/native-tsan/tests/native/test_concurrency_stress"
+}
 
 demo() {
   step "live demo: a game loop patched while it runs, started through the launcher"
@@ -162,9 +176,10 @@ case "$target" in
   managed) build_managed ;;
   test) build_native; build_managed; test_tools; native_tests; tsan_tests; artifact_checks; binding_tests; proofs; sanitized_proofs; launcher_tests ;;
   tsan) tsan_tests ;;
+  stress) build_native; build_managed; stress ;;
   packages) build_native; packages ;;
   bindings) bindings ;;
   demo) build_native; build_managed; demo ;;
   bench) build_native; build_managed; bench ;;
-  *) echo "usage: ./build.sh [test|demo|native|managed|packages|bindings|bench|tsan]" >&2; exit 64 ;;
+  *) echo "usage: ./build.sh [test|demo|native|managed|packages|bindings|bench|tsan|stress]" >&2; exit 64 ;;
 esac

@@ -26,6 +26,15 @@ using AlvorKit.Interception.Native;
 //   modules plugin|collectible|raw - one assembly loaded in the default context and in a
 //             plugin's (non-collectible, or collectible): each copy patched on its own through
 //             the managed API, the collectible copy refused; and the raw ABI's module identity
+//   queuefull - every command kind refused with QUEUE_FULL while the queue is provably full, and
+//             nothing changed by the refusals (needs AlvorKit.Proofs.Heavy in the allowlist)
+//   recycling - the patch table full of ended patches, recycled oldest first; stale handles
+//   exit return|environment - the process ends (Main returns 3, Environment.Exit(4)) with the
+//             queue full while four threads call every export
+//   mixedstress [threads] [commands per thread] [targets] - mixed commands from many threads
+//             on many targets while two threads call them (default 8 10000 50)
+//   submitstorm [threads] [submits per thread] - generation submits as fast as the queue takes
+//             them (default 4 2000), for the AddressSanitizer build
 //   idle    - does nothing (the launch-time benchmark's workload)
 string mode = args.Length > 0 ? args[0] : "status";
 switch (mode)
@@ -84,12 +93,32 @@ switch (mode)
     case "modules" when args.Length == 2 && args[1] == "raw":
         Console.WriteLine(AlvorKit.Proofs.Host.ModulesRawProof.Run().ToJsonString());
         return 0;
+    case "queuefull":
+        Console.WriteLine(AlvorKit.Proofs.Host.QueueFullProof.Run().ToJsonString());
+        return 0;
+    case "recycling":
+        Console.WriteLine(AlvorKit.Proofs.Host.RecyclingProof.Run().ToJsonString());
+        return 0;
+    case "exit" when args.Length == 2 && args[1] is "return" or "environment":
+        return AlvorKit.Proofs.Host.ExitProof.Run(args[1]);
+    case "mixedstress" when args.Length <= 4 && args.Skip(1).All(a => int.TryParse(a, out int n) && n > 0):
+        Console.WriteLine(AlvorKit.Proofs.Host.MixedStressProof.Run(
+            args.Length > 1 ? int.Parse(args[1]) : 8,
+            args.Length > 2 ? int.Parse(args[2]) : 10_000,
+            args.Length > 3 ? int.Parse(args[3]) : 50).ToJsonString());
+        return 0;
+    case "submitstorm" when args.Length <= 3 && args.Skip(1).All(a => int.TryParse(a, out int n) && n > 0):
+        Console.WriteLine(AlvorKit.Proofs.Host.SubmitStormProof.Run(
+            args.Length > 1 ? int.Parse(args[1]) : 4,
+            args.Length > 2 ? int.Parse(args[2]) : 2000).ToJsonString());
+        return 0;
     case "idle":
         return 0;
     default:
         Console.Error.WriteLine($"unknown mode '{string.Join(' ', args)}'; expected status, demo, describe, " +
             "lifecycle, inlining withinliners|fallback, dispatch, owners, badinput, stress, generations, members, allocations <variant> [dir], api, " +
-            "commands, memory [n], modules plugin|collectible|raw or idle");
+            "commands, memory [n], modules plugin|collectible|raw, queuefull, recycling, exit return|environment, " +
+            "mixedstress [threads] [commands] [targets], submitstorm [threads] [submits] or idle");
         return 64;
 }
 

@@ -1,0 +1,83 @@
+using System.Text.Json.Nodes;
+using Xunit;
+
+namespace AlvorKit.Proofs;
+
+/// <summary>
+/// A process that ends while its worker queue is full and four threads keep calling every
+/// exported function (host mode "exit"): by returning 3 from Main, or by Environment.Exit(4).
+/// At that moment the worker is resolving a full sampled capture window, so the runtime's
+/// Shutdown finds it busy and waits for it. The process must end with its own exit code,
+/// promptly, with nothing on stderr but the host's own lines; the calls made after the worker
+/// stopped return statuses (the host writes one line per function and status it meets then).
+/// </summary>
+public sealed class ExitProofs
+{
+    private const string Prefix = "[alvk-exit-proof] ";
+    private const string AfterShutdown = Prefix + "after-shutdown ";
+
+    public static TheoryData<string, int> Variants => new() { { "return", 3 }, { "environment", 4 } };
+
+    private static readonly string[] Exports =
+    [
+        "alvk_version_number", "alvk_status_string", "alvk_get_runtime_status", "alvk_describe_method",
+        "alvk_module_identify", "alvk_describe_module_method", "alvk_patch_install", "alvk_patch_replace",
+        "alvk_patch_remove", "alvk_patch_wait", "alvk_last_command", "alvk_command_wait", "alvk_patch_get_telemetry",
+        "alvk_generation_validate",
+        "alvk_generation_submit", "alvk_generation_get_result", "alvk_capture_begin", "alvk_capture_end",
+        "alvk_capture_read_types", "alvk_capture_read_samples", "alvk_capture_describe_function",
+    ];
+
+    [Theory]
+    [MemberData(nameof(Variants))]
+    public void TheProcessEndsWithItsExitCodeWithCommandsQueued(string variant, int exitCode)
+    {
+        (ProcessResult run, TimeSpan elapsed) = StressReports.Exit(variant);
+        Assert.True(run.ExitCode == exitCode, run.ToString());
+        Assert.True(elapsed < TimeSpan.FromSeconds(30), $"took {elapsed.TotalSeconds:F1} s: {run}");
+        JsonObject r = run.Report;
+        string json = r.ToJsonString();
+        Assert.Equal("Ok", r.Text("captureBegin"));
+        Assert.True(r["captureEndReturnedBeforeExit"] is null, $"the worker was not busy at exit: {json}");
+        Assert.True(r.Value<uint>("queueDepthAtExit") > 0, json);
+        Assert.Equal(1u, r.Value<uint>("workerAliveAtExit"));
+    }
+
+    [Theory]
+    [MemberData(nameof(Variants))]
+    public void EveryExportWasBeingCalledAtExit(string variant, int exitCode)
+    {
+        JsonObject calls = StressReports.Exit(variant).Run.Report["callsBeforeExit"]!.AsObject();
+        foreach (string export in Exports)
+            Assert.True(calls.Any(c => c.Key.StartsWith(export + " ", StringComparison.Ordinal)),
+                $"{export} was not called before exit {exitCode}: {calls.ToJsonString()}");
+    }
+
+    [Theory]
+    [MemberData(nameof(Variants))]
+    public void NothingCrashesAndTheWorkerStopsInTime(string variant, int exitCode)
+    {
+        ProcessResult run = StressReports.Exit(variant).Run;
+        string[] foreign = run.Stderr.Split('\n', StringSplitOptions.RemoveEmptyEntries)
+            .Where(l => !l.StartsWith(Prefix, StringComparison.Ordinal)).ToArray();
+        Assert.True(foreign.Length == 0, $"exit {exitCode}: unexpected stderr (a crash, an abort, the worker left running?):\n" +
+            string.Join('\n', foreign));
+    }
+
+    [Theory]
+    [MemberData(nameof(Variants))]
+    public void CallsAfterTheWorkerStoppedReturnStatuses(string variant, int exitCode)
+    {
+        ProcessResult run = StressReports.Exit(variant).Run;
+        string[] lines = run.Stderr.Split('\n', StringSplitOptions.RemoveEmptyEntries)
+            .Where(l => l.StartsWith(AfterShutdown, StringComparison.Ordinal)).ToArray();
+        Assert.True(lines.Any(l => l.EndsWith(" WorkerUnavailable", StringComparison.Ordinal)),
+            $"exit {exitCode}: no call saw the stopped worker:\n{run.Stderr}");
+        foreach (string line in lines)
+        {
+            string[] parts = line[AfterShutdown.Length..].Split(' ');
+            Assert.True(parts.Length == 2 && Exports.Contains(parts[0]) && parts[1].All(char.IsLetter),
+                $"not a function and a status name: {line}");
+        }
+    }
+}
