@@ -140,6 +140,11 @@ static void owners_and_slots_are_bounded(void **state)
     aip_rejit_finish_command(&st, 0, 0, ALVK_PATCH_REJECTED, ALVK_E_BODY_IDENTITY_MISMATCH,
                              aip_monotonic_ns());
     assert_int_equal(aip_rejit_wait(&st, first, 1000), ALVK_E_BODY_IDENTITY_MISMATCH);
+    /* A first generation naming a prior is stale: refused before the ended patch is recycled. */
+    assert_int_equal(aip_rejit_begin_chained_install(&st, &k_mvid, MODULE, 3, 0x06000FFF, 1, 0,
+                                                     42, &index, &h, &added),
+                     ALVK_E_STALE_GENERATION);
+    assert_int_equal(aip_rejit_wait(&st, first, 1000), ALVK_E_BODY_IDENTITY_MISMATCH);
     assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, MODULE, 3, 0x06000FFF, 1, 0, &index, &h,
                                              &added),
                      ALVK_OK);

@@ -32,9 +32,9 @@ alvk_status aip_runtime_generation_submit(const alvk_generation *g, alvk_patch_h
     uint32_t copy_epoch = 0;
     aip_runtime_resolve_copy(&g->module_mvid, g->module_id, g->module_epoch, &copy_id,
                              &copy_epoch, &s->resolve_status);
-    status = aip_rejit_begin_install(&rt->rejit, &g->module_mvid, (uintptr_t)copy_id, copy_epoch,
-                                     g->method_token, g->owner, g->flags, &s->index, &h,
-                                     &added_owner);
+    status = aip_rejit_begin_chained_install(&rt->rejit, &g->module_mvid, (uintptr_t)copy_id,
+                                             copy_epoch, g->method_token, g->owner, g->flags,
+                                             g->prior_generation, &s->index, &h, &added_owner);
     s->added_owner = (uint32_t)added_owner;
     if (status == ALVK_OK) {
         status = aip_rejit_begin_generation(&rt->rejit, s->index, 1, g->prior_generation, &s->id);

@@ -52,14 +52,16 @@ static int take_slot(aip_rejit_state *st)
     return best;
 }
 
-alvk_status aip_rejit_begin_install(aip_rejit_state *st, const alvk_mvid *mvid,
-                                    uintptr_t copy_id, uint32_t copy_epoch, uint32_t token,
-                                    uint64_t owner, uint32_t flags, uint32_t *index,
-                                    alvk_patch_handle *handle, int *added_owner)
+/* begin_install's work, lock held. With `prior`, the generation that will follow must chain
+ * on the target's latest one (0 for a target without a live patch): ALVK_E_STALE_GENERATION
+ * otherwise, decided before any slot is taken (so no ended patch is recycled for nothing). */
+static alvk_status install_locked(aip_rejit_state *st, const alvk_mvid *mvid, uintptr_t copy_id,
+                                  uint32_t copy_epoch, uint32_t token, uint64_t owner,
+                                  uint32_t flags, const alvk_generation_id *prior,
+                                  uint32_t *index, alvk_patch_handle *handle, int *added_owner)
 {
     *added_owner = 0;
     alvk_status status = ALVK_OK;
-    aip_mutex_lock(&st->lock);
     int found = -1;
     for (int i = 0; i < ALVK_MAX_PATCHES && found < 0; ++i) {
         const aip_patch *p = &st->patches[i];
@@ -68,6 +70,8 @@ alvk_status aip_rejit_begin_install(aip_rejit_state *st, const alvk_mvid *mvid,
             p->copy_epoch == copy_epoch && memcmp(&p->mvid, mvid, sizeof *mvid) == 0)
             found = i;
     }
+    if (prior != NULL && *prior != (found >= 0 ? st->patches[found].latest_generation : 0))
+        return ALVK_E_STALE_GENERATION;
     if (found >= 0) {
         aip_patch *p = &st->patches[found];
         if (aip_patch_find_owner(p, owner) < 0 && p->owner_count == ALVK_MAX_PATCH_OWNERS)
@@ -100,6 +104,30 @@ alvk_status aip_rejit_begin_install(aip_rejit_state *st, const alvk_mvid *mvid,
         *index = (uint32_t)found;
         *handle = handle_of(st, (uint32_t)found);
     }
+    return status;
+}
+
+alvk_status aip_rejit_begin_install(aip_rejit_state *st, const alvk_mvid *mvid,
+                                    uintptr_t copy_id, uint32_t copy_epoch, uint32_t token,
+                                    uint64_t owner, uint32_t flags, uint32_t *index,
+                                    alvk_patch_handle *handle, int *added_owner)
+{
+    aip_mutex_lock(&st->lock);
+    alvk_status status = install_locked(st, mvid, copy_id, copy_epoch, token, owner, flags, NULL,
+                                        index, handle, added_owner);
+    aip_mutex_unlock(&st->lock);
+    return status;
+}
+
+alvk_status aip_rejit_begin_chained_install(aip_rejit_state *st, const alvk_mvid *mvid,
+                                            uintptr_t copy_id, uint32_t copy_epoch,
+                                            uint32_t token, uint64_t owner, uint32_t flags,
+                                            alvk_generation_id prior, uint32_t *index,
+                                            alvk_patch_handle *handle, int *added_owner)
+{
+    aip_mutex_lock(&st->lock);
+    alvk_status status = install_locked(st, mvid, copy_id, copy_epoch, token, owner, flags,
+                                        &prior, index, handle, added_owner);
     aip_mutex_unlock(&st->lock);
     return status;
 }

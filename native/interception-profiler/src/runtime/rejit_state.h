@@ -105,6 +105,13 @@ alvk_status aip_rejit_begin_install(aip_rejit_state *st, const alvk_mvid *mvid,
                                     uintptr_t copy_id, uint32_t copy_epoch, uint32_t token,
                                     uint64_t owner, uint32_t flags, uint32_t *index,
                                     alvk_patch_handle *handle, int *added_owner);
+/* As begin_install, for a generation naming `prior`: ALVK_E_STALE_GENERATION, with nothing
+ * changed, unless prior is the target's latest generation (0 when it has no live patch). */
+alvk_status aip_rejit_begin_chained_install(aip_rejit_state *st, const alvk_mvid *mvid,
+                                            uintptr_t copy_id, uint32_t copy_epoch,
+                                            uint32_t token, uint64_t owner, uint32_t flags,
+                                            alvk_generation_id prior, uint32_t *index,
+                                            alvk_patch_handle *handle, int *added_owner);
 
 /* Queuing a generation: as begin_install, and also assigns its ID and opens its record.
  * With check_prior, `prior` must be the patch's latest generation (0 for a new patch):
