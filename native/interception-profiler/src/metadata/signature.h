@@ -53,7 +53,10 @@ alvk_status aip_sig_read_type_token(const uint8_t *blob, size_t length, size_t *
 size_t aip_sig_write_type_token(uint32_t token, uint8_t *out, size_t capacity);
 
 /* Parses one Type (II.23.2.12), including custom modifiers, BYREF, TYPEDBYREF, VOID, and
- * PINNED when allow_pinned is set (local signatures). Advances *offset past it. */
+ * PINNED when allow_pinned is set (local signatures). Advances *offset past it. Where the
+ * grammar has no place for them they are ALVK_E_SIGNATURE_MALFORMED: BYREF VOID, BYREF
+ * TYPEDBYREF, and BYREF, TYPEDBYREF or VOID inside another type (an array element, a
+ * generic argument, a pointer's target; VOID* excepted). */
 alvk_status aip_sig_parse_type(const uint8_t *blob, size_t length, size_t *offset,
                                int allow_pinned, aip_sig_type *out);
 
