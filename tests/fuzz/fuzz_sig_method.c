@@ -2,9 +2,11 @@
  * II.23.2.1-3) over the whole input, with and without trailing bytes allowed. Checks: the
  * reported signature tiles its length (fuzz_sig_checks.h); the two modes agree; the
  * signature's own bytes, copied out, parse to the identical result; no strict prefix of it
- * parses (a signature is self-delimiting); refusals are MALFORMED or LIMIT_EXCEEDED. */
+ * parses (a signature is self-delimiting); refusals are MALFORMED or LIMIT_EXCEEDED; the
+ * status and length are those of the independent grammar of fuzz_sig_reference.h. */
 #include "fuzz_input.h"
 #include "fuzz_sig_checks.h"
+#include "fuzz_sig_reference.h"
 
 static aip_method_sig with_trailing, exact, alone;
 
@@ -13,6 +15,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint8_t *blob = aip_fuzz_copy(data, size);
     alvk_status loose = aip_sig_parse_method(blob, size, 1, &with_trailing);
     alvk_status strict = aip_sig_parse_method(blob, size, 0, &exact);
+    size_t ref_length = 0;
+    AIP_FUZZ_CHECK(loose == ref_parse_method(blob, size, &ref_length));
+    AIP_FUZZ_CHECK(loose != ALVK_OK || ref_length == with_trailing.length);
     if (loose != ALVK_OK) {
         AIP_FUZZ_CHECK(aip_fuzz_sig_refusal(loose));
         AIP_FUZZ_CHECK(strict == loose);

@@ -2,10 +2,12 @@
  * Input: byte 0 = bit 0 allow_pinned, bits 1-7 the start offset (modulo the blob's length
  * + 1); the rest is the blob. Checks: on success the offset advances by exactly the
  * reported length, which stays inside the blob, and the Type passes fuzz_sig_checks.h; on
- * refusal the offset is unchanged; allowing PINNED never refuses what is accepted without
+ * refusal the offset is unchanged; the status and the bytes consumed are those of the
+ * independent grammar of fuzz_sig_reference.h; allowing PINNED never refuses what is accepted without
  * it, and changes nothing else; no strict prefix of an accepted Type parses. */
 #include "fuzz_input.h"
 #include "fuzz_sig_checks.h"
+#include "fuzz_sig_reference.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -19,6 +21,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t at = start;
     aip_sig_type type;
     alvk_status status = aip_sig_parse_type(blob, n, &at, allow_pinned, &type);
+    size_t ref_at = start;
+    AIP_FUZZ_CHECK(status == ref_parse_type(blob, n, &ref_at, allow_pinned));
+    AIP_FUZZ_CHECK(ref_at == at);
     if (status != ALVK_OK) {
         AIP_FUZZ_CHECK(aip_fuzz_sig_refusal(status));
         AIP_FUZZ_CHECK(at == start);
