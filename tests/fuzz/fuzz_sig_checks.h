@@ -96,7 +96,9 @@ static inline void aip_fuzz_check_method(const uint8_t *blob, size_t n, const ai
     uint8_t cc = blob[0];
     AIP_FUZZ_CHECK(sig->calling_convention == cc);
     AIP_FUZZ_CHECK(sig->kind == (cc & IMAGE_CEE_CS_CALLCONV_MASK));
-    AIP_FUZZ_CHECK(sig->kind <= IMAGE_CEE_CS_CALLCONV_VARARG && (cc & 0x80u) == 0);
+    AIP_FUZZ_CHECK(sig->kind <= IMAGE_CEE_CS_CALLCONV_VARARG ||
+                   sig->kind == IMAGE_CEE_CS_CALLCONV_UNMANAGED);
+    AIP_FUZZ_CHECK((cc & 0x80u) == 0);
     AIP_FUZZ_CHECK(sig->has_this == ((cc & IMAGE_CEE_CS_CALLCONV_HASTHIS) != 0));
     AIP_FUZZ_CHECK(sig->explicit_this == ((cc & IMAGE_CEE_CS_CALLCONV_EXPLICITTHIS) != 0));
     AIP_FUZZ_CHECK(!sig->explicit_this || sig->has_this);

@@ -151,8 +151,9 @@ static inline alvk_status ref_type_at(ref_reader *r, ref_position position, int 
 }
 
 /* MethodDefSig / MethodRefSig / StandAloneMethodSig: conventions DEFAULT, C, STDCALL,
- * THISCALL, FASTCALL, VARARG; EXPLICITTHIS only with HASTHIS; GENERIC with a count >= 1;
- * RetType; Params, one SENTINEL before some parameter of a VARARG signature. */
+ * THISCALL, FASTCALL, VARARG, and UNMANAGED (0x09; not in the 6th edition, emitted by C#
+ * for delegate* unmanaged since .NET 5); EXPLICITTHIS only with HASTHIS; GENERIC with a
+ * count >= 1; RetType; Params, one SENTINEL before some parameter of a VARARG signature. */
 static alvk_status ref_method_at(ref_reader *r, uint32_t depth)
 {
     if (depth > REF_MAX_DEPTH)
@@ -161,7 +162,7 @@ static alvk_status ref_method_at(ref_reader *r, uint32_t depth)
         return ALVK_E_SIGNATURE_MALFORMED;
     uint8_t cc = r->b[r->at++];
     uint8_t kind = cc & 0x0F;
-    if (kind > 5 || (cc & 0x80) || ((cc & 0x40) && !(cc & 0x20)))
+    if ((kind > 5 && kind != 9) || (cc & 0x80) || ((cc & 0x40) && !(cc & 0x20)))
         return ALVK_E_SIGNATURE_MALFORMED;
     alvk_status s;
     uint32_t count;

@@ -150,7 +150,7 @@ static void malformed_inputs_are_refused(void **state)
     aip_method_sig s;
     MALFORMED(0x00, 0x01, 0x01, 0x01);       /* VOID parameter */
     MALFORMED(0x00, 0x01, 0x01, 0x10, 0x01); /* BYREF VOID parameter */
-    static const uint8_t bad_kinds[] = {0x06, 0x07, 0x08, 0x09, 0x0A, 0x0F, 0x40, 0x80};
+    static const uint8_t bad_kinds[] = {0x06, 0x07, 0x08, 0x0A, 0x0B, 0x0F, 0x40, 0x80};
     for (size_t i = 0; i < sizeof bad_kinds; ++i) {
         uint8_t blob[] = {bad_kinds[i], 0x00, 0x01};
         assert_int_equal(parse(blob, sizeof blob, 0, &s), ALVK_E_SIGNATURE_MALFORMED);
@@ -217,6 +217,26 @@ static void byref_typedbyref_and_void_only_where_the_grammar_puts_them(void **st
     assert_int_equal(offset, 0);
 }
 
+/* IMAGE_CEE_CS_CALLCONV_UNMANAGED (0x09): what C# emits for delegate* unmanaged<...> with
+ * the platform's default convention or conventions named by modopts (.NET 5 and later).
+ * 36 method and 16 StandAloneSig blobs of the .NET 10 shared framework use it; they were
+ * refused (found by the fuzz seed corpus built from real assemblies). */
+static void unmanaged_calling_convention(void **state)
+{
+    (void)state;
+    aip_method_sig s;
+    /* void M(delegate* unmanaged<int, void>) */
+    parse_ok(BLOB(0x00, 0x01, 0x01, 0x1B, 0x09, 0x01, 0x01, 0x08), &s);
+    check_type(&s.params[0], 3, 5, 0x1B, 0, 0, 0);
+    /* delegate* unmanaged[SuppressGCTransition]<int, nint, nint>: modopt on the return */
+    parse_ok(BLOB(0x09, 0x02, 0x20, 0x82, 0x0D, 0x08, 0x18, 0x18), &s);
+    assert_int_equal(s.kind, 9);
+    assert_int_equal(s.param_count, 2);
+    MALFORMED(0x19, 0x00, 0x00, 0x01);       /* generic, no type parameters: still refused */
+    MALFORMED(0x49, 0x00, 0x01);             /* EXPLICITTHIS without HASTHIS */
+    MALFORMED(0x09, 0x02, 0x01, 0x41, 0x08); /* SENTINEL outside VARARG */
+}
+
 static void limits_are_enforced(void **state)
 {
     (void)state;
@@ -276,6 +296,7 @@ int main(void)
         cmocka_unit_test(generic_composite_and_vararg_shapes),
         cmocka_unit_test(malformed_inputs_are_refused),
         cmocka_unit_test(byref_typedbyref_and_void_only_where_the_grammar_puts_them),
+        cmocka_unit_test(unmanaged_calling_convention),
         cmocka_unit_test(limits_are_enforced),
         cmocka_unit_test(random_bytes_never_crash),
     };

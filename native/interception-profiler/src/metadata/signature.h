@@ -28,7 +28,9 @@ typedef struct aip_method_sig {
     uint8_t calling_convention; /* the whole first byte */
     uint8_t has_this;           /* 0x20 */
     uint8_t explicit_this;      /* 0x40 */
-    uint8_t kind;               /* low nibble: 0 default, 5 vararg, 1-4 unmanaged, 0x10 generic */
+    uint8_t kind;               /* low nibble: 0 default, 5 vararg, 1-4 unmanaged, 9 unmanaged
+                                 * with the platform's or modopt-named conventions (what C#
+                                 * emits for delegate* unmanaged<...>, .NET 5 and later) */
     uint32_t generic_param_count;
     uint32_t param_count;
     uint32_t sentinel_index;    /* index of the first vararg parameter, or UINT32_MAX */

@@ -54,8 +54,9 @@ typedef enum aip_standalone_sig_kind {
 } aip_standalone_sig_kind;
 
 /* A StandAloneSig's blob (II.22.36): a LocalVarSig when the first byte is LOCAL_SIG
- * (0x07), otherwise a StandAloneMethodSig (II.23.2.3: any of DEFAULT, VARARG and the
- * unmanaged C, STDCALL, THISCALL, FASTCALL conventions; never GENERIC). */
+ * (0x07), otherwise a StandAloneMethodSig (II.23.2.3: any of DEFAULT, VARARG, the
+ * unmanaged C, STDCALL, THISCALL, FASTCALL conventions and UNMANAGED (0x09, what C# emits
+ * for delegate* unmanaged); never GENERIC). */
 alvk_status aip_sig_parse_standalone(const uint8_t *blob, size_t length,
                                      aip_standalone_sig_kind *kind);
 
