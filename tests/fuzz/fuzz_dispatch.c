@@ -211,10 +211,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t total = 0;
     if (expected == ALVK_OK) {
         /* The signature's size: the bound is the only refusal left. */
+        uint8_t coded[4];
         total = 1 + (arg_count <= 0x7F ? 1 : 2) + target_sig.ret.length;
         total += receiver == AIP_RECEIVER_NONE ? 0
                : (receiver == AIP_RECEIVER_VALUE_TYPE ? 2 : 1) +
-                     aip_sig_write_type_token(declaring_type, scratch + sizeof scratch - 4, 4);
+                     aip_sig_write_type_token(declaring_type, coded, sizeof coded);
         for (uint32_t i = 0; i < target_sig.param_count; ++i)
             total += target_sig.params[i].length;
         if (total > AIP_DISPATCH_MAX_SIG_BYTES)
