@@ -137,7 +137,9 @@ static inline void aip_fuzz_check_method(const uint8_t *blob, size_t n, const ai
 }
 
 /* The reference grammar "count, then count Types that are not VOID", read at *at:
- * ALVK_OK when it parses inside blob[0 .. n) with min <= count <= max. */
+ * ALVK_OK when it parses inside blob[0 .. n) with min <= count <= max. Local variables
+ * (allow_pinned) may be PINNED, BYREF or TYPEDBYREF; generic arguments are Types proper,
+ * none of these (II.23.2.6, II.23.2.15). */
 static inline alvk_status aip_fuzz_ref_type_list(const uint8_t *blob, size_t n, size_t *at,
                                                  int allow_pinned, uint32_t min, uint32_t max,
                                                  uint32_t *count)
@@ -153,6 +155,9 @@ static inline alvk_status aip_fuzz_ref_type_list(const uint8_t *blob, size_t n, 
         if (status != ALVK_OK)
             return status;
         if (type.element_type == ELEMENT_TYPE_VOID)
+            return ALVK_E_SIGNATURE_MALFORMED;
+        if (!allow_pinned &&
+            (type.is_byref || type.element_type == ELEMENT_TYPE_TYPEDBYREF))
             return ALVK_E_SIGNATURE_MALFORMED;
         aip_fuzz_check_type(blob, n, &type, allow_pinned);
     }

@@ -150,6 +150,11 @@ static void method_specs(void **state)
     refuses(method_spec, BLOB(0x0A, 0x03, 0x08, 0x08));
     refuses(method_spec, BLOB(0x2A, 0x01, 0x08));
     refuses(method_spec, BLOB(0x10, 0x01, 0x00, 0x01));
+    /* Generic arguments are Types proper (found by the fuzz harness): no ref int, no
+     * TypedReference; a pointer is one. */
+    refuses(method_spec, BLOB(0x0A, 0x01, 0x10, 0x08));
+    refuses(method_spec, BLOB(0x0A, 0x02, 0x08, 0x16));
+    accepts(method_spec, BLOB(0x0A, 0x01, 0x0F, 0x01), 1);
 }
 
 static void member_refs_and_standalone(void **state)

@@ -34,7 +34,7 @@ alvk_status aip_sig_parse_locals(const uint8_t *blob, size_t length, uint32_t *c
 alvk_status aip_sig_parse_type_spec(const uint8_t *blob, size_t length, aip_sig_type *type);
 
 /* MethodSpec instantiation (II.23.2.15): GENERICINST (0x0A), a count >= 1, that many types
- * (no PINNED). *count receives the number of generic arguments. */
+ * (no PINNED, BYREF or TYPEDBYREF). *count receives the number of generic arguments. */
 alvk_status aip_sig_parse_method_spec(const uint8_t *blob, size_t length, uint32_t *count);
 
 typedef enum aip_member_sig_kind {
