@@ -46,7 +46,15 @@ for source in tests/fuzz/fuzz_*.c; do
 done
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/alvk-fuzz.XXXXXX")
-trap 'rm -rf "$WORK"' EXIT
+# On any exit, stop the harnesses still running (by the ids run_one recorded).
+cleanup() {
+  for pid_file in "$WORK"/*.pid; do
+    [ -e "$pid_file" ] && kill "$(cat "$pid_file")" 2>/dev/null
+  done
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
 mkdir -p "$ARTIFACTS"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
@@ -65,7 +73,11 @@ run_one() {
   local rc=0
   "$BIN/fuzz_$name" -max_total_time="$SECONDS_EACH" -print_final_stats=1 -timeout=10 \
     -rss_limit_mb=2048 -artifact_prefix="$ARTIFACTS/$name/" "$work" "${seeds[@]}" \
-    >"$WORK/$name.log" 2>&1 || rc=$?
+    >"$WORK/$name.log" 2>&1 &
+  echo $! >"$WORK/$name.pid"
+  wait $! || rc=$?
+  rm -f "$WORK/$name.pid"
+  [ -d "$WORK" ] || return 0 # the run was stopped
   echo "$rc" >"$WORK/$name.rc"
   if [ "$MODE" = long ] && [ "$rc" = 0 ]; then
     merge_new "$name" "$work" "$corpus"
