@@ -132,7 +132,9 @@ static void check_allows(const aip_allowlist *l, const char *probe)
         size_t n = strlen(l->names[i]);
         for (size_t k = 0; k <= n; ++k) {
             char c = l->names[i][k];
-            flipped[k] = c >= 'a' && c <= 'z' ? (char)(c - 32) : c >= 'A' && c <= 'Z' ? (char)(c + 32) : c;
+            flipped[k] = c >= 'a' && c <= 'z'   ? (char)(c - 32)
+                         : c >= 'A' && c <= 'Z' ? (char)(c + 32)
+                                                : c;
         }
         AIP_FUZZ_CHECK(aip_allowlist_allows(l, l->names[i]) && aip_allowlist_allows(l, flipped));
         expected |= ref_same(l->names[i], n, probe, strlen(probe));

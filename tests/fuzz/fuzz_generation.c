@@ -55,7 +55,8 @@ static alvk_status expected_prefix(const alvk_generation *g, aip_method_body *bo
         (g->relocations == NULL && g->relocation_count > 0) ||
         (g->il_map == NULL && g->il_map_count > 0))
         return ALVK_E_NULL_ARGUMENT;
-    if (g->body_size > ALVK_MAX_GENERATION_BODY_BYTES || g->blobs_size > ALVK_MAX_GENERATION_BLOB_BYTES ||
+    if (g->body_size > ALVK_MAX_GENERATION_BODY_BYTES ||
+        g->blobs_size > ALVK_MAX_GENERATION_BLOB_BYTES ||
         g->relocation_count > ALVK_MAX_RELOCATIONS || g->il_map_count > ALVK_MAX_IL_MAP_ENTRIES)
         return ALVK_E_LIMIT_EXCEEDED;
     alvk_status status = aip_method_body_parse(g->body, g->body_size, body, NULL, 0);
@@ -102,6 +103,21 @@ static int inside(uint32_t offset, uint32_t length, uint32_t pool)
     return (uint64_t)offset + length <= pool;
 }
 
+static int kind_is(const alvk_relocation *r, alvk_relocation_kind a, alvk_relocation_kind b)
+{
+    return r->kind == a || r->kind == b;
+}
+
+/* IL map entry i follows the rules of step 5. */
+static int map_entry_ok(const alvk_generation *g, uint32_t i, uint32_t code_size,
+                        uint32_t original)
+{
+    const alvk_il_map_entry *e = &g->il_map[i];
+    return e->new_offset <= code_size && e->accurate <= 1 &&
+           (original == AIP_ORIGINAL_SIZE_UNKNOWN || e->old_offset <= original) &&
+           (i == 0 || e->old_offset > g->il_map[i - 1].old_offset);
+}
+
 /* The operand kind of the token operand at code offset `at`, or -1 when none starts there
  * (the walk of the code already succeeded). */
 static int token_operand_at(const uint8_t *code, uint32_t code_size, uint32_t at)
@@ -130,18 +146,19 @@ static void check_accepted(const alvk_generation *g, const aip_generation_check 
     for (uint32_t i = 0; i < g->relocation_count; ++i) {
         const alvk_relocation *r = &g->relocations[i];
         AIP_FUZZ_CHECK(r->size == sizeof *r);
-        AIP_FUZZ_CHECK(r->kind >= ALVK_RELOCATION_STANDALONE_SIG && r->kind <= ALVK_RELOCATION_TYPE_REF);
+        AIP_FUZZ_CHECK(r->kind >= ALVK_RELOCATION_STANDALONE_SIG &&
+                       r->kind <= ALVK_RELOCATION_TYPE_REF);
         AIP_FUZZ_CHECK(inside(r->name_offset, r->name_length, g->blobs_size));
         AIP_FUZZ_CHECK(inside(r->blob_offset, r->blob_length, g->blobs_size));
-        int named = r->kind == ALVK_RELOCATION_MEMBER_REF || r->kind == ALVK_RELOCATION_TYPE_REF;
+        int named = kind_is(r, ALVK_RELOCATION_MEMBER_REF, ALVK_RELOCATION_TYPE_REF);
         AIP_FUZZ_CHECK(named == (r->name_length > 0));
         if (named)
             AIP_FUZZ_CHECK(memchr(g->blobs + r->name_offset, 0, r->name_length) == NULL);
         int method = 0;
         AIP_FUZZ_CHECK(blob_ok(g, r, &method));
         method_sig[i] = (uint8_t)method;
-        int parented = r->kind == ALVK_RELOCATION_MEMBER_REF ||
-                       r->kind == ALVK_RELOCATION_METHOD_SPEC || r->kind == ALVK_RELOCATION_TYPE_REF;
+        int parented = kind_is(r, ALVK_RELOCATION_MEMBER_REF, ALVK_RELOCATION_METHOD_SPEC) ||
+                       r->kind == ALVK_RELOCATION_TYPE_REF;
         AIP_FUZZ_CHECK(parented == ((r->parent_token != 0) != (r->parent_relocation != 0)));
         if (!parented)
             AIP_FUZZ_CHECK(r->parent_token == 0 && r->parent_relocation == 0);
@@ -154,7 +171,7 @@ static void check_accepted(const alvk_generation *g, const aip_generation_check 
             else if (r->kind == ALVK_RELOCATION_TYPE_REF)
                 AIP_FUZZ_CHECK(p->kind == ALVK_RELOCATION_TYPE_REF);
             else
-                AIP_FUZZ_CHECK(p->kind == ALVK_RELOCATION_TYPE_SPEC || p->kind == ALVK_RELOCATION_TYPE_REF);
+                AIP_FUZZ_CHECK(kind_is(p, ALVK_RELOCATION_TYPE_SPEC, ALVK_RELOCATION_TYPE_REF));
         }
         if (r->parent_token != 0)
             AIP_FUZZ_CHECK((r->parent_token & 0x00FFFFFFu) != 0);
@@ -181,7 +198,7 @@ static void check_accepted(const alvk_generation *g, const aip_generation_check 
             AIP_FUZZ_CHECK(r->kind == ALVK_RELOCATION_MEMBER_REF && !method);
             break;
         case AIP_OPERAND_TYPE:
-            AIP_FUZZ_CHECK(r->kind == ALVK_RELOCATION_TYPE_SPEC || r->kind == ALVK_RELOCATION_TYPE_REF);
+            AIP_FUZZ_CHECK(kind_is(r, ALVK_RELOCATION_TYPE_SPEC, ALVK_RELOCATION_TYPE_REF));
             break;
         case AIP_OPERAND_TOK:
             AIP_FUZZ_CHECK(r->kind != ALVK_RELOCATION_STANDALONE_SIG);
@@ -192,14 +209,8 @@ static void check_accepted(const alvk_generation *g, const aip_generation_check 
     }
     if (body.local_var_sig_token == mdtSignature)
         AIP_FUZZ_CHECK(locals_filled);
-    for (uint32_t i = 0; i < g->il_map_count; ++i) {
-        const alvk_il_map_entry *e = &g->il_map[i];
-        AIP_FUZZ_CHECK(e->new_offset <= body.code_size && e->accurate <= 1);
-        if (original != AIP_ORIGINAL_SIZE_UNKNOWN)
-            AIP_FUZZ_CHECK(e->old_offset <= original);
-        if (i > 0)
-            AIP_FUZZ_CHECK(e->old_offset > g->il_map[i - 1].old_offset);
-    }
+    for (uint32_t i = 0; i < g->il_map_count; ++i)
+        AIP_FUZZ_CHECK(map_entry_ok(g, i, body.code_size, original));
 }
 
 /* A refusal at relocation or map entry out->failing_index: that entry exists and, for the
@@ -210,21 +221,17 @@ static void check_refused(const alvk_generation *g, alvk_status status,
     if (status == ALVK_E_IL_MAP_INVALID) {
         uint32_t i = out->failing_index;
         AIP_FUZZ_CHECK(i < g->il_map_count);
-        const alvk_il_map_entry *e = &g->il_map[i];
         aip_method_body body;
         AIP_FUZZ_CHECK(aip_method_body_parse(g->body, g->body_size, &body, NULL, 0) == ALVK_OK);
-        AIP_FUZZ_CHECK(e->new_offset > body.code_size || e->accurate > 1 ||
-                       (original != AIP_ORIGINAL_SIZE_UNKNOWN && e->old_offset > original) ||
-                       (i > 0 && e->old_offset <= g->il_map[i - 1].old_offset));
+        AIP_FUZZ_CHECK(!map_entry_ok(g, i, body.code_size, original));
         for (uint32_t j = 0; j < i; ++j) /* the earlier ones were fine */
-            AIP_FUZZ_CHECK(g->il_map[j].new_offset <= body.code_size && g->il_map[j].accurate <= 1 &&
-                           (original == AIP_ORIGINAL_SIZE_UNKNOWN || g->il_map[j].old_offset <= original) &&
-                           (j == 0 || g->il_map[j].old_offset > g->il_map[j - 1].old_offset));
+            AIP_FUZZ_CHECK(map_entry_ok(g, j, body.code_size, original));
         return;
     }
-    int per_relocation = status == ALVK_E_RELOCATION_MALFORMED || status == ALVK_E_SIGNATURE_MALFORMED ||
-                         status == ALVK_E_RELOCATION_NOT_OPERAND ||
-                         status == ALVK_E_RELOCATION_KIND_MISMATCH || status == ALVK_E_RELOCATION_OVERLAP;
+    int per_relocation =
+        status == ALVK_E_RELOCATION_MALFORMED || status == ALVK_E_SIGNATURE_MALFORMED ||
+        status == ALVK_E_RELOCATION_NOT_OPERAND || status == ALVK_E_RELOCATION_KIND_MISMATCH ||
+        status == ALVK_E_RELOCATION_OVERLAP;
     if (!per_relocation) {
         AIP_FUZZ_CHECK(out->failing_index == 0);
         return;
@@ -313,12 +320,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     /* Snapshots: validation must not write to what it is given. */
     alvk_generation g_before = *g;
-    uint8_t *body_before = aip_fuzz_copy(body, g->body_size - ((control & 32) ? CLAIM_EXTRA : 0));
+    size_t body_bytes = g->body_size - ((control & 32) ? CLAIM_EXTRA : 0);
+    size_t relocation_bytes = relocation_count * sizeof *relocations;
+    size_t map_bytes = il_map_count * sizeof *map;
+    uint8_t *body_before = aip_fuzz_copy(body, body_bytes);
     uint8_t *blobs_before = aip_fuzz_copy(blobs, g->blobs_size);
-    alvk_relocation *relocations_before =
-        (alvk_relocation *)aip_fuzz_copy((const uint8_t *)relocations, relocation_count * sizeof *relocations);
-    alvk_il_map_entry *map_before =
-        (alvk_il_map_entry *)aip_fuzz_copy((const uint8_t *)map, il_map_count * sizeof *map);
+    uint8_t *relocations_before = aip_fuzz_copy((const uint8_t *)relocations, relocation_bytes);
+    uint8_t *map_before = aip_fuzz_copy((const uint8_t *)map, map_bytes);
 
     aip_generation_check out, again;
     alvk_status status = aip_generation_validate(g, original, &out);
@@ -339,10 +347,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         AIP_FUZZ_CHECK(status != ALVK_OK);
 
     AIP_FUZZ_CHECK(memcmp(&g_before, g, sizeof *g) == 0);
-    AIP_FUZZ_CHECK(memcmp(body_before, body, g->body_size - ((control & 32) ? CLAIM_EXTRA : 0)) == 0);
+    AIP_FUZZ_CHECK(memcmp(body_before, body, body_bytes) == 0);
     AIP_FUZZ_CHECK(memcmp(blobs_before, blobs, g->blobs_size) == 0);
-    AIP_FUZZ_CHECK(memcmp(relocations_before, relocations, relocation_count * sizeof *relocations) == 0);
-    AIP_FUZZ_CHECK(memcmp(map_before, map, il_map_count * sizeof *map) == 0);
+    AIP_FUZZ_CHECK(memcmp(relocations_before, relocations, relocation_bytes) == 0);
+    AIP_FUZZ_CHECK(memcmp(map_before, map, map_bytes) == 0);
     free(map_before);
     free(relocations_before);
     free(blobs_before);

@@ -3,8 +3,9 @@
  * + 1); the rest is the blob. Checks: on success the offset advances by exactly the
  * reported length, which stays inside the blob, and the Type passes fuzz_sig_checks.h; on
  * refusal the offset is unchanged; the status and the bytes consumed are those of the
- * independent grammar of fuzz_sig_reference.h; allowing PINNED never refuses what is accepted without
- * it, and changes nothing else; no strict prefix of an accepted Type parses. */
+ * independent grammar of fuzz_sig_reference.h; allowing PINNED never refuses what is
+ * accepted without it, and changes nothing else; no strict prefix of an accepted Type
+ * parses. */
 #include "fuzz_input.h"
 #include "fuzz_sig_checks.h"
 #include "fuzz_sig_reference.h"

@@ -27,7 +27,8 @@ BIN="$BUILD/tests/fuzz"
 ARTIFACTS="$BUILD/artifacts"
 
 if ! command -v "$CC_FUZZ" >/dev/null; then
-  echo "run.sh: $CC_FUZZ not found (Debian: apt-get install clang-14 libclang-rt-14-dev libssl-dev)" >&2
+  echo "run.sh: $CC_FUZZ not found" \
+       "(Debian: apt-get install clang-14 libclang-rt-14-dev libssl-dev)" >&2
   exit 1
 fi
 
@@ -90,8 +91,12 @@ merge_new() {
   local name=$1 work=$2 corpus=$3 merged="$WORK/merged-$1" new="$BUILD/new-corpus/$1"
   mkdir -p "$merged" "$new"
   [ -d "$corpus" ] && cp "$corpus"/* "$merged"/ 2>/dev/null || true
-  "$BIN/fuzz_$name" -merge=1 -timeout=10 -rss_limit_mb=2048 "$merged" "$work" \
-    >"$WORK/$name.merge.log" 2>&1 || { echo "merge of $name failed: $WORK/$name.merge.log" >&2; return; }
+  if ! "$BIN/fuzz_$name" -merge=1 -timeout=10 -rss_limit_mb=2048 "$merged" "$work" \
+       >"$WORK/$name.merge.log" 2>&1; then
+    echo "run.sh: merging the inputs of $name failed:" >&2
+    tail -20 "$WORK/$name.merge.log" >&2
+    return
+  fi
   local count=0
   for file in "$merged"/*; do
     [ -e "$file" ] || continue
