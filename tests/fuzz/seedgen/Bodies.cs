@@ -70,7 +70,8 @@ static class Bodies
             string[] shape =
             [
                 raw[0] % 4 == 3 ? "fat" : "tiny", $"eh:{Math.Min(body.ExceptionRegions.Length, 3)}",
-                body.LocalSignature.IsNil ? "nolocals" : "locals", body.LocalVariablesInitialized ? "init" : "noinit",
+                body.LocalSignature.IsNil ? "nolocals" : "locals",
+                body.LocalVariablesInitialized ? "init" : "noinit",
             ];
             // Byte 0: no clause array on even rows, exactly enough room on odd ones.
             int room = row % 2 == 0 ? 0 : Math.Min(255, 1 + body.ExceptionRegions.Length);
@@ -100,7 +101,8 @@ static class Bodies
             .U32(0x11000000u | (uint)(1 + row % 3))
             .Bytes(sig)
             .ToArray();
+        bool genericType = type.GetGenericParameters().Count > 0;
         c.Dispatch.Add(input, Signatures.Features(sig).Append($"receiver:{receiver}")
-                                                  .Append($"generic_type:{type.GetGenericParameters().Count > 0}"));
+                                                  .Append($"generic_type:{genericType}"));
     }
 }

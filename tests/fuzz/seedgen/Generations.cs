@@ -60,7 +60,8 @@ static class Generations
                     kind = MemberRef;
                     name = System.Text.Encoding.UTF8.GetBytes(md.GetString(mr.Name));
                     blob = md.GetBlobBytes(mr.Signature);
-                    (parentToken, parentRelocation) = Parent(mr.Parent, HandleKind.TypeSpecification, HandleKind.TypeReference);
+                    (parentToken, parentRelocation) =
+                        Parent(mr.Parent, HandleKind.TypeSpecification, HandleKind.TypeReference);
                     break;
                 }
                 case HandleKind.MethodSpecification:

@@ -73,13 +73,15 @@ static class Signatures
         }
         for (int row = 1; row <= md.GetTableRowCount(TableIndex.TypeSpec); ++row)
         {
-            byte[] sig = md.GetBlobBytes(md.GetTypeSpecification(MetadataTokens.TypeSpecificationHandle(row)).Signature);
+            var handle = MetadataTokens.TypeSpecificationHandle(row);
+            byte[] sig = md.GetBlobBytes(md.GetTypeSpecification(handle).Signature);
             Offer(c.SigTypeSpec, sig);
             Offer(c.SigType, [(byte)(row & 1), .. sig]); // start 0, PINNED allowed on odd rows
         }
         for (int row = 1; row <= md.GetTableRowCount(TableIndex.MethodSpec); ++row)
         {
-            byte[] sig = md.GetBlobBytes(md.GetMethodSpecification(MetadataTokens.MethodSpecificationHandle(row)).Signature);
+            var handle = MetadataTokens.MethodSpecificationHandle(row);
+            byte[] sig = md.GetBlobBytes(md.GetMethodSpecification(handle).Signature);
             Offer(c.SigMethodSpec, sig);
             Offer(c.SigCompressed, sig);
         }

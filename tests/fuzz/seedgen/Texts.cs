@@ -21,7 +21,8 @@ static class Texts
         yield return (few[0] + ";;" + few[^1], "empty_entry");
         yield return (few[0] + ";*", "star_mixed");
         yield return ($"/opt/game/{few[0]}.dll", "path");
-        yield return (string.Join(';', Enumerable.Range(0, 33).Select(i => names[(at + i) % names.Count]).Distinct()), "many");
+        var many = Enumerable.Range(0, 33).Select(i => names[(at + i) % names.Count]).Distinct();
+        yield return (string.Join(';', many), "many");
         yield return (";", "only_separator");
         yield return ("", "empty");
     }
@@ -43,7 +44,8 @@ static class Texts
                 // The assemblies' file names under one neutral directory: no local paths in
                 // the repository.
                 string path = "/opt/game/" + Path.GetFileName(paths[at % paths.Count]);
-                string self = (at + k) % 3 == 0 ? "/opt/game/" + Path.GetFileName(paths[(at + 1) % paths.Count]) : path;
+                string other = "/opt/game/" + Path.GetFileName(paths[(at + 1) % paths.Count]);
+                string self = (at + k) % 3 == 0 ? other : path;
                 int control = (self == path ? 16 : 0) | ((at + k) % 7 == 0 ? 1 << (k % 4) : 0);
                 c.Config.Add(new Inputs().U8(control).Text(text).U8(0).Text(flag).U8(0).Text(path).U8(0)
                                          .Text(self).ToArray(),
