@@ -84,6 +84,11 @@ tsan_tests() {
   JOBS="$JOBS" tests/native/run_tsan.sh
 }
 
+fuzz_bounded() {
+  step "libFuzzer harnesses (clang, ASan + UBSan): each over its seed corpus plus a short random run"
+  tests/fuzz/run.sh bounded
+}
+
 artifact_checks() {
   step "artifact checks ($LIBNAME)"
   tests/artifact/check_artifact.sh "$ALVK_NATIVE_LIBRARY" "$RID"
@@ -174,12 +179,13 @@ target=${1:-test}
 case "$target" in
   native) build_native ;;
   managed) build_managed ;;
-  test) build_native; build_managed; test_tools; native_tests; tsan_tests; artifact_checks; binding_tests; proofs; sanitized_proofs; launcher_tests ;;
+  test) build_native; build_managed; test_tools; native_tests; tsan_tests; fuzz_bounded; artifact_checks; binding_tests; proofs; sanitized_proofs; launcher_tests ;;
+  fuzz) tests/fuzz/run.sh long "${FUZZ_SECONDS:-600}" ;;
   tsan) tsan_tests ;;
   stress) build_native; build_managed; stress ;;
   packages) build_native; packages ;;
   bindings) bindings ;;
   demo) build_native; build_managed; demo ;;
   bench) build_native; build_managed; bench ;;
-  *) echo "usage: ./build.sh [test|demo|native|managed|packages|bindings|bench|tsan|stress]" >&2; exit 64 ;;
+  *) echo "usage: ./build.sh [test|demo|native|managed|packages|bindings|bench|tsan|stress|fuzz]" >&2; exit 64 ;;
 esac

@@ -150,7 +150,7 @@ static void malformed_inputs_are_refused(void **state)
     aip_method_sig s;
     MALFORMED(0x00, 0x01, 0x01, 0x01);       /* VOID parameter */
     MALFORMED(0x00, 0x01, 0x01, 0x10, 0x01); /* BYREF VOID parameter */
-    static const uint8_t bad_kinds[] = {0x06, 0x07, 0x08, 0x09, 0x0A, 0x0F, 0x40, 0x80};
+    static const uint8_t bad_kinds[] = {0x06, 0x07, 0x08, 0x0A, 0x0B, 0x0F, 0x40, 0x80};
     for (size_t i = 0; i < sizeof bad_kinds; ++i) {
         uint8_t blob[] = {bad_kinds[i], 0x00, 0x01};
         assert_int_equal(parse(blob, sizeof blob, 0, &s), ALVK_E_SIGNATURE_MALFORMED);
@@ -180,6 +180,61 @@ static void malformed_inputs_are_refused(void **state)
     check_type(&t, 0, 3, 0x08, 1, 0, 0);
     assert_int_equal(aip_sig_parse_type(NULL, 1, &offset, 0, &t), ALVK_E_NULL_ARGUMENT);
     assert_int_equal(aip_sig_parse_method(pinned, 3, 0, NULL), ALVK_E_NULL_ARGUMENT);
+}
+
+/* BYREF, TYPEDBYREF and VOID only where II.23.2.10-12 put them. Found by the differential
+ * fuzz harnesses (tests/fuzz: fuzz_sig_type against fuzz_sig_reference.h): void[],
+ * List<void>, TypedReference[], (ref int)[], int&*, ref void returns were accepted. */
+static void byref_typedbyref_and_void_only_where_the_grammar_puts_them(void **state)
+{
+    (void)state;
+    aip_method_sig s;
+    MALFORMED(0x00, 0x01, 0x01, 0x1D, 0x01);                   /* void[] */
+    MALFORMED(0x00, 0x01, 0x01, 0x14, 0x01, 0x01, 0x00, 0x00); /* void[*] */
+    MALFORMED(0x00, 0x01, 0x01, 0x15, 0x12, 0x09, 0x01, 0x01); /* List<void> */
+    MALFORMED(0x00, 0x01, 0x01, 0x15, 0x12, 0x09, 0x01, 0x16); /* List<TypedReference> */
+    MALFORMED(0x00, 0x01, 0x01, 0x1D, 0x16);                   /* TypedReference[] */
+    MALFORMED(0x00, 0x01, 0x01, 0x0F, 0x16);                   /* TypedReference* */
+    MALFORMED(0x00, 0x01, 0x01, 0x1D, 0x10, 0x08);             /* (ref int)[] */
+    MALFORMED(0x00, 0x01, 0x01, 0x15, 0x11, 0x09, 0x01, 0x10, 0x08); /* S<ref int> */
+    MALFORMED(0x00, 0x01, 0x01, 0x0F, 0x10, 0x08);             /* (ref int)* */
+    MALFORMED(0x00, 0x01, 0x01, 0x10, 0x16);                   /* ref TypedReference */
+    MALFORMED(0x00, 0x00, 0x10, 0x01);                         /* ref void M() */
+    MALFORMED(0x00, 0x01, 0x01, 0x1D, 0x1F, 0x05, 0x01);       /* (modreq void)[] */
+    /* ... and where it does put them. */
+    parse_ok(BLOB(0x00, 0x01, 0x01, 0x0F, 0x01), &s);           /* void* */
+    parse_ok(BLOB(0x00, 0x01, 0x01, 0x1D, 0x0F, 0x0F, 0x01), &s); /* void**[] */
+    parse_ok(BLOB(0x00, 0x01, 0x16, 0x16), &s);                 /* TypedReference(TypedReference) */
+    parse_ok(BLOB(0x00, 0x00, 0x10, 0x08), &s);                 /* ref int M() */
+    parse_ok(BLOB(0x00, 0x01, 0x01, 0x1D, 0x1F, 0x05, 0x08), &s); /* (modreq int)[] */
+    /* delegate*<ref int, ref int>: a function pointer's parameters are at the top again */
+    parse_ok(BLOB(0x00, 0x01, 0x01, 0x1B, 0x00, 0x01, 0x10, 0x08, 0x10, 0x08), &s);
+    const uint8_t inner_byref[] = {0x1D, 0x10, 0x08};
+    aip_sig_type t;
+    size_t offset = 0;
+    assert_int_equal(aip_sig_parse_type(inner_byref, sizeof inner_byref, &offset, 1, &t),
+                     ALVK_E_SIGNATURE_MALFORMED);
+    assert_int_equal(offset, 0);
+}
+
+/* IMAGE_CEE_CS_CALLCONV_UNMANAGED (0x09): what C# emits for delegate* unmanaged<...> with
+ * the platform's default convention or conventions named by modopts (.NET 5 and later).
+ * 36 method and 16 StandAloneSig blobs of the .NET 10 shared framework use it; they were
+ * refused (found by the fuzz seed corpus built from real assemblies). */
+static void unmanaged_calling_convention(void **state)
+{
+    (void)state;
+    aip_method_sig s;
+    /* void M(delegate* unmanaged<int, void>) */
+    parse_ok(BLOB(0x00, 0x01, 0x01, 0x1B, 0x09, 0x01, 0x01, 0x08), &s);
+    check_type(&s.params[0], 3, 5, 0x1B, 0, 0, 0);
+    /* delegate* unmanaged[SuppressGCTransition]<int, nint, nint>: modopt on the return */
+    parse_ok(BLOB(0x09, 0x02, 0x20, 0x82, 0x0D, 0x08, 0x18, 0x18), &s);
+    assert_int_equal(s.kind, 9);
+    assert_int_equal(s.param_count, 2);
+    MALFORMED(0x19, 0x00, 0x00, 0x01);       /* generic, no type parameters: still refused */
+    MALFORMED(0x49, 0x00, 0x01);             /* EXPLICITTHIS without HASTHIS */
+    MALFORMED(0x09, 0x02, 0x01, 0x41, 0x08); /* SENTINEL outside VARARG */
 }
 
 static void limits_are_enforced(void **state)
@@ -240,6 +295,8 @@ int main(void)
         cmocka_unit_test(static_and_instance_shapes),
         cmocka_unit_test(generic_composite_and_vararg_shapes),
         cmocka_unit_test(malformed_inputs_are_refused),
+        cmocka_unit_test(byref_typedbyref_and_void_only_where_the_grammar_puts_them),
+        cmocka_unit_test(unmanaged_calling_convention),
         cmocka_unit_test(limits_are_enforced),
         cmocka_unit_test(random_bytes_never_crash),
     };

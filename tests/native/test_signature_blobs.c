@@ -150,6 +150,11 @@ static void method_specs(void **state)
     refuses(method_spec, BLOB(0x0A, 0x03, 0x08, 0x08));
     refuses(method_spec, BLOB(0x2A, 0x01, 0x08));
     refuses(method_spec, BLOB(0x10, 0x01, 0x00, 0x01));
+    /* Generic arguments are Types proper (found by the fuzz harness): no ref int, no
+     * TypedReference; a pointer is one. */
+    refuses(method_spec, BLOB(0x0A, 0x01, 0x10, 0x08));
+    refuses(method_spec, BLOB(0x0A, 0x02, 0x08, 0x16));
+    accepts(method_spec, BLOB(0x0A, 0x01, 0x0F, 0x01), 1);
 }
 
 static void member_refs_and_standalone(void **state)
@@ -161,12 +166,18 @@ static void member_refs_and_standalone(void **state)
     accepts(member_ref, BLOB(0x06, 0x1F, 0x05, 0x08), AIP_MEMBER_SIG_FIELD);
     accepts(member_ref, BLOB(0x06, 0x0E), AIP_MEMBER_SIG_FIELD);
     refuses(member_ref, BLOB(0x01, 0x00, 0x01)); /* unmanaged cdecl */
+    refuses(member_ref, BLOB(0x09, 0x00, 0x01)); /* unmanaged (0x09) */
     refuses(member_ref, BLOB(0x07, 0x01, 0x08)); /* locals */
     refuses(member_ref, BLOB(0x0A, 0x01, 0x08)); /* instantiation */
     refuses(member_ref, BLOB(0x46, 0x08));       /* field with explicit this */
 
     accepts(standalone, BLOB(0x00, 0x02, 0x08, 0x12, 0x09, 0x10, 0x0E), AIP_STANDALONE_SIG_METHOD);
     accepts(standalone, BLOB(0x02, 0x00, 0x01), AIP_STANDALONE_SIG_METHOD); /* stdcall */
+    /* calli through delegate* unmanaged<int, nint, nint> (System.Private.CoreLib's shape) */
+    accepts(standalone, BLOB(0x09, 0x02, 0x08, 0x18, 0x18), AIP_STANDALONE_SIG_METHOD);
+    /* a local delegate* unmanaged[SuppressGCTransition]<void> (modopt on the return) */
+    accepts(standalone, BLOB(0x07, 0x01, 0x1B, 0x09, 0x00, 0x20, 0x09, 0x01),
+            AIP_STANDALONE_SIG_LOCALS);
     accepts(standalone, BLOB(0x07, 0x01, 0x08), AIP_STANDALONE_SIG_LOCALS);
     refuses(standalone, BLOB(0x10, 0x01, 0x00, 0x01)); /* generic */
     refuses(standalone, BLOB(0x06, 0x08));

@@ -155,8 +155,9 @@ alvk_status aip_sig_parse_method_depth(const uint8_t *blob, size_t length, size_
     uint8_t kind = (uint8_t)(cc & IMAGE_CEE_CS_CALLCONV_MASK);
     uint8_t has_this = (cc & IMAGE_CEE_CS_CALLCONV_HASTHIS) != 0;
     uint8_t explicit_this = (cc & IMAGE_CEE_CS_CALLCONV_EXPLICITTHIS) != 0;
-    if (kind > IMAGE_CEE_CS_CALLCONV_VARARG || (cc & AIP_SIG_CC_RESERVED) != 0 ||
-        (explicit_this && !has_this))
+    int known_kind =
+        kind <= IMAGE_CEE_CS_CALLCONV_VARARG || kind == IMAGE_CEE_CS_CALLCONV_UNMANAGED;
+    if (!known_kind || (cc & AIP_SIG_CC_RESERVED) != 0 || (explicit_this && !has_this))
         return ALVK_E_SIGNATURE_MALFORMED;
 
     uint32_t generic_count = 0;

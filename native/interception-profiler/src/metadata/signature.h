@@ -28,7 +28,9 @@ typedef struct aip_method_sig {
     uint8_t calling_convention; /* the whole first byte */
     uint8_t has_this;           /* 0x20 */
     uint8_t explicit_this;      /* 0x40 */
-    uint8_t kind;               /* low nibble: 0 default, 5 vararg, 1-4 unmanaged, 0x10 generic */
+    uint8_t kind;               /* low nibble: 0 default, 5 vararg, 1-4 unmanaged, 9 unmanaged
+                                 * with the platform's or modopt-named conventions (what C#
+                                 * emits for delegate* unmanaged<...>, .NET 5 and later) */
     uint32_t generic_param_count;
     uint32_t param_count;
     uint32_t sentinel_index;    /* index of the first vararg parameter, or UINT32_MAX */
@@ -53,7 +55,10 @@ alvk_status aip_sig_read_type_token(const uint8_t *blob, size_t length, size_t *
 size_t aip_sig_write_type_token(uint32_t token, uint8_t *out, size_t capacity);
 
 /* Parses one Type (II.23.2.12), including custom modifiers, BYREF, TYPEDBYREF, VOID, and
- * PINNED when allow_pinned is set (local signatures). Advances *offset past it. */
+ * PINNED when allow_pinned is set (local signatures). Advances *offset past it. Where the
+ * grammar has no place for them they are ALVK_E_SIGNATURE_MALFORMED: BYREF VOID, BYREF
+ * TYPEDBYREF, and BYREF, TYPEDBYREF or VOID inside another type (an array element, a
+ * generic argument, a pointer's target; VOID* excepted). */
 alvk_status aip_sig_parse_type(const uint8_t *blob, size_t length, size_t *offset,
                                int allow_pinned, aip_sig_type *out);
 

@@ -24,10 +24,11 @@ static alvk_status expect_lead(const uint8_t *blob, size_t length, uint8_t lead,
     return ALVK_OK;
 }
 
-/* A count, then `count` types; *offset is left past the last one. */
+/* A count, then `count` types; *offset is left past the last one. Local variables may be
+ * PINNED, BYREF or TYPEDBYREF; generic arguments are Types proper (II.23.2.15), none of
+ * them. */
 static alvk_status parse_type_list(const uint8_t *blob, size_t length, size_t *offset,
-                                   int allow_pinned, uint32_t min, uint32_t max,
-                                   uint32_t *count)
+                                   int locals, uint32_t min, uint32_t max, uint32_t *count)
 {
     uint32_t n;
     alvk_status status = aip_sig_read_compressed(blob, length, offset, &n);
@@ -38,9 +39,11 @@ static alvk_status parse_type_list(const uint8_t *blob, size_t length, size_t *o
     /* Every type takes at least one byte, so the loop is bounded by the blob's length. */
     for (uint32_t i = 0; i < n; ++i) {
         aip_sig_type type;
-        status = parse_value_type(blob, length, offset, allow_pinned, &type);
+        status = parse_value_type(blob, length, offset, locals, &type);
         if (status != ALVK_OK)
             return status;
+        if (!locals && (type.is_byref || type.element_type == ELEMENT_TYPE_TYPEDBYREF))
+            return ALVK_E_SIGNATURE_MALFORMED;
     }
     *count = n;
     return ALVK_OK;

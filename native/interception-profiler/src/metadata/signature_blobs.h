@@ -34,7 +34,7 @@ alvk_status aip_sig_parse_locals(const uint8_t *blob, size_t length, uint32_t *c
 alvk_status aip_sig_parse_type_spec(const uint8_t *blob, size_t length, aip_sig_type *type);
 
 /* MethodSpec instantiation (II.23.2.15): GENERICINST (0x0A), a count >= 1, that many types
- * (no PINNED). *count receives the number of generic arguments. */
+ * (no PINNED, BYREF or TYPEDBYREF). *count receives the number of generic arguments. */
 alvk_status aip_sig_parse_method_spec(const uint8_t *blob, size_t length, uint32_t *count);
 
 typedef enum aip_member_sig_kind {
@@ -54,8 +54,9 @@ typedef enum aip_standalone_sig_kind {
 } aip_standalone_sig_kind;
 
 /* A StandAloneSig's blob (II.22.36): a LocalVarSig when the first byte is LOCAL_SIG
- * (0x07), otherwise a StandAloneMethodSig (II.23.2.3: any of DEFAULT, VARARG and the
- * unmanaged C, STDCALL, THISCALL, FASTCALL conventions; never GENERIC). */
+ * (0x07), otherwise a StandAloneMethodSig (II.23.2.3: any of DEFAULT, VARARG, the
+ * unmanaged C, STDCALL, THISCALL, FASTCALL conventions and UNMANAGED (0x09, what C# emits
+ * for delegate* unmanaged); never GENERIC). */
 alvk_status aip_sig_parse_standalone(const uint8_t *blob, size_t length,
                                      aip_standalone_sig_kind *kind);
 

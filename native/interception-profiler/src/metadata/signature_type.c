@@ -1,5 +1,7 @@
 /* ECMA-335 II.23.2.12 Type (with the II.23.2.7 custom modifiers, BYREF, PINNED and
- * II.23.2.13 ArrayShape), parsed in place. Recursion is bounded by AIP_SIG_MAX_DEPTH. */
+ * II.23.2.13 ArrayShape), parsed in place. Recursion is bounded by AIP_SIG_MAX_DEPTH.
+ * BYREF, TYPEDBYREF and VOID are refused where the grammar has no place for them (inside
+ * another Type; after BYREF), as a type loader would refuse them. */
 #include "signature.h"
 
 #include "coreclr/cor_metadata_defs.h"
@@ -16,12 +18,27 @@ alvk_status aip_sig_parse_method_depth(const uint8_t *blob, size_t length, size_
 /* Arrays of more dimensions than this are refused (the runtime's own bound). */
 #define AIP_SIG_MAX_ARRAY_RANK 32u
 
+/* Where a Type stands. At the top (a return type, parameter, field, local, TypeSpec or
+ * MethodSpec argument) BYREF, TYPEDBYREF and VOID may appear, and the callers refuse VOID
+ * where it cannot be; BYREF is then followed by a Type proper. Inside another Type (an
+ * array element, a generic argument) only a Type proper: none of the three. Under PTR, a
+ * Type proper or VOID. (II.23.2.10-12: Param, RetType, Type.) */
+typedef enum aip_sig_position {
+    AIP_SIG_TOP = 0,
+    AIP_SIG_INNER = 1,
+    AIP_SIG_POINTEE = 2
+} aip_sig_position;
+
+static alvk_status parse_type_at(const uint8_t *blob, size_t length, size_t *offset,
+                                 aip_sig_position position, int allow_pinned, uint32_t depth,
+                                 aip_sig_type *out);
+
 /* A nested Type (never PINNED); ORs its generic-variable flag into *generic. */
 static alvk_status parse_nested(const uint8_t *blob, size_t length, size_t *offset,
-                                uint32_t depth, uint8_t *generic)
+                                aip_sig_position position, uint32_t depth, uint8_t *generic)
 {
     aip_sig_type inner;
-    alvk_status status = aip_sig_parse_type_depth(blob, length, offset, 0, depth + 1, &inner);
+    alvk_status status = parse_type_at(blob, length, offset, position, 0, depth + 1, &inner);
     if (status == ALVK_OK)
         *generic |= inner.uses_generic_variable;
     return status;
@@ -76,7 +93,7 @@ static alvk_status parse_generic_inst(const uint8_t *blob, size_t length, size_t
     if (count > AIP_SIG_MAX_PARAMS)
         return ALVK_E_LIMIT_EXCEEDED;
     for (uint32_t i = 0; i < count; ++i) {
-        status = parse_nested(blob, length, offset, depth, generic);
+        status = parse_nested(blob, length, offset, AIP_SIG_INNER, depth, generic);
         if (status != ALVK_OK)
             return status;
     }
@@ -113,10 +130,11 @@ static alvk_status parse_element(const uint8_t *blob, size_t length, size_t *off
     case ELEMENT_TYPE_CLASS:
         return aip_sig_read_type_token(blob, length, offset, &ignored);
     case ELEMENT_TYPE_PTR: /* CustomMod* (VOID | Type): the nested parse takes the mods */
+        return parse_nested(blob, length, offset, AIP_SIG_POINTEE, depth, generic);
     case ELEMENT_TYPE_SZARRAY:
-        return parse_nested(blob, length, offset, depth, generic);
+        return parse_nested(blob, length, offset, AIP_SIG_INNER, depth, generic);
     case ELEMENT_TYPE_ARRAY:
-        status = parse_nested(blob, length, offset, depth, generic);
+        status = parse_nested(blob, length, offset, AIP_SIG_INNER, depth, generic);
         if (status != ALVK_OK)
             return status;
         return parse_array_shape(blob, length, offset);
@@ -138,8 +156,25 @@ static alvk_status parse_element(const uint8_t *blob, size_t length, size_t *off
     }
 }
 
+/* VOID and TYPEDBYREF stand only at the top, not after BYREF; VOID also under PTR. */
+static int element_allowed(uint8_t element, aip_sig_position position, uint8_t is_byref)
+{
+    if (element == ELEMENT_TYPE_VOID)
+        return position == AIP_SIG_POINTEE || (position == AIP_SIG_TOP && !is_byref);
+    if (element == ELEMENT_TYPE_TYPEDBYREF)
+        return position == AIP_SIG_TOP && !is_byref;
+    return 1;
+}
+
 alvk_status aip_sig_parse_type_depth(const uint8_t *blob, size_t length, size_t *offset,
                                      int allow_pinned, uint32_t depth, aip_sig_type *out)
+{
+    return parse_type_at(blob, length, offset, AIP_SIG_TOP, allow_pinned, depth, out);
+}
+
+static alvk_status parse_type_at(const uint8_t *blob, size_t length, size_t *offset,
+                                 aip_sig_position position, int allow_pinned, uint32_t depth,
+                                 aip_sig_type *out)
 {
     if (depth > AIP_SIG_MAX_DEPTH)
         return ALVK_E_LIMIT_EXCEEDED;
@@ -150,7 +185,8 @@ alvk_status aip_sig_parse_type_depth(const uint8_t *blob, size_t length, size_t 
     uint8_t pinned = 0;
     alvk_status status;
     /* Prefixes: custom modifiers anywhere among them, PINNED once before BYREF when
-     * allowed, BYREF once. A second BYREF falls through to the element and is refused. */
+     * allowed, BYREF once, both at the top only. Any other BYREF falls through to the
+     * element and is refused. */
     for (;;) {
         if (at >= length)
             return ALVK_E_SIGNATURE_MALFORMED;
@@ -165,7 +201,7 @@ alvk_status aip_sig_parse_type_depth(const uint8_t *blob, size_t length, size_t 
         } else if (b == ELEMENT_TYPE_PINNED && allow_pinned && !pinned && !is_byref) {
             pinned = 1;
             at += 1;
-        } else if (b == ELEMENT_TYPE_BYREF && !is_byref) {
+        } else if (b == ELEMENT_TYPE_BYREF && position == AIP_SIG_TOP && !is_byref) {
             is_byref = 1;
             at += 1;
         } else {
@@ -173,6 +209,8 @@ alvk_status aip_sig_parse_type_depth(const uint8_t *blob, size_t length, size_t 
         }
     }
     uint8_t element = blob[at++];
+    if (!element_allowed(element, position, is_byref))
+        return ALVK_E_SIGNATURE_MALFORMED;
     uint8_t generic = 0;
     status = parse_element(blob, length, &at, element, depth, &generic);
     if (status != ALVK_OK)
