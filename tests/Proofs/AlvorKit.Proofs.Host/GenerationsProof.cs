@@ -638,7 +638,7 @@ public static unsafe class GenerationsProof
     }
 
     // Submit, wait, the first calls after the wait, and the generation's settled result.
-    private static JsonObject Submit<T>(Patcher patcher, GenerationBuilder builder, in AlvkMethodDescription target,
+    internal static JsonObject Submit<T>(Patcher patcher, GenerationBuilder builder, in AlvkMethodDescription target,
         ulong prior, ulong owner, Func<T> call, T expected, out ulong handle, out ulong id)
     {
         AlvkStatus sync = builder.Submit(patcher.Library, target, prior, owner, out handle, out id);
@@ -659,7 +659,7 @@ public static unsafe class GenerationsProof
         return step;
     }
 
-    private static JsonObject Remove<T>(Patcher patcher, ulong handle, ulong owner, ulong last, Func<T> call, T original)
+    internal static JsonObject Remove<T>(Patcher patcher, ulong handle, ulong owner, ulong last, Func<T> call, T original)
     {
         JsonObject step = patcher.Command(patcher.Library.PatchRemove(handle, owner), handle);
         step["result"] = Patcher.Poll(call, original);

@@ -347,35 +347,11 @@ public static unsafe class MembersProof
     }
 
     private static JsonObject Submit(Patcher patcher, GenerationBuilder builder, in AlvkMethodDescription target,
-        ulong prior, ulong owner, Func<string> call, string expected, out ulong handle, out ulong id)
-    {
-        AlvkStatus sync = builder.Submit(patcher.Library, target, prior, owner, out handle, out id);
-        var step = new JsonObject
-        {
-            ["submitted"] = builder.Describe(),
-            ["sync"] = sync.ToString(),
-            ["handleNonZero"] = handle != 0,
-            ["generation"] = id,
-            ["prior"] = prior,
-        };
-        if (sync != AlvkStatus.Ok)
-            return step;
-        step["wait"] = patcher.Library.PatchWait(handle, Patcher.WaitMs).ToString();
-        step["result"] = Patcher.Poll(call, expected);
-        step["generationResult"] = patcher.SettledGeneration(handle, id);
-        step["telemetry"] = patcher.Telemetry(handle);
-        return step;
-    }
+        ulong prior, ulong owner, Func<string> call, string expected, out ulong handle, out ulong id) =>
+        GenerationsProof.Submit(patcher, builder, target, prior, owner, call, expected, out handle, out id);
 
     private static JsonObject Remove(Patcher patcher, ulong handle, ulong owner, ulong last, Func<string> call,
-        string original)
-    {
-        JsonObject step = patcher.Command(patcher.Library.PatchRemove(handle, owner), handle);
-        step["result"] = Patcher.Poll(call, original);
-        step["lastGeneration"] = patcher.GenerationResult(handle, last);
-        step["telemetry"] = patcher.Telemetry(handle);
-        return step;
-    }
+        string original) => GenerationsProof.Remove(patcher, handle, owner, last, call, original);
 }
 
 /// <summary>A method that reports another name and otherwise is `inner` (its declaring type,
