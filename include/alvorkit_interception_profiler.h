@@ -149,7 +149,7 @@ extern "C" {
     X(ALVK_E_METADATA_EMIT_FAILED, 409,                                                    \
       "emitting a metadata token or applying metadata failed; see the telemetry's HRESULTs") \
     X(ALVK_E_STALE_GENERATION, 500,                                                        \
-      "prior_generation is not the target's current generation")                            \
+      "prior_generation is not the target's latest generation")                            \
     X(ALVK_E_UNKNOWN_GENERATION, 501, "the patch has no result for that generation")       \
     X(ALVK_E_IL_MALFORMED, 502,                                                            \
       "the code is not a valid instruction stream (unknown opcode, cut operand, bad branch)") \
@@ -691,7 +691,8 @@ ALVK_API alvk_status ALVK_CALL alvk_describe_method(const alvk_mvid *mvid, uint3
  * method_handle 0 asks for the copy the MVID alone names (method_token is then ignored).
  * Runs on the worker and waits for it. ALVK_E_UNKNOWN_MODULE, ALVK_E_MODULE_UNLOADED,
  * ALVK_E_MODULE_AMBIGUOUS (method_handle 0 with several non-collectible copies),
- * ALVK_E_TOKEN_NOT_METHODDEF, the startup errors, or an argument error. A collectible or not
+ * ALVK_E_TOKEN_NOT_METHODDEF, ALVK_E_CATALOG_FULL (no copy found and loads were dropped),
+ * the startup errors, or an argument error. A collectible or not
  * allowed copy is still identified: its flags say so. */
 ALVK_API alvk_status ALVK_CALL alvk_module_identify(const alvk_mvid *mvid,
                                                    uint32_t method_token,
@@ -711,7 +712,8 @@ ALVK_API alvk_status ALVK_CALL alvk_describe_module_method(uint64_t module_id,
  * that target, which this owner joins). Refused at once, with nothing queued, for argument
  * errors, ALVK_E_INVALID_OWNER, ALVK_E_INVALID_REPLACEMENT, ALVK_E_INVALID_FLAGS (also for a
  * nonzero reserved1, or a module_epoch without a module_id), the startup errors,
- * ALVK_E_PATCH_TABLE_FULL, ALVK_E_OWNERS_FULL and ALVK_E_QUEUE_FULL. The module copy is
+ * ALVK_E_PATCH_TABLE_FULL, ALVK_E_OWNERS_FULL, ALVK_E_QUEUE_FULL and
+ * ALVK_E_WORKER_UNAVAILABLE (the worker stopped). The module copy is
  * resolved when the install is queued; validation against the loaded method (module copy,
  * token, hashes, IL, generics) happens on the worker: a failing first install ends
  * ALVK_PATCH_REJECTED with that status (ALVK_E_MODULE_AMBIGUOUS, ALVK_E_MODULE_COLLECTIBLE,
@@ -744,7 +746,7 @@ ALVK_API alvk_command_id ALVK_CALL alvk_last_command(void);
 /* ABI 3.1. Waits up to timeout_ms for exactly that command. ALVK_OK with *command_status
  * its result once it finished, ALVK_E_TIMEOUT while it is queued or running,
  * ALVK_E_UNKNOWN_COMMAND when it was never issued or is older than the latest
- * ALVK_COMMAND_HISTORY commands. */
+ * ALVK_COMMAND_HISTORY commands, ALVK_E_NOT_ATTACHED, ALVK_E_NULL_ARGUMENT. */
 ALVK_API alvk_status ALVK_CALL alvk_command_wait(alvk_command_id command, uint32_t timeout_ms,
                                                 alvk_status *command_status);
 
@@ -760,7 +762,11 @@ ALVK_API alvk_status ALVK_CALL alvk_generation_validate(const alvk_generation *g
 
 /* Validates `generation` (bounds, body, relocations, IL map; see the statuses 500-599) on
  * the calling thread, copies it, and queues it. On ALVK_OK *handle names the target's patch
- * and *id the new generation. Validation failures return at once and change nothing. */
+ * and *id the new generation. Refused at once, changing nothing: validation failures, the
+ * startup errors, ALVK_E_QUEUE_FULL, ALVK_E_WORKER_UNAVAILABLE, ALVK_E_PATCH_TABLE_FULL,
+ * ALVK_E_OWNERS_FULL, ALVK_E_STALE_GENERATION, and a module copy that does not resolve when
+ * prior_generation is not 0 (ALVK_E_MODULE_AMBIGUOUS, ...). The stack-type check, the member
+ * check and emission run on the worker: their refusals end the generation REJECTED. */
 ALVK_API alvk_status ALVK_CALL alvk_generation_submit(const alvk_generation *generation,
                                                      alvk_patch_handle *handle,
                                                      alvk_generation_id *id);
@@ -780,7 +786,11 @@ ALVK_API alvk_status ALVK_CALL alvk_generation_get_result(alvk_patch_handle hand
 ALVK_API alvk_status ALVK_CALL alvk_capture_begin(const alvk_capture_options *options);
 
 /* Closes the window, resolves what it recorded, and summarizes it. The results stay
- * readable until the next alvk_capture_begin. ALVK_E_CAPTURE_NOT_ACTIVE when none is open. */
+ * readable until the next alvk_capture_begin. Changing nothing (the window stays open):
+ * ALVK_E_CAPTURE_NOT_ACTIVE when none is open, ALVK_E_QUEUE_FULL, ALVK_E_WORKER_UNAVAILABLE,
+ * ALVK_E_NOT_ATTACHED. Once the window is closed: ALVK_OK; ALVK_E_TIMEOUT when the worker
+ * took more than 10 s to resolve it (the summary is written; the results become readable
+ * when the worker finishes, alvk_capture_read_* answer ALVK_E_NO_CAPTURE until then). */
 ALVK_API alvk_status ALVK_CALL alvk_capture_end(alvk_capture_summary *summary);
 
 /* Copies per-type counts of the last ended window, from index `first`, up to capacity;

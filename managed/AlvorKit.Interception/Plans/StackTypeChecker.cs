@@ -32,7 +32,8 @@ internal sealed record PlanBody(MethodBase Target, string Title, IReadOnlyList<P
 /// The managed half of the stack-type check (ECMA-335 III.1.8), on a plan's symbolic
 /// instructions with reflection's exact types: the type of each evaluation-stack slot at each
 /// reachable instruction in flow order; merge points (same depth, compatible types: int32 with
-/// native int, references to their closest common base); try blocks entered empty, catch
+/// native int; a reference with its base or null; unrelated classes, or a reference with a
+/// class-constrained generic parameter, to a value of unknown type, never refused); try blocks entered empty, catch
 /// handlers starting with the caught type; arguments, receivers and return values against
 /// method signatures (reference assignability, exact value types and by-reference types);
 /// locals, arguments, fields, array elements and type operands; arithmetic, comparison and
@@ -315,6 +316,16 @@ internal static class StackTypeChecker
                 merged = Slot.I;
                 return true;
             }
+            // null, or an object, meeting a reference-constrained generic parameter (the shape of
+            // `cond ? t : null`): the parameter, for null; for an object, nothing more is known.
+            if ((a.Kind, b.Kind) is (Kind.Object, Kind.Generic) or (Kind.Generic, Kind.Object))
+            {
+                Slot generic = a.Kind == Kind.Generic ? a : b, other = a.Kind == Kind.Generic ? b : a;
+                if (!ReferenceConstrained(generic.Type))
+                    return false;
+                merged = other.Type is null ? generic : Slot.Any;
+                return true;
+            }
             if (a.Kind != b.Kind)
                 return false;
             switch (a.Kind)
@@ -330,7 +341,12 @@ internal static class StackTypeChecker
                         merged = Slot.Any;
                         return true;
                     }
-                    merged = new Slot(Kind.Object, CommonBase(a.Type, b.Type));
+                    // Two classes neither of which is the other's base: their common base class
+                    // would lose the interfaces both implement (List<int> and HashSet<int> are
+                    // both IEnumerable<int>), so the merged reference's class is left unknown.
+                    merged = a.Type.IsAssignableFrom(b.Type) ? a
+                        : b.Type.IsAssignableFrom(a.Type) ? b
+                        : Slot.Any;
                     return true;
                 case Kind.ByRef:
                     return SameElement(a.Type!, b.Type!);
@@ -340,18 +356,6 @@ internal static class StackTypeChecker
                 default:
                     return false;
             }
-        }
-
-        private static Type CommonBase(Type a, Type b)
-        {
-            if (a.IsAssignableFrom(b))
-                return a;
-            if (b.IsAssignableFrom(a))
-                return b;
-            for (Type? t = a.BaseType; t is not null; t = t.BaseType)
-                if (t.IsAssignableFrom(b))
-                    return t;
-            return typeof(object);
         }
 
         // ------------------------------------------------------------------ types

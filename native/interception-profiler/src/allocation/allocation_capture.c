@@ -135,12 +135,15 @@ alvk_status aip_allocation_end(alvk_capture_summary *summary)
     aip_allocation_state *a = &g_aip_allocations;
     if (!a->enabled)
         return ALVK_E_ALLOCATION_PROFILING_OFF;
-    uint32_t open = 2;
-    if (!atomic_compare_exchange_strong(&a->phase, &open, 3))
-        return ALVK_E_CAPTURE_NOT_ACTIVE;
     /* The resolution's place on the worker first: without it, the window stays open. */
     uint32_t slot = 0;
     alvk_status reserved = aip_runtime_reserve_worker(&slot);
+    uint32_t open = 2;
+    if (!atomic_compare_exchange_strong(&a->phase, &open, 3)) {
+        if (reserved == ALVK_OK)
+            aip_runtime_release_worker(slot);
+        return ALVK_E_CAPTURE_NOT_ACTIVE;
+    }
     if (reserved != ALVK_OK) {
         atomic_store(&a->phase, 2);
         return reserved;

@@ -32,6 +32,14 @@ alvk_status aip_runtime_generation_submit(const alvk_generation *g, alvk_patch_h
     uint32_t copy_epoch = 0;
     aip_runtime_resolve_copy(&g->module_mvid, g->module_id, g->module_epoch, &copy_id,
                              &copy_epoch, &s->resolve_status);
+    if (s->resolve_status != ALVK_OK && g->prior_generation != 0) {
+        /* A chain on a copy that does not resolve (gone, or now one of several): say why,
+         * rather than call the prior stale against a patch that cannot be found. */
+        aip_queue_release(&rt->queue, slot);
+        status = s->resolve_status;
+        free(s);
+        return status;
+    }
     status = aip_rejit_begin_chained_install(&rt->rejit, &g->module_mvid, (uintptr_t)copy_id,
                                              copy_epoch, g->method_token, g->owner, g->flags,
                                              g->prior_generation, &s->index, &h, &added_owner);

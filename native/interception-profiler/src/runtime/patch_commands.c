@@ -7,6 +7,8 @@
 
 #include <string.h>
 
+_Static_assert(sizeof(aip_patch_command) <= AIP_COMMAND_PAYLOAD_BYTES, "fits a queue slot");
+
 void aip_runtime_resolve_copy(const alvk_mvid *mvid, uint64_t module_id, uint32_t module_epoch,
                               uint64_t *copy_id, uint32_t *copy_epoch, alvk_status *status)
 {

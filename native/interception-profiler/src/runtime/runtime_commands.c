@@ -83,8 +83,12 @@ alvk_status aip_runtime_reserve_worker(uint32_t *slot)
 {
     if (!atomic_load(&g_aip_runtime.attached))
         return ALVK_E_NOT_ATTACHED;
+    if (!atomic_load(&g_aip_runtime.worker_alive))
+        return ALVK_E_WORKER_UNAVAILABLE; /* nobody would ever take the command */
     return aip_queue_reserve(&g_aip_runtime.queue, slot);
 }
+
+void aip_runtime_release_worker(uint32_t slot) { aip_queue_release(&g_aip_runtime.queue, slot); }
 
 alvk_status aip_runtime_run_reserved(uint32_t slot, aip_command_fn run, void *payload,
                                      size_t size)

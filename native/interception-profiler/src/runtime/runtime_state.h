@@ -60,6 +60,7 @@ alvk_status aip_runtime_run_on_worker(aip_command_fn run, void *payload, size_t 
  * before it changes anything: a slot reserved (ALVK_E_QUEUE_FULL, ALVK_E_WORKER_UNAVAILABLE
  * or a startup error when not), then the command run in it, which cannot be refused. */
 alvk_status aip_runtime_reserve_worker(uint32_t *slot);
+void aip_runtime_release_worker(uint32_t slot);
 alvk_status aip_runtime_run_reserved(uint32_t slot, aip_command_fn run, void *payload,
                                      size_t size);
 

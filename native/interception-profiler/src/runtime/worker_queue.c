@@ -124,9 +124,13 @@ void aip_queue_commit(aip_queue *q, uint32_t slot, aip_command_fn run,
                       uint64_t *ticket)
 {
     aip_mutex_lock(&q->lock);
-    if (slot >= q->capacity || q->slots[slot].state != AIP_SLOT_RESERVED ||
-        payload_size > AIP_COMMAND_PAYLOAD_BYTES) {
-        aip_mutex_unlock(&q->lock); /* a caller's bug; nothing was reserved for this */
+    if (slot >= q->capacity || q->slots[slot].state != AIP_SLOT_RESERVED) {
+        aip_mutex_unlock(&q->lock); /* a caller's bug: nothing was reserved for this */
+        return;
+    }
+    if (payload_size > AIP_COMMAND_PAYLOAD_BYTES) { /* a caller's bug: give the slot back */
+        free_slot(q, &q->slots[slot]);
+        aip_mutex_unlock(&q->lock);
         return;
     }
     if (!q->stopping) {
