@@ -299,6 +299,32 @@ static ModuleID module_of_assembly(aip_module_catalog *catalog, const WCHAR *nam
     return copies == 1 ? found : 0;
 }
 
+/* Version as one comparable number: major.minor.build.revision, 16 bits each. */
+static uint64_t version_of(const ASSEMBLYMETADATA *m)
+{
+    return ((uint64_t)m->usMajorVersion << 48) | ((uint64_t)m->usMinorVersion << 32) |
+           ((uint64_t)m->usBuildNumber << 16) | m->usRevisionNumber;
+}
+
+/* 1 when the loaded copy `loaded` can be the one `ref` (an AssemblyRef of `from`) binds to: its
+ * version is at least the one asked for. A reference to a newer version than the loaded copy
+ * binds, in some load context, to a copy we have not seen: nothing there is certain. */
+static int loaded_copy_serves(check_scope *from, mdAssemblyRef ref, check_scope *loaded)
+{
+    IMetaDataAssemblyImport *a = assembly_of(from), *b = assembly_of(loaded);
+    ASSEMBLYMETADATA wanted, have;
+    mdAssembly self = 0;
+    memset(&wanted, 0, sizeof wanted);
+    memset(&have, 0, sizeof have);
+    if (a == NULL || b == NULL ||
+        FAILED(a->lpVtbl->GetAssemblyRefProps(a, ref, NULL, NULL, NULL, 0, NULL, &wanted, NULL,
+                                              NULL, NULL)) ||
+        FAILED(b->lpVtbl->GetAssemblyFromScope(b, &self)) ||
+        FAILED(b->lpVtbl->GetAssemblyProps(b, self, NULL, NULL, NULL, NULL, 0, NULL, &have, NULL)))
+        return 0;
+    return version_of(&have) >= version_of(&wanted);
+}
+
 /* GetXxxProps name lengths count the terminating NUL. */
 static ULONG name_units(const WCHAR *name, ULONG reported)
 {
@@ -340,7 +366,8 @@ static int find_in_assembly(check_session *s, check_scope *c, const WCHAR *name,
                                                          NULL, NULL, NULL)))
             return 0;
         ModuleID next = module_of_assembly(&s->rt->catalog, target, name_units(target, length));
-        c = next != 0 ? scope_of(s, next) : NULL;
+        check_scope *forwarded = next != 0 ? scope_of(s, next) : NULL;
+        c = forwarded != NULL && loaded_copy_serves(c, implementation, forwarded) ? forwarded : NULL;
     }
     return 0;
 }
@@ -388,7 +415,8 @@ static int resolve_type_ref(check_session *s, check_scope *c, uint32_t token, re
             return 0;
         ModuleID module = module_of_assembly(&s->rt->catalog, target, name_units(target, n));
         check_scope *other = module != 0 ? scope_of(s, module) : NULL;
-        return other != NULL && find_in_assembly(s, other, local, out);
+        return other != NULL && loaded_copy_serves(c, scope, other) &&
+               find_in_assembly(s, other, local, out);
     }
     default:
         return 0; /* a ModuleRef: another module of a multi-module assembly */
