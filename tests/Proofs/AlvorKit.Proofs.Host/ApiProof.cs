@@ -643,6 +643,57 @@ public static class ApiProof
             () => ApiTypeTargets.FloatBits(1.5f), FloatBits);
         report["floatBits"] = UnverifiablePlan(interceptor, nameof(ApiTypeTargets.FloatBits),
             () => ApiTypeTargets.FloatBits(1.5f), BitConverter.SingleToInt32Bits(1.5f), FloatBits);
+
+        // Type-safe bodies whose merges are not of one type: accepted and run.
+        report["unrelatedClassesMerge"] = SafePlan(interceptor, nameof(ApiTypeTargets.CountOf),
+            () => ApiTypeTargets.CountOf(1) * 10 + ApiTypeTargets.CountOf(0), 0, p =>
+            {
+                PlanLabel hashSet = p.DefineLabel(), join = p.DefineLabel();
+                p.Emit(OpCodes.Ldarg_0);
+                p.Emit(OpCodes.Brtrue, hashSet);
+                p.Emit(OpCodes.Newobj, typeof(List<int>).GetConstructor(Type.EmptyTypes)!);
+                p.Emit(OpCodes.Br, join);
+                p.MarkLabel(hashSet);
+                p.Emit(OpCodes.Newobj, typeof(HashSet<int>).GetConstructor(Type.EmptyTypes)!);
+                p.MarkLabel(join);
+                p.Emit(OpCodes.Callvirt, typeof(ICollection<int>).GetProperty(nameof(ICollection<int>.Count))!.GetMethod!);
+                p.Emit(OpCodes.Ret);
+            });
+        report["nullMeetsClassT"] = SafePlan(interceptor, nameof(ApiTypeTargets.OrNull),
+            () => (ApiTypeTargets.OrNull("kept", true) ?? "null") + "," + (ApiTypeTargets.OrNull("dropped", false) ?? "null"),
+            "kept,null", p =>
+            {
+                PlanLabel keep = p.DefineLabel(), join = p.DefineLabel();
+                p.Emit(OpCodes.Ldarg_1);
+                p.Emit(OpCodes.Brtrue, keep);
+                p.Emit(OpCodes.Ldnull);
+                p.Emit(OpCodes.Br, join);
+                p.MarkLabel(keep);
+                p.Emit(OpCodes.Ldarg_0);
+                p.MarkLabel(join);
+                p.Emit(OpCodes.Ret);
+            });
+        return report;
+    }
+
+    // A type-safe plan the check must accept: applied, what the target returns, then removed.
+    private static JsonObject SafePlan<T>(Interceptor interceptor, string name, Func<T> call, T expected,
+        Action<GenerationPlan> body)
+    {
+        var plan = new GenerationPlan(Method(typeof(ApiTypeTargets), name)) { Name = "type-safe merge" };
+        body(plan);
+        var report = new JsonObject { ["original"] = JsonSerializer.SerializeToNode(Warm(call)) };
+        try
+        {
+            Patch patch = interceptor.Apply(plan);
+            report["result"] = Poll(call, expected);
+            patch.Remove();
+            report["removed"] = JsonSerializer.SerializeToNode(call());
+        }
+        catch (Exception e)
+        {
+            report["thrown"] = Thrown(e);
+        }
         return report;
     }
 

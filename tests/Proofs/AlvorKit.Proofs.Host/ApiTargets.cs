@@ -185,4 +185,13 @@ public static class ApiTypeTargets
     public static int FloatBits(float x) => -1;
 
     public static int ReadInt(ref int value) => value;
+
+    // type-safe merges the check must accept: two unrelated classes meeting at a label and used
+    // through an interface both implement
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static int CountOf(int x) => -1;
+
+    // ... and null meeting a class-constrained T (`flag ? t : null`)
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static T? OrNull<T>(T t, bool flag) where T : class => t;
 }

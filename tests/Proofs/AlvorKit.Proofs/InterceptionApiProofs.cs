@@ -429,6 +429,27 @@ public sealed class InterceptionApiProofs
         Assert.True(r.Text("targetResult") == "profiled", json);
     }
 
+    // Merges of different types that are still type-safe: no false refusal.
+    [Theory]
+    [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
+    public void TypeSafeMergesOfDifferentTypesAreApplied(string tiering)
+    {
+        JsonNode report = Report(tiering)["typeSafety"]!;
+        foreach ((string name, string value, string original) in new[]
+                 {
+                     ("unrelatedClassesMerge", "0", "-11"),
+                     ("nullMeetsClassT", "\"kept,null\"", "\"kept,dropped\""),
+                 })
+        {
+            JsonNode r = report[name]!;
+            string json = r.ToJsonString();
+            Assert.True(r["thrown"] is null, json);
+            Assert.True(r["original"]!.ToJsonString() == original, json);
+            Assert.True(r["result"]!["value"]!.ToJsonString() == value && r["result"]!.Value<int>("calls") == 1, json);
+            Assert.True(r["removed"]!.ToJsonString() == original, json);
+        }
+    }
+
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void AnUnverifiablePlanIsAppliedWhenAllowed(string tiering)
