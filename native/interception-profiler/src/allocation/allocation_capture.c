@@ -5,7 +5,6 @@
 
 #include "../coreclr/corprof_enums.h"
 #include "../platform/platform.h"
-#include "../runtime/runtime_state.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -137,11 +136,11 @@ alvk_status aip_allocation_end(alvk_capture_summary *summary)
         return ALVK_E_ALLOCATION_PROFILING_OFF;
     /* The resolution's place on the worker first: without it, the window stays open. */
     uint32_t slot = 0;
-    alvk_status reserved = aip_runtime_reserve_worker(&slot);
+    alvk_status reserved = aip_allocation_reserve_resolution(&slot);
     uint32_t open = 2;
     if (!atomic_compare_exchange_strong(&a->phase, &open, 3)) {
         if (reserved == ALVK_OK)
-            aip_runtime_release_worker(slot);
+            aip_allocation_release_resolution(slot);
         return ALVK_E_CAPTURE_NOT_ACTIVE;
     }
     if (reserved != ALVK_OK) {

@@ -43,8 +43,10 @@ alvk_status aip_allocation_begin(const alvk_capture_options *options);
  * changed. */
 alvk_status aip_allocation_end(alvk_capture_summary *summary);
 
-/* Runs the resolution on the worker in the slot reserved for it; it ends the closing
- * phase. */
+/* The worker's slot for a window's resolution: reserved before the window closes (or given
+ * back), then the resolution run in it, which ends the closing phase. */
+alvk_status aip_allocation_reserve_resolution(uint32_t *slot);
+void aip_allocation_release_resolution(uint32_t slot);
 alvk_status aip_allocation_resolve(uint32_t slot);
 
 #endif

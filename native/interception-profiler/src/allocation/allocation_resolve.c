@@ -69,6 +69,13 @@ static alvk_status resolve_all(void *payload, void *context)
     return ALVK_OK;
 }
 
+alvk_status aip_allocation_reserve_resolution(uint32_t *slot)
+{
+    return aip_runtime_reserve_worker(slot);
+}
+
+void aip_allocation_release_resolution(uint32_t slot) { aip_runtime_release_worker(slot); }
+
 alvk_status aip_allocation_resolve(uint32_t slot)
 {
     alvk_status status = aip_runtime_run_reserved(slot, resolve_all, NULL, 0);
