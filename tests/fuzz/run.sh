@@ -12,6 +12,9 @@
 # Environment: FUZZ_CC (default clang-14), FUZZ_JOBS harnesses at a time (default 2 bounded,
 # 1 long), FUZZ_ONLY="name name" to run some harnesses only, FUZZ_BUILD_DIR (default
 # build/fuzz) for the build, its artifacts and the long run's corpora.
+# The script is one compound command, read in full before it runs: editing this file
+# during a long run cannot change the run.
+{
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$(pwd)
@@ -152,3 +155,5 @@ if [ "$failed" -gt 0 ]; then
   echo "run.sh: $failed harness(es) failed" >&2
   exit 1
 fi
+exit 0
+}
