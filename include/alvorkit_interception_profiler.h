@@ -60,7 +60,7 @@ extern "C" {
  * a library whose minor is greater or equal to its own.
  * ------------------------------------------------------------------------------------- */
 #define ALVK_ABI_VERSION_MAJOR 3
-#define ALVK_ABI_VERSION_MINOR 1
+#define ALVK_ABI_VERSION_MINOR 2
 #define ALVK_ABI_VERSION_PATCH 0
 
 #define ALVK_MAKE_VERSION(major, minor, patch) \
@@ -663,6 +663,10 @@ ALVK_API uint32_t ALVK_CALL alvk_version_number(void);
 /* A static, NUL-terminated description of `status` ("ALVK_E_QUEUE_FULL: the worker ...").
  * Unknown values give "ALVK_E_UNKNOWN_STATUS: not a status of this ABI version". */
 ALVK_API const char *ALVK_CALL alvk_status_string(alvk_status status);
+
+/* The status's static name alone ("ALVK_E_QUEUE_FULL"), like uv_err_name beside uv_strerror.
+ * Unknown values give "ALVK_E_UNKNOWN_STATUS". Since ABI 3.2. */
+ALVK_API const char *ALVK_CALL alvk_status_name(alvk_status status);
 
 /* Fills `out` with the state of the profiler instance in this process.
  * Returns ALVK_OK when this instance is the one CoreCLR attached (even if its

@@ -1,4 +1,4 @@
-/* alvk_status_string and the status list's pinned values. */
+/* alvk_status_string, alvk_status_name and the status list's pinned values. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -22,6 +22,9 @@ static void every_status_has_its_own_name(void **state)
     };
     for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i) {
         assert_string_equal(alvk_status_string(all[i].status), all[i].name);
+        size_t name_length = strcspn(all[i].name, ":");
+        assert_int_equal(strlen(alvk_status_name(all[i].status)), name_length);
+        assert_memory_equal(alvk_status_name(all[i].status), all[i].name, name_length);
         for (size_t j = 0; j < i; ++j)
             assert_int_not_equal(all[i].status, all[j].status);
     }
@@ -76,6 +79,8 @@ static void unknown_values_are_named_unknown(void **state)
     (void)state;
     assert_non_null(strstr(alvk_status_string((alvk_status)12345), "ALVK_E_UNKNOWN_STATUS"));
     assert_non_null(strstr(alvk_status_string((alvk_status)-1), "ALVK_E_UNKNOWN_STATUS"));
+    assert_string_equal(alvk_status_name((alvk_status)12345), "ALVK_E_UNKNOWN_STATUS");
+    assert_string_equal(alvk_status_name((alvk_status)-1), "ALVK_E_UNKNOWN_STATUS");
 }
 
 static void version_number_matches_macros(void **state)

@@ -13,7 +13,7 @@ namespace AlvorKit.Interception.Native;
 public static class AlvkConstants
 {
     public const uint AbiVersionMajor = 3;
-    public const uint AbiVersionMinor = 1;
+    public const uint AbiVersionMinor = 2;
     public const uint AbiVersionPatch = 0;
     public const uint MaxAllowlistEntries = 32;
     public const uint MaxModuleNameLength = 127;
@@ -490,6 +490,7 @@ public unsafe partial struct AlvkExports
 {
     public delegate* unmanaged<uint> VersionNumber;
     public delegate* unmanaged<AlvkStatus, byte*> StatusString;
+    public delegate* unmanaged<AlvkStatus, byte*> StatusName;
     public delegate* unmanaged<AlvkRuntimeStatus*, AlvkStatus> GetRuntimeStatus;
     public delegate* unmanaged<AlvkMvid*, uint, AlvkMethodDescription*, AlvkStatus> DescribeMethod;
     public delegate* unmanaged<AlvkMvid*, uint, ulong, AlvkModuleInfo*, AlvkStatus> ModuleIdentify;
@@ -515,6 +516,7 @@ public unsafe partial struct AlvkExports
     [
         "alvk_version_number",
         "alvk_status_string",
+        "alvk_status_name",
         "alvk_get_runtime_status",
         "alvk_describe_method",
         "alvk_module_identify",
@@ -542,6 +544,7 @@ public unsafe partial struct AlvkExports
         var e = new AlvkExports();
         e.VersionNumber = (delegate* unmanaged<uint>)NativeLibrary.GetExport(library, "alvk_version_number");
         e.StatusString = (delegate* unmanaged<AlvkStatus, byte*>)NativeLibrary.GetExport(library, "alvk_status_string");
+        e.StatusName = (delegate* unmanaged<AlvkStatus, byte*>)NativeLibrary.GetExport(library, "alvk_status_name");
         e.GetRuntimeStatus = (delegate* unmanaged<AlvkRuntimeStatus*, AlvkStatus>)NativeLibrary.GetExport(library, "alvk_get_runtime_status");
         e.DescribeMethod = (delegate* unmanaged<AlvkMvid*, uint, AlvkMethodDescription*, AlvkStatus>)NativeLibrary.GetExport(library, "alvk_describe_method");
         e.ModuleIdentify = (delegate* unmanaged<AlvkMvid*, uint, ulong, AlvkModuleInfo*, AlvkStatus>)NativeLibrary.GetExport(library, "alvk_module_identify");
@@ -568,7 +571,7 @@ public unsafe partial struct AlvkExports
 /// <summary>What the header declares, for the strict check and the layout test.</summary>
 public static class AlvkAbiManifest
 {
-    public const int FunctionCount = 21;
+    public const int FunctionCount = 22;
     public const int EnumCount = 10;
     public const int StructCount = 17;
 
