@@ -1,9 +1,11 @@
-/* HRESULT values: the COM basics plus the runtime's metadata and profiling codes
- * (facility 0x13, from corerror.h). Macros only; HRESULT itself is in cor_types.h. */
+/* HRESULT and its values: the COM basics plus the runtime's metadata and profiling codes
+ * (facility 0x13, from corerror.h). The lowest coreclr/ header: includes none of them. */
 #ifndef ALVK_CORECLR_COR_HRESULTS_H
 #define ALVK_CORECLR_COR_HRESULTS_H
 
-#include "cor_types.h" /* HRESULT; cor_types.h includes this file back */
+#include <stdint.h>
+
+typedef int32_t HRESULT;
 
 #define SUCCEEDED(hr) ((HRESULT)(hr) >= 0)
 #define FAILED(hr) ((HRESULT)(hr) < 0)

@@ -4,6 +4,8 @@
 #ifndef ALVK_CORECLR_COR_TYPES_H
 #define ALVK_CORECLR_COR_TYPES_H
 
+#include "cor_hresults.h" /* HRESULT and its values */
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -14,7 +16,6 @@
 #endif
 
 /* ---- scalar types ---- */
-typedef int32_t HRESULT;
 typedef int32_t BOOL;
 typedef int32_t LONG;
 typedef uint8_t BYTE;
@@ -139,8 +140,6 @@ typedef struct ASSEMBLYMETADATA {
     OSINFO *rOS;
     ULONG ulOS;
 } ASSEMBLYMETADATA;
-
-#include "cor_hresults.h"
 
 /* ---- COM plumbing ---- */
 

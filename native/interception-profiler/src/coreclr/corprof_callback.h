@@ -7,6 +7,7 @@
 
 #include "cor_types.h"
 #include "corprof_enums.h"
+#include "corprof_structs.h"
 
 typedef struct ICorProfilerCallback11 ICorProfilerCallback11;
 

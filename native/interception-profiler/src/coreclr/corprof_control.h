@@ -4,7 +4,7 @@
 #define ALVK_CORECLR_CORPROF_CONTROL_H
 
 #include "cor_types.h"
-#include "corprof_enums.h" /* typedefs ICorProfilerFunctionControl and IMethodMalloc */
+#include "corprof_structs.h" /* typedefs ICorProfilerFunctionControl and IMethodMalloc */
 
 #define ALVK_COR_FUNCTION_CONTROL_SLOTS(X) \
     X(HRESULT, SetCodegenFlags, (ICorProfilerFunctionControl *This, DWORD flags)) \

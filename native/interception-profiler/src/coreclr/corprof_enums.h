@@ -215,6 +215,4 @@ typedef uint32_t COR_PRF_EVENTPIPE_PARAM_TYPE;
 #define COR_PRF_EVENTPIPE_STRING 18u
 #define COR_PRF_EVENTPIPE_ARRAY 19u
 
-#include "corprof_structs.h"
-
 #endif

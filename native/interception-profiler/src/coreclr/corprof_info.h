@@ -6,16 +6,14 @@
 
 #include "cor_types.h"
 #include "corprof_enums.h"
+#include "corprof_structs.h"
 
 /* The newest ICorProfilerInfo in dotnet/runtime v10.0.12. */
 #define ALVK_COR_INFO_HIGHEST_VERSION 15
 
 typedef struct ICorProfilerInfo15 ICorProfilerInfo15;
 
-#include "corprof_info_slots_a.h" /* Info .. Info3 */
-#include "corprof_info_slots_b.h" /* Info4 .. Info15 */
-
-#define ALVK_COR_INFO_SLOTS(X) ALVK_COR_INFO_SLOTS_A(X) ALVK_COR_INFO_SLOTS_B(X)
+#include "corprof_info_slots.h" /* ALVK_COR_INFO_SLOTS: Info .. Info15 */
 
 typedef struct ICorProfilerInfo15Vtbl {
     ALVK_COM_IUNKNOWN_SLOTS(ICorProfilerInfo15)

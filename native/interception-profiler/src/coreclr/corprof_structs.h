@@ -1,5 +1,5 @@
 /* Profiling API structs, callback function-pointer types and interface forward
- * declarations (corprof.idl). Included by corprof_enums.h; layouts are the runtime's. */
+ * declarations (corprof.idl), over the enum typedefs of corprof_enums.h; layouts are the runtime's. */
 #ifndef ALVK_CORECLR_CORPROF_STRUCTS_H
 #define ALVK_CORECLR_CORPROF_STRUCTS_H
 
