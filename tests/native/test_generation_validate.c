@@ -1,12 +1,14 @@
 /* Generation validation: a valid generation, then one refusal per documented failure, each
- * with its exact status and failing_index. More refusals and the bit-flip loop live in
- * test_generation_validate_more.c. */
+ * with its exact status and failing_index; the shape, body, parent, name, blob, operand and
+ * IL-map refusals in groups, UTF-8 names, and a loop that flips every bit of the body and
+ * the blob pool. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "generation/generation_relocation.h"
 #include "generation_fixture.h"
 
 static fixture f;
@@ -191,6 +193,206 @@ static void reserved_nonzero(void **state)
     refused(ALVK_E_INVALID_FLAGS, 0);
 }
 
+/* Validates, expects `expected` at `index`, then restores the fixture. */
+static void expect(alvk_status expected, uint32_t index)
+{
+    aip_generation_check check;
+    assert_int_equal(validate(&f, FIXTURE_ORIGINAL_SIZE, &check), expected);
+    assert_int_equal(check.failing_index, index);
+    fixture_init(&f);
+}
+
+static void shape(void **state)
+{
+    (void)state;
+    f.g.size = sizeof f.g - 1;
+    expect(ALVK_E_STRUCT_SIZE, 0);
+    f.g.size = sizeof f.g + 16; /* a newer caller's larger struct is fine */
+    expect(ALVK_OK, 0);
+    f.g.flags = 0x4;
+    expect(ALVK_E_INVALID_FLAGS, 0);
+    f.g.flags = ALVK_INSTALL_UNVERIFIABLE;
+    expect(ALVK_OK, 0);
+    f.g.reserved1 = 1;
+    expect(ALVK_E_INVALID_FLAGS, 0);
+    f.g.module_epoch = 3; /* an epoch without the module it belongs to */
+    expect(ALVK_E_INVALID_FLAGS, 0);
+    f.g.flags = 0;
+    expect(ALVK_OK, 0);
+    f.g.body = NULL;
+    expect(ALVK_E_NULL_ARGUMENT, 0);
+    f.g.blobs = NULL;
+    expect(ALVK_E_NULL_ARGUMENT, 0);
+    f.g.il_map = NULL;
+    expect(ALVK_E_NULL_ARGUMENT, 0);
+    f.g.owner = 0; /* owner comes before flags and NULLs */
+    f.g.reserved = 1;
+    f.g.body = NULL;
+    expect(ALVK_E_INVALID_OWNER, 0);
+    f.g.blobs_size = ALVK_MAX_GENERATION_BLOB_BYTES + 1;
+    expect(ALVK_E_LIMIT_EXCEEDED, 0);
+    f.g.relocation_count = ALVK_MAX_RELOCATIONS + 1;
+    expect(ALVK_E_LIMIT_EXCEEDED, 0);
+    f.g.il_map_count = ALVK_MAX_IL_MAP_ENTRIES + 1;
+    expect(ALVK_E_LIMIT_EXCEEDED, 0);
+}
+
+static void body_and_code(void **state)
+{
+    (void)state;
+    f.g.body_size = FIXTURE_BODY_SIZE + 1; /* a trailing byte */
+    expect(ALVK_E_METHOD_BODY_MALFORMED, 0);
+    f.g.body_size = FIXTURE_BODY_SIZE - 1; /* the section cut */
+    expect(ALVK_E_METHOD_BODY_MALFORMED, 0);
+    f.g.body_size = 0;
+    expect(ALVK_E_METHOD_BODY_MALFORMED, 0);
+    fixture_put32(f.body + 8, 0x02000001u); /* locals token of the wrong table */
+    expect(ALVK_E_METHOD_BODY_MALFORMED, 0);
+    fixture_put32(f.body + 8, 0x11000000u);
+    expect(ALVK_E_METHOD_BODY_MALFORMED, 0);
+    fixture_put32(f.body + 8, 0);
+    expect(ALVK_OK, 0);
+    f.body[12 + 32] = 0x24; /* pop -> an unused opcode */
+    expect(ALVK_E_IL_MALFORMED, 0);
+    f.body[12 + 32] = 0x2B; /* pop -> br.s 0x2A: past the end */
+    expect(ALVK_E_IL_MALFORMED, 0);
+    f.body[12 + 27] = 0x20; /* ldtoken -> ldc.i4: R7 no longer on a token */
+    expect(ALVK_E_RELOCATION_NOT_OPERAND, 7);
+    f.body[12 + 17] = 0x72; /* box -> ldstr: no relocation makes a string token */
+    expect(ALVK_E_RELOCATION_KIND_MISMATCH, 5);
+}
+
+static void parents(void **state)
+{
+    (void)state;
+    f.relocs[1].parent_token = 0x02000001u; /* both */
+    expect(ALVK_E_RELOCATION_MALFORMED, 1);
+    f.relocs[1].parent_relocation = 0; /* neither */
+    expect(ALVK_E_RELOCATION_MALFORMED, 1);
+    f.relocs[0].parent_token = 0x02000001u; /* TYPE_SPEC takes no parent */
+    expect(ALVK_E_RELOCATION_MALFORMED, 0);
+    f.relocs[3].parent_token = 0x23000001u; /* a MemberRef's parent is not an AssemblyRef */
+    expect(ALVK_E_RELOCATION_MALFORMED, 3);
+    f.relocs[3].parent_token = 0x01000000u; /* nil */
+    expect(ALVK_E_RELOCATION_MALFORMED, 3);
+    f.relocs[5].parent_token = 0x06000001u; /* nor a TypeRef's scope a MethodDef */
+    expect(ALVK_E_RELOCATION_MALFORMED, 5);
+    f.relocs[4].parent_relocation = 1; /* a MethodSpec's parent is not a TypeSpec */
+    expect(ALVK_E_RELOCATION_MALFORMED, 4);
+    f.relocs[3].blob_offset = f.relocs[6].blob_offset; /* nor a field MemberRef */
+    f.relocs[3].blob_length = f.relocs[6].blob_length;
+    expect(ALVK_E_RELOCATION_MALFORMED, 4);
+    f.relocs[6].parent_relocation = 3; /* a MemberRef's parent is not a StandAloneSig */
+    expect(ALVK_E_RELOCATION_MALFORMED, 6);
+    f.relocs[4].parent_token = 0x0A000001u; /* an existing MemberRef */
+    f.relocs[4].parent_relocation = 0;
+    expect(ALVK_OK, 0);
+}
+
+static void names_and_blobs(void **state)
+{
+    (void)state;
+    f.relocs[7].name_offset = f.relocs[1].name_offset; /* a TypeSpec has no name */
+    f.relocs[7].name_length = 1;
+    expect(ALVK_E_RELOCATION_MALFORMED, 7);
+    f.relocs[1].name_length = 0; /* a MemberRef needs one */
+    expect(ALVK_E_RELOCATION_MALFORMED, 1);
+    f.blobs[f.relocs[3].name_offset + 1] = 0; /* "M\0p" */
+    expect(ALVK_E_RELOCATION_MALFORMED, 3);
+    f.blobs[f.relocs[3].name_offset + 1] = 0xC3; /* "M\xC3p": a cut sequence */
+    expect(ALVK_E_RELOCATION_MALFORMED, 3);
+    f.relocs[5].blob_offset = 0; /* a TypeRef has no blob */
+    f.relocs[5].blob_length = 2;
+    expect(ALVK_E_RELOCATION_MALFORMED, 5);
+    f.relocs[7].blob_length = 0; /* a TypeSpec needs one */
+    expect(ALVK_E_RELOCATION_MALFORMED, 7);
+    f.relocs[7].blob_offset = f.g.blobs_size - 1; /* one byte past the pool */
+    expect(ALVK_E_RELOCATION_MALFORMED, 7);
+    f.relocs[2].blob_offset = f.relocs[0].blob_offset; /* a TypeSpec blob as a calli sig */
+    f.relocs[2].blob_length = f.relocs[0].blob_length;
+    expect(ALVK_E_SIGNATURE_MALFORMED, 2);
+
+    assert_true(aip_generation_name_ok((const uint8_t *)"", 0));
+    assert_true(aip_generation_name_ok((const uint8_t *)"Caf\xC3\xA9\xE2\x82\xAC", 8));
+    assert_true(aip_generation_name_ok((const uint8_t *)"\xF0\x9F\x98\x80", 4));
+    assert_true(aip_generation_name_ok((const uint8_t *)"\xF4\x8F\xBF\xBF", 4));
+    static const char *const bad[] = {"\xC0\x80", "\xE0\x80\x80", "\xED\xA0\x80",
+                                      "\xF4\x90\x80\x80", "\x80", "\xF8\x88\x80\x80\x80"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i)
+        assert_false(aip_generation_name_ok((const uint8_t *)bad[i], (uint32_t)strlen(bad[i])));
+    assert_false(aip_generation_name_ok((const uint8_t *)"\xE2\x82\xAC", 2));
+}
+
+static void operands_and_kinds(void **state)
+{
+    (void)state;
+    f.relocs[7].il_offset = 6; /* ldc.i4.1 has no operand */
+    expect(ALVK_E_RELOCATION_NOT_OPERAND, 7);
+    f.relocs[7].il_offset = FIXTURE_CODE_SIZE;
+    expect(ALVK_E_RELOCATION_NOT_OPERAND, 7);
+    f.relocs[7].il_offset = FIXTURE_CODE_SIZE + 100;
+    expect(ALVK_E_RELOCATION_NOT_OPERAND, 7);
+    static const uint8_t locals[] = {0x07, 0x01, 0x08};
+    f.relocs[2].blob_offset = fixture_add(&f, locals, sizeof locals); /* locals on calli */
+    f.relocs[2].blob_length = sizeof locals;
+    expect(ALVK_E_RELOCATION_KIND_MISMATCH, 2);
+    f.relocs[2].il_offset = OP_LDTOKEN; /* a StandAloneSig on ldtoken */
+    f.relocs[7].il_offset = ALVK_RELOCATION_NO_OPERAND;
+    expect(ALVK_E_RELOCATION_KIND_MISMATCH, 2);
+    f.relocs[7].il_offset = OP_CALL_SPEC; /* a TypeSpec on call */
+    f.relocs[4].il_offset = OP_LDTOKEN;   /* a MethodSpec on ldtoken is fine */
+    expect(ALVK_E_RELOCATION_KIND_MISMATCH, 7);
+    f.relocs[4].il_offset = OP_LDTOKEN;
+    f.relocs[7].il_offset = ALVK_RELOCATION_NO_OPERAND;
+    expect(ALVK_OK, 0);
+    f.relocs[3].il_offset = OP_LDSFLD; /* a method MemberRef on ldsfld */
+    f.relocs[6].il_offset = ALVK_RELOCATION_NO_OPERAND;
+    expect(ALVK_E_RELOCATION_KIND_MISMATCH, 3);
+    f.map[0].accurate = 2;
+    expect(ALVK_E_IL_MAP_INVALID, 0);
+}
+
+static int defined_status(alvk_status s, uint32_t index)
+{
+    switch (s) {
+    case ALVK_OK:
+    case ALVK_E_METHOD_BODY_MALFORMED:
+    case ALVK_E_LIMIT_EXCEEDED:
+    case ALVK_E_IL_MALFORMED:
+        return index == 0;
+    case ALVK_E_RELOCATION_MALFORMED:
+    case ALVK_E_RELOCATION_NOT_OPERAND:
+    case ALVK_E_RELOCATION_KIND_MISMATCH:
+    case ALVK_E_RELOCATION_OVERLAP:
+    case ALVK_E_SIGNATURE_MALFORMED:
+        return index < FIXTURE_RELOCATIONS;
+    case ALVK_E_IL_MAP_INVALID:
+        return index < FIXTURE_MAP;
+    default:
+        return 0;
+    }
+}
+
+static void every_bit_flipped(void **state)
+{
+    (void)state;
+    uint32_t ok = 0, total = 0;
+    for (int pool = 0; pool < 2; ++pool) {
+        uint32_t bytes = pool == 0 ? FIXTURE_BODY_SIZE : f.g.blobs_size;
+        for (uint32_t bit = 0; bit < bytes * 8; ++bit) {
+            fixture_init(&f);
+            uint8_t *p = pool == 0 ? f.body : f.blobs;
+            p[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+            aip_generation_check check;
+            alvk_status s = validate(&f, FIXTURE_ORIGINAL_SIZE, &check);
+            assert_true(defined_status(s, check.failing_index));
+            ok += s == ALVK_OK;
+            total++;
+        }
+    }
+    assert_true(ok > 0 && ok < total);
+}
+
 #define T(name) cmocka_unit_test_setup(name, setup)
 
 int main(void)
@@ -206,6 +408,8 @@ int main(void)
         T(unknown_kind),             T(wrong_relocation_size),
         T(null_relocations),         T(owner_zero),
         T(reserved_nonzero),
+        T(shape), T(body_and_code), T(parents), T(names_and_blobs), T(operands_and_kinds),
+        T(every_bit_flipped),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
