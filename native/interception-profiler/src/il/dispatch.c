@@ -3,23 +3,10 @@
 #include "dispatch.h"
 
 #include "coreclr/cor_metadata_defs.h"
+#include "il/il_walk.h"        /* AIP_CEE_*: opcode values from il_opcodes.h */
+#include "il/method_body.h"    /* AIP_FAT_HEADER_BYTES */
 
 #include <string.h>
-
-/* IL opcodes (ECMA-335 III) and the fat header (II.25.4.3). */
-#define AIP_OP_LDARG_0 0x02u
-#define AIP_OP_LDARG_S 0x0Eu
-#define AIP_OP_PREFIX1 0xFEu
-#define AIP_OP_LDARG 0x09u /* after 0xFE */
-#define AIP_OP_LDC_I8 0x21u
-#define AIP_OP_CONV_I 0xD3u
-#define AIP_OP_CALLI 0x29u
-#define AIP_OP_RET 0x2Au
-#define AIP_FAT_FORMAT 0x3u
-#define AIP_FAT_HEADER_DWORDS 3u
-#define AIP_FAT_HEADER_BYTES 12u
-#define AIP_TOKEN_RID_MASK 0x00FFFFFFu
-#define AIP_TOKEN_TABLE_MASK 0xFF000000u
 
 static int type_fits(const aip_sig_type *type, size_t signature_length)
 {
@@ -52,8 +39,8 @@ static alvk_status check_target(const aip_dispatch_target *target, uint32_t *arg
         return ALVK_OK;
     case AIP_RECEIVER_CLASS:
     case AIP_RECEIVER_VALUE_TYPE:
-        if (!sig->has_this || (target->declaring_type & AIP_TOKEN_TABLE_MASK) != mdtTypeDef ||
-            (target->declaring_type & AIP_TOKEN_RID_MASK) == 0)
+        if (!sig->has_this || ALVK_TYPE_FROM_TOKEN(target->declaring_type) != mdtTypeDef ||
+            ALVK_IS_NIL_TOKEN(target->declaring_type))
             return ALVK_E_SIGNATURE_UNSUPPORTED;
         if (sig->param_count + 1 > AIP_SIG_MAX_PARAMS)
             return ALVK_E_LIMIT_EXCEEDED; /* the calli signature must parse as well */
@@ -138,16 +125,16 @@ static size_t ldarg_size(uint32_t index)
 static size_t put_ldarg(uint8_t *out, uint32_t index)
 {
     if (index <= 3) {
-        out[0] = (uint8_t)(AIP_OP_LDARG_0 + index);
+        out[0] = (uint8_t)(AIP_CEE_LDARG_0 + index);
         return 1;
     }
     if (index <= 255) {
-        out[0] = AIP_OP_LDARG_S;
+        out[0] = AIP_CEE_LDARG_S;
         out[1] = (uint8_t)index;
         return 2;
     }
-    out[0] = AIP_OP_PREFIX1;
-    out[1] = AIP_OP_LDARG;
+    out[0] = AIP_CEE_PREFIX1;
+    out[1] = (uint8_t)(AIP_CEE_LDARG & 0xFFu); /* the second byte of 0xFE09 */
     return 2 + put_le(out + 2, index, 2);
 }
 
@@ -162,8 +149,7 @@ alvk_status aip_dispatch_emit_body(const aip_dispatch_target *target, uint64_t r
     alvk_status status = check_target(target, &arg_count);
     if (status != ALVK_OK)
         return status;
-    if ((calli_sig_token & AIP_TOKEN_TABLE_MASK) != mdtSignature ||
-        (calli_sig_token & AIP_TOKEN_RID_MASK) == 0)
+    if (ALVK_TYPE_FROM_TOKEN(calli_sig_token) != mdtSignature || ALVK_IS_NIL_TOKEN(calli_sig_token))
         return ALVK_E_SIGNATURE_UNSUPPORTED;
 
     size_t code_size = 9 + 1 + 5 + 1; /* ldc.i8, conv.i, calli, ret */
@@ -176,19 +162,19 @@ alvk_status aip_dispatch_emit_body(const aip_dispatch_target *target, uint64_t r
         return ALVK_E_BUFFER_TOO_SMALL;
 
     size_t at = 0;
-    at += put_le(out + at, AIP_FAT_FORMAT | (AIP_FAT_HEADER_DWORDS << 12), 2);
+    at += put_le(out + at, CorILMethod_FatFormat | ((AIP_FAT_HEADER_BYTES / 4u) << 12), 2);
     at += put_le(out + at, arg_count + 1, 2);
     at += put_le(out + at, code_size, 4);
     at += put_le(out + at, 0, 4); /* no locals */
     for (uint32_t i = 0; i < arg_count; ++i)
         at += put_ldarg(out + at, i);
-    out[at++] = AIP_OP_LDC_I8;
+    out[at++] = AIP_CEE_LDC_I8;
     at += put_le(out + at, replacement, 8);
-    out[at++] = AIP_OP_CONV_I;
-    out[at++] = AIP_OP_CALLI;
+    out[at++] = AIP_CEE_CONV_I;
+    out[at++] = AIP_CEE_CALLI;
     *token_offset = (uint32_t)at;
     at += put_le(out + at, calli_sig_token, 4);
-    out[at++] = AIP_OP_RET;
+    out[at++] = AIP_CEE_RET;
     *written = at;
     return ALVK_OK;
 }

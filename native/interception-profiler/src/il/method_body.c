@@ -8,8 +8,6 @@
 
 #define AIP_TINY_HEADER_SIZE 1u
 #define AIP_TINY_MAX_STACK 8u
-#define AIP_FAT_MIN_SIZE_DWORDS 3u
-#define AIP_FAT_HEADER_BYTES 12u
 #define AIP_SECT_HEADER_SIZE 4u
 #define AIP_SMALL_CLAUSE_SIZE 12u
 #define AIP_FAT_CLAUSE_SIZE 24u
@@ -147,7 +145,7 @@ static alvk_status aip_parse_fat(aip_body_reader *reader, aip_method_body *body)
     uint16_t flags_and_size = aip_rd16(p);
     uint32_t flags = flags_and_size & 0x0FFFu;
     uint32_t size_dwords = (uint32_t)flags_and_size >> 12;
-    if (size_dwords < AIP_FAT_MIN_SIZE_DWORDS) {
+    if (size_dwords < AIP_FAT_HEADER_BYTES / 4u) {
         return ALVK_E_METHOD_BODY_MALFORMED;
     }
     body->is_fat = 1;

@@ -12,6 +12,10 @@
 #define AIP_BODY_MAX_BYTES (1u << 20)
 #define AIP_BODY_MAX_EH_CLAUSES 1024
 
+/* The fat header (II.25.4.3): 12 bytes, so its size field (in dwords) is at least 3;
+ * LocalVarSigTok is its last 4 bytes, at byte 8. */
+#define AIP_FAT_HEADER_BYTES 12u
+
 typedef struct aip_eh_clause {
     uint32_t flags;           /* COR_ILEXCEPTION_CLAUSE_* */
     uint32_t try_offset;
