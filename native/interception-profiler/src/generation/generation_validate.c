@@ -4,7 +4,7 @@
 #include "generation/generation_validate.h"
 
 #include "coreclr/cor_metadata_defs.h"
-#include "generation/generation_relocation.h"
+#include "generation/relocation_validate.h"
 #include "il/il_walk.h"
 
 #include <string.h>

@@ -1,62 +1,14 @@
 /* One relocation of a generation: shape, parent, name and blob, the blob's signature, the
  * operand it fills and the instruction's token kind, overlap with earlier relocations. */
-#include "generation/generation_relocation.h"
+#include "generation/relocation_validate.h"
 
-#include "coreclr/cor_metadata_defs.h"
+#include "generation/relocation_parent.h"
 #include "metadata/signature_blobs.h"
+#include "text/utf.h"
 
 static int inside_pool(uint32_t offset, uint32_t length, uint32_t pool_size)
 {
     return (uint64_t)offset + (uint64_t)length <= (uint64_t)pool_size;
-}
-
-int aip_generation_name_ok(const uint8_t *bytes, uint32_t length)
-{
-    uint32_t i = 0;
-    while (i < length) {
-        uint8_t lead = bytes[i];
-        uint32_t extra;
-        uint32_t min;
-        uint32_t cp;
-        if (lead == 0)
-            return 0;
-        if (lead < 0x80u) {
-            ++i;
-            continue;
-        }
-        if ((lead & 0xE0u) == 0xC0u) {
-            extra = 1, min = 0x80u, cp = lead & 0x1Fu;
-        } else if ((lead & 0xF0u) == 0xE0u) {
-            extra = 2, min = 0x800u, cp = lead & 0x0Fu;
-        } else if ((lead & 0xF8u) == 0xF0u) {
-            extra = 3, min = 0x10000u, cp = lead & 0x07u;
-        } else {
-            return 0;
-        }
-        if (length - i <= extra)
-            return 0;
-        for (uint32_t k = 1; k <= extra; ++k) {
-            uint8_t b = bytes[i + k];
-            if ((b & 0xC0u) != 0x80u)
-                return 0;
-            cp = (cp << 6) | (b & 0x3Fu);
-        }
-        if (cp < min || cp > 0x10FFFFu || (cp >= 0xD800u && cp <= 0xDFFFu))
-            return 0;
-        i += extra + 1;
-    }
-    return 1;
-}
-
-static int token_in(uint32_t token, const uint32_t *tables, uint32_t count)
-{
-    if (ALVK_IS_NIL_TOKEN(token))
-        return 0;
-    for (uint32_t i = 0; i < count; ++i) {
-        if (ALVK_TYPE_FROM_TOKEN(token) == tables[i])
-            return 1;
-    }
-    return 0;
 }
 
 /* Exactly one of parent_token / parent_relocation for the kinds with a parent, of a table
@@ -64,11 +16,6 @@ static int token_in(uint32_t token, const uint32_t *tables, uint32_t count)
 static int parent_ok(const aip_relocation_scope *scope, const alvk_relocation *r,
                      uint32_t index)
 {
-    static const uint32_t member_ref_parents[] = {mdtTypeDef, mdtTypeRef, mdtModuleRef,
-                                                  mdtMethodDef, mdtTypeSpec};
-    static const uint32_t method_spec_parents[] = {mdtMethodDef, mdtMemberRef};
-    static const uint32_t type_ref_parents[] = {mdtModule, mdtModuleRef, mdtAssemblyRef,
-                                                mdtTypeRef};
     if (r->kind == ALVK_RELOCATION_STANDALONE_SIG || r->kind == ALVK_RELOCATION_TYPE_SPEC)
         return r->parent_token == 0 && r->parent_relocation == 0;
     if ((r->parent_token == 0) == (r->parent_relocation == 0))
@@ -87,14 +34,7 @@ static int parent_ok(const aip_relocation_scope *scope, const alvk_relocation *r
             return pk == ALVK_RELOCATION_TYPE_REF;
         }
     }
-    switch (r->kind) {
-    case ALVK_RELOCATION_MEMBER_REF:
-        return token_in(r->parent_token, member_ref_parents, 5);
-    case ALVK_RELOCATION_METHOD_SPEC:
-        return token_in(r->parent_token, method_spec_parents, 2);
-    default:
-        return token_in(r->parent_token, type_ref_parents, 4);
-    }
+    return aip_relocation_parent_allowed(r->kind, r->parent_token);
 }
 
 static alvk_status check_shape(const aip_relocation_scope *scope, const alvk_relocation *r,
@@ -114,7 +54,7 @@ static alvk_status check_shape(const aip_relocation_scope *scope, const alvk_rel
     int named = r->kind == ALVK_RELOCATION_MEMBER_REF || r->kind == ALVK_RELOCATION_TYPE_REF;
     if (named != (r->name_length != 0))
         return ALVK_E_RELOCATION_MALFORMED;
-    if (named && !aip_generation_name_ok(g->blobs + r->name_offset, r->name_length))
+    if (named && !aip_utf8_valid(g->blobs + r->name_offset, r->name_length))
         return ALVK_E_RELOCATION_MALFORMED;
     int has_blob = r->kind != ALVK_RELOCATION_TYPE_REF;
     if (has_blob != (r->blob_length != 0))

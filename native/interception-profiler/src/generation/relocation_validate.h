@@ -1,7 +1,7 @@
 /* Internal to generation validation: the checks of one relocation (step 4 of
  * aip_generation_validate in generation_validate.h), run in index order. */
-#ifndef AIP_GENERATION_RELOCATION_H
-#define AIP_GENERATION_RELOCATION_H
+#ifndef AIP_RELOCATION_VALIDATE_H
+#define AIP_RELOCATION_VALIDATE_H
 
 #include "alvorkit_interception_profiler.h"
 #include "../il/il_walk.h"
@@ -22,9 +22,5 @@ typedef struct aip_relocation_scope {
 /* Checks relocation `index` (< relocation_count), given that every earlier one passed.
  * Returns ALVK_OK or the status of the first failure, in the order of step 4. */
 alvk_status aip_generation_check_relocation(aip_relocation_scope *scope, uint32_t index);
-
-/* 1 when bytes[0 .. length) is well-formed UTF-8 (no overlongs, no surrogates, nothing
- * above U+10FFFF) without NUL characters. */
-int aip_generation_name_ok(const uint8_t *bytes, uint32_t length);
 
 #endif

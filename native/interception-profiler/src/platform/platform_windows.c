@@ -2,6 +2,7 @@
  * QueryPerformanceCounter, and UTF-8 paths converted to and from UTF-16. */
 #define WIN32_LEAN_AND_MEAN
 #include "platform.h"
+#include "text/utf.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -93,13 +94,6 @@ uint64_t aip_monotonic_ns(void)
     return (c / f) * 1000000000u + (c % f) * 1000000000u / f;
 }
 
-static int utf16_to_utf8(const WCHAR *in, char *buf, size_t cap)
-{
-    int n = WideCharToMultiByte(CP_UTF8, 0, in, -1, buf, (int)(cap > INT32_MAX ? INT32_MAX : cap),
-                                NULL, NULL);
-    return n > 0 ? n - 1 : -2;
-}
-
 int aip_getenv(const char *name, char *buf, size_t cap)
 {
     WCHAR wname[256], value[32768];
@@ -110,7 +104,7 @@ int aip_getenv(const char *name, char *buf, size_t cap)
         return GetLastError() == ERROR_ENVVAR_NOT_FOUND ? -1 : (cap > 0 ? (buf[0] = '\0', 0) : -2);
     if (n >= 32768)
         return -2;
-    return utf16_to_utf8(value, buf, cap);
+    return aip_utf16_to_utf8((const uint16_t *)value, buf, cap);
 }
 
 int aip_self_library_path(char *buf, size_t cap)
@@ -124,7 +118,7 @@ int aip_self_library_path(char *buf, size_t cap)
     DWORD n = GetModuleFileNameW(self, path, 32768);
     if (n == 0 || n >= 32768)
         return -1;
-    return utf16_to_utf8(path, buf, cap) >= 0 ? 0 : -1;
+    return aip_utf16_to_utf8((const uint16_t *)path, buf, cap) >= 0 ? 0 : -1;
 }
 
 static int file_identity(const char *path, BY_HANDLE_FILE_INFORMATION *info)
