@@ -27,6 +27,12 @@ export ALVK_PROOF_HOST="$ROOT/tests/Proofs/AlvorKit.Proofs.Host/bin/Release/net1
 
 step() { printf '\n==> %s\n' "$*"; }
 
+include_check() {
+  step "include graph: no file, unit or folder cycles, no include against the layer rules"
+  python3 tests/tools/test_check_includes.py
+  python3 tools/check_includes.py
+}
+
 build_native() {
   step "native library (Release, $RID)"
   cmake -S . -B "$RELEASE_DIR" -DCMAKE_BUILD_TYPE=Release -DALVK_BUILD_TESTS=OFF >/dev/null
@@ -179,7 +185,7 @@ target=${1:-test}
 case "$target" in
   native) build_native ;;
   managed) build_managed ;;
-  test) build_native; build_managed; test_tools; native_tests; tsan_tests; fuzz_bounded; artifact_checks; binding_tests; proofs; sanitized_proofs; launcher_tests ;;
+  test) include_check; build_native; build_managed; test_tools; native_tests; tsan_tests; fuzz_bounded; artifact_checks; binding_tests; proofs; sanitized_proofs; launcher_tests ;;
   fuzz) tests/fuzz/run.sh long "${FUZZ_SECONDS:-600}" ;;
   tsan) tsan_tests ;;
   stress) build_native; build_managed; stress ;;
