@@ -21,11 +21,12 @@ sealed class Corpora(bool everything)
     public Corpus Allowlist { get; } = new("allowlist", 120, 4096, everything);
     public Corpus Config { get; } = new("config", 100, 4096, everything);
     public Corpus Sha256 { get; } = new("sha256", 60, 4096, everything);
+    public Corpus Utf { get; } = new("utf", 120, 1024, everything);
 
     public IEnumerable<Corpus> All =>
     [
         SigCompressed, SigType, SigMethod, SigField, SigLocals, SigTypeSpec, SigMethodSpec,
         SigMemberRef, SigStandalone, MethodBody, IlWalk, Dispatch, Generation, Allowlist, Config,
-        Sha256,
+        Sha256, Utf,
     ];
 }

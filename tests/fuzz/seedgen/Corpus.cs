@@ -58,7 +58,7 @@ sealed class Corpus(string name, int limit, int maxBytes, bool everything)
             var value = _candidates[key];
             int gain = value.Features.Count(f => !covered.Contains(f));
             if (gain == 0)
-                break;
+                continue; // stale: others may still add features; the fill below may take it
             if (gain < priority.Gain && queue.TryPeek(out _, out var next) && gain < next.Gain)
             {
                 queue.Enqueue(key, (gain, value.Bytes.Length, key)); // stale: re-rank

@@ -52,8 +52,10 @@ static class Program
             Signatures.Collect(md, corpora);
             Bodies.Collect(pe, md, corpora);
             Generations.Collect(pe, md, corpora);
+            Unicode.Collect(md, corpora);
         }
         Texts.Collect(names.ToList(), paths, corpora);
+        Unicode.Edges(corpora);
 
         Console.WriteLine($"seedgen: {read} assemblies from {files.Count} files");
         foreach (Corpus corpus in corpora.All)
