@@ -81,8 +81,14 @@ static size_t reference_encode(uint32_t c, uint8_t *out)
     return 4;
 }
 
-static int is_high(uint32_t u) { return u >= 0xD800u && u <= 0xDBFFu; }
-static int is_low(uint32_t u) { return u >= 0xDC00u && u <= 0xDFFFu; }
+static int is_high(uint32_t u)
+{
+    return u >= 0xD800u && u <= 0xDBFFu;
+}
+static int is_low(uint32_t u)
+{
+    return u >= 0xDC00u && u <= 0xDFFFu;
+}
 
 static void utf8_side(const uint8_t *data, size_t n)
 {

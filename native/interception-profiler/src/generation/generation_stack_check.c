@@ -171,8 +171,7 @@ static int type(void *context, uint32_t token, uint32_t operand_offset, aip_stac
 
 alvk_status aip_generation_check_stack_types(const alvk_generation *g,
                                              const aip_stack_target *target,
-                                             const aip_stack_oracle *module,
-                                             aip_stack_result *out)
+                                             const aip_stack_oracle *module, aip_stack_result *out)
 {
     if (out == NULL)
         return ALVK_E_NULL_ARGUMENT;
@@ -188,8 +187,8 @@ alvk_status aip_generation_check_stack_types(const alvk_generation *g,
         clauses = malloc((size_t)parsed.eh_clause_count * sizeof *clauses);
         if (clauses == NULL)
             return ALVK_OK; /* complete stays 0 */
-        status = aip_method_body_parse(g->body, g->body_size, &parsed, clauses,
-                                       parsed.eh_clause_count);
+        status =
+            aip_method_body_parse(g->body, g->body_size, &parsed, clauses, parsed.eh_clause_count);
         if (status != ALVK_OK) {
             free(clauses);
             return status;

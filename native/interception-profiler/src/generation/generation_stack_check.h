@@ -17,8 +17,7 @@
  * memory cannot be had. */
 alvk_status aip_generation_check_stack_types(const alvk_generation *g,
                                              const aip_stack_target *target,
-                                             const aip_stack_oracle *module,
-                                             aip_stack_result *out);
+                                             const aip_stack_oracle *module, aip_stack_result *out);
 
 /* For module oracles: what a value of a type is on the stack, from its TypeSpec blob's
  * leading bytes (GENERICINST CLASS, arrays: OBJECT; GENERICINST VALUETYPE: VALUE_TYPE);

@@ -13,8 +13,7 @@ static int inside_pool(uint32_t offset, uint32_t length, uint32_t pool_size)
 
 /* Exactly one of parent_token / parent_relocation for the kinds with a parent, of a table
  * (or relocation kind) the parent's metadata row can be; none for the others. */
-static int parent_ok(const aip_relocation_scope *scope, const alvk_relocation *r,
-                     uint32_t index)
+static int parent_ok(const aip_relocation_scope *scope, const alvk_relocation *r, uint32_t index)
 {
     if (r->kind == ALVK_RELOCATION_STANDALONE_SIG || r->kind == ALVK_RELOCATION_TYPE_SPEC)
         return r->parent_token == 0 && r->parent_relocation == 0;
@@ -142,8 +141,7 @@ alvk_status aip_generation_check_relocation(aip_relocation_scope *scope, uint32_
         return ALVK_OK;
     }
     aip_il_instruction insn;
-    if (!aip_il_find_operand(scope->code, scope->code_size, scope->starts, r->il_offset,
-                             &insn) ||
+    if (!aip_il_find_operand(scope->code, scope->code_size, scope->starts, r->il_offset, &insn) ||
         !aip_il_operand_is_token(insn.operand_kind))
         return ALVK_E_RELOCATION_NOT_OPERAND;
     if (!kind_fits(insn.operand_kind, r->kind, scope->method_sig[index]))

@@ -12,8 +12,8 @@ typedef struct aip_relocation_scope {
     const alvk_generation *generation; /* shape already checked */
     const uint8_t *code;               /* the walked code */
     uint32_t code_size;
-    const aip_il_starts *starts;       /* from the successful walk of code */
-    uint8_t fat_header;                /* a LocalVarSigTok exists to relocate */
+    const aip_il_starts *starts; /* from the successful walk of code */
+    uint8_t fat_header;          /* a LocalVarSigTok exists to relocate */
     /* Per relocation already checked: 1 when its blob is a method signature (MEMBER_REF
      * or STANDALONE_SIG). Lets a later METHOD_SPEC require a method MemberRef parent. */
     uint8_t method_sig[ALVK_MAX_RELOCATIONS];

@@ -24,8 +24,7 @@ static uint32_t aip_rotr(uint32_t value, unsigned bits)
 
 static uint32_t aip_load_be32(const uint8_t *p)
 {
-    return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) |
-           (uint32_t)p[3];
+    return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | (uint32_t)p[3];
 }
 
 static void aip_store_be32(uint8_t *p, uint32_t value)

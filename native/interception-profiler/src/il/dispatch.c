@@ -3,8 +3,8 @@
 #include "dispatch.h"
 
 #include "coreclr/cor_metadata_defs.h"
-#include "il/il_walk.h"        /* AIP_CEE_*: opcode values from il_opcodes.h */
-#include "il/method_body.h"    /* AIP_FAT_HEADER_BYTES */
+#include "il/il_walk.h"     /* AIP_CEE_*: opcode values from il_opcodes.h */
+#include "il/method_body.h" /* AIP_FAT_HEADER_BYTES */
 
 #include <string.h>
 

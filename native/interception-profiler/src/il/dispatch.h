@@ -18,11 +18,11 @@ typedef enum aip_receiver_kind {
 } aip_receiver_kind;
 
 typedef struct aip_dispatch_target {
-    const uint8_t *signature;   /* the target's MethodDefSig blob */
+    const uint8_t *signature; /* the target's MethodDefSig blob */
     size_t signature_length;
     const aip_method_sig *parsed; /* aip_sig_parse_method of that blob */
     aip_receiver_kind receiver;
-    uint32_t declaring_type;    /* TypeDef token of the receiver's type (instance targets) */
+    uint32_t declaring_type; /* TypeDef token of the receiver's type (instance targets) */
 } aip_dispatch_target;
 
 /* Largest blobs/bodies the emitter produces. */

@@ -17,81 +17,95 @@
  * STRING (a user-string token), SIG 4; I8, R 8; SWITCH 4 + 4n (a u32 count n, then n i32
  * targets). Branch and switch targets are relative to the start of the next instruction. */
 typedef enum aip_operand_kind {
-    AIP_OPERAND_NONE = 0, AIP_OPERAND_SHORT_VAR, AIP_OPERAND_SHORT_I, AIP_OPERAND_SHORT_BR,
-    AIP_OPERAND_SHORT_R, AIP_OPERAND_I, AIP_OPERAND_I8, AIP_OPERAND_R, AIP_OPERAND_VAR,
-    AIP_OPERAND_BR, AIP_OPERAND_SWITCH, AIP_OPERAND_METHOD, AIP_OPERAND_FIELD,
-    AIP_OPERAND_TYPE, AIP_OPERAND_TOK, AIP_OPERAND_STRING, AIP_OPERAND_SIG,
+    AIP_OPERAND_NONE = 0,
+    AIP_OPERAND_SHORT_VAR,
+    AIP_OPERAND_SHORT_I,
+    AIP_OPERAND_SHORT_BR,
+    AIP_OPERAND_SHORT_R,
+    AIP_OPERAND_I,
+    AIP_OPERAND_I8,
+    AIP_OPERAND_R,
+    AIP_OPERAND_VAR,
+    AIP_OPERAND_BR,
+    AIP_OPERAND_SWITCH,
+    AIP_OPERAND_METHOD,
+    AIP_OPERAND_FIELD,
+    AIP_OPERAND_TYPE,
+    AIP_OPERAND_TOK,
+    AIP_OPERAND_STRING,
+    AIP_OPERAND_SIG,
     AIP_OPERAND_KIND_COUNT
 } aip_operand_kind;
 
 /* How an instruction changes the evaluation stack. Operands are listed bottom to top; the
  * type column of the opcode table says which stack type a rule marked (type) is about. */
 typedef enum aip_stack_rule {
-    AIP_STACK_RULE_NONE = 0,        /* nothing (nop, break, prefixes) */
-    AIP_STACK_RULE_PUSH,            /* -> (type) */
-    AIP_STACK_RULE_LDARG,           /* -> the argument's type */
-    AIP_STACK_RULE_LDARGA,          /* -> & */
-    AIP_STACK_RULE_STARG,           /* value -> ; value fits the argument */
-    AIP_STACK_RULE_LDLOC,           /* -> the local's type */
-    AIP_STACK_RULE_LDLOCA,          /* -> & */
-    AIP_STACK_RULE_STLOC,           /* value -> ; value fits the local */
-    AIP_STACK_RULE_DUP,             /* v -> v, v */
-    AIP_STACK_RULE_POP,             /* v -> */
-    AIP_STACK_RULE_JMP,             /* (empty stack) */
-    AIP_STACK_RULE_CALL,            /* [this] args -> [return] (call, callvirt) */
-    AIP_STACK_RULE_CALLI,           /* [this] args ftn -> [return] */
-    AIP_STACK_RULE_NEWOBJ,          /* args -> the new object */
-    AIP_STACK_RULE_RET,             /* [return] -> (empty stack after) */
-    AIP_STACK_RULE_BRANCH,          /* -> ; to the target */
-    AIP_STACK_RULE_BRANCH_TRUTH,    /* value -> (brtrue, brfalse) */
-    AIP_STACK_RULE_BRANCH_COMPARE,  /* v1 v2 -> (beq, bge, ...) */
-    AIP_STACK_RULE_SWITCH,          /* int32 -> */
-    AIP_STACK_RULE_LDIND,           /* address -> (type) */
-    AIP_STACK_RULE_STIND,           /* address (type) -> */
-    AIP_STACK_RULE_ARITHMETIC,      /* v1 v2 -> result (add, sub, mul, div, rem) */
-    AIP_STACK_RULE_ARITHMETIC_OVF,  /* v1 v2 -> result, integers (add.ovf, ...) */
-    AIP_STACK_RULE_INTEGER,         /* v1 v2 -> result, integers (and, or, xor, div.un, rem.un) */
-    AIP_STACK_RULE_SHIFT,           /* value amount -> value's type */
-    AIP_STACK_RULE_NEGATE,          /* v -> v (numbers) */
-    AIP_STACK_RULE_NOT,             /* v -> v (integers) */
-    AIP_STACK_RULE_CONVERT,         /* v -> (type) */
-    AIP_STACK_RULE_CKFINITE,        /* F -> F */
-    AIP_STACK_RULE_COMPARE,         /* v1 v2 -> int32 (ceq, cgt, ...) */
-    AIP_STACK_RULE_CPOBJ,           /* dest src -> */
-    AIP_STACK_RULE_LDOBJ,           /* address -> the operand type */
-    AIP_STACK_RULE_STOBJ,           /* address value -> */
-    AIP_STACK_RULE_INITOBJ,         /* address -> */
-    AIP_STACK_RULE_CAST,            /* O -> O (castclass, isinst) */
-    AIP_STACK_RULE_UNBOX,           /* O -> & */
-    AIP_STACK_RULE_UNBOX_ANY,       /* O -> the operand type */
-    AIP_STACK_RULE_BOX,             /* value -> O */
-    AIP_STACK_RULE_THROW,           /* O -> (empty stack) */
-    AIP_STACK_RULE_RETHROW,         /* (empty stack) */
-    AIP_STACK_RULE_LDFLD,           /* object -> the field's type */
-    AIP_STACK_RULE_LDFLDA,          /* object -> & */
-    AIP_STACK_RULE_STFLD,           /* object value -> */
-    AIP_STACK_RULE_LDSFLD,          /* -> the field's type */
-    AIP_STACK_RULE_LDSFLDA,         /* -> & */
-    AIP_STACK_RULE_STSFLD,          /* value -> */
-    AIP_STACK_RULE_NEWARR,          /* count -> O */
-    AIP_STACK_RULE_LDLEN,           /* O -> native int */
-    AIP_STACK_RULE_LDELEMA,         /* array index -> & */
-    AIP_STACK_RULE_LDELEM,          /* array index -> (type) */
-    AIP_STACK_RULE_LDELEM_TYPE,     /* array index -> the operand type */
-    AIP_STACK_RULE_STELEM,          /* array index (type) -> */
-    AIP_STACK_RULE_STELEM_TYPE,     /* array index value -> */
-    AIP_STACK_RULE_REFANYVAL,       /* typedref -> & */
-    AIP_STACK_RULE_MKREFANY,        /* address -> typedref */
-    AIP_STACK_RULE_REFANYTYPE,      /* typedref -> RuntimeTypeHandle */
-    AIP_STACK_RULE_ENDFINALLY,      /* (empty stack) */
-    AIP_STACK_RULE_LEAVE,           /* (empties the stack) -> ; to the target */
-    AIP_STACK_RULE_ENDFILTER,       /* int32 -> */
-    AIP_STACK_RULE_LDVIRTFTN,       /* O -> native int */
-    AIP_STACK_RULE_LOCALLOC,        /* size -> native int */
-    AIP_STACK_RULE_BLOCK,           /* address address-or-value size -> (cpblk, initblk) */
+    AIP_STACK_RULE_NONE = 0,       /* nothing (nop, break, prefixes) */
+    AIP_STACK_RULE_PUSH,           /* -> (type) */
+    AIP_STACK_RULE_LDARG,          /* -> the argument's type */
+    AIP_STACK_RULE_LDARGA,         /* -> & */
+    AIP_STACK_RULE_STARG,          /* value -> ; value fits the argument */
+    AIP_STACK_RULE_LDLOC,          /* -> the local's type */
+    AIP_STACK_RULE_LDLOCA,         /* -> & */
+    AIP_STACK_RULE_STLOC,          /* value -> ; value fits the local */
+    AIP_STACK_RULE_DUP,            /* v -> v, v */
+    AIP_STACK_RULE_POP,            /* v -> */
+    AIP_STACK_RULE_JMP,            /* (empty stack) */
+    AIP_STACK_RULE_CALL,           /* [this] args -> [return] (call, callvirt) */
+    AIP_STACK_RULE_CALLI,          /* [this] args ftn -> [return] */
+    AIP_STACK_RULE_NEWOBJ,         /* args -> the new object */
+    AIP_STACK_RULE_RET,            /* [return] -> (empty stack after) */
+    AIP_STACK_RULE_BRANCH,         /* -> ; to the target */
+    AIP_STACK_RULE_BRANCH_TRUTH,   /* value -> (brtrue, brfalse) */
+    AIP_STACK_RULE_BRANCH_COMPARE, /* v1 v2 -> (beq, bge, ...) */
+    AIP_STACK_RULE_SWITCH,         /* int32 -> */
+    AIP_STACK_RULE_LDIND,          /* address -> (type) */
+    AIP_STACK_RULE_STIND,          /* address (type) -> */
+    AIP_STACK_RULE_ARITHMETIC,     /* v1 v2 -> result (add, sub, mul, div, rem) */
+    AIP_STACK_RULE_ARITHMETIC_OVF, /* v1 v2 -> result, integers (add.ovf, ...) */
+    AIP_STACK_RULE_INTEGER,        /* v1 v2 -> result, integers (and, or, xor, div.un, rem.un) */
+    AIP_STACK_RULE_SHIFT,          /* value amount -> value's type */
+    AIP_STACK_RULE_NEGATE,         /* v -> v (numbers) */
+    AIP_STACK_RULE_NOT,            /* v -> v (integers) */
+    AIP_STACK_RULE_CONVERT,        /* v -> (type) */
+    AIP_STACK_RULE_CKFINITE,       /* F -> F */
+    AIP_STACK_RULE_COMPARE,        /* v1 v2 -> int32 (ceq, cgt, ...) */
+    AIP_STACK_RULE_CPOBJ,          /* dest src -> */
+    AIP_STACK_RULE_LDOBJ,          /* address -> the operand type */
+    AIP_STACK_RULE_STOBJ,          /* address value -> */
+    AIP_STACK_RULE_INITOBJ,        /* address -> */
+    AIP_STACK_RULE_CAST,           /* O -> O (castclass, isinst) */
+    AIP_STACK_RULE_UNBOX,          /* O -> & */
+    AIP_STACK_RULE_UNBOX_ANY,      /* O -> the operand type */
+    AIP_STACK_RULE_BOX,            /* value -> O */
+    AIP_STACK_RULE_THROW,          /* O -> (empty stack) */
+    AIP_STACK_RULE_RETHROW,        /* (empty stack) */
+    AIP_STACK_RULE_LDFLD,          /* object -> the field's type */
+    AIP_STACK_RULE_LDFLDA,         /* object -> & */
+    AIP_STACK_RULE_STFLD,          /* object value -> */
+    AIP_STACK_RULE_LDSFLD,         /* -> the field's type */
+    AIP_STACK_RULE_LDSFLDA,        /* -> & */
+    AIP_STACK_RULE_STSFLD,         /* value -> */
+    AIP_STACK_RULE_NEWARR,         /* count -> O */
+    AIP_STACK_RULE_LDLEN,          /* O -> native int */
+    AIP_STACK_RULE_LDELEMA,        /* array index -> & */
+    AIP_STACK_RULE_LDELEM,         /* array index -> (type) */
+    AIP_STACK_RULE_LDELEM_TYPE,    /* array index -> the operand type */
+    AIP_STACK_RULE_STELEM,         /* array index (type) -> */
+    AIP_STACK_RULE_STELEM_TYPE,    /* array index value -> */
+    AIP_STACK_RULE_REFANYVAL,      /* typedref -> & */
+    AIP_STACK_RULE_MKREFANY,       /* address -> typedref */
+    AIP_STACK_RULE_REFANYTYPE,     /* typedref -> RuntimeTypeHandle */
+    AIP_STACK_RULE_ENDFINALLY,     /* (empty stack) */
+    AIP_STACK_RULE_LEAVE,          /* (empties the stack) -> ; to the target */
+    AIP_STACK_RULE_ENDFILTER,      /* int32 -> */
+    AIP_STACK_RULE_LDVIRTFTN,      /* O -> native int */
+    AIP_STACK_RULE_LOCALLOC,       /* size -> native int */
+    AIP_STACK_RULE_BLOCK,          /* address address-or-value size -> (cpblk, initblk) */
     AIP_STACK_RULE_COUNT
 } aip_stack_rule;
 
+/* clang-format off */
 #define AIP_IL_OPCODES(X) \
     X(NOP, "nop", 0x00, NONE, NONE, NOTHING) \
     X(BREAK, "break", 0x01, NONE, NONE, NOTHING) \
@@ -312,5 +326,6 @@ typedef enum aip_stack_rule {
     X(SIZEOF, "sizeof", 0xFE1C, TYPE, PUSH, INT32) \
     X(REFANYTYPE, "refanytype", 0xFE1D, NONE, REFANYTYPE, VALUE_TYPE) \
     X(READONLY, "readonly.", 0xFE1E, NONE, NONE, NOTHING)
+/* clang-format on */
 
 #endif

@@ -66,10 +66,10 @@ typedef struct leader {
 } leader;
 
 typedef enum step {
-    STEP_NEXT,  /* fall through to the next instruction */
-    STEP_END,   /* no fall-through (its successors, if any, were merged) */
-    STEP_CUT,   /* the stack after it is not known: the path ends unchecked */
-    STEP_FAIL   /* a mismatch; out is filled */
+    STEP_NEXT, /* fall through to the next instruction */
+    STEP_END,  /* no fall-through (its successors, if any, were merged) */
+    STEP_CUT,  /* the stack after it is not known: the path ends unchecked */
+    STEP_FAIL  /* a mismatch; out is filled */
 } step;
 
 typedef struct checker {
@@ -104,15 +104,24 @@ typedef struct checker {
 const char *aip_stack_type_name(alvk_stack_type type)
 {
     switch (type) {
-    case ALVK_STACK_NOTHING: return "nothing";
-    case ALVK_STACK_INT32: return "int32";
-    case ALVK_STACK_INT64: return "int64";
-    case ALVK_STACK_NATIVE_INT: return "native int";
-    case ALVK_STACK_FLOAT: return "F";
-    case ALVK_STACK_OBJECT: return "O";
-    case ALVK_STACK_BYREF: return "&";
-    case ALVK_STACK_VALUE_TYPE: return "value type";
-    default: return "?";
+    case ALVK_STACK_NOTHING:
+        return "nothing";
+    case ALVK_STACK_INT32:
+        return "int32";
+    case ALVK_STACK_INT64:
+        return "int64";
+    case ALVK_STACK_NATIVE_INT:
+        return "native int";
+    case ALVK_STACK_FLOAT:
+        return "F";
+    case ALVK_STACK_OBJECT:
+        return "O";
+    case ALVK_STACK_BYREF:
+        return "&";
+    case ALVK_STACK_VALUE_TYPE:
+        return "value type";
+    default:
+        return "?";
     }
 }
 
@@ -122,14 +131,22 @@ alvk_stack_type aip_stack_type_of_system_name(const char *name, size_t name_leng
         const char *name;
         alvk_stack_type type;
     } names[] = {
-        {"System.Boolean", ALVK_STACK_INT32}, {"System.Char", ALVK_STACK_INT32},
-        {"System.SByte", ALVK_STACK_INT32},   {"System.Byte", ALVK_STACK_INT32},
-        {"System.Int16", ALVK_STACK_INT32},   {"System.UInt16", ALVK_STACK_INT32},
-        {"System.Int32", ALVK_STACK_INT32},   {"System.UInt32", ALVK_STACK_INT32},
-        {"System.Int64", ALVK_STACK_INT64},   {"System.UInt64", ALVK_STACK_INT64},
-        {"System.IntPtr", ALVK_STACK_NATIVE_INT}, {"System.UIntPtr", ALVK_STACK_NATIVE_INT},
-        {"System.Single", ALVK_STACK_FLOAT},  {"System.Double", ALVK_STACK_FLOAT},
-        {"System.String", ALVK_STACK_OBJECT}, {"System.Object", ALVK_STACK_OBJECT},
+        {"System.Boolean", ALVK_STACK_INT32},
+        {"System.Char", ALVK_STACK_INT32},
+        {"System.SByte", ALVK_STACK_INT32},
+        {"System.Byte", ALVK_STACK_INT32},
+        {"System.Int16", ALVK_STACK_INT32},
+        {"System.UInt16", ALVK_STACK_INT32},
+        {"System.Int32", ALVK_STACK_INT32},
+        {"System.UInt32", ALVK_STACK_INT32},
+        {"System.Int64", ALVK_STACK_INT64},
+        {"System.UInt64", ALVK_STACK_INT64},
+        {"System.IntPtr", ALVK_STACK_NATIVE_INT},
+        {"System.UIntPtr", ALVK_STACK_NATIVE_INT},
+        {"System.Single", ALVK_STACK_FLOAT},
+        {"System.Double", ALVK_STACK_FLOAT},
+        {"System.String", ALVK_STACK_OBJECT},
+        {"System.Object", ALVK_STACK_OBJECT},
         {"System.TypedReference", ALVK_STACK_VALUE_TYPE},
     };
     if (name == NULL)
@@ -226,15 +243,24 @@ static int accepts(slot s, uint16_t accept, uint32_t vt, uint16_t *found)
 static uint16_t accept_of(slot loc)
 {
     switch (loc.mask) {
-    case S_I4: return S_I4 | S_I;
-    case S_I8: return S_I8;
-    case S_I: return S_I4 | S_I | S_BR;
-    case S_F: return S_F;
-    case S_O: return S_O;
-    case S_BR: return S_BR | S_I;
-    case S_VT: return S_VT;
-    case S_VOI: return S_I4 | S_I8 | S_I | S_F | S_BR | S_VT;
-    default: return S_ALL; /* unknown */
+    case S_I4:
+        return S_I4 | S_I;
+    case S_I8:
+        return S_I8;
+    case S_I:
+        return S_I4 | S_I | S_BR;
+    case S_F:
+        return S_F;
+    case S_O:
+        return S_O;
+    case S_BR:
+        return S_BR | S_I;
+    case S_VT:
+        return S_VT;
+    case S_VOI:
+        return S_I4 | S_I8 | S_I | S_F | S_BR | S_VT;
+    default:
+        return S_ALL; /* unknown */
     }
 }
 
@@ -249,8 +275,8 @@ static int need(checker *c, const aip_il_instruction *in, uint32_t n, alvk_stack
 }
 
 /* Checks the value at stack index i (from the bottom) against an accept set. */
-static int take(checker *c, const aip_il_instruction *in, uint32_t i, uint16_t accept,
-                uint32_t vt, alvk_stack_type expected, step *result)
+static int take(checker *c, const aip_il_instruction *in, uint32_t i, uint16_t accept, uint32_t vt,
+                alvk_stack_type expected, step *result)
 {
     uint16_t found;
     if (accepts(c->stack[i], accept, vt, &found))
@@ -264,8 +290,7 @@ static int fits(checker *c, const aip_il_instruction *in, uint32_t i, slot loc, 
 {
     if (loc.mask & S_UNK)
         return 1;
-    return take(c, in, i, accept_of(loc), loc.mask == S_VT ? loc.vt : 0, type_of(loc.mask),
-                result);
+    return take(c, in, i, accept_of(loc), loc.mask == S_VT ? loc.vt : 0, type_of(loc.mask), result);
 }
 
 static step push(checker *c, slot s)
@@ -297,9 +322,9 @@ static int ask_member(const checker *c, uint32_t token, uint32_t operand_offset,
            member->signature != NULL && member->signature_length != 0;
 }
 
-static slot slot_of_sig_type(checker *c, const uint8_t *blob, size_t length,
-                             const aip_sig_type *t, const generic_args *type_args,
-                             const generic_args *method_args, uint32_t depth);
+static slot slot_of_sig_type(checker *c, const uint8_t *blob, size_t length, const aip_sig_type *t,
+                             const generic_args *type_args, const generic_args *method_args,
+                             uint32_t depth);
 
 /* A TypeSpec blob, as one slot; VAR and MVAR in it are unknown. */
 static slot slot_of_spec(checker *c, const uint8_t *spec, uint32_t length, uint32_t depth)
@@ -342,9 +367,9 @@ static slot generic_arg(checker *c, const generic_args *args, uint32_t n, uint32
     return slot_of_sig_type(c, args->blob, args->length, &args->args[n], NULL, NULL, depth + 1);
 }
 
-static slot slot_of_sig_type(checker *c, const uint8_t *blob, size_t length,
-                             const aip_sig_type *t, const generic_args *type_args,
-                             const generic_args *method_args, uint32_t depth)
+static slot slot_of_sig_type(checker *c, const uint8_t *blob, size_t length, const aip_sig_type *t,
+                             const generic_args *type_args, const generic_args *method_args,
+                             uint32_t depth)
 {
     if (t->is_byref)
         return make(S_BR);
@@ -426,8 +451,7 @@ static slot slot_of_sig_type(checker *c, const uint8_t *blob, size_t length,
 }
 
 /* The arguments of a GENERICINST TypeSpec (owner) or a MethodSpec instantiation. */
-static void parse_generic_args(const uint8_t *blob, uint32_t length, int method,
-                               generic_args *out)
+static void parse_generic_args(const uint8_t *blob, uint32_t length, int method, generic_args *out)
 {
     memset(out, 0, sizeof *out);
     if (blob == NULL || length == 0)
@@ -476,8 +500,8 @@ static void load_signature(checker *c, const aip_stack_target *target)
     if (c->sig.ret.element_type == ELEMENT_TYPE_VOID && !c->sig.ret.is_byref)
         c->ret = make(0);
     else
-        c->ret = slot_of_sig_type(c, target->signature, target->signature_length, &c->sig.ret,
-                                  NULL, NULL, 0);
+        c->ret = slot_of_sig_type(c, target->signature, target->signature_length, &c->sig.ret, NULL,
+                                  NULL, 0);
     c->ret_known = 1;
 }
 
@@ -554,11 +578,10 @@ static step merge_into(checker *c, uint32_t index)
             memcpy(c->arena + l->at, c->stack, (size_t)c->depth * sizeof *c->stack);
         changed = 1;
     } else if (l->depth != c->depth) {
-        alvk_stack_type found = c->depth > l->depth ? type_of(c->stack[c->depth - 1].mask)
-                                                    : ALVK_STACK_NOTHING;
-        alvk_stack_type expected = l->depth > c->depth
-                                       ? type_of(c->arena[l->at + l->depth - 1].mask)
-                                       : ALVK_STACK_NOTHING;
+        alvk_stack_type found =
+            c->depth > l->depth ? type_of(c->stack[c->depth - 1].mask) : ALVK_STACK_NOTHING;
+        alvk_stack_type expected =
+            l->depth > c->depth ? type_of(c->arena[l->at + l->depth - 1].mask) : ALVK_STACK_NOTHING;
         return fail(c, l->offset, found, expected);
     } else {
         for (uint32_t i = 0; i < c->depth; ++i) {
@@ -639,12 +662,18 @@ typedef uint16_t (*binary_fn)(uint32_t opcode, aip_stack_rule rule, uint16_t a, 
 static alvk_stack_type partner(uint16_t member)
 {
     switch (member) {
-    case S_I8: return ALVK_STACK_INT64;
-    case S_I: return ALVK_STACK_NATIVE_INT;
-    case S_F: return ALVK_STACK_FLOAT;
-    case S_O: return ALVK_STACK_OBJECT;
-    case S_BR: return ALVK_STACK_NATIVE_INT;
-    default: return ALVK_STACK_INT32;
+    case S_I8:
+        return ALVK_STACK_INT64;
+    case S_I:
+        return ALVK_STACK_NATIVE_INT;
+    case S_F:
+        return ALVK_STACK_FLOAT;
+    case S_O:
+        return ALVK_STACK_OBJECT;
+    case S_BR:
+        return ALVK_STACK_NATIVE_INT;
+    default:
+        return ALVK_STACK_INT32;
     }
 }
 
@@ -704,8 +733,7 @@ static step binary(checker *c, const aip_il_instruction *in, aip_stack_rule rule
 
 static uint32_t read32(const uint8_t *p)
 {
-    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) |
-           ((uint32_t)p[3] << 24);
+    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
 }
 
 static slot owner_slot(const aip_stack_member *m)
@@ -731,16 +759,18 @@ static step call(checker *c, const aip_il_instruction *in, aip_stack_rule rule)
     uint32_t receiver = rule != AIP_STACK_RULE_NEWOBJ && c->sig.has_this && !c->sig.explicit_this;
     uint32_t ftn = rule == AIP_STACK_RULE_CALLI;
     uint32_t count = c->sig.param_count + receiver;
-    alvk_stack_type this_type = m.owner == ALVK_STACK_VALUE_TYPE ? ALVK_STACK_BYREF
-                                                                  : ALVK_STACK_OBJECT;
+    alvk_stack_type this_type =
+        m.owner == ALVK_STACK_VALUE_TYPE ? ALVK_STACK_BYREF : ALVK_STACK_OBJECT;
     step r = STEP_NEXT;
     if (c->depth < count + ftn) {
+        /* clang-format off */
         alvk_stack_type first =
             receiver ? this_type
             : count > 0
                 ? type_of(slot_of_sig_type(c, m.signature, m.signature_length, &c->sig.params[0],
                                            &type_args, &method_args, 0).mask)
                 : ALVK_STACK_NATIVE_INT;
+        /* clang-format on */
         return fail(c, in->offset, ALVK_STACK_NOTHING, first);
     }
     if (ftn && !take(c, in, c->depth - 1, S_I, 0, ALVK_STACK_NATIVE_INT, &r))
@@ -749,8 +779,8 @@ static step call(checker *c, const aip_il_instruction *in, aip_stack_rule rule)
     if (receiver && !take(c, in, base, S_O | S_BR | S_I, 0, this_type, &r))
         return r;
     for (uint32_t i = 0; i < c->sig.param_count; ++i) {
-        slot p = slot_of_sig_type(c, m.signature, m.signature_length, &c->sig.params[i],
-                                  &type_args, &method_args, 0);
+        slot p = slot_of_sig_type(c, m.signature, m.signature_length, &c->sig.params[i], &type_args,
+                                  &method_args, 0);
         if (!fits(c, in, base + receiver + i, p, &r))
             return r;
     }
@@ -780,8 +810,7 @@ static slot field_type(checker *c, const aip_il_instruction *in)
 
 static slot type_operand(checker *c, const aip_il_instruction *in)
 {
-    return slot_of_type_operand(c, read32(c->body->code + in->operand_offset),
-                                in->operand_offset);
+    return slot_of_type_operand(c, read32(c->body->code + in->operand_offset), in->operand_offset);
 }
 
 /* ------------------------------------------------------------ instructions */
@@ -790,15 +819,28 @@ static uint32_t variable_index(const checker *c, const aip_il_instruction *in)
 {
     const uint8_t *operand = c->body->code + in->operand_offset;
     switch (in->operand_kind) {
-    case AIP_OPERAND_SHORT_VAR: return operand[0];
-    case AIP_OPERAND_VAR: return (uint32_t)operand[0] | ((uint32_t)operand[1] << 8);
-    default: break;
+    case AIP_OPERAND_SHORT_VAR:
+        return operand[0];
+    case AIP_OPERAND_VAR:
+        return (uint32_t)operand[0] | ((uint32_t)operand[1] << 8);
+    default:
+        break;
     }
     switch (in->opcode) { /* ldarg.0-3, ldloc.0-3, stloc.0-3 */
-    case AIP_CEE_LDARG_0: case AIP_CEE_LDLOC_0: case AIP_CEE_STLOC_0: return 0;
-    case AIP_CEE_LDARG_1: case AIP_CEE_LDLOC_1: case AIP_CEE_STLOC_1: return 1;
-    case AIP_CEE_LDARG_2: case AIP_CEE_LDLOC_2: case AIP_CEE_STLOC_2: return 2;
-    default: return 3;
+    case AIP_CEE_LDARG_0:
+    case AIP_CEE_LDLOC_0:
+    case AIP_CEE_STLOC_0:
+        return 0;
+    case AIP_CEE_LDARG_1:
+    case AIP_CEE_LDLOC_1:
+    case AIP_CEE_STLOC_1:
+        return 1;
+    case AIP_CEE_LDARG_2:
+    case AIP_CEE_LDLOC_2:
+    case AIP_CEE_STLOC_2:
+        return 2;
+    default:
+        return 3;
     }
 }
 
@@ -1120,11 +1162,10 @@ static void find_leaders(checker *c)
         aip_il_opcode_stack(in.opcode, &rule, NULL);
         if (!ends_block(rule))
             continue;
-        uint32_t targets = in.operand_kind == AIP_OPERAND_SWITCH
-                               ? read32(b->code + in.operand_offset)
-                           : in.operand_kind == AIP_OPERAND_BR || in.operand_kind == AIP_OPERAND_SHORT_BR
-                               ? 1u
-                               : 0u;
+        uint32_t targets =
+            in.operand_kind == AIP_OPERAND_SWITCH ? read32(b->code + in.operand_offset)
+            : in.operand_kind == AIP_OPERAND_BR || in.operand_kind == AIP_OPERAND_SHORT_BR ? 1u
+                                                                                           : 0u;
         for (uint32_t i = 0; i < targets; ++i)
             mark(c, branch_target(c, &in, i), 0);
         if (in.next_offset < b->code_size)
@@ -1146,7 +1187,8 @@ static step seed_handlers(checker *c)
     step r = STEP_NEXT;
     for (uint32_t i = 0; i < b->clause_count && r == STEP_NEXT; ++i) {
         const aip_eh_clause *e = &b->clauses[i];
-        int object = (e->flags & (COR_ILEXCEPTION_CLAUSE_FINALLY | COR_ILEXCEPTION_CLAUSE_FAULT)) == 0;
+        int object =
+            (e->flags & (COR_ILEXCEPTION_CLAUSE_FINALLY | COR_ILEXCEPTION_CLAUSE_FAULT)) == 0;
         c->depth = 0;
         if (object)
             c->stack[c->depth++] = make(S_O);

@@ -86,8 +86,7 @@ typedef struct aip_stack_oracle {
      * instantiation), FieldDef, StandAloneSig. */
     int (*member)(void *context, uint32_t token, uint32_t operand_offset, aip_stack_member *out);
     /* TypeDef, TypeRef, TypeSpec. */
-    int (*type)(void *context, uint32_t token, uint32_t operand_offset,
-                aip_stack_type_answer *out);
+    int (*type)(void *context, uint32_t token, uint32_t operand_offset, aip_stack_type_answer *out);
 } aip_stack_oracle;
 
 /* The code to check, as aip_method_body_parse found it. */

@@ -7,7 +7,9 @@
 #include <string.h>
 
 /* Table slot of an opcode: one-byte opcodes at 0x000-0x0FF, 0xFExx at 0x100-0x1FF. */
+/* clang-format off */
 #define AIP_IL_SLOT(value) ((value) < 0x100u ? (value) : 0x100u | ((value) & 0xFFu))
+/* clang-format on */
 #define AIP_IL_SLOTS 0x200u
 #define AIP_IL_TWO_BYTE_BASE 0xFE00u
 
@@ -39,18 +41,17 @@ _Static_assert(AIP_STACK_RULE_COUNT <= 256, "a stack rule fits the table's byte"
 
 /* Fixed operand sizes by kind; SWITCH is 4 here (its count) plus 4 per target. */
 static const uint8_t aip_il_operand_sizes[AIP_OPERAND_KIND_COUNT] = {
-    [AIP_OPERAND_NONE] = 0,   [AIP_OPERAND_SHORT_VAR] = 1, [AIP_OPERAND_SHORT_I] = 1,
-    [AIP_OPERAND_SHORT_BR] = 1, [AIP_OPERAND_SHORT_R] = 4, [AIP_OPERAND_I] = 4,
-    [AIP_OPERAND_I8] = 8,     [AIP_OPERAND_R] = 8,         [AIP_OPERAND_VAR] = 2,
-    [AIP_OPERAND_BR] = 4,     [AIP_OPERAND_SWITCH] = 4,    [AIP_OPERAND_METHOD] = 4,
-    [AIP_OPERAND_FIELD] = 4,  [AIP_OPERAND_TYPE] = 4,      [AIP_OPERAND_TOK] = 4,
-    [AIP_OPERAND_STRING] = 4, [AIP_OPERAND_SIG] = 4,
+    [AIP_OPERAND_NONE] = 0,     [AIP_OPERAND_SHORT_VAR] = 1, [AIP_OPERAND_SHORT_I] = 1,
+    [AIP_OPERAND_SHORT_BR] = 1, [AIP_OPERAND_SHORT_R] = 4,   [AIP_OPERAND_I] = 4,
+    [AIP_OPERAND_I8] = 8,       [AIP_OPERAND_R] = 8,         [AIP_OPERAND_VAR] = 2,
+    [AIP_OPERAND_BR] = 4,       [AIP_OPERAND_SWITCH] = 4,    [AIP_OPERAND_METHOD] = 4,
+    [AIP_OPERAND_FIELD] = 4,    [AIP_OPERAND_TYPE] = 4,      [AIP_OPERAND_TOK] = 4,
+    [AIP_OPERAND_STRING] = 4,   [AIP_OPERAND_SIG] = 4,
 };
 
 static uint32_t aip_il_rd32(const uint8_t *p)
 {
-    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) |
-           ((uint32_t)p[3] << 24);
+    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
 }
 
 static int aip_il_slot_of(uint32_t opcode, uint32_t *slot)
@@ -165,8 +166,7 @@ static int aip_il_target_ok(const aip_il_starts *starts, uint32_t code_size, uin
 }
 
 static alvk_status aip_il_check_targets(const uint8_t *code, uint32_t code_size,
-                                        const aip_il_starts *starts,
-                                        const aip_il_instruction *insn)
+                                        const aip_il_starts *starts, const aip_il_instruction *insn)
 {
     const uint8_t *operand = code + insn->operand_offset;
     int32_t displacement;

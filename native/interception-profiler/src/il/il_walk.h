@@ -11,12 +11,14 @@
 #include <stdint.h>
 
 /* AIP_CEE_<ident> = value, e.g. AIP_CEE_CALLI = 0x29, AIP_CEE_LDARG = 0xFE09. */
+/* clang-format off */
 typedef enum aip_cee_opcode {
 #define AIP_CEE_ENUM_ENTRY(ident, name, value, operand, stack, type) AIP_CEE_##ident = value,
     AIP_IL_OPCODES(AIP_CEE_ENUM_ENTRY)
 #undef AIP_CEE_ENUM_ENTRY
     AIP_CEE_PREFIX1 = 0xFE /* first byte of every two-byte opcode; not an opcode itself */
 } aip_cee_opcode;
+/* clang-format on */
 
 /* Longest code the walker accepts: the code of a generation body always fits. */
 #define AIP_IL_MAX_CODE_BYTES ALVK_MAX_GENERATION_BODY_BYTES
@@ -27,12 +29,12 @@ typedef struct aip_il_starts {
 } aip_il_starts;
 
 typedef struct aip_il_instruction {
-    uint32_t offset;          /* of the first opcode byte */
-    uint32_t opcode;          /* aip_cee_opcode: 0x00-0xE0, or 0xFE00 | second byte */
+    uint32_t offset; /* of the first opcode byte */
+    uint32_t opcode; /* aip_cee_opcode: 0x00-0xE0, or 0xFE00 | second byte */
     aip_operand_kind operand_kind;
-    uint32_t operand_offset;  /* offset + 1, or offset + 2 for two-byte opcodes */
-    uint32_t operand_size;    /* bytes; for SWITCH 4 + 4 * target count */
-    uint32_t next_offset;     /* operand_offset + operand_size */
+    uint32_t operand_offset; /* offset + 1, or offset + 2 for two-byte opcodes */
+    uint32_t operand_size;   /* bytes; for SWITCH 4 + 4 * target count */
+    uint32_t next_offset;    /* operand_offset + operand_size */
 } aip_il_instruction;
 
 /* The opcode's ECMA name ("ldarg.s", "constrained."), or NULL when it is not an opcode. */

@@ -14,10 +14,10 @@
 
 typedef struct aip_body_reader {
     const uint8_t *bytes;
-    uint64_t limit;            /* min(available, AIP_BODY_MAX_BYTES) */
-    int limit_is_max;          /* the limit came from AIP_BODY_MAX_BYTES, not `available` */
+    uint64_t limit;   /* min(available, AIP_BODY_MAX_BYTES) */
+    int limit_is_max; /* the limit came from AIP_BODY_MAX_BYTES, not `available` */
     aip_eh_clause *clauses;
-    uint32_t clause_limit;     /* how many clauses may be stored / counted */
+    uint32_t clause_limit; /* how many clauses may be stored / counted */
     uint32_t clause_count;
 } aip_body_reader;
 
@@ -28,8 +28,7 @@ static uint16_t aip_rd16(const uint8_t *p)
 
 static uint32_t aip_rd32(const uint8_t *p)
 {
-    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) |
-           ((uint32_t)p[3] << 24);
+    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
 }
 
 static uint64_t aip_align4(uint64_t offset)
@@ -103,9 +102,9 @@ static alvk_status aip_read_sections(aip_body_reader *reader, uint64_t offset, u
             return ALVK_E_METHOD_BODY_MALFORMED;
         }
         int fat = (kind & CorILMethod_Sect_FatFormat) != 0;
-        uint32_t data_size = fat ? ((uint32_t)header[1] | ((uint32_t)header[2] << 8) |
-                                    ((uint32_t)header[3] << 16))
-                                 : (uint32_t)header[1];
+        uint32_t data_size =
+            fat ? ((uint32_t)header[1] | ((uint32_t)header[2] << 8) | ((uint32_t)header[3] << 16))
+                : (uint32_t)header[1];
         uint32_t clause_size = fat ? AIP_FAT_CLAUSE_SIZE : AIP_SMALL_CLAUSE_SIZE;
         if (data_size < AIP_SECT_HEADER_SIZE ||
             (data_size - AIP_SECT_HEADER_SIZE) % clause_size != 0) {

@@ -17,7 +17,7 @@
 #define AIP_FAT_HEADER_BYTES 12u
 
 typedef struct aip_eh_clause {
-    uint32_t flags;           /* COR_ILEXCEPTION_CLAUSE_* */
+    uint32_t flags; /* COR_ILEXCEPTION_CLAUSE_* */
     uint32_t try_offset;
     uint32_t try_length;
     uint32_t handler_offset;
@@ -28,12 +28,12 @@ typedef struct aip_eh_clause {
 typedef struct aip_method_body {
     uint8_t is_fat;
     uint8_t init_locals;
-    uint16_t max_stack;         /* 8 for tiny bodies */
-    uint32_t header_size;       /* 1 (tiny) or 4 * size field (fat, normally 12) */
-    uint32_t code_offset;       /* == header_size */
+    uint16_t max_stack;   /* 8 for tiny bodies */
+    uint32_t header_size; /* 1 (tiny) or 4 * size field (fat, normally 12) */
+    uint32_t code_offset; /* == header_size */
     uint32_t code_size;
     uint32_t local_var_sig_token; /* 0 or a StandAloneSig token */
-    uint32_t eh_clause_count;   /* clauses in all sections */
+    uint32_t eh_clause_count;     /* clauses in all sections */
     /* Bytes from the first header byte to the end of the last extra section: what the
      * loaded-body identity hashes. Includes the padding that aligns sections to 4 bytes. */
     uint32_t total_size;

@@ -11,8 +11,7 @@
 alvk_status aip_sig_parse_type_depth(const uint8_t *blob, size_t length, size_t *offset,
                                      int allow_pinned, uint32_t depth, aip_sig_type *out);
 alvk_status aip_sig_parse_method_depth(const uint8_t *blob, size_t length, size_t *offset,
-                                       uint32_t depth, aip_method_sig *out,
-                                       uint8_t *uses_generic);
+                                       uint32_t depth, aip_method_sig *out, uint8_t *uses_generic);
 
 #define AIP_SIG_MAX_COMPRESSED 0x1FFFFFFFu
 #define AIP_SIG_MAX_RID 0x00FFFFFFu
@@ -122,9 +121,9 @@ size_t aip_sig_write_type_token(uint32_t token, uint8_t *out, size_t capacity)
 
 /* One parameter slot: an optional SENTINEL (vararg signatures only, at most once), then a
  * Type that is not VOID. */
-static alvk_status parse_param(const uint8_t *blob, size_t length, size_t *offset,
-                               uint32_t depth, uint32_t index, uint8_t kind,
-                               uint32_t *sentinel_index, aip_sig_type *param)
+static alvk_status parse_param(const uint8_t *blob, size_t length, size_t *offset, uint32_t depth,
+                               uint32_t index, uint8_t kind, uint32_t *sentinel_index,
+                               aip_sig_type *param)
 {
     if (*offset >= length)
         return ALVK_E_SIGNATURE_MALFORMED;
@@ -143,8 +142,7 @@ static alvk_status parse_param(const uint8_t *blob, size_t length, size_t *offse
 }
 
 alvk_status aip_sig_parse_method_depth(const uint8_t *blob, size_t length, size_t *offset,
-                                       uint32_t depth, aip_method_sig *out,
-                                       uint8_t *uses_generic)
+                                       uint32_t depth, aip_method_sig *out, uint8_t *uses_generic)
 {
     if (depth > AIP_SIG_MAX_DEPTH)
         return ALVK_E_LIMIT_EXCEEDED;

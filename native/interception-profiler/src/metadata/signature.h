@@ -18,9 +18,9 @@
 typedef struct aip_sig_type {
     uint32_t offset;
     uint32_t length;
-    uint8_t element_type;   /* first element type after custom modifiers and BYREF */
-    uint8_t is_byref;       /* ELEMENT_TYPE_BYREF (after modifiers) */
-    uint8_t has_modifiers;  /* CMOD_REQD / CMOD_OPT before the type */
+    uint8_t element_type;          /* first element type after custom modifiers and BYREF */
+    uint8_t is_byref;              /* ELEMENT_TYPE_BYREF (after modifiers) */
+    uint8_t has_modifiers;         /* CMOD_REQD / CMOD_OPT before the type */
     uint8_t uses_generic_variable; /* VAR or MVAR anywhere inside */
 } aip_sig_type;
 
@@ -33,8 +33,8 @@ typedef struct aip_method_sig {
                                  * emits for delegate* unmanaged<...>, .NET 5 and later) */
     uint32_t generic_param_count;
     uint32_t param_count;
-    uint32_t sentinel_index;    /* index of the first vararg parameter, or UINT32_MAX */
-    uint32_t length;            /* bytes the signature occupies in the blob */
+    uint32_t sentinel_index; /* index of the first vararg parameter, or UINT32_MAX */
+    uint32_t length;         /* bytes the signature occupies in the blob */
     aip_sig_type ret;
     aip_sig_type params[AIP_SIG_MAX_PARAMS];
 } aip_method_sig;
@@ -59,8 +59,8 @@ size_t aip_sig_write_type_token(uint32_t token, uint8_t *out, size_t capacity);
  * grammar has no place for them they are ALVK_E_SIGNATURE_MALFORMED: BYREF VOID, BYREF
  * TYPEDBYREF, and BYREF, TYPEDBYREF or VOID inside another type (an array element, a
  * generic argument, a pointer's target; VOID* excepted). */
-alvk_status aip_sig_parse_type(const uint8_t *blob, size_t length, size_t *offset,
-                               int allow_pinned, aip_sig_type *out);
+alvk_status aip_sig_parse_type(const uint8_t *blob, size_t length, size_t *offset, int allow_pinned,
+                               aip_sig_type *out);
 
 /* Parses a MethodDefSig or MethodRefSig (II.23.2.1-2) that starts at blob[0]. Trailing
  * bytes after the signature are ALVK_E_SIGNATURE_MALFORMED unless allow_trailing is set. */

@@ -15,8 +15,7 @@ static alvk_status parse_value_type(const uint8_t *blob, size_t length, size_t *
 }
 
 /* The lead byte must be `lead`; *offset is then 1. */
-static alvk_status expect_lead(const uint8_t *blob, size_t length, uint8_t lead,
-                               size_t *offset)
+static alvk_status expect_lead(const uint8_t *blob, size_t length, uint8_t lead, size_t *offset)
 {
     if (length == 0 || blob[0] != lead)
         return ALVK_E_SIGNATURE_MALFORMED;
@@ -27,8 +26,8 @@ static alvk_status expect_lead(const uint8_t *blob, size_t length, uint8_t lead,
 /* A count, then `count` types; *offset is left past the last one. Local variables may be
  * PINNED, BYREF or TYPEDBYREF; generic arguments are Types proper (II.23.2.15), none of
  * them. */
-static alvk_status parse_type_list(const uint8_t *blob, size_t length, size_t *offset,
-                                   int locals, uint32_t min, uint32_t max, uint32_t *count)
+static alvk_status parse_type_list(const uint8_t *blob, size_t length, size_t *offset, int locals,
+                                   uint32_t min, uint32_t max, uint32_t *count)
 {
     uint32_t n;
     alvk_status status = aip_sig_read_compressed(blob, length, offset, &n);
@@ -130,8 +129,7 @@ alvk_status aip_sig_parse_method_spec(const uint8_t *blob, size_t length, uint32
     return ALVK_OK;
 }
 
-alvk_status aip_sig_parse_member_ref(const uint8_t *blob, size_t length,
-                                     aip_member_sig_kind *kind)
+alvk_status aip_sig_parse_member_ref(const uint8_t *blob, size_t length, aip_member_sig_kind *kind)
 {
     if (blob == NULL || kind == NULL)
         return ALVK_E_NULL_ARGUMENT;

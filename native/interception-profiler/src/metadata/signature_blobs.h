@@ -45,8 +45,7 @@ typedef enum aip_member_sig_kind {
 /* A MemberRef's signature (II.22.25): a FieldSig when the first byte is FIELD (0x06),
  * otherwise a MethodRefSig (II.23.2.2: DEFAULT or VARARG, optionally GENERIC, HASTHIS,
  * EXPLICITTHIS; unmanaged conventions are refused). Parsed in full; *kind says which. */
-alvk_status aip_sig_parse_member_ref(const uint8_t *blob, size_t length,
-                                     aip_member_sig_kind *kind);
+alvk_status aip_sig_parse_member_ref(const uint8_t *blob, size_t length, aip_member_sig_kind *kind);
 
 typedef enum aip_standalone_sig_kind {
     AIP_STANDALONE_SIG_METHOD = 1, /* StandAloneMethodSig (calli) */

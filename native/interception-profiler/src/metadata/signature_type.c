@@ -12,8 +12,7 @@
 alvk_status aip_sig_parse_type_depth(const uint8_t *blob, size_t length, size_t *offset,
                                      int allow_pinned, uint32_t depth, aip_sig_type *out);
 alvk_status aip_sig_parse_method_depth(const uint8_t *blob, size_t length, size_t *offset,
-                                       uint32_t depth, aip_method_sig *out,
-                                       uint8_t *uses_generic);
+                                       uint32_t depth, aip_method_sig *out, uint8_t *uses_generic);
 
 /* Arrays of more dimensions than this are refused (the runtime's own bound). */
 #define AIP_SIG_MAX_ARRAY_RANK 32u
@@ -227,8 +226,8 @@ static alvk_status parse_type_at(const uint8_t *blob, size_t length, size_t *off
     return ALVK_OK;
 }
 
-alvk_status aip_sig_parse_type(const uint8_t *blob, size_t length, size_t *offset,
-                               int allow_pinned, aip_sig_type *out)
+alvk_status aip_sig_parse_type(const uint8_t *blob, size_t length, size_t *offset, int allow_pinned,
+                               aip_sig_type *out)
 {
     if (blob == NULL || offset == NULL || out == NULL)
         return ALVK_E_NULL_ARGUMENT;

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* clang-format off */
 #if defined(_WIN32)
 typedef struct aip_mutex { void *srwlock; } aip_mutex;
 typedef struct aip_cond { void *condition_variable; } aip_cond;
@@ -18,6 +19,7 @@ typedef struct aip_mutex { pthread_mutex_t mutex; } aip_mutex;
 typedef struct aip_cond { pthread_cond_t cond; } aip_cond;
 typedef struct aip_thread { pthread_t thread; } aip_thread;
 #endif
+/* clang-format on */
 
 typedef void (*aip_thread_fn)(void *arg);
 

@@ -9,9 +9,15 @@
 #include <string.h>
 #include <time.h>
 
-int aip_cond_init(aip_cond *c) { return pthread_cond_init(&c->cond, NULL); }
+int aip_cond_init(aip_cond *c)
+{
+    return pthread_cond_init(&c->cond, NULL);
+}
 
-uint64_t aip_monotonic_ns(void) { return clock_gettime_nsec_np(CLOCK_UPTIME_RAW); }
+uint64_t aip_monotonic_ns(void)
+{
+    return clock_gettime_nsec_np(CLOCK_UPTIME_RAW);
+}
 
 int aip_cond_wait_until(aip_cond *c, aip_mutex *m, uint64_t deadline_ns)
 {

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* clang-format off */
 int aip_mutex_init(aip_mutex *m) { return pthread_mutex_init(&m->mutex, NULL); }
 void aip_mutex_destroy(aip_mutex *m) { pthread_mutex_destroy(&m->mutex); }
 void aip_mutex_lock(aip_mutex *m) { pthread_mutex_lock(&m->mutex); }
@@ -18,6 +19,7 @@ void aip_cond_destroy(aip_cond *c) { pthread_cond_destroy(&c->cond); }
 void aip_cond_wait(aip_cond *c, aip_mutex *m) { pthread_cond_wait(&c->cond, &m->mutex); }
 void aip_cond_signal(aip_cond *c) { pthread_cond_signal(&c->cond); }
 void aip_cond_broadcast(aip_cond *c) { pthread_cond_broadcast(&c->cond); }
+/* clang-format on */
 
 typedef struct thread_start {
     aip_thread_fn fn;
@@ -46,7 +48,10 @@ int aip_thread_start(aip_thread *t, aip_thread_fn fn, void *arg)
     return 0;
 }
 
-void aip_thread_join(aip_thread *t) { pthread_join(t->thread, NULL); }
+void aip_thread_join(aip_thread *t)
+{
+    pthread_join(t->thread, NULL);
+}
 
 int aip_getenv(const char *name, char *buf, size_t cap)
 {

@@ -9,12 +9,15 @@
 #include <windows.h>
 
 _Static_assert(sizeof(SRWLOCK) == sizeof(void *), "aip_mutex holds one SRWLOCK");
-_Static_assert(sizeof(CONDITION_VARIABLE) == sizeof(void *), "aip_cond holds one CONDITION_VARIABLE");
+_Static_assert(sizeof(CONDITION_VARIABLE) == sizeof(void *),
+               "aip_cond holds one CONDITION_VARIABLE");
 
+/* clang-format off */
 int aip_mutex_init(aip_mutex *m) { InitializeSRWLock((PSRWLOCK)&m->srwlock); return 0; }
 void aip_mutex_destroy(aip_mutex *m) { (void)m; }
 void aip_mutex_lock(aip_mutex *m) { AcquireSRWLockExclusive((PSRWLOCK)&m->srwlock); }
 void aip_mutex_unlock(aip_mutex *m) { ReleaseSRWLockExclusive((PSRWLOCK)&m->srwlock); }
+/* clang-format on */
 
 int aip_cond_init(aip_cond *c)
 {
@@ -22,7 +25,10 @@ int aip_cond_init(aip_cond *c)
     return 0;
 }
 
-void aip_cond_destroy(aip_cond *c) { (void)c; }
+void aip_cond_destroy(aip_cond *c)
+{
+    (void)c;
+}
 
 void aip_cond_wait(aip_cond *c, aip_mutex *m)
 {
@@ -44,7 +50,10 @@ int aip_cond_wait_until(aip_cond *c, aip_mutex *m, uint64_t deadline_ns)
     return GetLastError() == ERROR_TIMEOUT ? 1 : 0;
 }
 
-void aip_cond_signal(aip_cond *c) { WakeConditionVariable((PCONDITION_VARIABLE)&c->condition_variable); }
+void aip_cond_signal(aip_cond *c)
+{
+    WakeConditionVariable((PCONDITION_VARIABLE)&c->condition_variable);
+}
 void aip_cond_broadcast(aip_cond *c)
 {
     WakeAllConditionVariable((PCONDITION_VARIABLE)&c->condition_variable);
