@@ -1,14 +1,14 @@
-using System.Diagnostics;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using AlvorKit.Interception.Native;
+using AlvorKit.Tests.Support;
 using Xunit;
 
 namespace AlvorKit.Bindings.Tests;
 
 public sealed class BindingTests
 {
-    private static readonly string Root = FindRoot();
+    private static readonly string Root = Checkout.Root;
     private static readonly string Header = Path.Combine(Root, "include", "alvorkit_interception_profiler.h");
     private static readonly string Generator = Path.Combine(Root, "tools", "bindgen", "generate.py");
 
@@ -87,21 +87,7 @@ public sealed class BindingTests
 
     private static (int Code, string Output) Run(string file, params string[] args)
     {
-        var start = new ProcessStartInfo(file) { RedirectStandardOutput = true, RedirectStandardError = true };
-        foreach (string a in args)
-            start.ArgumentList.Add(a);
-        using var p = Process.Start(start)!;
-        Task<string> stderr = p.StandardError.ReadToEndAsync();
-        string stdout = p.StandardOutput.ReadToEnd();
-        p.WaitForExit();
-        return (p.ExitCode, stdout + stderr.Result);
-    }
-
-    private static string FindRoot()
-    {
-        for (var dir = new DirectoryInfo(AppContext.BaseDirectory); dir != null; dir = dir.Parent)
-            if (File.Exists(Path.Combine(dir.FullName, "build.sh")))
-                return dir.FullName;
-        throw new DirectoryNotFoundException("repository root not found");
+        ProcessResult result = ChildProcess.Run(file, args);
+        return (result.ExitCode, result.Stdout + result.Stderr);
     }
 }

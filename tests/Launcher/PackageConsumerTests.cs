@@ -53,7 +53,7 @@ public class PackageConsumerTests(PackagesFixture packages)
         Assert.Contains("original: Scoring.Score(20) = 41", run.Stdout);
         Assert.Contains("patched: Scoring.Score(20) = 2000 (install Ok)", run.Stdout);
         Assert.Contains("restored: Scoring.Score(20) = 41 (remove Ok)", run.Stdout);
-        JsonObject report = run.LastJson();
+        JsonObject report = run.Report;
         Assert.True((bool)report["ok"]!, report.ToJsonString());
         Assert.Equal(41, (int)report["original"]!);
         Assert.Equal(2000, (int)report["patched"]!);

@@ -1,17 +1,15 @@
-using System.Reflection;
 using System.Runtime.InteropServices;
 using AlvorKit.Interception.Launcher;
+using AlvorKit.Tests.Support;
 
 namespace AlvorKit.Interception.Launcher.Tests;
 
 /// <summary>Paths of the checkout these tests run in.</summary>
 internal static class Repo
 {
-    public static string Root { get; } = FindRoot();
+    public static string Root => Checkout.Root;
 
-    public static string Configuration { get; } =
-        typeof(Repo).Assembly.GetCustomAttributes<AssemblyMetadataAttribute>()
-            .FirstOrDefault(a => a.Key == "Configuration")?.Value ?? "Debug";
+    public static string Configuration => Checkout.Configuration;
 
     public static string Rid { get; } = Rids.Current();
 
@@ -33,14 +31,6 @@ internal static class Repo
 
     private static string Required(string path, string hint) =>
         File.Exists(path) ? path : throw new FileNotFoundException($"{path} is missing: {hint}");
-
-    private static string FindRoot()
-    {
-        for (var dir = new DirectoryInfo(AppContext.BaseDirectory); dir is not null; dir = dir.Parent)
-            if (File.Exists(Path.Combine(dir.FullName, "build.sh")) && Directory.Exists(Path.Combine(dir.FullName, "packaging")))
-                return dir.FullName;
-        throw new DirectoryNotFoundException($"no checkout above {AppContext.BaseDirectory}");
-    }
 }
 
 /// <summary>A folder under the system temp folder, deleted on Dispose.</summary>

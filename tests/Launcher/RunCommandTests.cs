@@ -21,7 +21,7 @@ public partial class RunCommandTests
         ProcessResult r = Processes.Launcher(
             ["run", "--modules", "EnvProbe;Game.Logic", "--", "dotnet", Repo.EnvProbe, "env"], inherited);
         Assert.True(r.ExitCode == 0, r.ToString());
-        JsonObject report = r.LastJson();
+        JsonObject report = r.Report;
         var env = report["environment"]!.AsObject().ToDictionary(p => p.Key, p => (string)p.Value!);
         EnvCommandTests.AssertVariables(env, "EnvProbe;Game.Logic", allocations: false);
         Assert.Equal(Repo.NativeLibrary, env["CORECLR_PROFILER_PATH"]);
@@ -43,7 +43,7 @@ public partial class RunCommandTests
         ProcessResult r = Processes.Launcher(["run", "--allocations", "--", "dotnet", Repo.EnvProbe, "env"],
             new Dictionary<string, string?> { ["ALVORKIT_INTERCEPTION_MODULES"] = "Stale.Module" });
         Assert.True(r.ExitCode == 0, r.ToString());
-        JsonObject report = r.LastJson();
+        JsonObject report = r.Report;
         var env = report["environment"]!.AsObject().ToDictionary(p => p.Key, p => (string)p.Value!);
         EnvCommandTests.AssertVariables(env, modules: null, allocations: true);
         JsonObject profiler = report["profiler"]!.AsObject();

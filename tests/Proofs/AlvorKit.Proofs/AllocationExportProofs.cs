@@ -225,13 +225,11 @@ public class AllocationExportProofs
     // into build/npm (ALVK_SPEEDSCOPE_SCHEMA overrides the path).
     private static string SpeedscopeSchema()
     {
-        string? path = Environment.GetEnvironmentVariable("ALVK_SPEEDSCOPE_SCHEMA");
-        for (var dir = new DirectoryInfo(AppContext.BaseDirectory); path is null && dir != null; dir = dir.Parent)
-            if (File.Exists(Path.Combine(dir.FullName, "build.sh")))
-                path = Path.Combine(dir.FullName, "build", "npm", "node_modules", "speedscope", "dist",
-                    "release", "file-format-schema.json");
-        Assert.True(path is not null && File.Exists(path),
+        string path = Environment.GetEnvironmentVariable("ALVK_SPEEDSCOPE_SCHEMA") is { Length: > 0 } set
+            ? set
+            : Checkout.File("build", "npm", "node_modules", "speedscope", "dist", "release", "file-format-schema.json");
+        Assert.True(File.Exists(path),
             $"speedscope's schema is missing at {path}: run ./build.sh test, which installs it with npm");
-        return path!;
+        return path;
     }
 }

@@ -60,11 +60,5 @@ public static class AllocationReports
     }
 
     /// <summary>The repository file `relative` (the proofs run from inside the repository).</summary>
-    public static string RepositoryFile(string relative)
-    {
-        for (var dir = new DirectoryInfo(AppContext.BaseDirectory); dir != null; dir = dir.Parent)
-            if (File.Exists(Path.Combine(dir.FullName, "build.sh")))
-                return Path.Combine(dir.FullName, relative);
-        throw new FileNotFoundException($"repository root not found above {AppContext.BaseDirectory}");
-    }
+    public static string RepositoryFile(string relative) => Checkout.File(relative);
 }

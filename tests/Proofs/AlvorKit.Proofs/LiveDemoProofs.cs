@@ -93,19 +93,7 @@ public sealed class LiveDemoProofs
 
     private static string LocateDemo()
     {
-        string? explicitPath = Environment.GetEnvironmentVariable("ALVK_LIVE_DEMO");
-        if (!string.IsNullOrEmpty(explicitPath))
-            return Path.GetFullPath(explicitPath);
-#if DEBUG
-        const string configuration = "Debug";
-#else
-        const string configuration = "Release";
-#endif
-        for (var dir = new DirectoryInfo(AppContext.BaseDirectory); dir != null; dir = dir.Parent)
-        {
-            if (File.Exists(Path.Combine(dir.FullName, "build.sh")))
-                return Path.Combine(dir.FullName, "samples", "LiveDemo", "bin", configuration, "net10.0", "LiveDemo.dll");
-        }
-        throw new FileNotFoundException($"repository root not found above {AppContext.BaseDirectory}; set ALVK_LIVE_DEMO");
+        return Checkout.Required("ALVK_LIVE_DEMO", "build samples/LiveDemo (./build.sh test builds it)",
+            "samples", "LiveDemo", "bin", Checkout.Configuration, "net10.0", "LiveDemo.dll");
     }
 }

@@ -1,0 +1,122 @@
+#!/usr/bin/env python3
+"""Call cycles between the native library's files and folders, read from its object files.
+
+For each object file of the library, `nm` gives the symbols it defines and the symbols it
+uses; file A calls file B when A uses a symbol B defines. The check fails (exit 1) when the
+files, or the folders that hold them, call each other in a circle, and prints each circle.
+Calls through function pointers (the COM vtables, the allocation port) are not seen, by
+design: those are the seams that let a lower layer call up without depending on it.
+
+  tools/check_calls.py <build dir>     e.g. build/native-release
+"""
+import os
+import subprocess
+import sys
+
+SOURCE_MARK = os.sep + "src" + os.sep
+# The library's own targets, not the tests' or the fuzzers'.
+LIBRARY_MARK = os.path.join("native", "interception-profiler", "CMakeFiles") + os.sep
+
+
+def object_files(build_dir):
+    for root, _, names in os.walk(build_dir):
+        for name in names:
+            path = os.path.join(root, name)
+            if name.endswith(".c.o") and SOURCE_MARK in path and LIBRARY_MARK in path:
+                    yield path
+
+
+def unit_of(path):
+    """src/rejit/rejit_state.c.o -> rejit/rejit_state"""
+    tail = path.split(SOURCE_MARK, 1)[1]
+    return tail[: -len(".c.o")]
+
+
+def symbols(path):
+    out = subprocess.run(["nm", path], check=True, capture_output=True, text=True).stdout
+    defined, used = set(), set()
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) == 2 and parts[0] == "U":
+            used.add(parts[1])
+        elif len(parts) == 3 and parts[1] in "TDBRC":
+            defined.add(parts[2])
+    return defined, used
+
+
+def cycles(graph):
+    """Strongly connected components with more than one node (Tarjan, iterative)."""
+    index, low, on_stack, stack, result, counter = {}, {}, set(), [], [], [0]
+    for start in sorted(graph):
+        if start in index:
+            continue
+        work = [(start, iter(sorted(graph[start])))]
+        index[start] = low[start] = counter[0]; counter[0] += 1
+        stack.append(start); on_stack.add(start)
+        while work:
+            node, children = work[-1]
+            advanced = False
+            for child in children:
+                if child not in index:
+                    index[child] = low[child] = counter[0]; counter[0] += 1
+                    stack.append(child); on_stack.add(child)
+                    work.append((child, iter(sorted(graph.get(child, ())))))
+                    advanced = True
+                    break
+                if child in on_stack:
+                    low[node] = min(low[node], index[child])
+            if advanced:
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    top = stack.pop(); on_stack.discard(top); component.append(top)
+                    if top == node:
+                        break
+                if len(component) > 1:
+                    result.append(sorted(component))
+    return result
+
+
+def main(argv):
+    if len(argv) != 2:
+        print(__doc__, file=sys.stderr)
+        return 64
+    files = {unit_of(p): symbols(p) for p in object_files(argv[1])}
+    if not files:
+        print(f"check_calls: no object files of the library under {argv[1]}", file=sys.stderr)
+        return 2
+    owner = {}
+    for unit, (defined, _) in files.items():
+        for name in defined:
+            owner[name] = unit
+    unit_graph = {u: set() for u in files}
+    for unit, (_, used) in files.items():
+        for name in used:
+            callee = owner.get(name)
+            if callee and callee != unit:
+                unit_graph[unit].add(callee)
+    folder_graph = {}
+    for unit, callees in unit_graph.items():
+        folder = unit.split("/")[0]
+        folder_graph.setdefault(folder, set())
+        for callee in callees:
+            target = callee.split("/")[0]
+            if target != folder:
+                folder_graph[folder].add(target)
+    failures = 0
+    for kind, graph in (("folder", folder_graph), ("file", unit_graph)):
+        for component in cycles(graph):
+            failures += 1
+            print(f"call cycle between {kind}s: " + " <-> ".join(component))
+    edges = sum(len(v) for v in unit_graph.values())
+    print(f"check_calls: {len(unit_graph)} files, {edges} calls between files, "
+          f"{len(folder_graph)} folders: {failures} cycles")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
