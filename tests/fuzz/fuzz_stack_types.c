@@ -2,7 +2,7 @@
  *
  *   clang -fsanitize=fuzzer,address,undefined -I include -I native/interception-profiler/src \
  *     tests/fuzz/fuzz_stack_types.c native/interception-profiler/src/il/{il_stack_types,il_walk}.c \
- *     native/interception-profiler/src/metadata/{signature,signature_type,signature_blobs}.c
+ *     native/interception-profiler/src/metadata/{signature,signature_codec,signature_blobs}.c
  *   ./a.out tests/fuzz/corpus/stack_types
  *
  * The input is a body, the target's signature, EH clauses and an oracle:

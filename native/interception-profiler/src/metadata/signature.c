@@ -1,122 +1,245 @@
-/* ECMA-335 II.23.2: compressed integers, TypeDefOrRefOrSpecEncoded tokens and method
- * signatures. Types live in signature_type.c. Every read is bounds-checked. */
-#include "signature.h"
+/* Signature traversal (ECMA-335 II.23.2): method signatures (II.23.2.1-2) and the Types
+ * inside them (II.23.2.12, with the II.23.2.7 custom modifiers, BYREF, PINNED and the
+ * II.23.2.13 ArrayShape), parsed in place over a bounded blob. One job in one file: a
+ * Type can hold a method signature (FNPTR) and a method signature holds Types, so the two
+ * parsers recurse into each other, bounded by AIP_SIG_MAX_DEPTH. BYREF, TYPEDBYREF and VOID
+ * are refused where the grammar has no place for them (inside another Type; after BYREF),
+ * as a type loader would refuse them. The integer and token encodings are
+ * signature_codec.c's. */
+#include "metadata/signature.h"
 
 #include "coreclr/cor_metadata_defs.h"
 
 #include <string.h>
 
-/* Shared with signature_type.c (no private header): depth-aware parsers. A nested method
- * signature (FNPTR) is parsed with out == NULL; *uses_generic reports VAR/MVAR inside. */
-alvk_status aip_sig_parse_type_depth(const uint8_t *blob, size_t length, size_t *offset,
-                                     int allow_pinned, uint32_t depth, aip_sig_type *out);
-alvk_status aip_sig_parse_method_depth(const uint8_t *blob, size_t length, size_t *offset,
-                                       uint32_t depth, aip_method_sig *out, uint8_t *uses_generic);
+/* Depth-aware parsers. A nested method signature (FNPTR) is parsed with out == NULL;
+ * *uses_generic reports VAR/MVAR inside. */
+static alvk_status parse_type_depth(const uint8_t *blob, size_t length, size_t *offset,
+                                    int allow_pinned, uint32_t depth, aip_sig_type *out);
+static alvk_status parse_method_depth(const uint8_t *blob, size_t length, size_t *offset,
+                                      uint32_t depth, aip_method_sig *out, uint8_t *uses_generic);
 
-#define AIP_SIG_MAX_COMPRESSED 0x1FFFFFFFu
-#define AIP_SIG_MAX_RID 0x00FFFFFFu
 #define AIP_SIG_CC_RESERVED 0x80u
 
-alvk_status aip_sig_read_compressed(const uint8_t *blob, size_t length, size_t *offset,
-                                    uint32_t *value)
+/* Arrays of more dimensions than this are refused (the runtime's own bound). */
+#define AIP_SIG_MAX_ARRAY_RANK 32u
+
+/* Where a Type stands. At the top (a return type, parameter, field, local, TypeSpec or
+ * MethodSpec argument) BYREF, TYPEDBYREF and VOID may appear, and the callers refuse VOID
+ * where it cannot be; BYREF is then followed by a Type proper. Inside another Type (an
+ * array element, a generic argument) only a Type proper: none of the three. Under PTR, a
+ * Type proper or VOID. (II.23.2.10-12: Param, RetType, Type.) */
+typedef enum aip_sig_position {
+    AIP_SIG_TOP = 0,
+    AIP_SIG_INNER = 1,
+    AIP_SIG_POINTEE = 2
+} aip_sig_position;
+
+static alvk_status parse_type_at(const uint8_t *blob, size_t length, size_t *offset,
+                                 aip_sig_position position, int allow_pinned, uint32_t depth,
+                                 aip_sig_type *out);
+
+/* A nested Type (never PINNED); ORs its generic-variable flag into *generic. */
+static alvk_status parse_nested(const uint8_t *blob, size_t length, size_t *offset,
+                                aip_sig_position position, uint32_t depth, uint8_t *generic)
 {
-    if (blob == NULL || offset == NULL || value == NULL)
-        return ALVK_E_NULL_ARGUMENT;
-    size_t at = *offset;
-    if (at >= length)
+    aip_sig_type inner;
+    alvk_status status = parse_type_at(blob, length, offset, position, 0, depth + 1, &inner);
+    if (status == ALVK_OK)
+        *generic |= inner.uses_generic_variable;
+    return status;
+}
+
+/* ArrayShape: Rank, NumSizes Size*, NumLoBounds LoBound* (signed; consumed, not decoded). */
+static alvk_status parse_array_shape(const uint8_t *blob, size_t length, size_t *offset)
+{
+    uint32_t rank;
+    alvk_status status = aip_sig_read_compressed(blob, length, offset, &rank);
+    if (status != ALVK_OK)
+        return status;
+    if (rank == 0 || rank > AIP_SIG_MAX_ARRAY_RANK)
         return ALVK_E_SIGNATURE_MALFORMED;
-    uint8_t lead = blob[at];
-    size_t available = length - at;
-    uint32_t result;
-    size_t used;
-    if ((lead & 0x80u) == 0) {
-        result = lead;
-        used = 1;
-    } else if ((lead & 0xC0u) == 0x80u) {
-        if (available < 2)
+    for (int list = 0; list < 2; ++list) {
+        uint32_t count;
+        status = aip_sig_read_compressed(blob, length, offset, &count);
+        if (status != ALVK_OK)
+            return status;
+        if (count > rank)
             return ALVK_E_SIGNATURE_MALFORMED;
-        result = ((uint32_t)(lead & 0x3Fu) << 8) | blob[at + 1];
-        used = 2;
-    } else if ((lead & 0xE0u) == 0xC0u) {
-        if (available < 4)
-            return ALVK_E_SIGNATURE_MALFORMED;
-        result = ((uint32_t)(lead & 0x1Fu) << 24) | ((uint32_t)blob[at + 1] << 16) |
-                 ((uint32_t)blob[at + 2] << 8) | blob[at + 3];
-        used = 4;
-    } else {
-        return ALVK_E_SIGNATURE_MALFORMED;
+        for (uint32_t i = 0; i < count; ++i) {
+            uint32_t ignored;
+            status = aip_sig_read_compressed(blob, length, offset, &ignored);
+            if (status != ALVK_OK)
+                return status;
+        }
     }
-    *value = result;
-    *offset = at + used;
     return ALVK_OK;
 }
 
-size_t aip_sig_write_compressed(uint32_t value, uint8_t *out, size_t capacity)
+/* GENERICINST (CLASS | VALUETYPE) TypeDefOrRefOrSpecEncoded GenArgCount Type+ */
+static alvk_status parse_generic_inst(const uint8_t *blob, size_t length, size_t *offset,
+                                      uint32_t depth, uint8_t *generic)
 {
-    if (out == NULL || value > AIP_SIG_MAX_COMPRESSED)
-        return 0;
-    if (value <= 0x7Fu) {
-        if (capacity < 1)
-            return 0;
-        out[0] = (uint8_t)value;
-        return 1;
-    }
-    if (value <= 0x3FFFu) {
-        if (capacity < 2)
-            return 0;
-        out[0] = (uint8_t)(0x80u | (value >> 8));
-        out[1] = (uint8_t)(value & 0xFFu);
-        return 2;
-    }
-    if (capacity < 4)
-        return 0;
-    out[0] = (uint8_t)(0xC0u | (value >> 24));
-    out[1] = (uint8_t)((value >> 16) & 0xFFu);
-    out[2] = (uint8_t)((value >> 8) & 0xFFu);
-    out[3] = (uint8_t)(value & 0xFFu);
-    return 4;
-}
-
-alvk_status aip_sig_read_type_token(const uint8_t *blob, size_t length, size_t *offset,
-                                    uint32_t *token)
-{
-    if (blob == NULL || offset == NULL || token == NULL)
-        return ALVK_E_NULL_ARGUMENT;
-    size_t at = *offset;
-    uint32_t coded;
-    alvk_status status = aip_sig_read_compressed(blob, length, &at, &coded);
+    if (*offset >= length)
+        return ALVK_E_SIGNATURE_MALFORMED;
+    uint8_t kind = blob[*offset];
+    if (kind != ELEMENT_TYPE_CLASS && kind != ELEMENT_TYPE_VALUETYPE)
+        return ALVK_E_SIGNATURE_MALFORMED;
+    *offset += 1;
+    uint32_t token;
+    alvk_status status = aip_sig_read_type_token(blob, length, offset, &token);
     if (status != ALVK_OK)
         return status;
-    static const uint32_t tables[3] = {mdtTypeDef, mdtTypeRef, mdtTypeSpec};
-    uint32_t tag = coded & 0x3u;
-    uint32_t rid = coded >> 2;
-    if (tag == 3 || rid == 0 || rid > AIP_SIG_MAX_RID)
+    uint32_t count;
+    status = aip_sig_read_compressed(blob, length, offset, &count);
+    if (status != ALVK_OK)
+        return status;
+    if (count == 0)
         return ALVK_E_SIGNATURE_MALFORMED;
-    *token = tables[tag] | rid;
+    if (count > AIP_SIG_MAX_PARAMS)
+        return ALVK_E_LIMIT_EXCEEDED;
+    for (uint32_t i = 0; i < count; ++i) {
+        status = parse_nested(blob, length, offset, AIP_SIG_INNER, depth, generic);
+        if (status != ALVK_OK)
+            return status;
+    }
+    return ALVK_OK;
+}
+
+/* The element after the prefixes: blob[*offset - 1] == element, *offset is past it. */
+static alvk_status parse_element(const uint8_t *blob, size_t length, size_t *offset,
+                                 uint8_t element, uint32_t depth, uint8_t *generic)
+{
+    uint32_t ignored;
+    alvk_status status;
+    switch (element) {
+    case ELEMENT_TYPE_VOID:
+    case ELEMENT_TYPE_BOOLEAN:
+    case ELEMENT_TYPE_CHAR:
+    case ELEMENT_TYPE_I1:
+    case ELEMENT_TYPE_U1:
+    case ELEMENT_TYPE_I2:
+    case ELEMENT_TYPE_U2:
+    case ELEMENT_TYPE_I4:
+    case ELEMENT_TYPE_U4:
+    case ELEMENT_TYPE_I8:
+    case ELEMENT_TYPE_U8:
+    case ELEMENT_TYPE_R4:
+    case ELEMENT_TYPE_R8:
+    case ELEMENT_TYPE_I:
+    case ELEMENT_TYPE_U:
+    case ELEMENT_TYPE_STRING:
+    case ELEMENT_TYPE_OBJECT:
+    case ELEMENT_TYPE_TYPEDBYREF:
+        return ALVK_OK;
+    case ELEMENT_TYPE_VALUETYPE:
+    case ELEMENT_TYPE_CLASS:
+        return aip_sig_read_type_token(blob, length, offset, &ignored);
+    case ELEMENT_TYPE_PTR: /* CustomMod* (VOID | Type): the nested parse takes the mods */
+        return parse_nested(blob, length, offset, AIP_SIG_POINTEE, depth, generic);
+    case ELEMENT_TYPE_SZARRAY:
+        return parse_nested(blob, length, offset, AIP_SIG_INNER, depth, generic);
+    case ELEMENT_TYPE_ARRAY:
+        status = parse_nested(blob, length, offset, AIP_SIG_INNER, depth, generic);
+        if (status != ALVK_OK)
+            return status;
+        return parse_array_shape(blob, length, offset);
+    case ELEMENT_TYPE_GENERICINST:
+        return parse_generic_inst(blob, length, offset, depth, generic);
+    case ELEMENT_TYPE_VAR:
+    case ELEMENT_TYPE_MVAR:
+        *generic = 1;
+        return aip_sig_read_compressed(blob, length, offset, &ignored);
+    case ELEMENT_TYPE_FNPTR: {
+        uint8_t inner = 0;
+        status = parse_method_depth(blob, length, offset, depth + 1, NULL, &inner);
+        if (status == ALVK_OK)
+            *generic |= inner;
+        return status;
+    }
+    default:
+        return ALVK_E_SIGNATURE_MALFORMED;
+    }
+}
+
+/* VOID and TYPEDBYREF stand only at the top, not after BYREF; VOID also under PTR. */
+static int element_allowed(uint8_t element, aip_sig_position position, uint8_t is_byref)
+{
+    if (element == ELEMENT_TYPE_VOID)
+        return position == AIP_SIG_POINTEE || (position == AIP_SIG_TOP && !is_byref);
+    if (element == ELEMENT_TYPE_TYPEDBYREF)
+        return position == AIP_SIG_TOP && !is_byref;
+    return 1;
+}
+
+static alvk_status parse_type_depth(const uint8_t *blob, size_t length, size_t *offset,
+                                    int allow_pinned, uint32_t depth, aip_sig_type *out)
+{
+    return parse_type_at(blob, length, offset, AIP_SIG_TOP, allow_pinned, depth, out);
+}
+
+static alvk_status parse_type_at(const uint8_t *blob, size_t length, size_t *offset,
+                                 aip_sig_position position, int allow_pinned, uint32_t depth,
+                                 aip_sig_type *out)
+{
+    if (depth > AIP_SIG_MAX_DEPTH)
+        return ALVK_E_LIMIT_EXCEEDED;
+    size_t start = *offset;
+    size_t at = start;
+    uint8_t has_modifiers = 0;
+    uint8_t is_byref = 0;
+    uint8_t pinned = 0;
+    alvk_status status;
+    /* Prefixes: custom modifiers anywhere among them, PINNED once before BYREF when
+     * allowed, BYREF once, both at the top only. Any other BYREF falls through to the
+     * element and is refused. */
+    for (;;) {
+        if (at >= length)
+            return ALVK_E_SIGNATURE_MALFORMED;
+        uint8_t b = blob[at];
+        if (b == ELEMENT_TYPE_CMOD_REQD || b == ELEMENT_TYPE_CMOD_OPT) {
+            uint32_t token;
+            at += 1;
+            status = aip_sig_read_type_token(blob, length, &at, &token);
+            if (status != ALVK_OK)
+                return status;
+            has_modifiers = 1;
+        } else if (b == ELEMENT_TYPE_PINNED && allow_pinned && !pinned && !is_byref) {
+            pinned = 1;
+            at += 1;
+        } else if (b == ELEMENT_TYPE_BYREF && position == AIP_SIG_TOP && !is_byref) {
+            is_byref = 1;
+            at += 1;
+        } else {
+            break;
+        }
+    }
+    uint8_t element = blob[at++];
+    if (!element_allowed(element, position, is_byref))
+        return ALVK_E_SIGNATURE_MALFORMED;
+    uint8_t generic = 0;
+    status = parse_element(blob, length, &at, element, depth, &generic);
+    if (status != ALVK_OK)
+        return status;
+    if ((uint64_t)at > UINT32_MAX)
+        return ALVK_E_LIMIT_EXCEEDED;
+    out->offset = (uint32_t)start;
+    out->length = (uint32_t)(at - start);
+    out->element_type = element;
+    out->is_byref = is_byref;
+    out->has_modifiers = has_modifiers;
+    out->uses_generic_variable = generic;
     *offset = at;
     return ALVK_OK;
 }
 
-size_t aip_sig_write_type_token(uint32_t token, uint8_t *out, size_t capacity)
+alvk_status aip_sig_parse_type(const uint8_t *blob, size_t length, size_t *offset, int allow_pinned,
+                               aip_sig_type *out)
 {
-    uint32_t rid = token & AIP_SIG_MAX_RID;
-    uint32_t tag;
-    switch (token & 0xFF000000u) {
-    case mdtTypeDef:
-        tag = 0;
-        break;
-    case mdtTypeRef:
-        tag = 1;
-        break;
-    case mdtTypeSpec:
-        tag = 2;
-        break;
-    default:
-        return 0;
-    }
-    if (rid == 0)
-        return 0;
-    return aip_sig_write_compressed((rid << 2) | tag, out, capacity);
+    if (blob == NULL || offset == NULL || out == NULL)
+        return ALVK_E_NULL_ARGUMENT;
+    memset(out, 0, sizeof *out);
+    return parse_type_depth(blob, length, offset, allow_pinned, 1, out);
 }
 
 /* One parameter slot: an optional SENTINEL (vararg signatures only, at most once), then a
@@ -133,7 +256,7 @@ static alvk_status parse_param(const uint8_t *blob, size_t length, size_t *offse
         *sentinel_index = index;
         *offset += 1;
     }
-    alvk_status status = aip_sig_parse_type_depth(blob, length, offset, 0, depth, param);
+    alvk_status status = parse_type_depth(blob, length, offset, 0, depth, param);
     if (status != ALVK_OK)
         return status;
     if (param->element_type == ELEMENT_TYPE_VOID)
@@ -141,8 +264,8 @@ static alvk_status parse_param(const uint8_t *blob, size_t length, size_t *offse
     return ALVK_OK;
 }
 
-alvk_status aip_sig_parse_method_depth(const uint8_t *blob, size_t length, size_t *offset,
-                                       uint32_t depth, aip_method_sig *out, uint8_t *uses_generic)
+static alvk_status parse_method_depth(const uint8_t *blob, size_t length, size_t *offset,
+                                      uint32_t depth, aip_method_sig *out, uint8_t *uses_generic)
 {
     if (depth > AIP_SIG_MAX_DEPTH)
         return ALVK_E_LIMIT_EXCEEDED;
@@ -176,7 +299,7 @@ alvk_status aip_sig_parse_method_depth(const uint8_t *blob, size_t length, size_
 
     aip_sig_type scratch;
     aip_sig_type *ret = out != NULL ? &out->ret : &scratch;
-    status = aip_sig_parse_type_depth(blob, length, &at, 0, depth, ret);
+    status = parse_type_depth(blob, length, &at, 0, depth, ret);
     if (status != ALVK_OK)
         return status;
     uint8_t generic = ret->uses_generic_variable;
@@ -216,7 +339,7 @@ alvk_status aip_sig_parse_method(const uint8_t *blob, size_t length, int allow_t
     memset(out, 0, sizeof *out);
     out->sentinel_index = UINT32_MAX;
     size_t at = 0;
-    alvk_status status = aip_sig_parse_method_depth(blob, length, &at, 1, out, NULL);
+    alvk_status status = parse_method_depth(blob, length, &at, 1, out, NULL);
     if (status != ALVK_OK)
         return status;
     if (!allow_trailing && at != length)

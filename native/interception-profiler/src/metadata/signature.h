@@ -4,6 +4,7 @@
 #define AIP_SIGNATURE_H
 
 #include "alvorkit_interception_profiler.h"
+#include "metadata/signature_codec.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -38,21 +39,6 @@ typedef struct aip_method_sig {
     aip_sig_type ret;
     aip_sig_type params[AIP_SIG_MAX_PARAMS];
 } aip_method_sig;
-
-/* ECMA-335 II.23.2 compressed unsigned integer. Returns ALVK_OK and advances *offset, or
- * ALVK_E_SIGNATURE_MALFORMED when the bytes run out or the lead byte is invalid. */
-alvk_status aip_sig_read_compressed(const uint8_t *blob, size_t length, size_t *offset,
-                                    uint32_t *value);
-
-/* Writes value compressed into out (capacity bytes). Returns bytes written (1, 2 or 4), or
- * 0 when value > 0x1FFFFFFF or it does not fit. */
-size_t aip_sig_write_compressed(uint32_t value, uint8_t *out, size_t capacity);
-
-/* TypeDefOrRefOrSpecEncoded (II.23.2.8): a coded token into a full metadata token. */
-alvk_status aip_sig_read_type_token(const uint8_t *blob, size_t length, size_t *offset,
-                                    uint32_t *token);
-/* The reverse; 0 when the token is not a TypeDef, TypeRef or TypeSpec or does not fit. */
-size_t aip_sig_write_type_token(uint32_t token, uint8_t *out, size_t capacity);
 
 /* Parses one Type (II.23.2.12), including custom modifiers, BYREF, TYPEDBYREF, VOID, and
  * PINNED when allow_pinned is set (local signatures). Advances *offset past it. Where the
