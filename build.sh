@@ -33,6 +33,12 @@ include_check() {
   python3 tools/check_includes.py
 }
 
+call_check() {
+  step "call graph: no file or folder of the library calls back into one that calls it"
+  python3 tests/tools/test_check_calls.py
+  python3 tools/check_calls.py "$RELEASE_DIR"
+}
+
 build_native() {
   step "native library (Release, $RID)"
   cmake -S . -B "$RELEASE_DIR" -DCMAKE_BUILD_TYPE=Release -DALVK_BUILD_TESTS=OFF >/dev/null
@@ -185,7 +191,7 @@ target=${1:-test}
 case "$target" in
   native) build_native ;;
   managed) build_managed ;;
-  test) include_check; build_native; build_managed; test_tools; native_tests; tsan_tests; fuzz_bounded; artifact_checks; binding_tests; proofs; sanitized_proofs; launcher_tests ;;
+  test) include_check; build_native; call_check; build_managed; test_tools; native_tests; tsan_tests; fuzz_bounded; artifact_checks; binding_tests; proofs; sanitized_proofs; launcher_tests ;;
   fuzz) tests/fuzz/run.sh long "${FUZZ_SECONDS:-600}" ;;
   tsan) tsan_tests ;;
   stress) build_native; build_managed; stress ;;
