@@ -45,8 +45,8 @@ require() {
   printf '%s\n' "$missing" | while IFS=$'\t' read -r package why; do
     printf '  %-24s %s\n' "$package" "$why" >&2
   done
-  echo "Install it (Debian 12 or Ubuntu, as root) with:" >&2
-  echo "  apt-get update && apt-get install -y $(printf '%s\n' "$missing" | cut -f1 | tr '\n' ' ')" >&2
+  echo "Install with (Debian 12 or Ubuntu, as root):" >&2
+  echo "  apt-get update && apt-get install -y $(printf '%s\n' "$missing" | cut -f1 | paste -sd' ')" >&2
   [ "$target" = test ] && echo "(.ci/run does this, then runs ./build.sh test.)" >&2
   exit 1
 }
