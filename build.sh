@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # AlvorKit Interception Profiler: one entry point for building, testing and the demo.
-#   ./build.sh demo    build everything, then run the demo
-#   ./build.sh test    build everything, then run every test (native under ASan/UBSan,
-#                      artifact checks, profiled-process proofs)
+#   ./build.sh demo      the Release library, the launcher and the demo, then run the demo
+#                        (needs only the .NET SDK, a C compiler and CMake)
+#   ./build.sh packages  the Release library, then the NuGet packages (same needs)
+#   ./build.sh test      build everything, then run every test (native under ASan/UBSan,
+#                        artifact checks, profiled-process proofs); checks first that the
+#                        machine has what they need (tools/prerequisites.sh)
 #   ./build.sh native | managed | bench | tsan | stress | fuzz
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -39,10 +42,35 @@ call_check() {
   python3 tools/check_calls.py "$RELEASE_DIR"
 }
 
-build_native() {
+# Stops at once, before building anything, when this machine lacks what `target` needs,
+# naming the one command that installs it (tools/prerequisites.sh lists what is missing).
+require() {
+  local target=$1 missing
+  if ! command -v dotnet >/dev/null; then
+    echo "build.sh: the .NET 10 SDK is missing (dotnet is not on PATH): install it as" >&2
+    echo "https://learn.microsoft.com/dotnet/core/install/linux describes, then run ./build.sh $target again." >&2
+    exit 1
+  fi
+  missing=$(tools/prerequisites.sh "$target")
+  [ -z "$missing" ] && return 0
+  echo "build.sh: ./build.sh $target needs what this machine lacks:" >&2
+  printf '%s\n' "$missing" | while IFS=$'\t' read -r package why; do
+    printf '  %-24s %s\n' "$package" "$why" >&2
+  done
+  echo "Install with (Debian 12 or Ubuntu, as root):" >&2
+  echo "  apt-get update && apt-get install -y $(printf '%s\n' "$missing" | cut -f1 | paste -sd' ')" >&2
+  [ "$target" = test ] && echo "(.ci/run does this, then runs ./build.sh test.)" >&2
+  exit 1
+}
+
+build_release() {
   step "native library (Release, $RID)"
   cmake -S . -B "$RELEASE_DIR" -DCMAKE_BUILD_TYPE=Release -DALVK_BUILD_TESTS=OFF >/dev/null
   cmake --build "$RELEASE_DIR" -j "$JOBS"
+}
+
+build_native() {
+  build_release
   step "native unit tests (Debug, AddressSanitizer + UBSan)"
   cmake -S . -B "$ASAN_DIR" -DCMAKE_BUILD_TYPE=Debug -DALVK_SANITIZE=ON >/dev/null
   cmake --build "$ASAN_DIR" -j "$JOBS"
@@ -155,6 +183,7 @@ stress() {
 demo() {
   step "live demo: a game loop patched while it runs, started through the launcher"
   dotnet build tools/Launcher/AlvorKit.Interception.Launcher.csproj -c Release -v quiet -nologo
+  dotnet build samples/LiveDemo/LiveDemo.csproj -c Release -v quiet -nologo
   dotnet tools/Launcher/bin/Release/net10.0/AlvorKit.Interception.Launcher.dll run \
     --profiler "$ALVK_NATIVE_LIBRARY" --modules LiveDemo -- \
     dotnet samples/LiveDemo/bin/Release/net10.0/LiveDemo.dll
@@ -191,13 +220,13 @@ target=${1:-test}
 case "$target" in
   native) build_native ;;
   managed) build_managed ;;
-  test) include_check; build_native; call_check; build_managed; test_tools; native_tests; tsan_tests; fuzz_bounded; artifact_checks; binding_tests; proofs; sanitized_proofs; launcher_tests ;;
+  test) require test; include_check; build_native; call_check; build_managed; test_tools; native_tests; tsan_tests; fuzz_bounded; artifact_checks; binding_tests; proofs; sanitized_proofs; launcher_tests ;;
   fuzz) tests/fuzz/run.sh long "${FUZZ_SECONDS:-600}" ;;
   tsan) tsan_tests ;;
   stress) build_native; build_managed; stress ;;
-  packages) build_native; packages ;;
+  packages) require demo; build_release; packages ;;
   bindings) bindings ;;
-  demo) build_native; build_managed; demo ;;
+  demo) require demo; build_release; demo ;;
   bench) build_native; build_managed; bench ;;
   *) echo "usage: ./build.sh [test|demo|native|managed|packages|bindings|bench|tsan|stress|fuzz]" >&2; exit 64 ;;
 esac

@@ -102,7 +102,7 @@ public class EnvCommandTests
     [InlineData(new[] { "env", "--modules", "bin/Game.dll" }, "outside [A-Za-z0-9._-]")]
     [InlineData(new[] { "env", "--modules", "A", "--format", "fish" }, "--format fish")]
     [InlineData(new[] { "run", "--modules", "A" }, "no command given")]
-    [InlineData(new[] { "launch" }, "unknown command")]
+    [InlineData(new[] { "launch" }, "Unrecognized command or argument 'launch'")]
     public void UsageErrorsExit64(string[] args, string message)
     {
         ProcessResult r = Processes.Launcher(args);

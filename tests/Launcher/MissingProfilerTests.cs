@@ -27,6 +27,8 @@ public class MissingProfilerTests
         string work = temp.Sub("work");
         foreach (string name in new[] { ".dll", ".runtimeconfig.json", ".deps.json" })
             File.Copy(Path.ChangeExtension(Repo.Launcher, null) + name, Path.Combine(tool, "AlvorKit.Interception.Launcher" + name));
+        // and the launcher's one dependency, the command-line parser
+        File.Copy(Path.Combine(Path.GetDirectoryName(Repo.Launcher)!, "System.CommandLine.dll"), Path.Combine(tool, "System.CommandLine.dll"));
         string launcher = Path.Combine(tool, "AlvorKit.Interception.Launcher.dll");
         string marker = Path.Combine(work, "ran");
 

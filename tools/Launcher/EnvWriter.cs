@@ -80,12 +80,13 @@ internal static class EnvWriter
 
     private static string WriteJson(Action<Utf8JsonWriter> write)
     {
+        var options = new JsonWriterOptions
+        {
+            Indented = true,
+            Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping, // a file, not HTML: keep paths readable
+        };
         using var buffer = new MemoryStream();
-        using (var writer = new Utf8JsonWriter(buffer, new JsonWriterOptions
-               {
-                   Indented = true,
-                   Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping, // a file, not HTML: keep paths readable
-               }))
+        using (var writer = new Utf8JsonWriter(buffer, options))
             write(writer);
         return Encoding.UTF8.GetString(buffer.ToArray()) + "\n";
     }

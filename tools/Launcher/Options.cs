@@ -1,156 +1,271 @@
+using System.CommandLine;
+using System.CommandLine.Help;
+using System.CommandLine.Invocation;
+using System.CommandLine.Parsing;
+
 namespace AlvorKit.Interception.Launcher;
 
-internal enum Verb { Help, Version, Run, Env }
+internal enum Verb { Run, Env }
 
 internal enum EnvFormat { Sh, PowerShell, Json, LaunchSettings }
 
-/// <summary>The parsed command line.</summary>
-internal sealed class Options
+/// <summary>What `run` or `env` was asked to do, read from a parse.</summary>
+internal sealed record Options(
+    Verb Verb,
+    IReadOnlyList<string> Modules,
+    bool Allocations,
+    bool IsolatedProof,
+    bool Quiet,
+    string? ProfilerPath,
+    EnvFormat Format,
+    IReadOnlyList<string> Command);
+
+/// <summary>
+/// The command line (System.CommandLine): `run` and `env`, their options, --help, --version.
+/// Parse errors and the launcher's own refusals are exit code 64 (ExitCodes.Usage); the parser
+/// prints nothing itself, Program does.
+/// </summary>
+internal sealed class LauncherCommandLine
 {
-    public Verb Verb { get; private set; } = Verb.Help;
-    public List<string> Modules { get; } = [];
-    public bool Allocations { get; private set; }
-    public bool IsolatedProof { get; private set; }
-    public bool Quiet { get; private set; }
-    public string? ProfilerPath { get; private set; }
-    public EnvFormat Format { get; private set; } = OperatingSystem.IsWindows() ? EnvFormat.PowerShell : EnvFormat.Sh;
-    public List<string> Command { get; } = [];
+    public const string Name = "alvorkit-intercept";
 
-    public const string Usage = """
-        alvorkit-intercept: start a .NET process under the AlvorKit Interception Profiler.
+    private static readonly EnvFormat DefaultFormat = OperatingSystem.IsWindows() ? EnvFormat.PowerShell : EnvFormat.Sh;
 
-        usage:
-          alvorkit-intercept run [--modules A;B] [--allocations] [--profiler <path>] [--quiet] -- <command...>
-          alvorkit-intercept env [--modules A;B] [--allocations] [--profiler <path>] [--format sh|powershell|json|launchSettings]
-          alvorkit-intercept --version | --help
-
-        options:
-          --modules <names>   assembly simple names whose methods may be patched, separated by ';' or ','
-                              (ALVORKIT_INTERCEPTION_MODULES); may be repeated. Required unless --allocations
-                              is given, in which case patching is off.
-          --allocations       enable allocation accounting (ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING=1).
-          --profiler <path>   the native library to load (a file, or a folder holding it); default: found
-                              as docs/Packages.md describes.
-          --isolated-proof    allow --modules '*' (every module); for isolated proof processes only.
-          --format <f>        env output: sh (default on Unix), powershell (default on Windows), json,
-                              launchSettings (a Properties/launchSettings.json profile).
-          --quiet             run: print nothing of the launcher's own but errors.
-
-        `run` starts the command with the inherited standard streams and environment plus the
-        profiler's variables, forwards Ctrl+C/SIGTERM to it and exits with its exit code.
-        Start the built app (dotnet Game.dll, or its executable), not `dotnet run`: every .NET
-        process the command starts loads the profiler.
-
-        exit codes: the command's own; 2 no profiler library for this RID (or an unsupported RID);
-        64 bad arguments or a refused request; 127 the command could not be started.
-        """;
-
-    public static Options Parse(IReadOnlyList<string> args)
+    private readonly Option<string[]> _modules = new("--modules", "-m")
     {
-        var options = new Options();
-        if (args.Count == 0)
-            throw new LauncherException(ExitCodes.Usage, "no command given.\n\n" + Usage);
-        switch (args[0])
-        {
-            case "-h" or "--help" or "help":
-                return options;
-            case "--version":
-                options.Verb = Verb.Version;
-                return options;
-            case "run":
-                options.Verb = Verb.Run;
-                break;
-            case "env":
-                options.Verb = Verb.Env;
-                break;
-            default:
-                throw new LauncherException(ExitCodes.Usage, $"unknown command '{args[0]}'.\n\n" + Usage);
-        }
-
-        int i = 1;
-        for (; i < args.Count; i++)
-        {
-            string arg = args[i];
-            if (arg == "--")
-            {
-                i++;
-                break;
-            }
-            if (!arg.StartsWith('-'))
-                break; // the command starts here (`--` is optional)
-            string name = arg;
-            string? inline = null;
-            int eq = arg.IndexOf('=');
-            if (arg.StartsWith("--", StringComparison.Ordinal) && eq > 0)
-            {
-                name = arg[..eq];
-                inline = arg[(eq + 1)..];
-            }
-            switch (name)
-            {
-                case "--modules":
-                    options.Modules.Add(Value(args, ref i, name, inline));
-                    break;
-                case "--allocations":
-                    NoValue(name, inline);
-                    options.Allocations = true;
-                    break;
-                case "--isolated-proof":
-                    NoValue(name, inline);
-                    options.IsolatedProof = true;
-                    break;
-                case "--profiler":
-                    options.ProfilerPath = Value(args, ref i, name, inline);
-                    break;
-                case "--quiet" or "-q" when options.Verb == Verb.Run:
-                    NoValue(name, inline);
-                    options.Quiet = true;
-                    break;
-                case "--format" when options.Verb == Verb.Env:
-                    options.Format = ParseFormat(Value(args, ref i, name, inline));
-                    break;
-                case "-h" or "--help":
-                    options.Verb = Verb.Help;
-                    return options;
-                default:
-                    throw new LauncherException(ExitCodes.Usage, $"unknown option '{arg}' for {args[0]}.\n\n" + Usage);
-            }
-        }
-        for (; i < args.Count; i++)
-            options.Command.Add(args[i]);
-
-        if (options.Verb == Verb.Run && options.Command.Count == 0)
-            throw new LauncherException(ExitCodes.Usage, "run: no command given; put it after `--`, e.g. alvorkit-intercept run --modules Game.Logic -- dotnet Game.dll");
-        if (options.Verb == Verb.Env && options.Command.Count > 0)
-            throw new LauncherException(ExitCodes.Usage, $"env takes no command (got '{options.Command[0]}'); use run to start one.");
-        if (options.Modules.Count == 0 && !options.Allocations)
-            throw new LauncherException(ExitCodes.Usage,
-                "give --modules <assemblies to patch> (e.g. --modules Game.Logic;Game.Core), or --allocations " +
-                "for allocation accounting without patching.");
-        return options;
-    }
-
-    private static string Value(IReadOnlyList<string> args, ref int i, string name, string? inline)
-    {
-        if (inline is not null)
-            return inline;
-        if (i + 1 >= args.Count || args[i + 1] == "--")
-            throw new LauncherException(ExitCodes.Usage, $"{name} needs a value.");
-        return args[++i];
-    }
-
-    private static void NoValue(string name, string? inline)
-    {
-        if (inline is not null)
-            throw new LauncherException(ExitCodes.Usage, $"{name} takes no value.");
-    }
-
-    private static EnvFormat ParseFormat(string value) => value.ToLowerInvariant() switch
-    {
-        "sh" or "bash" or "zsh" => EnvFormat.Sh,
-        "powershell" or "pwsh" or "ps1" => EnvFormat.PowerShell,
-        "json" => EnvFormat.Json,
-        "launchsettings" => EnvFormat.LaunchSettings,
-        _ => throw new LauncherException(ExitCodes.Usage, $"--format {value}: give sh, powershell, json or launchSettings."),
+        HelpName = "names",
+        Description = "Assembly simple names whose methods may be patched, separated by ';' or ',' " +
+                      "(Game.Logic,Game.Core); may be repeated. Sets ALVORKIT_INTERCEPTION_MODULES. " +
+                      "Required unless --allocations is given; without it patching is off.",
+        Arity = ArgumentArity.OneOrMore,
+        AllowMultipleArgumentsPerToken = false,
     };
+
+    private readonly Option<bool> _allocations = new("--allocations")
+    {
+        Description = "Enable allocation capture windows (ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING=1). " +
+                      "The runtime then takes the slow allocation path for the whole process.",
+    };
+
+    private readonly Option<string> _profiler = new("--profiler")
+    {
+        HelpName = "path",
+        Description = "The native profiler library to load: a file, or a folder holding it. By default it is " +
+                      "found next to the app, next to this tool, in the NuGet packages folder or in a " +
+                      "repository build (docs/Packages.md).",
+    };
+
+    private readonly Option<bool> _isolatedProof = new("--isolated-proof")
+    {
+        Description = "Allow --modules '*' (every module, the .NET framework included). For isolated proof " +
+                      "processes only, never for a game.",
+    };
+
+    private readonly Option<bool> _quiet = new("--quiet", "-q")
+    {
+        Description = "Print nothing of the launcher's own but errors.",
+    };
+
+    private readonly Option<EnvFormat?> _format = new("--format")
+    {
+        HelpName = "sh|powershell|json|launchSettings",
+        Description = "How to print the variables: sh (eval in sh, bash, zsh; the default on Unix), powershell " +
+                      "(pipe to Invoke-Expression; the default on Windows), json, or launchSettings (a " +
+                      "Properties/launchSettings.json profile).",
+        CustomParser = ParseFormat,
+    };
+
+    private readonly Argument<string[]> _command = new("command")
+    {
+        HelpName = "command",
+        Description = "The command to start, after `--`: `dotnet Game.dll [args]` or the game's executable. " +
+                      "Everything from its first word on is passed to it unchanged.",
+        Arity = ArgumentArity.ZeroOrMore,
+        CaptureRemainingTokens = true,
+    };
+
+    public LauncherCommandLine(Func<Options, int> execute)
+    {
+        _format.CompletionSources.Add("sh", "powershell", "json", "launchSettings");
+
+        var run = new Command("run", "Start a command under the profiler: the inherited environment plus the " +
+                                     "profiler's variables, the same standard streams. Ctrl+C and SIGTERM reach the " +
+                                     "command; the launcher exits with the command's exit code.")
+        {
+            _modules, _allocations, _profiler, _isolatedProof, _quiet, _command,
+        };
+        run.Validators.Add(r =>
+        {
+            if (r.GetValue(_command) is not { Length: > 0 })
+                r.AddError("run: no command given; put it after `--`, e.g. " +
+                           $"{Name} run --modules Game.Logic -- dotnet Game.dll");
+        });
+        run.Validators.Add(RequireModulesOrAllocations);
+        run.SetAction(parse => execute(Read(parse, Verb.Run)));
+
+        var env = new Command("env", "Print the variables `run` would set, for a shell, a script or an IDE launch " +
+                                     "profile, and start nothing.")
+        {
+            _modules, _allocations, _profiler, _isolatedProof, _format,
+        };
+        env.Validators.Add(RequireModulesOrAllocations);
+        env.SetAction(parse => execute(Read(parse, Verb.Env)));
+
+        Root = new RootCommand("Start a .NET game under the AlvorKit Interception Profiler, so that the game (or a " +
+                               "dev console inside it) can hot-patch its own methods and capture its allocations.")
+        {
+            run, env,
+        };
+        Root.HelpName = Name;
+        Root.SetAction(int (ParseResult _) => throw new LauncherException(ExitCodes.Usage,
+            $"no command given: `{Name} run ... -- <command>` starts one, `{Name} env ...` prints the variables; " +
+            $"see `{Name} --help` for the options and an example."));
+
+        var help = Root.Options.OfType<HelpOption>().Single();
+        var parserHelp = (HelpAction)help.Action!;
+        if (Console.IsOutputRedirected)
+            parserHelp.MaxWidth = 100; // a file or a pipe: lines a person can still read
+        help.Action = new HelpWithExamples(parserHelp);
+
+        var version = Root.Options.OfType<VersionOption>().Single();
+        version.Description = "Print the launcher's version.";
+        version.Action = new PrintVersion();
+    }
+
+    public RootCommand Root { get; }
+
+    /// <summary>Parses `args` (response files off: an `@word` belongs to the command).</summary>
+    public ParseResult Parse(IReadOnlyList<string> args) =>
+        Root.Parse(args, new ParserConfiguration { ResponseFileTokenReplacer = null });
+
+    /// <summary>Usage errors the parser cannot see: a switch written with a value
+    /// (`--allocations=1`: the parser would take the value for the command's first word), and
+    /// an unknown option where `run`'s command would start (`--modles A`: the parser would start
+    /// it as the command) unless `--` comes before it.</summary>
+    public IEnumerable<string> MoreErrors(ParseResult parse, IReadOnlyList<string> args)
+    {
+        Option[] switches = [_allocations, _isolatedProof, _quiet];
+        IReadOnlyList<Token> tokens = parse.Tokens;
+        for (int i = 0; i + 1 < tokens.Count; i++)
+        {
+            if (tokens[i].Type != TokenType.Option || !switches.Any(o => o.Name == tokens[i].Value || o.Aliases.Contains(tokens[i].Value)))
+                continue;
+            string name = tokens[i].Value, value = tokens[i + 1].Value;
+            if (args.Contains($"{name}={value}") || args.Contains($"{name}:{value}"))
+                yield return $"{name} takes no value (got '{value}').";
+        }
+        if (parse.CommandResult.Command.Name == "run" && parse.GetValue(_command) is [var first, ..] command &&
+            first.StartsWith('-') && first != "-" && args.Count > command.Length)
+        {
+            string before = args[args.Count - command.Length - 1];
+            if (before != "--")
+                yield return $"Unrecognized option '{first}' for run; a command that starts with '-' goes after `--`.";
+        }
+    }
+
+    /// <summary>The command whose usage a parse error should point to: `run`, `env` or the root.</summary>
+    public static string CommandPath(ParseResult parse) =>
+        parse.CommandResult.Command is RootCommand ? Name : $"{Name} {parse.CommandResult.Command.Name}";
+
+    private Options Read(ParseResult parse, Verb verb) => new(
+        verb,
+        parse.GetValue(_modules) ?? [],
+        parse.GetValue(_allocations),
+        parse.GetValue(_isolatedProof),
+        verb == Verb.Run && parse.GetValue(_quiet),
+        parse.GetValue(_profiler),
+        (verb == Verb.Env ? parse.GetValue(_format) : null) ?? DefaultFormat,
+        verb == Verb.Run ? parse.GetValue(_command) ?? [] : []);
+
+    private void RequireModulesOrAllocations(CommandResult r)
+    {
+        if (r.GetResult(_modules) is null && !r.GetValue(_allocations))
+            r.AddError("give --modules <assemblies to patch> (e.g. --modules Game.Logic;Game.Core), or --allocations " +
+                       "for allocation accounting without patching.");
+    }
+
+    private static EnvFormat? ParseFormat(ArgumentResult r)
+    {
+        string value = r.Tokens.Count > 0 ? r.Tokens[^1].Value : "";
+        switch (value.ToLowerInvariant())
+        {
+            case "sh" or "bash" or "zsh": return EnvFormat.Sh;
+            case "powershell" or "pwsh" or "ps1": return EnvFormat.PowerShell;
+            case "json": return EnvFormat.Json;
+            case "launchsettings": return EnvFormat.LaunchSettings;
+            default:
+                r.AddError($"--format {value}: give sh, powershell, json or launchSettings.");
+                return null;
+        }
+    }
+
+    /// <summary>The sections after the options: examples, and the exit codes.</summary>
+    private static void WriteMore(Command command, TextWriter o)
+    {
+        switch (command)
+        {
+            case RootCommand:
+                o.WriteLine("Examples:");
+                o.WriteLine($"  {Name} run --modules Game.Logic -- dotnet bin/Release/net10.0/Game.dll");
+                o.WriteLine($"  {Name} run --modules Game.Logic,Game.Core --allocations -- ./bin/Release/net10.0/Game");
+                o.WriteLine($"  eval \"$({Name} env --modules Game.Logic)\"");
+                o.WriteLine();
+                o.WriteLine($"Run `{Name} run --help` or `{Name} env --help` for each command's options.");
+                o.WriteLine("Start the built game (dotnet Game.dll, or its executable), not `dotnet run`: every .NET");
+                o.WriteLine("process the command starts loads the profiler, MSBuild and the SDK included.");
+                o.WriteLine();
+                WriteExitCodes(o);
+                return;
+            case { Name: "run" }:
+                o.WriteLine("The options come first; everything after `--` is the command, passed on unchanged.");
+                o.WriteLine();
+                o.WriteLine("Examples:");
+                o.WriteLine($"  {Name} run --modules Game.Logic -- dotnet bin/Release/net10.0/Game.dll --level 3");
+                o.WriteLine("      patching allowed in Game.Logic; `--level 3` goes to the game");
+                o.WriteLine($"  {Name} run --allocations -- ./bin/Release/net10.0/Game");
+                o.WriteLine("      allocation capture only, patching off");
+                o.WriteLine();
+                WriteExitCodes(o);
+                return;
+            case { Name: "env" }:
+                o.WriteLine("Examples:");
+                o.WriteLine($"  eval \"$({Name} env --modules Game.Logic)\"                      sh, bash, zsh");
+                o.WriteLine($"  {Name} env --modules Game.Logic --format powershell | Invoke-Expression");
+                o.WriteLine($"  {Name} env --modules Game.Logic --format launchSettings        an IDE launch profile");
+                o.WriteLine();
+                o.WriteLine("Exit codes: 0 printed; 2 no profiler library for this RID; 64 bad arguments.");
+                return;
+        }
+    }
+
+    private static void WriteExitCodes(TextWriter o)
+    {
+        o.WriteLine("Exit codes:");
+        o.WriteLine("  the command's own   run: what the command exited with (128 + the signal that ended it)");
+        o.WriteLine("  2                   no profiler library for this RID, or an unsupported RID");
+        o.WriteLine("  64                  bad arguments, or a refused request (such as --modules '*')");
+        o.WriteLine("  127                 run: the command could not be started");
+    }
+
+    /// <summary>The parser's help (description, usage, arguments, options, commands), then examples.</summary>
+    private sealed class HelpWithExamples(HelpAction help) : SynchronousCommandLineAction
+    {
+        public override bool ClearsParseErrors => true;
+
+        public override int Invoke(ParseResult parseResult)
+        {
+            help.Invoke(parseResult);
+            WriteMore(parseResult.CommandResult.Command, parseResult.InvocationConfiguration.Output);
+            return ExitCodes.Ok;
+        }
+    }
+
+    private sealed class PrintVersion : SynchronousCommandLineAction
+    {
+        public override int Invoke(ParseResult parseResult)
+        {
+            parseResult.InvocationConfiguration.Output.WriteLine(LauncherInfo.Version);
+            return ExitCodes.Ok;
+        }
+    }
 }

@@ -1,3 +1,7 @@
+using System.CommandLine;
+using System.CommandLine.Invocation;
+using System.CommandLine.Parsing;
+
 namespace AlvorKit.Interception.Launcher;
 
 internal static class Program
@@ -9,51 +13,63 @@ internal static class Program
 
     public static int Main(string[] args)
     {
+        var commandLine = new LauncherCommandLine(Execute);
+        // `help` and `help run` read as --help and run --help.
+        if (args is ["help", .. var rest])
+            args = [.. rest, "--help"];
+        ParseResult parse = commandLine.Parse(args);
+        List<string> errors = [.. parse.Errors.Select(e => e.Message), .. commandLine.MoreErrors(parse, args)];
+        if (parse.Action is ParseErrorAction || errors.Count > 0)
+        {
+            foreach (string message in errors)
+                Console.Error.WriteLine(Prefix + message);
+            Console.Error.WriteLine(Prefix + $"see `{LauncherCommandLine.CommandPath(parse)} --help` for the options and an example.");
+            return ExitCodes.Usage;
+        }
         try
         {
-            Options options = Options.Parse(args);
-            switch (options.Verb)
+            return parse.Invoke(new InvocationConfiguration
             {
-                case Verb.Help:
-                    Console.Out.Write(Options.Usage);
-                    return ExitCodes.Ok;
-                case Verb.Version:
-                    Console.Out.WriteLine(LauncherInfo.Version);
-                    return ExitCodes.Ok;
-            }
-
-            string? modules = ModuleList.Normalize(options.Modules, options.IsolatedProof);
-            string rid = Rids.Current();
-            var locator = new ProfilerLocator
-            {
-                Rid = rid,
-                ExplicitPath = options.ProfilerPath,
-                AppDirectory = options.Verb == Verb.Run ? AppDirectoryOf(options.Command) : null,
-            };
-            var settings = new ProfilerSettings(locator.Locate(), rid, modules, options.Allocations);
-            bool quiet = options.Quiet;
-            if (modules is null)
-                Info(quiet, $"no --modules: {ProfilerSettings.ModulesVariable} is left unset, so patching is off " +
-                            "(allocation accounting only).");
-
-            if (options.Verb == Verb.Env)
-            {
-                Console.Out.Write(EnvWriter.Write(settings, options.Format));
-                return ExitCodes.Ok;
-            }
-
-            Info(quiet, $"profiler {settings.Profiler.Path} (from {settings.Profiler.Source}); " +
-                        $"modules {modules ?? "none (patching off)"}; allocations {(options.Allocations ? "on" : "off")}");
-            if (IsDotnetSdkCommand(options.Command))
-                Info(quiet, $"warning: every .NET process `{string.Join(' ', options.Command.Take(2))}` starts loads the " +
-                            "profiler, MSBuild and the SDK included; build first, then run `dotnet <app>.dll` or the app's executable.");
-            return ChildRunner.Run(options.Command, settings.Variables());
+                // LauncherException is reported below; ChildRunner handles the signals itself.
+                EnableDefaultExceptionHandler = false,
+                ProcessTerminationTimeout = null,
+            });
         }
         catch (LauncherException e)
         {
             Console.Error.WriteLine(Prefix + e.Message);
             return e.ExitCode;
         }
+    }
+
+    private static int Execute(Options options)
+    {
+        string? modules = ModuleList.Normalize(options.Modules, options.IsolatedProof);
+        string rid = Rids.Current();
+        var locator = new ProfilerLocator
+        {
+            Rid = rid,
+            ExplicitPath = options.ProfilerPath,
+            AppDirectory = options.Verb == Verb.Run ? AppDirectoryOf(options.Command) : null,
+        };
+        var settings = new ProfilerSettings(locator.Locate(), rid, modules, options.Allocations);
+        bool quiet = options.Quiet;
+        if (modules is null)
+            Info(quiet, $"no --modules: {ProfilerSettings.ModulesVariable} is left unset, so patching is off " +
+                        "(allocation accounting only).");
+
+        if (options.Verb == Verb.Env)
+        {
+            Console.Out.Write(EnvWriter.Write(settings, options.Format));
+            return ExitCodes.Ok;
+        }
+
+        Info(quiet, $"profiler {settings.Profiler.Path} (from {settings.Profiler.Source}); " +
+                    $"modules {modules ?? "none (patching off)"}; allocations {(options.Allocations ? "on" : "off")}");
+        if (IsDotnetSdkCommand(options.Command))
+            Info(quiet, $"warning: every .NET process `{string.Join(' ', options.Command.Take(2))}` starts loads the " +
+                        "profiler, MSBuild and the SDK included; build first, then run `dotnet <app>.dll` or the app's executable.");
+        return ChildRunner.Run(options.Command, settings.Variables());
     }
 
     private static void Info(bool quiet, string message)

@@ -1,0 +1,149 @@
+using System.CommandLine;
+using AlvorKit.Interception.Launcher;
+using Xunit;
+
+namespace AlvorKit.Interception.Launcher.Tests;
+
+/// <summary>The command line as a person meets it: --help for each command (a description of
+/// every command and option, examples, exit codes), --version, and bad usage (exit 64, the
+/// reason and where to read more on stderr, nothing on stdout).</summary>
+public class HelpAndUsageTests
+{
+    [Theory]
+    [InlineData("--help")]
+    [InlineData("-h")]
+    [InlineData("help")]
+    public void RootHelpDescribesBothCommandsWithExamples(string flag)
+    {
+        ProcessResult r = Processes.Launcher([flag]);
+        Assert.True(r.ExitCode == 0, r.ToString());
+        Assert.Empty(r.Stderr);
+        Assert.Contains("Start a .NET game under the AlvorKit Interception Profiler", r.Stdout);
+        Assert.Matches(@"(?m)^  run <command>\s+Start a command under the profiler", r.Stdout);
+        Assert.Matches(@"(?m)^  env\s+Print the variables `run` would set", r.Stdout);
+        Assert.Contains("Examples:", r.Stdout);
+        Assert.Contains("alvorkit-intercept run --modules Game.Logic -- dotnet bin/Release/net10.0/Game.dll", r.Stdout);
+        Assert.Contains("not `dotnet run`", r.Stdout);
+        Assert.Matches(@"(?m)^  64\s+bad arguments", r.Stdout);
+    }
+
+    [Theory]
+    [InlineData("run", "--help")]
+    [InlineData("help", "run")]
+    public void RunHelpDescribesEveryOption(string first, string second)
+    {
+        ProcessResult r = Processes.Launcher([first, second]);
+        Assert.True(r.ExitCode == 0, r.ToString());
+        Assert.Contains("alvorkit-intercept run", r.Stdout);
+        foreach (string option in new[] { "--modules <names>", "--allocations", "--profiler <path>", "--isolated-proof", "--quiet" })
+            Assert.Matches($@"(?m)^  (-\w, )?{System.Text.RegularExpressions.Regex.Escape(option)}\s+\S", r.Stdout);
+        Assert.Contains("ALVORKIT_INTERCEPTION_MODULES", r.Stdout);
+        Assert.Contains("everything after `--` is the command", r.Stdout);
+        Assert.Contains("alvorkit-intercept run --modules Game.Logic -- dotnet bin/Release/net10.0/Game.dll --level 3", r.Stdout);
+        Assert.Matches(@"(?m)^  127\s+run: the command could not be started", r.Stdout);
+        Assert.DoesNotContain("--format", r.Stdout);
+        Assert.True(r.Stdout.Split('\n').All(l => l.Length <= 100), "help wider than 100 columns\n" + r.Stdout);
+    }
+
+    [Fact]
+    public void EnvHelpDescribesTheFormats()
+    {
+        ProcessResult r = Processes.Launcher(["env", "--help"]);
+        Assert.True(r.ExitCode == 0, r.ToString());
+        Assert.Matches(@"(?m)^  --format <sh\|powershell\|json\|launchSettings>\s+How to print the variables", r.Stdout);
+        Assert.Contains("eval \"$(alvorkit-intercept env --modules Game.Logic)\"", r.Stdout);
+        Assert.DoesNotContain("--quiet", r.Stdout);
+    }
+
+    [Fact]
+    public void VersionIsThePackageVersion()
+    {
+        ProcessResult r = Processes.Launcher(["--version"]);
+        Assert.True(r.ExitCode == 0, r.ToString());
+        Assert.Equal(PackagesFixture.Version, r.Stdout.Trim());
+    }
+
+    [Theory]
+    [InlineData(new string[0], "no command given", "alvorkit-intercept --help")]
+    [InlineData(new[] { "run", "--modules", "A", "--no-such-option", "--", "true" }, "Unrecognized option '--no-such-option' for run", "alvorkit-intercept run --help")]
+    [InlineData(new[] { "run", "--modules", "--", "true" }, "Required argument missing for option: '--modules'", "alvorkit-intercept run --help")]
+    [InlineData(new[] { "run", "--modules", "A", "--allocations=1", "--", "true" }, "--allocations takes no value (got '1')", "alvorkit-intercept run --help")]
+    [InlineData(new[] { "run", "--", "true" }, "give --modules", "alvorkit-intercept run --help")]
+    [InlineData(new[] { "env", "--modules", "A", "Game.dll" }, "Unrecognized command or argument 'Game.dll'", "alvorkit-intercept env --help")]
+    [InlineData(new[] { "env", "--modules", "A", "--quiet" }, "Unrecognized command or argument '--quiet'", "alvorkit-intercept env --help")]
+    [InlineData(new[] { "env", "--modules", "A", "--format" }, "Required argument missing for option: '--format'", "alvorkit-intercept env --help")]
+    public void BadUsageExits64NamingTheProblemAndTheHelp(string[] args, string message, string help)
+    {
+        string marker = Path.Combine(Path.GetTempPath(), $"alvk-usage-{Guid.NewGuid():N}");
+        ProcessResult r = Processes.Launcher(args.Select(a => a == "true" ? "touch" : a).Concat(args.Contains("true") ? [marker] : []));
+        Assert.True(r.ExitCode == 64, r.ToString());
+        Assert.Empty(r.Stdout);
+        Assert.Contains("alvorkit-intercept: " + message, r.Stderr);
+        Assert.Contains($"see `{help}` for the options and an example", r.Stderr);
+        Assert.False(File.Exists(marker), "the command ran after a usage error");
+    }
+}
+
+/// <summary>How the parser reads a command line (in process: the options `run` and `env` get).</summary>
+public class CommandLineParsingTests
+{
+    private static Options Parse(params string[] args)
+    {
+        Options? seen = null;
+        var commandLine = new LauncherCommandLine(o =>
+        {
+            seen = o;
+            return 0;
+        });
+        ParseResult parse = commandLine.Parse(args);
+        Assert.True(parse.Errors.Count == 0, string.Join("\n", parse.Errors.Select(e => e.Message)));
+        Assert.Equal(0, parse.Invoke());
+        return seen ?? throw new Xunit.Sdk.XunitException("no command ran");
+    }
+
+    [Fact]
+    public void TheCommandStartsAtItsFirstWordWithOrWithoutDoubleDash()
+    {
+        Options withDashes = Parse("run", "--modules", "Game.Logic", "--", "dotnet", "Game.dll", "--modules", "X", "-q", "--");
+        Assert.Equal(Verb.Run, withDashes.Verb);
+        Assert.Equal(["Game.Logic"], withDashes.Modules);
+        Assert.False(withDashes.Quiet);
+        Assert.Equal(["dotnet", "Game.dll", "--modules", "X", "-q", "--"], withDashes.Command);
+
+        Options without = Parse("run", "--modules", "Game.Logic", "dotnet", "Game.dll", "--allocations", "@args.rsp");
+        Assert.False(without.Allocations);
+        Assert.Equal(["dotnet", "Game.dll", "--allocations", "@args.rsp"], without.Command);
+    }
+
+    [Fact]
+    public void RepeatedAndInlineOptions()
+    {
+        Options o = Parse("run", "--modules=A", "-m", "B;C", "--modules", "D", "--allocations", "-q", "--profiler", "/p/lib.so", "--", "game");
+        Assert.Equal(["A", "B;C", "D"], o.Modules);
+        Assert.Equal("A;B;C;D", ModuleList.Normalize(o.Modules, isolatedProof: false));
+        Assert.True(o.Allocations);
+        Assert.True(o.Quiet);
+        Assert.Equal("/p/lib.so", o.ProfilerPath);
+        Assert.Equal(["game"], o.Command);
+    }
+
+    [Theory]
+    [InlineData("sh", "Sh")]
+    [InlineData("bash", "Sh")]
+    [InlineData("PowerShell", "PowerShell")]
+    [InlineData("pwsh", "PowerShell")]
+    [InlineData("json", "Json")]
+    [InlineData("launchSettings", "LaunchSettings")]
+    public void EnvFormats(string given, string expected)
+    {
+        Options o = Parse("env", "--allocations", "--format", given);
+        Assert.Equal(Verb.Env, o.Verb);
+        Assert.Equal(expected, o.Format.ToString());
+        Assert.Empty(o.Modules);
+        Assert.Empty(o.Command);
+    }
+
+    [Fact]
+    public void EnvFormatDefaultsToThisOsShell() =>
+        Assert.Equal(OperatingSystem.IsWindows() ? EnvFormat.PowerShell : EnvFormat.Sh, Parse("env", "--modules", "A").Format);
+}
