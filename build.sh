@@ -6,7 +6,8 @@
 #   ./build.sh test      build everything, then run every test (native under ASan/UBSan,
 #                        artifact checks, profiled-process proofs); checks first that the
 #                        machine has what they need (tools/prerequisites.sh)
-#   ./build.sh native | managed | bench | tsan | stress | fuzz
+#   ./build.sh native    the Release library alone (same needs)
+#   ./build.sh managed | bench | tsan | stress | fuzz
 set -euo pipefail
 cd "$(dirname "$0")"
 ROOT=$(pwd)
@@ -218,7 +219,7 @@ bench() {
 
 target=${1:-test}
 case "$target" in
-  native) build_native ;;
+  native) require demo; build_release ;;
   managed) build_managed ;;
   test) require test; include_check; build_native; call_check; build_managed; test_tools; native_tests; tsan_tests; fuzz_bounded; artifact_checks; binding_tests; proofs; sanitized_proofs; launcher_tests ;;
   fuzz) tests/fuzz/run.sh long "${FUZZ_SECONDS:-600}" ;;
@@ -227,6 +228,6 @@ case "$target" in
   packages) require demo; build_release; packages ;;
   bindings) bindings ;;
   demo) require demo; build_release; demo ;;
-  bench) build_native; build_managed; bench ;;
+  bench) require demo; build_release; build_managed; bench ;;
   *) echo "usage: ./build.sh [test|demo|native|managed|packages|bindings|bench|tsan|stress|fuzz]" >&2; exit 64 ;;
 esac
