@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime/rejit_state.h"
+#include "rejit/rejit_state.h"
 #include "runtime/worker_queue.h"
 
 #define SECONDS(n) ((uint64_t)(n) * 1000000000ull)

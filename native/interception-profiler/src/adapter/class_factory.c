@@ -1,7 +1,7 @@
 /* The static class factory and DllGetClassObject: CoreCLR's way in. */
-#include "export.h"
-#include "interception_profiler.h"
-#include "../coreclr/cor_guids.h"
+#include "adapter/export.h"
+#include "adapter/interception_profiler.h"
+#include "coreclr/cor_guids.h"
 
 #include <stddef.h>
 

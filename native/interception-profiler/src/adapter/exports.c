@@ -1,9 +1,9 @@
 /* The exported C ABI: argument checks here, behaviour in ProfilerRuntime. */
 #include "alvorkit_interception_profiler.h"
 
-#include "../allocation/allocation_resolve.h"
-#include "../generation/generation_validate.h"
-#include "../runtime/profiler_runtime.h"
+#include "allocation/allocation_resolve.h"
+#include "generation/generation_validate.h"
+#include "runtime/profiler_runtime.h"
 
 #include <stddef.h>
 #include <string.h>

@@ -1,13 +1,13 @@
 /* InterceptionProfiler, in Wine's COM-in-C shape: the object embeds its interface, every
  * method starts from impl_from_ICorProfilerCallback11, and one static const vtable lists
  * every slot. Slots we do not use return S_OK through generated defaults. */
-#include "interception_profiler.h"
+#include "adapter/interception_profiler.h"
 
-#include "export.h"
-#include "../coreclr/cor_guids.h"
-#include "../coreclr/corprof_callback.h"
-#include "../allocation/allocation_capture.h"
-#include "../runtime/profiler_runtime.h"
+#include "adapter/export.h"
+#include "coreclr/cor_guids.h"
+#include "coreclr/corprof_callback.h"
+#include "allocation/allocation_capture.h"
+#include "runtime/profiler_runtime.h"
 
 #include <stdatomic.h>
 #include <stddef.h>

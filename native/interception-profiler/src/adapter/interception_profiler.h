@@ -4,7 +4,7 @@
 #ifndef AIP_INTERCEPTION_PROFILER_H
 #define AIP_INTERCEPTION_PROFILER_H
 
-#include "../coreclr/cor_types.h"
+#include "coreclr/cor_types.h"
 
 /* Our CLSID, {3840ACF7-5AF1-49EA-BF94-5F7086C57F57}. */
 extern const GUID CLSID_AlvorKitInterceptionProfiler;

@@ -1,10 +1,10 @@
 /* Capture windows and the allocation callback: atomic accounting and, when sampled, a
  * synchronous walk of the allocating thread into preallocated storage. No locks, no
  * allocation, no metadata work in the callback. */
-#include "allocation_capture.h"
+#include "allocation/allocation_capture.h"
 
-#include "../coreclr/corprof_enums.h"
-#include "../platform/platform.h"
+#include "coreclr/corprof_enums.h"
+#include "platform/platform.h"
 
 #include <stdlib.h>
 #include <string.h>

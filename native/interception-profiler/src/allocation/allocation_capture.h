@@ -5,9 +5,9 @@
 #define AIP_ALLOCATION_CAPTURE_H
 
 #include "alvorkit_interception_profiler.h"
-#include "sampling.h"
-#include "type_table.h"
-#include "../coreclr/corprof_info.h"
+#include "allocation/sampling.h"
+#include "allocation/type_table.h"
+#include "coreclr/corprof_info.h"
 
 
 typedef struct aip_allocation_state {

@@ -1,10 +1,10 @@
 /* Names for reports, resolved after a window: types (generic arguments and arrays included)
  * and methods, from the runtime's IDs and the modules' metadata. */
-#include "allocation_resolve.h"
+#include "allocation/allocation_resolve.h"
 
-#include "../coreclr/cor_guids.h"
-#include "../coreclr/cor_metadata.h"
-#include "../runtime/runtime_state.h"
+#include "coreclr/cor_guids.h"
+#include "coreclr/cor_metadata.h"
+#include "runtime/runtime_state.h"
 
 #include <string.h>
 

@@ -1,9 +1,9 @@
 /* After a window: the worker resolves type names and frames into the startup-allocated
  * storage; readers then only copy. The runtime refuses metadata access on managed threads
  * outside callbacks, so none of this can run on the caller's thread. */
-#include "allocation_resolve.h"
+#include "allocation/allocation_resolve.h"
 
-#include "../runtime/runtime_state.h"
+#include "runtime/runtime_state.h"
 
 #include <string.h>
 

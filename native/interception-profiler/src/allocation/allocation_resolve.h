@@ -4,7 +4,7 @@
 #ifndef AIP_ALLOCATION_RESOLVE_H
 #define AIP_ALLOCATION_RESOLVE_H
 
-#include "allocation_capture.h"
+#include "allocation/allocation_capture.h"
 
 #include <stddef.h>
 

@@ -1,9 +1,9 @@
 /* alvk_generation_submit and alvk_generation_get_result: validation on the caller's thread,
  * a private copy, and queuing; results from RejitState. */
-#include "profiler_runtime.h"
+#include "runtime/profiler_runtime.h"
 
-#include "generation_worker.h"
-#include "../generation/generation_validate.h"
+#include "rejit/generation_worker.h"
+#include "generation/generation_validate.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,9 +1,9 @@
 /* The exported patch commands: argument checks, RejitState bookkeeping, and queuing to the
  * worker. Nothing here calls the runtime. */
-#include "profiler_runtime.h"
+#include "runtime/profiler_runtime.h"
 
-#include "patch_worker.h"
-#include "runtime_state.h"
+#include "rejit/patch_worker.h"
+#include "runtime/runtime_state.h"
 
 #include <string.h>
 

@@ -1,10 +1,10 @@
 /* ProfilerRuntime: lifecycle, event mask and the native worker. */
-#include "profiler_runtime.h"
+#include "runtime/profiler_runtime.h"
 
-#include "runtime_state.h"
-#include "../allocation/allocation_capture.h"
-#include "../coreclr/cor_guids.h"
-#include "../platform/platform.h"
+#include "runtime/runtime_state.h"
+#include "allocation/allocation_capture.h"
+#include "coreclr/cor_guids.h"
+#include "platform/platform.h"
 
 #include <stdatomic.h>
 #include <stdio.h>

@@ -4,8 +4,8 @@
 #define AIP_PROFILER_RUNTIME_H
 
 #include "alvorkit_interception_profiler.h"
-#include "../coreclr/cor_types.h"
-#include "../coreclr/corprof_control.h"
+#include "coreclr/cor_types.h"
+#include "coreclr/corprof_control.h"
 
 /* Default worker queue capacity (slots). */
 #define AIP_WORKER_QUEUE_CAPACITY 64

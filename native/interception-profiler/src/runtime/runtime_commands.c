@@ -1,9 +1,9 @@
 /* What the exported commands and the module callbacks do. Commands that touch the runtime's
  * metadata run on the worker thread; the caller waits for them with a bound. */
-#include "profiler_runtime.h"
+#include "runtime/profiler_runtime.h"
 
-#include "module_catalog_clr.h"
-#include "runtime_state.h"
+#include "catalog/module_catalog_clr.h"
+#include "runtime/runtime_state.h"
 
 #include <string.h>
 

@@ -3,14 +3,14 @@
 #ifndef AIP_RUNTIME_STATE_H
 #define AIP_RUNTIME_STATE_H
 
-#include "config.h"
-#include "event_mask.h"
-#include "inliner_map.h"
-#include "module_catalog.h"
-#include "rejit_state.h"
-#include "token_cache.h"
-#include "worker_queue.h"
-#include "../coreclr/corprof_info.h"
+#include "runtime/config.h"
+#include "runtime/event_mask.h"
+#include "rejit/inliner_map.h"
+#include "catalog/module_catalog.h"
+#include "rejit/rejit_state.h"
+#include "emit/token_cache.h"
+#include "runtime/worker_queue.h"
+#include "coreclr/corprof_info.h"
 
 #include <stdatomic.h>
 

@@ -14,7 +14,7 @@
 #define AIP_WORKER_QUEUE_H
 
 #include "alvorkit_interception_profiler.h"
-#include "../platform/platform.h"
+#include "platform/platform.h"
 
 #include <stdatomic.h>
 #include <stddef.h>

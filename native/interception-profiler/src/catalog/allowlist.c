@@ -1,5 +1,5 @@
-/* ALVORKIT_INTERCEPTION_MODULES and ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING parsing. */
-#include "config.h"
+/* ALVORKIT_INTERCEPTION_MODULES parsing and matching. */
+#include "catalog/allowlist.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -153,16 +153,4 @@ alvk_status aip_allowlist_format(const aip_allowlist *list, char *buf, size_t ca
         buf[used] = '\0';
     }
     return ALVK_OK;
-}
-
-alvk_status aip_allocation_flag_parse(const char *text, uint32_t *enabled)
-{
-    *enabled = 0;
-    if (text == NULL || text[0] == '\0' || strcmp(text, "0") == 0)
-        return ALVK_OK;
-    if (strcmp(text, "1") == 0) {
-        *enabled = 1;
-        return ALVK_OK;
-    }
-    return ALVK_E_ALLOCATION_FLAG_MALFORMED;
 }

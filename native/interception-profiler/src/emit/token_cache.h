@@ -5,7 +5,7 @@
 #ifndef AIP_TOKEN_CACHE_H
 #define AIP_TOKEN_CACHE_H
 
-#include "../platform/platform.h"
+#include "platform/platform.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,9 +1,9 @@
 /* The ReJIT and inlining callbacks. They only look up, count and copy: the IL they hand
  * over was prepared on the worker. */
-#include "profiler_runtime.h"
+#include "runtime/profiler_runtime.h"
 
-#include "runtime_state.h"
-#include "../coreclr/corprof_control.h"
+#include "runtime/runtime_state.h"
+#include "coreclr/corprof_control.h"
 
 _Static_assert(sizeof(alvk_il_map_entry) == sizeof(COR_IL_MAP), "one layout for IL maps");
 

@@ -1,5 +1,5 @@
 /* RejitState, continued: who holds a patch, and whose replacement is in force. */
-#include "rejit_internal.h"
+#include "rejit/rejit_internal.h"
 
 int aip_patch_find_owner(const aip_patch *p, uint64_t owner)
 {

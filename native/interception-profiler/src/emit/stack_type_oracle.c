@@ -1,12 +1,12 @@
 /* The stack-type checker's module oracle over IMetaDataImport2: method, field and standalone
  * signatures, MethodSpec instantiations, declaring types, and what a type's values are on the
  * stack (classes, structs, enums with their underlying type, the primitive types of System). */
-#include "stack_type_oracle.h"
+#include "emit/stack_type_oracle.h"
 
-#include "../coreclr/cor_guids.h"
-#include "../coreclr/cor_metadata.h"
-#include "../generation/generation_stack_check.h"
-#include "../metadata/signature_blobs.h"
+#include "coreclr/cor_guids.h"
+#include "coreclr/cor_metadata.h"
+#include "generation/generation_stack_check.h"
+#include "metadata/signature_blobs.h"
 
 #include <string.h>
 

@@ -5,7 +5,7 @@
 #ifndef AIP_INLINER_MAP_H
 #define AIP_INLINER_MAP_H
 
-#include "../platform/platform.h"
+#include "platform/platform.h"
 
 #include <stdint.h>
 

@@ -1,5 +1,5 @@
 /* RejitState, continued: the generation chain of each patch and its transitions. */
-#include "rejit_state.h"
+#include "rejit/rejit_state.h"
 
 #include <string.h>
 

@@ -3,9 +3,9 @@
 #ifndef AIP_MODULE_CATALOG_CLR_H
 #define AIP_MODULE_CATALOG_CLR_H
 
-#include "config.h"
-#include "module_catalog.h"
-#include "../coreclr/corprof_info.h"
+#include "runtime/config.h"
+#include "catalog/module_catalog.h"
+#include "coreclr/corprof_info.h"
 
 /* ModuleLoadFinished: records the module's epoch. Dynamic modules are recorded but never
  * allowed; collectible ones are recorded as such (the runtime cannot ReJIT either). */

@@ -5,9 +5,9 @@
 #ifndef AIP_GENERATION_WORKER_H
 #define AIP_GENERATION_WORKER_H
 
-#include "module_catalog_clr.h"
-#include "runtime_state.h"
-#include "../il/method_body.h"
+#include "catalog/module_catalog_clr.h"
+#include "runtime/runtime_state.h"
+#include "il/method_body.h"
 
 /* A generation copied off the caller's memory at submission. */
 typedef struct aip_staged_generation {

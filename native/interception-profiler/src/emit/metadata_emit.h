@@ -3,7 +3,7 @@
 #define AIP_METADATA_EMIT_H
 
 #include "alvorkit_interception_profiler.h"
-#include "../coreclr/cor_metadata.h"
+#include "coreclr/cor_metadata.h"
 
 #include <stddef.h>
 

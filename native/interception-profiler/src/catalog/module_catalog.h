@@ -8,7 +8,7 @@
 #define AIP_MODULE_CATALOG_H
 
 #include "alvorkit_interception_profiler.h"
-#include "../platform/platform.h"
+#include "platform/platform.h"
 
 #include <stdint.h>
 

@@ -4,8 +4,8 @@
 #ifndef AIP_STACK_TYPE_ORACLE_H
 #define AIP_STACK_TYPE_ORACLE_H
 
-#include "module_catalog_clr.h"
-#include "../il/il_stack_types.h"
+#include "catalog/module_catalog_clr.h"
+#include "il/il_stack_types.h"
 
 /* Checks generation g (validated) as the body of `target`. ALVK_E_STACK_TYPE_MISMATCH with
  * *out describing the instruction and the types; ALVK_OK otherwise: a body the check cannot

@@ -1,5 +1,5 @@
 /* One relocation into metadata: the emitter call for each kind. */
-#include "metadata_emit.h"
+#include "emit/metadata_emit.h"
 
 #define AIP_MAX_NAME_UNITS 1024
 

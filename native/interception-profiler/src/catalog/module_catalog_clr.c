@@ -1,12 +1,12 @@
 /* ModuleCatalog against the runtime: module identity at load, method discovery on demand. */
-#include "module_catalog_clr.h"
+#include "catalog/module_catalog_clr.h"
 
-#include "../coreclr/cor_guids.h"
-#include "../coreclr/cor_metadata.h"
-#include "../coreclr/corprof_enums.h"
-#include "../identity/sha256.h"
-#include "../il/method_body.h"
-#include "../metadata/signature.h"
+#include "coreclr/cor_guids.h"
+#include "coreclr/cor_metadata.h"
+#include "coreclr/corprof_enums.h"
+#include "identity/sha256.h"
+#include "il/method_body.h"
+#include "metadata/signature.h"
 
 #include <string.h>
 

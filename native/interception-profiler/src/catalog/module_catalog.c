@@ -1,5 +1,5 @@
 /* The bounded module table behind ModuleCatalog. */
-#include "module_catalog.h"
+#include "catalog/module_catalog.h"
 
 #include <string.h>
 

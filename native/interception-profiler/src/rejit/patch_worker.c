@@ -1,10 +1,10 @@
 /* Install, replace and remove on the worker thread (the only thread that requests ReJIT).
  * Install and replace are exact-dispatch generations: the dispatch body with one
  * StandAloneSig relocation for its calli, applied through the generation path. */
-#include "patch_worker.h"
+#include "rejit/patch_worker.h"
 
-#include "generation_worker.h"
-#include "../il/dispatch.h"
+#include "rejit/generation_worker.h"
+#include "il/dispatch.h"
 
 #include <string.h>
 

@@ -7,7 +7,7 @@
 #define AIP_REJIT_STATE_H
 
 #include "alvorkit_interception_profiler.h"
-#include "../platform/platform.h"
+#include "platform/platform.h"
 
 #include <stdatomic.h>
 #include <stdint.h>

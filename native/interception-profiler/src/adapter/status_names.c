@@ -1,7 +1,7 @@
 /* alvk_status_string and alvk_status_name, generated from the header's one status list. */
 #include "alvorkit_interception_profiler.h"
 
-#include "../adapter/export.h"
+#include "adapter/export.h"
 
 ALVK_API const char *ALVK_CALL alvk_status_string(alvk_status status)
 {

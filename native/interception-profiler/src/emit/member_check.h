@@ -6,7 +6,7 @@
 #ifndef AIP_MEMBER_CHECK_H
 #define AIP_MEMBER_CHECK_H
 
-#include "runtime_state.h"
+#include "runtime/runtime_state.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -2,7 +2,7 @@
 #ifndef AIP_REJIT_INTERNAL_H
 #define AIP_REJIT_INTERNAL_H
 
-#include "rejit_state.h"
+#include "rejit/rejit_state.h"
 
 int aip_patch_find_owner(const aip_patch *p, uint64_t owner);
 void aip_patch_append_owner(aip_patch *p, uint64_t owner);

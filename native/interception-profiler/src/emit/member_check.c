@@ -1,11 +1,11 @@
 /* The member check: a generation's MemberRefs looked up as the runtime binds them, so a
  * member that does not exist is refused before anything is published. */
-#include "member_check.h"
+#include "emit/member_check.h"
 
-#include "../coreclr/cor_guids.h"
-#include "../coreclr/cor_metadata.h"
-#include "../metadata/signature.h"
-#include "../metadata/signature_blobs.h"
+#include "coreclr/cor_guids.h"
+#include "coreclr/cor_metadata.h"
+#include "metadata/signature.h"
+#include "metadata/signature_blobs.h"
 
 #include <string.h>
 

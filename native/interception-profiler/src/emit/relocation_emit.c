@@ -1,9 +1,9 @@
 /* Relocations into metadata for one generation: parents resolved, tokens emitted or reused
  * from the module epoch's cache, and written into the private copy of the code. */
-#include "generation_worker.h"
+#include "rejit/generation_worker.h"
 
-#include "metadata_emit.h"
-#include "../coreclr/cor_guids.h"
+#include "emit/metadata_emit.h"
+#include "coreclr/cor_guids.h"
 
 #include <string.h>
 

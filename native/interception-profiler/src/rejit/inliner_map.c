@@ -1,5 +1,5 @@
 /* Open-addressing set of (callee, caller) pairs. */
-#include "inliner_map.h"
+#include "rejit/inliner_map.h"
 
 #include <string.h>
 

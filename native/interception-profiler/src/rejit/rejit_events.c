@@ -1,5 +1,5 @@
 /* RejitState, continued: PreparedRejit snapshots and what the ReJIT callbacks record. */
-#include "rejit_internal.h"
+#include "rejit/rejit_internal.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* The per-module-epoch token cache: a small table searched linearly (emission is rare). */
-#include "token_cache.h"
+#include "emit/token_cache.h"
 
-#include "../identity/sha256.h"
+#include "identity/sha256.h"
 
 #include <string.h>
 

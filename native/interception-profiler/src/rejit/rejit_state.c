@@ -1,5 +1,5 @@
 /* RejitState: the patch table and its command transitions. */
-#include "rejit_internal.h"
+#include "rejit/rejit_internal.h"
 
 #include <string.h>
 

@@ -1,10 +1,10 @@
 /* Method generations on the worker thread: check, emit, publish, request; and rollback. */
-#include "generation_worker.h"
+#include "rejit/generation_worker.h"
 
-#include "member_check.h"
-#include "patch_worker.h"
-#include "stack_type_oracle.h"
-#include "../generation/generation_validate.h"
+#include "emit/member_check.h"
+#include "rejit/patch_worker.h"
+#include "emit/stack_type_oracle.h"
+#include "generation/generation_validate.h"
 
 #include <stdlib.h>
 #include <string.h>
