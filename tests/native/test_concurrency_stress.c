@@ -18,8 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rejit/rejit_events.h"
+#include "rejit/rejit_generations.h"
+#include "rejit/rejit_owners.h"
 #include "rejit/rejit_state.h"
-#include "runtime/worker_queue.h"
+#include "runtime/command_queue.h"
 
 #define SECONDS(n) ((uint64_t)(n) * 1000000000ull)
 

@@ -6,6 +6,9 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "rejit/rejit_events.h"
+#include "rejit/rejit_generations.h"
+#include "rejit/rejit_owners.h"
 #include "rejit/rejit_state.h"
 
 static aip_rejit_state st;

@@ -7,6 +7,9 @@
 
 #include <string.h>
 
+#include "rejit/rejit_events.h"
+#include "rejit/rejit_generations.h"
+#include "rejit/rejit_owners.h"
 #include "rejit/rejit_state.h"
 
 static aip_rejit_state st;

@@ -12,4 +12,8 @@ extern const GUID CLSID_AlvorKitInterceptionProfiler;
 /* Hands out the process's single profiler object (AddRef'd) for `riid`. */
 HRESULT aip_interception_profiler_query(REFIID riid, void **ppv);
 
+/* The profiler object CoreCLR initialized (read with acquire), or NULL before Initialize:
+ * the exported C ABI has no context argument, so exports.c finds it here. */
+struct aip_profiler *aip_attached_profiler(void);
+
 #endif

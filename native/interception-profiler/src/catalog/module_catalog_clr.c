@@ -102,7 +102,8 @@ static uint32_t type_flags(IMetaDataImport2 *import, mdTypeDef declaring_type)
 
 static alvk_status describe(ICorProfilerInfo15 *info, IMetaDataImport2 *import,
                             const aip_module_entry *module, uint32_t token,
-                            aip_method_target *target, HRESULT *hresult)
+                            aip_method_sig *parsed_sig, aip_method_target *target,
+                            HRESULT *hresult)
 {
     if (!import->lpVtbl->IsValidToken(import, token))
         return ALVK_E_TOKEN_OUT_OF_RANGE;
@@ -117,8 +118,7 @@ static alvk_status describe(ICorProfilerInfo15 *info, IMetaDataImport2 *import,
     if ((attributes & (mdAbstract | mdPinvokeImpl)) != 0 || (impl & miCodeTypeMask) != miIL ||
         (impl & miInternalCall) != 0 || rva == 0)
         return ALVK_E_METHOD_HAS_NO_IL;
-    static aip_method_sig parsed_sig; /* worker-only: too large for comfort on the stack */
-    alvk_status status = aip_sig_parse_method(sig, sig_length, 0, &parsed_sig);
+    alvk_status status = aip_sig_parse_method(sig, sig_length, 0, parsed_sig);
     if (status != ALVK_OK)
         return status;
     LPCBYTE body = NULL;
@@ -144,12 +144,12 @@ static alvk_status describe(ICorProfilerInfo15 *info, IMetaDataImport2 *import,
     out->method_attributes = attributes;
     out->impl_attributes = impl;
     out->flags = type_flags(import, declaring_type) |
-                 (parsed_sig.has_this ? ALVK_METHOD_HAS_THIS : 0) |
-                 (parsed_sig.generic_param_count > 0 ? ALVK_METHOD_GENERIC : 0);
-    if (!parsed_sig.has_this)
+                 (parsed_sig->has_this ? ALVK_METHOD_HAS_THIS : 0) |
+                 (parsed_sig->generic_param_count > 0 ? ALVK_METHOD_GENERIC : 0);
+    if (!parsed_sig->has_this)
         out->flags &= ~(uint32_t)ALVK_METHOD_VALUE_TYPE_RECEIVER;
     out->declaring_type = declaring_type;
-    out->param_count = parsed_sig.param_count;
+    out->param_count = parsed_sig->param_count;
     out->signature_length = sig_length;
     out->body_size = parsed_body.total_size;
     out->code_size = parsed_body.code_size;
@@ -163,8 +163,8 @@ static alvk_status describe(ICorProfilerInfo15 *info, IMetaDataImport2 *import,
 
 alvk_status aip_catalog_resolve(ICorProfilerInfo15 *info, aip_module_catalog *catalog,
                                 const alvk_mvid *mvid, uintptr_t module_id, uint32_t epoch,
-                                uint32_t method_token, aip_method_target *out,
-                                HRESULT *hresult)
+                                uint32_t method_token, aip_method_sig *parsed_sig,
+                                aip_method_target *out, HRESULT *hresult)
 {
     *hresult = S_OK;
     aip_module_entry module;
@@ -180,7 +180,7 @@ alvk_status aip_catalog_resolve(ICorProfilerInfo15 *info, aip_module_catalog *ca
     IMetaDataImport2 *import = open_import(info, module.module_id, hresult);
     if (import == NULL)
         return ALVK_E_METADATA_FAILED;
-    status = describe(info, import, &module, method_token, out, hresult);
+    status = describe(info, import, &module, method_token, parsed_sig, out, hresult);
     import->lpVtbl->Release(import);
     return status;
 }

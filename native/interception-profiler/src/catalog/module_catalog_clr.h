@@ -3,8 +3,9 @@
 #ifndef AIP_MODULE_CATALOG_CLR_H
 #define AIP_MODULE_CATALOG_CLR_H
 
-#include "runtime/config.h"
+#include "catalog/allowlist.h"
 #include "catalog/module_catalog.h"
+#include "metadata/signature.h"
 #include "coreclr/corprof_info.h"
 
 /* ModuleLoadFinished: records the module's epoch. Dynamic modules are recorded but never
@@ -23,12 +24,14 @@ typedef struct aip_method_target {
 
 /* Resolves one method of the copy aip_catalog_select names (module_id and epoch, or the MVID
  * alone when module_id is 0) if it may be patched; see alvk_describe_method and
- * alvk_describe_module_method for the statuses. Runs on the worker. *hresult receives the
- * runtime HRESULT behind ALVK_E_METADATA_FAILED. */
+ * alvk_describe_module_method for the statuses. Runs on the worker. The target's signature is
+ * parsed into *parsed_sig (the caller's storage, too large for comfort on the stack), where
+ * it stays for the caller. *hresult receives the runtime HRESULT behind
+ * ALVK_E_METADATA_FAILED. */
 alvk_status aip_catalog_resolve(ICorProfilerInfo15 *info, aip_module_catalog *catalog,
                                 const alvk_mvid *mvid, uintptr_t module_id, uint32_t epoch,
-                                uint32_t method_token, aip_method_target *out,
-                                HRESULT *hresult);
+                                uint32_t method_token, aip_method_sig *parsed_sig,
+                                aip_method_target *out, HRESULT *hresult);
 
 /* alvk_module_identify: the live copy of `mvid` in which MethodDef method_token has the
  * FunctionID method_handle (compared, never dereferenced); method_handle 0: the copy the MVID

@@ -205,7 +205,8 @@ typedef struct check_scope {
 } check_scope;
 
 typedef struct check_session {
-    aip_runtime *rt;
+    ICorProfilerInfo15 *info;
+    aip_module_catalog *catalog;
     ModuleID target;
     uint32_t scope_count;
     check_scope scopes[AIP_CHECK_MAX_SCOPES];
@@ -229,7 +230,7 @@ static check_scope *scope_of(check_session *s, ModuleID module)
      * tokens just emitted; every other module is only read. */
     DWORD flags = module == s->target ? (DWORD)(ofRead | ofWrite) : (DWORD)ofRead;
     IUnknown *unknown = NULL;
-    HRESULT hr = s->rt->info->lpVtbl->GetModuleMetaData(s->rt->info, module, flags,
+    HRESULT hr = s->info->lpVtbl->GetModuleMetaData(s->info, module, flags,
                                                         &IID_IMetaDataImport2, &unknown);
     if (FAILED(hr) || unknown == NULL)
         return NULL;
@@ -365,7 +366,7 @@ static int find_in_assembly(check_session *s, check_scope *c, const WCHAR *name,
                                                          AIP_ASSEMBLY_NAME_CAPACITY, &length, NULL,
                                                          NULL, NULL, NULL)))
             return 0;
-        ModuleID next = module_of_assembly(&s->rt->catalog, target, name_units(target, length));
+        ModuleID next = module_of_assembly(s->catalog, target, name_units(target, length));
         check_scope *forwarded = next != 0 ? scope_of(s, next) : NULL;
         c = forwarded != NULL && loaded_copy_serves(c, implementation, forwarded) ? forwarded : NULL;
     }
@@ -413,7 +414,7 @@ static int resolve_type_ref(check_session *s, check_scope *c, uint32_t token, re
                                                          AIP_ASSEMBLY_NAME_CAPACITY, &n, NULL, NULL,
                                                          NULL, NULL)))
             return 0;
-        ModuleID module = module_of_assembly(&s->rt->catalog, target, name_units(target, n));
+        ModuleID module = module_of_assembly(s->catalog, target, name_units(target, n));
         check_scope *other = module != 0 ? scope_of(s, module) : NULL;
         return other != NULL && loaded_copy_serves(c, scope, other) &&
                find_in_assembly(s, other, local, out);
@@ -551,12 +552,14 @@ static aip_member_verdict check_one(check_session *s, uint32_t member_ref, int *
     return search_chain(s, t, name, *field, sig, sig_length);
 }
 
-alvk_status aip_member_check(aip_runtime *rt, ModuleID module, const alvk_relocation_result *results,
+alvk_status aip_member_check(ICorProfilerInfo15 *info, aip_module_catalog *catalog, ModuleID module,
+                             const alvk_relocation_result *results,
                              uint32_t count, uint32_t *failing, int32_t *missing_hresult)
 {
     check_session s;
     memset(&s, 0, sizeof s);
-    s.rt = rt;
+    s.info = info;
+    s.catalog = catalog;
     s.target = module;
     alvk_status status = ALVK_OK;
     for (uint32_t i = 0; i < count && status == ALVK_OK; ++i) {
@@ -570,25 +573,4 @@ alvk_status aip_member_check(aip_runtime *rt, ModuleID module, const alvk_reloca
     }
     close_session(&s);
     return status;
-}
-
-void aip_member_check_failure(aip_runtime *rt, uint32_t index)
-{
-    static aip_patch patch; /* worker-only: too large for the stack */
-    aip_rejit_copy(&rt->rejit, index, &patch);
-    const aip_generation_record *failed = NULL;
-    for (int i = 0; i < AIP_GENERATION_HISTORY; ++i)
-        if (patch.current_generation != 0 &&
-            patch.history[i].result.generation == patch.current_generation)
-            failed = &patch.history[i];
-    if (failed == NULL || patch.module_id == 0 ||
-        failed->result.state != ALVK_GENERATION_FAILED ||
-        failed->result.compilation_hresult != AIP_COMPILATION_UNREPORTED)
-        return;
-    uint32_t failing = 0;
-    int32_t hresult = 0;
-    if (aip_member_check(rt, patch.module_id, failed->relocations, failed->result.relocation_count,
-                         &failing, &hresult) == ALVK_E_MEMBER_NOT_FOUND)
-        aip_rejit_generation_failure_cause(&rt->rejit, index, failed->result.generation, hresult,
-                                           failing);
 }

@@ -6,7 +6,9 @@
 #ifndef AIP_MEMBER_CHECK_H
 #define AIP_MEMBER_CHECK_H
 
-#include "runtime/runtime_state.h"
+#include "alvorkit_interception_profiler.h"
+#include "catalog/module_catalog.h"
+#include "coreclr/corprof_info.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -41,14 +43,8 @@ typedef enum aip_member_verdict {
  * generation. ALVK_OK when none is certainly missing; ALVK_E_MEMBER_NOT_FOUND with *failing =
  * the first missing one's index, and *missing_hresult = COR_E_MISSINGFIELD or
  * COR_E_MISSINGMETHOD (what the caller would have seen). Worker thread only. */
-alvk_status aip_member_check(aip_runtime *rt, ModuleID module, const alvk_relocation_result *results,
-                             uint32_t count, uint32_t *failing, int32_t *missing_hresult);
-
-/* After a failed compilation the runtime did not report (AIP_COMPILATION_UNREPORTED): the
- * check again, on the MemberRefs patch `index`'s failed generation emitted. By now the JIT
- * tried to bind them, so an assembly the first check found unloaded may be loaded: a member
- * that is now certainly missing becomes the failure's cause (COR_E_MISSINGMETHOD or
- * COR_E_MISSINGFIELD, what the caller saw, and its relocation). Worker thread only. */
-void aip_member_check_failure(aip_runtime *rt, uint32_t index);
+alvk_status aip_member_check(ICorProfilerInfo15 *info, aip_module_catalog *catalog, ModuleID module,
+                             const alvk_relocation_result *results, uint32_t count,
+                             uint32_t *failing, int32_t *missing_hresult);
 
 #endif

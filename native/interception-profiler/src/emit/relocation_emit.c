@@ -1,9 +1,9 @@
 /* Relocations into metadata for one generation: parents resolved, tokens emitted or reused
  * from the module epoch's cache, and written into the private copy of the code. */
-#include "rejit/generation_worker.h"
+#include "emit/relocation_emit.h"
 
-#include "emit/metadata_emit.h"
 #include "coreclr/cor_guids.h"
+#include "emit/metadata_emit.h"
 
 #include <string.h>
 
@@ -27,8 +27,22 @@ static int parent_allowed(alvk_relocation_kind kind, uint32_t parent)
     }
 }
 
+int aip_emitter_init(aip_emitter *e, ICorProfilerInfo15 *info)
+{
+    e->info = info;
+    atomic_init(&e->tokens_emitted, 0);
+    atomic_init(&e->bytes_emitted, 0);
+    atomic_init(&e->tokens_reused, 0);
+    return aip_token_cache_init(&e->tokens);
+}
+
+void aip_emitter_forget_module(aip_emitter *e, uintptr_t module_id)
+{
+    aip_token_cache_forget_module(&e->tokens, module_id);
+}
+
 typedef struct emit_session {
-    aip_runtime *rt;
+    aip_emitter *e;
     ModuleID module;
     IMetaDataEmit2 *emit;
     IMetaDataImport2 *import;
@@ -39,7 +53,7 @@ static HRESULT open_session(emit_session *s)
     if (s->emit != NULL)
         return S_OK;
     IUnknown *unknown = NULL;
-    HRESULT hr = s->rt->info->lpVtbl->GetModuleMetaData(s->rt->info, s->module, ofRead | ofWrite,
+    HRESULT hr = s->e->info->lpVtbl->GetModuleMetaData(s->e->info, s->module, ofRead | ofWrite,
                                                         &IID_IMetaDataEmit2, &unknown);
     if (FAILED(hr))
         return hr;
@@ -73,9 +87,9 @@ static alvk_status emit_one(emit_session *s, const alvk_generation *g, uint32_t 
         return ALVK_E_RELOCATION_MALFORMED;
     aip_token_key key = aip_token_key_make(s->module, (uint32_t)r->kind, parent, name,
                                            r->name_length, blob, r->blob_length);
-    if (aip_token_cache_find(&s->rt->tokens, &key, &res[i].token)) {
+    if (aip_token_cache_find(&s->e->tokens, &key, &res[i].token)) {
         res[i].reused = 1;
-        atomic_fetch_add_explicit(&s->rt->metadata_tokens_reused, 1, memory_order_relaxed);
+        atomic_fetch_add_explicit(&s->e->tokens_reused, 1, memory_order_relaxed);
         return ALVK_OK;
     }
     HRESULT hr = open_session(s);
@@ -91,21 +105,19 @@ static alvk_status emit_one(emit_session *s, const alvk_generation *g, uint32_t 
     res[i].hresult = hr;
     if (status != ALVK_OK)
         return status;
-    aip_token_cache_put(&s->rt->tokens, &key, res[i].token);
-    atomic_fetch_add_explicit(&s->rt->metadata_tokens_emitted, 1, memory_order_relaxed);
-    atomic_fetch_add_explicit(&s->rt->metadata_bytes_emitted,
+    aip_token_cache_put(&s->e->tokens, &key, res[i].token);
+    atomic_fetch_add_explicit(&s->e->tokens_emitted, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&s->e->bytes_emitted,
                               (uint64_t)r->name_length + r->blob_length, memory_order_relaxed);
     *emitted = 1;
     return ALVK_OK;
 }
 
-/* Emits every relocation and writes the tokens into body. On failure *failing names the
- * relocation. *metadata_hr receives the first failing HRESULT, or ApplyMetaData's. */
-alvk_status aip_generation_emit(aip_runtime *rt, ModuleID module, const alvk_generation *g,
+alvk_status aip_emit_generation(aip_emitter *e, ModuleID module, const alvk_generation *g,
                                 uint8_t *body, uint32_t code_offset, alvk_relocation_result *res,
                                 uint32_t *failing, HRESULT *metadata_hr)
 {
-    emit_session s = {rt, module, NULL, NULL};
+    emit_session s = {e, module, NULL, NULL};
     alvk_status status = ALVK_OK;
     int emitted = 0;
     *metadata_hr = S_OK;
@@ -128,7 +140,7 @@ alvk_status aip_generation_emit(aip_runtime *rt, ModuleID module, const alvk_gen
     }
     close_session(&s);
     if (status == ALVK_OK && emitted) {
-        *metadata_hr = rt->info->lpVtbl->ApplyMetaData(rt->info, module);
+        *metadata_hr = e->info->lpVtbl->ApplyMetaData(e->info, module);
         if (FAILED(*metadata_hr))
             status = ALVK_E_METADATA_EMIT_FAILED;
     }

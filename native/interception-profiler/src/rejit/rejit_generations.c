@@ -1,9 +1,10 @@
-/* RejitState, continued: the generation chain of each patch and its transitions. */
-#include "rejit/rejit_state.h"
+/* RejitState's generation chain: each patch's generations and their transitions. */
+#include "rejit/rejit_generations.h"
 
+#include <stdlib.h>
 #include <string.h>
 
-static aip_generation_record *record_of(aip_patch *p, alvk_generation_id id)
+static aip_generation_entry *record_of(aip_patch *p, alvk_generation_id id)
 {
     for (int i = 0; id != 0 && i < AIP_GENERATION_HISTORY; ++i)
         if (p->history[i].result.generation == id)
@@ -29,7 +30,8 @@ alvk_status aip_rejit_begin_generation(aip_rejit_state *st, uint32_t index, int 
                 break;
         }
         p->history_next = slot + 1;
-        aip_generation_record *r = &p->history[slot];
+        aip_generation_entry *r = &p->history[slot];
+        free(r->relocations);
         memset(r, 0, sizeof *r);
         r->result.size = sizeof r->result;
         r->result.generation = *id = ++st->last_generation_id;
@@ -47,7 +49,7 @@ void aip_rejit_generation_rejected(aip_rejit_state *st, uint32_t index, alvk_gen
 {
     aip_mutex_lock(&st->lock);
     aip_patch *p = &st->patches[index];
-    aip_generation_record *r = record_of(p, id);
+    aip_generation_entry *r = record_of(p, id);
     if (r != NULL && r->result.state == ALVK_GENERATION_PENDING) {
         r->result.state = ALVK_GENERATION_REJECTED;
         r->result.status = status;
@@ -65,7 +67,7 @@ void aip_rejit_generation_type_mismatch(aip_rejit_state *st, uint32_t index,
                                         uint32_t expected)
 {
     aip_mutex_lock(&st->lock);
-    aip_generation_record *r = record_of(&st->patches[index], id);
+    aip_generation_entry *r = record_of(&st->patches[index], id);
     if (r != NULL && r->result.state == ALVK_GENERATION_PENDING) {
         r->result.type_error_offset = offset;
         r->result.type_found = found;
@@ -79,16 +81,23 @@ void aip_rejit_generation_relocations(aip_rejit_state *st, uint32_t index,
                                       alvk_generation_id id, const alvk_relocation_result *res,
                                       uint32_t count, int32_t metadata_hresult)
 {
+    if (count > ALVK_MAX_RELOCATIONS)
+        count = ALVK_MAX_RELOCATIONS;
+    /* Allocated outside the lock; without memory the count stays and the results are lost. */
+    alvk_relocation_result *copy = count > 0 ? malloc(count * sizeof *copy) : NULL;
+    if (copy != NULL)
+        memcpy(copy, res, count * sizeof *res);
     aip_mutex_lock(&st->lock);
-    aip_generation_record *r = record_of(&st->patches[index], id);
+    aip_generation_entry *r = record_of(&st->patches[index], id);
     if (r != NULL) {
-        if (count > ALVK_MAX_RELOCATIONS)
-            count = ALVK_MAX_RELOCATIONS;
-        memcpy(r->relocations, res, count * sizeof *res);
-        r->result.relocation_count = count;
+        alvk_relocation_result *old = r->relocations;
+        r->relocations = copy;
+        copy = old;
+        r->result.relocation_count = r->relocations != NULL ? count : 0;
         r->result.metadata_hresult = metadata_hresult;
     }
     aip_mutex_unlock(&st->lock);
+    free(copy);
 }
 
 void aip_rejit_generation_requested(aip_rejit_state *st, uint32_t index, alvk_generation_id id,
@@ -96,13 +105,13 @@ void aip_rejit_generation_requested(aip_rejit_state *st, uint32_t index, alvk_ge
 {
     aip_mutex_lock(&st->lock);
     aip_patch *p = &st->patches[index];
-    aip_generation_record *old = record_of(p, p->current_generation);
+    aip_generation_entry *old = record_of(p, p->current_generation);
     if (old != NULL && (old->result.state == ALVK_GENERATION_ACTIVE ||
                         old->result.state == ALVK_GENERATION_REQUESTED))
         old->result.state = ALVK_GENERATION_SUPERSEDED;
     aip_prepared_release(replaced);
     p->current_generation = id;
-    aip_generation_record *r = record_of(p, id);
+    aip_generation_entry *r = record_of(p, id);
     if (r != NULL)
         r->result.state = ALVK_GENERATION_REQUESTED;
     aip_mutex_unlock(&st->lock);
@@ -126,7 +135,7 @@ static aip_patch *live_for(aip_rejit_state *st, uintptr_t module_id, uint32_t to
 /* The current generation failed to compile. Lock held. */
 static int fail_current(aip_rejit_state *st, aip_patch *p, int32_t hresult)
 {
-    aip_generation_record *r = record_of(p, p->current_generation);
+    aip_generation_entry *r = record_of(p, p->current_generation);
     if (r == NULL || r->result.state != ALVK_GENERATION_REQUESTED)
         return 0;
     r->result.state = ALVK_GENERATION_FAILED;
@@ -159,7 +168,7 @@ int aip_rejit_generation_compiled(aip_rejit_state *st, uintptr_t module_id, uint
     int rollback = 0;
     aip_mutex_lock(&st->lock);
     aip_patch *p = live_for(st, module_id, token, index);
-    aip_generation_record *r = p != NULL ? record_of(p, p->current_generation) : NULL;
+    aip_generation_entry *r = p != NULL ? record_of(p, p->current_generation) : NULL;
     if (p != NULL)
         p->started_open = 0;
     /* Later compilations of a settled generation (tiering) change nothing. */
@@ -170,8 +179,7 @@ int aip_rejit_generation_compiled(aip_rejit_state *st, uintptr_t module_id, uint
             r->result.state = ALVK_GENERATION_ACTIVE;
             if (p->prepared != NULL && p->prepared->generation == p->current_generation) {
                 aip_prepared_release(p->good);
-                p->good = p->prepared;
-                atomic_fetch_add(&p->good->refs, 1);
+                p->good = aip_prepared_retain(p->prepared);
                 p->good_generation = p->current_generation;
             }
             aip_cond_broadcast(&st->changed);
@@ -187,7 +195,7 @@ void aip_rejit_generation_failure_cause(aip_rejit_state *st, uint32_t index, alv
                                         int32_t hresult, uint32_t failing_index)
 {
     aip_mutex_lock(&st->lock);
-    aip_generation_record *r = record_of(&st->patches[index], id);
+    aip_generation_entry *r = record_of(&st->patches[index], id);
     if (r != NULL && r->result.state == ALVK_GENERATION_FAILED &&
         r->result.compilation_hresult == AIP_COMPILATION_UNREPORTED) {
         r->result.compilation_hresult = hresult;
@@ -205,9 +213,7 @@ int aip_rejit_take_rollback(aip_rejit_state *st, uint32_t index, aip_prepared_re
     if (p->in_use && p->rollback_due && !aip_patch_state_is_terminal(p->state)) {
         /* Publishing it makes the last good generation current again (requested). */
         p->rollback_due = 0;
-        *prepared = p->good;
-        if (*prepared != NULL)
-            atomic_fetch_add(&(*prepared)->refs, 1);
+        *prepared = aip_prepared_retain(p->good);
         *generation = p->good_generation;
         if (p->latest_generation == p->current_generation)
             p->latest_generation = p->good_generation;
@@ -237,7 +243,7 @@ void aip_rejit_generation_il_map(aip_rejit_state *st, uintptr_t module_id, uint3
     aip_mutex_lock(&st->lock);
     for (uint32_t i = 0; i < ALVK_MAX_PATCHES; ++i) {
         aip_patch *p = &st->patches[i];
-        aip_generation_record *r;
+        aip_generation_entry *r;
         if (p->in_use && p->module_id == module_id && p->token == token &&
             (r = record_of(p, id)) != NULL)
             r->result.il_map_hresult = hresult;
@@ -245,16 +251,53 @@ void aip_rejit_generation_il_map(aip_rejit_state *st, uintptr_t module_id, uint3
     aip_mutex_unlock(&st->lock);
 }
 
+/* A reader's copy of an entry. Lock held. */
+static void copy_record(const aip_generation_entry *r, aip_generation_record *out)
+{
+    out->result = r->result;
+    if (r->relocations != NULL)
+        memcpy(out->relocations, r->relocations,
+               r->result.relocation_count * sizeof *r->relocations);
+}
+
 alvk_status aip_rejit_generation_lookup(aip_rejit_state *st, alvk_patch_handle handle,
                                         alvk_generation_id id, aip_generation_record *out)
 {
-    aip_patch copy;
-    alvk_status status = aip_rejit_lookup(st, handle, &copy);
-    if (status != ALVK_OK)
-        return status;
-    aip_generation_record *r = record_of(&copy, id);
-    if (r == NULL)
-        return ALVK_E_UNKNOWN_GENERATION;
-    *out = *r;
-    return ALVK_OK;
+    alvk_status status = ALVK_OK;
+    aip_mutex_lock(&st->lock);
+    aip_patch *p = aip_patch_from_handle(st, handle, NULL);
+    aip_generation_entry *r = p != NULL ? record_of(p, id) : NULL;
+    if (p == NULL)
+        status = ALVK_E_UNKNOWN_PATCH;
+    else if (r == NULL)
+        status = ALVK_E_UNKNOWN_GENERATION;
+    else
+        copy_record(r, out);
+    aip_mutex_unlock(&st->lock);
+    return status;
+}
+
+int aip_rejit_unreported_failure(aip_rejit_state *st, uint32_t index, uintptr_t *module_id,
+                                 aip_generation_record *out)
+{
+    int found = 0;
+    aip_mutex_lock(&st->lock);
+    aip_patch *p = &st->patches[index];
+    aip_generation_entry *r = record_of(p, p->current_generation);
+    if (r != NULL && p->module_id != 0 && r->result.state == ALVK_GENERATION_FAILED &&
+        r->result.compilation_hresult == AIP_COMPILATION_UNREPORTED) {
+        copy_record(r, out);
+        *module_id = p->module_id;
+        found = 1;
+    }
+    aip_mutex_unlock(&st->lock);
+    return found;
+}
+
+void aip_patch_clear_history(aip_patch *p)
+{
+    for (int i = 0; i < AIP_GENERATION_HISTORY; ++i) {
+        free(p->history[i].relocations);
+        p->history[i].relocations = NULL;
+    }
 }

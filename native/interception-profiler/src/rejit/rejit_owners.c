@@ -1,5 +1,5 @@
-/* RejitState, continued: who holds a patch, and whose replacement is in force. */
-#include "rejit/rejit_internal.h"
+/* RejitState's owner set: who holds a patch, and whose replacement is in force. */
+#include "rejit/rejit_owners.h"
 
 int aip_patch_find_owner(const aip_patch *p, uint64_t owner)
 {
@@ -80,9 +80,7 @@ void aip_rejit_set_owner_body(aip_rejit_state *st, uint32_t index, uint64_t owne
     int at = aip_patch_find_owner(p, owner);
     if (at >= 0) {
         aip_prepared_release(p->owner_bodies[at]);
-        p->owner_bodies[at] = p->prepared;
-        if (p->prepared != NULL)
-            atomic_fetch_add(&p->prepared->refs, 1);
+        p->owner_bodies[at] = aip_prepared_retain(p->prepared);
         p->owner_replacements[at] = replacement;
         p->owner_order[at] = ++p->owner_clock;
     }
@@ -104,8 +102,7 @@ aip_prepared_rejit *aip_rejit_successor_body(aip_rejit_state *st, uint32_t index
             *replacement = p->owner_replacements[i];
         }
     }
-    if (body != NULL)
-        atomic_fetch_add(&body->refs, 1);
+    aip_prepared_retain(body);
     aip_mutex_unlock(&st->lock);
     return body;
 }

@@ -1,5 +1,8 @@
-/* RejitState: the patch table and its command transitions. */
-#include "rejit/rejit_internal.h"
+/* RejitState: the patch table's command transitions. */
+#include "rejit/rejit_state.h"
+
+#include "rejit/rejit_generations.h"
+#include "rejit/rejit_owners.h"
 
 #include <string.h>
 
@@ -10,31 +13,6 @@ int aip_rejit_init(aip_rejit_state *st)
     if (aip_mutex_init(&st->lock) != 0)
         return -1;
     return aip_cond_init(&st->changed);
-}
-
-int aip_patch_state_is_terminal(alvk_patch_state state)
-{
-    return state == ALVK_PATCH_REMOVED || state == ALVK_PATCH_FAILED ||
-           state == ALVK_PATCH_REJECTED || state == ALVK_PATCH_UNLOADED;
-}
-
-static alvk_patch_handle handle_of(const aip_rejit_state *st, uint32_t index)
-{
-    return ((uint64_t)st->patches[index].generation << 32) | (uint64_t)(index + 1);
-}
-
-/* The live patch behind a handle, or NULL. Lock held. */
-static aip_patch *from_handle(aip_rejit_state *st, alvk_patch_handle handle, uint32_t *index)
-{
-    uint64_t slot = handle & 0xFFFFFFFFu;
-    if (slot == 0 || slot > ALVK_MAX_PATCHES)
-        return NULL;
-    aip_patch *p = &st->patches[slot - 1];
-    if (!p->in_use || p->generation != (uint32_t)(handle >> 32))
-        return NULL;
-    if (index != NULL)
-        *index = (uint32_t)(slot - 1);
-    return p;
 }
 
 /* A slot for a new patch: free first, else the longest-ended idle one. Lock held. */
@@ -81,6 +59,7 @@ static alvk_status install_locked(aip_rejit_state *st, const alvk_mvid *mvid, ui
     } else {
         aip_patch *p = &st->patches[found];
         uint32_t generation = p->generation + 1;
+        aip_patch_clear_history(p);
         memset(p, 0, sizeof *p);
         p->generation = generation == 0 ? 1 : generation;
         p->in_use = 1;
@@ -102,7 +81,7 @@ static alvk_status install_locked(aip_rejit_state *st, const alvk_mvid *mvid, ui
         }
         st->patches[found].pending++;
         *index = (uint32_t)found;
-        *handle = handle_of(st, (uint32_t)found);
+        *handle = aip_patch_handle_of(st, (uint32_t)found);
     }
     return status;
 }
@@ -137,7 +116,7 @@ alvk_status aip_rejit_begin_command(aip_rejit_state *st, alvk_patch_handle handl
 {
     alvk_status status = ALVK_OK;
     aip_mutex_lock(&st->lock);
-    aip_patch *p = from_handle(st, handle, index);
+    aip_patch *p = aip_patch_from_handle(st, handle, index);
     if (p == NULL)
         status = ALVK_E_UNKNOWN_PATCH;
     else if (aip_patch_state_is_terminal(p->state) || p->closing)
@@ -265,6 +244,55 @@ void aip_rejit_finish_command(aip_rejit_state *st, uint32_t index, alvk_command_
     aip_mutex_unlock(&st->lock);
 }
 
+aip_prepared_rejit *aip_rejit_publish(aip_rejit_state *st, uint32_t index,
+                                      aip_prepared_rejit *prepared)
+{
+    aip_mutex_lock(&st->lock);
+    aip_patch *p = &st->patches[index];
+    aip_prepared_rejit *previous = prepared;
+    /* A module unload may end the patch between the worker's look at it and this publish;
+     * an ended patch keeps no snapshot (nothing would release it, and its slot could never
+     * be recycled), so the snapshot goes back to the caller. */
+    if (!aip_patch_state_is_terminal(p->state)) {
+        previous = p->prepared;
+        p->prepared = prepared;
+    }
+    aip_mutex_unlock(&st->lock);
+    return previous;
+}
+
+void aip_rejit_set_target(aip_rejit_state *st, uint32_t index, uintptr_t module_id,
+                          uint32_t module_epoch)
+{
+    aip_mutex_lock(&st->lock);
+    st->patches[index].module_id = module_id;
+    st->patches[index].telemetry.module_epoch = module_epoch;
+    aip_mutex_unlock(&st->lock);
+}
+
+void aip_rejit_set_dispatch(aip_rejit_state *st, uint32_t index, uint32_t calli_token,
+                            int32_t metadata_hresult, uint64_t replacement)
+{
+    aip_mutex_lock(&st->lock);
+    alvk_patch_telemetry *t = &st->patches[index].telemetry;
+    t->calli_signature_token = calli_token;
+    t->metadata_hresult = metadata_hresult;
+    t->replacement = replacement;
+    aip_mutex_unlock(&st->lock);
+}
+
+void aip_rejit_note_request(aip_rejit_state *st, uint32_t index, int32_t hresult,
+                            uint64_t queued_ns)
+{
+    aip_mutex_lock(&st->lock);
+    st->patches[index].telemetry.request_hresult = hresult;
+    if (hresult >= 0) {
+        st->patches[index].awaiting_compile_since = queued_ns;
+        st->last_requested = (int32_t)index;
+    }
+    aip_mutex_unlock(&st->lock);
+}
+
 void aip_rejit_copy(aip_rejit_state *st, uint32_t index, aip_patch *copy)
 {
     aip_mutex_lock(&st->lock);
@@ -275,7 +303,7 @@ void aip_rejit_copy(aip_rejit_state *st, uint32_t index, aip_patch *copy)
 alvk_status aip_rejit_lookup(aip_rejit_state *st, alvk_patch_handle handle, aip_patch *copy)
 {
     aip_mutex_lock(&st->lock);
-    aip_patch *p = from_handle(st, handle, NULL);
+    aip_patch *p = aip_patch_from_handle(st, handle, NULL);
     if (p != NULL)
         *copy = *p;
     aip_mutex_unlock(&st->lock);
@@ -288,7 +316,7 @@ alvk_status aip_rejit_wait(aip_rejit_state *st, alvk_patch_handle handle, uint64
     alvk_status status;
     aip_mutex_lock(&st->lock);
     for (;;) {
-        aip_patch *p = from_handle(st, handle, NULL);
+        aip_patch *p = aip_patch_from_handle(st, handle, NULL);
         if (p == NULL) {
             status = ALVK_E_UNKNOWN_PATCH;
             break;

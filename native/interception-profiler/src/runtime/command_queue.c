@@ -1,5 +1,5 @@
 /* Bounded command queue: one mutex, two condition variables, preallocated slots. */
-#include "runtime/worker_queue.h"
+#include "runtime/command_queue.h"
 
 #include <string.h>
 

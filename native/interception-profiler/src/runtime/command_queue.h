@@ -10,8 +10,8 @@
  * A command whose acceptance changes other state (a patch's pending count, a generation ID)
  * reserves its slot first: ALVK_E_QUEUE_FULL then comes before anything changed, and the
  * commit that follows cannot fail. */
-#ifndef AIP_WORKER_QUEUE_H
-#define AIP_WORKER_QUEUE_H
+#ifndef AIP_COMMAND_QUEUE_H
+#define AIP_COMMAND_QUEUE_H
 
 #include "alvorkit_interception_profiler.h"
 #include "platform/platform.h"

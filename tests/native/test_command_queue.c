@@ -8,7 +8,7 @@
 #include <stdatomic.h>
 #include <string.h>
 
-#include "runtime/worker_queue.h"
+#include "runtime/command_queue.h"
 
 typedef struct log_context {
     _Atomic int gate_open;
