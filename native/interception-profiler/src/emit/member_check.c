@@ -165,7 +165,7 @@ aip_member_match aip_member_sig_compare(const uint8_t *ref, size_t ref_length, c
         return compare_type(&a, &b, 0) == AIP_MEMBER_DIFFERENT ? AIP_MEMBER_DIFFERENT
                                                                  : AIP_MEMBER_MAYBE;
     }
-    static aip_method_sig sa, sb; /* worker-only: too large for the stack */
+    aip_method_sig sa, sb; /* 6 KiB: no recursion holds them */
     if (aip_sig_parse_method(ref, ref_length, 0, &sa) != ALVK_OK ||
         aip_sig_parse_method(def, def_length, 0, &sb) != ALVK_OK)
         return AIP_MEMBER_MAYBE;
@@ -211,6 +211,7 @@ typedef struct check_session {
     uint32_t scope_count;
     check_scope scopes[AIP_CHECK_MAX_SCOPES];
     int steps; /* what is left of AIP_CHECK_MAX_DEPTH */
+    WCHAR member_name[AIP_CHECK_NAME_UNITS]; /* the MemberRef being checked */
 } check_session;
 
 /* A type found: its module and TypeDef. */
@@ -532,7 +533,7 @@ static aip_member_verdict search_chain(check_session *s, resolved_type t, const 
 
 static aip_member_verdict check_one(check_session *s, uint32_t member_ref, int *field)
 {
-    static WCHAR name[AIP_CHECK_NAME_UNITS]; /* worker-only */
+    WCHAR *name = s->member_name;
     check_scope *c = scope_of(s, s->target);
     if (c == NULL || ALVK_TYPE_FROM_TOKEN(member_ref) != mdtMemberRef)
         return AIP_MEMBER_UNKNOWN;
@@ -552,8 +553,8 @@ static aip_member_verdict check_one(check_session *s, uint32_t member_ref, int *
     return search_chain(s, t, name, *field, sig, sig_length);
 }
 
-alvk_status aip_member_check(ICorProfilerInfo15 *info, aip_module_catalog *catalog, ModuleID module,
-                             const alvk_relocation_result *results,
+alvk_status aip_member_check(ICorProfilerInfo15 *info, aip_module_catalog *catalog,
+                             ModuleID module, const alvk_relocation_result *results,
                              uint32_t count, uint32_t *failing, int32_t *missing_hresult)
 {
     check_session s;

@@ -43,8 +43,8 @@ typedef enum aip_member_verdict {
  * generation. ALVK_OK when none is certainly missing; ALVK_E_MEMBER_NOT_FOUND with *failing =
  * the first missing one's index, and *missing_hresult = COR_E_MISSINGFIELD or
  * COR_E_MISSINGMETHOD (what the caller would have seen). Worker thread only. */
-alvk_status aip_member_check(ICorProfilerInfo15 *info, aip_module_catalog *catalog, ModuleID module,
-                             const alvk_relocation_result *results, uint32_t count,
-                             uint32_t *failing, int32_t *missing_hresult);
+alvk_status aip_member_check(ICorProfilerInfo15 *info, aip_module_catalog *catalog,
+                             ModuleID module, const alvk_relocation_result *results,
+                             uint32_t count, uint32_t *failing, int32_t *missing_hresult);
 
 #endif

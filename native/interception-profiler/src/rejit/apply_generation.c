@@ -287,6 +287,8 @@ static alvk_status remove_owner(const aip_apply_env *env, const aip_patch_comman
     return status;
 }
 
+static alvk_status apply_rollbacks(const aip_apply_env *env);
+
 /* ---- The end of every command ---------------------------------------------------------- */
 
 /* The patch state that follows from `status`, the owner an install added taken back out on
@@ -316,11 +318,13 @@ static void finish(const aip_apply_env *env, uint32_t index, alvk_command_id com
     if (aip_patch_state_is_terminal(state) && state != ALVK_PATCH_REMOVED)
         aip_prepared_release(aip_rejit_publish(env->rejit, index, NULL));
     aip_rejit_finish_command(env->rejit, index, command, state, status, queued_ns);
-    aip_apply_rollbacks(env); /* any rollback whose own command was refused */
+    apply_rollbacks(env); /* any rollback whose own command was refused */
 }
 
-alvk_status aip_apply_patch_command(const aip_apply_env *env, const aip_patch_command *c)
+alvk_status aip_apply_patch_command(void *payload, void *context)
 {
+    const aip_apply_env *env = context;
+    const aip_patch_command *c = payload;
     aip_patch p;
     aip_rejit_copy(env->rejit, c->index, &p);
     alvk_status status;
@@ -346,9 +350,11 @@ alvk_status aip_apply_patch_command(const aip_apply_env *env, const aip_patch_co
     return status;
 }
 
-void aip_discard_patch_command(aip_rejit_state *st, const aip_patch_command *c)
+void aip_discard_patch_command(void *payload, void *context)
 {
-    aip_rejit_discard_command(st, c->index, c->command, c->generation,
+    const aip_apply_env *env = context;
+    const aip_patch_command *c = payload;
+    aip_rejit_discard_command(env->rejit, c->index, c->command, c->generation,
                               c->added_owner ? c->owner : 0, c->queued_ns);
 }
 
@@ -387,8 +393,10 @@ static alvk_status run_generation(const aip_apply_env *env, aip_staged_generatio
     return status;
 }
 
-alvk_status aip_apply_staged_generation(const aip_apply_env *env, aip_staged_generation *s)
+alvk_status aip_apply_staged_generation(void *payload, void *context)
 {
+    const aip_apply_env *env = context;
+    aip_staged_generation *s = *(aip_staged_generation **)payload;
     aip_patch p;
     aip_rejit_copy(env->rejit, s->index, &p);
     uint32_t failing = 0;
@@ -403,9 +411,11 @@ alvk_status aip_apply_staged_generation(const aip_apply_env *env, aip_staged_gen
     return status;
 }
 
-void aip_discard_staged_generation(aip_rejit_state *st, aip_staged_generation *s)
+void aip_discard_staged_generation(void *payload, void *context)
 {
-    aip_rejit_discard_command(st, s->index, s->command, s->id, s->added_owner ? s->g.owner : 0,
+    const aip_apply_env *env = context;
+    aip_staged_generation *s = *(aip_staged_generation **)payload;
+    aip_rejit_discard_command(env->rejit, s->index, s->command, s->id, s->added_owner ? s->g.owner : 0,
                               s->queued_ns);
     free(s);
 }
@@ -431,7 +441,7 @@ static void find_failure_cause(const aip_apply_env *env, uint32_t index)
                                            hresult, failing);
 }
 
-alvk_status aip_apply_rollbacks(const aip_apply_env *env)
+static alvk_status apply_rollbacks(const aip_apply_env *env)
 {
     alvk_status status = ALVK_OK;
     uint32_t index = 0;
@@ -447,4 +457,10 @@ alvk_status aip_apply_rollbacks(const aip_apply_env *env)
         }
     }
     return status;
+}
+
+alvk_status aip_apply_rollbacks(void *payload, void *context)
+{
+    (void)payload; /* every patch with a rollback due is served, whichever one queued this */
+    return apply_rollbacks(context);
 }

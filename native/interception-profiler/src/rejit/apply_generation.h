@@ -81,17 +81,18 @@ typedef struct aip_staged_generation {
 /* A heap copy of a validated generation; NULL when out of memory. Freed with free(). */
 aip_staged_generation *aip_generation_stage(const alvk_generation *g);
 
-/* Runs a queued command to its end (the patch's state, the command's record, waiters woken)
- * and returns its result. A staged generation is freed. */
-alvk_status aip_apply_patch_command(const aip_apply_env *env, const aip_patch_command *c);
-alvk_status aip_apply_staged_generation(const aip_apply_env *env, aip_staged_generation *s);
-
-/* A queued command that will never run (the worker stopped): finished with
- * ALVK_E_WORKER_UNAVAILABLE. A staged generation is freed. */
-void aip_discard_patch_command(aip_rejit_state *st, const aip_patch_command *c);
-void aip_discard_staged_generation(aip_rejit_state *st, aip_staged_generation *s);
-
-/* Every patch with a rollback due returns to its last body that compiled. */
-alvk_status aip_apply_rollbacks(const aip_apply_env *env);
+/* The worker queue's commands (runtime/command_queue.h): `context` is the queue's, the
+ * const aip_apply_env * the worker was started with.
+ * aip_apply_patch_command (payload: aip_patch_command) and aip_apply_staged_generation
+ * (payload: aip_staged_generation *, freed) run a queued command to its end: the patch's
+ * state, the command's record, waiters woken; they return its result. The discard functions
+ * finish a command that will never run (the worker stopped) with ALVK_E_WORKER_UNAVAILABLE.
+ * aip_apply_rollbacks (payload unused) returns every patch with a rollback due to its last
+ * body that compiled. */
+alvk_status aip_apply_patch_command(void *payload, void *context);
+void aip_discard_patch_command(void *payload, void *context);
+alvk_status aip_apply_staged_generation(void *payload, void *context);
+void aip_discard_staged_generation(void *payload, void *context);
+alvk_status aip_apply_rollbacks(void *payload, void *context);
 
 #endif

@@ -12,33 +12,37 @@ static aip_generation_entry *record_of(aip_patch *p, alvk_generation_id id)
     return NULL;
 }
 
+alvk_status aip_patch_open_generation(aip_rejit_state *st, aip_patch *p, int check_prior,
+                                      alvk_generation_id prior, alvk_generation_id *id)
+{
+    if (check_prior && prior != p->latest_generation)
+        return ALVK_E_STALE_GENERATION;
+    /* The next slot that holds neither the current nor the last good generation: their
+     * records must outlive any number of later submissions. */
+    uint32_t slot = p->history_next % AIP_GENERATION_HISTORY;
+    for (int k = 0; k < AIP_GENERATION_HISTORY; ++k, slot = (slot + 1) % AIP_GENERATION_HISTORY) {
+        alvk_generation_id held = p->history[slot].result.generation;
+        if (held == 0 || (held != p->current_generation && held != p->good_generation))
+            break;
+    }
+    p->history_next = slot + 1;
+    aip_generation_entry *r = &p->history[slot];
+    free(r->relocations);
+    memset(r, 0, sizeof *r);
+    r->result.size = sizeof r->result;
+    r->result.generation = *id = ++st->last_generation_id;
+    r->result.prior_generation = p->latest_generation;
+    r->result.state = ALVK_GENERATION_PENDING;
+    p->latest_generation = *id;
+    return ALVK_OK;
+}
+
 alvk_status aip_rejit_begin_generation(aip_rejit_state *st, uint32_t index, int check_prior,
                                        alvk_generation_id prior, alvk_generation_id *id)
 {
-    alvk_status status = ALVK_OK;
     aip_mutex_lock(&st->lock);
-    aip_patch *p = &st->patches[index];
-    if (check_prior && prior != p->latest_generation) {
-        status = ALVK_E_STALE_GENERATION;
-    } else {
-        /* The next slot that holds neither the current nor the last good generation: their
-         * records must outlive any number of later submissions. */
-        uint32_t slot = p->history_next % AIP_GENERATION_HISTORY;
-        for (int k = 0; k < AIP_GENERATION_HISTORY; ++k, slot = (slot + 1) % AIP_GENERATION_HISTORY) {
-            alvk_generation_id held = p->history[slot].result.generation;
-            if (held == 0 || (held != p->current_generation && held != p->good_generation))
-                break;
-        }
-        p->history_next = slot + 1;
-        aip_generation_entry *r = &p->history[slot];
-        free(r->relocations);
-        memset(r, 0, sizeof *r);
-        r->result.size = sizeof r->result;
-        r->result.generation = *id = ++st->last_generation_id;
-        r->result.prior_generation = p->latest_generation;
-        r->result.state = ALVK_GENERATION_PENDING;
-        p->latest_generation = *id;
-    }
+    alvk_status status =
+        aip_patch_open_generation(st, &st->patches[index], check_prior, prior, id);
     aip_mutex_unlock(&st->lock);
     return status;
 }

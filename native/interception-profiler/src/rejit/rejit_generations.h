@@ -69,6 +69,10 @@ alvk_status aip_rejit_generation_lookup(aip_rejit_state *st, alvk_patch_handle h
 int aip_rejit_unreported_failure(aip_rejit_state *st, uint32_t index, uintptr_t *module_id,
                                  aip_generation_record *out);
 
+/* begin_generation's work on patch p, lock held. */
+alvk_status aip_patch_open_generation(aip_rejit_state *st, aip_patch *p, int check_prior,
+                                      alvk_generation_id prior, alvk_generation_id *id);
+
 /* Lock held: frees the relocation results every history entry holds (the slot is reused). */
 void aip_patch_clear_history(aip_patch *p);
 

@@ -111,20 +111,26 @@ alvk_status aip_rejit_begin_chained_install(aip_rejit_state *st, const alvk_mvid
     return status;
 }
 
+/* begin_command's work, lock held. */
+static alvk_status command_locked(aip_rejit_state *st, alvk_patch_handle handle, uint64_t owner,
+                                  uint32_t *index)
+{
+    aip_patch *p = aip_patch_from_handle(st, handle, index);
+    if (p == NULL)
+        return ALVK_E_UNKNOWN_PATCH;
+    if (aip_patch_state_is_terminal(p->state) || p->closing)
+        return ALVK_E_PATCH_ENDED;
+    if (aip_patch_find_owner(p, owner) < 0)
+        return ALVK_E_NOT_OWNER;
+    p->pending++;
+    return ALVK_OK;
+}
+
 alvk_status aip_rejit_begin_command(aip_rejit_state *st, alvk_patch_handle handle,
                                     uint64_t owner, uint32_t *index)
 {
-    alvk_status status = ALVK_OK;
     aip_mutex_lock(&st->lock);
-    aip_patch *p = aip_patch_from_handle(st, handle, index);
-    if (p == NULL)
-        status = ALVK_E_UNKNOWN_PATCH;
-    else if (aip_patch_state_is_terminal(p->state) || p->closing)
-        status = ALVK_E_PATCH_ENDED;
-    else if (aip_patch_find_owner(p, owner) < 0)
-        status = ALVK_E_NOT_OWNER;
-    else
-        p->pending++;
+    alvk_status status = command_locked(st, handle, owner, index);
     aip_mutex_unlock(&st->lock);
     return status;
 }
@@ -143,16 +149,49 @@ void aip_rejit_cancel_command(aip_rejit_state *st, uint32_t index, uint64_t adde
     aip_mutex_unlock(&st->lock);
 }
 
-alvk_command_id aip_rejit_issue_command(aip_rejit_state *st)
+/* issue_command's work, lock held. */
+static alvk_command_id issue_locked(aip_rejit_state *st)
 {
-    aip_mutex_lock(&st->lock);
     alvk_command_id id = ++st->last_command;
     aip_command_record *r = &st->commands[id % ALVK_COMMAND_HISTORY];
     r->id = id;
     r->status = ALVK_OK;
     r->done = 0;
+    return id;
+}
+
+alvk_command_id aip_rejit_issue_command(aip_rejit_state *st)
+{
+    aip_mutex_lock(&st->lock);
+    alvk_command_id id = issue_locked(st);
     aip_mutex_unlock(&st->lock);
     return id;
+}
+
+alvk_status aip_rejit_accept(aip_rejit_state *st, const aip_rejit_request *r,
+                             aip_rejit_accepted *out)
+{
+    alvk_status status;
+    memset(out, 0, sizeof *out);
+    aip_mutex_lock(&st->lock);
+    if (r->kind == AIP_REQUEST_INSTALL || r->kind == AIP_REQUEST_GENERATION) {
+        int chained = r->kind == AIP_REQUEST_GENERATION;
+        status = install_locked(st, r->mvid, r->copy_id, r->copy_epoch, r->token, r->owner,
+                                r->flags, chained ? &r->prior : NULL, &out->index, &out->handle,
+                                &out->added_owner);
+        /* A prior was checked against this very patch's latest: opening cannot fail. */
+        if (status == ALVK_OK)
+            aip_patch_open_generation(st, &st->patches[out->index], chained, r->prior,
+                                      &out->generation);
+    } else {
+        status = command_locked(st, r->handle, r->owner, &out->index);
+        if (status == ALVK_OK && r->kind == AIP_REQUEST_REPLACE)
+            aip_patch_open_generation(st, &st->patches[out->index], 0, 0, &out->generation);
+    }
+    if (status == ALVK_OK)
+        out->command = issue_locked(st);
+    aip_mutex_unlock(&st->lock);
+    return status;
 }
 
 /* The command's record, if it is still kept. Lock held. */

@@ -10,6 +10,41 @@
 
 int aip_rejit_init(aip_rejit_state *st);
 
+/* A command being queued, as the patch table sees it. */
+typedef enum aip_rejit_request_kind {
+    AIP_REQUEST_INSTALL = 1,    /* exact dispatch: joins or opens the target's patch */
+    AIP_REQUEST_GENERATION = 2, /* joins or opens the target's patch, chained on `prior` */
+    AIP_REQUEST_REPLACE = 3,    /* an owner's new replacement for `handle` */
+    AIP_REQUEST_REMOVE = 4,     /* an owner leaves `handle` */
+} aip_rejit_request_kind;
+
+typedef struct aip_rejit_request {
+    aip_rejit_request_kind kind;
+    const alvk_mvid *mvid; /* install and generation: the target */
+    uintptr_t copy_id;
+    uint32_t copy_epoch;
+    uint32_t token;
+    uint32_t flags;
+    alvk_patch_handle handle; /* replace and remove */
+    uint64_t owner;
+    alvk_generation_id prior; /* generation */
+} aip_rejit_request;
+
+typedef struct aip_rejit_accepted {
+    uint32_t index;
+    alvk_patch_handle handle;
+    int added_owner;
+    alvk_generation_id generation; /* install, generation and replace */
+    alvk_command_id command;
+} aip_rejit_accepted;
+
+/* Accepts a command whose queue slot is reserved, in one transition under the lock: the
+ * patch joined or opened (as begin_install, begin_chained_install) or checked (as
+ * begin_command), its generation opened (as begin_generation), and the command's ID issued
+ * (as issue_command). On refusal nothing changed. */
+alvk_status aip_rejit_accept(aip_rejit_state *st, const aip_rejit_request *request,
+                             aip_rejit_accepted *out);
+
 /* Queuing an install: joins the live patch of (module copy, load epoch, token) or takes a
  * free (or the oldest ended) slot. Two copies of one assembly are two targets. A command
  * that names no copy (copy_id 0: its module did not resolve) never joins. *index and

@@ -15,37 +15,6 @@
 
 _Static_assert(sizeof(aip_patch_command) <= AIP_COMMAND_PAYLOAD_BYTES, "fits a queue slot");
 
-/* The queue's commands: the profiler is their context. */
-static alvk_status run_patch(void *payload, void *context)
-{
-    aip_apply_env env = aip_profiler_apply_env(context);
-    return aip_apply_patch_command(&env, payload);
-}
-
-static void discard_patch(void *payload, void *context)
-{
-    aip_discard_patch_command(&((aip_profiler *)context)->rejit, payload);
-}
-
-static alvk_status run_generation(void *payload, void *context)
-{
-    aip_apply_env env = aip_profiler_apply_env(context);
-    return aip_apply_staged_generation(&env, *(aip_staged_generation **)payload);
-}
-
-static void discard_generation(void *payload, void *context)
-{
-    aip_discard_staged_generation(&((aip_profiler *)context)->rejit,
-                                  *(aip_staged_generation **)payload);
-}
-
-static alvk_status run_rollbacks(void *payload, void *context)
-{
-    (void)payload; /* every patch with a rollback due is served, whichever one queued this */
-    aip_apply_env env = aip_profiler_apply_env(context);
-    return aip_apply_rollbacks(&env);
-}
-
 void aip_runtime_resolve_copy(aip_profiler *rt, const alvk_mvid *mvid, uint64_t module_id,
                               uint32_t module_epoch, uint64_t *copy_id, uint32_t *copy_epoch,
                               alvk_status *status)
@@ -63,14 +32,15 @@ void aip_runtime_resolve_copy(aip_profiler *rt, const alvk_mvid *mvid, uint64_t 
     }
 }
 
-/* Queues an accepted command into the slot reserved for it: it gets its ID, and the queue
- * cannot refuse it any more. */
-static alvk_command_id commit(aip_profiler *rt, uint32_t slot, aip_patch_command *c)
+/* Accepts a command into RejitState (one transition) and queues it into the slot reserved
+ * for it, which cannot refuse it any more; gives the slot back on refusal. */
+static alvk_status accept(aip_profiler *rt, uint32_t slot, const aip_rejit_request *request,
+                          aip_rejit_accepted *accepted)
 {
-    c->queued_ns = aip_monotonic_ns();
-    c->command = aip_rejit_issue_command(&rt->rejit);
-    aip_queue_commit(&rt->worker.queue, slot, run_patch, discard_patch, c, sizeof *c, NULL);
-    return c->command;
+    alvk_status status = aip_rejit_accept(&rt->rejit, request, accepted);
+    if (status != ALVK_OK)
+        aip_queue_release(&rt->worker.queue, slot);
+    return status;
 }
 
 alvk_status aip_runtime_patch_install(aip_profiler *rt, const alvk_install_request *request,
@@ -95,30 +65,26 @@ alvk_status aip_runtime_patch_install(aip_profiler *rt, const alvk_install_reque
     c.token = request->method_token;
     memcpy(c.signature_hash, request->signature_hash, sizeof c.signature_hash);
     memcpy(c.body_identity, request->body_identity, sizeof c.body_identity);
+    aip_rejit_request r = {AIP_REQUEST_INSTALL, &request->module_mvid, 0, 0, c.token,
+                           request->flags, 0, c.owner, 0};
     uint64_t copy_id = 0;
-    uint32_t copy_epoch = 0;
     aip_runtime_resolve_copy(rt, &request->module_mvid, request->module_id,
-                             request->module_epoch, &copy_id, &copy_epoch, &c.resolve_status);
-    alvk_patch_handle h = 0;
-    int added_owner = 0;
+                             request->module_epoch, &copy_id, &r.copy_epoch, &c.resolve_status);
+    r.copy_id = (uintptr_t)copy_id;
     uint32_t slot = 0;
-    if ((status = aip_queue_reserve(&rt->worker.queue, &slot)) != ALVK_OK)
+    aip_rejit_accepted a;
+    if ((status = aip_queue_reserve(&rt->worker.queue, &slot)) != ALVK_OK ||
+        (status = accept(rt, slot, &r, &a)) != ALVK_OK)
         return status;
-    status = aip_rejit_begin_install(&rt->rejit, &request->module_mvid, (uintptr_t)copy_id,
-                                     copy_epoch, c.token, c.owner, request->flags, &c.index, &h,
-                                     &added_owner);
-    c.added_owner = (uint32_t)added_owner;
-    if (status == ALVK_OK) {
-        status = aip_rejit_begin_generation(&rt->rejit, c.index, 0, 0, &c.generation);
-        if (status != ALVK_OK)
-            aip_rejit_cancel_command(&rt->rejit, c.index, added_owner ? c.owner : 0);
-    }
-    if (status != ALVK_OK) {
-        aip_queue_release(&rt->worker.queue, slot);
-        return status;
-    }
-    *handle = h;
-    *command = commit(rt, slot, &c);
+    c.index = a.index;
+    c.added_owner = (uint32_t)a.added_owner;
+    c.generation = a.generation;
+    c.command = a.command;
+    c.queued_ns = aip_monotonic_ns();
+    aip_queue_commit(&rt->worker.queue, slot, aip_apply_patch_command, aip_discard_patch_command,
+                     &c, sizeof c, NULL);
+    *handle = a.handle;
+    *command = c.command;
     return ALVK_OK;
 }
 
@@ -136,20 +102,20 @@ static alvk_status command(aip_profiler *rt, alvk_patch_handle handle, uint64_t 
     c.kind = kind;
     c.owner = owner;
     c.replacement = replacement;
+    aip_rejit_request r = {kind == AIP_PATCH_REPLACE ? AIP_REQUEST_REPLACE : AIP_REQUEST_REMOVE,
+                           NULL, 0, 0, 0, 0, handle, owner, 0};
     uint32_t slot = 0;
-    if ((status = aip_queue_reserve(&rt->worker.queue, &slot)) != ALVK_OK)
+    aip_rejit_accepted a;
+    if ((status = aip_queue_reserve(&rt->worker.queue, &slot)) != ALVK_OK ||
+        (status = accept(rt, slot, &r, &a)) != ALVK_OK)
         return status;
-    status = aip_rejit_begin_command(&rt->rejit, handle, owner, &c.index);
-    if (status == ALVK_OK && kind == AIP_PATCH_REPLACE) {
-        status = aip_rejit_begin_generation(&rt->rejit, c.index, 0, 0, &c.generation);
-        if (status != ALVK_OK)
-            aip_rejit_cancel_command(&rt->rejit, c.index, 0);
-    }
-    if (status != ALVK_OK) {
-        aip_queue_release(&rt->worker.queue, slot);
-        return status;
-    }
-    *issued = commit(rt, slot, &c);
+    c.index = a.index;
+    c.generation = a.generation;
+    c.command = a.command;
+    c.queued_ns = aip_monotonic_ns();
+    aip_queue_commit(&rt->worker.queue, slot, aip_apply_patch_command, aip_discard_patch_command,
+                     &c, sizeof c, NULL);
+    *issued = c.command;
     return ALVK_OK;
 }
 
@@ -209,12 +175,12 @@ alvk_status aip_runtime_generation_submit(aip_profiler *rt, const alvk_generatio
         aip_queue_release(&rt->worker.queue, slot);
         return ALVK_E_INTERNAL;
     }
-    int added_owner = 0;
-    alvk_patch_handle h = 0;
+    aip_rejit_request r = {AIP_REQUEST_GENERATION, &g->module_mvid, 0, 0, g->method_token,
+                           g->flags, 0, g->owner, g->prior_generation};
     uint64_t copy_id = 0;
-    uint32_t copy_epoch = 0;
     aip_runtime_resolve_copy(rt, &g->module_mvid, g->module_id, g->module_epoch, &copy_id,
-                             &copy_epoch, &s->resolve_status);
+                             &r.copy_epoch, &s->resolve_status);
+    r.copy_id = (uintptr_t)copy_id;
     if (s->resolve_status != ALVK_OK && g->prior_generation != 0) {
         /* A chain on a copy that does not resolve (gone, or now one of several): say why,
          * rather than call the prior stale against a patch that cannot be found. */
@@ -223,27 +189,22 @@ alvk_status aip_runtime_generation_submit(aip_profiler *rt, const alvk_generatio
         free(s);
         return status;
     }
-    status = aip_rejit_begin_chained_install(&rt->rejit, &g->module_mvid, (uintptr_t)copy_id,
-                                             copy_epoch, g->method_token, g->owner, g->flags,
-                                             g->prior_generation, &s->index, &h, &added_owner);
-    s->added_owner = (uint32_t)added_owner;
-    if (status == ALVK_OK) {
-        status = aip_rejit_begin_generation(&rt->rejit, s->index, 1, g->prior_generation, &s->id);
-        if (status != ALVK_OK)
-            aip_rejit_cancel_command(&rt->rejit, s->index, added_owner ? g->owner : 0);
-    }
-    if (status != ALVK_OK) {
-        aip_queue_release(&rt->worker.queue, slot);
+    aip_rejit_accepted a;
+    if ((status = accept(rt, slot, &r, &a)) != ALVK_OK) {
         free(s);
         return status;
     }
-    /* The worker owns s once it is committed (it frees it): read what we return first. */
-    *handle = h;
-    *id = s->id;
+    s->index = a.index;
+    s->added_owner = (uint32_t)a.added_owner;
+    s->id = a.generation;
+    s->command = a.command;
     s->queued_ns = aip_monotonic_ns();
-    s->command = *command = aip_rejit_issue_command(&rt->rejit);
-    aip_queue_commit(&rt->worker.queue, slot, run_generation, discard_generation, &s, sizeof s,
-                     NULL);
+    /* The worker owns s once it is committed (it frees it): read what we return first. */
+    *handle = a.handle;
+    *id = s->id;
+    *command = s->command;
+    aip_queue_commit(&rt->worker.queue, slot, aip_apply_staged_generation,
+                     aip_discard_staged_generation, &s, sizeof s, NULL);
     return ALVK_OK;
 }
 
@@ -269,5 +230,5 @@ alvk_status aip_runtime_generation_result(aip_profiler *rt, alvk_patch_handle ha
  * next command of any kind serves the rollback when it finishes. */
 void aip_runtime_queue_rollback(aip_profiler *rt, uint32_t index)
 {
-    aip_queue_submit(&rt->worker.queue, run_rollbacks, &index, sizeof index, NULL);
+    aip_queue_submit(&rt->worker.queue, aip_apply_rollbacks, &index, sizeof index, NULL);
 }

@@ -27,6 +27,7 @@ typedef struct aip_worker {
     _Atomic uint32_t started;
     _Atomic uint32_t alive;
     _Atomic int32_t init_hresult; /* InitializeCurrentThread's, on the worker */
+    aip_apply_env env;            /* what its commands act on: the queue's context */
     aip_apply_scratch scratch;
 } aip_worker;
 
@@ -56,16 +57,17 @@ static inline int aip_profiler_attached(const aip_profiler *p)
                                              memory_order_acquire) != 0;
 }
 
-/* What the apply path reads and changes. */
-static inline aip_apply_env aip_profiler_apply_env(aip_profiler *p)
-{
-    aip_apply_env env = {p->info,      &p->rejit,   &p->catalog,
-                         &p->inliners, &p->emitter, &p->worker.scratch};
-    return env;
-}
-
 /* Why commands are refused right now, or ALVK_OK. */
-alvk_status aip_runtime_commands_available(const aip_profiler *p);
+static inline alvk_status aip_runtime_commands_available(const aip_profiler *p)
+{
+    if (!aip_profiler_attached(p))
+        return ALVK_E_NOT_ATTACHED;
+    if (p->config.startup_status != ALVK_OK)
+        return p->config.startup_status;
+    if (!atomic_load(&((aip_profiler *)p)->worker.alive))
+        return ALVK_E_WORKER_UNAVAILABLE;
+    return ALVK_OK;
+}
 
 /* The module copy an install or a generation names (module_id and epoch, or the MVID alone
  * when module_id is 0), resolved through the catalog when the command is queued, so that it

@@ -90,7 +90,10 @@ static void worker_main(void *arg)
 
 static HRESULT start_worker(aip_profiler *rt)
 {
-    if (aip_queue_init(&rt->worker.queue, AIP_WORKER_QUEUE_CAPACITY, rt) != ALVK_OK)
+    aip_apply_env env = {rt->info,      &rt->rejit,   &rt->catalog,
+                         &rt->inliners, &rt->emitter, &rt->worker.scratch};
+    rt->worker.env = env;
+    if (aip_queue_init(&rt->worker.queue, AIP_COMMAND_QUEUE_CAPACITY, &rt->worker.env) != ALVK_OK)
         return E_OUTOFMEMORY;
     atomic_store(&rt->worker.alive, 1);
     if (aip_thread_start(&rt->worker.thread, worker_main, rt) != 0) {

@@ -11,8 +11,8 @@
 
 typedef struct aip_profiler aip_profiler;
 
-/* Default worker queue capacity (slots). */
-#define AIP_WORKER_QUEUE_CAPACITY 64
+/* The worker's command queue capacity (slots). */
+#define AIP_COMMAND_QUEUE_CAPACITY 64
 /* How long Shutdown waits for the worker to leave before abandoning it. */
 #define AIP_WORKER_STOP_TIMEOUT_NS 2000000000ull
 

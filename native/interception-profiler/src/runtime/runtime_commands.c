@@ -1,5 +1,5 @@
-/* What the exported commands and the module callbacks do. Commands that touch the runtime's
- * metadata run on the worker thread; the caller waits for them with a bound. */
+/* The exported describe and identify commands, and running a command on the worker: commands
+ * that touch the runtime's metadata run there; the caller waits for them with a bound. */
 #include "runtime/profiler_runtime.h"
 
 #include "catalog/module_catalog_clr.h"
@@ -8,17 +8,6 @@
 #include <string.h>
 
 #define AIP_COMMAND_TIMEOUT_NS 10000000000ull
-
-alvk_status aip_runtime_commands_available(const aip_profiler *rt)
-{
-    if (!aip_profiler_attached(rt))
-        return ALVK_E_NOT_ATTACHED;
-    if (rt->config.startup_status != ALVK_OK)
-        return rt->config.startup_status;
-    if (!atomic_load(&((aip_profiler *)rt)->worker.alive))
-        return ALVK_E_WORKER_UNAVAILABLE;
-    return ALVK_OK;
-}
 
 typedef struct describe_payload {
     alvk_mvid mvid;
@@ -33,13 +22,12 @@ _Static_assert(sizeof(describe_payload) <= AIP_COMMAND_PAYLOAD_BYTES, "fits a qu
 static alvk_status run_describe(void *payload, void *context)
 {
     describe_payload *p = payload;
-    aip_profiler *rt = context;
+    const aip_apply_env *env = context; /* the worker's */
     aip_method_target target;
-    alvk_status status = aip_catalog_resolve(rt->info, &rt->catalog,
+    alvk_status status = aip_catalog_resolve(env->info, env->catalog,
                                              p->module_id != 0 ? NULL : &p->mvid,
                                              (uintptr_t)p->module_id, p->module_epoch, p->token,
-                                             &rt->worker.scratch.target_sig, &target,
-                                             &p->hresult);
+                                             &env->scratch->target_sig, &target, &p->hresult);
     if (status == ALVK_OK)
         p->description = target.description;
     return status;
@@ -56,8 +44,8 @@ _Static_assert(sizeof(identify_payload) <= AIP_COMMAND_PAYLOAD_BYTES, "fits a qu
 static alvk_status run_identify(void *payload, void *context)
 {
     identify_payload *p = payload;
-    aip_profiler *rt = context;
-    return aip_catalog_identify(rt->info, &rt->catalog, &p->mvid, p->method_token,
+    const aip_apply_env *env = context; /* the worker's */
+    return aip_catalog_identify(env->info, env->catalog, &p->mvid, p->method_token,
                                 p->method_handle, &p->info);
 }
 
