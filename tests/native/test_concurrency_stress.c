@@ -491,7 +491,7 @@ static alvk_status s_remove(s_world *w, const s_cmd *c, const aip_patch *before,
     return ALVK_OK;
 }
 
-/* The worker's side of a patch command, shaped like patch_worker.c's. */
+/* The worker's side of a patch command, shaped like rejit/apply_generation.c's. */
 static alvk_status s_run(void *payload, void *context)
 {
     s_world *w = context;

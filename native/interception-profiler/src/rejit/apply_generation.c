@@ -97,25 +97,44 @@ static alvk_status publish(const aip_apply_env *env, uint32_t index, const aip_p
 
 /* ---- One generation ---------------------------------------------------------------------- */
 
+/* Why a generation was refused, as its record keeps it: recorded once, by the command. */
+typedef struct refusal {
+    uint32_t failing;      /* the relocation (or instruction) it came from */
+    int32_t metadata_hr;   /* the metadata HRESULT behind it, or 0 */
+    int type_mismatch;     /* the stack-type check refused it: `types` says where */
+    aip_stack_result types;
+} refusal;
+
+/* The generation's record, once: rejected with why (and where the types differ). */
+static void record_refusal(const aip_apply_env *env, uint32_t index, alvk_generation_id id,
+                           alvk_status status, const refusal *why)
+{
+    if (why->type_mismatch)
+        aip_rejit_generation_type_mismatch(env->rejit, index, id, why->types.offset,
+                                           why->types.found, why->types.expected);
+    else
+        aip_rejit_generation_rejected(env->rejit, index, id, status, why->failing,
+                                      why->metadata_hr);
+}
+
 /* Emits, checks, publishes and requests generation `id` of patch `index` for `target`.
  * `code_offset` is where the code starts in g->body. The relocation results stay in the
- * scratch (an exact dispatch reads its calli token there). On failure nothing stays
- * published and the generation's record says why, once. */
+ * scratch (an exact dispatch reads its calli token there) and *metadata_hr receives
+ * emission's HRESULT. On failure nothing stays published and *why says what the record
+ * should keep. */
 static alvk_status apply_generation(const aip_apply_env *env, uint32_t index,
                                     const aip_patch *p, alvk_generation_id id,
                                     const alvk_generation *g, uint32_t code_offset,
                                     const aip_method_target *target, uint64_t queued_ns,
-                                    HRESULT *metadata_hr)
+                                    HRESULT *metadata_hr, refusal *why)
 {
     aip_apply_scratch *x = scratch_of(env);
     /* The JIT does not verify IL: a type-unsafe body is refused before any metadata is
      * emitted, unless the caller flagged it as deliberately unverifiable. */
-    aip_stack_result types;
     if ((g->flags & ALVK_INSTALL_UNVERIFIABLE) == 0 &&
-        aip_stack_check_generation(env->info, target, g, &types) ==
+        aip_stack_check_generation(env->info, target, g, &why->types) ==
             ALVK_E_STACK_TYPE_MISMATCH) {
-        aip_rejit_generation_type_mismatch(env->rejit, index, id, types.offset, types.found,
-                                           types.expected);
+        why->type_mismatch = 1;
         return ALVK_E_STACK_TYPE_MISMATCH;
     }
     memcpy(x->body, g->body, g->body_size);
@@ -132,16 +151,13 @@ static alvk_status apply_generation(const aip_apply_env *env, uint32_t index,
         status = aip_member_check(env->info, env->catalog, target->module_id, x->results,
                                   g->relocation_count, &failing, &missing);
     if (status != ALVK_OK) {
-        aip_rejit_generation_rejected(env->rejit, index, id, status, failing, *metadata_hr);
+        why->failing = failing;
+        why->metadata_hr = *metadata_hr;
         return status;
     }
     aip_prepared_rejit *prepared =
         aip_prepared_create(id, x->body, g->body_size, g->il_map, g->il_map_count);
-    status = prepared == NULL ? ALVK_E_INTERNAL
-                              : publish(env, index, p, id, prepared, queued_ns);
-    if (status != ALVK_OK)
-        aip_rejit_generation_rejected(env->rejit, index, id, status, 0, 0);
-    return status;
+    return prepared == NULL ? ALVK_E_INTERNAL : publish(env, index, p, id, prepared, queued_ns);
 }
 
 /* The copy the patch is for (an install joins only the patch of the copy it resolved), never
@@ -182,7 +198,7 @@ static alvk_status check_dispatch_target(const aip_method_target *t, const aip_p
 /* Install and replace: the dispatch body for `replacement` as a generation with one
  * StandAloneSig relocation for its calli, applied like any other. */
 static alvk_status install_or_replace(const aip_apply_env *env, const aip_patch_command *c,
-                                      const aip_patch *p)
+                                      const aip_patch *p, refusal *why)
 {
     if (c->kind == AIP_PATCH_REPLACE && !aip_rejit_has_owner(env->rejit, c->index, c->owner))
         return ALVK_E_NOT_OWNER;
@@ -230,7 +246,7 @@ static alvk_status install_or_replace(const aip_apply_env *env, const aip_patch_
     g.relocation_count = 1;
     HRESULT metadata_hr = S_OK;
     status = apply_generation(env, c->index, &now, c->generation, &g, code_offset, &target,
-                              c->queued_ns, &metadata_hr);
+                              c->queued_ns, &metadata_hr, why);
     if (status == ALVK_OK) {
         aip_rejit_set_owner_body(env->rejit, c->index, c->owner, c->replacement);
         aip_rejit_set_dispatch(env->rejit, c->index, scratch_of(env)->results[0].token,
@@ -329,6 +345,8 @@ alvk_status aip_apply_patch_command(void *payload, void *context)
     aip_rejit_copy(env->rejit, c->index, &p);
     alvk_status status;
     int ended = 0;
+    refusal why;
+    memset(&why, 0, sizeof why);
     if (aip_patch_state_is_terminal(p.state))
         status = ALVK_E_PATCH_ENDED; /* ended (e.g. unloaded) while the command waited */
     else if (c->kind == AIP_PATCH_REMOVE)
@@ -337,10 +355,9 @@ alvk_status aip_apply_patch_command(void *payload, void *context)
     else if (c->kind == AIP_PATCH_REPLACE && p.state != ALVK_PATCH_ACTIVE)
         status = ALVK_E_NOT_OWNER;
     else
-        status = install_or_replace(env, c, &p);
-    /* Recorded once: a generation already rejected keeps its first reason. */
+        status = install_or_replace(env, c, &p, &why);
     if (status != ALVK_OK && c->kind != AIP_PATCH_REMOVE)
-        aip_rejit_generation_rejected(env->rejit, c->index, c->generation, status, 0, 0);
+        record_refusal(env, c->index, c->generation, status, &why);
     if (ended) {
         aip_rejit_finish_command(env->rejit, c->index, c->command, ALVK_PATCH_REMOVED, status,
                                  c->queued_ns);
@@ -361,7 +378,7 @@ void aip_discard_patch_command(void *payload, void *context)
 /* ---- Submitted generations --------------------------------------------------------------- */
 
 static alvk_status run_generation(const aip_apply_env *env, aip_staged_generation *s,
-                                  const aip_patch *p, uint32_t *failing)
+                                  const aip_patch *p, refusal *why)
 {
     aip_method_target target;
     alvk_status status =
@@ -374,9 +391,10 @@ static alvk_status run_generation(const aip_apply_env *env, aip_staged_generatio
         return ALVK_E_STALE_GENERATION;
     aip_generation_check check;
     status = aip_generation_validate(&s->g, target.description.code_size, &check);
-    *failing = check.failing_index;
-    if (status != ALVK_OK)
+    if (status != ALVK_OK) {
+        why->failing = check.failing_index;
         return status;
+    }
     if (p->module_id == 0)
         aip_rejit_set_target(env->rejit, s->index, target.module_id,
                              target.description.module_epoch);
@@ -384,7 +402,7 @@ static alvk_status run_generation(const aip_apply_env *env, aip_staged_generatio
     now.module_id = target.module_id;
     HRESULT metadata_hr = S_OK;
     status = apply_generation(env, s->index, &now, s->id, &s->g, check.body.code_offset,
-                              &target, s->queued_ns, &metadata_hr);
+                              &target, s->queued_ns, &metadata_hr, why);
     if (status == ALVK_OK) {
         aip_rejit_set_owner_body(env->rejit, s->index, s->g.owner, 0);
         aip_rejit_set_dispatch(env->rejit, s->index, p->telemetry.calli_signature_token,
@@ -399,12 +417,13 @@ alvk_status aip_apply_staged_generation(void *payload, void *context)
     aip_staged_generation *s = *(aip_staged_generation **)payload;
     aip_patch p;
     aip_rejit_copy(env->rejit, s->index, &p);
-    uint32_t failing = 0;
+    refusal why;
+    memset(&why, 0, sizeof why);
     alvk_status status = aip_patch_state_is_terminal(p.state)
                              ? ALVK_E_PATCH_ENDED
-                             : run_generation(env, s, &p, &failing);
+                             : run_generation(env, s, &p, &why);
     if (status != ALVK_OK)
-        aip_rejit_generation_rejected(env->rejit, s->index, s->id, status, failing, 0);
+        record_refusal(env, s->index, s->id, status, &why);
     finish(env, s->index, s->command, &p, status, s->added_owner ? s->g.owner : 0,
            s->queued_ns);
     free(s);
