@@ -78,20 +78,26 @@ static HRESULT request_rejit(const aip_apply_env *env, ModuleID module, uint32_t
 }
 
 /* Publishes `prepared` (NULL: the original IL) for generation `id` (0: the original) of the
- * patch `p` describes and requests the ReJIT; on refusal the previous snapshot comes back.
- * Takes `prepared`. */
+ * patch `p` describes and requests the ReJIT. Granted, what follows (the request noted, `id`
+ * current) goes into *a for the command's one commit; refused, the request is noted and the
+ * previous snapshot comes back at once. Takes `prepared`. */
 static alvk_status publish(const aip_apply_env *env, uint32_t index, const aip_patch *p,
                            alvk_generation_id id, aip_prepared_rejit *prepared,
-                           uint64_t queued_ns)
+                           uint64_t queued_ns, aip_rejit_applied *a)
 {
+    assert(!a->requested && "one request per commit");
     aip_prepared_rejit *previous = aip_rejit_publish(env->rejit, index, prepared);
     HRESULT hr = request_rejit(env, p->module_id, p->token, p->telemetry.flags);
-    aip_rejit_note_request(env->rejit, index, hr, queued_ns);
     if (FAILED(hr)) {
+        aip_rejit_note_request(env->rejit, index, hr, queued_ns);
         aip_prepared_release(aip_rejit_publish(env->rejit, index, previous));
         return ALVK_E_REJIT_FAILED;
     }
-    aip_rejit_generation_requested(env->rejit, index, id, previous);
+    a->requested = 1;
+    a->request_hresult = hr;
+    a->request_queued_ns = queued_ns;
+    a->generation = id;
+    a->replaced = previous;
     return ALVK_OK;
 }
 
@@ -126,7 +132,7 @@ static alvk_status apply_generation(const aip_apply_env *env, uint32_t index,
                                     const aip_patch *p, alvk_generation_id id,
                                     const alvk_generation *g, uint32_t code_offset,
                                     const aip_method_target *target, uint64_t queued_ns,
-                                    HRESULT *metadata_hr, refusal *why)
+                                    HRESULT *metadata_hr, refusal *why, aip_rejit_applied *a)
 {
     aip_apply_scratch *x = scratch_of(env);
     /* The JIT does not verify IL: a type-unsafe body is refused before any metadata is
@@ -157,7 +163,8 @@ static alvk_status apply_generation(const aip_apply_env *env, uint32_t index,
     }
     aip_prepared_rejit *prepared =
         aip_prepared_create(id, x->body, g->body_size, g->il_map, g->il_map_count);
-    return prepared == NULL ? ALVK_E_INTERNAL : publish(env, index, p, id, prepared, queued_ns);
+    return prepared == NULL ? ALVK_E_INTERNAL
+                            : publish(env, index, p, id, prepared, queued_ns, a);
 }
 
 /* The copy the patch is for (an install joins only the patch of the copy it resolved), never
@@ -198,7 +205,7 @@ static alvk_status check_dispatch_target(const aip_method_target *t, const aip_p
 /* Install and replace: the dispatch body for `replacement` as a generation with one
  * StandAloneSig relocation for its calli, applied like any other. */
 static alvk_status install_or_replace(const aip_apply_env *env, const aip_patch_command *c,
-                                      const aip_patch *p, refusal *why)
+                                      const aip_patch *p, refusal *why, aip_rejit_applied *a)
 {
     if (c->kind == AIP_PATCH_REPLACE && !aip_rejit_has_owner(env->rejit, c->index, c->owner))
         return ALVK_E_NOT_OWNER;
@@ -246,20 +253,33 @@ static alvk_status install_or_replace(const aip_apply_env *env, const aip_patch_
     g.relocation_count = 1;
     HRESULT metadata_hr = S_OK;
     status = apply_generation(env, c->index, &now, c->generation, &g, code_offset, &target,
-                              c->queued_ns, &metadata_hr, why);
+                              c->queued_ns, &metadata_hr, why, a);
     if (status == ALVK_OK) {
-        aip_rejit_set_owner_body(env->rejit, c->index, c->owner, c->replacement);
-        aip_rejit_set_dispatch(env->rejit, c->index, scratch_of(env)->results[0].token,
-                               metadata_hr, c->replacement);
+        a->owner_body = c->owner;
+        a->owner_replacement = c->replacement;
+        a->dispatch = 1;
+        a->calli_token = scratch_of(env)->results[0].token;
+        a->metadata_hresult = metadata_hr;
+        a->replacement = c->replacement;
     }
     return status;
+}
+
+/* The dispatch telemetry with the patch's calli token and metadata HRESULT kept, and
+ * `replacement` (0: none) now in force. */
+static void set_dispatch(aip_rejit_applied *a, const aip_patch *p, uint64_t replacement)
+{
+    a->dispatch = 1;
+    a->calli_token = p->telemetry.calli_signature_token;
+    a->metadata_hresult = p->telemetry.metadata_hresult;
+    a->replacement = replacement;
 }
 
 /* When an owner leaves while others remain, the body in force becomes the most recently set
  * body of a remaining owner (its replacement or its generation), or the original when none
  * of them set one: nothing the departed owner put in force keeps running. */
 static alvk_status restore_successor(const aip_apply_env *env, const aip_patch_command *c,
-                                     const aip_patch *p)
+                                     const aip_patch *p, aip_rejit_applied *a)
 {
     uint64_t replacement = 0;
     aip_prepared_rejit *body = aip_rejit_successor_body(env->rejit, c->index, &replacement);
@@ -268,16 +288,15 @@ static alvk_status restore_successor(const aip_apply_env *env, const aip_patch_c
         aip_prepared_release(body); /* already in force */
         return ALVK_OK;
     }
-    alvk_status status = publish(env, c->index, p, id, body, c->queued_ns);
+    alvk_status status = publish(env, c->index, p, id, body, c->queued_ns, a);
     if (status == ALVK_OK)
-        aip_rejit_set_dispatch(env->rejit, c->index, p->telemetry.calli_signature_token,
-                               p->telemetry.metadata_hresult, replacement);
+        set_dispatch(a, p, replacement);
     return status;
 }
 
 /* The last owner's removal asks the runtime to re-JIT the original IL everywhere. */
 static alvk_status remove_owner(const aip_apply_env *env, const aip_patch_command *c,
-                                const aip_patch *p, int *ended)
+                                const aip_patch *p, int *ended, aip_rejit_applied *a)
 {
     int left = aip_rejit_remove_owner(env->rejit, c->index, c->owner);
     if (left < 0) {
@@ -288,30 +307,40 @@ static alvk_status remove_owner(const aip_apply_env *env, const aip_patch_comman
         return aip_patch_state_is_terminal(now.state) ? ALVK_E_PATCH_ENDED : ALVK_E_NOT_OWNER;
     }
     if (left > 0) {
-        alvk_status status = restore_successor(env, c, p);
+        alvk_status status = restore_successor(env, c, p, a);
         if (status != ALVK_OK)
             aip_rejit_add_owner(env->rejit, c->index, c->owner); /* its body still runs */
         return status;
     }
-    alvk_status status = publish(env, c->index, p, 0, NULL, c->queued_ns);
+    alvk_status status = publish(env, c->index, p, 0, NULL, c->queued_ns, a);
     if (status != ALVK_OK)
         aip_rejit_add_owner(env->rejit, c->index, c->owner); /* still patched: keep holding */
     else
-        aip_rejit_set_dispatch(env->rejit, c->index, p->telemetry.calli_signature_token,
-                               p->telemetry.metadata_hresult, 0);
+        set_dispatch(a, p, 0);
     *ended = status == ALVK_OK;
     return status;
 }
 
 static alvk_status apply_rollbacks(const aip_apply_env *env);
 
+static void end_command(aip_rejit_applied *a, alvk_command_id command, alvk_patch_state state,
+                        alvk_status status, uint64_t queued_ns)
+{
+    a->finish = 1;
+    a->command = command;
+    a->state = state;
+    a->status = status;
+    a->queued_ns = queued_ns;
+}
+
 /* ---- The end of every command ---------------------------------------------------------- */
 
 /* The patch state that follows from `status`, the owner an install added taken back out on
- * failure (restoring the original if nobody else holds the patch), and RejitState told. */
+ * failure (restoring the original if nobody else holds the patch), and everything the
+ * command learned committed to RejitState in one transition. */
 static void finish(const aip_apply_env *env, uint32_t index, alvk_command_id command,
                    const aip_patch *before, alvk_status status, uint64_t added_owner,
-                   uint64_t queued_ns)
+                   uint64_t queued_ns, aip_rejit_applied *a)
 {
     alvk_patch_state state = before->state;
     if (before->state == ALVK_PATCH_PENDING) {
@@ -326,14 +355,15 @@ static void finish(const aip_apply_env *env, uint32_t index, alvk_command_id com
         /* A failed join whose other owners all left while it waited: restore. */
         aip_patch now;
         aip_rejit_copy(env->rejit, index, &now);
-        if (publish(env, index, &now, 0, NULL, queued_ns) == ALVK_OK)
+        if (publish(env, index, &now, 0, NULL, queued_ns, a) == ALVK_OK)
             state = ALVK_PATCH_REMOVED;
         else
             aip_rejit_add_owner(env->rejit, index, added_owner);
     }
     if (aip_patch_state_is_terminal(state) && state != ALVK_PATCH_REMOVED)
         aip_prepared_release(aip_rejit_publish(env->rejit, index, NULL));
-    aip_rejit_finish_command(env->rejit, index, command, state, status, queued_ns);
+    end_command(a, command, state, status, queued_ns);
+    aip_rejit_commit(env->rejit, index, a);
     apply_rollbacks(env); /* any rollback whose own command was refused */
 }
 
@@ -347,23 +377,26 @@ alvk_status aip_apply_patch_command(void *payload, void *context)
     int ended = 0;
     refusal why;
     memset(&why, 0, sizeof why);
+    aip_rejit_applied a;
+    memset(&a, 0, sizeof a);
     if (aip_patch_state_is_terminal(p.state))
         status = ALVK_E_PATCH_ENDED; /* ended (e.g. unloaded) while the command waited */
     else if (c->kind == AIP_PATCH_REMOVE)
-        status = p.state == ALVK_PATCH_ACTIVE ? remove_owner(env, c, &p, &ended)
+        status = p.state == ALVK_PATCH_ACTIVE ? remove_owner(env, c, &p, &ended, &a)
                                               : ALVK_E_NOT_OWNER;
     else if (c->kind == AIP_PATCH_REPLACE && p.state != ALVK_PATCH_ACTIVE)
         status = ALVK_E_NOT_OWNER;
     else
-        status = install_or_replace(env, c, &p, &why);
+        status = install_or_replace(env, c, &p, &why, &a);
     if (status != ALVK_OK && c->kind != AIP_PATCH_REMOVE)
         record_refusal(env, c->index, c->generation, status, &why);
     if (ended) {
-        aip_rejit_finish_command(env->rejit, c->index, c->command, ALVK_PATCH_REMOVED, status,
-                                 c->queued_ns);
+        end_command(&a, c->command, ALVK_PATCH_REMOVED, status, c->queued_ns);
+        aip_rejit_commit(env->rejit, c->index, &a);
         return status;
     }
-    finish(env, c->index, c->command, &p, status, c->added_owner ? c->owner : 0, c->queued_ns);
+    finish(env, c->index, c->command, &p, status, c->added_owner ? c->owner : 0, c->queued_ns,
+           &a);
     return status;
 }
 
@@ -378,7 +411,7 @@ void aip_discard_patch_command(void *payload, void *context)
 /* ---- Submitted generations --------------------------------------------------------------- */
 
 static alvk_status run_generation(const aip_apply_env *env, aip_staged_generation *s,
-                                  const aip_patch *p, refusal *why)
+                                  const aip_patch *p, refusal *why, aip_rejit_applied *a)
 {
     aip_method_target target;
     alvk_status status =
@@ -402,11 +435,11 @@ static alvk_status run_generation(const aip_apply_env *env, aip_staged_generatio
     now.module_id = target.module_id;
     HRESULT metadata_hr = S_OK;
     status = apply_generation(env, s->index, &now, s->id, &s->g, check.body.code_offset,
-                              &target, s->queued_ns, &metadata_hr, why);
+                              &target, s->queued_ns, &metadata_hr, why, a);
     if (status == ALVK_OK) {
-        aip_rejit_set_owner_body(env->rejit, s->index, s->g.owner, 0);
-        aip_rejit_set_dispatch(env->rejit, s->index, p->telemetry.calli_signature_token,
-                               p->telemetry.metadata_hresult, 0); /* no replacement now */
+        a->owner_body = s->g.owner;
+        a->owner_replacement = 0;
+        set_dispatch(a, p, 0); /* no replacement now */
     }
     return status;
 }
@@ -419,13 +452,15 @@ alvk_status aip_apply_staged_generation(void *payload, void *context)
     aip_rejit_copy(env->rejit, s->index, &p);
     refusal why;
     memset(&why, 0, sizeof why);
+    aip_rejit_applied a;
+    memset(&a, 0, sizeof a);
     alvk_status status = aip_patch_state_is_terminal(p.state)
                              ? ALVK_E_PATCH_ENDED
-                             : run_generation(env, s, &p, &why);
+                             : run_generation(env, s, &p, &why, &a);
     if (status != ALVK_OK)
         record_refusal(env, s->index, s->id, status, &why);
     finish(env, s->index, s->command, &p, status, s->added_owner ? s->g.owner : 0,
-           s->queued_ns);
+           s->queued_ns, &a);
     free(s);
     return status;
 }
@@ -471,7 +506,10 @@ static alvk_status apply_rollbacks(const aip_apply_env *env)
         if (aip_rejit_take_rollback(env->rejit, index, &prepared, &back)) {
             aip_patch p;
             aip_rejit_copy(env->rejit, index, &p);
-            alvk_status s = publish(env, index, &p, back, prepared, aip_monotonic_ns());
+            aip_rejit_applied a;
+            memset(&a, 0, sizeof a);
+            alvk_status s = publish(env, index, &p, back, prepared, aip_monotonic_ns(), &a);
+            aip_rejit_commit(env->rejit, index, &a);
             status = s != ALVK_OK ? s : status;
         }
     }

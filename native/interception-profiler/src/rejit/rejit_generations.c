@@ -104,11 +104,9 @@ void aip_rejit_generation_relocations(aip_rejit_state *st, uint32_t index,
     free(copy);
 }
 
-void aip_rejit_generation_requested(aip_rejit_state *st, uint32_t index, alvk_generation_id id,
+void aip_patch_generation_requested(aip_patch *p, alvk_generation_id id,
                                     aip_prepared_rejit *replaced)
 {
-    aip_mutex_lock(&st->lock);
-    aip_patch *p = &st->patches[index];
     aip_generation_entry *old = record_of(p, p->current_generation);
     if (old != NULL && (old->result.state == ALVK_GENERATION_ACTIVE ||
                         old->result.state == ALVK_GENERATION_REQUESTED))
@@ -118,6 +116,13 @@ void aip_rejit_generation_requested(aip_rejit_state *st, uint32_t index, alvk_ge
     aip_generation_entry *r = record_of(p, id);
     if (r != NULL)
         r->result.state = ALVK_GENERATION_REQUESTED;
+}
+
+void aip_rejit_generation_requested(aip_rejit_state *st, uint32_t index, alvk_generation_id id,
+                                    aip_prepared_rejit *replaced)
+{
+    aip_mutex_lock(&st->lock);
+    aip_patch_generation_requested(&st->patches[index], id, replaced);
     aip_mutex_unlock(&st->lock);
 }
 

@@ -69,6 +69,10 @@ alvk_status aip_rejit_generation_lookup(aip_rejit_state *st, alvk_patch_handle h
 int aip_rejit_unreported_failure(aip_rejit_state *st, uint32_t index, uintptr_t *module_id,
                                  aip_generation_record *out);
 
+/* generation_requested's work on patch p, lock held. */
+void aip_patch_generation_requested(aip_patch *p, alvk_generation_id id,
+                                    aip_prepared_rejit *replaced);
+
 /* begin_generation's work on patch p, lock held. */
 alvk_status aip_patch_open_generation(aip_rejit_state *st, aip_patch *p, int check_prior,
                                       alvk_generation_id prior, alvk_generation_id *id);

@@ -72,11 +72,8 @@ int aip_rejit_remove_owner(aip_rejit_state *st, uint32_t index, uint64_t owner)
     return left;
 }
 
-void aip_rejit_set_owner_body(aip_rejit_state *st, uint32_t index, uint64_t owner,
-                              uint64_t replacement)
+void aip_patch_set_owner_body(aip_patch *p, uint64_t owner, uint64_t replacement)
 {
-    aip_mutex_lock(&st->lock);
-    aip_patch *p = &st->patches[index];
     int at = aip_patch_find_owner(p, owner);
     if (at >= 0) {
         aip_prepared_release(p->owner_bodies[at]);
@@ -84,6 +81,13 @@ void aip_rejit_set_owner_body(aip_rejit_state *st, uint32_t index, uint64_t owne
         p->owner_replacements[at] = replacement;
         p->owner_order[at] = ++p->owner_clock;
     }
+}
+
+void aip_rejit_set_owner_body(aip_rejit_state *st, uint32_t index, uint64_t owner,
+                              uint64_t replacement)
+{
+    aip_mutex_lock(&st->lock);
+    aip_patch_set_owner_body(&st->patches[index], owner, replacement);
     aip_mutex_unlock(&st->lock);
 }
 

@@ -10,6 +10,8 @@ void aip_patch_append_owner(aip_patch *p, uint64_t owner);
 void aip_patch_drop_owner(aip_patch *p, int at);
 /* Drops every owner (their bodies' references too): the patch ended. */
 void aip_patch_drop_all_owners(aip_patch *p);
+/* set_owner_body's work, lock held. */
+void aip_patch_set_owner_body(aip_patch *p, uint64_t owner, uint64_t replacement);
 
 /* Owner bookkeeping (worker only, lock taken inside). */
 int aip_rejit_has_owner(aip_rejit_state *st, uint32_t index, uint64_t owner);

@@ -258,12 +258,11 @@ void aip_rejit_discard_command(aip_rejit_state *st, uint32_t index, alvk_command
     aip_rejit_finish_command(st, index, command, state, ALVK_E_WORKER_UNAVAILABLE, queued_ns);
 }
 
-void aip_rejit_finish_command(aip_rejit_state *st, uint32_t index, alvk_command_id command,
-                              alvk_patch_state state, alvk_status status, uint64_t queued_ns)
+/* finish_command's work, lock held. */
+static void finish_locked(aip_rejit_state *st, aip_patch *p, alvk_command_id command,
+                          alvk_patch_state state, alvk_status status, uint64_t queued_ns)
 {
-    aip_mutex_lock(&st->lock);
     end_command(st, command, status);
-    aip_patch *p = &st->patches[index];
     if (!aip_patch_state_is_terminal(p->state)) {
         if (aip_patch_state_is_terminal(state)) {
             p->ended_order = ++st->end_counter;
@@ -280,6 +279,13 @@ void aip_rejit_finish_command(aip_rejit_state *st, uint32_t index, alvk_command_
     if (p->pending > 0)
         p->pending--;
     aip_cond_broadcast(&st->changed);
+}
+
+void aip_rejit_finish_command(aip_rejit_state *st, uint32_t index, alvk_command_id command,
+                              alvk_patch_state state, alvk_status status, uint64_t queued_ns)
+{
+    aip_mutex_lock(&st->lock);
+    finish_locked(st, &st->patches[index], command, state, status, queued_ns);
     aip_mutex_unlock(&st->lock);
 }
 
@@ -309,27 +315,56 @@ void aip_rejit_set_target(aip_rejit_state *st, uint32_t index, uintptr_t module_
     aip_mutex_unlock(&st->lock);
 }
 
+static void set_dispatch_locked(aip_patch *p, uint32_t calli_token, int32_t metadata_hresult,
+                                uint64_t replacement)
+{
+    p->telemetry.calli_signature_token = calli_token;
+    p->telemetry.metadata_hresult = metadata_hresult;
+    p->telemetry.replacement = replacement;
+}
+
 void aip_rejit_set_dispatch(aip_rejit_state *st, uint32_t index, uint32_t calli_token,
                             int32_t metadata_hresult, uint64_t replacement)
 {
     aip_mutex_lock(&st->lock);
-    alvk_patch_telemetry *t = &st->patches[index].telemetry;
-    t->calli_signature_token = calli_token;
-    t->metadata_hresult = metadata_hresult;
-    t->replacement = replacement;
+    set_dispatch_locked(&st->patches[index], calli_token, metadata_hresult, replacement);
     aip_mutex_unlock(&st->lock);
+}
+
+static void note_request_locked(aip_rejit_state *st, uint32_t index, int32_t hresult,
+                                uint64_t queued_ns)
+{
+    st->patches[index].telemetry.request_hresult = hresult;
+    if (hresult >= 0) {
+        st->patches[index].awaiting_compile_since = queued_ns;
+        st->last_requested = (int32_t)index;
+    }
 }
 
 void aip_rejit_note_request(aip_rejit_state *st, uint32_t index, int32_t hresult,
                             uint64_t queued_ns)
 {
     aip_mutex_lock(&st->lock);
-    st->patches[index].telemetry.request_hresult = hresult;
-    if (hresult >= 0) {
-        st->patches[index].awaiting_compile_since = queued_ns;
-        st->last_requested = (int32_t)index;
-    }
+    note_request_locked(st, index, hresult, queued_ns);
     aip_mutex_unlock(&st->lock);
+}
+
+void aip_rejit_commit(aip_rejit_state *st, uint32_t index, aip_rejit_applied *a)
+{
+    aip_mutex_lock(&st->lock);
+    aip_patch *p = &st->patches[index];
+    if (a->requested) {
+        note_request_locked(st, index, a->request_hresult, a->request_queued_ns);
+        aip_patch_generation_requested(p, a->generation, a->replaced);
+    }
+    if (a->owner_body != 0)
+        aip_patch_set_owner_body(p, a->owner_body, a->owner_replacement);
+    if (a->dispatch)
+        set_dispatch_locked(p, a->calli_token, a->metadata_hresult, a->replacement);
+    if (a->finish)
+        finish_locked(st, p, a->command, a->state, a->status, a->queued_ns);
+    aip_mutex_unlock(&st->lock);
+    memset(a, 0, sizeof *a); /* the reference to `replaced` is taken */
 }
 
 void aip_rejit_copy(aip_rejit_state *st, uint32_t index, aip_patch *copy)

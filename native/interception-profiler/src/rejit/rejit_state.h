@@ -109,6 +109,31 @@ void aip_rejit_set_dispatch(aip_rejit_state *st, uint32_t index, uint32_t calli_
 void aip_rejit_note_request(aip_rejit_state *st, uint32_t index, int32_t hresult,
                             uint64_t queued_ns);
 
+/* What the worker learned applying a command, committed in one transition (the request's
+ * note and its generation now current, the owner's body, the dispatch telemetry, the
+ * command's end, in that order): each part only when its flag (or owner) is set. */
+typedef struct aip_rejit_applied {
+    int requested;                 /* a ReJIT request succeeded: */
+    int32_t request_hresult;       /*   its HRESULT (note_request) */
+    uint64_t request_queued_ns;    /*   ... awaiting compilation since */
+    alvk_generation_id generation; /*   the generation now current (generation_requested) */
+    aip_prepared_rejit *replaced;  /*   the snapshot it replaced (the commit takes it) */
+    uint64_t owner_body;           /* set_owner_body's owner (0: none) ... */
+    uint64_t owner_replacement;    /*   ... and replacement */
+    int dispatch;                  /* set_dispatch: */
+    uint32_t calli_token;
+    int32_t metadata_hresult;
+    uint64_t replacement;
+    int finish;                    /* finish_command: */
+    alvk_command_id command;
+    alvk_patch_state state;
+    alvk_status status;
+    uint64_t queued_ns;
+} aip_rejit_applied;
+
+/* Commits `a` under one lock, then clears it. */
+void aip_rejit_commit(aip_rejit_state *st, uint32_t index, aip_rejit_applied *a);
+
 /* Reads: a copy of the patch by index (worker) or by handle. */
 void aip_rejit_copy(aip_rejit_state *st, uint32_t index, aip_patch *copy);
 alvk_status aip_rejit_lookup(aip_rejit_state *st, alvk_patch_handle handle, aip_patch *copy);
