@@ -69,7 +69,8 @@ ALVK_API alvk_status ALVK_CALL alvk_describe_method(const alvk_mvid *mvid, uint3
     alvk_method_description full;
     memset(&full, 0, sizeof full);
     full.size = sizeof full;
-    alvk_status status = aip_runtime_describe_method(aip_attached_profiler(), mvid, 0, 0, method_token, &full);
+    alvk_status status =
+        aip_runtime_describe_method(aip_attached_profiler(), mvid, 0, 0, method_token, &full);
     if (status == ALVK_OK)
         copy_out(out, &full, sizeof full);
     return status;
@@ -121,7 +122,8 @@ ALVK_API alvk_status ALVK_CALL alvk_patch_install(const alvk_install_request *re
     alvk_install_request full;
     copy_in(&full, sizeof full, request);
     t_last_command = 0;
-    return aip_runtime_patch_install(aip_attached_profiler(), &full, handle, &t_last_command);
+    return aip_runtime_patch_install(aip_attached_profiler(), &full, handle,
+                                     &t_last_command);
 }
 
 ALVK_API alvk_status ALVK_CALL alvk_patch_replace(alvk_patch_handle handle, uint64_t owner,
@@ -145,7 +147,8 @@ ALVK_API alvk_status ALVK_CALL alvk_command_wait(alvk_command_id command, uint32
 {
     if (command_status == 0)
         return ALVK_E_NULL_ARGUMENT;
-    return aip_runtime_command_wait(aip_attached_profiler(), command, timeout_ms, command_status);
+    return aip_runtime_command_wait(aip_attached_profiler(), command, timeout_ms,
+                                    command_status);
 }
 
 ALVK_API alvk_status ALVK_CALL alvk_patch_wait(alvk_patch_handle handle, uint32_t timeout_ms)
@@ -163,7 +166,8 @@ ALVK_API alvk_status ALVK_CALL alvk_patch_get_telemetry(alvk_patch_handle handle
     alvk_patch_telemetry full;
     memset(&full, 0, sizeof full);
     full.size = sizeof full;
-    alvk_status status = aip_runtime_patch_telemetry(aip_attached_profiler(), handle, &full);
+    alvk_status status =
+        aip_runtime_patch_telemetry(aip_attached_profiler(), handle, &full);
     if (status == ALVK_OK)
         copy_out(out, &full, sizeof full);
     return status;
@@ -280,6 +284,6 @@ ALVK_API alvk_status ALVK_CALL alvk_capture_describe_function(uint64_t function_
         return ALVK_E_NULL_ARGUMENT;
     if (out->size < sizeof(alvk_method_info))
         return ALVK_E_STRUCT_SIZE;
-    return aip_allocation_describe_function(aip_runtime_allocations(aip_attached_profiler()),
-                                            function_id, out);
+    return aip_allocation_describe_function(
+        aip_runtime_allocations(aip_attached_profiler()), function_id, out);
 }

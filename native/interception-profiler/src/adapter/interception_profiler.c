@@ -7,6 +7,7 @@
 #include "adapter/export.h"
 #include "coreclr/cor_guids.h"
 #include "coreclr/corprof_callback.h"
+#include "runtime/profiler_callbacks.h"
 #include "runtime/profiler_runtime.h"
 
 #include <stdatomic.h>
@@ -19,10 +20,10 @@ typedef struct InterceptionProfiler {
     ICorProfilerCallback11 ICorProfilerCallback11_iface;
     _Atomic ULONG ref;
     /* Created by Initialize, published with release once it returns; NULL before. */
-    struct aip_profiler *_Atomic profiler;
+    aip_profiler *_Atomic profiler;
 } InterceptionProfiler;
 
-static struct aip_profiler *profiler_of(InterceptionProfiler *This)
+static aip_profiler *profiler_of(InterceptionProfiler *This)
 {
     return atomic_load_explicit(&This->profiler, memory_order_acquire);
 }
@@ -82,11 +83,12 @@ static HRESULT STDMETHODCALLTYPE InterceptionProfiler_Initialize(ICorProfilerCal
     InterceptionProfiler *This = impl_from_ICorProfilerCallback11(iface);
     if (info == NULL)
         return E_POINTER;
-    struct aip_profiler *profiler = profiler_of(This);
+    aip_profiler *profiler = profiler_of(This);
     if (profiler == NULL && (profiler = aip_runtime_create()) == NULL)
         return E_OUTOFMEMORY;
     HRESULT hr = aip_runtime_initialize(profiler, info);
     atomic_store_explicit(&This->profiler, profiler, memory_order_release);
+    atomic_store_explicit(&aip_attached_instance, profiler, memory_order_release);
     return hr;
 }
 
@@ -100,14 +102,16 @@ static HRESULT STDMETHODCALLTYPE InterceptionProfiler_ModuleLoadFinished(
     ICorProfilerCallback11 *iface, ModuleID module_id, HRESULT status)
 {
     if (SUCCEEDED(status))
-        aip_runtime_module_loaded(profiler_of(impl_from_ICorProfilerCallback11(iface)), module_id);
+        aip_runtime_module_loaded(profiler_of(impl_from_ICorProfilerCallback11(iface)),
+                                  module_id);
     return S_OK;
 }
 
 static HRESULT STDMETHODCALLTYPE InterceptionProfiler_ModuleUnloadStarted(
     ICorProfilerCallback11 *iface, ModuleID module_id)
 {
-    aip_runtime_module_unloading(profiler_of(impl_from_ICorProfilerCallback11(iface)), module_id);
+    aip_runtime_module_unloading(profiler_of(impl_from_ICorProfilerCallback11(iface)),
+                                 module_id);
     return S_OK;
 }
 
@@ -214,11 +218,9 @@ static const ICorProfilerCallback11Vtbl InterceptionProfiler_vtbl = {
 #pragma GCC diagnostic pop
 #endif
 
-/* The process's one COM object; the ABI's one pointer to the attached instance is its
- * `profiler`. */
 static InterceptionProfiler g_profiler = {{&InterceptionProfiler_vtbl}, 0, NULL};
 
-struct aip_profiler *aip_attached_profiler(void) { return profiler_of(&g_profiler); }
+struct aip_profiler *_Atomic aip_attached_instance;
 
 HRESULT aip_interception_profiler_query(REFIID riid, void **ppv)
 {

@@ -469,8 +469,8 @@ void aip_discard_staged_generation(void *payload, void *context)
 {
     const aip_apply_env *env = context;
     aip_staged_generation *s = *(aip_staged_generation **)payload;
-    aip_rejit_discard_command(env->rejit, s->index, s->command, s->id, s->added_owner ? s->g.owner : 0,
-                              s->queued_ns);
+    aip_rejit_discard_command(env->rejit, s->index, s->command, s->id,
+                              s->added_owner ? s->g.owner : 0, s->queued_ns);
     free(s);
 }
 

@@ -1,9 +1,8 @@
-/* ProfilerRuntime: lifecycle, event mask, the native worker, and the callbacks. */
+/* ProfilerRuntime: lifecycle, event mask, the native worker, the module callbacks. */
 #include "runtime/profiler_runtime.h"
 
 #include "coreclr/cor_guids.h"
 #include "platform/platform.h"
-#include "rejit/rejit_callbacks.h"
 #include "rejit/rejit_events.h"
 #include "rejit/rejit_state.h"
 #include "runtime/profiler.h"
@@ -111,7 +110,10 @@ static alvk_status port_reserve(void *context, uint32_t *slot)
     return aip_runtime_reserve_worker(context, slot);
 }
 
-static void port_release(void *context, uint32_t slot) { aip_runtime_release_worker(context, slot); }
+static void port_release(void *context, uint32_t slot)
+{
+    aip_runtime_release_worker(context, slot);
+}
 
 static alvk_status port_run(void *context, uint32_t slot, aip_port_command_fn run, void *payload,
                             size_t size)
@@ -194,9 +196,10 @@ void aip_runtime_shutdown(aip_profiler *rt)
         return;
     aip_queue_stop(&rt->worker.queue);
     uint64_t deadline = aip_monotonic_ns() + AIP_WORKER_STOP_TIMEOUT_NS;
-    aip_mutex_lock(&rt->worker.queue.lock);
+    aip_queue *q = &rt->worker.queue;
+    aip_mutex_lock(&q->lock);
     while (atomic_load(&rt->worker.alive) &&
-           aip_cond_wait_until(&rt->worker.queue.work_done, &rt->worker.queue.lock, deadline) == 0) {
+           aip_cond_wait_until(&q->work_done, &q->lock, deadline) == 0) {
     }
     int exited = !atomic_load(&rt->worker.alive);
     aip_mutex_unlock(&rt->worker.queue.lock);
@@ -251,12 +254,6 @@ alvk_status aip_runtime_get_status(const aip_profiler *rt, alvk_runtime_status *
 
 /* ---- Callbacks ------------------------------------------------------------------------------ */
 
-/* Patching callbacks count only in an attached profiler whose configuration allows patching. */
-static int patching(const aip_profiler *p)
-{
-    return aip_profiler_attached(p) && p->config.startup_status == ALVK_OK;
-}
-
 void aip_runtime_module_loaded(aip_profiler *p, ModuleID module_id)
 {
     if (aip_profiler_attached(p) && p->mask.low != 0)
@@ -271,45 +268,6 @@ void aip_runtime_module_unloading(aip_profiler *p, ModuleID module_id)
         aip_emitter_forget_module(&p->emitter, module_id);
         aip_inliner_map_forget_module(&p->inliners, module_id);
     }
-}
-
-HRESULT aip_runtime_get_rejit_parameters(aip_profiler *p, ModuleID module, mdMethodDef method,
-                                         ICorProfilerFunctionControl *control)
-{
-    if (!patching(p))
-        return S_OK;
-    return aip_rejit_on_get_parameters(&p->rejit, module, method, control);
-}
-
-void aip_runtime_rejit_event(aip_profiler *p, FunctionID function, ReJITID rejit_id,
-                             int finished, HRESULT status)
-{
-    uint32_t index = 0;
-    if (patching(p) && aip_rejit_on_compilation(&p->rejit, p->info, function, rejit_id, finished,
-                                                status, &index))
-        aip_runtime_queue_rollback(p, index);
-}
-
-void aip_runtime_rejit_error(aip_profiler *p, ModuleID module, mdMethodDef method,
-                             HRESULT status)
-{
-    uint32_t index = 0;
-    if (patching(p) && aip_rejit_on_error(&p->rejit, module, method, status, &index))
-        aip_runtime_queue_rollback(p, index);
-}
-
-void aip_runtime_jit_inlining(aip_profiler *p, FunctionID caller, FunctionID callee,
-                              BOOL *should_inline)
-{
-    if (patching(p))
-        aip_rejit_on_inlining(&p->rejit, &p->inliners, &p->catalog, p->info, caller, callee,
-                              should_inline);
-}
-
-void aip_runtime_object_allocated(aip_profiler *p, ObjectID object, ClassID class_id)
-{
-    if (p != NULL)
-        aip_allocation_on_object(&p->allocations, object, class_id);
 }
 
 struct aip_allocation_state *aip_runtime_allocations(aip_profiler *p)

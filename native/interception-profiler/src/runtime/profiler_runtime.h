@@ -70,18 +70,7 @@ alvk_status aip_runtime_generation_result(aip_profiler *p, alvk_patch_handle han
                                           alvk_relocation_result *relocations,
                                           uint32_t capacity);
 
-/* ReJIT and inlining callbacks. */
-HRESULT aip_runtime_get_rejit_parameters(aip_profiler *p, ModuleID module, mdMethodDef method,
-                                         ICorProfilerFunctionControl *control);
-void aip_runtime_rejit_event(aip_profiler *p, FunctionID function, ReJITID rejit_id,
-                             int finished, HRESULT status);
-void aip_runtime_rejit_error(aip_profiler *p, ModuleID module, mdMethodDef method,
-                             HRESULT status);
-void aip_runtime_jit_inlining(aip_profiler *p, FunctionID caller, FunctionID callee,
-                              BOOL *should_inline);
-
-/* ObjectAllocated. */
-void aip_runtime_object_allocated(aip_profiler *p, ObjectID object, ClassID class_id);
+/* The compilation and allocation callbacks are inline: runtime/profiler_callbacks.h. */
 
 /* The allocation capture state of p (NULL when p is NULL): what the capture exports take. */
 struct aip_allocation_state *aip_runtime_allocations(aip_profiler *p);
