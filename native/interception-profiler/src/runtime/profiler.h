@@ -51,20 +51,19 @@ typedef struct aip_profiler {
 } aip_profiler;
 
 /* 1 when p is attached (NULL never is). */
-static inline int aip_profiler_attached(const aip_profiler *p)
+static inline int aip_profiler_attached(aip_profiler *p)
 {
-    return p != NULL && atomic_load_explicit(&((aip_profiler *)p)->attached,
-                                             memory_order_acquire) != 0;
+    return p != NULL && atomic_load_explicit(&p->attached, memory_order_acquire) != 0;
 }
 
 /* Why commands are refused right now, or ALVK_OK. */
-static inline alvk_status aip_runtime_commands_available(const aip_profiler *p)
+static inline alvk_status aip_runtime_commands_available(aip_profiler *p)
 {
     if (!aip_profiler_attached(p))
         return ALVK_E_NOT_ATTACHED;
     if (p->config.startup_status != ALVK_OK)
         return p->config.startup_status;
-    if (!atomic_load(&((aip_profiler *)p)->worker.alive))
+    if (!atomic_load(&p->worker.alive))
         return ALVK_E_WORKER_UNAVAILABLE;
     return ALVK_OK;
 }

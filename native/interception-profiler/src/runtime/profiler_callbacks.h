@@ -10,7 +10,7 @@
 #include "runtime/profiler.h"
 
 /* Patching callbacks count only in an attached profiler whose configuration allows patching. */
-static inline int aip_profiler_patching(const aip_profiler *p)
+static inline int aip_profiler_patching(aip_profiler *p)
 {
     return aip_profiler_attached(p) && p->config.startup_status == ALVK_OK;
 }

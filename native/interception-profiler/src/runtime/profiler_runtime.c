@@ -211,7 +211,7 @@ void aip_runtime_shutdown(aip_profiler *rt)
     }
 }
 
-alvk_status aip_runtime_get_status(const aip_profiler *rt, alvk_runtime_status *out)
+alvk_status aip_runtime_get_status(aip_profiler *rt, alvk_runtime_status *out)
 {
     uint32_t size = out->size;
     memset(out, 0, sizeof *out);
@@ -221,7 +221,6 @@ alvk_status aip_runtime_get_status(const aip_profiler *rt, alvk_runtime_status *
         out->startup_status = ALVK_E_NOT_ATTACHED;
         return ALVK_E_NOT_ATTACHED;
     }
-    aip_profiler *p = (aip_profiler *)rt; /* atomics and the queue's lock: read-only use */
     out->attached = aip_profiler_attached(rt);
     out->startup_status = out->attached ? rt->config.startup_status : ALVK_E_NOT_ATTACHED;
     out->profiler_info_version = rt->info_version;
@@ -235,17 +234,17 @@ alvk_status aip_runtime_get_status(const aip_profiler *rt, alvk_runtime_status *
     out->allowlist_kind = rt->config.allowlist.kind;
     out->allowlist_count = rt->config.allowlist.count;
     out->allocation_profiling = rt->config.allocation_profiling;
-    out->worker_alive = atomic_load(&p->worker.alive);
-    out->worker_init_hresult = atomic_load(&p->worker.init_hresult);
-    if (atomic_load(&p->worker.started) || out->worker_alive) {
+    out->worker_alive = atomic_load(&rt->worker.alive);
+    out->worker_init_hresult = atomic_load(&rt->worker.init_hresult);
+    if (atomic_load(&rt->worker.started) || out->worker_alive) {
         out->queue_capacity = rt->worker.queue.capacity;
-        out->queue_depth = aip_queue_depth(&p->worker.queue);
-        out->commands_completed = aip_queue_completed(&p->worker.queue);
+        out->queue_depth = aip_queue_depth(&rt->worker.queue);
+        out->commands_completed = aip_queue_completed(&rt->worker.queue);
     }
     memcpy(out->runtime_version, rt->runtime_version, sizeof out->runtime_version);
-    out->metadata_tokens_emitted = atomic_load(&p->emitter.tokens_emitted);
-    out->metadata_bytes_emitted = atomic_load(&p->emitter.bytes_emitted);
-    out->metadata_tokens_reused = atomic_load(&p->emitter.tokens_reused);
+    out->metadata_tokens_emitted = atomic_load(&rt->emitter.tokens_emitted);
+    out->metadata_bytes_emitted = atomic_load(&rt->emitter.bytes_emitted);
+    out->metadata_tokens_reused = atomic_load(&rt->emitter.tokens_reused);
     if (aip_allowlist_format(&rt->config.allowlist, out->allowlist, sizeof out->allowlist) !=
         ALVK_OK)
         return ALVK_E_INTERNAL;

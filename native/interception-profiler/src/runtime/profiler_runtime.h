@@ -29,7 +29,7 @@ HRESULT aip_runtime_initialize(aip_profiler *p, IUnknown *info_unknown);
 void aip_runtime_shutdown(aip_profiler *p);
 
 /* Fills the status of this instance; see alvk_get_runtime_status. */
-alvk_status aip_runtime_get_status(const aip_profiler *p, alvk_runtime_status *out);
+alvk_status aip_runtime_get_status(aip_profiler *p, alvk_runtime_status *out);
 
 /* ModuleLoadFinished / ModuleUnloadStarted: keep the module catalog current. */
 void aip_runtime_module_loaded(aip_profiler *p, ModuleID module_id);
