@@ -123,6 +123,15 @@ static void record_refusal(const aip_apply_env *env, uint32_t index, alvk_genera
                                       why->metadata_hr);
 }
 
+/* Only MemberRefs are checked against the live module (an exact dispatch has none). */
+static int has_member_refs(const alvk_generation *g)
+{
+    for (uint32_t i = 0; i < g->relocation_count; ++i)
+        if (g->relocations[i].kind == ALVK_RELOCATION_MEMBER_REF)
+            return 1;
+    return 0;
+}
+
 /* Emits, checks, publishes and requests generation `id` of patch `index` for `target`.
  * `code_offset` is where the code starts in g->body. The relocation results stay in the
  * scratch (an exact dispatch reads its calli token there) and *metadata_hr receives
@@ -153,7 +162,7 @@ static alvk_status apply_generation(const aip_apply_env *env, uint32_t index,
                                      *metadata_hr);
     /* Tokens known: a member that certainly does not exist ends it here, unpublished. */
     int32_t missing = 0;
-    if (status == ALVK_OK)
+    if (status == ALVK_OK && has_member_refs(g))
         status = aip_member_check(env->info, env->catalog, target->module_id, x->results,
                                   g->relocation_count, &failing, &missing);
     if (status != ALVK_OK) {
