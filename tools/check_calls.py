@@ -7,22 +7,29 @@ files, or the folders that hold them, call each other in a circle, and prints ea
 Calls through function pointers (the COM vtables, the allocation port) are not seen, by
 design: those are the seams that let a lower layer call up without depending on it.
 
-  tools/check_calls.py <build dir>     e.g. build/native-release
+  tools/check_calls.py <build dir> [<source dir>]
+      e.g. build/native-release (the sources default to native/interception-profiler/src
+      beside this script; objects of sources no longer there are left out)
 """
 import os
 import subprocess
 import sys
 
 SOURCE_MARK = os.sep + "src" + os.sep
+DEFAULT_SOURCES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "native",
+                               "interception-profiler", "src")
 # The library's own targets, not the tests' or the fuzzers'.
 LIBRARY_MARK = os.path.join("native", "interception-profiler", "CMakeFiles") + os.sep
 
 
-def object_files(build_dir):
+def object_files(build_dir, sources):
+    """The library's objects whose source still exists (a build tree keeps the objects of
+    files since moved or deleted)."""
     for root, _, names in os.walk(build_dir):
         for name in names:
             path = os.path.join(root, name)
             if name.endswith(".c.o") and SOURCE_MARK in path and LIBRARY_MARK in path:
+                if sources is None or os.path.isfile(os.path.join(sources, unit_of(path) + ".c")):
                     yield path
 
 
@@ -82,10 +89,13 @@ def cycles(graph):
 
 
 def main(argv):
-    if len(argv) != 2:
+    if len(argv) not in (2, 3):
         print(__doc__, file=sys.stderr)
         return 64
-    files = {unit_of(p): symbols(p) for p in object_files(argv[1])}
+    sources = argv[2] if len(argv) == 3 else DEFAULT_SOURCES
+    if not os.path.isdir(sources):
+        sources = None
+    files = {unit_of(p): symbols(p) for p in object_files(argv[1], sources)}
     if not files:
         print(f"check_calls: no object files of the library under {argv[1]}", file=sys.stderr)
         return 2

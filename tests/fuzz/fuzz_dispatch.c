@@ -12,7 +12,7 @@
  *    (aip_il_walk) as ldarg 0 .. n-1 in the shortest forms, ldc.i8 <replacement>, conv.i,
  *    calli <token> at the reported offset, ret, with n = the calli signature's parameters;
  *  - one byte less of capacity is BUFFER_TOO_SMALL (exact-size output blocks otherwise);
- *  - the body and signature, as the generation patch_worker.c builds from them, pass
+ *  - the body and signature, as the generation rejit/apply_generation.c builds from them, pass
  *    aip_generation_validate. */
 #include "fuzz_input.h"
 #include "fuzz_sig_checks.h"
@@ -161,7 +161,7 @@ static void check_body(const uint8_t *body, size_t n, uint32_t token_offset, uin
     AIP_FUZZ_CHECK(arg_count == calli_sig.param_count);
 }
 
-/* The generation patch_worker.c submits for this dispatch must validate. */
+/* The generation rejit/apply_generation.c applies for this dispatch must validate. */
 static void check_generation(const uint8_t *body, size_t body_n, const uint8_t *sig,
                              size_t sig_n, uint32_t token_offset)
 {

@@ -92,7 +92,7 @@ static void every_slot_is_implemented(void **state)
 #define CHECK_SLOT(ret, name, params) \
     assert_non_null(vtbl->name);      \
     ++slots;
-    ALVK_COR_CALLBACK_SLOTS(CHECK_SLOT)
+    AIP_COR_CALLBACK_SLOTS(CHECK_SLOT)
 #undef CHECK_SLOT
     assert_int_equal(slots * sizeof(void *), sizeof(ICorProfilerCallback11Vtbl));
     /* Unused callbacks succeed and do nothing. */

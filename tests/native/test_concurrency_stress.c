@@ -18,8 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime/rejit_state.h"
-#include "runtime/worker_queue.h"
+#include "rejit/rejit_events.h"
+#include "rejit/rejit_generations.h"
+#include "rejit/rejit_owners.h"
+#include "rejit/rejit_state.h"
+#include "runtime/command_queue.h"
 
 #define SECONDS(n) ((uint64_t)(n) * 1000000000ull)
 
@@ -488,7 +491,7 @@ static alvk_status s_remove(s_world *w, const s_cmd *c, const aip_patch *before,
     return ALVK_OK;
 }
 
-/* The worker's side of a patch command, shaped like patch_worker.c's. */
+/* The worker's side of a patch command, shaped like rejit/apply_generation.c's. */
 static alvk_status s_run(void *payload, void *context)
 {
     s_world *w = context;

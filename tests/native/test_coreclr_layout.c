@@ -52,7 +52,7 @@ static void info_slots(void **state)
     assert_int_equal(SLOT(ICorProfilerInfo15Vtbl, EventPipeWriteEvent), 107);
     assert_int_equal(SLOT(ICorProfilerInfo15Vtbl, EnumerateGCHeapObjects), 114);
     assert_int_equal(SLOTS(ICorProfilerInfo15Vtbl), 115);
-    assert_int_equal(ALVK_COR_INFO_HIGHEST_VERSION, 15);
+    assert_int_equal(AIP_COR_INFO_HIGHEST_VERSION, 15);
 }
 
 static void callback_slots(void **state)
@@ -163,7 +163,7 @@ static void iid_values(void **state)
     for (size_t i = 0; i < n; ++i) {
         assert_int_equal(expected[i].iid->Data1, expected[i].data1);
         for (size_t j = 0; j < i; ++j)
-            assert_false(alvk_guid_equal(expected[i].iid, expected[j].iid));
+            assert_false(aip_guid_equal(expected[i].iid, expected[j].iid));
     }
     /* Every byte of two of them: {176FBED1-A55C-4796-98CA-A9DA0EF883E7} and IUnknown. */
     static const uint8_t cb_tail[8] = {0x98, 0xCA, 0xA9, 0xDA, 0x0E, 0xF8, 0x83, 0xE7};
@@ -173,9 +173,9 @@ static void iid_values(void **state)
     static const uint8_t unk_tail[8] = {0xC0, 0, 0, 0, 0, 0, 0, 0x46};
     assert_memory_equal(IID_IUnknown.Data4, unk_tail, 8);
     GUID copy = IID_ICorProfilerInfo15;
-    assert_true(alvk_guid_equal(&copy, &IID_ICorProfilerInfo15));
+    assert_true(aip_guid_equal(&copy, &IID_ICorProfilerInfo15));
     copy.Data4[7] ^= 1;
-    assert_false(alvk_guid_equal(&copy, &IID_ICorProfilerInfo15));
+    assert_false(aip_guid_equal(&copy, &IID_ICorProfilerInfo15));
 }
 
 static void constants(void **state)
@@ -189,9 +189,9 @@ static void constants(void **state)
     assert_int_equal(COR_PRF_MONITOR_ALL, 0x0107FFFFu);
     assert_int_equal(COR_PRF_ENABLE_REJIT, 0x00040000u);
     assert_int_equal(COR_PRF_HIGH_MONITOR_IMMUTABLE, 0x8u);
-    assert_int_equal(ALVK_TYPE_FROM_TOKEN(0x06000012u), mdtMethodDef);
-    assert_int_equal(ALVK_RID_FROM_TOKEN(0x06000012u), 0x12);
-    assert_int_equal(ALVK_TOKEN_FROM_RID(5, mdtTypeRef), 0x01000005u);
+    assert_int_equal(AIP_TYPE_FROM_TOKEN(0x06000012u), mdtMethodDef);
+    assert_int_equal(AIP_RID_FROM_TOKEN(0x06000012u), 0x12);
+    assert_int_equal(AIP_TOKEN_FROM_RID(5, mdtTypeRef), 0x01000005u);
     assert_int_equal(CorILMethod_FatFormat & CorILMethod_FormatMask, CorILMethod_FatFormat);
 }
 

@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "runtime/inliner_map.h"
+#include "rejit/inliner_map.h"
 
 static aip_inliner_map map;
 

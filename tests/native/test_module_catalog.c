@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-#include "runtime/module_catalog.h"
+#include "catalog/module_catalog.h"
 
 static aip_module_catalog catalog;
 

@@ -6,7 +6,10 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "runtime/rejit_state.h"
+#include "rejit/rejit_events.h"
+#include "rejit/rejit_generations.h"
+#include "rejit/rejit_owners.h"
+#include "rejit/rejit_state.h"
 
 static aip_rejit_state st;
 static const alvk_mvid k_mvid = {{9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 1, 2, 3, 4, 5, 6}};

@@ -7,7 +7,10 @@
 
 #include <string.h>
 
-#include "runtime/rejit_state.h"
+#include "rejit/rejit_events.h"
+#include "rejit/rejit_generations.h"
+#include "rejit/rejit_owners.h"
+#include "rejit/rejit_state.h"
 
 static aip_rejit_state st;
 static const alvk_mvid k_mvid = {{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}};

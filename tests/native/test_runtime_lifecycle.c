@@ -43,7 +43,7 @@ static HRESULT STDMETHODCALLTYPE fake_qi(ICorProfilerInfo15 *This, REFIID riid, 
 {
     *ppv = NULL;
     for (uint32_t v = 1; v <= fake.highest_version; ++v) {
-        if (alvk_guid_equal(riid, k_info_iids[v - 1]) || alvk_guid_equal(riid, &IID_IUnknown)) {
+        if (aip_guid_equal(riid, k_info_iids[v - 1]) || aip_guid_equal(riid, &IID_IUnknown)) {
             *ppv = This;
             return S_OK;
         }

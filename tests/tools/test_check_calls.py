@@ -27,7 +27,8 @@ def run(tree, extra=None):
                 target = os.path.join(build, base, unit + ".c.o")
                 os.makedirs(os.path.dirname(target), exist_ok=True)
                 subprocess.run(["cc", "-c", "-O0", source, "-o", target], check=True)
-        done = subprocess.run([sys.executable, SCRIPT, build], capture_output=True, text=True)
+        done = subprocess.run([sys.executable, SCRIPT, build, os.path.join(build, "sources")],
+                              capture_output=True, text=True)
         return done.returncode, done.stdout + done.stderr
 
 
@@ -64,6 +65,23 @@ class CheckCalls(unittest.TestCase):
                         extra={"test_a": "int low_a(void);\nint main(void) { return low_a(); }\n"})
         self.assertEqual(code, 0, out)
         self.assertIn("1 files", out)
+
+    def test_objects_of_deleted_sources_are_not_counted(self):
+        with tempfile.TemporaryDirectory() as build:
+            for unit, text in (("low/a", "int low_b(void);\nint low_a(void) { return low_b(); }\n"),
+                               ("low/b", "int low_a(void);\nint low_b(void) { return low_a(); }\n")):
+                source = os.path.join(build, "sources", unit + ".c")
+                os.makedirs(os.path.dirname(source), exist_ok=True)
+                with open(source, "w") as f:
+                    f.write(text)
+                target = os.path.join(build, LIBRARY, unit + ".c.o")
+                os.makedirs(os.path.dirname(target), exist_ok=True)
+                subprocess.run(["cc", "-c", "-O0", source, "-o", target], check=True)
+            os.remove(os.path.join(build, "sources", "low", "b.c"))  # moved away since the build
+            done = subprocess.run([sys.executable, SCRIPT, build, os.path.join(build, "sources")],
+                                  capture_output=True, text=True)
+            self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+            self.assertIn("1 files", done.stdout)
 
     def test_an_empty_build_is_an_error(self):
         code, out = run({})

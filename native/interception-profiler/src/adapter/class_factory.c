@@ -1,7 +1,7 @@
 /* The static class factory and DllGetClassObject: CoreCLR's way in. */
-#include "export.h"
-#include "interception_profiler.h"
-#include "../coreclr/cor_guids.h"
+#include "adapter/export.h"
+#include "adapter/interception_profiler.h"
+#include "coreclr/cor_guids.h"
 
 #include <stddef.h>
 
@@ -17,7 +17,7 @@ static HRESULT STDMETHODCALLTYPE ClassFactory_QueryInterface(IClassFactory *ifac
     *ppv = NULL;
     if (riid == NULL)
         return E_INVALIDARG;
-    if (alvk_guid_equal(riid, &IID_IUnknown) || alvk_guid_equal(riid, &IID_IClassFactory)) {
+    if (aip_guid_equal(riid, &IID_IUnknown) || aip_guid_equal(riid, &IID_IClassFactory)) {
         *ppv = iface;
         iface->lpVtbl->AddRef(iface);
         return S_OK;
@@ -72,7 +72,7 @@ AIP_COM_EXPORT HRESULT STDMETHODCALLTYPE DllGetClassObject(REFCLSID clsid, REFII
     *ppv = NULL;
     if (clsid == NULL || riid == NULL)
         return E_INVALIDARG;
-    if (!alvk_guid_equal(clsid, &CLSID_AlvorKitInterceptionProfiler))
+    if (!aip_guid_equal(clsid, &CLSID_AlvorKitInterceptionProfiler))
         return CLASS_E_CLASSNOTAVAILABLE;
     return ClassFactory_QueryInterface(&g_class_factory.IClassFactory_iface, riid, ppv);
 }

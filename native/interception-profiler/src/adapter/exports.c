@@ -1,9 +1,11 @@
-/* The exported C ABI: argument checks here, behaviour in ProfilerRuntime. */
+/* The exported C ABI: argument checks here, behaviour in ProfilerRuntime, on the profiler
+ * object CoreCLR initialized (NULL before: every call then answers as "not attached"). */
 #include "alvorkit_interception_profiler.h"
 
-#include "../allocation/allocation_resolve.h"
-#include "../generation/generation_validate.h"
-#include "../runtime/profiler_runtime.h"
+#include "adapter/interception_profiler.h"
+#include "allocation/allocation_resolve.h"
+#include "generation/generation_validate.h"
+#include "runtime/profiler_runtime.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -52,7 +54,7 @@ ALVK_API alvk_status ALVK_CALL alvk_get_runtime_status(alvk_runtime_status *out)
     alvk_runtime_status full;
     memset(&full, 0, sizeof full);
     full.size = sizeof full;
-    alvk_status status = aip_runtime_get_status(&full);
+    alvk_status status = aip_runtime_get_status(aip_attached_profiler(), &full);
     copy_out(out, &full, sizeof full);
     return status;
 }
@@ -67,7 +69,8 @@ ALVK_API alvk_status ALVK_CALL alvk_describe_method(const alvk_mvid *mvid, uint3
     alvk_method_description full;
     memset(&full, 0, sizeof full);
     full.size = sizeof full;
-    alvk_status status = aip_runtime_describe_method(mvid, 0, 0, method_token, &full);
+    alvk_status status =
+        aip_runtime_describe_method(aip_attached_profiler(), mvid, 0, 0, method_token, &full);
     if (status == ALVK_OK)
         copy_out(out, &full, sizeof full);
     return status;
@@ -88,7 +91,8 @@ ALVK_API alvk_status ALVK_CALL alvk_describe_module_method(uint64_t module_id,
     memset(&full, 0, sizeof full);
     full.size = sizeof full;
     alvk_status status =
-        aip_runtime_describe_method(0, module_id, module_epoch, method_token, &full);
+        aip_runtime_describe_method(aip_attached_profiler(), 0, module_id, module_epoch,
+                                    method_token, &full);
     if (status == ALVK_OK)
         copy_out(out, &full, sizeof full);
     return status;
@@ -103,7 +107,8 @@ ALVK_API alvk_status ALVK_CALL alvk_module_identify(const alvk_mvid *mvid,
         return ALVK_E_NULL_ARGUMENT;
     if (out->size < sizeof(alvk_module_info))
         return ALVK_E_STRUCT_SIZE;
-    return aip_runtime_module_identify(mvid, method_token, method_handle, out);
+    return aip_runtime_module_identify(aip_attached_profiler(), mvid, method_token,
+                                       method_handle, out);
 }
 
 ALVK_API alvk_status ALVK_CALL alvk_patch_install(const alvk_install_request *request,
@@ -117,20 +122,22 @@ ALVK_API alvk_status ALVK_CALL alvk_patch_install(const alvk_install_request *re
     alvk_install_request full;
     copy_in(&full, sizeof full, request);
     t_last_command = 0;
-    return aip_runtime_patch_install(&full, handle, &t_last_command);
+    return aip_runtime_patch_install(aip_attached_profiler(), &full, handle,
+                                     &t_last_command);
 }
 
 ALVK_API alvk_status ALVK_CALL alvk_patch_replace(alvk_patch_handle handle, uint64_t owner,
                                                  uint64_t replacement)
 {
     t_last_command = 0;
-    return aip_runtime_patch_replace(handle, owner, replacement, &t_last_command);
+    return aip_runtime_patch_replace(aip_attached_profiler(), handle, owner, replacement,
+                                     &t_last_command);
 }
 
 ALVK_API alvk_status ALVK_CALL alvk_patch_remove(alvk_patch_handle handle, uint64_t owner)
 {
     t_last_command = 0;
-    return aip_runtime_patch_remove(handle, owner, &t_last_command);
+    return aip_runtime_patch_remove(aip_attached_profiler(), handle, owner, &t_last_command);
 }
 
 ALVK_API alvk_command_id ALVK_CALL alvk_last_command(void) { return t_last_command; }
@@ -140,12 +147,13 @@ ALVK_API alvk_status ALVK_CALL alvk_command_wait(alvk_command_id command, uint32
 {
     if (command_status == 0)
         return ALVK_E_NULL_ARGUMENT;
-    return aip_runtime_command_wait(command, timeout_ms, command_status);
+    return aip_runtime_command_wait(aip_attached_profiler(), command, timeout_ms,
+                                    command_status);
 }
 
 ALVK_API alvk_status ALVK_CALL alvk_patch_wait(alvk_patch_handle handle, uint32_t timeout_ms)
 {
-    return aip_runtime_patch_wait(handle, timeout_ms);
+    return aip_runtime_patch_wait(aip_attached_profiler(), handle, timeout_ms);
 }
 
 ALVK_API alvk_status ALVK_CALL alvk_patch_get_telemetry(alvk_patch_handle handle,
@@ -158,7 +166,8 @@ ALVK_API alvk_status ALVK_CALL alvk_patch_get_telemetry(alvk_patch_handle handle
     alvk_patch_telemetry full;
     memset(&full, 0, sizeof full);
     full.size = sizeof full;
-    alvk_status status = aip_runtime_patch_telemetry(handle, &full);
+    alvk_status status =
+        aip_runtime_patch_telemetry(aip_attached_profiler(), handle, &full);
     if (status == ALVK_OK)
         copy_out(out, &full, sizeof full);
     return status;
@@ -175,7 +184,8 @@ ALVK_API alvk_status ALVK_CALL alvk_generation_submit(const alvk_generation *gen
         return ALVK_E_STRUCT_SIZE;
     alvk_generation full;
     copy_in(&full, sizeof full, generation);
-    return aip_runtime_generation_submit(&full, handle, id, &t_last_command);
+    return aip_runtime_generation_submit(aip_attached_profiler(), &full, handle, id,
+                                         &t_last_command);
 }
 
 ALVK_API alvk_status ALVK_CALL alvk_generation_get_result(alvk_patch_handle handle,
@@ -195,7 +205,8 @@ ALVK_API alvk_status ALVK_CALL alvk_generation_get_result(alvk_patch_handle hand
     memset(&full, 0, sizeof full);
     full.size = sizeof full;
     alvk_status status =
-        aip_runtime_generation_result(handle, id, &full, relocations, capacity);
+        aip_runtime_generation_result(aip_attached_profiler(), handle, id, &full, relocations,
+                                      capacity);
     if (status == ALVK_OK)
         copy_out(out, &full, sizeof full);
     return status;
@@ -222,7 +233,7 @@ ALVK_API alvk_status ALVK_CALL alvk_capture_begin(const alvk_capture_options *op
         return ALVK_E_NULL_ARGUMENT;
     if (options->size < sizeof(alvk_capture_options))
         return ALVK_E_STRUCT_SIZE;
-    return aip_allocation_begin(options);
+    return aip_allocation_begin(aip_runtime_allocations(aip_attached_profiler()), options);
 }
 
 ALVK_API alvk_status ALVK_CALL alvk_capture_end(alvk_capture_summary *summary)
@@ -231,7 +242,7 @@ ALVK_API alvk_status ALVK_CALL alvk_capture_end(alvk_capture_summary *summary)
         return ALVK_E_NULL_ARGUMENT;
     if (summary->size < sizeof(alvk_capture_summary))
         return ALVK_E_STRUCT_SIZE;
-    return aip_allocation_end(summary);
+    return aip_allocation_end(aip_runtime_allocations(aip_attached_profiler()), summary);
 }
 
 /* Every element of an output array carries its size. */
@@ -250,7 +261,10 @@ ALVK_API alvk_status ALVK_CALL alvk_capture_read_types(uint32_t first, alvk_type
                                                       uint32_t capacity, uint32_t *written)
 {
     alvk_status status = check_elements(out, capacity, sizeof *out, written);
-    return status != ALVK_OK ? status : aip_allocation_read_types(first, out, capacity, written);
+    return status != ALVK_OK ? status
+                             : aip_allocation_read_types(
+                                   aip_runtime_allocations(aip_attached_profiler()), first, out,
+                                   capacity, written);
 }
 
 ALVK_API alvk_status ALVK_CALL alvk_capture_read_samples(uint32_t first, alvk_sample *out,
@@ -258,7 +272,9 @@ ALVK_API alvk_status ALVK_CALL alvk_capture_read_samples(uint32_t first, alvk_sa
 {
     alvk_status status = check_elements(out, capacity, sizeof *out, written);
     return status != ALVK_OK ? status
-                             : aip_allocation_read_samples(first, out, capacity, written);
+                             : aip_allocation_read_samples(
+                                   aip_runtime_allocations(aip_attached_profiler()), first, out,
+                                   capacity, written);
 }
 
 ALVK_API alvk_status ALVK_CALL alvk_capture_describe_function(uint64_t function_id,
@@ -268,5 +284,6 @@ ALVK_API alvk_status ALVK_CALL alvk_capture_describe_function(uint64_t function_
         return ALVK_E_NULL_ARGUMENT;
     if (out->size < sizeof(alvk_method_info))
         return ALVK_E_STRUCT_SIZE;
-    return aip_allocation_describe_function(function_id, out);
+    return aip_allocation_describe_function(
+        aip_runtime_allocations(aip_attached_profiler()), function_id, out);
 }

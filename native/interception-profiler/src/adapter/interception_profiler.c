@@ -1,13 +1,14 @@
 /* InterceptionProfiler, in Wine's COM-in-C shape: the object embeds its interface, every
- * method starts from impl_from_ICorProfilerCallback11, and one static const vtable lists
- * every slot. Slots we do not use return S_OK through generated defaults. */
-#include "interception_profiler.h"
+ * method starts from impl_from_ICorProfilerCallback11 and passes This->profiler down, and one
+ * static const vtable lists every slot. Slots we do not use return S_OK through generated
+ * defaults. */
+#include "adapter/interception_profiler.h"
 
-#include "export.h"
-#include "../coreclr/cor_guids.h"
-#include "../coreclr/corprof_callback.h"
-#include "../allocation/allocation_capture.h"
-#include "../runtime/profiler_runtime.h"
+#include "adapter/export.h"
+#include "coreclr/cor_guids.h"
+#include "coreclr/corprof_callback.h"
+#include "runtime/profiler_callbacks.h"
+#include "runtime/profiler_runtime.h"
 
 #include <stdatomic.h>
 #include <stddef.h>
@@ -18,7 +19,14 @@ const GUID CLSID_AlvorKitInterceptionProfiler = {
 typedef struct InterceptionProfiler {
     ICorProfilerCallback11 ICorProfilerCallback11_iface;
     _Atomic ULONG ref;
+    /* Created by Initialize, published with release once it returns; NULL before. */
+    aip_profiler *_Atomic profiler;
 } InterceptionProfiler;
+
+static aip_profiler *profiler_of(InterceptionProfiler *This)
+{
+    return atomic_load_explicit(&This->profiler, memory_order_acquire);
+}
 
 static inline InterceptionProfiler *impl_from_ICorProfilerCallback11(ICorProfilerCallback11 *iface)
 {
@@ -43,7 +51,7 @@ static HRESULT STDMETHODCALLTYPE InterceptionProfiler_QueryInterface(ICorProfile
     if (riid == NULL)
         return E_INVALIDARG;
     for (size_t i = 0; i < sizeof k_callback_iids / sizeof k_callback_iids[0]; ++i) {
-        if (alvk_guid_equal(riid, k_callback_iids[i])) {
+        if (aip_guid_equal(riid, k_callback_iids[i])) {
             *ppv = iface;
             iface->lpVtbl->AddRef(iface);
             return S_OK;
@@ -72,39 +80,46 @@ static ULONG STDMETHODCALLTYPE InterceptionProfiler_Release(ICorProfilerCallback
 static HRESULT STDMETHODCALLTYPE InterceptionProfiler_Initialize(ICorProfilerCallback11 *iface,
                                                                  IUnknown *info)
 {
-    (void)iface;
-    return aip_runtime_initialize(info);
+    InterceptionProfiler *This = impl_from_ICorProfilerCallback11(iface);
+    if (info == NULL)
+        return E_POINTER;
+    aip_profiler *profiler = profiler_of(This);
+    if (profiler == NULL && (profiler = aip_runtime_create()) == NULL)
+        return E_OUTOFMEMORY;
+    HRESULT hr = aip_runtime_initialize(profiler, info);
+    atomic_store_explicit(&This->profiler, profiler, memory_order_release);
+    atomic_store_explicit(&aip_attached_instance, profiler, memory_order_release);
+    return hr;
 }
 
 static HRESULT STDMETHODCALLTYPE InterceptionProfiler_Shutdown(ICorProfilerCallback11 *iface)
 {
-    (void)iface;
-    aip_runtime_shutdown();
+    aip_runtime_shutdown(profiler_of(impl_from_ICorProfilerCallback11(iface)));
     return S_OK;
 }
 
 static HRESULT STDMETHODCALLTYPE InterceptionProfiler_ModuleLoadFinished(
     ICorProfilerCallback11 *iface, ModuleID module_id, HRESULT status)
 {
-    (void)iface;
     if (SUCCEEDED(status))
-        aip_runtime_module_loaded(module_id);
+        aip_runtime_module_loaded(profiler_of(impl_from_ICorProfilerCallback11(iface)),
+                                  module_id);
     return S_OK;
 }
 
 static HRESULT STDMETHODCALLTYPE InterceptionProfiler_ModuleUnloadStarted(
     ICorProfilerCallback11 *iface, ModuleID module_id)
 {
-    (void)iface;
-    aip_runtime_module_unloading(module_id);
+    aip_runtime_module_unloading(profiler_of(impl_from_ICorProfilerCallback11(iface)),
+                                 module_id);
     return S_OK;
 }
 
 static HRESULT STDMETHODCALLTYPE InterceptionProfiler_JITInlining(
     ICorProfilerCallback11 *iface, FunctionID caller, FunctionID callee, BOOL *should_inline)
 {
-    (void)iface;
-    aip_runtime_jit_inlining(caller, callee, should_inline);
+    aip_runtime_jit_inlining(profiler_of(impl_from_ICorProfilerCallback11(iface)), caller, callee,
+                             should_inline);
     return S_OK;
 }
 
@@ -112,23 +127,25 @@ static HRESULT STDMETHODCALLTYPE InterceptionProfiler_GetReJITParameters(
     ICorProfilerCallback11 *iface, ModuleID module, mdMethodDef method,
     ICorProfilerFunctionControl *control)
 {
-    (void)iface;
-    return aip_runtime_get_rejit_parameters(module, method, control);
+    return aip_runtime_get_rejit_parameters(profiler_of(impl_from_ICorProfilerCallback11(iface)),
+                                            module, method, control);
 }
 
 static HRESULT STDMETHODCALLTYPE InterceptionProfiler_ReJITCompilationStarted(
     ICorProfilerCallback11 *iface, FunctionID function, ReJITID rejit, BOOL safe)
 {
-    (void)iface, (void)safe;
-    aip_runtime_rejit_event(function, rejit, 0, S_OK);
+    (void)safe;
+    aip_runtime_rejit_event(profiler_of(impl_from_ICorProfilerCallback11(iface)), function, rejit,
+                            0, S_OK);
     return S_OK;
 }
 
 static HRESULT STDMETHODCALLTYPE InterceptionProfiler_ReJITCompilationFinished(
     ICorProfilerCallback11 *iface, FunctionID function, ReJITID rejit, HRESULT status, BOOL safe)
 {
-    (void)iface, (void)safe;
-    aip_runtime_rejit_event(function, rejit, 1, status);
+    (void)safe;
+    aip_runtime_rejit_event(profiler_of(impl_from_ICorProfilerCallback11(iface)), function, rejit,
+                            1, status);
     return S_OK;
 }
 
@@ -136,16 +153,17 @@ static HRESULT STDMETHODCALLTYPE InterceptionProfiler_ReJITError(
     ICorProfilerCallback11 *iface, ModuleID module, mdMethodDef method, FunctionID function,
     HRESULT status)
 {
-    (void)iface, (void)function;
-    aip_runtime_rejit_error(module, method, status);
+    (void)function;
+    aip_runtime_rejit_error(profiler_of(impl_from_ICorProfilerCallback11(iface)), module, method,
+                            status);
     return S_OK;
 }
 
 static HRESULT STDMETHODCALLTYPE InterceptionProfiler_ObjectAllocated(
     ICorProfilerCallback11 *iface, ObjectID object, ClassID class_id)
 {
-    (void)iface;
-    aip_allocation_on_object(object, class_id);
+    aip_runtime_object_allocated(profiler_of(impl_from_ICorProfilerCallback11(iface)), object,
+                                 class_id);
     return S_OK;
 }
 
@@ -169,7 +187,7 @@ static HRESULT STDMETHODCALLTYPE InterceptionProfiler_InitializeForAttach(
 #endif
 #define AIP_DEFAULT_SLOT(ret, name, params) \
     static AIP_MAYBE_UNUSED ret STDMETHODCALLTYPE default_##name params { return S_OK; }
-ALVK_COR_CALLBACK_SLOTS(AIP_DEFAULT_SLOT)
+AIP_COR_CALLBACK_SLOTS(AIP_DEFAULT_SLOT)
 #undef AIP_DEFAULT_SLOT
 
 #if defined(__clang__)
@@ -179,7 +197,7 @@ ALVK_COR_CALLBACK_SLOTS(AIP_DEFAULT_SLOT)
 #endif
 static const ICorProfilerCallback11Vtbl InterceptionProfiler_vtbl = {
 #define AIP_DEFAULT_ENTRY(ret, name, params) .name = default_##name,
-    ALVK_COR_CALLBACK_SLOTS(AIP_DEFAULT_ENTRY)
+    AIP_COR_CALLBACK_SLOTS(AIP_DEFAULT_ENTRY)
 #undef AIP_DEFAULT_ENTRY
     .QueryInterface = InterceptionProfiler_QueryInterface,
     .AddRef = InterceptionProfiler_AddRef,
@@ -200,7 +218,9 @@ static const ICorProfilerCallback11Vtbl InterceptionProfiler_vtbl = {
 #pragma GCC diagnostic pop
 #endif
 
-static InterceptionProfiler g_profiler = {{&InterceptionProfiler_vtbl}, 0};
+static InterceptionProfiler g_profiler = {{&InterceptionProfiler_vtbl}, 0, NULL};
+
+struct aip_profiler *_Atomic aip_attached_instance;
 
 HRESULT aip_interception_profiler_query(REFIID riid, void **ppv)
 {

@@ -1,15 +1,14 @@
 /* Capture windows and the allocation callback: atomic accounting and, when sampled, a
  * synchronous walk of the allocating thread into preallocated storage. No locks, no
  * allocation, no metadata work in the callback. */
-#include "allocation_capture.h"
+#include "allocation/allocation_capture.h"
 
-#include "../coreclr/corprof_enums.h"
-#include "../platform/platform.h"
+#include "coreclr/corprof_enums.h"
+#include "platform/cpu_relax.h"
+#include "platform/platform.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-aip_allocation_state g_aip_allocations;
 
 typedef struct sampler_thread {
     uint64_t window;
@@ -19,11 +18,12 @@ typedef struct sampler_thread {
 
 static _Thread_local sampler_thread t_sampler;
 
-int aip_allocation_init(ICorProfilerInfo15 *info, uint32_t mask_low, uint32_t mask_high,
-                        uint32_t type_slots, uint32_t sample_slots)
+int aip_allocation_init(aip_allocation_state *a, ICorProfilerInfo15 *info, uint32_t mask_low,
+                        uint32_t mask_high, uint32_t type_slots, uint32_t sample_slots,
+                        const aip_allocation_port *port)
 {
-    aip_allocation_state *a = &g_aip_allocations;
     a->info = info;
+    a->port = *port;
     a->base_mask_low = mask_low & ~(uint32_t)COR_PRF_MONITOR_OBJECT_ALLOCATED;
     a->base_mask_high = mask_high;
     if (aip_type_table_init(&a->types, type_slots) != 0 ||
@@ -78,10 +78,9 @@ static void sample_if_due(aip_allocation_state *a, ClassID class_id, uint64_t by
                                      NULL, 0);
 }
 
-void aip_allocation_on_object(ObjectID object, ClassID class_id)
+void aip_allocation_on_object(aip_allocation_state *a, ObjectID object, ClassID class_id)
 {
-    aip_allocation_state *a = &g_aip_allocations;
-    if (!atomic_load(&a->active))
+    if (a == NULL || !atomic_load(&a->active))
         return;
     atomic_fetch_add(&a->inflight, 1);
     if (atomic_load(&a->active)) {
@@ -94,10 +93,9 @@ void aip_allocation_on_object(ObjectID object, ClassID class_id)
     atomic_fetch_sub(&a->inflight, 1);
 }
 
-alvk_status aip_allocation_begin(const alvk_capture_options *options)
+alvk_status aip_allocation_begin(aip_allocation_state *a, const alvk_capture_options *options)
 {
-    aip_allocation_state *a = &g_aip_allocations;
-    if (!a->enabled)
+    if (a == NULL || !a->enabled)
         return ALVK_E_ALLOCATION_PROFILING_OFF;
     if (options->reserved != 0 || (options->mode != ALVK_CAPTURE_COUNT_ONLY &&
                                    options->mode != ALVK_CAPTURE_SAMPLED))
@@ -118,29 +116,35 @@ alvk_status aip_allocation_begin(const alvk_capture_options *options)
         a->options.seed = aip_monotonic_ns() | 1;
     aip_type_table_clear(&a->types);
     aip_sample_store_reset(&a->samples, a->options.max_samples);
-    a->has_result = 0;
+    atomic_store_explicit(&a->has_result, 0, memory_order_release);
     atomic_fetch_add(&a->window, 1);
     a->begin_ns = aip_monotonic_ns();
     atomic_store(&a->active, 1);
-    atomic_store(&a->phase, 2);
     /* The runtime calls ObjectAllocated only while a window is open. */
-    a->info->lpVtbl->SetEventMask2(a->info, a->base_mask_low | COR_PRF_MONITOR_OBJECT_ALLOCATED,
-                                   a->base_mask_high);
+    HRESULT hr = a->info->lpVtbl->SetEventMask2(
+        a->info, a->base_mask_low | COR_PRF_MONITOR_OBJECT_ALLOCATED, a->base_mask_high);
+    if (FAILED(hr)) {
+        /* No callback will come: the window never opened. */
+        a->mask_hresult = hr;
+        atomic_store(&a->active, 0);
+        atomic_store(&a->phase, 0);
+        return ALVK_E_EVENT_MASK_REFUSED;
+    }
+    atomic_store(&a->phase, 2);
     return ALVK_OK;
 }
 
-alvk_status aip_allocation_end(alvk_capture_summary *summary)
+alvk_status aip_allocation_end(aip_allocation_state *a, alvk_capture_summary *summary)
 {
-    aip_allocation_state *a = &g_aip_allocations;
-    if (!a->enabled)
+    if (a == NULL || !a->enabled)
         return ALVK_E_ALLOCATION_PROFILING_OFF;
     /* The resolution's place on the worker first: without it, the window stays open. */
     uint32_t slot = 0;
-    alvk_status reserved = aip_allocation_reserve_resolution(&slot);
+    alvk_status reserved = a->port.reserve_worker(a->port.context, &slot);
     uint32_t open = 2;
     if (!atomic_compare_exchange_strong(&a->phase, &open, 3)) {
         if (reserved == ALVK_OK)
-            aip_allocation_release_resolution(slot);
+            a->port.release_worker(a->port.context, slot);
         return ALVK_E_CAPTURE_NOT_ACTIVE;
     }
     if (reserved != ALVK_OK) {
@@ -148,9 +152,12 @@ alvk_status aip_allocation_end(alvk_capture_summary *summary)
         return reserved;
     }
     atomic_store(&a->active, 0);
-    a->info->lpVtbl->SetEventMask2(a->info, a->base_mask_low, a->base_mask_high);
-    while (atomic_load(&a->inflight) != 0) {
-    }
+    /* Refused, the callback keeps coming but finds the window closed: kept for diagnosis. */
+    HRESULT hr = a->info->lpVtbl->SetEventMask2(a->info, a->base_mask_low, a->base_mask_high);
+    if (FAILED(hr))
+        a->mask_hresult = hr;
+    while (atomic_load(&a->inflight) != 0)
+        aip_cpu_relax();
     alvk_capture_summary *s = &a->summary;
     memset(s, 0, sizeof *s);
     s->size = sizeof *s;
@@ -166,5 +173,5 @@ alvk_status aip_allocation_end(alvk_capture_summary *summary)
     s->type_slots = a->types.capacity;
     s->sample_slots = a->samples.capacity;
     *summary = *s;
-    return aip_allocation_resolve(slot);
+    return aip_allocation_resolve(a, slot);
 }

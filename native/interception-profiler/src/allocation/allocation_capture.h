@@ -5,10 +5,31 @@
 #define AIP_ALLOCATION_CAPTURE_H
 
 #include "alvorkit_interception_profiler.h"
-#include "sampling.h"
-#include "type_table.h"
-#include "../coreclr/corprof_info.h"
+#include "allocation/sampling.h"
+#include "allocation/type_table.h"
+#include "coreclr/corprof_info.h"
 
+#include <stdatomic.h>
+#include <stddef.h>
+
+/* What allocation capture needs from the profiler around it, without knowing it: a place on
+ * the worker thread (reserved first, then run and waited for: metadata work must run there)
+ * and the MVID of a loaded module. The runtime fills it at startup. */
+#define AIP_PORT_PAYLOAD_BYTES 512 /* the most a command run through the port may carry */
+typedef alvk_status (*aip_port_command_fn)(void *payload, void *context);
+typedef struct aip_allocation_port {
+    void *context;
+    alvk_status (*reserve_worker)(void *context, uint32_t *slot);
+    void (*release_worker)(void *context, uint32_t slot);
+    /* Runs `run(payload, ...)` in the reserved slot and waits; the payload comes back. */
+    alvk_status (*run_reserved)(void *context, uint32_t slot, aip_port_command_fn run,
+                                void *payload, size_t size);
+    /* 1 with *mvid when module_id is a module the catalog knows. */
+    int (*module_mvid)(void *context, uintptr_t module_id, alvk_mvid *mvid);
+} aip_allocation_port;
+
+/* Entries of one IL-to-native map read while resolving a frame. */
+#define AIP_IL_MAP_ENTRIES 1024
 
 typedef struct aip_allocation_state {
     int enabled;
@@ -23,30 +44,35 @@ typedef struct aip_allocation_state {
     _Atomic uint64_t window;
     alvk_capture_options options;
     uint64_t begin_ns;
-    int has_result;
+    _Atomic uint32_t has_result; /* a window's result is readable (release / acquire) */
+    int32_t mask_hresult;        /* the last SetEventMask2 of a window that failed, or 0 */
     alvk_capture_summary summary;
+    aip_allocation_port port;
+    COR_DEBUG_IL_TO_NATIVE_MAP il_map[AIP_IL_MAP_ENTRIES]; /* the worker's, while resolving */
 } aip_allocation_state;
 
-extern aip_allocation_state g_aip_allocations;
+/* Every entry point below takes the profiler's allocation state; NULL (no profiler attached)
+ * or a state whose storage was never allocated answers ALVK_E_ALLOCATION_PROFILING_OFF. */
 
 /* Startup: the storage, sized by the configuration. Returns 0, or -1 when out of memory. */
-int aip_allocation_init(ICorProfilerInfo15 *info, uint32_t mask_low, uint32_t mask_high,
-                        uint32_t type_slots, uint32_t sample_slots);
+int aip_allocation_init(aip_allocation_state *a, ICorProfilerInfo15 *info, uint32_t mask_low,
+                        uint32_t mask_high, uint32_t type_slots, uint32_t sample_slots,
+                        const aip_allocation_port *port);
 
 /* ObjectAllocated. */
-void aip_allocation_on_object(ObjectID object, ClassID class_id);
+void aip_allocation_on_object(aip_allocation_state *a, ObjectID object, ClassID class_id);
 
-alvk_status aip_allocation_begin(const alvk_capture_options *options);
+/* Opens a window. ALVK_E_EVENT_MASK_REFUSED when the runtime refuses the allocation callback
+ * (the window stays closed). */
+alvk_status aip_allocation_begin(aip_allocation_state *a, const alvk_capture_options *options);
 /* Closes the window, waits for callbacks still inside it, fills the summary, and has the
  * worker resolve names and frames (allocation_resolve.c). The worker's slot is reserved
  * first: when the queue is full (or the worker gone) the window stays open and nothing
  * changed. */
-alvk_status aip_allocation_end(alvk_capture_summary *summary);
+alvk_status aip_allocation_end(aip_allocation_state *a, alvk_capture_summary *summary);
 
-/* The worker's slot for a window's resolution: reserved before the window closes (or given
- * back), then the resolution run in it, which ends the closing phase. */
-alvk_status aip_allocation_reserve_resolution(uint32_t *slot);
-void aip_allocation_release_resolution(uint32_t slot);
-alvk_status aip_allocation_resolve(uint32_t slot);
+/* The window's resolution, run in the worker slot reserved before it closed; it ends the
+ * closing phase. */
+alvk_status aip_allocation_resolve(aip_allocation_state *a, uint32_t slot);
 
 #endif

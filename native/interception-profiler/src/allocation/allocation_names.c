@@ -1,10 +1,9 @@
 /* Names for reports, resolved after a window: types (generic arguments and arrays included)
  * and methods, from the runtime's IDs and the modules' metadata. */
-#include "allocation_resolve.h"
+#include "allocation/allocation_resolve.h"
 
-#include "../coreclr/cor_guids.h"
-#include "../coreclr/cor_metadata.h"
-#include "../runtime/runtime_state.h"
+#include "coreclr/cor_guids.h"
+#include "coreclr/cor_metadata.h"
 
 #include <string.h>
 
@@ -150,9 +149,8 @@ alvk_status aip_allocation_method_name(ICorProfilerInfo15 *info, FunctionID func
 
 /* A FunctionID is trusted only if the last window recorded it: the runtime would follow any
  * other value as a pointer. */
-static int recorded(uint64_t function_id)
+static int recorded(const aip_allocation_state *a, uint64_t function_id)
 {
-    aip_allocation_state *a = &g_aip_allocations;
     uint32_t kept = aip_sample_store_count(&a->samples);
     for (uint32_t i = 0; i < kept; ++i)
         for (uint32_t k = 0; k < a->samples.samples[i].frame_count; ++k)
@@ -162,39 +160,43 @@ static int recorded(uint64_t function_id)
 }
 
 typedef struct describe_payload {
+    aip_allocation_state *a;
     uint64_t function_id;
     ModuleID module;
     alvk_method_info info;
 } describe_payload;
-_Static_assert(sizeof(describe_payload) <= AIP_COMMAND_PAYLOAD_BYTES, "fits a queue slot");
+_Static_assert(sizeof(describe_payload) <= AIP_PORT_PAYLOAD_BYTES, "fits a queue slot");
 
 static alvk_status run_describe(void *payload, void *context)
 {
     (void)context;
     describe_payload *p = payload;
-    return aip_allocation_method_name(g_aip_allocations.info, p->function_id, &p->module,
+    return aip_allocation_method_name(p->a->info, p->function_id, &p->module,
                                       &p->info.method_token, p->info.name, sizeof p->info.name);
 }
 
-alvk_status aip_allocation_describe_function(uint64_t function_id, alvk_method_info *out)
+alvk_status aip_allocation_describe_function(aip_allocation_state *a, uint64_t function_id,
+                                             alvk_method_info *out)
 {
-    if (!g_aip_allocations.enabled)
+    if (a == NULL || !a->enabled)
         return ALVK_E_ALLOCATION_PROFILING_OFF;
-    if (!g_aip_allocations.has_result)
+    if (!atomic_load_explicit(&a->has_result, memory_order_acquire))
         return ALVK_E_NO_CAPTURE;
-    if (function_id == 0 || !recorded(function_id))
+    if (function_id == 0 || !recorded(a, function_id))
         return ALVK_E_UNKNOWN_FUNCTION;
     describe_payload p;
     memset(&p, 0, sizeof p);
+    p.a = a;
     p.function_id = function_id;
-    alvk_status status = aip_runtime_run_on_worker(run_describe, &p, sizeof p);
+    uint32_t slot = 0;
+    alvk_status status = a->port.reserve_worker(a->port.context, &slot);
+    if (status == ALVK_OK)
+        status = a->port.run_reserved(a->port.context, slot, run_describe, &p, sizeof p);
     if (status != ALVK_OK)
         return status;
-    aip_module_entry entry;
     out->method_token = p.info.method_token;
     memcpy(out->name, p.info.name, sizeof out->name);
     memset(&out->module_mvid, 0, sizeof out->module_mvid);
-    if (aip_catalog_find_module(&g_aip_runtime.catalog, p.module, &entry) == ALVK_OK)
-        out->module_mvid = entry.mvid;
+    a->port.module_mvid(a->port.context, p.module, &out->module_mvid);
     return ALVK_OK;
 }

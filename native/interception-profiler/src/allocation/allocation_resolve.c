@@ -1,16 +1,17 @@
 /* After a window: the worker resolves type names and frames into the startup-allocated
  * storage; readers then only copy. The runtime refuses metadata access on managed threads
  * outside callbacks, so none of this can run on the caller's thread. */
-#include "allocation_resolve.h"
+#include "allocation/allocation_resolve.h"
 
-#include "../runtime/runtime_state.h"
 
 #include <string.h>
 
 /* The IL offset of a return address: the mapping of the native code version holding ip - 1
  * (a return address points after its call). -1 when there is none. */
-static int32_t il_offset_of(ICorProfilerInfo15 *info, FunctionID function, uintptr_t ip)
+static int32_t il_offset_of(aip_allocation_state *a, FunctionID function, uintptr_t ip)
 {
+    ICorProfilerInfo15 *info = a->info;
+    COR_DEBUG_IL_TO_NATIVE_MAP *map = a->il_map;
     FunctionID owner = 0;
     ReJITID rejit = 0;
     uintptr_t at = ip - 1;
@@ -22,14 +23,14 @@ static int32_t il_offset_of(ICorProfilerInfo15 *info, FunctionID function, uintp
     if (FAILED(info->lpVtbl->GetNativeCodeStartAddresses(info, function, rejit, 8, &count,
                                                          starts)))
         return -1;
-    static COR_DEBUG_IL_TO_NATIVE_MAP map[1024]; /* worker-only */
     for (ULONG32 s = 0; s < count && s < 8; ++s) {
         ULONG32 n = 0;
         if (at < starts[s] ||
-            FAILED(info->lpVtbl->GetILToNativeMapping3(info, starts[s], 1024, &n, map)))
+            FAILED(info->lpVtbl->GetILToNativeMapping3(info, starts[s], AIP_IL_MAP_ENTRIES, &n,
+                                                       map)))
             continue;
         uintptr_t offset = at - starts[s];
-        for (ULONG32 k = 0; k < n && k < 1024; ++k)
+        for (ULONG32 k = 0; k < n && k < AIP_IL_MAP_ENTRIES; ++k)
             if (offset >= map[k].nativeStartOffset && offset < map[k].nativeEndOffset &&
                 (int32_t)map[k].ilOffset >= 0)
                 return (int32_t)map[k].ilOffset;
@@ -39,8 +40,8 @@ static int32_t il_offset_of(ICorProfilerInfo15 *info, FunctionID function, uintp
 
 static alvk_status resolve_all(void *payload, void *context)
 {
-    (void)payload, (void)context;
-    aip_allocation_state *a = &g_aip_allocations;
+    (void)context;
+    aip_allocation_state *a = *(aip_allocation_state **)payload;
     for (uint32_t i = 0; i < a->types.capacity; ++i) {
         uintptr_t cls = atomic_load(&a->types.slots[i].class_id);
         if (cls != 0)
@@ -60,48 +61,43 @@ static alvk_status resolve_all(void *payload, void *context)
                                                             &module, &token, 0, NULL, NULL))) {
                 f->module_id = module;
                 f->token = token;
-                f->il_offset = il_offset_of(a->info, f->function_id, f->ip);
+                f->il_offset = il_offset_of(a, f->function_id, f->ip);
             }
         }
     }
-    a->has_result = 1;
+    atomic_store_explicit(&a->has_result, 1, memory_order_release);
     atomic_store(&a->phase, 0);
     return ALVK_OK;
 }
 
-alvk_status aip_allocation_reserve_resolution(uint32_t *slot)
+alvk_status aip_allocation_resolve(aip_allocation_state *a, uint32_t slot)
 {
-    return aip_runtime_reserve_worker(slot);
-}
-
-void aip_allocation_release_resolution(uint32_t slot) { aip_runtime_release_worker(slot); }
-
-alvk_status aip_allocation_resolve(uint32_t slot)
-{
-    alvk_status status = aip_runtime_run_reserved(slot, resolve_all, NULL, 0);
+    aip_allocation_state *payload = a;
+    alvk_status status =
+        a->port.run_reserved(a->port.context, slot, resolve_all, &payload, sizeof payload);
     if (status == ALVK_E_WORKER_UNAVAILABLE) {
         /* The worker stopped since the reservation: the counts stand, names stay empty. */
-        g_aip_allocations.has_result = 1;
-        atomic_store(&g_aip_allocations.phase, 0);
+        atomic_store_explicit(&a->has_result, 1, memory_order_release);
+        atomic_store(&a->phase, 0);
     }
     return status;
 }
 
-static alvk_status readable(void)
+static alvk_status readable(const aip_allocation_state *a)
 {
-    if (!g_aip_allocations.enabled)
+    if (a == NULL || !a->enabled)
         return ALVK_E_ALLOCATION_PROFILING_OFF;
-    return g_aip_allocations.has_result ? ALVK_OK : ALVK_E_NO_CAPTURE;
+    return atomic_load_explicit(&a->has_result, memory_order_acquire) ? ALVK_OK
+                                                                       : ALVK_E_NO_CAPTURE;
 }
 
-alvk_status aip_allocation_read_types(uint32_t first, alvk_type_count *out, uint32_t capacity,
-                                      uint32_t *written)
+alvk_status aip_allocation_read_types(aip_allocation_state *a, uint32_t first,
+                                      alvk_type_count *out, uint32_t capacity, uint32_t *written)
 {
-    alvk_status status = readable();
+    alvk_status status = readable(a);
     *written = 0;
     if (status != ALVK_OK)
         return status;
-    aip_allocation_state *a = &g_aip_allocations;
     uint32_t seen = 0;
     for (uint32_t i = 0; i < a->types.capacity && *written < capacity; ++i) {
         aip_type_slot *slot = &a->types.slots[i];
@@ -118,14 +114,13 @@ alvk_status aip_allocation_read_types(uint32_t first, alvk_type_count *out, uint
     return ALVK_OK;
 }
 
-alvk_status aip_allocation_read_samples(uint32_t first, alvk_sample *out, uint32_t capacity,
-                                        uint32_t *written)
+alvk_status aip_allocation_read_samples(aip_allocation_state *a, uint32_t first,
+                                        alvk_sample *out, uint32_t capacity, uint32_t *written)
 {
-    alvk_status status = readable();
+    alvk_status status = readable(a);
     *written = 0;
     if (status != ALVK_OK)
         return status;
-    aip_allocation_state *a = &g_aip_allocations;
     uint32_t kept = aip_sample_store_count(&a->samples);
     for (uint32_t i = first; i < kept && *written < capacity; ++i) {
         const aip_raw_sample *raw = &a->samples.samples[i];
@@ -141,10 +136,8 @@ alvk_status aip_allocation_read_samples(uint32_t first, alvk_sample *out, uint32
             f->ip = r->ip;
             f->method_token = r->token;
             f->il_offset = r->il_offset;
-            aip_module_entry entry;
-            if (r->module_id != 0 &&
-                aip_catalog_find_module(&g_aip_runtime.catalog, r->module_id, &entry) == ALVK_OK)
-                f->module_mvid = entry.mvid;
+            if (r->module_id != 0)
+                a->port.module_mvid(a->port.context, r->module_id, &f->module_mvid);
         }
     }
     return ALVK_OK;

@@ -1,5 +1,5 @@
 /* Geometric sampling distances and the sample storage. */
-#include "sampling.h"
+#include "allocation/sampling.h"
 
 #include <stdlib.h>
 #include <string.h>

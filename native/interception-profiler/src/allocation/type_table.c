@@ -1,5 +1,5 @@
 /* The lock-free ClassID table. */
-#include "type_table.h"
+#include "allocation/type_table.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* Interface IDs for the COM interfaces we declare, plus a GUID comparison. */
-#ifndef ALVK_CORECLR_COR_GUIDS_H
-#define ALVK_CORECLR_COR_GUIDS_H
+#ifndef AIP_CORECLR_COR_GUIDS_H
+#define AIP_CORECLR_COR_GUIDS_H
 
 #include "cor_types.h"
 
@@ -51,6 +51,6 @@ extern const GUID IID_IMetaDataAssemblyImport;
 extern const GUID IID_IMetaDataAssemblyEmit;
 
 /* Nonzero when both GUIDs hold the same 16 bytes. */
-int alvk_guid_equal(const GUID *a, const GUID *b);
+int aip_guid_equal(const GUID *a, const GUID *b);
 
 #endif

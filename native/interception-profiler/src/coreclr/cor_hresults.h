@@ -1,7 +1,7 @@
 /* HRESULT and its values: the COM basics plus the runtime's metadata and profiling codes
  * (facility 0x13, from corerror.h). The lowest coreclr/ header: includes none of them. */
-#ifndef ALVK_CORECLR_COR_HRESULTS_H
-#define ALVK_CORECLR_COR_HRESULTS_H
+#ifndef AIP_CORECLR_COR_HRESULTS_H
+#define AIP_CORECLR_COR_HRESULTS_H
 
 #include <stdint.h>
 

@@ -1,7 +1,7 @@
 /* All metadata declarations: constants, IMetaDataImport2, IMetaDataEmit2,
  * IMetaDataAssemblyImport and IMetaDataAssemblyEmit. */
-#ifndef ALVK_CORECLR_COR_METADATA_H
-#define ALVK_CORECLR_COR_METADATA_H
+#ifndef AIP_CORECLR_COR_METADATA_H
+#define AIP_CORECLR_COR_METADATA_H
 
 #include "cor_metadata_defs.h"
 #include "cor_metadata_import.h"

@@ -1,11 +1,11 @@
 /* IMetaDataAssemblyImport and IMetaDataAssemblyEmit, slots in cor.h order. Both are
  * QueryInterface'd from the module's IMetaDataImport2 / IMetaDataEmit2. */
-#ifndef ALVK_CORECLR_COR_METADATA_ASSEMBLY_H
-#define ALVK_CORECLR_COR_METADATA_ASSEMBLY_H
+#ifndef AIP_CORECLR_COR_METADATA_ASSEMBLY_H
+#define AIP_CORECLR_COR_METADATA_ASSEMBLY_H
 
 #include "cor_metadata_defs.h"
 
-#define ALVK_MD_ASSEMBLY_IMPORT_SLOTS(X) \
+#define AIP_MD_ASSEMBLY_IMPORT_SLOTS(X) \
     X(HRESULT, GetAssemblyProps, (IMetaDataAssemblyImport *This, mdAssembly mda, const void **ppbPublicKey, \
                                   ULONG *pcbPublicKey, ULONG *pulHashAlgId, LPWSTR szName, ULONG cchName, ULONG *pchName, \
                                   ASSEMBLYMETADATA *pMetaData, DWORD *pdwAssemblyFlags)) \
@@ -38,23 +38,23 @@
                                       LPCWSTR szAssemblyName, IUnknown **ppIUnk, ULONG cMax, ULONG *pcAssemblies))
 
 typedef struct IMetaDataAssemblyImportVtbl {
-    ALVK_COM_IUNKNOWN_SLOTS(IMetaDataAssemblyImport)
-#define ALVK_X_SLOT(ret, name, params) ret (STDMETHODCALLTYPE *name) params;
-    ALVK_MD_ASSEMBLY_IMPORT_SLOTS(ALVK_X_SLOT)
-#undef ALVK_X_SLOT
+    AIP_COM_IUNKNOWN_SLOTS(IMetaDataAssemblyImport)
+#define AIP_X_SLOT(ret, name, params) ret (STDMETHODCALLTYPE *name) params;
+    AIP_MD_ASSEMBLY_IMPORT_SLOTS(AIP_X_SLOT)
+#undef AIP_X_SLOT
 } IMetaDataAssemblyImportVtbl;
 
 struct IMetaDataAssemblyImport {
     const IMetaDataAssemblyImportVtbl *lpVtbl;
 };
 
-ALVK_PIN_SLOT(IMetaDataAssemblyImportVtbl, GetAssemblyProps, 3);
-ALVK_PIN_SLOT(IMetaDataAssemblyImportVtbl, EnumAssemblyRefs, 8);
-ALVK_PIN_SLOT(IMetaDataAssemblyImportVtbl, CloseEnum, 15);
-ALVK_PIN_SLOT(IMetaDataAssemblyImportVtbl, FindAssembliesByName, 16); /* last */
-ALVK_PIN_SLOT_COUNT(IMetaDataAssemblyImportVtbl, 17);
+AIP_PIN_SLOT(IMetaDataAssemblyImportVtbl, GetAssemblyProps, 3);
+AIP_PIN_SLOT(IMetaDataAssemblyImportVtbl, EnumAssemblyRefs, 8);
+AIP_PIN_SLOT(IMetaDataAssemblyImportVtbl, CloseEnum, 15);
+AIP_PIN_SLOT(IMetaDataAssemblyImportVtbl, FindAssembliesByName, 16); /* last */
+AIP_PIN_SLOT_COUNT(IMetaDataAssemblyImportVtbl, 17);
 
-#define ALVK_MD_ASSEMBLY_EMIT_SLOTS(X) \
+#define AIP_MD_ASSEMBLY_EMIT_SLOTS(X) \
     X(HRESULT, DefineAssembly, (IMetaDataAssemblyEmit *This, const void *pbPublicKey, ULONG cbPublicKey, ULONG ulHashAlgId, \
                                 LPCWSTR szName, const ASSEMBLYMETADATA *pMetaData, DWORD dwAssemblyFlags, mdAssembly *pma)) \
     X(HRESULT, DefineAssemblyRef, (IMetaDataAssemblyEmit *This, const void *pbPublicKeyOrToken, ULONG cbPublicKeyOrToken, \
@@ -80,19 +80,19 @@ ALVK_PIN_SLOT_COUNT(IMetaDataAssemblyImportVtbl, 17);
                                           DWORD dwOffset, DWORD dwResourceFlags))
 
 typedef struct IMetaDataAssemblyEmitVtbl {
-    ALVK_COM_IUNKNOWN_SLOTS(IMetaDataAssemblyEmit)
-#define ALVK_X_SLOT(ret, name, params) ret (STDMETHODCALLTYPE *name) params;
-    ALVK_MD_ASSEMBLY_EMIT_SLOTS(ALVK_X_SLOT)
-#undef ALVK_X_SLOT
+    AIP_COM_IUNKNOWN_SLOTS(IMetaDataAssemblyEmit)
+#define AIP_X_SLOT(ret, name, params) ret (STDMETHODCALLTYPE *name) params;
+    AIP_MD_ASSEMBLY_EMIT_SLOTS(AIP_X_SLOT)
+#undef AIP_X_SLOT
 } IMetaDataAssemblyEmitVtbl;
 
 struct IMetaDataAssemblyEmit {
     const IMetaDataAssemblyEmitVtbl *lpVtbl;
 };
 
-ALVK_PIN_SLOT(IMetaDataAssemblyEmitVtbl, DefineAssembly, 3);
-ALVK_PIN_SLOT(IMetaDataAssemblyEmitVtbl, DefineAssemblyRef, 4);
-ALVK_PIN_SLOT(IMetaDataAssemblyEmitVtbl, SetManifestResourceProps, 12); /* last */
-ALVK_PIN_SLOT_COUNT(IMetaDataAssemblyEmitVtbl, 13);
+AIP_PIN_SLOT(IMetaDataAssemblyEmitVtbl, DefineAssembly, 3);
+AIP_PIN_SLOT(IMetaDataAssemblyEmitVtbl, DefineAssemblyRef, 4);
+AIP_PIN_SLOT(IMetaDataAssemblyEmitVtbl, SetManifestResourceProps, 12); /* last */
+AIP_PIN_SLOT_COUNT(IMetaDataAssemblyEmitVtbl, 13);
 
 #endif

@@ -1,7 +1,7 @@
 /* Metadata constants (corhdr.h) and forward declarations shared by the metadata
  * interface headers. Names follow the runtime's, without a prefix. */
-#ifndef ALVK_CORECLR_COR_METADATA_DEFS_H
-#define ALVK_CORECLR_COR_METADATA_DEFS_H
+#ifndef AIP_CORECLR_COR_METADATA_DEFS_H
+#define AIP_CORECLR_COR_METADATA_DEFS_H
 
 #include "cor_types.h"
 
@@ -47,10 +47,10 @@ typedef enum CorTokenType {
     mdtBaseType = 0x72000000
 } CorTokenType;
 
-#define ALVK_TYPE_FROM_TOKEN(tk) ((uint32_t)(tk) & 0xff000000u)
-#define ALVK_RID_FROM_TOKEN(tk) ((uint32_t)(tk) & 0x00ffffffu)
-#define ALVK_TOKEN_FROM_RID(rid, type) ((uint32_t)(rid) | (uint32_t)(type))
-#define ALVK_IS_NIL_TOKEN(tk) (ALVK_RID_FROM_TOKEN(tk) == 0)
+#define AIP_TYPE_FROM_TOKEN(tk) ((uint32_t)(tk) & 0xff000000u)
+#define AIP_RID_FROM_TOKEN(tk) ((uint32_t)(tk) & 0x00ffffffu)
+#define AIP_TOKEN_FROM_RID(rid, type) ((uint32_t)(rid) | (uint32_t)(type))
+#define AIP_IS_NIL_TOKEN(tk) (AIP_RID_FROM_TOKEN(tk) == 0)
 #define mdTokenNil ((mdToken)0)
 
 /* ---- signature element types (CorElementType) ---- */

@@ -1,11 +1,11 @@
 /* IMetaDataEmit + IMetaDataEmit2 as ONE flat vtable, slots in cor.h order.
  * Obtain it with GetModuleMetaData(..., ofRead | ofWrite, &IID_IMetaDataEmit2, ...). */
-#ifndef ALVK_CORECLR_COR_METADATA_EMIT_H
-#define ALVK_CORECLR_COR_METADATA_EMIT_H
+#ifndef AIP_CORECLR_COR_METADATA_EMIT_H
+#define AIP_CORECLR_COR_METADATA_EMIT_H
 
 #include "cor_metadata_defs.h"
 
-#define ALVK_MD_EMIT_SLOTS(X) \
+#define AIP_MD_EMIT_SLOTS(X) \
     /* IMetaDataEmit: slots 3..51 */ \
     X(HRESULT, SetModuleProps, (IMetaDataEmit2 *This, LPCWSTR szName)) \
     X(HRESULT, Save, (IMetaDataEmit2 *This, LPCWSTR szFile, DWORD dwSaveFlags)) \
@@ -107,26 +107,26 @@
     X(HRESULT, ResetENCLog, (IMetaDataEmit2 *This))
 
 typedef struct IMetaDataEmit2Vtbl {
-    ALVK_COM_IUNKNOWN_SLOTS(IMetaDataEmit2)
-#define ALVK_X_SLOT(ret, name, params) ret (STDMETHODCALLTYPE *name) params;
-    ALVK_MD_EMIT_SLOTS(ALVK_X_SLOT)
-#undef ALVK_X_SLOT
+    AIP_COM_IUNKNOWN_SLOTS(IMetaDataEmit2)
+#define AIP_X_SLOT(ret, name, params) ret (STDMETHODCALLTYPE *name) params;
+    AIP_MD_EMIT_SLOTS(AIP_X_SLOT)
+#undef AIP_X_SLOT
 } IMetaDataEmit2Vtbl;
 
 struct IMetaDataEmit2 {
     const IMetaDataEmit2Vtbl *lpVtbl;
 };
 
-ALVK_PIN_SLOT(IMetaDataEmit2Vtbl, SetModuleProps, 3);
-ALVK_PIN_SLOT(IMetaDataEmit2Vtbl, DefineMethod, 10);
-ALVK_PIN_SLOT(IMetaDataEmit2Vtbl, DefineTypeRefByName, 12);
-ALVK_PIN_SLOT(IMetaDataEmit2Vtbl, DefineMemberRef, 14);
-ALVK_PIN_SLOT(IMetaDataEmit2Vtbl, GetTokenFromSig, 23);
-ALVK_PIN_SLOT(IMetaDataEmit2Vtbl, DefineUserString, 28);
-ALVK_PIN_SLOT(IMetaDataEmit2Vtbl, DefineCustomAttribute, 37);
-ALVK_PIN_SLOT(IMetaDataEmit2Vtbl, MergeEnd, 51);         /* last of IMetaDataEmit */
-ALVK_PIN_SLOT(IMetaDataEmit2Vtbl, DefineMethodSpec, 52);
-ALVK_PIN_SLOT(IMetaDataEmit2Vtbl, ResetENCLog, 59);      /* last of IMetaDataEmit2 */
-ALVK_PIN_SLOT_COUNT(IMetaDataEmit2Vtbl, 60);
+AIP_PIN_SLOT(IMetaDataEmit2Vtbl, SetModuleProps, 3);
+AIP_PIN_SLOT(IMetaDataEmit2Vtbl, DefineMethod, 10);
+AIP_PIN_SLOT(IMetaDataEmit2Vtbl, DefineTypeRefByName, 12);
+AIP_PIN_SLOT(IMetaDataEmit2Vtbl, DefineMemberRef, 14);
+AIP_PIN_SLOT(IMetaDataEmit2Vtbl, GetTokenFromSig, 23);
+AIP_PIN_SLOT(IMetaDataEmit2Vtbl, DefineUserString, 28);
+AIP_PIN_SLOT(IMetaDataEmit2Vtbl, DefineCustomAttribute, 37);
+AIP_PIN_SLOT(IMetaDataEmit2Vtbl, MergeEnd, 51);         /* last of IMetaDataEmit */
+AIP_PIN_SLOT(IMetaDataEmit2Vtbl, DefineMethodSpec, 52);
+AIP_PIN_SLOT(IMetaDataEmit2Vtbl, ResetENCLog, 59);      /* last of IMetaDataEmit2 */
+AIP_PIN_SLOT_COUNT(IMetaDataEmit2Vtbl, 60);
 
 #endif

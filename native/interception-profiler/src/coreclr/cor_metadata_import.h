@@ -1,11 +1,11 @@
 /* IMetaDataImport + IMetaDataImport2 as ONE flat vtable, slots in cor.h order.
  * Obtain it with GetModuleMetaData(..., ofRead, &IID_IMetaDataImport2, ...). */
-#ifndef ALVK_CORECLR_COR_METADATA_IMPORT_H
-#define ALVK_CORECLR_COR_METADATA_IMPORT_H
+#ifndef AIP_CORECLR_COR_METADATA_IMPORT_H
+#define AIP_CORECLR_COR_METADATA_IMPORT_H
 
 #include "cor_metadata_defs.h"
 
-#define ALVK_MD_IMPORT_SLOTS(X) \
+#define AIP_MD_IMPORT_SLOTS(X) \
     /* IMetaDataImport: slots 3..64 */ \
     X(void, CloseEnum, (IMetaDataImport2 *This, HCORENUM hEnum)) \
     X(HRESULT, CountEnum, (IMetaDataImport2 *This, HCORENUM hEnum, ULONG *pulCount)) \
@@ -136,23 +136,23 @@
                                  ULONG cMax, ULONG *pcMethodSpecs))
 
 typedef struct IMetaDataImport2Vtbl {
-    ALVK_COM_IUNKNOWN_SLOTS(IMetaDataImport2)
-#define ALVK_X_SLOT(ret, name, params) ret (STDMETHODCALLTYPE *name) params;
-    ALVK_MD_IMPORT_SLOTS(ALVK_X_SLOT)
-#undef ALVK_X_SLOT
+    AIP_COM_IUNKNOWN_SLOTS(IMetaDataImport2)
+#define AIP_X_SLOT(ret, name, params) ret (STDMETHODCALLTYPE *name) params;
+    AIP_MD_IMPORT_SLOTS(AIP_X_SLOT)
+#undef AIP_X_SLOT
 } IMetaDataImport2Vtbl;
 
 struct IMetaDataImport2 {
     const IMetaDataImport2Vtbl *lpVtbl;
 };
 
-ALVK_PIN_SLOT(IMetaDataImport2Vtbl, CloseEnum, 3);
-ALVK_PIN_SLOT(IMetaDataImport2Vtbl, GetMethodProps, 30);
-ALVK_PIN_SLOT(IMetaDataImport2Vtbl, GetMemberRefProps, 31);
-ALVK_PIN_SLOT(IMetaDataImport2Vtbl, GetCustomAttributeByName, 60);
-ALVK_PIN_SLOT(IMetaDataImport2Vtbl, IsValidToken, 61);
-ALVK_PIN_SLOT(IMetaDataImport2Vtbl, IsGlobal, 64);          /* last of IMetaDataImport */
-ALVK_PIN_SLOT(IMetaDataImport2Vtbl, EnumMethodSpecs, 72);   /* last of IMetaDataImport2 */
-ALVK_PIN_SLOT_COUNT(IMetaDataImport2Vtbl, 73);
+AIP_PIN_SLOT(IMetaDataImport2Vtbl, CloseEnum, 3);
+AIP_PIN_SLOT(IMetaDataImport2Vtbl, GetMethodProps, 30);
+AIP_PIN_SLOT(IMetaDataImport2Vtbl, GetMemberRefProps, 31);
+AIP_PIN_SLOT(IMetaDataImport2Vtbl, GetCustomAttributeByName, 60);
+AIP_PIN_SLOT(IMetaDataImport2Vtbl, IsValidToken, 61);
+AIP_PIN_SLOT(IMetaDataImport2Vtbl, IsGlobal, 64);          /* last of IMetaDataImport */
+AIP_PIN_SLOT(IMetaDataImport2Vtbl, EnumMethodSpecs, 72);   /* last of IMetaDataImport2 */
+AIP_PIN_SLOT_COUNT(IMetaDataImport2Vtbl, 73);
 
 #endif

@@ -1,8 +1,8 @@
 /* Base types, HRESULTs and the two COM interfaces every profiler needs, in plain C.
  * Self-contained on purpose: nothing here includes <windows.h>. Sizes follow the
  * Windows LLP64 model on every platform (DWORD/ULONG/LONG are 32 bits). */
-#ifndef ALVK_CORECLR_COR_TYPES_H
-#define ALVK_CORECLR_COR_TYPES_H
+#ifndef AIP_CORECLR_COR_TYPES_H
+#define AIP_CORECLR_COR_TYPES_H
 
 #include "cor_hresults.h" /* HRESULT and its values */
 
@@ -144,22 +144,22 @@ typedef struct ASSEMBLYMETADATA {
 /* ---- COM plumbing ---- */
 
 /* The three IUnknown slots, for the head of every vtable below. */
-#define ALVK_COM_IUNKNOWN_SLOTS(Iface) \
+#define AIP_COM_IUNKNOWN_SLOTS(Iface) \
     HRESULT (STDMETHODCALLTYPE *QueryInterface)(Iface *This, REFIID riid, void **ppvObject); \
     ULONG (STDMETHODCALLTYPE *AddRef)(Iface *This); \
     ULONG (STDMETHODCALLTYPE *Release)(Iface *This);
 
 /* Fails the build unless `member` is vtable slot `index` (0 = QueryInterface). */
-#define ALVK_PIN_SLOT(Vtbl, member, index) \
+#define AIP_PIN_SLOT(Vtbl, member, index) \
     _Static_assert(offsetof(Vtbl, member) == (index) * sizeof(void *), #Vtbl "." #member " must be slot " #index)
 
 /* Fails the build unless the vtable has exactly `count` slots. */
-#define ALVK_PIN_SLOT_COUNT(Vtbl, count) \
+#define AIP_PIN_SLOT_COUNT(Vtbl, count) \
     _Static_assert(sizeof(Vtbl) == (count) * sizeof(void *), #Vtbl " must have " #count " slots")
 
 typedef struct IUnknown IUnknown;
 typedef struct IUnknownVtbl {
-    ALVK_COM_IUNKNOWN_SLOTS(IUnknown)
+    AIP_COM_IUNKNOWN_SLOTS(IUnknown)
 } IUnknownVtbl;
 struct IUnknown {
     const IUnknownVtbl *lpVtbl;
@@ -167,7 +167,7 @@ struct IUnknown {
 
 typedef struct IClassFactory IClassFactory;
 typedef struct IClassFactoryVtbl {
-    ALVK_COM_IUNKNOWN_SLOTS(IClassFactory)
+    AIP_COM_IUNKNOWN_SLOTS(IClassFactory)
     HRESULT (STDMETHODCALLTYPE *CreateInstance)(IClassFactory *This, IUnknown *pUnkOuter, REFIID riid, void **ppv);
     HRESULT (STDMETHODCALLTYPE *LockServer)(IClassFactory *This, BOOL fLock);
 } IClassFactoryVtbl;
@@ -175,8 +175,8 @@ struct IClassFactory {
     const IClassFactoryVtbl *lpVtbl;
 };
 
-ALVK_PIN_SLOT(IUnknownVtbl, Release, 2);
-ALVK_PIN_SLOT(IClassFactoryVtbl, LockServer, 4);
-ALVK_PIN_SLOT_COUNT(IClassFactoryVtbl, 5);
+AIP_PIN_SLOT(IUnknownVtbl, Release, 2);
+AIP_PIN_SLOT(IClassFactoryVtbl, LockServer, 4);
+AIP_PIN_SLOT_COUNT(IClassFactoryVtbl, 5);
 
 #endif

@@ -1,9 +1,9 @@
 /* ICorProfilerCallback .. ICorProfilerCallback11 as ONE flat vtable, slots in
  * corprof.idl order (each version appends to the previous one). We implement it;
- * CoreCLR calls it. Every parameter is named so ALVK_COR_CALLBACK_SLOTS can also
+ * CoreCLR calls it. Every parameter is named so AIP_COR_CALLBACK_SLOTS can also
  * generate function definitions. */
-#ifndef ALVK_CORECLR_CORPROF_CALLBACK_H
-#define ALVK_CORECLR_CORPROF_CALLBACK_H
+#ifndef AIP_CORECLR_CORPROF_CALLBACK_H
+#define AIP_CORECLR_CORPROF_CALLBACK_H
 
 #include "cor_types.h"
 #include "corprof_enums.h"
@@ -11,7 +11,7 @@
 
 typedef struct ICorProfilerCallback11 ICorProfilerCallback11;
 
-#define ALVK_COR_CALLBACK_SLOTS(X) \
+#define AIP_COR_CALLBACK_SLOTS(X) \
     /* ICorProfilerCallback: slots 3..71 */ \
     X(HRESULT, Initialize, (ICorProfilerCallback11 *This, IUnknown *pICorProfilerInfoUnk)) \
     X(HRESULT, Shutdown, (ICorProfilerCallback11 *This)) \
@@ -138,10 +138,10 @@ typedef struct ICorProfilerCallback11 ICorProfilerCallback11;
     X(HRESULT, LoadAsNotificationOnly, (ICorProfilerCallback11 *This, BOOL *pbNotificationOnly))
 
 typedef struct ICorProfilerCallback11Vtbl {
-    ALVK_COM_IUNKNOWN_SLOTS(ICorProfilerCallback11)
-#define ALVK_X_SLOT(ret, name, params) ret (STDMETHODCALLTYPE *name) params;
-    ALVK_COR_CALLBACK_SLOTS(ALVK_X_SLOT)
-#undef ALVK_X_SLOT
+    AIP_COM_IUNKNOWN_SLOTS(ICorProfilerCallback11)
+#define AIP_X_SLOT(ret, name, params) ret (STDMETHODCALLTYPE *name) params;
+    AIP_COR_CALLBACK_SLOTS(AIP_X_SLOT)
+#undef AIP_X_SLOT
 } ICorProfilerCallback11Vtbl;
 
 struct ICorProfilerCallback11 {
@@ -149,27 +149,27 @@ struct ICorProfilerCallback11 {
 };
 
 /* Last slot of each version, counted from QueryInterface = 0. */
-ALVK_PIN_SLOT(ICorProfilerCallback11Vtbl, Initialize, 3);
-ALVK_PIN_SLOT(ICorProfilerCallback11Vtbl, ExceptionCLRCatcherExecute, 71);  /* ICorProfilerCallback */
-ALVK_PIN_SLOT(ICorProfilerCallback11Vtbl, HandleDestroyed, 79);             /* ICorProfilerCallback2 */
-ALVK_PIN_SLOT(ICorProfilerCallback11Vtbl, ProfilerDetachSucceeded, 82);     /* ICorProfilerCallback3 */
-ALVK_PIN_SLOT(ICorProfilerCallback11Vtbl, SurvivingReferences2, 88);        /* ICorProfilerCallback4 */
-ALVK_PIN_SLOT(ICorProfilerCallback11Vtbl, ConditionalWeakTableElementReferences, 89); /* ICorProfilerCallback5 */
-ALVK_PIN_SLOT(ICorProfilerCallback11Vtbl, GetAssemblyReferences, 90);       /* ICorProfilerCallback6 */
-ALVK_PIN_SLOT(ICorProfilerCallback11Vtbl, ModuleInMemorySymbolsUpdated, 91); /* ICorProfilerCallback7 */
-ALVK_PIN_SLOT(ICorProfilerCallback11Vtbl, DynamicMethodJITCompilationFinished, 93); /* ICorProfilerCallback8 */
-ALVK_PIN_SLOT(ICorProfilerCallback11Vtbl, DynamicMethodUnloaded, 94);       /* ICorProfilerCallback9 */
-ALVK_PIN_SLOT(ICorProfilerCallback11Vtbl, EventPipeProviderCreated, 96);    /* ICorProfilerCallback10 */
-ALVK_PIN_SLOT(ICorProfilerCallback11Vtbl, LoadAsNotificationOnly, 97);      /* ICorProfilerCallback11 */
-ALVK_PIN_SLOT_COUNT(ICorProfilerCallback11Vtbl, 98);
+AIP_PIN_SLOT(ICorProfilerCallback11Vtbl, Initialize, 3);
+AIP_PIN_SLOT(ICorProfilerCallback11Vtbl, ExceptionCLRCatcherExecute, 71);  /* ICorProfilerCallback */
+AIP_PIN_SLOT(ICorProfilerCallback11Vtbl, HandleDestroyed, 79);             /* ICorProfilerCallback2 */
+AIP_PIN_SLOT(ICorProfilerCallback11Vtbl, ProfilerDetachSucceeded, 82);     /* ICorProfilerCallback3 */
+AIP_PIN_SLOT(ICorProfilerCallback11Vtbl, SurvivingReferences2, 88);        /* ICorProfilerCallback4 */
+AIP_PIN_SLOT(ICorProfilerCallback11Vtbl, ConditionalWeakTableElementReferences, 89); /* ICorProfilerCallback5 */
+AIP_PIN_SLOT(ICorProfilerCallback11Vtbl, GetAssemblyReferences, 90);       /* ICorProfilerCallback6 */
+AIP_PIN_SLOT(ICorProfilerCallback11Vtbl, ModuleInMemorySymbolsUpdated, 91); /* ICorProfilerCallback7 */
+AIP_PIN_SLOT(ICorProfilerCallback11Vtbl, DynamicMethodJITCompilationFinished, 93); /* ICorProfilerCallback8 */
+AIP_PIN_SLOT(ICorProfilerCallback11Vtbl, DynamicMethodUnloaded, 94);       /* ICorProfilerCallback9 */
+AIP_PIN_SLOT(ICorProfilerCallback11Vtbl, EventPipeProviderCreated, 96);    /* ICorProfilerCallback10 */
+AIP_PIN_SLOT(ICorProfilerCallback11Vtbl, LoadAsNotificationOnly, 97);      /* ICorProfilerCallback11 */
+AIP_PIN_SLOT_COUNT(ICorProfilerCallback11Vtbl, 98);
 
 /* A few slots the profiler relies on, pinned individually. */
-ALVK_PIN_SLOT(ICorProfilerCallback11Vtbl, ModuleLoadFinished, 14);
-ALVK_PIN_SLOT(ICorProfilerCallback11Vtbl, JITCompilationStarted, 23);
-ALVK_PIN_SLOT(ICorProfilerCallback11Vtbl, JITInlining, 28);
-ALVK_PIN_SLOT(ICorProfilerCallback11Vtbl, ObjectAllocated, 50);
-ALVK_PIN_SLOT(ICorProfilerCallback11Vtbl, InitializeForAttach, 80);
-ALVK_PIN_SLOT(ICorProfilerCallback11Vtbl, GetReJITParameters, 84);
-ALVK_PIN_SLOT(ICorProfilerCallback11Vtbl, ReJITError, 86);
+AIP_PIN_SLOT(ICorProfilerCallback11Vtbl, ModuleLoadFinished, 14);
+AIP_PIN_SLOT(ICorProfilerCallback11Vtbl, JITCompilationStarted, 23);
+AIP_PIN_SLOT(ICorProfilerCallback11Vtbl, JITInlining, 28);
+AIP_PIN_SLOT(ICorProfilerCallback11Vtbl, ObjectAllocated, 50);
+AIP_PIN_SLOT(ICorProfilerCallback11Vtbl, InitializeForAttach, 80);
+AIP_PIN_SLOT(ICorProfilerCallback11Vtbl, GetReJITParameters, 84);
+AIP_PIN_SLOT(ICorProfilerCallback11Vtbl, ReJITError, 86);
 
 #endif

@@ -1,8 +1,8 @@
 /* Profiling API constants (corprof.idl). Flag sets are unsigned #defines because
  * several values do not fit an int enumerator in ISO C. Enum-typed parameters are
  * 4-byte uint32_t typedefs. Structs and callback types: corprof_structs.h. */
-#ifndef ALVK_CORECLR_CORPROF_ENUMS_H
-#define ALVK_CORECLR_CORPROF_ENUMS_H
+#ifndef AIP_CORECLR_CORPROF_ENUMS_H
+#define AIP_CORECLR_CORPROF_ENUMS_H
 
 #include "cor_types.h"
 

@@ -1,12 +1,12 @@
 /* ICorProfilerInfo .. ICorProfilerInfo15 slots (3..114), in corprof.idl order, as one
  * X-macro list. Part of the flat ICorProfilerInfo15 vtable; include corprof_info.h, not this. */
-#ifndef ALVK_CORECLR_CORPROF_INFO_SLOTS_H
-#define ALVK_CORECLR_CORPROF_INFO_SLOTS_H
+#ifndef AIP_CORECLR_CORPROF_INFO_SLOTS_H
+#define AIP_CORECLR_CORPROF_INFO_SLOTS_H
 
 #include "corprof_enums.h"   /* the slot parameter types ... */
 #include "corprof_structs.h" /* ... and the structs and callbacks they point to */
 
-#define ALVK_COR_INFO_SLOTS(X) \
+#define AIP_COR_INFO_SLOTS(X) \
     /* ICorProfilerInfo: slots 3..35 */ \
     X(HRESULT, GetClassFromObject, (ICorProfilerInfo15 *This, ObjectID objectId, ClassID *pClassId)) \
     X(HRESULT, GetClassFromToken, (ICorProfilerInfo15 *This, ModuleID moduleId, mdTypeDef typeDef, ClassID *pClassId)) \

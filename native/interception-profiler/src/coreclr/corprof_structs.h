@@ -1,7 +1,7 @@
 /* Profiling API structs, callback function-pointer types and interface forward
  * declarations (corprof.idl), over the enum typedefs of corprof_enums.h; layouts are the runtime's. */
-#ifndef ALVK_CORECLR_CORPROF_STRUCTS_H
-#define ALVK_CORECLR_CORPROF_STRUCTS_H
+#ifndef AIP_CORECLR_CORPROF_STRUCTS_H
+#define AIP_CORECLR_CORPROF_STRUCTS_H
 
 #include "corprof_enums.h"
 

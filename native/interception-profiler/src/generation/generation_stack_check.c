@@ -79,7 +79,7 @@ static void describe_owner(const layered *l, const alvk_relocation *r, aip_stack
     uint32_t parent = r->parent_token;
     aip_stack_type_answer answer;
     aip_stack_member method;
-    switch (ALVK_TYPE_FROM_TOKEN(parent)) {
+    switch (AIP_TYPE_FROM_TOKEN(parent)) {
     case mdtTypeDef:
     case mdtTypeRef:
     case mdtTypeSpec:
@@ -92,7 +92,7 @@ static void describe_owner(const layered *l, const alvk_relocation *r, aip_stack
             out->owner = aip_stack_type_of_type_spec(answer.spec, answer.spec_length);
         } else {
             out->owner = answer.stack;
-            out->owner_token = ALVK_TYPE_FROM_TOKEN(parent) == mdtTypeDef ? parent : 0;
+            out->owner_token = AIP_TYPE_FROM_TOKEN(parent) == mdtTypeDef ? parent : 0;
         }
         return;
     case mdtMethodDef: /* a vararg call site of a MethodDef */

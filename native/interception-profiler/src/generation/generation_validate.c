@@ -43,7 +43,7 @@ static alvk_status check_body(const alvk_generation *g, aip_method_body *body)
     /* 0, a StandAloneSig, or the nil StandAloneSig as a placeholder that a
      * ALVK_RELOCATION_LOCALS_SIGNATURE relocation must fill (checked after the relocations). */
     uint32_t locals = body->local_var_sig_token;
-    if (locals != 0 && ALVK_TYPE_FROM_TOKEN(locals) != mdtSignature)
+    if (locals != 0 && AIP_TYPE_FROM_TOKEN(locals) != mdtSignature)
         return ALVK_E_METHOD_BODY_MALFORMED;
     return ALVK_OK;
 }

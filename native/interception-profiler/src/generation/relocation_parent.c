@@ -5,9 +5,9 @@
 
 int aip_relocation_parent_allowed(alvk_relocation_kind kind, uint32_t parent_token)
 {
-    if (ALVK_IS_NIL_TOKEN(parent_token))
+    if (AIP_IS_NIL_TOKEN(parent_token))
         return 0;
-    uint32_t table = ALVK_TYPE_FROM_TOKEN(parent_token);
+    uint32_t table = AIP_TYPE_FROM_TOKEN(parent_token);
     switch (kind) {
     case ALVK_RELOCATION_MEMBER_REF:
         return table == mdtTypeDef || table == mdtTypeRef || table == mdtModuleRef ||

@@ -39,8 +39,8 @@ static alvk_status check_target(const aip_dispatch_target *target, uint32_t *arg
         return ALVK_OK;
     case AIP_RECEIVER_CLASS:
     case AIP_RECEIVER_VALUE_TYPE:
-        if (!sig->has_this || ALVK_TYPE_FROM_TOKEN(target->declaring_type) != mdtTypeDef ||
-            ALVK_IS_NIL_TOKEN(target->declaring_type))
+        if (!sig->has_this || AIP_TYPE_FROM_TOKEN(target->declaring_type) != mdtTypeDef ||
+            AIP_IS_NIL_TOKEN(target->declaring_type))
             return ALVK_E_SIGNATURE_UNSUPPORTED;
         if (sig->param_count + 1 > AIP_SIG_MAX_PARAMS)
             return ALVK_E_LIMIT_EXCEEDED; /* the calli signature must parse as well */
@@ -149,7 +149,7 @@ alvk_status aip_dispatch_emit_body(const aip_dispatch_target *target, uint64_t r
     alvk_status status = check_target(target, &arg_count);
     if (status != ALVK_OK)
         return status;
-    if (ALVK_TYPE_FROM_TOKEN(calli_sig_token) != mdtSignature || ALVK_IS_NIL_TOKEN(calli_sig_token))
+    if (AIP_TYPE_FROM_TOKEN(calli_sig_token) != mdtSignature || AIP_IS_NIL_TOKEN(calli_sig_token))
         return ALVK_E_SIGNATURE_UNSUPPORTED;
 
     size_t code_size = 9 + 1 + 5 + 1; /* ldc.i8, conv.i, calli, ret */

@@ -198,7 +198,7 @@ static slot slot_of_answer(alvk_stack_type type, uint32_t token, int value_type_
         return make(value_type_context ? S_VOI : S_UNK);
     if (s.mask == S_BR)
         return make(S_UNK); /* no type is a managed pointer */
-    if (s.mask == S_VT && ALVK_TYPE_FROM_TOKEN(token) == mdtTypeDef && !ALVK_IS_NIL_TOKEN(token))
+    if (s.mask == S_VT && AIP_TYPE_FROM_TOKEN(token) == mdtTypeDef && !AIP_IS_NIL_TOKEN(token))
         s.vt = token;
     return s;
 }

@@ -1,9 +1,21 @@
 /* Startup configuration: precedence of the checks and reading them from the process. */
-#include "config.h"
-#include "../platform/platform.h"
+#include "runtime/config.h"
+#include "platform/platform.h"
 
 #include <stdio.h>
 #include <string.h>
+
+alvk_status aip_allocation_flag_parse(const char *text, uint32_t *enabled)
+{
+    *enabled = 0;
+    if (text == NULL || text[0] == '\0' || strcmp(text, "0") == 0)
+        return ALVK_OK;
+    if (strcmp(text, "1") == 0) {
+        *enabled = 1;
+        return ALVK_OK;
+    }
+    return ALVK_E_ALLOCATION_FLAG_MALFORMED;
+}
 
 int aip_config_is_inert(alvk_status startup_status)
 {

@@ -4,38 +4,16 @@
 #define AIP_CONFIG_H
 
 #include "alvorkit_interception_profiler.h"
+#include "catalog/allowlist.h"
 
 #include <stddef.h>
 
-#define AIP_ENV_MODULES "ALVORKIT_INTERCEPTION_MODULES"
 #define AIP_ENV_PROFILER_PATH "ALVORKIT_INTERCEPTION_PROFILER_PATH"
 #define AIP_ENV_ALLOCATIONS "ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING"
 #define AIP_ENV_ALLOCATION_TYPES "ALVORKIT_INTERCEPTION_ALLOCATION_TYPES"
 #define AIP_ENV_ALLOCATION_SAMPLES "ALVORKIT_INTERCEPTION_ALLOCATION_SAMPLES"
 #define AIP_PATH_CAPACITY 4096
 #define AIP_MESSAGE_CAPACITY 8448 /* two full paths and a sentence */
-
-typedef struct aip_allowlist {
-    alvk_allowlist_kind kind;
-    uint32_t count;
-    char names[ALVK_MAX_ALLOWLIST_ENTRIES][ALVK_MAX_MODULE_NAME_LENGTH + 1];
-} aip_allowlist;
-
-/* Parses ALVORKIT_INTERCEPTION_MODULES (NULL when unset). Rules: entries are separated by
- * ';' and trimmed of spaces and tabs; one trailing ';' is allowed; '*' must stand alone;
- * a name is 1..ALVK_MAX_MODULE_NAME_LENGTH bytes of [A-Za-z0-9._-]; names are unique
- * (ASCII case-insensitive, as assembly names are); at most ALVK_MAX_ALLOWLIST_ENTRIES.
- * Returns ALVK_OK, ALVK_E_NO_PATCHABLE_MODULES (unset or blank) or ALVK_E_ALLOWLIST_MALFORMED
- * with a reason in `message`. On any failure `out` is the NONE list. */
-alvk_status aip_allowlist_parse(const char *text, aip_allowlist *out, char *message,
-                                size_t message_cap);
-
-/* 1 when `assembly_name` may be patched under `list`. */
-int aip_allowlist_allows(const aip_allowlist *list, const char *assembly_name);
-
-/* Writes the normalized list ("A;B" or "*" or "") into buf. Returns ALVK_OK or
- * ALVK_E_BUFFER_TOO_SMALL (buf then holds an empty string). */
-alvk_status aip_allowlist_format(const aip_allowlist *list, char *buf, size_t cap);
 
 /* Parses ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING: unset, "" or "0" is off, "1" is on,
  * anything else is ALVK_E_ALLOCATION_FLAG_MALFORMED. */

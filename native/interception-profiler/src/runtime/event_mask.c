@@ -1,5 +1,5 @@
-#include "event_mask.h"
-#include "../coreclr/corprof_enums.h"
+#include "runtime/event_mask.h"
+#include "coreclr/corprof_enums.h"
 
 aip_event_mask aip_event_mask_for(const aip_config *config)
 {

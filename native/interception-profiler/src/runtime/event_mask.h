@@ -2,7 +2,7 @@
 #ifndef AIP_EVENT_MASK_H
 #define AIP_EVENT_MASK_H
 
-#include "config.h"
+#include "runtime/config.h"
 
 typedef struct aip_event_mask {
     uint32_t low;  /* COR_PRF_MONITOR */

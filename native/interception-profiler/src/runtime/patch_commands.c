@@ -1,23 +1,30 @@
-/* The exported patch commands: argument checks, RejitState bookkeeping, and queuing to the
- * worker. Nothing here calls the runtime. */
-#include "profiler_runtime.h"
+/* The exported patch and generation commands: argument checks, RejitState bookkeeping, and
+ * queuing to the worker, where the apply path (rejit/apply_generation.c) runs them. Nothing
+ * here calls the runtime. */
+#include "runtime/profiler_runtime.h"
 
-#include "patch_worker.h"
-#include "runtime_state.h"
+#include "generation/generation_validate.h"
+#include "rejit/apply_generation.h"
+#include "rejit/rejit_events.h"
+#include "rejit/rejit_generations.h"
+#include "rejit/rejit_state.h"
+#include "runtime/profiler.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 _Static_assert(sizeof(aip_patch_command) <= AIP_COMMAND_PAYLOAD_BYTES, "fits a queue slot");
 
-void aip_runtime_resolve_copy(const alvk_mvid *mvid, uint64_t module_id, uint32_t module_epoch,
-                              uint64_t *copy_id, uint32_t *copy_epoch, alvk_status *status)
+void aip_runtime_resolve_copy(aip_profiler *rt, const alvk_mvid *mvid, uint64_t module_id,
+                              uint32_t module_epoch, uint64_t *copy_id, uint32_t *copy_epoch,
+                              alvk_status *status)
 {
     aip_module_entry module;
     *copy_id = 0;
     *copy_epoch = 0;
     *status = (uintptr_t)module_id != module_id
                   ? ALVK_E_UNKNOWN_MODULE
-                  : aip_catalog_select(&g_aip_runtime.catalog, mvid, (uintptr_t)module_id,
+                  : aip_catalog_select(&rt->catalog, mvid, (uintptr_t)module_id,
                                        module_epoch, &module);
     if (*status == ALVK_OK) {
         *copy_id = module.module_id;
@@ -25,17 +32,18 @@ void aip_runtime_resolve_copy(const alvk_mvid *mvid, uint64_t module_id, uint32_
     }
 }
 
-/* Queues an accepted command into the slot reserved for it: it gets its ID, and the queue
- * cannot refuse it any more. */
-static alvk_command_id commit(aip_runtime *rt, uint32_t slot, aip_patch_command *c)
+/* Accepts a command into RejitState (one transition) and queues it into the slot reserved
+ * for it, which cannot refuse it any more; gives the slot back on refusal. */
+static alvk_status accept(aip_profiler *rt, uint32_t slot, const aip_rejit_request *request,
+                          aip_rejit_accepted *accepted)
 {
-    c->queued_ns = aip_monotonic_ns();
-    c->command = aip_rejit_issue_command(&rt->rejit);
-    aip_queue_commit(&rt->queue, slot, aip_patch_run, aip_patch_discard, c, sizeof *c, NULL);
-    return c->command;
+    alvk_status status = aip_rejit_accept(&rt->rejit, request, accepted);
+    if (status != ALVK_OK)
+        aip_queue_release(&rt->worker.queue, slot);
+    return status;
 }
 
-alvk_status aip_runtime_patch_install(const alvk_install_request *request,
+alvk_status aip_runtime_patch_install(aip_profiler *rt, const alvk_install_request *request,
                                       alvk_patch_handle *handle, alvk_command_id *command)
 {
     if (request->owner == 0)
@@ -46,108 +54,181 @@ alvk_status aip_runtime_patch_install(const alvk_install_request *request,
         request->reserved != 0 || request->reserved1 != 0 ||
         (request->module_id == 0 && request->module_epoch != 0))
         return ALVK_E_INVALID_FLAGS;
-    alvk_status status = aip_runtime_commands_available();
+    alvk_status status = aip_runtime_commands_available(rt);
     if (status != ALVK_OK)
         return status;
-    aip_runtime *rt = &g_aip_runtime;
     aip_patch_command c;
     memset(&c, 0, sizeof c);
     c.kind = AIP_PATCH_INSTALL;
     c.owner = request->owner;
     c.replacement = request->replacement;
     c.token = request->method_token;
-    c.mvid = request->module_mvid;
     memcpy(c.signature_hash, request->signature_hash, sizeof c.signature_hash);
     memcpy(c.body_identity, request->body_identity, sizeof c.body_identity);
-    aip_runtime_resolve_copy(&c.mvid, request->module_id, request->module_epoch, &c.module_id,
-                             &c.module_epoch, &c.resolve_status);
-    alvk_patch_handle h = 0;
-    int added_owner = 0;
+    aip_rejit_request r = {AIP_REQUEST_INSTALL, &request->module_mvid, 0, 0, c.token,
+                           request->flags, 0, c.owner, 0};
+    uint64_t copy_id = 0;
+    aip_runtime_resolve_copy(rt, &request->module_mvid, request->module_id,
+                             request->module_epoch, &copy_id, &r.copy_epoch, &c.resolve_status);
+    r.copy_id = (uintptr_t)copy_id;
     uint32_t slot = 0;
-    if ((status = aip_queue_reserve(&rt->queue, &slot)) != ALVK_OK)
+    aip_rejit_accepted a;
+    if ((status = aip_queue_reserve(&rt->worker.queue, &slot)) != ALVK_OK ||
+        (status = accept(rt, slot, &r, &a)) != ALVK_OK)
         return status;
-    status = aip_rejit_begin_install(&rt->rejit, &c.mvid, (uintptr_t)c.module_id, c.module_epoch,
-                                     c.token, c.owner, request->flags, &c.index, &h,
-                                     &added_owner);
-    c.added_owner = (uint32_t)added_owner;
-    if (status == ALVK_OK) {
-        status = aip_rejit_begin_generation(&rt->rejit, c.index, 0, 0, &c.generation);
-        if (status != ALVK_OK)
-            aip_rejit_cancel_command(&rt->rejit, c.index, added_owner ? c.owner : 0);
-    }
-    if (status != ALVK_OK) {
-        aip_queue_release(&rt->queue, slot);
-        return status;
-    }
-    *handle = h;
-    *command = commit(rt, slot, &c);
+    c.index = a.index;
+    c.added_owner = (uint32_t)a.added_owner;
+    c.generation = a.generation;
+    c.command = a.command;
+    c.queued_ns = aip_monotonic_ns();
+    aip_queue_commit(&rt->worker.queue, slot, aip_apply_patch_command, aip_discard_patch_command,
+                     &c, sizeof c, NULL);
+    *handle = a.handle;
+    *command = c.command;
     return ALVK_OK;
 }
 
-static alvk_status command(alvk_patch_handle handle, uint64_t owner, uint64_t replacement,
-                           aip_patch_command_kind kind, alvk_command_id *issued)
+static alvk_status command(aip_profiler *rt, alvk_patch_handle handle, uint64_t owner,
+                           uint64_t replacement, aip_patch_command_kind kind,
+                           alvk_command_id *issued)
 {
     if (owner == 0)
         return ALVK_E_INVALID_OWNER;
-    alvk_status status = aip_runtime_commands_available();
+    alvk_status status = aip_runtime_commands_available(rt);
     if (status != ALVK_OK)
         return status;
-    aip_runtime *rt = &g_aip_runtime;
     aip_patch_command c;
     memset(&c, 0, sizeof c);
     c.kind = kind;
     c.owner = owner;
     c.replacement = replacement;
+    aip_rejit_request r = {kind == AIP_PATCH_REPLACE ? AIP_REQUEST_REPLACE : AIP_REQUEST_REMOVE,
+                           NULL, 0, 0, 0, 0, handle, owner, 0};
     uint32_t slot = 0;
-    if ((status = aip_queue_reserve(&rt->queue, &slot)) != ALVK_OK)
+    aip_rejit_accepted a;
+    if ((status = aip_queue_reserve(&rt->worker.queue, &slot)) != ALVK_OK ||
+        (status = accept(rt, slot, &r, &a)) != ALVK_OK)
         return status;
-    status = aip_rejit_begin_command(&rt->rejit, handle, owner, &c.index);
-    if (status == ALVK_OK && kind == AIP_PATCH_REPLACE) {
-        status = aip_rejit_begin_generation(&rt->rejit, c.index, 0, 0, &c.generation);
-        if (status != ALVK_OK)
-            aip_rejit_cancel_command(&rt->rejit, c.index, 0);
-    }
-    if (status != ALVK_OK) {
-        aip_queue_release(&rt->queue, slot);
-        return status;
-    }
-    *issued = commit(rt, slot, &c);
+    c.index = a.index;
+    c.generation = a.generation;
+    c.command = a.command;
+    c.queued_ns = aip_monotonic_ns();
+    aip_queue_commit(&rt->worker.queue, slot, aip_apply_patch_command, aip_discard_patch_command,
+                     &c, sizeof c, NULL);
+    *issued = c.command;
     return ALVK_OK;
 }
 
-alvk_status aip_runtime_patch_replace(alvk_patch_handle handle, uint64_t owner,
+alvk_status aip_runtime_patch_replace(aip_profiler *rt, alvk_patch_handle handle, uint64_t owner,
                                       uint64_t replacement, alvk_command_id *issued)
 {
     if (replacement == 0)
         return ALVK_E_INVALID_REPLACEMENT;
-    return command(handle, owner, replacement, AIP_PATCH_REPLACE, issued);
+    return command(rt, handle, owner, replacement, AIP_PATCH_REPLACE, issued);
 }
 
-alvk_status aip_runtime_patch_remove(alvk_patch_handle handle, uint64_t owner,
+alvk_status aip_runtime_patch_remove(aip_profiler *rt, alvk_patch_handle handle, uint64_t owner,
                                      alvk_command_id *issued)
 {
-    return command(handle, owner, 0, AIP_PATCH_REMOVE, issued);
+    return command(rt, handle, owner, 0, AIP_PATCH_REMOVE, issued);
 }
 
-alvk_status aip_runtime_command_wait(alvk_command_id command, uint32_t timeout_ms,
-                                     alvk_status *result)
+alvk_status aip_runtime_command_wait(aip_profiler *rt, alvk_command_id command,
+                                     uint32_t timeout_ms, alvk_status *result)
 {
-    if (!atomic_load(&g_aip_runtime.attached))
+    if (!aip_profiler_attached(rt))
         return ALVK_E_NOT_ATTACHED;
-    return aip_rejit_wait_command(&g_aip_runtime.rejit, command,
-                                  (uint64_t)timeout_ms * 1000000u, result);
+    return aip_rejit_wait_command(&rt->rejit, command, (uint64_t)timeout_ms * 1000000u, result);
 }
 
-alvk_status aip_runtime_patch_wait(alvk_patch_handle handle, uint32_t timeout_ms)
+alvk_status aip_runtime_patch_wait(aip_profiler *rt, alvk_patch_handle handle,
+                                   uint32_t timeout_ms)
 {
-    if (!atomic_load(&g_aip_runtime.attached))
+    if (!aip_profiler_attached(rt))
         return ALVK_E_NOT_ATTACHED;
-    return aip_rejit_wait(&g_aip_runtime.rejit, handle, (uint64_t)timeout_ms * 1000000u);
+    return aip_rejit_wait(&rt->rejit, handle, (uint64_t)timeout_ms * 1000000u);
 }
 
-alvk_status aip_runtime_patch_telemetry(alvk_patch_handle handle, alvk_patch_telemetry *out)
+alvk_status aip_runtime_patch_telemetry(aip_profiler *rt, alvk_patch_handle handle,
+                                        alvk_patch_telemetry *out)
 {
-    if (!atomic_load(&g_aip_runtime.attached))
+    if (!aip_profiler_attached(rt))
         return ALVK_E_NOT_ATTACHED;
-    return aip_rejit_telemetry(&g_aip_runtime.rejit, handle, out);
+    return aip_rejit_telemetry(&rt->rejit, handle, out);
+}
+
+alvk_status aip_runtime_generation_submit(aip_profiler *rt, const alvk_generation *g,
+                                          alvk_patch_handle *handle, alvk_generation_id *id,
+                                          alvk_command_id *command)
+{
+    aip_generation_check check;
+    alvk_status status = aip_generation_validate(g, AIP_ORIGINAL_SIZE_UNKNOWN, &check);
+    if (status != ALVK_OK)
+        return status;
+    if ((status = aip_runtime_commands_available(rt)) != ALVK_OK)
+        return status;
+    uint32_t slot = 0;
+    if ((status = aip_queue_reserve(&rt->worker.queue, &slot)) != ALVK_OK)
+        return status;
+    aip_staged_generation *s = aip_generation_stage(g);
+    if (s == NULL) {
+        aip_queue_release(&rt->worker.queue, slot);
+        return ALVK_E_INTERNAL;
+    }
+    aip_rejit_request r = {AIP_REQUEST_GENERATION, &g->module_mvid, 0, 0, g->method_token,
+                           g->flags, 0, g->owner, g->prior_generation};
+    uint64_t copy_id = 0;
+    aip_runtime_resolve_copy(rt, &g->module_mvid, g->module_id, g->module_epoch, &copy_id,
+                             &r.copy_epoch, &s->resolve_status);
+    r.copy_id = (uintptr_t)copy_id;
+    if (s->resolve_status != ALVK_OK && g->prior_generation != 0) {
+        /* A chain on a copy that does not resolve (gone, or now one of several): say why,
+         * rather than call the prior stale against a patch that cannot be found. */
+        aip_queue_release(&rt->worker.queue, slot);
+        status = s->resolve_status;
+        free(s);
+        return status;
+    }
+    aip_rejit_accepted a;
+    if ((status = accept(rt, slot, &r, &a)) != ALVK_OK) {
+        free(s);
+        return status;
+    }
+    s->index = a.index;
+    s->added_owner = (uint32_t)a.added_owner;
+    s->id = a.generation;
+    s->command = a.command;
+    s->queued_ns = aip_monotonic_ns();
+    /* The worker owns s once it is committed (it frees it): read what we return first. */
+    *handle = a.handle;
+    *id = s->id;
+    *command = s->command;
+    aip_queue_commit(&rt->worker.queue, slot, aip_apply_staged_generation,
+                     aip_discard_staged_generation, &s, sizeof s, NULL);
+    return ALVK_OK;
+}
+
+alvk_status aip_runtime_generation_result(aip_profiler *rt, alvk_patch_handle handle,
+                                          alvk_generation_id id, alvk_generation_result *out,
+                                          alvk_relocation_result *relocations, uint32_t capacity)
+{
+    if (!aip_profiler_attached(rt))
+        return ALVK_E_NOT_ATTACHED;
+    static _Thread_local aip_generation_record record; /* the caller's thread's copy */
+    alvk_status status = aip_rejit_generation_lookup(&rt->rejit, handle, id, &record);
+    if (status != ALVK_OK)
+        return status;
+    *out = record.result;
+    uint32_t n = record.result.relocation_count < capacity ? record.result.relocation_count
+                                                            : capacity;
+    if (n > 0)
+        memcpy(relocations, record.relocations, n * sizeof *relocations);
+    return ALVK_OK;
+}
+
+/* The patch carries a rollback-due flag, so if the queue refuses this command (full), the
+ * next command of any kind serves the rollback when it finishes. */
+void aip_runtime_queue_rollback(aip_profiler *rt, uint32_t index)
+{
+    aip_queue_submit(&rt->worker.queue, aip_apply_rollbacks, &index, sizeof index, NULL);
 }

@@ -1,16 +1,18 @@
-/* ProfilerRuntime: lifecycle, event mask and the native worker. */
-#include "profiler_runtime.h"
+/* ProfilerRuntime: lifecycle, event mask, the native worker, the module callbacks. */
+#include "runtime/profiler_runtime.h"
 
-#include "runtime_state.h"
-#include "../allocation/allocation_capture.h"
-#include "../coreclr/cor_guids.h"
-#include "../platform/platform.h"
+#include "coreclr/cor_guids.h"
+#include "platform/platform.h"
+#include "rejit/rejit_events.h"
+#include "rejit/rejit_state.h"
+#include "runtime/profiler.h"
 
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-aip_runtime g_aip_runtime;
+aip_profiler *aip_runtime_create(void) { return calloc(1, sizeof(aip_profiler)); }
 
 void aip_runtime_log(const char *message)
 {
@@ -27,7 +29,7 @@ static const struct {
     {&IID_ICorProfilerInfo12, 12}, {&IID_ICorProfilerInfo11, 11}, {&IID_ICorProfilerInfo10, 10},
 };
 
-static void query_info(IUnknown *unknown, aip_runtime *rt)
+static void query_info(IUnknown *unknown, aip_profiler *rt)
 {
     for (size_t i = 0; i < sizeof k_info_versions / sizeof k_info_versions[0]; ++i) {
         void *p = NULL;
@@ -41,7 +43,7 @@ static void query_info(IUnknown *unknown, aip_runtime *rt)
 }
 
 /* Reads GetRuntimeInformation (Info3) through whatever interface the runtime gave. */
-static void read_runtime_information(IUnknown *unknown, aip_runtime *rt)
+static void read_runtime_information(IUnknown *unknown, aip_profiler *rt)
 {
     void *p = NULL;
     if (FAILED(unknown->lpVtbl->QueryInterface(unknown, &IID_ICorProfilerInfo3, &p)) || !p)
@@ -66,41 +68,105 @@ static void read_runtime_information(IUnknown *unknown, aip_runtime *rt)
 
 static void worker_main(void *arg)
 {
-    aip_runtime *rt = arg;
+    aip_profiler *rt = arg;
     /* Must come first: it makes this native thread known to the runtime, so the ReJIT
      * entry points accept calls from it. */
     HRESULT hr = rt->info->lpVtbl->InitializeCurrentThread(rt->info);
-    atomic_store(&rt->worker_init_hresult, hr);
+    atomic_store(&rt->worker.init_hresult, hr);
+    aip_apply_scratch_claim(&rt->worker.scratch);
     if (FAILED(hr)) {
         char message[128];
         snprintf(message, sizeof message,
                  "the worker's InitializeCurrentThread failed (0x%08X)", (unsigned)hr);
         aip_runtime_log(message);
     }
-    aip_queue_run_worker(&rt->queue);
-    aip_mutex_lock(&rt->queue.lock);
-    atomic_store(&rt->worker_alive, 0);
-    aip_cond_broadcast(&rt->queue.work_done);
-    aip_mutex_unlock(&rt->queue.lock);
+    aip_queue_run_worker(&rt->worker.queue);
+    aip_mutex_lock(&rt->worker.queue.lock);
+    atomic_store(&rt->worker.alive, 0);
+    aip_cond_broadcast(&rt->worker.queue.work_done);
+    aip_mutex_unlock(&rt->worker.queue.lock);
 }
 
-static HRESULT start_worker(aip_runtime *rt)
+static HRESULT start_worker(aip_profiler *rt)
 {
-    if (aip_queue_init(&rt->queue, AIP_WORKER_QUEUE_CAPACITY, rt) != ALVK_OK)
+    aip_apply_env env = {rt->info,      &rt->rejit,   &rt->catalog,
+                         &rt->inliners, &rt->emitter, &rt->worker.scratch};
+    rt->worker.env = env;
+    if (aip_queue_init(&rt->worker.queue, AIP_COMMAND_QUEUE_CAPACITY, &rt->worker.env) != ALVK_OK)
         return E_OUTOFMEMORY;
-    atomic_store(&rt->worker_alive, 1);
-    if (aip_thread_start(&rt->worker, worker_main, rt) != 0) {
-        atomic_store(&rt->worker_alive, 0);
+    atomic_store(&rt->worker.alive, 1);
+    if (aip_thread_start(&rt->worker.thread, worker_main, rt) != 0) {
+        atomic_store(&rt->worker.alive, 0);
         aip_runtime_log("could not start the native worker thread");
         return E_FAIL;
     }
-    atomic_store(&rt->worker_started, 1);
+    atomic_store(&rt->worker.started, 1);
     return S_OK;
 }
 
-HRESULT aip_runtime_initialize(IUnknown *info_unknown)
+/* Allocation capture's port: the worker and the catalog, through the profiler. */
+static alvk_status port_reserve(void *context, uint32_t *slot)
 {
-    aip_runtime *rt = &g_aip_runtime;
+    return aip_runtime_reserve_worker(context, slot);
+}
+
+static void port_release(void *context, uint32_t slot)
+{
+    aip_runtime_release_worker(context, slot);
+}
+
+static alvk_status port_run(void *context, uint32_t slot, aip_port_command_fn run, void *payload,
+                            size_t size)
+{
+    return aip_runtime_run_reserved(context, slot, run, payload, size);
+}
+
+static int port_module_mvid(void *context, uintptr_t module_id, alvk_mvid *mvid)
+{
+    aip_profiler *rt = context;
+    aip_module_entry entry;
+    if (aip_catalog_find_module(&rt->catalog, module_id, &entry) != ALVK_OK)
+        return 0;
+    *mvid = entry.mvid;
+    return 1;
+}
+
+_Static_assert(AIP_PORT_PAYLOAD_BYTES <= AIP_COMMAND_PAYLOAD_BYTES, "port payloads fit a slot");
+
+/* Everything Initialize sets up once the runtime's interface is known: the startup status
+ * it ends with (the configuration's, or why the event mask or the worker failed). */
+static alvk_status attach(aip_profiler *rt)
+{
+    aip_config_load(&rt->config);
+    if (rt->config.message[0] != '\0')
+        aip_runtime_log(rt->config.message);
+    if (aip_config_is_inert(rt->config.startup_status))
+        return rt->config.startup_status;
+    aip_event_mask mask = aip_event_mask_for(&rt->config);
+    HRESULT hr = rt->info->lpVtbl->SetEventMask2(rt->info, mask.low, mask.high);
+    if (FAILED(hr)) {
+        char message[128];
+        snprintf(message, sizeof message, "SetEventMask2(0x%08X, 0x%08X) failed (0x%08X)",
+                 (unsigned)mask.low, (unsigned)mask.high, (unsigned)hr);
+        aip_runtime_log(message);
+        return ALVK_E_EVENT_MASK_REFUSED;
+    }
+    rt->mask = mask;
+    const aip_allocation_port port = {rt, port_reserve, port_release, port_run,
+                                      port_module_mvid};
+    if (rt->config.allocation_profiling &&
+        aip_allocation_init(&rt->allocations, rt->info, mask.low, mask.high,
+                            rt->config.allocation_type_slots,
+                            rt->config.allocation_sample_slots, &port) != 0)
+        aip_runtime_log("allocation profiling is off: its storage could not be allocated");
+    /* The profiler stays attached without a worker; the status then says why commands fail. */
+    if (start_worker(rt) != S_OK)
+        return ALVK_E_WORKER_UNAVAILABLE;
+    return rt->config.startup_status;
+}
+
+HRESULT aip_runtime_initialize(aip_profiler *rt, IUnknown *info_unknown)
+{
     if (info_unknown == NULL)
         return E_POINTER;
     read_runtime_information(info_unknown, rt);
@@ -116,63 +182,46 @@ HRESULT aip_runtime_initialize(IUnknown *info_unknown)
         return E_NOINTERFACE;
     }
     if (aip_catalog_init(&rt->catalog) != 0 || aip_rejit_init(&rt->rejit) != 0 ||
-        aip_inliner_map_init(&rt->inliners) != 0 || aip_token_cache_init(&rt->tokens) != 0)
+        aip_inliner_map_init(&rt->inliners) != 0 || aip_emitter_init(&rt->emitter, rt->info) != 0)
         return E_OUTOFMEMORY;
-    aip_config_load(&rt->config);
-    if (rt->config.message[0] != '\0')
-        aip_runtime_log(rt->config.message);
-    atomic_store(&rt->attached, 1);
-    if (aip_config_is_inert(rt->config.startup_status))
-        return S_OK;
-    aip_event_mask mask = aip_event_mask_for(&rt->config);
-    HRESULT hr = rt->info->lpVtbl->SetEventMask2(rt->info, mask.low, mask.high);
-    if (FAILED(hr)) {
-        char message[128];
-        snprintf(message, sizeof message, "SetEventMask2(0x%08X, 0x%08X) failed (0x%08X)",
-                 (unsigned)mask.low, (unsigned)mask.high, (unsigned)hr);
-        aip_runtime_log(message);
-        rt->config.startup_status = ALVK_E_EVENT_MASK_REFUSED;
-        return S_OK;
-    }
-    rt->mask = mask;
-    if (rt->config.allocation_profiling && aip_allocation_init(rt->info, mask.low, mask.high,
-                                                             rt->config.allocation_type_slots,
-                                                             rt->config.allocation_sample_slots) != 0)
-        aip_runtime_log("allocation profiling is off: its storage could not be allocated");
-    /* The profiler stays attached without a worker; the status then says why commands fail. */
-    if (start_worker(rt) != S_OK)
-        rt->config.startup_status = ALVK_E_WORKER_UNAVAILABLE;
+    rt->config.startup_status = attach(rt);
+    /* Last: a reader that sees it attached sees the startup status and the mask. */
+    atomic_store_explicit(&rt->attached, 1, memory_order_release);
     return S_OK;
 }
 
-void aip_runtime_shutdown(void)
+void aip_runtime_shutdown(aip_profiler *rt)
 {
-    aip_runtime *rt = &g_aip_runtime;
-    if (!atomic_load(&rt->worker_started))
+    if (rt == NULL || !atomic_load(&rt->worker.started))
         return;
-    aip_queue_stop(&rt->queue);
+    aip_queue_stop(&rt->worker.queue);
     uint64_t deadline = aip_monotonic_ns() + AIP_WORKER_STOP_TIMEOUT_NS;
-    aip_mutex_lock(&rt->queue.lock);
-    while (atomic_load(&rt->worker_alive) &&
-           aip_cond_wait_until(&rt->queue.work_done, &rt->queue.lock, deadline) == 0) {
+    aip_queue *q = &rt->worker.queue;
+    aip_mutex_lock(&q->lock);
+    while (atomic_load(&rt->worker.alive) &&
+           aip_cond_wait_until(&q->work_done, &q->lock, deadline) == 0) {
     }
-    int exited = !atomic_load(&rt->worker_alive);
-    aip_mutex_unlock(&rt->queue.lock);
+    int exited = !atomic_load(&rt->worker.alive);
+    aip_mutex_unlock(&rt->worker.queue.lock);
     if (exited) {
-        aip_thread_join(&rt->worker);
-        atomic_store(&rt->worker_started, 0);
+        aip_thread_join(&rt->worker.thread);
+        atomic_store(&rt->worker.started, 0);
     } else {
         aip_runtime_log("the worker did not stop within 2 s; leaving it to process exit");
     }
 }
 
-alvk_status aip_runtime_get_status(alvk_runtime_status *out)
+alvk_status aip_runtime_get_status(aip_profiler *rt, alvk_runtime_status *out)
 {
-    const aip_runtime *rt = &g_aip_runtime;
     uint32_t size = out->size;
     memset(out, 0, sizeof *out);
     out->size = size;
-    out->attached = atomic_load(&g_aip_runtime.attached);
+    aip_prepared_totals(&out->snapshot_bytes, &out->snapshot_count);
+    if (rt == NULL) {
+        out->startup_status = ALVK_E_NOT_ATTACHED;
+        return ALVK_E_NOT_ATTACHED;
+    }
+    out->attached = aip_profiler_attached(rt);
     out->startup_status = out->attached ? rt->config.startup_status : ALVK_E_NOT_ATTACHED;
     out->profiler_info_version = rt->info_version;
     out->event_mask_low = rt->mask.low;
@@ -185,20 +234,42 @@ alvk_status aip_runtime_get_status(alvk_runtime_status *out)
     out->allowlist_kind = rt->config.allowlist.kind;
     out->allowlist_count = rt->config.allowlist.count;
     out->allocation_profiling = rt->config.allocation_profiling;
-    out->worker_alive = atomic_load(&g_aip_runtime.worker_alive);
-    out->worker_init_hresult = atomic_load(&g_aip_runtime.worker_init_hresult);
-    if (atomic_load(&g_aip_runtime.worker_started) || out->worker_alive) {
-        out->queue_capacity = rt->queue.capacity;
-        out->queue_depth = aip_queue_depth(&g_aip_runtime.queue);
-        out->commands_completed = aip_queue_completed(&g_aip_runtime.queue);
+    out->worker_alive = atomic_load(&rt->worker.alive);
+    out->worker_init_hresult = atomic_load(&rt->worker.init_hresult);
+    if (atomic_load(&rt->worker.started) || out->worker_alive) {
+        out->queue_capacity = rt->worker.queue.capacity;
+        out->queue_depth = aip_queue_depth(&rt->worker.queue);
+        out->commands_completed = aip_queue_completed(&rt->worker.queue);
     }
     memcpy(out->runtime_version, rt->runtime_version, sizeof out->runtime_version);
-    out->metadata_tokens_emitted = atomic_load(&g_aip_runtime.metadata_tokens_emitted);
-    out->metadata_bytes_emitted = atomic_load(&g_aip_runtime.metadata_bytes_emitted);
-    out->metadata_tokens_reused = atomic_load(&g_aip_runtime.metadata_tokens_reused);
-    aip_prepared_totals(&out->snapshot_bytes, &out->snapshot_count);
+    out->metadata_tokens_emitted = atomic_load(&rt->emitter.tokens_emitted);
+    out->metadata_bytes_emitted = atomic_load(&rt->emitter.bytes_emitted);
+    out->metadata_tokens_reused = atomic_load(&rt->emitter.tokens_reused);
     if (aip_allowlist_format(&rt->config.allowlist, out->allowlist, sizeof out->allowlist) !=
         ALVK_OK)
         return ALVK_E_INTERNAL;
     return out->attached ? ALVK_OK : ALVK_E_NOT_ATTACHED;
+}
+
+/* ---- Callbacks ------------------------------------------------------------------------------ */
+
+void aip_runtime_module_loaded(aip_profiler *p, ModuleID module_id)
+{
+    if (aip_profiler_attached(p) && p->mask.low != 0)
+        aip_catalog_on_module_loaded(p->info, &p->catalog, &p->config.allowlist, module_id);
+}
+
+void aip_runtime_module_unloading(aip_profiler *p, ModuleID module_id)
+{
+    if (aip_profiler_attached(p) && p->mask.low != 0) {
+        aip_catalog_unload(&p->catalog, module_id);
+        aip_rejit_module_unloaded(&p->rejit, module_id);
+        aip_emitter_forget_module(&p->emitter, module_id);
+        aip_inliner_map_forget_module(&p->inliners, module_id);
+    }
+}
+
+struct aip_allocation_state *aip_runtime_allocations(aip_profiler *p)
+{
+    return p != NULL ? &p->allocations : NULL;
 }

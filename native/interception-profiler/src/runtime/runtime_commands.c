@@ -1,43 +1,13 @@
-/* What the exported commands and the module callbacks do. Commands that touch the runtime's
- * metadata run on the worker thread; the caller waits for them with a bound. */
-#include "profiler_runtime.h"
+/* The exported describe and identify commands, and running a command on the worker: commands
+ * that touch the runtime's metadata run there; the caller waits for them with a bound. */
+#include "runtime/profiler_runtime.h"
 
-#include "module_catalog_clr.h"
-#include "runtime_state.h"
+#include "catalog/module_catalog_clr.h"
+#include "runtime/profiler.h"
 
 #include <string.h>
 
 #define AIP_COMMAND_TIMEOUT_NS 10000000000ull
-
-alvk_status aip_runtime_commands_available(void)
-{
-    aip_runtime *rt = &g_aip_runtime;
-    if (!atomic_load(&rt->attached))
-        return ALVK_E_NOT_ATTACHED;
-    if (rt->config.startup_status != ALVK_OK)
-        return rt->config.startup_status;
-    if (!atomic_load(&rt->worker_alive))
-        return ALVK_E_WORKER_UNAVAILABLE;
-    return ALVK_OK;
-}
-
-void aip_runtime_module_loaded(ModuleID module_id)
-{
-    aip_runtime *rt = &g_aip_runtime;
-    if (atomic_load(&rt->attached) && rt->mask.low != 0)
-        aip_catalog_on_module_loaded(rt->info, &rt->catalog, &rt->config.allowlist, module_id);
-}
-
-void aip_runtime_module_unloading(ModuleID module_id)
-{
-    aip_runtime *rt = &g_aip_runtime;
-    if (atomic_load(&rt->attached) && rt->mask.low != 0) {
-        aip_catalog_unload(&rt->catalog, module_id);
-        aip_rejit_module_unloaded(&rt->rejit, module_id);
-        aip_token_cache_forget_module(&rt->tokens, module_id);
-        aip_inliner_map_forget_module(&rt->inliners, module_id);
-    }
-}
 
 typedef struct describe_payload {
     alvk_mvid mvid;
@@ -52,12 +22,12 @@ _Static_assert(sizeof(describe_payload) <= AIP_COMMAND_PAYLOAD_BYTES, "fits a qu
 static alvk_status run_describe(void *payload, void *context)
 {
     describe_payload *p = payload;
-    aip_runtime *rt = context;
+    const aip_apply_env *env = context; /* the worker's */
     aip_method_target target;
-    alvk_status status = aip_catalog_resolve(rt->info, &rt->catalog,
+    alvk_status status = aip_catalog_resolve(env->info, env->catalog,
                                              p->module_id != 0 ? NULL : &p->mvid,
                                              (uintptr_t)p->module_id, p->module_epoch, p->token,
-                                             &target, &p->hresult);
+                                             &env->scratch->target_sig, &target, &p->hresult);
     if (status == ALVK_OK)
         p->description = target.description;
     return status;
@@ -74,46 +44,49 @@ _Static_assert(sizeof(identify_payload) <= AIP_COMMAND_PAYLOAD_BYTES, "fits a qu
 static alvk_status run_identify(void *payload, void *context)
 {
     identify_payload *p = payload;
-    aip_runtime *rt = context;
-    return aip_catalog_identify(rt->info, &rt->catalog, &p->mvid, p->method_token,
+    const aip_apply_env *env = context; /* the worker's */
+    return aip_catalog_identify(env->info, env->catalog, &p->mvid, p->method_token,
                                 p->method_handle, &p->info);
 }
 
-alvk_status aip_runtime_reserve_worker(uint32_t *slot)
+alvk_status aip_runtime_reserve_worker(aip_profiler *rt, uint32_t *slot)
 {
-    if (!atomic_load(&g_aip_runtime.attached))
+    if (!aip_profiler_attached(rt))
         return ALVK_E_NOT_ATTACHED;
-    if (!atomic_load(&g_aip_runtime.worker_alive))
+    if (!atomic_load(&rt->worker.alive))
         return ALVK_E_WORKER_UNAVAILABLE; /* nobody would ever take the command */
-    return aip_queue_reserve(&g_aip_runtime.queue, slot);
+    return aip_queue_reserve(&rt->worker.queue, slot);
 }
 
-void aip_runtime_release_worker(uint32_t slot) { aip_queue_release(&g_aip_runtime.queue, slot); }
-
-alvk_status aip_runtime_run_reserved(uint32_t slot, aip_command_fn run, void *payload,
-                                     size_t size)
+void aip_runtime_release_worker(aip_profiler *rt, uint32_t slot)
 {
-    aip_runtime *rt = &g_aip_runtime;
+    aip_queue_release(&rt->worker.queue, slot);
+}
+
+alvk_status aip_runtime_run_reserved(aip_profiler *rt, uint32_t slot, aip_command_fn run,
+                                     void *payload, size_t size)
+{
     uint64_t ticket = 0;
-    aip_queue_commit(&rt->queue, slot, run, NULL, payload, size, &ticket);
+    aip_queue_commit(&rt->worker.queue, slot, run, NULL, payload, size, &ticket);
     alvk_status result = ALVK_E_INTERNAL;
-    alvk_status status =
-        aip_queue_wait(&rt->queue, ticket, AIP_COMMAND_TIMEOUT_NS, &result, payload, size);
+    alvk_status status = aip_queue_wait(&rt->worker.queue, ticket, AIP_COMMAND_TIMEOUT_NS,
+                                        &result, payload, size);
     return status != ALVK_OK ? status : result;
 }
 
-alvk_status aip_runtime_run_on_worker(aip_command_fn run, void *payload, size_t size)
+alvk_status aip_runtime_run_on_worker(aip_profiler *rt, aip_command_fn run, void *payload,
+                                      size_t size)
 {
     uint32_t slot = 0;
-    alvk_status status = aip_runtime_reserve_worker(&slot);
-    return status != ALVK_OK ? status : aip_runtime_run_reserved(slot, run, payload, size);
+    alvk_status status = aip_runtime_reserve_worker(rt, &slot);
+    return status != ALVK_OK ? status : aip_runtime_run_reserved(rt, slot, run, payload, size);
 }
 
-alvk_status aip_runtime_describe_method(const alvk_mvid *mvid, uint64_t module_id,
-                                        uint32_t module_epoch, uint32_t method_token,
-                                        alvk_method_description *out)
+alvk_status aip_runtime_describe_method(aip_profiler *rt, const alvk_mvid *mvid,
+                                        uint64_t module_id, uint32_t module_epoch,
+                                        uint32_t method_token, alvk_method_description *out)
 {
-    alvk_status status = aip_runtime_commands_available();
+    alvk_status status = aip_runtime_commands_available(rt);
     if (status != ALVK_OK)
         return status;
     if ((mvid == NULL) == (module_id == 0) || (uintptr_t)module_id != module_id)
@@ -126,16 +99,17 @@ alvk_status aip_runtime_describe_method(const alvk_mvid *mvid, uint64_t module_i
     p.module_epoch = module_epoch;
     p.token = method_token;
     p.description.size = sizeof p.description;
-    status = aip_runtime_run_on_worker(run_describe, &p, sizeof p);
+    status = aip_runtime_run_on_worker(rt, run_describe, &p, sizeof p);
     if (status == ALVK_OK)
         memcpy(out, &p.description, sizeof *out);
     return status;
 }
 
-alvk_status aip_runtime_module_identify(const alvk_mvid *mvid, uint32_t method_token,
-                                        uint64_t method_handle, alvk_module_info *out)
+alvk_status aip_runtime_module_identify(aip_profiler *rt, const alvk_mvid *mvid,
+                                        uint32_t method_token, uint64_t method_handle,
+                                        alvk_module_info *out)
 {
-    alvk_status status = aip_runtime_commands_available();
+    alvk_status status = aip_runtime_commands_available(rt);
     if (status != ALVK_OK)
         return status;
     identify_payload p;
@@ -143,7 +117,7 @@ alvk_status aip_runtime_module_identify(const alvk_mvid *mvid, uint32_t method_t
     p.mvid = *mvid;
     p.method_token = method_token;
     p.method_handle = method_handle;
-    status = aip_runtime_run_on_worker(run_identify, &p, sizeof p);
+    status = aip_runtime_run_on_worker(rt, run_identify, &p, sizeof p);
     if (status == ALVK_OK)
         memcpy(out, &p.info, sizeof *out);
     return status;

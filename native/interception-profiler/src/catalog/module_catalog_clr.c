@@ -1,0 +1,227 @@
+/* ModuleCatalog against the runtime: module identity at load, method discovery on demand. */
+#include "catalog/module_catalog_clr.h"
+
+#include "coreclr/cor_guids.h"
+#include "coreclr/cor_metadata.h"
+#include "coreclr/corprof_enums.h"
+#include "identity/sha256.h"
+#include "il/method_body.h"
+#include "metadata/signature.h"
+
+#include <string.h>
+
+/* Assembly and type names we compare are ASCII; anything else becomes '?'. */
+static void narrow(const WCHAR *in, ULONG length, char *out, size_t capacity)
+{
+    size_t i = 0;
+    for (; i + 1 < capacity && i < length && in[i] != 0; ++i)
+        out[i] = in[i] < 0x80 ? (char)in[i] : '?';
+    out[i] = '\0';
+}
+
+static IMetaDataImport2 *open_import(ICorProfilerInfo15 *info, ModuleID module_id, HRESULT *hr)
+{
+    IUnknown *unknown = NULL;
+    *hr = info->lpVtbl->GetModuleMetaData(info, module_id, ofRead, &IID_IMetaDataImport2,
+                                          &unknown);
+    return SUCCEEDED(*hr) ? (IMetaDataImport2 *)unknown : NULL;
+}
+
+void aip_catalog_on_module_loaded(ICorProfilerInfo15 *info, aip_module_catalog *catalog,
+                                  const aip_allowlist *allowlist, ModuleID module_id)
+{
+    LPCBYTE base = NULL;
+    ULONG length = 0;
+    AssemblyID assembly = 0;
+    DWORD module_flags = 0;
+    WCHAR wide[AIP_ASSEMBLY_NAME_CAPACITY];
+    char name[AIP_ASSEMBLY_NAME_CAPACITY] = "";
+    if (FAILED(info->lpVtbl->GetModuleInfo2(info, module_id, &base, 0, &length, NULL, &assembly,
+                                            &module_flags)))
+        return;
+    if (SUCCEEDED(info->lpVtbl->GetAssemblyInfo(info, assembly, AIP_ASSEMBLY_NAME_CAPACITY,
+                                                &length, wide, NULL, NULL)))
+        narrow(wide, length, name, sizeof name);
+    HRESULT hr;
+    IMetaDataImport2 *import = open_import(info, module_id, &hr);
+    if (import == NULL)
+        return;
+    GUID mvid;
+    memset(&mvid, 0, sizeof mvid);
+    hr = import->lpVtbl->GetScopeProps(import, NULL, 0, NULL, &mvid);
+    import->lpVtbl->Release(import);
+    if (FAILED(hr))
+        return;
+    alvk_mvid id;
+    _Static_assert(sizeof id.bytes == sizeof mvid, "an MVID is one GUID");
+    memcpy(id.bytes, &mvid, sizeof id.bytes); /* little-endian fields, as Guid.ToByteArray */
+    int dynamic = (module_flags & COR_PRF_MODULE_DYNAMIC) != 0;
+    aip_catalog_add(catalog, module_id, &id, name, !dynamic && aip_allowlist_allows(allowlist, name),
+                    (module_flags & COR_PRF_MODULE_COLLECTIBLE) != 0, NULL);
+}
+
+static int type_name_is(IMetaDataImport2 *import, mdToken type, const char *expected)
+{
+    WCHAR wide[128];
+    char name[128];
+    ULONG length = 0;
+    mdToken scope = 0, extends = 0;
+    DWORD flags = 0;
+    HRESULT hr = E_FAIL;
+    if (AIP_TYPE_FROM_TOKEN(type) == mdtTypeRef)
+        hr = import->lpVtbl->GetTypeRefProps(import, type, &scope, wide, 128, &length);
+    else if (AIP_TYPE_FROM_TOKEN(type) == mdtTypeDef)
+        hr = import->lpVtbl->GetTypeDefProps(import, type, wide, 128, &length, &flags, &extends);
+    if (FAILED(hr))
+        return 0;
+    narrow(wide, length, name, sizeof name);
+    return strcmp(name, expected) == 0;
+}
+
+static uint32_t type_flags(IMetaDataImport2 *import, mdTypeDef declaring_type)
+{
+    uint32_t flags = 0;
+    HCORENUM e = NULL;
+    mdGenericParam param;
+    ULONG count = 0;
+    if (SUCCEEDED(import->lpVtbl->EnumGenericParams(import, &e, declaring_type, &param, 1,
+                                                    &count)) && count > 0)
+        flags |= ALVK_METHOD_DECLARING_TYPE_GENERIC;
+    if (e != NULL)
+        import->lpVtbl->CloseEnum(import, e);
+    DWORD type_attributes = 0;
+    mdToken extends = 0;
+    ULONG length = 0;
+    if (SUCCEEDED(import->lpVtbl->GetTypeDefProps(import, declaring_type, NULL, 0, &length,
+                                                  &type_attributes, &extends)) &&
+        (type_name_is(import, extends, "System.ValueType") ||
+         type_name_is(import, extends, "System.Enum")))
+        flags |= ALVK_METHOD_VALUE_TYPE_RECEIVER;
+    return flags;
+}
+
+static alvk_status describe(ICorProfilerInfo15 *info, IMetaDataImport2 *import,
+                            const aip_module_entry *module, uint32_t token,
+                            aip_method_sig *parsed_sig, aip_method_target *target,
+                            HRESULT *hresult)
+{
+    if (!import->lpVtbl->IsValidToken(import, token))
+        return ALVK_E_TOKEN_OUT_OF_RANGE;
+    mdTypeDef declaring_type = 0;
+    DWORD attributes = 0, impl = 0;
+    PCCOR_SIGNATURE sig = NULL;
+    ULONG sig_length = 0, rva = 0;
+    HRESULT hr = import->lpVtbl->GetMethodProps(import, token, &declaring_type, NULL, 0, NULL,
+                                                &attributes, &sig, &sig_length, &rva, &impl);
+    if (FAILED(hr))
+        return (*hresult = hr, ALVK_E_METADATA_FAILED);
+    if ((attributes & (mdAbstract | mdPinvokeImpl)) != 0 || (impl & miCodeTypeMask) != miIL ||
+        (impl & miInternalCall) != 0 || rva == 0)
+        return ALVK_E_METHOD_HAS_NO_IL;
+    alvk_status status = aip_sig_parse_method(sig, sig_length, 0, parsed_sig);
+    if (status != ALVK_OK)
+        return status;
+    LPCBYTE body = NULL;
+    ULONG body_length = 0;
+    hr = info->lpVtbl->GetILFunctionBody(info, module->module_id, token, &body, &body_length);
+    if (FAILED(hr))
+        return (*hresult = hr, ALVK_E_METADATA_FAILED);
+    aip_method_body parsed_body;
+    status = aip_method_body_parse(body, body_length, &parsed_body, NULL, 0);
+    if (status != ALVK_OK)
+        return status;
+    memset(target, 0, sizeof *target);
+    target->module_id = module->module_id;
+    target->signature = sig;
+    target->signature_length = sig_length;
+    alvk_method_description *out = &target->description;
+    out->size = sizeof *out;
+    out->method_token = token;
+    out->module_mvid = module->mvid;
+    out->module_epoch = module->epoch;
+    out->module_id = module->module_id;
+    out->module_flags = aip_catalog_flags(module);
+    out->method_attributes = attributes;
+    out->impl_attributes = impl;
+    out->flags = type_flags(import, declaring_type) |
+                 (parsed_sig->has_this ? ALVK_METHOD_HAS_THIS : 0) |
+                 (parsed_sig->generic_param_count > 0 ? ALVK_METHOD_GENERIC : 0);
+    if (!parsed_sig->has_this)
+        out->flags &= ~(uint32_t)ALVK_METHOD_VALUE_TYPE_RECEIVER;
+    out->declaring_type = declaring_type;
+    out->param_count = parsed_sig->param_count;
+    out->signature_length = sig_length;
+    out->body_size = parsed_body.total_size;
+    out->code_size = parsed_body.code_size;
+    out->max_stack = parsed_body.max_stack;
+    out->eh_clause_count = parsed_body.eh_clause_count;
+    out->local_signature = parsed_body.local_var_sig_token;
+    aip_sha256_digest(sig, sig_length, out->signature_hash);
+    aip_sha256_digest(body, parsed_body.total_size, out->body_identity);
+    return ALVK_OK;
+}
+
+alvk_status aip_catalog_resolve(ICorProfilerInfo15 *info, aip_module_catalog *catalog,
+                                const alvk_mvid *mvid, uintptr_t module_id, uint32_t epoch,
+                                uint32_t method_token, aip_method_sig *parsed_sig,
+                                aip_method_target *out, HRESULT *hresult)
+{
+    *hresult = S_OK;
+    aip_module_entry module;
+    alvk_status status = aip_catalog_select(catalog, mvid, module_id, epoch, &module);
+    if (status == ALVK_OK)
+        status = aip_catalog_patchable(&module);
+    if (status != ALVK_OK)
+        return status;
+    if (AIP_TYPE_FROM_TOKEN(method_token) != mdtMethodDef)
+        return ALVK_E_TOKEN_NOT_METHODDEF;
+    if (AIP_RID_FROM_TOKEN(method_token) == 0)
+        return ALVK_E_TOKEN_OUT_OF_RANGE;
+    IMetaDataImport2 *import = open_import(info, module.module_id, hresult);
+    if (import == NULL)
+        return ALVK_E_METADATA_FAILED;
+    status = describe(info, import, &module, method_token, parsed_sig, out, hresult);
+    import->lpVtbl->Release(import);
+    return status;
+}
+
+/* Copies of one MVID the identification compares; more are never told apart. */
+#define AIP_MAX_IDENTIFIED_COPIES 64
+
+alvk_status aip_catalog_identify(ICorProfilerInfo15 *info, aip_module_catalog *catalog,
+                                 const alvk_mvid *mvid, uint32_t method_token,
+                                 uint64_t method_handle, alvk_module_info *out)
+{
+    if (method_handle != 0 && AIP_TYPE_FROM_TOKEN(method_token) != mdtMethodDef)
+        return ALVK_E_TOKEN_NOT_METHODDEF;
+    uintptr_t ids[AIP_MAX_IDENTIFIED_COPIES];
+    uint32_t copies = aip_catalog_copies(catalog, mvid, ids, AIP_MAX_IDENTIFIED_COPIES);
+    aip_module_entry module;
+    alvk_status status = ALVK_E_UNKNOWN_MODULE;
+    if (method_handle == 0 || copies == 0) {
+        status = aip_catalog_find(catalog, mvid, &module);
+    } else {
+        uint32_t n = copies < AIP_MAX_IDENTIFIED_COPIES ? copies : AIP_MAX_IDENTIFIED_COPIES;
+        for (uint32_t i = 0; i < n && status != ALVK_OK; ++i) {
+            /* GetFunctionFromToken only looks the MethodDesc up (a copy whose type is not
+             * loaded answers E_INVALIDARG): it never loads anything, and the caller's value is
+             * only compared with its answer. (GetClassFromToken would load a type that is not
+             * loaded yet, which crashes the runtime when done from this thread.) */
+            FunctionID function = 0;
+            if (SUCCEEDED(info->lpVtbl->GetFunctionFromToken(info, ids[i], method_token,
+                                                             &function)) &&
+                function != 0 && (uint64_t)function == method_handle)
+                status = aip_catalog_find_module(catalog, ids[i], &module);
+        }
+    }
+    if (status != ALVK_OK)
+        return status;
+    memset(out, 0, sizeof *out);
+    out->size = sizeof *out;
+    out->epoch = module.epoch;
+    out->mvid = module.mvid;
+    out->module_id = module.module_id;
+    out->flags = aip_catalog_flags(&module);
+    out->copies = copies;
+    return ALVK_OK;
+}

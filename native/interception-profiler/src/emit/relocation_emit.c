@@ -1,0 +1,129 @@
+/* Relocations into metadata for one generation: parents resolved, tokens emitted or reused
+ * from the module epoch's cache, and written into the private copy of the code. */
+#include "emit/relocation_emit.h"
+
+#include "coreclr/cor_guids.h"
+#include "emit/metadata_emit.h"
+#include "generation/relocation_parent.h"
+
+#include <string.h>
+
+int aip_emitter_init(aip_emitter *e, ICorProfilerInfo15 *info)
+{
+    e->info = info;
+    atomic_init(&e->tokens_emitted, 0);
+    atomic_init(&e->bytes_emitted, 0);
+    atomic_init(&e->tokens_reused, 0);
+    return aip_token_cache_init(&e->tokens);
+}
+
+void aip_emitter_forget_module(aip_emitter *e, uintptr_t module_id)
+{
+    aip_token_cache_forget_module(&e->tokens, module_id);
+}
+
+typedef struct emit_session {
+    aip_emitter *e;
+    ModuleID module;
+    IMetaDataEmit2 *emit;
+    IMetaDataImport2 *import;
+} emit_session;
+
+static HRESULT open_session(emit_session *s)
+{
+    if (s->emit != NULL)
+        return S_OK;
+    IUnknown *unknown = NULL;
+    HRESULT hr = s->e->info->lpVtbl->GetModuleMetaData(s->e->info, s->module, ofRead | ofWrite,
+                                                        &IID_IMetaDataEmit2, &unknown);
+    if (FAILED(hr))
+        return hr;
+    s->emit = (IMetaDataEmit2 *)unknown;
+    void *import = NULL;
+    hr = s->emit->lpVtbl->QueryInterface(s->emit, &IID_IMetaDataImport2, &import);
+    s->import = SUCCEEDED(hr) ? import : NULL;
+    return hr;
+}
+
+static void close_session(emit_session *s)
+{
+    if (s->import != NULL)
+        s->import->lpVtbl->Release(s->import);
+    if (s->emit != NULL)
+        s->emit->lpVtbl->Release(s->emit);
+}
+
+static alvk_status emit_one(emit_session *s, const alvk_generation *g, uint32_t i,
+                            alvk_relocation_result *res, int *emitted)
+{
+    const alvk_relocation *r = &g->relocations[i];
+    uint32_t parent = r->parent_relocation != 0 ? res[r->parent_relocation - 1].token
+                                                : r->parent_token;
+    const uint8_t *name = g->blobs + r->name_offset, *blob = g->blobs + r->blob_offset;
+    res[i].size = sizeof res[i];
+    res[i].kind = r->kind;
+    res[i].hresult = S_OK;
+    if (r->kind != ALVK_RELOCATION_STANDALONE_SIG && r->kind != ALVK_RELOCATION_TYPE_SPEC &&
+        !aip_relocation_parent_allowed(r->kind, parent))
+        return ALVK_E_RELOCATION_MALFORMED;
+    aip_token_key key = aip_token_key_make(s->module, (uint32_t)r->kind, parent, name,
+                                           r->name_length, blob, r->blob_length);
+    if (aip_token_cache_find(&s->e->tokens, &key, &res[i].token)) {
+        res[i].reused = 1;
+        atomic_fetch_add_explicit(&s->e->tokens_reused, 1, memory_order_relaxed);
+        return ALVK_OK;
+    }
+    HRESULT hr = open_session(s);
+    if (FAILED(hr)) {
+        res[i].hresult = hr;
+        return ALVK_E_METADATA_EMIT_FAILED;
+    }
+    if (parent != 0 && r->parent_relocation == 0 &&
+        !s->import->lpVtbl->IsValidToken(s->import, parent))
+        return ALVK_E_RELOCATION_MALFORMED;
+    alvk_status status = aip_emit_relocation(s->emit, r->kind, parent, name, r->name_length,
+                                             blob, r->blob_length, &res[i].token, &hr);
+    res[i].hresult = hr;
+    if (status != ALVK_OK)
+        return status;
+    aip_token_cache_put(&s->e->tokens, &key, res[i].token);
+    atomic_fetch_add_explicit(&s->e->tokens_emitted, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&s->e->bytes_emitted,
+                              (uint64_t)r->name_length + r->blob_length, memory_order_relaxed);
+    *emitted = 1;
+    return ALVK_OK;
+}
+
+alvk_status aip_emit_generation(aip_emitter *e, ModuleID module, const alvk_generation *g,
+                                uint8_t *body, uint32_t code_offset, alvk_relocation_result *res,
+                                uint32_t *failing, HRESULT *metadata_hr)
+{
+    emit_session s = {e, module, NULL, NULL};
+    alvk_status status = ALVK_OK;
+    int emitted = 0;
+    *metadata_hr = S_OK;
+    memset(res, 0, g->relocation_count * sizeof *res);
+    for (uint32_t i = 0; i < g->relocation_count && status == ALVK_OK; ++i) {
+        status = emit_one(&s, g, i, res, &emitted);
+        if (status != ALVK_OK) {
+            *failing = i;
+            *metadata_hr = res[i].hresult;
+        } else if (g->relocations[i].il_offset != ALVK_RELOCATION_NO_OPERAND) {
+            uint32_t t = res[i].token, at = g->relocations[i].il_offset;
+            /* The fat header keeps LocalVarSigTok at byte 8. */
+            uint8_t *operand = at == ALVK_RELOCATION_LOCALS_SIGNATURE ? body + 8
+                                                                        : body + code_offset + at;
+            operand[0] = (uint8_t)t;
+            operand[1] = (uint8_t)(t >> 8);
+            operand[2] = (uint8_t)(t >> 16);
+            operand[3] = (uint8_t)(t >> 24);
+        }
+    }
+    close_session(&s);
+    if (status == ALVK_OK && emitted) {
+        *metadata_hr = e->info->lpVtbl->ApplyMetaData(e->info, module);
+        if (FAILED(*metadata_hr))
+            status = ALVK_E_METADATA_EMIT_FAILED;
+    }
+    return status;
+}

@@ -1,0 +1,37 @@
+/* Relocations into metadata for one generation: parents checked, tokens emitted into the
+ * loaded module (or reused from the module epoch's token cache), and written into the private
+ * copy of the code. Runs on the worker. */
+#ifndef AIP_RELOCATION_EMIT_H
+#define AIP_RELOCATION_EMIT_H
+
+#include "alvorkit_interception_profiler.h"
+#include "coreclr/corprof_info.h"
+#include "emit/token_cache.h"
+
+#include <stdatomic.h>
+
+/* What emission needs and counts: the runtime's profiling interface, the token cache, and the
+ * metadata this profiler added to modules (the runtime status reports the counters). */
+typedef struct aip_emitter {
+    ICorProfilerInfo15 *info;
+    aip_token_cache tokens;
+    _Atomic uint64_t tokens_emitted;
+    _Atomic uint64_t bytes_emitted;
+    _Atomic uint64_t tokens_reused;
+} aip_emitter;
+
+/* Returns 0, or -1 when the token cache's lock cannot be created. */
+int aip_emitter_init(aip_emitter *e, ICorProfilerInfo15 *info);
+
+/* ModuleUnloadStarted: the epoch's tokens are gone. */
+void aip_emitter_forget_module(aip_emitter *e, uintptr_t module_id);
+
+/* Emits every relocation of g and writes the tokens into body (a private copy whose code
+ * starts at code_offset). On failure *failing names the relocation; *metadata_hr receives
+ * the first failing HRESULT, or ApplyMetaData's. */
+alvk_status aip_emit_generation(aip_emitter *e, ModuleID module, const alvk_generation *g,
+                                uint8_t *body, uint32_t code_offset,
+                                alvk_relocation_result *results, uint32_t *failing,
+                                HRESULT *metadata_hr);
+
+#endif

@@ -1,0 +1,532 @@
+/* The worker's apply path: resolve the target, build or take the generation, apply it
+ * (check, emit, publish, request), and finish the command. One path for exact dispatch and
+ * for submitted generations. */
+#include "rejit/apply_generation.h"
+
+#include "emit/member_check.h"
+#include "emit/stack_type_oracle.h"
+#include "generation/generation_validate.h"
+#include "il/dispatch.h"
+#include "rejit/rejit_generations.h"
+#include "rejit/rejit_owners.h"
+#include "rejit/rejit_state.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The scratch the calling thread may use (set once, on the worker). */
+static _Thread_local const aip_apply_scratch *t_claimed;
+
+void aip_apply_scratch_claim(aip_apply_scratch *scratch) { t_claimed = scratch; }
+
+static aip_apply_scratch *scratch_of(const aip_apply_env *env)
+{
+    assert(t_claimed == env->scratch && "apply scratch touched off the worker thread");
+    return env->scratch;
+}
+
+aip_staged_generation *aip_generation_stage(const alvk_generation *g)
+{
+    size_t body = ((size_t)g->body_size + 7u) & ~(size_t)7u;
+    size_t blobs = ((size_t)g->blobs_size + 7u) & ~(size_t)7u;
+    size_t relocs = (size_t)g->relocation_count * sizeof *g->relocations;
+    size_t map = (size_t)g->il_map_count * sizeof *g->il_map;
+    aip_staged_generation *s = malloc(sizeof *s + body + blobs + relocs + map);
+    if (s == NULL)
+        return NULL;
+    memset(s, 0, sizeof *s);
+    s->g = *g;
+    uint8_t *at = s->storage;
+    memcpy(at, g->body, g->body_size), s->g.body = at, at += body;
+    if (g->blobs_size > 0)
+        memcpy(at, g->blobs, g->blobs_size);
+    s->g.blobs = at, at += blobs;
+    if (relocs > 0)
+        memcpy(at, g->relocations, relocs);
+    s->g.relocations = (const alvk_relocation *)(void *)at, at += relocs;
+    if (map > 0)
+        memcpy(at, g->il_map, map);
+    s->g.il_map = (const alvk_il_map_entry *)(void *)at;
+    return s;
+}
+
+/* ---- Requesting the ReJIT -------------------------------------------------------------- */
+
+static HRESULT request_rejit(const aip_apply_env *env, ModuleID module, uint32_t token,
+                             uint32_t flags)
+{
+    ICorProfilerInfo15 *info = env->info;
+    if ((flags & ALVK_INSTALL_INLINER_FALLBACK) == 0) {
+        mdMethodDef method = token;
+        return info->lpVtbl->RequestReJITWithInliners(info, COR_PRF_REJIT_BLOCK_INLINING, 1,
+                                                      &module, &method);
+    }
+    aip_apply_scratch *x = scratch_of(env);
+    x->request_modules[0] = module;
+    x->request_methods[0] = token;
+    aip_method_key callee = {module, token};
+    uint32_t n = aip_inliner_map_callers(env->inliners, callee, x->request_callers,
+                                         AIP_MAX_INLINERS_PER_REQUEST);
+    if (n > AIP_MAX_INLINERS_PER_REQUEST)
+        n = AIP_MAX_INLINERS_PER_REQUEST;
+    for (uint32_t i = 0; i < n; ++i) {
+        x->request_modules[i + 1] = x->request_callers[i].module_id;
+        x->request_methods[i + 1] = x->request_callers[i].token;
+    }
+    return info->lpVtbl->RequestReJIT(info, n + 1, x->request_modules, x->request_methods);
+}
+
+/* Publishes `prepared` (NULL: the original IL) for generation `id` (0: the original) of the
+ * patch `p` describes and requests the ReJIT. Granted, what follows (the request noted, `id`
+ * current) goes into *a for the command's one commit; refused, the request is noted and the
+ * previous snapshot comes back at once. Takes `prepared`. */
+static alvk_status publish(const aip_apply_env *env, uint32_t index, const aip_patch *p,
+                           alvk_generation_id id, aip_prepared_rejit *prepared,
+                           uint64_t queued_ns, aip_rejit_applied *a)
+{
+    assert(!a->requested && "one request per commit");
+    aip_prepared_rejit *previous = aip_rejit_publish(env->rejit, index, prepared);
+    HRESULT hr = request_rejit(env, p->module_id, p->token, p->telemetry.flags);
+    if (FAILED(hr)) {
+        aip_rejit_note_request(env->rejit, index, hr, queued_ns);
+        aip_prepared_release(aip_rejit_publish(env->rejit, index, previous));
+        return ALVK_E_REJIT_FAILED;
+    }
+    a->requested = 1;
+    a->request_hresult = hr;
+    a->request_queued_ns = queued_ns;
+    a->generation = id;
+    a->replaced = previous;
+    return ALVK_OK;
+}
+
+/* ---- One generation ---------------------------------------------------------------------- */
+
+/* Why a generation was refused, as its record keeps it: recorded once, by the command. */
+typedef struct refusal {
+    uint32_t failing;      /* the relocation (or instruction) it came from */
+    int32_t metadata_hr;   /* the metadata HRESULT behind it, or 0 */
+    int type_mismatch;     /* the stack-type check refused it: `types` says where */
+    aip_stack_result types;
+} refusal;
+
+/* The generation's record, once: rejected with why (and where the types differ). */
+static void record_refusal(const aip_apply_env *env, uint32_t index, alvk_generation_id id,
+                           alvk_status status, const refusal *why)
+{
+    if (why->type_mismatch)
+        aip_rejit_generation_type_mismatch(env->rejit, index, id, why->types.offset,
+                                           why->types.found, why->types.expected);
+    else
+        aip_rejit_generation_rejected(env->rejit, index, id, status, why->failing,
+                                      why->metadata_hr);
+}
+
+/* Only MemberRefs are checked against the live module (an exact dispatch has none). */
+static int has_member_refs(const alvk_generation *g)
+{
+    for (uint32_t i = 0; i < g->relocation_count; ++i)
+        if (g->relocations[i].kind == ALVK_RELOCATION_MEMBER_REF)
+            return 1;
+    return 0;
+}
+
+/* Emits, checks, publishes and requests generation `id` of patch `index` for `target`.
+ * `code_offset` is where the code starts in g->body. The relocation results stay in the
+ * scratch (an exact dispatch reads its calli token there) and *metadata_hr receives
+ * emission's HRESULT. On failure nothing stays published and *why says what the record
+ * should keep. */
+static alvk_status apply_generation(const aip_apply_env *env, uint32_t index,
+                                    const aip_patch *p, alvk_generation_id id,
+                                    const alvk_generation *g, uint32_t code_offset,
+                                    const aip_method_target *target, uint64_t queued_ns,
+                                    HRESULT *metadata_hr, refusal *why, aip_rejit_applied *a)
+{
+    aip_apply_scratch *x = scratch_of(env);
+    /* The JIT does not verify IL: a type-unsafe body is refused before any metadata is
+     * emitted, unless the caller flagged it as deliberately unverifiable. */
+    if ((g->flags & ALVK_INSTALL_UNVERIFIABLE) == 0 &&
+        aip_stack_check_generation(env->info, target, g, &why->types) ==
+            ALVK_E_STACK_TYPE_MISMATCH) {
+        why->type_mismatch = 1;
+        return ALVK_E_STACK_TYPE_MISMATCH;
+    }
+    memcpy(x->body, g->body, g->body_size);
+    uint32_t failing = 0;
+    *metadata_hr = S_OK;
+    alvk_status status = aip_emit_generation(env->emitter, target->module_id, g, x->body,
+                                             code_offset, x->results, &failing, metadata_hr);
+    aip_rejit_generation_relocations(env->rejit, index, id, x->results,
+                                     status == ALVK_OK ? g->relocation_count : failing + 1,
+                                     *metadata_hr);
+    /* Tokens known: a member that certainly does not exist ends it here, unpublished. */
+    int32_t missing = 0;
+    if (status == ALVK_OK && has_member_refs(g))
+        status = aip_member_check(env->info, env->catalog, target->module_id, x->results,
+                                  g->relocation_count, &failing, &missing);
+    if (status != ALVK_OK) {
+        why->failing = failing;
+        why->metadata_hr = *metadata_hr;
+        return status;
+    }
+    aip_prepared_rejit *prepared =
+        aip_prepared_create(id, x->body, g->body_size, g->il_map, g->il_map_count);
+    return prepared == NULL ? ALVK_E_INTERNAL
+                            : publish(env, index, p, id, prepared, queued_ns, a);
+}
+
+/* The copy the patch is for (an install joins only the patch of the copy it resolved), never
+ * found again by MVID: another copy of the assembly may be loaded meanwhile. Records the
+ * target on the patch's first command. */
+static alvk_status resolve_target(const aip_apply_env *env, const aip_patch *p,
+                                  uint32_t token, alvk_status resolve_status,
+                                  aip_method_target *target)
+{
+    HRESULT hr = S_OK;
+    if (p->copy_id == 0)
+        return resolve_status != ALVK_OK ? resolve_status : ALVK_E_INTERNAL;
+    alvk_status status =
+        aip_catalog_resolve(env->info, env->catalog, &p->mvid, p->copy_id, p->copy_epoch, token,
+                            &scratch_of(env)->target_sig, target, &hr);
+    if (status == ALVK_OK && p->module_id != 0 && p->module_id != target->module_id)
+        status = ALVK_E_MODULE_UNLOADED; /* the live patch belongs to an older epoch */
+    return status;
+}
+
+/* ---- Exact dispatch -------------------------------------------------------------------- */
+
+/* Exact dispatch needs one function pointer per target: generic targets (whose IL serves
+ * every instantiation) are refused on install and on replace alike. */
+static alvk_status check_dispatch_target(const aip_method_target *t, const aip_patch_command *c)
+{
+    if (c->kind == AIP_PATCH_INSTALL &&
+        memcmp(t->description.signature_hash, c->signature_hash, 32) != 0)
+        return ALVK_E_SIGNATURE_HASH_MISMATCH;
+    if (c->kind == AIP_PATCH_INSTALL &&
+        memcmp(t->description.body_identity, c->body_identity, 32) != 0)
+        return ALVK_E_BODY_IDENTITY_MISMATCH;
+    if (t->description.flags & (ALVK_METHOD_GENERIC | ALVK_METHOD_DECLARING_TYPE_GENERIC))
+        return ALVK_E_GENERIC_TARGET_UNSUPPORTED;
+    return ALVK_OK;
+}
+
+/* Install and replace: the dispatch body for `replacement` as a generation with one
+ * StandAloneSig relocation for its calli, applied like any other. */
+static alvk_status install_or_replace(const aip_apply_env *env, const aip_patch_command *c,
+                                      const aip_patch *p, refusal *why, aip_rejit_applied *a)
+{
+    if (c->kind == AIP_PATCH_REPLACE && !aip_rejit_has_owner(env->rejit, c->index, c->owner))
+        return ALVK_E_NOT_OWNER;
+    aip_method_target target;
+    alvk_status status =
+        resolve_target(env, p, c->kind == AIP_PATCH_INSTALL ? c->token : p->token,
+                       c->resolve_status, &target);
+    if (status == ALVK_OK)
+        status = check_dispatch_target(&target, c);
+    if (status != ALVK_OK)
+        return status;
+    if (p->module_id == 0)
+        aip_rejit_set_target(env->rejit, c->index, target.module_id,
+                             target.description.module_epoch);
+    aip_patch now = *p;
+    now.module_id = target.module_id;
+    /* The target's signature, as resolve parsed it into the scratch. */
+    uint32_t flags = target.description.flags;
+    aip_dispatch_target dt = {
+        target.signature, target.signature_length, &scratch_of(env)->target_sig,
+        (flags & ALVK_METHOD_HAS_THIS) == 0             ? AIP_RECEIVER_NONE
+        : (flags & ALVK_METHOD_VALUE_TYPE_RECEIVER) != 0 ? AIP_RECEIVER_VALUE_TYPE
+                                                          : AIP_RECEIVER_CLASS,
+        target.description.declaring_type};
+    uint8_t calli_sig[AIP_DISPATCH_MAX_SIG_BYTES], body[AIP_DISPATCH_MAX_BODY_BYTES];
+    size_t sig_length = 0, body_length = 0;
+    uint32_t token_offset = 0;
+    status = aip_dispatch_build_calli_signature(&dt, calli_sig, sizeof calli_sig, &sig_length);
+    if (status == ALVK_OK) /* a placeholder token: the relocation writes the real one */
+        status = aip_dispatch_emit_body(&dt, c->replacement, 0x11000001u, body, sizeof body,
+                                        &body_length, &token_offset);
+    if (status != ALVK_OK)
+        return status;
+    const uint32_t code_offset = 12; /* the emitter writes a fat header */
+    alvk_relocation calli = {sizeof calli, ALVK_RELOCATION_STANDALONE_SIG,
+                             token_offset - code_offset, 0, 0, 0, 0, 0, (uint32_t)sig_length};
+    alvk_generation g;
+    memset(&g, 0, sizeof g);
+    g.size = sizeof g;
+    g.body = body;
+    g.body_size = (uint32_t)body_length;
+    g.blobs = calli_sig;
+    g.blobs_size = (uint32_t)sig_length;
+    g.relocations = &calli;
+    g.relocation_count = 1;
+    HRESULT metadata_hr = S_OK;
+    status = apply_generation(env, c->index, &now, c->generation, &g, code_offset, &target,
+                              c->queued_ns, &metadata_hr, why, a);
+    if (status == ALVK_OK) {
+        a->owner_body = c->owner;
+        a->owner_replacement = c->replacement;
+        a->dispatch = 1;
+        a->calli_token = scratch_of(env)->results[0].token;
+        a->metadata_hresult = metadata_hr;
+        a->replacement = c->replacement;
+    }
+    return status;
+}
+
+/* The dispatch telemetry with the patch's calli token and metadata HRESULT kept, and
+ * `replacement` (0: none) now in force. */
+static void set_dispatch(aip_rejit_applied *a, const aip_patch *p, uint64_t replacement)
+{
+    a->dispatch = 1;
+    a->calli_token = p->telemetry.calli_signature_token;
+    a->metadata_hresult = p->telemetry.metadata_hresult;
+    a->replacement = replacement;
+}
+
+/* When an owner leaves while others remain, the body in force becomes the most recently set
+ * body of a remaining owner (its replacement or its generation), or the original when none
+ * of them set one: nothing the departed owner put in force keeps running. */
+static alvk_status restore_successor(const aip_apply_env *env, const aip_patch_command *c,
+                                     const aip_patch *p, aip_rejit_applied *a)
+{
+    uint64_t replacement = 0;
+    aip_prepared_rejit *body = aip_rejit_successor_body(env->rejit, c->index, &replacement);
+    alvk_generation_id id = body != NULL ? body->generation : 0;
+    if (id == p->current_generation) {
+        aip_prepared_release(body); /* already in force */
+        return ALVK_OK;
+    }
+    alvk_status status = publish(env, c->index, p, id, body, c->queued_ns, a);
+    if (status == ALVK_OK)
+        set_dispatch(a, p, replacement);
+    return status;
+}
+
+/* The last owner's removal asks the runtime to re-JIT the original IL everywhere. */
+static alvk_status remove_owner(const aip_apply_env *env, const aip_patch_command *c,
+                                const aip_patch *p, int *ended, aip_rejit_applied *a)
+{
+    int left = aip_rejit_remove_owner(env->rejit, c->index, c->owner);
+    if (left < 0) {
+        /* The module unloaded since the worker looked: the patch ended and dropped its
+         * owners; say so rather than blame the owner. */
+        aip_patch now;
+        aip_rejit_copy(env->rejit, c->index, &now);
+        return aip_patch_state_is_terminal(now.state) ? ALVK_E_PATCH_ENDED : ALVK_E_NOT_OWNER;
+    }
+    if (left > 0) {
+        alvk_status status = restore_successor(env, c, p, a);
+        if (status != ALVK_OK)
+            aip_rejit_add_owner(env->rejit, c->index, c->owner); /* its body still runs */
+        return status;
+    }
+    alvk_status status = publish(env, c->index, p, 0, NULL, c->queued_ns, a);
+    if (status != ALVK_OK)
+        aip_rejit_add_owner(env->rejit, c->index, c->owner); /* still patched: keep holding */
+    else
+        set_dispatch(a, p, 0);
+    *ended = status == ALVK_OK;
+    return status;
+}
+
+static alvk_status apply_rollbacks(const aip_apply_env *env);
+
+static void end_command(aip_rejit_applied *a, alvk_command_id command, alvk_patch_state state,
+                        alvk_status status, uint64_t queued_ns)
+{
+    a->finish = 1;
+    a->command = command;
+    a->state = state;
+    a->status = status;
+    a->queued_ns = queued_ns;
+}
+
+/* ---- The end of every command ---------------------------------------------------------- */
+
+/* The patch state that follows from `status`, the owner an install added taken back out on
+ * failure (restoring the original if nobody else holds the patch), and everything the
+ * command learned committed to RejitState in one transition. */
+static void finish(const aip_apply_env *env, uint32_t index, alvk_command_id command,
+                   const aip_patch *before, alvk_status status, uint64_t added_owner,
+                   uint64_t queued_ns, aip_rejit_applied *a)
+{
+    alvk_patch_state state = before->state;
+    if (before->state == ALVK_PATCH_PENDING) {
+        if (status != ALVK_OK && added_owner != 0)
+            aip_rejit_remove_owner(env->rejit, index, added_owner);
+        state = status == ALVK_OK               ? ALVK_PATCH_ACTIVE
+                : status == ALVK_E_REJIT_FAILED ? ALVK_PATCH_FAILED
+                                                : ALVK_PATCH_REJECTED;
+    } else if (!aip_patch_state_is_terminal(before->state) && status != ALVK_OK &&
+               added_owner != 0 &&
+               aip_rejit_remove_owner(env->rejit, index, added_owner) == 0) {
+        /* A failed join whose other owners all left while it waited: restore. */
+        aip_patch now;
+        aip_rejit_copy(env->rejit, index, &now);
+        if (publish(env, index, &now, 0, NULL, queued_ns, a) == ALVK_OK)
+            state = ALVK_PATCH_REMOVED;
+        else
+            aip_rejit_add_owner(env->rejit, index, added_owner);
+    }
+    if (aip_patch_state_is_terminal(state) && state != ALVK_PATCH_REMOVED)
+        aip_prepared_release(aip_rejit_publish(env->rejit, index, NULL));
+    end_command(a, command, state, status, queued_ns);
+    aip_rejit_commit(env->rejit, index, a);
+    apply_rollbacks(env); /* any rollback whose own command was refused */
+}
+
+alvk_status aip_apply_patch_command(void *payload, void *context)
+{
+    const aip_apply_env *env = context;
+    const aip_patch_command *c = payload;
+    aip_patch p;
+    aip_rejit_copy(env->rejit, c->index, &p);
+    alvk_status status;
+    int ended = 0;
+    refusal why;
+    memset(&why, 0, sizeof why);
+    aip_rejit_applied a;
+    memset(&a, 0, sizeof a);
+    if (aip_patch_state_is_terminal(p.state))
+        status = ALVK_E_PATCH_ENDED; /* ended (e.g. unloaded) while the command waited */
+    else if (c->kind == AIP_PATCH_REMOVE)
+        status = p.state == ALVK_PATCH_ACTIVE ? remove_owner(env, c, &p, &ended, &a)
+                                              : ALVK_E_NOT_OWNER;
+    else if (c->kind == AIP_PATCH_REPLACE && p.state != ALVK_PATCH_ACTIVE)
+        status = ALVK_E_NOT_OWNER;
+    else
+        status = install_or_replace(env, c, &p, &why, &a);
+    if (status != ALVK_OK && c->kind != AIP_PATCH_REMOVE)
+        record_refusal(env, c->index, c->generation, status, &why);
+    if (ended) {
+        end_command(&a, c->command, ALVK_PATCH_REMOVED, status, c->queued_ns);
+        aip_rejit_commit(env->rejit, c->index, &a);
+        return status;
+    }
+    finish(env, c->index, c->command, &p, status, c->added_owner ? c->owner : 0, c->queued_ns,
+           &a);
+    return status;
+}
+
+void aip_discard_patch_command(void *payload, void *context)
+{
+    const aip_apply_env *env = context;
+    const aip_patch_command *c = payload;
+    aip_rejit_discard_command(env->rejit, c->index, c->command, c->generation,
+                              c->added_owner ? c->owner : 0, c->queued_ns);
+}
+
+/* ---- Submitted generations --------------------------------------------------------------- */
+
+static alvk_status run_generation(const aip_apply_env *env, aip_staged_generation *s,
+                                  const aip_patch *p, refusal *why, aip_rejit_applied *a)
+{
+    aip_method_target target;
+    alvk_status status =
+        resolve_target(env, p, s->g.method_token, s->resolve_status, &target);
+    if (status != ALVK_OK)
+        return status;
+    if (memcmp(target.description.body_identity, s->g.expected_body_identity, 32) != 0)
+        return ALVK_E_BODY_IDENTITY_MISMATCH;
+    if (s->g.prior_generation != p->current_generation)
+        return ALVK_E_STALE_GENERATION;
+    aip_generation_check check;
+    status = aip_generation_validate(&s->g, target.description.code_size, &check);
+    if (status != ALVK_OK) {
+        why->failing = check.failing_index;
+        return status;
+    }
+    if (p->module_id == 0)
+        aip_rejit_set_target(env->rejit, s->index, target.module_id,
+                             target.description.module_epoch);
+    aip_patch now = *p;
+    now.module_id = target.module_id;
+    HRESULT metadata_hr = S_OK;
+    status = apply_generation(env, s->index, &now, s->id, &s->g, check.body.code_offset,
+                              &target, s->queued_ns, &metadata_hr, why, a);
+    if (status == ALVK_OK) {
+        a->owner_body = s->g.owner;
+        a->owner_replacement = 0;
+        set_dispatch(a, p, 0); /* no replacement now */
+    }
+    return status;
+}
+
+alvk_status aip_apply_staged_generation(void *payload, void *context)
+{
+    const aip_apply_env *env = context;
+    aip_staged_generation *s = *(aip_staged_generation **)payload;
+    aip_patch p;
+    aip_rejit_copy(env->rejit, s->index, &p);
+    refusal why;
+    memset(&why, 0, sizeof why);
+    aip_rejit_applied a;
+    memset(&a, 0, sizeof a);
+    alvk_status status = aip_patch_state_is_terminal(p.state)
+                             ? ALVK_E_PATCH_ENDED
+                             : run_generation(env, s, &p, &why, &a);
+    if (status != ALVK_OK)
+        record_refusal(env, s->index, s->id, status, &why);
+    finish(env, s->index, s->command, &p, status, s->added_owner ? s->g.owner : 0,
+           s->queued_ns, &a);
+    free(s);
+    return status;
+}
+
+void aip_discard_staged_generation(void *payload, void *context)
+{
+    const aip_apply_env *env = context;
+    aip_staged_generation *s = *(aip_staged_generation **)payload;
+    aip_rejit_discard_command(env->rejit, s->index, s->command, s->id,
+                              s->added_owner ? s->g.owner : 0, s->queued_ns);
+    free(s);
+}
+
+/* ---- Rollbacks ----------------------------------------------------------------------------- */
+
+/* After a failed compilation the runtime did not report: the member check again, on the
+ * MemberRefs the failed generation emitted. By now the JIT tried to bind them, so an
+ * assembly the first check found unloaded may be loaded: a member that is now certainly
+ * missing becomes the failure's cause (what the caller saw, and its relocation). */
+static void find_failure_cause(const aip_apply_env *env, uint32_t index)
+{
+    aip_generation_record *failed = &scratch_of(env)->failed;
+    uintptr_t module_id = 0;
+    if (!aip_rejit_unreported_failure(env->rejit, index, &module_id, failed))
+        return;
+    uint32_t failing = 0;
+    int32_t hresult = 0;
+    if (aip_member_check(env->info, env->catalog, module_id, failed->relocations,
+                         failed->result.relocation_count, &failing,
+                         &hresult) == ALVK_E_MEMBER_NOT_FOUND)
+        aip_rejit_generation_failure_cause(env->rejit, index, failed->result.generation,
+                                           hresult, failing);
+}
+
+static alvk_status apply_rollbacks(const aip_apply_env *env)
+{
+    alvk_status status = ALVK_OK;
+    uint32_t index = 0;
+    while (aip_rejit_next_rollback(env->rejit, &index)) {
+        aip_prepared_rejit *prepared = NULL;
+        alvk_generation_id back = 0;
+        find_failure_cause(env, index); /* what the failure was, when we can tell */
+        if (aip_rejit_take_rollback(env->rejit, index, &prepared, &back)) {
+            aip_patch p;
+            aip_rejit_copy(env->rejit, index, &p);
+            aip_rejit_applied a;
+            memset(&a, 0, sizeof a);
+            alvk_status s = publish(env, index, &p, back, prepared, aip_monotonic_ns(), &a);
+            aip_rejit_commit(env->rejit, index, &a);
+            status = s != ALVK_OK ? s : status;
+        }
+    }
+    return status;
+}
+
+alvk_status aip_apply_rollbacks(void *payload, void *context)
+{
+    (void)payload; /* every patch with a rollback due is served, whichever one queued this */
+    return apply_rollbacks(context);
+}

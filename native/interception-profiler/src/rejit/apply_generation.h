@@ -1,0 +1,98 @@
+/* The worker's apply path: every command that changes what a patched method runs ends in one
+ * apply_generation (check the body's stack types, emit its relocations, check their members,
+ * publish the PreparedRejit snapshot, request the ReJIT). An exact-dispatch install or
+ * replace is a generation too: the dispatch body with one StandAloneSig relocation for its
+ * calli. A remove publishes a remaining owner's body or the original IL. Rollbacks of bodies
+ * that failed to compile come through here as well. Runs on the worker thread only. */
+#ifndef AIP_APPLY_GENERATION_H
+#define AIP_APPLY_GENERATION_H
+
+#include "alvorkit_interception_profiler.h"
+#include "catalog/module_catalog_clr.h"
+#include "emit/relocation_emit.h"
+#include "metadata/signature.h"
+#include "rejit/inliner_map.h"
+#include "rejit/patch_table.h"
+
+#include <stdint.h>
+
+/* Every recorded inliner of a target goes into one fallback request. */
+#define AIP_MAX_INLINERS_PER_REQUEST AIP_INLINER_MAP_CAPACITY
+
+/* What applying needs beyond the stack, owned by the worker: touched on its thread only
+ * (aip_apply_scratch_claim on that thread; a debug build asserts every use). */
+typedef struct aip_apply_scratch {
+    uint8_t body[ALVK_MAX_GENERATION_BODY_BYTES]; /* the private copy tokens are written into */
+    alvk_relocation_result results[ALVK_MAX_RELOCATIONS];
+    aip_method_sig target_sig;      /* the target's signature, parsed once per resolve */
+    aip_generation_record failed;   /* a failed generation, checked again after the fact */
+    ModuleID request_modules[AIP_MAX_INLINERS_PER_REQUEST + 1];
+    mdMethodDef request_methods[AIP_MAX_INLINERS_PER_REQUEST + 1];
+    aip_method_key request_callers[AIP_MAX_INLINERS_PER_REQUEST];
+} aip_apply_scratch;
+
+/* Marks the calling thread as the one that may use `scratch` (the worker, when it starts). */
+void aip_apply_scratch_claim(aip_apply_scratch *scratch);
+
+/* The state the apply path reads and changes. */
+typedef struct aip_apply_env {
+    ICorProfilerInfo15 *info;
+    aip_rejit_state *rejit;
+    aip_module_catalog *catalog;
+    aip_inliner_map *inliners;
+    aip_emitter *emitter;
+    aip_apply_scratch *scratch;
+} aip_apply_env;
+
+typedef enum aip_patch_command_kind {
+    AIP_PATCH_INSTALL = 1,
+    AIP_PATCH_REPLACE = 2,
+    AIP_PATCH_REMOVE = 3,
+} aip_patch_command_kind;
+
+/* An exact-dispatch command (install, replace, remove), as queued. */
+typedef struct aip_patch_command {
+    uint32_t kind;
+    uint32_t index;     /* the patch's slot (held by its pending count) */
+    uint64_t owner;
+    uint64_t replacement;
+    uint64_t queued_ns;
+    uint32_t token;
+    uint32_t added_owner; /* install: the owner was not holding the patch before */
+    alvk_generation_id generation; /* install and replace: the dispatch generation */
+    alvk_command_id command;
+    alvk_status resolve_status; /* install: why no module copy resolved when it was queued */
+    uint8_t signature_hash[32];
+    uint8_t body_identity[32];
+} aip_patch_command;
+
+/* A submitted generation, copied off the caller's memory. */
+typedef struct aip_staged_generation {
+    alvk_generation g; /* its pointers point into `storage` */
+    alvk_generation_id id;
+    alvk_command_id command;
+    uint32_t index;
+    uint32_t added_owner;
+    alvk_status resolve_status; /* why no module copy resolved when it was queued */
+    uint64_t queued_ns;
+    _Alignas(8) uint8_t storage[];
+} aip_staged_generation;
+
+/* A heap copy of a validated generation; NULL when out of memory. Freed with free(). */
+aip_staged_generation *aip_generation_stage(const alvk_generation *g);
+
+/* The worker queue's commands (runtime/command_queue.h): `context` is the queue's, the
+ * const aip_apply_env * the worker was started with.
+ * aip_apply_patch_command (payload: aip_patch_command) and aip_apply_staged_generation
+ * (payload: aip_staged_generation *, freed) run a queued command to its end: the patch's
+ * state, the command's record, waiters woken; they return its result. The discard functions
+ * finish a command that will never run (the worker stopped) with ALVK_E_WORKER_UNAVAILABLE.
+ * aip_apply_rollbacks (payload unused) returns every patch with a rollback due to its last
+ * body that compiled. */
+alvk_status aip_apply_patch_command(void *payload, void *context);
+void aip_discard_patch_command(void *payload, void *context);
+alvk_status aip_apply_staged_generation(void *payload, void *context);
+void aip_discard_staged_generation(void *payload, void *context);
+alvk_status aip_apply_rollbacks(void *payload, void *context);
+
+#endif

@@ -1,0 +1,45 @@
+/* The inliners the JIT reported (JITInlining) for methods of allowed modules: which caller
+ * inlined which callee. The fallback ReJIT path re-JITs them with a patched target, since
+ * a caller that inlined the target keeps running the old body otherwise. Bounded: when
+ * full, new pairs are counted as dropped. Pure. */
+#ifndef AIP_INLINER_MAP_H
+#define AIP_INLINER_MAP_H
+
+#include "platform/platform.h"
+
+#include <stdint.h>
+
+#define AIP_INLINER_MAP_CAPACITY 4096 /* power of two */
+
+typedef struct aip_method_key {
+    uintptr_t module_id;
+    uint32_t token;
+} aip_method_key;
+
+typedef struct aip_inliner_pair {
+    aip_method_key callee;
+    aip_method_key caller;
+} aip_inliner_pair;
+
+typedef struct aip_inliner_map {
+    aip_mutex lock;
+    uint32_t count;
+    uint32_t dropped;
+    aip_inliner_pair slots[AIP_INLINER_MAP_CAPACITY]; /* callee.module_id 0: empty */
+} aip_inliner_map;
+
+int aip_inliner_map_init(aip_inliner_map *map);
+
+/* Records that caller inlined callee (once per pair). Returns 1 if new, 0 if known or
+ * dropped. */
+int aip_inliner_map_add(aip_inliner_map *map, aip_method_key callee, aip_method_key caller);
+
+/* ModuleUnloadStarted: pairs with a caller or callee in the module are removed (left as
+ * tombstones, so probes stay correct), so no unloaded ModuleID reaches RequestReJIT. */
+void aip_inliner_map_forget_module(aip_inliner_map *map, uintptr_t module_id);
+
+/* Copies up to capacity callers of callee into out; returns how many there are in all. */
+uint32_t aip_inliner_map_callers(aip_inliner_map *map, aip_method_key callee,
+                                 aip_method_key *out, uint32_t capacity);
+
+#endif

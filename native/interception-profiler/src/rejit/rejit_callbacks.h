@@ -1,0 +1,34 @@
+/* The ReJIT and inlining callbacks' handlers. They only look up, count and copy: the IL they
+ * hand over was prepared on the worker. A failed compilation they see is answered by a
+ * rollback, which the caller queues to the worker. */
+#ifndef AIP_REJIT_CALLBACKS_H
+#define AIP_REJIT_CALLBACKS_H
+
+#include "catalog/module_catalog.h"
+#include "coreclr/corprof_control.h"
+#include "coreclr/corprof_info.h"
+#include "rejit/inliner_map.h"
+#include "rejit/patch_table.h"
+
+/* GetReJITParameters: the published snapshot of (module, method) handed to the runtime, or
+ * S_OK with nothing set (the original IL stays: a restore, or an inliner). */
+HRESULT aip_rejit_on_get_parameters(aip_rejit_state *st, ModuleID module, mdMethodDef method,
+                                    ICorProfilerFunctionControl *control);
+
+/* ReJITCompilationStarted (finished 0) and ReJITCompilationFinished (finished 1). Returns 1
+ * with *rollback_index when the patch's current generation failed: a rollback must be queued. */
+int aip_rejit_on_compilation(aip_rejit_state *st, ICorProfilerInfo15 *info, FunctionID function,
+                             ReJITID rejit_id, int finished, HRESULT status,
+                             uint32_t *rollback_index);
+
+/* ReJITError; returns as aip_rejit_on_compilation. */
+int aip_rejit_on_error(aip_rejit_state *st, ModuleID module, mdMethodDef method, HRESULT status,
+                       uint32_t *rollback_index);
+
+/* JITInlining: records which callers inline methods of allowed modules, and refuses
+ * inlining of targets patched with the JITInlining fallback. */
+void aip_rejit_on_inlining(aip_rejit_state *st, aip_inliner_map *inliners,
+                           aip_module_catalog *catalog, ICorProfilerInfo15 *info,
+                           FunctionID caller, FunctionID callee, BOOL *should_inline);
+
+#endif

@@ -1,0 +1,32 @@
+/* RejitState's owner set: who holds a patch, and which body each owner last put in force. */
+#ifndef AIP_REJIT_OWNERS_H
+#define AIP_REJIT_OWNERS_H
+
+#include "rejit/patch_table.h"
+
+/* Lock-held helpers for the other RejitState files. */
+int aip_patch_find_owner(const aip_patch *p, uint64_t owner);
+void aip_patch_append_owner(aip_patch *p, uint64_t owner);
+void aip_patch_drop_owner(aip_patch *p, int at);
+/* Drops every owner (their bodies' references too): the patch ended. */
+void aip_patch_drop_all_owners(aip_patch *p);
+/* set_owner_body's work, lock held. */
+void aip_patch_set_owner_body(aip_patch *p, uint64_t owner, uint64_t replacement);
+
+/* Owner bookkeeping (worker only, lock taken inside). */
+int aip_rejit_has_owner(aip_rejit_state *st, uint32_t index, uint64_t owner);
+alvk_status aip_rejit_add_owner(aip_rejit_state *st, uint32_t index, uint64_t owner);
+/* An owner's body (its exact-dispatch replacement, or 0 for a generation) is now the one
+ * published: the owner keeps a reference to that snapshot. */
+void aip_rejit_set_owner_body(aip_rejit_state *st, uint32_t index, uint64_t owner,
+                              uint64_t replacement);
+/* The body a departure should leave in force: the most recently set body of the remaining
+ * owners (a new reference, with its replacement), or NULL for the original. */
+aip_prepared_rejit *aip_rejit_successor_body(aip_rejit_state *st, uint32_t index,
+                                             uint64_t *replacement);
+/* Returns the owners left after removing, or -1 when owner did not hold the patch. When none
+ * are left the patch is closing: installs no longer join it, commands get PATCH_ENDED, until
+ * the worker ends it (or, if restoring fails, adds the owner back, which reopens it). */
+int aip_rejit_remove_owner(aip_rejit_state *st, uint32_t index, uint64_t owner);
+
+#endif

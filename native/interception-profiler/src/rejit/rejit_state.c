@@ -1,0 +1,409 @@
+/* RejitState: the patch table's command transitions. */
+#include "rejit/rejit_state.h"
+
+#include "rejit/rejit_generations.h"
+#include "rejit/rejit_owners.h"
+
+#include <string.h>
+
+int aip_rejit_init(aip_rejit_state *st)
+{
+    memset(st, 0, sizeof *st);
+    st->last_requested = -1;
+    if (aip_mutex_init(&st->lock) != 0)
+        return -1;
+    return aip_cond_init(&st->changed);
+}
+
+/* A slot for a new patch: free first, else the longest-ended idle one. Lock held. */
+static int take_slot(aip_rejit_state *st)
+{
+    int best = -1;
+    for (int i = 0; i < ALVK_MAX_PATCHES; ++i) {
+        const aip_patch *p = &st->patches[i];
+        if (!p->in_use)
+            return i;
+        if (aip_patch_state_is_terminal(p->state) && p->pending == 0 && p->prepared == NULL &&
+            (best < 0 || p->ended_order < st->patches[best].ended_order))
+            best = i;
+    }
+    return best;
+}
+
+/* begin_install's work, lock held. With `prior`, the generation that will follow must chain
+ * on the target's latest one (0 for a target without a live patch): ALVK_E_STALE_GENERATION
+ * otherwise, decided before any slot is taken (so no ended patch is recycled for nothing). */
+static alvk_status install_locked(aip_rejit_state *st, const alvk_mvid *mvid, uintptr_t copy_id,
+                                  uint32_t copy_epoch, uint32_t token, uint64_t owner,
+                                  uint32_t flags, const alvk_generation_id *prior,
+                                  uint32_t *index, alvk_patch_handle *handle, int *added_owner)
+{
+    *added_owner = 0;
+    alvk_status status = ALVK_OK;
+    int found = -1;
+    for (int i = 0; i < ALVK_MAX_PATCHES && found < 0; ++i) {
+        const aip_patch *p = &st->patches[i];
+        if (p->in_use && !p->closing && !aip_patch_state_is_terminal(p->state) &&
+            p->token == token && copy_id != 0 && p->copy_id == copy_id &&
+            p->copy_epoch == copy_epoch && memcmp(&p->mvid, mvid, sizeof *mvid) == 0)
+            found = i;
+    }
+    if (prior != NULL && *prior != (found >= 0 ? st->patches[found].latest_generation : 0))
+        return ALVK_E_STALE_GENERATION;
+    if (found >= 0) {
+        aip_patch *p = &st->patches[found];
+        if (aip_patch_find_owner(p, owner) < 0 && p->owner_count == ALVK_MAX_PATCH_OWNERS)
+            status = ALVK_E_OWNERS_FULL;
+    } else if ((found = take_slot(st)) < 0) {
+        status = ALVK_E_PATCH_TABLE_FULL;
+    } else {
+        aip_patch *p = &st->patches[found];
+        uint32_t generation = p->generation + 1;
+        aip_patch_clear_history(p);
+        memset(p, 0, sizeof *p);
+        p->generation = generation == 0 ? 1 : generation;
+        p->in_use = 1;
+        p->state = ALVK_PATCH_PENDING;
+        p->last_status = ALVK_OK;
+        p->mvid = *mvid;
+        p->token = token;
+        p->copy_id = copy_id;
+        p->copy_epoch = copy_epoch;
+        p->telemetry.method_token = token;
+        p->telemetry.module_epoch = copy_epoch;
+        p->telemetry.flags = flags;
+    }
+    if (status == ALVK_OK) {
+        aip_patch *p = &st->patches[found];
+        if (aip_patch_find_owner(p, owner) < 0) {
+            aip_patch_append_owner(p, owner);
+            *added_owner = 1;
+        }
+        st->patches[found].pending++;
+        *index = (uint32_t)found;
+        *handle = aip_patch_handle_of(st, (uint32_t)found);
+    }
+    return status;
+}
+
+alvk_status aip_rejit_begin_install(aip_rejit_state *st, const alvk_mvid *mvid,
+                                    uintptr_t copy_id, uint32_t copy_epoch, uint32_t token,
+                                    uint64_t owner, uint32_t flags, uint32_t *index,
+                                    alvk_patch_handle *handle, int *added_owner)
+{
+    aip_mutex_lock(&st->lock);
+    alvk_status status = install_locked(st, mvid, copy_id, copy_epoch, token, owner, flags, NULL,
+                                        index, handle, added_owner);
+    aip_mutex_unlock(&st->lock);
+    return status;
+}
+
+alvk_status aip_rejit_begin_chained_install(aip_rejit_state *st, const alvk_mvid *mvid,
+                                            uintptr_t copy_id, uint32_t copy_epoch,
+                                            uint32_t token, uint64_t owner, uint32_t flags,
+                                            alvk_generation_id prior, uint32_t *index,
+                                            alvk_patch_handle *handle, int *added_owner)
+{
+    aip_mutex_lock(&st->lock);
+    alvk_status status = install_locked(st, mvid, copy_id, copy_epoch, token, owner, flags,
+                                        &prior, index, handle, added_owner);
+    aip_mutex_unlock(&st->lock);
+    return status;
+}
+
+/* begin_command's work, lock held. */
+static alvk_status command_locked(aip_rejit_state *st, alvk_patch_handle handle, uint64_t owner,
+                                  uint32_t *index)
+{
+    aip_patch *p = aip_patch_from_handle(st, handle, index);
+    if (p == NULL)
+        return ALVK_E_UNKNOWN_PATCH;
+    if (aip_patch_state_is_terminal(p->state) || p->closing)
+        return ALVK_E_PATCH_ENDED;
+    if (aip_patch_find_owner(p, owner) < 0)
+        return ALVK_E_NOT_OWNER;
+    p->pending++;
+    return ALVK_OK;
+}
+
+alvk_status aip_rejit_begin_command(aip_rejit_state *st, alvk_patch_handle handle,
+                                    uint64_t owner, uint32_t *index)
+{
+    aip_mutex_lock(&st->lock);
+    alvk_status status = command_locked(st, handle, owner, index);
+    aip_mutex_unlock(&st->lock);
+    return status;
+}
+
+void aip_rejit_cancel_command(aip_rejit_state *st, uint32_t index, uint64_t added_owner)
+{
+    aip_mutex_lock(&st->lock);
+    aip_patch *p = &st->patches[index];
+    int at = added_owner != 0 ? aip_patch_find_owner(p, added_owner) : -1;
+    if (at >= 0)
+        aip_patch_drop_owner(p, at);
+    if (p->pending > 0 && --p->pending == 0 && p->state == ALVK_PATCH_PENDING &&
+        p->telemetry.commands_completed == 0)
+        p->in_use = 0;
+    aip_cond_broadcast(&st->changed);
+    aip_mutex_unlock(&st->lock);
+}
+
+/* issue_command's work, lock held. */
+static alvk_command_id issue_locked(aip_rejit_state *st)
+{
+    alvk_command_id id = ++st->last_command;
+    aip_command_record *r = &st->commands[id % ALVK_COMMAND_HISTORY];
+    r->id = id;
+    r->status = ALVK_OK;
+    r->done = 0;
+    return id;
+}
+
+alvk_command_id aip_rejit_issue_command(aip_rejit_state *st)
+{
+    aip_mutex_lock(&st->lock);
+    alvk_command_id id = issue_locked(st);
+    aip_mutex_unlock(&st->lock);
+    return id;
+}
+
+alvk_status aip_rejit_accept(aip_rejit_state *st, const aip_rejit_request *r,
+                             aip_rejit_accepted *out)
+{
+    alvk_status status;
+    memset(out, 0, sizeof *out);
+    aip_mutex_lock(&st->lock);
+    if (r->kind == AIP_REQUEST_INSTALL || r->kind == AIP_REQUEST_GENERATION) {
+        int chained = r->kind == AIP_REQUEST_GENERATION;
+        status = install_locked(st, r->mvid, r->copy_id, r->copy_epoch, r->token, r->owner,
+                                r->flags, chained ? &r->prior : NULL, &out->index, &out->handle,
+                                &out->added_owner);
+        /* A prior was checked against this very patch's latest: opening cannot fail. */
+        if (status == ALVK_OK)
+            aip_patch_open_generation(st, &st->patches[out->index], chained, r->prior,
+                                      &out->generation);
+    } else {
+        status = command_locked(st, r->handle, r->owner, &out->index);
+        if (status == ALVK_OK && r->kind == AIP_REQUEST_REPLACE)
+            aip_patch_open_generation(st, &st->patches[out->index], 0, 0, &out->generation);
+    }
+    if (status == ALVK_OK)
+        out->command = issue_locked(st);
+    aip_mutex_unlock(&st->lock);
+    return status;
+}
+
+/* The command's record, if it is still kept. Lock held. */
+static aip_command_record *command_record(aip_rejit_state *st, alvk_command_id command)
+{
+    aip_command_record *r = &st->commands[command % ALVK_COMMAND_HISTORY];
+    return command != 0 && r->id == command ? r : NULL;
+}
+
+/* Lock held. */
+static void end_command(aip_rejit_state *st, alvk_command_id command, alvk_status status)
+{
+    aip_command_record *r = command_record(st, command);
+    if (r != NULL) {
+        r->status = status;
+        r->done = 1;
+    }
+}
+
+alvk_status aip_rejit_wait_command(aip_rejit_state *st, alvk_command_id command,
+                                   uint64_t timeout_ns, alvk_status *result)
+{
+    uint64_t deadline = aip_monotonic_ns() + timeout_ns;
+    alvk_status status;
+    aip_mutex_lock(&st->lock);
+    for (;;) {
+        const aip_command_record *r = command_record(st, command);
+        if (r == NULL) {
+            status = ALVK_E_UNKNOWN_COMMAND;
+            break;
+        }
+        if (r->done) {
+            *result = r->status;
+            status = ALVK_OK;
+            break;
+        }
+        if (aip_cond_wait_until(&st->changed, &st->lock, deadline) != 0) {
+            r = command_record(st, command);
+            if (r == NULL || !r->done) {
+                status = r == NULL ? ALVK_E_UNKNOWN_COMMAND : ALVK_E_TIMEOUT;
+                break;
+            }
+        }
+    }
+    aip_mutex_unlock(&st->lock);
+    return status;
+}
+
+void aip_rejit_discard_command(aip_rejit_state *st, uint32_t index, alvk_command_id command,
+                               alvk_generation_id generation, uint64_t added_owner,
+                               uint64_t queued_ns)
+{
+    if (generation != 0)
+        aip_rejit_generation_rejected(st, index, generation, ALVK_E_WORKER_UNAVAILABLE, 0, 0);
+    aip_mutex_lock(&st->lock);
+    aip_patch *p = &st->patches[index];
+    int at = added_owner != 0 ? aip_patch_find_owner(p, added_owner) : -1;
+    if (at >= 0)
+        aip_patch_drop_owner(p, at);
+    alvk_patch_state state = p->state == ALVK_PATCH_PENDING && p->telemetry.commands_completed == 0
+                                 ? ALVK_PATCH_REJECTED
+                                 : p->state;
+    aip_mutex_unlock(&st->lock);
+    aip_rejit_finish_command(st, index, command, state, ALVK_E_WORKER_UNAVAILABLE, queued_ns);
+}
+
+/* finish_command's work, lock held. */
+static void finish_locked(aip_rejit_state *st, aip_patch *p, alvk_command_id command,
+                          alvk_patch_state state, alvk_status status, uint64_t queued_ns)
+{
+    end_command(st, command, status);
+    if (!aip_patch_state_is_terminal(p->state)) {
+        if (aip_patch_state_is_terminal(state)) {
+            p->ended_order = ++st->end_counter;
+            aip_prepared_release(p->good);
+            p->good = NULL;
+            p->rollback_due = 0;
+            aip_patch_drop_all_owners(p);
+        }
+        p->state = state;
+    }
+    p->last_status = status;
+    p->telemetry.commands_completed++;
+    p->telemetry.command_elapsed_ns = aip_monotonic_ns() - queued_ns;
+    if (p->pending > 0)
+        p->pending--;
+    aip_cond_broadcast(&st->changed);
+}
+
+void aip_rejit_finish_command(aip_rejit_state *st, uint32_t index, alvk_command_id command,
+                              alvk_patch_state state, alvk_status status, uint64_t queued_ns)
+{
+    aip_mutex_lock(&st->lock);
+    finish_locked(st, &st->patches[index], command, state, status, queued_ns);
+    aip_mutex_unlock(&st->lock);
+}
+
+aip_prepared_rejit *aip_rejit_publish(aip_rejit_state *st, uint32_t index,
+                                      aip_prepared_rejit *prepared)
+{
+    aip_mutex_lock(&st->lock);
+    aip_patch *p = &st->patches[index];
+    aip_prepared_rejit *previous = prepared;
+    /* A module unload may end the patch between the worker's look at it and this publish;
+     * an ended patch keeps no snapshot (nothing would release it, and its slot could never
+     * be recycled), so the snapshot goes back to the caller. */
+    if (!aip_patch_state_is_terminal(p->state)) {
+        previous = p->prepared;
+        p->prepared = prepared;
+    }
+    aip_mutex_unlock(&st->lock);
+    return previous;
+}
+
+void aip_rejit_set_target(aip_rejit_state *st, uint32_t index, uintptr_t module_id,
+                          uint32_t module_epoch)
+{
+    aip_mutex_lock(&st->lock);
+    st->patches[index].module_id = module_id;
+    st->patches[index].telemetry.module_epoch = module_epoch;
+    aip_mutex_unlock(&st->lock);
+}
+
+static void set_dispatch_locked(aip_patch *p, uint32_t calli_token, int32_t metadata_hresult,
+                                uint64_t replacement)
+{
+    p->telemetry.calli_signature_token = calli_token;
+    p->telemetry.metadata_hresult = metadata_hresult;
+    p->telemetry.replacement = replacement;
+}
+
+void aip_rejit_set_dispatch(aip_rejit_state *st, uint32_t index, uint32_t calli_token,
+                            int32_t metadata_hresult, uint64_t replacement)
+{
+    aip_mutex_lock(&st->lock);
+    set_dispatch_locked(&st->patches[index], calli_token, metadata_hresult, replacement);
+    aip_mutex_unlock(&st->lock);
+}
+
+static void note_request_locked(aip_rejit_state *st, uint32_t index, int32_t hresult,
+                                uint64_t queued_ns)
+{
+    st->patches[index].telemetry.request_hresult = hresult;
+    if (hresult >= 0) {
+        st->patches[index].awaiting_compile_since = queued_ns;
+        st->last_requested = (int32_t)index;
+    }
+}
+
+void aip_rejit_note_request(aip_rejit_state *st, uint32_t index, int32_t hresult,
+                            uint64_t queued_ns)
+{
+    aip_mutex_lock(&st->lock);
+    note_request_locked(st, index, hresult, queued_ns);
+    aip_mutex_unlock(&st->lock);
+}
+
+void aip_rejit_commit(aip_rejit_state *st, uint32_t index, aip_rejit_applied *a)
+{
+    aip_mutex_lock(&st->lock);
+    aip_patch *p = &st->patches[index];
+    if (a->requested) {
+        note_request_locked(st, index, a->request_hresult, a->request_queued_ns);
+        aip_patch_generation_requested(p, a->generation, a->replaced);
+    }
+    if (a->owner_body != 0)
+        aip_patch_set_owner_body(p, a->owner_body, a->owner_replacement);
+    if (a->dispatch)
+        set_dispatch_locked(p, a->calli_token, a->metadata_hresult, a->replacement);
+    if (a->finish)
+        finish_locked(st, p, a->command, a->state, a->status, a->queued_ns);
+    aip_mutex_unlock(&st->lock);
+    memset(a, 0, sizeof *a); /* the reference to `replaced` is taken */
+}
+
+void aip_rejit_copy(aip_rejit_state *st, uint32_t index, aip_patch *copy)
+{
+    aip_mutex_lock(&st->lock);
+    *copy = st->patches[index];
+    aip_mutex_unlock(&st->lock);
+}
+
+alvk_status aip_rejit_lookup(aip_rejit_state *st, alvk_patch_handle handle, aip_patch *copy)
+{
+    aip_mutex_lock(&st->lock);
+    aip_patch *p = aip_patch_from_handle(st, handle, NULL);
+    if (p != NULL)
+        *copy = *p;
+    aip_mutex_unlock(&st->lock);
+    return p != NULL ? ALVK_OK : ALVK_E_UNKNOWN_PATCH;
+}
+
+alvk_status aip_rejit_wait(aip_rejit_state *st, alvk_patch_handle handle, uint64_t timeout_ns)
+{
+    uint64_t deadline = aip_monotonic_ns() + timeout_ns;
+    alvk_status status;
+    aip_mutex_lock(&st->lock);
+    for (;;) {
+        aip_patch *p = aip_patch_from_handle(st, handle, NULL);
+        if (p == NULL) {
+            status = ALVK_E_UNKNOWN_PATCH;
+            break;
+        }
+        if (p->pending == 0) {
+            status = p->last_status;
+            break;
+        }
+        if (aip_cond_wait_until(&st->changed, &st->lock, deadline) != 0 && p->pending != 0) {
+            status = ALVK_E_TIMEOUT;
+            break;
+        }
+    }
+    aip_mutex_unlock(&st->lock);
+    return status;
+}

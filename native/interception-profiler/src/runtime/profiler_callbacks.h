@@ -1,0 +1,59 @@
+/* The CoreCLR callbacks that run on the runtime's threads while code is being compiled or
+ * objects allocated: the gate (attached, and patching allowed) and the hand-off to the layer
+ * that answers, inline, so the hot ones (ObjectAllocated, JITInlining) cost no extra call. A
+ * failed compilation seen here queues a rollback to the worker. */
+#ifndef AIP_PROFILER_CALLBACKS_H
+#define AIP_PROFILER_CALLBACKS_H
+
+#include "allocation/allocation_capture.h"
+#include "rejit/rejit_callbacks.h"
+#include "runtime/profiler.h"
+
+/* Patching callbacks count only in an attached profiler whose configuration allows patching. */
+static inline int aip_profiler_patching(aip_profiler *p)
+{
+    return aip_profiler_attached(p) && p->config.startup_status == ALVK_OK;
+}
+
+static inline HRESULT aip_runtime_get_rejit_parameters(aip_profiler *p, ModuleID module,
+                                                       mdMethodDef method,
+                                                       ICorProfilerFunctionControl *control)
+{
+    if (!aip_profiler_patching(p))
+        return S_OK;
+    return aip_rejit_on_get_parameters(&p->rejit, module, method, control);
+}
+
+static inline void aip_runtime_rejit_event(aip_profiler *p, FunctionID function,
+                                           ReJITID rejit_id, int finished, HRESULT status)
+{
+    uint32_t index = 0;
+    if (aip_profiler_patching(p) && aip_rejit_on_compilation(&p->rejit, p->info, function,
+                                                             rejit_id, finished, status, &index))
+        aip_runtime_queue_rollback(p, index);
+}
+
+static inline void aip_runtime_rejit_error(aip_profiler *p, ModuleID module, mdMethodDef method,
+                                           HRESULT status)
+{
+    uint32_t index = 0;
+    if (aip_profiler_patching(p) && aip_rejit_on_error(&p->rejit, module, method, status, &index))
+        aip_runtime_queue_rollback(p, index);
+}
+
+static inline void aip_runtime_jit_inlining(aip_profiler *p, FunctionID caller,
+                                            FunctionID callee, BOOL *should_inline)
+{
+    if (aip_profiler_patching(p))
+        aip_rejit_on_inlining(&p->rejit, &p->inliners, &p->catalog, p->info, caller, callee,
+                              should_inline);
+}
+
+static inline void aip_runtime_object_allocated(aip_profiler *p, ObjectID object,
+                                                ClassID class_id)
+{
+    if (p != NULL)
+        aip_allocation_on_object(&p->allocations, object, class_id);
+}
+
+#endif
