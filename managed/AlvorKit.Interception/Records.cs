@@ -34,8 +34,8 @@ public sealed record PatchTelemetry
     /// <summary>The profiler's state of the patch.</summary>
     public PatchState State { get; init; }
 
-    /// <summary>The status name of the latest finished command (<c>ALVK_OK</c> when it succeeded).</summary>
-    public string LastStatus { get; init; } = "";
+    /// <summary>The status of the latest finished command (<see cref="InterceptionStatus.Ok"/> when it succeeded).</summary>
+    public InterceptionStatus LastStatus { get; init; }
 
     /// <summary>Commands queued or running.</summary>
     public int PendingCommands { get; init; }
@@ -118,8 +118,8 @@ public sealed record PatchTelemetry
             if (hr != 0)
                 text.Append(CultureInfo.InvariantCulture, $"; {name} 0x{hr:X8}");
         }
-        if (LastStatus != "ALVK_OK")
-            text.Append("; last status ").Append(LastStatus);
+        if (LastStatus != InterceptionStatus.Ok)
+            text.Append("; last status ").Append(LastStatus.ToString());
         return text.ToString();
     }
 }
@@ -266,8 +266,11 @@ public sealed record GenerationInfo
     /// <summary>Its state.</summary>
     public GenerationState State { get; init; }
 
-    /// <summary>Why it was rejected or failed (<c>ALVK_OK</c> otherwise).</summary>
-    public string Status { get; init; } = "";
+    /// <summary>Why it was rejected or failed (<see cref="InterceptionStatus.Ok"/> otherwise).</summary>
+    public InterceptionStatus Status { get; init; }
+
+    /// <summary>The name of <see cref="Status"/> (alvk_status_name), such as <c>ALVK_E_COMPILATION_FAILED</c>.</summary>
+    public string StatusName { get; init; } = "";
 
     /// <summary>The profiler's description of <see cref="Status"/>.</summary>
     public string StatusDescription { get; init; } = "";
@@ -299,4 +302,40 @@ public sealed record GenerationInfo
 
     /// <summary>For a stack-type refusal: what the instruction needs there.</summary>
     public StackType TypeExpected { get; init; }
+}
+
+/// <summary>The signature a replacement must have for exact dispatch to a target
+/// (<see cref="Interceptor.ExpectedReplacementSignature"/>): a static method taking
+/// <see cref="Parameters"/> and returning <see cref="ReturnType"/>.</summary>
+public sealed record ReplacementSignature
+{
+    private readonly string _declaration;
+
+    internal ReplacementSignature(IReadOnlyList<Type> parameters, Type returnType, string declaration)
+    {
+        Parameters = parameters;
+        ReturnType = returnType;
+        _declaration = declaration;
+    }
+
+    /// <summary>The parameter types in order: for an instance target, its receiver first (the
+    /// declaring class, or the struct by reference), then the target's parameters (ref, out and in
+    /// as by-reference types).</summary>
+    public IReadOnlyList<Type> Parameters { get; }
+
+    /// <summary>The target's return type (<see cref="void"/> for a constructor or a void method).</summary>
+    public Type ReturnType { get; }
+
+    /// <summary>Whether <paramref name="method"/> has this signature (static, these parameter types,
+    /// this return type).</summary>
+    public bool IsMatchedBy(MethodInfo method)
+    {
+        ArgumentNullException.ThrowIfNull(method);
+        ParameterInfo[] actual = method.GetParameters();
+        return method.IsStatic && !method.ContainsGenericParameters && method.ReturnType == ReturnType &&
+               actual.Length == Parameters.Count && actual.Select(p => p.ParameterType).SequenceEqual(Parameters);
+    }
+
+    /// <summary>The declaration, C#-like: <c>static int Damage(Enemy self, float amount)</c>.</summary>
+    public override string ToString() => _declaration;
 }
