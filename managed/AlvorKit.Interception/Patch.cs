@@ -97,9 +97,9 @@ public sealed class Patch : IDisposable
 
     /// <summary>Drops this owner's hold; the original body returns when no other owner holds the
     /// target. Does nothing when already removed.</summary>
-    /// <remarks>While other owners still hold the target, the profiler leaves the body in force as
-    /// it is, even when it is this owner's replacement or plan: the remaining owners get theirs
-    /// back only by running a command of their own (Replace or Apply).</remarks>
+    /// <remarks>While other owners still hold the target, the removal puts back the most recently
+    /// set body of a remaining owner (its replacement or its plan's generation), so nothing this
+    /// owner put in force keeps running; the remaining owners need no command of their own.</remarks>
     /// <exception cref="PatchException">The runtime refused the restoring ReJIT (the patch stays).</exception>
     public void Remove() =>
         _interceptor.RemoveCore(this, synchronous: true, CancellationToken.None).GetAwaiter().GetResult();

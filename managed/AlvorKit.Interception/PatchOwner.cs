@@ -4,10 +4,10 @@ namespace AlvorKit.Interception;
 
 /// <summary>
 /// An owner scope: every patch installed with it is removed together when it is disposed.
-/// Several owners may hold a patch on the same target: each install joins the target's patch
-/// (the newest replacement is in force; when its owner leaves while others remain, the most
-/// recent replacement of a remaining owner comes back), and the original body returns only
-/// when the last owner removes it.
+/// Several owners may hold a patch on the same target: each install or plan joins the target's
+/// patch (the newest body set is in force; when its owner leaves while others remain, the most
+/// recently set body of a remaining owner, its replacement or its plan's generation, comes
+/// back), and the original body returns only when the last owner removes it.
 /// </summary>
 /// <example>
 /// <code>
