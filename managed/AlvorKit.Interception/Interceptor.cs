@@ -49,6 +49,11 @@ public sealed class Interceptor : IDisposable
     /// <summary>The ABI version the profiler implements.</summary>
     public Version AbiVersion => Native.AbiVersion;
 
+    /// <summary>One snapshot of the profiler's state, read with one call: its startup status,
+    /// patchable modules, allocation profiling, worker queue and what it holds. (The properties
+    /// below each read the profiler once per access.)</summary>
+    public ProfilerStatus ReadStatus() => Native.Status();
+
     /// <summary>Whether the profiler accepts patch commands (its startup configuration is valid
     /// and names patchable modules).</summary>
     public bool IsPatchingEnabled => Native.StartupStatus() == InterceptionStatus.Ok;

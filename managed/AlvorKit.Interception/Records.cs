@@ -339,3 +339,50 @@ public sealed record ReplacementSignature
     /// <summary>The declaration, C#-like: <c>static int Damage(Enemy self, float amount)</c>.</summary>
     public override string ToString() => _declaration;
 }
+
+/// <summary>One snapshot of the profiler's state in this process (<see cref="Interceptor.ReadStatus"/>),
+/// read with one call.</summary>
+public sealed record ProfilerStatus
+{
+    /// <summary>Why the profiler refuses patch commands (<see cref="InterceptionStatus.Ok"/> when it accepts them).</summary>
+    public InterceptionStatus StartupStatus { get; init; }
+
+    /// <summary>Whether the profiler accepts patch commands.</summary>
+    public bool IsPatchingEnabled => StartupStatus == InterceptionStatus.Ok;
+
+    /// <summary>The assemblies whose methods may be patched (names joined by ';', or "*").</summary>
+    public string PatchableModules { get; init; } = "";
+
+    /// <summary>Whether allocation capture windows can open (ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING=1 at startup).</summary>
+    public bool AllocationProfiling { get; init; }
+
+    /// <summary>The runtime's version, as the profiler read it.</summary>
+    public string RuntimeVersion { get; init; } = "";
+
+    /// <summary>Whether the profiler's worker thread runs.</summary>
+    public bool WorkerAlive { get; init; }
+
+    /// <summary>The worker queue's slots (a command meets <see cref="InterceptionStatus.QueueFull"/> when all are taken).</summary>
+    public int QueueCapacity { get; init; }
+
+    /// <summary>Commands waiting now.</summary>
+    public int QueueDepth { get; init; }
+
+    /// <summary>Commands the worker has finished since startup.</summary>
+    public ulong CommandsCompleted { get; init; }
+
+    /// <summary>Metadata tokens the profiler emitted into modules, and their bytes.</summary>
+    public ulong MetadataTokensEmitted { get; init; }
+
+    /// <summary>The bytes of the names and blobs of those tokens.</summary>
+    public ulong MetadataBytesEmitted { get; init; }
+
+    /// <summary>Emissions served from the token cache instead.</summary>
+    public ulong MetadataTokensReused { get; init; }
+
+    /// <summary>The bytes of IL bodies and maps the profiler holds now.</summary>
+    public ulong SnapshotBytes { get; init; }
+
+    /// <summary>How many such bodies.</summary>
+    public ulong SnapshotCount { get; init; }
+}

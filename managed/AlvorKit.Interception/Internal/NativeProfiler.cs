@@ -97,6 +97,28 @@ internal sealed unsafe class NativeProfiler
         return rc == AlvkStatus.Ok ? (InterceptionStatus)status.StartupStatus : (InterceptionStatus)rc;
     }
 
+    /// <summary>alvk_get_runtime_status as one record.</summary>
+    public ProfilerStatus Status()
+    {
+        AlvkStatus rc = _library.GetRuntimeStatus(out AlvkRuntimeStatus s);
+        return new ProfilerStatus
+        {
+            StartupStatus = rc == AlvkStatus.Ok ? (InterceptionStatus)s.StartupStatus : (InterceptionStatus)rc,
+            PatchableModules = s.Allowlist,
+            AllocationProfiling = s.AllocationProfiling != 0,
+            RuntimeVersion = s.RuntimeVersion,
+            WorkerAlive = s.WorkerAlive != 0,
+            QueueCapacity = (int)s.QueueCapacity,
+            QueueDepth = (int)s.QueueDepth,
+            CommandsCompleted = s.CommandsCompleted,
+            MetadataTokensEmitted = s.MetadataTokensEmitted,
+            MetadataBytesEmitted = s.MetadataBytesEmitted,
+            MetadataTokensReused = s.MetadataTokensReused,
+            SnapshotBytes = s.SnapshotBytes,
+            SnapshotCount = s.SnapshotCount,
+        };
+    }
+
     /// <summary>The modules the profiler lets callers patch ("*" or names joined by ';').</summary>
     public string Allowlist()
     {

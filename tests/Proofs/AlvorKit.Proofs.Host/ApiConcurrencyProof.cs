@@ -422,6 +422,20 @@ public static class ApiConcurrencyProof
             Interceptor.ExpectedReplacementSignature(typeof(Stopwatch).GetMethod(nameof(Stopwatch.Restart))!);
         report["instanceSignature"] = instance.ToString();
         report["patchingStatus"] = interceptor.PatchingStatus.ToString();
+        ProfilerStatus before = interceptor.ReadStatus();
+        interceptor.Install(M("Left"), M("LeftPatched")).Remove();
+        ProfilerStatus after = interceptor.ReadStatus();
+        report["readStatus"] = new JsonObject
+        {
+            ["startupStatus"] = before.StartupStatus.ToString(),
+            ["patchingEnabled"] = before.IsPatchingEnabled,
+            ["patchableModules"] = before.PatchableModules,
+            ["allocationProfiling"] = before.AllocationProfiling,
+            ["workerAlive"] = before.WorkerAlive,
+            ["queueCapacity"] = before.QueueCapacity,
+            ["commandsBefore"] = before.CommandsCompleted,
+            ["commandsAfter"] = after.CommandsCompleted,
+        };
         return report;
     }
 }

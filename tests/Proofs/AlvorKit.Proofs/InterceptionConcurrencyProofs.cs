@@ -124,6 +124,19 @@ public sealed class InterceptionConcurrencyProofs
         Assert.True(r.Text("patchingStatus") == nameof(InterceptionStatus.Ok), json);
     }
 
+    [Fact]
+    public void ReadStatusIsOneSnapshotOfTheProfiler()
+    {
+        JsonNode r = Report(PatchReports.TieredPgo)["status"]!["readStatus"]!;
+        string json = r.ToJsonString();
+        Assert.True(r.Text("startupStatus") == nameof(InterceptionStatus.Ok) && r.Value<bool>("patchingEnabled"), json);
+        Assert.True(r.Text("patchableModules") == "AlvorKit.Proofs.Host;AlvorKit.Proofs.Heavy", json);
+        Assert.True(r.Value<bool>("allocationProfiling") && r.Value<bool>("workerAlive"), json);
+        Assert.True(r.Value<int>("queueCapacity") == 64, json);
+        // An install and a remove (and their describe) ran on the worker in between.
+        Assert.True(r.Value<ulong>("commandsAfter") >= r.Value<ulong>("commandsBefore") + 2, json);
+    }
+
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void AnInstallIntoAFullQueueIsCaughtByItsStatusAndChangesNothing(string tiering)
