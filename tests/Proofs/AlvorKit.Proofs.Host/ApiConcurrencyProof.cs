@@ -85,7 +85,7 @@ public static class ConcurrencyTargets
 /// </summary>
 public static class ApiConcurrencyProof
 {
-    private const int Input = 5;
+    private const int Input = 5, MaxAttempts = 50;
     private static readonly TimeSpan Limit = TimeSpan.FromSeconds(20);
 
     public static JsonObject Run()
@@ -285,13 +285,15 @@ public static class ApiConcurrencyProof
             late.Cancel();
             string outcome = Outcome(task);
             blocker.Join();
-            if (!completed || attempts == 20)
+            // Done before the token fired (the blocker's describe was not ahead after all): undo, again.
+            if ((!completed && outcome == "canceled") || attempts == MaxAttempts)
             {
                 report["afterQueuedCompletedBeforeCancel"] = completed;
                 report["afterQueued"] = outcome;
                 break;
             }
-            task.Result.Remove();
+            if (task.IsCompletedSuccessfully)
+                task.Result.Remove();
         }
         report["afterQueuedAttempts"] = attempts;
         report["afterQueuedValue"] = Value(ConcurrencyTargets.Queued, Input + 70);
@@ -317,7 +319,7 @@ public static class ApiConcurrencyProof
         Patcher.Poll(() => ConcurrencyTargets.Crowded(Input), Input + 11);
         var rounds = new JsonArray();
         string? caught = null;
-        for (int attempt = 0; attempt < 20 && caught is null; attempt++)
+        for (int attempt = 0; attempt < MaxAttempts && caught is null; attempt++)
         {
             string? status = null, type = null, message = null;
             JsonObject round = saturator.Round(() =>
@@ -373,6 +375,10 @@ public static class ApiConcurrencyProof
         catch (AggregateException e) when (e.InnerException is OperationCanceledException)
         {
             return "canceled";
+        }
+        catch (AggregateException e)
+        {
+            return $"{e.InnerException?.GetType().Name}: {e.InnerException?.Message}";
         }
     }
 
