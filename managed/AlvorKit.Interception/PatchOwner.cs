@@ -18,7 +18,7 @@ namespace AlvorKit.Interception;
 /// // leaving the scope removes both patches
 /// </code>
 /// </example>
-public sealed class PatchOwner : IDisposable
+public sealed class PatchOwner : IDisposable, IAsyncDisposable
 {
     // Owner IDs: a random base, so they do not collide with IDs other components choose, plus
     // a counter, so they are unique in the process. The profiler reserves 0.
@@ -75,6 +75,37 @@ public sealed class PatchOwner : IDisposable
             try
             {
                 patches[i].Remove();
+            }
+            catch (PatchException e)
+            {
+                failures.Add(e);
+            }
+        }
+        if (failures.Count > 0)
+            throw new AggregateException($"{Name}: {failures.Count} of {patches.Count} patches could not be removed.",
+                failures);
+    }
+
+    /// <summary><see cref="Dispose"/> without blocking the calling thread on the profiler's worker
+    /// (<c>await using var owner = new PatchOwner("console");</c>): every patch is removed with
+    /// <see cref="Patch.RemoveAsync"/>, one after the other; failures are thrown together
+    /// afterwards as an AggregateException of PatchExceptions.</summary>
+    public async ValueTask DisposeAsync()
+    {
+        List<Patch> patches;
+        lock (_gate)
+        {
+            if (_disposed)
+                return;
+            _disposed = true;
+            patches = [.. _patches];
+        }
+        var failures = new List<Exception>();
+        for (int i = patches.Count - 1; i >= 0; i--)
+        {
+            try
+            {
+                await patches[i].RemoveAsync().ConfigureAwait(false);
             }
             catch (PatchException e)
             {

@@ -39,7 +39,7 @@ public sealed class DevConsole(Interceptor interceptor, Action<string> print)
     /// <summary>Runs the script; `waitFrames(n)` completes once the game drew n more frames.</summary>
     public async Task RunAsync(Func<int, Task> waitFrames, int phaseFrames)
     {
-        using var owner = new PatchOwner("dev console");
+        await using var owner = new PatchOwner("dev console");
         Patch? movement = null, scoring = null;
         MethodInfo update = typeof(World).GetMethod(nameof(World.Update))!;
         MethodInfo pointsFor = typeof(Scoring).GetMethod(nameof(Scoring.PointsFor))!;

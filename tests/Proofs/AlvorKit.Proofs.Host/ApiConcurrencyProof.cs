@@ -237,6 +237,14 @@ public static class ApiConcurrencyProof
         planned.RemoveAsync().WaitAsync(Limit).GetAwaiter().GetResult();
         report["plannedRemoved"] = Value(ConcurrencyTargets.Planned, Input + 8);
 
+        // await using: DisposeAsync removes what the owner still holds.
+        var scoped = new PatchOwner("async scope");
+        interceptor.InstallAsync(M("Later"), M("LaterPatched"), scoped).WaitAsync(Limit).GetAwaiter().GetResult();
+        report["scopedValue"] = Value(ConcurrencyTargets.Later, Input + 50);
+        scoped.DisposeAsync().AsTask().WaitAsync(Limit).GetAwaiter().GetResult();
+        report["scopedDisposedPatches"] = scoped.Patches.Count;
+        report["scopedDisposedValue"] = Value(ConcurrencyTargets.Later, Input + 5);
+
         // A failure arrives through the task, typed.
         try
         {

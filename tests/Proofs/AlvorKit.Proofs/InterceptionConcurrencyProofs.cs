@@ -84,6 +84,10 @@ public sealed class InterceptionConcurrencyProofs
         Assert.True(r["plannedValue"]!.Value<int>("value") == Input * 3, json);
         Assert.True(r.Text("plannedGeneration") == "Active", json);
         Assert.True(r["plannedRemoved"]!.Value<int>("value") == Input + 8, json);
+        // PatchOwner.DisposeAsync
+        Assert.True(r["scopedValue"]!.Value<int>("value") == Input + 50, json);
+        Assert.True(r.Value<int>("scopedDisposedPatches") == 0, json);
+        Assert.True(r["scopedDisposedValue"]!.Value<int>("value") == Input + 5, json);
         // A refusal arrives through the task, typed.
         Assert.True(r.Text("misfit") == "ParameterType", json);
     }
