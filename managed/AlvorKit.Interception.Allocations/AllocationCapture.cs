@@ -4,75 +4,129 @@ using AlvorKit.Interception.Native;
 
 namespace AlvorKit.Interception.Allocations;
 
-/// <summary>How a window records: the fields of alvk_capture_options (0 means the profiler's default).</summary>
+/// <summary>What a window records.</summary>
+public enum AllocationCaptureMode
+{
+    /// <summary>Exact per-type counts and bytes only.</summary>
+    CountOnly = 0,
+
+    /// <summary>Counts, plus sampled allocation stacks.</summary>
+    Sampled = 1,
+}
+
+/// <summary>How a window records (0 means the profiler's default).</summary>
+/// <param name="Mode">Counts only, or counts and sampled stacks.</param>
+/// <param name="SampleIntervalBytes">The mean bytes between two samples.</param>
+/// <param name="MaxSamples">At most this many samples (up to the storage fixed at startup).</param>
+/// <param name="MaxFrames">At most this many frames per sample.</param>
+/// <param name="Seed">The sampling's random seed (0: one of the profiler's choosing).</param>
 public readonly record struct AllocationCaptureOptions(
-    AlvkCaptureMode Mode = AlvkCaptureMode.Sampled,
+    AllocationCaptureMode Mode = AllocationCaptureMode.Sampled,
     uint SampleIntervalBytes = 0,
     uint MaxSamples = 0,
     uint MaxFrames = 0,
     ulong Seed = 0)
 {
-    public static AllocationCaptureOptions CountOnly => new(AlvkCaptureMode.CountOnly);
-    public static AllocationCaptureOptions Sampled => new(AlvkCaptureMode.Sampled);
+    /// <summary>A count-only window.</summary>
+    public static AllocationCaptureOptions CountOnly => new(AllocationCaptureMode.CountOnly);
+
+    /// <summary>A sampled window with the profiler's defaults.</summary>
+    public static AllocationCaptureOptions Sampled => new(AllocationCaptureMode.Sampled);
 }
 
-/// <summary>A capture call the profiler refused; Status is the native status.</summary>
-public sealed class AllocationCaptureException(AlvkStatus status, string message) : Exception(message)
+/// <summary>A capture call the profiler refused: <see cref="InterceptionException.Status"/> says why
+/// (for example <see cref="InterceptionStatus.AllocationProfilingOff"/> or
+/// <see cref="InterceptionStatus.CaptureActive"/>).</summary>
+public sealed class AllocationCaptureException : InterceptionException
 {
-    public AlvkStatus Status { get; } = status;
+    internal AllocationCaptureException(InterceptionStatus status, string call, string message)
+        : base(message, status)
+    {
+        Call = call;
+    }
+
+    /// <summary>The profiler's status (never null for this exception).</summary>
+    public new InterceptionStatus Status => base.Status!.Value;
+
+    /// <summary>The profiler function that refused, such as <c>alvk_capture_begin</c>.</summary>
+    public string Call { get; }
 }
 
 /// <summary>
-/// Allocation capture windows: Begin opens one, End closes it and reads everything the
-/// profiler recorded (all types, all samples) into an AllocationReport, with each frame
-/// resolved to its method name and, through the module's Portable PDB, its source line.
-/// The process must have started with ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING=1.
-/// Between Begin and End this class allocates nothing: what the window counts is the
-/// program's.
+/// Allocation capture windows, from <c>interceptor.Allocations</c>:
+/// <code>
+/// using (var window = interceptor.Allocations.Begin(AllocationCaptureOptions.Sampled))
+/// {
+///     RunTheFrame();
+///     AllocationReport report = window.End();
+/// }
+/// </code>
+/// <see cref="Begin"/> opens a window; <see cref="AllocationWindow.End"/> closes it and reads
+/// everything the profiler recorded (all types, all samples) into an <see cref="AllocationReport"/>,
+/// with each frame resolved to its method name and, through the module's Portable PDB, its
+/// source line. The process must have started with ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING=1
+/// (<c>alvorkit-intercept run --allocations</c>). One window is open at a time in the process.
+/// Between Begin and End nothing here allocates: what the window counts is the program's.
 /// </summary>
 public sealed class AllocationCapture
 {
     private const int TypePage = 256;
     private const int SamplePage = 32;
 
-    public AllocationCapture(ProfilerLibrary library)
+    internal AllocationCapture(ProfilerLibrary library)
     {
         Library = library;
-        // Resolve the exports and compile End's path now, so neither happens inside a window.
-        library.PrepareCapture();
-        RuntimeHelpers.PrepareMethod(typeof(AllocationCapture).GetMethod(nameof(End))!.MethodHandle);
-        RuntimeHelpers.PrepareMethod(typeof(ProfilerLibrary).GetMethod(nameof(ProfilerLibrary.CaptureEnd))!.MethodHandle);
+        // Compile End's path now, so it does not happen inside a window.
+        RuntimeHelpers.PrepareMethod(typeof(AllocationWindow).GetMethod(nameof(AllocationWindow.End))!.MethodHandle);
+        RuntimeHelpers.PrepareMethod(typeof(AllocationCapture).GetMethod(nameof(EndCore),
+            System.Reflection.BindingFlags.Instance | System.Reflection.BindingFlags.NonPublic)!.MethodHandle);
+        RuntimeHelpers.PrepareMethod(typeof(ProfilerLibrary).GetMethod(nameof(ProfilerLibrary.CaptureEnd),
+            [typeof(AlvkCaptureSummary).MakeByRefType()])!.MethodHandle);
     }
 
-    /// <summary>Opens the profiler CoreCLR loaded (ProfilerLibrary.Open) for capture.</summary>
-    public static AllocationCapture Open() => new(ProfilerLibrary.Open());
+    internal ProfilerLibrary Library { get; }
 
-    public ProfilerLibrary Library { get; }
+    /// <summary>Whether the process started with allocation profiling
+    /// (ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING=1); without it, <see cref="Begin"/> throws
+    /// with <see cref="InterceptionStatus.AllocationProfilingOff"/>.</summary>
+    public bool IsEnabled =>
+        Library.GetRuntimeStatus(out AlvkRuntimeStatus status) == AlvkStatus.Ok && status.AllocationProfiling != 0;
 
-    /// <summary>Opens a window; throws AllocationCaptureException if the profiler refuses.</summary>
-    public void Begin(AllocationCaptureOptions options)
+    /// <summary>Opens a window; dispose it (or call <see cref="AllocationWindow.End"/>) to close it.</summary>
+    /// <param name="options">How it records; null: <see cref="AllocationCaptureOptions.Sampled"/>.</param>
+    /// <exception cref="AllocationCaptureException">The profiler refused: allocation profiling is
+    /// off (<see cref="InterceptionStatus.AllocationProfilingOff"/>), or a window is already open
+    /// (<see cref="InterceptionStatus.CaptureActive"/>).</exception>
+    public AllocationWindow Begin(AllocationCaptureOptions? options = null)
     {
+        AllocationCaptureOptions o = options ?? AllocationCaptureOptions.Sampled;
+        var window = new AllocationWindow(this, o); // before the window opens: it must not count itself
         AlvkStatus status = Library.CaptureBegin(new AlvkCaptureOptions
         {
-            Mode = options.Mode,
-            SampleIntervalBytes = options.SampleIntervalBytes,
-            MaxSamples = options.MaxSamples,
-            MaxFrames = options.MaxFrames,
-            Seed = options.Seed,
+            Mode = (AlvkCaptureMode)o.Mode,
+            SampleIntervalBytes = o.SampleIntervalBytes,
+            MaxSamples = o.MaxSamples,
+            MaxFrames = o.MaxFrames,
+            Seed = o.Seed,
         });
         if (status != AlvkStatus.Ok)
             throw Refused("alvk_capture_begin", status);
+        return window;
     }
 
-    /// <summary>Closes the window and reads its counts and samples.</summary>
-    public AllocationReport End()
+    /// <summary>Closes the window and, when `read`, reads its counts and samples.</summary>
+    internal AllocationReport? EndCore(bool read)
     {
         AlvkStatus status = Library.CaptureEnd(out AlvkCaptureSummary summary);
         if (status == AlvkStatus.Timeout)
+        {
+            if (!read)
+                return null;
             WaitForResolution(); // the worker is still naming types and frames
+        }
         else if (status != AlvkStatus.Ok)
             throw Refused("alvk_capture_end", status);
-        return Read(summary);
+        return read ? Read(summary) : null;
     }
 
     private AllocationReport Read(in AlvkCaptureSummary summary)
@@ -142,7 +196,7 @@ public sealed class AllocationCapture
             AlvkStatus status = Library.CaptureDescribeFunction(functionId, out AlvkMethodInfo info);
             name = status == AlvkStatus.Ok && info.Name.Length > 0
                 ? info.Name
-                : $"[function 0x{functionId:x}: {status.ToString()}]";
+                : $"[function 0x{functionId:x}: {Library.StatusName(status)}]";
             methods[functionId] = name;
         }
         return name;
@@ -168,5 +222,57 @@ public sealed class AllocationCapture
     }
 
     private AllocationCaptureException Refused(string call, AlvkStatus status) =>
-        new(status, $"{call} returned {status.ToString()}: {Library.StatusString(status)}");
+        new((InterceptionStatus)status, call,
+            $"{call} returned {Library.StatusName(status)}: {Library.StatusDescription(status)}" +
+            (status == AlvkStatus.AllocationProfilingOff
+                ? $" (start the process with {AlvkCapture.ProfilingVariable}=1, or with alvorkit-intercept run --allocations)."
+                : "."));
+}
+
+/// <summary>
+/// One open allocation capture window (<see cref="AllocationCapture.Begin"/>). <see cref="End"/>
+/// closes it and returns what it recorded; Dispose closes it too, discarding the results when
+/// End was not called.
+/// </summary>
+public sealed class AllocationWindow : IDisposable
+{
+    private readonly AllocationCapture _capture;
+
+    internal AllocationWindow(AllocationCapture capture, AllocationCaptureOptions options)
+    {
+        _capture = capture;
+        Options = options;
+    }
+
+    /// <summary>How the window records.</summary>
+    public AllocationCaptureOptions Options { get; }
+
+    /// <summary>Whether the window is still open.</summary>
+    public bool IsOpen { get; private set; } = true;
+
+    /// <summary>What the window recorded, once <see cref="End"/> returned it; null before.</summary>
+    public AllocationReport? Report { get; private set; }
+
+    /// <summary>Closes the window and reads what it recorded (every type, every sample, frames
+    /// resolved to methods and source lines). A second call returns the same report.</summary>
+    /// <exception cref="AllocationCaptureException">The profiler refused the end or a read.</exception>
+    /// <exception cref="ObjectDisposedException">The window was disposed before End.</exception>
+    public AllocationReport End()
+    {
+        if (Report is not null)
+            return Report;
+        ObjectDisposedException.ThrowIf(!IsOpen, this);
+        IsOpen = false;
+        Report = _capture.EndCore(read: true)!;
+        return Report;
+    }
+
+    /// <summary>Closes the window if it is still open, without reading it.</summary>
+    public void Dispose()
+    {
+        if (!IsOpen)
+            return;
+        IsOpen = false;
+        _capture.EndCore(read: false);
+    }
 }

@@ -30,10 +30,10 @@ public sealed record AllocationStack(IReadOnlyList<AllocationFrame> Frames, int 
 /// <summary>What one capture window recorded.</summary>
 public sealed class AllocationReport
 {
-    public AllocationReport(AlvkCaptureSummary summary, IEnumerable<TypeAllocation> types,
+    internal AllocationReport(in AlvkCaptureSummary summary, IEnumerable<TypeAllocation> types,
         IReadOnlyList<AllocationSample> samples)
     {
-        Mode = summary.Mode;
+        Mode = (AllocationCaptureMode)summary.Mode;
         TotalObjects = summary.TotalObjects;
         TotalBytes = summary.TotalBytes;
         OverflowObjects = summary.OverflowObjects;
@@ -55,7 +55,8 @@ public sealed class AllocationReport
             .ToArray();
     }
 
-    public AlvkCaptureMode Mode { get; }
+    /// <summary>What the window recorded.</summary>
+    public AllocationCaptureMode Mode { get; }
 
     /// <summary>Per-type counts and bytes, most bytes first.</summary>
     public IReadOnlyList<TypeAllocation> Types { get; }

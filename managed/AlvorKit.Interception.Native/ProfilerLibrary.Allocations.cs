@@ -5,19 +5,21 @@ namespace AlvorKit.Interception.Native;
 // The allocation capture functions: thin calls that return the native status.
 public sealed unsafe partial class ProfilerLibrary
 {
-    /// <summary>Kept for callers that prepared the capture exports: they are bound when the
-    /// library opens, so the first CaptureBegin does no work before the window opens.</summary>
-    public void PrepareCapture() { }
+    /// <summary>alvk_capture_begin. Sets options.Size.</summary>
+    public AlvkStatus CaptureBegin(AlvkCaptureOptions options) => CaptureBegin(options, size: null);
 
-    /// <summary>alvk_capture_begin. Sets options.Size; `size` overrides it (tests).</summary>
-    public AlvkStatus CaptureBegin(AlvkCaptureOptions options, uint? size = null)
+    /// <summary>alvk_capture_begin; `size` overrides options.Size (tests).</summary>
+    internal AlvkStatus CaptureBegin(AlvkCaptureOptions options, uint? size)
     {
         options.Size = size ?? (uint)sizeof(AlvkCaptureOptions);
         return _exports.CaptureBegin(&options);
     }
 
+    /// <summary>alvk_capture_end.</summary>
+    public AlvkStatus CaptureEnd(out AlvkCaptureSummary summary) => CaptureEnd(out summary, size: null);
+
     /// <summary>alvk_capture_end; `size` overrides the summary's size field (tests).</summary>
-    public AlvkStatus CaptureEnd(out AlvkCaptureSummary summary, uint? size = null)
+    internal AlvkStatus CaptureEnd(out AlvkCaptureSummary summary, uint? size)
     {
         summary = default;
         summary.Size = size ?? (uint)sizeof(AlvkCaptureSummary);

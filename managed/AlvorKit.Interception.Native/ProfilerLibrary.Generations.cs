@@ -6,10 +6,14 @@ public sealed unsafe partial class ProfilerLibrary
 {
 
     /// <summary>alvk_generation_submit. Sets generation.Size and the Size of every relocation
-    /// (on a copy of the relocation array); `size` and `relocationSize` override them (tests).
-    /// The body, blob pool and IL map must stay pinned for the call; the library copies them.</summary>
-    public AlvkStatus GenerationSubmit(in AlvkGeneration generation, out ulong handle, out ulong id,
-        uint? size = null, uint? relocationSize = null)
+    /// (on a copy of the relocation array). The body, blob pool and IL map must stay pinned for
+    /// the call; the library copies them.</summary>
+    public AlvkStatus GenerationSubmit(in AlvkGeneration generation, out ulong handle, out ulong id) =>
+        GenerationSubmit(generation, out handle, out id, null, null);
+
+    /// <summary>alvk_generation_submit; `size` and `relocationSize` override the size fields (tests).</summary>
+    internal AlvkStatus GenerationSubmit(in AlvkGeneration generation, out ulong handle, out ulong id,
+        uint? size, uint? relocationSize)
     {
         handle = 0;
         id = 0;
@@ -27,8 +31,12 @@ public sealed unsafe partial class ProfilerLibrary
     /// <summary>alvk_generation_validate: the checks of alvk_generation_submit, without queuing;
     /// `failingIndex` names the relocation or IL map entry a failure is about. Sizes as
     /// GenerationSubmit sets them.</summary>
-    public AlvkStatus GenerationValidate(in AlvkGeneration generation, out uint failingIndex, uint? size = null,
-        uint? relocationSize = null)
+    public AlvkStatus GenerationValidate(in AlvkGeneration generation, out uint failingIndex) =>
+        GenerationValidate(generation, out failingIndex, null, null);
+
+    /// <summary>alvk_generation_validate; `size` and `relocationSize` override the size fields (tests).</summary>
+    internal AlvkStatus GenerationValidate(in AlvkGeneration generation, out uint failingIndex, uint? size,
+        uint? relocationSize)
     {
         failingIndex = 0;
         AlvkGeneration copy = WithSizes(generation, size, relocationSize, out AlvkRelocation[] relocations);
@@ -59,7 +67,7 @@ public sealed unsafe partial class ProfilerLibrary
     }
 
     /// <summary>alvk_generation_submit with NULL arguments, to prove they are refused.</summary>
-    public AlvkStatus GenerationSubmitWithNulls(in AlvkGeneration generation, bool nullGeneration, bool nullHandle,
+    internal AlvkStatus GenerationSubmitWithNulls(in AlvkGeneration generation, bool nullGeneration, bool nullHandle,
         bool nullId)
     {
         AlvkGeneration copy = generation;
@@ -69,10 +77,13 @@ public sealed unsafe partial class ProfilerLibrary
     }
 
     /// <summary>alvk_generation_get_result, with up to relocations.Length relocation results.
-    /// Sets the Size of the result and of every relocation result; `size` overrides the
-    /// result's (tests).</summary>
+    /// Sets the Size of the result and of every relocation result.</summary>
     public AlvkStatus GenerationGetResult(ulong handle, ulong id, out AlvkGenerationResult result,
-        Span<AlvkRelocationResult> relocations, uint? size = null)
+        Span<AlvkRelocationResult> relocations) => GenerationGetResult(handle, id, out result, relocations, size: null);
+
+    /// <summary>alvk_generation_get_result; `size` overrides the result's size field (tests).</summary>
+    internal AlvkStatus GenerationGetResult(ulong handle, ulong id, out AlvkGenerationResult result,
+        Span<AlvkRelocationResult> relocations, uint? size)
     {
         result = default;
         result.Size = size ?? (uint)sizeof(AlvkGenerationResult);

@@ -15,7 +15,7 @@ public sealed unsafe partial class ProfilerLibrary
     }
 
     /// <summary>alvk_patch_install with NULL arguments, to prove they are refused.</summary>
-    public AlvkStatus PatchInstallWithNulls(in AlvkInstallRequest request, bool nullRequest, bool nullHandle)
+    internal AlvkStatus PatchInstallWithNulls(in AlvkInstallRequest request, bool nullRequest, bool nullHandle)
     {
         AlvkInstallRequest copy = request;
         ulong handle = 0;
@@ -45,8 +45,12 @@ public sealed unsafe partial class ProfilerLibrary
         return rc;
     }
 
+    /// <summary>alvk_patch_get_telemetry.</summary>
+    public AlvkStatus PatchGetTelemetry(ulong handle, out AlvkPatchTelemetry telemetry) =>
+        PatchGetTelemetry(handle, out telemetry, size: null);
+
     /// <summary>alvk_patch_get_telemetry; `size` overrides the struct's size field (tests).</summary>
-    public AlvkStatus PatchGetTelemetry(ulong handle, out AlvkPatchTelemetry telemetry, uint? size = null)
+    internal AlvkStatus PatchGetTelemetry(ulong handle, out AlvkPatchTelemetry telemetry, uint? size)
     {
         telemetry = default;
         telemetry.Size = size ?? (uint)sizeof(AlvkPatchTelemetry);
@@ -55,5 +59,5 @@ public sealed unsafe partial class ProfilerLibrary
     }
 
     /// <summary>alvk_patch_get_telemetry with a NULL `out`, to prove it is refused.</summary>
-    public AlvkStatus PatchGetTelemetryWithNull(ulong handle) => _exports.PatchGetTelemetry(handle, null);
+    internal AlvkStatus PatchGetTelemetryWithNull(ulong handle) => _exports.PatchGetTelemetry(handle, null);
 }

@@ -32,7 +32,7 @@ public sealed unsafe partial class ProfilerLibrary
     public const string PathVariable = "ALVORKIT_INTERCEPTION_PROFILER_PATH";
     public const string ProfilerClsid = "{3840ACF7-5AF1-49EA-BF94-5F7086C57F57}";
     public const uint AbiMajor = 3;
-    public const uint AbiMinor = 1;
+    public const uint AbiMinor = 2;
 
     private const string SetupHint =
         "Start the process with CORECLR_ENABLE_PROFILING=1, CORECLR_PROFILER=" + ProfilerClsid +
@@ -90,9 +90,20 @@ public sealed unsafe partial class ProfilerLibrary
         return library;
     }
 
-    /// <summary>alvk_status_string.</summary>
+    /// <summary>alvk_status_string: "ALVK_E_NAME: what it means".</summary>
     public string StatusString(AlvkStatus status) =>
         Marshal.PtrToStringUTF8((IntPtr)_exports.StatusString(status)) ?? status.ToString();
+
+    /// <summary>alvk_status_name (ABI 3.2): the name alone, "ALVK_E_NAME".</summary>
+    public string StatusName(AlvkStatus status) =>
+        Marshal.PtrToStringUTF8((IntPtr)_exports.StatusName(status)) ?? status.ToString();
+
+    /// <summary>The description alone: alvk_status_string without the name alvk_status_name gives.</summary>
+    public string StatusDescription(AlvkStatus status)
+    {
+        string text = StatusString(status), name = StatusName(status);
+        return text.StartsWith(name + ":", StringComparison.Ordinal) ? text[(name.Length + 1)..].Trim() : text;
+    }
 
     /// <summary>alvk_get_runtime_status.</summary>
     public AlvkStatus GetRuntimeStatus(out AlvkRuntimeStatus status)
@@ -103,9 +114,13 @@ public sealed unsafe partial class ProfilerLibrary
             return _exports.GetRuntimeStatus(p);
     }
 
+    /// <summary>alvk_describe_method.</summary>
+    public AlvkStatus DescribeMethod(Guid mvid, int methodToken, out AlvkMethodDescription description) =>
+        DescribeMethod(mvid, methodToken, out description, size: null);
+
     /// <summary>alvk_describe_method; `size` overrides the struct's size field (tests).</summary>
-    public AlvkStatus DescribeMethod(Guid mvid, int methodToken, out AlvkMethodDescription description,
-        uint? size = null)
+    internal AlvkStatus DescribeMethod(Guid mvid, int methodToken, out AlvkMethodDescription description,
+        uint? size)
     {
         description = default;
         description.Size = size ?? (uint)sizeof(AlvkMethodDescription);
@@ -138,7 +153,7 @@ public sealed unsafe partial class ProfilerLibrary
     }
 
     /// <summary>alvk_describe_method with NULL arguments, to prove they are refused.</summary>
-    public AlvkStatus DescribeMethodWithNulls(bool nullMvid, bool nullOut)
+    internal AlvkStatus DescribeMethodWithNulls(bool nullMvid, bool nullOut)
     {
         AlvkMvid id = default;
         AlvkMethodDescription d = default;

@@ -2,20 +2,6 @@ using System.Reflection;
 
 namespace AlvorKit.Interception;
 
-/// <summary>The base of every exception this library throws on purpose.</summary>
-public class InterceptionException : Exception
-{
-    /// <summary>An exception with a message.</summary>
-    public InterceptionException(string message) : base(message)
-    {
-    }
-
-    /// <summary>An exception with a message and the exception that caused it.</summary>
-    public InterceptionException(string message, Exception? innerException) : base(message, innerException)
-    {
-    }
-}
-
 /// <summary>Why interception cannot be used from this process.</summary>
 public enum UnavailableReason
 {
@@ -37,8 +23,9 @@ public enum UnavailableReason
 /// </summary>
 public sealed class InterceptionUnavailableException : InterceptionException
 {
-    internal InterceptionUnavailableException(UnavailableReason reason, string message, Exception? inner = null)
-        : base(message, inner)
+    internal InterceptionUnavailableException(UnavailableReason reason, InterceptionStatus? status, string message,
+        Exception? inner = null)
+        : base(message, status, inner)
     {
         Reason = reason;
     }
@@ -108,18 +95,17 @@ public sealed class SignatureMismatchException : InterceptionException
 }
 
 /// <summary>
-/// The profiler refused or failed a patch command. <see cref="StatusName"/> is the ABI's status
-/// (for example <c>ALVK_E_BODY_IDENTITY_MISMATCH</c>); the message says what it means for this
-/// target.
+/// The profiler refused or failed a patch command. <see cref="Status"/> is the ABI's status
+/// (for example <see cref="InterceptionStatus.BodyIdentityMismatch"/>), <see cref="StatusName"/>
+/// its name (<c>ALVK_E_BODY_IDENTITY_MISMATCH</c>); the message says what it means for this target.
 /// </summary>
 public sealed class PatchException : InterceptionException
 {
-    internal PatchException(MethodBase target, int statusCode, string statusName, string statusDescription,
+    internal PatchException(MethodBase target, InterceptionStatus status, string statusName, string statusDescription,
         string message, PatchTelemetry? telemetry = null, GenerationInfo? generation = null)
-        : base(message)
+        : base(message, status)
     {
         Target = target;
-        StatusCode = statusCode;
         StatusName = statusName;
         StatusDescription = statusDescription;
         Telemetry = telemetry;
@@ -129,10 +115,10 @@ public sealed class PatchException : InterceptionException
     /// <summary>The method the command was about.</summary>
     public MethodBase Target { get; }
 
-    /// <summary>The ABI status value (its values never change meaning).</summary>
-    public int StatusCode { get; }
+    /// <summary>The profiler's status (never null for this exception).</summary>
+    public new InterceptionStatus Status => base.Status!.Value;
 
-    /// <summary>The ABI status name, such as <c>ALVK_E_TIMEOUT</c>.</summary>
+    /// <summary>The ABI status name (alvk_status_name), such as <c>ALVK_E_TIMEOUT</c>.</summary>
     public string StatusName { get; }
 
     /// <summary>The profiler's own description of the status.</summary>
@@ -211,7 +197,8 @@ public sealed class StackTypeMismatchException : InterceptionException
 {
     internal StackTypeMismatchException(MethodBase target, int ilOffset, string instruction, StackType found,
         StackType expected, Type? foundType, Type? expectedType, string message, bool detectedByProfiler = false,
-        GenerationInfo? generation = null) : base(message)
+        GenerationInfo? generation = null)
+        : base(message, detectedByProfiler ? InterceptionStatus.StackTypeMismatch : null)
     {
         Target = target;
         ILOffset = ilOffset;

@@ -103,7 +103,7 @@ public sealed class PlanLocal
 /// body reaches the runtime (<see cref="PatchException"/>, <c>ALVK_E_MEMBER_NOT_FOUND</c>, naming
 /// the symbol). A body the JIT rejects makes the target's next call throw (for example
 /// <see cref="InvalidProgramException"/>); the profiler then restores the previous body, and
-/// <see cref="Patch.LastGeneration"/> says Failed.</para>
+/// <see cref="Patch.ReadLastGeneration"/> says Failed.</para>
 /// </remarks>
 public sealed class GenerationPlan
 {
@@ -833,7 +833,7 @@ public sealed class GenerationPlan
                 or StackBehaviour.Popref_popi_popr4 or StackBehaviour.Popref_popi_popr8 or StackBehaviour.Popref_popi_popref
                 or StackBehaviour.Popref_popi_pop1 => 3,
             StackBehaviour.Varpop when opcode == OpCodes.Ret =>
-                ReplacementSignature.ReturnTypeOf(Target) == typeof(void) ? 0 : 1,
+                ReplacementRules.ReturnTypeOf(Target) == typeof(void) ? 0 : 1,
             _ => 0,
         };
         int pushes = opcode.StackBehaviourPush switch

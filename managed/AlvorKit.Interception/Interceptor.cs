@@ -1,5 +1,7 @@
+using System.Diagnostics;
 using System.Reflection;
 using System.Runtime.CompilerServices;
+using AlvorKit.Interception.Allocations;
 using AlvorKit.Interception.Internal;
 using AlvorKit.Interception.Plans;
 
@@ -47,23 +49,37 @@ public sealed class Interceptor : IDisposable
     /// <summary>The ABI version the profiler implements.</summary>
     public Version AbiVersion => Native.AbiVersion;
 
+    /// <summary>One snapshot of the profiler's state, read with one call: its startup status,
+    /// patchable modules, allocation profiling, worker queue and what it holds. (The properties
+    /// below each read the profiler once per access.)</summary>
+    public ProfilerStatus ReadStatus() => Native.Status();
+
     /// <summary>Whether the profiler accepts patch commands (its startup configuration is valid
     /// and names patchable modules).</summary>
-    public bool IsPatchingEnabled => Native.StartupStatus() == NativeStatus.Ok;
+    public bool IsPatchingEnabled => Native.StartupStatus() == InterceptionStatus.Ok;
+
+    /// <summary>Why the profiler refuses patch commands (<see cref="InterceptionStatus.Ok"/> when it
+    /// accepts them), such as <see cref="InterceptionStatus.NoPatchableModules"/>.</summary>
+    public InterceptionStatus PatchingStatus => Native.StartupStatus();
 
     /// <summary>Why the profiler refuses patch commands, in its words; null when it accepts them.</summary>
     public string? PatchingRefusal
     {
         get
         {
-            int status = Native.StartupStatus();
-            return status == NativeStatus.Ok ? null : Native.StatusText(status);
+            InterceptionStatus status = Native.StartupStatus();
+            return status == InterceptionStatus.Ok ? null : Native.StatusText(status);
         }
     }
 
     /// <summary>The assemblies whose methods may be patched (ALVORKIT_INTERCEPTION_MODULES,
     /// normalized: names joined by ';', or "*").</summary>
     public string PatchableModules => Native.Allowlist();
+
+    /// <summary>Allocation capture windows in this process:
+    /// <c>using var window = interceptor.Allocations.Begin(AllocationCaptureOptions.Sampled);</c>
+    /// (the process must have started with ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING=1).</summary>
+    public AllocationCapture Allocations => Native.Allocations;
 
     /// <summary>The owner of patches installed without one; <see cref="Dispose"/> removes them.</summary>
     public PatchOwner DefaultOwner { get; }
@@ -96,13 +112,15 @@ public sealed class Interceptor : IDisposable
     /// <summary>
     /// Replaces <paramref name="target"/> with exact dispatch to <paramref name="replacement"/>: from the target's next call on, it
     /// runs the replacement with its receiver and arguments, everywhere (callers that inlined it
-    /// are re-JITted too).
+    /// are re-JITted too). Blocks this thread until the profiler's worker ran the command (at most
+    /// <see cref="CommandTimeout"/>); <see cref="InstallAsync"/> does not.
     /// </summary>
     /// <param name="target">A non-generic method (or constructor) with IL, in a module
     /// ALVORKIT_INTERCEPTION_MODULES allows.</param>
     /// <param name="replacement">A static method whose parameters are the target's receiver (the
     /// declaring class, or <c>ref TStruct</c> for a struct's instance method) and then exactly the
-    /// target's parameter types (ref/out/in as by-reference types), returning the target's type.</param>
+    /// target's parameter types (ref/out/in as by-reference types), returning the target's type:
+    /// <see cref="ExpectedReplacementSignature"/> says which.</param>
     /// <param name="owner">The owner scope; null: <see cref="DefaultOwner"/>. Another owner's patch
     /// on the same target is joined (this replacement takes over).</param>
     /// <returns>The patch, active: the ReJIT is requested.</returns>
@@ -110,47 +128,78 @@ public sealed class Interceptor : IDisposable
     /// anything reached the profiler; the message names the position and the expected type.</exception>
     /// <exception cref="NotSupportedException">The target is generic (use a plan), varargs or abstract.</exception>
     /// <exception cref="InterceptionUnavailableException">The profiler refuses patch commands.</exception>
-    /// <exception cref="PatchException">The profiler refused or failed the install.</exception>
+    /// <exception cref="PatchException">The profiler refused or failed the install
+    /// (<see cref="InterceptionException.Status"/> says why).</exception>
     /// <exception cref="InvalidOperationException">This owner already holds a patch on the target.</exception>
-    public Patch Install(MethodBase target, MethodInfo replacement, PatchOwner? owner = null)
+    public Patch Install(MethodBase target, MethodInfo replacement, PatchOwner? owner = null) =>
+        InstallCore(target, replacement, owner, synchronous: true, CancellationToken.None).GetAwaiter().GetResult();
+
+    /// <summary>
+    /// <see cref="Install"/> without blocking the calling thread: the wait for the profiler's worker
+    /// is a poll on a timer, so a frame that starts the install goes on at once (for a dev
+    /// console). The target's description and the command's queuing still run on the calling
+    /// thread, before the returned task is handed back; they take microseconds.
+    /// </summary>
+    /// <param name="target">As for <see cref="Install"/>.</param>
+    /// <param name="replacement">As for <see cref="Install"/>.</param>
+    /// <param name="owner">As for <see cref="Install"/>.</param>
+    /// <param name="cancellationToken">Stops the waiting. Before the command is queued (while
+    /// another command on the same target runs), nothing happens. Once it is queued, the
+    /// profiler still runs it: the task ends as canceled at once, and the patch, when the command
+    /// succeeds, is held by <paramref name="owner"/> as usual (its Dispose removes it).</param>
+    /// <returns>The patch, active; the task fails with the exceptions <see cref="Install"/> throws.</returns>
+    public Task<Patch> InstallAsync(MethodBase target, MethodInfo replacement, PatchOwner? owner = null,
+        CancellationToken cancellationToken = default) =>
+        Detached(InstallCore(target, replacement, owner, synchronous: false, cancellationToken), cancellationToken);
+
+    private async ValueTask<Patch> InstallCore(MethodBase target, MethodInfo replacement, PatchOwner? owner,
+        bool synchronous, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(target);
         ArgumentNullException.ThrowIfNull(replacement);
         ThrowIfDisposed();
         owner ??= DefaultOwner;
         owner.ThrowIfDisposed();
-        ReplacementSignature.CheckTarget(target);
-        ReplacementSignature.Check(target, replacement);
+        ReplacementRules.CheckTarget(target);
+        ReplacementRules.Check(target, replacement);
         EnsurePatchingEnabled();
         IntPtr entry = EntryPoint(replacement);
-        lock (PatchRegistry.Gate)
+        SemaphoreSlim gate = PatchRegistry.GateOf(target);
+        await Enter(gate, synchronous, cancellationToken).ConfigureAwait(false);
+        try
         {
             if (PatchRegistry.Find(target)?.Holders.FirstOrDefault(p => p.Owner == owner) is { } held)
                 throw new InvalidOperationException(
                     $"{owner.Name} already holds a patch on {Names.Of(target)} ({held}); call Replace on it, or " +
                     "install with another PatchOwner.");
+            cancellationToken.ThrowIfCancellationRequested();
             MethodDescription description = DescribeCore(target, "Installing a patch on");
-            int rc = Native.Install(description, entry, owner.Id, out ulong handle, out ulong command);
-            if (rc != NativeStatus.Ok)
+            InterceptionStatus rc = Native.Install(description, entry, owner.Id, out ulong handle, out ulong command);
+            if (rc != InterceptionStatus.Ok)
                 throw Failure(rc, target, "Installing a patch on");
-            rc = Native.Wait(command, CommandTimeout);
-            if (rc != NativeStatus.Ok)
+            rc = await WaitFor(command, synchronous).ConfigureAwait(false);
+            if (rc != InterceptionStatus.Ok)
                 throw Failure(rc, target, "Installing a patch on", handle);
             NativePatch native = PatchRegistry.Track(target, handle);
             var patch = new Patch(this, native, owner, target) { Replacement = replacement };
             Hold(native, patch);
             return patch;
         }
+        finally
+        {
+            gate.Release();
+        }
     }
 
     /// <summary>
     /// Gives the plan's target the body the plan describes: from its next call on, the target runs
     /// it. When <paramref name="owner"/> already holds a patch on the target, that patch gets the new generation
-    /// (chained after the target's current one) and is returned.
+    /// (chained after the target's current one) and is returned. Blocks this thread until the
+    /// profiler's worker ran the command; <see cref="ApplyAsync"/> does not.
     /// </summary>
     /// <param name="plan">The new body.</param>
     /// <param name="owner">The owner scope; null: <see cref="DefaultOwner"/>.</param>
-    /// <returns>The patch. Its <see cref="Patch.LastGeneration"/> says Requested until the target's
+    /// <returns>The patch. Its <see cref="Patch.ReadLastGeneration"/> says Requested until the target's
     /// next call compiles the body, then Active (or Failed, when the JIT rejected it and the
     /// profiler restored the previous body).</returns>
     /// <exception cref="PlanException">The plan cannot be lowered (before anything reached the profiler).</exception>
@@ -160,9 +209,25 @@ public sealed class Interceptor : IDisposable
     /// <exception cref="InterceptionUnavailableException">The profiler refuses patch commands.</exception>
     /// <exception cref="PatchException">The profiler refused or failed the generation; for a
     /// relocation, the message names the plan symbol it came from. A method or field the plan
-    /// references that the loaded assemblies do not have is <c>ALVK_E_MEMBER_NOT_FOUND</c>, found
-    /// before the body was handed to the runtime: nothing changed.</exception>
-    public Patch Apply(GenerationPlan plan, PatchOwner? owner = null)
+    /// references that the loaded assemblies do not have is <see cref="InterceptionStatus.MemberNotFound"/>,
+    /// found before the body was handed to the runtime: nothing changed.</exception>
+    public Patch Apply(GenerationPlan plan, PatchOwner? owner = null) =>
+        ApplyCore(plan, owner, synchronous: true, CancellationToken.None).GetAwaiter().GetResult();
+
+    /// <summary><see cref="Apply"/> without blocking the calling thread on the profiler's worker
+    /// (see <see cref="InstallAsync"/>: lowering the plan, its checks and the queuing run on the
+    /// calling thread; the wait does not).</summary>
+    /// <param name="plan">The new body.</param>
+    /// <param name="owner">The owner scope; null: <see cref="DefaultOwner"/>.</param>
+    /// <param name="cancellationToken">Stops the waiting, as for <see cref="InstallAsync"/>: a
+    /// generation already queued is still applied and held by the owner.</param>
+    /// <returns>The patch; the task fails with the exceptions <see cref="Apply"/> throws.</returns>
+    public Task<Patch> ApplyAsync(GenerationPlan plan, PatchOwner? owner = null,
+        CancellationToken cancellationToken = default) =>
+        Detached(ApplyCore(plan, owner, synchronous: false, cancellationToken), cancellationToken);
+
+    private async ValueTask<Patch> ApplyCore(GenerationPlan plan, PatchOwner? owner, bool synchronous,
+        CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(plan);
         ThrowIfDisposed();
@@ -171,12 +236,15 @@ public sealed class Interceptor : IDisposable
         LoweredGeneration lowered = plan.Lower();
         MethodBase target = plan.Target;
         EnsurePatchingEnabled();
-        lock (PatchRegistry.Gate)
+        SemaphoreSlim gate = PatchRegistry.GateOf(target);
+        await Enter(gate, synchronous, cancellationToken).ConfigureAwait(false);
+        try
         {
+            cancellationToken.ThrowIfCancellationRequested();
             MethodDescription description = DescribeCore(target, "Applying a plan to");
             NativePatch? native = PatchRegistry.Find(target);
-            int rc = Native.Validate(lowered, description, 0, owner.Id, out uint failing);
-            if (rc != NativeStatus.Ok)
+            InterceptionStatus rc = Native.Validate(lowered, description, 0, owner.Id, out uint failing);
+            if (rc != InterceptionStatus.Ok)
                 throw Failure(rc, target, "Validating the plan for", detail: Entry(rc, (int)failing, lowered));
             ulong handle = 0, id = 0;
             for (int attempt = 0; ; attempt++)
@@ -186,20 +254,20 @@ public sealed class Interceptor : IDisposable
                 rc = Native.Submit(lowered, description, prior, owner.Id, out handle, out id, out ulong command);
                 // Another component moved the chain between the look and the submission (at the
                 // call), or a command still queued did (on the worker): once more, from a fresh look.
-                if (rc == NativeStatus.StaleGeneration && attempt == 0)
+                if (rc == InterceptionStatus.StaleGeneration && attempt == 0)
                     continue;
-                if (rc != NativeStatus.Ok)
+                if (rc != InterceptionStatus.Ok)
                     throw Failure(rc, target, "Applying a plan to", native?.Handle ?? 0);
-                rc = Native.Wait(command, CommandTimeout);
-                if (rc == NativeStatus.StaleGeneration && attempt == 0)
+                rc = await WaitFor(command, synchronous).ConfigureAwait(false);
+                if (rc == InterceptionStatus.StaleGeneration && attempt == 0)
                 {
                     native = PatchRegistry.Track(target, handle);
                     continue;
                 }
-                if (rc == NativeStatus.Ok)
+                if (rc == InterceptionStatus.Ok)
                     break;
                 GenerationInfo? result = Native.Generation(handle, id, lowered);
-                if (rc == NativeStatus.StackTypeMismatch && result is not null)
+                if (rc == InterceptionStatus.StackTypeMismatch && result is not null)
                     throw TypeMismatch(plan, result);
                 throw Failure(rc, target, "Applying a plan to", handle, result,
                     result is null ? null : Entry(rc, result.FailingIndex, lowered));
@@ -217,6 +285,27 @@ public sealed class Interceptor : IDisposable
             patch.GenerationId = id;
             return patch;
         }
+        finally
+        {
+            gate.Release();
+        }
+    }
+
+    /// <summary>
+    /// The signature a replacement of <paramref name="target"/> must have for
+    /// <see cref="Install"/>: static, the target's receiver first (the declaring class, or
+    /// <c>ref TStruct</c> for a struct's instance method), then exactly the target's parameters,
+    /// returning the target's return type. Its ToString is the C#-like declaration
+    /// (<c>static int Damage(Enemy self, float amount)</c>).
+    /// </summary>
+    /// <exception cref="NotSupportedException">Exact dispatch cannot serve the target (generic,
+    /// varargs or abstract).</exception>
+    public static ReplacementSignature ExpectedReplacementSignature(MethodBase target)
+    {
+        ArgumentNullException.ThrowIfNull(target);
+        ReplacementRules.CheckTarget(target);
+        return new ReplacementSignature(ReplacementRules.ExpectedParameters(target), ReplacementRules.ReturnTypeOf(target),
+            $"static {ReplacementRules.Describe(target)}");
     }
 
     /// <summary>Removes the patches of <see cref="DefaultOwner"/>. Patches of other owners stay
@@ -233,49 +322,120 @@ public sealed class Interceptor : IDisposable
 
     internal NativeProfiler Native { get; }
 
-    internal void ReplaceCore(Patch patch, MethodInfo replacement)
+    internal async ValueTask ReplaceCore(Patch patch, MethodInfo replacement, bool synchronous,
+        CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(replacement);
-        ReplacementSignature.CheckTarget(patch.Target);
-        ReplacementSignature.Check(patch.Target, replacement);
+        ReplacementRules.CheckTarget(patch.Target);
+        ReplacementRules.Check(patch.Target, replacement);
         IntPtr entry = EntryPoint(replacement);
-        lock (PatchRegistry.Gate)
+        SemaphoreSlim gate = PatchRegistry.GateOf(patch.Target);
+        await Enter(gate, synchronous, cancellationToken).ConfigureAwait(false);
+        try
         {
             if (patch.IsRemoved)
                 throw new InvalidOperationException(
                     $"this patch on {Names.Of(patch.Target)} was removed; install a new one.");
-            int rc = Native.Replace(patch.Native.Handle, patch.Owner.Id, entry, out ulong command);
-            if (rc == NativeStatus.Ok)
-                rc = Native.Wait(command, CommandTimeout);
-            if (rc != NativeStatus.Ok)
+            cancellationToken.ThrowIfCancellationRequested();
+            InterceptionStatus rc = Native.Replace(patch.Native.Handle, patch.Owner.Id, entry, out ulong command);
+            if (rc == InterceptionStatus.Ok)
+                rc = await WaitFor(command, synchronous).ConfigureAwait(false);
+            if (rc != InterceptionStatus.Ok)
                 throw Failure(rc, patch.Target, "Replacing the patch of", patch.Native.Handle);
             patch.Replacement = replacement;
             patch.Plan = null;
             patch.Lowered = null;
             patch.GenerationId = 0;
         }
+        finally
+        {
+            gate.Release();
+        }
     }
 
-    internal void RemoveCore(Patch patch)
+    internal async ValueTask RemoveCore(Patch patch, bool synchronous, CancellationToken cancellationToken)
     {
-        lock (PatchRegistry.Gate)
+        SemaphoreSlim gate = PatchRegistry.GateOf(patch.Target);
+        await Enter(gate, synchronous, cancellationToken).ConfigureAwait(false);
+        try
         {
             if (patch.IsRemoved)
                 return;
+            cancellationToken.ThrowIfCancellationRequested();
             ulong handle = patch.Native.Handle;
-            int rc = Native.Remove(handle, patch.Owner.Id, out ulong command);
-            if (rc is NativeStatus.PatchEnded or NativeStatus.UnknownPatch)
+            InterceptionStatus rc = Native.Remove(handle, patch.Owner.Id, out ulong command);
+            if (rc is InterceptionStatus.PatchEnded or InterceptionStatus.UnknownPatch)
             {
                 // Ended without us (its module unloaded, or the profiler recycled it).
                 Release(patch, Native.Telemetry(handle), ended: true);
                 return;
             }
-            if (rc == NativeStatus.Ok)
-                rc = Native.Wait(command, CommandTimeout);
-            if (rc != NativeStatus.Ok)
+            if (rc == InterceptionStatus.Ok)
+                rc = await WaitFor(command, synchronous).ConfigureAwait(false);
+            if (rc != InterceptionStatus.Ok)
                 throw Failure(rc, patch.Target, "Removing the patch of", handle);
             PatchTelemetry? final = Native.Telemetry(handle);
             Release(patch, final, ended: final is null || final.State is not (PatchState.Active or PatchState.Pending));
+        }
+        finally
+        {
+            gate.Release();
+        }
+    }
+
+    /// <summary>Runs an operation of this class for a Task-returning method: a token that fires
+    /// ends the returned task at once, while the operation (its command already queued) finishes
+    /// its bookkeeping on its own; a failure it meets then is observed here, not left unobserved.</summary>
+    internal static Task<T> Detached<T>(ValueTask<T> operation, CancellationToken cancellationToken)
+    {
+        Task<T> task = operation.AsTask();
+        if (!cancellationToken.CanBeCanceled || task.IsCompleted)
+            return task;
+        task.ContinueWith(static t => _ = t.Exception, CancellationToken.None,
+            TaskContinuationOptions.OnlyOnFaulted | TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default);
+        return task.WaitAsync(cancellationToken);
+    }
+
+    internal static Task Detached(ValueTask operation, CancellationToken cancellationToken) =>
+        Detached(WithResult(operation), cancellationToken);
+
+    private static async ValueTask<bool> WithResult(ValueTask operation)
+    {
+        await operation.ConfigureAwait(false);
+        return true;
+    }
+
+    // The target's gate: a blocking wait for the synchronous methods, an asynchronous one (no
+    // thread held) for the Task-returning ones.
+    private static async ValueTask Enter(SemaphoreSlim gate, bool synchronous, CancellationToken cancellationToken)
+    {
+        if (synchronous)
+            gate.Wait(cancellationToken);
+        else
+            await gate.WaitAsync(cancellationToken).ConfigureAwait(false);
+    }
+
+    // The command's result, waiting at most CommandTimeout. Synchronous: one blocking
+    // alvk_command_wait. Asynchronous: alvk_command_wait with timeout 0 on a timer (1, 2, 4, 8,
+    // then every 16 ms): no thread is parked for the wait (a blocking wait on a pool thread
+    // would hold one per command in flight, for up to the timeout), a command the worker runs
+    // in a millisecond is seen within about one, and each look is one cheap call.
+    private async ValueTask<InterceptionStatus> WaitFor(ulong command, bool synchronous)
+    {
+        if (synchronous)
+            return Native.Wait(command, CommandTimeout);
+        long started = Stopwatch.GetTimestamp();
+        int delay = 1;
+        while (true)
+        {
+            if (Native.TryResult(command, out InterceptionStatus result))
+                return result;
+            TimeSpan left = CommandTimeout - Stopwatch.GetElapsedTime(started);
+            if (left <= TimeSpan.Zero)
+                return InterceptionStatus.Timeout;
+            await Task.Delay(TimeSpan.FromMilliseconds(Math.Min(delay, Math.Max(1, left.TotalMilliseconds))))
+                .ConfigureAwait(false);
+            delay = Math.Min(delay * 2, 16);
         }
     }
 
@@ -302,20 +462,20 @@ public sealed class Interceptor : IDisposable
 
     private MethodDescription DescribeCore(MethodBase method, string doing)
     {
-        int rc = Native.Describe(method, out MethodDescription? description);
-        if (rc != NativeStatus.Ok)
+        InterceptionStatus rc = Native.Describe(method, out MethodDescription? description);
+        if (rc != InterceptionStatus.Ok)
             throw Failure(rc, method, doing);
         return description!;
     }
 
     private void EnsurePatchingEnabled()
     {
-        int status = Native.StartupStatus();
-        if (status != NativeStatus.Ok)
+        InterceptionStatus status = Native.StartupStatus();
+        if (status != InterceptionStatus.Ok)
             throw Refused(status);
     }
 
-    private InterceptionUnavailableException Refused(int status) => new(UnavailableReason.PatchingRefused,
+    private InterceptionUnavailableException Refused(InterceptionStatus status) => new(UnavailableReason.PatchingRefused, status,
         Setup.Explain($"The AlvorKit profiler is loaded, but it refuses patch commands: {Native.StatusText(status)}"));
 
     private static IntPtr EntryPoint(MethodInfo replacement)
@@ -324,27 +484,26 @@ public sealed class Interceptor : IDisposable
         return replacement.MethodHandle.GetFunctionPointer();
     }
 
-    private Exception Failure(int status, MethodBase target, string doing, ulong handle = 0,
+    private Exception Failure(InterceptionStatus status, MethodBase target, string doing, ulong handle = 0,
         GenerationInfo? generation = null, string? detail = null)
     {
-        if (NativeStatus.IsStartupRefusal(status))
+        if (status.IsStartupRefusal())
             return Refused(status);
-        string text = Native.StatusText(status);
-        string name = NativeStatus.NameOf(text), description = NativeStatus.DescriptionOf(text);
+        string name = Native.StatusName(status), description = Native.StatusDescription(status);
         string hint = status switch
         {
-            NativeStatus.ModuleNotAllowed =>
+            InterceptionStatus.ModuleNotAllowed =>
                 $" Add '{target.Module.Assembly.GetName().Name}' to {Setup.ModulesVariable} (it is '{Native.Allowlist()}') " +
                 "before the process starts.",
-            NativeStatus.Timeout =>
+            InterceptionStatus.Timeout =>
                 $" The profiler's worker did not finish within {CommandTimeout.TotalSeconds:0.#} s; the command may still complete.",
-            NativeStatus.GenericTargetUnsupported =>
+            InterceptionStatus.GenericTargetUnsupported =>
                 " Exact dispatch cannot serve every instantiation: write the body as a GenerationPlan instead.",
-            NativeStatus.ModuleCollectible =>
+            InterceptionStatus.ModuleCollectible =>
                 $" It belongs to the copy of '{target.Module.Assembly.GetName().Name}' loaded in the collectible " +
                 $"AssemblyLoadContext '{Names.ContextOf(target.Module.Assembly)}', which no allowlist can make " +
                 "patchable. Load the assembly in a non-collectible context to patch it.",
-            NativeStatus.ModuleAmbiguous =>
+            InterceptionStatus.ModuleAmbiguous =>
                 $" '{target.Module.Assembly.GetName().Name}' is loaded more than once (one copy per " +
                 "AssemblyLoadContext), and the profiler could not tell which copy this method belongs to.",
             _ => "",
@@ -363,7 +522,7 @@ public sealed class Interceptor : IDisposable
         return new StackTypeMismatchException(plan.Target, result.TypeErrorOffset, instruction, result.TypeFound,
             result.TypeExpected, null, null,
             $"Applying a plan to {Names.Of(plan.Target)} failed: the profiler refused the body as not type-safe " +
-            $"({result.Status}): IL_{result.TypeErrorOffset:X4} {instruction} finds {found} where it needs {expected}. " +
+            $"({result.StatusName}): IL_{result.TypeErrorOffset:X4} {instruction} finds {found} where it needs {expected}. " +
             "Nothing changed: the target keeps its body. (A body that is deliberately unverifiable and correct can " +
             "be applied with plan.AllowUnverifiable().)",
             detectedByProfiler: true, generation: result);
@@ -382,15 +541,15 @@ public sealed class Interceptor : IDisposable
     };
 
     // " The failing relocation is #2: newobj ... at IL_0004: MemberRef ..." for statuses about one entry.
-    private static string? Entry(int status, int index, LoweredGeneration lowered)
+    private static string? Entry(InterceptionStatus status, int index, LoweredGeneration lowered)
     {
-        if (status == 507)
+        if (status == InterceptionStatus.ILMapInvalid)
             return $" The failing IL map entry is #{index}.";
-        if (status == NativeStatus.MemberNotFound && index >= 0 && index < lowered.Relocations.Count)
+        if (status == InterceptionStatus.MemberNotFound && index >= 0 && index < lowered.Relocations.Count)
             return $" The failing relocation is #{index}: {lowered.Relocations[index].Description}: the assemblies " +
                 "loaded in this process have no such member on that type or on its base types (was the plan built " +
                 "against another version of the assembly?). Nothing was applied; the target keeps its current body.";
-        if (NativeStatus.NamesAnEntry(status) && index >= 0 && index < lowered.Relocations.Count)
+        if (status.NamesAnEntry() && index >= 0 && index < lowered.Relocations.Count)
             return $" The failing relocation is #{index}: {lowered.Relocations[index].Description}.";
         return null;
     }

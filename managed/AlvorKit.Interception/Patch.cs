@@ -39,40 +39,30 @@ public sealed class Patch : IDisposable
     /// profiler keeps to itself).</summary>
     public ulong GenerationId { get; internal set; }
 
-    /// <summary>This patch's state: <see cref="PatchState.Removed"/> once this owner removed it
-    /// (even while other owners still hold the target), the profiler's state otherwise.</summary>
-    public PatchState State
-    {
-        get
-        {
-            if (IsRemoved)
-                return _lastTelemetry?.State is PatchState.Unloaded or PatchState.Failed
-                    ? _lastTelemetry.State
-                    : PatchState.Removed;
-            return Telemetry.State;
-        }
-    }
+    /// <summary>Whether this owner still holds the patch (no call to the profiler: it changes only
+    /// through this library). What the profiler makes of it is in <see cref="ReadTelemetry"/>.</summary>
+    public bool IsInstalled => !IsRemoved;
 
-    /// <summary>Whether this owner still holds the patch.</summary>
-    public bool IsInstalled => !IsRemoved && State is PatchState.Active or PatchState.Pending;
-
-    /// <summary>The profiler's telemetry for the target's patch (shared by all its owners): its
-    /// state, ReJIT callback counts, HRESULTs and elapsed times. Once the profiler has recycled
-    /// the patch, the last snapshot read.</summary>
-    public PatchTelemetry Telemetry
+    /// <summary>One snapshot of the profiler's telemetry for the target's patch (shared by all its
+    /// owners), read with one call: its state, ReJIT callback counts, HRESULTs and elapsed times.
+    /// <see cref="PatchTelemetry.State"/> is <see cref="PatchState.Removed"/> once this owner removed
+    /// it (even while other owners still hold the target; Unloaded and Failed stay as they are).
+    /// Once the profiler has recycled the patch, the last snapshot read.</summary>
+    public PatchTelemetry ReadTelemetry()
     {
-        get
-        {
-            PatchTelemetry? now = _interceptor.Native.Telemetry(Native.Handle);
-            if (now is not null)
-                _lastTelemetry = now;
-            return _lastTelemetry ?? new PatchTelemetry { State = IsRemoved ? PatchState.Removed : PatchState.Active };
-        }
+        PatchTelemetry? now = _interceptor.Native.Telemetry(Native.Handle);
+        if (now is not null)
+            _lastTelemetry = now;
+        PatchTelemetry snapshot = _lastTelemetry ?? new PatchTelemetry { State = IsRemoved ? PatchState.Removed : PatchState.Active };
+        return IsRemoved && snapshot.State is not (PatchState.Unloaded or PatchState.Failed or PatchState.Removed)
+            ? snapshot with { State = PatchState.Removed }
+            : snapshot;
     }
 
     /// <summary>For a patch whose body came from a plan: the profiler's result for its latest
-    /// generation (state, relocation tokens, HResults), or null.</summary>
-    public GenerationInfo? LastGeneration =>
+    /// generation (state, relocation tokens, HResults), read with one call; null for exact dispatch,
+    /// or once the profiler no longer has it.</summary>
+    public GenerationInfo? ReadLastGeneration() =>
         GenerationId == 0 ? null : _interceptor.Native.Generation(Native.Handle, GenerationId, Lowered);
 
     /// <summary>Switches the target to another replacement (same signature rules as
@@ -80,12 +70,50 @@ public sealed class Patch : IDisposable
     /// <exception cref="SignatureMismatchException">The replacement's signature does not fit.</exception>
     /// <exception cref="PatchException">The profiler refused or failed the command.</exception>
     /// <exception cref="InvalidOperationException">This patch was removed.</exception>
-    public void Replace(MethodInfo replacement) => _interceptor.ReplaceCore(this, replacement);
+    public void Replace(MethodInfo replacement) =>
+        _interceptor.ReplaceCore(this, replacement, synchronous: true, CancellationToken.None).GetAwaiter().GetResult();
+
+    /// <summary><see cref="Replace"/> without blocking the calling thread on the profiler's worker
+    /// (see <see cref="Interceptor.InstallAsync"/>, also for what cancellation does).</summary>
+    public Task ReplaceAsync(MethodInfo replacement, CancellationToken cancellationToken = default) =>
+        Interceptor.Detached(_interceptor.ReplaceCore(this, replacement, synchronous: false, cancellationToken),
+            cancellationToken);
 
     /// <summary>Gives the target a new body from <paramref name="plan"/> (a plan for this patch's target).</summary>
     /// <exception cref="PlanException">The plan cannot be lowered.</exception>
     /// <exception cref="PatchException">The profiler refused or failed the generation.</exception>
     public void Apply(GenerationPlan plan)
+    {
+        CheckPlan(plan);
+        _interceptor.Apply(plan, Owner);
+    }
+
+    /// <summary><see cref="Apply"/> without blocking the calling thread on the profiler's worker.</summary>
+    public Task ApplyAsync(GenerationPlan plan, CancellationToken cancellationToken = default)
+    {
+        CheckPlan(plan);
+        return _interceptor.ApplyAsync(plan, Owner, cancellationToken);
+    }
+
+    /// <summary>Drops this owner's hold; the original body returns when no other owner holds the
+    /// target. Does nothing when already removed.</summary>
+    /// <remarks>While other owners still hold the target, the removal puts back the most recently
+    /// set body of a remaining owner (its replacement or its plan's generation), so nothing this
+    /// owner put in force keeps running; the remaining owners need no command of their own.</remarks>
+    /// <exception cref="PatchException">The runtime refused the restoring ReJIT (the patch stays).</exception>
+    public void Remove() =>
+        _interceptor.RemoveCore(this, synchronous: true, CancellationToken.None).GetAwaiter().GetResult();
+
+    /// <summary><see cref="Remove"/> without blocking the calling thread on the profiler's worker.
+    /// A token that fires once the removal is queued ends the task at once; the removal still
+    /// happens, and the patch is marked removed when it does.</summary>
+    public Task RemoveAsync(CancellationToken cancellationToken = default) =>
+        Interceptor.Detached(_interceptor.RemoveCore(this, synchronous: false, cancellationToken), cancellationToken);
+
+    /// <summary>Same as <see cref="Remove"/>.</summary>
+    public void Dispose() => Remove();
+
+    private void CheckPlan(GenerationPlan plan)
     {
         ArgumentNullException.ThrowIfNull(plan);
         if (!SameMethod(plan.Target, Target))
@@ -94,26 +122,14 @@ public sealed class Patch : IDisposable
         if (IsRemoved)
             throw new InvalidOperationException($"this patch on {Names.Of(Target)} was removed; apply the plan " +
                                                 "through the Interceptor for a new one");
-        _interceptor.Apply(plan, Owner);
     }
-
-    /// <summary>Drops this owner's hold; the original body returns when no other owner holds the
-    /// target. Does nothing when already removed.</summary>
-    /// <remarks>While other owners still hold the target, the profiler leaves the body in force as
-    /// it is, even when it is this owner's replacement or plan: the remaining owners get theirs
-    /// back only by running a command of their own (Replace or Apply).</remarks>
-    /// <exception cref="PatchException">The runtime refused the restoring ReJIT (the patch stays).</exception>
-    public void Remove() => _interceptor.RemoveCore(this);
-
-    /// <summary>Same as <see cref="Remove"/>.</summary>
-    public void Dispose() => Remove();
 
     /// <inheritdoc/>
     public override string ToString() =>
         $"{Names.Of(Target)} -> " +
         (Plan is not null ? $"plan{(Plan.Name is null ? "" : $" '{Plan.Name}'")}"
             : Replacement is not null ? Names.Of(Replacement) : "?") +
-        $" [{State}, {Owner.Name}]";
+        $" [{(IsRemoved ? "removed" : "installed")}, {Owner.Name}]";
 
     internal NativePatch Native { get; }
 

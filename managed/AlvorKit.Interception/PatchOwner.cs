@@ -4,10 +4,10 @@ namespace AlvorKit.Interception;
 
 /// <summary>
 /// An owner scope: every patch installed with it is removed together when it is disposed.
-/// Several owners may hold a patch on the same target: each install joins the target's patch
-/// (the newest replacement is in force; when its owner leaves while others remain, the most
-/// recent replacement of a remaining owner comes back), and the original body returns only
-/// when the last owner removes it.
+/// Several owners may hold a patch on the same target: each install or plan joins the target's
+/// patch (the newest body set is in force; when its owner leaves while others remain, the most
+/// recently set body of a remaining owner, its replacement or its plan's generation, comes
+/// back), and the original body returns only when the last owner removes it.
 /// </summary>
 /// <example>
 /// <code>
@@ -18,7 +18,7 @@ namespace AlvorKit.Interception;
 /// // leaving the scope removes both patches
 /// </code>
 /// </example>
-public sealed class PatchOwner : IDisposable
+public sealed class PatchOwner : IDisposable, IAsyncDisposable
 {
     // Owner IDs: a random base, so they do not collide with IDs other components choose, plus
     // a counter, so they are unique in the process. The profiler reserves 0.
@@ -75,6 +75,37 @@ public sealed class PatchOwner : IDisposable
             try
             {
                 patches[i].Remove();
+            }
+            catch (PatchException e)
+            {
+                failures.Add(e);
+            }
+        }
+        if (failures.Count > 0)
+            throw new AggregateException($"{Name}: {failures.Count} of {patches.Count} patches could not be removed.",
+                failures);
+    }
+
+    /// <summary><see cref="Dispose"/> without blocking the calling thread on the profiler's worker
+    /// (<c>await using var owner = new PatchOwner("console");</c>): every patch is removed with
+    /// <see cref="Patch.RemoveAsync"/>, one after the other; failures are thrown together
+    /// afterwards as an AggregateException of PatchExceptions.</summary>
+    public async ValueTask DisposeAsync()
+    {
+        List<Patch> patches;
+        lock (_gate)
+        {
+            if (_disposed)
+                return;
+            _disposed = true;
+            patches = [.. _patches];
+        }
+        var failures = new List<Exception>();
+        for (int i = patches.Count - 1; i >= 0; i--)
+        {
+            try
+            {
+                await patches[i].RemoveAsync().ConfigureAwait(false);
             }
             catch (PatchException e)
             {

@@ -34,8 +34,8 @@ public sealed record PatchTelemetry
     /// <summary>The profiler's state of the patch.</summary>
     public PatchState State { get; init; }
 
-    /// <summary>The status name of the latest finished command (<c>ALVK_OK</c> when it succeeded).</summary>
-    public string LastStatus { get; init; } = "";
+    /// <summary>The status of the latest finished command (<see cref="InterceptionStatus.Ok"/> when it succeeded).</summary>
+    public InterceptionStatus LastStatus { get; init; }
 
     /// <summary>Commands queued or running.</summary>
     public int PendingCommands { get; init; }
@@ -118,8 +118,8 @@ public sealed record PatchTelemetry
             if (hr != 0)
                 text.Append(CultureInfo.InvariantCulture, $"; {name} 0x{hr:X8}");
         }
-        if (LastStatus != "ALVK_OK")
-            text.Append("; last status ").Append(LastStatus);
+        if (LastStatus != InterceptionStatus.Ok)
+            text.Append("; last status ").Append(LastStatus.ToString());
         return text.ToString();
     }
 }
@@ -266,8 +266,11 @@ public sealed record GenerationInfo
     /// <summary>Its state.</summary>
     public GenerationState State { get; init; }
 
-    /// <summary>Why it was rejected or failed (<c>ALVK_OK</c> otherwise).</summary>
-    public string Status { get; init; } = "";
+    /// <summary>Why it was rejected or failed (<see cref="InterceptionStatus.Ok"/> otherwise).</summary>
+    public InterceptionStatus Status { get; init; }
+
+    /// <summary>The name of <see cref="Status"/> (alvk_status_name), such as <c>ALVK_E_COMPILATION_FAILED</c>.</summary>
+    public string StatusName { get; init; } = "";
 
     /// <summary>The profiler's description of <see cref="Status"/>.</summary>
     public string StatusDescription { get; init; } = "";
@@ -299,4 +302,87 @@ public sealed record GenerationInfo
 
     /// <summary>For a stack-type refusal: what the instruction needs there.</summary>
     public StackType TypeExpected { get; init; }
+}
+
+/// <summary>The signature a replacement must have for exact dispatch to a target
+/// (<see cref="Interceptor.ExpectedReplacementSignature"/>): a static method taking
+/// <see cref="Parameters"/> and returning <see cref="ReturnType"/>.</summary>
+public sealed record ReplacementSignature
+{
+    private readonly string _declaration;
+
+    internal ReplacementSignature(IReadOnlyList<Type> parameters, Type returnType, string declaration)
+    {
+        Parameters = parameters;
+        ReturnType = returnType;
+        _declaration = declaration;
+    }
+
+    /// <summary>The parameter types in order: for an instance target, its receiver first (the
+    /// declaring class, or the struct by reference), then the target's parameters (ref, out and in
+    /// as by-reference types).</summary>
+    public IReadOnlyList<Type> Parameters { get; }
+
+    /// <summary>The target's return type (<see cref="void"/> for a constructor or a void method).</summary>
+    public Type ReturnType { get; }
+
+    /// <summary>Whether <paramref name="method"/> has this signature (static, these parameter types,
+    /// this return type).</summary>
+    public bool IsMatchedBy(MethodInfo method)
+    {
+        ArgumentNullException.ThrowIfNull(method);
+        ParameterInfo[] actual = method.GetParameters();
+        return method.IsStatic && !method.ContainsGenericParameters && method.ReturnType == ReturnType &&
+               actual.Length == Parameters.Count && actual.Select(p => p.ParameterType).SequenceEqual(Parameters);
+    }
+
+    /// <summary>The declaration, C#-like: <c>static int Damage(Enemy self, float amount)</c>.</summary>
+    public override string ToString() => _declaration;
+}
+
+/// <summary>One snapshot of the profiler's state in this process (<see cref="Interceptor.ReadStatus"/>),
+/// read with one call.</summary>
+public sealed record ProfilerStatus
+{
+    /// <summary>Why the profiler refuses patch commands (<see cref="InterceptionStatus.Ok"/> when it accepts them).</summary>
+    public InterceptionStatus StartupStatus { get; init; }
+
+    /// <summary>Whether the profiler accepts patch commands.</summary>
+    public bool IsPatchingEnabled => StartupStatus == InterceptionStatus.Ok;
+
+    /// <summary>The assemblies whose methods may be patched (names joined by ';', or "*").</summary>
+    public string PatchableModules { get; init; } = "";
+
+    /// <summary>Whether allocation capture windows can open (ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING=1 at startup).</summary>
+    public bool AllocationProfiling { get; init; }
+
+    /// <summary>The runtime's version, as the profiler read it.</summary>
+    public string RuntimeVersion { get; init; } = "";
+
+    /// <summary>Whether the profiler's worker thread runs.</summary>
+    public bool WorkerAlive { get; init; }
+
+    /// <summary>The worker queue's slots (a command meets <see cref="InterceptionStatus.QueueFull"/> when all are taken).</summary>
+    public int QueueCapacity { get; init; }
+
+    /// <summary>Commands waiting now.</summary>
+    public int QueueDepth { get; init; }
+
+    /// <summary>Commands the worker has finished since startup.</summary>
+    public ulong CommandsCompleted { get; init; }
+
+    /// <summary>Metadata tokens the profiler emitted into modules, and their bytes.</summary>
+    public ulong MetadataTokensEmitted { get; init; }
+
+    /// <summary>The bytes of the names and blobs of those tokens.</summary>
+    public ulong MetadataBytesEmitted { get; init; }
+
+    /// <summary>Emissions served from the token cache instead.</summary>
+    public ulong MetadataTokensReused { get; init; }
+
+    /// <summary>The bytes of IL bodies and maps the profiler holds now.</summary>
+    public ulong SnapshotBytes { get; init; }
+
+    /// <summary>How many such bodies.</summary>
+    public ulong SnapshotCount { get; init; }
 }

@@ -9,9 +9,10 @@ namespace LiveDemo;
 public sealed record Step(string Name, string ExpectedMovement, string ExpectedScoring);
 
 /// <summary>
-/// A developer at the console of the running game: on its own thread, it patches the game's
-/// methods through AlvorKit.Interception while the loop keeps ticking, one command at a time,
-/// each after the game showed the previous one for a while.
+/// A developer at the console of the running game: it patches the game's methods through
+/// AlvorKit.Interception's Task-returning commands (InstallAsync, ReplaceAsync, ApplyAsync,
+/// RemoveAsync) while the loop keeps ticking, one command at a time, each after the game showed
+/// the previous one for a while. No thread waits for the profiler: a frame is never stalled.
 /// </summary>
 public sealed class DevConsole(Interceptor interceptor, Action<string> print)
 {
@@ -35,30 +36,31 @@ public sealed class DevConsole(Interceptor interceptor, Action<string> print)
 
     public bool Failed { get; private set; }
 
-    /// <summary>Runs the script; `waitFrames(n)` returns once the game drew n more frames.</summary>
-    public void Run(Action<int> waitFrames, int phaseFrames)
+    /// <summary>Runs the script; `waitFrames(n)` completes once the game drew n more frames.</summary>
+    public async Task RunAsync(Func<int, Task> waitFrames, int phaseFrames)
     {
-        using var owner = new PatchOwner("dev console");
+        await using var owner = new PatchOwner("dev console");
         Patch? movement = null, scoring = null;
         MethodInfo update = typeof(World).GetMethod(nameof(World.Update))!;
         MethodInfo pointsFor = typeof(Scoring).GetMethod(nameof(Scoring.PointsFor))!;
         try
         {
-            waitFrames(phaseFrames);
-            Command(1, () => movement = interceptor.Install(update, typeof(Mods).GetMethod(nameof(Mods.Reverse))!, owner));
-            waitFrames(phaseFrames);
-            Command(2, () => movement!.Replace(typeof(Mods).GetMethod(nameof(Mods.Hop))!));
-            waitFrames(phaseFrames);
-            Command(3, () => scoring = interceptor.Apply(BonusPlan(pointsFor), owner));
+            await waitFrames(phaseFrames);
+            await Command(1, async () =>
+                movement = await interceptor.InstallAsync(update, typeof(Mods).GetMethod(nameof(Mods.Reverse))!, owner));
+            await waitFrames(phaseFrames);
+            await Command(2, () => movement!.ReplaceAsync(typeof(Mods).GetMethod(nameof(Mods.Hop))!));
+            await waitFrames(phaseFrames);
+            await Command(3, async () => scoring = await interceptor.ApplyAsync(BonusPlan(pointsFor), owner));
             // A new body compiles when its method is next called: telemetry a few frames later
             // shows the ReJIT callbacks and how long it took.
-            waitFrames(phaseFrames);
+            await waitFrames(phaseFrames);
             Telemetry("movement", movement!);
             Telemetry("scoring", scoring!);
-            Command(4, () => movement!.Remove());
-            waitFrames(phaseFrames);
-            Command(5, () => scoring!.Remove());
-            waitFrames(phaseFrames);
+            await Command(4, () => movement!.RemoveAsync());
+            await waitFrames(phaseFrames);
+            await Command(5, () => scoring!.RemoveAsync());
+            await waitFrames(phaseFrames);
             Telemetry("movement", movement!);
             Telemetry("scoring", scoring!);
         }
@@ -84,7 +86,7 @@ public sealed class DevConsole(Interceptor interceptor, Action<string> print)
         return plan;
     }
 
-    private void Command(int index, Action action)
+    private async Task Command(int index, Func<Task> action)
     {
         Step step = Script[index];
         print($"       >> [dev console] {step.Name} ...");
@@ -92,7 +94,7 @@ public sealed class DevConsole(Interceptor interceptor, Action<string> print)
         var clock = Stopwatch.StartNew();
         try
         {
-            action();
+            await action();
         }
         finally
         {
@@ -105,14 +107,14 @@ public sealed class DevConsole(Interceptor interceptor, Action<string> print)
 
     private void Telemetry(string name, Patch patch)
     {
-        PatchTelemetry t = patch.Telemetry;
+        PatchTelemetry t = patch.ReadTelemetry(); // one snapshot, one call to the profiler
         print($"       >> [telemetry] {name}: {patch}");
         print($"       >>             {t}");
         Events.Add(new
         {
             telemetry = name,
             state = t.State.ToString(),
-            patchState = patch.State.ToString(),
+            installed = patch.IsInstalled,
             callbacks = new
             {
                 getReJITParameters = t.GetReJITParametersCallbacks,

@@ -8,7 +8,7 @@ using LiveDemo;
 //   dotnet LiveDemo.dll [--frames N] [--tick-ms M] [--json]
 // Five runners loop round a track at a fixed tick (default 20 frames per second); each frame is
 // one line: the track, the score, and which movement and scoring rules the frame showed. A dev
-// console thread patches World.Update (runners reverse, then hop), applies a generation plan to
+// console patches World.Update (runners reverse, then hop), applies a generation plan to
 // Scoring.PointsFor (bonus points), prints each patch's telemetry, then removes both: the
 // frames change, and change back. About 10 s by default; --json adds a last line for machines.
 // It needs the AlvorKit profiler with ALVORKIT_INTERCEPTION_MODULES=LiveDemo (see README.md).
@@ -81,19 +81,19 @@ using (interceptor)
     var game = new Game(new World());
     var console = new DevConsole(interceptor, Print);
     int drawn = 0;
-    void WaitFrames(int n)
+    async Task WaitFrames(int n)
     {
         int until = Volatile.Read(ref drawn) + n;
         while (Volatile.Read(ref drawn) < until)
-            Thread.Sleep(1);
+            await Task.Delay(1);
     }
-    var consoleThread = new Thread(() => console.Run(WaitFrames, phase)) { IsBackground = true, Name = "dev console" };
-    consoleThread.Start();
+    // The console's commands run beside the loop: no thread of theirs waits for the profiler.
+    Task consoleTask = Task.Run(() => console.RunAsync(WaitFrames, phase));
 
     var records = new List<FrameRecord>();
     var clock = Stopwatch.StartNew();
     int limit = frames * 20; // a safety stop if the console hangs
-    for (int frame = 1; consoleThread.IsAlive && frame <= limit; frame++)
+    for (int frame = 1; !consoleTask.IsCompleted && frame <= limit; frame++)
     {
         int before = console.Version;
         (string movement, string scoring, int points) = game.Tick();
@@ -106,7 +106,7 @@ using (interceptor)
         if (due > 0)
             Thread.Sleep((int)due);
     }
-    consoleThread.Join();
+    consoleTask.GetAwaiter().GetResult();
 
     // Every frame that ran entirely between two commands shows what its stage expects.
     var stages = DevConsole.Script.Select((step, stage) =>

@@ -35,7 +35,9 @@ internal static class Patching
             }
             catch (InterceptionException e)
             {
-                install = $"{e.GetType().Name}: {e.Message}";
+                // e.Status: the profiler's answer as InterceptionStatus (null when the library
+                // refused before asking it), e.g. `when (e.Status == InterceptionStatus.QueueFull)`.
+                install = $"{e.GetType().Name} ({e.Status?.ToString() ?? "no profiler status"}): {e.Message}";
             }
             int patched = Program.PollUntil(expected);
 
@@ -46,7 +48,7 @@ internal static class Patching
             }
             catch (InterceptionException e)
             {
-                remove = $"{e.GetType().Name}: {e.Message}";
+                remove = $"{e.GetType().Name} ({e.Status?.ToString() ?? "no profiler status"}): {e.Message}";
             }
             int restored = Program.PollUntil(original);
             return new PatchRun("api", interceptor.ProfilerPath, interceptor.AbiVersion.Major, install, remove,

@@ -1,5 +1,6 @@
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
+using AlvorKit.Interception;
 using AlvorKit.Interception.Native;
 using AlvorKit.Tests.Support;
 using Xunit;
@@ -40,6 +41,30 @@ public sealed class BindingTests
         var (code, output) = Run("/usr/bin/python3", Generator, "--check", "--header", edited);
         Assert.Equal(1, code);
         Assert.Contains("alvk_patch_wait", output);
+    }
+
+    [Fact]
+    public void ThePublicStatusEnumHasEveryStatusOfTheHeaderAtItsValue()
+    {
+        // Both enums come from the header: AlvkStatus from enum alvk_status, InterceptionStatus
+        // from ALVK_STATUS_LIST (the generator refuses when the two disagree).
+        Assert.Equal(Enum.GetNames<AlvkStatus>(), Enum.GetNames<InterceptionStatus>());
+        foreach (AlvkStatus status in Enum.GetValues<AlvkStatus>())
+            Assert.Equal((int)status, (int)Enum.Parse<InterceptionStatus>(status.ToString()));
+        Assert.Equal(201, (int)InterceptionStatus.QueueFull);
+        Assert.Equal(typeof(AlvkStatus).Assembly, typeof(InterceptionStatus).Assembly);
+        Assert.Equal("AlvorKit.Interception", typeof(InterceptionStatus).Namespace);
+    }
+
+    [Fact]
+    public void TheCheckFailsWhenAStatusDescriptionChanges()
+    {
+        string edited = EditedHeader(h => h.Replace(
+            "\"the worker queue is full; nothing was enqueued\"", "\"the worker queue is full\""));
+        var (code, output) = Run("/usr/bin/python3", Generator, "--check", "--header", edited);
+        Assert.Equal(1, code);
+        Assert.Contains("InterceptionStatus.g.cs", output);
+        Assert.Contains("the worker queue is full.</summary>", output);
     }
 
     [Fact]

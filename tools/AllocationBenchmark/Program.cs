@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Runtime.CompilerServices;
 using System.Text.Json.Nodes;
+using AlvorKit.Interception;
 using AlvorKit.Interception.Allocations;
 using AlvorKit.Interception.Native;
 
@@ -105,7 +106,7 @@ List<JsonObject> Launch(string configuration, Dictionary<string, string> env)
 
 static int Child(string configuration, long objects, int repetitions)
 {
-    AllocationCapture? capture = configuration is "countonly" or "sampled" ? AllocationCapture.Open() : null;
+    AllocationCapture? capture = configuration is "countonly" or "sampled" ? Interceptor.Open().Allocations : null;
     AllocationCaptureOptions options = configuration == "countonly"
         ? AllocationCaptureOptions.CountOnly
         : AllocationCaptureOptions.Sampled;
@@ -117,15 +118,15 @@ static int Child(string configuration, long objects, int repetitions)
 
 static JsonObject Repetition(AllocationCapture? capture, AllocationCaptureOptions options, long objects)
 {
-    capture?.Begin(options);
+    using AllocationWindow? window = capture?.Begin(options);
     long start = Stopwatch.GetTimestamp();
     Workload.Churn(objects);
     double ms = Stopwatch.GetElapsedTime(start).TotalMilliseconds;
     var result = new JsonObject { ["ms"] = ms };
-    if (capture is not null)
+    if (window is not null)
     {
         long end = Stopwatch.GetTimestamp();
-        AllocationReport report = capture.End();
+        AllocationReport report = window.End();
         result["endMs"] = Stopwatch.GetElapsedTime(end).TotalMilliseconds;
         result["counted"] = report.Type(typeof(Small).FullName!)?.Count ?? 0;
         result["samples"] = report.Samples.Count;

@@ -22,6 +22,29 @@ class Model:
         self.structs = []     # (name, size, [(field, ctype, offset)])
         self.typedefs = {}    # name -> underlying type spelling
         self.functions = []   # (name, result ctype, [(param, ctype)])
+        self.statuses = []    # (name, value, description) from ALVK_STATUS_LIST, in order
+
+
+def _c_string(literal):
+    """The text of a C string literal token (the header's descriptions use no escapes but
+    \\ and \")."""
+    body = literal[1:-1]
+    return re.sub(r'\\(.)', r'\1', body)
+
+
+def _status_list(tokens):
+    """ALVK_STATUS_LIST(X) X(name, value, "description" ...) ... as (name, value, description)."""
+    entries, i = [], tokens.index(")") + 1
+    while i < len(tokens):
+        if tokens[i] != "X" or tokens[i + 1] != "(":
+            raise SystemExit(f"ALVK_STATUS_LIST: unexpected token {tokens[i]!r}")
+        close = tokens.index(")", i)
+        name, comma1, value, comma2, *strings = tokens[i + 2:close]
+        if comma1 != "," or comma2 != "," or not strings or not all(t.startswith('"') for t in strings):
+            raise SystemExit(f"ALVK_STATUS_LIST: entry {name} is not X(name, value, \"description\")")
+        entries.append((name, int(value, 0), "".join(_c_string(t) for t in strings)))
+        i = close + 1
+    return entries
 
 
 def load(header, extra_args=()):
@@ -38,7 +61,9 @@ def load(header, extra_args=()):
             continue
         if c.kind == ci.CursorKind.MACRO_DEFINITION:
             tokens = [t.spelling for t in c.get_tokens()][1:]
-            if len(tokens) == 1 and re.fullmatch(r"0x[0-9A-Fa-f]+u?|[0-9]+u?", tokens[0]):
+            if c.spelling == "ALVK_STATUS_LIST":
+                model.statuses = _status_list(tokens)
+            elif len(tokens) == 1 and re.fullmatch(r"0x[0-9A-Fa-f]+u?|[0-9]+u?", tokens[0]):
                 model.constants.append((c.spelling, int(tokens[0].rstrip("uU"), 0)))
         elif c.kind == ci.CursorKind.ENUM_DECL and c.spelling:
             members = [(m.spelling, m.enum_value) for m in c.get_children()

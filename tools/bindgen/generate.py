@@ -2,6 +2,7 @@
 """Generates the C# binding and the C layout probe from the public header.
 
   generate.py                      write managed/AlvorKit.Interception.Native/Generated/Abi.g.cs
+                                   and Generated/InterceptionStatus.g.cs (the public status enum)
   generate.py --check [--header H] fail (exit 1) when the checked-in binding is not what H gives
   generate.py --probe OUT.c        write a C program printing every struct's size and offsets
 Needs libclang's Python bindings (Debian: python3-clang-14), run with /usr/bin/python3."""
@@ -17,6 +18,8 @@ import gen_csharp  # noqa: E402
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 HEADER = os.path.join(ROOT, "include", "alvorkit_interception_profiler.h")
 OUTPUT = os.path.join(ROOT, "managed", "AlvorKit.Interception.Native", "Generated", "Abi.g.cs")
+# The public status enum, beside the binding: same assembly, the game-facing namespace.
+STATUS_FILE = "InterceptionStatus.g.cs"
 
 
 def probe(model):
@@ -44,21 +47,29 @@ def main():
         with open(args.probe, "w") as f:
             f.write(probe(model))
         return 0
-    text = gen_csharp.Emitter(model).emit()
+    emitter = gen_csharp.Emitter(model)
+    files = [(args.output, emitter.emit()),
+             (os.path.join(os.path.dirname(args.output), STATUS_FILE), emitter.emit_status())]
     if args.check:
-        current = open(args.output).read() if os.path.exists(args.output) else ""
-        if current == text:
+        differences = []
+        for path, text in files:
+            current = open(path).read() if os.path.exists(path) else ""
+            if current != text:
+                differences += list(difflib.unified_diff(current.splitlines(), text.splitlines(),
+                                                         f"checked-in {os.path.basename(path)}",
+                                                         "from header", lineterm="", n=1))[:60]
+        if not differences:
             print(f"bindings match the header: {len(model.functions)} functions, "
-                  f"{len(model.enums)} enums, {len(model.structs)} structs")
+                  f"{len(model.enums)} enums, {len(model.structs)} structs, "
+                  f"{len(model.statuses)} statuses")
             return 0
-        diff = difflib.unified_diff(current.splitlines(), text.splitlines(), "checked-in",
-                                    "from header", lineterm="", n=1)
-        print("bindings differ from the header:\n" + "\n".join(list(diff)[:60]))
+        print("bindings differ from the header:\n" + "\n".join(differences))
         return 1
     os.makedirs(os.path.dirname(args.output), exist_ok=True)
-    with open(args.output, "w") as f:
-        f.write(text)
-    print(f"wrote {args.output}")
+    for path, text in files:
+        with open(path, "w") as f:
+            f.write(text)
+        print(f"wrote {path}")
     return 0
 
 

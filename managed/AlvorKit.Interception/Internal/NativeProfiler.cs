@@ -1,5 +1,6 @@
 using System.Reflection;
 using System.Runtime.CompilerServices;
+using AlvorKit.Interception.Allocations;
 using AlvorKit.Interception.Native;
 using AlvorKit.Interception.Plans;
 
@@ -7,10 +8,10 @@ namespace AlvorKit.Interception.Internal;
 
 /// <summary>
 /// The one place that speaks the low-level binding (AlvorKit.Interception.Native): it turns
-/// the binding's structs and status enum into this library's records and plain status
-/// codes, so the binding can be regenerated without touching anything else here.
-/// Statuses cross this boundary as ints (their values are pinned by the C ABI); see
-/// <see cref="NativeStatus"/>.
+/// the binding's structs into this library's records and its AlvkStatus into the public
+/// <see cref="InterceptionStatus"/> (both generated from the header's one list, so a cast
+/// between them is exact), so the binding can be regenerated without touching anything else here.
+/// Calls here take no lock: the profiler accepts calls from any thread at once.
 /// </summary>
 internal sealed unsafe class NativeProfiler
 {
@@ -45,6 +46,12 @@ internal sealed unsafe class NativeProfiler
                     e.Reason == ProfilerUnavailableReason.AbiMismatch
                         ? UnavailableReason.AbiMismatch
                         : UnavailableReason.ProfilerNotLoaded,
+                    e.Reason switch
+                    {
+                        ProfilerUnavailableReason.PathUnset => InterceptionStatus.ProfilerPathUnset,
+                        ProfilerUnavailableReason.NotAttached => InterceptionStatus.NotAttached,
+                        _ => null,
+                    },
                     Setup.Explain(e.Reason switch
                     {
                         ProfilerUnavailableReason.PathUnset =>
@@ -69,13 +76,47 @@ internal sealed unsafe class NativeProfiler
 
     public string LibraryPath => _library.Path;
 
+    private AllocationCapture? _allocations;
+
+    /// <summary>The process's allocation capture (made on first use, outside any window).</summary>
+    public AllocationCapture Allocations
+    {
+        get
+        {
+            lock (OpenGate)
+                return _allocations ??= new AllocationCapture(_library);
+        }
+    }
+
     public Version AbiVersion { get; }
 
-    /// <summary>The startup status (NativeStatus.Ok when patch commands are accepted).</summary>
-    public int StartupStatus()
+    /// <summary>The startup status (Ok when patch commands are accepted).</summary>
+    public InterceptionStatus StartupStatus()
     {
         AlvkStatus rc = _library.GetRuntimeStatus(out AlvkRuntimeStatus status);
-        return rc == AlvkStatus.Ok ? (int)status.StartupStatus : (int)rc;
+        return rc == AlvkStatus.Ok ? (InterceptionStatus)status.StartupStatus : (InterceptionStatus)rc;
+    }
+
+    /// <summary>alvk_get_runtime_status as one record.</summary>
+    public ProfilerStatus Status()
+    {
+        AlvkStatus rc = _library.GetRuntimeStatus(out AlvkRuntimeStatus s);
+        return new ProfilerStatus
+        {
+            StartupStatus = rc == AlvkStatus.Ok ? (InterceptionStatus)s.StartupStatus : (InterceptionStatus)rc,
+            PatchableModules = s.Allowlist,
+            AllocationProfiling = s.AllocationProfiling != 0,
+            RuntimeVersion = s.RuntimeVersion,
+            WorkerAlive = s.WorkerAlive != 0,
+            QueueCapacity = (int)s.QueueCapacity,
+            QueueDepth = (int)s.QueueDepth,
+            CommandsCompleted = s.CommandsCompleted,
+            MetadataTokensEmitted = s.MetadataTokensEmitted,
+            MetadataBytesEmitted = s.MetadataBytesEmitted,
+            MetadataTokensReused = s.MetadataTokensReused,
+            SnapshotBytes = s.SnapshotBytes,
+            SnapshotCount = s.SnapshotCount,
+        };
     }
 
     /// <summary>The modules the profiler lets callers patch ("*" or names joined by ';').</summary>
@@ -86,7 +127,13 @@ internal sealed unsafe class NativeProfiler
     }
 
     /// <summary>alvk_status_string: "ALVK_E_NAME: what it means".</summary>
-    public string StatusText(int status) => _library.StatusString((AlvkStatus)status);
+    public string StatusText(InterceptionStatus status) => _library.StatusString((AlvkStatus)status);
+
+    /// <summary>alvk_status_name: "ALVK_E_NAME".</summary>
+    public string StatusName(InterceptionStatus status) => _library.StatusName((AlvkStatus)status);
+
+    /// <summary>What the status means, without its name.</summary>
+    public string StatusDescription(InterceptionStatus status) => _library.StatusDescription((AlvkStatus)status);
 
     /// <summary>Which loaded copy a module is (the profiler's ModuleID and load epoch). One
     /// assembly can be loaded in several AssemblyLoadContexts: every copy has the same MVID, so
@@ -99,18 +146,18 @@ internal sealed unsafe class NativeProfiler
 
     /// <summary>alvk_module_identify for `module`, cached; `hint` is a method of it that may serve
     /// as the probe (a non-generic method of a non-generic type).</summary>
-    public int Identify(Module module, MethodBase? hint, out ModuleCopy? copy)
+    public InterceptionStatus Identify(Module module, MethodBase? hint, out ModuleCopy? copy)
     {
         if (Copies.TryGetValue(module, out copy))
-            return NativeStatus.Ok;
+            return InterceptionStatus.Ok;
         MethodBase? probe = Probe(module, hint);
         AlvkStatus rc = _library.ModuleIdentify(module.ModuleVersionId, probe?.MetadataToken ?? 0,
             probe?.MethodHandle.Value ?? IntPtr.Zero, out AlvkModuleInfo info);
         if (rc != AlvkStatus.Ok)
-            return (int)rc;
+            return (InterceptionStatus)rc;
         copy = Copies.GetValue(module, _ => new ModuleCopy(info.ModuleId, info.Epoch, (AlvkModuleFlags)info.Flags,
             info.Copies));
-        return NativeStatus.Ok;
+        return InterceptionStatus.Ok;
     }
 
     /// <summary>A method whose handle tells the copies of `module` apart: `hint` when it fits,
@@ -156,16 +203,16 @@ internal sealed unsafe class NativeProfiler
         m.Module == module && !m.IsGenericMethod && m.DeclaringType is { IsGenericType: false } &&
         (m.MetadataToken >> 24) == 0x06;
 
-    public int Describe(MethodBase method, out MethodDescription? description)
+    public InterceptionStatus Describe(MethodBase method, out MethodDescription? description)
     {
         description = null;
-        int status = Identify(method.Module, method, out ModuleCopy? copy);
-        if (status != NativeStatus.Ok)
+        InterceptionStatus status = Identify(method.Module, method, out ModuleCopy? copy);
+        if (status != InterceptionStatus.Ok)
             return status;
         AlvkStatus rc = _library.DescribeModuleMethod(copy!.Id, copy.Epoch, method.MetadataToken,
             out AlvkMethodDescription d);
         if (rc != AlvkStatus.Ok)
-            return (int)rc;
+            return (InterceptionStatus)rc;
         description = new MethodDescription
         {
             Method = method,
@@ -187,10 +234,10 @@ internal sealed unsafe class NativeProfiler
             SignatureHash = d.SignatureHashHex,
             BodyIdentity = d.BodyIdentityHex,
         };
-        return NativeStatus.Ok;
+        return InterceptionStatus.Ok;
     }
 
-    public int Install(MethodDescription target, IntPtr replacement, ulong owner, out ulong handle,
+    public InterceptionStatus Install(MethodDescription target, IntPtr replacement, ulong owner, out ulong handle,
         out ulong command)
     {
         AlvkInstallRequest request = default;
@@ -203,32 +250,42 @@ internal sealed unsafe class NativeProfiler
         Convert.FromHexString(target.BodyIdentity).CopyTo(new Span<byte>(request.BodyIdentity, 32));
         request.Replacement = (ulong)replacement;
         request.Owner = owner;
-        int rc = (int)_library.PatchInstall(request, out handle);
+        var rc = (InterceptionStatus)_library.PatchInstall(request, out handle);
         command = _library.LastCommand();
         return rc;
     }
 
-    public int Replace(ulong handle, ulong owner, IntPtr replacement, out ulong command)
+    public InterceptionStatus Replace(ulong handle, ulong owner, IntPtr replacement, out ulong command)
     {
-        int rc = (int)_library.PatchReplace(handle, owner, replacement);
+        var rc = (InterceptionStatus)_library.PatchReplace(handle, owner, replacement);
         command = _library.LastCommand();
         return rc;
     }
 
-    public int Remove(ulong handle, ulong owner, out ulong command)
+    public InterceptionStatus Remove(ulong handle, ulong owner, out ulong command)
     {
-        int rc = (int)_library.PatchRemove(handle, owner);
+        var rc = (InterceptionStatus)_library.PatchRemove(handle, owner);
         command = _library.LastCommand();
         return rc;
     }
 
-    /// <summary>Waits for one command (the one its queuing call issued): its result, or why
-    /// the wait did not get it (Timeout, UnknownCommand).</summary>
-    public int Wait(ulong command, TimeSpan timeout)
+    /// <summary>Waits up to `timeout` for one command (the one its queuing call issued), blocking
+    /// this thread: its result, or why the wait did not get it (Timeout, UnknownCommand).</summary>
+    public InterceptionStatus Wait(ulong command, TimeSpan timeout)
     {
         AlvkStatus rc = _library.CommandWait(command,
             (uint)Math.Clamp(timeout.TotalMilliseconds, 0, uint.MaxValue), out AlvkStatus result);
-        return rc == AlvkStatus.Ok ? (int)result : (int)rc;
+        return rc == AlvkStatus.Ok ? (InterceptionStatus)result : (InterceptionStatus)rc;
+    }
+
+    /// <summary>Looks at one command without waiting (alvk_command_wait with timeout 0): true with
+    /// its result once it finished; false while it is queued or running. When the look itself
+    /// fails (UnknownCommand), true with that status.</summary>
+    public bool TryResult(ulong command, out InterceptionStatus result)
+    {
+        AlvkStatus rc = _library.CommandWait(command, 0, out AlvkStatus status);
+        result = rc == AlvkStatus.Ok ? (InterceptionStatus)status : (InterceptionStatus)rc;
+        return rc != AlvkStatus.Timeout;
     }
 
     public PatchTelemetry? Telemetry(ulong handle)
@@ -238,7 +295,7 @@ internal sealed unsafe class NativeProfiler
         return new PatchTelemetry
         {
             State = (PatchState)(int)t.State,
-            LastStatus = NativeStatus.NameOf(StatusText((int)t.LastStatus)),
+            LastStatus = (InterceptionStatus)t.LastStatus,
             PendingCommands = (int)t.PendingCommands,
             CommandsCompleted = (int)t.CommandsCompleted,
             OwnerCount = (int)t.OwnerCount,
@@ -264,20 +321,21 @@ internal sealed unsafe class NativeProfiler
 
     /// <summary>alvk_generation_validate (no profiler involvement): the status, and the
     /// relocation or IL map entry it is about.</summary>
-    public int Validate(LoweredGeneration g, MethodDescription target, ulong prior, ulong owner, out uint failingIndex)
+    public InterceptionStatus Validate(LoweredGeneration g, MethodDescription target, ulong prior, ulong owner,
+        out uint failingIndex)
     {
         uint failing = 0;
-        int rc = Pinned(g, target, prior, owner,
+        InterceptionStatus rc = Pinned(g, target, prior, owner,
             (in AlvkGeneration generation) => _library.GenerationValidate(generation, out failing));
         failingIndex = failing;
         return rc;
     }
 
-    public int Submit(LoweredGeneration g, MethodDescription target, ulong prior, ulong owner, out ulong handle,
+    public InterceptionStatus Submit(LoweredGeneration g, MethodDescription target, ulong prior, ulong owner, out ulong handle,
         out ulong generationId, out ulong command)
     {
         ulong h = 0, id = 0, issued = 0;
-        int rc = Pinned(g, target, prior, owner, (in AlvkGeneration generation) =>
+        InterceptionStatus rc = Pinned(g, target, prior, owner, (in AlvkGeneration generation) =>
         {
             AlvkStatus status = _library.GenerationSubmit(generation, out h, out id);
             issued = _library.LastCommand();
@@ -305,14 +363,15 @@ internal sealed unsafe class NativeProfiler
             list.Add(new RelocationInfo((RelocationKind)(int)x.Kind, unchecked((int)x.Token), x.Reused != 0, x.HResult,
                 lowered is not null && i < lowered.Relocations.Count ? lowered.Relocations[i].Description : ""));
         }
-        string status = StatusText((int)r.Status);
+        var status = (InterceptionStatus)r.Status;
         return new GenerationInfo
         {
             Id = r.Generation,
             PriorId = r.PriorGeneration,
             State = (GenerationState)(int)r.State,
-            Status = NativeStatus.NameOf(status),
-            StatusDescription = NativeStatus.DescriptionOf(status),
+            Status = status,
+            StatusName = StatusName(status),
+            StatusDescription = StatusDescription(status),
             FailingIndex = (int)r.FailingIndex,
             MetadataHResult = r.MetadataHResult,
             ILMapHResult = r.ILMapHResult,
@@ -338,7 +397,7 @@ internal sealed unsafe class NativeProfiler
 
     private delegate AlvkStatus GenerationCall(in AlvkGeneration generation);
 
-    private static int Pinned(LoweredGeneration g, MethodDescription target, ulong prior, ulong owner, GenerationCall call)
+    private static InterceptionStatus Pinned(LoweredGeneration g, MethodDescription target, ulong prior, ulong owner, GenerationCall call)
     {
         var relocations = new AlvkRelocation[g.Relocations.Count];
         for (int i = 0; i < relocations.Length; i++)
@@ -389,47 +448,23 @@ internal sealed unsafe class NativeProfiler
             generation.ILMap = map.Length > 0 ? m : null;
             generation.ILMapCount = (uint)map.Length;
             generation.Flags = g.Unverifiable ? (uint)AlvkInstallFlags.Unverifiable : 0u;
-            return (int)call(generation);
+            return (InterceptionStatus)call(generation);
         }
     }
 
     private static TimeSpan FromNanoseconds(ulong ns) => TimeSpan.FromTicks((long)Math.Min(ns / 100, long.MaxValue));
 }
 
-/// <summary>The status values this library branches on (pinned by the C ABI: a value never
-/// changes meaning), and the name/description split of alvk_status_string's text.</summary>
-internal static class NativeStatus
+/// <summary>The groups of statuses this library branches on (values pinned by the C ABI).</summary>
+internal static class StatusGroups
 {
-    public const int Ok = 0;
-    public const int NotAttached = 3;
-    public const int Timeout = 202;
-    public const int GenericTargetUnsupported = 303;
-    public const int ModuleNotAllowed = 311;
-    public const int ModuleCollectible = 320;
-    public const int ModuleAmbiguous = 321;
-    public const int UnknownPatch = 400;
-    public const int NotOwner = 401;
-    public const int PatchEnded = 407;
-    public const int StaleGeneration = 500;
-    public const int MemberNotFound = 509;
-    public const int StackTypeMismatch = 510;
-
     /// <summary>Startup configuration problems (100-199), and a profiler that never attached.</summary>
-    public static bool IsStartupRefusal(int status) => status is NotAttached or (>= 100 and < 200);
+    public static bool IsStartupRefusal(this InterceptionStatus status) =>
+        status is InterceptionStatus.NotAttached or (>= InterceptionStatus.ProfilerPathUnset and < InterceptionStatus.WorkerUnavailable);
 
     /// <summary>Statuses about one relocation or IL map entry (the failing index of
     /// alvk_generation_validate, or of the generation's result, names it).</summary>
-    public static bool NamesAnEntry(int status) => status is >= 503 and <= 507 or 300 or MemberNotFound;
-
-    public static string NameOf(string statusText)
-    {
-        int colon = statusText.IndexOf(':');
-        return colon > 0 ? statusText[..colon] : statusText;
-    }
-
-    public static string DescriptionOf(string statusText)
-    {
-        int colon = statusText.IndexOf(':');
-        return colon > 0 ? statusText[(colon + 1)..].Trim() : statusText;
-    }
+    public static bool NamesAnEntry(this InterceptionStatus status) =>
+        status is (>= InterceptionStatus.RelocationMalformed and <= InterceptionStatus.ILMapInvalid)
+            or InterceptionStatus.SignatureMalformed or InterceptionStatus.MemberNotFound;
 }

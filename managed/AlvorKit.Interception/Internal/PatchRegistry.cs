@@ -1,10 +1,13 @@
+using System.Collections.Concurrent;
 using System.Reflection;
+using System.Runtime.CompilerServices;
 
 namespace AlvorKit.Interception.Internal;
 
 /// <summary>
 /// One live native patch (one per target, shared by every owner that holds it). Its generation
 /// chain lives in the profiler: the latest generation is read from the patch's telemetry.
+/// <see cref="Holders"/> changes only under the target's gate.
 /// </summary>
 internal sealed class NativePatch(MethodBase target, ulong handle)
 {
@@ -15,35 +18,58 @@ internal sealed class NativePatch(MethodBase target, ulong handle)
     public List<Patch> Holders { get; } = [];
 }
 
-/// <summary>The live native patches this process made through this library, by target (a
-/// method of one module copy), and the
-/// lock every command takes (commands are rare; the profiler's worker runs them one at a time).</summary>
+/// <summary>
+/// The live native patches this process made through this library, by target (a method of one
+/// module copy), and one gate per target. A command holds its target's gate from the look at
+/// the target's patch to the bookkeeping after the profiler's result, so two commands on one
+/// target run one after the other; commands on different targets do not wait for each other
+/// (the profiler takes concurrent commands from any thread). The table's own lock is held only
+/// for a lookup or an update, never across a wait.
+/// </summary>
 internal static class PatchRegistry
 {
-    public static readonly Lock Gate = new();
+    private static readonly Lock TableGate = new();
 
     // By module copy, not MVID: one assembly loaded in two AssemblyLoadContexts has two copies
     // of every method, and each is a target (and a native patch) of its own.
     private static readonly Dictionary<(Module Module, int Token), NativePatch> Live = new();
 
+    // A gate per target, created on first use and kept while its module lives.
+    private static readonly ConditionalWeakTable<Module, ConcurrentDictionary<int, SemaphoreSlim>> Gates = new();
+
     private static (Module, int) Key(MethodBase target) => (target.Module, target.MetadataToken);
 
-    public static NativePatch? Find(MethodBase target) => Live.GetValueOrDefault(Key(target));
+    /// <summary>The gate every command on `target` holds while it runs.</summary>
+    public static SemaphoreSlim GateOf(MethodBase target) =>
+        Gates.GetValue(target.Module, _ => new ConcurrentDictionary<int, SemaphoreSlim>())
+            .GetOrAdd(target.MetadataToken, _ => new SemaphoreSlim(1, 1));
+
+    public static NativePatch? Find(MethodBase target)
+    {
+        lock (TableGate)
+            return Live.GetValueOrDefault(Key(target));
+    }
 
     /// <summary>The native patch `handle` names for `target`, tracked from now on (a handle that
     /// differs from the tracked one means the old patch ended and a new one began).</summary>
     public static NativePatch Track(MethodBase target, ulong handle)
     {
-        if (Live.TryGetValue(Key(target), out NativePatch? known) && known.Handle == handle)
-            return known;
-        var fresh = new NativePatch(target, handle);
-        Live[Key(target)] = fresh;
-        return fresh;
+        lock (TableGate)
+        {
+            if (Live.TryGetValue(Key(target), out NativePatch? known) && known.Handle == handle)
+                return known;
+            var fresh = new NativePatch(target, handle);
+            Live[Key(target)] = fresh;
+            return fresh;
+        }
     }
 
     public static void Forget(NativePatch patch)
     {
-        if (Live.TryGetValue(Key(patch.Target), out NativePatch? known) && ReferenceEquals(known, patch))
-            Live.Remove(Key(patch.Target));
+        lock (TableGate)
+        {
+            if (Live.TryGetValue(Key(patch.Target), out NativePatch? known) && ReferenceEquals(known, patch))
+                Live.Remove(Key(patch.Target));
+        }
     }
 }

@@ -174,7 +174,7 @@ internal static class StackTypeChecker
             types.AddRange(target.GetParameters().Select(p => p.ParameterType));
             _argumentTypes = [.. types];
             _arguments = [.. types.Select(Slot.Of)];
-            _returnType = ReplacementSignature.ReturnTypeOf(target);
+            _returnType = ReplacementRules.ReturnTypeOf(target);
         }
 
         public void Run()

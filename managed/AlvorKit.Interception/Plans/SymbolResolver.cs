@@ -165,7 +165,7 @@ internal sealed class SymbolResolver(ModuleContext module, MethodBase target, Re
     // Methods the runtime gives arrays (Get, Set, Address, .ctor) have no metadata of their own.
     private byte[] ArrayMethodSignature(MethodBase method, string use) => _writer.Method(
         new SignatureHeader(SignatureKind.Method, SignatureCallingConvention.Default, SignatureAttributes.Instance), 0,
-        SigType.From(ReplacementSignature.ReturnTypeOf(method)),
+        SigType.From(ReplacementRules.ReturnTypeOf(method)),
         method.GetParameters().Select(p => SigType.From(p.ParameterType)).ToList(), use);
 
     // ------------------------------------------------------------ signatures

@@ -1,4 +1,5 @@
 using System.Text.Json.Nodes;
+using AlvorKit.Interception;
 using AlvorKit.Interception.Allocations;
 using AlvorKit.Interception.Allocations.Exporters;
 using AlvorKit.Interception.Native;
@@ -37,41 +38,88 @@ public static class AllocationsProof
             return report;
         }
 
-        var capture = new AllocationCapture(library);
+        AllocationCapture capture = Interceptor.Open().Allocations;
         (AllocationCaptureOptions options, int scale) = variant switch
         {
             "countonly" => (AllocationCaptureOptions.CountOnly, 1),
-            "sampled" => (new AllocationCaptureOptions(AlvkCaptureMode.Sampled, SampleIntervalBytes: 256), 1),
-            "full-storage" => (new AllocationCaptureOptions(AlvkCaptureMode.Sampled, SampleIntervalBytes: 64), 4),
+            "sampled" => (new AllocationCaptureOptions(AllocationCaptureMode.Sampled, SampleIntervalBytes: 256), 1),
+            "full-storage" => (new AllocationCaptureOptions(AllocationCaptureMode.Sampled, SampleIntervalBytes: 64), 4),
             _ => throw new ArgumentException($"unknown allocations variant '{variant}'"),
         };
 
         // Warm-up: JIT the workload and a whole window (begin, end, read, resolve, export).
         AllocationWorkload.Some(10);
         AllocationWorkload.Run(scale: 0);
-        capture.Begin(options);
-        AllocationWorkload.Some(10);
-        AllocationReport warmup = capture.End();
+        AllocationReport warmup;
+        using (AllocationWindow w = capture.Begin(options))
+        {
+            AllocationWorkload.Some(10);
+            warmup = w.End();
+        }
         Export(warmup, Path.Combine(Path.GetTempPath(), $"alvk-allocations-warmup-{Environment.ProcessId}"), "warmup",
             delete: true);
 
-        // The refusals of a second begin and of an end with no window open.
-        capture.Begin(AllocationCaptureOptions.CountOnly);
-        AlvkStatus second = library.CaptureBegin(new AlvkCaptureOptions { Mode = AlvkCaptureMode.CountOnly });
-        capture.End();
-        AlvkStatus idleEnd = library.CaptureEnd(out _);
+        // The refusals of a second begin and of an end with no window open: raw, and as the
+        // typed exception of a second window.
+        var windowApi = new JsonObject();
+        AlvkStatus second, idleEnd;
+        using (AllocationWindow open = capture.Begin(AllocationCaptureOptions.CountOnly))
+        {
+            second = library.CaptureBegin(new AlvkCaptureOptions { Mode = AlvkCaptureMode.CountOnly });
+            try
+            {
+                using AllocationWindow nested = capture.Begin(AllocationCaptureOptions.CountOnly);
+                windowApi["secondBegin"] = "no exception";
+            }
+            catch (AllocationCaptureException e) when (e.Status == InterceptionStatus.CaptureActive)
+            {
+                windowApi["secondBegin"] = e.Status.ToString();
+                windowApi["secondBeginCall"] = e.Call;
+                windowApi["secondBeginIsInterceptionException"] = ((Exception)e) is InterceptionException;
+                windowApi["secondBeginMessage"] = e.Message;
+            }
+            windowApi["openWhileOpen"] = open.IsOpen;
+        }
+        idleEnd = library.CaptureEnd(out _);
+
+        // A window disposed without End: closed (a new one opens), its report never read.
+        AllocationWindow discarded = capture.Begin(AllocationCaptureOptions.CountOnly);
+        AllocationWorkload.Some(10);
+        discarded.Dispose();
+        windowApi["disposedIsOpen"] = discarded.IsOpen;
+        windowApi["disposedReport"] = discarded.Report is null ? "null" : "set";
+        try
+        {
+            discarded.End();
+            windowApi["endAfterDispose"] = "no exception";
+        }
+        catch (ObjectDisposedException)
+        {
+            windowApi["endAfterDispose"] = nameof(ObjectDisposedException);
+        }
 
         // The measured window, with the same types allocated just before and just after it.
         AllocationWorkload.Some(Before);
-        capture.Begin(options);
-        AllocationWorkload.Run(scale);
-        AllocationReport window = capture.End();
+        AllocationReport window;
+        using (AllocationWindow measured = capture.Begin(options))
+        {
+            AllocationWorkload.Run(scale);
+            window = measured.End();
+            windowApi["endTwiceSameReport"] = ReferenceEquals(window, measured.End());
+            windowApi["reportIsEnds"] = ReferenceEquals(window, measured.Report);
+            windowApi["openAfterEnd"] = measured.IsOpen;
+            windowApi["mode"] = measured.Options.Mode.ToString();
+        }
         AllocationWorkload.Some(After);
 
         // A last small window: the storage is still the startup size, and empty again.
-        capture.Begin(options);
-        AllocationWorkload.Some(100);
-        AllocationReport last = capture.End();
+        AllocationReport last;
+        using (AllocationWindow small = capture.Begin(options))
+        {
+            AllocationWorkload.Some(100);
+            last = small.End();
+        }
+        report["windowApi"] = windowApi;
 
         report["refusals"] = new JsonObject
         {
@@ -119,14 +167,17 @@ public static class AllocationsProof
         AlvkStatus read = library.CaptureReadTypes(0, new AlvkTypeCount[4], out uint written);
         AlvkStatus samples = library.CaptureReadSamples(0, new AlvkSample[1], out uint samplesWritten);
         AlvkStatus describe = library.CaptureDescribeFunction(1, out _);
-        string? error = null;
+        string? error = null, status = null;
+        AllocationCapture capture = Interceptor.Open().Allocations;
+        bool enabled = capture.IsEnabled;
         try
         {
-            new AllocationCapture(library).Begin(AllocationCaptureOptions.Sampled);
+            using AllocationWindow window = capture.Begin(AllocationCaptureOptions.Sampled);
         }
-        catch (AllocationCaptureException e)
+        catch (InterceptionException e) when (e.Status == InterceptionStatus.AllocationProfilingOff)
         {
             error = e.Message;
+            status = e.Status.ToString();
         }
         return new JsonObject
         {
@@ -138,6 +189,8 @@ public static class AllocationsProof
             ["readSamplesWritten"] = samplesWritten,
             ["describeFunction"] = describe.ToString(),
             ["captureException"] = error,
+            ["captureExceptionStatus"] = status,
+            ["captureEnabled"] = enabled,
         };
     }
 

@@ -117,7 +117,7 @@ public static class ApiProof
         report["remove"] = Step(patch, call, Input + 1);
         report["remove"]!["listed"] = interceptor.Patches.Contains(patch);
         patch.Remove(); // a second remove does nothing
-        report["removeAgainState"] = patch.State.ToString();
+        report["removeAgainState"] = patch.ReadTelemetry().State.ToString();
         try
         {
             patch.Replace(Method(typeof(ApiTargets), nameof(ApiTargets.ComputeA)));
@@ -171,8 +171,8 @@ public static class ApiProof
             ["alpha"] = Poll(alpha, Input + 10),
             ["beta"] = Poll(beta, Input + 20),
             ["ownerPatches"] = owner.Patches.Count,
-            ["alphaState"] = a.State.ToString(),
-            ["betaState"] = b.State.ToString(),
+            ["alphaState"] = a.ReadTelemetry().State.ToString(),
+            ["betaState"] = b.ReadTelemetry().State.ToString(),
         };
         owner.Dispose();
         report["disposed"] = new JsonObject
@@ -181,10 +181,10 @@ public static class ApiProof
             ["beta"] = Poll(beta, Input + 2),
             ["ownerPatches"] = owner.Patches.Count,
             ["ownerDisposed"] = owner.IsDisposed,
-            ["alphaState"] = a.State.ToString(),
-            ["betaState"] = b.State.ToString(),
-            ["alphaTelemetry"] = Telemetry(a.Telemetry),
-            ["betaTelemetry"] = Telemetry(b.Telemetry),
+            ["alphaState"] = a.ReadTelemetry().State.ToString(),
+            ["betaState"] = b.ReadTelemetry().State.ToString(),
+            ["alphaTelemetry"] = Telemetry(a.ReadTelemetry()),
+            ["betaTelemetry"] = Telemetry(b.ReadTelemetry()),
         };
         try
         {
@@ -224,10 +224,10 @@ public static class ApiProof
         }
         first.Dispose();
         report["firstDisposed"] = Step(p2, call, Input + 200);
-        report["firstDisposed"]!["firstPatchState"] = p1.State.ToString();
+        report["firstDisposed"]!["firstPatchState"] = p1.ReadTelemetry().State.ToString();
         second.Dispose();
         report["secondDisposed"] = Step(p2, call, Input + 1);
-        report["secondDisposed"]!["firstPatchState"] = p1.State.ToString();
+        report["secondDisposed"]!["firstPatchState"] = p1.ReadTelemetry().State.ToString();
         return report;
     }
 
@@ -244,7 +244,7 @@ public static class ApiProof
         using var keeper = new PatchOwner("keeper");
         Patch live = interceptor.Install(guardedTarget, Method(typeof(ApiTargets), nameof(ApiTargets.GuardedPatched)), keeper);
         report["guardedPatched"] = Poll(guarded, Input + 50);
-        PatchTelemetry before = live.Telemetry;
+        PatchTelemetry before = live.ReadTelemetry();
         int livePatches = interceptor.Patches.Count;
         var intruder = new PatchOwner("intruder");
 
@@ -277,7 +277,7 @@ public static class ApiProof
             Method(typeof(ApiVector), nameof(ApiVector.ScaleByValue)), intruder));
         report["cases"] = cases;
 
-        PatchTelemetry after = live.Telemetry;
+        PatchTelemetry after = live.ReadTelemetry();
         report["telemetryBefore"] = Telemetry(before);
         report["telemetryAfter"] = Telemetry(after);
         report["telemetryUnchanged"] = before == after;
@@ -311,9 +311,9 @@ public static class ApiProof
         {
             ["result"] = Poll(call, -7),
             ["zero"] = zero(),
-            ["state"] = patch.State.ToString(),
-            ["telemetry"] = Telemetry(patch.Telemetry),
-            ["lastGeneration"] = Generation(patch.LastGeneration),
+            ["state"] = patch.ReadTelemetry().State.ToString(),
+            ["telemetry"] = Telemetry(patch.ReadTelemetry()),
+            ["lastGeneration"] = Generation(patch.ReadLastGeneration()),
         };
         return report;
     }
@@ -465,7 +465,7 @@ public static class ApiProof
         report["peekListing"] = peekPlan.ToString();
         Patch peeked = interceptor.Apply(peekPlan);
         report["peek"] = Poll(peek, "1|a");
-        report["peekGeneration"] = Generation(peeked.LastGeneration);
+        report["peekGeneration"] = Generation(peeked.ReadLastGeneration());
         picked.Remove();
         peeked.Remove();
         report["pickRemoved"] = Poll(pick, "1|a");
@@ -492,7 +492,7 @@ public static class ApiProof
         report["planAgain"] = PlanStep(patch, call, Input * 4);
         owner.Dispose();
         report["removed"] = Poll(call, Input);
-        report["state"] = patch.State.ToString();
+        report["state"] = patch.ReadTelemetry().State.ToString();
         return report;
     }
 
@@ -563,7 +563,7 @@ public static class ApiProof
         plan.AllowUnverifiable();
         report["unverifiable"] = plan.IsUnverifiable;
         Patch patch = interceptor.Apply(plan);
-        report["applied"] = patch.LastGeneration?.State.ToString();
+        report["applied"] = patch.ReadLastGeneration()?.State.ToString();
         var outcomes = new JsonArray();
         string last = "";
         for (int i = 0; i < 200 && last != Input.ToString(); i++)
@@ -575,7 +575,7 @@ public static class ApiProof
         }
         report["outcomes"] = outcomes;
         report["restored"] = last;
-        report["lastGeneration"] = Generation(patch.LastGeneration);
+        report["lastGeneration"] = Generation(patch.ReadLastGeneration());
         patch.Remove();
         report["removed"] = call();
         return report;
@@ -707,7 +707,7 @@ public static class ApiProof
         {
             Patch applied = interceptor.Apply(plan);
             report["threw"] = null;
-            report["applied"] = applied.LastGeneration?.State.ToString();
+            report["applied"] = applied.ReadLastGeneration()?.State.ToString();
         }
         catch (Exception e)
         {
@@ -730,7 +730,7 @@ public static class ApiProof
         {
             Patch patch = interceptor.Apply(plan);
             report["result"] = Poll(call, expected);
-            report["generation"] = Generation(patch.LastGeneration);
+            report["generation"] = Generation(patch.ReadLastGeneration());
             patch.Remove();
             report["removed"] = JsonSerializer.SerializeToNode(call());
         }
@@ -746,16 +746,16 @@ public static class ApiProof
     private static JsonObject Step(Patch patch, Func<int> call, int expected) => new()
     {
         ["result"] = Poll(call, expected),
-        ["state"] = patch.State.ToString(),
+        ["state"] = patch.ReadTelemetry().State.ToString(),
         ["isInstalled"] = patch.IsInstalled,
-        ["telemetry"] = Telemetry(patch.Telemetry),
+        ["telemetry"] = Telemetry(patch.ReadTelemetry()),
     };
 
     private static JsonObject PlanStep(Patch patch, Func<int> call, int expected)
     {
         JsonObject step = Step(patch, call, expected);
         step["generationId"] = patch.GenerationId;
-        step["generation"] = Generation(patch.LastGeneration);
+        step["generation"] = Generation(patch.ReadLastGeneration());
         return step;
     }
 
@@ -774,7 +774,7 @@ public static class ApiProof
     private static JsonObject Telemetry(PatchTelemetry t) => new()
     {
         ["state"] = t.State.ToString(),
-        ["lastStatus"] = t.LastStatus,
+        ["lastStatus"] = t.LastStatus.ToString(),
         ["pendingCommands"] = t.PendingCommands,
         ["commandsCompleted"] = t.CommandsCompleted,
         ["ownerCount"] = t.OwnerCount,
@@ -811,7 +811,7 @@ public static class ApiProof
             ["id"] = g.Id,
             ["priorId"] = g.PriorId,
             ["state"] = g.State.ToString(),
-            ["status"] = g.Status,
+            ["status"] = g.StatusName,
             ["compilationHResult"] = g.CompilationHResult,
             ["relocations"] = relocations,
         };
@@ -833,6 +833,7 @@ public static class ApiProof
                 break;
             case PatchException p:
                 json["status"] = p.StatusName;
+                json["statusEnum"] = p.Status.ToString();
                 break;
             case StackTypeMismatchException t:
                 json["ilOffset"] = t.ILOffset;
@@ -843,7 +844,7 @@ public static class ApiProof
                 json["expectedType"] = t.ExpectedType?.ToString();
                 json["detectedByProfiler"] = t.DetectedByProfiler;
                 json["generationState"] = t.Generation?.State.ToString();
-                json["generationStatus"] = t.Generation?.Status;
+                json["generationStatus"] = t.Generation?.StatusName;
                 break;
         }
         return json;

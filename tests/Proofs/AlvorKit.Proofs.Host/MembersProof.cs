@@ -296,9 +296,10 @@ public static unsafe class MembersProof
             if (e is PatchException p)
             {
                 report["statusName"] = p.StatusName;
-                report["statusCode"] = p.StatusCode;
+                report["statusCode"] = (int)p.Status;
+                report["statusEnum"] = p.Status.ToString();
                 report["generationState"] = p.Generation?.State.ToString();
-                report["generationStatus"] = p.Generation?.Status;
+                report["generationStatus"] = p.Generation?.StatusName;
                 report["failingIndex"] = p.Generation?.FailingIndex;
                 report["failingRelocation"] = p.Generation is { } g && g.FailingIndex < g.Relocations.Count
                     ? g.Relocations[g.FailingIndex].Description

@@ -107,7 +107,7 @@ public static class ModulesProof
             Patch applied = interceptor.Apply(plan);
             JsonObject step = Observe(applied, pluginCall, Input + 7000, defaultCall, Input + 1000, directCall);
             step["samePatch"] = ReferenceEquals(applied, onPlugin);
-            step["generation"] = applied.LastGeneration?.State.ToString();
+            step["generation"] = applied.ReadLastGeneration()?.State.ToString();
             return step;
         });
         // Replace on the default copy acts on that copy (it is loaded: no MODULE_UNLOADED).
@@ -216,10 +216,11 @@ public static class ModulesProof
         {
             ["result"] = Patcher.Poll(call, expected),
             ["other"] = other is null ? null : Steady(other, otherExpected),
-            ["state"] = patch.State.ToString(),
-            ["lastStatus"] = patch.Telemetry.LastStatus,
-            ["moduleEpoch"] = patch.Telemetry.ModuleEpoch,
         };
+        PatchTelemetry telemetry = patch.ReadTelemetry();
+        step["state"] = telemetry.State.ToString();
+        step["lastStatus"] = telemetry.LastStatus.ToString();
+        step["moduleEpoch"] = telemetry.ModuleEpoch;
         if (direct is not null)
             step["direct"] = direct();
         return step;
@@ -260,7 +261,8 @@ public static class ModulesProof
             if (e is PatchException p)
             {
                 json["status"] = p.StatusName;
-                json["statusCode"] = p.StatusCode;
+                json["statusCode"] = (int)p.Status;
+                json["statusEnum"] = p.Status.ToString();
             }
             return json;
         }

@@ -21,6 +21,8 @@ using AlvorKit.Interception.Native;
 //             around known allocations, exported to speedscope, folded and pprof files in dir
 //   api     - the managed API (AlvorKit.Interception): Interceptor.Open, install/replace/remove,
 //             owner scopes, signature mismatches, symbolic generation plans
+//   apiconcurrency - the API's commands from two threads at once, the Task-returning commands,
+//             cancellation, and statuses in caught exceptions
 //   commands - command identity: waits answer for one command; refused calls take no ID
 //   memory [n] - n replacements of one patch (default 2000) and new signatures: what stays bounded
 //   modules plugin|collectible|raw - one assembly loaded in the default context and in a
@@ -86,6 +88,9 @@ switch (mode)
         return 0;
     case "api":
         Console.WriteLine(AlvorKit.Proofs.Host.ApiProof.Run().ToJsonString());
+        return 0;
+    case "apiconcurrency":
+        Console.WriteLine(AlvorKit.Proofs.Host.ApiConcurrencyProof.Run().ToJsonString());
         return 0;
     case "modules" when args.Length == 2 && args[1] is "plugin" or "collectible":
         Console.WriteLine(AlvorKit.Proofs.Host.ModulesProof.Run(args[1]).ToJsonString());

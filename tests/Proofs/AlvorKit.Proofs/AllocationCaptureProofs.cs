@@ -1,4 +1,5 @@
 using System.Text.Json.Nodes;
+using AlvorKit.Interception;
 using Xunit;
 using static AlvorKit.Proofs.AllocationReports;
 
@@ -177,5 +178,31 @@ public class AllocationCaptureProofs
             Assert.True(calls.Text(call) == "AllocationProfilingOff", $"{call}: {calls.ToJsonString()}");
         Assert.Equal(0, calls.Value<int>("readTypesWritten"));
         Assert.Contains("ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING=1", calls.Text("captureException"));
+        // interceptor.Allocations.Begin: the typed exception, caught by its status.
+        Assert.Equal(nameof(InterceptionStatus.AllocationProfilingOff), calls.Text("captureExceptionStatus"));
+        Assert.False(calls.Value<bool>("captureEnabled"));
+    }
+
+    [Fact]
+    public void Allocations_Begin_windows_end_once_refuse_a_second_window_and_close_when_disposed()
+    {
+        JsonNode w = Get(Sampled)["windowApi"]!;
+        string json = w.ToJsonString();
+        // A second Begin while a window is open: AllocationCaptureException, an InterceptionException
+        // whose Status is CaptureActive, naming the call that refused.
+        Assert.True(w.Text("secondBegin") == nameof(InterceptionStatus.CaptureActive), json);
+        Assert.True(w.Text("secondBeginCall") == "alvk_capture_begin", json);
+        Assert.True(w.Value<bool>("secondBeginIsInterceptionException"), json);
+        Assert.Contains("ALVK_E_CAPTURE_ACTIVE", w.Text("secondBeginMessage"));
+        Assert.True(w.Value<bool>("openWhileOpen"), json);
+        // Disposed without End: closed, nothing read, End refused.
+        Assert.False(w.Value<bool>("disposedIsOpen"), json);
+        Assert.True(w.Text("disposedReport") == "null", json);
+        Assert.True(w.Text("endAfterDispose") == nameof(ObjectDisposedException), json);
+        // End closes once and returns the same report; the measured window counted the workload
+        // exactly (Window_counts_each_type_exactly_and_nothing_allocated_outside_it).
+        Assert.True(w.Value<bool>("endTwiceSameReport") && w.Value<bool>("reportIsEnds"), json);
+        Assert.False(w.Value<bool>("openAfterEnd"), json);
+        Assert.True(w.Text("mode") == "Sampled", json);
     }
 }

@@ -479,7 +479,7 @@ public sealed class InterceptionApiProofs
         Assert.True(step.Text("state") == state, $"state {state}: {json}");
         JsonNode t = step["telemetry"]!;
         Assert.True(t.Text("state") == state, $"telemetry state {state}: {json}");
-        Assert.True(t.Text("lastStatus") == "ALVK_OK", json);
+        Assert.True(t.Text("lastStatus") == "Ok", json);
         Assert.True(t.Value<int>("pendingCommands") == 0, json);
         Assert.True(t.Value<int>("rejitFinished") >= 1 && t.Value<int>("rejitErrors") == 0, json);
         foreach (string hr in new[] { "requestHResult", "compilationHResult", "metadataHResult" })

@@ -1,4 +1,5 @@
 using System.Text.Json.Nodes;
+using AlvorKit.Interception;
 using Xunit;
 
 namespace AlvorKit.Proofs;
@@ -130,7 +131,7 @@ public sealed class MissingMemberGenerationProofs
         Assert.Equal("6", r.Text("original"));
         Assert.True(r.Text("threw") == "PatchException", json);
         Assert.Equal("ALVK_E_MEMBER_NOT_FOUND", r.Text("statusName"));
-        Assert.Equal(509, r.Value<int>("statusCode"));
+        Assert.Equal((int)InterceptionStatus.MemberNotFound, r.Value<int>("statusCode"));
         Assert.Equal("Rejected", r.Text("generationState"));
         Assert.Equal(1, r.Value<int>("failingIndex"));
         Assert.Equal("call Math.AbsoluteValue(int) at IL_0001: MemberRef Math.AbsoluteValue(int)", r.Text("failingRelocation"));

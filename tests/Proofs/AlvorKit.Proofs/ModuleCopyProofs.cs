@@ -1,5 +1,6 @@
 using System.Collections.Concurrent;
 using System.Text.Json.Nodes;
+using AlvorKit.Interception;
 using Xunit;
 
 namespace AlvorKit.Proofs;
@@ -41,7 +42,7 @@ public sealed class ModuleCopyProofs
         // loaded a second copy: it stays on its copy (no MODULE_UNLOADED), the plugin's is untouched.
         AssertStep(r["installBeforePluginLoads"]!, Input + 500, null, "Active");
         AssertStep(r["replaceAfterPluginLoads"]!, Input + 600, Input + 3, "Active");
-        Assert.Equal("ALVK_OK", r["replaceAfterPluginLoads"]!.Text("lastStatus"));
+        Assert.Equal("Ok", r["replaceAfterPluginLoads"]!.Text("lastStatus"));
         AssertStep(r["removeEarly"]!, Input + 3, Input + 3, "Removed");
 
         JsonNode copies = r["copies"]!;
@@ -67,7 +68,7 @@ public sealed class ModuleCopyProofs
         Assert.Equal("Active", r["planPlugin"]!.Text("generation"));
         // Replace on the default copy works: it is loaded, so no MODULE_UNLOADED.
         AssertStep(r["replaceDefault"]!, Input + 3000, Input + 7000, "Active");
-        Assert.Equal("ALVK_OK", r["replaceDefault"]!.Text("lastStatus"));
+        Assert.Equal("Ok", r["replaceDefault"]!.Text("lastStatus"));
         Assert.Equal(Input + 3000, r["replaceDefault"]!.Value<int>("direct"));
         // Removing each gives each its original back.
         AssertStep(r["removeDefault"]!, Original, Input + 7000, "Removed");
@@ -101,7 +102,7 @@ public sealed class ModuleCopyProofs
             JsonNode refused = r[step]!;
             Assert.True(refused.Text("threw") == "PatchException", $"{step}: {refused.ToJsonString()}");
             Assert.Equal("ALVK_E_MODULE_COLLECTIBLE", refused.Text("status"));
-            Assert.Equal(320, refused.Value<int>("statusCode"));
+            Assert.Equal((int)InterceptionStatus.ModuleCollectible, refused.Value<int>("statusCode"));
             string message = refused.Text("message");
             Assert.Contains("loaded in the collectible AssemblyLoadContext 'collectible plugin'", message);
             Assert.Contains("Load the assembly in a non-collectible context to patch it.", message);

@@ -9,7 +9,7 @@ namespace AlvorKit.Interception.Internal;
 /// declaring class, or <c>ref TStruct</c> for a struct's instance method) followed by exactly
 /// the target's parameter types; it returns exactly the target's return type.
 /// </summary>
-internal static class ReplacementSignature
+internal static class ReplacementRules
 {
     /// <summary>What a replacement of `target` must take: the receiver first, then the parameters.</summary>
     public static Type[] ExpectedParameters(MethodBase target)
