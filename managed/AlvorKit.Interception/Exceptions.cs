@@ -19,7 +19,7 @@ public enum UnavailableReason
 
 /// <summary>
 /// The profiler is not there, or will not patch. The message names the environment variables
-/// to set and the launcher (<c>alvorkit-intercept run -- &lt;command&gt;</c>) that sets them.
+/// to set and the launcher (<c>alvorkit-intercept run --modules &lt;assemblies&gt; -- &lt;command&gt;</c>) that sets them.
 /// </summary>
 public sealed class InterceptionUnavailableException : InterceptionException
 {

@@ -40,7 +40,7 @@ public sealed class Interceptor : IDisposable
     /// <exception cref="InterceptionUnavailableException">The process was not started under the
     /// profiler, or the profiler's ABI differs from this library's. The message names the
     /// environment variables to set and the launcher that sets them
-    /// (<c>alvorkit-intercept run -- &lt;command&gt;</c>).</exception>
+    /// (<c>alvorkit-intercept run --modules &lt;assemblies&gt; -- &lt;command&gt;</c>).</exception>
     public static Interceptor Open() => new(NativeProfiler.Open());
 
     /// <summary>The profiler library's path.</summary>

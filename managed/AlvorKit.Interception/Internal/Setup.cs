@@ -9,7 +9,7 @@ internal static class Setup
 
     public static string Explain(string problem) =>
         problem + Environment.NewLine +
-        "Start the game under the profiler with the launcher: alvorkit-intercept run -- <command>" +
+        "Start the game under the profiler with the launcher: alvorkit-intercept run --modules <assemblies> -- <command>" +
         Environment.NewLine +
         "or set these before the process starts: CORECLR_ENABLE_PROFILING=1, " +
         $"CORECLR_PROFILER={Clsid}, CORECLR_PROFILER_PATH=<absolute path of the profiler library>, " +

@@ -35,7 +35,7 @@ public sealed class InterceptionApiProofs
         string message = open.Text("message");
         foreach (string variable in SetupVariables)
             Assert.Contains(variable, message);
-        Assert.Contains("alvorkit-intercept run -- <command>", message);
+        Assert.Contains("alvorkit-intercept run --modules <assemblies> -- <command>", message);
     }
 
     [Fact]

@@ -75,7 +75,7 @@ public sealed class LiveDemoProofs
         Assert.Equal(2, run.ExitCode);
         Assert.Contains("not loaded in this process", run.Stderr);
         Assert.Contains("ALVORKIT_INTERCEPTION_MODULES=LiveDemo", run.Stderr);
-        Assert.Contains("alvorkit-intercept run -- <command>", run.Stderr);
+        Assert.Contains("alvorkit-intercept run --modules <assemblies> -- <command>", run.Stderr);
         Assert.DoesNotContain("score", run.Stdout);
     }
 
