@@ -50,6 +50,8 @@ public partial class RunCommandTests
         Assert.Equal("NoPatchableModules", (string?)profiler["startupStatus"]);
         Assert.Equal(1u, (uint)profiler["allocationProfiling"]!);
         Assert.Contains("patching is off", r.Stderr);
+        // The launcher's one notice; the profiler prints nothing about the mode the user chose.
+        Assert.DoesNotContain("[alvorkit-interception]", r.Stderr);
     }
 
     [Fact]

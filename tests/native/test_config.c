@@ -65,6 +65,28 @@ static void no_modules_keeps_profiler_but_drops_rejit(void **state)
     aip_event_mask mask = aip_event_mask_for(&config);
     assert_int_equal(mask.low & (COR_PRF_ENABLE_REJIT | COR_PRF_DISABLE_ALL_NGEN_IMAGES), 0);
     assert_true(mask.low & COR_PRF_ENABLE_OBJECT_ALLOCATED);
+    /* Allocation capture alone is a chosen mode: no line on every start. */
+    assert_string_equal(config.message, "");
+}
+
+static void missing_or_empty_modules_say_why_unless_allocations_alone(void **state)
+{
+    (void)state;
+    aip_config_inputs in = good_inputs();
+    aip_config config;
+    in.modules = NULL; /* neither feature */
+    aip_config_evaluate(&in, &config);
+    assert_int_equal(config.startup_status, ALVK_E_NO_PATCHABLE_MODULES);
+    assert_string_not_equal(config.message, "");
+    in.modules = ""; /* set, but empty: a mistake worth a line even with allocations */
+    in.allocations = "1";
+    aip_config_evaluate(&in, &config);
+    assert_int_equal(config.startup_status, ALVK_E_NO_PATCHABLE_MODULES);
+    assert_string_not_equal(config.message, "");
+    in.modules = NULL;
+    in.allocations = "0"; /* allocations off: patching was the point, so say why it is off */
+    aip_config_evaluate(&in, &config);
+    assert_string_not_equal(config.message, "");
 }
 
 static void path_errors_come_first_and_make_it_inert(void **state)
@@ -158,6 +180,7 @@ int main(void)
         cmocka_unit_test(good_configuration_enables_patching),
         cmocka_unit_test(allocations_add_their_bits),
         cmocka_unit_test(no_modules_keeps_profiler_but_drops_rejit),
+        cmocka_unit_test(missing_or_empty_modules_say_why_unless_allocations_alone),
         cmocka_unit_test(path_errors_come_first_and_make_it_inert),
         cmocka_unit_test(malformed_inputs_make_it_inert),
         cmocka_unit_test(allocation_sizes_are_checked_like_every_setting),

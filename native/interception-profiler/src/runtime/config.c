@@ -100,6 +100,13 @@ void aip_config_evaluate(const aip_config_inputs *in, aip_config *out)
         aip_allowlist_parse(in->modules, &out->allowlist, out->message, sizeof out->message);
     if (aip_config_is_inert(out->startup_status))
         out->allocation_profiling = 0;
+    /* Allocation capture alone (MODULES unset, allocation profiling on) is a mode the user
+     * chose (alvorkit-intercept run --allocations): patch commands stay refused with
+     * ALVK_E_NO_PATCHABLE_MODULES, which the status query reports, but nothing is printed on
+     * every start. An empty MODULES, or neither feature, still prints why. */
+    if (out->startup_status == ALVK_E_NO_PATCHABLE_MODULES && in->modules == NULL &&
+        out->allocation_profiling)
+        out->message[0] = '\0';
 }
 
 void aip_config_load(aip_config *out)
