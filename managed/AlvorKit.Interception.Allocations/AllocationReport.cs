@@ -63,20 +63,29 @@ public sealed class AllocationReport
 
     /// <summary>Every allocation in the window, overflow included.</summary>
     public ulong TotalObjects { get; }
+
+    /// <summary>The bytes of every allocation in the window, overflow included.</summary>
     public ulong TotalBytes { get; }
 
     /// <summary>Allocations of types the full type table could not take (in the totals, in no type).</summary>
     public ulong OverflowObjects { get; }
+
+    /// <summary>The bytes of the allocations counted in <see cref="OverflowObjects"/>.</summary>
     public ulong OverflowBytes { get; }
 
     /// <summary>Samples that were due while the sample storage was full.</summary>
     public ulong DroppedSamples { get; }
 
+    /// <summary>How long the window was open.</summary>
     public TimeSpan Elapsed { get; }
+
+    /// <summary><see cref="Elapsed"/> in nanoseconds, as the profiler measured it.</summary>
     public ulong ElapsedNs { get; }
 
     /// <summary>The storage sizes fixed at startup.</summary>
     public uint TypeSlots { get; }
+
+    /// <summary>How many samples the sample storage holds (fixed at startup).</summary>
     public uint SampleSlots { get; }
 
     /// <summary>The kept samples, innermost frame first in each.</summary>

@@ -105,6 +105,7 @@ public sealed class SourceLocator : IDisposable
         return _assemblies;
     }
 
+    /// <summary>Closes the Portable PDBs opened so far.</summary>
     public void Dispose()
     {
         foreach (MetadataReaderProvider? provider in _pdbs.Values)

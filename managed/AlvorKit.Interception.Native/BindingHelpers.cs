@@ -131,7 +131,10 @@ public unsafe partial struct AlvkMethodInfo
 /// <summary>Names of the allocation-profiling environment variables.</summary>
 public static class AlvkCapture
 {
+    /// <summary>Set to 1 at startup to turn allocation profiling on.</summary>
     public const string ProfilingVariable = "ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING";
+    /// <summary>The per-type table's size in types (read at startup, within ALVK_MAX_TYPE_SLOTS).</summary>
     public const string TypeSlotsVariable = "ALVORKIT_INTERCEPTION_ALLOCATION_TYPES";
+    /// <summary>The sample storage's size in samples (read at startup, within ALVK_MAX_SAMPLE_SLOTS).</summary>
     public const string SampleSlotsVariable = "ALVORKIT_INTERCEPTION_ALLOCATION_SAMPLES";
 }

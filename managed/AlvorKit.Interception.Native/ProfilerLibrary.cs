@@ -19,6 +19,7 @@ public enum ProfilerUnavailableReason
 public sealed class ProfilerUnavailableException(ProfilerUnavailableReason reason, string message)
     : Exception(message)
 {
+    /// <summary>Which requirement is not met.</summary>
     public ProfilerUnavailableReason Reason { get; } = reason;
 }
 
@@ -29,9 +30,13 @@ public sealed class ProfilerUnavailableException(ProfilerUnavailableReason reaso
 /// </summary>
 public sealed unsafe partial class ProfilerLibrary
 {
+    /// <summary>The variable that names the profiler library's absolute path.</summary>
     public const string PathVariable = "ALVORKIT_INTERCEPTION_PROFILER_PATH";
+    /// <summary>The profiler's COM class id, the value of CORECLR_PROFILER.</summary>
     public const string ProfilerClsid = "{3840ACF7-5AF1-49EA-BF94-5F7086C57F57}";
+    /// <summary>The ABI major version this binding implements; the library must match it.</summary>
     public const uint AbiMajor = 3;
+    /// <summary>The ABI minor version this binding was generated from.</summary>
     public const uint AbiMinor = 2;
 
     private const string SetupHint =
@@ -62,8 +67,11 @@ public sealed unsafe partial class ProfilerLibrary
     /// <summary>The packed ABI version the library reports.</summary>
     public uint VersionNumber => _exports.VersionNumber();
 
+    /// <summary>The major part of a packed ABI version.</summary>
     public static uint MajorOf(uint version) => version >> 22;
+    /// <summary>The minor part of a packed ABI version.</summary>
     public static uint MinorOf(uint version) => (version >> 12) & 0x3FF;
+    /// <summary>The patch part of a packed ABI version.</summary>
     public static uint PatchOf(uint version) => version & 0xFFF;
 
     /// <summary>Opens the profiler CoreCLR loaded, or explains why it cannot.</summary>

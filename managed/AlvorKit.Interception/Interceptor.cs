@@ -132,7 +132,7 @@ public sealed class Interceptor : IDisposable
     /// (<see cref="InterceptionException.Status"/> says why).</exception>
     /// <exception cref="InvalidOperationException">This owner already holds a patch on the target.</exception>
     public Patch Install(MethodBase target, MethodInfo replacement, PatchOwner? owner = null) =>
-        InstallCore(target, replacement, owner, synchronous: true, CancellationToken.None).GetAwaiter().GetResult();
+        Completed(InstallCore(target, replacement, owner, synchronous: true, CancellationToken.None));
 
     /// <summary>
     /// <see cref="Install"/> without blocking the calling thread: the wait for the profiler's worker
@@ -212,7 +212,7 @@ public sealed class Interceptor : IDisposable
     /// references that the loaded assemblies do not have is <see cref="InterceptionStatus.MemberNotFound"/>,
     /// found before the body was handed to the runtime: nothing changed.</exception>
     public Patch Apply(GenerationPlan plan, PatchOwner? owner = null) =>
-        ApplyCore(plan, owner, synchronous: true, CancellationToken.None).GetAwaiter().GetResult();
+        Completed(ApplyCore(plan, owner, synchronous: true, CancellationToken.None));
 
     /// <summary><see cref="Apply"/> without blocking the calling thread on the profiler's worker
     /// (see <see cref="InstallAsync"/>: lowering the plan, its checks and the queuing run on the
@@ -394,6 +394,26 @@ public sealed class Interceptor : IDisposable
         task.ContinueWith(static t => _ = t.Exception, CancellationToken.None,
             TaskContinuationOptions.OnlyOnFaulted | TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default);
         return task.WaitAsync(cancellationToken);
+    }
+
+    /// <summary>The result of an operation of this class run with <c>synchronous: true</c>. That
+    /// path never yields (the gate and the profiler's wait block the calling thread), so the
+    /// operation has completed when it returns; should it ever not have, this blocks on it as a
+    /// task (reading a pending ValueTask's result directly is undefined).</summary>
+    internal static T Completed<T>(ValueTask<T> operation)
+    {
+        Debug.Assert(operation.IsCompleted, "the synchronous path yielded");
+        return operation.IsCompleted ? operation.Result : operation.AsTask().GetAwaiter().GetResult();
+    }
+
+    /// <inheritdoc cref="Completed{T}(ValueTask{T})"/>
+    internal static void Completed(ValueTask operation)
+    {
+        Debug.Assert(operation.IsCompleted, "the synchronous path yielded");
+        if (operation.IsCompleted)
+            operation.GetAwaiter().GetResult(); // throws what the operation threw
+        else
+            operation.AsTask().GetAwaiter().GetResult();
     }
 
     internal static Task Detached(ValueTask operation, CancellationToken cancellationToken) =>

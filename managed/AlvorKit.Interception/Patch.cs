@@ -71,7 +71,7 @@ public sealed class Patch : IDisposable
     /// <exception cref="PatchException">The profiler refused or failed the command.</exception>
     /// <exception cref="InvalidOperationException">This patch was removed.</exception>
     public void Replace(MethodInfo replacement) =>
-        _interceptor.ReplaceCore(this, replacement, synchronous: true, CancellationToken.None).GetAwaiter().GetResult();
+        Interceptor.Completed(_interceptor.ReplaceCore(this, replacement, synchronous: true, CancellationToken.None));
 
     /// <summary><see cref="Replace"/> without blocking the calling thread on the profiler's worker
     /// (see <see cref="Interceptor.InstallAsync"/>, also for what cancellation does).</summary>
@@ -102,7 +102,7 @@ public sealed class Patch : IDisposable
     /// owner put in force keeps running; the remaining owners need no command of their own.</remarks>
     /// <exception cref="PatchException">The runtime refused the restoring ReJIT (the patch stays).</exception>
     public void Remove() =>
-        _interceptor.RemoveCore(this, synchronous: true, CancellationToken.None).GetAwaiter().GetResult();
+        Interceptor.Completed(_interceptor.RemoveCore(this, synchronous: true, CancellationToken.None));
 
     /// <summary><see cref="Remove"/> without blocking the calling thread on the profiler's worker.
     /// A token that fires once the removal is queued ends the task at once; the removal still

@@ -6,7 +6,7 @@ using AlvorKit.Interception;
 namespace LiveDemo;
 
 /// <summary>One scripted dev-console command and what the game should show once it finished.</summary>
-public sealed record Step(string Name, string ExpectedMovement, string ExpectedScoring);
+internal sealed record Step(string Name, string ExpectedMovement, string ExpectedScoring);
 
 /// <summary>
 /// A developer at the console of the running game: it patches the game's methods through
@@ -14,7 +14,7 @@ public sealed record Step(string Name, string ExpectedMovement, string ExpectedS
 /// RemoveAsync) while the loop keeps ticking, one command at a time, each after the game showed
 /// the previous one for a while. No thread waits for the profiler: a frame is never stalled.
 /// </summary>
-public sealed class DevConsole(Interceptor interceptor, Action<string> print)
+internal sealed class DevConsole(Interceptor interceptor, Action<string> print)
 {
     /// <summary>What each stage shows: stage 0 is before any command, stage k after command k.</summary>
     public static readonly Step[] Script =

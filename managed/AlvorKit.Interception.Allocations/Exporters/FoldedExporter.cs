@@ -6,12 +6,14 @@ namespace AlvorKit.Interception.Allocations.Exporters;
 /// </summary>
 public static class FoldedExporter
 {
+    /// <summary>Writes the folded stacks of <paramref name="report"/> to a new file at <paramref name="path"/>.</summary>
     public static void WriteFile(AllocationReport report, string path)
     {
         using var writer = new StreamWriter(path);
         Write(report, writer);
     }
 
+    /// <summary>Writes the folded stacks of <paramref name="report"/>, one line each.</summary>
     public static void Write(AllocationReport report, TextWriter writer)
     {
         foreach (AllocationStack stack in report.Stacks)

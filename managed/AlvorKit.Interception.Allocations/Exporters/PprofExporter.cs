@@ -20,6 +20,7 @@ public static class PprofExporter
     private const int LineFunctionId = 1, LineLine = 2;
     private const int FunctionId = 1, FunctionName = 2, FunctionSystemName = 3, FunctionFilename = 4;
 
+    /// <summary>Writes the gzipped profile of <paramref name="report"/> to a new file at <paramref name="path"/>.</summary>
     public static void WriteFile(AllocationReport report, string path)
     {
         using FileStream file = File.Create(path);

@@ -1,3 +1,4 @@
+using System.Buffers;
 using System.Text;
 
 namespace AlvorKit.Interception.Allocations.Exporters;
@@ -9,9 +10,10 @@ internal sealed class ProtoWriter
     private const int VarintType = 0;
     private const int LengthDelimitedType = 2;
 
-    private readonly MemoryStream _buffer = new();
+    // A growable byte buffer with nothing to release (a MemoryStream would want disposing).
+    private readonly ArrayBufferWriter<byte> _buffer = new();
 
-    public byte[] ToArray() => _buffer.ToArray();
+    public byte[] ToArray() => _buffer.WrittenSpan.ToArray();
 
     public void UInt64(int field, ulong value)
     {
@@ -50,7 +52,13 @@ internal sealed class ProtoWriter
     private void Varint(ulong value)
     {
         for (; value >= 0x80; value >>= 7)
-            _buffer.WriteByte((byte)(value | 0x80));
-        _buffer.WriteByte((byte)value);
+            WriteByte((byte)(value | 0x80));
+        WriteByte((byte)value);
+    }
+
+    private void WriteByte(byte value)
+    {
+        _buffer.GetSpan(1)[0] = value;
+        _buffer.Advance(1);
     }
 }

@@ -10,14 +10,23 @@ namespace AlvorKit.Interception.Allocations.Exporters;
 /// </summary>
 public static class SpeedscopeExporter
 {
+    /// <summary>The schema the file names in its <c>$schema</c> property.</summary>
     public const string Schema = "https://www.speedscope.app/file-format-schema.json";
 
+    /// <summary>
+    /// Writes <paramref name="report"/> to a new file at <paramref name="path"/>;
+    /// <paramref name="name"/> titles the profiles.
+    /// </summary>
     public static void WriteFile(AllocationReport report, string path, string name = "allocations")
     {
         using FileStream file = File.Create(path);
         Write(report, file, name);
     }
 
+    /// <summary>
+    /// Writes <paramref name="report"/> as speedscope JSON to <paramref name="stream"/>;
+    /// <paramref name="name"/> titles the profiles.
+    /// </summary>
     public static void Write(AllocationReport report, Stream stream, string name = "allocations")
     {
         var frames = new List<AllocationFrame>();

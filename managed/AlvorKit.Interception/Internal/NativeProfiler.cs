@@ -313,7 +313,7 @@ internal sealed unsafe class NativeProfiler
             CompilationHResult = t.CompilationHResult,
             ErrorHResult = t.ErrorHResult,
             MetadataHResult = t.MetadataHResult,
-            ReplacementEntryPoint = (IntPtr)(long)t.Replacement,
+            ReplacementEntryPoint = unchecked((nint)t.Replacement),
             CommandElapsed = FromNanoseconds(t.CommandElapsedNs),
             CompileElapsed = FromNanoseconds(t.CompileElapsedNs),
         };

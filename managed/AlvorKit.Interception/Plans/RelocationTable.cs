@@ -7,7 +7,7 @@ namespace AlvorKit.Interception.Plans;
 /// earlier relocation whose token the profiler hands on.</summary>
 internal readonly record struct Parent(uint Token, int Relocation)
 {
-    public static readonly Parent None = default;
+    public static readonly Parent None;
 
     public static Parent OfToken(int token) => new(unchecked((uint)token), 0);
 

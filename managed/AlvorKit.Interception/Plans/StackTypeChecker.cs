@@ -231,7 +231,7 @@ internal static class StackTypeChecker
             }
         }
 
-        private static IEnumerable<PlanLabel> Targets(PlanInstruction ins) => ins.Operand switch
+        private static PlanLabel[] Targets(PlanInstruction ins) => ins.Operand switch
         {
             PlanLabel label => [label],
             PlanLabel[] labels => labels,
