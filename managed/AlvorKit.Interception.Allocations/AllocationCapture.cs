@@ -133,7 +133,7 @@ public sealed class AllocationCapture
     {
         var types = new List<TypeAllocation>((int)summary.TypeCount);
         var typePage = new AlvkTypeCount[TypePage];
-        for (uint first = 0; ; )
+        for (uint first = 0; ;)
         {
             Check("alvk_capture_read_types", Library.CaptureReadTypes(first, typePage, out uint written));
             for (int i = 0; i < written; i++)
@@ -153,7 +153,7 @@ public sealed class AllocationCapture
         var methods = new Dictionary<ulong, string>();
         using var sources = new SourceLocator();
         var samplePage = new AlvkSample[SamplePage];
-        for (uint first = 0; ; )
+        for (uint first = 0; ;)
         {
             Check("alvk_capture_read_samples", Library.CaptureReadSamples(first, samplePage, out uint written));
             for (int i = 0; i < written; i++)

@@ -1,5 +1,3 @@
-using System.Runtime.InteropServices;
-
 namespace AlvorKit.Interception.Native;
 
 // The allocation capture functions: thin calls that return the native status.

@@ -19,30 +19,30 @@ public sealed class PublicSurfaceTests
     {
         var leaks = new List<string>();
         foreach (Assembly assembly in new[] { typeof(Interceptor).Assembly, typeof(AllocationCapture).Assembly })
-        foreach (Type type in assembly.GetExportedTypes())
-        {
-            Check(type.BaseType, $"{type} base");
-            foreach (Type i in type.GetInterfaces())
-                Check(i, $"{type} implements");
-            foreach (MemberInfo member in type.GetMembers(Declared).Where(Visible))
+            foreach (Type type in assembly.GetExportedTypes())
             {
-                switch (member)
+                Check(type.BaseType, $"{type} base");
+                foreach (Type i in type.GetInterfaces())
+                    Check(i, $"{type} implements");
+                foreach (MemberInfo member in type.GetMembers(Declared).Where(Visible))
                 {
-                    case FieldInfo f:
-                        Check(f.FieldType, $"{type}.{f.Name}");
-                        break;
-                    case PropertyInfo p:
-                        Check(p.PropertyType, $"{type}.{p.Name}");
-                        break;
-                    case MethodBase m:
-                        if (m is MethodInfo mi)
-                            Check(mi.ReturnType, $"{type}.{m.Name} returns");
-                        foreach (ParameterInfo parameter in m.GetParameters())
-                            Check(parameter.ParameterType, $"{type}.{m.Name}({parameter.Name})");
-                        break;
+                    switch (member)
+                    {
+                        case FieldInfo f:
+                            Check(f.FieldType, $"{type}.{f.Name}");
+                            break;
+                        case PropertyInfo p:
+                            Check(p.PropertyType, $"{type}.{p.Name}");
+                            break;
+                        case MethodBase m:
+                            if (m is MethodInfo mi)
+                                Check(mi.ReturnType, $"{type}.{m.Name} returns");
+                            foreach (ParameterInfo parameter in m.GetParameters())
+                                Check(parameter.ParameterType, $"{type}.{m.Name}({parameter.Name})");
+                            break;
+                    }
                 }
             }
-        }
         Assert.True(leaks.Count == 0, string.Join("\n", leaks));
 
         void Check(Type? type, string where)

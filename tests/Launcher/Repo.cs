@@ -34,12 +34,9 @@ internal static class Repo
 }
 
 /// <summary>A folder under the system temp folder, deleted on Dispose.</summary>
-internal sealed class TempDir : IDisposable
+internal sealed class TempDir(string prefix) : IDisposable
 {
-    public TempDir(string prefix) =>
-        Path = Directory.CreateTempSubdirectory($"alvk-{prefix}-").FullName;
-
-    public string Path { get; }
+    public string Path { get; } = Directory.CreateTempSubdirectory($"alvk-{prefix}-").FullName;
 
     public string Sub(string name) => Directory.CreateDirectory(System.IO.Path.Combine(Path, name)).FullName;
 

@@ -152,12 +152,12 @@ static double Median(List<double> xs)
 }
 
 /// <summary>A 24-byte object (header, MethodTable, one int, padding).</summary>
-sealed class Small
+internal sealed class Small
 {
     public int Value;
 }
 
-static class Workload
+internal static class Workload
 {
     private static object? _sink;
 

@@ -1,9 +1,9 @@
 using System.Diagnostics;
+using AlvorKit.PatchBenchmark;
 using BenchmarkDotNet.Configs;
 using BenchmarkDotNet.Jobs;
 using BenchmarkDotNet.Running;
 using BenchmarkDotNet.Toolchains.InProcess.Emit;
-using AlvorKit.PatchBenchmark;
 
 // Run under the profiler (./build.sh bench sets the environment):
 //   calls   - BenchmarkDotNet: patched vs unpatched vs direct replacement

@@ -1,7 +1,7 @@
-using System.Runtime.CompilerServices;
 using System.Reflection;
 using System.Reflection.Metadata;
 using System.Reflection.Metadata.Ecma335;
+using System.Runtime.CompilerServices;
 using System.Runtime.Loader;
 
 namespace AlvorKit.Interception.Plans;

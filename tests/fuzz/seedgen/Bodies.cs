@@ -7,7 +7,7 @@ using System.Reflection.PortableExecutable;
 
 namespace AlvorKit.Fuzz.SeedGen;
 
-static class Bodies
+internal static class Bodies
 {
     public const ulong Replacement = 0x00007F5A12345678;
 
@@ -37,7 +37,7 @@ static class Bodies
         return walk.Select(i => $"op:{i.OpCode:x4}");
     }
 
-    static bool IsValueType(MetadataReader md, TypeDefinition type)
+    private static bool IsValueType(MetadataReader md, TypeDefinition type)
     {
         EntityHandle baseType = type.BaseType;
         if (baseType.IsNil)
@@ -87,7 +87,7 @@ static class Bodies
 
     /// <summary>The method as an exact-dispatch target: receiver kind, declaring TypeDef,
     /// replacement pointer and calli token, then its signature.</summary>
-    static void AddDispatch(MetadataReader md, MethodDefinition method, int row, Corpora c)
+    private static void AddDispatch(MetadataReader md, MethodDefinition method, int row, Corpora c)
     {
         TypeDefinitionHandle declaring = method.GetDeclaringType();
         TypeDefinition type = md.GetTypeDefinition(declaring);

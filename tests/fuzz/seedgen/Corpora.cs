@@ -3,7 +3,7 @@
 // `everything`, every distinct input instead, to check the harnesses against all of them.
 namespace AlvorKit.Fuzz.SeedGen;
 
-sealed class Corpora(bool everything)
+internal sealed class Corpora(bool everything)
 {
     public Corpus SigCompressed { get; } = new("sig_compressed", 120, 256, everything);
     public Corpus SigType { get; } = new("sig_type", 250, 512, everything);

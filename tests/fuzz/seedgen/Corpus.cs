@@ -6,9 +6,9 @@ using System.Security.Cryptography;
 
 namespace AlvorKit.Fuzz.SeedGen;
 
-sealed class Corpus(string name, int limit, int maxBytes, bool everything)
+internal sealed class Corpus(string name, int limit, int maxBytes, bool everything)
 {
-    readonly Dictionary<string, (byte[] Bytes, string[] Features)> _candidates = new();
+    private readonly Dictionary<string, (byte[] Bytes, string[] Features)> _candidates = new();
 
     public string Name { get; } = name;
 
@@ -25,7 +25,7 @@ sealed class Corpus(string name, int limit, int maxBytes, bool everything)
             _candidates[key] = (bytes, features.Append($"len:{Log2(bytes.Length)}").Distinct().ToArray());
     }
 
-    static int Log2(int n) => 31 - int.LeadingZeroCount(n);
+    private static int Log2(int n) => 31 - int.LeadingZeroCount(n);
 
     /// <summary>Writes the chosen inputs into directory (emptied first); returns how many.</summary>
     public int Write(string directory)
@@ -42,7 +42,7 @@ sealed class Corpus(string name, int limit, int maxBytes, bool everything)
     /// <summary>Greedy set cover, lazily evaluated: repeatedly the input adding the most
     /// features not yet covered (ties: the smaller, then the lower hash); once nothing adds
     /// any, the rest in hash order, which is arbitrary but reproducible.</summary>
-    List<string> Choose()
+    private List<string> Choose()
     {
         var covered = new HashSet<string>();
         var chosen = new List<string>();

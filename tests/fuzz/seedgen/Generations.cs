@@ -11,25 +11,25 @@ using System.Reflection.PortableExecutable;
 
 namespace AlvorKit.Fuzz.SeedGen;
 
-static class Generations
+internal static class Generations
 {
-    const int MaxRelocations = 64;
-    const uint NoOperand = 0xFFFFFFFF, LocalsSignature = 0xFFFFFFFE;
-    const uint StandaloneSig = 1, TypeSpec = 2, MemberRef = 3, MethodSpec = 4, TypeRef = 5;
+    private const int MaxRelocations = 64;
+    private const uint NoOperand = 0xFFFFFFFF, LocalsSignature = 0xFFFFFFFE;
+    private const uint StandaloneSig = 1, TypeSpec = 2, MemberRef = 3, MethodSpec = 4, TypeRef = 5;
 
-    record struct Relocation(uint Kind, uint IlOffset, uint ParentToken, uint ParentRelocation,
+    private record struct Relocation(uint Kind, uint IlOffset, uint ParentToken, uint ParentRelocation,
                              uint NameOffset, uint NameLength, uint BlobOffset, uint BlobLength);
 
-    sealed class Builder(MetadataReader md, bool parentsAsRelocations)
+    private sealed class Builder(MetadataReader md, bool parentsAsRelocations)
     {
-        readonly List<byte> _pool = new();
-        readonly Dictionary<string, uint> _pooled = new();
-        readonly Dictionary<int, int> _byToken = new(); // token -> its first relocation
+        private readonly List<byte> _pool = new();
+        private readonly Dictionary<string, uint> _pooled = new();
+        private readonly Dictionary<int, int> _byToken = new(); // token -> its first relocation
         public List<Relocation> Relocations { get; } = new();
         public byte[] Pool => _pool.ToArray();
         public HashSet<string> Features { get; } = new();
 
-        (uint Offset, uint Length) Put(byte[] bytes)
+        private (uint Offset, uint Length) Put(byte[] bytes)
         {
             if (bytes.Length == 0)
                 return (0, 0);
@@ -113,7 +113,7 @@ static class Generations
 
         /// <summary>A parent as a token, or (when chosen and its kind can be one) as an earlier
         /// relocation, added now with no operand if the body has none for it.</summary>
-        (uint Token, uint Relocation) Parent(EntityHandle parent, params HandleKind[] relocatable)
+        private (uint Token, uint Relocation) Parent(EntityHandle parent, params HandleKind[] relocatable)
         {
             int token = MetadataTokens.GetToken(parent);
             if (!parentsAsRelocations || !relocatable.Contains(parent.Kind))

@@ -6,12 +6,12 @@ using System.Reflection.Emit;
 
 namespace AlvorKit.Fuzz.SeedGen;
 
-readonly record struct Instruction(int Offset, ushort OpCode, OperandType Operand, int OperandOffset,
+internal readonly record struct Instruction(int Offset, ushort OpCode, OperandType Operand, int OperandOffset,
                                    int Next);
 
-static class Il
+internal static class Il
 {
-    static readonly Dictionary<ushort, OperandType> Operands = typeof(OpCodes)
+    private static readonly Dictionary<ushort, OperandType> Operands = typeof(OpCodes)
         .GetFields(BindingFlags.Public | BindingFlags.Static)
         .Select(f => (OpCode)f.GetValue(null)!)
         .ToDictionary(o => unchecked((ushort)o.Value), o => o.OperandType);
@@ -19,7 +19,7 @@ static class Il
     public static bool IsToken(OperandType t) => t is OperandType.InlineField or OperandType.InlineMethod
         or OperandType.InlineSig or OperandType.InlineString or OperandType.InlineTok or OperandType.InlineType;
 
-    static int Size(OperandType t) => t switch
+    private static int Size(OperandType t) => t switch
     {
         OperandType.InlineNone => 0,
         OperandType.ShortInlineBrTarget or OperandType.ShortInlineI or OperandType.ShortInlineVar => 1,

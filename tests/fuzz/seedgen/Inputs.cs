@@ -2,9 +2,9 @@
 // documented at the top of each tests/fuzz/fuzz_<name>.c).
 namespace AlvorKit.Fuzz.SeedGen;
 
-sealed class Inputs
+internal sealed class Inputs
 {
-    readonly List<byte> _bytes = new();
+    private readonly List<byte> _bytes = new();
 
     public Inputs U8(int v) { _bytes.Add((byte)v); return this; }
     public Inputs U16(int v) { U8(v); return U8(v >> 8); }

@@ -10,9 +10,9 @@ using System.Runtime.InteropServices;
 
 namespace AlvorKit.Fuzz.SeedGen;
 
-static class Program
+internal static class Program
 {
-    static int Main(string[] args)
+    private static int Main(string[] args)
     {
         bool everything = args.Length > 0 && args[0] == "--all";
         if (everything)

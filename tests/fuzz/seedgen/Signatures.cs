@@ -6,7 +6,7 @@ using System.Reflection.Metadata.Ecma335;
 
 namespace AlvorKit.Fuzz.SeedGen;
 
-static class Signatures
+internal static class Signatures
 {
     /// <summary>Features of a blob: its lead byte, the constructor bytes it holds (PTR to
     /// MVAR, the modifiers, SENTINEL, PINNED) and which of them follow one another, i.e.
@@ -25,7 +25,7 @@ static class Signatures
         }
     }
 
-    static void Offer(Corpus corpus, byte[] blob) => corpus.Add(blob, Features(blob));
+    private static void Offer(Corpus corpus, byte[] blob) => corpus.Add(blob, Features(blob));
 
     public static void Collect(MetadataReader md, Corpora c)
     {

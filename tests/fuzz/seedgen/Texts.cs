@@ -3,13 +3,13 @@
 // (blanks, a trailing ';', '*', a repeated name in another case, a path, too many names).
 namespace AlvorKit.Fuzz.SeedGen;
 
-static class Texts
+internal static class Texts
 {
-    static string Flip(string s) =>
+    private static string Flip(string s) =>
         new(s.Select(ch => char.IsUpper(ch) ? char.ToLowerInvariant(ch) : char.ToUpperInvariant(ch)).ToArray());
 
     /// <summary>Module-list values built from names[at ..], with what each exercises.</summary>
-    static IEnumerable<(string Text, string Feature)> Lists(IReadOnlyList<string> names, int at)
+    private static IEnumerable<(string Text, string Feature)> Lists(IReadOnlyList<string> names, int at)
     {
         string[] few = Enumerable.Range(0, 4).Select(i => names[(at + i) % names.Count]).Distinct().ToArray();
         yield return (few[0], "one");

@@ -9,11 +9,11 @@ using System.Text;
 
 namespace AlvorKit.Fuzz.SeedGen;
 
-static class Unicode
+internal static class Unicode
 {
     /// <summary>What a text exercises: the UTF-8 length class of each character, surrogate
     /// pairs and unpaired surrogates.</summary>
-    static IEnumerable<string> Classes(string s)
+    private static IEnumerable<string> Classes(string s)
     {
         for (int i = 0; i < s.Length; ++i)
         {
@@ -30,7 +30,7 @@ static class Unicode
         }
     }
 
-    static void Add(Corpora c, string s)
+    private static void Add(Corpora c, string s)
     {
         if (s.Length == 0)
             return;
