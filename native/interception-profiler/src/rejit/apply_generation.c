@@ -248,7 +248,7 @@ static alvk_status install_or_replace(const aip_apply_env *env, const aip_patch_
                                         &body_length, &token_offset);
     if (status != ALVK_OK)
         return status;
-    const uint32_t code_offset = 12; /* the emitter writes a fat header */
+    const uint32_t code_offset = AIP_FAT_HEADER_BYTES; /* the emitter writes a fat header */
     alvk_relocation calli = {sizeof calli,
                              ALVK_RELOCATION_STANDALONE_SIG,
                              token_offset - code_offset,
