@@ -37,6 +37,14 @@ include_check() {
   python3 tools/check_includes.py
 }
 
+format_check() {
+  step "C formatting: the native sources and the fuzz harnesses as .clang-format lays them out"
+  local format
+  format=$(command -v clang-format-14 || command -v clang-format)
+  find native/interception-profiler/src tests/fuzz -name '*.[ch]' -print0 |
+    xargs -0 "$format" --dry-run --Werror
+}
+
 call_check() {
   step "call graph: no file or folder of the library calls back into one that calls it"
   python3 tests/tools/test_check_calls.py
@@ -164,8 +172,8 @@ sanitized_proofs() {
       --filter "$SANITIZED_PROOFS" --logger "console;verbosity=minimal"
 }
 # The proofs that run again with the profiler under ASan: generations, the managed API,
-# command identity, concurrency and bad input.
-SANITIZED_PROOFS="FullyQualifiedName~GenerationProofs|FullyQualifiedName~GenerationRefusalProofs|FullyQualifiedName~InterceptionApiProofs|FullyQualifiedName~CommandProofs|FullyQualifiedName~PatchStressProofs|FullyQualifiedName~PatchBadInputProofs|FullyQualifiedName~ModuleCopyProofs|FullyQualifiedName~MemoryProofs|FullyQualifiedName~QueueFullProofs|FullyQualifiedName~RecyclingProofs|FullyQualifiedName~ExitProofs|FullyQualifiedName~MixedStressProofs|FullyQualifiedName~SubmitStormProofs"
+# command identity, concurrency (the native queue and the managed per-target gates) and bad input.
+SANITIZED_PROOFS="FullyQualifiedName~GenerationProofs|FullyQualifiedName~GenerationRefusalProofs|FullyQualifiedName~InterceptionApiProofs|FullyQualifiedName~InterceptionConcurrencyProofs|FullyQualifiedName~CommandProofs|FullyQualifiedName~PatchStressProofs|FullyQualifiedName~PatchBadInputProofs|FullyQualifiedName~ModuleCopyProofs|FullyQualifiedName~MemoryProofs|FullyQualifiedName~QueueFullProofs|FullyQualifiedName~RecyclingProofs|FullyQualifiedName~ExitProofs|FullyQualifiedName~MixedStressProofs|FullyQualifiedName~SubmitStormProofs"
 
 stress() {
   # The full mixed stress (8 threads x 10,000 commands on 50 targets while 2 threads call
@@ -221,7 +229,7 @@ target=${1:-test}
 case "$target" in
   native) require demo; build_release ;;
   managed) build_managed ;;
-  test) require test; include_check; build_native; call_check; build_managed; test_tools; native_tests; tsan_tests; fuzz_bounded; artifact_checks; binding_tests; proofs; sanitized_proofs; launcher_tests ;;
+  test) require test; include_check; format_check; build_native; call_check; build_managed; test_tools; native_tests; tsan_tests; fuzz_bounded; artifact_checks; binding_tests; proofs; sanitized_proofs; launcher_tests ;;
   fuzz) tests/fuzz/run.sh long "${FUZZ_SECONDS:-600}" ;;
   tsan) tsan_tests ;;
   stress) build_native; build_managed; stress ;;

@@ -23,6 +23,8 @@ command -v npm >/dev/null || missing npm "npm, for speedscope's file-format sche
 command -v x86_64-w64-mingw32-gcc >/dev/null || missing gcc-mingw-w64-x86-64 "mingw-w64, for the win-x64 cross-build check"
 command -v aarch64-linux-gnu-gcc >/dev/null || missing gcc-aarch64-linux-gnu "the aarch64 cross compiler, for the linux-arm64 build check"
 command -v clang-14 >/dev/null || missing clang-14 "clang 14, for the libFuzzer harnesses"
+command -v clang-format-14 >/dev/null || command -v clang-format >/dev/null ||
+  missing clang-format-14 "clang-format, for the C formatting check (.clang-format)"
 compgen -G "/usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-$(uname -m).a" >/dev/null ||
   missing libclang-rt-14-dev "clang's libFuzzer runtime, for the libFuzzer harnesses"
 [ -f /usr/include/openssl/sha.h ] || missing libssl-dev "OpenSSL's headers, the SHA-256 harness's reference"

@@ -197,11 +197,12 @@ public sealed record MethodDescription
     /// <summary>The locals' StandAloneSig token, or 0.</summary>
     public int LocalSignatureToken { get; init; }
 
-    /// <summary>SHA-256 of the signature blob, as 64 hex digits.</summary>
-    public string SignatureHash { get; init; } = "";
+    /// <summary>SHA-256 of the signature blob.</summary>
+    public Sha256Digest SignatureHash { get; init; }
 
-    /// <summary>SHA-256 of the loaded IL body, as 64 hex digits.</summary>
-    public string BodyIdentity { get; init; } = "";
+    /// <summary>SHA-256 of the loaded IL body (its identity: a generation names the body it
+    /// was built against by it).</summary>
+    public Sha256Digest BodyIdentity { get; init; }
 }
 
 /// <summary>The metadata a generation's relocation asks the profiler to emit (or reuse).</summary>

@@ -20,15 +20,21 @@ typedef struct ref_list {
     size_t length[ALVK_MAX_ALLOWLIST_ENTRIES];
 } ref_list;
 
-static int ref_blank(char c) { return c == ' ' || c == '\t'; }
+static int ref_blank(char c)
+{
+    return c == ' ' || c == '\t';
+}
 
 static int ref_name_char(char c)
 {
-    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-           c == '.' || c == '_' || c == '-';
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' ||
+           c == '_' || c == '-';
 }
 
-static char ref_lower(char c) { return c >= 'A' && c <= 'Z' ? (char)(c + 32) : c; }
+static char ref_lower(char c)
+{
+    return c >= 'A' && c <= 'Z' ? (char)(c + 32) : c;
+}
 
 static int ref_same(const char *a, size_t an, const char *b, size_t bn)
 {

@@ -162,8 +162,8 @@ static void check_body(const uint8_t *body, size_t n, uint32_t token_offset, uin
 }
 
 /* The generation rejit/apply_generation.c applies for this dispatch must validate. */
-static void check_generation(const uint8_t *body, size_t body_n, const uint8_t *sig,
-                             size_t sig_n, uint32_t token_offset)
+static void check_generation(const uint8_t *body, size_t body_n, const uint8_t *sig, size_t sig_n,
+                             uint32_t token_offset)
 {
     alvk_relocation *calli = aip_fuzz_alloc(sizeof *calli);
     memset(calli, 0, sizeof *calli);
@@ -213,9 +213,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         /* The signature's size: the bound is the only refusal left. */
         uint8_t coded[4];
         total = 1 + (arg_count <= 0x7F ? 1 : 2) + target_sig.ret.length;
-        total += receiver == AIP_RECEIVER_NONE ? 0
-               : (receiver == AIP_RECEIVER_VALUE_TYPE ? 2 : 1) +
-                     aip_sig_write_type_token(declaring_type, coded, sizeof coded);
+        total += receiver == AIP_RECEIVER_NONE
+                     ? 0
+                     : (receiver == AIP_RECEIVER_VALUE_TYPE ? 2 : 1) +
+                           aip_sig_write_type_token(declaring_type, coded, sizeof coded);
         for (uint32_t i = 0; i < target_sig.param_count; ++i)
             total += target_sig.params[i].length;
         if (total > AIP_DISPATCH_MAX_SIG_BYTES)

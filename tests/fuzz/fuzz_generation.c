@@ -30,11 +30,20 @@ static aip_il_starts starts;
 static int documented(alvk_status s)
 {
     switch (s) {
-    case ALVK_OK: case ALVK_E_STRUCT_SIZE: case ALVK_E_INVALID_OWNER: case ALVK_E_INVALID_FLAGS:
-    case ALVK_E_NULL_ARGUMENT: case ALVK_E_LIMIT_EXCEEDED: case ALVK_E_METHOD_BODY_MALFORMED:
-    case ALVK_E_IL_MALFORMED: case ALVK_E_RELOCATION_MALFORMED: case ALVK_E_SIGNATURE_MALFORMED:
-    case ALVK_E_RELOCATION_NOT_OPERAND: case ALVK_E_RELOCATION_KIND_MISMATCH:
-    case ALVK_E_RELOCATION_OVERLAP: case ALVK_E_IL_MAP_INVALID:
+    case ALVK_OK:
+    case ALVK_E_STRUCT_SIZE:
+    case ALVK_E_INVALID_OWNER:
+    case ALVK_E_INVALID_FLAGS:
+    case ALVK_E_NULL_ARGUMENT:
+    case ALVK_E_LIMIT_EXCEEDED:
+    case ALVK_E_METHOD_BODY_MALFORMED:
+    case ALVK_E_IL_MALFORMED:
+    case ALVK_E_RELOCATION_MALFORMED:
+    case ALVK_E_SIGNATURE_MALFORMED:
+    case ALVK_E_RELOCATION_NOT_OPERAND:
+    case ALVK_E_RELOCATION_KIND_MISMATCH:
+    case ALVK_E_RELOCATION_OVERLAP:
+    case ALVK_E_IL_MAP_INVALID:
         return 1;
     default:
         return 0;
@@ -109,8 +118,7 @@ static int kind_is(const alvk_relocation *r, alvk_relocation_kind a, alvk_reloca
 }
 
 /* IL map entry i follows the rules of step 5. */
-static int map_entry_ok(const alvk_generation *g, uint32_t i, uint32_t code_size,
-                        uint32_t original)
+static int map_entry_ok(const alvk_generation *g, uint32_t i, uint32_t code_size, uint32_t original)
 {
     const alvk_il_map_entry *e = &g->il_map[i];
     return e->new_offset <= code_size && e->accurate <= 1 &&

@@ -18,61 +18,105 @@ static aip_il_starts starts;
 /* Operand bytes of a one-byte opcode, per ECMA-335 III (6th edition). */
 static unsigned ref_one_byte(uint8_t op)
 {
-    if (op <= 0x0D) return 0;                    /* nop .. stloc.3 */
-    if (op <= 0x13) return 1;                    /* ldarg.s .. stloc.s */
-    if (op <= 0x1E) return 0;                    /* ldnull, ldc.i4.m1 .. ldc.i4.8 */
+    if (op <= 0x0D)
+        return 0; /* nop .. stloc.3 */
+    if (op <= 0x13)
+        return 1; /* ldarg.s .. stloc.s */
+    if (op <= 0x1E)
+        return 0; /* ldnull, ldc.i4.m1 .. ldc.i4.8 */
     switch (op) {
-    case 0x1F: return 1;                         /* ldc.i4.s */
-    case 0x20: case 0x22: return 4;              /* ldc.i4, ldc.r4 */
-    case 0x21: case 0x23: return 8;              /* ldc.i8, ldc.r8 */
-    case 0x24: return NOT_AN_OPCODE;
-    case 0x25: case 0x26: return 0;              /* dup, pop */
-    case 0x27: case 0x28: case 0x29: return 4;   /* jmp, call, calli */
-    case 0x2A: return 0;                         /* ret */
-    case 0x45: return SWITCH_SIZE;
-    default: break;
+    case 0x1F:
+        return 1; /* ldc.i4.s */
+    case 0x20:
+    case 0x22:
+        return 4; /* ldc.i4, ldc.r4 */
+    case 0x21:
+    case 0x23:
+        return 8; /* ldc.i8, ldc.r8 */
+    case 0x24:
+        return NOT_AN_OPCODE;
+    case 0x25:
+    case 0x26:
+        return 0; /* dup, pop */
+    case 0x27:
+    case 0x28:
+    case 0x29:
+        return 4; /* jmp, call, calli */
+    case 0x2A:
+        return 0; /* ret */
+    case 0x45:
+        return SWITCH_SIZE;
+    default:
+        break;
     }
-    if (op >= 0x2B && op <= 0x37) return 1;      /* br.s .. blt.un.s */
-    if (op >= 0x38 && op <= 0x44) return 4;      /* br .. blt.un */
-    if (op >= 0x46 && op <= 0x6E) return 0;      /* ldind.*, stind.*, arithmetic, conv.* */
-    if (op >= 0x6F && op <= 0x75) return 4;      /* callvirt .. isinst */
-    if (op == 0x76 || op == 0x7A) return 0;      /* conv.r.un, throw */
-    if (op == 0x77 || op == 0x78) return NOT_AN_OPCODE;
-    if (op == 0x79 || (op >= 0x7B && op <= 0x81)) return 4; /* unbox, ldfld .. stobj */
-    if (op >= 0x82 && op <= 0x8B) return 0;      /* conv.ovf.*.un */
-    if (op == 0x8C || op == 0x8D || op == 0x8F) return 4;   /* box, newarr, ldelema */
-    if (op == 0x8E || (op >= 0x90 && op <= 0xA2)) return 0; /* ldlen, ldelem.*, stelem.* */
-    if (op >= 0xA3 && op <= 0xA5) return 4;      /* ldelem, stelem, unbox.any */
-    if (op >= 0xB3 && op <= 0xBA) return 0;      /* conv.ovf.* */
-    if (op == 0xC2 || op == 0xC6 || op == 0xD0 || op == 0xDD) return 4; /* refanyval,
-                                                     mkrefany, ldtoken, leave */
-    if (op == 0xC3 || (op >= 0xD1 && op <= 0xDC) || op == 0xDF || op == 0xE0) return 0;
-    if (op == 0xDE) return 1;                    /* leave.s */
-    return NOT_AN_OPCODE;                        /* A6-B2, BB-C1, C4, C5, C7-CF, E1-FF */
+    if (op >= 0x2B && op <= 0x37)
+        return 1; /* br.s .. blt.un.s */
+    if (op >= 0x38 && op <= 0x44)
+        return 4; /* br .. blt.un */
+    if (op >= 0x46 && op <= 0x6E)
+        return 0; /* ldind.*, stind.*, arithmetic, conv.* */
+    if (op >= 0x6F && op <= 0x75)
+        return 4; /* callvirt .. isinst */
+    if (op == 0x76 || op == 0x7A)
+        return 0; /* conv.r.un, throw */
+    if (op == 0x77 || op == 0x78)
+        return NOT_AN_OPCODE;
+    if (op == 0x79 || (op >= 0x7B && op <= 0x81))
+        return 4; /* unbox, ldfld .. stobj */
+    if (op >= 0x82 && op <= 0x8B)
+        return 0; /* conv.ovf.*.un */
+    if (op == 0x8C || op == 0x8D || op == 0x8F)
+        return 4; /* box, newarr, ldelema */
+    if (op == 0x8E || (op >= 0x90 && op <= 0xA2))
+        return 0; /* ldlen, ldelem.*, stelem.* */
+    if (op >= 0xA3 && op <= 0xA5)
+        return 4; /* ldelem, stelem, unbox.any */
+    if (op >= 0xB3 && op <= 0xBA)
+        return 0; /* conv.ovf.* */
+    if (op == 0xC2 || op == 0xC6 || op == 0xD0 || op == 0xDD)
+        return 4; /* refanyval,
+mkrefany, ldtoken, leave */
+    if (op == 0xC3 || (op >= 0xD1 && op <= 0xDC) || op == 0xDF || op == 0xE0)
+        return 0;
+    if (op == 0xDE)
+        return 1;         /* leave.s */
+    return NOT_AN_OPCODE; /* A6-B2, BB-C1, C4, C5, C7-CF, E1-FF */
 }
 
 /* Operand bytes of 0xFE <op>. */
 static unsigned ref_two_byte(uint8_t op)
 {
-    if (op <= 0x05) return 0;                    /* arglist, ceq .. clt.un */
-    if (op == 0x06 || op == 0x07) return 4;      /* ldftn, ldvirtftn */
-    if (op >= 0x09 && op <= 0x0E) return 2;      /* ldarg .. stloc */
-    if (op == 0x0F || op == 0x11) return 0;      /* localloc, endfilter */
-    if (op == 0x12 || op == 0x19) return 1;      /* unaligned., no. */
+    if (op <= 0x05)
+        return 0; /* arglist, ceq .. clt.un */
+    if (op == 0x06 || op == 0x07)
+        return 4; /* ldftn, ldvirtftn */
+    if (op >= 0x09 && op <= 0x0E)
+        return 2; /* ldarg .. stloc */
+    if (op == 0x0F || op == 0x11)
+        return 0; /* localloc, endfilter */
+    if (op == 0x12 || op == 0x19)
+        return 1; /* unaligned., no. */
     if (op == 0x13 || op == 0x14 || op == 0x17 || op == 0x18 || op == 0x1A || op == 0x1D ||
-        op == 0x1E) return 0;                    /* volatile., tail., cpblk, initblk,
-                                                     rethrow, refanytype, readonly. */
-    if (op == 0x15 || op == 0x16 || op == 0x1C) return 4; /* initobj, constrained., sizeof */
-    return NOT_AN_OPCODE;                        /* 08, 10, 1B, 1F-FF */
+        op == 0x1E)
+        return 0; /* volatile., tail., cpblk, initblk,
+                      rethrow, refanytype, readonly. */
+    if (op == 0x15 || op == 0x16 || op == 0x1C)
+        return 4;         /* initobj, constrained., sizeof */
+    return NOT_AN_OPCODE; /* 08, 10, 1B, 1F-FF */
 }
 
-static int ref_is_short_branch(uint32_t op) { return (op >= 0x2B && op <= 0x37) || op == 0xDE; }
-static int ref_is_branch(uint32_t op) { return (op >= 0x38 && op <= 0x44) || op == 0xDD; }
+static int ref_is_short_branch(uint32_t op)
+{
+    return (op >= 0x2B && op <= 0x37) || op == 0xDE;
+}
+static int ref_is_branch(uint32_t op)
+{
+    return (op >= 0x38 && op <= 0x44) || op == 0xDD;
+}
 
 static uint32_t rd32(const uint8_t *p)
 {
-    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) |
-           ((uint32_t)p[3] << 24);
+    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
 }
 
 typedef struct ref_insn {

@@ -14,13 +14,12 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* A violated property: say which, then abort. */
-#define AIP_FUZZ_CHECK(condition)                                                          \
-    do {                                                                                   \
-        if (!(condition)) {                                                                \
-            fprintf(stderr, "%s:%d: property violated: %s\n", __FILE__, __LINE__,          \
-                    #condition);                                                           \
-            abort();                                                                       \
-        }                                                                                  \
+#define AIP_FUZZ_CHECK(condition) \
+    do { \
+        if (!(condition)) { \
+            fprintf(stderr, "%s:%d: property violated: %s\n", __FILE__, __LINE__, #condition); \
+            abort(); \
+        } \
     } while (0)
 
 /* A heap block of exactly n bytes (n == 0 gives a block ASan treats as empty). Never NULL. */
@@ -69,7 +68,10 @@ static inline aip_fuzz_reader aip_fuzz_reader_of(const uint8_t *data, size_t siz
     return r;
 }
 
-static inline size_t aip_fuzz_left(const aip_fuzz_reader *r) { return r->size - r->at; }
+static inline size_t aip_fuzz_left(const aip_fuzz_reader *r)
+{
+    return r->size - r->at;
+}
 
 /* Little-endian integer of `bytes` bytes; missing bytes read as 0. */
 static inline uint64_t aip_fuzz_take(aip_fuzz_reader *r, unsigned bytes)
@@ -82,10 +84,22 @@ static inline uint64_t aip_fuzz_take(aip_fuzz_reader *r, unsigned bytes)
     return value;
 }
 
-static inline uint8_t aip_fuzz_u8(aip_fuzz_reader *r) { return (uint8_t)aip_fuzz_take(r, 1); }
-static inline uint16_t aip_fuzz_u16(aip_fuzz_reader *r) { return (uint16_t)aip_fuzz_take(r, 2); }
-static inline uint32_t aip_fuzz_u32(aip_fuzz_reader *r) { return (uint32_t)aip_fuzz_take(r, 4); }
-static inline uint64_t aip_fuzz_u64(aip_fuzz_reader *r) { return aip_fuzz_take(r, 8); }
+static inline uint8_t aip_fuzz_u8(aip_fuzz_reader *r)
+{
+    return (uint8_t)aip_fuzz_take(r, 1);
+}
+static inline uint16_t aip_fuzz_u16(aip_fuzz_reader *r)
+{
+    return (uint16_t)aip_fuzz_take(r, 2);
+}
+static inline uint32_t aip_fuzz_u32(aip_fuzz_reader *r)
+{
+    return (uint32_t)aip_fuzz_take(r, 4);
+}
+static inline uint64_t aip_fuzz_u64(aip_fuzz_reader *r)
+{
+    return aip_fuzz_take(r, 8);
+}
 
 /* Up to n bytes (fewer when the input runs out); *got receives how many. */
 static inline const uint8_t *aip_fuzz_bytes(aip_fuzz_reader *r, size_t n, size_t *got)

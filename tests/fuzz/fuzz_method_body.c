@@ -14,8 +14,14 @@
 
 static aip_il_starts starts;
 
-static uint32_t rd16(const uint8_t *p) { return (uint32_t)p[0] | ((uint32_t)p[1] << 8); }
-static uint32_t rd32(const uint8_t *p) { return rd16(p) | (rd16(p + 2) << 16); }
+static uint32_t rd16(const uint8_t *p)
+{
+    return (uint32_t)p[0] | ((uint32_t)p[1] << 8);
+}
+static uint32_t rd32(const uint8_t *p)
+{
+    return rd16(p) | (rd16(p + 2) << 16);
+}
 
 static void check_header(const uint8_t *b, size_t n, const aip_method_body *body)
 {
@@ -90,8 +96,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     uint8_t *code = aip_fuzz_copy(b + body.code_offset, body.code_size);
     alvk_status walk = aip_il_walk(code, body.code_size, &starts, NULL, NULL);
-    AIP_FUZZ_CHECK(walk == ALVK_OK || walk == ALVK_E_IL_MALFORMED ||
-                   walk == ALVK_E_LIMIT_EXCEEDED);
+    AIP_FUZZ_CHECK(walk == ALVK_OK || walk == ALVK_E_IL_MALFORMED || walk == ALVK_E_LIMIT_EXCEEDED);
     AIP_FUZZ_CHECK((walk == ALVK_E_LIMIT_EXCEEDED) == (body.code_size > AIP_IL_MAX_CODE_BYTES));
     free(code);
 done:

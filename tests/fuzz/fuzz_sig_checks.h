@@ -80,8 +80,7 @@ static inline void aip_fuzz_check_type(const uint8_t *blob, size_t n, const aip_
     uint8_t *alone = aip_fuzz_copy(p, type->length);
     size_t end = 0;
     aip_sig_type again;
-    AIP_FUZZ_CHECK(aip_sig_parse_type(alone, type->length, &end, allow_pinned, &again) ==
-                   ALVK_OK);
+    AIP_FUZZ_CHECK(aip_sig_parse_type(alone, type->length, &end, allow_pinned, &again) == ALVK_OK);
     AIP_FUZZ_CHECK(end == type->length && again.offset == 0 && again.length == type->length);
     AIP_FUZZ_CHECK(again.element_type == type->element_type && again.is_byref == type->is_byref &&
                    again.has_modifiers == type->has_modifiers &&
@@ -156,8 +155,7 @@ static inline alvk_status aip_fuzz_ref_type_list(const uint8_t *blob, size_t n, 
             return status;
         if (type.element_type == ELEMENT_TYPE_VOID)
             return ALVK_E_SIGNATURE_MALFORMED;
-        if (!allow_pinned &&
-            (type.is_byref || type.element_type == ELEMENT_TYPE_TYPEDBYREF))
+        if (!allow_pinned && (type.is_byref || type.element_type == ELEMENT_TYPE_TYPEDBYREF))
             return ALVK_E_SIGNATURE_MALFORMED;
         aip_fuzz_check_type(blob, n, &type, allow_pinned);
     }

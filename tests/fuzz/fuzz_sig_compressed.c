@@ -37,8 +37,8 @@ static void check_token_write(uint32_t token)
     uint8_t out[4];
     size_t written = aip_sig_write_type_token(token, out, sizeof out);
     uint32_t table = token & 0xFF000000u, rid = token & 0x00FFFFFFu;
-    int encodable = (table == mdtTypeDef || table == mdtTypeRef || table == mdtTypeSpec) &&
-                    rid != 0;
+    int encodable =
+        (table == mdtTypeDef || table == mdtTypeRef || table == mdtTypeSpec) && rid != 0;
     AIP_FUZZ_CHECK((written != 0) == encodable);
     if (!encodable)
         return;
@@ -51,8 +51,10 @@ static void check_token_write(uint32_t token)
 static void check_read_at(const uint8_t *blob, size_t n, size_t offset)
 {
     uint8_t lead = blob[offset];
-    size_t need = (lead & 0x80u) == 0 ? 1 : (lead & 0xC0u) == 0x80u ? 2
-                : (lead & 0xE0u) == 0xC0u                          ? 4 : 0;
+    size_t need = (lead & 0x80u) == 0       ? 1
+                  : (lead & 0xC0u) == 0x80u ? 2
+                  : (lead & 0xE0u) == 0xC0u ? 4
+                                            : 0;
     size_t at = offset;
     uint32_t value = 0xA5A5A5A5u;
     alvk_status status = aip_sig_read_compressed(blob, n, &at, &value);
@@ -62,11 +64,11 @@ static void check_read_at(const uint8_t *blob, size_t n, size_t offset)
         return;
     }
     AIP_FUZZ_CHECK(status == ALVK_OK && at == offset + need && value <= 0x1FFFFFFFu);
-    uint32_t expected = need == 1 ? lead
-                      : need == 2 ? ((uint32_t)(lead & 0x3Fu) << 8) | blob[offset + 1]
-                                  : ((uint32_t)(lead & 0x1Fu) << 24) |
-                                        ((uint32_t)blob[offset + 1] << 16) |
-                                        ((uint32_t)blob[offset + 2] << 8) | blob[offset + 3];
+    uint32_t expected = need == 1   ? lead
+                        : need == 2 ? ((uint32_t)(lead & 0x3Fu) << 8) | blob[offset + 1]
+                                    : ((uint32_t)(lead & 0x1Fu) << 24) |
+                                          ((uint32_t)blob[offset + 1] << 16) |
+                                          ((uint32_t)blob[offset + 2] << 8) | blob[offset + 3];
     AIP_FUZZ_CHECK(value == expected);
     check_write(value);
     if (shortest(value) == need) {
@@ -97,8 +99,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         check_read_at(blob, size, offset);
     size_t at = size;
     uint32_t value = 0;
-    AIP_FUZZ_CHECK(aip_sig_read_compressed(blob, size, &at, &value) ==
-                   ALVK_E_SIGNATURE_MALFORMED);
+    AIP_FUZZ_CHECK(aip_sig_read_compressed(blob, size, &at, &value) == ALVK_E_SIGNATURE_MALFORMED);
     /* Arbitrary values and tokens from the input, four bytes at a time. */
     aip_fuzz_reader r = aip_fuzz_reader_of(blob, size);
     while (aip_fuzz_left(&r) >= 4) {

@@ -16,8 +16,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t at = 1;
     uint32_t expected = 0;
     int grammar = size > 0 && blob[0] == IMAGE_CEE_CS_CALLCONV_LOCAL_SIG &&
-                  aip_fuzz_ref_type_list(blob, size, &at, 1, AIP_SIG_MIN_LOCALS,
-                                         AIP_SIG_MAX_LOCALS, &expected) == ALVK_OK &&
+                  aip_fuzz_ref_type_list(blob, size, &at, 1, AIP_SIG_MIN_LOCALS, AIP_SIG_MAX_LOCALS,
+                                         &expected) == ALVK_OK &&
                   at == size;
     AIP_FUZZ_CHECK((status == ALVK_OK) == grammar);
 

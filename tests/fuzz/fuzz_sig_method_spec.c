@@ -16,8 +16,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t at = 1;
     uint32_t expected = 0;
     int grammar = size > 0 && blob[0] == IMAGE_CEE_CS_CALLCONV_GENERICINST &&
-                  aip_fuzz_ref_type_list(blob, size, &at, 0, 1, UINT32_MAX, &expected) ==
-                      ALVK_OK &&
+                  aip_fuzz_ref_type_list(blob, size, &at, 0, 1, UINT32_MAX, &expected) == ALVK_OK &&
                   at == size;
     AIP_FUZZ_CHECK((status == ALVK_OK) == grammar);
     if (status == ALVK_OK) {

@@ -94,10 +94,25 @@ static inline alvk_status ref_type_at(ref_reader *r, ref_position position, int 
                    : ALVK_E_SIGNATURE_MALFORMED;
     case 0x16: /* TYPEDBYREF */
         return position == REF_TOP && !byref ? ALVK_OK : ALVK_E_SIGNATURE_MALFORMED;
-    case 0x02: case 0x03: case 0x04: case 0x05: case 0x06: case 0x07: case 0x08: case 0x09:
-    case 0x0A: case 0x0B: case 0x0C: case 0x0D: case 0x0E: case 0x18: case 0x19: case 0x1C:
+    case 0x02:
+    case 0x03:
+    case 0x04:
+    case 0x05:
+    case 0x06:
+    case 0x07:
+    case 0x08:
+    case 0x09:
+    case 0x0A:
+    case 0x0B:
+    case 0x0C:
+    case 0x0D:
+    case 0x0E:
+    case 0x18:
+    case 0x19:
+    case 0x1C:
         return ALVK_OK;
-    case 0x11: case 0x12: /* VALUETYPE, CLASS */
+    case 0x11:
+    case 0x12: /* VALUETYPE, CLASS */
         return ref_type_token(r);
     case 0x0F: /* PTR */
         return ref_type_at(r, REF_POINTEE, 0, depth + 1);
@@ -141,7 +156,8 @@ static inline alvk_status ref_type_at(ref_reader *r, ref_position position, int 
                 return s;
         return ALVK_OK;
     }
-    case 0x13: case 0x1E: /* VAR, MVAR */
+    case 0x13:
+    case 0x1E: /* VAR, MVAR */
         return ref_uint(r, &value);
     case 0x1B: /* FNPTR */
         return ref_method_at(r, depth + 1);

@@ -1,8 +1,8 @@
 /* libFuzzer harness for the stack-type checker (il/il_stack_types.h).
  *
  *   clang -fsanitize=fuzzer,address,undefined -I include -I native/interception-profiler/src \
- *     tests/fuzz/fuzz_stack_types.c native/interception-profiler/src/il/{il_stack_types,il_walk}.c \
- *     native/interception-profiler/src/metadata/{signature,signature_codec,signature_blobs}.c
+ *     tests/fuzz/fuzz_stack_types.c native/interception-profiler/src/il/{il_stack_types,il_walk}.c
+ * \ native/interception-profiler/src/metadata/{signature,signature_codec,signature_blobs}.c
  *   ./a.out tests/fuzz/corpus/stack_types
  *
  * The input is a body, the target's signature, EH clauses and an oracle:
@@ -124,7 +124,8 @@ static int member(void *context, uint32_t token, uint32_t operand, aip_stack_mem
     const oracle *o = context;
     for (uint32_t i = 0; i < o->count; ++i) {
         const entry *e = &o->entries[i];
-        if (e->kind == 0 && e->token == token && (e->operand == UINT32_MAX || e->operand == operand)) {
+        if (e->kind == 0 && e->token == token &&
+            (e->operand == UINT32_MAX || e->operand == operand)) {
             if (forgotten(o, i))
                 return 0;
             *out = e->member;
@@ -149,7 +150,8 @@ static int type(void *context, uint32_t token, uint32_t operand, aip_stack_type_
     const oracle *o = context;
     for (uint32_t i = 0; i < o->count; ++i) {
         const entry *e = &o->entries[i];
-        if (e->kind != 0 && e->token == token && (e->operand == UINT32_MAX || e->operand == operand)) {
+        if (e->kind != 0 && e->token == token &&
+            (e->operand == UINT32_MAX || e->operand == operand)) {
             if (forgotten(o, i))
                 return 0;
             *out = e->type;
@@ -180,7 +182,8 @@ static void read_entries(reader *r, oracle *o)
             e->member.owner_token = u32(r);
             e->member.signature = bytes(r, u8(r), &e->member.signature_length);
             e->member.owner_instantiation = bytes(r, u8(r), &e->member.owner_instantiation_length);
-            e->member.method_instantiation = bytes(r, u8(r), &e->member.method_instantiation_length);
+            e->member.method_instantiation =
+                bytes(r, u8(r), &e->member.method_instantiation_length);
         } else if (e->kind == 1) {
             e->type.stack = (alvk_stack_type)(u8(r) % 9u);
         } else {
@@ -247,7 +250,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             first.expected > ALVK_STACK_VALUE_TYPE)
             abort();
     }
-    if (aip_il_check_stack_types(&body, &target, &with_full, &second) != status || !same(&first, &second))
+    if (aip_il_check_stack_types(&body, &target, &with_full, &second) != status ||
+        !same(&first, &second))
         abort();
 
     if (status == ALVK_OK && first.complete) {

@@ -3,7 +3,7 @@ namespace AlvorKit.Interception.Launcher;
 /// <summary>
 /// --modules: assembly simple names, separated by ';' or ',' (',' spares the quoting a shell
 /// needs for ';'), checked by the rules the profiler applies to ALVORKIT_INTERCEPTION_MODULES
-/// (native/interception-profiler/src/runtime/allowlist.c), so a list the profiler would
+/// (native/interception-profiler/src/catalog/allowlist.c), so a list the profiler would
 /// reject at startup (and then stay inert) is refused here, before anything starts.
 /// </summary>
 internal static class ModuleList

@@ -231,8 +231,8 @@ internal sealed unsafe class NativeProfiler
             MaxStack = (int)d.MaxStack,
             ExceptionClauseCount = (int)d.EhClauseCount,
             LocalSignatureToken = unchecked((int)d.LocalSignature),
-            SignatureHash = d.SignatureHashHex,
-            BodyIdentity = d.BodyIdentityHex,
+            SignatureHash = new Sha256Digest(new ReadOnlySpan<byte>(d.SignatureHash, Sha256Digest.Length)),
+            BodyIdentity = new Sha256Digest(new ReadOnlySpan<byte>(d.BodyIdentity, Sha256Digest.Length)),
         };
         return InterceptionStatus.Ok;
     }
@@ -246,8 +246,8 @@ internal sealed unsafe class NativeProfiler
         request.ModuleMvid = AlvkMvid.From(target.ModuleVersionId);
         request.ModuleId = target.ModuleId; // the copy the description is of
         request.ModuleEpoch = (uint)target.ModuleEpoch;
-        Convert.FromHexString(target.SignatureHash).CopyTo(new Span<byte>(request.SignatureHash, 32));
-        Convert.FromHexString(target.BodyIdentity).CopyTo(new Span<byte>(request.BodyIdentity, 32));
+        target.SignatureHash.CopyTo(new Span<byte>(request.SignatureHash, Sha256Digest.Length));
+        target.BodyIdentity.CopyTo(new Span<byte>(request.BodyIdentity, Sha256Digest.Length));
         request.Replacement = (ulong)replacement;
         request.Owner = owner;
         var rc = (InterceptionStatus)_library.PatchInstall(request, out handle);
@@ -436,7 +436,7 @@ internal sealed unsafe class NativeProfiler
             generation.ModuleMvid = AlvkMvid.From(target.ModuleVersionId);
             generation.ModuleId = target.ModuleId;
             generation.ModuleEpoch = (uint)target.ModuleEpoch;
-            Convert.FromHexString(target.BodyIdentity).CopyTo(new Span<byte>(generation.ExpectedBodyIdentity, 32));
+            target.BodyIdentity.CopyTo(new Span<byte>(generation.ExpectedBodyIdentity, Sha256Digest.Length));
             generation.PriorGeneration = prior;
             generation.Owner = owner;
             generation.Body = b;

@@ -93,8 +93,8 @@ public static class ApiProof
             ["structTraits"] = instance.Traits.ToString(),
             ["parameterCount"] = d.ParameterCount,
             ["codeSize"] = d.CodeSize,
-            ["signatureHash"] = d.SignatureHash,
-            ["bodyIdentity"] = d.BodyIdentity,
+            ["signatureHash"] = d.SignatureHash.ToString(),
+            ["bodyIdentity"] = d.BodyIdentity.ToString(),
             ["moduleEpoch"] = d.ModuleEpoch,
         };
     }

@@ -38,9 +38,8 @@ static ULONG STDMETHODCALLTYPE ClassFactory_Release(IClassFactory *iface)
     return 1;
 }
 
-static HRESULT STDMETHODCALLTYPE ClassFactory_CreateInstance(IClassFactory *iface,
-                                                             IUnknown *outer, REFIID riid,
-                                                             void **ppv)
+static HRESULT STDMETHODCALLTYPE ClassFactory_CreateInstance(IClassFactory *iface, IUnknown *outer,
+                                                             REFIID riid, void **ppv)
 {
     (void)iface;
     if (ppv == NULL)
@@ -59,7 +58,7 @@ static HRESULT STDMETHODCALLTYPE ClassFactory_LockServer(IClassFactory *iface, B
 }
 
 static const IClassFactoryVtbl ClassFactory_vtbl = {
-    ClassFactory_QueryInterface, ClassFactory_AddRef, ClassFactory_Release,
+    ClassFactory_QueryInterface, ClassFactory_AddRef,     ClassFactory_Release,
     ClassFactory_CreateInstance, ClassFactory_LockServer,
 };
 

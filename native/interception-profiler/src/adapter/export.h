@@ -4,15 +4,15 @@
 #define AIP_EXPORT_H
 
 #if defined(_WIN32)
-#  define AIP_COM_EXPORT __declspec(dllexport)
+#define AIP_COM_EXPORT __declspec(dllexport)
 #else
-#  define AIP_COM_EXPORT __attribute__((visibility("default")))
+#define AIP_COM_EXPORT __attribute__((visibility("default")))
 #endif
 
 #if defined(__GNUC__) || defined(__clang__)
-#  define AIP_MAYBE_UNUSED __attribute__((unused))
+#define AIP_MAYBE_UNUSED __attribute__((unused))
 #else
-#  define AIP_MAYBE_UNUSED
+#define AIP_MAYBE_UNUSED
 #endif
 
 #endif

@@ -43,7 +43,10 @@ static void copy_in(void *full, size_t full_size, const void *in)
     *(uint32_t *)full = (uint32_t)full_size;
 }
 
-ALVK_API uint32_t ALVK_CALL alvk_version_number(void) { return ALVK_ABI_VERSION; }
+ALVK_API uint32_t ALVK_CALL alvk_version_number(void)
+{
+    return ALVK_ABI_VERSION;
+}
 
 ALVK_API alvk_status ALVK_CALL alvk_get_runtime_status(alvk_runtime_status *out)
 {
@@ -60,7 +63,7 @@ ALVK_API alvk_status ALVK_CALL alvk_get_runtime_status(alvk_runtime_status *out)
 }
 
 ALVK_API alvk_status ALVK_CALL alvk_describe_method(const alvk_mvid *mvid, uint32_t method_token,
-                                                   alvk_method_description *out)
+                                                    alvk_method_description *out)
 {
     if (mvid == 0 || out == 0)
         return ALVK_E_NULL_ARGUMENT;
@@ -77,9 +80,9 @@ ALVK_API alvk_status ALVK_CALL alvk_describe_method(const alvk_mvid *mvid, uint3
 }
 
 ALVK_API alvk_status ALVK_CALL alvk_describe_module_method(uint64_t module_id,
-                                                          uint32_t module_epoch,
-                                                          uint32_t method_token,
-                                                          alvk_method_description *out)
+                                                           uint32_t module_epoch,
+                                                           uint32_t method_token,
+                                                           alvk_method_description *out)
 {
     if (out == 0)
         return ALVK_E_NULL_ARGUMENT;
@@ -90,29 +93,26 @@ ALVK_API alvk_status ALVK_CALL alvk_describe_module_method(uint64_t module_id,
     alvk_method_description full;
     memset(&full, 0, sizeof full);
     full.size = sizeof full;
-    alvk_status status =
-        aip_runtime_describe_method(aip_attached_profiler(), 0, module_id, module_epoch,
-                                    method_token, &full);
+    alvk_status status = aip_runtime_describe_method(aip_attached_profiler(), 0, module_id,
+                                                     module_epoch, method_token, &full);
     if (status == ALVK_OK)
         copy_out(out, &full, sizeof full);
     return status;
 }
 
-ALVK_API alvk_status ALVK_CALL alvk_module_identify(const alvk_mvid *mvid,
-                                                   uint32_t method_token,
-                                                   uint64_t method_handle,
-                                                   alvk_module_info *out)
+ALVK_API alvk_status ALVK_CALL alvk_module_identify(const alvk_mvid *mvid, uint32_t method_token,
+                                                    uint64_t method_handle, alvk_module_info *out)
 {
     if (mvid == 0 || out == 0)
         return ALVK_E_NULL_ARGUMENT;
     if (out->size < sizeof(alvk_module_info))
         return ALVK_E_STRUCT_SIZE;
-    return aip_runtime_module_identify(aip_attached_profiler(), mvid, method_token,
-                                       method_handle, out);
+    return aip_runtime_module_identify(aip_attached_profiler(), mvid, method_token, method_handle,
+                                       out);
 }
 
 ALVK_API alvk_status ALVK_CALL alvk_patch_install(const alvk_install_request *request,
-                                                 alvk_patch_handle *handle)
+                                                  alvk_patch_handle *handle)
 {
     t_last_command = 0;
     if (request == 0 || handle == 0)
@@ -122,12 +122,11 @@ ALVK_API alvk_status ALVK_CALL alvk_patch_install(const alvk_install_request *re
     alvk_install_request full;
     copy_in(&full, sizeof full, request);
     t_last_command = 0;
-    return aip_runtime_patch_install(aip_attached_profiler(), &full, handle,
-                                     &t_last_command);
+    return aip_runtime_patch_install(aip_attached_profiler(), &full, handle, &t_last_command);
 }
 
 ALVK_API alvk_status ALVK_CALL alvk_patch_replace(alvk_patch_handle handle, uint64_t owner,
-                                                 uint64_t replacement)
+                                                  uint64_t replacement)
 {
     t_last_command = 0;
     return aip_runtime_patch_replace(aip_attached_profiler(), handle, owner, replacement,
@@ -140,15 +139,17 @@ ALVK_API alvk_status ALVK_CALL alvk_patch_remove(alvk_patch_handle handle, uint6
     return aip_runtime_patch_remove(aip_attached_profiler(), handle, owner, &t_last_command);
 }
 
-ALVK_API alvk_command_id ALVK_CALL alvk_last_command(void) { return t_last_command; }
+ALVK_API alvk_command_id ALVK_CALL alvk_last_command(void)
+{
+    return t_last_command;
+}
 
 ALVK_API alvk_status ALVK_CALL alvk_command_wait(alvk_command_id command, uint32_t timeout_ms,
-                                                alvk_status *command_status)
+                                                 alvk_status *command_status)
 {
     if (command_status == 0)
         return ALVK_E_NULL_ARGUMENT;
-    return aip_runtime_command_wait(aip_attached_profiler(), command, timeout_ms,
-                                    command_status);
+    return aip_runtime_command_wait(aip_attached_profiler(), command, timeout_ms, command_status);
 }
 
 ALVK_API alvk_status ALVK_CALL alvk_patch_wait(alvk_patch_handle handle, uint32_t timeout_ms)
@@ -157,7 +158,7 @@ ALVK_API alvk_status ALVK_CALL alvk_patch_wait(alvk_patch_handle handle, uint32_
 }
 
 ALVK_API alvk_status ALVK_CALL alvk_patch_get_telemetry(alvk_patch_handle handle,
-                                                       alvk_patch_telemetry *out)
+                                                        alvk_patch_telemetry *out)
 {
     if (out == 0)
         return ALVK_E_NULL_ARGUMENT;
@@ -166,16 +167,15 @@ ALVK_API alvk_status ALVK_CALL alvk_patch_get_telemetry(alvk_patch_handle handle
     alvk_patch_telemetry full;
     memset(&full, 0, sizeof full);
     full.size = sizeof full;
-    alvk_status status =
-        aip_runtime_patch_telemetry(aip_attached_profiler(), handle, &full);
+    alvk_status status = aip_runtime_patch_telemetry(aip_attached_profiler(), handle, &full);
     if (status == ALVK_OK)
         copy_out(out, &full, sizeof full);
     return status;
 }
 
 ALVK_API alvk_status ALVK_CALL alvk_generation_submit(const alvk_generation *generation,
-                                                     alvk_patch_handle *handle,
-                                                     alvk_generation_id *id)
+                                                      alvk_patch_handle *handle,
+                                                      alvk_generation_id *id)
 {
     t_last_command = 0;
     if (generation == 0 || handle == 0 || id == 0)
@@ -189,10 +189,10 @@ ALVK_API alvk_status ALVK_CALL alvk_generation_submit(const alvk_generation *gen
 }
 
 ALVK_API alvk_status ALVK_CALL alvk_generation_get_result(alvk_patch_handle handle,
-                                                         alvk_generation_id id,
-                                                         alvk_generation_result *out,
-                                                         alvk_relocation_result *relocations,
-                                                         uint32_t capacity)
+                                                          alvk_generation_id id,
+                                                          alvk_generation_result *out,
+                                                          alvk_relocation_result *relocations,
+                                                          uint32_t capacity)
 {
     if (out == 0 || (relocations == 0 && capacity > 0))
         return ALVK_E_NULL_ARGUMENT;
@@ -204,16 +204,15 @@ ALVK_API alvk_status ALVK_CALL alvk_generation_get_result(alvk_patch_handle hand
     alvk_generation_result full;
     memset(&full, 0, sizeof full);
     full.size = sizeof full;
-    alvk_status status =
-        aip_runtime_generation_result(aip_attached_profiler(), handle, id, &full, relocations,
-                                      capacity);
+    alvk_status status = aip_runtime_generation_result(aip_attached_profiler(), handle, id, &full,
+                                                       relocations, capacity);
     if (status == ALVK_OK)
         copy_out(out, &full, sizeof full);
     return status;
 }
 
 ALVK_API alvk_status ALVK_CALL alvk_generation_validate(const alvk_generation *generation,
-                                                       uint32_t *failing_index)
+                                                        uint32_t *failing_index)
 {
     if (generation == 0 || failing_index == 0)
         return ALVK_E_NULL_ARGUMENT;
@@ -258,32 +257,32 @@ static alvk_status check_elements(const void *out, uint32_t capacity, size_t ele
 }
 
 ALVK_API alvk_status ALVK_CALL alvk_capture_read_types(uint32_t first, alvk_type_count *out,
-                                                      uint32_t capacity, uint32_t *written)
+                                                       uint32_t capacity, uint32_t *written)
 {
     alvk_status status = check_elements(out, capacity, sizeof *out, written);
-    return status != ALVK_OK ? status
-                             : aip_allocation_read_types(
-                                   aip_runtime_allocations(aip_attached_profiler()), first, out,
-                                   capacity, written);
+    return status != ALVK_OK
+               ? status
+               : aip_allocation_read_types(aip_runtime_allocations(aip_attached_profiler()), first,
+                                           out, capacity, written);
 }
 
 ALVK_API alvk_status ALVK_CALL alvk_capture_read_samples(uint32_t first, alvk_sample *out,
-                                                        uint32_t capacity, uint32_t *written)
+                                                         uint32_t capacity, uint32_t *written)
 {
     alvk_status status = check_elements(out, capacity, sizeof *out, written);
-    return status != ALVK_OK ? status
-                             : aip_allocation_read_samples(
-                                   aip_runtime_allocations(aip_attached_profiler()), first, out,
-                                   capacity, written);
+    return status != ALVK_OK
+               ? status
+               : aip_allocation_read_samples(aip_runtime_allocations(aip_attached_profiler()),
+                                             first, out, capacity, written);
 }
 
 ALVK_API alvk_status ALVK_CALL alvk_capture_describe_function(uint64_t function_id,
-                                                             alvk_method_info *out)
+                                                              alvk_method_info *out)
 {
     if (out == 0)
         return ALVK_E_NULL_ARGUMENT;
     if (out->size < sizeof(alvk_method_info))
         return ALVK_E_STRUCT_SIZE;
-    return aip_allocation_describe_function(
-        aip_runtime_allocations(aip_attached_profiler()), function_id, out);
+    return aip_allocation_describe_function(aip_runtime_allocations(aip_attached_profiler()),
+                                            function_id, out);
 }

@@ -36,10 +36,17 @@ static inline InterceptionProfiler *impl_from_ICorProfilerCallback11(ICorProfile
 
 static const GUID *const k_callback_iids[] = {
     &IID_IUnknown,
-    &IID_ICorProfilerCallback,  &IID_ICorProfilerCallback2, &IID_ICorProfilerCallback3,
-    &IID_ICorProfilerCallback4, &IID_ICorProfilerCallback5, &IID_ICorProfilerCallback6,
-    &IID_ICorProfilerCallback7, &IID_ICorProfilerCallback8, &IID_ICorProfilerCallback9,
-    &IID_ICorProfilerCallback10, &IID_ICorProfilerCallback11,
+    &IID_ICorProfilerCallback,
+    &IID_ICorProfilerCallback2,
+    &IID_ICorProfilerCallback3,
+    &IID_ICorProfilerCallback4,
+    &IID_ICorProfilerCallback5,
+    &IID_ICorProfilerCallback6,
+    &IID_ICorProfilerCallback7,
+    &IID_ICorProfilerCallback8,
+    &IID_ICorProfilerCallback9,
+    &IID_ICorProfilerCallback10,
+    &IID_ICorProfilerCallback11,
 };
 
 static HRESULT STDMETHODCALLTYPE InterceptionProfiler_QueryInterface(ICorProfilerCallback11 *iface,
@@ -102,30 +109,30 @@ static HRESULT STDMETHODCALLTYPE InterceptionProfiler_ModuleLoadFinished(
     ICorProfilerCallback11 *iface, ModuleID module_id, HRESULT status)
 {
     if (SUCCEEDED(status))
-        aip_runtime_module_loaded(profiler_of(impl_from_ICorProfilerCallback11(iface)),
-                                  module_id);
+        aip_runtime_module_loaded(profiler_of(impl_from_ICorProfilerCallback11(iface)), module_id);
     return S_OK;
 }
 
-static HRESULT STDMETHODCALLTYPE InterceptionProfiler_ModuleUnloadStarted(
-    ICorProfilerCallback11 *iface, ModuleID module_id)
+static HRESULT STDMETHODCALLTYPE
+InterceptionProfiler_ModuleUnloadStarted(ICorProfilerCallback11 *iface, ModuleID module_id)
 {
-    aip_runtime_module_unloading(profiler_of(impl_from_ICorProfilerCallback11(iface)),
-                                 module_id);
+    aip_runtime_module_unloading(profiler_of(impl_from_ICorProfilerCallback11(iface)), module_id);
     return S_OK;
 }
 
-static HRESULT STDMETHODCALLTYPE InterceptionProfiler_JITInlining(
-    ICorProfilerCallback11 *iface, FunctionID caller, FunctionID callee, BOOL *should_inline)
+static HRESULT STDMETHODCALLTYPE InterceptionProfiler_JITInlining(ICorProfilerCallback11 *iface,
+                                                                  FunctionID caller,
+                                                                  FunctionID callee,
+                                                                  BOOL *should_inline)
 {
     aip_runtime_jit_inlining(profiler_of(impl_from_ICorProfilerCallback11(iface)), caller, callee,
                              should_inline);
     return S_OK;
 }
 
-static HRESULT STDMETHODCALLTYPE InterceptionProfiler_GetReJITParameters(
-    ICorProfilerCallback11 *iface, ModuleID module, mdMethodDef method,
-    ICorProfilerFunctionControl *control)
+static HRESULT STDMETHODCALLTYPE
+InterceptionProfiler_GetReJITParameters(ICorProfilerCallback11 *iface, ModuleID module,
+                                        mdMethodDef method, ICorProfilerFunctionControl *control)
 {
     return aip_runtime_get_rejit_parameters(profiler_of(impl_from_ICorProfilerCallback11(iface)),
                                             module, method, control);
@@ -149,9 +156,11 @@ static HRESULT STDMETHODCALLTYPE InterceptionProfiler_ReJITCompilationFinished(
     return S_OK;
 }
 
-static HRESULT STDMETHODCALLTYPE InterceptionProfiler_ReJITError(
-    ICorProfilerCallback11 *iface, ModuleID module, mdMethodDef method, FunctionID function,
-    HRESULT status)
+static HRESULT STDMETHODCALLTYPE InterceptionProfiler_ReJITError(ICorProfilerCallback11 *iface,
+                                                                 ModuleID module,
+                                                                 mdMethodDef method,
+                                                                 FunctionID function,
+                                                                 HRESULT status)
 {
     (void)function;
     aip_runtime_rejit_error(profiler_of(impl_from_ICorProfilerCallback11(iface)), module, method,
@@ -159,8 +168,9 @@ static HRESULT STDMETHODCALLTYPE InterceptionProfiler_ReJITError(
     return S_OK;
 }
 
-static HRESULT STDMETHODCALLTYPE InterceptionProfiler_ObjectAllocated(
-    ICorProfilerCallback11 *iface, ObjectID object, ClassID class_id)
+static HRESULT STDMETHODCALLTYPE InterceptionProfiler_ObjectAllocated(ICorProfilerCallback11 *iface,
+                                                                      ObjectID object,
+                                                                      ClassID class_id)
 {
     aip_runtime_object_allocated(profiler_of(impl_from_ICorProfilerCallback11(iface)), object,
                                  class_id);
@@ -186,7 +196,10 @@ static HRESULT STDMETHODCALLTYPE InterceptionProfiler_InitializeForAttach(
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 #endif
 #define AIP_DEFAULT_SLOT(ret, name, params) \
-    static AIP_MAYBE_UNUSED ret STDMETHODCALLTYPE default_##name params { return S_OK; }
+    static AIP_MAYBE_UNUSED ret STDMETHODCALLTYPE default_##name params \
+    { \
+        return S_OK; \
+    }
 AIP_COR_CALLBACK_SLOTS(AIP_DEFAULT_SLOT)
 #undef AIP_DEFAULT_SLOT
 
@@ -199,7 +212,7 @@ static const ICorProfilerCallback11Vtbl InterceptionProfiler_vtbl = {
 #define AIP_DEFAULT_ENTRY(ret, name, params) .name = default_##name,
     AIP_COR_CALLBACK_SLOTS(AIP_DEFAULT_ENTRY)
 #undef AIP_DEFAULT_ENTRY
-    .QueryInterface = InterceptionProfiler_QueryInterface,
+        .QueryInterface = InterceptionProfiler_QueryInterface,
     .AddRef = InterceptionProfiler_AddRef,
     .Release = InterceptionProfiler_Release,
     .Initialize = InterceptionProfiler_Initialize,
@@ -224,6 +237,5 @@ struct aip_profiler *_Atomic aip_attached_instance;
 
 HRESULT aip_interception_profiler_query(REFIID riid, void **ppv)
 {
-    return InterceptionProfiler_QueryInterface(&g_profiler.ICorProfilerCallback11_iface, riid,
-                                               ppv);
+    return InterceptionProfiler_QueryInterface(&g_profiler.ICorProfilerCallback11_iface, riid, ppv);
 }

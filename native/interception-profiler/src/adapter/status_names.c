@@ -7,7 +7,7 @@ ALVK_API const char *ALVK_CALL alvk_status_string(alvk_status status)
 {
     switch (status) {
 #define AIP_STATUS_CASE(name, value, description) \
-    case name:                                    \
+    case name: \
         return #name ": " description;
         ALVK_STATUS_LIST(AIP_STATUS_CASE)
 #undef AIP_STATUS_CASE
@@ -20,7 +20,7 @@ ALVK_API const char *ALVK_CALL alvk_status_name(alvk_status status)
 {
     switch (status) {
 #define AIP_STATUS_NAME_CASE(name, value, description) \
-    case name:                                         \
+    case name: \
         return #name;
         ALVK_STATUS_LIST(AIP_STATUS_NAME_CASE)
 #undef AIP_STATUS_NAME_CASE

@@ -60,8 +60,8 @@ static void sample_if_due(aip_allocation_state *a, ClassID class_id, uint64_t by
     uint32_t mean = a->options.sample_interval_bytes;
     if (t_sampler.window != window) {
         t_sampler.window = window;
-        aip_rng_seed(&t_sampler.rng, a->options.seed ^ (window << 32) ^
-                                         (uint64_t)(uintptr_t)&t_sampler);
+        aip_rng_seed(&t_sampler.rng,
+                     a->options.seed ^ (window << 32) ^ (uint64_t)(uintptr_t)&t_sampler);
         t_sampler.remaining = aip_sampling_distance(&t_sampler.rng, mean);
     }
     uint32_t taken = aip_sampling_take(&t_sampler.rng, mean, &t_sampler.remaining, bytes);
@@ -74,8 +74,8 @@ static void sample_if_due(aip_allocation_state *a, ClassID class_id, uint64_t by
     s->weight_bytes = (uint64_t)taken * mean;
     s->frame_count = 0;
     walk w = {s, a->options.max_frames};
-    a->info->lpVtbl->DoStackSnapshot(a->info, 0, record_frame, COR_PRF_SNAPSHOT_DEFAULT, &w,
-                                     NULL, 0);
+    a->info->lpVtbl->DoStackSnapshot(a->info, 0, record_frame, COR_PRF_SNAPSHOT_DEFAULT, &w, NULL,
+                                     0);
 }
 
 void aip_allocation_on_object(aip_allocation_state *a, ObjectID object, ClassID class_id)
@@ -97,10 +97,11 @@ alvk_status aip_allocation_begin(aip_allocation_state *a, const alvk_capture_opt
 {
     if (a == NULL || !a->enabled)
         return ALVK_E_ALLOCATION_PROFILING_OFF;
-    if (options->reserved != 0 || (options->mode != ALVK_CAPTURE_COUNT_ONLY &&
-                                   options->mode != ALVK_CAPTURE_SAMPLED))
+    if (options->reserved != 0 ||
+        (options->mode != ALVK_CAPTURE_COUNT_ONLY && options->mode != ALVK_CAPTURE_SAMPLED))
         return ALVK_E_INVALID_FLAGS;
-    if (options->max_frames > ALVK_MAX_SAMPLE_FRAMES || options->max_samples > a->samples.capacity ||
+    if (options->max_frames > ALVK_MAX_SAMPLE_FRAMES ||
+        options->max_samples > a->samples.capacity ||
         (options->sample_interval_bytes != 0 &&
          options->sample_interval_bytes < ALVK_MIN_SAMPLE_INTERVAL_BYTES))
         return ALVK_E_LIMIT_EXCEEDED;

@@ -38,8 +38,8 @@ typedef struct aip_allocation_state {
     aip_type_table types;
     char (*type_names)[ALVK_TYPE_NAME_CAPACITY]; /* per type slot, filled after a window */
     aip_sample_store samples;
-    _Atomic uint32_t phase;    /* 0 idle, 1 opening, 2 open, 3 closing */
-    _Atomic uint32_t active;   /* what the callback looks at */
+    _Atomic uint32_t phase;  /* 0 idle, 1 opening, 2 open, 3 closing */
+    _Atomic uint32_t active; /* what the callback looks at */
     _Atomic uint32_t inflight;
     _Atomic uint64_t window;
     alvk_capture_options options;

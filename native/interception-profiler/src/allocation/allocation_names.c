@@ -31,8 +31,10 @@ static void put_wide(text *t, const WCHAR *w, ULONG n)
             ++i;
         }
         char u[5] = {0};
-        if (c < 0x80) u[0] = (char)c;
-        else if (c < 0x800) u[0] = (char)(0xC0 | (c >> 6)), u[1] = (char)(0x80 | (c & 0x3F));
+        if (c < 0x80)
+            u[0] = (char)c;
+        else if (c < 0x800)
+            u[0] = (char)(0xC0 | (c >> 6)), u[1] = (char)(0x80 | (c & 0x3F));
         else if (c < 0x10000)
             u[0] = (char)(0xE0 | (c >> 12)), u[1] = (char)(0x80 | ((c >> 6) & 0x3F)),
             u[2] = (char)(0x80 | (c & 0x3F));
@@ -46,8 +48,8 @@ static void put_wide(text *t, const WCHAR *w, ULONG n)
 static IMetaDataImport2 *import_of(ICorProfilerInfo15 *info, ModuleID module)
 {
     IUnknown *unknown = NULL;
-    if (FAILED(info->lpVtbl->GetModuleMetaData(info, module, ofRead, &IID_IMetaDataImport2,
-                                               &unknown)))
+    if (FAILED(
+            info->lpVtbl->GetModuleMetaData(info, module, ofRead, &IID_IMetaDataImport2, &unknown)))
         return NULL;
     return (IMetaDataImport2 *)unknown;
 }
@@ -65,8 +67,8 @@ static void put_typedef(text *t, IMetaDataImport2 *import, mdTypeDef type, int d
     ULONG length = 0;
     DWORD flags = 0;
     mdToken extends = 0;
-    if (SUCCEEDED(import->lpVtbl->GetTypeDefProps(import, type, name, 256, &length, &flags,
-                                                  &extends)))
+    if (SUCCEEDED(
+            import->lpVtbl->GetTypeDefProps(import, type, name, 256, &length, &flags, &extends)))
         put_wide(t, name, length);
     else
         put(t, "?");
@@ -94,8 +96,8 @@ static void put_class(text *t, ICorProfilerInfo15 *info, ClassID cls, int depth)
     ClassID parent = 0, args[16];
     ULONG32 count = 0;
     IMetaDataImport2 *import = NULL;
-    if (FAILED(info->lpVtbl->GetClassIDInfo2(info, cls, &module, &type, &parent, 16, &count,
-                                             args)) ||
+    if (FAILED(
+            info->lpVtbl->GetClassIDInfo2(info, cls, &module, &type, &parent, 16, &count, args)) ||
         (import = import_of(info, module)) == NULL) {
         put(t, "?");
         return;
@@ -171,8 +173,8 @@ static alvk_status run_describe(void *payload, void *context)
 {
     (void)context;
     describe_payload *p = payload;
-    return aip_allocation_method_name(p->a->info, p->function_id, &p->module,
-                                      &p->info.method_token, p->info.name, sizeof p->info.name);
+    return aip_allocation_method_name(p->a->info, p->function_id, &p->module, &p->info.method_token,
+                                      p->info.name, sizeof p->info.name);
 }
 
 alvk_status aip_allocation_describe_function(aip_allocation_state *a, uint64_t function_id,

@@ -3,7 +3,6 @@
  * outside callbacks, so none of this can run on the caller's thread. */
 #include "allocation/allocation_resolve.h"
 
-
 #include <string.h>
 
 /* The IL offset of a return address: the mapping of the native code version holding ip - 1
@@ -20,14 +19,12 @@ static int32_t il_offset_of(aip_allocation_state *a, FunctionID function, uintpt
         return -1;
     UINT_PTR starts[8];
     ULONG32 count = 0;
-    if (FAILED(info->lpVtbl->GetNativeCodeStartAddresses(info, function, rejit, 8, &count,
-                                                         starts)))
+    if (FAILED(info->lpVtbl->GetNativeCodeStartAddresses(info, function, rejit, 8, &count, starts)))
         return -1;
     for (ULONG32 s = 0; s < count && s < 8; ++s) {
         ULONG32 n = 0;
-        if (at < starts[s] ||
-            FAILED(info->lpVtbl->GetILToNativeMapping3(info, starts[s], AIP_IL_MAP_ENTRIES, &n,
-                                                       map)))
+        if (at < starts[s] || FAILED(info->lpVtbl->GetILToNativeMapping3(
+                                  info, starts[s], AIP_IL_MAP_ENTRIES, &n, map)))
             continue;
         uintptr_t offset = at - starts[s];
         for (ULONG32 k = 0; k < n && k < AIP_IL_MAP_ENTRIES; ++k)
@@ -87,12 +84,11 @@ static alvk_status readable(const aip_allocation_state *a)
 {
     if (a == NULL || !a->enabled)
         return ALVK_E_ALLOCATION_PROFILING_OFF;
-    return atomic_load_explicit(&a->has_result, memory_order_acquire) ? ALVK_OK
-                                                                       : ALVK_E_NO_CAPTURE;
+    return atomic_load_explicit(&a->has_result, memory_order_acquire) ? ALVK_OK : ALVK_E_NO_CAPTURE;
 }
 
-alvk_status aip_allocation_read_types(aip_allocation_state *a, uint32_t first,
-                                      alvk_type_count *out, uint32_t capacity, uint32_t *written)
+alvk_status aip_allocation_read_types(aip_allocation_state *a, uint32_t first, alvk_type_count *out,
+                                      uint32_t capacity, uint32_t *written)
 {
     alvk_status status = readable(a);
     *written = 0;
@@ -114,8 +110,8 @@ alvk_status aip_allocation_read_types(aip_allocation_state *a, uint32_t first,
     return ALVK_OK;
 }
 
-alvk_status aip_allocation_read_samples(aip_allocation_state *a, uint32_t first,
-                                        alvk_sample *out, uint32_t capacity, uint32_t *written)
+alvk_status aip_allocation_read_samples(aip_allocation_state *a, uint32_t first, alvk_sample *out,
+                                        uint32_t capacity, uint32_t *written)
 {
     alvk_status status = readable(a);
     *written = 0;

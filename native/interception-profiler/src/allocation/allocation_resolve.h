@@ -12,10 +12,10 @@ void aip_allocation_type_name(ICorProfilerInfo15 *info, ClassID cls, char *out, 
 alvk_status aip_allocation_method_name(ICorProfilerInfo15 *info, FunctionID function,
                                        ModuleID *module, uint32_t *token, char *out, size_t cap);
 
-alvk_status aip_allocation_read_types(aip_allocation_state *a, uint32_t first,
-                                      alvk_type_count *out, uint32_t capacity, uint32_t *written);
-alvk_status aip_allocation_read_samples(aip_allocation_state *a, uint32_t first,
-                                        alvk_sample *out, uint32_t capacity, uint32_t *written);
+alvk_status aip_allocation_read_types(aip_allocation_state *a, uint32_t first, alvk_type_count *out,
+                                      uint32_t capacity, uint32_t *written);
+alvk_status aip_allocation_read_samples(aip_allocation_state *a, uint32_t first, alvk_sample *out,
+                                        uint32_t capacity, uint32_t *written);
 alvk_status aip_allocation_describe_function(aip_allocation_state *a, uint64_t function_id,
                                              alvk_method_info *out);
 

@@ -47,10 +47,10 @@ typedef struct aip_raw_sample {
 
 typedef struct aip_sample_store {
     uint32_t capacity;
-    uint32_t limit;              /* this window's max_samples */
+    uint32_t limit; /* this window's max_samples */
     aip_raw_sample *samples;
-    _Atomic uint32_t reserved;   /* slots handed out this window (at most limit) */
-    _Atomic uint64_t dropped;    /* sampling points that found the storage full */
+    _Atomic uint32_t reserved; /* slots handed out this window (at most limit) */
+    _Atomic uint64_t dropped;  /* sampling points that found the storage full */
 } aip_sample_store;
 
 int aip_sample_store_init(aip_sample_store *store, uint32_t capacity);

@@ -15,15 +15,21 @@ static void set_message(char *message, size_t cap, const char *format, ...)
     va_end(args);
 }
 
-static int is_blank(char c) { return c == ' ' || c == '\t'; }
+static int is_blank(char c)
+{
+    return c == ' ' || c == '\t';
+}
 
 static int is_name_char(char c)
 {
-    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-           c == '.' || c == '_' || c == '-';
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' ||
+           c == '_' || c == '-';
 }
 
-static char ascii_lower(char c) { return (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : c; }
+static char ascii_lower(char c)
+{
+    return (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : c;
+}
 
 static int names_equal(const char *a, const char *b)
 {
@@ -51,8 +57,8 @@ alvk_status aip_allowlist_parse(const char *text, aip_allowlist *out, char *mess
     while (p != NULL && is_blank(*p))
         ++p;
     if (p == NULL || *p == '\0') {
-        set_message(message, message_cap, "%s is %s: patch commands are refused",
-                    AIP_ENV_MODULES, text == NULL ? "unset" : "empty");
+        set_message(message, message_cap, "%s is %s: patch commands are refused", AIP_ENV_MODULES,
+                    text == NULL ? "unset" : "empty");
         return ALVK_E_NO_PATCHABLE_MODULES;
     }
     aip_allowlist list;
@@ -65,8 +71,12 @@ alvk_status aip_allowlist_parse(const char *text, aip_allowlist *out, char *mess
         size_t raw_len = end != NULL ? (size_t)(end - cursor) : strlen(cursor);
         const char *start = cursor;
         size_t len = raw_len;
-        while (len > 0 && is_blank(*start)) { ++start; --len; }
-        while (len > 0 && is_blank(start[len - 1])) --len;
+        while (len > 0 && is_blank(*start)) {
+            ++start;
+            --len;
+        }
+        while (len > 0 && is_blank(start[len - 1]))
+            --len;
         int last = end == NULL;
         if (len == 0) {
             if (last && index > 0)
@@ -86,8 +96,8 @@ alvk_status aip_allowlist_parse(const char *text, aip_allowlist *out, char *mess
                                      "simple names, not paths",
                                      index, start, len);
             if (list.count == ALVK_MAX_ALLOWLIST_ENTRIES)
-                return malformed(out, message, message_cap, "exceeds the limit of 32 names",
-                                 index, start, len);
+                return malformed(out, message, message_cap, "exceeds the limit of 32 names", index,
+                                 start, len);
             memcpy(list.names[list.count], start, len);
             list.names[list.count][len] = '\0';
             for (uint32_t j = 0; j < list.count; ++j)
@@ -97,8 +107,7 @@ alvk_status aip_allowlist_parse(const char *text, aip_allowlist *out, char *mess
             ++list.count;
         }
         if (saw_star && list.count > 0)
-            return malformed(out, message, message_cap, "mixes '*' with names", index, start,
-                             len);
+            return malformed(out, message, message_cap, "mixes '*' with names", index, start, len);
         if (saw_star && index > 0)
             return malformed(out, message, message_cap, "repeats '*'", index, start, len);
         if (last)

@@ -9,9 +9,9 @@ int aip_catalog_init(aip_module_catalog *catalog)
     return aip_mutex_init(&catalog->lock);
 }
 
-alvk_status aip_catalog_add(aip_module_catalog *catalog, uintptr_t module_id,
-                            const alvk_mvid *mvid, const char *assembly_name, int allowed,
-                            int collectible, uint32_t *epoch)
+alvk_status aip_catalog_add(aip_module_catalog *catalog, uintptr_t module_id, const alvk_mvid *mvid,
+                            const char *assembly_name, int allowed, int collectible,
+                            uint32_t *epoch)
 {
     alvk_status status = ALVK_OK;
     aip_mutex_lock(&catalog->lock);
@@ -89,8 +89,8 @@ static alvk_status not_found(const aip_module_catalog *catalog)
     return catalog->dropped > 0 ? ALVK_E_CATALOG_FULL : ALVK_E_UNKNOWN_MODULE;
 }
 
-alvk_status aip_catalog_find_copy(aip_module_catalog *catalog, uintptr_t module_id,
-                                  uint32_t epoch, aip_module_entry *out)
+alvk_status aip_catalog_find_copy(aip_module_catalog *catalog, uintptr_t module_id, uint32_t epoch,
+                                  aip_module_entry *out)
 {
     aip_mutex_lock(&catalog->lock);
     const aip_module_entry *live = NULL, *exact = NULL;
@@ -163,8 +163,8 @@ alvk_status aip_catalog_select(aip_module_catalog *catalog, const alvk_mvid *mvi
     return status;
 }
 
-uint32_t aip_catalog_copies(aip_module_catalog *catalog, const alvk_mvid *mvid,
-                            uintptr_t *ids, uint32_t capacity)
+uint32_t aip_catalog_copies(aip_module_catalog *catalog, const alvk_mvid *mvid, uintptr_t *ids,
+                            uint32_t capacity)
 {
     uint32_t n = 0;
     aip_mutex_lock(&catalog->lock);

@@ -28,7 +28,7 @@ typedef struct aip_module_entry {
 typedef struct aip_module_catalog {
     aip_mutex lock;
     uint32_t count;
-    uint32_t dropped;  /* loads that found the table full */
+    uint32_t dropped; /* loads that found the table full */
     uint32_t last_epoch;
     aip_module_entry entries[AIP_CATALOG_MAX_MODULES];
 } aip_module_catalog;
@@ -37,9 +37,9 @@ int aip_catalog_init(aip_module_catalog *catalog);
 
 /* Records a load; *epoch receives its number. When the table is full, the entry of an
  * unloaded module is reused; ALVK_E_CATALOG_FULL when there is none. */
-alvk_status aip_catalog_add(aip_module_catalog *catalog, uintptr_t module_id,
-                            const alvk_mvid *mvid, const char *assembly_name, int allowed,
-                            int collectible, uint32_t *epoch);
+alvk_status aip_catalog_add(aip_module_catalog *catalog, uintptr_t module_id, const alvk_mvid *mvid,
+                            const char *assembly_name, int allowed, int collectible,
+                            uint32_t *epoch);
 
 /* Ends the epoch of a loaded module (ModuleUnloadStarted). Unknown IDs are ignored. */
 void aip_catalog_unload(aip_module_catalog *catalog, uintptr_t module_id);
@@ -55,8 +55,8 @@ alvk_status aip_catalog_find_module(aip_module_catalog *catalog, uintptr_t modul
  * ALVK_E_MODULE_UNLOADED when that load ended (or the ModuleID's live load is another
  * epoch); ALVK_E_UNKNOWN_MODULE when no load had that ModuleID (ALVK_E_CATALOG_FULL when
  * loads were dropped for lack of room: it may be one of them). */
-alvk_status aip_catalog_find_copy(aip_module_catalog *catalog, uintptr_t module_id,
-                                  uint32_t epoch, aip_module_entry *out);
+alvk_status aip_catalog_find_copy(aip_module_catalog *catalog, uintptr_t module_id, uint32_t epoch,
+                                  aip_module_entry *out);
 
 /* The copy an MVID alone names (module_id 0 in the ABI). Collectible copies can never be
  * patched, so they do not count while a non-collectible copy is loaded: the only live
@@ -75,8 +75,8 @@ alvk_status aip_catalog_select(aip_module_catalog *catalog, const alvk_mvid *mvi
 
 /* The live copies with this MVID, in catalog order: up to capacity ModuleIDs into ids; returns
  * how many there are (which may exceed capacity). */
-uint32_t aip_catalog_copies(aip_module_catalog *catalog, const alvk_mvid *mvid,
-                            uintptr_t *ids, uint32_t capacity);
+uint32_t aip_catalog_copies(aip_module_catalog *catalog, const alvk_mvid *mvid, uintptr_t *ids,
+                            uint32_t capacity);
 
 /* Whether methods of a copy may be described and patched: ALVK_OK,
  * ALVK_E_MODULE_COLLECTIBLE (whatever the allowlist says: nothing would make it patchable),

@@ -22,8 +22,7 @@ static void narrow(const WCHAR *in, ULONG length, char *out, size_t capacity)
 static IMetaDataImport2 *open_import(ICorProfilerInfo15 *info, ModuleID module_id, HRESULT *hr)
 {
     IUnknown *unknown = NULL;
-    *hr = info->lpVtbl->GetModuleMetaData(info, module_id, ofRead, &IID_IMetaDataImport2,
-                                          &unknown);
+    *hr = info->lpVtbl->GetModuleMetaData(info, module_id, ofRead, &IID_IMetaDataImport2, &unknown);
     return SUCCEEDED(*hr) ? (IMetaDataImport2 *)unknown : NULL;
 }
 
@@ -39,8 +38,8 @@ void aip_catalog_on_module_loaded(ICorProfilerInfo15 *info, aip_module_catalog *
     if (FAILED(info->lpVtbl->GetModuleInfo2(info, module_id, &base, 0, &length, NULL, &assembly,
                                             &module_flags)))
         return;
-    if (SUCCEEDED(info->lpVtbl->GetAssemblyInfo(info, assembly, AIP_ASSEMBLY_NAME_CAPACITY,
-                                                &length, wide, NULL, NULL)))
+    if (SUCCEEDED(info->lpVtbl->GetAssemblyInfo(info, assembly, AIP_ASSEMBLY_NAME_CAPACITY, &length,
+                                                wide, NULL, NULL)))
         narrow(wide, length, name, sizeof name);
     HRESULT hr;
     IMetaDataImport2 *import = open_import(info, module_id, &hr);
@@ -56,7 +55,8 @@ void aip_catalog_on_module_loaded(ICorProfilerInfo15 *info, aip_module_catalog *
     _Static_assert(sizeof id.bytes == sizeof mvid, "an MVID is one GUID");
     memcpy(id.bytes, &mvid, sizeof id.bytes); /* little-endian fields, as Guid.ToByteArray */
     int dynamic = (module_flags & COR_PRF_MODULE_DYNAMIC) != 0;
-    aip_catalog_add(catalog, module_id, &id, name, !dynamic && aip_allowlist_allows(allowlist, name),
+    aip_catalog_add(catalog, module_id, &id, name,
+                    !dynamic && aip_allowlist_allows(allowlist, name),
                     (module_flags & COR_PRF_MODULE_COLLECTIBLE) != 0, NULL);
 }
 
@@ -84,8 +84,9 @@ static uint32_t type_flags(IMetaDataImport2 *import, mdTypeDef declaring_type)
     HCORENUM e = NULL;
     mdGenericParam param;
     ULONG count = 0;
-    if (SUCCEEDED(import->lpVtbl->EnumGenericParams(import, &e, declaring_type, &param, 1,
-                                                    &count)) && count > 0)
+    if (SUCCEEDED(
+            import->lpVtbl->EnumGenericParams(import, &e, declaring_type, &param, 1, &count)) &&
+        count > 0)
         flags |= ALVK_METHOD_DECLARING_TYPE_GENERIC;
     if (e != NULL)
         import->lpVtbl->CloseEnum(import, e);
@@ -102,8 +103,7 @@ static uint32_t type_flags(IMetaDataImport2 *import, mdTypeDef declaring_type)
 
 static alvk_status describe(ICorProfilerInfo15 *info, IMetaDataImport2 *import,
                             const aip_module_entry *module, uint32_t token,
-                            aip_method_sig *parsed_sig, aip_method_target *target,
-                            HRESULT *hresult)
+                            aip_method_sig *parsed_sig, aip_method_target *target, HRESULT *hresult)
 {
     if (!import->lpVtbl->IsValidToken(import, token))
         return ALVK_E_TOKEN_OUT_OF_RANGE;
@@ -208,8 +208,8 @@ alvk_status aip_catalog_identify(ICorProfilerInfo15 *info, aip_module_catalog *c
              * only compared with its answer. (GetClassFromToken would load a type that is not
              * loaded yet, which crashes the runtime when done from this thread.) */
             FunctionID function = 0;
-            if (SUCCEEDED(info->lpVtbl->GetFunctionFromToken(info, ids[i], method_token,
-                                                             &function)) &&
+            if (SUCCEEDED(
+                    info->lpVtbl->GetFunctionFromToken(info, ids[i], method_token, &function)) &&
                 function != 0 && (uint64_t)function == method_handle)
                 status = aip_catalog_find_module(catalog, ids[i], &module);
         }

@@ -1,5 +1,5 @@
 /* Values as published in corprof.idl and cor.h (dotnet/runtime v10.0.12). */
-#include "cor_guids.h"
+#include "coreclr/cor_guids.h"
 
 #include <string.h>
 

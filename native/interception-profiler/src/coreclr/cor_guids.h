@@ -2,7 +2,7 @@
 #ifndef AIP_CORECLR_COR_GUIDS_H
 #define AIP_CORECLR_COR_GUIDS_H
 
-#include "cor_types.h"
+#include "coreclr/cor_types.h"
 
 /* COM */
 extern const GUID IID_IUnknown;

@@ -3,9 +3,9 @@
 #ifndef AIP_CORECLR_COR_METADATA_H
 #define AIP_CORECLR_COR_METADATA_H
 
-#include "cor_metadata_defs.h"
-#include "cor_metadata_import.h"
-#include "cor_metadata_emit.h"
-#include "cor_metadata_assembly.h"
+#include "coreclr/cor_metadata_defs.h"
+#include "coreclr/cor_metadata_import.h"
+#include "coreclr/cor_metadata_emit.h"
+#include "coreclr/cor_metadata_assembly.h"
 
 #endif

@@ -3,7 +3,7 @@
 #ifndef AIP_CORECLR_COR_METADATA_ASSEMBLY_H
 #define AIP_CORECLR_COR_METADATA_ASSEMBLY_H
 
-#include "cor_metadata_defs.h"
+#include "coreclr/cor_metadata_defs.h"
 
 #define AIP_MD_ASSEMBLY_IMPORT_SLOTS(X) \
     X(HRESULT, GetAssemblyProps, (IMetaDataAssemblyImport *This, mdAssembly mda, const void **ppbPublicKey, \

@@ -3,7 +3,7 @@
 #ifndef AIP_CORECLR_COR_METADATA_DEFS_H
 #define AIP_CORECLR_COR_METADATA_DEFS_H
 
-#include "cor_types.h"
+#include "coreclr/cor_types.h"
 
 /* ---- interfaces: declared in cor_metadata_{import,emit,assembly}.h, or opaque ---- */
 typedef struct IMetaDataImport2 IMetaDataImport2;

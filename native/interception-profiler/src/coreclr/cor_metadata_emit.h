@@ -3,7 +3,7 @@
 #ifndef AIP_CORECLR_COR_METADATA_EMIT_H
 #define AIP_CORECLR_COR_METADATA_EMIT_H
 
-#include "cor_metadata_defs.h"
+#include "coreclr/cor_metadata_defs.h"
 
 #define AIP_MD_EMIT_SLOTS(X) \
     /* IMetaDataEmit: slots 3..51 */ \

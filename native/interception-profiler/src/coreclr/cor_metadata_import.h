@@ -3,7 +3,7 @@
 #ifndef AIP_CORECLR_COR_METADATA_IMPORT_H
 #define AIP_CORECLR_COR_METADATA_IMPORT_H
 
-#include "cor_metadata_defs.h"
+#include "coreclr/cor_metadata_defs.h"
 
 #define AIP_MD_IMPORT_SLOTS(X) \
     /* IMetaDataImport: slots 3..64 */ \

@@ -4,7 +4,7 @@
 #ifndef AIP_CORECLR_COR_TYPES_H
 #define AIP_CORECLR_COR_TYPES_H
 
-#include "cor_hresults.h" /* HRESULT and its values */
+#include "coreclr/cor_hresults.h" /* HRESULT and its values */
 
 #include <stddef.h>
 #include <stdint.h>

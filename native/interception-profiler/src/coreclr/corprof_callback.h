@@ -5,9 +5,9 @@
 #ifndef AIP_CORECLR_CORPROF_CALLBACK_H
 #define AIP_CORECLR_CORPROF_CALLBACK_H
 
-#include "cor_types.h"
-#include "corprof_enums.h"
-#include "corprof_structs.h"
+#include "coreclr/cor_types.h"
+#include "coreclr/corprof_enums.h"
+#include "coreclr/corprof_structs.h"
 
 typedef struct ICorProfilerCallback11 ICorProfilerCallback11;
 

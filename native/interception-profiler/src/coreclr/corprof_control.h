@@ -3,8 +3,8 @@
 #ifndef AIP_CORECLR_CORPROF_CONTROL_H
 #define AIP_CORECLR_CORPROF_CONTROL_H
 
-#include "cor_types.h"
-#include "corprof_structs.h" /* typedefs ICorProfilerFunctionControl and IMethodMalloc */
+#include "coreclr/cor_types.h"
+#include "coreclr/corprof_structs.h" /* typedefs ICorProfilerFunctionControl and IMethodMalloc */
 
 #define AIP_COR_FUNCTION_CONTROL_SLOTS(X) \
     X(HRESULT, SetCodegenFlags, (ICorProfilerFunctionControl *This, DWORD flags)) \

@@ -4,7 +4,7 @@
 #ifndef AIP_CORECLR_CORPROF_ENUMS_H
 #define AIP_CORECLR_CORPROF_ENUMS_H
 
-#include "cor_types.h"
+#include "coreclr/cor_types.h"
 
 /* ---- COR_PRF_MONITOR: SetEventMask / low word of SetEventMask2 ---- */
 typedef uint32_t COR_PRF_MONITOR;

@@ -4,16 +4,16 @@
 #ifndef AIP_CORECLR_CORPROF_INFO_H
 #define AIP_CORECLR_CORPROF_INFO_H
 
-#include "cor_types.h"
-#include "corprof_enums.h"
-#include "corprof_structs.h"
+#include "coreclr/cor_types.h"
+#include "coreclr/corprof_enums.h"
+#include "coreclr/corprof_structs.h"
 
 /* The newest ICorProfilerInfo in dotnet/runtime v10.0.12. */
 #define AIP_COR_INFO_HIGHEST_VERSION 15
 
 typedef struct ICorProfilerInfo15 ICorProfilerInfo15;
 
-#include "corprof_info_slots.h" /* AIP_COR_INFO_SLOTS: Info .. Info15 */
+#include "coreclr/corprof_info_slots.h" /* AIP_COR_INFO_SLOTS: Info .. Info15 */
 
 typedef struct ICorProfilerInfo15Vtbl {
     AIP_COM_IUNKNOWN_SLOTS(ICorProfilerInfo15)

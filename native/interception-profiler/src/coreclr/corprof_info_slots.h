@@ -3,8 +3,8 @@
 #ifndef AIP_CORECLR_CORPROF_INFO_SLOTS_H
 #define AIP_CORECLR_CORPROF_INFO_SLOTS_H
 
-#include "corprof_enums.h"   /* the slot parameter types ... */
-#include "corprof_structs.h" /* ... and the structs and callbacks they point to */
+#include "coreclr/corprof_enums.h"   /* the slot parameter types ... */
+#include "coreclr/corprof_structs.h" /* ... and the structs and callbacks they point to */
 
 #define AIP_COR_INFO_SLOTS(X) \
     /* ICorProfilerInfo: slots 3..35 */ \

@@ -3,7 +3,7 @@
 #ifndef AIP_CORECLR_CORPROF_STRUCTS_H
 #define AIP_CORECLR_CORPROF_STRUCTS_H
 
-#include "corprof_enums.h"
+#include "coreclr/corprof_enums.h"
 
 /* ---- interfaces: declared in corprof_callback.h, corprof_info.h, corprof_control.h;
  * the rest stay opaque (we never call them). ---- */

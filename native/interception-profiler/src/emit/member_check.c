@@ -14,9 +14,19 @@
 
 /* ECMA-335 II.23.1.16 element types the comparison looks into. */
 enum {
-    ET_PTR = 0x0F, ET_BYREF = 0x10, ET_VALUETYPE = 0x11, ET_CLASS = 0x12, ET_VAR = 0x13,
-    ET_ARRAY = 0x14, ET_GENERICINST = 0x15, ET_FNPTR = 0x1B, ET_SZARRAY = 0x1D, ET_MVAR = 0x1E,
-    ET_CMOD_REQD = 0x1F, ET_CMOD_OPT = 0x20, ET_PINNED = 0x45
+    ET_PTR = 0x0F,
+    ET_BYREF = 0x10,
+    ET_VALUETYPE = 0x11,
+    ET_CLASS = 0x12,
+    ET_VAR = 0x13,
+    ET_ARRAY = 0x14,
+    ET_GENERICINST = 0x15,
+    ET_FNPTR = 0x1B,
+    ET_SZARRAY = 0x1D,
+    ET_MVAR = 0x1E,
+    ET_CMOD_REQD = 0x1F,
+    ET_CMOD_OPT = 0x20,
+    ET_PINNED = 0x45
 };
 #define SIG_FIELD 0x06
 #define SIG_VARARG 0x05
@@ -136,8 +146,9 @@ static aip_member_match compare_type(sig_cursor *a, sig_cursor *b, int depth)
     if (is_modifier(ea) || is_modifier(eb) || ea == ET_FNPTR)
         m = AIP_MEMBER_MAYBE; /* whether modifiers take part in binding is the runtime's call */
     else if (ea != eb)
-        m = is_named(ea) || is_named(eb) || is_variable(ea) || is_variable(eb) ? AIP_MEMBER_MAYBE
-                                                                             : AIP_MEMBER_DIFFERENT;
+        m = is_named(ea) || is_named(eb) || is_variable(ea) || is_variable(eb)
+                ? AIP_MEMBER_MAYBE
+                : AIP_MEMBER_DIFFERENT;
     else {
         a->at++, b->at++;
         m = compare_rest(ea, a, b, depth);
@@ -163,7 +174,7 @@ aip_member_match aip_member_sig_compare(const uint8_t *ref, size_t ref_length, c
             return AIP_MEMBER_MAYBE;
         sig_cursor a = {ref, ref_length, 1}, b = {def, def_length, 1};
         return compare_type(&a, &b, 0) == AIP_MEMBER_DIFFERENT ? AIP_MEMBER_DIFFERENT
-                                                                 : AIP_MEMBER_MAYBE;
+                                                               : AIP_MEMBER_MAYBE;
     }
     aip_method_sig sa, sb; /* 6 KiB: no recursion holds them */
     if (aip_sig_parse_method(ref, ref_length, 0, &sa) != ALVK_OK ||
@@ -194,7 +205,7 @@ aip_member_match aip_member_sig_compare(const uint8_t *ref, size_t ref_length, c
 /* ------------------------------------------------------------- resolution (runtime) */
 
 #define AIP_CHECK_MAX_SCOPES 16
-#define AIP_CHECK_MAX_DEPTH 64   /* base types, nesting and forwarders followed, in all */
+#define AIP_CHECK_MAX_DEPTH 64    /* base types, nesting and forwarders followed, in all */
 #define AIP_CHECK_NAME_UNITS 1024 /* member names, as metadata_emit.c bounds them */
 #define AIP_TYPE_NAME_UNITS 512   /* type names (longer ones: unknown) */
 
@@ -210,7 +221,7 @@ typedef struct check_session {
     ModuleID target;
     uint32_t scope_count;
     check_scope scopes[AIP_CHECK_MAX_SCOPES];
-    int steps; /* what is left of AIP_CHECK_MAX_DEPTH */
+    int steps;                               /* what is left of AIP_CHECK_MAX_DEPTH */
     WCHAR member_name[AIP_CHECK_NAME_UNITS]; /* the MemberRef being checked */
 } check_session;
 
@@ -231,8 +242,8 @@ static check_scope *scope_of(check_session *s, ModuleID module)
      * tokens just emitted; every other module is only read. */
     DWORD flags = module == s->target ? (DWORD)(ofRead | ofWrite) : (DWORD)ofRead;
     IUnknown *unknown = NULL;
-    HRESULT hr = s->info->lpVtbl->GetModuleMetaData(s->info, module, flags,
-                                                        &IID_IMetaDataImport2, &unknown);
+    HRESULT hr =
+        s->info->lpVtbl->GetModuleMetaData(s->info, module, flags, &IID_IMetaDataImport2, &unknown);
     if (FAILED(hr) || unknown == NULL)
         return NULL;
     check_scope *c = &s->scopes[s->scope_count++];
@@ -356,20 +367,22 @@ static int find_in_assembly(check_session *s, check_scope *c, const WCHAR *name,
         mdTypeDef hint = 0;
         DWORD flags = 0;
         if (assembly == NULL ||
-            FAILED(assembly->lpVtbl->FindExportedTypeByName(assembly, name, mdTokenNil, &exported)) ||
+            FAILED(
+                assembly->lpVtbl->FindExportedTypeByName(assembly, name, mdTokenNil, &exported)) ||
             FAILED(assembly->lpVtbl->GetExportedTypeProps(assembly, exported, NULL, 0, NULL,
                                                           &implementation, &hint, &flags)) ||
             AIP_TYPE_FROM_TOKEN(implementation) != mdtAssemblyRef)
             return 0; /* not there (a TypeLoadException, not ours), or in another file */
         WCHAR target[AIP_ASSEMBLY_NAME_CAPACITY];
         ULONG length = 0;
-        if (FAILED(assembly->lpVtbl->GetAssemblyRefProps(assembly, implementation, NULL, NULL, target,
-                                                         AIP_ASSEMBLY_NAME_CAPACITY, &length, NULL,
-                                                         NULL, NULL, NULL)))
+        if (FAILED(assembly->lpVtbl->GetAssemblyRefProps(assembly, implementation, NULL, NULL,
+                                                         target, AIP_ASSEMBLY_NAME_CAPACITY,
+                                                         &length, NULL, NULL, NULL, NULL)))
             return 0;
         ModuleID next = module_of_assembly(s->catalog, target, name_units(target, length));
         check_scope *forwarded = next != 0 ? scope_of(s, next) : NULL;
-        c = forwarded != NULL && loaded_copy_serves(c, implementation, forwarded) ? forwarded : NULL;
+        c = forwarded != NULL && loaded_copy_serves(c, implementation, forwarded) ? forwarded
+                                                                                  : NULL;
     }
     return 0;
 }
@@ -410,10 +423,9 @@ static int resolve_type_ref(check_session *s, check_scope *c, uint32_t token, re
         IMetaDataAssemblyImport *assembly = assembly_of(c);
         WCHAR target[AIP_ASSEMBLY_NAME_CAPACITY];
         ULONG n = 0;
-        if (assembly == NULL ||
-            FAILED(assembly->lpVtbl->GetAssemblyRefProps(assembly, scope, NULL, NULL, target,
-                                                         AIP_ASSEMBLY_NAME_CAPACITY, &n, NULL, NULL,
-                                                         NULL, NULL)))
+        if (assembly == NULL || FAILED(assembly->lpVtbl->GetAssemblyRefProps(
+                                    assembly, scope, NULL, NULL, target, AIP_ASSEMBLY_NAME_CAPACITY,
+                                    &n, NULL, NULL, NULL, NULL)))
             return 0;
         ModuleID module = module_of_assembly(s->catalog, target, name_units(target, n));
         check_scope *other = module != 0 ? scope_of(s, module) : NULL;
@@ -482,11 +494,10 @@ static aip_member_verdict search_type(check_session *s, const resolved_type *t, 
             ULONG def_length = 0;
             DWORD attributes = 0;
             hr = field ? import->lpVtbl->GetFieldProps(import, members[i], NULL, NULL, 0, NULL,
-                                                       &attributes, &def, &def_length, NULL,
-                                                       NULL, NULL)
+                                                       &attributes, &def, &def_length, NULL, NULL,
+                                                       NULL)
                        : import->lpVtbl->GetMethodProps(import, members[i], NULL, NULL, 0, NULL,
-                                                        &attributes, &def, &def_length, NULL,
-                                                        NULL);
+                                                        &attributes, &def, &def_length, NULL, NULL);
             if (FAILED(hr))
                 verdict = AIP_MEMBER_UNKNOWN;
             else if (aip_member_sig_compare(ref, ref_length, def, def_length, same_scope) !=
@@ -553,9 +564,9 @@ static aip_member_verdict check_one(check_session *s, uint32_t member_ref, int *
     return search_chain(s, t, name, *field, sig, sig_length);
 }
 
-alvk_status aip_member_check(ICorProfilerInfo15 *info, aip_module_catalog *catalog,
-                             ModuleID module, const alvk_relocation_result *results,
-                             uint32_t count, uint32_t *failing, int32_t *missing_hresult)
+alvk_status aip_member_check(ICorProfilerInfo15 *info, aip_module_catalog *catalog, ModuleID module,
+                             const alvk_relocation_result *results, uint32_t count,
+                             uint32_t *failing, int32_t *missing_hresult)
 {
     check_session s;
     memset(&s, 0, sizeof s);

@@ -26,9 +26,9 @@ typedef enum aip_member_match {
  * differences that hold whatever the tokens resolve to are DIFFERENT (another primitive or
  * shape, two distinct TypeDefs, another calling convention, generic arity or parameter
  * count); a difference that involves a TypeRef, a TypeSpec, a generic variable (the runtime
- * may substitute it), a custom modifier or a function pointer is MAYBE. Without `same_scope` only the kind (method
- * or field) and the parameter count are compared. A VARARG reference, or a blob that does
- * not parse, is never DIFFERENT. */
+ * may substitute it), a custom modifier or a function pointer is MAYBE. Without `same_scope` only
+ * the kind (method or field) and the parameter count are compared. A VARARG reference, or a blob
+ * that does not parse, is never DIFFERENT. */
 aip_member_match aip_member_sig_compare(const uint8_t *ref, size_t ref_length, const uint8_t *def,
                                         size_t def_length, int same_scope);
 
@@ -43,8 +43,8 @@ typedef enum aip_member_verdict {
  * generation. ALVK_OK when none is certainly missing; ALVK_E_MEMBER_NOT_FOUND with *failing =
  * the first missing one's index, and *missing_hresult = COR_E_MISSINGFIELD or
  * COR_E_MISSINGMETHOD (what the caller would have seen). Worker thread only. */
-alvk_status aip_member_check(ICorProfilerInfo15 *info, aip_module_catalog *catalog,
-                             ModuleID module, const alvk_relocation_result *results,
-                             uint32_t count, uint32_t *failing, int32_t *missing_hresult);
+alvk_status aip_member_check(ICorProfilerInfo15 *info, aip_module_catalog *catalog, ModuleID module,
+                             const alvk_relocation_result *results, uint32_t count,
+                             uint32_t *failing, int32_t *missing_hresult);
 
 #endif

@@ -35,7 +35,7 @@ static HRESULT open_session(emit_session *s)
         return S_OK;
     IUnknown *unknown = NULL;
     HRESULT hr = s->e->info->lpVtbl->GetModuleMetaData(s->e->info, s->module, ofRead | ofWrite,
-                                                        &IID_IMetaDataEmit2, &unknown);
+                                                       &IID_IMetaDataEmit2, &unknown);
     if (FAILED(hr))
         return hr;
     s->emit = (IMetaDataEmit2 *)unknown;
@@ -57,8 +57,8 @@ static alvk_status emit_one(emit_session *s, const alvk_generation *g, uint32_t 
                             alvk_relocation_result *res, int *emitted)
 {
     const alvk_relocation *r = &g->relocations[i];
-    uint32_t parent = r->parent_relocation != 0 ? res[r->parent_relocation - 1].token
-                                                : r->parent_token;
+    uint32_t parent =
+        r->parent_relocation != 0 ? res[r->parent_relocation - 1].token : r->parent_token;
     const uint8_t *name = g->blobs + r->name_offset, *blob = g->blobs + r->blob_offset;
     res[i].size = sizeof res[i];
     res[i].kind = r->kind;
@@ -81,15 +81,15 @@ static alvk_status emit_one(emit_session *s, const alvk_generation *g, uint32_t 
     if (parent != 0 && r->parent_relocation == 0 &&
         !s->import->lpVtbl->IsValidToken(s->import, parent))
         return ALVK_E_RELOCATION_MALFORMED;
-    alvk_status status = aip_emit_relocation(s->emit, r->kind, parent, name, r->name_length,
-                                             blob, r->blob_length, &res[i].token, &hr);
+    alvk_status status = aip_emit_relocation(s->emit, r->kind, parent, name, r->name_length, blob,
+                                             r->blob_length, &res[i].token, &hr);
     res[i].hresult = hr;
     if (status != ALVK_OK)
         return status;
     aip_token_cache_put(&s->e->tokens, &key, res[i].token);
     atomic_fetch_add_explicit(&s->e->tokens_emitted, 1, memory_order_relaxed);
-    atomic_fetch_add_explicit(&s->e->bytes_emitted,
-                              (uint64_t)r->name_length + r->blob_length, memory_order_relaxed);
+    atomic_fetch_add_explicit(&s->e->bytes_emitted, (uint64_t)r->name_length + r->blob_length,
+                              memory_order_relaxed);
     *emitted = 1;
     return ALVK_OK;
 }
@@ -111,8 +111,8 @@ alvk_status aip_emit_generation(aip_emitter *e, ModuleID module, const alvk_gene
         } else if (g->relocations[i].il_offset != ALVK_RELOCATION_NO_OPERAND) {
             uint32_t t = res[i].token, at = g->relocations[i].il_offset;
             /* The fat header keeps LocalVarSigTok at byte 8. */
-            uint8_t *operand = at == ALVK_RELOCATION_LOCALS_SIGNATURE ? body + 8
-                                                                        : body + code_offset + at;
+            uint8_t *operand =
+                at == ALVK_RELOCATION_LOCALS_SIGNATURE ? body + 8 : body + code_offset + at;
             operand[0] = (uint8_t)t;
             operand[1] = (uint8_t)(t >> 8);
             operand[2] = (uint8_t)(t >> 16);

@@ -10,8 +10,8 @@
 
 #include <string.h>
 
-#define AIP_FD_STATIC 0x0010u     /* fdStatic */
-#define AIP_TD_INTERFACE 0x0020u  /* tdInterface */
+#define AIP_FD_STATIC 0x0010u    /* fdStatic */
+#define AIP_TD_INTERFACE 0x0020u /* tdInterface */
 #define AIP_TYPE_NAME_CAPACITY 256u
 
 typedef struct metadata_oracle {
@@ -59,12 +59,20 @@ static int named(IMetaDataImport2 *im, mdToken type, const char *expected)
 static alvk_stack_type of_element(uint8_t element)
 {
     switch (element) {
-    case ELEMENT_TYPE_BOOLEAN: case ELEMENT_TYPE_CHAR: case ELEMENT_TYPE_I1: case ELEMENT_TYPE_U1:
-    case ELEMENT_TYPE_I2: case ELEMENT_TYPE_U2: case ELEMENT_TYPE_I4: case ELEMENT_TYPE_U4:
+    case ELEMENT_TYPE_BOOLEAN:
+    case ELEMENT_TYPE_CHAR:
+    case ELEMENT_TYPE_I1:
+    case ELEMENT_TYPE_U1:
+    case ELEMENT_TYPE_I2:
+    case ELEMENT_TYPE_U2:
+    case ELEMENT_TYPE_I4:
+    case ELEMENT_TYPE_U4:
         return ALVK_STACK_INT32;
-    case ELEMENT_TYPE_I8: case ELEMENT_TYPE_U8:
+    case ELEMENT_TYPE_I8:
+    case ELEMENT_TYPE_U8:
         return ALVK_STACK_INT64;
-    case ELEMENT_TYPE_I: case ELEMENT_TYPE_U:
+    case ELEMENT_TYPE_I:
+    case ELEMENT_TYPE_U:
         return ALVK_STACK_NATIVE_INT;
     default:
         return ALVK_STACK_NOTHING;
@@ -87,8 +95,8 @@ static alvk_stack_type enum_underlying(IMetaDataImport2 *im, mdTypeDef type)
             UVCP_CONSTANT value = NULL;
             aip_sig_type t;
             if (SUCCEEDED(im->lpVtbl->GetFieldProps(im, fields[i], &owner, NULL, 0, &name_length,
-                                                    &attributes, &sig, &sig_length,
-                                                    &constant_type, &value, &value_length)) &&
+                                                    &attributes, &sig, &sig_length, &constant_type,
+                                                    &value, &value_length)) &&
                 (attributes & AIP_FD_STATIC) == 0 &&
                 aip_sig_parse_field(sig, sig_length, &t) == ALVK_OK && !t.is_byref)
                 found = of_element(t.element_type);
@@ -208,8 +216,7 @@ static int member(void *context, uint32_t token, uint32_t operand_offset, aip_st
         return 1;
     case mdtFieldDef:
         if (FAILED(im->lpVtbl->GetFieldProps(im, token, &owner, NULL, 0, &name_length, &attributes,
-                                             &sig, &length, &constant_type, &value,
-                                             &value_length)))
+                                             &sig, &length, &constant_type, &value, &value_length)))
             return 0;
         out->signature = sig;
         out->signature_length = length;

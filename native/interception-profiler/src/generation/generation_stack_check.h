@@ -8,7 +8,7 @@
 #define AIP_GENERATION_STACK_CHECK_H
 
 #include "alvorkit_interception_profiler.h"
-#include "../il/il_stack_types.h"
+#include "il/il_stack_types.h"
 
 /* Checks generation g (already validated by aip_generation_validate) for `target`. module
  * answers tokens of the target's module (its operand_offset argument is always

@@ -4,7 +4,7 @@
 #define AIP_GENERATION_VALIDATE_H
 
 #include "alvorkit_interception_profiler.h"
-#include "../il/method_body.h"
+#include "il/method_body.h"
 
 #include <stdint.h>
 

@@ -4,7 +4,7 @@
 #define AIP_RELOCATION_VALIDATE_H
 
 #include "alvorkit_interception_profiler.h"
-#include "../il/il_walk.h"
+#include "il/il_walk.h"
 
 #include <stdint.h>
 

@@ -1,6 +1,6 @@
 /* Exact-dispatch emission: the calli signature built from the target's own signature bytes
  * and the fat-header IL body that forwards every argument to the replacement via calli. */
-#include "dispatch.h"
+#include "il/dispatch.h"
 
 #include "coreclr/cor_metadata_defs.h"
 #include "il/il_walk.h"     /* AIP_CEE_*: opcode values from il_opcodes.h */

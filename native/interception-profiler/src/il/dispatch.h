@@ -6,7 +6,7 @@
 #define AIP_DISPATCH_H
 
 #include "alvorkit_interception_profiler.h"
-#include "../metadata/signature.h"
+#include "metadata/signature.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -34,8 +34,8 @@
 #define AIP_IL_STACK_TYPES_H
 
 #include "alvorkit_interception_profiler.h"
-#include "il_walk.h"
-#include "method_body.h"
+#include "il/il_walk.h"
+#include "il/method_body.h"
 
 #include <stddef.h>
 #include <stdint.h>

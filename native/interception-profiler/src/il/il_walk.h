@@ -6,7 +6,7 @@
 #define AIP_IL_WALK_H
 
 #include "alvorkit_interception_profiler.h"
-#include "il_opcodes.h"
+#include "il/il_opcodes.h"
 
 #include <stdint.h>
 

@@ -12,7 +12,7 @@
 #define AIP_SIGNATURE_BLOBS_H
 
 #include "alvorkit_interception_profiler.h"
-#include "signature.h"
+#include "metadata/signature.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,6 +1,6 @@
 /* macOS specifics of platform.h. macOS has no pthread_condattr_setclock, so timed waits
  * convert the monotonic deadline into a relative timeout. The rest is in platform_posix.c. */
-#include "platform.h"
+#include "platform/platform.h"
 
 #include <dlfcn.h>
 #include <errno.h>

@@ -1,7 +1,7 @@
 /* Linux specifics of platform.h: CLOCK_MONOTONIC condition variables, dladdr for our path.
  * The rest is in platform_posix.c. */
 #define _GNU_SOURCE
-#include "platform.h"
+#include "platform/platform.h"
 
 #include <dlfcn.h>
 #include <errno.h>

@@ -3,7 +3,7 @@
  * (condition-variable clocks, the monotonic clock, this library's path) lives in
  * platform_linux.c and platform_darwin.c. */
 #define _POSIX_C_SOURCE 200809L
-#include "platform.h"
+#include "platform/platform.h"
 
 #include <stdlib.h>
 #include <string.h>

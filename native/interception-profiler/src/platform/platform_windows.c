@@ -1,7 +1,7 @@
 /* Windows implementation of platform.h: SRW locks, condition variables, Win32 threads,
  * QueryPerformanceCounter, and UTF-8 paths converted to and from UTF-16. */
 #define WIN32_LEAN_AND_MEAN
-#include "platform.h"
+#include "platform/platform.h"
 #include "text/utf.h"
 
 #include <stdlib.h>

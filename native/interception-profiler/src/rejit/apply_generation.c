@@ -18,7 +18,10 @@
 /* The scratch the calling thread may use (set once, on the worker). */
 static _Thread_local const aip_apply_scratch *t_claimed;
 
-void aip_apply_scratch_claim(aip_apply_scratch *scratch) { t_claimed = scratch; }
+void aip_apply_scratch_claim(aip_apply_scratch *scratch)
+{
+    t_claimed = scratch;
+}
 
 static aip_apply_scratch *scratch_of(const aip_apply_env *env)
 {
@@ -82,8 +85,8 @@ static HRESULT request_rejit(const aip_apply_env *env, ModuleID module, uint32_t
  * current) goes into *a for the command's one commit; refused, the request is noted and the
  * previous snapshot comes back at once. Takes `prepared`. */
 static alvk_status publish(const aip_apply_env *env, uint32_t index, const aip_patch *p,
-                           alvk_generation_id id, aip_prepared_rejit *prepared,
-                           uint64_t queued_ns, aip_rejit_applied *a)
+                           alvk_generation_id id, aip_prepared_rejit *prepared, uint64_t queued_ns,
+                           aip_rejit_applied *a)
 {
     assert(!a->requested && "one request per commit");
     aip_prepared_rejit *previous = aip_rejit_publish(env->rejit, index, prepared);
@@ -105,9 +108,9 @@ static alvk_status publish(const aip_apply_env *env, uint32_t index, const aip_p
 
 /* Why a generation was refused, as its record keeps it: recorded once, by the command. */
 typedef struct refusal {
-    uint32_t failing;      /* the relocation (or instruction) it came from */
-    int32_t metadata_hr;   /* the metadata HRESULT behind it, or 0 */
-    int type_mismatch;     /* the stack-type check refused it: `types` says where */
+    uint32_t failing;    /* the relocation (or instruction) it came from */
+    int32_t metadata_hr; /* the metadata HRESULT behind it, or 0 */
+    int type_mismatch;   /* the stack-type check refused it: `types` says where */
     aip_stack_result types;
 } refusal;
 
@@ -137,11 +140,11 @@ static int has_member_refs(const alvk_generation *g)
  * scratch (an exact dispatch reads its calli token there) and *metadata_hr receives
  * emission's HRESULT. On failure nothing stays published and *why says what the record
  * should keep. */
-static alvk_status apply_generation(const aip_apply_env *env, uint32_t index,
-                                    const aip_patch *p, alvk_generation_id id,
-                                    const alvk_generation *g, uint32_t code_offset,
-                                    const aip_method_target *target, uint64_t queued_ns,
-                                    HRESULT *metadata_hr, refusal *why, aip_rejit_applied *a)
+static alvk_status apply_generation(const aip_apply_env *env, uint32_t index, const aip_patch *p,
+                                    alvk_generation_id id, const alvk_generation *g,
+                                    uint32_t code_offset, const aip_method_target *target,
+                                    uint64_t queued_ns, HRESULT *metadata_hr, refusal *why,
+                                    aip_rejit_applied *a)
 {
     aip_apply_scratch *x = scratch_of(env);
     /* The JIT does not verify IL: a type-unsafe body is refused before any metadata is
@@ -172,16 +175,14 @@ static alvk_status apply_generation(const aip_apply_env *env, uint32_t index,
     }
     aip_prepared_rejit *prepared =
         aip_prepared_create(id, x->body, g->body_size, g->il_map, g->il_map_count);
-    return prepared == NULL ? ALVK_E_INTERNAL
-                            : publish(env, index, p, id, prepared, queued_ns, a);
+    return prepared == NULL ? ALVK_E_INTERNAL : publish(env, index, p, id, prepared, queued_ns, a);
 }
 
 /* The copy the patch is for (an install joins only the patch of the copy it resolved), never
  * found again by MVID: another copy of the assembly may be loaded meanwhile. Records the
  * target on the patch's first command. */
-static alvk_status resolve_target(const aip_apply_env *env, const aip_patch *p,
-                                  uint32_t token, alvk_status resolve_status,
-                                  aip_method_target *target)
+static alvk_status resolve_target(const aip_apply_env *env, const aip_patch *p, uint32_t token,
+                                  alvk_status resolve_status, aip_method_target *target)
 {
     HRESULT hr = S_OK;
     if (p->copy_id == 0)
@@ -219,9 +220,8 @@ static alvk_status install_or_replace(const aip_apply_env *env, const aip_patch_
     if (c->kind == AIP_PATCH_REPLACE && !aip_rejit_has_owner(env->rejit, c->index, c->owner))
         return ALVK_E_NOT_OWNER;
     aip_method_target target;
-    alvk_status status =
-        resolve_target(env, p, c->kind == AIP_PATCH_INSTALL ? c->token : p->token,
-                       c->resolve_status, &target);
+    alvk_status status = resolve_target(env, p, c->kind == AIP_PATCH_INSTALL ? c->token : p->token,
+                                        c->resolve_status, &target);
     if (status == ALVK_OK)
         status = check_dispatch_target(&target, c);
     if (status != ALVK_OK)
@@ -235,9 +235,9 @@ static alvk_status install_or_replace(const aip_apply_env *env, const aip_patch_
     uint32_t flags = target.description.flags;
     aip_dispatch_target dt = {
         target.signature, target.signature_length, &scratch_of(env)->target_sig,
-        (flags & ALVK_METHOD_HAS_THIS) == 0             ? AIP_RECEIVER_NONE
+        (flags & ALVK_METHOD_HAS_THIS) == 0              ? AIP_RECEIVER_NONE
         : (flags & ALVK_METHOD_VALUE_TYPE_RECEIVER) != 0 ? AIP_RECEIVER_VALUE_TYPE
-                                                          : AIP_RECEIVER_CLASS,
+                                                         : AIP_RECEIVER_CLASS,
         target.description.declaring_type};
     uint8_t calli_sig[AIP_DISPATCH_MAX_SIG_BYTES], body[AIP_DISPATCH_MAX_BODY_BYTES];
     size_t sig_length = 0, body_length = 0;
@@ -248,9 +248,16 @@ static alvk_status install_or_replace(const aip_apply_env *env, const aip_patch_
                                         &body_length, &token_offset);
     if (status != ALVK_OK)
         return status;
-    const uint32_t code_offset = 12; /* the emitter writes a fat header */
-    alvk_relocation calli = {sizeof calli, ALVK_RELOCATION_STANDALONE_SIG,
-                             token_offset - code_offset, 0, 0, 0, 0, 0, (uint32_t)sig_length};
+    const uint32_t code_offset = AIP_FAT_HEADER_BYTES; /* the emitter writes a fat header */
+    alvk_relocation calli = {sizeof calli,
+                             ALVK_RELOCATION_STANDALONE_SIG,
+                             token_offset - code_offset,
+                             0,
+                             0,
+                             0,
+                             0,
+                             0,
+                             (uint32_t)sig_length};
     alvk_generation g;
     memset(&g, 0, sizeof g);
     g.size = sizeof g;
@@ -359,8 +366,7 @@ static void finish(const aip_apply_env *env, uint32_t index, alvk_command_id com
                 : status == ALVK_E_REJIT_FAILED ? ALVK_PATCH_FAILED
                                                 : ALVK_PATCH_REJECTED;
     } else if (!aip_patch_state_is_terminal(before->state) && status != ALVK_OK &&
-               added_owner != 0 &&
-               aip_rejit_remove_owner(env->rejit, index, added_owner) == 0) {
+               added_owner != 0 && aip_rejit_remove_owner(env->rejit, index, added_owner) == 0) {
         /* A failed join whose other owners all left while it waited: restore. */
         aip_patch now;
         aip_rejit_copy(env->rejit, index, &now);
@@ -391,8 +397,8 @@ alvk_status aip_apply_patch_command(void *payload, void *context)
     if (aip_patch_state_is_terminal(p.state))
         status = ALVK_E_PATCH_ENDED; /* ended (e.g. unloaded) while the command waited */
     else if (c->kind == AIP_PATCH_REMOVE)
-        status = p.state == ALVK_PATCH_ACTIVE ? remove_owner(env, c, &p, &ended, &a)
-                                              : ALVK_E_NOT_OWNER;
+        status =
+            p.state == ALVK_PATCH_ACTIVE ? remove_owner(env, c, &p, &ended, &a) : ALVK_E_NOT_OWNER;
     else if (c->kind == AIP_PATCH_REPLACE && p.state != ALVK_PATCH_ACTIVE)
         status = ALVK_E_NOT_OWNER;
     else
@@ -404,8 +410,7 @@ alvk_status aip_apply_patch_command(void *payload, void *context)
         aip_rejit_commit(env->rejit, c->index, &a);
         return status;
     }
-    finish(env, c->index, c->command, &p, status, c->added_owner ? c->owner : 0, c->queued_ns,
-           &a);
+    finish(env, c->index, c->command, &p, status, c->added_owner ? c->owner : 0, c->queued_ns, &a);
     return status;
 }
 
@@ -423,8 +428,7 @@ static alvk_status run_generation(const aip_apply_env *env, aip_staged_generatio
                                   const aip_patch *p, refusal *why, aip_rejit_applied *a)
 {
     aip_method_target target;
-    alvk_status status =
-        resolve_target(env, p, s->g.method_token, s->resolve_status, &target);
+    alvk_status status = resolve_target(env, p, s->g.method_token, s->resolve_status, &target);
     if (status != ALVK_OK)
         return status;
     if (memcmp(target.description.body_identity, s->g.expected_body_identity, 32) != 0)
@@ -443,8 +447,8 @@ static alvk_status run_generation(const aip_apply_env *env, aip_staged_generatio
     aip_patch now = *p;
     now.module_id = target.module_id;
     HRESULT metadata_hr = S_OK;
-    status = apply_generation(env, s->index, &now, s->id, &s->g, check.body.code_offset,
-                              &target, s->queued_ns, &metadata_hr, why, a);
+    status = apply_generation(env, s->index, &now, s->id, &s->g, check.body.code_offset, &target,
+                              s->queued_ns, &metadata_hr, why, a);
     if (status == ALVK_OK) {
         a->owner_body = s->g.owner;
         a->owner_replacement = 0;
@@ -468,8 +472,8 @@ alvk_status aip_apply_staged_generation(void *payload, void *context)
                              : run_generation(env, s, &p, &why, &a);
     if (status != ALVK_OK)
         record_refusal(env, s->index, s->id, status, &why);
-    finish(env, s->index, s->command, &p, status, s->added_owner ? s->g.owner : 0,
-           s->queued_ns, &a);
+    finish(env, s->index, s->command, &p, status, s->added_owner ? s->g.owner : 0, s->queued_ns,
+           &a);
     free(s);
     return status;
 }
@@ -500,8 +504,8 @@ static void find_failure_cause(const aip_apply_env *env, uint32_t index)
     if (aip_member_check(env->info, env->catalog, module_id, failed->relocations,
                          failed->result.relocation_count, &failing,
                          &hresult) == ALVK_E_MEMBER_NOT_FOUND)
-        aip_rejit_generation_failure_cause(env->rejit, index, failed->result.generation,
-                                           hresult, failing);
+        aip_rejit_generation_failure_cause(env->rejit, index, failed->result.generation, hresult,
+                                           failing);
 }
 
 static alvk_status apply_rollbacks(const aip_apply_env *env)

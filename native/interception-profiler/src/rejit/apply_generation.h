@@ -24,8 +24,8 @@
 typedef struct aip_apply_scratch {
     uint8_t body[ALVK_MAX_GENERATION_BODY_BYTES]; /* the private copy tokens are written into */
     alvk_relocation_result results[ALVK_MAX_RELOCATIONS];
-    aip_method_sig target_sig;      /* the target's signature, parsed once per resolve */
-    aip_generation_record failed;   /* a failed generation, checked again after the fact */
+    aip_method_sig target_sig;    /* the target's signature, parsed once per resolve */
+    aip_generation_record failed; /* a failed generation, checked again after the fact */
     ModuleID request_modules[AIP_MAX_INLINERS_PER_REQUEST + 1];
     mdMethodDef request_methods[AIP_MAX_INLINERS_PER_REQUEST + 1];
     aip_method_key request_callers[AIP_MAX_INLINERS_PER_REQUEST];
@@ -53,12 +53,12 @@ typedef enum aip_patch_command_kind {
 /* An exact-dispatch command (install, replace, remove), as queued. */
 typedef struct aip_patch_command {
     uint32_t kind;
-    uint32_t index;     /* the patch's slot (held by its pending count) */
+    uint32_t index; /* the patch's slot (held by its pending count) */
     uint64_t owner;
     uint64_t replacement;
     uint64_t queued_ns;
     uint32_t token;
-    uint32_t added_owner; /* install: the owner was not holding the patch before */
+    uint32_t added_owner;          /* install: the owner was not holding the patch before */
     alvk_generation_id generation; /* install and replace: the dispatch generation */
     alvk_command_id command;
     alvk_status resolve_status; /* install: why no module copy resolved when it was queued */

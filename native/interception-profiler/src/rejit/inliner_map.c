@@ -68,8 +68,8 @@ void aip_inliner_map_forget_module(aip_inliner_map *map, uintptr_t module_id)
     aip_mutex_unlock(&map->lock);
 }
 
-uint32_t aip_inliner_map_callers(aip_inliner_map *map, aip_method_key callee,
-                                 aip_method_key *out, uint32_t capacity)
+uint32_t aip_inliner_map_callers(aip_inliner_map *map, aip_method_key callee, aip_method_key *out,
+                                 uint32_t capacity)
 {
     uint32_t n = 0;
     aip_mutex_lock(&map->lock);

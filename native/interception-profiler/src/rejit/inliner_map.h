@@ -39,7 +39,7 @@ int aip_inliner_map_add(aip_inliner_map *map, aip_method_key callee, aip_method_
 void aip_inliner_map_forget_module(aip_inliner_map *map, uintptr_t module_id);
 
 /* Copies up to capacity callers of callee into out; returns how many there are in all. */
-uint32_t aip_inliner_map_callers(aip_inliner_map *map, aip_method_key callee,
-                                 aip_method_key *out, uint32_t capacity);
+uint32_t aip_inliner_map_callers(aip_inliner_map *map, aip_method_key callee, aip_method_key *out,
+                                 uint32_t capacity);
 
 #endif

@@ -45,24 +45,24 @@ typedef struct aip_patch {
     uint32_t copy_epoch; /* resolved it (0: it named none, and the worker rejects it) */
     uintptr_t module_id; /* 0 until the install validated (then copy_id) */
     uint64_t owners[ALVK_MAX_PATCH_OWNERS];
-    uint64_t owner_replacements[ALVK_MAX_PATCH_OWNERS]; /* each owner's dispatch target or 0 */
+    uint64_t owner_replacements[ALVK_MAX_PATCH_OWNERS];      /* each owner's dispatch target or 0 */
     aip_prepared_rejit *owner_bodies[ALVK_MAX_PATCH_OWNERS]; /* each owner's last body */
-    uint64_t owner_order[ALVK_MAX_PATCH_OWNERS];        /* when it was set */
+    uint64_t owner_order[ALVK_MAX_PATCH_OWNERS];             /* when it was set */
     uint32_t owner_count;
     uint64_t owner_clock;
-    aip_prepared_rejit *prepared; /* NULL: the runtime keeps the original IL */
+    aip_prepared_rejit *prepared;          /* NULL: the runtime keeps the original IL */
     alvk_generation_id latest_generation;  /* newest accepted: what the next must name */
     alvk_generation_id current_generation; /* requested or in force; 0: the original */
     aip_prepared_rejit *good;              /* the last body that compiled (NULL: original) */
     alvk_generation_id good_generation;    /* ... and its generation; a rollback returns here */
     uint8_t rollback_due;                  /* a failure was seen; the worker rolls back */
-    uint64_t started_rejit_id; /* the target's last ReJITCompilationStarted ... */
-    uint8_t started_open;      /* ... not yet followed by ReJITCompilationFinished */
+    uint64_t started_rejit_id;             /* the target's last ReJITCompilationStarted ... */
+    uint8_t started_open;                  /* ... not yet followed by ReJITCompilationFinished */
     uint32_t history_next;
     aip_generation_entry history[AIP_GENERATION_HISTORY];
     uint64_t awaiting_compile_since; /* command time, until a compilation finishes */
     uint64_t inliner_rejit_ids[AIP_PATCH_INLINER_IDS]; /* distinct inliner ReJIT IDs counted */
-    alvk_patch_telemetry telemetry;  /* counters and HRESULTs; state fields filled on read */
+    alvk_patch_telemetry telemetry; /* counters and HRESULTs; state fields filled on read */
 } aip_patch;
 
 /* One accepted command's end, for alvk_command_wait; slot = id % ALVK_COMMAND_HISTORY. */

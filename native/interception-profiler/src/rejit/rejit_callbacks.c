@@ -47,8 +47,7 @@ int aip_rejit_on_compilation(aip_rejit_state *st, ICorProfilerInfo15 *info, Func
     aip_rejit_record(st, key.module_id, key.token,
                      finished ? AIP_EVENT_FINISHED : AIP_EVENT_STARTED, status);
     if (finished)
-        return aip_rejit_generation_compiled(st, key.module_id, key.token, status,
-                                             rollback_index);
+        return aip_rejit_generation_compiled(st, key.module_id, key.token, status, rollback_index);
     aip_rejit_record_inliner(st, key.module_id, key.token, rejit_id);
     return aip_rejit_generation_started(st, key.module_id, key.token, rejit_id, rollback_index);
 }
@@ -61,8 +60,8 @@ int aip_rejit_on_error(aip_rejit_state *st, ModuleID module, mdMethodDef method,
 }
 
 void aip_rejit_on_inlining(aip_rejit_state *st, aip_inliner_map *inliners,
-                           aip_module_catalog *catalog, ICorProfilerInfo15 *info,
-                           FunctionID caller, FunctionID callee, BOOL *should_inline)
+                           aip_module_catalog *catalog, ICorProfilerInfo15 *info, FunctionID caller,
+                           FunctionID callee, BOOL *should_inline)
 {
     aip_method_key callee_key, caller_key;
     if (!method_of(info, callee, &callee_key) ||

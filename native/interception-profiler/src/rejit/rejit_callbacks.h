@@ -28,7 +28,7 @@ int aip_rejit_on_error(aip_rejit_state *st, ModuleID module, mdMethodDef method,
 /* JITInlining: records which callers inline methods of allowed modules, and refuses
  * inlining of targets patched with the JITInlining fallback. */
 void aip_rejit_on_inlining(aip_rejit_state *st, aip_inliner_map *inliners,
-                           aip_module_catalog *catalog, ICorProfilerInfo15 *info,
-                           FunctionID caller, FunctionID callee, BOOL *should_inline);
+                           aip_module_catalog *catalog, ICorProfilerInfo15 *info, FunctionID caller,
+                           FunctionID callee, BOOL *should_inline);
 
 #endif

@@ -19,8 +19,7 @@ static aip_patch *newest_for(aip_rejit_state *st, uintptr_t module_id, uint32_t 
     return best;
 }
 
-aip_prepared_rejit *aip_rejit_acquire_for(aip_rejit_state *st, uintptr_t module_id,
-                                          uint32_t token)
+aip_prepared_rejit *aip_rejit_acquire_for(aip_rejit_state *st, uintptr_t module_id, uint32_t token)
 {
     aip_prepared_rejit *prepared = NULL;
     aip_mutex_lock(&st->lock);

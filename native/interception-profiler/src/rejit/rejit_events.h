@@ -8,15 +8,14 @@
 
 /* GetReJITParameters: the snapshot of the newest patch of (module, token), acquired (the
  * caller releases it), or NULL when the original IL should stay. Counts the callback. */
-aip_prepared_rejit *aip_rejit_acquire_for(aip_rejit_state *st, uintptr_t module_id,
-                                          uint32_t token);
+aip_prepared_rejit *aip_rejit_acquire_for(aip_rejit_state *st, uintptr_t module_id, uint32_t token);
 
 /* Callback accounting for (module, token); no-ops for methods without a patch. */
 typedef enum aip_rejit_event {
-    AIP_EVENT_SET_IL,        /* hresult of SetILFunctionBody */
+    AIP_EVENT_SET_IL, /* hresult of SetILFunctionBody */
     AIP_EVENT_STARTED,
-    AIP_EVENT_FINISHED,      /* hresult of the compilation */
-    AIP_EVENT_ERROR,         /* ReJITError hresult */
+    AIP_EVENT_FINISHED, /* hresult of the compilation */
+    AIP_EVENT_ERROR,    /* ReJITError hresult */
 } aip_rejit_event;
 void aip_rejit_record(aip_rejit_state *st, uintptr_t module_id, uint32_t token,
                       aip_rejit_event event, int32_t hresult);

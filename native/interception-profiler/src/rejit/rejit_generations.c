@@ -41,8 +41,7 @@ alvk_status aip_rejit_begin_generation(aip_rejit_state *st, uint32_t index, int 
                                        alvk_generation_id prior, alvk_generation_id *id)
 {
     aip_mutex_lock(&st->lock);
-    alvk_status status =
-        aip_patch_open_generation(st, &st->patches[index], check_prior, prior, id);
+    alvk_status status = aip_patch_open_generation(st, &st->patches[index], check_prior, prior, id);
     aip_mutex_unlock(&st->lock);
     return status;
 }
@@ -66,9 +65,8 @@ void aip_rejit_generation_rejected(aip_rejit_state *st, uint32_t index, alvk_gen
     aip_mutex_unlock(&st->lock);
 }
 
-void aip_rejit_generation_type_mismatch(aip_rejit_state *st, uint32_t index,
-                                        alvk_generation_id id, uint32_t offset, uint32_t found,
-                                        uint32_t expected)
+void aip_rejit_generation_type_mismatch(aip_rejit_state *st, uint32_t index, alvk_generation_id id,
+                                        uint32_t offset, uint32_t found, uint32_t expected)
 {
     aip_mutex_lock(&st->lock);
     aip_generation_entry *r = record_of(&st->patches[index], id);
@@ -81,9 +79,9 @@ void aip_rejit_generation_type_mismatch(aip_rejit_state *st, uint32_t index,
     aip_rejit_generation_rejected(st, index, id, ALVK_E_STACK_TYPE_MISMATCH, 0, 0);
 }
 
-void aip_rejit_generation_relocations(aip_rejit_state *st, uint32_t index,
-                                      alvk_generation_id id, const alvk_relocation_result *res,
-                                      uint32_t count, int32_t metadata_hresult)
+void aip_rejit_generation_relocations(aip_rejit_state *st, uint32_t index, alvk_generation_id id,
+                                      const alvk_relocation_result *res, uint32_t count,
+                                      int32_t metadata_hresult)
 {
     if (count > ALVK_MAX_RELOCATIONS)
         count = ALVK_MAX_RELOCATIONS;

@@ -18,13 +18,12 @@ void aip_rejit_generation_rejected(aip_rejit_state *st, uint32_t index, alvk_gen
                                    int32_t metadata_hresult);
 /* Rejected with ALVK_E_STACK_TYPE_MISMATCH: the instruction and the alvk_stack_type values it
  * found and expected go into the record (as rejected does otherwise). */
-void aip_rejit_generation_type_mismatch(aip_rejit_state *st, uint32_t index,
-                                        alvk_generation_id id, uint32_t offset, uint32_t found,
-                                        uint32_t expected);
+void aip_rejit_generation_type_mismatch(aip_rejit_state *st, uint32_t index, alvk_generation_id id,
+                                        uint32_t offset, uint32_t found, uint32_t expected);
 /* Its relocations' results, as emission produced them. */
-void aip_rejit_generation_relocations(aip_rejit_state *st, uint32_t index,
-                                      alvk_generation_id id, const alvk_relocation_result *r,
-                                      uint32_t count, int32_t metadata_hresult);
+void aip_rejit_generation_relocations(aip_rejit_state *st, uint32_t index, alvk_generation_id id,
+                                      const alvk_relocation_result *r, uint32_t count,
+                                      int32_t metadata_hresult);
 /* The ReJIT for it was requested: it becomes current. Takes (and drops) the reference to
  * `replaced`: a rollback returns to the last body that compiled, not to what this one
  * replaced, which may never have compiled. */

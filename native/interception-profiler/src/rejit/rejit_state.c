@@ -35,8 +35,8 @@ static int take_slot(aip_rejit_state *st)
  * otherwise, decided before any slot is taken (so no ended patch is recycled for nothing). */
 static alvk_status install_locked(aip_rejit_state *st, const alvk_mvid *mvid, uintptr_t copy_id,
                                   uint32_t copy_epoch, uint32_t token, uint64_t owner,
-                                  uint32_t flags, const alvk_generation_id *prior,
-                                  uint32_t *index, alvk_patch_handle *handle, int *added_owner)
+                                  uint32_t flags, const alvk_generation_id *prior, uint32_t *index,
+                                  alvk_patch_handle *handle, int *added_owner)
 {
     *added_owner = 0;
     alvk_status status = ALVK_OK;
@@ -86,10 +86,10 @@ static alvk_status install_locked(aip_rejit_state *st, const alvk_mvid *mvid, ui
     return status;
 }
 
-alvk_status aip_rejit_begin_install(aip_rejit_state *st, const alvk_mvid *mvid,
-                                    uintptr_t copy_id, uint32_t copy_epoch, uint32_t token,
-                                    uint64_t owner, uint32_t flags, uint32_t *index,
-                                    alvk_patch_handle *handle, int *added_owner)
+alvk_status aip_rejit_begin_install(aip_rejit_state *st, const alvk_mvid *mvid, uintptr_t copy_id,
+                                    uint32_t copy_epoch, uint32_t token, uint64_t owner,
+                                    uint32_t flags, uint32_t *index, alvk_patch_handle *handle,
+                                    int *added_owner)
 {
     aip_mutex_lock(&st->lock);
     alvk_status status = install_locked(st, mvid, copy_id, copy_epoch, token, owner, flags, NULL,
@@ -99,14 +99,14 @@ alvk_status aip_rejit_begin_install(aip_rejit_state *st, const alvk_mvid *mvid,
 }
 
 alvk_status aip_rejit_begin_chained_install(aip_rejit_state *st, const alvk_mvid *mvid,
-                                            uintptr_t copy_id, uint32_t copy_epoch,
-                                            uint32_t token, uint64_t owner, uint32_t flags,
+                                            uintptr_t copy_id, uint32_t copy_epoch, uint32_t token,
+                                            uint64_t owner, uint32_t flags,
                                             alvk_generation_id prior, uint32_t *index,
                                             alvk_patch_handle *handle, int *added_owner)
 {
     aip_mutex_lock(&st->lock);
-    alvk_status status = install_locked(st, mvid, copy_id, copy_epoch, token, owner, flags,
-                                        &prior, index, handle, added_owner);
+    alvk_status status = install_locked(st, mvid, copy_id, copy_epoch, token, owner, flags, &prior,
+                                        index, handle, added_owner);
     aip_mutex_unlock(&st->lock);
     return status;
 }
@@ -126,8 +126,8 @@ static alvk_status command_locked(aip_rejit_state *st, alvk_patch_handle handle,
     return ALVK_OK;
 }
 
-alvk_status aip_rejit_begin_command(aip_rejit_state *st, alvk_patch_handle handle,
-                                    uint64_t owner, uint32_t *index)
+alvk_status aip_rejit_begin_command(aip_rejit_state *st, alvk_patch_handle handle, uint64_t owner,
+                                    uint32_t *index)
 {
     aip_mutex_lock(&st->lock);
     alvk_status status = command_locked(st, handle, owner, index);

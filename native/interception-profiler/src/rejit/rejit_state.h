@@ -52,22 +52,22 @@ alvk_status aip_rejit_accept(aip_rejit_state *st, const aip_rejit_request *reque
  * patch from now on (*added_owner says whether it is new), so a remove queued earlier by
  * the last other owner cannot end the patch under a queued join; the worker takes the owner
  * back out if the install fails. */
-alvk_status aip_rejit_begin_install(aip_rejit_state *st, const alvk_mvid *mvid,
-                                    uintptr_t copy_id, uint32_t copy_epoch, uint32_t token,
-                                    uint64_t owner, uint32_t flags, uint32_t *index,
-                                    alvk_patch_handle *handle, int *added_owner);
+alvk_status aip_rejit_begin_install(aip_rejit_state *st, const alvk_mvid *mvid, uintptr_t copy_id,
+                                    uint32_t copy_epoch, uint32_t token, uint64_t owner,
+                                    uint32_t flags, uint32_t *index, alvk_patch_handle *handle,
+                                    int *added_owner);
 /* As begin_install, for a generation naming `prior`: ALVK_E_STALE_GENERATION, with nothing
  * changed, unless prior is the target's latest generation (0 when it has no live patch). */
 alvk_status aip_rejit_begin_chained_install(aip_rejit_state *st, const alvk_mvid *mvid,
-                                            uintptr_t copy_id, uint32_t copy_epoch,
-                                            uint32_t token, uint64_t owner, uint32_t flags,
+                                            uintptr_t copy_id, uint32_t copy_epoch, uint32_t token,
+                                            uint64_t owner, uint32_t flags,
                                             alvk_generation_id prior, uint32_t *index,
                                             alvk_patch_handle *handle, int *added_owner);
 
 /* Queuing replace (require_owner) or remove: checks handle, state and owner; raises
  * pending. */
-alvk_status aip_rejit_begin_command(aip_rejit_state *st, alvk_patch_handle handle,
-                                    uint64_t owner, uint32_t *index);
+alvk_status aip_rejit_begin_command(aip_rejit_state *st, alvk_patch_handle handle, uint64_t owner,
+                                    uint32_t *index);
 
 /* Undoes a begin_* whose command is not queued after all (and the owner an install added). A
  * new patch that never ran a command returns to the free list. */
@@ -124,7 +124,7 @@ typedef struct aip_rejit_applied {
     uint32_t calli_token;
     int32_t metadata_hresult;
     uint64_t replacement;
-    int finish;                    /* finish_command: */
+    int finish; /* finish_command: */
     alvk_command_id command;
     alvk_patch_state state;
     alvk_status status;

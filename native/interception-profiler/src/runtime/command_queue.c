@@ -156,8 +156,8 @@ void aip_queue_commit(aip_queue *q, uint32_t slot, aip_command_fn run,
     aip_mutex_unlock(&q->lock);
 }
 
-alvk_status aip_queue_wait(aip_queue *q, uint64_t ticket, uint64_t timeout_ns,
-                           alvk_status *result, void *payload_out, size_t payload_out_size)
+alvk_status aip_queue_wait(aip_queue *q, uint64_t ticket, uint64_t timeout_ns, alvk_status *result,
+                           void *payload_out, size_t payload_out_size)
 {
     uint32_t index = (uint32_t)(ticket & 0xFFFFFFFFu);
     uint32_t sequence = (uint32_t)(ticket >> 32);

@@ -50,11 +50,11 @@ typedef struct aip_queue {
     aip_cond work_ready;
     aip_cond work_done;
     uint32_t capacity;
-    uint32_t head;    /* next position of `order` to run */
-    uint32_t queued;  /* entries in `order` */
-    uint32_t in_use;  /* slots not FREE */
+    uint32_t head;   /* next position of `order` to run */
+    uint32_t queued; /* entries in `order` */
+    uint32_t in_use; /* slots not FREE */
     int stopping;
-    void *context;    /* passed to every command */
+    void *context; /* passed to every command */
     _Atomic uint64_t completed;
     uint32_t order[AIP_QUEUE_MAX_CAPACITY];
     aip_queue_slot slots[AIP_QUEUE_MAX_CAPACITY];
@@ -90,8 +90,8 @@ void aip_queue_commit(aip_queue *q, uint32_t slot, aip_command_fn run,
  * return data that way; NULL/0 copies nothing), frees the slot and returns ALVK_OK. On
  * timeout returns ALVK_E_TIMEOUT and abandons the slot: the ticket is spent and nothing is
  * written to payload_out later. An unknown or spent ticket gives ALVK_E_INTERNAL. */
-alvk_status aip_queue_wait(aip_queue *q, uint64_t ticket, uint64_t timeout_ns,
-                           alvk_status *result, void *payload_out, size_t payload_out_size);
+alvk_status aip_queue_wait(aip_queue *q, uint64_t ticket, uint64_t timeout_ns, alvk_status *result,
+                           void *payload_out, size_t payload_out_size);
 
 /* The worker's loop: runs commands in submission order until aip_queue_stop. */
 void aip_queue_run_worker(aip_queue *q);

@@ -22,8 +22,7 @@ int aip_config_is_inert(alvk_status startup_status)
     return startup_status != ALVK_OK && startup_status != ALVK_E_NO_PATCHABLE_MODULES;
 }
 
-alvk_status aip_slots_parse(const char *text, uint32_t fallback, uint32_t maximum,
-                            uint32_t *out)
+alvk_status aip_slots_parse(const char *text, uint32_t fallback, uint32_t maximum, uint32_t *out)
 {
     if (text == NULL || text[0] == '\0') {
         *out = fallback;
@@ -58,9 +57,8 @@ static int sizes_parse(const aip_config_inputs *in, aip_config *out)
         if (aip_slots_parse(texts[i], sizes[i].fallback, sizes[i].maximum, values[i]) != ALVK_OK) {
             out->startup_status = ALVK_E_ALLOCATION_SIZING_MALFORMED;
             snprintf(out->message, sizeof out->message,
-                     "%s=\"%.64s\" must be a whole number from 1 to %u (unset: %u)",
-                     sizes[i].name, texts[i], (unsigned)sizes[i].maximum,
-                     (unsigned)sizes[i].fallback);
+                     "%s=\"%.64s\" must be a whole number from 1 to %u (unset: %u)", sizes[i].name,
+                     texts[i], (unsigned)sizes[i].maximum, (unsigned)sizes[i].fallback);
             return 0;
         }
     }
@@ -131,8 +129,7 @@ void aip_config_load(aip_config *out)
     n = aip_getenv(AIP_ENV_PROFILER_PATH, profiler_path, sizeof profiler_path);
     in.profiler_path = n >= 0 ? profiler_path : (n == -2 ? "<too long>" : NULL);
     in.self_path = aip_self_library_path(self_path, sizeof self_path) == 0 ? self_path : NULL;
-    in.profiler_path_is_self =
-        in.profiler_path != NULL && in.self_path != NULL && n >= 0 &&
-        aip_same_file(in.profiler_path, in.self_path);
+    in.profiler_path_is_self = in.profiler_path != NULL && in.self_path != NULL && n >= 0 &&
+                               aip_same_file(in.profiler_path, in.self_path);
     aip_config_evaluate(&in, out);
 }

@@ -22,18 +22,17 @@ alvk_status aip_allocation_flag_parse(const char *text, uint32_t *enabled);
 /* Parses a storage size (ALVORKIT_INTERCEPTION_ALLOCATION_TYPES, _SAMPLES): unset or "" is
  * `fallback`; otherwise 1 to 10 decimal digits whose value is 1..maximum, nothing else (no
  * sign, space or suffix). ALVK_E_ALLOCATION_SIZING_MALFORMED otherwise, *out untouched. */
-alvk_status aip_slots_parse(const char *text, uint32_t fallback, uint32_t maximum,
-                            uint32_t *out);
+alvk_status aip_slots_parse(const char *text, uint32_t fallback, uint32_t maximum, uint32_t *out);
 
 /* The raw inputs, as read from the process. */
 typedef struct aip_config_inputs {
-    const char *modules;         /* NULL when unset */
-    const char *allocations;     /* NULL when unset */
+    const char *modules;            /* NULL when unset */
+    const char *allocations;        /* NULL when unset */
     const char *allocation_types;   /* NULL when unset */
     const char *allocation_samples; /* NULL when unset */
-    const char *profiler_path;   /* NULL when unset */
-    const char *self_path;       /* this library's resolved path, or NULL if unknown */
-    int profiler_path_is_self;   /* 1 when profiler_path names the file at self_path */
+    const char *profiler_path;      /* NULL when unset */
+    const char *self_path;          /* this library's resolved path, or NULL if unknown */
+    int profiler_path_is_self;      /* 1 when profiler_path names the file at self_path */
 } aip_config_inputs;
 
 typedef struct aip_config {

@@ -22,10 +22,10 @@ void aip_runtime_resolve_copy(aip_profiler *rt, const alvk_mvid *mvid, uint64_t 
     aip_module_entry module;
     *copy_id = 0;
     *copy_epoch = 0;
-    *status = (uintptr_t)module_id != module_id
-                  ? ALVK_E_UNKNOWN_MODULE
-                  : aip_catalog_select(&rt->catalog, mvid, (uintptr_t)module_id,
-                                       module_epoch, &module);
+    *status =
+        (uintptr_t)module_id != module_id
+            ? ALVK_E_UNKNOWN_MODULE
+            : aip_catalog_select(&rt->catalog, mvid, (uintptr_t)module_id, module_epoch, &module);
     if (*status == ALVK_OK) {
         *copy_id = module.module_id;
         *copy_epoch = module.epoch;
@@ -65,11 +65,11 @@ alvk_status aip_runtime_patch_install(aip_profiler *rt, const alvk_install_reque
     c.token = request->method_token;
     memcpy(c.signature_hash, request->signature_hash, sizeof c.signature_hash);
     memcpy(c.body_identity, request->body_identity, sizeof c.body_identity);
-    aip_rejit_request r = {AIP_REQUEST_INSTALL, &request->module_mvid, 0, 0, c.token,
-                           request->flags, 0, c.owner, 0};
+    aip_rejit_request r = {
+        AIP_REQUEST_INSTALL, &request->module_mvid, 0, 0, c.token, request->flags, 0, c.owner, 0};
     uint64_t copy_id = 0;
-    aip_runtime_resolve_copy(rt, &request->module_mvid, request->module_id,
-                             request->module_epoch, &copy_id, &r.copy_epoch, &c.resolve_status);
+    aip_runtime_resolve_copy(rt, &request->module_mvid, request->module_id, request->module_epoch,
+                             &copy_id, &r.copy_epoch, &c.resolve_status);
     r.copy_id = (uintptr_t)copy_id;
     uint32_t slot = 0;
     aip_rejit_accepted a;
@@ -103,7 +103,14 @@ static alvk_status command(aip_profiler *rt, alvk_patch_handle handle, uint64_t 
     c.owner = owner;
     c.replacement = replacement;
     aip_rejit_request r = {kind == AIP_PATCH_REPLACE ? AIP_REQUEST_REPLACE : AIP_REQUEST_REMOVE,
-                           NULL, 0, 0, 0, 0, handle, owner, 0};
+                           NULL,
+                           0,
+                           0,
+                           0,
+                           0,
+                           handle,
+                           owner,
+                           0};
     uint32_t slot = 0;
     aip_rejit_accepted a;
     if ((status = aip_queue_reserve(&rt->worker.queue, &slot)) != ALVK_OK ||
@@ -133,16 +140,15 @@ alvk_status aip_runtime_patch_remove(aip_profiler *rt, alvk_patch_handle handle,
     return command(rt, handle, owner, 0, AIP_PATCH_REMOVE, issued);
 }
 
-alvk_status aip_runtime_command_wait(aip_profiler *rt, alvk_command_id command,
-                                     uint32_t timeout_ms, alvk_status *result)
+alvk_status aip_runtime_command_wait(aip_profiler *rt, alvk_command_id command, uint32_t timeout_ms,
+                                     alvk_status *result)
 {
     if (!aip_profiler_attached(rt))
         return ALVK_E_NOT_ATTACHED;
     return aip_rejit_wait_command(&rt->rejit, command, (uint64_t)timeout_ms * 1000000u, result);
 }
 
-alvk_status aip_runtime_patch_wait(aip_profiler *rt, alvk_patch_handle handle,
-                                   uint32_t timeout_ms)
+alvk_status aip_runtime_patch_wait(aip_profiler *rt, alvk_patch_handle handle, uint32_t timeout_ms)
 {
     if (!aip_profiler_attached(rt))
         return ALVK_E_NOT_ATTACHED;
@@ -175,8 +181,9 @@ alvk_status aip_runtime_generation_submit(aip_profiler *rt, const alvk_generatio
         aip_queue_release(&rt->worker.queue, slot);
         return ALVK_E_INTERNAL;
     }
-    aip_rejit_request r = {AIP_REQUEST_GENERATION, &g->module_mvid, 0, 0, g->method_token,
-                           g->flags, 0, g->owner, g->prior_generation};
+    aip_rejit_request r = {AIP_REQUEST_GENERATION, &g->module_mvid, 0, 0,
+                           g->method_token,        g->flags,        0, g->owner,
+                           g->prior_generation};
     uint64_t copy_id = 0;
     aip_runtime_resolve_copy(rt, &g->module_mvid, g->module_id, g->module_epoch, &copy_id,
                              &r.copy_epoch, &s->resolve_status);
@@ -219,8 +226,8 @@ alvk_status aip_runtime_generation_result(aip_profiler *rt, alvk_patch_handle ha
     if (status != ALVK_OK)
         return status;
     *out = record.result;
-    uint32_t n = record.result.relocation_count < capacity ? record.result.relocation_count
-                                                            : capacity;
+    uint32_t n =
+        record.result.relocation_count < capacity ? record.result.relocation_count : capacity;
     if (n > 0)
         memcpy(relocations, record.relocations, n * sizeof *relocations);
     return ALVK_OK;

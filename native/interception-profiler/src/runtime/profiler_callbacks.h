@@ -24,12 +24,12 @@ static inline HRESULT aip_runtime_get_rejit_parameters(aip_profiler *p, ModuleID
     return aip_rejit_on_get_parameters(&p->rejit, module, method, control);
 }
 
-static inline void aip_runtime_rejit_event(aip_profiler *p, FunctionID function,
-                                           ReJITID rejit_id, int finished, HRESULT status)
+static inline void aip_runtime_rejit_event(aip_profiler *p, FunctionID function, ReJITID rejit_id,
+                                           int finished, HRESULT status)
 {
     uint32_t index = 0;
-    if (aip_profiler_patching(p) && aip_rejit_on_compilation(&p->rejit, p->info, function,
-                                                             rejit_id, finished, status, &index))
+    if (aip_profiler_patching(p) &&
+        aip_rejit_on_compilation(&p->rejit, p->info, function, rejit_id, finished, status, &index))
         aip_runtime_queue_rollback(p, index);
 }
 
@@ -41,16 +41,15 @@ static inline void aip_runtime_rejit_error(aip_profiler *p, ModuleID module, mdM
         aip_runtime_queue_rollback(p, index);
 }
 
-static inline void aip_runtime_jit_inlining(aip_profiler *p, FunctionID caller,
-                                            FunctionID callee, BOOL *should_inline)
+static inline void aip_runtime_jit_inlining(aip_profiler *p, FunctionID caller, FunctionID callee,
+                                            BOOL *should_inline)
 {
     if (aip_profiler_patching(p))
         aip_rejit_on_inlining(&p->rejit, &p->inliners, &p->catalog, p->info, caller, callee,
                               should_inline);
 }
 
-static inline void aip_runtime_object_allocated(aip_profiler *p, ObjectID object,
-                                                ClassID class_id)
+static inline void aip_runtime_object_allocated(aip_profiler *p, ObjectID object, ClassID class_id)
 {
     if (p != NULL)
         aip_allocation_on_object(&p->allocations, object, class_id);

@@ -12,7 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-aip_profiler *aip_runtime_create(void) { return calloc(1, sizeof(aip_profiler)); }
+aip_profiler *aip_runtime_create(void)
+{
+    return calloc(1, sizeof(aip_profiler));
+}
 
 void aip_runtime_log(const char *message)
 {
@@ -54,8 +57,8 @@ static void read_runtime_information(IUnknown *unknown, aip_profiler *rt)
     WCHAR text[ALVK_RUNTIME_VERSION_CAPACITY];
     ULONG length = 0;
     HRESULT hr = info3->lpVtbl->GetRuntimeInformation(
-        info3, &instance, &type, &rt->version[0], &rt->version[1], &rt->version[2],
-        &rt->version[3], ALVK_RUNTIME_VERSION_CAPACITY, &length, text);
+        info3, &instance, &type, &rt->version[0], &rt->version[1], &rt->version[2], &rt->version[3],
+        ALVK_RUNTIME_VERSION_CAPACITY, &length, text);
     if (SUCCEEDED(hr)) {
         rt->runtime_type = (uint32_t)type;
         size_t i = 0; /* the version string is ASCII digits and dots */
@@ -76,8 +79,8 @@ static void worker_main(void *arg)
     aip_apply_scratch_claim(&rt->worker.scratch);
     if (FAILED(hr)) {
         char message[128];
-        snprintf(message, sizeof message,
-                 "the worker's InitializeCurrentThread failed (0x%08X)", (unsigned)hr);
+        snprintf(message, sizeof message, "the worker's InitializeCurrentThread failed (0x%08X)",
+                 (unsigned)hr);
         aip_runtime_log(message);
     }
     aip_queue_run_worker(&rt->worker.queue);
@@ -152,12 +155,11 @@ static alvk_status attach(aip_profiler *rt)
         return ALVK_E_EVENT_MASK_REFUSED;
     }
     rt->mask = mask;
-    const aip_allocation_port port = {rt, port_reserve, port_release, port_run,
-                                      port_module_mvid};
+    const aip_allocation_port port = {rt, port_reserve, port_release, port_run, port_module_mvid};
     if (rt->config.allocation_profiling &&
         aip_allocation_init(&rt->allocations, rt->info, mask.low, mask.high,
-                            rt->config.allocation_type_slots,
-                            rt->config.allocation_sample_slots, &port) != 0)
+                            rt->config.allocation_type_slots, rt->config.allocation_sample_slots,
+                            &port) != 0)
         aip_runtime_log("allocation profiling is off: its storage could not be allocated");
     /* The profiler stays attached without a worker; the status then says why commands fail. */
     if (start_worker(rt) != S_OK)

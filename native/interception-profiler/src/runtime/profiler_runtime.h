@@ -37,9 +37,9 @@ void aip_runtime_module_unloading(aip_profiler *p, ModuleID module_id);
 
 /* See alvk_describe_method (mvid, module_id 0) and alvk_describe_module_method (mvid NULL);
  * arguments already checked. */
-alvk_status aip_runtime_describe_method(aip_profiler *p, const alvk_mvid *mvid,
-                                        uint64_t module_id, uint32_t module_epoch,
-                                        uint32_t method_token, alvk_method_description *out);
+alvk_status aip_runtime_describe_method(aip_profiler *p, const alvk_mvid *mvid, uint64_t module_id,
+                                        uint32_t module_epoch, uint32_t method_token,
+                                        alvk_method_description *out);
 
 /* See alvk_module_identify; arguments already checked. */
 alvk_status aip_runtime_module_identify(aip_profiler *p, const alvk_mvid *mvid,
@@ -54,10 +54,9 @@ alvk_status aip_runtime_patch_replace(aip_profiler *p, alvk_patch_handle handle,
                                       uint64_t replacement, alvk_command_id *command);
 alvk_status aip_runtime_patch_remove(aip_profiler *p, alvk_patch_handle handle, uint64_t owner,
                                      alvk_command_id *command);
-alvk_status aip_runtime_command_wait(aip_profiler *p, alvk_command_id command,
-                                     uint32_t timeout_ms, alvk_status *result);
-alvk_status aip_runtime_patch_wait(aip_profiler *p, alvk_patch_handle handle,
-                                   uint32_t timeout_ms);
+alvk_status aip_runtime_command_wait(aip_profiler *p, alvk_command_id command, uint32_t timeout_ms,
+                                     alvk_status *result);
+alvk_status aip_runtime_patch_wait(aip_profiler *p, alvk_patch_handle handle, uint32_t timeout_ms);
 alvk_status aip_runtime_patch_telemetry(aip_profiler *p, alvk_patch_handle handle,
                                         alvk_patch_telemetry *out);
 
@@ -67,8 +66,7 @@ alvk_status aip_runtime_generation_submit(aip_profiler *p, const alvk_generation
                                           alvk_command_id *command);
 alvk_status aip_runtime_generation_result(aip_profiler *p, alvk_patch_handle handle,
                                           alvk_generation_id id, alvk_generation_result *out,
-                                          alvk_relocation_result *relocations,
-                                          uint32_t capacity);
+                                          alvk_relocation_result *relocations, uint32_t capacity);
 
 /* The compilation and allocation callbacks are inline: runtime/profiler_callbacks.h. */
 

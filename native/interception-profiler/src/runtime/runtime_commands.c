@@ -24,10 +24,9 @@ static alvk_status run_describe(void *payload, void *context)
     describe_payload *p = payload;
     const aip_apply_env *env = context; /* the worker's */
     aip_method_target target;
-    alvk_status status = aip_catalog_resolve(env->info, env->catalog,
-                                             p->module_id != 0 ? NULL : &p->mvid,
-                                             (uintptr_t)p->module_id, p->module_epoch, p->token,
-                                             &env->scratch->target_sig, &target, &p->hresult);
+    alvk_status status = aip_catalog_resolve(
+        env->info, env->catalog, p->module_id != 0 ? NULL : &p->mvid, (uintptr_t)p->module_id,
+        p->module_epoch, p->token, &env->scratch->target_sig, &target, &p->hresult);
     if (status == ALVK_OK)
         p->description = target.description;
     return status;
@@ -69,8 +68,8 @@ alvk_status aip_runtime_run_reserved(aip_profiler *rt, uint32_t slot, aip_comman
     uint64_t ticket = 0;
     aip_queue_commit(&rt->worker.queue, slot, run, NULL, payload, size, &ticket);
     alvk_status result = ALVK_E_INTERNAL;
-    alvk_status status = aip_queue_wait(&rt->worker.queue, ticket, AIP_COMMAND_TIMEOUT_NS,
-                                        &result, payload, size);
+    alvk_status status =
+        aip_queue_wait(&rt->worker.queue, ticket, AIP_COMMAND_TIMEOUT_NS, &result, payload, size);
     return status != ALVK_OK ? status : result;
 }
 
@@ -82,9 +81,9 @@ alvk_status aip_runtime_run_on_worker(aip_profiler *rt, aip_command_fn run, void
     return status != ALVK_OK ? status : aip_runtime_run_reserved(rt, slot, run, payload, size);
 }
 
-alvk_status aip_runtime_describe_method(aip_profiler *rt, const alvk_mvid *mvid,
-                                        uint64_t module_id, uint32_t module_epoch,
-                                        uint32_t method_token, alvk_method_description *out)
+alvk_status aip_runtime_describe_method(aip_profiler *rt, const alvk_mvid *mvid, uint64_t module_id,
+                                        uint32_t module_epoch, uint32_t method_token,
+                                        alvk_method_description *out)
 {
     alvk_status status = aip_runtime_commands_available(rt);
     if (status != ALVK_OK)
