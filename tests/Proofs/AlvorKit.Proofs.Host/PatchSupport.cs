@@ -8,6 +8,7 @@ using System.Security.Cryptography;
 using System.Text.Json;
 using System.Text.Json.Nodes;
 using AlvorKit.Interception.Native;
+using AlvorKit.Proofs.Reports;
 
 namespace AlvorKit.Proofs.Host;
 
@@ -100,6 +101,19 @@ internal sealed class Patcher
         return json;
     }
 
+    /// <summary>alvk_patch_get_telemetry as a record (its values all zero when the call failed).</summary>
+    public PatchTelemetry ReadTelemetry(ulong handle)
+    {
+        AlvkStatus rc = Library.PatchGetTelemetry(handle, out AlvkPatchTelemetry t);
+        if (rc != AlvkStatus.Ok)
+            t = default;
+        return new PatchTelemetry(rc.ToString(), t.State.ToString(), t.LastStatus.ToString(), t.PendingCommands,
+            t.CommandsCompleted, t.OwnerCount, (uint)t.Flags, t.ModuleEpoch, t.MethodToken, t.CalliSignatureToken,
+            t.GetReJITParameters, t.ReJITStarted, t.ReJITFinished, t.ReJITErrors, t.InlinersReJITted,
+            t.RequestHResult, t.SetILHResult, t.CompilationHResult, t.ErrorHResult, t.MetadataHResult,
+            t.Replacement, t.CommandElapsedNs, t.CompileElapsedNs);
+    }
+
     /// <summary>alvk_generation_get_result as JSON, with every relocation result.</summary>
     public JsonObject GenerationResult(ulong handle, ulong id) => GenerationResult(handle, id, out _);
 
@@ -174,6 +188,25 @@ internal sealed class Patcher
             ["ok"] = EqualityComparer<T>.Default.Equals(last, expected),
         };
     }
+
+    /// <summary>Calls `call` until it returns `expected` or PollLimit (or `limit`) passes.</summary>
+    public static Polled<T> PollFor<T>(Func<T> call, T expected, TimeSpan? limit = null)
+    {
+        var clock = Stopwatch.StartNew();
+        int calls = 0;
+        T last;
+        do
+        {
+            last = call();
+            calls++;
+        } while (!EqualityComparer<T>.Default.Equals(last, expected) && clock.Elapsed < (limit ?? PollLimit));
+        return new Polled<T>(expected, last, calls, EqualityComparer<T>.Default.Equals(last, expected));
+    }
+
+    /// <summary>One command's synchronous status and, when the call accepted it, the status
+    /// alvk_patch_wait gave.</summary>
+    public CommandOutcome Finish(AlvkStatus sync, ulong handle) =>
+        new(sync.ToString(), sync == AlvkStatus.Ok ? Library.PatchWait(handle, WaitMs).ToString() : null);
 
     /// <summary>One command's synchronous status and the status alvk_patch_wait gave.</summary>
     public JsonObject Command(AlvkStatus sync, ulong handle)

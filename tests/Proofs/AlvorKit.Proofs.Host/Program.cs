@@ -1,6 +1,7 @@
 using System.Text.Json;
 using System.Text.Json.Nodes;
 using AlvorKit.Interception.Native;
+using AlvorKit.Proofs.Reports;
 
 // The proof host: launched by the proofs (and the demo) with or without the profiler's
 // environment. It reports, as one JSON line on stdout, what it can see from inside.
@@ -52,14 +53,11 @@ switch (mode)
         Console.WriteLine(AlvorKit.Proofs.Host.DescribeProof.Run().ToJsonString());
         return 0;
     case "lifecycle":
-        Console.WriteLine(AlvorKit.Proofs.Host.LifecycleProof.Run().ToJsonString());
-        return 0;
+        return Print(AlvorKit.Proofs.Host.LifecycleProof.Run());
     case "inlining" when args.Length == 2 && args[1] is "withinliners" or "fallback":
-        Console.WriteLine(AlvorKit.Proofs.Host.InliningProof.Run(fallback: args[1] == "fallback").ToJsonString());
-        return 0;
+        return Print(AlvorKit.Proofs.Host.InliningProof.Run(fallback: args[1] == "fallback"));
     case "dispatch":
-        Console.WriteLine(AlvorKit.Proofs.Host.DispatchProof.Run().ToJsonString());
-        return 0;
+        return Print(AlvorKit.Proofs.Host.DispatchProof.Run());
     case "owners":
         Console.WriteLine(AlvorKit.Proofs.Host.OwnersProof.Run().ToJsonString());
         return 0;
@@ -67,8 +65,7 @@ switch (mode)
         Console.WriteLine(AlvorKit.Proofs.Host.BadInputProof.Run().ToJsonString());
         return 0;
     case "stress":
-        Console.WriteLine(AlvorKit.Proofs.Host.StressProof.Run().ToJsonString());
-        return 0;
+        return Print(AlvorKit.Proofs.Host.StressProof.Run());
     case "commands":
         Console.WriteLine(AlvorKit.Proofs.Host.CommandsProof.Run().ToJsonString());
         return 0;
@@ -125,6 +122,13 @@ switch (mode)
             "commands, memory [n], modules plugin|collectible|raw, queuefull, recycling, exit return|environment, " +
             "mixedstress [threads] [commands] [targets], submitstorm [threads] [submits] or idle");
         return 64;
+}
+
+// A mode's report, as the one JSON line the proofs read.
+static int Print<T>(T report)
+{
+    Console.WriteLine(ReportJson.Write(report));
+    return 0;
 }
 
 static JsonObject StatusReport()

@@ -1,5 +1,6 @@
 using System.Collections.Concurrent;
 using System.Text.Json.Nodes;
+using AlvorKit.Proofs.Reports;
 using Xunit;
 
 namespace AlvorKit.Proofs;
@@ -28,7 +29,7 @@ public static class PatchReports
         return data;
     }
 
-    private static readonly ConcurrentDictionary<string, Lazy<JsonObject>> Reports = new();
+    private static readonly ConcurrentDictionary<string, Lazy<ProcessResult>> Runs = new();
 
     /// <summary>The DOTNET_* settings of a tiering mode.</summary>
     public static IReadOnlyDictionary<string, string?> Tiering(string mode) => mode switch
@@ -39,17 +40,19 @@ public static class PatchReports
     };
 
     /// <summary>The host's report for `args` under `tiering`, from its one launch.</summary>
-    public static JsonObject Get(string tiering, params string[] args) =>
-        Reports.GetOrAdd($"{tiering} {string.Join(' ', args)}",
-            _ => new Lazy<JsonObject>(() => Launch(tiering, args))).Value;
+    public static JsonObject Get(string tiering, params string[] args) => Launch(tiering, args).Report;
 
-    private static JsonObject Launch(string tiering, string[] args)
+    /// <summary>The host's report for `args` under `tiering`, from its one launch, read as a `T`.</summary>
+    public static T Get<T>(string tiering, params string[] args) => Launch(tiering, args).Report<T>();
+
+    private static ProcessResult Launch(string tiering, string[] args)
     {
-        // The stress mode bounds itself at about 60 s; the rest take a second or two.
-        ProcessResult run = ProfiledProcess.Run(ProfiledProcess.ProfiledEnvironment("AlvorKit.Proofs.Host"),
-            Tiering(tiering), TimeSpan.FromSeconds(120), args);
+        ProcessResult run = Runs.GetOrAdd($"{tiering} {string.Join(' ', args)}", _ => new Lazy<ProcessResult>(() =>
+            // The stress mode bounds itself at about 60 s; the rest take a second or two.
+            ProfiledProcess.Run(ProfiledProcess.ProfiledEnvironment("AlvorKit.Proofs.Host"),
+                Tiering(tiering), TimeSpan.FromSeconds(120), args))).Value;
         Assert.True(run.ExitCode == 0, run.ToString());
-        return run.Report;
+        return run;
     }
 
     public static string Text(this JsonNode node, string key) =>
@@ -70,6 +73,45 @@ public static class PatchReports
     {
         Assert.True(poll.Value<int>("value") == expected, $"expected {expected}: {poll.ToJsonString()}");
         Assert.True(poll.Value<int>("calls") == 1, $"visible only after several calls: {poll.ToJsonString()}");
+    }
+
+    /// <summary>Asserts a command was accepted at the call and finished with `wait`.</summary>
+    public static void AssertCommand(CommandOutcome step, string wait = "Ok")
+    {
+        Assert.True(step.Sync == "Ok", $"sync status in {step}");
+        Assert.True(step.Wait == wait, $"wait status in {step}");
+    }
+
+    /// <summary>Asserts a poll reached `expected` on the first call after the wait.</summary>
+    public static void AssertVisibleAtOnce<T>(Polled<T> poll, T expected)
+    {
+        Assert.True(EqualityComparer<T>.Default.Equals(poll.Actual, expected), $"expected {expected}: {poll}");
+        Assert.True(poll.Calls == 1, $"visible only after several calls: {poll}");
+    }
+
+    /// <summary>Telemetry checks every successful ReJIT step must pass.</summary>
+    public static void AssertHealthyTelemetry(PatchTelemetry telemetry, string state)
+    {
+        Assert.True(telemetry.Call == "Ok", $"{telemetry}");
+        Assert.True(telemetry.State == state, $"state {state}: {telemetry}");
+        Assert.True(telemetry.LastStatus == "Ok", $"lastStatus: {telemetry}");
+        Assert.True(telemetry.PendingCommands == 0, $"pendingCommands: {telemetry}");
+        Assert.True(telemetry.GetReJITParameters >= 1, $"getReJITParameters: {telemetry}");
+        Assert.True(telemetry.RejitStarted >= 1, $"rejitStarted: {telemetry}");
+        Assert.True(telemetry.RejitFinished >= 1, $"rejitFinished: {telemetry}");
+        Assert.True(telemetry.RejitErrors == 0, $"rejitErrors: {telemetry}");
+        foreach ((string name, int hr) in new[]
+        {
+            ("requestHResult", telemetry.RequestHResult), ("setILHResult", telemetry.SetILHResult),
+            ("compilationHResult", telemetry.CompilationHResult), ("errorHResult", telemetry.ErrorHResult),
+            ("metadataHResult", telemetry.MetadataHResult),
+        })
+            Assert.True(hr == 0, $"{name}: {telemetry}");
+        Assert.True(telemetry.CalliSignatureToken >> 24 == 0x11, $"calliSignatureToken is not a StandAloneSig: {telemetry}");
+        Assert.True(telemetry.MethodToken >> 24 == 0x06, $"methodToken: {telemetry}");
+        Assert.True(telemetry.ModuleEpoch > 0, $"moduleEpoch: {telemetry}");
+        Assert.True(telemetry.CommandElapsedNs > 0, $"commandElapsedNs: {telemetry}");
+        Assert.True(telemetry.CompileElapsedNs > 0, $"compileElapsedNs: {telemetry}");
     }
 
     /// <summary>Telemetry checks every successful ReJIT step must pass.</summary>

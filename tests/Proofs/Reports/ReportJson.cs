@@ -1,0 +1,31 @@
+using System.Text.Json;
+using System.Text.Json.Serialization;
+using System.Text.Json.Serialization.Metadata;
+
+namespace AlvorKit.Proofs.Reports;
+
+/// <summary>
+/// The one serializer of the proof host's reports, compiled into the host (which writes them)
+/// and the proofs (which read them). Generated at build time, so the host needs no reflection.
+/// Reading is strict: a property the record does not have, a constructor parameter the JSON
+/// lacks or a null where the record says non-null fails the read instead of giving a default.
+/// </summary>
+[JsonSourceGenerationOptions(
+    PropertyNamingPolicy = JsonKnownNamingPolicy.CamelCase,
+    RespectNullableAnnotations = true,
+    RespectRequiredConstructorParameters = true,
+    UnmappedMemberHandling = JsonUnmappedMemberHandling.Disallow)]
+[JsonSerializable(typeof(LifecycleReport))]
+[JsonSerializable(typeof(InliningReport))]
+[JsonSerializable(typeof(DispatchReport))]
+[JsonSerializable(typeof(StressReport))]
+internal sealed partial class ReportJson : JsonSerializerContext
+{
+    /// <summary>The generated contract of report type `T`.</summary>
+    public static JsonTypeInfo<T> Info<T>() =>
+        Default.GetTypeInfo(typeof(T)) as JsonTypeInfo<T>
+        ?? throw new InvalidOperationException($"{typeof(T).Name} is not a report type of {nameof(ReportJson)}");
+
+    /// <summary>`report` as one line of JSON.</summary>
+    public static string Write<T>(T report) => JsonSerializer.Serialize(report, Info<T>());
+}
