@@ -59,16 +59,13 @@ switch (mode)
     case "dispatch":
         return Print(AlvorKit.Proofs.Host.DispatchProof.Run());
     case "owners":
-        Console.WriteLine(AlvorKit.Proofs.Host.OwnersProof.Run().ToJsonString());
-        return 0;
+        return Print(AlvorKit.Proofs.Host.OwnersProof.Run());
     case "badinput":
-        Console.WriteLine(AlvorKit.Proofs.Host.BadInputProof.Run().ToJsonString());
-        return 0;
+        return Print(AlvorKit.Proofs.Host.BadInputProof.Run());
     case "stress":
         return Print(AlvorKit.Proofs.Host.StressProof.Run());
     case "commands":
-        Console.WriteLine(AlvorKit.Proofs.Host.CommandsProof.Run().ToJsonString());
-        return 0;
+        return Print(AlvorKit.Proofs.Host.CommandsProof.Run());
     case "memory":
         Console.WriteLine(AlvorKit.Proofs.Host.MemoryProof.Run(args.Length > 1 ? int.Parse(args[1]) : 2000)
             .ToJsonString());

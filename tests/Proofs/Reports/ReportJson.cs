@@ -19,6 +19,9 @@ namespace AlvorKit.Proofs.Reports;
 [JsonSerializable(typeof(InliningReport))]
 [JsonSerializable(typeof(DispatchReport))]
 [JsonSerializable(typeof(StressReport))]
+[JsonSerializable(typeof(OwnersReport))]
+[JsonSerializable(typeof(BadInputReport))]
+[JsonSerializable(typeof(CommandsReport))]
 internal sealed partial class ReportJson : JsonSerializerContext
 {
     /// <summary>The generated contract of report type `T`.</summary>
