@@ -50,8 +50,7 @@ switch (mode)
         Console.WriteLine(report.ToJsonString(new JsonSerializerOptions { WriteIndented = true }));
         return report["error"] is null ? 0 : 1;
     case "describe":
-        Console.WriteLine(AlvorKit.Proofs.Host.DescribeProof.Run().ToJsonString());
-        return 0;
+        return Print(AlvorKit.Proofs.Host.DescribeProof.Run());
     case "lifecycle":
         return Print(AlvorKit.Proofs.Host.LifecycleProof.Run());
     case "inlining" when args.Length == 2 && args[1] is "withinliners" or "fallback":
@@ -67,9 +66,7 @@ switch (mode)
     case "commands":
         return Print(AlvorKit.Proofs.Host.CommandsProof.Run());
     case "memory":
-        Console.WriteLine(AlvorKit.Proofs.Host.MemoryProof.Run(args.Length > 1 ? int.Parse(args[1]) : 2000)
-            .ToJsonString());
-        return 0;
+        return Print(AlvorKit.Proofs.Host.MemoryProof.Run(args.Length > 1 ? int.Parse(args[1]) : 2000));
     case "generations":
         Console.WriteLine(AlvorKit.Proofs.Host.GenerationsProof.Run().ToJsonString());
         return 0;

@@ -168,3 +168,45 @@ public sealed record GenerationIdsReport(
     Polled<int> Last,
     WaitedCommand Remove,
     Polled<int> AfterRemove);
+
+/// <summary>The runtime status's metadata and snapshot counters, and the process's RSS.</summary>
+public sealed record MemoryCounters(
+    ulong TokensEmitted,
+    ulong BytesEmitted,
+    ulong TokensReused,
+    ulong SnapshotBytes,
+    ulong SnapshotCount,
+    long Rss);
+
+/// <summary>The "memory" mode: many replacements of one patch, and new locals signatures.</summary>
+public sealed record MemoryReport(int Replacements, ReplacesReport Replaces, SignaturesReport Signatures);
+
+/// <summary>One patch replaced again and again.</summary>
+public sealed record ReplacesReport(
+    int Original,
+    string Install,
+    MemoryCounters Before,
+    MemoryCounters After,
+    int Failures,
+    string Remove,
+    int AfterRemove,
+    MemoryCounters Final);
+
+/// <summary>One generation with `Locals` int32 locals, and the counters after it.</summary>
+public sealed record SignatureStep(
+    int Locals,
+    int BlobLength,
+    string Submit,
+    string Result,
+    int Value,
+    ulong TokensEmitted,
+    ulong BytesEmitted,
+    ulong TokensReused);
+
+/// <summary>Generations with a new locals signature each, then the first again.</summary>
+public sealed record SignaturesReport(
+    int Original,
+    MemoryCounters Before,
+    IReadOnlyList<SignatureStep> Steps,
+    string Remove,
+    int AfterRemove);

@@ -22,6 +22,8 @@ namespace AlvorKit.Proofs.Reports;
 [JsonSerializable(typeof(OwnersReport))]
 [JsonSerializable(typeof(BadInputReport))]
 [JsonSerializable(typeof(CommandsReport))]
+[JsonSerializable(typeof(MemoryReport))]
+[JsonSerializable(typeof(DescribeReport))]
 internal sealed partial class ReportJson : JsonSerializerContext
 {
     /// <summary>The generated contract of report type `T`.</summary>
