@@ -43,12 +43,11 @@ string mode = args.Length > 0 ? args[0] : "status";
 switch (mode)
 {
     case "status":
-        Console.WriteLine(StatusReport().ToJsonString());
-        return 0;
+        return Print(Status());
     case "demo":
-        JsonObject report = StatusReport();
-        Console.WriteLine(report.ToJsonString(new JsonSerializerOptions { WriteIndented = true }));
-        return report["error"] is null ? 0 : 1;
+        StatusReport report = Status();
+        Console.WriteLine(ReportJson.WriteIndented(report));
+        return report.Error is null ? 0 : 1;
     case "describe":
         return Print(AlvorKit.Proofs.Host.DescribeProof.Run());
     case "lifecycle":
@@ -125,50 +124,44 @@ static int Print<T>(T report)
     return 0;
 }
 
-static JsonObject StatusReport()
+static StatusReport Status()
 {
-    var report = new JsonObject { ["profilerMappings"] = ProfilerMappings() };
+    IReadOnlyList<string> mappings = ProfilerMappings();
     try
     {
         ProfilerLibrary library = ProfilerLibrary.Open();
         AlvkStatus rc = library.GetRuntimeStatus(out AlvkRuntimeStatus s);
-        report["library"] = library.Path;
-        report["abiVersion"] = library.VersionNumber;
-        report["abiMajor"] = ProfilerLibrary.MajorOf(library.VersionNumber);
-        report["statusCall"] = rc.ToString();
-        report["status"] = new JsonObject
-        {
-            ["attached"] = s.Attached,
-            ["startupStatus"] = s.StartupStatus.ToString(),
-            ["startupStatusText"] = library.StatusString(s.StartupStatus),
-            ["profilerInfoVersion"] = s.ProfilerInfoVersion,
-            ["eventMaskLow"] = s.EventMaskLow,
-            ["eventMaskHigh"] = s.EventMaskHigh,
-            ["runtimeType"] = s.RuntimeType,
-            ["runtimeVersion"] = $"{s.RuntimeMajor}.{s.RuntimeMinor}.{s.RuntimeBuild}.{s.RuntimeQfe}",
-            ["runtimeVersionString"] = s.RuntimeVersion,
-            ["allowlistKind"] = s.AllowlistKind.ToString(),
-            ["allowlistCount"] = s.AllowlistCount,
-            ["allowlist"] = s.Allowlist,
-            ["allocationProfiling"] = s.AllocationProfiling,
-            ["workerAlive"] = s.WorkerAlive,
-            ["workerInitHResult"] = s.WorkerInitHResult,
-            ["queueCapacity"] = s.QueueCapacity,
-            ["queueDepth"] = s.QueueDepth,
-            ["commandsCompleted"] = s.CommandsCompleted,
-        };
+        var status = new RuntimeStatusReport(
+            s.Attached,
+            s.StartupStatus.ToString(),
+            library.StatusString(s.StartupStatus),
+            s.ProfilerInfoVersion,
+            s.EventMaskLow,
+            s.EventMaskHigh,
+            s.RuntimeType,
+            $"{s.RuntimeMajor}.{s.RuntimeMinor}.{s.RuntimeBuild}.{s.RuntimeQfe}",
+            s.RuntimeVersion,
+            s.AllowlistKind.ToString(),
+            s.AllowlistCount,
+            s.Allowlist,
+            s.AllocationProfiling,
+            s.WorkerAlive,
+            s.WorkerInitHResult,
+            s.QueueCapacity,
+            s.QueueDepth,
+            s.CommandsCompleted);
+        return new StatusReport(mappings, library.Path, library.VersionNumber,
+            ProfilerLibrary.MajorOf(library.VersionNumber), rc.ToString(), status, null, null);
     }
     catch (ProfilerUnavailableException e)
     {
-        report["error"] = e.Reason.ToString();
-        report["message"] = e.Message;
+        return new StatusReport(mappings, null, null, null, null, null, e.Reason.ToString(), e.Message);
     }
-    return report;
 }
 
 // How many distinct files named like the profiler library are mapped into this process
 // (Linux: /proc/self/maps). One means CoreCLR's instance and ours are the same.
-static JsonArray ProfilerMappings()
+static IReadOnlyList<string> ProfilerMappings()
 {
     var files = new SortedSet<string>(StringComparer.Ordinal);
     if (File.Exists("/proc/self/maps"))
@@ -180,5 +173,5 @@ static JsonArray ProfilerMappings()
                 files.Add(line[slash..]);
         }
     }
-    return new JsonArray(files.Select(f => (JsonNode?)JsonValue.Create(f)).ToArray());
+    return [.. files];
 }

@@ -1,3 +1,4 @@
+using System.Text.Encodings.Web;
 using System.Text.Json;
 using System.Text.Json.Serialization;
 using System.Text.Json.Serialization.Metadata;
@@ -15,6 +16,7 @@ namespace AlvorKit.Proofs.Reports;
     RespectNullableAnnotations = true,
     RespectRequiredConstructorParameters = true,
     UnmappedMemberHandling = JsonUnmappedMemberHandling.Disallow)]
+[JsonSerializable(typeof(StatusReport))]
 [JsonSerializable(typeof(LifecycleReport))]
 [JsonSerializable(typeof(InliningReport))]
 [JsonSerializable(typeof(DispatchReport))]
@@ -33,4 +35,11 @@ internal sealed partial class ReportJson : JsonSerializerContext
 
     /// <summary>`report` as one line of JSON.</summary>
     public static string Write<T>(T report) => JsonSerializer.Serialize(report, Info<T>());
+
+    /// <summary>`report` indented, for a person to read.</summary>
+    public static string WriteIndented<T>(T report)
+    {
+        var indented = new ReportJson(new JsonSerializerOptions(Info<T>().Options) { WriteIndented = true, Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping });
+        return JsonSerializer.Serialize(report, (JsonTypeInfo<T>)indented.GetTypeInfo(typeof(T))!);
+    }
 }
