@@ -92,8 +92,7 @@ switch (mode)
         Console.WriteLine(AlvorKit.Proofs.Host.QueueFullProof.Run().ToJsonString());
         return 0;
     case "recycling":
-        Console.WriteLine(AlvorKit.Proofs.Host.RecyclingProof.Run().ToJsonString());
-        return 0;
+        return Print(AlvorKit.Proofs.Host.RecyclingProof.Run());
     case "exit" when args.Length == 2 && args[1] is "return" or "environment":
         return AlvorKit.Proofs.Host.ExitProof.Run(args[1]);
     case "mixedstress" when args.Length <= 4 && args.Skip(1).All(a => int.TryParse(a, out int n) && n > 0):

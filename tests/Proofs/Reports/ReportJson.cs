@@ -26,6 +26,7 @@ namespace AlvorKit.Proofs.Reports;
 [JsonSerializable(typeof(CommandsReport))]
 [JsonSerializable(typeof(MemoryReport))]
 [JsonSerializable(typeof(DescribeReport))]
+[JsonSerializable(typeof(RecyclingReport))]
 internal sealed partial class ReportJson : JsonSerializerContext
 {
     /// <summary>The generated contract of report type `T`.</summary>
