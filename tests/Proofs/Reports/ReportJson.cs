@@ -27,6 +27,7 @@ namespace AlvorKit.Proofs.Reports;
 [JsonSerializable(typeof(MemoryReport))]
 [JsonSerializable(typeof(DescribeReport))]
 [JsonSerializable(typeof(RecyclingReport))]
+[JsonSerializable(typeof(ExitReport))]
 internal sealed partial class ReportJson : JsonSerializerContext
 {
     /// <summary>The generated contract of report type `T`.</summary>
