@@ -96,11 +96,10 @@ switch (mode)
     case "exit" when args.Length == 2 && args[1] is "return" or "environment":
         return AlvorKit.Proofs.Host.ExitProof.Run(args[1]);
     case "mixedstress" when args.Length <= 4 && args.Skip(1).All(a => int.TryParse(a, out int n) && n > 0):
-        Console.WriteLine(AlvorKit.Proofs.Host.MixedStressProof.Run(
+        return Print(AlvorKit.Proofs.Host.MixedStressProof.Run(
             args.Length > 1 ? int.Parse(args[1]) : 8,
             args.Length > 2 ? int.Parse(args[2]) : 10_000,
-            args.Length > 3 ? int.Parse(args[3]) : 50).ToJsonString());
-        return 0;
+            args.Length > 3 ? int.Parse(args[3]) : 50));
     case "submitstorm" when args.Length <= 3 && args.Skip(1).All(a => int.TryParse(a, out int n) && n > 0):
         Console.WriteLine(AlvorKit.Proofs.Host.SubmitStormProof.Run(
             args.Length > 1 ? int.Parse(args[1]) : 4,

@@ -28,6 +28,7 @@ namespace AlvorKit.Proofs.Reports;
 [JsonSerializable(typeof(DescribeReport))]
 [JsonSerializable(typeof(RecyclingReport))]
 [JsonSerializable(typeof(ExitReport))]
+[JsonSerializable(typeof(MixedStressReport))]
 internal sealed partial class ReportJson : JsonSerializerContext
 {
     /// <summary>The generated contract of report type `T`.</summary>
