@@ -330,7 +330,7 @@ public static class ApiConcurrencyProof
         for (int attempt = 0; attempt < MaxAttempts && caught is null; attempt++)
         {
             string? status = null, type = null, message = null;
-            JsonObject round = saturator.Round(() =>
+            JsonObject round = saturator.RoundAsJson(() =>
             {
                 try
                 {
@@ -452,4 +452,11 @@ public static class ApiConcurrencyProof
         };
         return report;
     }
+}
+
+/// <summary>A saturation round as JSON, for the report this mode still builds as JSON.</summary>
+internal static class SaturationRoundJson
+{
+    public static JsonObject RoundAsJson(this QueueSaturator saturator, Action probes) =>
+        JsonNode.Parse(AlvorKit.Proofs.Reports.ReportJson.Write(saturator.Round(probes)))!.AsObject();
 }

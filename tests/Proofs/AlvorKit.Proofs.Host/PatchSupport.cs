@@ -155,6 +155,38 @@ internal sealed class Patcher
         return json;
     }
 
+    /// <summary>alvk_generation_get_result as a record, with every relocation result.</summary>
+    public GenerationResultReport ReadGenerationResult(ulong handle, ulong id)
+    {
+        Span<AlvkRelocationResult> relocations = stackalloc AlvkRelocationResult[(int)AlvkConstants.MaxRelocations];
+        AlvkStatus rc = Library.GenerationGetResult(handle, id, out AlvkGenerationResult result, relocations);
+        if (rc != AlvkStatus.Ok)
+            result = default;
+        var list = new List<RelocationResultReport>();
+        for (int i = 0; i < Math.Min((int)result.RelocationCount, relocations.Length); i++)
+        {
+            AlvkRelocationResult r = relocations[i];
+            list.Add(new RelocationResultReport(r.Size, r.Kind.ToString(), r.Token, r.Token >> 24, r.Reused, r.HResult));
+        }
+        return new GenerationResultReport(rc.ToString(), result.State.ToString(), result.Status.ToString(),
+            result.RelocationCount, result.Generation, result.PriorGeneration, result.FailingIndex, result.MetadataHResult,
+            result.ILMapHResult, result.CompilationHResult, result.ElapsedNs, result.TypeErrorOffset,
+            ((AlvkStackType)(int)result.TypeFound).ToString(), ((AlvkStackType)(int)result.TypeExpected).ToString(), list);
+    }
+
+    /// <summary>ReadGenerationResult once the generation left Pending and Requested (compiled,
+    /// failed or refused), or PollLimit passed.</summary>
+    public GenerationResultReport SettleGeneration(ulong handle, ulong id)
+    {
+        var clock = Stopwatch.StartNew();
+        GenerationResultReport result;
+        while ((result = ReadGenerationResult(handle, id)).Call == "Ok" &&
+               result.State is nameof(AlvkGenerationState.Pending) or nameof(AlvkGenerationState.Requested) &&
+               clock.Elapsed < PollLimit)
+            Thread.Sleep(10);
+        return result;
+    }
+
     /// <summary>GenerationResult once the generation left Pending and Requested (compiled,
     /// failed or refused), or PollLimit passed.</summary>
     public JsonObject SettledGeneration(ulong handle, ulong id)

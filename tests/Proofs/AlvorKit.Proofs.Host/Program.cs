@@ -89,8 +89,7 @@ switch (mode)
         Console.WriteLine(AlvorKit.Proofs.Host.ModulesRawProof.Run().ToJsonString());
         return 0;
     case "queuefull":
-        Console.WriteLine(AlvorKit.Proofs.Host.QueueFullProof.Run().ToJsonString());
-        return 0;
+        return Print(AlvorKit.Proofs.Host.QueueFullProof.Run());
     case "recycling":
         return Print(AlvorKit.Proofs.Host.RecyclingProof.Run());
     case "exit" when args.Length == 2 && args[1] is "return" or "environment":

@@ -29,6 +29,7 @@ namespace AlvorKit.Proofs.Reports;
 [JsonSerializable(typeof(RecyclingReport))]
 [JsonSerializable(typeof(ExitReport))]
 [JsonSerializable(typeof(MixedStressReport))]
+[JsonSerializable(typeof(QueueFullReport))]
 internal sealed partial class ReportJson : JsonSerializerContext
 {
     /// <summary>The generated contract of report type `T`.</summary>
