@@ -73,9 +73,7 @@ switch (mode)
         Console.WriteLine(AlvorKit.Proofs.Host.MembersProof.Run().ToJsonString());
         return 0;
     case "allocations" when args.Length is 2 or 3:
-        Console.WriteLine(AlvorKit.Proofs.Host.AllocationsProof.Run(args[1], args.Length == 3 ? args[2] : null)
-            .ToJsonString());
-        return 0;
+        return Print(AlvorKit.Proofs.Host.AllocationsProof.Run(args[1], args.Length == 3 ? args[2] : null));
     case "api":
         Console.WriteLine(AlvorKit.Proofs.Host.ApiProof.Run().ToJsonString());
         return 0;

@@ -30,6 +30,7 @@ namespace AlvorKit.Proofs.Reports;
 [JsonSerializable(typeof(ExitReport))]
 [JsonSerializable(typeof(MixedStressReport))]
 [JsonSerializable(typeof(QueueFullReport))]
+[JsonSerializable(typeof(AllocationsReport))]
 internal sealed partial class ReportJson : JsonSerializerContext
 {
     /// <summary>The generated contract of report type `T`.</summary>
