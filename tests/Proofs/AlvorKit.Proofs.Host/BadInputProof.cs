@@ -103,7 +103,7 @@ public static unsafe class BadInputProof
         BadInstall join = Observe(patcher, library.PatchInstall(badJoin, out ulong joined), joined, Input + 100);
         bool sameHandle = joined == handle;
         int stillPatched = call();
-        PatchTelemetry telemetry = patcher.ReadTelemetry(handle);
+        TelemetryReport telemetry = patcher.ReadTelemetry(handle);
         CommandOutcome remove = patcher.Finish(library.PatchRemove(handle, Owner), handle);
         var removed = new CommandStep(remove, Patcher.PollFor(call, Input + 1));
         return new LiveRefusals(command, patched, removeByStranger, replaceByStranger, replaceOwnerZero, replaceWithZero,
@@ -117,7 +117,7 @@ public static unsafe class BadInputProof
         if (sync == AlvkStatus.Ok)
         {
             status = patcher.Library.PatchWait(handle, Patcher.WaitMs).ToString();
-            PatchTelemetry telemetry = patcher.ReadTelemetry(handle);
+            TelemetryReport telemetry = patcher.ReadTelemetry(handle);
             // Whatever method the request named: a rejected patch never reached the runtime.
             worker = new WorkerVerdict(status, telemetry.State, telemetry.LastStatus, telemetry.GetReJITParameters,
                 telemetry.RejitStarted);

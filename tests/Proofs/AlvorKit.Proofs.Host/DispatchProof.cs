@@ -105,7 +105,7 @@ public static class DispatchProof
         Observation patched = patchedPoll.Actual;
         string? received = DispatchReplacements.Received;
         bool? writeBackOk = shape.Patched.WriteBack is null ? null : patched.WriteBack == shape.Patched.WriteBack;
-        PatchTelemetry telemetry = patcher.ReadTelemetry(handle);
+        TelemetryReport telemetry = patcher.ReadTelemetry(handle);
 
         CommandOutcome remove = patcher.Finish(library.PatchRemove(handle, owner), handle);
         Polled<Observation> restoredPoll = Patcher.PollFor(call, shape.Original);

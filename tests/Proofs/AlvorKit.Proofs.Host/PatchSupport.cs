@@ -102,12 +102,12 @@ internal sealed class Patcher
     }
 
     /// <summary>alvk_patch_get_telemetry as a record (its values all zero when the call failed).</summary>
-    public PatchTelemetry ReadTelemetry(ulong handle)
+    public TelemetryReport ReadTelemetry(ulong handle)
     {
         AlvkStatus rc = Library.PatchGetTelemetry(handle, out AlvkPatchTelemetry t);
         if (rc != AlvkStatus.Ok)
             t = default;
-        return new PatchTelemetry(rc.ToString(), t.State.ToString(), t.LastStatus.ToString(), t.PendingCommands,
+        return new TelemetryReport(rc.ToString(), t.State.ToString(), t.LastStatus.ToString(), t.PendingCommands,
             t.CommandsCompleted, t.OwnerCount, (uint)t.Flags, t.ModuleEpoch, t.MethodToken, t.CalliSignatureToken,
             t.GetReJITParameters, t.ReJITStarted, t.ReJITFinished, t.ReJITErrors, t.InlinersReJITted,
             t.RequestHResult, t.SetILHResult, t.CompilationHResult, t.ErrorHResult, t.MetadataHResult,

@@ -81,11 +81,11 @@ switch (mode)
         Console.WriteLine(AlvorKit.Proofs.Host.ApiConcurrencyProof.Run().ToJsonString());
         return 0;
     case "modules" when args.Length == 2 && args[1] is "plugin" or "collectible":
-        Console.WriteLine(AlvorKit.Proofs.Host.ModulesProof.Run(args[1]).ToJsonString());
-        return 0;
+        return args[1] == "plugin"
+            ? Print(AlvorKit.Proofs.Host.ModulesProof.PluginPattern())
+            : Print(AlvorKit.Proofs.Host.ModulesProof.CollectibleCopy());
     case "modules" when args.Length == 2 && args[1] == "raw":
-        Console.WriteLine(AlvorKit.Proofs.Host.ModulesRawProof.Run().ToJsonString());
-        return 0;
+        return Print(AlvorKit.Proofs.Host.ModulesRawProof.Run());
     case "queuefull":
         return Print(AlvorKit.Proofs.Host.QueueFullProof.Run());
     case "recycling":

@@ -103,7 +103,7 @@ public static class RecyclingProof
             created.Add((handle, owner));
             Polled<int> newValue = Patcher.PollFor(call, Input + 1000);
             bool differs = handle != expected, neverIssued = !live.Contains(handle);
-            PatchTelemetry newBefore = patcher.ReadTelemetry(handle);
+            TelemetryReport newBefore = patcher.ReadTelemetry(handle);
             library.PatchGetTelemetry(handle, out AlvkPatchTelemetry newTelemetry);
             ulong newGeneration = newTelemetry.LatestGeneration;
 
@@ -128,7 +128,7 @@ public static class RecyclingProof
             stale1["generationResultOfNew"] = library.GenerationGetResult(expected, newGeneration, out _, []).ToString();
 
             // The new patch behind the slot is what it was.
-            PatchTelemetry newAfter = patcher.ReadTelemetry(handle);
+            TelemetryReport newAfter = patcher.ReadTelemetry(handle);
             int newValueAfter = call();
             string generation = library.GenerationGetResult(handle, newGeneration, out AlvkGenerationResult r, []) == AlvkStatus.Ok
                 ? r.State.ToString() : "missing";
@@ -148,7 +148,7 @@ public static class RecyclingProof
     }
 
     // The telemetry fields no callback moves (tiering may compile the body again).
-    private static (string, string, string, uint, uint, uint, ulong, ulong) Stable(PatchTelemetry t) =>
+    private static (string, string, string, uint, uint, uint, ulong, ulong) Stable(TelemetryReport t) =>
         (t.Call, t.State, t.LastStatus, t.PendingCommands, t.CommandsCompleted, t.OwnerCount, t.Replacement, t.CommandElapsedNs);
 
     private static SortedDictionary<string, int> States(ProfilerLibrary library, IEnumerable<ulong> handles)

@@ -33,7 +33,7 @@ public sealed class PatchInliningProofs
     public void TelemetryCountsTheInliners(string path, string tiering)
     {
         InliningReport r = Report(path, tiering);
-        PatchTelemetry install = r.Install.Telemetry, remove = r.Remove.Telemetry;
+        TelemetryReport install = r.Install.Telemetry, remove = r.Remove.Telemetry;
         PatchReports.AssertHealthyTelemetry(install, "Active");
         PatchReports.AssertHealthyTelemetry(remove, "Removed");
         Assert.Equal(path == "fallback" ? 1u : 0u, install.Flags);

@@ -31,7 +31,7 @@ public sealed class PatchLifecycleProofs
     public void TelemetryAccountsForEveryStep(string tiering)
     {
         LifecycleReport r = Report(tiering);
-        PatchTelemetry install = r.Install.Telemetry, replace = r.Replace.Telemetry, remove = r.Remove.Telemetry;
+        TelemetryReport install = r.Install.Telemetry, replace = r.Replace.Telemetry, remove = r.Remove.Telemetry;
         PatchReports.AssertHealthyTelemetry(install, "Active");
         PatchReports.AssertHealthyTelemetry(replace, "Active");
         PatchReports.AssertHealthyTelemetry(remove, "Removed");
@@ -39,10 +39,10 @@ public sealed class PatchLifecycleProofs
         Assert.True(r.ReplacementIsA, $"{install}");
         Assert.True(r.ReplacementIsB, $"{replace}");
         Assert.Equal(0ul, remove.Replacement);
-        PatchTelemetry[] steps = [install, replace, remove];
+        TelemetryReport[] steps = [install, replace, remove];
         Assert.Equal([1u, 1u, 0u], steps.Select(t => t.OwnerCount));
         Assert.Equal([1u, 2u, 3u], steps.Select(t => t.CommandsCompleted));
-        foreach ((string counter, Func<PatchTelemetry, uint> read) in new (string, Func<PatchTelemetry, uint>)[]
+        foreach ((string counter, Func<TelemetryReport, uint> read) in new (string, Func<TelemetryReport, uint>)[]
         {
             ("getReJITParameters", t => t.GetReJITParameters), ("rejitStarted", t => t.RejitStarted),
             ("rejitFinished", t => t.RejitFinished),
@@ -53,7 +53,7 @@ public sealed class PatchLifecycleProofs
             // original IL), so every step adds callbacks.
             Assert.True(counts[0] < counts[1] && counts[1] < counts[2], $"{counter} after each step: {string.Join(", ", counts)}");
         }
-        foreach (PatchTelemetry t in steps)
+        foreach (TelemetryReport t in steps)
         {
             Assert.True(t.CompileElapsedNs >= t.CommandElapsedNs, $"{t}");
             Assert.Equal(install.CalliSignatureToken, t.CalliSignatureToken);

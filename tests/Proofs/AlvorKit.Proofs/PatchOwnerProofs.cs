@@ -38,7 +38,7 @@ public sealed class PatchOwnerProofs
         Assert.Equal("NotOwner", stranger.RemoveSync);
         Assert.Equal("NotOwner", stranger.ReplaceSync);
         Assert.Equal(205, stranger.Result);
-        PatchTelemetry before = Report(tiering).SecondInstall.Telemetry, after = stranger.Telemetry;
+        TelemetryReport before = Report(tiering).SecondInstall.Telemetry, after = stranger.Telemetry;
         foreach ((string field, object a, object b) in new (string, object, object)[]
         {
             ("state", before.State, after.State), ("lastStatus", before.LastStatus, after.LastStatus),

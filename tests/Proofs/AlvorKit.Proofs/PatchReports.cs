@@ -90,7 +90,7 @@ public static class PatchReports
     }
 
     /// <summary>Telemetry checks every successful ReJIT step must pass.</summary>
-    public static void AssertHealthyTelemetry(PatchTelemetry telemetry, string state)
+    public static void AssertHealthyTelemetry(TelemetryReport telemetry, string state)
     {
         Assert.True(telemetry.Call == "Ok", $"{telemetry}");
         Assert.True(telemetry.State == state, $"state {state}: {telemetry}");

@@ -10,7 +10,7 @@ public sealed record Polled<T>(T Expected, T Actual, int Calls, bool Ok);
 
 /// <summary>alvk_patch_get_telemetry: the call's status and the patch's telemetry (all zero
 /// when the call failed).</summary>
-public sealed record PatchTelemetry(
+public sealed record TelemetryReport(
     string Call,
     string State,
     string LastStatus,
@@ -37,4 +37,4 @@ public sealed record PatchTelemetry(
 
 /// <summary>One command on a patch and what followed: the target's result, polled, and the
 /// patch's telemetry.</summary>
-public sealed record PatchStep(CommandOutcome Command, Polled<int> Result, PatchTelemetry Telemetry);
+public sealed record PatchStep(CommandOutcome Command, Polled<int> Result, TelemetryReport Telemetry);

@@ -36,7 +36,7 @@ public sealed record DispatchShapeReport(
     bool PatchedOk,
     bool ArgumentsExact,
     bool? WriteBackOk,
-    PatchTelemetry Telemetry,
+    TelemetryReport Telemetry,
     CommandOutcome Remove,
     Polled<Observation> RestoredPoll,
     Observation Restored,
@@ -78,7 +78,7 @@ public sealed record OwnersReport(
     SuccessorReport Successor);
 
 /// <summary>An owner that holds nothing tries to remove and replace the patch.</summary>
-public sealed record StrangerAttempt(string RemoveSync, string ReplaceSync, int Result, PatchTelemetry Telemetry);
+public sealed record StrangerAttempt(string RemoveSync, string ReplaceSync, int Result, TelemetryReport Telemetry);
 
 /// <summary>Commands on a patch after its last owner removed it.</summary>
 public sealed record EndedPatchCalls(string RemoveAgain, string Replace, int Result);
@@ -114,7 +114,7 @@ public sealed record LiveRefusals(
     BadInstall BadJoin,
     bool BadJoinSameHandle,
     int StillPatched,
-    PatchTelemetry Telemetry,
+    TelemetryReport Telemetry,
     CommandStep Remove);
 
 /// <summary>The "badinput" mode: every refused patch input.</summary>

@@ -32,7 +32,7 @@ public sealed record Recycle(
     int GoneIndex,
     IReadOnlyDictionary<string, string> StaleCalls,
     bool NewUnchanged,
-    PatchTelemetry NewTelemetry,
+    TelemetryReport NewTelemetry,
     int NewValueAfter,
     string NewGeneration);
 

@@ -31,6 +31,9 @@ namespace AlvorKit.Proofs.Reports;
 [JsonSerializable(typeof(MixedStressReport))]
 [JsonSerializable(typeof(QueueFullReport))]
 [JsonSerializable(typeof(AllocationsReport))]
+[JsonSerializable(typeof(PluginPatternReport))]
+[JsonSerializable(typeof(CollectibleCopyReport))]
+[JsonSerializable(typeof(ModulesRawReport))]
 internal sealed partial class ReportJson : JsonSerializerContext
 {
     /// <summary>The generated contract of report type `T`.</summary>
