@@ -78,8 +78,7 @@ switch (mode)
         Console.WriteLine(AlvorKit.Proofs.Host.ApiProof.Run().ToJsonString());
         return 0;
     case "apiconcurrency":
-        Console.WriteLine(AlvorKit.Proofs.Host.ApiConcurrencyProof.Run().ToJsonString());
-        return 0;
+        return Print(AlvorKit.Proofs.Host.ApiConcurrencyProof.Run());
     case "modules" when args.Length == 2 && args[1] is "plugin" or "collectible":
         return args[1] == "plugin"
             ? Print(AlvorKit.Proofs.Host.ModulesProof.PluginPattern())

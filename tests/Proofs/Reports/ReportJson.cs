@@ -34,6 +34,7 @@ namespace AlvorKit.Proofs.Reports;
 [JsonSerializable(typeof(PluginPatternReport))]
 [JsonSerializable(typeof(CollectibleCopyReport))]
 [JsonSerializable(typeof(ModulesRawReport))]
+[JsonSerializable(typeof(ApiConcurrencyReport))]
 internal sealed partial class ReportJson : JsonSerializerContext
 {
     /// <summary>The generated contract of report type `T`.</summary>
