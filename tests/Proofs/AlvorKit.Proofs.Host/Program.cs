@@ -67,11 +67,9 @@ switch (mode)
     case "memory":
         return Print(AlvorKit.Proofs.Host.MemoryProof.Run(args.Length > 1 ? int.Parse(args[1]) : 2000));
     case "generations":
-        Console.WriteLine(AlvorKit.Proofs.Host.GenerationsProof.Run().ToJsonString());
-        return 0;
+        return Print(AlvorKit.Proofs.Host.GenerationsProof.Run());
     case "members":
-        Console.WriteLine(AlvorKit.Proofs.Host.MembersProof.Run().ToJsonString());
-        return 0;
+        return Print(AlvorKit.Proofs.Host.MembersProof.Run());
     case "allocations" when args.Length is 2 or 3:
         return Print(AlvorKit.Proofs.Host.AllocationsProof.Run(args[1], args.Length == 3 ? args[2] : null));
     case "api":

@@ -35,6 +35,8 @@ namespace AlvorKit.Proofs.Reports;
 [JsonSerializable(typeof(CollectibleCopyReport))]
 [JsonSerializable(typeof(ModulesRawReport))]
 [JsonSerializable(typeof(ApiConcurrencyReport))]
+[JsonSerializable(typeof(GenerationsReport))]
+[JsonSerializable(typeof(MembersReport))]
 internal sealed partial class ReportJson : JsonSerializerContext
 {
     /// <summary>The generated contract of report type `T`.</summary>
