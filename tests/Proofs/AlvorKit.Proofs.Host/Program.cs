@@ -73,8 +73,7 @@ switch (mode)
     case "allocations" when args.Length is 2 or 3:
         return Print(AlvorKit.Proofs.Host.AllocationsProof.Run(args[1], args.Length == 3 ? args[2] : null));
     case "api":
-        Console.WriteLine(AlvorKit.Proofs.Host.ApiProof.Run().ToJsonString());
-        return 0;
+        return Print(AlvorKit.Proofs.Host.ApiProof.Run());
     case "apiconcurrency":
         return Print(AlvorKit.Proofs.Host.ApiConcurrencyProof.Run());
     case "modules" when args.Length == 2 && args[1] is "plugin" or "collectible":

@@ -37,6 +37,7 @@ namespace AlvorKit.Proofs.Reports;
 [JsonSerializable(typeof(ApiConcurrencyReport))]
 [JsonSerializable(typeof(GenerationsReport))]
 [JsonSerializable(typeof(MembersReport))]
+[JsonSerializable(typeof(ApiReport))]
 internal sealed partial class ReportJson : JsonSerializerContext
 {
     /// <summary>The generated contract of report type `T`.</summary>
