@@ -1,10 +1,9 @@
-using System.Text.Json;
-using System.Text.Json.Nodes;
 using AlvorKit.Interception.Native;
 using AlvorKit.Proofs.Reports;
 
 // The proof host: launched by the proofs (and the demo) with or without the profiler's
-// environment. It reports, as one JSON line on stdout, what it can see from inside.
+// environment. It reports, as one JSON line on stdout, what it can see from inside: each mode's
+// report record (tests/Proofs/Reports), written by ReportJson.
 //   status  - whether the library is mapped, and the attached profiler's status
 //   demo    - the same, for a person to read
 //   describe - alvk_describe_method against System.Reflection.Metadata, and its refusals
@@ -94,10 +93,9 @@ switch (mode)
             args.Length > 2 ? int.Parse(args[2]) : 10_000,
             args.Length > 3 ? int.Parse(args[3]) : 50));
     case "submitstorm" when args.Length <= 3 && args.Skip(1).All(a => int.TryParse(a, out int n) && n > 0):
-        Console.WriteLine(AlvorKit.Proofs.Host.SubmitStormProof.Run(
+        return Print(AlvorKit.Proofs.Host.SubmitStormProof.Run(
             args.Length > 1 ? int.Parse(args[1]) : 4,
-            args.Length > 2 ? int.Parse(args[2]) : 2000).ToJsonString());
-        return 0;
+            args.Length > 2 ? int.Parse(args[2]) : 2000));
     case "idle":
         return 0;
     default:

@@ -1,5 +1,4 @@
 using System.Collections.Concurrent;
-using System.Text.Json.Nodes;
 using AlvorKit.Proofs.Reports;
 using Xunit;
 
@@ -39,9 +38,6 @@ public static class PatchReports
         _ => throw new ArgumentOutOfRangeException(nameof(mode), mode, "not a tiering mode"),
     };
 
-    /// <summary>The host's report for `args` under `tiering`, from its one launch.</summary>
-    public static JsonObject Get(string tiering, params string[] args) => Launch(tiering, args).Report;
-
     /// <summary>The host's report for `args` under `tiering`, from its one launch, read as a `T`.</summary>
     public static T Get<T>(string tiering, params string[] args) => Launch(tiering, args).Report<T>();
 
@@ -53,26 +49,6 @@ public static class PatchReports
                 Tiering(tiering), TimeSpan.FromSeconds(120), args))).Value;
         Assert.True(run.ExitCode == 0, run.ToString());
         return run;
-    }
-
-    public static string Text(this JsonNode node, string key) =>
-        node[key]?.GetValue<string>() ?? throw new Xunit.Sdk.XunitException($"no \"{key}\" in {node.ToJsonString()}");
-
-    public static T Value<T>(this JsonNode node, string key) =>
-        node[key] is { } value ? value.GetValue<T>() : throw new Xunit.Sdk.XunitException($"no \"{key}\" in {node.ToJsonString()}");
-
-    /// <summary>Asserts a command was accepted at the call and finished with `wait`.</summary>
-    public static void AssertCommand(JsonNode step, string wait = "Ok")
-    {
-        Assert.True(step.Text("sync") == "Ok", $"sync status in {step.ToJsonString()}");
-        Assert.True(step.Text("wait") == wait, $"wait status in {step.ToJsonString()}");
-    }
-
-    /// <summary>Asserts a poll reached its value on the first call after the wait.</summary>
-    public static void AssertVisibleAtOnce(JsonNode poll, int expected)
-    {
-        Assert.True(poll.Value<int>("value") == expected, $"expected {expected}: {poll.ToJsonString()}");
-        Assert.True(poll.Value<int>("calls") == 1, $"visible only after several calls: {poll.ToJsonString()}");
     }
 
     /// <summary>Asserts a command was accepted at the call and finished with `wait`.</summary>
@@ -112,26 +88,5 @@ public static class PatchReports
         Assert.True(telemetry.ModuleEpoch > 0, $"moduleEpoch: {telemetry}");
         Assert.True(telemetry.CommandElapsedNs > 0, $"commandElapsedNs: {telemetry}");
         Assert.True(telemetry.CompileElapsedNs > 0, $"compileElapsedNs: {telemetry}");
-    }
-
-    /// <summary>Telemetry checks every successful ReJIT step must pass.</summary>
-    public static void AssertHealthyTelemetry(JsonNode telemetry, string state)
-    {
-        string json = telemetry.ToJsonString();
-        Assert.True(telemetry.Text("call") == "Ok", json);
-        Assert.True(telemetry.Text("state") == state, $"state {state}: {json}");
-        Assert.True(telemetry.Text("lastStatus") == "Ok", $"lastStatus: {json}");
-        Assert.True(telemetry.Value<uint>("pendingCommands") == 0, $"pendingCommands: {json}");
-        Assert.True(telemetry.Value<uint>("getReJITParameters") >= 1, $"getReJITParameters: {json}");
-        Assert.True(telemetry.Value<uint>("rejitStarted") >= 1, $"rejitStarted: {json}");
-        Assert.True(telemetry.Value<uint>("rejitFinished") >= 1, $"rejitFinished: {json}");
-        Assert.True(telemetry.Value<uint>("rejitErrors") == 0, $"rejitErrors: {json}");
-        foreach (string hr in new[] { "requestHResult", "setILHResult", "compilationHResult", "errorHResult", "metadataHResult" })
-            Assert.True(telemetry.Value<int>(hr) == 0, $"{hr}: {json}");
-        Assert.True(telemetry.Value<uint>("calliSignatureToken") >> 24 == 0x11, $"calliSignatureToken is not a StandAloneSig: {json}");
-        Assert.True(telemetry.Value<uint>("methodToken") >> 24 == 0x06, $"methodToken: {json}");
-        Assert.True(telemetry.Value<uint>("moduleEpoch") > 0, $"moduleEpoch: {json}");
-        Assert.True(telemetry.Value<ulong>("commandElapsedNs") > 0, $"commandElapsedNs: {json}");
-        Assert.True(telemetry.Value<ulong>("compileElapsedNs") > 0, $"compileElapsedNs: {json}");
     }
 }

@@ -1,6 +1,5 @@
 using System.Collections.Concurrent;
 using System.Diagnostics;
-using System.Text.Json.Nodes;
 using Xunit;
 
 namespace AlvorKit.Proofs;
@@ -21,10 +20,6 @@ public static class StressReports
 
     private static readonly ConcurrentDictionary<string, Lazy<(ProcessResult Run, long ProcessMs)>> Launches = new();
     private static readonly ConcurrentDictionary<string, Lazy<(ProcessResult Run, TimeSpan Elapsed)>> Runs = new();
-
-    /// <summary>The host's report for `args` under `tiering`, allocation profiling on.</summary>
-    public static JsonObject Get(string tiering, TimeSpan timeout, params string[] args) =>
-        Launch(tiering, timeout, args).Run.Report;
 
     /// <summary>The host's report for `args` under `tiering`, allocation profiling on, read as
     /// a `T`, and how long the process ran.</summary>

@@ -38,6 +38,7 @@ namespace AlvorKit.Proofs.Reports;
 [JsonSerializable(typeof(GenerationsReport))]
 [JsonSerializable(typeof(MembersReport))]
 [JsonSerializable(typeof(ApiReport))]
+[JsonSerializable(typeof(SubmitStormReport))]
 internal sealed partial class ReportJson : JsonSerializerContext
 {
     /// <summary>The generated contract of report type `T`.</summary>

@@ -32,3 +32,12 @@ public sealed record RuntimeStatusReport(
     uint QueueCapacity,
     uint QueueDepth,
     ulong CommandsCompleted);
+
+/// <summary>The "submitstorm" mode: generation submits as fast as the queue takes them.</summary>
+public sealed record SubmitStormReport(
+    int Threads,
+    int SubmitsPerThread,
+    long Ms,
+    IReadOnlyDictionary<string, long> Statuses,
+    int DuplicateIds,
+    bool Originals);
