@@ -226,7 +226,7 @@ public static class AllocationsProof
         });
         return [.. groups.OrderByDescending(g => g.Count()).Select(g => new Attribution(g.Key.TypeName, g.Key.Method, g.Key.File,
             g.Key.Line, g.Key.ILOffset, g.Count(), (ulong)g.Sum(s => (decimal)s.WeightBytes),
-            g.First().Frames.FirstOrDefault()?.DisplayName))];
+            g.First().Frames is { Count: > 0 } frames ? frames[0].DisplayName : null))];
     }
 
     private static ExportedFiles Export(AllocationReport r, string directory, string name, bool delete)

@@ -1,5 +1,9 @@
 using System.Runtime.CompilerServices;
 
+// Patch targets and replacements: the public fields are what plans reach with ldfld, ldsfld and
+// ref arguments, and NotStatic is an instance method on purpose (the mismatch it proves).
+#pragma warning disable CA1051, CA1822, CA2211
+
 namespace AlvorKit.Proofs.Host;
 
 // Targets of the managed-API proofs (mode "api"), their replacements, and replacements whose

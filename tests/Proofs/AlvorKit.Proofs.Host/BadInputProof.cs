@@ -3,6 +3,9 @@ using System.Runtime.InteropServices;
 using AlvorKit.Interception.Native;
 using AlvorKit.Proofs.Reports;
 
+// Patch targets: the public P/Invoke stub and field are the shapes the refused inputs name.
+#pragma warning disable CA1051, CA1401
+
 namespace AlvorKit.Proofs.Host;
 
 public abstract class BadInputTargets

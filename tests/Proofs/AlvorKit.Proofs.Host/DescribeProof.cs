@@ -8,6 +8,9 @@ using System.Security.Cryptography;
 using AlvorKit.Interception.Native;
 using AlvorKit.Proofs.Reports;
 
+// Describe targets: the public P/Invoke stub and fields are the shapes the descriptions cover.
+#pragma warning disable CA1051, CA1401
+
 namespace AlvorKit.Proofs.Host;
 
 // Methods of several shapes for alvk_describe_method. Their bodies only need to exist.

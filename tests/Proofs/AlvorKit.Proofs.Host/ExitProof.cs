@@ -57,7 +57,7 @@ public static unsafe class ExitProof
     private static readonly ConcurrentDictionary<string, long> Calls = new(StringComparer.Ordinal);
     private static int _shutdownSeen, _quietCaptures, _inCapture, _paused, _parked;
 
-    public static object? Sink;
+    internal static object? Sink;
 
     [DllImport("libc", EntryPoint = "write")]
     private static extern nint Write(int fd, byte* buffer, nint count);
@@ -190,7 +190,7 @@ public static unsafe class ExitProof
 
         public int Index { get; }
 
-        private bool Stopped => Volatile.Read(ref _shutdownSeen) == 1;
+        private static bool Stopped => Volatile.Read(ref _shutdownSeen) == 1;
 
         public void Loop()
         {

@@ -1,5 +1,8 @@
 using System.Runtime.CompilerServices;
 
+// Generation targets: the public fields are what the generations' field MemberRefs name.
+#pragma warning disable CA1051, CA2211
+
 namespace AlvorKit.Proofs.Host;
 
 // Targets of the method-generation proofs (one per scenario) and the members their

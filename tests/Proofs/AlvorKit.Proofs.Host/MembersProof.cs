@@ -7,6 +7,9 @@ using AlvorKit.Interception;
 using AlvorKit.Interception.Native;
 using AlvorKit.Proofs.Reports;
 
+// GenMemberTargets.Present is the field the missing-field generation does not name.
+#pragma warning disable CA2211
+
 namespace AlvorKit.Proofs.Host;
 
 // Targets of the missing-member proofs; each returns x + 1 until a generation changes it.

@@ -205,13 +205,16 @@ public static class MixedStressProof
 
         public long AcceptedOf(string kind) => _counts.GetValueOrDefault($"{kind}|accepted");
 
+        // The kinds that reach the worker, and those of them that take a generation ID.
+        private static readonly string[] WorkerKinds =
+            ["install", "replace", "remove", "generationSubmit", "describe", "captureEnd", "cleanupRemove"];
+        private static readonly string[] IdKinds = ["install", "replace", "generationSubmit"];
+
         // The worker commands the run put in the queue.
-        public long WorkerAccepted() =>
-            new[] { "install", "replace", "remove", "generationSubmit", "describe", "captureEnd", "cleanupRemove" }.Sum(AcceptedOf);
+        public long WorkerAccepted() => WorkerKinds.Sum(AcceptedOf);
 
         // Refusals at the call that came after the command had taken a generation ID.
-        public long RefusedAfterIdTaken() =>
-            new[] { "install", "replace", "generationSubmit" }.Sum(k => _counts.GetValueOrDefault($"{k}|refused.QueueFull"));
+        public long RefusedAfterIdTaken() => IdKinds.Sum(k => _counts.GetValueOrDefault($"{k}|refused.QueueFull"));
 
         public SortedDictionary<string, IReadOnlyDictionary<string, long>> Kinds()
         {

@@ -32,7 +32,7 @@ public static class QueueFullTargets
 /// <summary>The type the capture-end probe's window counts.</summary>
 public sealed class QueueFullMarker
 {
-    public int Value;
+    public int Value { get; set; }
 }
 
 /// <summary>

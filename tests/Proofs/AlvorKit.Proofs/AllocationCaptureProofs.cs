@@ -23,7 +23,7 @@ public class AllocationCaptureProofs
     };
 
     [Fact]
-    public void Binding_structs_have_the_sizes_of_the_header()
+    public void BindingStructsHaveTheSizesOfTheHeader()
     {
         BindingSizes sizes = Get(Sampled).Sizes;
         Assert.Equal(32, sizes.Options);
@@ -36,7 +36,7 @@ public class AllocationCaptureProofs
 
     [Theory]
     [MemberData(nameof(CapturingVariants), MemberType = typeof(AllocationReports))]
-    public void Window_counts_each_type_exactly_and_nothing_allocated_outside_it(string variant)
+    public void WindowCountsEachTypeExactlyAndNothingAllocatedOutsideIt(string variant)
     {
         CapturedWindows report = Captured(variant);
         IReadOnlyDictionary<string, TypeTotals> counted = report.WorkloadTypes;
@@ -62,7 +62,7 @@ public class AllocationCaptureProofs
     }
 
     [Fact]
-    public void Count_only_window_has_the_sampled_windows_exact_counts_and_no_samples()
+    public void CountOnlyWindowHasTheSampledWindowsExactCountsAndNoSamples()
     {
         CapturedWindows countOnly = Captured(CountOnly), sampled = Captured(Sampled);
         Assert.Equal(ReportJson.Write(sampled.WorkloadTypes), ReportJson.Write(countOnly.WorkloadTypes));
@@ -77,7 +77,7 @@ public class AllocationCaptureProofs
     }
 
     [Fact]
-    public void Sampled_stacks_attribute_each_type_to_its_method_and_source_line()
+    public void SampledStacksAttributeEachTypeToItsMethodAndSourceLine()
     {
         CapturedWindows report = Captured(Sampled);
         WindowSummary summary = report.Summary;
@@ -118,7 +118,7 @@ public class AllocationCaptureProofs
     }
 
     [Fact]
-    public void Full_storage_keeps_its_slots_counts_the_drops_and_the_counts_stay_exact()
+    public void FullStorageKeepsItsSlotsCountsTheDropsAndTheCountsStayExact()
     {
         CapturedWindows report = Captured(FullStorage);
         WindowSummary summary = report.Summary;
@@ -128,7 +128,7 @@ public class AllocationCaptureProofs
         // 384,800 bytes at a 64-byte mean interval: thousands of samples were due.
         Assert.True(summary.DroppedSamples + (ulong)FullStorageSlots > 1000, $"{summary}");
         Assert.Equal(4, report.Scale);
-        // The exact counts: Window_counts_each_type_exactly... runs on this variant too.
+        // The exact counts: WindowCountsEachTypeExactly... runs on this variant too.
         Assert.Equal(Captured(Sampled).Summary.TotalBytes * 4, summary.TotalBytes);
     }
 
@@ -136,7 +136,7 @@ public class AllocationCaptureProofs
     [InlineData(Sampled, DefaultSampleSlots)]
     [InlineData(CountOnly, DefaultSampleSlots)]
     [InlineData(FullStorage, FullStorageSlots)]
-    public void Storage_stays_its_startup_size_across_windows(string variant, int slots)
+    public void StorageStaysItsStartupSizeAcrossWindows(string variant, int slots)
     {
         CapturedWindows report = Captured(variant);
         foreach ((string window, WindowSummary summary) in new[]
@@ -160,7 +160,7 @@ public class AllocationCaptureProofs
     }
 
     [Fact]
-    public void Second_begin_and_idle_end_are_refused()
+    public void SecondBeginAndIdleEndAreRefused()
     {
         CaptureRefusals refusals = Captured(Sampled).Refusals;
         Assert.Equal("CaptureActive", refusals.BeginWhileActive);
@@ -168,7 +168,7 @@ public class AllocationCaptureProofs
     }
 
     [Fact]
-    public void Without_allocation_profiling_every_capture_call_is_refused()
+    public void WithoutAllocationProfilingEveryCaptureCallIsRefused()
     {
         AllocationsReport report = Get(Off);
         Assert.Equal(0u, report.AllocationProfiling);
@@ -187,7 +187,7 @@ public class AllocationCaptureProofs
     }
 
     [Fact]
-    public void Allocations_Begin_windows_end_once_refuse_a_second_window_and_close_when_disposed()
+    public void AllocationsBeginWindowsEndOnceRefuseASecondWindowAndCloseWhenDisposed()
     {
         WindowApi w = Captured(Sampled).WindowApi;
         string json = $"{w}";
@@ -203,7 +203,7 @@ public class AllocationCaptureProofs
         Assert.True(w.DisposedReport == "null", json);
         Assert.True(w.EndAfterDispose == nameof(ObjectDisposedException), json);
         // End closes once and returns the same report; the measured window counted the workload
-        // exactly (Window_counts_each_type_exactly_and_nothing_allocated_outside_it).
+        // exactly (WindowCountsEachTypeExactlyAndNothingAllocatedOutsideIt).
         Assert.True(w.EndTwiceSameReport && w.ReportIsEnds, json);
         Assert.False(w.OpenAfterEnd, json);
         Assert.True(w.Mode == "Sampled", json);

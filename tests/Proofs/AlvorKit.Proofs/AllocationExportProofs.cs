@@ -24,7 +24,7 @@ public class AllocationExportProofs
     private static WindowSummary Summary => Captured(Sampled).Summary;
 
     [Fact]
-    public void Speedscope_export_validates_against_the_schema_and_has_the_report_totals()
+    public void SpeedscopeExportValidatesAgainstTheSchemaAndHasTheReportTotals()
     {
         string text = File.ReadAllText(Files.Speedscope);
         var schema = JsonSchema.FromText(File.ReadAllText(SpeedscopeSchema()));
@@ -66,7 +66,7 @@ public class AllocationExportProofs
     }
 
     [Fact]
-    public void Folded_export_lines_are_stack_and_weight_with_the_report_total()
+    public void FoldedExportLinesAreStackAndWeightWithTheReportTotal()
     {
         string[] lines = File.ReadAllLines(Files.Folded);
         Assert.NotEmpty(lines);
@@ -89,7 +89,7 @@ public class AllocationExportProofs
     }
 
     [Fact]
-    public void Pprof_export_decodes_with_the_report_totals()
+    public void PprofExportDecodesWithTheReportTotals()
     {
         byte[] gz = File.ReadAllBytes(Files.Pprof);
         Assert.True(gz.Length > 2 && gz[0] == 0x1F && gz[1] == 0x8B, "not gzip");
