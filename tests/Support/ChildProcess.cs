@@ -1,5 +1,7 @@
 using System.Diagnostics;
+using System.Text.Json;
 using System.Text.Json.Nodes;
+using System.Text.Json.Serialization.Metadata;
 
 namespace AlvorKit.Tests.Support;
 
@@ -12,6 +14,24 @@ public sealed record ProcessResult(int ExitCode, string Stdout, string Stderr)
         Stdout.Split('\n').Select(l => l.Trim()).LastOrDefault(l => l.StartsWith('{')) is { } line
             ? JsonNode.Parse(line)!.AsObject()
             : throw new InvalidOperationException($"no JSON report in stdout\n{this}");
+
+    /// <summary>The report (the last JSON line of stdout, as <see cref="Report"/>) read as a
+    /// `T` through its generated contract. A report that does not fit `T` (a missing or
+    /// unknown property, a null where `T` has none) throws, with the process's output.</summary>
+    public T ReportAs<T>(JsonTypeInfo<T> contract)
+    {
+        string line = Stdout.Split('\n').Select(l => l.Trim()).LastOrDefault(l => l.StartsWith('{'))
+            ?? throw new InvalidOperationException($"no JSON report in stdout\n{this}");
+        try
+        {
+            return JsonSerializer.Deserialize(line, contract)
+                ?? throw new InvalidOperationException($"a null {typeof(T).Name} report\n{this}");
+        }
+        catch (JsonException e)
+        {
+            throw new InvalidOperationException($"the report is not a {typeof(T).Name}: {e.Message}\n{this}", e);
+        }
+    }
 
     public override string ToString() => $"exit {ExitCode}\n--- stdout\n{Stdout}\n--- stderr\n{Stderr}";
 }

@@ -1,5 +1,9 @@
 using System.Runtime.CompilerServices;
 
+// The workload's allocated types are fields only, so their sizes are what the allocation proofs
+// expect (GetObjectSize2 of each type).
+#pragma warning disable CA1051
+
 namespace AlvorKit.Proofs.Host;
 
 /// <summary>A class only the allocation workload allocates.</summary>

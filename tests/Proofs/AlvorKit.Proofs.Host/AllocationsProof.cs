@@ -1,8 +1,8 @@
-using System.Text.Json.Nodes;
 using AlvorKit.Interception;
 using AlvorKit.Interception.Allocations;
 using AlvorKit.Interception.Allocations.Exporters;
 using AlvorKit.Interception.Native;
+using AlvorKit.Proofs.Reports;
 
 namespace AlvorKit.Proofs.Host;
 
@@ -22,21 +22,12 @@ public static class AllocationsProof
 {
     private const int Before = 77, After = 55;
 
-    public static JsonObject Run(string variant, string? outputDirectory)
+    public static AllocationsReport Run(string variant, string? outputDirectory)
     {
         ProfilerLibrary library = ProfilerLibrary.Open();
         library.GetRuntimeStatus(out AlvkRuntimeStatus runtime);
-        var report = new JsonObject
-        {
-            ["variant"] = variant,
-            ["allocationProfiling"] = runtime.AllocationProfiling,
-            ["sizes"] = Sizes(),
-        };
         if (variant == "off")
-        {
-            report["calls"] = OffCalls(library);
-            return report;
-        }
+            return new AllocationsReport(variant, runtime.AllocationProfiling, Sizes(), OffCalls(library), null);
 
         AllocationCapture capture = Interceptor.Open().Allocations;
         (AllocationCaptureOptions options, int scale) = variant switch
@@ -61,7 +52,10 @@ public static class AllocationsProof
 
         // The refusals of a second begin and of an end with no window open: raw, and as the
         // typed exception of a second window.
-        var windowApi = new JsonObject();
+        string secondBegin;
+        string? secondBeginCall = null, secondBeginMessage = null;
+        bool? secondBeginIsInterceptionException = null;
+        bool openWhileOpen;
         AlvkStatus second, idleEnd;
         using (AllocationWindow open = capture.Begin(AllocationCaptureOptions.CountOnly))
         {
@@ -69,16 +63,16 @@ public static class AllocationsProof
             try
             {
                 using AllocationWindow nested = capture.Begin(AllocationCaptureOptions.CountOnly);
-                windowApi["secondBegin"] = "no exception";
+                secondBegin = "no exception";
             }
             catch (AllocationCaptureException e) when (e.Status == InterceptionStatus.CaptureActive)
             {
-                windowApi["secondBegin"] = e.Status.ToString();
-                windowApi["secondBeginCall"] = e.Call;
-                windowApi["secondBeginIsInterceptionException"] = ((Exception)e) is InterceptionException;
-                windowApi["secondBeginMessage"] = e.Message;
+                secondBegin = e.Status.ToString();
+                secondBeginCall = e.Call;
+                secondBeginIsInterceptionException = ((Exception)e) is InterceptionException;
+                secondBeginMessage = e.Message;
             }
-            windowApi["openWhileOpen"] = open.IsOpen;
+            openWhileOpen = open.IsOpen;
         }
         idleEnd = library.CaptureEnd(out _);
 
@@ -86,29 +80,32 @@ public static class AllocationsProof
         AllocationWindow discarded = capture.Begin(AllocationCaptureOptions.CountOnly);
         AllocationWorkload.Some(10);
         discarded.Dispose();
-        windowApi["disposedIsOpen"] = discarded.IsOpen;
-        windowApi["disposedReport"] = discarded.Report is null ? "null" : "set";
+        bool disposedIsOpen = discarded.IsOpen;
+        string disposedReport = discarded.Report is null ? "null" : "set";
+        string endAfterDispose;
         try
         {
             discarded.End();
-            windowApi["endAfterDispose"] = "no exception";
+            endAfterDispose = "no exception";
         }
         catch (ObjectDisposedException)
         {
-            windowApi["endAfterDispose"] = nameof(ObjectDisposedException);
+            endAfterDispose = nameof(ObjectDisposedException);
         }
 
         // The measured window, with the same types allocated just before and just after it.
         AllocationWorkload.Some(Before);
         AllocationReport window;
+        bool endTwiceSameReport, reportIsEnds, openAfterEnd;
+        string mode;
         using (AllocationWindow measured = capture.Begin(options))
         {
             AllocationWorkload.Run(scale);
             window = measured.End();
-            windowApi["endTwiceSameReport"] = ReferenceEquals(window, measured.End());
-            windowApi["reportIsEnds"] = ReferenceEquals(window, measured.Report);
-            windowApi["openAfterEnd"] = measured.IsOpen;
-            windowApi["mode"] = measured.Options.Mode.ToString();
+            endTwiceSameReport = ReferenceEquals(window, measured.End());
+            reportIsEnds = ReferenceEquals(window, measured.Report);
+            openAfterEnd = measured.IsOpen;
+            mode = measured.Options.Mode.ToString();
         }
         AllocationWorkload.Some(After);
 
@@ -119,48 +116,29 @@ public static class AllocationsProof
             AllocationWorkload.Some(100);
             last = small.End();
         }
-        report["windowApi"] = windowApi;
-
-        report["refusals"] = new JsonObject
-        {
-            ["beginWhileActive"] = second.ToString(),
-            ["endWhenIdle"] = idleEnd.ToString(),
-        };
-        report["scale"] = scale;
-        report["expected"] = Expected(scale);
-        report["outside"] = Outside();
-        report["warmupSummary"] = Summary(warmup);
-        report["summary"] = Summary(window);
-        report["lastSummary"] = Summary(last);
-        report["workloadTypes"] = WorkloadTypes(window);
-        report["types"] = new JsonArray(window.Types.Take(20).Select(t => (JsonNode)new JsonObject
-        {
-            ["name"] = t.Name, ["count"] = t.Count, ["bytes"] = t.Bytes,
-        }).ToArray());
-        report["attributions"] = Attributions(window);
-        report["topStacks"] = new JsonArray(window.TopStacks(5).Select(s => (JsonNode)new JsonObject
-        {
-            ["samples"] = s.Samples,
-            ["estimatedBytes"] = s.EstimatedBytes,
-            ["frames"] = new JsonArray(s.Frames.Select(f => (JsonNode)JsonValue.Create(f.DisplayName)).ToArray()),
-        }).ToArray());
+        var windowApi = new WindowApi(secondBegin, secondBeginCall, secondBeginIsInterceptionException, secondBeginMessage,
+            openWhileOpen, disposedIsOpen, disposedReport, endAfterDispose, endTwiceSameReport, reportIsEnds, openAfterEnd, mode);
+        var refusals = new CaptureRefusals(second.ToString(), idleEnd.ToString());
         string directory = outputDirectory ?? Path.Combine(Path.GetTempPath(), $"alvk-allocations-{Environment.ProcessId}");
-        report["files"] = Export(window, directory, variant, delete: false);
-        return report;
+        var captured = new CapturedWindows(windowApi, refusals, scale, Expected(scale), Outside(), Summary(warmup),
+            Summary(window), Summary(last), WorkloadTypes(window),
+            [.. window.Types.Take(20).Select(t => new NamedTypeTotals(t.Name, t.Count, t.Bytes))],
+            Attributions(window),
+            [.. window.TopStacks(5).Select(s => new StackTotals(s.Samples, s.EstimatedBytes, [.. s.Frames.Select(f => f.DisplayName)]))],
+            Export(window, directory, variant, delete: false));
+        return new AllocationsReport(variant, runtime.AllocationProfiling, Sizes(), null, captured);
     }
 
-    private static JsonObject Sizes() => new()
-    {
-        ["options"] = System.Runtime.CompilerServices.Unsafe.SizeOf<AlvkCaptureOptions>(),
-        ["summary"] = System.Runtime.CompilerServices.Unsafe.SizeOf<AlvkCaptureSummary>(),
-        ["typeCount"] = System.Runtime.CompilerServices.Unsafe.SizeOf<AlvkTypeCount>(),
-        ["frame"] = System.Runtime.CompilerServices.Unsafe.SizeOf<AlvkFrame>(),
-        ["sample"] = System.Runtime.CompilerServices.Unsafe.SizeOf<AlvkSample>(),
-        ["methodInfo"] = System.Runtime.CompilerServices.Unsafe.SizeOf<AlvkMethodInfo>(),
-    };
+    private static BindingSizes Sizes() => new(
+        System.Runtime.CompilerServices.Unsafe.SizeOf<AlvkCaptureOptions>(),
+        System.Runtime.CompilerServices.Unsafe.SizeOf<AlvkCaptureSummary>(),
+        System.Runtime.CompilerServices.Unsafe.SizeOf<AlvkTypeCount>(),
+        System.Runtime.CompilerServices.Unsafe.SizeOf<AlvkFrame>(),
+        System.Runtime.CompilerServices.Unsafe.SizeOf<AlvkSample>(),
+        System.Runtime.CompilerServices.Unsafe.SizeOf<AlvkMethodInfo>());
 
     // Without ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING=1 every capture call is refused.
-    private static JsonObject OffCalls(ProfilerLibrary library)
+    private static OffCalls OffCalls(ProfilerLibrary library)
     {
         AlvkStatus begin = library.CaptureBegin(new AlvkCaptureOptions { Mode = AlvkCaptureMode.Sampled });
         AlvkStatus end = library.CaptureEnd(out _);
@@ -179,75 +157,57 @@ public static class AllocationsProof
             error = e.Message;
             status = e.Status.ToString();
         }
-        return new JsonObject
-        {
-            ["begin"] = begin.ToString(),
-            ["end"] = end.ToString(),
-            ["readTypes"] = read.ToString(),
-            ["readTypesWritten"] = written,
-            ["readSamples"] = samples.ToString(),
-            ["readSamplesWritten"] = samplesWritten,
-            ["describeFunction"] = describe.ToString(),
-            ["captureException"] = error,
-            ["captureExceptionStatus"] = status,
-            ["captureEnabled"] = enabled,
-        };
+        return new OffCalls(begin.ToString(), end.ToString(), read.ToString(), written, samples.ToString(), samplesWritten,
+            describe.ToString(), error, status, enabled);
     }
 
-    private static JsonObject Expected(int scale)
+    private static SortedDictionary<string, ExpectedAllocation> Expected(int scale)
     {
-        var expected = new JsonObject();
+        var expected = new SortedDictionary<string, ExpectedAllocation>(StringComparer.Ordinal);
         foreach (var (type, count, method) in AllocationWorkload.Expected)
-            expected[type] = new JsonObject
-            {
-                ["count"] = count * scale,
-                ["method"] = $"{typeof(AllocationWorkload).FullName}.{method}",
-                ["file"] = "AllocationWorkload.cs",
-                ["line"] = AllocationWorkload.Lines[method],
-            };
+            expected[type] = new ExpectedAllocation((ulong)(count * scale), $"{typeof(AllocationWorkload).FullName}.{method}",
+                "AllocationWorkload.cs", AllocationWorkload.Lines[method]);
         return expected;
     }
 
     // What the process allocated of each workload type outside the measured window.
-    private static JsonObject Outside()
+    private static SortedDictionary<string, OutsideCounts> Outside()
     {
         var before = AllocationWorkload.SomeCounts(Before);
         var after = AllocationWorkload.SomeCounts(After);
-        var outside = new JsonObject();
+        var outside = new SortedDictionary<string, OutsideCounts>(StringComparer.Ordinal);
         foreach (var (type, _, _) in AllocationWorkload.Expected)
-            outside[type] = new JsonObject { ["before"] = before[type], ["after"] = after[type] };
+            outside[type] = new OutsideCounts(before[type], after[type]);
         return outside;
     }
 
-    private static JsonObject Summary(AllocationReport r) => new()
-    {
-        ["mode"] = r.Mode.ToString(),
-        ["typeCount"] = r.Types.Count,
-        ["sampleCount"] = r.Samples.Count,
-        ["totalObjects"] = r.TotalObjects,
-        ["totalBytes"] = r.TotalBytes,
-        ["typeObjects"] = (ulong)r.Types.Sum(t => (decimal)t.Count),
-        ["typeBytes"] = (ulong)r.Types.Sum(t => (decimal)t.Bytes),
-        ["overflowObjects"] = r.OverflowObjects,
-        ["overflowBytes"] = r.OverflowBytes,
-        ["droppedSamples"] = r.DroppedSamples,
-        ["elapsedNs"] = r.ElapsedNs,
-        ["typeSlots"] = r.TypeSlots,
-        ["sampleSlots"] = r.SampleSlots,
-        ["sampledBytes"] = r.SampledBytes,
-        ["sampledObjects"] = r.SampledObjects,
-        ["samplesWithFrames"] = r.Samples.Count(s => s.Frames.Count > 0),
-        ["framesWithLines"] = r.Samples.Sum(s => s.Frames.Count(f => f.Line is not null)),
-        ["frames"] = r.Samples.Sum(s => s.Frames.Count),
-    };
+    private static WindowSummary Summary(AllocationReport r) => new(
+        r.Mode.ToString(),
+        r.Types.Count,
+        r.Samples.Count,
+        r.TotalObjects,
+        r.TotalBytes,
+        (ulong)r.Types.Sum(t => (decimal)t.Count),
+        (ulong)r.Types.Sum(t => (decimal)t.Bytes),
+        r.OverflowObjects,
+        r.OverflowBytes,
+        r.DroppedSamples,
+        r.ElapsedNs,
+        r.TypeSlots,
+        r.SampleSlots,
+        r.SampledBytes,
+        r.SampledObjects,
+        r.Samples.Count(s => s.Frames.Count > 0),
+        r.Samples.Sum(s => s.Frames.Count(f => f.Line is not null)),
+        r.Samples.Sum(s => s.Frames.Count));
 
-    private static JsonObject WorkloadTypes(AllocationReport r)
+    private static SortedDictionary<string, TypeTotals> WorkloadTypes(AllocationReport r)
     {
-        var types = new JsonObject();
+        var types = new SortedDictionary<string, TypeTotals>(StringComparer.Ordinal);
         foreach (var (type, _, _) in AllocationWorkload.Expected)
         {
             TypeAllocation? t = r.Type(type);
-            types[type] = new JsonObject { ["count"] = t?.Count ?? 0, ["bytes"] = t?.Bytes ?? 0 };
+            types[type] = new TypeTotals(t?.Count ?? 0, t?.Bytes ?? 0);
         }
         return types;
     }
@@ -255,7 +215,7 @@ public static class AllocationsProof
     // Samples grouped by allocated type and the innermost frame of this assembly (the
     // workload method and line that allocated; framework frames such as String's
     // constructor above it are skipped).
-    private static JsonArray Attributions(AllocationReport r)
+    private static List<Attribution> Attributions(AllocationReport r)
     {
         string prefix = typeof(AllocationWorkload).Namespace + ".";
         var groups = r.Samples.GroupBy(s =>
@@ -264,35 +224,21 @@ public static class AllocationsProof
             return (s.TypeName, Method: f?.Method ?? "", File: f?.File is { } file ? Path.GetFileName(file) : "",
                 Line: f?.Line ?? 0, ILOffset: f?.ILOffset ?? -1);
         });
-        return new JsonArray(groups.OrderByDescending(g => g.Count()).Select(g => (JsonNode)new JsonObject
-        {
-            ["type"] = g.Key.TypeName,
-            ["method"] = g.Key.Method,
-            ["file"] = g.Key.File,
-            ["line"] = g.Key.Line,
-            ["ilOffset"] = g.Key.ILOffset,
-            ["samples"] = g.Count(),
-            ["estimatedBytes"] = (ulong)g.Sum(s => (decimal)s.WeightBytes),
-            ["innermost"] = g.First().Frames.FirstOrDefault()?.DisplayName,
-        }).ToArray());
+        return [.. groups.OrderByDescending(g => g.Count()).Select(g => new Attribution(g.Key.TypeName, g.Key.Method, g.Key.File,
+            g.Key.Line, g.Key.ILOffset, g.Count(), (ulong)g.Sum(s => (decimal)s.WeightBytes),
+            g.First().Frames is { Count: > 0 } frames ? frames[0].DisplayName : null))];
     }
 
-    private static JsonObject Export(AllocationReport r, string directory, string name, bool delete)
+    private static ExportedFiles Export(AllocationReport r, string directory, string name, bool delete)
     {
         Directory.CreateDirectory(directory);
-        var files = new JsonObject
-        {
-            ["speedscope"] = Path.Combine(directory, $"{name}.speedscope.json"),
-            ["folded"] = Path.Combine(directory, $"{name}.folded"),
-            ["pprof"] = Path.Combine(directory, $"{name}.pb.gz"),
-        };
-        SpeedscopeExporter.WriteFile(r, files.Text("speedscope"), name);
-        FoldedExporter.WriteFile(r, files.Text("folded"));
-        PprofExporter.WriteFile(r, files.Text("pprof"));
+        var files = new ExportedFiles(Path.Combine(directory, $"{name}.speedscope.json"),
+            Path.Combine(directory, $"{name}.folded"), Path.Combine(directory, $"{name}.pb.gz"));
+        SpeedscopeExporter.WriteFile(r, files.Speedscope, name);
+        FoldedExporter.WriteFile(r, files.Folded);
+        PprofExporter.WriteFile(r, files.Pprof);
         if (delete)
             Directory.Delete(directory, recursive: true);
         return files;
     }
-
-    private static string Text(this JsonObject o, string key) => o[key]!.GetValue<string>();
 }

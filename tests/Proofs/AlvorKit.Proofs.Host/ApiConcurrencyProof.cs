@@ -2,9 +2,9 @@ using System.Diagnostics;
 using System.Reflection;
 using System.Reflection.Emit;
 using System.Runtime.CompilerServices;
-using System.Text.Json.Nodes;
 using AlvorKit.Interception;
 using AlvorKit.Interception.Internal;
+using AlvorKit.Proofs.Reports;
 
 namespace AlvorKit.Proofs.Host;
 
@@ -88,47 +88,44 @@ public static class ApiConcurrencyProof
     private const int Input = 5, MaxAttempts = 50;
     private static readonly TimeSpan Limit = TimeSpan.FromSeconds(20);
 
-    public static JsonObject Run()
+    public static ApiConcurrencyReport Run()
     {
         using Interceptor interceptor = Interceptor.Open();
         var patcher = new Patcher();
         var saturator = new QueueSaturator(patcher, HeavyModule.Load());
-        return new JsonObject
-        {
-            ["twoThreads"] = TwoThreads(interceptor),
-            ["heldGate"] = HeldGate(interceptor),
-            ["async"] = Async(interceptor),
-            ["cancel"] = Cancel(interceptor, patcher, saturator),
-            ["status"] = Status(interceptor),
-            ["queueFull"] = QueueFull(interceptor, saturator),
-        };
+        TwoThreadsReport twoThreads = TwoThreads(interceptor);
+        HeldGateReport heldGate = HeldGate(interceptor);
+        AsyncCommandsReport async = Async(interceptor);
+        CancelReport cancel = Cancel(interceptor, patcher, saturator);
+        ApiStatusReport status = Status(interceptor);
+        return new ApiConcurrencyReport(twoThreads, heldGate, async, cancel, status, QueueFull(interceptor, saturator));
     }
 
     private static MethodInfo M(string name) => Patcher.Method(typeof(ConcurrencyTargets), name);
 
-    private static JsonObject Value(Func<int, int> call, int expected) => Patcher.Poll(() => call(Input), expected);
+    private static Polled<int> Value(Func<int, int> call, int expected) => Patcher.PollFor(() => call(Input), expected);
 
     // Two threads, two targets, 12 install/remove rounds each, started together.
-    private static JsonObject TwoThreads(Interceptor interceptor)
+    private static TwoThreadsReport TwoThreads(Interceptor interceptor)
     {
         const int rounds = 12;
         using var start = new Barrier(2);
-        JsonObject Worker(string target, Func<int, int> call, int original, int patched)
+        ThreadRounds Worker(string target, Func<int, int> call, int original, int patched)
         {
             using var owner = new PatchOwner($"{target} thread");
             int installedRight = 0, removedRight = 0;
-            var failures = new JsonArray();
+            var failures = new List<string>();
             start.SignalAndWait();
             for (int i = 0; i < rounds; i++)
             {
                 try
                 {
                     Patch patch = interceptor.Install(M(target), M(target + "Patched"), owner);
-                    Patcher.Poll(() => call(Input), patched, out int seen);
+                    int seen = Patcher.PollFor(() => call(Input), patched).Actual;
                     if (seen == patched)
                         installedRight++;
                     patch.Remove();
-                    Patcher.Poll(() => call(Input), original, out seen);
+                    seen = Patcher.PollFor(() => call(Input), original).Actual;
                     if (seen == original)
                         removedRight++;
                 }
@@ -137,66 +134,55 @@ public static class ApiConcurrencyProof
                     failures.Add($"{e.GetType().Name}: {e.Message}");
                 }
             }
-            return new JsonObject
-            {
-                ["rounds"] = rounds,
-                ["patchedValues"] = installedRight,
-                ["originalValues"] = removedRight,
-                ["failures"] = failures,
-                ["final"] = call(Input),
-            };
+            return new ThreadRounds(rounds, installedRight, removedRight, failures, call(Input));
         }
-        Task<JsonObject> left = Task.Factory.StartNew(() => Worker("Left", ConcurrencyTargets.Left, Input + 1, Input + 10),
+        Task<ThreadRounds> left = Task.Factory.StartNew(() => Worker("Left", ConcurrencyTargets.Left, Input + 1, Input + 10),
             TaskCreationOptions.LongRunning);
-        Task<JsonObject> right = Task.Factory.StartNew(() => Worker("Right", ConcurrencyTargets.Right, Input + 2, Input + 20),
+        Task<ThreadRounds> right = Task.Factory.StartNew(() => Worker("Right", ConcurrencyTargets.Right, Input + 2, Input + 20),
             TaskCreationOptions.LongRunning);
         bool done = Task.WaitAll([left, right], Limit);
-        return new JsonObject
-        {
-            ["completed"] = done,
-            ["left"] = done ? left.Result : null,
-            ["right"] = done ? right.Result : null,
-        };
+        return new TwoThreadsReport(done, done ? left.Result : null, done ? right.Result : null);
     }
 
     // The gate of Held is taken here, as a command on Held takes it for as long as it waits for
     // the profiler's worker. An install on Free from another thread must not wait for it.
-    private static JsonObject HeldGate(Interceptor interceptor)
+    private static HeldGateReport HeldGate(Interceptor interceptor)
     {
         using var owner = new PatchOwner("held gate");
         SemaphoreSlim gate = PatchRegistry.GateOf(M(nameof(ConcurrencyTargets.Held)));
         gate.Wait();
-        var report = new JsonObject();
         Task<Patch> held, free;
+        bool freeCompletedWhileHeld, heldCompletedWhileHeld;
+        Polled<int> freeValue;
+        int heldValueWhileHeld;
         try
         {
             held = Task.Factory.StartNew(() => interceptor.Install(M("Held"), M("HeldPatched"), owner),
                 TaskCreationOptions.LongRunning);
             free = Task.Factory.StartNew(() => interceptor.Install(M("Free"), M("FreePatched"), owner),
                 TaskCreationOptions.LongRunning);
-            report["freeCompletedWhileHeld"] = free.Wait(Limit) && free.IsCompletedSuccessfully;
-            report["freeValue"] = Value(ConcurrencyTargets.Free, Input + 40);
+            freeCompletedWhileHeld = free.Wait(Limit) && free.IsCompletedSuccessfully;
+            freeValue = Value(ConcurrencyTargets.Free, Input + 40);
             Thread.Sleep(100); // time enough for the held install to finish, were it not waiting
-            report["heldCompletedWhileHeld"] = held.IsCompleted;
-            report["heldValueWhileHeld"] = ConcurrencyTargets.Held(Input);
+            heldCompletedWhileHeld = held.IsCompleted;
+            heldValueWhileHeld = ConcurrencyTargets.Held(Input);
         }
         finally
         {
             gate.Release();
         }
-        report["heldCompletedAfterRelease"] = held.Wait(Limit) && held.IsCompletedSuccessfully;
-        report["heldValue"] = Value(ConcurrencyTargets.Held, Input + 30);
-        report["ownerPatches"] = owner.Patches.Count;
+        bool heldCompletedAfterRelease = held.Wait(Limit) && held.IsCompletedSuccessfully;
+        Polled<int> heldValue = Value(ConcurrencyTargets.Held, Input + 30);
+        int ownerPatches = owner.Patches.Count;
         owner.Dispose();
-        report["heldAfterDispose"] = Value(ConcurrencyTargets.Held, Input + 3);
-        report["freeAfterDispose"] = Value(ConcurrencyTargets.Free, Input + 4);
-        return report;
+        Polled<int> heldAfterDispose = Value(ConcurrencyTargets.Held, Input + 3);
+        return new HeldGateReport(freeCompletedWhileHeld, freeValue, heldCompletedWhileHeld, heldValueWhileHeld,
+            heldCompletedAfterRelease, heldValue, ownerPatches, heldAfterDispose, Value(ConcurrencyTargets.Free, Input + 4));
     }
 
-    private static JsonObject Async(Interceptor interceptor)
+    private static AsyncCommandsReport Async(Interceptor interceptor)
     {
         using var owner = new PatchOwner("async");
-        var report = new JsonObject();
 
         // InstallAsync while its target's gate is taken: the call returns an incomplete task at
         // once (nothing on this thread waits), which completes once the gate is free.
@@ -204,26 +190,26 @@ public static class ApiConcurrencyProof
         gate.Wait();
         var clock = Stopwatch.StartNew();
         Task<Patch> later = interceptor.InstallAsync(M("Later"), M("LaterPatched"), owner);
-        report["returnedMs"] = clock.Elapsed.TotalMilliseconds;
-        report["incompleteWhenReturned"] = !later.IsCompleted;
-        report["valueBeforeCompletion"] = ConcurrencyTargets.Later(Input);
+        double returnedMs = clock.Elapsed.TotalMilliseconds;
+        bool incompleteWhenReturned = !later.IsCompleted;
+        int valueBeforeCompletion = ConcurrencyTargets.Later(Input);
         gate.Release();
         Patch patch = later.WaitAsync(Limit).GetAwaiter().GetResult();
-        report["installed"] = patch.IsInstalled;
-        report["installedValue"] = Value(ConcurrencyTargets.Later, Input + 50);
-        report["installedState"] = patch.ReadTelemetry().State.ToString();
+        bool installed = patch.IsInstalled;
+        Polled<int> installedValue = Value(ConcurrencyTargets.Later, Input + 50);
+        string installedState = patch.ReadTelemetry().State.ToString();
         patch.RemoveAsync().WaitAsync(Limit).GetAwaiter().GetResult();
-        report["removedInstalled"] = patch.IsInstalled;
-        report["removedValue"] = Value(ConcurrencyTargets.Later, Input + 5);
-        report["removedState"] = patch.ReadTelemetry().State.ToString();
+        bool removedInstalled = patch.IsInstalled;
+        Polled<int> removedValue = Value(ConcurrencyTargets.Later, Input + 5);
+        string removedState = patch.ReadTelemetry().State.ToString();
 
         // ReplaceAsync switches the replacement.
         Patch swapped = interceptor.InstallAsync(M("Swapped"), M("SwappedFirst"), owner).WaitAsync(Limit).GetAwaiter().GetResult();
-        report["swappedFirst"] = Value(ConcurrencyTargets.Swapped, Input + 90);
+        Polled<int> swappedFirst = Value(ConcurrencyTargets.Swapped, Input + 90);
         swapped.ReplaceAsync(M("SwappedSecond")).WaitAsync(Limit).GetAwaiter().GetResult();
-        report["swappedSecond"] = Value(ConcurrencyTargets.Swapped, Input + 900);
+        Polled<int> swappedSecond = Value(ConcurrencyTargets.Swapped, Input + 900);
         swapped.RemoveAsync().WaitAsync(Limit).GetAwaiter().GetResult();
-        report["swappedRemoved"] = Value(ConcurrencyTargets.Swapped, Input + 9);
+        Polled<int> swappedRemoved = Value(ConcurrencyTargets.Swapped, Input + 9);
 
         // ApplyAsync: Planned(x) becomes x * 3.
         var plan = new GenerationPlan(M(nameof(ConcurrencyTargets.Planned))) { Name = "times three" };
@@ -232,56 +218,61 @@ public static class ApiConcurrencyProof
         plan.Emit(OpCodes.Mul);
         plan.Emit(OpCodes.Ret);
         Patch planned = interceptor.ApplyAsync(plan, owner).WaitAsync(Limit).GetAwaiter().GetResult();
-        report["plannedValue"] = Value(ConcurrencyTargets.Planned, Input * 3);
-        report["plannedGeneration"] = planned.ReadLastGeneration()?.State.ToString();
+        Polled<int> plannedValue = Value(ConcurrencyTargets.Planned, Input * 3);
+        string? plannedGeneration = planned.ReadLastGeneration()?.State.ToString();
         planned.RemoveAsync().WaitAsync(Limit).GetAwaiter().GetResult();
-        report["plannedRemoved"] = Value(ConcurrencyTargets.Planned, Input + 8);
+        Polled<int> plannedRemoved = Value(ConcurrencyTargets.Planned, Input + 8);
 
         // await using: DisposeAsync removes what the owner still holds.
         var scoped = new PatchOwner("async scope");
         interceptor.InstallAsync(M("Later"), M("LaterPatched"), scoped).WaitAsync(Limit).GetAwaiter().GetResult();
-        report["scopedValue"] = Value(ConcurrencyTargets.Later, Input + 50);
+        Polled<int> scopedValue = Value(ConcurrencyTargets.Later, Input + 50);
         scoped.DisposeAsync().AsTask().WaitAsync(Limit).GetAwaiter().GetResult();
-        report["scopedDisposedPatches"] = scoped.Patches.Count;
-        report["scopedDisposedValue"] = Value(ConcurrencyTargets.Later, Input + 5);
+        int scopedDisposedPatches = scoped.Patches.Count;
+        Polled<int> scopedDisposedValue = Value(ConcurrencyTargets.Later, Input + 5);
 
         // A failure arrives through the task, typed.
+        string misfit;
         try
         {
             interceptor.InstallAsync(M("Later"), M("Misfit"), owner).WaitAsync(Limit).GetAwaiter().GetResult();
-            report["misfit"] = "no exception";
+            misfit = "no exception";
         }
         catch (SignatureMismatchException e)
         {
-            report["misfit"] = e.Kind.ToString();
+            misfit = e.Kind.ToString();
         }
-        return report;
+        return new AsyncCommandsReport(returnedMs, incompleteWhenReturned, valueBeforeCompletion, installed, installedValue,
+            installedState, removedInstalled, removedValue, removedState, swappedFirst, swappedSecond, swappedRemoved,
+            plannedValue, plannedGeneration, plannedRemoved, scopedValue, scopedDisposedPatches, scopedDisposedValue, misfit);
     }
 
-    private static JsonObject Cancel(Interceptor interceptor, Patcher patcher, QueueSaturator saturator)
+    private static CancelReport Cancel(Interceptor interceptor, Patcher patcher, QueueSaturator saturator)
     {
-        var report = new JsonObject();
         using var owner = new PatchOwner("cancel");
 
         // Before the command is queued: it waits for the target's gate when the token fires.
         SemaphoreSlim gate = PatchRegistry.GateOf(M(nameof(ConcurrencyTargets.Canceled)));
         gate.Wait();
+        string beforeQueued;
         using (var early = new CancellationTokenSource())
         {
             Task<Patch> task = interceptor.InstallAsync(M("Canceled"), M("CanceledPatched"), owner, early.Token);
             early.Cancel();
-            report["beforeQueued"] = Outcome(task);
+            beforeQueued = Outcome(task);
         }
         gate.Release();
         Thread.Sleep(50);
-        report["beforeQueuedValue"] = ConcurrencyTargets.Canceled(Input);
-        report["beforeQueuedOwnerPatches"] = owner.Patches.Count;
+        int beforeQueuedValue = ConcurrencyTargets.Canceled(Input);
+        int beforeQueuedOwnerPatches = owner.Patches.Count;
 
         // After the command is queued (InstallAsync queues it before it returns when the gate is
         // free), behind a describe that holds the worker for milliseconds: the task ends as
         // canceled, the command runs anyway, and the owner holds its patch. An attempt whose
         // command finished before InstallAsync returned is undone and tried again.
         int attempts = 0;
+        bool completedBeforeCancel;
+        string afterQueued;
         while (true)
         {
             attempts++;
@@ -296,41 +287,39 @@ public static class ApiConcurrencyProof
             // Done before the token fired (the blocker's describe was not ahead after all): undo, again.
             if ((!completed && outcome == "canceled") || attempts == MaxAttempts)
             {
-                report["afterQueuedCompletedBeforeCancel"] = completed;
-                report["afterQueued"] = outcome;
+                completedBeforeCancel = completed;
+                afterQueued = outcome;
                 break;
             }
             if (task.IsCompletedSuccessfully)
                 task.Result.Remove();
         }
-        report["afterQueuedAttempts"] = attempts;
-        report["afterQueuedValue"] = Value(ConcurrencyTargets.Queued, Input + 70);
-        var held = new JsonArray();
+        Polled<int> afterQueuedValue = Value(ConcurrencyTargets.Queued, Input + 70);
+        var held = new List<string>();
         var clock = Stopwatch.StartNew();
         while (owner.Patches.Count == 0 && clock.Elapsed < Limit)
             Thread.Sleep(5);
         foreach (Patch p in owner.Patches)
             held.Add(p.Target.Name);
-        report["afterQueuedOwnerPatches"] = held;
         owner.Dispose();
-        report["afterDisposeValue"] = Value(ConcurrencyTargets.Queued, Input + 7);
-        return report;
+        return new CancelReport(beforeQueued, beforeQueuedValue, beforeQueuedOwnerPatches, completedBeforeCancel, afterQueued,
+            attempts, afterQueuedValue, held, Value(ConcurrencyTargets.Queued, Input + 7));
     }
 
     // An Install on Crowded while QueueSaturator holds the worker and has filled its queue.
-    private static JsonObject QueueFull(Interceptor interceptor, QueueSaturator saturator)
+    private static ApiQueueFullReport QueueFull(Interceptor interceptor, QueueSaturator saturator)
     {
         using var owner = new PatchOwner("queue full");
-        var report = new JsonObject();
+        string? exceptionType = null, exceptionMessage = null;
         // Warm-up: the module copy identified, the replacement compiled, the path JIT-compiled.
         interceptor.Install(M("Crowded"), M("CrowdedPatched"), owner).Remove();
-        Patcher.Poll(() => ConcurrencyTargets.Crowded(Input), Input + 11);
-        var rounds = new JsonArray();
+        Patcher.PollFor(() => ConcurrencyTargets.Crowded(Input), Input + 11);
+        int rounds = 0;
         string? caught = null;
         for (int attempt = 0; attempt < MaxAttempts && caught is null; attempt++)
         {
             string? status = null, type = null, message = null;
-            JsonObject round = saturator.Round(() =>
+            SaturationRound round = saturator.Round(() =>
             {
                 try
                 {
@@ -348,13 +337,12 @@ public static class ApiConcurrencyProof
                     status = e.Status?.ToString() ?? e.GetType().Name;
                 }
             });
-            round["install"] = status;
-            rounds.Add(round);
-            if (round["valid"]!.GetValue<bool>() && status == nameof(InterceptionStatus.QueueFull))
+            rounds++;
+            if (round.Valid && status == nameof(InterceptionStatus.QueueFull))
             {
                 caught = status;
-                report["exceptionType"] = type;
-                report["message"] = message;
+                exceptionType = type;
+                exceptionMessage = message;
             }
             else if (status == "no exception")
             {
@@ -362,15 +350,13 @@ public static class ApiConcurrencyProof
             }
         }
         saturator.Quiet();
-        report["caught"] = caught;
-        report["rounds"] = rounds.Count;
-        report["valueAfterRefusal"] = ConcurrencyTargets.Crowded(Input);
-        report["ownerPatchesAfterRefusal"] = owner.Patches.Count;
+        int valueAfterRefusal = ConcurrencyTargets.Crowded(Input);
+        int ownerPatchesAfterRefusal = owner.Patches.Count;
         Patch patch = interceptor.Install(M("Crowded"), M("CrowdedPatched"), owner);
-        report["valueAfterDrain"] = Value(ConcurrencyTargets.Crowded, Input + 110);
+        Polled<int> valueAfterDrain = Value(ConcurrencyTargets.Crowded, Input + 110);
         patch.Remove();
-        report["valueAfterRemove"] = Value(ConcurrencyTargets.Crowded, Input + 11);
-        return report;
+        return new ApiQueueFullReport(exceptionType, exceptionMessage, caught, rounds, valueAfterRefusal,
+            ownerPatchesAfterRefusal, valueAfterDrain, Value(ConcurrencyTargets.Crowded, Input + 11));
     }
 
     private static string Outcome(Task<Patch> task)
@@ -390,66 +376,57 @@ public static class ApiConcurrencyProof
         }
     }
 
-    private static JsonObject Status(Interceptor interceptor)
+    private static ApiStatusReport Status(Interceptor interceptor)
     {
-        var report = new JsonObject();
+        string notAllowedStatus, notAllowedAsync, mismatch;
+        string? notAllowedType = null, notAllowedName = null, notAllowedMessage = null;
+        bool? mismatchHasStatus = null;
         // System.Private.CoreLib is not in ALVORKIT_INTERCEPTION_MODULES.
         MethodInfo notAllowed = typeof(Math).GetMethod(nameof(Math.Abs), [typeof(int)])!;
         try
         {
             interceptor.Install(notAllowed, M("LeftPatched"));
-            report["notAllowed"] = "no exception";
+            notAllowedStatus = "no exception";
         }
         catch (InterceptionException e) when (e.Status == InterceptionStatus.ModuleNotAllowed)
         {
-            report["notAllowed"] = e.Status.ToString();
-            report["notAllowedType"] = e.GetType().Name;
-            report["notAllowedName"] = (e as PatchException)?.StatusName;
-            report["notAllowedMessage"] = e.Message;
+            notAllowedStatus = e.Status.ToString()!;
+            notAllowedType = e.GetType().Name;
+            notAllowedName = (e as PatchException)?.StatusName;
+            notAllowedMessage = e.Message;
         }
         try
         {
             interceptor.InstallAsync(notAllowed, M("LeftPatched")).WaitAsync(Limit).GetAwaiter().GetResult();
-            report["notAllowedAsync"] = "no exception";
+            notAllowedAsync = "no exception";
         }
         catch (InterceptionException e) when (e.Status == InterceptionStatus.ModuleNotAllowed)
         {
-            report["notAllowedAsync"] = e.Status.ToString();
+            notAllowedAsync = e.Status.ToString()!;
         }
         try
         {
             interceptor.Install(M("Left"), M("Misfit"));
-            report["mismatch"] = "no exception";
+            mismatch = "no exception";
         }
         catch (InterceptionException e)
         {
-            report["mismatch"] = e.GetType().Name;
-            report["mismatchHasStatus"] = e.Status.HasValue;
+            mismatch = e.GetType().Name;
+            mismatchHasStatus = e.Status.HasValue;
         }
         ReplacementSignature expected = Interceptor.ExpectedReplacementSignature(M("Left"));
-        report["expectedSignature"] = expected.ToString();
-        report["expectedParameters"] = new JsonArray(expected.Parameters.Select(t => (JsonNode)t.Name).ToArray());
-        report["expectedReturn"] = expected.ReturnType.Name;
-        report["matchedByLeftPatched"] = expected.IsMatchedBy(M("LeftPatched"));
-        report["matchedByMisfit"] = expected.IsMatchedBy(M("Misfit"));
         ReplacementSignature instance =
             Interceptor.ExpectedReplacementSignature(typeof(Stopwatch).GetMethod(nameof(Stopwatch.Restart))!);
-        report["instanceSignature"] = instance.ToString();
-        report["patchingStatus"] = interceptor.PatchingStatus.ToString();
+        string patchingStatus = interceptor.PatchingStatus.ToString();
         ProfilerStatus before = interceptor.ReadStatus();
         interceptor.Install(M("Left"), M("LeftPatched")).Remove();
         ProfilerStatus after = interceptor.ReadStatus();
-        report["readStatus"] = new JsonObject
-        {
-            ["startupStatus"] = before.StartupStatus.ToString(),
-            ["patchingEnabled"] = before.IsPatchingEnabled,
-            ["patchableModules"] = before.PatchableModules,
-            ["allocationProfiling"] = before.AllocationProfiling,
-            ["workerAlive"] = before.WorkerAlive,
-            ["queueCapacity"] = before.QueueCapacity,
-            ["commandsBefore"] = before.CommandsCompleted,
-            ["commandsAfter"] = after.CommandsCompleted,
-        };
-        return report;
+        var readStatus = new ReadStatusReport(before.StartupStatus.ToString(), before.IsPatchingEnabled,
+            before.PatchableModules, before.AllocationProfiling, before.WorkerAlive, before.QueueCapacity,
+            before.CommandsCompleted, after.CommandsCompleted);
+        return new ApiStatusReport(notAllowedStatus, notAllowedType, notAllowedName, notAllowedMessage, notAllowedAsync,
+            mismatch, mismatchHasStatus, expected.ToString(), [.. expected.Parameters.Select(t => t.Name)],
+            expected.ReturnType.Name, expected.IsMatchedBy(M("LeftPatched")), expected.IsMatchedBy(M("Misfit")),
+            instance.ToString(), patchingStatus, readStatus);
     }
 }

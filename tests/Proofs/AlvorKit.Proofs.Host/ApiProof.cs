@@ -1,9 +1,8 @@
 using System.Reflection;
 using System.Reflection.Emit;
 using System.Runtime.InteropServices;
-using System.Text.Json;
-using System.Text.Json.Nodes;
 using AlvorKit.Interception;
+using AlvorKit.Proofs.Reports;
 
 namespace AlvorKit.Proofs.Host;
 
@@ -17,9 +16,8 @@ public static class ApiProof
 {
     private const int Input = 5;
 
-    public static JsonObject Run()
+    public static ApiReport Run()
     {
-        var report = new JsonObject();
         Interceptor interceptor;
         try
         {
@@ -27,52 +25,42 @@ public static class ApiProof
         }
         catch (InterceptionUnavailableException e)
         {
-            report["open"] = Thrown(e);
-            return report;
+            return new ApiReport(null, Thrown(e), null, null);
         }
         using (interceptor)
         {
-            report["open"] = new JsonObject
-            {
-                ["profilerPath"] = interceptor.ProfilerPath,
-                ["abiVersion"] = interceptor.AbiVersion.ToString(),
-                ["patchingEnabled"] = interceptor.IsPatchingEnabled,
-                ["patchingRefusal"] = interceptor.PatchingRefusal,
-                ["patchableModules"] = interceptor.PatchableModules,
-            };
+            var open = new ApiOpen(interceptor.ProfilerPath, interceptor.AbiVersion.ToString(), interceptor.IsPatchingEnabled,
+                interceptor.PatchingRefusal, interceptor.PatchableModules);
             if (!interceptor.IsPatchingEnabled)
-            {
-                report["refused"] = Refused(interceptor);
-                return report;
-            }
-            report["describe"] = Describe(interceptor);
-            report["lifecycle"] = Lifecycle(interceptor);
-            report["instanceTargets"] = InstanceTargets(interceptor);
-            report["ownerScope"] = OwnerScope(interceptor);
-            report["twoOwners"] = TwoOwners(interceptor);
-            report["mismatch"] = Mismatch(interceptor);
-            report["plan"] = SymbolicPlan(interceptor);
-            report["crossModulePlan"] = CrossModulePlan(interceptor);
-            report["typeOperands"] = TypeOperands(interceptor);
-            report["exceptionRegion"] = ExceptionRegion(interceptor);
-            report["genericTargets"] = GenericTargets(interceptor);
-            report["mixed"] = Mixed(interceptor);
-            report["planRefusals"] = PlanRefusals();
-            report["rejectedPlan"] = RejectedPlan(interceptor);
-            report["typeSafety"] = TypeSafety(interceptor);
-            report["livePatchesAtEnd"] = interceptor.Patches.Count;
+                return new ApiReport(open, null, Refused(interceptor), null);
+            ApiDescribe describe = Describe(interceptor);
+            ApiLifecycle lifecycle = Lifecycle(interceptor);
+            InstanceTargetsReport instanceTargets = InstanceTargets(interceptor);
+            OwnerScopeReport ownerScope = OwnerScope(interceptor);
+            TwoOwnersReport twoOwners = TwoOwners(interceptor);
+            MismatchReport mismatch = Mismatch(interceptor);
+            SymbolicPlanReport plan = SymbolicPlan(interceptor);
+            PlanApplied crossModulePlan = CrossModulePlan(interceptor);
+            PlanApplied typeOperands = TypeOperands(interceptor);
+            ExceptionRegionReport exceptionRegion = ExceptionRegion(interceptor);
+            ApiGenericTargets genericTargets = GenericTargets(interceptor);
+            MixedReport mixed = Mixed(interceptor);
+            IReadOnlyDictionary<string, PlanAttempt> planRefusals = PlanRefusals();
+            RejectedPlanReport rejectedPlan = RejectedPlan(interceptor);
+            ApiTypeSafety typeSafety = TypeSafety(interceptor);
+            return new ApiReport(open, null, null, new ApiScenarios(describe, lifecycle, instanceTargets, ownerScope, twoOwners,
+                mismatch, plan, crossModulePlan, typeOperands, exceptionRegion, genericTargets, mixed, planRefusals,
+                rejectedPlan, typeSafety, interceptor.Patches.Count));
         }
-        return report;
     }
 
-    // Open succeeded but the profiler refuses patch commands: Install says why.
-    private static JsonObject Refused(Interceptor interceptor)
+    private static ThrownReport? Refused(Interceptor interceptor)
     {
         try
         {
             interceptor.Install(Method(typeof(ApiTargets), nameof(ApiTargets.Compute)),
                 Method(typeof(ApiTargets), nameof(ApiTargets.ComputeA)));
-            return new JsonObject { ["threw"] = null };
+            return null;
         }
         catch (Exception e)
         {
@@ -80,59 +68,46 @@ public static class ApiProof
         }
     }
 
-    private static JsonObject Describe(Interceptor interceptor)
+    private static ApiDescribe Describe(Interceptor interceptor)
     {
         MethodDescription d = interceptor.Describe(Method(typeof(ApiTargets), nameof(ApiTargets.Compute)));
         MethodDescription instance = interceptor.Describe(Method(typeof(ApiVector), nameof(ApiVector.Scale)));
-        return new JsonObject
-        {
-            ["token"] = d.MetadataToken,
-            ["reflectionToken"] = typeof(ApiTargets).GetMethod(nameof(ApiTargets.Compute))!.MetadataToken,
-            ["mvidMatches"] = d.ModuleVersionId == typeof(ApiTargets).Module.ModuleVersionId,
-            ["traits"] = d.Traits.ToString(),
-            ["structTraits"] = instance.Traits.ToString(),
-            ["parameterCount"] = d.ParameterCount,
-            ["codeSize"] = d.CodeSize,
-            ["signatureHash"] = d.SignatureHash.ToString(),
-            ["bodyIdentity"] = d.BodyIdentity.ToString(),
-            ["moduleEpoch"] = d.ModuleEpoch,
-        };
+        return new ApiDescribe(d.MetadataToken, typeof(ApiTargets).GetMethod(nameof(ApiTargets.Compute))!.MetadataToken,
+            d.ModuleVersionId == typeof(ApiTargets).Module.ModuleVersionId, d.Traits.ToString(), instance.Traits.ToString(),
+            d.ParameterCount, d.CodeSize, d.SignatureHash.ToString(), d.BodyIdentity.ToString(), d.ModuleEpoch);
     }
 
     // Install A, replace with B, remove: what Compute returns, and the Patch's state and
     // telemetry after each step.
-    private static JsonObject Lifecycle(Interceptor interceptor)
+    private static ApiLifecycle Lifecycle(Interceptor interceptor)
     {
         Func<int> call = () => ApiTargets.Compute(Input);
-        var report = new JsonObject { ["original"] = Warm(call) };
+        int original = Warm(call);
         Patch patch = interceptor.Install(Method(typeof(ApiTargets), nameof(ApiTargets.Compute)),
             Method(typeof(ApiTargets), nameof(ApiTargets.ComputeA)));
-        report["install"] = Step(patch, call, Input + 100);
-        report["install"]!["owner"] = patch.Owner.Name;
-        report["install"]!["listed"] = interceptor.Patches.Contains(patch);
+        ApiStep install = Step(patch, call, Input + 100);
+        install = install with { Owner = patch.Owner.Name, Listed = interceptor.Patches.Contains(patch) };
         patch.Replace(Method(typeof(ApiTargets), nameof(ApiTargets.ComputeB)));
-        report["replace"] = Step(patch, call, Input + 1000);
-        report["replace"]!["replacement"] = patch.Replacement?.Name;
+        ApiStep replace = Step(patch, call, Input + 1000) with { Replacement = patch.Replacement?.Name };
         patch.Remove();
-        report["remove"] = Step(patch, call, Input + 1);
-        report["remove"]!["listed"] = interceptor.Patches.Contains(patch);
+        ApiStep remove = Step(patch, call, Input + 1);
+        remove = remove with { Listed = interceptor.Patches.Contains(patch) };
         patch.Remove(); // a second remove does nothing
-        report["removeAgainState"] = patch.ReadTelemetry().State.ToString();
+        string removeAgainState = patch.ReadTelemetry().State.ToString();
+        ThrownReport? replaceAfterRemove = null;
         try
         {
             patch.Replace(Method(typeof(ApiTargets), nameof(ApiTargets.ComputeA)));
-            report["replaceAfterRemove"] = null;
         }
         catch (InvalidOperationException e)
         {
-            report["replaceAfterRemove"] = Thrown(e);
+            replaceAfterRemove = Thrown(e);
         }
-        report["afterAll"] = call();
-        return report;
+        return new ApiLifecycle(original, install, replace, remove, removeAgainState, replaceAfterRemove, call());
     }
 
     // Receivers: a class instance method (the class first) and a struct one (ref struct first).
-    private static JsonObject InstanceTargets(Interceptor interceptor)
+    private static InstanceTargetsReport InstanceTargets(Interceptor interceptor)
     {
         var counter = new ApiCounter();
         Func<int> add = () =>
@@ -142,119 +117,107 @@ public static class ApiProof
         };
         var vector = new ApiVector { X = 4 };
         Func<int> scale = () => vector.Scale(3);
-        var report = new JsonObject { ["classOriginal"] = Warm(add), ["structOriginal"] = Warm(scale) };
+        int classOriginal = Warm(add), structOriginal = Warm(scale);
         Patch c = interceptor.Install(Method(typeof(ApiCounter), nameof(ApiCounter.Add)),
             Method(typeof(ApiCounter), nameof(ApiCounter.AddTwice)));
-        report["class"] = Step(c, add, 6);
+        ApiStep classStep = Step(c, add, 6);
         Patch s = interceptor.Install(Method(typeof(ApiVector), nameof(ApiVector.Scale)),
             Method(typeof(ApiVector), nameof(ApiVector.ScaleNegated)));
-        report["struct"] = Step(s, scale, -12);
+        ApiStep structStep = Step(s, scale, -12);
         c.Dispose();
         s.Dispose();
-        report["classRemoved"] = Poll(add, 3);
-        report["structRemoved"] = Poll(scale, 12);
-        return report;
+        Polled<int> classRemoved = Poll(add, 3);
+        return new InstanceTargetsReport(classOriginal, structOriginal, classStep, structStep, classRemoved, Poll(scale, 12));
     }
 
     // One owner, two targets: disposing the owner removes both at once.
-    private static JsonObject OwnerScope(Interceptor interceptor)
+    private static OwnerScopeReport OwnerScope(Interceptor interceptor)
     {
         Func<int> alpha = () => ApiTargets.Alpha(Input), beta = () => ApiTargets.Beta(Input);
-        var report = new JsonObject { ["alphaOriginal"] = Warm(alpha), ["betaOriginal"] = Warm(beta) };
+        int alphaOriginal = Warm(alpha), betaOriginal = Warm(beta);
         var owner = new PatchOwner("level editor");
         Patch a = interceptor.Install(Method(typeof(ApiTargets), nameof(ApiTargets.Alpha)),
             Method(typeof(ApiTargets), nameof(ApiTargets.AlphaPatched)), owner);
         Patch b = interceptor.Install(Method(typeof(ApiTargets), nameof(ApiTargets.Beta)),
             Method(typeof(ApiTargets), nameof(ApiTargets.BetaPatched)), owner);
-        report["installed"] = new JsonObject
-        {
-            ["alpha"] = Poll(alpha, Input + 10),
-            ["beta"] = Poll(beta, Input + 20),
-            ["ownerPatches"] = owner.Patches.Count,
-            ["alphaState"] = a.ReadTelemetry().State.ToString(),
-            ["betaState"] = b.ReadTelemetry().State.ToString(),
-        };
+        Polled<int> alphaInstalled = Poll(alpha, Input + 10);
+        Polled<int> betaInstalled = Poll(beta, Input + 20);
+        var installed = new OwnerScopeInstalled(alphaInstalled, betaInstalled, owner.Patches.Count,
+            a.ReadTelemetry().State.ToString(), b.ReadTelemetry().State.ToString());
         owner.Dispose();
-        report["disposed"] = new JsonObject
-        {
-            ["alpha"] = Poll(alpha, Input + 1),
-            ["beta"] = Poll(beta, Input + 2),
-            ["ownerPatches"] = owner.Patches.Count,
-            ["ownerDisposed"] = owner.IsDisposed,
-            ["alphaState"] = a.ReadTelemetry().State.ToString(),
-            ["betaState"] = b.ReadTelemetry().State.ToString(),
-            ["alphaTelemetry"] = Telemetry(a.ReadTelemetry()),
-            ["betaTelemetry"] = Telemetry(b.ReadTelemetry()),
-        };
+        Polled<int> alphaDisposed = Poll(alpha, Input + 1);
+        Polled<int> betaDisposed = Poll(beta, Input + 2);
+        var disposed = new OwnerScopeDisposed(alphaDisposed, betaDisposed, owner.Patches.Count, owner.IsDisposed,
+            a.ReadTelemetry().State.ToString(), b.ReadTelemetry().State.ToString(), Telemetry(a.ReadTelemetry()),
+            Telemetry(b.ReadTelemetry()));
+        ThrownReport? installWithDisposedOwner = null;
         try
         {
             interceptor.Install(Method(typeof(ApiTargets), nameof(ApiTargets.Alpha)),
                 Method(typeof(ApiTargets), nameof(ApiTargets.AlphaPatched)), owner);
-            report["installWithDisposedOwner"] = null;
         }
         catch (ObjectDisposedException e)
         {
-            report["installWithDisposedOwner"] = Thrown(e);
+            installWithDisposedOwner = Thrown(e);
         }
-        report["alphaAfter"] = alpha();
-        return report;
+        return new OwnerScopeReport(alphaOriginal, betaOriginal, installed, disposed, installWithDisposedOwner, alpha());
     }
 
     // Two owners on one target: the second joins; the original returns only after the last.
-    private static JsonObject TwoOwners(Interceptor interceptor)
+    private static TwoOwnersReport TwoOwners(Interceptor interceptor)
     {
         Func<int> call = () => ApiTargets.Shared(Input);
-        var report = new JsonObject { ["original"] = Warm(call) };
+        int original = Warm(call);
         MethodInfo target = Method(typeof(ApiTargets), nameof(ApiTargets.Shared));
         var first = new PatchOwner("first");
         var second = new PatchOwner("second");
         Patch p1 = interceptor.Install(target, Method(typeof(ApiTargets), nameof(ApiTargets.SharedFirst)), first);
-        report["first"] = Step(p1, call, Input + 100);
+        ApiStep firstStep = Step(p1, call, Input + 100);
         Patch p2 = interceptor.Install(target, Method(typeof(ApiTargets), nameof(ApiTargets.SharedSecond)), second);
-        report["second"] = Step(p2, call, Input + 200);
-        report["secondIsAnotherPatchObject"] = !ReferenceEquals(p1, p2);
+        ApiStep secondStep = Step(p2, call, Input + 200);
+        bool another = !ReferenceEquals(p1, p2);
+        ThrownReport? sameOwnerAgain = null;
         try
         {
             interceptor.Install(target, Method(typeof(ApiTargets), nameof(ApiTargets.SharedFirst)), first);
-            report["sameOwnerAgain"] = null;
         }
         catch (InvalidOperationException e)
         {
-            report["sameOwnerAgain"] = Thrown(e);
+            sameOwnerAgain = Thrown(e);
         }
         first.Dispose();
-        report["firstDisposed"] = Step(p2, call, Input + 200);
-        report["firstDisposed"]!["firstPatchState"] = p1.ReadTelemetry().State.ToString();
+        ApiStep firstDisposed = Step(p2, call, Input + 200);
+        firstDisposed = firstDisposed with { FirstPatchState = p1.ReadTelemetry().State.ToString() };
         second.Dispose();
-        report["secondDisposed"] = Step(p2, call, Input + 1);
-        report["secondDisposed"]!["firstPatchState"] = p1.ReadTelemetry().State.ToString();
-        return report;
+        ApiStep secondDisposed = Step(p2, call, Input + 1);
+        secondDisposed = secondDisposed with { FirstPatchState = p1.ReadTelemetry().State.ToString() };
+        return new TwoOwnersReport(original, firstStep, secondStep, another, sameOwnerAgain, firstDisposed, secondDisposed);
     }
 
     // Replacements that do not fit: refused with SignatureMismatchException before any native
     // call. Guarded holds a live patch, so a command that reached the profiler would show in its
     // telemetry (a join or replace is a finished command either way).
-    private static JsonObject Mismatch(Interceptor interceptor)
+    private static MismatchReport Mismatch(Interceptor interceptor)
     {
         Func<int> guarded = () => ApiTargets.Guarded(Input);
         int y = 2;
         Func<int> untouched = () => ApiTargets.Untouched(Input, ref y);
-        var report = new JsonObject { ["guardedOriginal"] = Warm(guarded), ["untouchedOriginal"] = Warm(untouched) };
+        int guardedOriginal = Warm(guarded), untouchedOriginal = Warm(untouched);
         MethodInfo guardedTarget = Method(typeof(ApiTargets), nameof(ApiTargets.Guarded));
         using var keeper = new PatchOwner("keeper");
         Patch live = interceptor.Install(guardedTarget, Method(typeof(ApiTargets), nameof(ApiTargets.GuardedPatched)), keeper);
-        report["guardedPatched"] = Poll(guarded, Input + 50);
+        Polled<int> guardedPatched = Poll(guarded, Input + 50);
         PatchTelemetry before = live.ReadTelemetry();
         int livePatches = interceptor.Patches.Count;
         var intruder = new PatchOwner("intruder");
 
-        var cases = new JsonObject();
+        var cases = new SortedDictionary<string, ThrownReport?>(StringComparer.Ordinal);
         void Try(string name, Action action)
         {
             try
             {
                 action();
-                cases[name] = new JsonObject { ["threw"] = null };
+                cases[name] = null;
             }
             catch (Exception e)
             {
@@ -275,47 +238,38 @@ public static class ApiProof
             Method(typeof(ApiCounter), nameof(ApiCounter.AddToObject)), intruder));
         Try("structReceiverByValue", () => interceptor.Install(Method(typeof(ApiVector), nameof(ApiVector.Scale)),
             Method(typeof(ApiVector), nameof(ApiVector.ScaleByValue)), intruder));
-        report["cases"] = cases;
 
         PatchTelemetry after = live.ReadTelemetry();
-        report["telemetryBefore"] = Telemetry(before);
-        report["telemetryAfter"] = Telemetry(after);
-        report["telemetryUnchanged"] = before == after;
-        report["guardedAfter"] = guarded();
-        report["untouchedAfter"] = untouched();
-        report["intruderPatches"] = intruder.Patches.Count;
-        report["livePatchesUnchanged"] = interceptor.Patches.Count == livePatches;
-        return report;
+        int guardedAfter = guarded();
+        int untouchedAfter = untouched();
+        return new MismatchReport(guardedOriginal, untouchedOriginal, guardedPatched, cases, Telemetry(before), Telemetry(after),
+            before == after, guardedAfter, untouchedAfter, intruder.Patches.Count, interceptor.Patches.Count == livePatches);
     }
 
     // One plan: unmanaged calli (StandAloneSig), a MethodSpec (Echo<int>), a TypeSpec
     // (ApiBox<int>) parenting a constructor and a field MemberRef, a local (locals
     // StandAloneSig), a branch. Compute(x) = x == 0 ? 12345 : new ApiBox<int>(Echo(abs(x))).Value * 10 + 1.
     // A second generation (* 100) chains after the first; Remove restores x.
-    private static JsonObject SymbolicPlan(Interceptor interceptor)
+    private static SymbolicPlanReport SymbolicPlan(Interceptor interceptor)
     {
         ApiPlanTargets.AbsPointer = NativeLibrary.GetExport(NativeLibrary.Load("libc.so.6"), "abs");
         Func<int> call = () => ApiPlanTargets.Compute(-7);
         Func<int> zero = () => ApiPlanTargets.Compute(0);
-        var report = new JsonObject { ["original"] = Warm(call) };
+        int original = Warm(call);
         GenerationPlan first = ComputePlan(10);
-        report["listing"] = first.ToString();
+        string listing = first.ToString();
         Patch patch = interceptor.Apply(first);
-        report["first"] = PlanStep(patch, call, 71);
-        report["first"]!["zero"] = zero();
+        ApiStep firstStep = PlanStep(patch, call, 71);
+        firstStep = firstStep with { Zero = zero() };
         Patch again = interceptor.Apply(ComputePlan(100));
-        report["second"] = PlanStep(again, call, 701);
-        report["second"]!["samePatch"] = ReferenceEquals(patch, again);
+        ApiStep secondStep = PlanStep(again, call, 701) with { SamePatch = ReferenceEquals(patch, again) };
         patch.Remove();
-        report["remove"] = new JsonObject
-        {
-            ["result"] = Poll(call, -7),
-            ["zero"] = zero(),
-            ["state"] = patch.ReadTelemetry().State.ToString(),
-            ["telemetry"] = Telemetry(patch.ReadTelemetry()),
-            ["lastGeneration"] = Generation(patch.ReadLastGeneration()),
-        };
-        return report;
+        Polled<int> removed = Poll(call, -7);
+        int removedZero = zero();
+        string state = patch.ReadTelemetry().State.ToString();
+        ApiTelemetry telemetry = Telemetry(patch.ReadTelemetry());
+        var remove = new PlanRemoval(removed, removedZero, state, telemetry, Generation(patch.ReadLastGeneration()));
+        return new SymbolicPlanReport(original, listing, firstStep, secondStep, remove);
     }
 
     private static GenerationPlan ComputePlan(int factor)
@@ -348,11 +302,11 @@ public static class ApiProof
     }
 
     // Another assembly's symbols: CrossModule(x) = Math.Max(new List<int> { x }.Count * 100, x).
-    private static JsonObject CrossModulePlan(Interceptor interceptor)
+    private static PlanApplied CrossModulePlan(Interceptor interceptor)
     {
         Func<int> call = () => ApiPlanTargets.CrossModule(5);
         Func<int> big = () => ApiPlanTargets.CrossModule(500);
-        var report = new JsonObject { ["original"] = Warm(call) };
+        int original = Warm(call);
         var plan = new GenerationPlan(Method(typeof(ApiPlanTargets), nameof(ApiPlanTargets.CrossModule)));
         plan.Emit(OpCodes.Newobj, typeof(List<int>).GetConstructor(Type.EmptyTypes)!);
         plan.Emit(OpCodes.Dup);
@@ -364,20 +318,19 @@ public static class ApiProof
         plan.Emit(OpCodes.Ldarg_0);
         plan.Emit(OpCodes.Call, typeof(Math).GetMethod(nameof(Math.Max), [typeof(int), typeof(int)])!);
         plan.Emit(OpCodes.Ret);
-        report["listing"] = plan.ToString();
+        string listing = plan.ToString();
         Patch patch = interceptor.Apply(plan);
-        report["applied"] = PlanStep(patch, call, 100);
-        report["applied"]!["big"] = big();
+        ApiStep applied = PlanStep(patch, call, 100);
+        applied = applied with { Big = big() };
         patch.Remove();
-        report["removed"] = Poll(call, 5);
-        return report;
+        return new PlanApplied(original, listing, applied, Poll(call, 5));
     }
 
     // Type operands: TypeOperands(x) = (int)(object)x + new ApiBox<int>[3].Length + typeof(List<int>).Name.Length.
-    private static JsonObject TypeOperands(Interceptor interceptor)
+    private static PlanApplied TypeOperands(Interceptor interceptor)
     {
         Func<int> call = () => ApiPlanTargets.TypeOperands(5);
-        var report = new JsonObject { ["original"] = Warm(call) };
+        int original = Warm(call);
         var plan = new GenerationPlan(Method(typeof(ApiPlanTargets), nameof(ApiPlanTargets.TypeOperands)));
         plan.Emit(OpCodes.Ldarg_0);
         plan.Emit(OpCodes.Box, typeof(int));
@@ -394,19 +347,18 @@ public static class ApiProof
         plan.Emit(OpCodes.Callvirt, typeof(string).GetProperty(nameof(string.Length))!.GetMethod!);
         plan.Emit(OpCodes.Add);
         plan.Emit(OpCodes.Ret);
-        report["listing"] = plan.ToString();
+        string listing = plan.ToString();
         Patch patch = interceptor.Apply(plan);
-        report["applied"] = PlanStep(patch, call, 5 + 3 + "List`1".Length);
+        ApiStep applied = PlanStep(patch, call, 5 + 3 + "List`1".Length);
         patch.Remove();
-        report["removed"] = Poll(call, 5);
-        return report;
+        return new PlanApplied(original, listing, applied, Poll(call, 5));
     }
 
     // try { return 100 / x; } catch (Exception) { return -1; } with labels and a catch region.
-    private static JsonObject ExceptionRegion(Interceptor interceptor)
+    private static ExceptionRegionReport ExceptionRegion(Interceptor interceptor)
     {
         Func<int> zero = () => ApiPlanTargets.SafeDivide(0), four = () => ApiPlanTargets.SafeDivide(4);
-        var report = new JsonObject { ["zeroOriginal"] = Warm(zero), ["fourOriginal"] = Warm(four) };
+        int zeroOriginal = Warm(zero), fourOriginal = Warm(four);
         var plan = new GenerationPlan(Method(typeof(ApiPlanTargets), nameof(ApiPlanTargets.SafeDivide)));
         PlanLocal result = plan.DeclareLocal(typeof(int));
         PlanLabel tryStart = plan.DefineLabel(), handler = plan.DefineLabel(), end = plan.DefineLabel();
@@ -425,75 +377,72 @@ public static class ApiProof
         plan.Emit(OpCodes.Ldloc, result);
         plan.Emit(OpCodes.Ret);
         plan.AddCatchRegion(tryStart, handler, handler, end, typeof(Exception));
-        report["listing"] = plan.ToString();
+        string listing = plan.ToString();
         Patch patch = interceptor.Apply(plan);
-        report["zero"] = PlanStep(patch, zero, -1);
-        report["four"] = Poll(four, 25);
+        ApiStep zeroStep = PlanStep(patch, zero, -1);
+        Polled<int> fourPatched = Poll(four, 25);
         patch.Remove();
-        report["zeroRemoved"] = Poll(zero, 0);
-        return report;
+        return new ExceptionRegionReport(zeroOriginal, fourOriginal, listing, zeroStep, fourPatched, Poll(zero, 0));
     }
 
     // Generic targets: Install refuses them up front; a plan's body serves every instantiation.
     // Pick<T>(a, b) returns b; ApiBox<T>.Peek(other) returns this.Value (a field of ApiBox<!0>).
-    private static JsonObject GenericTargets(Interceptor interceptor)
+    private static ApiGenericTargets GenericTargets(Interceptor interceptor)
     {
         Func<string> pick = () => $"{ApiPlanTargets.Pick(1, 2)}|{ApiPlanTargets.Pick("a", "b")}";
         Func<string> peek = () => $"{new ApiBox<int>(1).Peek(2)}|{new ApiBox<string>("a").Peek("b")}";
-        var report = new JsonObject { ["pickOriginal"] = Warm(pick), ["peekOriginal"] = Warm(peek) };
+        string pickOriginal = Warm(pick), peekOriginal = Warm(peek);
         MethodInfo pickTarget = Method(typeof(ApiPlanTargets), nameof(ApiPlanTargets.Pick));
+        ThrownReport? installRefused = null;
         try
         {
             interceptor.Install(pickTarget, Method(typeof(ApiTargets), nameof(ApiTargets.ComputeA)));
-            report["installRefused"] = null;
         }
         catch (NotSupportedException e)
         {
-            report["installRefused"] = Thrown(e);
+            installRefused = Thrown(e);
         }
         var pickPlan = new GenerationPlan(pickTarget);
         pickPlan.LoadArgument(1);
         pickPlan.Return();
         Patch picked = interceptor.Apply(pickPlan);
-        report["pick"] = Poll(pick, "2|b");
+        Polled<string> picked2 = Poll(pick, "2|b");
 
         MethodInfo peekTarget = typeof(ApiBox<>).GetMethod(nameof(ApiBox<int>.Peek))!;
         var peekPlan = new GenerationPlan(peekTarget);
         peekPlan.LoadArgument(0);
         peekPlan.Emit(OpCodes.Ldfld, typeof(ApiBox<>).GetField(nameof(ApiBox<int>.Value))!);
         peekPlan.Return();
-        report["peekListing"] = peekPlan.ToString();
+        string peekListing = peekPlan.ToString();
         Patch peeked = interceptor.Apply(peekPlan);
-        report["peek"] = Poll(peek, "1|a");
-        report["peekGeneration"] = Generation(peeked.ReadLastGeneration());
+        Polled<string> peekPatched = Poll(peek, "1|a");
+        ApiGeneration? peekGeneration = Generation(peeked.ReadLastGeneration());
         picked.Remove();
         peeked.Remove();
-        report["pickRemoved"] = Poll(pick, "1|a");
-        report["peekRemoved"] = Poll(peek, "2|b");
-        return report;
+        Polled<string> pickRemoved = Poll(pick, "1|a");
+        return new ApiGenericTargets(pickOriginal, peekOriginal, installRefused, picked2, peekListing, peekPatched, peekGeneration,
+            pickRemoved, Poll(peek, "2|b"));
     }
 
     // Exact dispatch and plans on one target, one owner: install, plan (the chain is found
     // after the install), replace, plan again, remove.
-    private static JsonObject Mixed(Interceptor interceptor)
+    private static MixedReport Mixed(Interceptor interceptor)
     {
         Func<int> call = () => ApiPlanTargets.Mixed(Input);
         MethodInfo target = Method(typeof(ApiPlanTargets), nameof(ApiPlanTargets.Mixed));
-        var report = new JsonObject { ["original"] = Warm(call) };
+        int original = Warm(call);
         var owner = new PatchOwner("mixed");
         Patch patch = interceptor.Install(target, Method(typeof(ApiPlanTargets), nameof(ApiPlanTargets.MixedDispatchA)), owner);
-        report["install"] = Poll(call, Input + 100);
+        Polled<int> install = Poll(call, Input + 100);
         Patch planned = interceptor.Apply(Times(target, 3), owner);
-        report["plan"] = PlanStep(planned, call, Input * 3);
-        report["plan"]!["samePatch"] = ReferenceEquals(patch, planned);
+        ApiStep plan = PlanStep(planned, call, Input * 3) with { SamePatch = ReferenceEquals(patch, planned) };
         patch.Replace(Method(typeof(ApiPlanTargets), nameof(ApiPlanTargets.MixedDispatchB)));
-        report["replace"] = Poll(call, Input + 200);
+        Polled<int> replace = Poll(call, Input + 200);
         patch.Apply(Times(target, 4));
-        report["planAgain"] = PlanStep(patch, call, Input * 4);
+        ApiStep planAgain = PlanStep(patch, call, Input * 4);
         owner.Dispose();
-        report["removed"] = Poll(call, Input);
-        report["state"] = patch.ReadTelemetry().State.ToString();
-        return report;
+        Polled<int> removed = Poll(call, Input);
+        return new MixedReport(original, install, plan, replace, planAgain, removed, patch.ReadTelemetry().State.ToString());
     }
 
     private static GenerationPlan Times(MethodInfo target, int factor)
@@ -507,9 +456,9 @@ public static class ApiProof
     }
 
     // Plans refused at the Emit call that introduced the problem (nothing reaches the profiler).
-    private static JsonObject PlanRefusals()
+    private static SortedDictionary<string, PlanAttempt> PlanRefusals()
     {
-        var report = new JsonObject();
+        var report = new SortedDictionary<string, PlanAttempt>(StringComparer.Ordinal);
         MethodInfo target = Method(typeof(ApiPlanTargets), nameof(ApiPlanTargets.Compute));
         void Try(string name, Action<GenerationPlan> edit)
         {
@@ -517,11 +466,11 @@ public static class ApiProof
             try
             {
                 edit(plan);
-                report[name] = new JsonObject { ["threw"] = null, ["listing"] = plan.ToString() };
+                report[name] = new PlanAttempt(null, plan.ToString());
             }
             catch (Exception e)
             {
-                report[name] = Thrown(e);
+                report[name] = new PlanAttempt(Thrown(e), null);
             }
         }
         // A constructed generic of a type the host never references (looked up by name, so this
@@ -541,7 +490,7 @@ public static class ApiProof
     }
 
     // A plan whose body the JIT rejects: the call throws, the profiler restores the original.
-    private static JsonObject RejectedPlan(Interceptor interceptor)
+    private static RejectedPlanReport RejectedPlan(Interceptor interceptor)
     {
         Func<string> call = () =>
         {
@@ -554,17 +503,17 @@ public static class ApiProof
                 return e.GetType().Name;
             }
         };
-        var report = new JsonObject { ["original"] = Warm(call) };
+        string original = Warm(call);
         var plan = new GenerationPlan(Method(typeof(ApiPlanTargets), nameof(ApiPlanTargets.Rejected))) { MaxStack = 8 };
         plan.Emit(OpCodes.Pop); // pops an empty stack
         plan.Emit(OpCodes.Ldc_I4_0);
         plan.Emit(OpCodes.Ret);
         // Both stack-type checks would refuse it; the JIT's rejection is what this is about.
         plan.AllowUnverifiable();
-        report["unverifiable"] = plan.IsUnverifiable;
+        bool unverifiable = plan.IsUnverifiable;
         Patch patch = interceptor.Apply(plan);
-        report["applied"] = patch.ReadLastGeneration()?.State.ToString();
-        var outcomes = new JsonArray();
+        string? applied = patch.ReadLastGeneration()?.State.ToString();
+        var outcomes = new List<string>();
         string last = "";
         for (int i = 0; i < 200 && last != Input.ToString(); i++)
         {
@@ -573,40 +522,36 @@ public static class ApiProof
                 outcomes.Add(last);
             Thread.Sleep(5);
         }
-        report["outcomes"] = outcomes;
-        report["restored"] = last;
-        report["lastGeneration"] = Generation(patch.ReadLastGeneration());
+        ApiGeneration? lastGeneration = Generation(patch.ReadLastGeneration());
         patch.Remove();
-        report["removed"] = call();
-        return report;
+        return new RejectedPlanReport(original, unverifiable, applied, outcomes, last, lastGeneration, call());
     }
 
     // The stack-type check: plans that return or pass the wrong type, or meet with different
     // stacks, are refused by Apply before anything reaches the profiler (no patch appears); with
     // the plan's check off the profiler refuses the same body, as the same exception; plans that
     // are unverifiable but correct run when AllowUnverifiable says so.
-    private static JsonObject TypeSafety(Interceptor interceptor)
+    private static ApiTypeSafety TypeSafety(Interceptor interceptor)
     {
-        var report = new JsonObject();
         int patchesBefore = interceptor.Patches.Count;
-        report["intForString"] = TypePlan(interceptor, nameof(ApiTypeTargets.Name), () => ApiTypeTargets.Name(7), p =>
+        TypePlanReport<string> intForString = TypePlan(interceptor, nameof(ApiTypeTargets.Name), () => ApiTypeTargets.Name(7), p =>
         {
             p.Emit(OpCodes.Ldarg_0);
             p.Emit(OpCodes.Ret);
         });
-        report["stringForDouble"] = TypePlan(interceptor, nameof(ApiTypeTargets.Ratio), () => ApiTypeTargets.Ratio(7), p =>
+        TypePlanReport<double> stringForDouble = TypePlan(interceptor, nameof(ApiTypeTargets.Ratio), () => ApiTypeTargets.Ratio(7), p =>
         {
             p.Emit(OpCodes.Ldsfld, typeof(ApiTypeTargets).GetField(nameof(ApiTypeTargets.Label))!);
             p.Emit(OpCodes.Ret);
         });
-        report["callArgument"] = TypePlan(interceptor, nameof(ApiTypeTargets.CallArgument),
+        TypePlanReport<int> callArgument = TypePlan(interceptor, nameof(ApiTypeTargets.CallArgument),
             () => ApiTypeTargets.CallArgument(7), p =>
             {
                 p.Emit(OpCodes.Ldnull);
                 p.Emit(OpCodes.Call, typeof(Math).GetMethod(nameof(Math.Abs), [typeof(int)])!);
                 p.Emit(OpCodes.Ret);
             });
-        report["mergeDepth"] = TypePlan(interceptor, nameof(ApiTypeTargets.MergeDepth), () => ApiTypeTargets.MergeDepth(7),
+        TypePlanReport<int> mergeDepth = TypePlan(interceptor, nameof(ApiTypeTargets.MergeDepth), () => ApiTypeTargets.MergeDepth(7),
             p =>
             {
                 PlanLabel join = p.DefineLabel();
@@ -617,8 +562,8 @@ public static class ApiProof
                 p.Emit(OpCodes.Ldc_I4_2);
                 p.Emit(OpCodes.Ret);
             });
-        report["patchesUnchanged"] = interceptor.Patches.Count == patchesBefore;
-        report["byProfiler"] = TypePlan(interceptor, nameof(ApiTypeTargets.Profiled), () => ApiTypeTargets.Profiled(7), p =>
+        bool patchesUnchanged = interceptor.Patches.Count == patchesBefore;
+        TypePlanReport<string> byProfiler = TypePlan(interceptor, nameof(ApiTypeTargets.Profiled), () => ApiTypeTargets.Profiled(7), p =>
         {
             p.SkipPlanStackCheck = true;
             p.Emit(OpCodes.Ldarg_0);
@@ -636,16 +581,16 @@ public static class ApiProof
             p.Emit(OpCodes.Call, typeof(ApiTypeTargets).GetMethod(nameof(ApiTypeTargets.ReadInt))!);
             p.Emit(OpCodes.Ret);
         }
-        report["widenRefused"] = TypePlan(interceptor, nameof(ApiTypeTargets.Widen), () => ApiTypeTargets.Widen(1234), Widen);
-        report["widen"] = UnverifiablePlan(interceptor, nameof(ApiTypeTargets.Widen), () => ApiTypeTargets.Widen(1234), 1234L,
+        TypePlanReport<long> widenRefused = TypePlan(interceptor, nameof(ApiTypeTargets.Widen), () => ApiTypeTargets.Widen(1234), Widen);
+        AllowedPlanReport<long> widen = UnverifiablePlan(interceptor, nameof(ApiTypeTargets.Widen), () => ApiTypeTargets.Widen(1234), 1234L,
             Widen);
-        report["floatBitsRefused"] = TypePlan(interceptor, nameof(ApiTypeTargets.FloatBits),
+        TypePlanReport<int> floatBitsRefused = TypePlan(interceptor, nameof(ApiTypeTargets.FloatBits),
             () => ApiTypeTargets.FloatBits(1.5f), FloatBits);
-        report["floatBits"] = UnverifiablePlan(interceptor, nameof(ApiTypeTargets.FloatBits),
+        AllowedPlanReport<int> floatBits = UnverifiablePlan(interceptor, nameof(ApiTypeTargets.FloatBits),
             () => ApiTypeTargets.FloatBits(1.5f), BitConverter.SingleToInt32Bits(1.5f), FloatBits);
 
         // Type-safe bodies whose merges are not of one type: accepted and run.
-        report["unrelatedClassesMerge"] = SafePlan(interceptor, nameof(ApiTypeTargets.CountOf),
+        AllowedPlanReport<int> unrelatedClassesMerge = SafePlan(interceptor, nameof(ApiTypeTargets.CountOf),
             () => ApiTypeTargets.CountOf(1) * 10 + ApiTypeTargets.CountOf(0), 0, p =>
             {
                 PlanLabel hashSet = p.DefineLabel(), join = p.DefineLabel();
@@ -659,7 +604,7 @@ public static class ApiProof
                 p.Emit(OpCodes.Callvirt, typeof(ICollection<int>).GetProperty(nameof(ICollection<int>.Count))!.GetMethod!);
                 p.Emit(OpCodes.Ret);
             });
-        report["nullMeetsClassT"] = SafePlan(interceptor, nameof(ApiTypeTargets.OrNull),
+        AllowedPlanReport<string> nullMeetsClassT = SafePlan(interceptor, nameof(ApiTypeTargets.OrNull),
             () => (ApiTypeTargets.OrNull("kept", true) ?? "null") + "," + (ApiTypeTargets.OrNull("dropped", false) ?? "null"),
             "kept,null", p =>
             {
@@ -673,93 +618,89 @@ public static class ApiProof
                 p.MarkLabel(join);
                 p.Emit(OpCodes.Ret);
             });
-        return report;
+        return new ApiTypeSafety(intForString, stringForDouble, callArgument, mergeDepth, patchesUnchanged, byProfiler,
+            widenRefused, widen, floatBitsRefused, floatBits, unrelatedClassesMerge, nullMeetsClassT);
     }
 
     // A type-safe plan the check must accept: applied, what the target returns, then removed.
-    private static JsonObject SafePlan<T>(Interceptor interceptor, string name, Func<T> call, T expected,
+    private static AllowedPlanReport<T> SafePlan<T>(Interceptor interceptor, string name, Func<T> call, T expected,
         Action<GenerationPlan> body)
     {
         var plan = new GenerationPlan(Method(typeof(ApiTypeTargets), name)) { Name = "type-safe merge" };
         body(plan);
-        var report = new JsonObject { ["original"] = JsonSerializer.SerializeToNode(Warm(call)) };
+        T original = Warm(call);
         try
         {
             Patch patch = interceptor.Apply(plan);
-            report["result"] = Poll(call, expected);
+            Polled<T> result = Poll(call, expected);
             patch.Remove();
-            report["removed"] = JsonSerializer.SerializeToNode(call());
+            return new AllowedPlanReport<T>(original, null, new AppliedPlan<T>(result, null, call()), null);
         }
         catch (Exception e)
         {
-            report["thrown"] = Thrown(e);
+            return new AllowedPlanReport<T>(original, null, null, Thrown(e));
         }
-        return report;
     }
 
     // Apply a plan for ApiTypeTargets.`name`: what it threw, and what the target returns before and after.
-    private static JsonObject TypePlan<T>(Interceptor interceptor, string name, Func<T> call, Action<GenerationPlan> body)
+    private static TypePlanReport<T> TypePlan<T>(Interceptor interceptor, string name, Func<T> call, Action<GenerationPlan> body)
     {
-        var report = new JsonObject { ["original"] = JsonSerializer.SerializeToNode(Warm(call)) };
+        T original = Warm(call);
         var plan = new GenerationPlan(Method(typeof(ApiTypeTargets), name)) { Name = "type check" };
         body(plan);
+        ThrownReport? thrown = null;
+        string? applied = null;
         try
         {
-            Patch applied = interceptor.Apply(plan);
-            report["threw"] = null;
-            report["applied"] = applied.ReadLastGeneration()?.State.ToString();
+            Patch patch = interceptor.Apply(plan);
+            applied = patch.ReadLastGeneration()?.State.ToString();
         }
         catch (Exception e)
         {
-            report["thrown"] = Thrown(e);
+            thrown = Thrown(e);
         }
-        report["targetResult"] = JsonSerializer.SerializeToNode(Warm(call));
-        report["listing"] = plan.ToString();
-        return report;
+        T targetResult = Warm(call);
+        return new TypePlanReport<T>(original, thrown, applied, targetResult, plan.ToString());
     }
 
     // The same plan with AllowUnverifiable: applied, what the target returns, then removed.
-    private static JsonObject UnverifiablePlan<T>(Interceptor interceptor, string name, Func<T> call, T expected,
+    private static AllowedPlanReport<T> UnverifiablePlan<T>(Interceptor interceptor, string name, Func<T> call, T expected,
         Action<GenerationPlan> body)
     {
         var plan = new GenerationPlan(Method(typeof(ApiTypeTargets), name)) { Name = "unverifiable" };
         body(plan);
         plan.AllowUnverifiable();
-        var report = new JsonObject { ["original"] = JsonSerializer.SerializeToNode(Warm(call)), ["isUnverifiable"] = plan.IsUnverifiable };
+        T original = Warm(call);
         try
         {
             Patch patch = interceptor.Apply(plan);
-            report["result"] = Poll(call, expected);
-            report["generation"] = Generation(patch.ReadLastGeneration());
+            Polled<T> result = Poll(call, expected);
+            ApiGeneration? generation = Generation(patch.ReadLastGeneration());
             patch.Remove();
-            report["removed"] = JsonSerializer.SerializeToNode(call());
+            return new AllowedPlanReport<T>(original, plan.IsUnverifiable, new AppliedPlan<T>(result, generation, call()), null);
         }
         catch (Exception e)
         {
-            report["thrown"] = Thrown(e);
+            return new AllowedPlanReport<T>(original, plan.IsUnverifiable, null, Thrown(e));
         }
-        return report;
     }
 
     // ------------------------------------------------------------------ helpers
 
-    private static JsonObject Step(Patch patch, Func<int> call, int expected) => new()
+    private static ApiStep Step(Patch patch, Func<int> call, int expected)
     {
-        ["result"] = Poll(call, expected),
-        ["state"] = patch.ReadTelemetry().State.ToString(),
-        ["isInstalled"] = patch.IsInstalled,
-        ["telemetry"] = Telemetry(patch.ReadTelemetry()),
-    };
-
-    private static JsonObject PlanStep(Patch patch, Func<int> call, int expected)
-    {
-        JsonObject step = Step(patch, call, expected);
-        step["generationId"] = patch.GenerationId;
-        step["generation"] = Generation(patch.ReadLastGeneration());
-        return step;
+        Polled<int> result = Poll(call, expected);
+        string state = patch.ReadTelemetry().State.ToString();
+        return new ApiStep(result, state, patch.IsInstalled, Telemetry(patch.ReadTelemetry()));
     }
 
-    private static JsonObject Poll<T>(Func<T> call, T expected) => Patcher.Poll(call, expected);
+    private static ApiStep PlanStep(Patch patch, Func<int> call, int expected)
+    {
+        ApiStep step = Step(patch, call, expected);
+        return step with { GenerationId = patch.GenerationId, Generation = Generation(patch.ReadLastGeneration()) };
+    }
+
+    private static Polled<T> Poll<T>(Func<T> call, T expected) => Patcher.PollFor(call, expected);
 
     private static T Warm<T>(Func<T> call)
     {
@@ -771,82 +712,60 @@ public static class ApiProof
 
     private static MethodInfo Method(Type type, string name) => Patcher.Method(type, name);
 
-    private static JsonObject Telemetry(PatchTelemetry t) => new()
-    {
-        ["state"] = t.State.ToString(),
-        ["lastStatus"] = t.LastStatus.ToString(),
-        ["pendingCommands"] = t.PendingCommands,
-        ["commandsCompleted"] = t.CommandsCompleted,
-        ["ownerCount"] = t.OwnerCount,
-        ["methodToken"] = t.MethodToken,
-        ["getReJITParameters"] = t.GetReJITParametersCallbacks,
-        ["rejitStarted"] = t.ReJITCompilationsStarted,
-        ["rejitFinished"] = t.ReJITCompilationsFinished,
-        ["rejitErrors"] = t.ReJITErrors,
-        ["requestHResult"] = t.RequestHResult,
-        ["compilationHResult"] = t.CompilationHResult,
-        ["metadataHResult"] = t.MetadataHResult,
-        ["replacementNonZero"] = t.ReplacementEntryPoint != 0,
-        ["commandElapsedMs"] = t.CommandElapsed.TotalMilliseconds,
-        ["compileElapsedMs"] = t.CompileElapsed.TotalMilliseconds,
-        ["text"] = t.ToString(),
-    };
+    private static ApiTelemetry Telemetry(PatchTelemetry t) => new(
+        t.State.ToString(),
+        t.LastStatus.ToString(),
+        t.PendingCommands,
+        t.CommandsCompleted,
+        t.OwnerCount,
+        t.MethodToken,
+        t.GetReJITParametersCallbacks,
+        t.ReJITCompilationsStarted,
+        t.ReJITCompilationsFinished,
+        t.ReJITErrors,
+        t.RequestHResult,
+        t.CompilationHResult,
+        t.MetadataHResult,
+        t.ReplacementEntryPoint != 0,
+        t.CommandElapsed.TotalMilliseconds,
+        t.CompileElapsed.TotalMilliseconds,
+        t.ToString());
 
-    private static JsonObject? Generation(GenerationInfo? g)
+    private static ApiGeneration? Generation(GenerationInfo? g) =>
+        g is null
+            ? null
+            : new ApiGeneration(g.Id, g.PriorId, g.State.ToString(), g.StatusName, g.CompilationHResult,
+                [.. g.Relocations.Select(r => new ApiRelocation(r.Kind.ToString(), (uint)r.Token >> 24, r.Reused, r.HResult,
+                    r.Description))]);
+
+    private static ThrownReport Thrown(Exception e)
     {
-        if (g is null)
-            return null;
-        var relocations = new JsonArray();
-        foreach (RelocationInfo r in g.Relocations)
-            relocations.Add(new JsonObject
+        var thrown = new ThrownReport(e.GetType().Name, e.Message, null, null, null, null, null, null, null, null, null, null,
+            null, null, null, null, null);
+        return e switch
+        {
+            InterceptionUnavailableException u => thrown with { Reason = u.Reason.ToString() },
+            SignatureMismatchException s => thrown with
             {
-                ["kind"] = r.Kind.ToString(),
-                ["table"] = (uint)r.Token >> 24,
-                ["reused"] = r.Reused,
-                ["hresult"] = r.HResult,
-                ["description"] = r.Description,
-            });
-        return new JsonObject
-        {
-            ["id"] = g.Id,
-            ["priorId"] = g.PriorId,
-            ["state"] = g.State.ToString(),
-            ["status"] = g.StatusName,
-            ["compilationHResult"] = g.CompilationHResult,
-            ["relocations"] = relocations,
+                Kind = s.Kind.ToString(),
+                ParameterIndex = s.ParameterIndex,
+                Expected = s.Expected?.ToString(),
+                Actual = s.Actual?.ToString(),
+            },
+            PatchException p => thrown with { Status = p.StatusName, StatusEnum = p.Status.ToString() },
+            StackTypeMismatchException t => thrown with
+            {
+                IlOffset = t.ILOffset,
+                Instruction = t.Instruction,
+                Found = t.Found.ToString(),
+                Expected = t.Expected.ToString(),
+                FoundType = t.FoundType?.ToString(),
+                ExpectedType = t.ExpectedType?.ToString(),
+                DetectedByProfiler = t.DetectedByProfiler,
+                GenerationState = t.Generation?.State.ToString(),
+                GenerationStatus = t.Generation?.StatusName,
+            },
+            _ => thrown,
         };
-    }
-
-    private static JsonObject Thrown(Exception e)
-    {
-        var json = new JsonObject { ["threw"] = e.GetType().Name, ["message"] = e.Message };
-        switch (e)
-        {
-            case InterceptionUnavailableException u:
-                json["reason"] = u.Reason.ToString();
-                break;
-            case SignatureMismatchException s:
-                json["kind"] = s.Kind.ToString();
-                json["parameterIndex"] = s.ParameterIndex;
-                json["expected"] = s.Expected?.ToString();
-                json["actual"] = s.Actual?.ToString();
-                break;
-            case PatchException p:
-                json["status"] = p.StatusName;
-                json["statusEnum"] = p.Status.ToString();
-                break;
-            case StackTypeMismatchException t:
-                json["ilOffset"] = t.ILOffset;
-                json["instruction"] = t.Instruction;
-                json["found"] = t.Found.ToString();
-                json["expected"] = t.Expected.ToString();
-                json["foundType"] = t.FoundType?.ToString();
-                json["expectedType"] = t.ExpectedType?.ToString();
-                json["detectedByProfiler"] = t.DetectedByProfiler;
-                json["generationState"] = t.Generation?.State.ToString();
-                json["generationStatus"] = t.Generation?.StatusName;
-                break;
-        }
-        return json;
     }
 }

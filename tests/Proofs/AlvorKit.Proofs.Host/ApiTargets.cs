@@ -1,5 +1,9 @@
 using System.Runtime.CompilerServices;
 
+// Patch targets and replacements: the public fields are what plans reach with ldfld, ldsfld and
+// ref arguments, and NotStatic is an instance method on purpose (the mismatch it proves).
+#pragma warning disable CA1051, CA1822, CA2211
+
 namespace AlvorKit.Proofs.Host;
 
 // Targets of the managed-API proofs (mode "api"), their replacements, and replacements whose
@@ -90,14 +94,9 @@ public struct ApiVector
 }
 
 /// <summary>The generic type whose constructor and field a plan references (TypeSpec parent).</summary>
-public sealed class ApiBox<T>
+public sealed class ApiBox<T>(T value)
 {
-    public T Value;
-
-    public ApiBox(T value)
-    {
-        Value = value;
-    }
+    public T Value = value;
 
     // A target in a generic type: a plan's body reads Value through ApiBox<!0> (VAR 0).
     [MethodImpl(MethodImplOptions.NoInlining)]

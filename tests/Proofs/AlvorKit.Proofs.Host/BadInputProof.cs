@@ -1,7 +1,10 @@
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
-using System.Text.Json.Nodes;
 using AlvorKit.Interception.Native;
+using AlvorKit.Proofs.Reports;
+
+// Patch targets: the public P/Invoke stub and field are the shapes the refused inputs name.
+#pragma warning disable CA1051, CA1401
 
 namespace AlvorKit.Proofs.Host;
 
@@ -36,7 +39,7 @@ public static unsafe class BadInputProof
 
     // Each bad input gets its own status, at the call or from the worker (then the patch
     // ends Rejected), and the running target keeps returning what it returned before.
-    public static JsonObject Run()
+    public static BadInputReport Run()
     {
         var patcher = new Patcher();
         ProfilerLibrary library = patcher.Library;
@@ -44,9 +47,9 @@ public static unsafe class BadInputProof
         var replacementMethod = Patcher.Method(typeof(BadInputTargets), nameof(BadInputTargets.GuardedReplacement));
         IntPtr replacement = Patcher.EntryPoint(replacementMethod);
         AlvkInstallRequest valid = patcher.Request(guarded, replacementMethod, Owner);
-        var report = new JsonObject { ["original"] = BadInputTargets.Guarded(Input) };
+        int original = BadInputTargets.Guarded(Input);
 
-        var installs = new JsonObject();
+        var installs = new SortedDictionary<string, BadInstall>(StringComparer.Ordinal);
         void Install(string name, AlvkInstallRequest request, Mutate? mutate = null)
         {
             mutate?.Invoke(ref request);
@@ -69,74 +72,63 @@ public static unsafe class BadInputProof
         Install("reservedNonZero", valid, (ref r) => r.Reserved = 1);
         installs["nullRequest"] = Observe(patcher, library.PatchInstallWithNulls(valid, nullRequest: true, nullHandle: false), 0);
         installs["nullHandle"] = Observe(patcher, library.PatchInstallWithNulls(valid, nullRequest: false, nullHandle: true), 0);
-        report["installs"] = installs;
 
-        var handles = new JsonObject();
+        var handles = new SortedDictionary<string, HandleRefusals>(StringComparer.Ordinal);
         foreach ((string name, ulong handle) in new[] { ("unknown", UnknownHandle), ("zero", 0ul) })
         {
-            handles[name] = new JsonObject
-            {
-                ["replace"] = library.PatchReplace(handle, Owner, replacement).ToString(),
-                ["remove"] = library.PatchRemove(handle, Owner).ToString(),
-                ["wait"] = library.PatchWait(handle, 100).ToString(),
-                ["telemetry"] = library.PatchGetTelemetry(handle, out _).ToString(),
-            };
+            handles[name] = new HandleRefusals(
+                library.PatchReplace(handle, Owner, replacement).ToString(),
+                library.PatchRemove(handle, Owner).ToString(),
+                library.PatchWait(handle, 100).ToString(),
+                library.PatchGetTelemetry(handle, out _).ToString());
         }
-        report["handles"] = handles;
-        report["live"] = LiveRefusals(patcher, valid, replacement);
-        report["finalResult"] = BadInputTargets.Guarded(Input);
-        return report;
+        LiveRefusals live = LiveRefusals(patcher, valid, replacement);
+        return new BadInputReport(original, installs, handles, live, BadInputTargets.Guarded(Input));
     }
 
     // Refusals against a live patch: nothing they do may change it.
-    private static JsonObject LiveRefusals(Patcher patcher, AlvkInstallRequest valid, IntPtr replacement)
+    private static LiveRefusals LiveRefusals(Patcher patcher, AlvkInstallRequest valid, IntPtr replacement)
     {
         ProfilerLibrary library = patcher.Library;
         Func<int> call = () => BadInputTargets.Guarded(Input);
         AlvkStatus sync = library.PatchInstall(valid, out ulong handle);
-        JsonObject live = patcher.Command(sync, handle);
-        live["patched"] = Patcher.Poll(call, Input + 100);
-        live["removeByStranger"] = library.PatchRemove(handle, Stranger).ToString();
-        live["replaceByStranger"] = library.PatchReplace(handle, Stranger, replacement).ToString();
-        live["replaceOwnerZero"] = library.PatchReplace(handle, 0, replacement).ToString();
-        live["replaceWithZero"] = library.PatchReplace(handle, Owner, 0).ToString();
-        live["telemetryNullOut"] = library.PatchGetTelemetryWithNull(handle).ToString();
-        live["telemetrySmallStruct"] = library.PatchGetTelemetry(handle, out _, size: 8).ToString();
+        CommandOutcome command = patcher.Finish(sync, handle);
+        Polled<int> patched = Patcher.PollFor(call, Input + 100);
+        string removeByStranger = library.PatchRemove(handle, Stranger).ToString();
+        string replaceByStranger = library.PatchReplace(handle, Stranger, replacement).ToString();
+        string replaceOwnerZero = library.PatchReplace(handle, 0, replacement).ToString();
+        string replaceWithZero = library.PatchReplace(handle, Owner, 0).ToString();
+        string telemetryNullOut = library.PatchGetTelemetryWithNull(handle).ToString();
+        string telemetrySmallStruct = library.PatchGetTelemetry(handle, out _, size: 8).ToString();
         AlvkInstallRequest badJoin = valid;
         badJoin.Owner = Stranger;
         badJoin.SignatureHash[0] ^= 0xFF;
-        live["badJoin"] = Observe(patcher, library.PatchInstall(badJoin, out ulong joined), joined, Input + 100);
-        live["badJoinSameHandle"] = joined == handle;
-        live["stillPatched"] = call();
-        live["telemetry"] = patcher.Telemetry(handle);
-        JsonObject remove = patcher.Command(library.PatchRemove(handle, Owner), handle);
-        remove["result"] = Patcher.Poll(call, Input + 1);
-        live["remove"] = remove;
-        return live;
+        BadInstall join = Observe(patcher, library.PatchInstall(badJoin, out ulong joined), joined, Input + 100);
+        bool sameHandle = joined == handle;
+        int stillPatched = call();
+        TelemetryReport telemetry = patcher.ReadTelemetry(handle);
+        CommandOutcome remove = patcher.Finish(library.PatchRemove(handle, Owner), handle);
+        var removed = new CommandStep(remove, Patcher.PollFor(call, Input + 1));
+        return new LiveRefusals(command, patched, removeByStranger, replaceByStranger, replaceOwnerZero, replaceWithZero,
+            telemetryNullOut, telemetrySmallStruct, join, sameHandle, stillPatched, telemetry, removed);
     }
 
-    private static JsonObject Observe(Patcher patcher, AlvkStatus sync, ulong handle, int expected = Input + 1)
+    private static BadInstall Observe(Patcher patcher, AlvkStatus sync, ulong handle, int expected = Input + 1)
     {
-        var json = new JsonObject { ["sync"] = sync.ToString() };
         string status = sync.ToString();
+        WorkerVerdict? worker = null;
         if (sync == AlvkStatus.Ok)
         {
             status = patcher.Library.PatchWait(handle, Patcher.WaitMs).ToString();
-            json["wait"] = status;
-            JsonObject telemetry = patcher.Telemetry(handle);
-            json["state"] = telemetry["state"]?.DeepClone();
-            json["lastStatus"] = telemetry["lastStatus"]?.DeepClone();
+            TelemetryReport telemetry = patcher.ReadTelemetry(handle);
             // Whatever method the request named: a rejected patch never reached the runtime.
-            json["getReJITParameters"] = telemetry["getReJITParameters"]?.DeepClone();
-            json["rejitStarted"] = telemetry["rejitStarted"]?.DeepClone();
+            worker = new WorkerVerdict(status, telemetry.State, telemetry.LastStatus, telemetry.GetReJITParameters,
+                telemetry.RejitStarted);
         }
-        json["status"] = status;
         // Called several times: a wrongly applied patch would show within these calls.
         int result = 0;
         for (int i = 0; i < 3; i++)
             result = BadInputTargets.Guarded(Input);
-        json["targetResult"] = result;
-        json["targetUnchanged"] = result == expected;
-        return json;
+        return new BadInstall(sync.ToString(), worker, status, result, result == expected);
     }
 }

@@ -1,7 +1,7 @@
 using System.Reflection.Metadata;
 using System.Runtime.CompilerServices;
-using System.Text.Json.Nodes;
 using AlvorKit.Interception.Native;
+using AlvorKit.Proofs.Reports;
 
 namespace AlvorKit.Proofs.Host;
 
@@ -27,28 +27,26 @@ public static unsafe class CommandsProof
     private const ulong Owner = 0x7101, Joiner = 0x7102, Stranger = 0x7103, ChainOwner = 0x7104;
     private const int Input = 7;
 
-    public static JsonObject Run()
+    public static CommandsReport Run()
     {
         var patcher = new Patcher();
-        var report = new JsonObject();
-        report["ownCommand"] = OwnCommand(patcher);
-        report["generationIds"] = GenerationIds(patcher);
-        return report;
+        OwnCommandReport ownCommand = OwnCommand(patcher);
+        return new CommandsReport(ownCommand, GenerationIds(patcher));
     }
 
     // A replace and, behind it on the same patch, a join the worker rejects: each waiter gets
     // its own command's status; alvk_patch_wait reports the latest finished one.
-    private static JsonObject OwnCommand(Patcher patcher)
+    private static OwnCommandReport OwnCommand(Patcher patcher)
     {
         ProfilerLibrary library = patcher.Library;
         var value = Patcher.Method(typeof(CommandTargets), nameof(CommandTargets.Value));
         var doubled = Patcher.Method(typeof(CommandTargets), nameof(CommandTargets.Doubled));
         var tripled = Patcher.Method(typeof(CommandTargets), nameof(CommandTargets.Tripled));
-        var report = new JsonObject { ["original"] = CommandTargets.Value(Input) };
+        int original = CommandTargets.Value(Input);
         AlvkStatus install = library.PatchInstall(patcher.Request(value, doubled, Owner), out ulong handle);
         ulong installCommand = library.LastCommand();
-        report["install"] = Waited(library, install, installCommand);
-        report["afterInstall"] = Patcher.Poll(() => CommandTargets.Value(Input), 2 * Input);
+        WaitedCommand installed = Waited(library, install, installCommand);
+        Polled<int> afterInstall = Patcher.PollFor(() => CommandTargets.Value(Input), 2 * Input);
 
         AlvkStatus replace = library.PatchReplace(handle, Owner, Patcher.EntryPoint(tripled));
         ulong replaceCommand = library.LastCommand();
@@ -56,60 +54,48 @@ public static unsafe class CommandsProof
         bad.BodyIdentity[0] ^= 0xFF;
         AlvkStatus join = library.PatchInstall(bad, out ulong joined);
         ulong joinCommand = library.LastCommand();
-        report["sameHandle"] = joined == handle;
-        report["replace"] = Waited(library, replace, replaceCommand);
-        report["join"] = Waited(library, join, joinCommand);
-        report["distinctIds"] = installCommand != 0 && replaceCommand > installCommand && joinCommand > replaceCommand;
-        report["patchWait"] = library.PatchWait(handle, Patcher.WaitMs).ToString();
-        report["afterReplace"] = Patcher.Poll(() => CommandTargets.Value(Input), 3 * Input);
+        bool sameHandle = joined == handle;
+        WaitedCommand replaced = Waited(library, replace, replaceCommand);
+        WaitedCommand joinWaited = Waited(library, join, joinCommand);
+        bool distinctIds = installCommand != 0 && replaceCommand > installCommand && joinCommand > replaceCommand;
+        string patchWait = library.PatchWait(handle, Patcher.WaitMs).ToString();
+        Polled<int> afterReplace = Patcher.PollFor(() => CommandTargets.Value(Input), 3 * Input);
 
         AlvkStatus refused = library.PatchRemove(handle, Stranger);
-        report["refusedRemove"] = new JsonObject
-        {
-            ["status"] = refused.ToString(),
-            ["lastCommand"] = library.LastCommand(),
-        };
-        report["unknownZero"] = library.CommandWait(0, 0, out _).ToString();
-        report["unknownFuture"] = library.CommandWait(ulong.MaxValue, 0, out _).ToString();
+        var refusedRemove = new RefusedCall(refused.ToString(), library.LastCommand());
+        string unknownZero = library.CommandWait(0, 0, out _).ToString();
+        string unknownFuture = library.CommandWait(ulong.MaxValue, 0, out _).ToString();
 
         AlvkStatus remove = library.PatchRemove(handle, Owner);
-        report["remove"] = Waited(library, remove, library.LastCommand());
-        report["afterRemove"] = Patcher.Poll(() => CommandTargets.Value(Input), Input + 1);
-        return report;
+        WaitedCommand removed = Waited(library, remove, library.LastCommand());
+        return new OwnCommandReport(original, installed, afterInstall, sameHandle, replaced, joinWaited, distinctIds,
+            patchWait, afterReplace, refusedRemove, unknownZero, unknownFuture, removed,
+            Patcher.PollFor(() => CommandTargets.Value(Input), Input + 1));
     }
 
-    private static JsonObject Waited(ProfilerLibrary library, AlvkStatus sync, ulong command)
+    private static WaitedCommand Waited(ProfilerLibrary library, AlvkStatus sync, ulong command)
     {
-        var json = new JsonObject { ["sync"] = sync.ToString(), ["command"] = command };
-        if (sync == AlvkStatus.Ok)
-        {
-            AlvkStatus wait = library.CommandWait(command, Patcher.WaitMs, out AlvkStatus result);
-            json["wait"] = wait.ToString();
-            json["result"] = result.ToString();
-        }
-        return json;
+        if (sync != AlvkStatus.Ok)
+            return new WaitedCommand(sync.ToString(), command, null, null);
+        AlvkStatus wait = library.CommandWait(command, Patcher.WaitMs, out AlvkStatus result);
+        return new WaitedCommand(sync.ToString(), command, wait.ToString(), result.ToString());
     }
 
     // A chain of generations submitted as fast as one thread can, so the bounded queue fills:
     // the refusals (QUEUE_FULL) take no ID, so the accepted IDs are consecutive; every accepted
     // one ends with a result, and the last one is what the target runs.
-    private static JsonObject GenerationIds(Patcher patcher)
+    private static GenerationIdsReport GenerationIds(Patcher patcher)
     {
         ProfilerLibrary library = patcher.Library;
         AlvkMethodDescription target = patcher.Describe(Patcher.Method(typeof(CommandTargets), nameof(CommandTargets.Chained)));
-        var report = new JsonObject { ["original"] = CommandTargets.Chained(Input) };
+        int original = CommandTargets.Chained(Input);
         var ids = new List<ulong>();
         var commands = new List<ulong>();
         int queueFull = 0, stale = 0, other = 0;
         ulong handle = 0, prior = 0;
         // Stale first: refused at the call, issues nothing.
         AlvkStatus staleFirst = Body(1).Submit(library, target, 12345, ChainOwner, out _, out ulong staleId);
-        report["staleAtCall"] = new JsonObject
-        {
-            ["status"] = staleFirst.ToString(),
-            ["id"] = staleId,
-            ["lastCommand"] = library.LastCommand(),
-        };
+        var staleAtCall = new RefusedSubmission(staleFirst.ToString(), staleId, library.LastCommand());
         var clock = System.Diagnostics.Stopwatch.StartNew();
         while ((ids.Count < 100 || queueFull == 0) && clock.Elapsed < TimeSpan.FromSeconds(20))
         {
@@ -140,16 +126,10 @@ public static unsafe class CommandsProof
         foreach (ulong command in commands)
             if (library.CommandWait(command, Patcher.WaitMs, out _) == AlvkStatus.Ok)
                 ended++;
-        report["accepted"] = ids.Count;
-        report["queueFull"] = queueFull;
-        report["stale"] = stale;
-        report["other"] = other;
-        report["gaps"] = gaps;
-        report["commandsEnded"] = ended;
-        report["last"] = Patcher.Poll(() => CommandTargets.Chained(Input), Input * 100 + ids.Count);
-        report["remove"] = Waited(library, library.PatchRemove(handle, ChainOwner), library.LastCommand());
-        report["afterRemove"] = Patcher.Poll(() => CommandTargets.Chained(Input), Input - 1);
-        return report;
+        Polled<int> last = Patcher.PollFor(() => CommandTargets.Chained(Input), Input * 100 + ids.Count);
+        WaitedCommand remove = Waited(library, library.PatchRemove(handle, ChainOwner), library.LastCommand());
+        return new GenerationIdsReport(original, staleAtCall, ids.Count, queueFull, stale, other, gaps, ended, last, remove,
+            Patcher.PollFor(() => CommandTargets.Chained(Input), Input - 1));
     }
 
     // x * 100 + n

@@ -5,8 +5,11 @@ using System.Reflection.PortableExecutable;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using System.Security.Cryptography;
-using System.Text.Json.Nodes;
 using AlvorKit.Interception.Native;
+using AlvorKit.Proofs.Reports;
+
+// Describe targets: the public P/Invoke stub and fields are the shapes the descriptions cover.
+#pragma warning disable CA1051, CA1401
 
 namespace AlvorKit.Proofs.Host;
 
@@ -64,7 +67,7 @@ public static class DescribeProof
 {
     // What the native profiler reports next to what System.Reflection.Metadata reads from the
     // assembly file on disk, for each method; then the refusals.
-    public static JsonObject Run()
+    public static DescribeReport Run()
     {
         ProfilerLibrary library = ProfilerLibrary.Open();
         Module module = typeof(DescribeTargets).Module;
@@ -72,7 +75,7 @@ public static class DescribeProof
         using var pe = new PEReader(File.OpenRead(module.Assembly.Location));
         MetadataReader md = pe.GetMetadataReader();
 
-        var methods = new JsonObject();
+        var methods = new SortedDictionary<string, DescribedMethod>(StringComparer.Ordinal);
         foreach (MethodBase m in new MethodBase[]
         {
             typeof(DescribeTargets).GetMethod(nameof(DescribeTargets.Add))!,
@@ -87,18 +90,13 @@ public static class DescribeProof
         })
         {
             AlvkStatus status = library.DescribeMethod(mvid, m.MetadataToken, out AlvkMethodDescription d);
-            var entry = new JsonObject { ["status"] = status.ToString() };
-            if (status == AlvkStatus.Ok)
-            {
-                entry["native"] = Describe(d);
-                entry["mvidMatches"] = d.ModuleMvid.ToGuid() == mvid;
-            }
-            entry["expected"] = Expected(pe, md, m.MetadataToken);
-            methods[$"{m.DeclaringType!.Name}.{m.Name}"] = entry;
+            bool ok = status == AlvkStatus.Ok;
+            methods[$"{m.DeclaringType!.Name}.{m.Name}"] = new DescribedMethod(status.ToString(),
+                ok ? d.ModuleMvid.ToGuid() == mvid : null, ok ? Describe(d) : null, Expected(pe, md, m.MetadataToken));
         }
 
         int add = typeof(DescribeTargets).GetMethod(nameof(DescribeTargets.Add))!.MetadataToken;
-        var refusals = new JsonObject
+        var refusals = new SortedDictionary<string, string>(StringComparer.Ordinal)
         {
             ["unknownMvid"] = library.DescribeMethod(Guid.NewGuid(), add, out _).ToString(),
             ["moduleNotAllowed"] = library.DescribeMethod(typeof(object).Module.ModuleVersionId,
@@ -111,55 +109,35 @@ public static class DescribeProof
             ["smallStruct"] = library.DescribeMethod(mvid, add, out _, size: 8).ToString(),
         };
         library.GetRuntimeStatus(out AlvkRuntimeStatus s);
-        return new JsonObject
-        {
-            ["methods"] = methods,
-            ["refusals"] = refusals,
-            ["addStillWorks"] = DescribeTargets.Add(20, 22),
-            ["commandsCompleted"] = s.CommandsCompleted,
-            ["queueDepth"] = s.QueueDepth,
-        };
+        return new DescribeReport(methods, refusals, DescribeTargets.Add(20, 22), s.CommandsCompleted, s.QueueDepth);
     }
 
-    private static JsonObject Describe(AlvkMethodDescription d) => new()
-    {
-        ["token"] = d.MethodToken,
-        ["epoch"] = d.ModuleEpoch,
-        ["flags"] = d.MethodFlags.ToString(),
-        ["paramCount"] = d.ParamCount,
-        ["signatureLength"] = d.SignatureLength,
-        ["signatureHash"] = d.SignatureHashHex,
-        ["bodySize"] = d.BodySize,
-        ["codeSize"] = d.CodeSize,
-        ["maxStack"] = d.MaxStack,
-        ["ehClauses"] = d.EhClauseCount,
-        ["localSignature"] = d.LocalSignature,
-        ["bodyIdentity"] = d.BodyIdentityHex,
-    };
+    private static NativeDescription Describe(AlvkMethodDescription d) =>
+        new(d.MethodToken, d.ModuleEpoch, d.MethodFlags.ToString(), d.ParamCount,
+            new MethodFacts(d.SignatureLength, d.SignatureHashHex, d.BodySize, d.CodeSize, d.MaxStack, d.EhClauseCount,
+                d.LocalSignature, d.BodyIdentityHex));
 
     // The same facts, read independently from the file with System.Reflection.Metadata.
-    private static JsonObject Expected(PEReader pe, MetadataReader md, int token)
+    private static MethodFacts Expected(PEReader pe, MetadataReader md, int token)
     {
         var handle = (MethodDefinitionHandle)MetadataTokens.Handle(token);
         MethodDefinition def = md.GetMethodDefinition(handle);
         byte[] signature = md.GetBlobBytes(def.Signature);
-        var expected = new JsonObject
+        var facts = new MethodFacts((uint)signature.Length, Convert.ToHexString(SHA256.HashData(signature)),
+            null, null, null, null, null, null);
+        if (def.RelativeVirtualAddress == 0)
+            return facts;
+        MethodBodyBlock body = pe.GetMethodBody(def.RelativeVirtualAddress);
+        byte[] bytes = pe.GetSectionData(def.RelativeVirtualAddress).GetContent(0, body.Size).ToArray();
+        return facts with
         {
-            ["signatureLength"] = signature.Length,
-            ["signatureHash"] = Convert.ToHexString(SHA256.HashData(signature)),
+            BodySize = (uint)body.Size,
+            CodeSize = (uint)body.GetILBytes()!.Length,
+            MaxStack = (uint)body.MaxStack,
+            EhClauses = (uint)body.ExceptionRegions.Length,
+            LocalSignature = body.LocalSignature.IsNil ? 0u : (uint)MetadataTokens.GetToken(body.LocalSignature),
+            BodyIdentity = Convert.ToHexString(SHA256.HashData(bytes)),
         };
-        if (def.RelativeVirtualAddress != 0)
-        {
-            MethodBodyBlock body = pe.GetMethodBody(def.RelativeVirtualAddress);
-            byte[] bytes = pe.GetSectionData(def.RelativeVirtualAddress).GetContent(0, body.Size).ToArray();
-            expected["bodySize"] = body.Size;
-            expected["codeSize"] = body.GetILBytes()!.Length;
-            expected["maxStack"] = body.MaxStack;
-            expected["ehClauses"] = body.ExceptionRegions.Length;
-            expected["localSignature"] = body.LocalSignature.IsNil ? 0 : MetadataTokens.GetToken(body.LocalSignature);
-            expected["bodyIdentity"] = Convert.ToHexString(SHA256.HashData(bytes));
-        }
-        return expected;
     }
 }
 

@@ -1,13 +1,8 @@
 using System.Reflection;
-using System.Text.Json;
-using System.Text.Json.Nodes;
 using AlvorKit.Interception.Native;
+using AlvorKit.Proofs.Reports;
 
 namespace AlvorKit.Proofs.Host;
-
-/// <summary>What one call of a shape's target showed: its result, and the location a
-/// ref/out/receiver write should reach (null when the shape writes none).</summary>
-public readonly record struct Observation(string Result, string? WriteBack = null);
 
 internal sealed record Shape(string Name, MethodInfo Target, string Replacement, Func<Observation> Call,
     Observation Original, Observation Patched, string ExpectedArgs);
@@ -81,17 +76,17 @@ public static class DispatchProof
 
     // Every shape: the original runs, the replacement receives exactly the target's
     // arguments and its result and writes reach the caller, the original returns.
-    public static JsonObject Run()
+    public static DispatchReport Run()
     {
         var patcher = new Patcher();
-        var shapes = new JsonObject();
+        var shapes = new Dictionary<string, DispatchShapeReport>();
         ulong owner = OwnerBase;
         foreach (Shape shape in Shapes())
             shapes[shape.Name] = RunShape(patcher, shape, ++owner);
-        return new JsonObject { ["shapes"] = shapes };
+        return new DispatchReport(shapes);
     }
 
-    private static JsonObject RunShape(Patcher patcher, Shape shape, ulong owner)
+    private static DispatchShapeReport RunShape(Patcher patcher, Shape shape, ulong owner)
     {
         ProfilerLibrary library = patcher.Library;
         Func<Observation> call = () =>
@@ -99,29 +94,25 @@ public static class DispatchProof
             DispatchReplacements.Received = null;
             return shape.Call();
         };
-        var report = new JsonObject();
         Observation original = call();
-        report["original"] = JsonSerializer.SerializeToNode(original);
-        report["originalOk"] = original == shape.Original && DispatchReplacements.Received is null;
+        bool originalOk = original == shape.Original && DispatchReplacements.Received is null;
 
         AlvkInstallRequest request = patcher.Request(shape.Target,
             Patcher.Method(typeof(DispatchReplacements), shape.Replacement), owner);
         AlvkStatus sync = library.PatchInstall(request, out ulong handle);
-        report["install"] = patcher.Command(sync, handle);
-        report["patchedPoll"] = Patcher.Poll(call, shape.Patched, out Observation patched);
-        report["patched"] = JsonSerializer.SerializeToNode(patched);
-        report["received"] = DispatchReplacements.Received;
-        report["patchedOk"] = patched.Result == shape.Patched.Result;
-        report["argumentsExact"] = DispatchReplacements.Received == shape.ExpectedArgs;
-        if (shape.Patched.WriteBack is not null)
-            report["writeBackOk"] = patched.WriteBack == shape.Patched.WriteBack;
-        report["telemetry"] = patcher.Telemetry(handle);
+        CommandOutcome install = patcher.Finish(sync, handle);
+        Polled<Observation> patchedPoll = Patcher.PollFor(call, shape.Patched);
+        Observation patched = patchedPoll.Actual;
+        string? received = DispatchReplacements.Received;
+        bool? writeBackOk = shape.Patched.WriteBack is null ? null : patched.WriteBack == shape.Patched.WriteBack;
+        TelemetryReport telemetry = patcher.ReadTelemetry(handle);
 
-        report["remove"] = patcher.Command(library.PatchRemove(handle, owner), handle);
-        report["restoredPoll"] = Patcher.Poll(call, shape.Original, out Observation restored);
-        report["restored"] = JsonSerializer.SerializeToNode(restored);
-        report["restoredOk"] = restored == shape.Original && DispatchReplacements.Received is null;
-        report["finalState"] = patcher.Telemetry(handle)["state"]?.DeepClone();
-        return report;
+        CommandOutcome remove = patcher.Finish(library.PatchRemove(handle, owner), handle);
+        Polled<Observation> restoredPoll = Patcher.PollFor(call, shape.Original);
+        Observation restored = restoredPoll.Actual;
+        bool restoredOk = restored == shape.Original && DispatchReplacements.Received is null;
+        return new DispatchShapeReport(original, originalOk, install, patchedPoll, patched, received,
+            patched.Result == shape.Patched.Result, received == shape.ExpectedArgs, writeBackOk, telemetry,
+            remove, restoredPoll, restored, restoredOk, patcher.ReadTelemetry(handle).State);
     }
 }

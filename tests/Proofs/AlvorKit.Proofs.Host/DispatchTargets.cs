@@ -1,5 +1,9 @@
 using System.Runtime.CompilerServices;
 
+// Dispatch targets: public fields are the ref, out and in locations and the receivers' state that
+// the replacements must reach exactly.
+#pragma warning disable CA1051, CA2211
+
 namespace AlvorKit.Proofs.Host;
 
 // Targets of the exact-dispatch matrix (one per shape) and their replacements. Each

@@ -5,8 +5,8 @@ using System.Reflection.Metadata;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using System.Text;
-using System.Text.Json.Nodes;
 using AlvorKit.Interception.Native;
+using AlvorKit.Proofs.Reports;
 
 namespace AlvorKit.Proofs.Host;
 
@@ -57,7 +57,7 @@ public static unsafe class ExitProof
     private static readonly ConcurrentDictionary<string, long> Calls = new(StringComparer.Ordinal);
     private static int _shutdownSeen, _quietCaptures, _inCapture, _paused, _parked;
 
-    public static object? Sink;
+    internal static object? Sink;
 
     [DllImport("libc", EntryPoint = "write")]
     private static extern nint Write(int fd, byte* buffer, nint count);
@@ -76,22 +76,9 @@ public static unsafe class ExitProof
         // The report, built (and serialized once) before the worker gets busy: building it takes
         // long enough, on a first run, for the worker to finish what it is busy with.
         library.GetRuntimeStatus(out AlvkRuntimeStatus before);
-        var report = new JsonObject
-        {
-            ["variant"] = variant,
-            ["hammers"] = Hammers,
-            ["captureBegin"] = "",
-            ["captureEndReturnedBeforeExit"] = "",
-            ["fillersAccepted"] = 0,
-            ["lastFill"] = "",
-            ["queueDepthAtExit"] = before.QueueDepth,
-            ["queueCapacity"] = before.QueueCapacity,
-            ["workerAliveAtExit"] = before.WorkerAlive,
-            ["allocationProfiling"] = before.AllocationProfiling,
-            ["callsBeforeExit"] = new JsonObject(Calls.OrderBy(kv => kv.Key, StringComparer.Ordinal)
-                .Select(kv => KeyValuePair.Create(kv.Key, (JsonNode?)JsonValue.Create(kv.Value)))),
-        };
-        _ = report.ToJsonString();
+        var report = new ExitReport(variant, Hammers, "", "", 0, "", before.QueueDepth, before.QueueCapacity,
+            before.WorkerAlive, before.AllocationProfiling, new SortedDictionary<string, long>(Calls, StringComparer.Ordinal));
+        _ = ReportJson.Write(report);
 
         // The hammers leave the capture functions alone until the worker stops; a window with
         // every sample slot taken, closed on another thread: the worker resolves it at exit.
@@ -109,7 +96,7 @@ public static unsafe class ExitProof
         int slots = int.TryParse(Environment.GetEnvironmentVariable(AlvkCapture.SampleSlotsVariable), out int n) ? n
             : (int)AlvkConstants.DefaultSampleSlots;
         ExitTargets.Deep(60, 2 * slots); // about 1.4 samples per 88-byte object at a 64-byte interval
-        report["captureBegin"] = begin.ToString();
+        report = report with { CaptureBegin = begin.ToString() };
 
         // The end must reach an idle worker (a full queue would refuse it): the hammers park
         // while it is queued, and come back once the worker is resolving.
@@ -126,7 +113,8 @@ public static unsafe class ExitProof
             byte[] line = Encoding.UTF8.GetBytes($"[alvk-exit-proof] capture-end {end} after {watch.ElapsedMilliseconds} ms\n");
             fixed (byte* p = line)
                 Write(2, p, line.Length);
-        }) { IsBackground = true, Name = "exit-capture-end" };
+        })
+        { IsBackground = true, Name = "exit-capture-end" };
         closer.Start();
         Thread.Sleep(20);
         Volatile.Write(ref _paused, 0);
@@ -137,12 +125,15 @@ public static unsafe class ExitProof
         while ((fill = saturator.Fill()) != AlvkStatus.QueueFull && clock.Elapsed < TimeSpan.FromSeconds(2))
             fillers += fill == AlvkStatus.Ok ? 1 : 0;
         library.GetRuntimeStatus(out AlvkRuntimeStatus status);
-        report["captureEndReturnedBeforeExit"] = closer.Join(0) ? end.ToString() : null;
-        report["fillersAccepted"] = fillers;
-        report["lastFill"] = fill.ToString();
-        report["queueDepthAtExit"] = status.QueueDepth;
-        report["workerAliveAtExit"] = status.WorkerAlive;
-        Console.WriteLine(report.ToJsonString());
+        report = report with
+        {
+            CaptureEndReturnedBeforeExit = closer.Join(0) ? end.ToString() : null,
+            FillersAccepted = fillers,
+            LastFill = fill.ToString(),
+            QueueDepthAtExit = status.QueueDepth,
+            WorkerAliveAtExit = status.WorkerAlive,
+        };
+        Console.WriteLine(ReportJson.Write(report));
         Console.Out.Flush();
         if (variant == "environment")
             Environment.Exit(ExitCode);
@@ -200,7 +191,7 @@ public static unsafe class ExitProof
 
         public int Index { get; }
 
-        private bool Stopped => Volatile.Read(ref _shutdownSeen) == 1;
+        private static bool Stopped => Volatile.Read(ref _shutdownSeen) == 1;
 
         public void Loop()
         {

@@ -1,8 +1,8 @@
 using System.Reflection.Metadata;
 using System.Reflection.Metadata.Ecma335;
 using System.Text;
-using System.Text.Json.Nodes;
 using AlvorKit.Interception.Native;
+using AlvorKit.Proofs.Reports;
 
 namespace AlvorKit.Proofs.Host;
 
@@ -20,7 +20,7 @@ internal sealed class GenerationBuilder
     private readonly BlobBuilder _code = new();
     private readonly BlobBuilder _pool = new();
     private readonly BlobBuilder _sections = new();
-    private readonly JsonArray _described = [];
+    private readonly List<SubmittedRelocation> _described = [];
     private bool _locals;
 
     public GenerationBuilder(int maxStack = 8)
@@ -131,7 +131,7 @@ internal sealed class GenerationBuilder
     }
 
     /// <summary>What was submitted, for the report: each relocation with its name and blob.</summary>
-    public JsonArray Describe() => (JsonArray)_described.DeepClone();
+    public IReadOnlyList<SubmittedRelocation> Describe() => [.. _described];
 
     public delegate void Mutate(ref AlvkGeneration generation);
 
@@ -206,15 +206,8 @@ internal sealed class GenerationBuilder
         if (blob is not null)
             (relocation.BlobOffset, relocation.BlobLength) = Pooled(blob);
         Relocations.Add(relocation);
-        _described.Add(new JsonObject
-        {
-            ["kind"] = kind.ToString(),
-            ["ilOffset"] = ilOffset,
-            ["parentToken"] = parentToken,
-            ["parentRelocation"] = parentRelocation,
-            ["name"] = name,
-            ["blob"] = blob is null ? null : Convert.ToHexString(blob),
-        });
+        _described.Add(new SubmittedRelocation(kind.ToString(), ilOffset, parentToken, parentRelocation, name,
+            blob is null ? null : Convert.ToHexString(blob)));
         return (uint)Relocations.Count;
     }
 }

@@ -1,20 +1,18 @@
 using System.Runtime.CompilerServices;
 
+// Generation targets: the public fields are what the generations' field MemberRefs name.
+#pragma warning disable CA1051, CA2211
+
 namespace AlvorKit.Proofs.Host;
 
 // Targets of the method-generation proofs (one per scenario) and the members their
 // generation bodies reference through relocations. The bodies here are the originals; the
 // generations replace them with IL built in GenerationsProof.
 
-public sealed class GenBox<T>
+public sealed class GenBox<T>(T v)
 {
-    public T Value;
+    public T Value = v;
     public static T? Shared;
-
-    public GenBox(T v)
-    {
-        Value = v;
-    }
 
     public TOut Map<TOut>(Func<T, TOut> f) => f(Value);
 

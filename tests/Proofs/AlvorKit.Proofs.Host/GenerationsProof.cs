@@ -2,9 +2,8 @@ using System.Diagnostics;
 using System.Reflection;
 using System.Reflection.Metadata;
 using System.Runtime.InteropServices;
-using System.Text.Json;
-using System.Text.Json.Nodes;
 using AlvorKit.Interception.Native;
+using AlvorKit.Proofs.Reports;
 
 namespace AlvorKit.Proofs.Host;
 
@@ -20,40 +19,38 @@ public static unsafe class GenerationsProof
     // Complete IL bodies with relocations, one scenario per target: what each target returns
     // before, under each generation and after removal, with the generation results (states,
     // statuses, relocation tokens) and telemetry; then the refusals.
-    public static JsonObject Run()
+    public static GenerationsReport Run()
     {
         var patcher = new Patcher();
         using var metadata = new HostMetadata();
         IntPtr abs = NativeLibrary.GetExport(NativeLibrary.Load("libc.so.6"), "abs");
-        var report = new JsonObject();
-        report["calli"] = Calli(patcher, abs);
-        report["fourKinds"] = FourKinds(patcher, metadata);
-        report["crossModule"] = CrossModule(patcher, metadata);
-        report["fields"] = Fields(patcher);
-        report["mvar"] = Mvar(patcher, metadata);
-        report["genericTargets"] = GenericTargets(patcher);
-        report["locals"] = Locals(patcher);
-        report["compilationFailure"] = CompilationFailure(patcher, abs);
-        report["bodyIdentity"] = BodyIdentity(patcher);
-        report["stale"] = Stale(patcher);
-        report["validation"] = Validation(patcher, metadata, abs);
-        report["typeSafety"] = TypeSafety(patcher);
-        return report;
+        CalliReport calli = Calli(patcher, abs);
+        FourKindsReport fourKinds = FourKinds(patcher, metadata);
+        CrossModuleReport crossModule = CrossModule(patcher, metadata);
+        SingleGeneration fields = Fields(patcher);
+        MvarReport mvar = Mvar(patcher, metadata);
+        IReadOnlyDictionary<string, GenericTargetReport> genericTargets = GenericTargets(patcher);
+        SingleGeneration locals = Locals(patcher);
+        CompilationFailureReport compilationFailure = CompilationFailure(patcher, abs);
+        WorkerRefusal bodyIdentity = BodyIdentity(patcher);
+        StaleReport stale = Stale(patcher);
+        ValidationReport validation = Validation(patcher, metadata, abs);
+        return new GenerationsReport(calli, fourKinds, crossModule, fields, mvar, genericTargets, locals, compilationFailure,
+            bodyIdentity, stale, validation, TypeSafety(patcher));
     }
 
     // a: ldarg.0; ldc.i8 <abs>; conv.i; calli unmanaged cdecl int32(int32); ret, with an IL
     // map; then the same plus 1, reusing the StandAloneSig; then removal.
-    private static JsonObject Calli(Patcher patcher, IntPtr abs)
+    private static CalliReport Calli(Patcher patcher, IntPtr abs)
     {
         Func<int> call = () => GenCalliTargets.NativeAbs(-5);
         AlvkMethodDescription target = patcher.Describe(Patcher.Method(typeof(GenCalliTargets), nameof(GenCalliTargets.NativeAbs)));
-        var report = new JsonObject { ["original"] = Warm(call) };
-        report["first"] = Submit(patcher, AbsBody(abs, 0), target, 0, CalliOwner, call, 5, out ulong handle, out ulong first);
-        report["second"] = Submit(patcher, AbsBody(abs, 1), target, first, CalliOwner, call, 6, out ulong joined, out ulong second);
-        report["sameHandle"] = joined == handle;
-        report["firstAfterSecond"] = patcher.GenerationResult(handle, first);
-        report["remove"] = Remove(patcher, handle, CalliOwner, second, call, -5);
-        return report;
+        int original = Warm(call);
+        GenerationStep<int> firstStep = Submit(patcher, AbsBody(abs, 0), target, 0, CalliOwner, call, 5, out ulong handle, out ulong first);
+        GenerationStep<int> secondStep = Submit(patcher, AbsBody(abs, 1), target, first, CalliOwner, call, 6, out ulong joined, out ulong second);
+        GenerationResultReport firstAfterSecond = patcher.ReadGenerationResult(handle, first);
+        return new CalliReport(original, firstStep, secondStep, joined == handle, firstAfterSecond,
+            Remove(patcher, handle, CalliOwner, second, call, -5));
     }
 
     private static GenerationBuilder AbsBody(IntPtr abs, int add)
@@ -76,19 +73,14 @@ public static unsafe class GenerationsProof
     // b: a MemberRef with a modreq on the target's own class, a TypeSpec (GenBox<int>) that
     // only parents, a constructor and a field MemberRef on it, a MethodSpec of a MethodDef,
     // and a MemberRef on another TypeDef: Combine(7) = Triple(Echo(new GenBox<int>(Scale(7)).Value)).
-    private static JsonObject FourKinds(Patcher patcher, HostMetadata metadata)
+    private static FourKindsReport FourKinds(Patcher patcher, HostMetadata metadata)
     {
         Func<int> call = () => GenKindsTargets.Combine(7);
         AlvkMethodDescription target = patcher.Describe(Patcher.Method(typeof(GenKindsTargets), nameof(GenKindsTargets.Combine)));
         MethodInfo scale = typeof(GenKindsTargets).GetMethods(BindingFlags.NonPublic | BindingFlags.Static)
             .Single(m => m.Name.EndsWith("IGenScaler.Scale", StringComparison.Ordinal));
         (byte[] scaleSig, string scaleName) = metadata.MethodSignature(scale);
-        var report = new JsonObject
-        {
-            ["original"] = Warm(call),
-            ["scaleName"] = scaleName,
-            ["scaleSignature"] = Convert.ToHexString(scaleSig),
-        };
+        int original = Warm(call);
         GenerationBuilder Body(int add)
         {
             var b = new GenerationBuilder();
@@ -109,19 +101,19 @@ public static unsafe class GenerationsProof
             b.IL.OpCode(ILOpCode.Ret);
             return b;
         }
-        report["first"] = Submit(patcher, Body(0), target, 0, KindsOwner, call, 42, out ulong handle, out ulong first);
-        report["second"] = Submit(patcher, Body(1), target, first, KindsOwner, call, 43, out _, out ulong second);
-        report["remove"] = Remove(patcher, handle, KindsOwner, second, call, 7);
-        return report;
+        GenerationStep<int> firstStep = Submit(patcher, Body(0), target, 0, KindsOwner, call, 42, out ulong handle, out ulong first);
+        GenerationStep<int> secondStep = Submit(patcher, Body(1), target, first, KindsOwner, call, 43, out _, out ulong second);
+        return new FourKindsReport(original, scaleName, Convert.ToHexString(scaleSig), firstStep, secondStep,
+            Remove(patcher, handle, KindsOwner, second, call, 7));
     }
 
     // Field MemberRefs of every access kind on GenBox<int>: a new box, stfld Value = x,
     // ldfld Value, times 3, stsfld Shared, ldsfld Shared, plus 1: FieldPlay(4) = 13.
-    private static JsonObject Fields(Patcher patcher)
+    private static SingleGeneration Fields(Patcher patcher)
     {
         Func<int> call = () => GenFieldTargets.FieldPlay(4);
         AlvkMethodDescription target = patcher.Describe(Patcher.Method(typeof(GenFieldTargets), nameof(GenFieldTargets.FieldPlay)));
-        var report = new JsonObject { ["original"] = Warm(call) };
+        var original = Warm(call);
         var b = new GenerationBuilder();
         uint box = b.Reference(AlvkRelocationKind.TypeSpec, BoxOfInt);
         b.IL.LoadConstantI4(0);
@@ -137,38 +129,36 @@ public static unsafe class GenerationsProof
         b.IL.LoadConstantI4(1);
         b.IL.OpCode(ILOpCode.Add);
         b.IL.OpCode(ILOpCode.Ret);
-        report["first"] = Submit(patcher, b, target, 0, FieldsOwner, call, 13, out ulong handle, out ulong first);
-        report["remove"] = Remove(patcher, handle, FieldsOwner, first, call, 4);
-        return report;
+        GenerationStep<int> firstStep = Submit(patcher, b, target, 0, FieldsOwner, call, 13, out ulong handle, out ulong first);
+        return new SingleGeneration(original, firstStep, Remove(patcher, handle, FieldsOwner, first, call, 4));
     }
 
     // c: a TypeRef into another assembly (System.Math through the host's AssemblyRef
     // System.Runtime) parenting a MemberRef: CrossAbs(-9) = Math.Abs(-9).
-    private static JsonObject CrossModule(Patcher patcher, HostMetadata metadata)
+    private static CrossModuleReport CrossModule(Patcher patcher, HostMetadata metadata)
     {
         Func<int> call = () => GenCrossTargets.CrossAbs(-9);
         AlvkMethodDescription target = patcher.Describe(Patcher.Method(typeof(GenCrossTargets), nameof(GenCrossTargets.CrossAbs)));
         uint systemRuntime = metadata.AssemblyRef("System.Runtime");
-        var report = new JsonObject { ["original"] = Warm(call), ["assemblyRef"] = systemRuntime };
+        int original = Warm(call);
         var b = new GenerationBuilder();
         uint math = b.Reference(AlvkRelocationKind.TypeRef, name: "System.Math", parentToken: systemRuntime);
         b.IL.LoadArgument(0);
         b.Emit(ILOpCode.Call, AlvkRelocationKind.MemberRef, HostMetadata.IntToInt(), "Abs", parentRelocation: math);
         b.IL.OpCode(ILOpCode.Ret);
-        report["first"] = Submit(patcher, b, target, 0, CrossOwner, call, 9, out ulong handle, out ulong first);
-        report["remove"] = Remove(patcher, handle, CrossOwner, first, call, -9);
-        return report;
+        GenerationStep<int> firstStep = Submit(patcher, b, target, 0, CrossOwner, call, 9, out ulong handle, out ulong first);
+        return new CrossModuleReport(original, systemRuntime, firstStep, Remove(patcher, handle, CrossOwner, first, call, -9));
     }
 
     // d: GenBox<int>::Map<TOut> as a MemberRef (GENERIC, MVAR in its signature) on the
     // TypeSpec, instantiated with string by a MethodSpec whose parent is that MemberRef:
     // MapName(5) = new GenBox<int>(5).Map<string>(Namer).
-    private static JsonObject Mvar(Patcher patcher, HostMetadata metadata)
+    private static MvarReport Mvar(Patcher patcher, HostMetadata metadata)
     {
         Func<string> call = () => GenMvarTargets.MapName(5);
         AlvkMethodDescription target = patcher.Describe(Patcher.Method(typeof(GenMvarTargets), nameof(GenMvarTargets.MapName)));
         (byte[] mapSig, string mapName) = metadata.MethodSignature(typeof(GenBox<>).GetMethod(nameof(GenBox<int>.Map))!);
-        var report = new JsonObject { ["original"] = Warm(call), ["mapSignature"] = Convert.ToHexString(mapSig) };
+        string original = Warm(call);
         var b = new GenerationBuilder();
         uint box = b.Reference(AlvkRelocationKind.TypeSpec, BoxOfInt);
         b.IL.LoadArgument(0);
@@ -178,18 +168,18 @@ public static unsafe class GenerationsProof
         b.Emit(ILOpCode.Callvirt, AlvkRelocationKind.MethodSpec,
             HostMetadata.Blob(e => e.MethodSpecificationSignature(1).AddArgument().String()), parentRelocation: map);
         b.IL.OpCode(ILOpCode.Ret);
-        report["first"] = Submit(patcher, b, target, 0, MvarOwner, call, "n5", out ulong handle, out ulong first);
-        report["remove"] = Remove(patcher, handle, MvarOwner, first, call, "none");
-        return report;
+        GenerationStep<string> firstStep = Submit(patcher, b, target, 0, MvarOwner, call, "n5", out ulong handle, out ulong first);
+        return new MvarReport(original, Convert.ToHexString(mapSig), firstStep,
+            Remove(patcher, handle, MvarOwner, first, call, "none"));
     }
 
     // e: generic targets, each JITted for int and string before: Pick<T> (MVAR) and
     // GenBox<T>.First (VAR), both becoming `ldarg.1; ret`.
-    private static JsonObject GenericTargets(Patcher patcher)
+    private static SortedDictionary<string, GenericTargetReport> GenericTargets(Patcher patcher)
     {
         Func<string> pick = () => $"{GenGenericTargets.Pick(1, 2)}|{GenGenericTargets.Pick("a", "b")}";
         Func<string> first = () => $"{new GenBox<int>(1).First(2)}|{new GenBox<string>("a").First("b")}";
-        var report = new JsonObject();
+        var report = new SortedDictionary<string, GenericTargetReport>(StringComparer.Ordinal);
         foreach ((string name, MethodInfo method, Func<string> call, ulong owner) in new[]
                  {
                      ("pick", Patcher.Method(typeof(GenGenericTargets), nameof(GenGenericTargets.Pick)), pick, PickOwner),
@@ -200,30 +190,26 @@ public static unsafe class GenerationsProof
             var b = new GenerationBuilder();
             b.IL.LoadArgument(1);
             b.IL.OpCode(ILOpCode.Ret);
-            var entry = new JsonObject { ["original"] = Warm(call), ["flags"] = target.MethodFlags.ToString() };
-            entry["first"] = Submit(patcher, b, target, 0, owner, call, "2|b", out ulong handle, out ulong id);
+            string original = Warm(call);
+            GenerationStep<string> firstStep = Submit(patcher, b, target, 0, owner, call, "2|b", out ulong handle, out ulong id);
             // Exact dispatch cannot serve every instantiation: a replace is refused, and the
             // generation keeps running.
             AlvkStatus replace = patcher.Library.PatchReplace(handle, owner,
                 Patcher.EntryPoint(Patcher.Method(typeof(GenCrossTargets), nameof(GenCrossTargets.CrossAbs))));
-            entry["replace"] = new JsonObject
-            {
-                ["sync"] = replace.ToString(),
-                ["wait"] = patcher.Library.PatchWait(handle, Patcher.WaitMs).ToString(),
-                ["result"] = call(),
-            };
-            entry["remove"] = Remove(patcher, handle, owner, id, call, "1|a");
-            report[name] = entry;
+            string replaceWait = patcher.Library.PatchWait(handle, Patcher.WaitMs).ToString();
+            var replaced = new GenericReplace(replace.ToString(), replaceWait, call());
+            report[name] = new GenericTargetReport(original, target.MethodFlags.ToString(), firstStep, replaced,
+                Remove(patcher, handle, owner, id, call, "1|a"));
         }
         return report;
     }
 
     // Locals through ALVK_RELOCATION_LOCALS_SIGNATURE: ldarg.0; stloc.0; ldloc.0; ldloc.0; add; ret.
-    private static JsonObject Locals(Patcher patcher)
+    private static SingleGeneration Locals(Patcher patcher)
     {
         Func<int> call = () => GenLocalsTargets.Doubled(21);
         AlvkMethodDescription target = patcher.Describe(Patcher.Method(typeof(GenLocalsTargets), nameof(GenLocalsTargets.Doubled)));
-        var report = new JsonObject { ["original"] = Warm(call) };
+        var original = Warm(call);
         var b = new GenerationBuilder();
         b.Locals(HostMetadata.Blob(e => e.LocalVariableSignature(1).AddVariable().Type().Int32()));
         b.IL.LoadArgument(0);
@@ -232,20 +218,20 @@ public static unsafe class GenerationsProof
         b.IL.LoadLocal(0);
         b.IL.OpCode(ILOpCode.Add);
         b.IL.OpCode(ILOpCode.Ret);
-        report["first"] = Submit(patcher, b, target, 0, LocalsOwner, call, 42, out ulong handle, out ulong first);
-        report["remove"] = Remove(patcher, handle, LocalsOwner, first, call, 21);
-        return report;
+        GenerationStep<int> firstStep = Submit(patcher, b, target, 0, LocalsOwner, call, 42, out ulong handle, out ulong first);
+        return new SingleGeneration(original, firstStep, Remove(patcher, handle, LocalsOwner, first, call, 21));
     }
 
     // f: generation 2 of NativeAbs does not compile (pop on an empty stack): what the calls
     // see, how generation 2 ends, and whether generation 1 comes back.
-    private static JsonObject CompilationFailure(Patcher patcher, IntPtr abs)
+    private static CompilationFailureReport CompilationFailure(Patcher patcher, IntPtr abs)
     {
         ProfilerLibrary library = patcher.Library;
         Func<string> call = () => Outcome(() => GenCalliTargets.NativeAbs(-5));
         AlvkMethodDescription target = patcher.Describe(Patcher.Method(typeof(GenCalliTargets), nameof(GenCalliTargets.NativeAbs)));
-        var report = new JsonObject { ["original"] = Warm(call) };
-        report["first"] = Submit(patcher, AbsBody(abs, 0), target, 0, FailureOwner, call, "5", out ulong handle, out ulong first);
+        var original = Warm(call);
+        GenerationStep<string> firstStep = Submit(patcher, AbsBody(abs, 0), target, 0, FailureOwner, call, "5", out ulong handle,
+            out ulong first);
 
         var invalid = new GenerationBuilder();
         invalid.IL.OpCode(ILOpCode.Pop);
@@ -254,41 +240,36 @@ public static unsafe class GenerationsProof
         // this scenario is about.
         AlvkStatus sync = invalid.Submit(library, target, first, FailureOwner, out ulong joined, out ulong second,
             mutate: Unverifiable);
-        var step = new JsonObject { ["sync"] = sync.ToString(), ["sameHandle"] = joined == handle, ["generation"] = second };
-        if (sync == AlvkStatus.Ok)
-            step["wait"] = library.PatchWait(handle, Patcher.WaitMs).ToString();
-        step["stateBeforeCalls"] = patcher.GenerationResult(handle, second)["state"]?.DeepClone();
+        string? wait = sync == AlvkStatus.Ok ? library.PatchWait(handle, Patcher.WaitMs).ToString() : null;
+        GenerationResultReport beforeCalls = patcher.ReadGenerationResult(handle, second);
+        string? stateBeforeCalls = beforeCalls.Call == "Ok" ? beforeCalls.State : null;
 
         // Call, and read generation 2's result, until it failed or FailureLimit passed.
-        var outcomes = new JsonObject();
-        var sequence = new JsonArray();
+        var outcomes = new SortedDictionary<string, int>(StringComparer.Ordinal);
+        var sequence = new List<string>();
         var clock = Stopwatch.StartNew();
         int calls = 0;
-        AlvkGenerationResult result;
-        JsonObject failed;
+        GenerationResultReport failed;
         do
         {
             string outcome = call();
             calls++;
-            outcomes[outcome] = (outcomes[outcome]?.GetValue<int>() ?? 0) + 1;
+            outcomes[outcome] = outcomes.GetValueOrDefault(outcome) + 1;
             if (sequence.Count < 8)
                 sequence.Add(outcome);
-            failed = patcher.GenerationResult(handle, second, out result);
-            if (result.State == AlvkGenerationState.Failed)
+            failed = patcher.ReadGenerationResult(handle, second);
+            if (failed.State == nameof(AlvkGenerationState.Failed))
                 break;
             Thread.Sleep(5);
         } while (clock.Elapsed < FailureLimit);
-        step["calls"] = calls;
-        step["firstOutcomes"] = sequence;
-        step["outcomes"] = outcomes;
-        step["failedAfterMs"] = clock.ElapsedMilliseconds;
-        step["generationResult"] = failed;
-        step["restored"] = Patcher.Poll(call, "5", out _, FailureLimit);
-        step["waitAfterRestore"] = library.PatchWait(handle, Patcher.WaitMs).ToString();
-        step["secondAfterRestore"] = patcher.GenerationResult(handle, second);
-        step["firstAfterRestore"] = patcher.GenerationResult(handle, first);
-        step["telemetry"] = patcher.Telemetry(handle);
-        report["second"] = step;
+        long failedAfterMs = clock.ElapsedMilliseconds;
+        Polled<string> restored = Patcher.PollFor(call, "5", FailureLimit);
+        string waitAfterRestore = library.PatchWait(handle, Patcher.WaitMs).ToString();
+        GenerationResultReport secondAfterRestore = patcher.ReadGenerationResult(handle, second);
+        GenerationResultReport firstAfterRestore = patcher.ReadGenerationResult(handle, first);
+        var secondStep = new FailedGeneration(sync.ToString(), joined == handle, second, wait, stateBeforeCalls, calls,
+            sequence, outcomes, failedAfterMs, failed, restored, waitAfterRestore, secondAfterRestore, firstAfterRestore,
+            patcher.ReadTelemetry(handle));
 
         // Two bad generations queued back to back, the second naming the first: the rollback
         // returns to generation 1, the last body that compiled, not to the bad one in between.
@@ -300,84 +281,66 @@ public static unsafe class GenerationsProof
         fourth.IL.OpCode(ILOpCode.Ret);
         AlvkStatus sync4 = fourth.Submit(library, target, thirdId, FailureOwner, out _, out ulong fourthId,
             mutate: Unverifiable);
-        var twice = new JsonObject
-        {
-            ["sync3"] = sync3.ToString(),
-            ["sync4"] = sync4.ToString(),
-            ["wait"] = library.PatchWait(handle, Patcher.WaitMs).ToString(),
-        };
-        twice["restored"] = Patcher.Poll(call, "5", out _, FailureLimit);
-        twice["third"] = patcher.GenerationResult(handle, thirdId);
-        twice["fourth"] = patcher.GenerationResult(handle, fourthId);
-        report["twoFailures"] = twice;
-        report["remove"] = Remove(patcher, handle, FailureOwner, first, call, "-5");
-        return report;
+        string twiceWait = library.PatchWait(handle, Patcher.WaitMs).ToString();
+        Polled<string> twiceRestored = Patcher.PollFor(call, "5", FailureLimit);
+        GenerationResultReport thirdResult = patcher.ReadGenerationResult(handle, thirdId);
+        var twice = new TwoFailures(sync3.ToString(), sync4.ToString(), twiceWait, twiceRestored, thirdResult,
+            patcher.ReadGenerationResult(handle, fourthId));
+        return new CompilationFailureReport(original, firstStep, secondStep, twice,
+            Remove(patcher, handle, FailureOwner, first, call, "-5"));
     }
 
     // g: a generation built against another body (one identity byte flipped) is rejected on
     // the worker and the target keeps its original.
-    private static JsonObject BodyIdentity(Patcher patcher)
+    private static WorkerRefusal BodyIdentity(Patcher patcher)
     {
         ProfilerLibrary library = patcher.Library;
         Func<int> call = () => GenGuardTargets.IdentityGuarded(5);
         AlvkMethodDescription target = patcher.Describe(Patcher.Method(typeof(GenGuardTargets), nameof(GenGuardTargets.IdentityGuarded)));
-        var report = new JsonObject { ["original"] = Warm(call) };
+        var original = Warm(call);
         AlvkStatus sync = AddBody(100).Submit(library, target, 0, IdentityOwner, out ulong handle, out ulong id,
             mutate: (ref g) => g.ExpectedBodyIdentity[0] ^= 0x01);
-        report["sync"] = sync.ToString();
-        report["generation"] = id;
+        string? wait = null;
+        GenerationResultReport? result = null;
+        TelemetryReport? telemetry = null;
         if (sync == AlvkStatus.Ok)
         {
-            report["wait"] = library.PatchWait(handle, Patcher.WaitMs).ToString();
-            report["generationResult"] = patcher.GenerationResult(handle, id);
-            report["telemetry"] = patcher.Telemetry(handle);
+            wait = library.PatchWait(handle, Patcher.WaitMs).ToString();
+            result = patcher.ReadGenerationResult(handle, id);
+            telemetry = patcher.ReadTelemetry(handle);
         }
-        report["targetResult"] = Warm(call);
-        return report;
+        return new WorkerRefusal(original, sync.ToString(), id, wait, result, telemetry, Warm(call));
     }
 
     // h: a prior generation that is not the latest is refused at the call, whatever it names,
     // and changes nothing: the next correctly chained generation still applies.
-    private static JsonObject Stale(Patcher patcher)
+    private static StaleReport Stale(Patcher patcher)
     {
         ProfilerLibrary library = patcher.Library;
         Func<int> call = () => GenGuardTargets.Chained(5);
         AlvkMethodDescription target = patcher.Describe(Patcher.Method(typeof(GenGuardTargets), nameof(GenGuardTargets.Chained)));
-        var report = new JsonObject { ["original"] = Warm(call) };
-        report["first"] = Submit(patcher, AddBody(10), target, 0, ChainOwner, call, 15, out ulong handle, out ulong first);
-        report["second"] = Submit(patcher, AddBody(20), target, first, ChainOwner, call, 25, out _, out ulong second);
-        JsonObject before = patcher.Telemetry(handle);
-        var refusals = new JsonObject();
+        var original = Warm(call);
+        GenerationStep<int> firstStep = Submit(patcher, AddBody(10), target, 0, ChainOwner, call, 15, out ulong handle, out ulong first);
+        GenerationStep<int> secondStep = Submit(patcher, AddBody(20), target, first, ChainOwner, call, 25, out _, out ulong second);
+        TelemetryReport before = patcher.ReadTelemetry(handle);
+        var refusals = new SortedDictionary<string, StaleSubmission>(StringComparer.Ordinal);
         foreach ((string name, ulong prior) in new[] { ("priorIsFirst", first), ("priorIsZero", 0ul), ("priorInFuture", second + 1000) })
         {
             AlvkStatus sync = AddBody(30).Submit(library, target, prior, ChainOwner, out ulong h, out ulong id);
-            refusals[name] = new JsonObject
-            {
-                ["sync"] = sync.ToString(),
-                ["handle"] = h,
-                ["generation"] = id,
-                ["targetResult"] = Warm(call),
-            };
+            refusals[name] = new StaleSubmission(sync.ToString(), h, id, Warm(call));
         }
-        report["refusals"] = refusals;
-        report["telemetryBefore"] = before;
-        report["telemetryAfter"] = patcher.Telemetry(handle);
-        report["secondAfterRefusals"] = patcher.GenerationResult(handle, second);
-        report["third"] = Submit(patcher, AddBody(30), target, second, ChainOwner, call, 35, out _, out ulong third);
-        report["remove"] = Remove(patcher, handle, ChainOwner, third, call, 6);
+        TelemetryReport after = patcher.ReadTelemetry(handle);
+        GenerationResultReport secondAfterRefusals = patcher.ReadGenerationResult(handle, second);
+        GenerationStep<int> thirdStep = Submit(patcher, AddBody(30), target, second, ChainOwner, call, 35, out _, out ulong third);
+        RemoveStep<int> remove = Remove(patcher, handle, ChainOwner, third, call, 6);
 
         Func<int> unpatched = () => GenGuardTargets.Unpatched(5);
         AlvkMethodDescription fresh = patcher.Describe(Patcher.Method(typeof(GenGuardTargets), nameof(GenGuardTargets.Unpatched)));
         Warm(unpatched);
         AlvkStatus freshSync = AddBody(10).Submit(library, fresh, 12345, UnpatchedOwner, out ulong freshHandle, out ulong freshId);
-        report["firstNamingAPrior"] = new JsonObject
-        {
-            ["sync"] = freshSync.ToString(),
-            ["handle"] = freshHandle,
-            ["generation"] = freshId,
-            ["targetResult"] = Warm(unpatched),
-        };
-        return report;
+        var firstNamingAPrior = new StaleSubmission(freshSync.ToString(), freshHandle, freshId, Warm(unpatched));
+        return new StaleReport(original, firstStep, secondStep, refusals, before, after, secondAfterRefusals, thirdStep, remove,
+            firstNamingAPrior);
     }
 
     // ldarg.0; ldc.i4 <add>; add; ret
@@ -395,13 +358,13 @@ public static unsafe class GenerationsProof
 
     // i: every refused input, each one edit away from an accepted generation (the control,
     // submitted last), refused at the call with nothing queued and the target unchanged.
-    private static JsonObject Validation(Patcher patcher, HostMetadata metadata, IntPtr abs)
+    private static ValidationReport Validation(Patcher patcher, HostMetadata metadata, IntPtr abs)
     {
         ProfilerLibrary library = patcher.Library;
         Func<int> call = () => GenCalliTargets.Validated(-5);
         AlvkMethodDescription target = patcher.Describe(Patcher.Method(typeof(GenCalliTargets), nameof(GenCalliTargets.Validated)));
-        var report = new JsonObject { ["original"] = Warm(call) };
-        var submissions = new JsonObject();
+        int original = Warm(call);
+        var submissions = new SortedDictionary<string, BadSubmission>(StringComparer.Ordinal);
 
         GenerationBuilder Valid(Edit? edit = null)
         {
@@ -416,29 +379,23 @@ public static unsafe class GenerationsProof
                 size, relocationSize);
             AlvkStatus sync = b.Submit(library, target, 0, ValidationOwner, out ulong handle, out ulong id, body, mutate,
                 size, relocationSize);
-            var entry = new JsonObject
-            {
-                ["sync"] = sync.ToString(),
-                ["handle"] = handle,
-                ["generation"] = id,
-                ["validate"] = dryRun.ToString(),
-                ["failingIndex"] = failingIndex,
-            };
+            string? wait = null;
+            GenerationResultReport? accepted = null;
+            int? acceptedResult = null;
             if (sync == AlvkStatus.Ok)
             {
                 // Wrongly accepted: say what it did, then take it back so the next input starts clean.
-                entry["wait"] = library.PatchWait(handle, Patcher.WaitMs).ToString();
-                entry["generationResult"] = patcher.GenerationResult(handle, id);
-                entry["acceptedResult"] = call();
+                wait = library.PatchWait(handle, Patcher.WaitMs).ToString();
+                accepted = patcher.ReadGenerationResult(handle, id);
+                acceptedResult = call();
                 library.PatchRemove(handle, ValidationOwner);
                 library.PatchWait(handle, Patcher.WaitMs);
             }
             int result = 0;
             for (int i = 0; i < 3; i++)
                 result = call();
-            entry["targetResult"] = result;
-            entry["targetUnchanged"] = result == -5;
-            submissions[name] = entry;
+            submissions[name] = new BadSubmission(sync.ToString(), handle, id, dryRun.ToString(), failingIndex, wait, accepted,
+                acceptedResult, result, result == -5);
         }
 
         byte[] badHeader = Valid().Body();
@@ -471,30 +428,24 @@ public static unsafe class GenerationsProof
             for (int i = 0; i < (int)AlvkConstants.MaxRelocations; i++)
                 b.Reference(AlvkRelocationKind.TypeSpec, BoxOfInt);
         }));
-        report["submissions"] = submissions;
 
         GenerationBuilder valid = Valid();
-        report["nulls"] = new JsonObject
-        {
-            ["nullGeneration"] = library.GenerationSubmitWithNulls(default, nullGeneration: true, nullHandle: false, nullId: false).ToString(),
-            ["nullHandle"] = NullOut(library, valid, target, nullHandle: true),
-            ["nullId"] = NullOut(library, valid, target, nullHandle: false),
-        };
-        report["results"] = new JsonObject
-        {
-            ["unknownHandle"] = patcher.GenerationResult(0x7FFF_0000_0000_0001, 1)["call"]?.DeepClone(),
-            ["zeroHandle"] = patcher.GenerationResult(0, 1)["call"]?.DeepClone(),
-        };
+        var nulls = new NullSubmissions(
+            library.GenerationSubmitWithNulls(default, nullGeneration: true, nullHandle: false, nullId: false).ToString(),
+            NullOut(library, valid, target, nullHandle: true),
+            NullOut(library, valid, target, nullHandle: false));
+        string unknownHandle = patcher.ReadGenerationResult(0x7FFF_0000_0000_0001, 1).Call;
+        string zeroHandle = patcher.ReadGenerationResult(0, 1).Call;
 
         // The control: the valid generation itself is accepted and applies; then removal.
-        report["control"] = Submit(patcher, valid, target, 0, ValidationOwner, call, 5, out ulong handle, out ulong id);
-        var results = (JsonObject)report["results"]!;
-        results["unknownGeneration"] = patcher.GenerationResult(handle, id + 1000)["call"]?.DeepClone();
-        results["generationZero"] = patcher.GenerationResult(handle, 0)["call"]?.DeepClone();
-        results["smallStruct"] = library.GenerationGetResult(handle, id, out _, [], size: 8).ToString();
-        results["noRelocationRoom"] = NoRoom(library, handle, id);
-        report["controlRemove"] = Remove(patcher, handle, ValidationOwner, id, call, -5);
-        return report;
+        GenerationStep<int> control = Submit(patcher, valid, target, 0, ValidationOwner, call, 5, out ulong handle, out ulong id);
+        var results = new ResultQueries(unknownHandle, zeroHandle,
+            patcher.ReadGenerationResult(handle, id + 1000).Call,
+            patcher.ReadGenerationResult(handle, 0).Call,
+            library.GenerationGetResult(handle, id, out _, [], size: 8).ToString(),
+            NoRoom(library, handle, id));
+        return new ValidationReport(original, submissions, nulls, results, control,
+            Remove(patcher, handle, ValidationOwner, id, call, -5));
     }
 
     // j: type-unsafe bodies submitted raw (no managed check between them and the profiler): valid
@@ -503,19 +454,18 @@ public static unsafe class GenerationsProof
     // or ReJIT; the target keeps returning its original value. A body that is unverifiable but
     // correct (a native int returned as an int64, fine on 64-bit) is refused the same way, and
     // accepted and run when flagged ALVK_INSTALL_UNVERIFIABLE.
-    private static JsonObject TypeSafety(Patcher patcher)
+    private static TypeSafetyReport TypeSafety(Patcher patcher)
     {
-        var report = new JsonObject();
         var name = new GenerationBuilder();
         name.IL.LoadArgument(0);
         name.IL.OpCode(ILOpCode.Ret);
-        report["intForString"] = TypeRefused(patcher, name,
+        TypeRefusal<string> intForString = TypeRefused(patcher, name,
             Patcher.Method(typeof(GenTypeTargets), nameof(GenTypeTargets.Name)), () => GenTypeTargets.Name(7));
 
         var ratio = new GenerationBuilder();
         ratio.EmitExisting(ILOpCode.Ldsfld, typeof(GenTypeTargets).GetField(nameof(GenTypeTargets.Label))!.MetadataToken);
         ratio.IL.OpCode(ILOpCode.Ret);
-        report["stringForDouble"] = TypeRefused(patcher, ratio,
+        TypeRefusal<double> stringForDouble = TypeRefused(patcher, ratio,
             Patcher.Method(typeof(GenTypeTargets), nameof(GenTypeTargets.Ratio)), () => GenTypeTargets.Ratio(7));
 
         MethodInfo widen = Patcher.Method(typeof(GenTypeTargets), nameof(GenTypeTargets.Widen));
@@ -527,44 +477,49 @@ public static unsafe class GenerationsProof
             b.IL.OpCode(ILOpCode.Ret);
             return b;
         }
-        JsonObject unflagged = TypeRefused(patcher, Widen(), widen, call);
-        report["unverifiableUnflagged"] = unflagged;
+        TypeRefusal<long> unflagged = TypeRefused(patcher, Widen(), widen, call);
 
         AlvkMethodDescription target = patcher.Describe(widen);
         AlvkStatus sync = Widen().Submit(patcher.Library, target, 0, UnverifiableOwner, out ulong handle, out ulong id,
             mutate: Unverifiable);
-        var flagged = new JsonObject { ["sync"] = sync.ToString(), ["generation"] = id };
+        var flagged = new FlaggedGeneration(sync.ToString(), id, null, null, null, null, null);
         if (sync == AlvkStatus.Ok)
         {
-            flagged["wait"] = patcher.Library.PatchWait(handle, Patcher.WaitMs).ToString();
-            flagged["result"] = Patcher.Poll(call, 1234L);
-            flagged["generationResult"] = patcher.SettledGeneration(handle, id);
-            flagged["telemetry"] = patcher.Telemetry(handle);
-            flagged["remove"] = Remove(patcher, handle, UnverifiableOwner, id, call, -1L);
+            string wait = patcher.Library.PatchWait(handle, Patcher.WaitMs).ToString();
+            Polled<long> result = Patcher.PollFor(call, 1234L);
+            GenerationResultReport settled = patcher.SettleGeneration(handle, id);
+            TelemetryReport telemetry = patcher.ReadTelemetry(handle);
+            flagged = flagged with
+            {
+                Wait = wait,
+                Result = result,
+                GenerationResult = settled,
+                Telemetry = telemetry,
+                Remove = Remove(patcher, handle, UnverifiableOwner, id, call, -1L),
+            };
         }
-        report["unverifiableFlagged"] = flagged;
-        return report;
+        return new TypeSafetyReport(intForString, stringForDouble, unflagged, flagged);
     }
 
     // A first generation of `method` from `builder`: validated, submitted, waited for; its
     // result, the patch's telemetry, and what the target returns before and after.
-    private static JsonObject TypeRefused<T>(Patcher patcher, GenerationBuilder builder, MethodInfo method, Func<T> call)
+    private static TypeRefusal<T> TypeRefused<T>(Patcher patcher, GenerationBuilder builder, MethodInfo method, Func<T> call)
     {
         ProfilerLibrary library = patcher.Library;
         AlvkMethodDescription target = patcher.Describe(method);
-        var report = new JsonObject { ["original"] = JsonSerializer.SerializeToNode(Warm(call)) };
-        report["validate"] = builder.Validate(library, target, 0, TypesOwner, out _).ToString();
+        T original = Warm(call);
+        string validate = builder.Validate(library, target, 0, TypesOwner, out _).ToString();
         AlvkStatus sync = builder.Submit(library, target, 0, TypesOwner, out ulong handle, out ulong id);
-        report["sync"] = sync.ToString();
-        report["generation"] = id;
+        string? wait = null;
+        GenerationResultReport? result = null;
+        TelemetryReport? telemetry = null;
         if (sync == AlvkStatus.Ok)
         {
-            report["wait"] = library.PatchWait(handle, Patcher.WaitMs).ToString();
-            report["generationResult"] = patcher.GenerationResult(handle, id);
-            report["telemetry"] = patcher.Telemetry(handle);
+            wait = library.PatchWait(handle, Patcher.WaitMs).ToString();
+            result = patcher.ReadGenerationResult(handle, id);
+            telemetry = patcher.ReadTelemetry(handle);
         }
-        report["targetResult"] = JsonSerializer.SerializeToNode(Warm(call));
-        return report;
+        return new TypeRefusal<T>(original, validate, sync.ToString(), id, wait, result, telemetry, Warm(call));
     }
 
     private static void Unverifiable(ref AlvkGeneration g) => g.Flags = (uint)AlvkInstallFlags.Unverifiable;
@@ -600,10 +555,10 @@ public static unsafe class GenerationsProof
     }
 
     // A result read with room for no relocation: the call succeeds and says how many there are.
-    private static JsonObject NoRoom(ProfilerLibrary library, ulong handle, ulong id)
+    private static NoRoomResult NoRoom(ProfilerLibrary library, ulong handle, ulong id)
     {
         AlvkStatus rc = library.GenerationGetResult(handle, id, out AlvkGenerationResult r, []);
-        return new JsonObject { ["call"] = rc.ToString(), ["relocationCount"] = r.RelocationCount };
+        return new NoRoomResult(rc.ToString(), r.RelocationCount);
     }
 
     private static readonly byte[] BoxOfInt = HostMetadata.GenericInstance(typeof(GenBox<>), a => a.Int32());
@@ -638,33 +593,24 @@ public static unsafe class GenerationsProof
     }
 
     // Submit, wait, the first calls after the wait, and the generation's settled result.
-    internal static JsonObject Submit<T>(Patcher patcher, GenerationBuilder builder, in AlvkMethodDescription target,
+    internal static GenerationStep<T> Submit<T>(Patcher patcher, GenerationBuilder builder, in AlvkMethodDescription target,
         ulong prior, ulong owner, Func<T> call, T expected, out ulong handle, out ulong id)
     {
         AlvkStatus sync = builder.Submit(patcher.Library, target, prior, owner, out handle, out id);
-        var step = new JsonObject
-        {
-            ["submitted"] = builder.Describe(),
-            ["sync"] = sync.ToString(),
-            ["handleNonZero"] = handle != 0,
-            ["generation"] = id,
-            ["prior"] = prior,
-        };
+        var step = new GenerationStep<T>(builder.Describe(), sync.ToString(), handle != 0, id, prior, null, null, null, null);
         if (sync != AlvkStatus.Ok)
             return step;
-        step["wait"] = patcher.Library.PatchWait(handle, Patcher.WaitMs).ToString();
-        step["result"] = Patcher.Poll(call, expected);
-        step["generationResult"] = patcher.SettledGeneration(handle, id);
-        step["telemetry"] = patcher.Telemetry(handle);
-        return step;
+        string wait = patcher.Library.PatchWait(handle, Patcher.WaitMs).ToString();
+        Polled<T> result = Patcher.PollFor(call, expected);
+        GenerationResultReport settled = patcher.SettleGeneration(handle, id);
+        return step with { Wait = wait, Result = result, GenerationResult = settled, Telemetry = patcher.ReadTelemetry(handle) };
     }
 
-    internal static JsonObject Remove<T>(Patcher patcher, ulong handle, ulong owner, ulong last, Func<T> call, T original)
+    internal static RemoveStep<T> Remove<T>(Patcher patcher, ulong handle, ulong owner, ulong last, Func<T> call, T original)
     {
-        JsonObject step = patcher.Command(patcher.Library.PatchRemove(handle, owner), handle);
-        step["result"] = Patcher.Poll(call, original);
-        step["lastGeneration"] = patcher.GenerationResult(handle, last);
-        step["telemetry"] = patcher.Telemetry(handle);
-        return step;
+        CommandOutcome command = patcher.Finish(patcher.Library.PatchRemove(handle, owner), handle);
+        Polled<T> result = Patcher.PollFor(call, original);
+        GenerationResultReport lastGeneration = patcher.ReadGenerationResult(handle, last);
+        return new RemoveStep<T>(command, result, lastGeneration, patcher.ReadTelemetry(handle));
     }
 }

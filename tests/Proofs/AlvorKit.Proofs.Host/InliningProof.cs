@@ -1,7 +1,7 @@
 using System.Diagnostics;
 using System.Runtime.CompilerServices;
-using System.Text.Json.Nodes;
 using AlvorKit.Interception.Native;
+using AlvorKit.Proofs.Reports;
 
 namespace AlvorKit.Proofs.Host;
 
@@ -24,7 +24,7 @@ public static class InliningProof
 
     // Patch a method its hot caller has inlined: the caller must see the replacement, and
     // the original again after removal. `fallback` selects ALVK_INSTALL_INLINER_FALLBACK.
-    public static JsonObject Run(bool fallback)
+    public static InliningReport Run(bool fallback)
     {
         var patcher = new Patcher();
         ProfilerLibrary library = patcher.Library;
@@ -38,29 +38,20 @@ public static class InliningProof
                 warm += InliningTargets.HotCaller(i);
             Thread.Sleep(30);
         }
-        var report = new JsonObject
-        {
-            ["fallback"] = fallback,
-            ["warmSum"] = warm,
-            ["warmMs"] = clock.ElapsedMilliseconds,
-            ["original"] = InliningTargets.HotCaller(Input),
-        };
+        long warmMs = clock.ElapsedMilliseconds;
+        int original = InliningTargets.HotCaller(Input);
 
         AlvkInstallRequest request = patcher.Request(
             Patcher.Method(typeof(InliningTargets), nameof(InliningTargets.Small)),
             Patcher.Method(typeof(InliningTargets), nameof(InliningTargets.SmallReplacement)), Owner,
             fallback ? AlvkInstallFlags.InlinerFallback : AlvkInstallFlags.None);
         AlvkStatus sync = library.PatchInstall(request, out ulong handle);
-        report["install"] = Step(patcher, sync, handle, Input * 2 + 500 + 1);
-        report["remove"] = Step(patcher, library.PatchRemove(handle, Owner), handle, Input * 2 + 1);
-        return report;
+        PatchStep install = Step(patcher, sync, handle, Input * 2 + 500 + 1);
+        PatchStep remove = Step(patcher, library.PatchRemove(handle, Owner), handle, Input * 2 + 1);
+        return new InliningReport(fallback, warm, warmMs, original, install, remove);
     }
 
-    private static JsonObject Step(Patcher patcher, AlvkStatus sync, ulong handle, int expected)
-    {
-        JsonObject step = patcher.Command(sync, handle);
-        step["result"] = Patcher.Poll(() => InliningTargets.HotCaller(Input), expected);
-        step["telemetry"] = patcher.Telemetry(handle);
-        return step;
-    }
+    private static PatchStep Step(Patcher patcher, AlvkStatus sync, ulong handle, int expected) =>
+        new(patcher.Finish(sync, handle), Patcher.PollFor(() => InliningTargets.HotCaller(Input), expected),
+            patcher.ReadTelemetry(handle));
 }

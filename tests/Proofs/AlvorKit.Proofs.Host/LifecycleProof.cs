@@ -1,6 +1,6 @@
 using System.Runtime.CompilerServices;
-using System.Text.Json.Nodes;
 using AlvorKit.Interception.Native;
+using AlvorKit.Proofs.Reports;
 
 namespace AlvorKit.Proofs.Host;
 
@@ -21,7 +21,7 @@ public static class LifecycleProof
 
     // Install A on a hot method, replace it with B, remove it: what Compute returns after
     // each step, and the telemetry once the new behaviour ran.
-    public static JsonObject Run()
+    public static LifecycleReport Run()
     {
         var patcher = new Patcher();
         ProfilerLibrary library = patcher.Library;
@@ -33,29 +33,22 @@ public static class LifecycleProof
             Thread.Sleep(150);
         }
 
-        var report = new JsonObject { ["warmSum"] = warm, ["original"] = LifecycleTargets.Compute(Input) };
+        int original = LifecycleTargets.Compute(Input);
         AlvkInstallRequest request = patcher.Request(Patcher.Method(typeof(LifecycleTargets), nameof(LifecycleTargets.Compute)),
             Patcher.Method(typeof(LifecycleTargets), nameof(LifecycleTargets.ComputeA)), Owner);
         IntPtr entryB = Patcher.EntryPoint(Patcher.Method(typeof(LifecycleTargets), nameof(LifecycleTargets.ComputeB)));
 
         AlvkStatus sync = library.PatchInstall(request, out ulong handle);
-        report["handleNonZero"] = handle != 0;
-        report["install"] = Step(patcher, sync, handle, Input + 100);
-        report["install"]!["replacementIsA"] = report["install"]!["telemetry"]!["replacement"]?.GetValue<ulong>() == request.Replacement;
-
-        report["replace"] = Step(patcher, library.PatchReplace(handle, Owner, entryB), handle, Input + 1000);
-        report["replace"]!["replacementIsB"] = report["replace"]!["telemetry"]!["replacement"]?.GetValue<ulong>() == (ulong)entryB;
-
-        report["remove"] = Step(patcher, library.PatchRemove(handle, Owner), handle, Input + 1);
-        report["waitAfterRemoved"] = library.PatchWait(handle, Patcher.WaitMs).ToString();
-        return report;
+        PatchStep install = Step(patcher, sync, handle, Input + 100);
+        PatchStep replace = Step(patcher, library.PatchReplace(handle, Owner, entryB), handle, Input + 1000);
+        PatchStep remove = Step(patcher, library.PatchRemove(handle, Owner), handle, Input + 1);
+        return new LifecycleReport(warm, original, handle != 0,
+            install, install.Telemetry.Replacement == request.Replacement,
+            replace, replace.Telemetry.Replacement == (ulong)entryB,
+            remove, library.PatchWait(handle, Patcher.WaitMs).ToString());
     }
 
-    private static JsonObject Step(Patcher patcher, AlvkStatus sync, ulong handle, int expected)
-    {
-        JsonObject step = patcher.Command(sync, handle);
-        step["result"] = Patcher.Poll(() => LifecycleTargets.Compute(Input), expected);
-        step["telemetry"] = patcher.Telemetry(handle);
-        return step;
-    }
+    private static PatchStep Step(Patcher patcher, AlvkStatus sync, ulong handle, int expected) =>
+        new(patcher.Finish(sync, handle), Patcher.PollFor(() => LifecycleTargets.Compute(Input), expected),
+            patcher.ReadTelemetry(handle));
 }

@@ -3,9 +3,12 @@ using System.Reflection;
 using System.Reflection.Emit;
 using System.Reflection.Metadata;
 using System.Runtime.CompilerServices;
-using System.Text.Json.Nodes;
 using AlvorKit.Interception;
 using AlvorKit.Interception.Native;
+using AlvorKit.Proofs.Reports;
+
+// GenMemberTargets.Present is the field the missing-field generation does not name.
+#pragma warning disable CA2211
 
 namespace AlvorKit.Proofs.Host;
 
@@ -69,15 +72,14 @@ public static unsafe class MembersProof
 
     private const int Input = 5;
 
-    public static JsonObject Run()
+    public static MembersReport Run()
     {
         var patcher = new Patcher();
         using var metadata = new HostMetadata();
         uint systemRuntime = metadata.AssemblyRef("System.Runtime");
-        var report = new JsonObject();
 
         // a: call GenHelpers::Quadruple(int32), a name GenHelpers does not have (MemberRef on a TypeDef).
-        report["ownType"] = Missing(patcher, nameof(GenMemberTargets.OwnType), GenMemberTargets.OwnType, OwnOwner, b =>
+        MissingMemberCase ownType = Missing(patcher, nameof(GenMemberTargets.OwnType), GenMemberTargets.OwnType, OwnOwner, b =>
         {
             b.IL.LoadArgument(0);
             b.Emit(ILOpCode.Call, AlvkRelocationKind.MemberRef, HostMetadata.IntToInt(), "Quadruple",
@@ -87,7 +89,7 @@ public static unsafe class MembersProof
 
         // b: call System.Math::AbsoluteValue(int32) through a TypeRef into System.Runtime (which
         // forwards System.Math to System.Private.CoreLib): the MemberRef is relocation 1.
-        report["otherAssembly"] = Missing(patcher, nameof(GenMemberTargets.OtherAssembly), GenMemberTargets.OtherAssembly, OtherOwner, b =>
+        MissingMemberCase otherAssembly = Missing(patcher, nameof(GenMemberTargets.OtherAssembly), GenMemberTargets.OtherAssembly, OtherOwner, b =>
         {
             uint math = b.Reference(AlvkRelocationKind.TypeRef, name: "System.Math", parentToken: systemRuntime);
             b.IL.LoadArgument(0);
@@ -97,7 +99,7 @@ public static unsafe class MembersProof
         });
 
         // c: ldsfld int32 GenMemberTargets::Absent (the class has Present, not Absent).
-        report["missingField"] = Missing(patcher, nameof(GenMemberTargets.MissingField), GenMemberTargets.MissingField, FieldOwner, b =>
+        MissingMemberCase missingField = Missing(patcher, nameof(GenMemberTargets.MissingField), GenMemberTargets.MissingField, FieldOwner, b =>
         {
             b.Emit(ILOpCode.Ldsfld, AlvkRelocationKind.MemberRef, HostMetadata.Blob(e => e.FieldSignature().Int32()),
                 "Absent", parentToken: Token(typeof(GenMemberTargets)));
@@ -107,7 +109,7 @@ public static unsafe class MembersProof
         });
 
         // d: GenHelpers::Triple exists as int32(int32); the generation calls int64(int64).
-        report["otherSignature"] = Missing(patcher, nameof(GenMemberTargets.OtherSignature), GenMemberTargets.OtherSignature, SignatureOwner, b =>
+        MissingMemberCase otherSignature = Missing(patcher, nameof(GenMemberTargets.OtherSignature), GenMemberTargets.OtherSignature, SignatureOwner, b =>
         {
             b.IL.LoadArgument(0);
             b.IL.OpCode(ILOpCode.Conv_i8);
@@ -118,79 +120,68 @@ public static unsafe class MembersProof
             b.IL.OpCode(ILOpCode.Ret);
         });
 
-        report["lateAssembly"] = LateAssembly(patcher, metadata.AssemblyRef(LateAssemblyName));
-        report["fresh"] = Fresh(patcher);
-        report["baseStatic"] = BaseStatic(patcher);
-        report["baseVirtual"] = BaseVirtual(patcher);
-        report["managed"] = Managed();
-        return report;
+        LateAssemblyReport lateAssembly = LateAssembly(patcher, metadata.AssemblyRef(LateAssemblyName));
+        FreshMissingMember fresh = Fresh(patcher);
+        BaseMemberReport baseStatic = BaseStatic(patcher);
+        BaseMemberReport baseVirtual = BaseVirtual(patcher);
+        return new MembersReport(ownType, otherAssembly, missingField, otherSignature, lateAssembly, fresh, baseStatic,
+            baseVirtual, Managed());
     }
 
-    private static JsonObject Missing(Patcher patcher, string targetName, Func<int, int> run, ulong owner,
+    private static MissingMemberCase Missing(Patcher patcher, string targetName, Func<int, int> run, ulong owner,
         Action<GenerationBuilder> build)
     {
         ProfilerLibrary library = patcher.Library;
         Func<string> call = () => Outcome(() => run(Input));
         AlvkMethodDescription target = patcher.Describe(Patcher.Method(typeof(GenMemberTargets), targetName));
-        var report = new JsonObject { ["original"] = Warm(call) };
+        string original = Warm(call);
 
         // A first generation that applies: the target returns x + 100.
-        report["first"] = Submit(patcher, AddBody(100), target, 0, owner, call, "105", out ulong handle, out ulong first);
-        JsonObject before = patcher.Telemetry(handle);
+        GenerationStep<string> firstStep = Submit(patcher, AddBody(100), target, 0, owner, call, "105", out ulong handle,
+            out ulong first);
+        TelemetryReport before = patcher.ReadTelemetry(handle);
 
         var missing = new GenerationBuilder();
         build(missing);
         AlvkStatus sync = missing.Submit(library, target, first, owner, out ulong joined, out ulong id);
-        var step = new JsonObject
-        {
-            ["submitted"] = missing.Describe(),
-            ["sync"] = sync.ToString(),
-            ["sameHandle"] = joined == handle,
-            ["generation"] = id,
-        };
-        if (sync == AlvkStatus.Ok)
-            step["wait"] = library.PatchWait(handle, Patcher.WaitMs).ToString();
+        string? wait = sync == AlvkStatus.Ok ? library.PatchWait(handle, Patcher.WaitMs).ToString() : null;
         // What the first calls after the wait return (an exception's type name if one throws).
-        var outcomes = new JsonArray();
+        var outcomes = new List<string>();
         for (int i = 0; i < 5; i++)
             outcomes.Add(call());
-        step["outcomes"] = outcomes;
-        step["generationResult"] = patcher.GenerationResult(handle, id);
-        step["telemetryBefore"] = before;
-        step["telemetryAfter"] = patcher.Telemetry(handle);
-        step["firstAfter"] = patcher.GenerationResult(handle, first);
-        report["missing"] = step;
+        GenerationResultReport result = patcher.ReadGenerationResult(handle, id);
+        TelemetryReport after = patcher.ReadTelemetry(handle);
+        var step = new MissingMemberStep(missing.Describe(), sync.ToString(), joined == handle, id, wait, outcomes, result,
+            before, after, patcher.ReadGenerationResult(handle, first));
 
         // The chain continues from the first generation.
-        report["next"] = Submit(patcher, AddBody(200), target, first, owner, call, "205", out _, out ulong next);
-        report["remove"] = Remove(patcher, handle, owner, next, call, "6");
-        return report;
+        GenerationStep<string> nextStep = Submit(patcher, AddBody(200), target, first, owner, call, "205", out _, out ulong next);
+        return new MissingMemberCase(original, firstStep, step, nextStep, Remove(patcher, handle, owner, next, call, "6"));
     }
 
     // A missing member of an assembly nobody loaded yet: the check cannot see it (unknown), so
     // the generation is requested; the JIT loads the assembly, fails to bind the member and
     // throws MissingMethodException to the caller, the runtime reports nothing, and the profiler
     // rolls back. Checked again then, the member is certainly missing: the failure says so.
-    private static JsonObject LateAssembly(Patcher patcher, uint assemblyRef)
+    private static LateAssemblyReport LateAssembly(Patcher patcher, uint assemblyRef)
     {
         ProfilerLibrary library = patcher.Library;
         Func<string> call = () => Outcome(() => GenMemberTargets.LateAssembly(Input));
         AlvkMethodDescription target = patcher.Describe(Patcher.Method(typeof(GenMemberTargets), nameof(GenMemberTargets.LateAssembly)));
-        var report = new JsonObject { ["original"] = Warm(call) };
-        report["first"] = Submit(patcher, AddBody(100), target, 0, LateOwner, call, "105", out ulong handle, out ulong first);
+        string original = Warm(call);
+        GenerationStep<string> firstStep = Submit(patcher, AddBody(100), target, 0, LateOwner, call, "105", out ulong handle,
+            out ulong first);
         var b = new GenerationBuilder();
         uint type = b.Reference(AlvkRelocationKind.TypeRef, name: $"{LateAssemblyName}.AllocationCaptureException",
             parentToken: assemblyRef);
         b.IL.LoadArgument(0);
         b.Emit(ILOpCode.Call, AlvkRelocationKind.MemberRef, HostMetadata.IntToInt(), "Missing", parentRelocation: type);
         b.IL.OpCode(ILOpCode.Ret);
-        report["loadedBefore"] = Loaded(LateAssemblyName);
+        bool loadedBefore = Loaded(LateAssemblyName);
         AlvkStatus sync = b.Submit(library, target, first, LateOwner, out _, out ulong id);
-        report["sync"] = sync.ToString();
-        if (sync == AlvkStatus.Ok)
-            report["wait"] = library.PatchWait(handle, Patcher.WaitMs).ToString();
+        string? wait = sync == AlvkStatus.Ok ? library.PatchWait(handle, Patcher.WaitMs).ToString() : null;
         // Call until the first generation is back (or 5 s passed).
-        var outcomes = new JsonArray();
+        var outcomes = new List<string>();
         var clock = System.Diagnostics.Stopwatch.StartNew();
         string outcome;
         do
@@ -199,12 +190,10 @@ public static unsafe class MembersProof
             if (outcomes.Count < 20)
                 outcomes.Add(outcome);
         } while (outcome != "105" && clock.Elapsed < TimeSpan.FromSeconds(5));
-        report["outcomes"] = outcomes;
-        report["restored"] = outcome == "105";
-        report["loadedAfter"] = Loaded(LateAssemblyName);
-        report["generationResult"] = patcher.GenerationResult(handle, id);
-        report["remove"] = Remove(patcher, handle, LateOwner, first, call, "6");
-        return report;
+        bool loadedAfter = Loaded(LateAssemblyName);
+        GenerationResultReport result = patcher.ReadGenerationResult(handle, id);
+        return new LateAssemblyReport(original, firstStep, loadedBefore, sync.ToString(), wait, outcomes, outcome == "105",
+            loadedAfter, result, Remove(patcher, handle, LateOwner, first, call, "6"));
     }
 
     private static bool Loaded(string name) =>
@@ -212,73 +201,73 @@ public static unsafe class MembersProof
 
     // The missing member in a target's first generation: the new patch ends Rejected and the
     // runtime was never asked for anything.
-    private static JsonObject Fresh(Patcher patcher)
+    private static FreshMissingMember Fresh(Patcher patcher)
     {
         ProfilerLibrary library = patcher.Library;
         Func<string> call = () => Outcome(() => GenMemberTargets.Fresh(Input));
         AlvkMethodDescription target = patcher.Describe(Patcher.Method(typeof(GenMemberTargets), nameof(GenMemberTargets.Fresh)));
-        var report = new JsonObject { ["original"] = Warm(call) };
+        string original = Warm(call);
         var b = new GenerationBuilder();
         b.IL.LoadArgument(0);
         b.Emit(ILOpCode.Call, AlvkRelocationKind.MemberRef, HostMetadata.IntToInt(), "Quadruple",
             parentToken: Token(typeof(GenHelpers)));
         b.IL.OpCode(ILOpCode.Ret);
         AlvkStatus sync = b.Submit(library, target, 0, FreshOwner, out ulong handle, out ulong id);
-        report["sync"] = sync.ToString();
+        string? wait = null;
+        GenerationResultReport? result = null;
+        TelemetryReport? telemetry = null;
         if (sync == AlvkStatus.Ok)
         {
-            report["wait"] = library.PatchWait(handle, Patcher.WaitMs).ToString();
-            report["generationResult"] = patcher.GenerationResult(handle, id);
-            report["telemetry"] = patcher.Telemetry(handle);
+            wait = library.PatchWait(handle, Patcher.WaitMs).ToString();
+            result = patcher.ReadGenerationResult(handle, id);
+            telemetry = patcher.ReadTelemetry(handle);
         }
-        var outcomes = new JsonArray();
+        var outcomes = new List<string>();
         for (int i = 0; i < 5; i++)
             outcomes.Add(call());
-        report["outcomes"] = outcomes;
-        return report;
+        return new FreshMissingMember(original, sync.ToString(), wait, result, telemetry, outcomes);
     }
 
     // Controls: call GenMemberDerived::BaseTwice(int32), declared static on GenMemberBase in this
     // module; callvirt GenMemberDerived::ToString(), declared on System.Object in CoreLib.
-    private static JsonObject BaseStatic(Patcher patcher)
+    private static BaseMemberReport BaseStatic(Patcher patcher)
     {
         Func<string> call = () => Outcome(() => GenMemberTargets.BaseStatic(Input));
         AlvkMethodDescription target = patcher.Describe(Patcher.Method(typeof(GenMemberTargets), nameof(GenMemberTargets.BaseStatic)));
-        var report = new JsonObject { ["original"] = Warm(call) };
+        string original = Warm(call);
         var b = new GenerationBuilder();
         b.IL.LoadArgument(0);
         b.Emit(ILOpCode.Call, AlvkRelocationKind.MemberRef, HostMetadata.IntToInt(), nameof(GenMemberBase.BaseTwice),
             parentToken: Token(typeof(GenMemberDerived)));
         b.IL.OpCode(ILOpCode.Ret);
-        report["first"] = Submit(patcher, b, target, 0, BaseStaticOwner, call, "10", out ulong handle, out ulong first);
-        report["remove"] = Remove(patcher, handle, BaseStaticOwner, first, call, "6");
-        return report;
+        GenerationStep<string> firstStep = Submit(patcher, b, target, 0, BaseStaticOwner, call, "10", out ulong handle,
+            out ulong first);
+        return new BaseMemberReport(original, firstStep, Remove(patcher, handle, BaseStaticOwner, first, call, "6"));
     }
 
-    private static JsonObject BaseVirtual(Patcher patcher)
+    private static BaseMemberReport BaseVirtual(Patcher patcher)
     {
         Func<string> call = () => Outcome(GenMemberTargets.BaseVirtual);
         AlvkMethodDescription target = patcher.Describe(Patcher.Method(typeof(GenMemberTargets), nameof(GenMemberTargets.BaseVirtual)));
-        var report = new JsonObject { ["original"] = Warm(call) };
+        string original = Warm(call);
         var b = new GenerationBuilder();
         b.EmitExisting(ILOpCode.Newobj, typeof(GenMemberDerived).GetConstructor(Type.EmptyTypes)!.MetadataToken);
         b.Emit(ILOpCode.Callvirt, AlvkRelocationKind.MemberRef,
             HostMetadata.Blob(e => e.MethodSignature(isInstanceMethod: true).Parameters(0, r => r.Type().String(), _ => { })),
             nameof(ToString), parentToken: Token(typeof(GenMemberDerived)));
         b.IL.OpCode(ILOpCode.Ret);
-        report["first"] = Submit(patcher, b, target, 0, BaseVirtualOwner, call, typeof(GenMemberDerived).FullName!,
-            out ulong handle, out ulong first);
-        report["remove"] = Remove(patcher, handle, BaseVirtualOwner, first, call, "original");
-        return report;
+        GenerationStep<string> firstStep = Submit(patcher, b, target, 0, BaseVirtualOwner, call,
+            typeof(GenMemberDerived).FullName!, out ulong handle, out ulong first);
+        return new BaseMemberReport(original, firstStep, Remove(patcher, handle, BaseVirtualOwner, first, call, "original"));
     }
 
     // The managed API: a plan whose method is Math.Abs renamed (as a plan built against another
     // version of an assembly would name a method the loaded one lacks). Apply throws
     // PatchException naming the plan symbol; the target keeps its body.
-    private static JsonObject Managed()
+    private static ManagedMissingMember Managed()
     {
         Func<string> call = () => Outcome(() => GenMemberTargets.Managed(Input));
-        var report = new JsonObject { ["original"] = Warm(call) };
+        var report = new ManagedMissingMember(Warm(call), null, null, null, null, null, null, null, null, null, [], 0);
         using Interceptor interceptor = Interceptor.Open();
         var plan = new GenerationPlan(Patcher.Method(typeof(GenMemberTargets), nameof(GenMemberTargets.Managed)));
         plan.LoadArgument(0);
@@ -287,31 +276,30 @@ public static unsafe class MembersProof
         try
         {
             interceptor.Apply(plan);
-            report["threw"] = null;
         }
         catch (Exception e)
         {
-            report["threw"] = e.GetType().Name;
-            report["message"] = e.Message;
+            report = report with { Threw = e.GetType().Name, Message = e.Message };
             if (e is PatchException p)
             {
-                report["statusName"] = p.StatusName;
-                report["statusCode"] = (int)p.Status;
-                report["statusEnum"] = p.Status.ToString();
-                report["generationState"] = p.Generation?.State.ToString();
-                report["generationStatus"] = p.Generation?.StatusName;
-                report["failingIndex"] = p.Generation?.FailingIndex;
-                report["failingRelocation"] = p.Generation is { } g && g.FailingIndex < g.Relocations.Count
-                    ? g.Relocations[g.FailingIndex].Description
-                    : null;
+                report = report with
+                {
+                    StatusName = p.StatusName,
+                    StatusCode = (int)p.Status,
+                    StatusEnum = p.Status.ToString(),
+                    GenerationState = p.Generation?.State.ToString(),
+                    GenerationStatus = p.Generation?.StatusName,
+                    FailingIndex = p.Generation?.FailingIndex,
+                    FailingRelocation = p.Generation is { } g && g.FailingIndex < g.Relocations.Count
+                        ? g.Relocations[g.FailingIndex].Description
+                        : null,
+                };
             }
         }
-        var outcomes = new JsonArray();
+        var outcomes = new List<string>();
         for (int i = 0; i < 5; i++)
             outcomes.Add(call());
-        report["outcomes"] = outcomes;
-        report["livePatches"] = interceptor.Patches.Count;
-        return report;
+        return report with { Outcomes = outcomes, LivePatches = interceptor.Patches.Count };
     }
 
     // ldarg.0; ldc.i4 <add>; add; ret
@@ -347,11 +335,11 @@ public static unsafe class MembersProof
         }
     }
 
-    private static JsonObject Submit(Patcher patcher, GenerationBuilder builder, in AlvkMethodDescription target,
+    private static GenerationStep<string> Submit(Patcher patcher, GenerationBuilder builder, in AlvkMethodDescription target,
         ulong prior, ulong owner, Func<string> call, string expected, out ulong handle, out ulong id) =>
         GenerationsProof.Submit(patcher, builder, target, prior, owner, call, expected, out handle, out id);
 
-    private static JsonObject Remove(Patcher patcher, ulong handle, ulong owner, ulong last, Func<string> call,
+    private static RemoveStep<string> Remove(Patcher patcher, ulong handle, ulong owner, ulong last, Func<string> call,
         string original) => GenerationsProof.Remove(patcher, handle, owner, last, call, original);
 }
 

@@ -1,7 +1,7 @@
 using System.Reflection.Metadata;
 using System.Runtime.CompilerServices;
-using System.Text.Json.Nodes;
 using AlvorKit.Interception.Native;
+using AlvorKit.Proofs.Reports;
 
 namespace AlvorKit.Proofs.Host;
 
@@ -27,40 +27,31 @@ public static unsafe class MemoryProof
 {
     private const ulong Owner = 0x7201, LocalsOwner = 0x7202;
 
-    public static JsonObject Run(int replacements)
+    public static MemoryReport Run(int replacements)
     {
         var patcher = new Patcher();
-        var report = new JsonObject { ["replacements"] = replacements };
-        report["replaces"] = Replaces(patcher, replacements);
-        report["signatures"] = Signatures(patcher);
-        return report;
+        ReplacesReport replaces = Replaces(patcher, replacements);
+        return new MemoryReport(replacements, replaces, Signatures(patcher));
     }
 
-    private static JsonObject Status(ProfilerLibrary library)
+    private static MemoryCounters Status(ProfilerLibrary library)
     {
         library.GetRuntimeStatus(out AlvkRuntimeStatus s);
-        return new JsonObject
-        {
-            ["tokensEmitted"] = s.MetadataTokensEmitted,
-            ["bytesEmitted"] = s.MetadataBytesEmitted,
-            ["tokensReused"] = s.MetadataTokensReused,
-            ["snapshotBytes"] = s.SnapshotBytes,
-            ["snapshotCount"] = s.SnapshotCount,
-            ["rss"] = Environment.WorkingSet,
-        };
+        return new MemoryCounters(s.MetadataTokensEmitted, s.MetadataBytesEmitted, s.MetadataTokensReused,
+            s.SnapshotBytes, s.SnapshotCount, Environment.WorkingSet);
     }
 
-    private static JsonObject Replaces(Patcher patcher, int replacements)
+    private static ReplacesReport Replaces(Patcher patcher, int replacements)
     {
         ProfilerLibrary library = patcher.Library;
         var value = Patcher.Method(typeof(MemoryTargets), nameof(MemoryTargets.Value));
         IntPtr ten = Patcher.EntryPoint(Patcher.Method(typeof(MemoryTargets), nameof(MemoryTargets.PlusTen)));
         IntPtr twenty = Patcher.EntryPoint(Patcher.Method(typeof(MemoryTargets), nameof(MemoryTargets.PlusTwenty)));
-        var report = new JsonObject { ["original"] = MemoryTargets.Value(1) };
+        int original = MemoryTargets.Value(1);
         library.PatchInstall(patcher.Request(value, Patcher.Method(typeof(MemoryTargets), nameof(MemoryTargets.PlusTen)), Owner),
             out ulong handle);
         library.CommandWait(library.LastCommand(), Patcher.WaitMs, out AlvkStatus installed);
-        report["install"] = installed.ToString();
+
         // Warm up: the first replacements settle the runtime's tiering and our caches.
         int failures = 0;
         bool Replace(int i)
@@ -73,28 +64,27 @@ public static unsafe class MemoryProof
         }
         for (int i = 0; i < 50; i++)
             failures += Replace(i) ? 0 : 1;
-        report["before"] = Status(library);
+        MemoryCounters before = Status(library);
         for (int i = 0; i < replacements; i++)
             failures += Replace(i) ? 0 : 1;
-        report["after"] = Status(library);
-        report["failures"] = failures;
+        MemoryCounters after = Status(library);
         library.PatchRemove(handle, Owner);
         library.CommandWait(library.LastCommand(), Patcher.WaitMs, out AlvkStatus removed);
-        report["remove"] = removed.ToString();
-        report["afterRemove"] = MemoryTargets.Value(1);
-        report["final"] = Status(library);
-        return report;
+        int afterRemove = MemoryTargets.Value(1);
+        return new ReplacesReport(original, installed.ToString(), before, after, failures, removed.ToString(), afterRemove,
+            Status(library));
     }
 
     // Generations whose locals signature is new each time (1..16 int32 locals), then the first
     // one again: a new signature is one more token and its bytes; a known one is reused.
-    private static JsonObject Signatures(Patcher patcher)
+    private static SignaturesReport Signatures(Patcher patcher)
     {
         ProfilerLibrary library = patcher.Library;
         AlvkMethodDescription target = patcher.Describe(Patcher.Method(typeof(MemoryTargets), nameof(MemoryTargets.Locals)));
-        var report = new JsonObject { ["original"] = MemoryTargets.Locals(5), ["before"] = Status(library) };
+        int original = MemoryTargets.Locals(5);
+        MemoryCounters before = Status(library);
         ulong prior = 0, handle = 0;
-        var results = new JsonArray();
+        var results = new List<SignatureStep>();
         foreach (int count in Enumerable.Range(1, 16).Append(1))
         {
             var b = new GenerationBuilder();
@@ -118,24 +108,13 @@ public static unsafe class MemoryProof
                 library.CommandWait(library.LastCommand(), Patcher.WaitMs, out result);
                 prior = id;
             }
-            JsonObject status = Status(library);
-            results.Add(new JsonObject
-            {
-                ["locals"] = count,
-                ["blobLength"] = blob.Length,
-                ["submit"] = s.ToString(),
-                ["result"] = result.ToString(),
-                ["value"] = MemoryTargets.Locals(5),
-                ["tokensEmitted"] = status["tokensEmitted"]!.GetValue<ulong>(),
-                ["bytesEmitted"] = status["bytesEmitted"]!.GetValue<ulong>(),
-                ["tokensReused"] = status["tokensReused"]!.GetValue<ulong>(),
-            });
+            int value = MemoryTargets.Locals(5);
+            MemoryCounters status = Status(library);
+            results.Add(new SignatureStep(count, blob.Length, s.ToString(), result.ToString(), value,
+                status.TokensEmitted, status.BytesEmitted, status.TokensReused));
         }
-        report["steps"] = results;
         library.PatchRemove(handle, LocalsOwner);
         library.CommandWait(library.LastCommand(), Patcher.WaitMs, out AlvkStatus removed);
-        report["remove"] = removed.ToString();
-        report["afterRemove"] = MemoryTargets.Locals(5);
-        return report;
+        return new SignaturesReport(original, before, results, removed.ToString(), MemoryTargets.Locals(5));
     }
 }

@@ -2,8 +2,8 @@ using System.Collections.Concurrent;
 using System.Diagnostics;
 using System.Reflection.Metadata;
 using System.Runtime.CompilerServices;
-using System.Text.Json.Nodes;
 using AlvorKit.Interception.Native;
+using AlvorKit.Proofs.Reports;
 
 namespace AlvorKit.Proofs.Host;
 
@@ -49,9 +49,9 @@ public static class MixedStressProof
         (Op.Read, 27), (Op.Describe, 16), (Op.DescribeHeavy, 1), (Op.Capture, 20),
     ];
 
-    public static JsonObject Run(int threads, int commandsPerThread, int targets)
+    public static MixedStressReport Run(int threads, int commandsPerThread, int targets)
     {
-        if (targets < 1 || targets > MixedStressTargets.Count)
+        if (targets is < 1 or > MixedStressTargets.Count)
             throw new ArgumentOutOfRangeException(nameof(targets), targets, $"1..{MixedStressTargets.Count}");
         var patcher = new Patcher();
         var run = new Shared(patcher, targets);
@@ -87,7 +87,8 @@ public static class MixedStressProof
                         violations.Enqueue($"T{i:D2} returned {v}");
                 }
             }
-        }) { IsBackground = true, Name = $"stress-caller-{c}" }).ToList();
+        })
+        { IsBackground = true, Name = $"stress-caller-{c}" }).ToList();
         callers.ForEach(t => t.Start());
 
         // The generation ID before the run, and the queue's count once it is quiet.
@@ -109,14 +110,14 @@ public static class MixedStressProof
         ulong completedAfter = run.Quiet();
         ulong idAfter = run.ProbeGeneration();
 
-        var finals = new JsonObject();
+        var finals = new SortedDictionary<string, Polled<int>>(StringComparer.Ordinal);
         bool allOriginal = true;
         for (int i = 0; i < targets; i++)
         {
             int index = i;
-            JsonObject poll = Patcher.Poll(() => MixedStressTargets.Calls[index](Input), Input + index);
-            allOriginal &= poll["ok"]!.GetValue<bool>();
-            if (!poll["ok"]!.GetValue<bool>())
+            Polled<int> poll = Patcher.PollFor(() => MixedStressTargets.Calls[index](Input), Input + index);
+            allOriginal &= poll.Ok;
+            if (!poll.Ok)
                 finals[$"T{i:D2}"] = poll;
         }
         Volatile.Write(ref stop, true);
@@ -124,7 +125,7 @@ public static class MixedStressProof
 
         // Per handle: its telemetry's commands_completed against the commands accepted on it.
         int handlesChecked = 0, handlesRecycled = 0, handlesPending = 0;
-        var handleMismatches = new JsonArray();
+        var handleMismatches = new List<string>();
         foreach ((ulong handle, int accepted) in run.AcceptedPerHandle)
         {
             if (library.PatchGetTelemetry(handle, out AlvkPatchTelemetry t) != AlvkStatus.Ok)
@@ -138,57 +139,25 @@ public static class MixedStressProof
                 handleMismatches.Add($"{handle:X}: accepted {accepted}, completed {t.CommandsCompleted}, state {t.State}");
         }
 
-        JsonObject kinds = run.Kinds();
+        SortedDictionary<string, IReadOnlyDictionary<string, long>> kinds = run.Kinds();
         long workerAccepted = run.WorkerAccepted();
         long idBearing = run.AcceptedOf("install") + run.AcceptedOf("replace") + run.AcceptedOf("generationSubmit");
         library.GetRuntimeStatus(out AlvkRuntimeStatus rs);
-        return new JsonObject
-        {
-            ["threads"] = threads,
-            ["commandsPerThread"] = commandsPerThread,
-            ["targets"] = targets,
-            ["commandsMs"] = Math.Round(commandsMs),
-            ["cleanupMs"] = Math.Round(cleanupMs),
-            ["kinds"] = kinds,
-            ["cleanup"] = cleanup,
-            ["workerCommandsAccepted"] = workerAccepted,
-            ["completedBefore"] = completedBefore,
-            ["completedAfter"] = completedAfter,
-            ["completedDelta"] = completedAfter - completedBefore,
-            ["generationIds"] = new JsonObject
-            {
-                ["before"] = idBefore,
-                ["after"] = idAfter,
-                ["consumed"] = idAfter - idBefore - 1,
-                ["acceptedIdBearing"] = idBearing,
-                ["refusedAfterIdTaken"] = run.RefusedAfterIdTaken(),
-                ["duplicatesReturned"] = run.DuplicateIds,
-            },
-            ["waitChecks"] = run.WaitChecks(),
-            ["captures"] = run.Captures(),
-            ["handles"] = new JsonObject
-            {
-                ["issued"] = run.AcceptedPerHandle.Count,
-                ["checked"] = handlesChecked,
-                ["recycled"] = handlesRecycled,
-                ["pending"] = handlesPending,
-                ["mismatches"] = handleMismatches,
-            },
-            ["callers"] = new JsonObject
-            {
-                ["calls"] = callerStats[0, 0] + callerStats[1, 0],
-                ["original"] = callerStats[0, 1] + callerStats[1, 1],
-                ["replacementA"] = callerStats[0, 2] + callerStats[1, 2],
-                ["replacementB"] = callerStats[0, 3] + callerStats[1, 3],
-                ["generation"] = callerStats[0, 4] + callerStats[1, 4],
-                ["violations"] = callerStats[0, 5] + callerStats[1, 5],
-                ["firstViolations"] = new JsonArray(violations.Select(v => (JsonNode)JsonValue.Create(v)!).ToArray()),
-            },
-            ["allOriginalAtEnd"] = allOriginal,
-            ["notOriginal"] = finals,
-            ["queueDepth"] = rs.QueueDepth,
-            ["queueCapacity"] = rs.QueueCapacity,
-        };
+        return new MixedStressReport(threads, commandsPerThread, targets, Math.Round(commandsMs), Math.Round(cleanupMs),
+            kinds, cleanup, workerAccepted, completedBefore, completedAfter, completedAfter - completedBefore,
+            new GenerationIdCounts(idBefore, idAfter, idAfter - idBefore - 1, idBearing, run.RefusedAfterIdTaken(),
+                run.DuplicateIds),
+            run.WaitChecks(), run.Captures(),
+            new HandleChecks(run.AcceptedPerHandle.Count, handlesChecked, handlesRecycled, handlesPending, handleMismatches),
+            new CallerCounts(
+                callerStats[0, 0] + callerStats[1, 0],
+                callerStats[0, 1] + callerStats[1, 1],
+                callerStats[0, 2] + callerStats[1, 2],
+                callerStats[0, 3] + callerStats[1, 3],
+                callerStats[0, 4] + callerStats[1, 4],
+                callerStats[0, 5] + callerStats[1, 5],
+                [.. violations]),
+            allOriginal, finals, rs.QueueDepth, rs.QueueCapacity);
     }
 
     /// <summary>What the threads share: the library, requests, counters and holdings.</summary>
@@ -237,25 +206,28 @@ public static class MixedStressProof
 
         public long AcceptedOf(string kind) => _counts.GetValueOrDefault($"{kind}|accepted");
 
+        // The kinds that reach the worker, and those of them that take a generation ID.
+        private static readonly string[] WorkerKinds =
+            ["install", "replace", "remove", "generationSubmit", "describe", "captureEnd", "cleanupRemove"];
+        private static readonly string[] IdKinds = ["install", "replace", "generationSubmit"];
+
         // The worker commands the run put in the queue.
-        public long WorkerAccepted() =>
-            new[] { "install", "replace", "remove", "generationSubmit", "describe", "captureEnd", "cleanupRemove" }.Sum(AcceptedOf);
+        public long WorkerAccepted() => WorkerKinds.Sum(AcceptedOf);
 
         // Refusals at the call that came after the command had taken a generation ID.
-        public long RefusedAfterIdTaken() =>
-            new[] { "install", "replace", "generationSubmit" }.Sum(k => _counts.GetValueOrDefault($"{k}|refused.QueueFull"));
+        public long RefusedAfterIdTaken() => IdKinds.Sum(k => _counts.GetValueOrDefault($"{k}|refused.QueueFull"));
 
-        public JsonObject Kinds()
+        public SortedDictionary<string, IReadOnlyDictionary<string, long>> Kinds()
         {
-            var json = new JsonObject();
-            foreach (var group in _counts.GroupBy(kv => kv.Key.Split('|')[0]).OrderBy(g => g.Key, StringComparer.Ordinal))
+            var kinds = new SortedDictionary<string, IReadOnlyDictionary<string, long>>(StringComparer.Ordinal);
+            foreach (var group in _counts.GroupBy(kv => kv.Key.Split('|')[0]))
             {
-                var kind = new JsonObject();
-                foreach (var kv in group.OrderBy(kv => kv.Key, StringComparer.Ordinal))
+                var kind = new SortedDictionary<string, long>(StringComparer.Ordinal);
+                foreach (var kv in group)
                     kind[kv.Key.Split('|')[1]] = kv.Value;
-                json[group.Key] = kind;
+                kinds[group.Key] = kind;
             }
-            return json;
+            return kinds;
         }
 
         public void NoteAccepted(ulong handle) => AcceptedPerHandle.AddOrUpdate(handle, 1, (_, n) => n + 1);
@@ -282,14 +254,8 @@ public static class MixedStressProof
                 _mismatchSamples.Enqueue($"generation {id}: {r.State}/{r.Status}, wait said {wait}");
         }
 
-        public JsonObject WaitChecks() => new()
-        {
-            ["waitedSubmits"] = _waitedSubmits,
-            ["matched"] = _waitMatched,
-            ["mismatched"] = _waitMismatched,
-            ["unverifiable"] = _waitUnverifiable,
-            ["samples"] = new JsonArray(_mismatchSamples.Select(s => (JsonNode)JsonValue.Create(s)!).ToArray()),
-        };
+        public WaitChecks WaitChecks() =>
+            new(_waitedSubmits, _waitMatched, _waitMismatched, _waitUnverifiable, [.. _mismatchSamples]);
 
         public void CaptureOutcome(bool begun, AlvkStatus end, bool afterQueueFull)
         {
@@ -305,14 +271,8 @@ public static class MixedStressProof
                 Interlocked.Increment(ref _endsOther);
         }
 
-        public JsonObject Captures() => new()
-        {
-            ["windowsOpened"] = _beginsOk,
-            ["endsAccepted"] = _endsAccepted,
-            ["endsQueueFull"] = _endsQueueFull,
-            ["endsNotActiveAfterQueueFull"] = _endsNotActiveAfterQueueFull,
-            ["endsOther"] = _endsOther,
-        };
+        public CaptureCounts Captures() =>
+            new(_beginsOk, _endsAccepted, _endsQueueFull, _endsNotActiveAfterQueueFull, _endsOther);
 
         // One generation on the probe target by its own owner; returns its ID.
         public ulong ProbeGeneration()
@@ -360,7 +320,7 @@ public static class MixedStressProof
         }
 
         // Every (handle, owner) ever accepted leaves; QUEUE_FULL is retried.
-        public JsonObject Cleanup()
+        public SortedDictionary<string, int> Cleanup()
         {
             var statuses = new SortedDictionary<string, int>(StringComparer.Ordinal);
             foreach ((ulong handle, ulong owner) in EverHeld.Keys.OrderBy(k => k.Handle).ThenBy(k => k.Owner))
@@ -378,7 +338,7 @@ public static class MixedStressProof
             }
             foreach (ulong handle in AcceptedPerHandle.Keys)
                 Library.PatchWait(handle, Patcher.WaitMs);
-            return new JsonObject(statuses.Select(kv => KeyValuePair.Create(kv.Key, (JsonNode?)JsonValue.Create(kv.Value))));
+            return statuses;
         }
     }
 
@@ -497,7 +457,7 @@ public static class MixedStressProof
             }
             (ulong handle, ulong owner) = _holdings[_random.Next(_holdings.Count)];
             AlvkStatus status = run.Library.PatchRemove(handle, owner);
-            if (status == AlvkStatus.Ok || status is AlvkStatus.UnknownPatch or AlvkStatus.PatchEnded or AlvkStatus.NotOwner)
+            if (status is AlvkStatus.Ok or AlvkStatus.UnknownPatch or AlvkStatus.PatchEnded or AlvkStatus.NotOwner)
                 _holdings.Remove((handle, owner));
             if (Refused("remove", status))
                 return;

@@ -1,9 +1,9 @@
 using System.Reflection;
 using System.Reflection.Emit;
 using System.Runtime.Loader;
-using System.Text.Json.Nodes;
 using AlvorKit.Interception;
 using AlvorKit.Proofs.Plugin;
+using AlvorKit.Proofs.Reports;
 
 namespace AlvorKit.Proofs.Host;
 
@@ -21,18 +21,12 @@ public static class ModulesProof
     private const int Input = 5;
     private const int Original = Input * 2;
 
-    public static JsonObject Run(string variant) => variant switch
-    {
-        "plugin" => PluginPattern(),
-        "collectible" => CollectibleCopy(),
-        _ => throw new ArgumentOutOfRangeException(nameof(variant), variant, "plugin or collectible"),
-    };
+
 
     // ------------------------------------------------------------------ plugin pattern
 
-    private static JsonObject PluginPattern()
+    public static PluginPatternReport PluginPattern()
     {
-        var report = new JsonObject();
         using var interceptor = Interceptor.Open();
         MethodInfo defaultTarget = Compute(typeof(PluginTargets).Assembly);
 
@@ -41,7 +35,7 @@ public static class ModulesProof
         MethodInfo defaultOffset = Offset(typeof(PluginTargets).Assembly);
         Func<int> offsetCall = () => PluginTargets.Offset(Input);
         Patch? early = null;
-        report["installBeforePluginLoads"] = Try(() =>
+        Attempt<CopyStep> installBeforePluginLoads = Try(() =>
         {
             early = interceptor.Install(defaultOffset, Replacement(nameof(CopyReplacements.OffsetA)));
             return Observe(early, offsetCall, Input + 500, null, 0, null);
@@ -51,12 +45,12 @@ public static class ModulesProof
             .LoadFromAssemblyPath(typeof(PluginTargets).Assembly.Location);
         Func<int, int> callPluginOffset = Offset(pluginCopy).CreateDelegate<Func<int, int>>();
         Func<int> pluginOffsetCall = () => callPluginOffset(Input);
-        report["replaceAfterPluginLoads"] = Try(() =>
+        Attempt<CopyStep> replaceAfterPluginLoads = Try(() =>
         {
             early!.Replace(Replacement(nameof(CopyReplacements.OffsetB)));
             return Observe(early, offsetCall, Input + 600, pluginOffsetCall, Input + 3, null);
         });
-        report["removeEarly"] = Try(() =>
+        Attempt<CopyStep> removeEarly = Try(() =>
         {
             early!.Remove();
             return Observe(early, offsetCall, Input + 3, pluginOffsetCall, Input + 3, null);
@@ -67,37 +61,32 @@ public static class ModulesProof
         Func<int, int> callPlugin = pluginTarget.CreateDelegate<Func<int, int>>();
         Func<int> defaultCall = () => callDefault(Input), pluginCall = () => callPlugin(Input);
         Func<int> directCall = () => PluginTargets.Compute(Input); // the default copy, called directly
-        report["copies"] = Copies(defaultTarget, pluginTarget);
-        report["original"] = new JsonObject { ["default"] = Warm(defaultCall), ["plugin"] = Warm(pluginCall) };
+        CopiesReport copies = Copies(defaultTarget, pluginTarget);
+        int defaultOriginal = Warm(defaultCall);
+        var original = new CopyValues(defaultOriginal, Warm(pluginCall));
 
-        report["describe"] = Try(() =>
+        Attempt<DescribedCopies> describe = Try(() =>
         {
             MethodDescription d = interceptor.Describe(defaultTarget), p = interceptor.Describe(pluginTarget);
-            return new JsonObject
-            {
-                ["sameToken"] = d.MetadataToken == p.MetadataToken,
-                ["sameMvid"] = d.ModuleVersionId == p.ModuleVersionId,
-                ["sameBody"] = d.BodyIdentity == p.BodyIdentity,
-                ["defaultEpoch"] = d.ModuleEpoch,
-                ["pluginEpoch"] = p.ModuleEpoch,
-            };
+            return new DescribedCopies(d.MetadataToken == p.MetadataToken, d.ModuleVersionId == p.ModuleVersionId,
+                d.BodyIdentity == p.BodyIdentity, d.ModuleEpoch, p.ModuleEpoch);
         });
 
         // The default copy first: only it changes.
         Patch? onDefault = null, onPlugin = null;
-        report["installDefault"] = Try(() =>
+        Attempt<CopyStep> installDefault = Try(() =>
         {
             onDefault = interceptor.Install(defaultTarget, Replacement(nameof(CopyReplacements.ForDefault)));
             return Observe(onDefault, defaultCall, Input + 1000, pluginCall, Original, directCall);
         });
         // Then the plugin's copy, with another replacement: each returns its own.
-        report["installPlugin"] = Try(() =>
+        Attempt<CopyStep> installPlugin = Try(() =>
         {
             onPlugin = interceptor.Install(pluginTarget, Replacement(nameof(CopyReplacements.ForPlugin)));
             return Observe(onPlugin, pluginCall, Input + 2000, defaultCall, Input + 1000, directCall);
         });
         // A plan for the plugin's copy is built against and applied to that copy.
-        report["planPlugin"] = Try(() =>
+        Attempt<CopyStep> planPlugin = Try(() =>
         {
             var plan = new GenerationPlan(pluginTarget) { Name = "plugin +7000" };
             plan.Emit(OpCodes.Ldarg_0);
@@ -105,88 +94,91 @@ public static class ModulesProof
             plan.Emit(OpCodes.Add);
             plan.Emit(OpCodes.Ret);
             Patch applied = interceptor.Apply(plan);
-            JsonObject step = Observe(applied, pluginCall, Input + 7000, defaultCall, Input + 1000, directCall);
-            step["samePatch"] = ReferenceEquals(applied, onPlugin);
-            step["generation"] = applied.ReadLastGeneration()?.State.ToString();
-            return step;
+            CopyStep step = Observe(applied, pluginCall, Input + 7000, defaultCall, Input + 1000, directCall);
+            return step with
+            {
+                SamePatch = ReferenceEquals(applied, onPlugin),
+                Generation = applied.ReadLastGeneration()?.State.ToString(),
+            };
         });
         // Replace on the default copy acts on that copy (it is loaded: no MODULE_UNLOADED).
-        report["replaceDefault"] = Try(() =>
+        Attempt<CopyStep> replaceDefault = Try(() =>
         {
             onDefault!.Replace(Replacement(nameof(CopyReplacements.ForDefaultAgain)));
             return Observe(onDefault, defaultCall, Input + 3000, pluginCall, Input + 7000, directCall);
         });
-        report["removeDefault"] = Try(() =>
+        Attempt<CopyStep> removeDefault = Try(() =>
         {
             onDefault!.Remove();
             return Observe(onDefault, defaultCall, Original, pluginCall, Input + 7000, directCall);
         });
-        report["removePlugin"] = Try(() =>
+        Attempt<CopyStep> removePlugin = Try(() =>
         {
             onPlugin!.Remove();
             return Observe(onPlugin, pluginCall, Original, defaultCall, Original, directCall);
         });
-        report["livePatchesAtEnd"] = interceptor.Patches.Count;
-        return report;
+        return new PluginPatternReport(installBeforePluginLoads, replaceAfterPluginLoads, removeEarly, copies, original,
+            describe, installDefault, installPlugin, planPlugin, replaceDefault, removeDefault, removePlugin,
+            interceptor.Patches.Count);
     }
 
     // ------------------------------------------------------------------ collectible copy
 
-    private static JsonObject CollectibleCopy()
+    public static CollectibleCopyReport CollectibleCopy()
     {
-        var report = new JsonObject();
         // The default copy loads first, so the collectible one is the newest load of the MVID.
         MethodInfo defaultTarget = Compute(typeof(PluginTargets).Assembly);
         Func<int> defaultCall = () => PluginTargets.Compute(Input);
-        report["defaultOriginal"] = Warm(defaultCall);
+        int defaultOriginal = Warm(defaultCall);
         var context = new AssemblyLoadContext("collectible plugin", isCollectible: true);
         Assembly collectibleCopy = context.LoadFromAssemblyPath(typeof(PluginTargets).Assembly.Location);
         MethodInfo collectibleTarget = Compute(collectibleCopy);
         Func<int, int> callCollectible = collectibleTarget.CreateDelegate<Func<int, int>>();
         Func<int> collectibleCall = () => callCollectible(Input);
-        report["collectibleOriginal"] = Warm(collectibleCall);
-        report["copies"] = Copies(defaultTarget, collectibleTarget);
+        int collectibleOriginal = Warm(collectibleCall);
+        CopiesReport copies = Copies(defaultTarget, collectibleTarget);
 
         using var interceptor = Interceptor.Open();
-        report["patchableModules"] = interceptor.PatchableModules;
-        report["describeDefault"] = Try(() =>
+        string patchableModules = interceptor.PatchableModules;
+        Attempt<DescribedCopy> describeDefault = Try(() =>
         {
             MethodDescription d = interceptor.Describe(defaultTarget);
-            return new JsonObject { ["token"] = d.MetadataToken, ["epoch"] = d.ModuleEpoch };
+            return new DescribedCopy(d.MetadataToken, d.ModuleEpoch);
         });
-        report["describeCollectible"] = Try(() =>
+        Attempt<Done> describeCollectible = Try(() =>
         {
             interceptor.Describe(collectibleTarget);
-            return new JsonObject();
+            return new Done();
         });
         Patch? onDefault = null;
-        report["installDefault"] = Try(() =>
+        Attempt<CopyStep> installDefault = Try(() =>
         {
             onDefault = interceptor.Install(defaultTarget, Replacement(nameof(CopyReplacements.ForDefault)));
             return Observe(onDefault, defaultCall, Input + 1000, collectibleCall, Original, null);
         });
-        report["installCollectible"] = Try(() =>
+        Attempt<Done> installCollectible = Try(() =>
         {
             interceptor.Install(collectibleTarget, Replacement(nameof(CopyReplacements.ForPlugin)));
-            return new JsonObject();
+            return new Done();
         });
-        report["collectibleAfterRefusal"] = Patcher.Poll(collectibleCall, Original);
-        report["planCollectible"] = Try(() =>
+        Polled<int> collectibleAfterRefusal = Patcher.PollFor(collectibleCall, Original);
+        Attempt<Done> planCollectible = Try(() =>
         {
             var plan = new GenerationPlan(collectibleTarget);
             plan.Emit(OpCodes.Ldc_I4, 42);
             plan.Emit(OpCodes.Ret);
             interceptor.Apply(plan);
-            return new JsonObject();
+            return new Done();
         });
-        report["collectibleAfterPlan"] = Patcher.Poll(collectibleCall, Original);
-        report["removeDefault"] = Try(() =>
+        Polled<int> collectibleAfterPlan = Patcher.PollFor(collectibleCall, Original);
+        Attempt<CopyStep> removeDefault = Try(() =>
         {
             onDefault!.Remove();
             return Observe(onDefault, defaultCall, Original, collectibleCall, Original, null);
         });
-        report["livePatchesAtEnd"] = interceptor.Patches.Count;
-        return report;
+        return new CollectibleCopyReport(defaultOriginal, collectibleOriginal, copies, patchableModules, describeDefault,
+            describeCollectible, installDefault, installCollectible, collectibleAfterRefusal, planCollectible,
+            collectibleAfterPlan, removeDefault, interceptor.Patches.Count);
     }
 
     // ------------------------------------------------------------------ helpers
@@ -199,35 +191,24 @@ public static class ModulesProof
 
     private static MethodInfo Replacement(string name) => Patcher.Method(typeof(CopyReplacements), name);
 
-    private static JsonObject Copies(MethodInfo a, MethodInfo b) => new()
-    {
-        ["distinctModules"] = a.Module != b.Module,
-        ["sameMvid"] = a.Module.ModuleVersionId == b.Module.ModuleVersionId,
-        ["contexts"] = new JsonArray(AssemblyLoadContext.GetLoadContext(a.Module.Assembly)?.Name,
-            AssemblyLoadContext.GetLoadContext(b.Module.Assembly)?.Name),
-    };
+    private static CopiesReport Copies(MethodInfo a, MethodInfo b) =>
+        new(a.Module != b.Module, a.Module.ModuleVersionId == b.Module.ModuleVersionId,
+            [AssemblyLoadContext.GetLoadContext(a.Module.Assembly)?.Name, AssemblyLoadContext.GetLoadContext(b.Module.Assembly)?.Name]);
 
     // After a command: the patched copy reaches `expected` (polled), the other copy returns
     // `otherExpected` on every call, and what the default copy returns when called directly.
-    private static JsonObject Observe(Patch patch, Func<int> call, int expected, Func<int>? other, int otherExpected,
+    private static CopyStep Observe(Patch patch, Func<int> call, int expected, Func<int>? other, int otherExpected,
         Func<int>? direct)
     {
-        var step = new JsonObject
-        {
-            ["result"] = Patcher.Poll(call, expected),
-            ["other"] = other is null ? null : Steady(other, otherExpected),
-        };
+        Polled<int> result = Patcher.PollFor(call, expected);
+        SteadyCalls? steady = other is null ? null : Steady(other, otherExpected);
         PatchTelemetry telemetry = patch.ReadTelemetry();
-        step["state"] = telemetry.State.ToString();
-        step["lastStatus"] = telemetry.LastStatus.ToString();
-        step["moduleEpoch"] = telemetry.ModuleEpoch;
-        if (direct is not null)
-            step["direct"] = direct();
-        return step;
+        return new CopyStep(result, steady, telemetry.State.ToString(), telemetry.LastStatus.ToString(),
+            telemetry.ModuleEpoch, direct?.Invoke(), null, null);
     }
 
     // 20 calls; every one must give `expected`.
-    private static JsonObject Steady(Func<int> call, int expected)
+    private static SteadyCalls Steady(Func<int> call, int expected)
     {
         int calls = 0, matching = 0, last = 0;
         for (; calls < 20; calls++)
@@ -236,7 +217,7 @@ public static class ModulesProof
             if (last == expected)
                 matching++;
         }
-        return new JsonObject { ["value"] = last, ["calls"] = calls, ["ok"] = matching == calls };
+        return new SteadyCalls(last, calls, matching == calls);
     }
 
     private static int Warm(Func<int> call)
@@ -247,24 +228,17 @@ public static class ModulesProof
         return last;
     }
 
-    private static JsonObject Try(Func<JsonObject> step)
+    private static Attempt<T> Try<T>(Func<T> step) where T : class
     {
         try
         {
-            JsonObject result = step();
-            result["threw"] = null;
-            return result;
+            return new Attempt<T>(step(), null, null, null, null, null);
         }
         catch (Exception e)
         {
-            var json = new JsonObject { ["threw"] = e.GetType().Name, ["message"] = e.Message };
-            if (e is PatchException p)
-            {
-                json["status"] = p.StatusName;
-                json["statusCode"] = (int)p.Status;
-                json["statusEnum"] = p.Status.ToString();
-            }
-            return json;
+            return e is PatchException p
+                ? new Attempt<T>(null, e.GetType().Name, e.Message, p.StatusName, (int)p.Status, p.Status.ToString())
+                : new Attempt<T>(null, e.GetType().Name, e.Message, null, null, null);
         }
     }
 }

@@ -1,9 +1,9 @@
 using System.Reflection;
 using System.Runtime.CompilerServices;
 using System.Runtime.Loader;
-using System.Text.Json.Nodes;
 using AlvorKit.Interception.Native;
 using AlvorKit.Proofs.Plugin;
+using AlvorKit.Proofs.Reports;
 
 namespace AlvorKit.Proofs.Host;
 
@@ -21,7 +21,7 @@ public static class ModulesRawProof
     private const ulong BogusModuleId = 0xDEAD_0000;
     private static ulong _owner = 0x30_0000;
 
-    public static JsonObject Run()
+    public static ModulesRawReport Run()
     {
         var patcher = new Patcher();
         ProfilerLibrary lib = patcher.Library;
@@ -33,94 +33,76 @@ public static class ModulesRawProof
         Func<int> defaultCall = () => PluginTargets.Offset(Input), pluginCall = () => callPlugin(Input);
         Guid mvid = defaultTarget.Module.ModuleVersionId;
         int token = defaultTarget.MetadataToken;
-        var report = new JsonObject
-        {
-            ["original"] = new JsonObject { ["default"] = defaultCall(), ["plugin"] = pluginCall() },
-        };
+        var original = new CopyValues(defaultCall(), pluginCall());
 
         // alvk_module_identify: one answer per copy.
         AlvkStatus rcDefault = lib.ModuleIdentify(mvid, token, defaultTarget.MethodHandle.Value, out AlvkModuleInfo a);
         AlvkStatus rcPlugin = lib.ModuleIdentify(mvid, token, pluginTarget.MethodHandle.Value, out AlvkModuleInfo b);
-        report["identify"] = new JsonObject
-        {
-            ["default"] = Info(rcDefault, a),
-            ["plugin"] = Info(rcPlugin, b),
-            ["distinctIds"] = a.ModuleId != b.ModuleId,
-            ["distinctEpochs"] = a.Epoch != b.Epoch,
-            ["mvidOnly"] = lib.ModuleIdentify(mvid, 0, 0, out _).ToString(),
-            ["bogusHandle"] = lib.ModuleIdentify(mvid, token, 0x1234, out _).ToString(),
-            ["bogusToken"] = lib.ModuleIdentify(mvid, 0x06FFFFFF, defaultTarget.MethodHandle.Value, out _).ToString(),
-            ["typeToken"] = lib.ModuleIdentify(mvid, 0x02000001, defaultTarget.MethodHandle.Value, out _).ToString(),
-            ["otherMvid"] = lib.ModuleIdentify(Guid.NewGuid(), token, defaultTarget.MethodHandle.Value, out _).ToString(),
-        };
+        var identify = new RawIdentify(
+            Info(rcDefault, a),
+            Info(rcPlugin, b),
+            a.ModuleId != b.ModuleId,
+            a.Epoch != b.Epoch,
+            lib.ModuleIdentify(mvid, 0, 0, out _).ToString(),
+            lib.ModuleIdentify(mvid, token, 0x1234, out _).ToString(),
+            lib.ModuleIdentify(mvid, 0x06FFFFFF, defaultTarget.MethodHandle.Value, out _).ToString(),
+            lib.ModuleIdentify(mvid, 0x02000001, defaultTarget.MethodHandle.Value, out _).ToString(),
+            lib.ModuleIdentify(Guid.NewGuid(), token, defaultTarget.MethodHandle.Value, out _).ToString());
 
         // Describing: by MVID (ambiguous now), by copy, and refusals.
         AlvkStatus rcA = lib.DescribeModuleMethod(a.ModuleId, a.Epoch, token, out AlvkMethodDescription da);
         AlvkStatus rcB = lib.DescribeModuleMethod(b.ModuleId, 0, token, out AlvkMethodDescription db);
-        report["describe"] = new JsonObject
-        {
-            ["byMvid"] = lib.DescribeMethod(mvid, token, out _).ToString(),
-            ["default"] = Description(rcA, da),
-            ["pluginLiveEpoch"] = Description(rcB, db),
-            ["sameHashes"] = da.SignatureHashHex == db.SignatureHashHex && da.BodyIdentityHex == db.BodyIdentityHex,
-            ["bogusModule"] = lib.DescribeModuleMethod(BogusModuleId, 0, token, out _).ToString(),
-            ["zeroModule"] = lib.DescribeModuleMethod(0, 0, token, out _).ToString(),
-            ["staleEpoch"] = lib.DescribeModuleMethod(a.ModuleId, b.Epoch, token, out _).ToString(),
-        };
+        var describe = new RawDescribe(
+            lib.DescribeMethod(mvid, token, out _).ToString(),
+            Description(rcA, da),
+            Description(rcB, db),
+            da.SignatureHashHex == db.SignatureHashHex && da.BodyIdentityHex == db.BodyIdentityHex,
+            lib.DescribeModuleMethod(BogusModuleId, 0, token, out _).ToString(),
+            lib.DescribeModuleMethod(0, 0, token, out _).ToString(),
+            lib.DescribeModuleMethod(a.ModuleId, b.Epoch, token, out _).ToString());
 
         // Installs that name no copy, or a wrong one: refused, and neither copy changes.
         IntPtr entryA = Patcher.EntryPoint(Patcher.Method(typeof(CopyReplacements), nameof(CopyReplacements.ForDefault)));
         IntPtr entryB = Patcher.EntryPoint(Patcher.Method(typeof(CopyReplacements), nameof(CopyReplacements.ForPlugin)));
         AlvkInstallRequest byMvid = AlvkInstallRequest.For(da, entryA, NextOwner());
-        var refused = new JsonObject
-        {
-            ["mvidOnly"] = Refusal(patcher, byMvid, defaultCall, pluginCall),
-            ["bogusModule"] = Refusal(patcher, WithCopy(byMvid, BogusModuleId, 0), defaultCall, pluginCall),
-            ["staleEpoch"] = Refusal(patcher, WithCopy(byMvid, a.ModuleId, b.Epoch), defaultCall, pluginCall),
-            ["otherMvid"] = Refusal(patcher, WithMvid(WithCopy(byMvid, a.ModuleId, a.Epoch), Guid.NewGuid()),
-                defaultCall, pluginCall),
-            ["epochWithoutModule"] = Refusal(patcher, WithCopy(byMvid, 0, a.Epoch), defaultCall, pluginCall),
-        };
-        report["refused"] = refused;
+        var refused = new SortedDictionary<string, RawRefusal>(StringComparer.Ordinal);
+        refused["mvidOnly"] = Refusal(patcher, byMvid, defaultCall, pluginCall);
+        refused["bogusModule"] = Refusal(patcher, WithCopy(byMvid, BogusModuleId, 0), defaultCall, pluginCall);
+        refused["staleEpoch"] = Refusal(patcher, WithCopy(byMvid, a.ModuleId, b.Epoch), defaultCall, pluginCall);
+        refused["otherMvid"] = Refusal(patcher, WithMvid(WithCopy(byMvid, a.ModuleId, a.Epoch), Guid.NewGuid()),
+            defaultCall, pluginCall);
+        refused["epochWithoutModule"] = Refusal(patcher, WithCopy(byMvid, 0, a.Epoch), defaultCall, pluginCall);
 
         // Each copy by its module_id: each returns its own replacement, and its patch says which copy.
         ulong ownerA = NextOwner(), ownerB = NextOwner();
         AlvkInstallRequest onA = WithCopy(AlvkInstallRequest.For(da, entryA, ownerA), a.ModuleId, a.Epoch);
         AlvkInstallRequest onB = WithCopy(AlvkInstallRequest.For(db, entryB, ownerB), b.ModuleId, 0);
         AlvkStatus syncA = lib.PatchInstall(onA, out ulong handleA);
-        JsonObject installA = patcher.Command(syncA, handleA);
-        installA["result"] = Patcher.Poll(defaultCall, Input + 1000);
-        installA["plugin"] = Patcher.Poll(pluginCall, Original);
+        CommandOutcome commandA = patcher.Finish(syncA, handleA);
+        Polled<int> resultA = Patcher.PollFor(defaultCall, Input + 1000);
+        var installA = new RawInstall(commandA, resultA, Patcher.PollFor(pluginCall, Original));
         AlvkStatus syncB = lib.PatchInstall(onB, out ulong handleB);
-        JsonObject installB = patcher.Command(syncB, handleB);
-        installB["result"] = Patcher.Poll(pluginCall, Input + 2000);
-        installB["default"] = Patcher.Poll(defaultCall, Input + 1000);
+        CommandOutcome commandB = patcher.Finish(syncB, handleB);
+        Polled<int> resultB = Patcher.PollFor(pluginCall, Input + 2000);
+        var installB = new RawInstall(commandB, resultB, Patcher.PollFor(defaultCall, Input + 1000));
         lib.PatchGetTelemetry(handleA, out AlvkPatchTelemetry ta);
         lib.PatchGetTelemetry(handleB, out AlvkPatchTelemetry tb);
-        report["byCopy"] = new JsonObject
-        {
-            ["installDefault"] = installA,
-            ["installPlugin"] = installB,
-            ["distinctHandles"] = handleA != handleB,
-            ["defaultTelemetryModule"] = ta.ModuleId == a.ModuleId,
-            ["pluginTelemetryModule"] = tb.ModuleId == b.ModuleId,
-            ["defaultTelemetryEpoch"] = ta.ModuleEpoch == a.Epoch,
-            ["pluginTelemetryEpoch"] = tb.ModuleEpoch == b.Epoch,
-            ["removeDefault"] = Removed(patcher, handleA, ownerA, defaultCall, pluginCall, Input + 2000),
-            ["removePlugin"] = Removed(patcher, handleB, ownerB, pluginCall, defaultCall, Original),
-        };
+        RawRemoval removeDefault = Removed(patcher, handleA, ownerA, defaultCall, pluginCall, Input + 2000);
+        var byCopy = new RawByCopy(installA, installB, handleA != handleB, ta.ModuleId == a.ModuleId,
+            tb.ModuleId == b.ModuleId, ta.ModuleEpoch == a.Epoch, tb.ModuleEpoch == b.Epoch, removeDefault,
+            Removed(patcher, handleB, ownerB, pluginCall, defaultCall, Original));
 
-        report["collectible"] = CollectibleThenUnloaded(patcher, mvid, token, da, entryA);
-        return report;
+        return new ModulesRawReport(original, identify, describe, refused, byCopy,
+            CollectibleThenUnloaded(patcher, mvid, token, da, entryA));
     }
 
     // A collectible copy: identified (its flags say so), refused with ALVK_E_MODULE_COLLECTIBLE;
     // once its context unloads, its epoch is stale.
-    private static JsonObject CollectibleThenUnloaded(Patcher patcher, Guid mvid, int token,
+    private static RawCollectible CollectibleThenUnloaded(Patcher patcher, Guid mvid, int token,
         in AlvkMethodDescription sameFile, IntPtr entry)
     {
         ProfilerLibrary lib = patcher.Library;
-        (WeakReference context, ulong moduleId, uint epoch, JsonObject loaded) =
+        (WeakReference context, ulong moduleId, uint epoch, RawCollectible loaded) =
             LoadCollectible(patcher, mvid, token, sameFile, entry);
         var clock = System.Diagnostics.Stopwatch.StartNew();
         AlvkStatus afterUnload;
@@ -132,17 +114,21 @@ public static class ModulesRawProof
             collections++;
             afterUnload = lib.DescribeModuleMethod(moduleId, epoch, token, out _);
         } while (afterUnload != AlvkStatus.ModuleUnloaded && clock.Elapsed < TimeSpan.FromSeconds(10));
-        loaded["contextCollected"] = !context.IsAlive; // for the record: the runtime may unload first
-        loaded["collections"] = collections;
-        loaded["describeAfterUnload"] = afterUnload.ToString();
+        bool contextCollected = !context.IsAlive; // for the record: the runtime may unload first
         AlvkInstallRequest stale = WithCopy(AlvkInstallRequest.For(sameFile, entry, NextOwner()), moduleId, epoch);
-        loaded["installAfterUnload"] = patcher.Command(lib.PatchInstall(stale, out ulong handle), handle);
-        loaded["installAfterUnloadState"] = Telemetry(patcher, handle);
-        return loaded;
+        CommandOutcome installAfterUnload = patcher.Finish(lib.PatchInstall(stale, out ulong handle), handle);
+        return loaded with
+        {
+            ContextCollected = contextCollected,
+            Collections = collections,
+            DescribeAfterUnload = afterUnload.ToString(),
+            InstallAfterUnload = installAfterUnload,
+            InstallAfterUnloadState = Telemetry(patcher, handle),
+        };
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private static (WeakReference, ulong, uint, JsonObject) LoadCollectible(Patcher patcher, Guid mvid, int token,
+    private static (WeakReference, ulong, uint, RawCollectible) LoadCollectible(Patcher patcher, Guid mvid, int token,
         in AlvkMethodDescription sameFile, IntPtr entry)
     {
         ProfilerLibrary lib = patcher.Library;
@@ -152,17 +138,14 @@ public static class ModulesRawProof
         int before = (int)target.Invoke(null, [Input])!;
         AlvkInstallRequest request = WithCopy(AlvkInstallRequest.For(sameFile, entry, NextOwner()), info.ModuleId,
             info.Epoch);
-        JsonObject install = patcher.Command(lib.PatchInstall(request, out ulong handle), handle);
-        install["state"] = Telemetry(patcher, handle);
-        var json = new JsonObject
-        {
-            ["identify"] = Info(rc, info),
-            ["describe"] = lib.DescribeModuleMethod(info.ModuleId, info.Epoch, token, out _).ToString(),
-            ["install"] = install,
-            ["before"] = before,
-            ["after"] = (int)target.Invoke(null, [Input])!,
-            ["mvidOnly"] = lib.ModuleIdentify(mvid, 0, 0, out _).ToString(),
-        };
+        CommandOutcome command = patcher.Finish(lib.PatchInstall(request, out ulong handle), handle);
+        var install = new RawCollectibleInstall(command, Telemetry(patcher, handle));
+        string describe = lib.DescribeModuleMethod(info.ModuleId, info.Epoch, token, out _).ToString();
+        int after = (int)target.Invoke(null, [Input])!;
+        // The after-unload parts are filled in once the context is gone.
+        var json = new RawCollectible(Info(rc, info), describe, install, before, after,
+            lib.ModuleIdentify(mvid, 0, 0, out _).ToString(), false, 0, "", new CommandOutcome("", null),
+            new ModuleTelemetry("", "", "", 0, 0));
         context.Unload();
         return (new WeakReference(context), info.ModuleId, info.Epoch, json);
     }
@@ -187,55 +170,34 @@ public static class ModulesRawProof
 
     // An install that must not change anything: its status at the call and after the wait, its
     // patch's state, and what both copies return afterwards.
-    private static JsonObject Refusal(Patcher patcher, AlvkInstallRequest request, Func<int> defaultCall,
+    private static RawRefusal Refusal(Patcher patcher, AlvkInstallRequest request, Func<int> defaultCall,
         Func<int> pluginCall)
     {
         AlvkStatus sync = patcher.Library.PatchInstall(request, out ulong handle);
-        JsonObject json = patcher.Command(sync, handle);
-        if (sync == AlvkStatus.Ok)
-            json["telemetry"] = Telemetry(patcher, handle);
-        json["default"] = Patcher.Poll(defaultCall, Original);
-        json["plugin"] = Patcher.Poll(pluginCall, Original);
-        return json;
+        CommandOutcome command = patcher.Finish(sync, handle);
+        ModuleTelemetry? telemetry = sync == AlvkStatus.Ok ? Telemetry(patcher, handle) : null;
+        Polled<int> onDefault = Patcher.PollFor(defaultCall, Original);
+        return new RawRefusal(command, telemetry, onDefault, Patcher.PollFor(pluginCall, Original));
     }
 
-    private static JsonObject Removed(Patcher patcher, ulong handle, ulong owner, Func<int> call, Func<int> other,
+    private static RawRemoval Removed(Patcher patcher, ulong handle, ulong owner, Func<int> call, Func<int> other,
         int otherExpected)
     {
-        JsonObject json = patcher.Command(patcher.Library.PatchRemove(handle, owner), handle);
-        json["result"] = Patcher.Poll(call, Original);
-        json["other"] = Patcher.Poll(other, otherExpected);
-        json["state"] = Telemetry(patcher, handle)["state"]?.GetValue<string>();
-        return json;
+        CommandOutcome command = patcher.Finish(patcher.Library.PatchRemove(handle, owner), handle);
+        Polled<int> result = Patcher.PollFor(call, Original);
+        Polled<int> onOther = Patcher.PollFor(other, otherExpected);
+        return new RawRemoval(command, result, onOther, Telemetry(patcher, handle).State);
     }
 
-    private static JsonObject Telemetry(Patcher patcher, ulong handle)
+    private static ModuleTelemetry Telemetry(Patcher patcher, ulong handle)
     {
         AlvkStatus rc = patcher.Library.PatchGetTelemetry(handle, out AlvkPatchTelemetry t);
-        return new JsonObject
-        {
-            ["call"] = rc.ToString(),
-            ["state"] = t.State.ToString(),
-            ["lastStatus"] = t.LastStatus.ToString(),
-            ["moduleId"] = t.ModuleId,
-            ["moduleEpoch"] = t.ModuleEpoch,
-        };
+        return new ModuleTelemetry(rc.ToString(), t.State.ToString(), t.LastStatus.ToString(), t.ModuleId, t.ModuleEpoch);
     }
 
-    private static JsonObject Info(AlvkStatus rc, in AlvkModuleInfo info) => new()
-    {
-        ["status"] = rc.ToString(),
-        ["moduleId"] = info.ModuleId,
-        ["epoch"] = info.Epoch,
-        ["flags"] = ((AlvkModuleFlags)info.Flags).ToString(),
-        ["copies"] = info.Copies,
-    };
+    private static ModuleIdentity Info(AlvkStatus rc, in AlvkModuleInfo info) =>
+        new(rc.ToString(), info.ModuleId, info.Epoch, ((AlvkModuleFlags)info.Flags).ToString(), info.Copies);
 
-    private static JsonObject Description(AlvkStatus rc, in AlvkMethodDescription d) => new()
-    {
-        ["status"] = rc.ToString(),
-        ["moduleId"] = d.ModuleId,
-        ["epoch"] = d.ModuleEpoch,
-        ["flags"] = ((AlvkModuleFlags)d.ModuleFlags).ToString(),
-    };
+    private static ModuleDescription Description(AlvkStatus rc, in AlvkMethodDescription d) =>
+        new(rc.ToString(), d.ModuleId, d.ModuleEpoch, ((AlvkModuleFlags)d.ModuleFlags).ToString());
 }

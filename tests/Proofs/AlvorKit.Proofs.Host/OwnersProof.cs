@@ -1,6 +1,6 @@
 using System.Runtime.CompilerServices;
-using System.Text.Json.Nodes;
 using AlvorKit.Interception.Native;
+using AlvorKit.Proofs.Reports;
 
 namespace AlvorKit.Proofs.Host;
 
@@ -21,67 +21,45 @@ public static class OwnersProof
 
     // Two owners on one target: the second install joins the first's patch; the original
     // comes back only when the last owner removes it; a stranger changes nothing.
-    public static JsonObject Run()
+    public static OwnersReport Run()
     {
         var patcher = new Patcher();
         ProfilerLibrary library = patcher.Library;
         Func<int> call = () => OwnersTargets.Shared(Input);
-        var report = new JsonObject { ["original"] = call() };
+        int original = call();
         var target = Patcher.Method(typeof(OwnersTargets), nameof(OwnersTargets.Shared));
+        PatchStep Step(AlvkStatus sync, ulong handle, ulong telemetryOf, int expected) =>
+            new(patcher.Finish(sync, handle), Patcher.PollFor(call, expected), patcher.ReadTelemetry(telemetryOf));
 
         AlvkInstallRequest first = patcher.Request(target, Patcher.Method(typeof(OwnersTargets), nameof(OwnersTargets.SharedA)), First);
-        JsonObject step = patcher.Command(library.PatchInstall(first, out ulong handle), handle);
-        step["result"] = Patcher.Poll(call, Input + 100);
-        step["telemetry"] = patcher.Telemetry(handle);
-        report["firstInstall"] = step;
+        PatchStep firstInstall = Step(library.PatchInstall(first, out ulong handle), handle, handle, Input + 100);
 
         AlvkInstallRequest second = patcher.Request(target, Patcher.Method(typeof(OwnersTargets), nameof(OwnersTargets.SharedB)), Second);
-        step = patcher.Command(library.PatchInstall(second, out ulong joined), joined);
-        step["sameHandle"] = joined == handle;
-        step["result"] = Patcher.Poll(call, Input + 200);
-        step["telemetry"] = patcher.Telemetry(handle);
-        report["secondInstall"] = step;
+        PatchStep secondInstall = Step(library.PatchInstall(second, out ulong joined), joined, handle, Input + 200);
+        bool sameHandle = joined == handle;
 
-        step = new JsonObject
-        {
-            ["removeSync"] = library.PatchRemove(handle, Stranger).ToString(),
-            ["replaceSync"] = library.PatchReplace(handle, Stranger,
-                Patcher.EntryPoint(Patcher.Method(typeof(OwnersTargets), nameof(OwnersTargets.SharedA)))).ToString(),
-            ["result"] = call(),
-            ["telemetry"] = patcher.Telemetry(handle),
-        };
-        report["stranger"] = step;
+        string removeSync = library.PatchRemove(handle, Stranger).ToString();
+        string replaceSync = library.PatchReplace(handle, Stranger,
+            Patcher.EntryPoint(Patcher.Method(typeof(OwnersTargets), nameof(OwnersTargets.SharedA)))).ToString();
+        var stranger = new StrangerAttempt(removeSync, replaceSync, call(), patcher.ReadTelemetry(handle));
 
-        step = patcher.Command(library.PatchRemove(handle, First), handle);
-        step["result"] = Patcher.Poll(call, Input + 200);
-        step["telemetry"] = patcher.Telemetry(handle);
-        report["firstRemove"] = step;
+        PatchStep firstRemove = Step(library.PatchRemove(handle, First), handle, handle, Input + 200);
+        PatchStep secondRemove = Step(library.PatchRemove(handle, Second), handle, handle, Input + 1);
 
-        step = patcher.Command(library.PatchRemove(handle, Second), handle);
-        step["result"] = Patcher.Poll(call, Input + 1);
-        step["telemetry"] = patcher.Telemetry(handle);
-        report["secondRemove"] = step;
-
-        report["afterEnd"] = new JsonObject
-        {
-            ["removeAgain"] = library.PatchRemove(handle, Second).ToString(),
-            ["replace"] = library.PatchReplace(handle, First,
-                Patcher.EntryPoint(Patcher.Method(typeof(OwnersTargets), nameof(OwnersTargets.SharedA)))).ToString(),
-            ["result"] = call(),
-        };
+        string removeAgain = library.PatchRemove(handle, Second).ToString();
+        string replace = library.PatchReplace(handle, First,
+            Patcher.EntryPoint(Patcher.Method(typeof(OwnersTargets), nameof(OwnersTargets.SharedA)))).ToString();
+        var afterEnd = new EndedPatchCalls(removeAgain, replace, call());
 
         // The owner whose replacement is in force leaves: the other owner's comes back.
-        step = patcher.Command(library.PatchInstall(first, out ulong again), again);
-        step["result"] = Patcher.Poll(call, Input + 100);
-        patcher.Command(library.PatchInstall(second, out _), again);
-        step["joinedResult"] = Patcher.Poll(call, Input + 200);
-        JsonObject leave = patcher.Command(library.PatchRemove(again, Second), again);
-        leave["result"] = Patcher.Poll(call, Input + 100);
-        leave["telemetry"] = patcher.Telemetry(again);
-        step["newestOwnerLeaves"] = leave;
-        patcher.Command(library.PatchRemove(again, First), again);
-        step["finalResult"] = Patcher.Poll(call, Input + 1);
-        report["successor"] = step;
-        return report;
+        CommandOutcome command = patcher.Finish(library.PatchInstall(first, out ulong again), again);
+        Polled<int> result = Patcher.PollFor(call, Input + 100);
+        patcher.Finish(library.PatchInstall(second, out _), again);
+        Polled<int> joinedResult = Patcher.PollFor(call, Input + 200);
+        PatchStep leave = Step(library.PatchRemove(again, Second), again, again, Input + 100);
+        patcher.Finish(library.PatchRemove(again, First), again);
+        var successor = new SuccessorReport(command, result, joinedResult, leave, Patcher.PollFor(call, Input + 1));
+        return new OwnersReport(original, firstInstall, secondInstall, sameHandle, stranger, firstRemove, secondRemove,
+            afterEnd, successor);
     }
 }

@@ -1,9 +1,9 @@
-using System.Text.Json;
-using System.Text.Json.Nodes;
 using AlvorKit.Interception.Native;
+using AlvorKit.Proofs.Reports;
 
 // The proof host: launched by the proofs (and the demo) with or without the profiler's
-// environment. It reports, as one JSON line on stdout, what it can see from inside.
+// environment. It reports, as one JSON line on stdout, what it can see from inside: each mode's
+// report record (tests/Proofs/Reports), written by ReportJson.
 //   status  - whether the library is mapped, and the attached profiler's status
 //   demo    - the same, for a person to read
 //   describe - alvk_describe_method against System.Reflection.Metadata, and its refusals
@@ -42,81 +42,60 @@ string mode = args.Length > 0 ? args[0] : "status";
 switch (mode)
 {
     case "status":
-        Console.WriteLine(StatusReport().ToJsonString());
-        return 0;
+        return Print(Status());
     case "demo":
-        JsonObject report = StatusReport();
-        Console.WriteLine(report.ToJsonString(new JsonSerializerOptions { WriteIndented = true }));
-        return report["error"] is null ? 0 : 1;
+        StatusReport report = Status();
+        Console.WriteLine(ReportJson.WriteIndented(report));
+        return report.Error is null ? 0 : 1;
     case "describe":
-        Console.WriteLine(AlvorKit.Proofs.Host.DescribeProof.Run().ToJsonString());
-        return 0;
+        return Print(AlvorKit.Proofs.Host.DescribeProof.Run());
     case "lifecycle":
-        Console.WriteLine(AlvorKit.Proofs.Host.LifecycleProof.Run().ToJsonString());
-        return 0;
+        return Print(AlvorKit.Proofs.Host.LifecycleProof.Run());
     case "inlining" when args.Length == 2 && args[1] is "withinliners" or "fallback":
-        Console.WriteLine(AlvorKit.Proofs.Host.InliningProof.Run(fallback: args[1] == "fallback").ToJsonString());
-        return 0;
+        return Print(AlvorKit.Proofs.Host.InliningProof.Run(fallback: args[1] == "fallback"));
     case "dispatch":
-        Console.WriteLine(AlvorKit.Proofs.Host.DispatchProof.Run().ToJsonString());
-        return 0;
+        return Print(AlvorKit.Proofs.Host.DispatchProof.Run());
     case "owners":
-        Console.WriteLine(AlvorKit.Proofs.Host.OwnersProof.Run().ToJsonString());
-        return 0;
+        return Print(AlvorKit.Proofs.Host.OwnersProof.Run());
     case "badinput":
-        Console.WriteLine(AlvorKit.Proofs.Host.BadInputProof.Run().ToJsonString());
-        return 0;
+        return Print(AlvorKit.Proofs.Host.BadInputProof.Run());
     case "stress":
-        Console.WriteLine(AlvorKit.Proofs.Host.StressProof.Run().ToJsonString());
-        return 0;
+        return Print(AlvorKit.Proofs.Host.StressProof.Run());
     case "commands":
-        Console.WriteLine(AlvorKit.Proofs.Host.CommandsProof.Run().ToJsonString());
-        return 0;
+        return Print(AlvorKit.Proofs.Host.CommandsProof.Run());
     case "memory":
-        Console.WriteLine(AlvorKit.Proofs.Host.MemoryProof.Run(args.Length > 1 ? int.Parse(args[1]) : 2000)
-            .ToJsonString());
-        return 0;
+        return Print(AlvorKit.Proofs.Host.MemoryProof.Run(args.Length > 1 ? int.Parse(args[1]) : 2000));
     case "generations":
-        Console.WriteLine(AlvorKit.Proofs.Host.GenerationsProof.Run().ToJsonString());
-        return 0;
+        return Print(AlvorKit.Proofs.Host.GenerationsProof.Run());
     case "members":
-        Console.WriteLine(AlvorKit.Proofs.Host.MembersProof.Run().ToJsonString());
-        return 0;
+        return Print(AlvorKit.Proofs.Host.MembersProof.Run());
     case "allocations" when args.Length is 2 or 3:
-        Console.WriteLine(AlvorKit.Proofs.Host.AllocationsProof.Run(args[1], args.Length == 3 ? args[2] : null)
-            .ToJsonString());
-        return 0;
+        return Print(AlvorKit.Proofs.Host.AllocationsProof.Run(args[1], args.Length == 3 ? args[2] : null));
     case "api":
-        Console.WriteLine(AlvorKit.Proofs.Host.ApiProof.Run().ToJsonString());
-        return 0;
+        return Print(AlvorKit.Proofs.Host.ApiProof.Run());
     case "apiconcurrency":
-        Console.WriteLine(AlvorKit.Proofs.Host.ApiConcurrencyProof.Run().ToJsonString());
-        return 0;
+        return Print(AlvorKit.Proofs.Host.ApiConcurrencyProof.Run());
     case "modules" when args.Length == 2 && args[1] is "plugin" or "collectible":
-        Console.WriteLine(AlvorKit.Proofs.Host.ModulesProof.Run(args[1]).ToJsonString());
-        return 0;
+        return args[1] == "plugin"
+            ? Print(AlvorKit.Proofs.Host.ModulesProof.PluginPattern())
+            : Print(AlvorKit.Proofs.Host.ModulesProof.CollectibleCopy());
     case "modules" when args.Length == 2 && args[1] == "raw":
-        Console.WriteLine(AlvorKit.Proofs.Host.ModulesRawProof.Run().ToJsonString());
-        return 0;
+        return Print(AlvorKit.Proofs.Host.ModulesRawProof.Run());
     case "queuefull":
-        Console.WriteLine(AlvorKit.Proofs.Host.QueueFullProof.Run().ToJsonString());
-        return 0;
+        return Print(AlvorKit.Proofs.Host.QueueFullProof.Run());
     case "recycling":
-        Console.WriteLine(AlvorKit.Proofs.Host.RecyclingProof.Run().ToJsonString());
-        return 0;
+        return Print(AlvorKit.Proofs.Host.RecyclingProof.Run());
     case "exit" when args.Length == 2 && args[1] is "return" or "environment":
         return AlvorKit.Proofs.Host.ExitProof.Run(args[1]);
     case "mixedstress" when args.Length <= 4 && args.Skip(1).All(a => int.TryParse(a, out int n) && n > 0):
-        Console.WriteLine(AlvorKit.Proofs.Host.MixedStressProof.Run(
+        return Print(AlvorKit.Proofs.Host.MixedStressProof.Run(
             args.Length > 1 ? int.Parse(args[1]) : 8,
             args.Length > 2 ? int.Parse(args[2]) : 10_000,
-            args.Length > 3 ? int.Parse(args[3]) : 50).ToJsonString());
-        return 0;
+            args.Length > 3 ? int.Parse(args[3]) : 50));
     case "submitstorm" when args.Length <= 3 && args.Skip(1).All(a => int.TryParse(a, out int n) && n > 0):
-        Console.WriteLine(AlvorKit.Proofs.Host.SubmitStormProof.Run(
+        return Print(AlvorKit.Proofs.Host.SubmitStormProof.Run(
             args.Length > 1 ? int.Parse(args[1]) : 4,
-            args.Length > 2 ? int.Parse(args[2]) : 2000).ToJsonString());
-        return 0;
+            args.Length > 2 ? int.Parse(args[2]) : 2000));
     case "idle":
         return 0;
     default:
@@ -127,50 +106,51 @@ switch (mode)
         return 64;
 }
 
-static JsonObject StatusReport()
+// A mode's report, as the one JSON line the proofs read.
+static int Print<T>(T report)
 {
-    var report = new JsonObject { ["profilerMappings"] = ProfilerMappings() };
+    Console.WriteLine(ReportJson.Write(report));
+    return 0;
+}
+
+static StatusReport Status()
+{
+    IReadOnlyList<string> mappings = ProfilerMappings();
     try
     {
         ProfilerLibrary library = ProfilerLibrary.Open();
         AlvkStatus rc = library.GetRuntimeStatus(out AlvkRuntimeStatus s);
-        report["library"] = library.Path;
-        report["abiVersion"] = library.VersionNumber;
-        report["abiMajor"] = ProfilerLibrary.MajorOf(library.VersionNumber);
-        report["statusCall"] = rc.ToString();
-        report["status"] = new JsonObject
-        {
-            ["attached"] = s.Attached,
-            ["startupStatus"] = s.StartupStatus.ToString(),
-            ["startupStatusText"] = library.StatusString(s.StartupStatus),
-            ["profilerInfoVersion"] = s.ProfilerInfoVersion,
-            ["eventMaskLow"] = s.EventMaskLow,
-            ["eventMaskHigh"] = s.EventMaskHigh,
-            ["runtimeType"] = s.RuntimeType,
-            ["runtimeVersion"] = $"{s.RuntimeMajor}.{s.RuntimeMinor}.{s.RuntimeBuild}.{s.RuntimeQfe}",
-            ["runtimeVersionString"] = s.RuntimeVersion,
-            ["allowlistKind"] = s.AllowlistKind.ToString(),
-            ["allowlistCount"] = s.AllowlistCount,
-            ["allowlist"] = s.Allowlist,
-            ["allocationProfiling"] = s.AllocationProfiling,
-            ["workerAlive"] = s.WorkerAlive,
-            ["workerInitHResult"] = s.WorkerInitHResult,
-            ["queueCapacity"] = s.QueueCapacity,
-            ["queueDepth"] = s.QueueDepth,
-            ["commandsCompleted"] = s.CommandsCompleted,
-        };
+        var status = new RuntimeStatusReport(
+            s.Attached,
+            s.StartupStatus.ToString(),
+            library.StatusString(s.StartupStatus),
+            s.ProfilerInfoVersion,
+            s.EventMaskLow,
+            s.EventMaskHigh,
+            s.RuntimeType,
+            $"{s.RuntimeMajor}.{s.RuntimeMinor}.{s.RuntimeBuild}.{s.RuntimeQfe}",
+            s.RuntimeVersion,
+            s.AllowlistKind.ToString(),
+            s.AllowlistCount,
+            s.Allowlist,
+            s.AllocationProfiling,
+            s.WorkerAlive,
+            s.WorkerInitHResult,
+            s.QueueCapacity,
+            s.QueueDepth,
+            s.CommandsCompleted);
+        return new StatusReport(mappings, library.Path, library.VersionNumber,
+            ProfilerLibrary.MajorOf(library.VersionNumber), rc.ToString(), status, null, null);
     }
     catch (ProfilerUnavailableException e)
     {
-        report["error"] = e.Reason.ToString();
-        report["message"] = e.Message;
+        return new StatusReport(mappings, null, null, null, null, null, e.Reason.ToString(), e.Message);
     }
-    return report;
 }
 
 // How many distinct files named like the profiler library are mapped into this process
 // (Linux: /proc/self/maps). One means CoreCLR's instance and ours are the same.
-static JsonArray ProfilerMappings()
+static IReadOnlyList<string> ProfilerMappings()
 {
     var files = new SortedSet<string>(StringComparer.Ordinal);
     if (File.Exists("/proc/self/maps"))
@@ -182,5 +162,5 @@ static JsonArray ProfilerMappings()
                 files.Add(line[slash..]);
         }
     }
-    return new JsonArray(files.Select(f => (JsonNode?)JsonValue.Create(f)).ToArray());
+    return [.. files];
 }

@@ -1,8 +1,8 @@
 using System.Reflection;
 using System.Reflection.Metadata;
 using System.Runtime.CompilerServices;
-using System.Text.Json.Nodes;
 using AlvorKit.Interception.Native;
+using AlvorKit.Proofs.Reports;
 
 namespace AlvorKit.Proofs.Host;
 
@@ -32,7 +32,7 @@ public static class QueueFullTargets
 /// <summary>The type the capture-end probe's window counts.</summary>
 public sealed class QueueFullMarker
 {
-    public int Value;
+    public int Value { get; set; }
 }
 
 /// <summary>
@@ -58,28 +58,18 @@ public static unsafe class QueueFullProof
 
     private static object? _sink;
 
-    public static JsonObject Run()
+    public static QueueFullReport Run()
     {
         var patcher = new Patcher();
         ProfilerLibrary library = patcher.Library;
         library.GetRuntimeStatus(out AlvkRuntimeStatus runtime);
         var saturator = new QueueSaturator(patcher, HeavyModule.Load());
-        var report = new JsonObject
-        {
-            ["queueCapacity"] = runtime.QueueCapacity,
-            ["allocationProfiling"] = runtime.AllocationProfiling,
-        };
         var env = new Env(patcher, saturator);
-        report["setup"] = env.Setup();
-        report["commands"] = CommandRounds(env);
-        if (runtime.AllocationProfiling == 1)
-            report["captureEnd"] = CaptureEndRound(env);
-        report["finalValues"] = new JsonObject
-        {
-            ["fresh"] = QueueFullTargets.Fresh(Input),
-            ["freshGeneration"] = QueueFullTargets.FreshGeneration(Input),
-        };
-        return report;
+        QueueFullSetup setup = env.Setup();
+        IReadOnlyDictionary<string, CommandProbe> commands = CommandRounds(env);
+        CaptureEndProbe? captureEnd = runtime.AllocationProfiling == 1 ? CaptureEndRound(env) : null;
+        return new QueueFullReport(runtime.QueueCapacity, runtime.AllocationProfiling, setup, commands, captureEnd,
+            new QueueFullFinalValues(QueueFullTargets.Fresh(Input), QueueFullTargets.FreshGeneration(Input)));
     }
 
     private sealed class Env(Patcher patcher, QueueSaturator saturator)
@@ -107,12 +97,11 @@ public static unsafe class QueueFullProof
         public AlvkInstallRequest Request(string target, ulong owner, IntPtr replacement) =>
             AlvkInstallRequest.For(_descriptions[target], replacement, owner);
 
-        public JsonObject Setup()
+        public QueueFullSetup Setup()
         {
-            var setup = new JsonObject();
             for (int i = 0; i < 3; i++)
                 QueueFullTargets.Probed(Input);
-            setup["probed"] = PrepareProbed();
+            ProbedSetup probed = PrepareProbed();
             // Every other slot: an ended patch (install and remove of E, one slot each).
             AlvkInstallRequest ended = Request(nameof(QueueFullTargets.Ended), OwnerE, EntryA);
             int live = 2; // P and the filler patch
@@ -123,19 +112,16 @@ public static unsafe class QueueFullProof
                     throw new InvalidOperationException($"ended patch {i} could not be made");
                 EndedHandles.Add(h);
             }
-            setup["endedPatches"] = EndedHandles.Count;
-            setup["endedAllRemoved"] = EndedHandles.All(h => State(h) == "Removed");
-            setup["endedValue"] = QueueFullTargets.Ended(Input);
-            setup["capture"] = SampledWindow();
-            return setup;
+            return new QueueFullSetup(probed, EndedHandles.Count, EndedHandles.All(h => State(h) == "Removed"),
+                QueueFullTargets.Ended(Input), SampledWindow());
         }
 
         // P: installed by OwnerA with A, then B, A, B: four generation records, all compiled.
-        public JsonObject PrepareProbed()
+        public ProbedSetup PrepareProbed()
         {
             Generations.Clear();
             AlvkStatus sync = Library.PatchInstall(Request(nameof(QueueFullTargets.Probed), OwnerA, EntryA), out ulong handle);
-            var json = new JsonObject { ["install"] = sync.ToString(), ["wait"] = Library.PatchWait(handle, Patcher.WaitMs).ToString() };
+            string wait = Library.PatchWait(handle, Patcher.WaitMs).ToString();
             P = handle;
             Generations.Add(Telemetry(handle).LatestGeneration);
             foreach (IntPtr entry in new[] { EntryB, EntryA, EntryB })
@@ -144,14 +130,13 @@ public static unsafe class QueueFullProof
                 Library.PatchWait(handle, Patcher.WaitMs);
                 Generations.Add(Telemetry(handle).LatestGeneration);
             }
-            json["value"] = Patcher.Poll(() => QueueFullTargets.Probed(Input), Input + 1000);
-            json["current"] = Patcher.SettledGeneration(handle, Telemetry(handle).CurrentGeneration);
-            json["generations"] = new JsonArray(Generations.Select(g => (JsonNode)JsonValue.Create(g)).ToArray());
-            return json;
+            Polled<int> value = Patcher.PollFor(() => QueueFullTargets.Probed(Input), Input + 1000);
+            GenerationResultReport current = Patcher.SettleGeneration(handle, Telemetry(handle).CurrentGeneration);
+            return new ProbedSetup(sync.ToString(), wait, value, current, [.. Generations]);
         }
 
         // A sampled window: afterwards alvk_capture_describe_function has a recorded FunctionID.
-        private JsonObject SampledWindow()
+        private SampledWindow SampledWindow()
         {
             AlvkStatus begin = Library.CaptureBegin(new AlvkCaptureOptions { Mode = AlvkCaptureMode.Sampled, SampleIntervalBytes = 64 });
             for (int i = 0; i < 2000; i++)
@@ -166,14 +151,8 @@ public static unsafe class QueueFullProof
                 for (int f = 0; f < s.FrameCount && FunctionId == 0; f++)
                     FunctionId = s.Frames[f].FunctionId;
             }
-            return new JsonObject
-            {
-                ["begin"] = begin.ToString(),
-                ["end"] = end.ToString(),
-                ["samples"] = summary.SampleCount,
-                ["functionId"] = FunctionId != 0,
-                ["describe"] = Library.CaptureDescribeFunction(FunctionId, out _).ToString(),
-            };
+            return new SampledWindow(begin.ToString(), end.ToString(), summary.SampleCount, FunctionId != 0,
+                Library.CaptureDescribeFunction(FunctionId, out _).ToString());
         }
 
         public AlvkPatchTelemetry Telemetry(ulong handle)
@@ -187,41 +166,28 @@ public static unsafe class QueueFullProof
 
         // What a command on P could change: the fields commands set (not the callback counters,
         // which tiering may move), every generation record, and what P's target returns.
-        public JsonObject ProbedState()
+        public ProbeState ProbedState()
         {
             AlvkStatus rc = Library.PatchGetTelemetry(P, out AlvkPatchTelemetry t);
-            var records = new JsonObject();
+            var records = new SortedDictionary<string, string>(StringComparer.Ordinal);
             foreach (ulong g in Generations)
             {
                 Span<AlvkRelocationResult> none = [];
                 AlvkStatus r = Library.GenerationGetResult(P, g, out AlvkGenerationResult result, none);
                 records[g.ToString()] = r == AlvkStatus.Ok ? $"{result.State}/{result.Status}/prior {result.PriorGeneration}" : r.ToString();
             }
-            return new JsonObject
-            {
-                ["telemetry"] = rc.ToString(),
-                ["state"] = t.State.ToString(),
-                ["lastStatus"] = t.LastStatus.ToString(),
-                ["pendingCommands"] = t.PendingCommands,
-                ["commandsCompleted"] = t.CommandsCompleted,
-                ["ownerCount"] = t.OwnerCount,
-                ["replacement"] = t.Replacement,
-                ["currentGeneration"] = t.CurrentGeneration,
-                ["latestGeneration"] = t.LatestGeneration,
-                ["requestHResult"] = t.RequestHResult,
-                ["calliSignatureToken"] = t.CalliSignatureToken,
-                ["commandElapsedNs"] = t.CommandElapsedNs,
-                ["records"] = records,
-                ["value"] = QueueFullTargets.Probed(Input),
-            };
+            var patch = new ProbedPatchState(rc.ToString(), t.State.ToString(), t.LastStatus.ToString(), t.PendingCommands,
+                t.CommandsCompleted, t.OwnerCount, t.Replacement, t.CurrentGeneration, t.LatestGeneration, t.RequestHResult,
+                t.CalliSignatureToken, t.CommandElapsedNs, records);
+            return new ProbeState(QueueFullTargets.Probed(Input), null, null, patch, null);
         }
 
         // Every ended handle: how many still answer as removed patches with their two commands,
         // and the first few that do not (cheap enough to read twice inside a round).
-        public JsonObject EndedState()
+        public EndedPatches EndedState()
         {
             int removed = 0;
-            var others = new JsonArray();
+            var others = new List<string>();
             foreach (ulong h in EndedHandles)
             {
                 AlvkStatus rc = Library.PatchGetTelemetry(h, out AlvkPatchTelemetry t);
@@ -230,18 +196,18 @@ public static unsafe class QueueFullProof
                 else if (others.Count < 5)
                     others.Add($"{h:X}: {(rc == AlvkStatus.Ok ? $"{t.State}/{t.CommandsCompleted}" : rc.ToString())}");
             }
-            return new JsonObject { ["handles"] = EndedHandles.Count, ["removed"] = removed, ["others"] = others };
+            return new EndedPatches(EndedHandles.Count, removed, others);
         }
 
         // The ID one more filler replace takes, against the last filler's: a refusal in the round
         // that consumed an ID shows as a gap.
-        public JsonObject NextGeneration()
+        public NextGenerationCheck NextGeneration()
         {
             ulong last = Saturator.FillerLatestGeneration;
             AlvkStatus fill = Saturator.Fill();
             Library.PatchWait(Saturator.FillerHandle, Patcher.WaitMs);
             ulong next = Saturator.FillerLatestGeneration;
-            return new JsonObject { ["fill"] = fill.ToString(), ["last"] = last, ["next"] = next, ["expected"] = last + 1 };
+            return new NextGenerationCheck(fill.ToString(), last, next, last + 1);
         }
 
         // One more ended patch: the table is full of ended patches again whether the round freed
@@ -283,27 +249,24 @@ public static unsafe class QueueFullProof
     }
 
     // One round per command kind: the kind refused, and what it could have touched.
-    private static JsonObject CommandRounds(Env env)
+    private static SortedDictionary<string, CommandProbe> CommandRounds(Env env)
     {
         ProfilerLibrary library = env.Library;
-        var probes = new JsonObject();
-        JsonObject Fresh() => new() { ["fresh"] = QueueFullTargets.Fresh(Input), ["ended"] = env.EndedState() };
-        JsonObject FreshGeneration() => new()
-        {
-            ["freshGeneration"] = QueueFullTargets.FreshGeneration(Input), ["ended"] = env.EndedState(),
-        };
-        JsonObject Nothing() => new();
+        var probes = new SortedDictionary<string, CommandProbe>(StringComparer.Ordinal);
+        ProbeState Fresh() => new(null, QueueFullTargets.Fresh(Input), null, null, env.EndedState());
+        ProbeState FreshGeneration() => new(null, null, QueueFullTargets.FreshGeneration(Input), null, env.EndedState());
+        ProbeState Nothing() => new(null, null, null, null, null);
 
         probes["install"] = ProbeRound(env, Fresh, json =>
         {
             AlvkStatus s = library.PatchInstall(env.Request(nameof(QueueFullTargets.Fresh), OwnerQ, env.EntryA), out ulong h);
-            json["handleWritten"] = h != 0;
+            json.HandleWritten = h != 0;
             return s;
         });
         probes["installJoin"] = ProbeRound(env, env.ProbedState, json =>
         {
             AlvkStatus s = library.PatchInstall(env.Request(nameof(QueueFullTargets.Probed), OwnerB, env.EntryA), out ulong h);
-            json["handleWritten"] = h != 0;
+            json.HandleWritten = h != 0;
             return s;
         });
         probes["replace"] = ProbeRound(env, env.ProbedState, _ => library.PatchReplace(env.P, OwnerA, env.EntryA));
@@ -312,23 +275,23 @@ public static unsafe class QueueFullProof
         {
             ulong prior = env.Telemetry(env.P).LatestGeneration;
             AlvkStatus s = Submit(env, nameof(QueueFullTargets.Probed), prior, OwnerA, out ulong h, out ulong id);
-            json["prior"] = prior;
-            json["handleWritten"] = h != 0;
-            json["idWritten"] = id != 0;
+            json.Prior = prior;
+            json.HandleWritten = h != 0;
+            json.IdWritten = id != 0;
             return s;
         });
         probes["generationSubmitNew"] = ProbeRound(env, FreshGeneration, json =>
         {
             AlvkStatus s = Submit(env, nameof(QueueFullTargets.FreshGeneration), 0, OwnerR, out ulong h, out ulong id);
-            json["handleWritten"] = h != 0;
-            json["idWritten"] = id != 0;
+            json.HandleWritten = h != 0;
+            json.IdWritten = id != 0;
             return s;
         });
         probes["describe"] = ProbeRound(env, Nothing, json =>
         {
             AlvkStatus s = library.DescribeMethod(env.Probed.Module.ModuleVersionId, env.Probed.MetadataToken,
                 out AlvkMethodDescription d);
-            json["outWritten"] = d.MethodToken != 0 || d.BodySize != 0;
+            json.OutWritten = d.MethodToken != 0 || d.BodySize != 0;
             return s;
         });
         if (env.FunctionId != 0)
@@ -336,7 +299,7 @@ public static unsafe class QueueFullProof
             probes["describeFunction"] = ProbeRound(env, Nothing, json =>
             {
                 AlvkStatus s = library.CaptureDescribeFunction(env.FunctionId, out AlvkMethodInfo info);
-                json["outWritten"] = info.MethodToken != 0;
+                json.OutWritten = info.MethodToken != 0;
                 return s;
             });
         }
@@ -345,65 +308,56 @@ public static unsafe class QueueFullProof
 
     // Rounds until one is valid; then, with the queue drained: the state again, the ID the next
     // filler takes, and one more ended patch so the table is full again for the next round.
-    private static JsonObject ProbeRound(Env env, Func<JsonObject> state, Func<JsonObject, AlvkStatus> call)
+    private static CommandProbe ProbeRound(Env env, Func<ProbeState> state, Func<ProbeOutputs, AlvkStatus> call)
     {
-        var attempts = new JsonArray();
-        var probe = new JsonObject { ["attempts"] = attempts };
+        var attempts = new List<CommandAttempt>();
         // Compiled before any round: a first call inside a round would spend it in the JIT.
         RuntimeHelpers.PrepareMethod(state.Method.MethodHandle);
         RuntimeHelpers.PrepareMethod(call.Method.MethodHandle);
+        ProbeOutputs outputs = new();
+        ProbeState s0 = new(null, null, null, null, null), s1 = s0;
+        AlvkStatus status = AlvkStatus.Internal;
         for (int attempt = 0; attempt < MaxAttempts; attempt++)
         {
             env.TopUp(); // whatever an earlier attempt's refusal freed, the table is full again
-            JsonObject json = new(), s0 = new(), s1 = new();
-            AlvkStatus status = AlvkStatus.Internal;
-            JsonObject round = env.Saturator.Round(() =>
+            var json = new ProbeOutputs();
+            status = AlvkStatus.Internal;
+            SaturationRound round = env.Saturator.Round(() =>
             {
                 s0 = state();
                 status = call(json);
                 s1 = state();
             });
-            round["attempt"] = attempt;
-            round["status"] = status.ToString();
-            attempts.Add(round);
-            if (round["valid"]!.GetValue<bool>())
+            attempts.Add(new CommandAttempt(round, attempt, status.ToString()));
+            if (round.Valid)
             {
-                foreach (var kv in json.ToList())
-                {
-                    json.Remove(kv.Key);
-                    probe[kv.Key] = kv.Value;
-                }
-                probe["status"] = status.ToString();
-                probe["unchanged"] = JsonNode.DeepEquals(s0, s1);
-                probe["before"] = s0;
-                if (!JsonNode.DeepEquals(s0, s1))
-                    probe["after"] = s1;
+                outputs = json;
                 break;
             }
             env.Saturator.Quiet();
-            if (status != AlvkStatus.QueueFull && round["blockerRunning"]!.GetValue<bool>())
+            if (status != AlvkStatus.QueueFull && round.BlockerRunning)
                 env.Reset();
         }
-        if (!attempts.Last()!["valid"]!.GetValue<bool>())
-            return probe;
+        if (!attempts.Last().Round.Valid)
+            return new CommandProbe(attempts, null);
 
         // The queue drained: the fillers ran, the refused command never did.
         env.Saturator.Quiet();
-        JsonObject drained = state();
-        probe["unchangedAfterDrain"] = JsonNode.DeepEquals(probe["before"], drained);
-        if (!JsonNode.DeepEquals(probe["before"], drained))
-            probe["afterDrain"] = drained;
-        probe["probedWait"] = env.Library.PatchWait(env.P, 100).ToString();
-        probe["nextGeneration"] = env.NextGeneration();
-        return probe;
+        ProbeState drained = state();
+        bool unchanged = Same(s0, s1), unchangedAfterDrain = Same(s0, drained);
+        return new CommandProbe(attempts, new ValidProbe(outputs, status.ToString(), unchanged, s0,
+            unchanged ? null : s1, unchangedAfterDrain, unchangedAfterDrain ? null : drained,
+            env.Library.PatchWait(env.P, 100).ToString(), env.NextGeneration()));
     }
 
+    // Two states alike in every field, their generation records and ended handles among them.
+    private static bool Same(ProbeState a, ProbeState b) => ReportJson.Write(a) == ReportJson.Write(b);
+
     // Round 2: a capture window open, alvk_capture_end refused; the window stays open.
-    private static JsonObject CaptureEndRound(Env env)
+    private static CaptureEndProbe CaptureEndRound(Env env)
     {
         ProfilerLibrary library = env.Library;
-        var attempts = new JsonArray();
-        var report = new JsonObject { ["attempts"] = attempts };
+        var attempts = new List<CaptureEndAttempt>();
         int markers = 0;
         var options = new AlvkCaptureOptions { Mode = AlvkCaptureMode.CountOnly };
         for (int attempt = 0; attempt < MaxAttempts; attempt++)
@@ -414,18 +368,15 @@ public static unsafe class QueueFullProof
             markers += Allocate(100);
             AlvkStatus end = AlvkStatus.Internal;
             AlvkCaptureSummary summary = default;
-            JsonObject round = env.Saturator.Round(() => end = library.CaptureEnd(out summary));
-            round["attempt"] = attempt;
-            round["begin"] = begin.ToString();
-            round["end"] = end.ToString();
-            round["summaryWritten"] = summary.TotalObjects != 0 || summary.Mode != 0 || summary.ElapsedNs != 0;
-            attempts.Add(round);
-            if (round["valid"]!.GetValue<bool>())
+            SaturationRound round = env.Saturator.Round(() => end = library.CaptureEnd(out summary));
+            attempts.Add(new CaptureEndAttempt(round, attempt, begin.ToString(), end.ToString(),
+                summary.TotalObjects != 0 || summary.Mode != 0 || summary.ElapsedNs != 0));
+            if (round.Valid)
                 break;
             env.Saturator.Quiet();
         }
-        if (!attempts.Last()!["valid"]!.GetValue<bool>())
-            return report;
+        if (!attempts.Last().Round.Valid)
+            return new CaptureEndProbe(attempts, null);
 
         env.Saturator.Quiet();
         markers += Allocate(50);
@@ -436,16 +387,8 @@ public static unsafe class QueueFullProof
         long counted = -1;
         if (end2 == AlvkStatus.Ok && library.CaptureReadTypes(0, types, out uint written) == AlvkStatus.Ok)
             counted = types.Take((int)written).Where(t => t.Name == MarkerType).Select(t => (long)t.Count).DefaultIfEmpty(0).Sum();
-        report["after"] = new JsonObject
-        {
-            ["readTypesWhileOpen"] = read.ToString(),
-            ["beginWhileOpen"] = again.ToString(),
-            ["end"] = end2.ToString(),
-            ["markersAllocated"] = markers,
-            ["markersCounted"] = counted,
-            ["totalObjects"] = finalSummary.TotalObjects,
-        };
-        return report;
+        return new CaptureEndProbe(attempts, new CaptureWindowAfter(read.ToString(), again.ToString(), end2.ToString(), markers,
+            counted, finalSummary.TotalObjects));
     }
 
     private static int Allocate(int count)

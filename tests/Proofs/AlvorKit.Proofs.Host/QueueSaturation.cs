@@ -5,8 +5,8 @@ using System.Reflection.Metadata.Ecma335;
 using System.Reflection.PortableExecutable;
 using System.Runtime.CompilerServices;
 using System.Runtime.Loader;
-using System.Text.Json.Nodes;
 using AlvorKit.Interception.Native;
+using AlvorKit.Proofs.Reports;
 
 namespace AlvorKit.Proofs.Host;
 
@@ -181,7 +181,8 @@ internal sealed class QueueSaturator
         {
             Volatile.Write(ref started, true);
             _library.DescribeMethod(heavy.Module.ModuleVersionId, heavy.MetadataToken, out _);
-        }) { Name = "queue-blocker", IsBackground = true };
+        })
+        { Name = "queue-blocker", IsBackground = true };
         blocker.Start();
         while (!Volatile.Read(ref started))
             Thread.SpinWait(20);
@@ -191,8 +192,8 @@ internal sealed class QueueSaturator
         return blocker;
     }
 
-    /// <summary>Runs one round around `probes`; the JSON says whether it was valid.</summary>
-    public JsonObject Round(Action probes)
+    /// <summary>Runs one round around `probes`; the record says whether it was valid.</summary>
+    public SaturationRound Round(Action probes)
     {
         MethodInfo heavy = _heavy ?? throw new InvalidOperationException("a round needs the heavy method");
         ulong c0 = Quiet();
@@ -205,7 +206,8 @@ internal sealed class QueueSaturator
             Volatile.Write(ref started, true);
             blockerStatus = _library.DescribeMethod(heavy.Module.ModuleVersionId, heavy.MetadataToken, out _);
             blockerMs = watch.Elapsed.TotalMilliseconds;
-        }) { Name = "queue-blocker", IsBackground = true };
+        })
+        { Name = "queue-blocker", IsBackground = true };
         var clock = Stopwatch.StartNew();
         blocker.Start();
         while (!Volatile.Read(ref started))
@@ -246,18 +248,7 @@ internal sealed class QueueSaturator
         blocker.Join();
         bool valid = busy && c1 == c0 && refused == AlvkStatus.QueueFull && blockerStatus == AlvkStatus.Ok &&
                      accepted == Capacity - 1;
-        return new JsonObject
-        {
-            ["valid"] = valid,
-            ["blockerRunning"] = busy,
-            ["fillersAccepted"] = accepted,
-            ["fillRefusedWith"] = refused.ToString(),
-            ["completedBefore"] = c0,
-            ["completedAfterProbes"] = c1,
-            ["fullAtMs"] = fullAtMs,
-            ["probesDoneMs"] = probesDoneMs,
-            ["blockerStatus"] = blockerStatus.ToString(),
-            ["blockerMs"] = blockerMs,
-        };
+        return new SaturationRound(valid, busy, accepted, refused.ToString(), c0, c1, fullAtMs, probesDoneMs,
+            blockerStatus.ToString(), blockerMs);
     }
 }

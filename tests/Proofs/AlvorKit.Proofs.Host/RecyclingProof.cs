@@ -1,7 +1,7 @@
 using System.Reflection;
 using System.Runtime.CompilerServices;
-using System.Text.Json.Nodes;
 using AlvorKit.Interception.Native;
+using AlvorKit.Proofs.Reports;
 
 namespace AlvorKit.Proofs.Host;
 
@@ -41,7 +41,7 @@ public static class RecyclingProof
     private const ulong OwnerBase = 0xB000, CycleOwner = 0xB100;
     private const int Input = 5;
 
-    public static JsonObject Run()
+    public static RecyclingReport Run()
     {
         var patcher = new Patcher();
         ProfilerLibrary library = patcher.Library;
@@ -50,26 +50,26 @@ public static class RecyclingProof
         AlvkMethodDescription[] targets = Enumerable.Range(0, 8)
             .Select(i => patcher.Describe(Patcher.Method(typeof(RecyclingTargets), $"T{i}"))).ToArray();
         AlvkMethodDescription cycled = patcher.Describe(Patcher.Method(typeof(RecyclingTargets), nameof(RecyclingTargets.Cycled)));
-        var report = new JsonObject();
 
         // Phase 1: T0..T7 live together, removed T7 first.
         var eight = new ulong[8];
-        var phase1 = new JsonObject();
+        var installs = new string[8];
+        var removes = new string[8];
         for (int i = 0; i < 8; i++)
         {
             AlvkStatus sync = library.PatchInstall(AlvkInstallRequest.For(targets[i], a, OwnerBase + (ulong)i), out eight[i]);
-            phase1[$"install{i}"] = $"{sync}/{library.PatchWait(eight[i], Patcher.WaitMs)}";
+            installs[i] = $"{sync}/{library.PatchWait(eight[i], Patcher.WaitMs)}";
         }
-        phase1["patchedValues"] = Values(i => RecyclingTargets.Calls[i](Input), Input + 100);
-        phase1["distinctHandles"] = eight.Distinct().Count();
+        TargetValues patchedValues = Values(i => RecyclingTargets.Calls[i](Input), Input + 100);
+        int distinctEight = eight.Distinct().Count();
         for (int i = 7; i >= 0; i--)
-            phase1[$"remove{i}"] = $"{library.PatchRemove(eight[i], OwnerBase + (ulong)i)}/{library.PatchWait(eight[i], Patcher.WaitMs)}";
-        phase1["originalValues"] = Values(i => RecyclingTargets.Calls[i](Input), Input + 0, offsetByIndex: true);
-        report["phase1"] = phase1;
+            removes[i] = $"{library.PatchRemove(eight[i], OwnerBase + (ulong)i)}/{library.PatchWait(eight[i], Patcher.WaitMs)}";
+        var phase1 = new RecyclingPhase1(installs, patchedValues, distinctEight, removes,
+            Values(i => RecyclingTargets.Calls[i](Input), Input + 0, offsetByIndex: true));
 
         // Phase 2: one install and remove per remaining slot.
         var cycles = new List<ulong>();
-        var refusals = new JsonObject();
+        var refusals = new SortedDictionary<string, string>(StringComparer.Ordinal);
         for (int i = 0; i < AlvkConstants.MaxPatches - 8; i++)
         {
             AlvkStatus sync = library.PatchInstall(AlvkInstallRequest.For(cycled, b, CycleOwner), out ulong h);
@@ -82,18 +82,12 @@ public static class RecyclingProof
         }
         // Oldest ended first: T7's ... T0's, then the cycles in order.
         List<ulong> endedOrder = [.. eight.Reverse(), .. cycles];
-        report["phase2"] = new JsonObject
-        {
-            ["cycles"] = cycles.Count,
-            ["refusals"] = refusals,
-            ["distinctHandles"] = endedOrder.Distinct().Count(),
-            ["endedStates"] = States(library, endedOrder),
-            ["cycledValue"] = RecyclingTargets.Cycled(Input),
-        };
+        var phase2 = new RecyclingPhase2(cycles.Count, refusals, endedOrder.Distinct().Count(), States(library, endedOrder),
+            RecyclingTargets.Cycled(Input));
 
         // Phase 3: nine installs, each recycling the oldest ended patch.
         var live = new HashSet<ulong>(endedOrder);
-        var recycles = new JsonArray();
+        var recycles = new List<Recycle>();
         var created = new List<(ulong Handle, ulong Owner)>();
         for (int step = 0; step < 9; step++)
         {
@@ -107,28 +101,22 @@ public static class RecyclingProof
             AlvkStatus sync = library.PatchInstall(AlvkInstallRequest.For(target, b, owner), out ulong handle);
             AlvkStatus wait = library.PatchWait(handle, Patcher.WaitMs);
             created.Add((handle, owner));
-            var json = new JsonObject
-            {
-                ["install"] = sync.ToString(),
-                ["wait"] = wait.ToString(),
-                ["newValue"] = Patcher.Poll(call, Input + 1000),
-                ["newHandleDiffersFromStale"] = handle != expected,
-                ["newHandleWasNeverIssued"] = !live.Contains(handle),
-            };
-            JsonObject newBefore = patcher.Telemetry(handle);
+            Polled<int> newValue = Patcher.PollFor(call, Input + 1000);
+            bool differs = handle != expected, neverIssued = !live.Contains(handle);
+            TelemetryReport newBefore = patcher.ReadTelemetry(handle);
             library.PatchGetTelemetry(handle, out AlvkPatchTelemetry newTelemetry);
             ulong newGeneration = newTelemetry.LatestGeneration;
 
             // Which previously valid handles stopped answering: exactly the oldest ended one.
             var gone = live.Where(h => library.PatchGetTelemetry(h, out _) != AlvkStatus.Ok).ToList();
-            json["goneCount"] = gone.Count;
-            json["goneIsOldest"] = gone.Count == 1 && gone[0] == expected;
-            json["goneIndex"] = gone.Count == 1 ? endedOrder.IndexOf(gone[0]) : -1;
+            int goneCount = gone.Count;
+            bool goneIsOldest = gone.Count == 1 && gone[0] == expected;
+            int goneIndex = gone.Count == 1 ? endedOrder.IndexOf(gone[0]) : -1;
             live.ExceptWith(gone);
 
             // The stale handle, through every function that takes a handle, with its old owner
             // and with the new patch's owner.
-            var stale1 = new JsonObject();
+            var stale1 = new SortedDictionary<string, string>(StringComparer.Ordinal);
             foreach ((string who, ulong o) in new[] { ("staleOwner", step < 8 ? OwnerBase + (ulong)step : CycleOwner), ("newOwner", owner) })
             {
                 stale1[$"replace.{who}"] = library.PatchReplace(expected, o, a).ToString();
@@ -138,45 +126,32 @@ public static class RecyclingProof
             stale1["telemetry"] = library.PatchGetTelemetry(expected, out _).ToString();
             stale1["generationResult"] = library.GenerationGetResult(expected, staleGeneration, out _, []).ToString();
             stale1["generationResultOfNew"] = library.GenerationGetResult(expected, newGeneration, out _, []).ToString();
-            json["staleCalls"] = stale1;
 
             // The new patch behind the slot is what it was.
-            JsonObject newAfter = patcher.Telemetry(handle);
-            json["newUnchanged"] = JsonNode.DeepEquals(Stable(newBefore), Stable(newAfter));
-            json["newTelemetry"] = newAfter;
-            json["newValueAfter"] = call();
-            json["newGeneration"] = library.GenerationGetResult(handle, newGeneration, out AlvkGenerationResult r, []) == AlvkStatus.Ok
+            TelemetryReport newAfter = patcher.ReadTelemetry(handle);
+            int newValueAfter = call();
+            string generation = library.GenerationGetResult(handle, newGeneration, out AlvkGenerationResult r, []) == AlvkStatus.Ok
                 ? r.State.ToString() : "missing";
-            recycles.Add(json);
+            recycles.Add(new Recycle(sync.ToString(), wait.ToString(), newValue, differs, neverIssued, goneCount, goneIsOldest,
+                goneIndex, stale1, Stable(newBefore) == Stable(newAfter), newAfter, newValueAfter, generation));
         }
-        report["recycles"] = recycles;
-        report["othersStillAnswer"] = live.All(h => library.PatchGetTelemetry(h, out AlvkPatchTelemetry t) == AlvkStatus.Ok && t.State == AlvkPatchState.Removed);
-        report["othersCount"] = live.Count;
+        bool othersStillAnswer = live.All(h => library.PatchGetTelemetry(h, out AlvkPatchTelemetry t) == AlvkStatus.Ok && t.State == AlvkPatchState.Removed);
+        int othersCount = live.Count;
 
         // Clean up: every target returns its original.
-        var removals = new JsonObject();
+        var removals = new SortedDictionary<string, string>(StringComparer.Ordinal);
         foreach ((ulong handle, ulong owner) in created)
             removals[$"{handle:X}"] = $"{library.PatchRemove(handle, owner)}/{library.PatchWait(handle, Patcher.WaitMs)}";
-        report["removals"] = removals;
-        report["finalValues"] = Values(i => RecyclingTargets.Calls[i](Input), Input, offsetByIndex: true);
-        report["finalCycled"] = Patcher.Poll(() => RecyclingTargets.Cycled(Input), Input + 50);
-        return report;
+        TargetValues finalValues = Values(i => RecyclingTargets.Calls[i](Input), Input, offsetByIndex: true);
+        return new RecyclingReport(phase1, phase2, recycles, othersStillAnswer, othersCount, removals, finalValues,
+            Patcher.PollFor(() => RecyclingTargets.Cycled(Input), Input + 50));
     }
 
     // The telemetry fields no callback moves (tiering may compile the body again).
-    private static JsonObject Stable(JsonObject t) => new()
-    {
-        ["call"] = t["call"]?.DeepClone(),
-        ["state"] = t["state"]?.DeepClone(),
-        ["lastStatus"] = t["lastStatus"]?.DeepClone(),
-        ["pendingCommands"] = t["pendingCommands"]?.DeepClone(),
-        ["commandsCompleted"] = t["commandsCompleted"]?.DeepClone(),
-        ["ownerCount"] = t["ownerCount"]?.DeepClone(),
-        ["replacement"] = t["replacement"]?.DeepClone(),
-        ["commandElapsedNs"] = t["commandElapsedNs"]?.DeepClone(),
-    };
+    private static (string, string, string, uint, uint, uint, ulong, ulong) Stable(TelemetryReport t) =>
+        (t.Call, t.State, t.LastStatus, t.PendingCommands, t.CommandsCompleted, t.OwnerCount, t.Replacement, t.CommandElapsedNs);
 
-    private static JsonObject States(ProfilerLibrary library, IEnumerable<ulong> handles)
+    private static SortedDictionary<string, int> States(ProfilerLibrary library, IEnumerable<ulong> handles)
     {
         var counts = new SortedDictionary<string, int>(StringComparer.Ordinal);
         foreach (ulong h in handles)
@@ -184,22 +159,18 @@ public static class RecyclingProof
             string key = library.PatchGetTelemetry(h, out AlvkPatchTelemetry t) == AlvkStatus.Ok ? t.State.ToString() : "UnknownPatch";
             counts[key] = counts.GetValueOrDefault(key) + 1;
         }
-        return new JsonObject(counts.Select(kv => KeyValuePair.Create(kv.Key, (JsonNode?)JsonValue.Create(kv.Value))));
+        return counts;
     }
 
     // T0..T7 each polled for `expected` (+ its index when offsetByIndex): true when all match.
-    private static JsonObject Values(Func<int, int> call, int expected, bool offsetByIndex = false)
+    private static TargetValues Values(Func<int, int> call, int expected, bool offsetByIndex = false)
     {
-        var json = new JsonObject();
-        bool all = true;
+        var polls = new List<Polled<int>>();
         for (int i = 0; i < 8; i++)
         {
             int want = expected + (offsetByIndex ? i : 0);
-            JsonObject poll = Patcher.Poll(() => call(i), want);
-            all &= poll["ok"]!.GetValue<bool>();
-            json[$"T{i}"] = poll["value"]!.DeepClone();
+            polls.Add(Patcher.PollFor(() => call(i), want));
         }
-        json["allExpected"] = all;
-        return json;
+        return new TargetValues(polls, polls.All(p => p.Ok));
     }
 }

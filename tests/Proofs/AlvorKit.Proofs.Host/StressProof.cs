@@ -1,8 +1,8 @@
 using System.Collections.Concurrent;
 using System.Diagnostics;
 using System.Runtime.CompilerServices;
-using System.Text.Json.Nodes;
 using AlvorKit.Interception.Native;
+using AlvorKit.Proofs.Reports;
 
 namespace AlvorKit.Proofs.Host;
 
@@ -26,7 +26,7 @@ public static class StressProof
     // One target, a caller that never stops calling it, and four threads each running
     // install -> replace -> remove cycles under their own owner ID: every result the
     // caller sees is the original, A or B, and everything ends with the original.
-    public static JsonObject Run()
+    public static StressReport Run()
     {
         var patcher = new Patcher();
         ProfilerLibrary library = patcher.Library;
@@ -57,7 +57,8 @@ public static class StressProof
                     default: violations++; break;
                 }
             }
-        }) { IsBackground = true, Name = "stress-caller" };
+        })
+        { IsBackground = true, Name = "stress-caller" };
         caller.Start();
 
         void Count(ConcurrentDictionary<string, int> counts, AlvkStatus status) =>
@@ -94,7 +95,8 @@ public static class StressProof
                 }
                 Interlocked.Increment(ref cycles);
             }
-        }) { Name = $"stress-patcher-{t}" }).ToList();
+        })
+        { Name = $"stress-patcher-{t}" }).ToList();
         workers.ForEach(w => w.Start());
         workers.ForEach(w => w.Join());
         long patchMs = clock.ElapsedMilliseconds;
@@ -111,25 +113,11 @@ public static class StressProof
             states.AddOrUpdate(rc == AlvkStatus.Ok ? t.State.ToString() : rc.ToString(), 1, (_, n) => n + 1);
         }
         library.GetRuntimeStatus(out AlvkRuntimeStatus runtime);
-        return new JsonObject
-        {
-            ["cycles"] = cycles,
-            ["patchMs"] = patchMs,
-            ["calls"] = calls,
-            ["violations"] = violations,
-            ["seenOriginal"] = seenOriginal,
-            ["seenA"] = seenA,
-            ["seenB"] = seenB,
-            ["syncStatuses"] = ToJson(syncStatuses),
-            ["waitStatuses"] = ToJson(waitStatuses),
-            ["handles"] = handles.Count,
-            ["finalStates"] = ToJson(states),
-            ["final"] = Patcher.Poll(() => StressTargets.Stressed(Input), Input + 1),
-            ["queueDepth"] = runtime.QueueDepth,
-        };
+        return new StressReport(cycles, patchMs, calls, violations, seenOriginal, seenA, seenB,
+            Sorted(syncStatuses), Sorted(waitStatuses), handles.Count, Sorted(states),
+            Patcher.PollFor(() => StressTargets.Stressed(Input), Input + 1), runtime.QueueDepth);
     }
 
-    private static JsonObject ToJson(ConcurrentDictionary<string, int> counts) =>
-        new(counts.OrderBy(kv => kv.Key, StringComparer.Ordinal)
-            .Select(kv => KeyValuePair.Create(kv.Key, (JsonNode?)JsonValue.Create(kv.Value))));
+    private static SortedDictionary<string, int> Sorted(ConcurrentDictionary<string, int> counts) =>
+        new(counts, StringComparer.Ordinal);
 }

@@ -1,8 +1,8 @@
 using System.Collections.Concurrent;
 using System.Diagnostics;
 using System.Reflection.Metadata;
-using System.Text.Json.Nodes;
 using AlvorKit.Interception.Native;
+using AlvorKit.Proofs.Reports;
 
 namespace AlvorKit.Proofs.Host;
 
@@ -20,7 +20,7 @@ public static class SubmitStormProof
     private const int Input = 7;
     private const ulong OwnerBase = 0x7A00;
 
-    public static JsonObject Run(int threads, int submits)
+    public static SubmitStormReport Run(int threads, int submits)
     {
         var patcher = new Patcher();
         ProfilerLibrary library = patcher.Library;
@@ -69,18 +69,12 @@ public static class SubmitStormProof
             library.PatchWait(handle, Patcher.WaitMs);
             library.PatchRemove(handle, owner);
             library.PatchWait(handle, Patcher.WaitMs);
-        }) { Name = $"submit-storm-{t}" }).ToList();
+        })
+        { Name = $"submit-storm-{t}" }).ToList();
         workers.ForEach(w => w.Start());
         workers.ForEach(w => w.Join());
-        return new JsonObject
-        {
-            ["threads"] = threads,
-            ["submitsPerThread"] = submits,
-            ["ms"] = clock.ElapsedMilliseconds,
-            ["statuses"] = new JsonObject(statuses.OrderBy(kv => kv.Key, StringComparer.Ordinal)
-                .Select(kv => KeyValuePair.Create(kv.Key, (JsonNode?)JsonValue.Create(kv.Value)))),
-            ["duplicateIds"] = duplicates,
-            ["originals"] = Enumerable.Range(0, threads).All(i => Patcher.Poll(() => MixedStressTargets.Calls[i](Input), Input + i)["ok"]!.GetValue<bool>()),
-        };
+        long ms = clock.ElapsedMilliseconds;
+        return new SubmitStormReport(threads, submits, ms, new SortedDictionary<string, long>(statuses, StringComparer.Ordinal),
+            duplicates, Enumerable.Range(0, threads).All(i => Patcher.PollFor(() => MixedStressTargets.Calls[i](Input), Input + i).Ok));
     }
 }

@@ -1,5 +1,5 @@
-using System.Text.Json.Nodes;
 using AlvorKit.Interception;
+using AlvorKit.Proofs.Reports;
 using Xunit;
 using static AlvorKit.Proofs.AllocationReports;
 
@@ -23,68 +23,67 @@ public class AllocationCaptureProofs
     };
 
     [Fact]
-    public void Binding_structs_have_the_sizes_of_the_header()
+    public void BindingStructsHaveTheSizesOfTheHeader()
     {
-        JsonNode sizes = Get(Sampled)["sizes"]!;
-        Assert.Equal(32, sizes.Value<int>("options"));
-        Assert.Equal(72, sizes.Value<int>("summary"));
-        Assert.Equal(32 + 512, sizes.Value<int>("typeCount"));
-        Assert.Equal(40, sizes.Value<int>("frame"));
-        Assert.Equal(24 + 64 * 40, sizes.Value<int>("sample"));
-        Assert.Equal(24 + 256, sizes.Value<int>("methodInfo"));
+        BindingSizes sizes = Get(Sampled).Sizes;
+        Assert.Equal(32, sizes.Options);
+        Assert.Equal(72, sizes.Summary);
+        Assert.Equal(32 + 512, sizes.TypeCount);
+        Assert.Equal(40, sizes.Frame);
+        Assert.Equal(24 + 64 * 40, sizes.Sample);
+        Assert.Equal(24 + 256, sizes.MethodInfo);
     }
 
     [Theory]
     [MemberData(nameof(CapturingVariants), MemberType = typeof(AllocationReports))]
-    public void Window_counts_each_type_exactly_and_nothing_allocated_outside_it(string variant)
+    public void WindowCountsEachTypeExactlyAndNothingAllocatedOutsideIt(string variant)
     {
-        JsonObject report = Get(variant);
-        JsonNode expected = report["expected"]!, counted = report["workloadTypes"]!, outside = report["outside"]!;
-        foreach (var (type, node) in expected.AsObject())
+        CapturedWindows report = Captured(variant);
+        IReadOnlyDictionary<string, TypeTotals> counted = report.WorkloadTypes;
+        IReadOnlyDictionary<string, OutsideCounts> outside = report.Outside;
+        foreach (var (type, expected) in report.Expected)
         {
-            ulong count = node!.Value<ulong>("count");
-            JsonNode got = counted[type]!;
+            ulong count = expected.Count;
+            TypeTotals got = counted[type];
             // The process allocated the same type just before the window and just after it.
-            Assert.True(outside[type]!.Value<int>("before") > 0 && outside[type]!.Value<int>("after") > 0, type);
-            Assert.True(got.Value<ulong>("count") == count,
-                $"{variant}: {type} counted {got.Value<ulong>("count")}, expected exactly {count} " +
-                $"(outside the window: {outside[type]!.ToJsonString()}): {counted.ToJsonString()}");
-            Assert.True(got.Value<ulong>("bytes") == count * ObjectSizes[type],
-                $"{variant}: {type} bytes {got.Value<ulong>("bytes")}, expected {count} x {ObjectSizes[type]}");
+            Assert.True(outside[type].Before > 0 && outside[type].After > 0, type);
+            Assert.True(got.Count == count,
+                $"{variant}: {type} counted {got.Count}, expected exactly {count} " +
+                $"(outside the window: {outside[type]}): {ReportJson.Write(counted)}");
+            Assert.True(got.Bytes == count * ObjectSizes[type],
+                $"{variant}: {type} bytes {got.Bytes}, expected {count} x {ObjectSizes[type]}");
         }
-        JsonNode summary = report["summary"]!;
-        string json = summary.ToJsonString();
-        Assert.True(summary.Value<ulong>("overflowObjects") == 0 && summary.Value<ulong>("overflowBytes") == 0, json);
-        Assert.True(summary.Value<ulong>("typeObjects") == summary.Value<ulong>("totalObjects"), json);
-        Assert.True(summary.Value<ulong>("typeBytes") == summary.Value<ulong>("totalBytes"), json);
-        ulong workload = expected.AsObject().Aggregate(0UL, (sum, e) => sum + e.Value!.Value<ulong>("count"));
-        Assert.True(summary.Value<ulong>("totalObjects") >= workload, json);
+        WindowSummary summary = report.Summary;
+        Assert.True(summary.OverflowObjects == 0 && summary.OverflowBytes == 0, $"{summary}");
+        Assert.True(summary.TypeObjects == summary.TotalObjects, $"{summary}");
+        Assert.True(summary.TypeBytes == summary.TotalBytes, $"{summary}");
+        ulong workload = report.Expected.Values.Aggregate(0UL, (sum, e) => sum + e.Count);
+        Assert.True(summary.TotalObjects >= workload, $"{summary}");
     }
 
     [Fact]
-    public void Count_only_window_has_the_sampled_windows_exact_counts_and_no_samples()
+    public void CountOnlyWindowHasTheSampledWindowsExactCountsAndNoSamples()
     {
-        JsonObject countOnly = Get(CountOnly), sampled = Get(Sampled);
-        Assert.Equal(sampled["workloadTypes"]!.ToJsonString(), countOnly["workloadTypes"]!.ToJsonString());
-        JsonNode summary = countOnly["summary"]!;
-        string json = summary.ToJsonString();
-        Assert.True(summary.Text("mode") == "CountOnly", json);
-        Assert.True(summary.Value<ulong>("totalObjects") == sampled["summary"]!.Value<ulong>("totalObjects"), json);
-        Assert.True(summary.Value<ulong>("totalBytes") == sampled["summary"]!.Value<ulong>("totalBytes"), json);
-        Assert.True(summary.Value<int>("sampleCount") == 0, json);
-        Assert.True(summary.Value<ulong>("droppedSamples") == 0, json);
-        Assert.True(summary.Value<ulong>("sampledBytes") == 0, json);
-        Assert.Empty(countOnly["attributions"]!.AsArray());
+        CapturedWindows countOnly = Captured(CountOnly), sampled = Captured(Sampled);
+        Assert.Equal(ReportJson.Write(sampled.WorkloadTypes), ReportJson.Write(countOnly.WorkloadTypes));
+        WindowSummary summary = countOnly.Summary;
+        Assert.True(summary.Mode == "CountOnly", $"{summary}");
+        Assert.True(summary.TotalObjects == sampled.Summary.TotalObjects, $"{summary}");
+        Assert.True(summary.TotalBytes == sampled.Summary.TotalBytes, $"{summary}");
+        Assert.True(summary.SampleCount == 0, $"{summary}");
+        Assert.True(summary.DroppedSamples == 0, $"{summary}");
+        Assert.True(summary.SampledBytes == 0, $"{summary}");
+        Assert.Empty(countOnly.Attributions);
     }
 
     [Fact]
-    public void Sampled_stacks_attribute_each_type_to_its_method_and_source_line()
+    public void SampledStacksAttributeEachTypeToItsMethodAndSourceLine()
     {
-        JsonObject report = Get(Sampled);
-        JsonNode summary = report["summary"]!;
-        Assert.True(summary.Text("mode") == "Sampled", summary.ToJsonString());
-        Assert.True(summary.Value<int>("sampleCount") > 0, summary.ToJsonString());
-        Assert.True(summary.Value<int>("samplesWithFrames") == summary.Value<int>("sampleCount"), summary.ToJsonString());
+        CapturedWindows report = Captured(Sampled);
+        WindowSummary summary = report.Summary;
+        Assert.True(summary.Mode == "Sampled", $"{summary}");
+        Assert.True(summary.SampleCount > 0, $"{summary}");
+        Assert.True(summary.SamplesWithFrames == summary.SampleCount, $"{summary}");
         string[] source = File.ReadAllLines(RepositoryFile("tests/Proofs/AlvorKit.Proofs.Host/AllocationWorkload.cs"));
         var allocations = new Dictionary<string, string>
         {
@@ -94,115 +93,119 @@ public class AllocationCaptureProofs
             ["AlvorKit.Proofs.Host.AllocS"] = "Site(value,",
             ["System.Collections.Generic.List<AlvorKit.Proofs.Host.AllocB>"] = "new List<AllocB>()",
         };
-        JsonArray attributions = report["attributions"]!.AsArray();
-        foreach (var (type, node) in report["expected"]!.AsObject())
+        IReadOnlyList<Attribution> attributions = report.Attributions;
+        foreach (var (type, expected) in report.Expected)
         {
-            int line = node!.Value<int>("line");
+            int line = expected.Line;
             // The host's line (CallerLineNumber) is the allocation statement of the real file.
             Assert.True(source[line - 1].Contains(allocations[type], StringComparison.Ordinal),
                 $"line {line} of AllocationWorkload.cs is not {type}'s allocation: {source[line - 1]}");
-            JsonNode[] ofType = attributions.Where(a => a!.Text("type") == type).Select(a => a!).ToArray();
-            Assert.True(ofType.Length > 0, $"no sample of {type}: {attributions.ToJsonString()}");
-            foreach (JsonNode a in ofType)
+            Attribution[] ofType = attributions.Where(a => a.Type == type).ToArray();
+            Assert.True(ofType.Length > 0, $"no sample of {type}: {string.Join("\n", attributions)}");
+            foreach (Attribution a in ofType)
             {
-                string json = a.ToJsonString();
-                Assert.True(a.Text("method") == node!.Text("method"), $"{type}: method {json}");
-                Assert.True(a.Text("file") == "AllocationWorkload.cs", $"{type}: file {json}");
-                Assert.True(a.Value<int>("line") == line, $"{type}: line {line} expected: {json}");
-                Assert.True(a.Value<ulong>("estimatedBytes") > 0, json);
+                Assert.True(a.Method == expected.Method, $"{type}: method {a}, expected {expected}");
+                Assert.True(a.File == "AllocationWorkload.cs", $"{type}: file {a}");
+                Assert.True(a.Line == line, $"{type}: line {line} expected: {a}");
+                Assert.True(a.EstimatedBytes > 0, $"{a}");
             }
         }
         // No sample belongs to anything but the workload.
-        Assert.All(attributions, a => Assert.Contains(a!.Text("type"), allocations.Keys));
+        Assert.All(attributions, a => Assert.Contains(a.Type, allocations.Keys));
         // The samples' bytes estimate the window's bytes (376 samples expected: 4.8 sigma at 25%).
-        double estimate = summary.Value<ulong>("sampledBytes"), total = summary.Value<ulong>("totalBytes");
+        double estimate = summary.SampledBytes, total = summary.TotalBytes;
         Assert.True(Math.Abs(estimate - total) < 0.25 * total, $"sampled {estimate} bytes of {total}");
     }
 
     [Fact]
-    public void Full_storage_keeps_its_slots_counts_the_drops_and_the_counts_stay_exact()
+    public void FullStorageKeepsItsSlotsCountsTheDropsAndTheCountsStayExact()
     {
-        JsonObject report = Get(FullStorage);
-        JsonNode summary = report["summary"]!;
-        string json = summary.ToJsonString();
-        Assert.True(summary.Value<int>("sampleCount") == FullStorageSlots, json);
-        Assert.True(summary.Value<int>("sampleSlots") == FullStorageSlots, json);
-        Assert.True(summary.Value<ulong>("droppedSamples") > 0, json);
+        CapturedWindows report = Captured(FullStorage);
+        WindowSummary summary = report.Summary;
+        Assert.True(summary.SampleCount == FullStorageSlots, $"{summary}");
+        Assert.True(summary.SampleSlots == FullStorageSlots, $"{summary}");
+        Assert.True(summary.DroppedSamples > 0, $"{summary}");
         // 384,800 bytes at a 64-byte mean interval: thousands of samples were due.
-        Assert.True(summary.Value<ulong>("droppedSamples") + (ulong)FullStorageSlots > 1000, json);
-        Assert.Equal(4, report.Value<int>("scale"));
-        // The exact counts: Window_counts_each_type_exactly... runs on this variant too.
-        Assert.Equal(Get(Sampled)["summary"]!.Value<ulong>("totalBytes") * 4, summary.Value<ulong>("totalBytes"));
+        Assert.True(summary.DroppedSamples + (ulong)FullStorageSlots > 1000, $"{summary}");
+        Assert.Equal(4, report.Scale);
+        // The exact counts: WindowCountsEachTypeExactly... runs on this variant too.
+        Assert.Equal(Captured(Sampled).Summary.TotalBytes * 4, summary.TotalBytes);
     }
 
     [Theory]
     [InlineData(Sampled, DefaultSampleSlots)]
     [InlineData(CountOnly, DefaultSampleSlots)]
     [InlineData(FullStorage, FullStorageSlots)]
-    public void Storage_stays_its_startup_size_across_windows(string variant, int slots)
+    public void StorageStaysItsStartupSizeAcrossWindows(string variant, int slots)
     {
-        JsonObject report = Get(variant);
-        foreach (string window in new[] { "warmupSummary", "summary", "lastSummary" })
+        CapturedWindows report = Captured(variant);
+        foreach ((string window, WindowSummary summary) in new[]
+                 {
+                     ("warmupSummary", report.WarmupSummary), ("summary", report.Summary), ("lastSummary", report.LastSummary),
+                 })
         {
-            JsonNode summary = report[window]!;
-            string json = $"{window}: {summary.ToJsonString()}";
-            Assert.True(summary.Value<int>("sampleSlots") == slots, json);
-            Assert.True(summary.Value<int>("typeSlots") == DefaultTypeSlots, json);
-            Assert.True(summary.Value<int>("sampleCount") <= slots, json);
+            string json = $"{window}: {summary}";
+            Assert.True(summary.SampleSlots == slots, json);
+            Assert.True(summary.TypeSlots == DefaultTypeSlots, json);
+            Assert.True(summary.SampleCount <= slots, json);
         }
         // The window after the measured one starts from empty storage: it keeps samples again
         // (about 4.6 KB allocated: 18 samples expected at 256 bytes, 72 due at 64).
-        JsonNode last = report["lastSummary"]!;
+        WindowSummary last = report.LastSummary;
         int expectedLast = variant switch { CountOnly => 0, FullStorage => FullStorageSlots, _ => -1 };
         if (expectedLast >= 0)
-            Assert.True(last.Value<int>("sampleCount") == expectedLast, last.ToJsonString());
+            Assert.True(last.SampleCount == expectedLast, $"{last}");
         else
-            Assert.True(last.Value<int>("sampleCount") > 0, last.ToJsonString());
+            Assert.True(last.SampleCount > 0, $"{last}");
     }
 
     [Fact]
-    public void Second_begin_and_idle_end_are_refused()
+    public void SecondBeginAndIdleEndAreRefused()
     {
-        JsonNode refusals = Get(Sampled)["refusals"]!;
-        Assert.Equal("CaptureActive", refusals.Text("beginWhileActive"));
-        Assert.Equal("CaptureNotActive", refusals.Text("endWhenIdle"));
+        CaptureRefusals refusals = Captured(Sampled).Refusals;
+        Assert.Equal("CaptureActive", refusals.BeginWhileActive);
+        Assert.Equal("CaptureNotActive", refusals.EndWhenIdle);
     }
 
     [Fact]
-    public void Without_allocation_profiling_every_capture_call_is_refused()
+    public void WithoutAllocationProfilingEveryCaptureCallIsRefused()
     {
-        JsonObject report = Get(Off);
-        Assert.Equal(0, report.Value<int>("allocationProfiling"));
-        JsonNode calls = report["calls"]!;
-        foreach (string call in new[] { "begin", "end", "readTypes", "readSamples", "describeFunction" })
-            Assert.True(calls.Text(call) == "AllocationProfilingOff", $"{call}: {calls.ToJsonString()}");
-        Assert.Equal(0, calls.Value<int>("readTypesWritten"));
-        Assert.Contains("ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING=1", calls.Text("captureException"));
+        AllocationsReport report = Get(Off);
+        Assert.Equal(0u, report.AllocationProfiling);
+        OffCalls calls = report.Calls ?? throw new Xunit.Sdk.XunitException($"no calls in {report}");
+        foreach ((string call, string status) in new[]
+                 {
+                     ("begin", calls.Begin), ("end", calls.End), ("readTypes", calls.ReadTypes),
+                     ("readSamples", calls.ReadSamples), ("describeFunction", calls.DescribeFunction),
+                 })
+            Assert.True(status == "AllocationProfilingOff", $"{call}: {calls}");
+        Assert.Equal(0u, calls.ReadTypesWritten);
+        Assert.Contains("ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING=1", calls.CaptureException);
         // interceptor.Allocations.Begin: the typed exception, caught by its status.
-        Assert.Equal(nameof(InterceptionStatus.AllocationProfilingOff), calls.Text("captureExceptionStatus"));
-        Assert.False(calls.Value<bool>("captureEnabled"));
+        Assert.Equal(nameof(InterceptionStatus.AllocationProfilingOff), calls.CaptureExceptionStatus);
+        Assert.False(calls.CaptureEnabled);
     }
 
     [Fact]
-    public void Allocations_Begin_windows_end_once_refuse_a_second_window_and_close_when_disposed()
+    public void AllocationsBeginWindowsEndOnceRefuseASecondWindowAndCloseWhenDisposed()
     {
-        JsonNode w = Get(Sampled)["windowApi"]!;
-        string json = w.ToJsonString();
+        WindowApi w = Captured(Sampled).WindowApi;
+        string json = $"{w}";
         // A second Begin while a window is open: AllocationCaptureException, an InterceptionException
         // whose Status is CaptureActive, naming the call that refused.
-        Assert.True(w.Text("secondBegin") == nameof(InterceptionStatus.CaptureActive), json);
-        Assert.True(w.Text("secondBeginCall") == "alvk_capture_begin", json);
-        Assert.True(w.Value<bool>("secondBeginIsInterceptionException"), json);
-        Assert.Contains("ALVK_E_CAPTURE_ACTIVE", w.Text("secondBeginMessage"));
-        Assert.True(w.Value<bool>("openWhileOpen"), json);
+        Assert.True(w.SecondBegin == nameof(InterceptionStatus.CaptureActive), json);
+        Assert.True(w.SecondBeginCall == "alvk_capture_begin", json);
+        Assert.True(w.SecondBeginIsInterceptionException == true, json);
+        Assert.Contains("ALVK_E_CAPTURE_ACTIVE", w.SecondBeginMessage);
+        Assert.True(w.OpenWhileOpen, json);
         // Disposed without End: closed, nothing read, End refused.
-        Assert.False(w.Value<bool>("disposedIsOpen"), json);
-        Assert.True(w.Text("disposedReport") == "null", json);
-        Assert.True(w.Text("endAfterDispose") == nameof(ObjectDisposedException), json);
+        Assert.False(w.DisposedIsOpen, json);
+        Assert.True(w.DisposedReport == "null", json);
+        Assert.True(w.EndAfterDispose == nameof(ObjectDisposedException), json);
         // End closes once and returns the same report; the measured window counted the workload
-        // exactly (Window_counts_each_type_exactly_and_nothing_allocated_outside_it).
-        Assert.True(w.Value<bool>("endTwiceSameReport") && w.Value<bool>("reportIsEnds"), json);
-        Assert.False(w.Value<bool>("openAfterEnd"), json);
-        Assert.True(w.Text("mode") == "Sampled", json);
+        // exactly (WindowCountsEachTypeExactlyAndNothingAllocatedOutsideIt).
+        Assert.True(w.EndTwiceSameReport && w.ReportIsEnds, json);
+        Assert.False(w.OpenAfterEnd, json);
+        Assert.True(w.Mode == "Sampled", json);
     }
 }

@@ -3,6 +3,7 @@ using System.Text;
 using System.Text.Json;
 using System.Text.Json.Nodes;
 using System.Text.RegularExpressions;
+using AlvorKit.Proofs.Reports;
 using Json.Schema;
 using Xunit;
 using static AlvorKit.Proofs.AllocationReports;
@@ -18,14 +19,14 @@ public class AllocationExportProofs
 {
     private const string AllocateALeaf = "AlvorKit.Proofs.Host.AllocationWorkload.AllocateA";
 
-    private static string ExportFile(string kind) => Get(Sampled)["files"]!.Text(kind);
+    private static ExportedFiles Files => Captured(Sampled).Files;
 
-    private static JsonNode Summary => Get(Sampled)["summary"]!;
+    private static WindowSummary Summary => Captured(Sampled).Summary;
 
     [Fact]
-    public void Speedscope_export_validates_against_the_schema_and_has_the_report_totals()
+    public void SpeedscopeExportValidatesAgainstTheSchemaAndHasTheReportTotals()
     {
-        string text = File.ReadAllText(ExportFile("speedscope"));
+        string text = File.ReadAllText(Files.Speedscope);
         var schema = JsonSchema.FromText(File.ReadAllText(SpeedscopeSchema()));
         using (JsonDocument document = JsonDocument.Parse(text))
         {
@@ -44,7 +45,7 @@ public class AllocationExportProofs
         JsonArray profiles = file["profiles"]!.AsArray();
         Assert.Equal(2, profiles.Count);
         Assert.Equal(["bytes", "none"], profiles.Select(p => p!.Text("unit")));
-        int sampleCount = Summary.Value<int>("sampleCount");
+        int sampleCount = Summary.SampleCount;
         foreach (JsonNode profile in profiles.Select(p => p!))
         {
             Assert.Equal("sampled", profile.Text("type"));
@@ -54,20 +55,20 @@ public class AllocationExportProofs
             Assert.All(samples, s => Assert.All(s!.AsArray(), i => Assert.InRange(i!.GetValue<int>(), 0, frames.Count - 1)));
             ulong total = weights.Aggregate(0UL, (sum, w) => sum + w!.GetValue<ulong>());
             Assert.Equal(total, profile.Value<ulong>("endValue"));
-            Assert.Equal(profile.Text("unit") == "bytes" ? Summary.Value<ulong>("sampledBytes") : (ulong)sampleCount, total);
+            Assert.Equal(profile.Text("unit") == "bytes" ? Summary.SampledBytes : (ulong)sampleCount, total);
         }
         // Outermost first: every stack ends at a workload frame and starts at the host's entry.
         JsonArray first = profiles[0]!["samples"]!.AsArray();
         Assert.Contains(first, s => frames[s!.AsArray()[^1]!.GetValue<int>()]!.Text("name") == AllocateALeaf);
         JsonNode leaf = frames.First(f => f!.Text("name") == AllocateALeaf)!;
         Assert.EndsWith("AllocationWorkload.cs", leaf.Text("file"));
-        Assert.Equal(Get(Sampled)["expected"]!["AlvorKit.Proofs.Host.AllocA"]!.Value<int>("line"), leaf.Value<int>("line"));
+        Assert.Equal(Captured(Sampled).Expected["AlvorKit.Proofs.Host.AllocA"].Line, leaf.Value<int>("line"));
     }
 
     [Fact]
-    public void Folded_export_lines_are_stack_and_weight_with_the_report_total()
+    public void FoldedExportLinesAreStackAndWeightWithTheReportTotal()
     {
-        string[] lines = File.ReadAllLines(ExportFile("folded"));
+        string[] lines = File.ReadAllLines(Files.Folded);
         Assert.NotEmpty(lines);
         var shape = new Regex(@"^(?<stack>[^;\n]+(;[^;\n]+)*) (?<weight>\d+)$");
         ulong total = 0;
@@ -81,16 +82,16 @@ public class AllocationExportProofs
             innermost.Add(frames[^1]);
             total += ulong.Parse(m.Groups["weight"].Value);
         }
-        Assert.Equal(Summary.Value<ulong>("sampledBytes"), total);
+        Assert.Equal(Summary.SampledBytes, total);
         Assert.Equal(lines.Length, lines.Distinct().Count());
-        int allocA = Get(Sampled)["expected"]!["AlvorKit.Proofs.Host.AllocA"]!.Value<int>("line");
+        int allocA = Captured(Sampled).Expected["AlvorKit.Proofs.Host.AllocA"].Line;
         Assert.Contains($"{AllocateALeaf} (AllocationWorkload.cs:{allocA})", innermost);
     }
 
     [Fact]
-    public void Pprof_export_decodes_with_the_report_totals()
+    public void PprofExportDecodesWithTheReportTotals()
     {
-        byte[] gz = File.ReadAllBytes(ExportFile("pprof"));
+        byte[] gz = File.ReadAllBytes(Files.Pprof);
         Assert.True(gz.Length > 2 && gz[0] == 0x1F && gz[1] == 0x8B, "not gzip");
         using var unzip = new GZipStream(new MemoryStream(gz), CompressionMode.Decompress);
         using var raw = new MemoryStream();
@@ -100,10 +101,10 @@ public class AllocationExportProofs
         Assert.Equal("", profile.Strings[0]);
         Assert.Equal(["alloc_space/bytes", "alloc_objects/count"],
             profile.SampleTypes.Select(t => $"{profile.Strings[(int)t.Type]}/{profile.Strings[(int)t.Unit]}"));
-        Assert.Equal(Summary.Value<int>("sampleCount"), profile.Samples.Count);
+        Assert.Equal(Summary.SampleCount, profile.Samples.Count);
         Assert.All(profile.Samples, s => Assert.Equal(2, s.Values.Count));
-        Assert.Equal(Summary.Value<ulong>("sampledBytes"), profile.Samples.Aggregate(0UL, (t, s) => t + s.Values[0]));
-        Assert.Equal(Summary.Value<ulong>("sampledObjects"), profile.Samples.Aggregate(0UL, (t, s) => t + s.Values[1]));
+        Assert.Equal(Summary.SampledBytes, profile.Samples.Aggregate(0UL, (t, s) => t + s.Values[0]));
+        Assert.Equal(Summary.SampledObjects, profile.Samples.Aggregate(0UL, (t, s) => t + s.Values[1]));
         Assert.Equal(profile.Locations.Count, profile.Locations.Select(l => l.Id).Distinct().Count());
         var locations = profile.Locations.ToDictionary(l => l.Id);
         var functions = profile.Functions.ToDictionary(f => f.Id);
@@ -111,7 +112,7 @@ public class AllocationExportProofs
         Assert.All(profile.Locations, l => Assert.True(functions.ContainsKey(l.FunctionId), $"function {l.FunctionId}"));
 
         // The AllocA samples' leaf is AllocateA at its line in AllocationWorkload.cs.
-        int line = Get(Sampled)["expected"]!["AlvorKit.Proofs.Host.AllocA"]!.Value<int>("line");
+        int line = Captured(Sampled).Expected["AlvorKit.Proofs.Host.AllocA"].Line;
         Location leaf = locations[profile.Samples.First(s =>
             profile.Strings[(int)functions[locations[s.LocationIds[0]].FunctionId].Name] == AllocateALeaf).LocationIds[0]];
         Assert.Equal(line, leaf.Line);

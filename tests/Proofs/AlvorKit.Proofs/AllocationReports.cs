@@ -1,5 +1,5 @@
 using System.Collections.Concurrent;
-using System.Text.Json.Nodes;
+using AlvorKit.Proofs.Reports;
 using Xunit;
 
 namespace AlvorKit.Proofs;
@@ -25,7 +25,7 @@ public static class AllocationReports
 
     public static TheoryData<string> CapturingVariants => new(CountOnly, Sampled, FullStorage);
 
-    private static readonly ConcurrentDictionary<string, Lazy<JsonObject>> Reports = new();
+    private static readonly ConcurrentDictionary<string, Lazy<AllocationsReport>> Reports = new();
 
     // The launches' exported files, removed when the test process exits.
     private static readonly string OutputRoot = CreateOutputRoot();
@@ -42,10 +42,14 @@ public static class AllocationReports
     }
 
     /// <summary>The host's report for `variant`, from its one launch.</summary>
-    public static JsonObject Get(string variant) =>
-        Reports.GetOrAdd(variant, v => new Lazy<JsonObject>(() => Launch(v))).Value;
+    public static AllocationsReport Get(string variant) =>
+        Reports.GetOrAdd(variant, v => new Lazy<AllocationsReport>(() => Launch(v))).Value;
 
-    private static JsonObject Launch(string variant)
+    /// <summary>The windows of a capturing variant's launch.</summary>
+    public static CapturedWindows Captured(string variant) =>
+        Get(variant).Captured ?? throw new Xunit.Sdk.XunitException($"the {variant} launch captured no windows");
+
+    private static AllocationsReport Launch(string variant)
     {
         var extra = new Dictionary<string, string?>
         {
@@ -56,7 +60,7 @@ public static class AllocationReports
         ProcessResult run = ProfiledProcess.Run(ProfiledProcess.ProfiledEnvironment(modules: null), extra,
             TimeSpan.FromSeconds(60), "allocations", variant, output);
         Assert.True(run.ExitCode == 0, run.ToString());
-        return run.Report;
+        return run.Report<AllocationsReport>();
     }
 
     /// <summary>The repository file `relative` (the proofs run from inside the repository).</summary>

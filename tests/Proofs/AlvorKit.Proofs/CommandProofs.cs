@@ -1,4 +1,4 @@
-using System.Text.Json.Nodes;
+using AlvorKit.Proofs.Reports;
 using Xunit;
 
 namespace AlvorKit.Proofs;
@@ -10,51 +10,49 @@ namespace AlvorKit.Proofs;
 /// </summary>
 public sealed class CommandProofs
 {
-    private static JsonObject Report(string tiering) => PatchReports.Get(tiering, "commands");
+    private static CommandsReport Report(string tiering) => PatchReports.Get<CommandsReport>(tiering, "commands");
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void EachWaiterGetsItsOwnCommandsResult(string tiering)
     {
-        JsonNode r = Report(tiering)["ownCommand"]!;
-        string json = r.ToJsonString();
-        Assert.True(r.Value<int>("original") == 8, json);
-        Assert.True(r["install"]!.Text("result") == "Ok", json);
-        PatchReports.AssertVisibleAtOnce(r["afterInstall"]!, 14);
-        Assert.True(r.Value<bool>("sameHandle"), json);
+        OwnCommandReport r = Report(tiering).OwnCommand;
+        Assert.True(r.Original == 8, $"{r}");
+        Assert.True(r.Install.Result == "Ok", $"{r.Install}");
+        PatchReports.AssertVisibleAtOnce(r.AfterInstall, 14);
+        Assert.True(r.SameHandle, $"{r}");
         // The replace succeeded; the join queued behind it was rejected on the worker.
-        Assert.True(r["replace"]!.Text("wait") == "Ok" && r["replace"]!.Text("result") == "Ok", json);
-        Assert.True(r["join"]!.Text("sync") == "Ok", json);
-        Assert.True(r["join"]!.Text("result") == "BodyIdentityMismatch", json);
-        Assert.True(r.Value<bool>("distinctIds"), json);
+        Assert.True(r.Replace.Wait == "Ok" && r.Replace.Result == "Ok", $"{r.Replace}");
+        Assert.True(r.Join.Sync == "Ok", $"{r.Join}");
+        Assert.True(r.Join.Result == "BodyIdentityMismatch", $"{r.Join}");
+        Assert.True(r.DistinctIds, $"install {r.Install.Command}, replace {r.Replace.Command}, join {r.Join.Command}");
         // The patch-wide wait reports the latest finished command, which is not the replace.
-        Assert.True(r.Text("patchWait") == "BodyIdentityMismatch", json);
-        PatchReports.AssertVisibleAtOnce(r["afterReplace"]!, 21);
-        Assert.True(r["refusedRemove"]!.Text("status") == "NotOwner", json);
-        Assert.True(r["refusedRemove"]!.Value<ulong>("lastCommand") == 0, json);
-        Assert.True(r.Text("unknownZero") == "UnknownCommand" && r.Text("unknownFuture") == "UnknownCommand", json);
-        Assert.True(r["remove"]!.Text("result") == "Ok", json);
-        PatchReports.AssertVisibleAtOnce(r["afterRemove"]!, 8);
+        Assert.True(r.PatchWait == "BodyIdentityMismatch", $"{r}");
+        PatchReports.AssertVisibleAtOnce(r.AfterReplace, 21);
+        Assert.True(r.RefusedRemove.Status == "NotOwner", $"{r.RefusedRemove}");
+        Assert.True(r.RefusedRemove.LastCommand == 0, $"{r.RefusedRemove}");
+        Assert.True(r.UnknownZero == "UnknownCommand" && r.UnknownFuture == "UnknownCommand", $"{r}");
+        Assert.True(r.Remove.Result == "Ok", $"{r.Remove}");
+        PatchReports.AssertVisibleAtOnce(r.AfterRemove, 8);
     }
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void RefusedSubmissionsTakeNoGenerationId(string tiering)
     {
-        JsonNode r = Report(tiering)["generationIds"]!;
-        string json = r.ToJsonString();
-        Assert.True(r.Value<int>("original") == 6, json);
-        Assert.True(r["staleAtCall"]!.Text("status") == "StaleGeneration", json);
-        Assert.True(r["staleAtCall"]!.Value<ulong>("id") == 0 && r["staleAtCall"]!.Value<ulong>("lastCommand") == 0, json);
-        int accepted = r.Value<int>("accepted");
-        Assert.True(accepted >= 100, json);
+        GenerationIdsReport r = Report(tiering).GenerationIds;
+        Assert.True(r.Original == 6, $"{r}");
+        Assert.True(r.StaleAtCall.Status == "StaleGeneration", $"{r.StaleAtCall}");
+        Assert.True(r.StaleAtCall.Id == 0 && r.StaleAtCall.LastCommand == 0, $"{r.StaleAtCall}");
+        int accepted = r.Accepted;
+        Assert.True(accepted >= 100, $"{r}");
         // The queue was full at least once while the chain went on: without that, this proves nothing.
-        Assert.True(r.Value<int>("queueFull") > 0, $"the queue never filled: {json}");
-        Assert.True(r.Value<int>("stale") == 0 && r.Value<int>("other") == 0, json);
-        Assert.True(r.Value<int>("gaps") == 0, $"refused submissions consumed generation IDs: {json}");
-        Assert.True(r.Value<int>("commandsEnded") == accepted, json);
-        Assert.True(r["last"]!.Value<int>("value") == 700 + accepted, json);
-        Assert.True(r["remove"]!.Text("result") == "Ok", json);
-        Assert.True(r["afterRemove"]!.Value<int>("value") == 6, json);
+        Assert.True(r.QueueFull > 0, $"the queue never filled: {r}");
+        Assert.True(r.Stale == 0 && r.Other == 0, $"{r}");
+        Assert.True(r.Gaps == 0, $"refused submissions consumed generation IDs: {r}");
+        Assert.True(r.CommandsEnded == accepted, $"{r}");
+        Assert.True(r.Last.Actual == 700 + accepted, $"{r.Last}");
+        Assert.True(r.Remove.Result == "Ok", $"{r.Remove}");
+        Assert.True(r.AfterRemove.Actual == 6, $"{r.AfterRemove}");
     }
 }

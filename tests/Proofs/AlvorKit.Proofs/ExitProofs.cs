@@ -1,4 +1,4 @@
-using System.Text.Json.Nodes;
+using AlvorKit.Proofs.Reports;
 using Xunit;
 
 namespace AlvorKit.Proofs;
@@ -35,22 +35,21 @@ public sealed class ExitProofs
         (ProcessResult run, TimeSpan elapsed) = StressReports.Exit(variant);
         Assert.True(run.ExitCode == exitCode, run.ToString());
         Assert.True(elapsed < TimeSpan.FromSeconds(30), $"took {elapsed.TotalSeconds:F1} s: {run}");
-        JsonObject r = run.Report;
-        string json = r.ToJsonString();
-        Assert.Equal("Ok", r.Text("captureBegin"));
-        Assert.True(r["captureEndReturnedBeforeExit"] is null, $"the worker was not busy at exit: {json}");
-        Assert.True(r.Value<uint>("queueDepthAtExit") > 0, json);
-        Assert.Equal(1u, r.Value<uint>("workerAliveAtExit"));
+        ExitReport r = run.Report<ExitReport>();
+        Assert.Equal("Ok", r.CaptureBegin);
+        Assert.True(r.CaptureEndReturnedBeforeExit is null, $"the worker was not busy at exit: {r}");
+        Assert.True(r.QueueDepthAtExit > 0, $"{r}");
+        Assert.Equal(1u, r.WorkerAliveAtExit);
     }
 
     [Theory]
     [MemberData(nameof(Variants))]
     public void EveryExportWasBeingCalledAtExit(string variant, int exitCode)
     {
-        JsonObject calls = StressReports.Exit(variant).Run.Report["callsBeforeExit"]!.AsObject();
+        IReadOnlyDictionary<string, long> calls = StressReports.Exit(variant).Run.Report<ExitReport>().CallsBeforeExit;
         foreach (string export in Exports)
-            Assert.True(calls.Any(c => c.Key.StartsWith(export + " ", StringComparison.Ordinal)),
-                $"{export} was not called before exit {exitCode}: {calls.ToJsonString()}");
+            Assert.True(calls.Keys.Any(c => c.StartsWith(export + " ", StringComparison.Ordinal)),
+                $"{export} was not called before exit {exitCode}: {string.Join(", ", calls.Keys)}");
     }
 
     [Theory]

@@ -1,4 +1,4 @@
-using System.Text.Json.Nodes;
+using AlvorKit.Proofs.Reports;
 using Xunit;
 
 namespace AlvorKit.Proofs;
@@ -34,81 +34,89 @@ public sealed class GenerationRefusalProofs
 
     public static TheoryData<string, string> SubmissionInputs => PatchReports.WithTierings(Submissions.Select(s => s.Input));
 
-    private static JsonObject Report(string tiering) => PatchReports.Get(tiering, "generations");
+    private static GenerationsReport Report(string tiering) => PatchReports.Get<GenerationsReport>(tiering, "generations");
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void AGenerationTheJitRejectsFailsAndThePriorGenerationReturns(string tiering)
     {
-        JsonNode r = Report(tiering)["compilationFailure"]!;
-        Assert.Equal("-5", r.Text("original"));
-        GenerationProofs.AssertApplied(r["first"]!, "5", prior: 0);
+        CompilationFailureReport r = Report(tiering).CompilationFailure;
+        Assert.Equal("-5", r.Original);
+        GenerationProofs.AssertApplied(r.First, "5", prior: 0);
 
-        JsonNode second = r["second"]!;
-        string json = second.ToJsonString();
-        Assert.True(second.Text("sync") == "Ok" && second.Text("wait") == "Ok", json);
-        Assert.True(second.Value<bool>("sameHandle"), json);
-        JsonNode failed = second["generationResult"]!;
-        Assert.True(failed.Text("state") == "Failed",
-            $"generation 2 should end Failed after the JIT rejected it; calls saw {second["outcomes"]!.ToJsonString()}: {json}");
-        Assert.True(failed.Text("status") == "CompilationFailed", json);
-        Assert.True(failed.Value<int>("compilationHResult") < 0, $"compilationHResult: {json}");
-        Assert.True(second["restored"]!.Value<bool>("ok"), $"generation 1 did not come back: {json}");
-        Assert.Equal("5", second["restored"]!.Text("value"));
-        Assert.Equal("Failed", second["secondAfterRestore"]!.Text("state"));
-        Assert.Equal("Active", second["firstAfterRestore"]!.Text("state"));
+        FailedGeneration second = r.Second;
+        string json = ReportJson.Write(second);
+        Assert.True(second.Sync == "Ok" && second.Wait == "Ok", json);
+        Assert.True(second.SameHandle, json);
+        GenerationResultReport failed = second.GenerationResult;
+        Assert.True(failed.State == "Failed",
+            $"generation 2 should end Failed after the JIT rejected it; calls saw {ReportJson.Write(second.Outcomes)}: {json}");
+        Assert.True(failed.Status == "CompilationFailed", json);
+        Assert.True(failed.CompilationHResult < 0, $"compilationHResult: {json}");
+        Assert.True(second.Restored.Ok, $"generation 1 did not come back: {json}");
+        Assert.Equal("5", second.Restored.Actual);
+        Assert.Equal("Failed", second.SecondAfterRestore.State);
+        Assert.Equal("Active", second.FirstAfterRestore.State);
 
-        PatchReports.AssertCommand(r["remove"]!);
-        GenerationProofs.AssertVisibleAtOnce(r["remove"]!["result"]!, "-5");
+        PatchReports.AssertCommand(r.Remove.Command);
+        GenerationProofs.AssertVisibleAtOnce(r.Remove.Result, "-5");
     }
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void ABodyIdentityMismatchIsRejectedAndChangesNothing(string tiering)
     {
-        JsonNode r = Report(tiering)["bodyIdentity"]!;
-        string json = r.ToJsonString();
-        Assert.Equal(6, r.Value<int>("original"));
-        Assert.True(r.Text("sync") == "Ok", $"the identity is checked on the worker: {json}");
-        Assert.True(r.Text("wait") == "BodyIdentityMismatch", json);
-        JsonNode g = r["generationResult"]!;
-        Assert.True(g.Text("state") == "Rejected" && g.Text("status") == "BodyIdentityMismatch", json);
-        Assert.Equal(0u, g.Value<uint>("relocationCount"));
-        Assert.True(r["telemetry"]!.Text("state") == "Rejected", json);
-        Assert.True(r["telemetry"]!.Text("lastStatus") == "BodyIdentityMismatch", json);
-        Assert.Equal(0u, r["telemetry"]!.Value<uint>("getReJITParameters"));
-        Assert.Equal(6, r.Value<int>("targetResult"));
+        WorkerRefusal r = Report(tiering).BodyIdentity;
+        string json = ReportJson.Write(r);
+        Assert.Equal(6, r.Original);
+        Assert.True(r.Sync == "Ok", $"the identity is checked on the worker: {json}");
+        Assert.True(r.Wait == "BodyIdentityMismatch", json);
+        GenerationResultReport g = r.GenerationResult ?? throw new Xunit.Sdk.XunitException(json);
+        Assert.True(g.State == "Rejected" && g.Status == "BodyIdentityMismatch", json);
+        Assert.Equal(0u, g.RelocationCount);
+        TelemetryReport t = r.Telemetry ?? throw new Xunit.Sdk.XunitException(json);
+        Assert.True(t.State == "Rejected", json);
+        Assert.True(t.LastStatus == "BodyIdentityMismatch", json);
+        Assert.Equal(0u, t.GetReJITParameters);
+        Assert.Equal(6, r.TargetResult);
     }
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void AStalePriorIsRefusedAtTheCallAndChangesNothing(string tiering)
     {
-        JsonNode r = Report(tiering)["stale"]!;
-        Assert.Equal(6, r.Value<int>("original"));
-        GenerationProofs.AssertApplied(r["first"]!, 15, prior: 0);
-        ulong second = r["second"]!.Value<ulong>("generation");
-        GenerationProofs.AssertApplied(r["second"]!, 25, prior: r["first"]!.Value<ulong>("generation"));
+        StaleReport r = Report(tiering).Stale;
+        Assert.Equal(6, r.Original);
+        GenerationProofs.AssertApplied(r.First, 15, prior: 0);
+        ulong second = r.Second.Generation;
+        GenerationProofs.AssertApplied(r.Second, 25, prior: r.First.Generation);
 
-        foreach ((string name, JsonNode? node) in r["refusals"]!.AsObject())
+        foreach ((string name, StaleSubmission refusal) in r.Refusals)
         {
-            JsonNode refusal = node!;
-            Assert.True(refusal.Text("sync") == "StaleGeneration", $"{name}: {refusal.ToJsonString()}");
-            Assert.True(refusal.Value<int>("targetResult") == 25, $"{name}: {refusal.ToJsonString()}");
+            Assert.True(refusal.Sync == "StaleGeneration", $"{name}: {refusal}");
+            Assert.True(refusal.TargetResult == 25, $"{name}: {refusal}");
         }
-        Assert.Equal(["priorInFuture", "priorIsFirst", "priorIsZero"], r["refusals"]!.AsObject().Select(p => p.Key).Order());
-        JsonNode before = r["telemetryBefore"]!, after = r["telemetryAfter"]!;
-        foreach (string field in new[] { "state", "lastStatus", "pendingCommands", "commandsCompleted", "ownerCount", "getReJITParameters", "rejitFinished" })
-            Assert.True(JsonNode.DeepEquals(before[field], after[field]), $"{field}: {before[field]} became {after[field]}");
-        Assert.Equal("Active", r["secondAfterRefusals"]!.Text("state"));
+        Assert.Equal(["priorInFuture", "priorIsFirst", "priorIsZero"], r.Refusals.Keys.Order());
+        TelemetryReport before = r.TelemetryBefore, after = r.TelemetryAfter;
+        foreach ((string field, object a, object b) in new (string, object, object)[]
+                 {
+                     ("state", before.State, after.State), ("lastStatus", before.LastStatus, after.LastStatus),
+                     ("pendingCommands", before.PendingCommands, after.PendingCommands),
+                     ("commandsCompleted", before.CommandsCompleted, after.CommandsCompleted),
+                     ("ownerCount", before.OwnerCount, after.OwnerCount),
+                     ("getReJITParameters", before.GetReJITParameters, after.GetReJITParameters),
+                     ("rejitFinished", before.RejitFinished, after.RejitFinished),
+                 })
+            Assert.True(Equals(a, b), $"{field}: {a} became {b}");
+        Assert.Equal("Active", r.SecondAfterRefusals.State);
 
         // The chain is where it was: the next generation names the second.
-        GenerationProofs.AssertApplied(r["third"]!, 35, prior: second);
-        GenerationProofs.AssertRemoved(r["remove"]!, 6);
+        GenerationProofs.AssertApplied(r.Third, 35, prior: second);
+        GenerationProofs.AssertRemoved(r.Remove, 6);
 
-        JsonNode fresh = r["firstNamingAPrior"]!;
-        Assert.True(fresh.Text("sync") == "StaleGeneration", fresh.ToJsonString());
-        Assert.Equal(6, fresh.Value<int>("targetResult"));
+        StaleSubmission fresh = r.FirstNamingAPrior;
+        Assert.True(fresh.Sync == "StaleGeneration", $"{fresh}");
+        Assert.Equal(6, fresh.TargetResult);
     }
 
     [Theory]
@@ -116,47 +124,51 @@ public sealed class GenerationRefusalProofs
     public void BadSubmissionGetsItsStatusAtTheCallAndChangesNothing(string input, string tiering)
     {
         (_, string status, uint failingIndex) = Submissions.Single(s => s.Input == input);
-        JsonNode r = Report(tiering)["validation"]!["submissions"]![input]!;
-        string json = r.ToJsonString();
-        Assert.True(r.Text("sync") == status, $"{input}: expected {status} at the call: {json}");
-        Assert.Null(r["wait"]);
-        Assert.True(r.Text("validate") == status, $"{input}: alvk_generation_validate: {json}");
-        Assert.True(r.Value<uint>("failingIndex") == failingIndex, $"{input}: failing index {failingIndex}: {json}");
-        Assert.True(r.Value<bool>("targetUnchanged"), $"{input} changed the target: {json}");
+        BadSubmission r = Report(tiering).Validation.Submissions[input];
+        string json = ReportJson.Write(r);
+        Assert.True(r.Sync == status, $"{input}: expected {status} at the call: {json}");
+        Assert.Null(r.Wait);
+        Assert.True(r.Validate == status, $"{input}: alvk_generation_validate: {json}");
+        Assert.True(r.FailingIndex == failingIndex, $"{input}: failing index {failingIndex}: {json}");
+        Assert.True(r.TargetUnchanged, $"{input} changed the target: {json}");
     }
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void EverySubmissionWasTriedAndTheValidOneApplies(string tiering)
     {
-        JsonNode r = Report(tiering)["validation"]!;
-        Assert.Equal(Submissions.Select(s => s.Input).Order(), r["submissions"]!.AsObject().Select(s => s.Key).Order());
-        Assert.Equal(-5, r.Value<int>("original"));
-        foreach (string call in new[] { "nullGeneration", "nullHandle", "nullId" })
-            Assert.True(r["nulls"]!.Text(call) == "NullArgument", $"{call}: {r["nulls"]!.ToJsonString()}");
+        ValidationReport r = Report(tiering).Validation;
+        Assert.Equal(Submissions.Select(s => s.Input).Order(), r.Submissions.Keys.Order());
+        Assert.Equal(-5, r.Original);
+        foreach ((string call, string status) in new[]
+                 {
+                     ("nullGeneration", r.Nulls.NullGeneration), ("nullHandle", r.Nulls.NullHandle), ("nullId", r.Nulls.NullId),
+                 })
+            Assert.True(status == "NullArgument", $"{call}: {r.Nulls}");
 
         // Each refused input is one edit away from this accepted generation.
-        GenerationProofs.AssertApplied(r["control"]!, 5, prior: 0);
-        GenerationProofs.AssertRelocations(r["control"]!["generationResult"]!, [("StandAloneSig", GenerationProofs.StandAloneSig)]);
-        GenerationProofs.AssertRemoved(r["controlRemove"]!, -5);
+        GenerationProofs.AssertRelocations(GenerationProofs.AssertApplied(r.Control, 5, prior: 0),
+            [("StandAloneSig", GenerationProofs.StandAloneSig)]);
+        GenerationProofs.AssertRemoved(r.ControlRemove, -5);
     }
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void ResultQueriesRefuseWhatTheyDoNotKnow(string tiering)
     {
-        JsonNode results = Report(tiering)["validation"]!["results"]!;
-        string json = results.ToJsonString();
-        foreach ((string query, string status) in new[]
+        ResultQueries results = Report(tiering).Validation.Results;
+        string json = ReportJson.Write(results);
+        foreach ((string query, string actual, string status) in new[]
                  {
-                     ("unknownHandle", "UnknownPatch"), ("zeroHandle", "UnknownPatch"),
-                     ("unknownGeneration", "UnknownGeneration"), ("generationZero", "UnknownGeneration"),
-                     ("smallStruct", "StructSize"),
+                     ("unknownHandle", results.UnknownHandle, "UnknownPatch"), ("zeroHandle", results.ZeroHandle, "UnknownPatch"),
+                     ("unknownGeneration", results.UnknownGeneration, "UnknownGeneration"),
+                     ("generationZero", results.GenerationZero, "UnknownGeneration"),
+                     ("smallStruct", results.SmallStruct, "StructSize"),
                  })
-            Assert.True(results.Text(query) == status, $"{query}: expected {status}: {json}");
+            Assert.True(actual == status, $"{query}: expected {status}, got {actual}: {json}");
         // No room for relocation results: the call succeeds and says how many there are.
-        Assert.Equal("Ok", results["noRelocationRoom"]!.Text("call"));
-        Assert.Equal(1u, results["noRelocationRoom"]!.Value<uint>("relocationCount"));
+        Assert.Equal("Ok", results.NoRelocationRoom.Call);
+        Assert.Equal(1u, results.NoRelocationRoom.RelocationCount);
     }
 
     // Bodies valid as instruction streams but not type-safe, submitted raw through the ABI (no
@@ -176,46 +188,63 @@ public sealed class GenerationRefusalProofs
     public void ATypeUnsafeBodySubmittedRawIsRejectedNamingTheInstructionAndTypes(string body, string tiering)
     {
         (_, string original, uint offset, string found, string expected) = TypeUnsafe.Single(t => t.Body == body);
-        JsonNode r = Report(tiering)["typeSafety"]![body]!;
-        string json = r.ToJsonString();
-        Assert.True(r["original"]!.ToJsonString() == original, json);
+        TypeSafetyReport report = Report(tiering).TypeSafety;
+        switch (body)
+        {
+            case "intForString":
+                AssertTypeRefused(report.IntForString, original, offset, found, expected);
+                break;
+            case "stringForDouble":
+                AssertTypeRefused(report.StringForDouble, original, offset, found, expected);
+                break;
+            default:
+                AssertTypeRefused(report.UnverifiableUnflagged, original, offset, found, expected);
+                break;
+        }
+    }
+
+    // `original` is the JSON of what the target returns (before, and after the refusal).
+    private static void AssertTypeRefused<T>(TypeRefusal<T> r, string original, uint offset, string found, string expected)
+    {
+        string json = ReportJson.Write(r);
+        Assert.True(ReportJson.Write(r.Original) == original, json);
         // A valid instruction stream: accepted at the call; the check needs the target's metadata.
-        Assert.True(r.Text("validate") == "Ok" && r.Text("sync") == "Ok", json);
-        Assert.True(r.Text("wait") == "StackTypeMismatch", $"the worker should refuse it: {json}");
-        JsonNode g = r["generationResult"]!;
-        Assert.True(g.Text("state") == "Rejected" && g.Text("status") == "StackTypeMismatch", json);
-        Assert.True(g.Value<uint>("typeErrorOffset") == offset, $"offset {offset}: {json}");
-        Assert.True(g.Text("typeFound") == found && g.Text("typeExpected") == expected, $"{found} for {expected}: {json}");
-        Assert.True(g.Value<uint>("relocationCount") == 0, json);
-        JsonNode t = r["telemetry"]!;
-        Assert.True(t.Text("state") == "Rejected" && t.Text("lastStatus") == "StackTypeMismatch", json);
-        Assert.True(t.Value<uint>("getReJITParameters") == 0, $"nothing reached the runtime: {json}");
-        Assert.True(r["targetResult"]!.ToJsonString() == original, $"the target keeps its body: {json}");
+        Assert.True(r.Validate == "Ok" && r.Sync == "Ok", json);
+        Assert.True(r.Wait == "StackTypeMismatch", $"the worker should refuse it: {json}");
+        GenerationResultReport g = r.GenerationResult ?? throw new Xunit.Sdk.XunitException(json);
+        Assert.True(g.State == "Rejected" && g.Status == "StackTypeMismatch", json);
+        Assert.True(g.TypeErrorOffset == offset, $"offset {offset}: {json}");
+        Assert.True(g.TypeFound == found && g.TypeExpected == expected, $"{found} for {expected}: {json}");
+        Assert.True(g.RelocationCount == 0, json);
+        TelemetryReport t = r.Telemetry ?? throw new Xunit.Sdk.XunitException(json);
+        Assert.True(t.State == "Rejected" && t.LastStatus == "StackTypeMismatch", json);
+        Assert.True(t.GetReJITParameters == 0, $"nothing reached the runtime: {json}");
+        Assert.True(ReportJson.Write(r.TargetResult) == original, $"the target keeps its body: {json}");
     }
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void AnUnverifiableBodyFlaggedAsSuchIsAcceptedAndRuns(string tiering)
     {
-        JsonNode r = Report(tiering)["typeSafety"]!["unverifiableFlagged"]!;
-        string json = r.ToJsonString();
-        Assert.True(r.Text("sync") == "Ok" && r.Text("wait") == "Ok", json);
-        JsonNode result = r["result"]!;
-        Assert.True(result.Value<long>("value") == 1234 && result.Value<int>("calls") == 1, json);
-        Assert.True(r["generationResult"]!.Text("state") == "Active", json);
-        Assert.True(r["telemetry"]!.Value<uint>("flags") == 2, $"ALVK_INSTALL_UNVERIFIABLE: {json}");
-        Assert.True(r["remove"]!["result"]!.Value<long>("value") == -1, json);
+        FlaggedGeneration r = Report(tiering).TypeSafety.UnverifiableFlagged;
+        string json = ReportJson.Write(r);
+        Assert.True(r.Sync == "Ok" && r.Wait == "Ok", json);
+        Polled<long> result = r.Result ?? throw new Xunit.Sdk.XunitException(json);
+        Assert.True(result.Actual == 1234 && result.Calls == 1, json);
+        Assert.True(r.GenerationResult?.State == "Active", json);
+        Assert.True(r.Telemetry?.Flags == 2, $"ALVK_INSTALL_UNVERIFIABLE: {json}");
+        Assert.True(r.Remove?.Result.Actual == -1, json);
     }
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void TwoBadGenerationsInARowRollBackToTheLastGoodOne(string tiering)
     {
-        JsonNode r = Report(tiering)["compilationFailure"]!["twoFailures"]!;
-        string json = r.ToJsonString();
-        Assert.True(r.Text("sync3") == "Ok" && r.Text("sync4") == "Ok" && r.Text("wait") == "Ok", json);
-        Assert.True(r["restored"]!.Value<bool>("ok"), $"generation 1 did not come back: {json}");
-        Assert.True(r["fourth"]!.Text("state") == "Failed", json);
-        Assert.True(r["fourth"]!.Text("status") == "CompilationFailed", json);
+        TwoFailures r = Report(tiering).CompilationFailure.TwoFailures;
+        string json = ReportJson.Write(r);
+        Assert.True(r.Sync3 == "Ok" && r.Sync4 == "Ok" && r.Wait == "Ok", json);
+        Assert.True(r.Restored.Ok, $"generation 1 did not come back: {json}");
+        Assert.True(r.Fourth.State == "Failed", json);
+        Assert.True(r.Fourth.Status == "CompilationFailed", json);
     }
 }

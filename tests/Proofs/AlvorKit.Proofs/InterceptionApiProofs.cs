@@ -1,4 +1,4 @@
-using System.Text.Json.Nodes;
+using AlvorKit.Proofs.Reports;
 using Xunit;
 
 namespace AlvorKit.Proofs;
@@ -22,17 +22,23 @@ public sealed class InterceptionApiProofs
         "ALVORKIT_INTERCEPTION_MODULES",
     ];
 
-    private static JsonObject Report(string tiering) => PatchReports.Get(tiering, "api");
+    private static ApiScenarios Report(string tiering) =>
+        PatchReports.Get<ApiReport>(tiering, "api").Scenarios
+        ?? throw new Xunit.Sdk.XunitException("the api mode ran no scenario: patching was refused");
+
+    // What an exception report must be: present (the call threw).
+    private static ThrownReport Threw(ThrownReport? thrown, string what) =>
+        thrown ?? throw new Xunit.Sdk.XunitException($"{what} threw nothing");
 
     [Fact]
     public void OpenWithoutTheProfilerNamesTheVariablesAndTheLauncher()
     {
         ProcessResult run = ProfiledProcess.Run(new Dictionary<string, string?>(), "api");
         Assert.True(run.ExitCode == 0, run.ToString());
-        JsonNode open = run.Report["open"]!;
-        Assert.Equal("InterceptionUnavailableException", open.Text("threw"));
-        Assert.Equal("ProfilerNotLoaded", open.Text("reason"));
-        string message = open.Text("message");
+        ThrownReport open = Threw(run.Report<ApiReport>().OpenFailure, "Interceptor.Open");
+        Assert.Equal("InterceptionUnavailableException", open.Threw);
+        Assert.Equal("ProfilerNotLoaded", open.Reason);
+        string message = open.Message;
         foreach (string variable in SetupVariables)
             Assert.Contains(variable, message);
         Assert.Contains("alvorkit-intercept run --modules <assemblies> -- <command>", message);
@@ -47,11 +53,11 @@ public sealed class InterceptionApiProofs
             ["ALVORKIT_INTERCEPTION_PROFILER_PATH"] = ProfiledProcess.NativeLibrary,
             ["ALVORKIT_INTERCEPTION_MODULES"] = "AlvorKit.Proofs.Host",
         }, "api");
-        JsonNode open = run.Report["open"]!;
-        Assert.Equal("ProfilerNotLoaded", open.Text("reason"));
-        Assert.Contains("CoreCLR did not load it", open.Text("message"));
+        ThrownReport open = Threw(run.Report<ApiReport>().OpenFailure, "Interceptor.Open");
+        Assert.Equal("ProfilerNotLoaded", open.Reason);
+        Assert.Contains("CoreCLR did not load it", open.Message);
         foreach (string variable in SetupVariables)
-            Assert.Contains(variable, open.Text("message"));
+            Assert.Contains(variable, open.Message);
     }
 
     [Fact]
@@ -59,108 +65,109 @@ public sealed class InterceptionApiProofs
     {
         ProcessResult run = ProfiledProcess.Run(ProfiledProcess.ProfiledEnvironment(modules: null), "api");
         Assert.True(run.ExitCode == 0, run.ToString());
-        JsonObject r = run.Report;
-        Assert.False(r["open"]!.Value<bool>("patchingEnabled"));
-        JsonNode refused = r["refused"]!;
-        Assert.Equal("InterceptionUnavailableException", refused.Text("threw"));
-        Assert.Equal("PatchingRefused", refused.Text("reason"));
+        ApiReport r = run.Report<ApiReport>();
+        Assert.False(Assert.IsType<ApiOpen>(r.Open).PatchingEnabled);
+        ThrownReport refused = Threw(r.Refused, "Install with patching refused");
+        Assert.Equal("InterceptionUnavailableException", refused.Threw);
+        Assert.Equal("PatchingRefused", refused.Reason);
         Assert.Contains("ALVK_E_NO_PATCHABLE_MODULES: ALVORKIT_INTERCEPTION_MODULES is empty or unset; patch commands are refused",
-            refused.Text("message"));
+            refused.Message);
     }
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void DescribeReportsTheMethodAsTheProfilerSeesIt(string tiering)
     {
-        JsonNode d = Report(tiering)["describe"]!;
-        Assert.Equal(d.Value<int>("reflectionToken"), d.Value<int>("token"));
-        Assert.True(d.Value<bool>("mvidMatches"));
-        Assert.Equal("None", d.Text("traits"));
-        Assert.Equal("Instance, ValueTypeReceiver", d.Text("structTraits"));
-        Assert.Equal(1, d.Value<int>("parameterCount"));
-        Assert.Matches("^[0-9A-F]{64}$", d.Text("signatureHash"));
-        Assert.Matches("^[0-9A-F]{64}$", d.Text("bodyIdentity"));
+        ApiDescribe d = Report(tiering).Describe;
+        Assert.Equal(d.ReflectionToken, d.Token);
+        Assert.True(d.MvidMatches);
+        Assert.Equal("None", d.Traits);
+        Assert.Equal("Instance, ValueTypeReceiver", d.StructTraits);
+        Assert.Equal(1, d.ParameterCount);
+        Assert.Matches("^[0-9A-F]{64}$", d.SignatureHash);
+        Assert.Matches("^[0-9A-F]{64}$", d.BodyIdentity);
     }
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void InstallReplaceAndRemoveChangeWhatTheTargetReturns(string tiering)
     {
-        JsonNode r = Report(tiering)["lifecycle"]!;
-        Assert.Equal(6, r.Value<int>("original"));
-        AssertStep(r["install"]!, 105, "Active");
-        Assert.Equal("default owner", r["install"]!.Text("owner"));
-        Assert.True(r["install"]!.Value<bool>("listed"));
-        AssertStep(r["replace"]!, 1005, "Active");
-        Assert.Equal("ComputeB", r["replace"]!.Text("replacement"));
-        Assert.Equal(2, r["replace"]!["telemetry"]!.Value<int>("commandsCompleted"));
-        AssertStep(r["remove"]!, 6, "Removed");
-        Assert.False(r["remove"]!.Value<bool>("isInstalled"));
-        Assert.False(r["remove"]!.Value<bool>("listed"));
-        Assert.False(r["remove"]!["telemetry"]!.Value<bool>("replacementNonZero"));
-        Assert.Equal("Removed", r.Text("removeAgainState"));
-        Assert.Equal("InvalidOperationException", r["replaceAfterRemove"]!.Text("threw"));
-        Assert.Equal(6, r.Value<int>("afterAll"));
+        ApiLifecycle r = Report(tiering).Lifecycle;
+        Assert.Equal(6, r.Original);
+        AssertStep(r.Install, 105, "Active");
+        Assert.Equal("default owner", r.Install.Owner);
+        Assert.True(r.Install.Listed);
+        AssertStep(r.Replace, 1005, "Active");
+        Assert.Equal("ComputeB", r.Replace.Replacement);
+        Assert.Equal(2, r.Replace.Telemetry.CommandsCompleted);
+        AssertStep(r.Remove, 6, "Removed");
+        Assert.False(r.Remove.IsInstalled);
+        Assert.False(r.Remove.Listed);
+        Assert.False(r.Remove.Telemetry.ReplacementNonZero);
+        Assert.Equal("Removed", r.RemoveAgainState);
+        Assert.Equal("InvalidOperationException", Threw(r.ReplaceAfterRemove, "Replace after Remove").Threw);
+        Assert.Equal(6, r.AfterAll);
     }
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void ClassAndStructReceiversArriveFirst(string tiering)
     {
-        JsonNode r = Report(tiering)["instanceTargets"]!;
-        Assert.Equal(3, r.Value<int>("classOriginal"));
-        Assert.Equal(12, r.Value<int>("structOriginal"));
-        AssertStep(r["class"]!, 6, "Active");
-        AssertStep(r["struct"]!, -12, "Active");
-        PatchReports.AssertVisibleAtOnce(r["classRemoved"]!, 3);
-        PatchReports.AssertVisibleAtOnce(r["structRemoved"]!, 12);
+        InstanceTargetsReport r = Report(tiering).InstanceTargets;
+        Assert.Equal(3, r.ClassOriginal);
+        Assert.Equal(12, r.StructOriginal);
+        AssertStep(r.Class, 6, "Active");
+        AssertStep(r.Struct, -12, "Active");
+        PatchReports.AssertVisibleAtOnce(r.ClassRemoved, 3);
+        PatchReports.AssertVisibleAtOnce(r.StructRemoved, 12);
     }
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void DisposingAnOwnerRemovesAllItsPatchesAtOnce(string tiering)
     {
-        JsonNode r = Report(tiering)["ownerScope"]!;
-        JsonNode installed = r["installed"]!, disposed = r["disposed"]!;
-        PatchReports.AssertVisibleAtOnce(installed["alpha"]!, 15);
-        PatchReports.AssertVisibleAtOnce(installed["beta"]!, 25);
-        Assert.Equal(2, installed.Value<int>("ownerPatches"));
+        OwnerScopeReport r = Report(tiering).OwnerScope;
+        OwnerScopeInstalled installed = r.Installed;
+        OwnerScopeDisposed disposed = r.Disposed;
+        PatchReports.AssertVisibleAtOnce(installed.Alpha, 15);
+        PatchReports.AssertVisibleAtOnce(installed.Beta, 25);
+        Assert.Equal(2, installed.OwnerPatches);
 
-        PatchReports.AssertVisibleAtOnce(disposed["alpha"]!, 6);
-        PatchReports.AssertVisibleAtOnce(disposed["beta"]!, 7);
-        Assert.Equal(0, disposed.Value<int>("ownerPatches"));
-        Assert.True(disposed.Value<bool>("ownerDisposed"));
-        Assert.Equal("Removed", disposed.Text("alphaState"));
-        Assert.Equal("Removed", disposed.Text("betaState"));
-        foreach (string t in new[] { "alphaTelemetry", "betaTelemetry" })
+        PatchReports.AssertVisibleAtOnce(disposed.Alpha, 6);
+        PatchReports.AssertVisibleAtOnce(disposed.Beta, 7);
+        Assert.Equal(0, disposed.OwnerPatches);
+        Assert.True(disposed.OwnerDisposed);
+        Assert.Equal("Removed", disposed.AlphaState);
+        Assert.Equal("Removed", disposed.BetaState);
+        foreach (ApiTelemetry t in new[] { disposed.AlphaTelemetry, disposed.BetaTelemetry })
         {
-            Assert.Equal("Removed", disposed[t]!.Text("state"));
-            Assert.Equal(0, disposed[t]!.Value<int>("ownerCount"));
+            Assert.Equal("Removed", t.State);
+            Assert.Equal(0, t.OwnerCount);
         }
-        Assert.Equal("ObjectDisposedException", r["installWithDisposedOwner"]!.Text("threw"));
-        Assert.Equal(6, r.Value<int>("alphaAfter"));
+        Assert.Equal("ObjectDisposedException", Threw(r.InstallWithDisposedOwner, "Install with a disposed owner").Threw);
+        Assert.Equal(6, r.AlphaAfter);
     }
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void TwoOwnersShareATargetUntilTheLastLeaves(string tiering)
     {
-        JsonNode r = Report(tiering)["twoOwners"]!;
-        Assert.Equal(6, r.Value<int>("original"));
-        AssertStep(r["first"]!, 105, "Active");
-        Assert.Equal(1, r["first"]!["telemetry"]!.Value<int>("ownerCount"));
-        AssertStep(r["second"]!, 205, "Active");
-        Assert.Equal(2, r["second"]!["telemetry"]!.Value<int>("ownerCount"));
-        Assert.True(r.Value<bool>("secondIsAnotherPatchObject"));
-        Assert.Equal("InvalidOperationException", r["sameOwnerAgain"]!.Text("threw"));
+        TwoOwnersReport r = Report(tiering).TwoOwners;
+        Assert.Equal(6, r.Original);
+        AssertStep(r.First, 105, "Active");
+        Assert.Equal(1, r.First.Telemetry.OwnerCount);
+        AssertStep(r.Second, 205, "Active");
+        Assert.Equal(2, r.Second.Telemetry.OwnerCount);
+        Assert.True(r.SecondIsAnotherPatchObject);
+        Assert.Equal("InvalidOperationException", Threw(r.SameOwnerAgain, "Install by the same owner again").Threw);
 
-        JsonNode firstGone = r["firstDisposed"]!, secondGone = r["secondDisposed"]!;
-        Assert.Equal(205, firstGone["result"]!.Value<int>("value"));
-        Assert.Equal("Active", firstGone.Text("state"));
-        Assert.Equal("Removed", firstGone.Text("firstPatchState"));
-        Assert.Equal(1, firstGone["telemetry"]!.Value<int>("ownerCount"));
+        ApiStep firstGone = r.FirstDisposed, secondGone = r.SecondDisposed;
+        Assert.Equal(205, firstGone.Result.Actual);
+        Assert.Equal("Active", firstGone.State);
+        Assert.Equal("Removed", firstGone.FirstPatchState);
+        Assert.Equal(1, firstGone.Telemetry.OwnerCount);
         AssertStep(secondGone, 6, "Removed");
-        Assert.Equal(0, secondGone["telemetry"]!.Value<int>("ownerCount"));
+        Assert.Equal(0, secondGone.Telemetry.OwnerCount);
     }
 
     public static TheoryData<string, string> MismatchCases => PatchReports.WithTierings(
@@ -182,47 +189,46 @@ public sealed class InterceptionApiProofs
     public void AMismatchedReplacementIsRefusedNamingThePosition(string @case, string tiering)
     {
         string[] f = @case.Split('|');
-        JsonNode c = Report(tiering)["mismatch"]!["cases"]![f[0]]!;
-        string json = c.ToJsonString();
-        Assert.True(c.Text("threw") == "SignatureMismatchException", json);
-        Assert.True(c.Text("kind") == f[1], json);
-        Assert.True(c.Value<int>("parameterIndex") == int.Parse(f[2]), json);
-        Assert.Equal(f[3] == "" ? null : f[3], c["expected"]?.GetValue<string>());
-        Assert.Equal(f[4] == "" ? null : f[4], c["actual"]?.GetValue<string>());
-        Assert.Contains("Expected: static ", c.Text("message"));
+        ThrownReport c = Threw(Report(tiering).Mismatch.Cases[f[0]], f[0]);
+        string json = $"{c}";
+        Assert.True(c.Threw == "SignatureMismatchException", json);
+        Assert.True(c.Kind == f[1], json);
+        Assert.True(c.ParameterIndex == int.Parse(f[2]), json);
+        Assert.Equal(f[3] == "" ? null : f[3], c.Expected);
+        Assert.Equal(f[4] == "" ? null : f[4], c.Actual);
+        Assert.Contains("Expected: static ", c.Message);
     }
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void MismatchesReachNothingNative(string tiering)
     {
-        JsonNode r = Report(tiering)["mismatch"]!;
-        PatchReports.AssertVisibleAtOnce(r["guardedPatched"]!, 55);
+        MismatchReport r = Report(tiering).Mismatch;
+        PatchReports.AssertVisibleAtOnce(r.GuardedPatched, 55);
         // Guarded's live patch: any join or replace that reached the profiler would be a finished
         // command, a changed owner count or replacement; the whole telemetry record is equal.
-        Assert.True(r.Value<bool>("telemetryUnchanged"),
-            $"before {r["telemetryBefore"]!.ToJsonString()} after {r["telemetryAfter"]!.ToJsonString()}");
-        Assert.Equal(1, r["telemetryAfter"]!.Value<int>("ownerCount"));
-        Assert.Equal(1, r["telemetryAfter"]!.Value<int>("commandsCompleted"));
-        Assert.Equal(55, r.Value<int>("guardedAfter"));
-        Assert.Equal(7, r.Value<int>("untouchedOriginal"));
-        Assert.Equal(7, r.Value<int>("untouchedAfter"));
-        Assert.Equal(0, r.Value<int>("intruderPatches"));
-        Assert.True(r.Value<bool>("livePatchesUnchanged"));
+        Assert.True(r.TelemetryUnchanged, $"before {r.TelemetryBefore} after {r.TelemetryAfter}");
+        Assert.Equal(1, r.TelemetryAfter.OwnerCount);
+        Assert.Equal(1, r.TelemetryAfter.CommandsCompleted);
+        Assert.Equal(55, r.GuardedAfter);
+        Assert.Equal(7, r.UntouchedOriginal);
+        Assert.Equal(7, r.UntouchedAfter);
+        Assert.Equal(0, r.IntruderPatches);
+        Assert.True(r.LivePatchesUnchanged);
     }
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void ASymbolicPlanRunsInsideThePatchedMethod(string tiering)
     {
-        JsonNode r = Report(tiering)["plan"]!;
-        Assert.Equal(-7, r.Value<int>("original"));
-        JsonNode first = r["first"]!;
+        SymbolicPlanReport r = Report(tiering).Plan;
+        Assert.Equal(-7, r.Original);
+        ApiStep first = r.First;
         AssertStep(first, 71, "Active"); // new ApiBox<int>(Echo(abs(-7))).Value * 10 + 1
-        Assert.Equal(12345, first.Value<int>("zero"));
-        JsonNode g = first["generation"]!;
-        Assert.Equal("Active", g.Text("state"));
-        Assert.Equal(0ul, g.Value<ulong>("priorId"));
+        Assert.Equal(12345, first.Zero);
+        ApiGeneration g = Generated(first);
+        Assert.Equal("Active", g.State);
+        Assert.Equal(0ul, g.PriorId);
         AssertRelocations(g,
         [
             ("StandAloneSignature", StandAloneSig, "calli"),
@@ -232,31 +238,31 @@ public sealed class InterceptionApiProofs
             ("MemberRef", MemberRef, "ldfld ApiBox<int>.Value"),
             ("StandAloneSignature", StandAloneSig, "locals"),
         ]);
-        Assert.Contains("calli StandAloneSig cdecl int(int)", r.Text("listing"));
+        Assert.Contains("calli StandAloneSig cdecl int(int)", r.Listing);
 
-        JsonNode second = r["second"]!;
+        ApiStep second = r.Second;
         AssertStep(second, 701, "Active");
-        Assert.True(second.Value<bool>("samePatch"));
-        Assert.Equal(first.Value<ulong>("generationId"), second["generation"]!.Value<ulong>("priorId"));
-        Assert.All(second["generation"]!["relocations"]!.AsArray(), x => Assert.True(x!.Value<bool>("reused")));
+        Assert.True(second.SamePatch);
+        Assert.Equal(first.GenerationId, Generated(second).PriorId);
+        Assert.All(Generated(second).Relocations, x => Assert.True(x.Reused));
 
-        JsonNode removed = r["remove"]!;
-        PatchReports.AssertVisibleAtOnce(removed["result"]!, -7);
-        Assert.Equal(0, removed.Value<int>("zero"));
-        Assert.Equal("Removed", removed.Text("state"));
-        Assert.Equal("Removed", removed["telemetry"]!.Text("state"));
-        Assert.Equal("Superseded", removed["lastGeneration"]!.Text("state"));
+        PlanRemoval removed = r.Remove;
+        PatchReports.AssertVisibleAtOnce(removed.Result, -7);
+        Assert.Equal(0, removed.Zero);
+        Assert.Equal("Removed", removed.State);
+        Assert.Equal("Removed", removed.Telemetry.State);
+        Assert.Equal("Superseded", removed.LastGeneration?.State);
     }
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void APlanReachesAnotherAssemblyThroughTypeRefsAndTypeSpecs(string tiering)
     {
-        JsonNode r = Report(tiering)["crossModulePlan"]!;
-        Assert.Equal(5, r.Value<int>("original"));
-        AssertStep(r["applied"]!, 100, "Active"); // Math.Max(new List<int> { 5 }.Count * 100, 5)
-        Assert.Equal(500, r["applied"]!.Value<int>("big"));
-        AssertRelocations(r["applied"]!["generation"]!,
+        PlanApplied r = Report(tiering).CrossModulePlan;
+        Assert.Equal(5, r.Original);
+        AssertStep(r.Applied, 100, "Active"); // Math.Max(new List<int> { 5 }.Count * 100, 5)
+        Assert.Equal(500, r.Applied.Big);
+        AssertRelocations(Generated(r.Applied),
         [
             ("TypeSpec", TypeSpec, "TypeSpec List<int> (parent)"),
             ("MemberRef", MemberRef, "new List<int>()"),
@@ -265,17 +271,17 @@ public sealed class InterceptionApiProofs
             ("TypeRef", TypeRef, "TypeRef Math (parent)"),
             ("MemberRef", MemberRef, "Math.Max(int, int)"),
         ]);
-        PatchReports.AssertVisibleAtOnce(r["removed"]!, 5);
+        PatchReports.AssertVisibleAtOnce(r.Removed, 5);
     }
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void TypeOperandsBecomeTypeRefsAndTypeSpecs(string tiering)
     {
-        JsonNode r = Report(tiering)["typeOperands"]!;
-        Assert.Equal(5, r.Value<int>("original"));
-        AssertStep(r["applied"]!, 14, "Active"); // 5 + new ApiBox<int>[3].Length + "List`1".Length
-        AssertRelocations(r["applied"]!["generation"]!,
+        PlanApplied r = Report(tiering).TypeOperands;
+        Assert.Equal(5, r.Original);
+        AssertStep(r.Applied, 14, "Active"); // 5 + new ApiBox<int>[3].Length + "List`1".Length
+        AssertRelocations(Generated(r.Applied),
         [
             ("TypeRef", TypeRef, "box int"),
             ("TypeRef", TypeRef, "isinst int"),
@@ -289,64 +295,66 @@ public sealed class InterceptionApiProofs
             ("TypeRef", TypeRef, "TypeRef string (parent)"),
             ("MemberRef", MemberRef, "string.get_Length()"),
         ]);
-        PatchReports.AssertVisibleAtOnce(r["removed"]!, 5);
+        PatchReports.AssertVisibleAtOnce(r.Removed, 5);
     }
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void APlanWithACatchRegionHandlesTheException(string tiering)
     {
-        JsonNode r = Report(tiering)["exceptionRegion"]!;
-        Assert.Equal(0, r.Value<int>("zeroOriginal"));
-        Assert.Equal(4, r.Value<int>("fourOriginal"));
-        AssertStep(r["zero"]!, -1, "Active");
-        PatchReports.AssertVisibleAtOnce(r["four"]!, 25);
-        Assert.Contains(".try L1..L2 catch Exception L2..L3", r.Text("listing"));
-        PatchReports.AssertVisibleAtOnce(r["zeroRemoved"]!, 0);
+        ExceptionRegionReport r = Report(tiering).ExceptionRegion;
+        Assert.Equal(0, r.ZeroOriginal);
+        Assert.Equal(4, r.FourOriginal);
+        AssertStep(r.Zero, -1, "Active");
+        PatchReports.AssertVisibleAtOnce(r.Four, 25);
+        Assert.Contains(".try L1..L2 catch Exception L2..L3", r.Listing);
+        PatchReports.AssertVisibleAtOnce(r.ZeroRemoved, 0);
     }
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void PlansServeEveryInstantiationOfGenericTargets(string tiering)
     {
-        JsonNode r = Report(tiering)["genericTargets"]!;
-        Assert.Equal("1|a", r.Text("pickOriginal"));
-        Assert.Equal("2|b", r.Text("peekOriginal"));
-        Assert.Equal("NotSupportedException", r["installRefused"]!.Text("threw"));
-        Assert.Contains("GenerationPlan", r["installRefused"]!.Text("message"));
-        Assert.Equal("2|b", r["pick"]!.Text("value"));
-        Assert.True(r["pick"]!.Value<bool>("ok"), r.ToJsonString());
-        Assert.Equal("1|a", r["peek"]!.Text("value"));
-        Assert.True(r["peek"]!.Value<bool>("ok"), r.ToJsonString());
-        AssertRelocations(r["peekGeneration"]!,
+        ApiGenericTargets r = Report(tiering).GenericTargets;
+        string json = ReportJson.Write(r);
+        Assert.Equal("1|a", r.PickOriginal);
+        Assert.Equal("2|b", r.PeekOriginal);
+        ThrownReport refused = Threw(r.InstallRefused, "Install on a generic target");
+        Assert.Equal("NotSupportedException", refused.Threw);
+        Assert.Contains("GenerationPlan", refused.Message);
+        Assert.Equal("2|b", r.Pick.Actual);
+        Assert.True(r.Pick.Ok, json);
+        Assert.Equal("1|a", r.Peek.Actual);
+        Assert.True(r.Peek.Ok, json);
+        AssertRelocations(r.PeekGeneration ?? throw new Xunit.Sdk.XunitException($"no generation: {json}"),
         [
             ("TypeSpec", TypeSpec, "TypeSpec ApiBox<T> (parent)"),
             ("MemberRef", MemberRef, "MemberRef ApiBox<T>.Value"),
         ]);
-        Assert.True(r["pickRemoved"]!.Value<bool>("ok") && r["peekRemoved"]!.Value<bool>("ok"), r.ToJsonString());
+        Assert.True(r.PickRemoved.Ok && r.PeekRemoved.Ok, json);
     }
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void PlansChainAfterExactDispatchInstallsAndReplaces(string tiering)
     {
-        JsonNode r = Report(tiering)["mixed"]!;
-        Assert.Equal(5, r.Value<int>("original"));
-        PatchReports.AssertVisibleAtOnce(r["install"]!, 105);
-        AssertStep(r["plan"]!, 15, "Active");
-        Assert.True(r["plan"]!.Value<bool>("samePatch"));
-        Assert.True(r["plan"]!["generation"]!.Value<ulong>("priorId") > 0, "the install's generation is the prior");
-        PatchReports.AssertVisibleAtOnce(r["replace"]!, 205);
-        AssertStep(r["planAgain"]!, 20, "Active");
-        PatchReports.AssertVisibleAtOnce(r["removed"]!, 5);
-        Assert.Equal("Removed", r.Text("state"));
+        MixedReport r = Report(tiering).Mixed;
+        Assert.Equal(5, r.Original);
+        PatchReports.AssertVisibleAtOnce(r.Install, 105);
+        AssertStep(r.Plan, 15, "Active");
+        Assert.True(r.Plan.SamePatch);
+        Assert.True(Generated(r.Plan).PriorId > 0, "the install's generation is the prior");
+        PatchReports.AssertVisibleAtOnce(r.Replace, 205);
+        AssertStep(r.PlanAgain, 20, "Active");
+        PatchReports.AssertVisibleAtOnce(r.Removed, 5);
+        Assert.Equal("Removed", r.State);
     }
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void PlansTheModuleCannotExpressAreRefusedAtTheEmitCall(string tiering)
     {
-        JsonNode r = Report(tiering)["planRefusals"]!;
+        IReadOnlyDictionary<string, PlanAttempt> r = Report(tiering).PlanRefusals;
         foreach ((string name, string contains) in new[]
                  {
                      ("unreferencedTypeInBlob", "has no TypeRef for it"),
@@ -357,26 +365,27 @@ public sealed class InterceptionApiProofs
                      ("openGenericMethod", "MakeGenericMethod"),
                  })
         {
-            Assert.True(r[name]!.Text("threw") == "PlanException", r[name]!.ToJsonString());
-            Assert.Contains(contains, r[name]!.Text("message"));
+            ThrownReport thrown = Threw(r[name].Thrown, name);
+            Assert.True(thrown.Threw == "PlanException", $"{thrown}");
+            Assert.Contains(contains, thrown.Message);
         }
-        Assert.Null(r["existingLiteral"]!["threw"]);
-        Assert.Contains("ldstr \"none\"", r["existingLiteral"]!.Text("listing"));
+        Assert.Null(r["existingLiteral"].Thrown);
+        Assert.Contains("ldstr \"none\"", r["existingLiteral"].Listing);
     }
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void APlanTheJitRejectsIsRolledBack(string tiering)
     {
-        JsonNode r = Report(tiering)["rejectedPlan"]!;
-        Assert.Equal("5", r.Text("original"));
-        Assert.True(r.Value<bool>("unverifiable"), "both stack-type checks would refuse it before the JIT could");
-        Assert.Equal("Requested", r.Text("applied"));
-        Assert.Equal("5", r.Text("restored"));
-        Assert.Equal("Failed", r["lastGeneration"]!.Text("state"));
-        Assert.Equal("ALVK_E_COMPILATION_FAILED", r["lastGeneration"]!.Text("status"));
-        Assert.Equal("5", r.Text("removed"));
-        Assert.Equal(0, Report(tiering).Value<int>("livePatchesAtEnd"));
+        RejectedPlanReport r = Report(tiering).RejectedPlan;
+        Assert.Equal("5", r.Original);
+        Assert.True(r.Unverifiable, "both stack-type checks would refuse it before the JIT could");
+        Assert.Equal("Requested", r.Applied);
+        Assert.Equal("5", r.Restored);
+        Assert.Equal("Failed", r.LastGeneration?.State);
+        Assert.Equal("ALVK_E_COMPILATION_FAILED", r.LastGeneration?.Status);
+        Assert.Equal("5", r.Removed);
+        Assert.Equal(0, Report(tiering).LivePatchesAtEnd);
     }
 
     // Plans that are not type-safe, each refused by Apply with the instruction, its offset and the
@@ -400,33 +409,46 @@ public sealed class InterceptionApiProofs
     {
         (_, int offset, string instruction, string found, string expected, string? foundType, string? expectedType) =
             RefusedPlans.Single(p => p.Plan == plan);
-        JsonNode report = Report(tiering)["typeSafety"]!, r = report[plan]!;
-        string json = r.ToJsonString();
-        JsonNode t = r["thrown"] ?? throw new Xunit.Sdk.XunitException($"{plan} was applied: {json}");
-        Assert.True(t.Text("threw") == "StackTypeMismatchException", json);
-        Assert.True(t.Value<int>("ilOffset") == offset && t.Text("instruction") == instruction, json);
-        Assert.True(t.Text("found") == found && t.Text("expected") == expected, json);
-        Assert.True(t["foundType"]?.GetValue<string>() == foundType, $"found type {foundType}: {json}");
-        Assert.True(t["expectedType"]?.GetValue<string>() == expectedType, $"expected type {expectedType}: {json}");
-        Assert.False(t.Value<bool>("detectedByProfiler"), json);
-        Assert.Contains($"IL_{offset:X4} {instruction}", t.Text("message"));
-        Assert.Contains("AllowUnverifiable", t.Text("message"));
-        Assert.True(r["targetResult"]!.ToJsonString() == r["original"]!.ToJsonString(), $"the target keeps its body: {json}");
-        Assert.True(report.Value<bool>("patchesUnchanged"), "a refused plan reached the profiler");
+        ApiTypeSafety report = Report(tiering).TypeSafety;
+        (ThrownReport? thrown, string original, string targetResult, string json) = plan switch
+        {
+            "intForString" => View(report.IntForString),
+            "stringForDouble" => View(report.StringForDouble),
+            "callArgument" => View(report.CallArgument),
+            "mergeDepth" => View(report.MergeDepth),
+            "widenRefused" => View(report.WidenRefused),
+            "floatBitsRefused" => View(report.FloatBitsRefused),
+            _ => throw new ArgumentOutOfRangeException(nameof(plan), plan, "not a refused plan"),
+        };
+        ThrownReport t = thrown ?? throw new Xunit.Sdk.XunitException($"{plan} was applied: {json}");
+        Assert.True(t.Threw == "StackTypeMismatchException", json);
+        Assert.True(t.IlOffset == offset && t.Instruction == instruction, json);
+        Assert.True(t.Found == found && t.Expected == expected, json);
+        Assert.True(t.FoundType == foundType, $"found type {foundType}: {json}");
+        Assert.True(t.ExpectedType == expectedType, $"expected type {expectedType}: {json}");
+        Assert.True(t.DetectedByProfiler == false, json);
+        Assert.Contains($"IL_{offset:X4} {instruction}", t.Message);
+        Assert.Contains("AllowUnverifiable", t.Message);
+        Assert.True(targetResult == original, $"the target keeps its body: {json}");
+        Assert.True(report.PatchesUnchanged, "a refused plan reached the profiler");
     }
+
+    // A type-check plan's exception, its target's value before and after (as JSON), and the whole.
+    private static (ThrownReport? Thrown, string Original, string TargetResult, string Json) View<T>(TypePlanReport<T> r) =>
+        (r.Thrown, ReportJson.Write(r.Original), ReportJson.Write(r.TargetResult), ReportJson.Write(r));
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void TheProfilersStackTypeRefusalIsTheSameException(string tiering)
     {
-        JsonNode r = Report(tiering)["typeSafety"]!["byProfiler"]!;
-        string json = r.ToJsonString();
-        JsonNode t = r["thrown"] ?? throw new Xunit.Sdk.XunitException($"applied: {json}");
-        Assert.True(t.Text("threw") == "StackTypeMismatchException" && t.Value<bool>("detectedByProfiler"), json);
-        Assert.True(t.Value<int>("ilOffset") == 1 && t.Text("instruction") == "ret", json);
-        Assert.True(t.Text("found") == "Int32" && t.Text("expected") == "ObjectReference", json);
-        Assert.True(t.Text("generationState") == "Rejected" && t.Text("generationStatus") == "ALVK_E_STACK_TYPE_MISMATCH", json);
-        Assert.True(r.Text("targetResult") == "profiled", json);
+        TypePlanReport<string> r = Report(tiering).TypeSafety.ByProfiler;
+        string json = ReportJson.Write(r);
+        ThrownReport t = r.Thrown ?? throw new Xunit.Sdk.XunitException($"applied: {json}");
+        Assert.True(t.Threw == "StackTypeMismatchException" && t.DetectedByProfiler == true, json);
+        Assert.True(t.IlOffset == 1 && t.Instruction == "ret", json);
+        Assert.True(t.Found == "Int32" && t.Expected == "ObjectReference", json);
+        Assert.True(t.GenerationState == "Rejected" && t.GenerationStatus == "ALVK_E_STACK_TYPE_MISMATCH", json);
+        Assert.True(r.TargetResult == "profiled", json);
     }
 
     // Merges of different types that are still type-safe: no false refusal.
@@ -434,70 +456,79 @@ public sealed class InterceptionApiProofs
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void TypeSafeMergesOfDifferentTypesAreApplied(string tiering)
     {
-        JsonNode report = Report(tiering)["typeSafety"]!;
-        foreach ((string name, string value, string original) in new[]
-                 {
-                     ("unrelatedClassesMerge", "0", "-11"),
-                     ("nullMeetsClassT", "\"kept,null\"", "\"kept,dropped\""),
-                 })
-        {
-            JsonNode r = report[name]!;
-            string json = r.ToJsonString();
-            Assert.True(r["thrown"] is null, json);
-            Assert.True(r["original"]!.ToJsonString() == original, json);
-            Assert.True(r["result"]!["value"]!.ToJsonString() == value && r["result"]!.Value<int>("calls") == 1, json);
-            Assert.True(r["removed"]!.ToJsonString() == original, json);
-        }
+        ApiTypeSafety report = Report(tiering).TypeSafety;
+        AssertAllowed(report.UnrelatedClassesMerge, "0", "-11", "-11");
+        AssertAllowed(report.NullMeetsClassT, "\"kept,null\"", "\"kept,dropped\"", "\"kept,dropped\"");
     }
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void AnUnverifiablePlanIsAppliedWhenAllowed(string tiering)
     {
-        JsonNode report = Report(tiering)["typeSafety"]!;
-        foreach ((string name, string value, string removed) in new[]
+        ApiTypeSafety report = Report(tiering).TypeSafety;
+        foreach ((ApiGeneration? generation, bool? isUnverifiable, string json) in new[]
                  {
-                     ("widen", "1234", "-1"),
-                     ("floatBits", BitConverter.SingleToInt32Bits(1.5f).ToString(System.Globalization.CultureInfo.InvariantCulture), "-1"),
+                     AssertAllowed(report.Widen, "1234", null, "-1"),
+                     AssertAllowed(report.FloatBits,
+                         BitConverter.SingleToInt32Bits(1.5f).ToString(System.Globalization.CultureInfo.InvariantCulture), null, "-1"),
                  })
         {
-            JsonNode r = report[name]!;
-            string json = r.ToJsonString();
-            Assert.True(r["thrown"] is null && r.Value<bool>("isUnverifiable"), json);
-            Assert.True(r["result"]!["value"]!.ToJsonString() == value && r["result"]!.Value<int>("calls") == 1, json);
-            Assert.True(r["generation"]!.Text("state") == "Active", json);
-            Assert.True(r["removed"]!.ToJsonString() == removed, json);
+            Assert.True(isUnverifiable == true, json);
+            Assert.True(generation?.State == "Active", json);
         }
+    }
+
+    // An allowed plan: it threw nothing, the target gave `value` (JSON) on the first call, and
+    // `removed` once the plan was removed; `original` (when given) is what it gave before.
+    private static (ApiGeneration? Generation, bool? IsUnverifiable, string Json) AssertAllowed<T>(AllowedPlanReport<T> r,
+        string value, string? original, string removed)
+    {
+        string json = ReportJson.Write(r);
+        Assert.True(r.Thrown is null, json);
+        AppliedPlan<T> applied = r.Applied ?? throw new Xunit.Sdk.XunitException($"not applied: {json}");
+        if (original is not null)
+            Assert.True(ReportJson.Write(r.Original) == original, json);
+        Assert.True(ReportJson.Write(applied.Result.Actual) == value && applied.Result.Calls == 1, json);
+        Assert.True(ReportJson.Write(applied.Removed) == removed, json);
+        return (applied.Generation, r.IsUnverifiable, json);
     }
 
     // A step: the value on the first call after the API returned, the Patch's state, and
     // telemetry that shows the ReJIT ran cleanly.
-    private static void AssertStep(JsonNode step, int expected, string state)
+    private static void AssertStep(ApiStep step, int expected, string state)
     {
-        string json = step.ToJsonString();
-        PatchReports.AssertVisibleAtOnce(step["result"]!, expected);
-        Assert.True(step.Text("state") == state, $"state {state}: {json}");
-        JsonNode t = step["telemetry"]!;
-        Assert.True(t.Text("state") == state, $"telemetry state {state}: {json}");
-        Assert.True(t.Text("lastStatus") == "Ok", json);
-        Assert.True(t.Value<int>("pendingCommands") == 0, json);
-        Assert.True(t.Value<int>("rejitFinished") >= 1 && t.Value<int>("rejitErrors") == 0, json);
-        foreach (string hr in new[] { "requestHResult", "compilationHResult", "metadataHResult" })
-            Assert.True(t.Value<int>(hr) == 0, $"{hr}: {json}");
-        Assert.True(t.Value<double>("commandElapsedMs") > 0, json);
+        string json = ReportJson.Write(step);
+        PatchReports.AssertVisibleAtOnce(step.Result, expected);
+        Assert.True(step.State == state, $"state {state}: {json}");
+        ApiTelemetry t = step.Telemetry;
+        Assert.True(t.State == state, $"telemetry state {state}: {json}");
+        Assert.True(t.LastStatus == "Ok", json);
+        Assert.True(t.PendingCommands == 0, json);
+        Assert.True(t.RejitFinished >= 1 && t.RejitErrors == 0, json);
+        foreach ((string name, int hr) in new[]
+                 {
+                     ("requestHResult", t.RequestHResult), ("compilationHResult", t.CompilationHResult),
+                     ("metadataHResult", t.MetadataHResult),
+                 })
+            Assert.True(hr == 0, $"{name}: {json}");
+        Assert.True(t.CommandElapsedMs > 0, json);
     }
 
-    private static void AssertRelocations(JsonNode generation, (string Kind, uint Table, string Description)[] expected)
+    // The generation a plan step applied.
+    private static ApiGeneration Generated(ApiStep step) =>
+        step.Generation ?? throw new Xunit.Sdk.XunitException($"no generation: {ReportJson.Write(step)}");
+
+    private static void AssertRelocations(ApiGeneration generation, (string Kind, uint Table, string Description)[] expected)
     {
-        JsonArray list = generation["relocations"]!.AsArray();
-        string json = list.ToJsonString();
+        IReadOnlyList<ApiRelocation> list = generation.Relocations;
+        string json = ReportJson.Write(list);
         Assert.True(list.Count == expected.Length, $"relocations: {json}");
         for (int i = 0; i < expected.Length; i++)
         {
-            Assert.True(list[i]!.Text("kind") == expected[i].Kind, $"#{i}: {json}");
-            Assert.True(list[i]!.Value<uint>("table") == expected[i].Table, $"#{i} token table: {json}");
-            Assert.True(list[i]!.Value<int>("hresult") >= 0, $"#{i} hresult: {json}");
-            Assert.Contains(expected[i].Description, list[i]!.Text("description"));
+            Assert.True(list[i].Kind == expected[i].Kind, $"#{i}: {json}");
+            Assert.True(list[i].Table == expected[i].Table, $"#{i} token table: {json}");
+            Assert.True(list[i].HResult >= 0, $"#{i} hresult: {json}");
+            Assert.Contains(expected[i].Description, list[i].Description);
         }
     }
 }

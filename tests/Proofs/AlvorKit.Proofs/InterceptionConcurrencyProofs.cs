@@ -1,5 +1,5 @@
-using System.Text.Json.Nodes;
 using AlvorKit.Interception;
+using AlvorKit.Proofs.Reports;
 using Xunit;
 
 namespace AlvorKit.Proofs;
@@ -17,25 +17,25 @@ public sealed class InterceptionConcurrencyProofs
     private const int Input = 5;
 
     // With the stress modes' allowlist: the queue rounds describe AlvorKit.Proofs.Heavy to hold the worker.
-    private static JsonObject Report(string tiering) =>
-        StressReports.Get(tiering, TimeSpan.FromSeconds(120), "apiconcurrency");
+    private static ApiConcurrencyReport Report(string tiering) =>
+        StressReports.Get<ApiConcurrencyReport>(tiering, TimeSpan.FromSeconds(120), "apiconcurrency").Report;
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void InstallsOnTwoTargetsFromTwoThreadsAllTakeEffect(string tiering)
     {
-        JsonNode r = Report(tiering)["twoThreads"]!;
-        string json = r.ToJsonString();
-        Assert.True(r.Value<bool>("completed"), json);
-        foreach ((string side, int original) in new[] { ("left", Input + 1), ("right", Input + 2) })
+        TwoThreadsReport r = Report(tiering).TwoThreads;
+        string json = ReportJson.Write(r);
+        Assert.True(r.Completed, json);
+        foreach ((ThreadRounds? side, int original) in new[] { (r.Left, Input + 1), (r.Right, Input + 2) })
         {
-            JsonNode t = r[side]!;
-            int rounds = t.Value<int>("rounds");
-            Assert.True(t["failures"]!.AsArray().Count == 0, json);
+            ThreadRounds t = side ?? throw new Xunit.Sdk.XunitException($"a thread did not report: {json}");
+            int rounds = t.Rounds;
+            Assert.True(t.Failures.Count == 0, json);
             // Every round: the patched value after the install, the original after the remove.
-            Assert.True(t.Value<int>("patchedValues") == rounds, json);
-            Assert.True(t.Value<int>("originalValues") == rounds, json);
-            Assert.True(t.Value<int>("final") == original, json);
+            Assert.True(t.PatchedValues == rounds, json);
+            Assert.True(t.OriginalValues == rounds, json);
+            Assert.True(t.Final == original, json);
         }
     }
 
@@ -43,131 +43,131 @@ public sealed class InterceptionConcurrencyProofs
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void ACommandWaitingOnOneTargetDoesNotHoldUpAnother(string tiering)
     {
-        JsonNode r = Report(tiering)["heldGate"]!;
-        string json = r.ToJsonString();
+        HeldGateReport r = Report(tiering).HeldGate;
+        string json = $"{r}";
         // While Held's gate was taken, the install on Free (another thread) completed and took effect ...
-        Assert.True(r.Value<bool>("freeCompletedWhileHeld"), json);
-        Assert.True(r["freeValue"]!.Value<int>("value") == Input + 40, json);
+        Assert.True(r.FreeCompletedWhileHeld, json);
+        Assert.True(r.FreeValue.Actual == Input + 40, json);
         // ... and the install on Held waited for its own target only.
-        Assert.False(r.Value<bool>("heldCompletedWhileHeld"), json);
-        Assert.True(r.Value<int>("heldValueWhileHeld") == Input + 3, json);
-        Assert.True(r.Value<bool>("heldCompletedAfterRelease"), json);
-        Assert.True(r["heldValue"]!.Value<int>("value") == Input + 30, json);
-        Assert.True(r.Value<int>("ownerPatches") == 2, json);
-        Assert.True(r["heldAfterDispose"]!.Value<int>("value") == Input + 3, json);
-        Assert.True(r["freeAfterDispose"]!.Value<int>("value") == Input + 4, json);
+        Assert.False(r.HeldCompletedWhileHeld, json);
+        Assert.True(r.HeldValueWhileHeld == Input + 3, json);
+        Assert.True(r.HeldCompletedAfterRelease, json);
+        Assert.True(r.HeldValue.Actual == Input + 30, json);
+        Assert.True(r.OwnerPatches == 2, json);
+        Assert.True(r.HeldAfterDispose.Actual == Input + 3, json);
+        Assert.True(r.FreeAfterDispose.Actual == Input + 4, json);
     }
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void TaskReturningCommandsChangeWhatTargetsReturnWithoutBlockingTheCaller(string tiering)
     {
-        JsonNode r = Report(tiering)["async"]!;
-        string json = r.ToJsonString();
+        AsyncCommandsReport r = Report(tiering).Async;
+        string json = $"{r}";
         // InstallAsync handed back a task before its command could run (its target's gate was
         // taken), and the target kept its body until the task completed.
-        Assert.True(r.Value<bool>("incompleteWhenReturned"), json);
-        Assert.True(r.Value<double>("returnedMs") < 1000, json);
-        Assert.True(r.Value<int>("valueBeforeCompletion") == Input + 5, json);
-        Assert.True(r.Value<bool>("installed"), json);
-        Assert.True(r["installedValue"]!.Value<int>("value") == Input + 50, json);
-        Assert.True(r.Text("installedState") == "Active", json);
+        Assert.True(r.IncompleteWhenReturned, json);
+        Assert.True(r.ReturnedMs < 1000, json);
+        Assert.True(r.ValueBeforeCompletion == Input + 5, json);
+        Assert.True(r.Installed, json);
+        Assert.True(r.InstalledValue.Actual == Input + 50, json);
+        Assert.True(r.InstalledState == "Active", json);
         // RemoveAsync
-        Assert.False(r.Value<bool>("removedInstalled"), json);
-        Assert.True(r["removedValue"]!.Value<int>("value") == Input + 5, json);
-        Assert.True(r.Text("removedState") == "Removed", json);
+        Assert.False(r.RemovedInstalled, json);
+        Assert.True(r.RemovedValue.Actual == Input + 5, json);
+        Assert.True(r.RemovedState == "Removed", json);
         // ReplaceAsync
-        Assert.True(r["swappedFirst"]!.Value<int>("value") == Input + 90, json);
-        Assert.True(r["swappedSecond"]!.Value<int>("value") == Input + 900, json);
-        Assert.True(r["swappedRemoved"]!.Value<int>("value") == Input + 9, json);
+        Assert.True(r.SwappedFirst.Actual == Input + 90, json);
+        Assert.True(r.SwappedSecond.Actual == Input + 900, json);
+        Assert.True(r.SwappedRemoved.Actual == Input + 9, json);
         // ApplyAsync
-        Assert.True(r["plannedValue"]!.Value<int>("value") == Input * 3, json);
-        Assert.True(r.Text("plannedGeneration") == "Active", json);
-        Assert.True(r["plannedRemoved"]!.Value<int>("value") == Input + 8, json);
+        Assert.True(r.PlannedValue.Actual == Input * 3, json);
+        Assert.True(r.PlannedGeneration == "Active", json);
+        Assert.True(r.PlannedRemoved.Actual == Input + 8, json);
         // PatchOwner.DisposeAsync
-        Assert.True(r["scopedValue"]!.Value<int>("value") == Input + 50, json);
-        Assert.True(r.Value<int>("scopedDisposedPatches") == 0, json);
-        Assert.True(r["scopedDisposedValue"]!.Value<int>("value") == Input + 5, json);
+        Assert.True(r.ScopedValue.Actual == Input + 50, json);
+        Assert.True(r.ScopedDisposedPatches == 0, json);
+        Assert.True(r.ScopedDisposedValue.Actual == Input + 5, json);
         // A refusal arrives through the task, typed.
-        Assert.True(r.Text("misfit") == "ParameterType", json);
+        Assert.True(r.Misfit == "ParameterType", json);
     }
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void CancellationBeforeQueuingInstallsNothingAndAfterQueuingTheOwnerHoldsThePatch(string tiering)
     {
-        JsonNode r = Report(tiering)["cancel"]!;
-        string json = r.ToJsonString();
-        Assert.True(r.Text("beforeQueued") == "canceled", json);
-        Assert.True(r.Value<int>("beforeQueuedValue") == Input + 6, json);
-        Assert.True(r.Value<int>("beforeQueuedOwnerPatches") == 0, json);
+        CancelReport r = Report(tiering).Cancel;
+        string json = ReportJson.Write(r);
+        Assert.True(r.BeforeQueued == "canceled", json);
+        Assert.True(r.BeforeQueuedValue == Input + 6, json);
+        Assert.True(r.BeforeQueuedOwnerPatches == 0, json);
         // Canceled after queuing (behind a describe holding the worker): the task is canceled,
         // the command ran anyway, and the owner holds the patch.
-        Assert.False(r.Value<bool>("afterQueuedCompletedBeforeCancel"), json);
-        Assert.True(r.Text("afterQueued") == "canceled", json);
-        Assert.True(r["afterQueuedValue"]!.Value<int>("value") == Input + 70, json);
-        Assert.Equal(["Queued"], r["afterQueuedOwnerPatches"]!.AsArray().Select(n => n!.GetValue<string>()));
-        Assert.True(r["afterDisposeValue"]!.Value<int>("value") == Input + 7, json);
+        Assert.False(r.AfterQueuedCompletedBeforeCancel, json);
+        Assert.True(r.AfterQueued == "canceled", json);
+        Assert.True(r.AfterQueuedValue.Actual == Input + 70, json);
+        Assert.Equal(["Queued"], r.AfterQueuedOwnerPatches);
+        Assert.True(r.AfterDisposeValue.Actual == Input + 7, json);
     }
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void CaughtExceptionsCarryTheStatusEnum(string tiering)
     {
-        JsonNode r = Report(tiering)["status"]!;
-        string json = r.ToJsonString();
+        ApiStatusReport r = Report(tiering).Status;
+        string json = ReportJson.Write(r);
         // catch (InterceptionException e) when (e.Status == InterceptionStatus.ModuleNotAllowed)
-        Assert.True(r.Text("notAllowed") == nameof(InterceptionStatus.ModuleNotAllowed), json);
-        Assert.True(r.Text("notAllowedType") == "PatchException", json);
-        Assert.True(r.Text("notAllowedName") == "ALVK_E_MODULE_NOT_ALLOWED", json);
-        Assert.Contains("ALVK_E_MODULE_NOT_ALLOWED", r.Text("notAllowedMessage"));
-        Assert.True(r.Text("notAllowedAsync") == nameof(InterceptionStatus.ModuleNotAllowed), json);
+        Assert.True(r.NotAllowed == nameof(InterceptionStatus.ModuleNotAllowed), json);
+        Assert.True(r.NotAllowedType == "PatchException", json);
+        Assert.True(r.NotAllowedName == "ALVK_E_MODULE_NOT_ALLOWED", json);
+        Assert.Contains("ALVK_E_MODULE_NOT_ALLOWED", r.NotAllowedMessage);
+        Assert.True(r.NotAllowedAsync == nameof(InterceptionStatus.ModuleNotAllowed), json);
         // Refused by the library before the profiler was asked: no status.
-        Assert.True(r.Text("mismatch") == "SignatureMismatchException", json);
-        Assert.False(r.Value<bool>("mismatchHasStatus"), json);
-        Assert.True(r.Text("patchingStatus") == nameof(InterceptionStatus.Ok), json);
+        Assert.True(r.Mismatch == "SignatureMismatchException", json);
+        Assert.True(r.MismatchHasStatus == false, json);
+        Assert.True(r.PatchingStatus == nameof(InterceptionStatus.Ok), json);
     }
 
     [Fact]
     public void ReadStatusIsOneSnapshotOfTheProfiler()
     {
-        JsonNode r = Report(PatchReports.TieredPgo)["status"]!["readStatus"]!;
-        string json = r.ToJsonString();
-        Assert.True(r.Text("startupStatus") == nameof(InterceptionStatus.Ok) && r.Value<bool>("patchingEnabled"), json);
-        Assert.True(r.Text("patchableModules") == "AlvorKit.Proofs.Host;AlvorKit.Proofs.Heavy", json);
-        Assert.True(r.Value<bool>("allocationProfiling") && r.Value<bool>("workerAlive"), json);
-        Assert.True(r.Value<int>("queueCapacity") == 64, json);
+        ReadStatusReport r = Report(PatchReports.TieredPgo).Status.ReadStatus;
+        string json = $"{r}";
+        Assert.True(r.StartupStatus == nameof(InterceptionStatus.Ok) && r.PatchingEnabled, json);
+        Assert.True(r.PatchableModules == "AlvorKit.Proofs.Host;AlvorKit.Proofs.Heavy", json);
+        Assert.True(r.AllocationProfiling && r.WorkerAlive, json);
+        Assert.True(r.QueueCapacity == 64, json);
         // An install and a remove (and their describe) ran on the worker in between.
-        Assert.True(r.Value<ulong>("commandsAfter") >= r.Value<ulong>("commandsBefore") + 2, json);
+        Assert.True(r.CommandsAfter >= r.CommandsBefore + 2, json);
     }
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void AnInstallIntoAFullQueueIsCaughtByItsStatusAndChangesNothing(string tiering)
     {
-        JsonNode r = Report(tiering)["queueFull"]!;
-        string json = r.ToJsonString();
+        ApiQueueFullReport r = Report(tiering).QueueFull;
+        string json = $"{r}";
         // catch (InterceptionException e) when (e.Status == InterceptionStatus.QueueFull), in a
         // round where the queue was full throughout.
-        Assert.True(r["caught"]?.GetValue<string>() == nameof(InterceptionStatus.QueueFull), json);
-        Assert.True(r.Text("exceptionType") == "PatchException", json);
-        Assert.Contains("ALVK_E_QUEUE_FULL", r.Text("message"));
-        Assert.True(r.Value<int>("valueAfterRefusal") == Input + 11, json);
-        Assert.True(r.Value<int>("ownerPatchesAfterRefusal") == 0, json);
-        Assert.True(r["valueAfterDrain"]!.Value<int>("value") == Input + 110, json);
-        Assert.True(r["valueAfterRemove"]!.Value<int>("value") == Input + 11, json);
+        Assert.True(r.Caught == nameof(InterceptionStatus.QueueFull), json);
+        Assert.True(r.ExceptionType == "PatchException", json);
+        Assert.Contains("ALVK_E_QUEUE_FULL", r.Message);
+        Assert.True(r.ValueAfterRefusal == Input + 11, json);
+        Assert.True(r.OwnerPatchesAfterRefusal == 0, json);
+        Assert.True(r.ValueAfterDrain.Actual == Input + 110, json);
+        Assert.True(r.ValueAfterRemove.Actual == Input + 11, json);
     }
 
     [Fact]
     public void ExpectedReplacementSignatureIsWhatInstallChecks()
     {
-        JsonNode r = Report(PatchReports.TieredPgo)["status"]!;
-        string json = r.ToJsonString();
-        Assert.True(r.Text("expectedSignature") == "static int Left(int x)", json);
-        Assert.Equal(["Int32"], r["expectedParameters"]!.AsArray().Select(n => n!.GetValue<string>()));
-        Assert.True(r.Text("expectedReturn") == "Int32", json);
-        Assert.True(r.Value<bool>("matchedByLeftPatched"), json);
-        Assert.False(r.Value<bool>("matchedByMisfit"), json);
-        Assert.True(r.Text("instanceSignature") == "static void Restart(Stopwatch self)", json);
+        ApiStatusReport r = Report(PatchReports.TieredPgo).Status;
+        string json = ReportJson.Write(r);
+        Assert.True(r.ExpectedSignature == "static int Left(int x)", json);
+        Assert.Equal(["Int32"], r.ExpectedParameters);
+        Assert.True(r.ExpectedReturn == "Int32", json);
+        Assert.True(r.MatchedByLeftPatched, json);
+        Assert.False(r.MatchedByMisfit, json);
+        Assert.True(r.InstanceSignature == "static void Restart(Stopwatch self)", json);
     }
 }

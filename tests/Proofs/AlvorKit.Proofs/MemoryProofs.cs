@@ -1,4 +1,4 @@
-using System.Text.Json.Nodes;
+using AlvorKit.Proofs.Reports;
 using Xunit;
 
 namespace AlvorKit.Proofs;
@@ -12,52 +12,51 @@ public sealed class MemoryProofs
 {
     private const int Replacements = 2000;
 
-    private static JsonObject Report(string tiering) => PatchReports.Get(tiering, "memory", Replacements.ToString());
+    private static MemoryReport Report(string tiering) =>
+        PatchReports.Get<MemoryReport>(tiering, "memory", Replacements.ToString());
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void ReplacementsDoNotGrowWhatTheProfilerHolds(string tiering)
     {
-        JsonNode r = Report(tiering)["replaces"]!;
-        string json = r.ToJsonString();
-        Assert.True(r.Text("install") == "Ok" && r.Value<int>("failures") == 0, json);
-        JsonNode before = r["before"]!, after = r["after"]!;
-        Assert.True(before.Value<ulong>("snapshotBytes") > 0, json);
-        Assert.True(after.Value<ulong>("snapshotBytes") == before.Value<ulong>("snapshotBytes"), json);
-        Assert.True(after.Value<ulong>("snapshotCount") == before.Value<ulong>("snapshotCount"), json);
+        ReplacesReport r = Report(tiering).Replaces;
+        Assert.True(r.Install == "Ok" && r.Failures == 0, $"{r}");
+        MemoryCounters before = r.Before, after = r.After;
+        Assert.True(before.SnapshotBytes > 0, $"{r}");
+        Assert.True(after.SnapshotBytes == before.SnapshotBytes, $"{r}");
+        Assert.True(after.SnapshotCount == before.SnapshotCount, $"{r}");
         // One calli signature for the target, emitted at install, reused by every replacement.
-        Assert.True(after.Value<ulong>("tokensEmitted") == before.Value<ulong>("tokensEmitted"), json);
-        Assert.True(after.Value<ulong>("bytesEmitted") == before.Value<ulong>("bytesEmitted"), json);
-        Assert.True(after.Value<ulong>("tokensReused") - before.Value<ulong>("tokensReused") == Replacements, json);
-        Assert.True(r.Text("remove") == "Ok" && r.Value<int>("afterRemove") == 2, json);
-        Assert.True(r["final"]!.Value<ulong>("snapshotBytes") == 0 && r["final"]!.Value<ulong>("snapshotCount") == 0,
-            $"the removed patch left snapshots behind: {json}");
+        Assert.True(after.TokensEmitted == before.TokensEmitted, $"{r}");
+        Assert.True(after.BytesEmitted == before.BytesEmitted, $"{r}");
+        Assert.True(after.TokensReused - before.TokensReused == Replacements, $"{r}");
+        Assert.True(r.Remove == "Ok" && r.AfterRemove == 2, $"{r}");
+        Assert.True(r.Final.SnapshotBytes == 0 && r.Final.SnapshotCount == 0,
+            $"the removed patch left snapshots behind: {r}");
     }
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void NewSignaturesAreCountedAndKnownOnesReused(string tiering)
     {
-        JsonNode r = Report(tiering)["signatures"]!;
-        string json = r.ToJsonString();
-        JsonArray steps = r["steps"]!.AsArray();
+        SignaturesReport r = Report(tiering).Signatures;
+        IReadOnlyList<SignatureStep> steps = r.Steps;
         Assert.Equal(17, steps.Count);
-        JsonNode previous = r["before"]!;
+        (ulong TokensEmitted, ulong BytesEmitted, ulong TokensReused) previous =
+            (r.Before.TokensEmitted, r.Before.BytesEmitted, r.Before.TokensReused);
         for (int i = 0; i < steps.Count; i++)
         {
-            JsonNode step = steps[i]!;
-            int locals = step.Value<int>("locals");
-            Assert.True(step.Text("submit") == "Ok" && step.Text("result") == "Ok", json);
-            Assert.True(step.Value<int>("value") == 5 + locals, json);
-            ulong emitted = step.Value<ulong>("tokensEmitted") - previous.Value<ulong>("tokensEmitted");
-            ulong bytes = step.Value<ulong>("bytesEmitted") - previous.Value<ulong>("bytesEmitted");
-            ulong reused = step.Value<ulong>("tokensReused") - previous.Value<ulong>("tokensReused");
+            SignatureStep step = steps[i];
+            Assert.True(step.Submit == "Ok" && step.Result == "Ok", $"step {i}: {step}");
+            Assert.True(step.Value == 5 + step.Locals, $"step {i}: {step}");
+            ulong emitted = step.TokensEmitted - previous.TokensEmitted;
+            ulong bytes = step.BytesEmitted - previous.BytesEmitted;
+            ulong reused = step.TokensReused - previous.TokensReused;
             if (i < 16)
-                Assert.True(emitted == 1 && bytes == step.Value<ulong>("blobLength") && reused == 0, $"step {i}: {json}");
+                Assert.True(emitted == 1 && bytes == (ulong)step.BlobLength && reused == 0, $"step {i}: {step} after {previous}");
             else // the first signature again
-                Assert.True(emitted == 0 && bytes == 0 && reused == 1, $"step {i}: {json}");
-            previous = step;
+                Assert.True(emitted == 0 && bytes == 0 && reused == 1, $"step {i}: {step} after {previous}");
+            previous = (step.TokensEmitted, step.BytesEmitted, step.TokensReused);
         }
-        Assert.True(r.Text("remove") == "Ok" && r.Value<int>("afterRemove") == 4, json);
+        Assert.True(r.Remove == "Ok" && r.AfterRemove == 4, $"{r}");
     }
 }

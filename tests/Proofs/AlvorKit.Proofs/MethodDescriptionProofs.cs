@@ -1,4 +1,4 @@
-using System.Text.Json.Nodes;
+using AlvorKit.Proofs.Reports;
 using Xunit;
 
 namespace AlvorKit.Proofs;
@@ -10,15 +10,15 @@ namespace AlvorKit.Proofs;
 /// </summary>
 public sealed class MethodDescriptionProofs
 {
-    private static readonly Lazy<JsonObject> Report = new(() =>
+    private static readonly Lazy<DescribeReport> Report = new(() =>
     {
         ProcessResult run = ProfiledProcess.Run(
             ProfiledProcess.ProfiledEnvironment("AlvorKit.Proofs.Host"), "describe");
         Assert.True(run.ExitCode == 0, run.ToString());
-        return run.Report;
+        return run.Report<DescribeReport>();
     });
 
-    private static JsonObject Method(string name) => Report.Value["methods"]![name]!.AsObject();
+    private static DescribedMethod Method(string name) => Report.Value.Methods[name];
 
     [Theory]
     [InlineData("DescribeTargets.Add", "None", 2)]
@@ -29,25 +29,24 @@ public sealed class MethodDescriptionProofs
     [InlineData("DescribeGeneric`1.Get", "HasThis, DeclaringTypeGeneric", 0)]
     public void NativeDescriptionMatchesTheAssemblyFile(string name, string flags, int paramCount)
     {
-        JsonObject m = Method(name);
-        Assert.Equal("Ok", m["status"]!.GetValue<string>());
-        Assert.True(m["mvidMatches"]!.GetValue<bool>());
-        JsonObject native = m["native"]!.AsObject(), expected = m["expected"]!.AsObject();
-        foreach (string field in new[] { "signatureLength", "signatureHash", "bodySize", "codeSize",
-                     "maxStack", "ehClauses", "localSignature", "bodyIdentity" })
-            Assert.True(JsonNode.DeepEquals(expected[field], native[field]),
-                $"{name}.{field}: file says {expected[field]}, profiler says {native[field]}");
-        Assert.Equal(flags, native["flags"]!.GetValue<string>());
-        Assert.Equal(paramCount, native["paramCount"]!.GetValue<int>());
-        Assert.True(native["epoch"]!.GetValue<uint>() > 0);
+        DescribedMethod m = Method(name);
+        Assert.Equal("Ok", m.Status);
+        Assert.True(m.MvidMatches);
+        NativeDescription native = Assert.IsType<NativeDescription>(m.Native);
+        // Every fact, the body's among them: the file's (expected) and the profiler's (actual).
+        Assert.NotNull(m.Expected.BodyIdentity);
+        Assert.Equal(m.Expected, native.Facts);
+        Assert.Equal(flags, native.Flags);
+        Assert.Equal((uint)paramCount, native.ParamCount);
+        Assert.True(native.Epoch > 0);
     }
 
     [Fact]
     public void ExceptionClausesAreInsideTheBodyIdentity()
     {
-        JsonObject native = Method("DescribeTargets.WithFinally")["native"]!.AsObject();
-        Assert.Equal(1, native["ehClauses"]!.GetValue<int>());
-        Assert.True(native["bodySize"]!.GetValue<int>() > 12 + native["codeSize"]!.GetValue<int>());
+        MethodFacts native = Assert.IsType<NativeDescription>(Method("DescribeTargets.WithFinally").Native).Facts;
+        Assert.Equal(1u, native.EhClauses);
+        Assert.True(native.BodySize > 12 + native.CodeSize, $"{native}");
     }
 
     [Theory]
@@ -55,7 +54,7 @@ public sealed class MethodDescriptionProofs
     [InlineData("DescribeTargets.Extern")]
     [InlineData("DescribeTargets.InternalCall")]
     public void MethodsWithoutIlAreRefused(string name) =>
-        Assert.Equal("MethodHasNoIL", Method(name)["status"]!.GetValue<string>());
+        Assert.Equal("MethodHasNoIL", Method(name).Status);
 
     [Theory]
     [InlineData("unknownMvid", "UnknownModule")]
@@ -67,24 +66,24 @@ public sealed class MethodDescriptionProofs
     [InlineData("nullOut", "NullArgument")]
     [InlineData("smallStruct", "StructSize")]
     public void BadInputGetsItsStatus(string input, string status) =>
-        Assert.Equal(status, Report.Value["refusals"]![input]!.GetValue<string>());
+        Assert.Equal(status, Report.Value.Refusals[input]);
 
     [Fact]
     public void CommandsRanOnTheWorkerAndLeftTheQueueEmpty()
     {
         // 9 method descriptions and the 5 refusals that need the catalog ran on the worker
         // (null and struct-size refusals are decided at the ABI, before any queueing).
-        Assert.Equal(14ul, Report.Value["commandsCompleted"]!.GetValue<ulong>());
-        Assert.Equal(0u, Report.Value["queueDepth"]!.GetValue<uint>());
-        Assert.Equal(42, Report.Value["addStillWorks"]!.GetValue<int>());
+        Assert.Equal(14ul, Report.Value.CommandsCompleted);
+        Assert.Equal(0u, Report.Value.QueueDepth);
+        Assert.Equal(42, Report.Value.AddStillWorks);
     }
 
     [Fact]
     public void DescribeIsRefusedWhenPatchingIsOff()
     {
         ProcessResult run = ProfiledProcess.Run(ProfiledProcess.ProfiledEnvironment(null), "describe");
-        JsonNode methods = run.Report["methods"]!;
-        Assert.Equal("NoPatchableModules", methods["DescribeTargets.Add"]!["status"]!.GetValue<string>());
-        Assert.Equal(0ul, run.Report["commandsCompleted"]!.GetValue<ulong>());
+        DescribeReport report = run.Report<DescribeReport>();
+        Assert.Equal("NoPatchableModules", report.Methods["DescribeTargets.Add"].Status);
+        Assert.Equal(0ul, report.CommandsCompleted);
     }
 }

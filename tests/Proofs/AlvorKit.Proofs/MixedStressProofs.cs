@@ -1,5 +1,5 @@
 using System.Text;
-using System.Text.Json.Nodes;
+using AlvorKit.Proofs.Reports;
 using Xunit;
 using Xunit.Abstractions;
 
@@ -24,10 +24,12 @@ public sealed class MixedStressProofs(ITestOutputHelper output)
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
-    public void Figures(string tiering) => output.WriteLine(MixedStress.Figures(Report(tiering)));
+    public void Figures(string tiering) => output.WriteLine(MixedStress.Figures(Run(tiering)));
 
-    private static JsonObject Report(string tiering) =>
-        StressReports.Get(tiering, TimeSpan.FromSeconds(180), "mixedstress", $"{Threads}", $"{Commands}", $"{Targets}");
+    private static Timed<MixedStressReport> Run(string tiering) => StressReports.Get<MixedStressReport>(
+        tiering, TimeSpan.FromSeconds(180), "mixedstress", $"{Threads}", $"{Commands}", $"{Targets}");
+
+    private static MixedStressReport Report(string tiering) => Run(tiering).Report;
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
@@ -77,11 +79,13 @@ public sealed class MixedStressFullProofs(ITestOutputHelper output)
     private static readonly int Commands = Scale("ALVK_STRESS_COMMANDS", 10_000);
     private static readonly int Targets = Scale("ALVK_STRESS_TARGETS", 50);
 
-    private static JsonObject Report() =>
-        StressReports.Get(PatchReports.TieredPgo, TimeSpan.FromMinutes(30), "mixedstress", $"{Threads}", $"{Commands}", $"{Targets}");
+    private static Timed<MixedStressReport> Run() => StressReports.Get<MixedStressReport>(
+        PatchReports.TieredPgo, TimeSpan.FromMinutes(30), "mixedstress", $"{Threads}", $"{Commands}", $"{Targets}");
+
+    private static MixedStressReport Report() => Run().Report;
 
     [FullStressFact]
-    public void Figures() => output.WriteLine(MixedStress.Figures(Report()));
+    public void Figures() => output.WriteLine(MixedStress.Figures(Run()));
 
     [FullStressFact]
     public void EveryCallReturnsTheOriginalOrAReplacement() => MixedStress.AssertCallers(Report());
@@ -123,91 +127,93 @@ public static class MixedStress
 {
     private static readonly string[] WorkerKinds = ["install", "replace", "remove", "generationSubmit", "describe", "captureEnd"];
 
-    public static void AssertCallers(JsonObject r)
+    public static void AssertCallers(MixedStressReport r)
     {
-        JsonNode c = r["callers"]!;
-        string json = c.ToJsonString();
-        Assert.True(c.Value<long>("violations") == 0, $"a caller saw another value or an exception: {json}");
-        Assert.True(c.Value<long>("calls") > 0 && c.Value<long>("original") > 0, json);
-        Assert.True(c.Value<long>("replacementA") + c.Value<long>("replacementB") > 0, $"no replacement was seen: {json}");
-        Assert.True(c.Value<long>("generation") > 0, $"no generation body was seen: {json}");
+        CallerCounts c = r.Callers;
+        Assert.True(c.Violations == 0, $"a caller saw another value or an exception: {Show(c)}");
+        Assert.True(c.Calls > 0 && c.Original > 0, Show(c));
+        Assert.True(c.ReplacementA + c.ReplacementB > 0, $"no replacement was seen: {Show(c)}");
+        Assert.True(c.Generation > 0, $"no generation body was seen: {Show(c)}");
     }
 
-    public static void AssertCompleted(JsonObject r)
+    public static void AssertCompleted(MixedStressReport r)
     {
-        string json = r.ToJsonString();
-        Assert.True(r.Value<ulong>("completedDelta") == r.Value<ulong>("workerCommandsAccepted"),
-            $"commands_completed rose by {r.Value<ulong>("completedDelta")}, the worker accepted {r.Value<ulong>("workerCommandsAccepted")}: " +
-            r["kinds"]!.ToJsonString());
-        JsonNode handles = r["handles"]!;
-        Assert.True(handles.Value<int>("pending") == 0, $"handles with commands pending: {handles.ToJsonString()}");
-        Assert.True(handles["mismatches"]!.AsArray().Count == 0, $"handles whose count differs: {handles.ToJsonString()}");
-        Assert.True(handles.Value<int>("checked") > 0, json);
-        Assert.Equal(0u, r.Value<uint>("queueDepth"));
+        Assert.True(r.CompletedDelta == (ulong)r.WorkerCommandsAccepted,
+            $"commands_completed rose by {r.CompletedDelta}, the worker accepted {r.WorkerCommandsAccepted}: " + Show(r.Kinds));
+        HandleChecks handles = r.Handles;
+        Assert.True(handles.Pending == 0, $"handles with commands pending: {Show(handles)}");
+        Assert.True(handles.Mismatches.Count == 0, $"handles whose count differs: {Show(handles)}");
+        Assert.True(handles.Checked > 0, Show(handles));
+        Assert.Equal(0u, r.QueueDepth);
     }
 
-    public static void AssertCoverage(JsonObject r, int commands)
+    public static void AssertCoverage(MixedStressReport r, int commands)
     {
-        JsonNode kinds = r["kinds"]!;
-        string json = kinds.ToJsonString();
+        IReadOnlyDictionary<string, IReadOnlyDictionary<string, long>> kinds = r.Kinds;
+        string json = Show(kinds);
+        long Count(string kind, string what) => kinds.GetValueOrDefault(kind)?.GetValueOrDefault(what) ?? 0;
         foreach (string kind in WorkerKinds.Append("captureBegin"))
-            Assert.True(kinds[kind]?["accepted"]?.GetValue<long>() > 0, $"{kind} never accepted: {json}");
-        Assert.True(kinds["install"]!["acceptedBadHash"]?.GetValue<long>() > 0, json);
-        Assert.True(kinds["generationSubmit"]!["acceptedOtherBody"]?.GetValue<long>() > 0, json);
-        Assert.True(kinds["reads"]?.AsObject().Count > 0, json);
-        long queueFull = WorkerKinds.Sum(k => kinds[k]?["refused.QueueFull"]?.GetValue<long>() ?? 0);
+            Assert.True(Count(kind, "accepted") > 0, $"{kind} never accepted: {json}");
+        Assert.True(Count("install", "acceptedBadHash") > 0, json);
+        Assert.True(Count("generationSubmit", "acceptedOtherBody") > 0, json);
+        Assert.True(kinds.GetValueOrDefault("reads")?.Count > 0, json);
+        long queueFull = WorkerKinds.Sum(k => Count(k, "refused.QueueFull"));
         Assert.True(queueFull > 0, $"the queue never filled: {json}");
-        long calls = kinds.AsObject().Sum(k => k.Value!["calls"]?.GetValue<long>() ?? 0) +
-                     kinds["reads"]!.AsObject().Sum(k => k.Value!.GetValue<long>());
+        long calls = kinds.Keys.Sum(k => Count(k, "calls")) + kinds["reads"].Values.Sum();
         Assert.True(calls >= commands, $"{calls} calls, expected at least {commands}: {json}");
     }
 
-    public static void AssertOriginals(JsonObject r)
+    public static void AssertOriginals(MixedStressReport r)
     {
-        Assert.True(r.Value<bool>("allOriginalAtEnd"), r["notOriginal"]!.ToJsonString());
-        Assert.True(r["cleanup"]!.AsObject().Count > 0, r.ToJsonString());
+        Assert.True(r.AllOriginalAtEnd, Show(r.NotOriginal));
+        Assert.True(r.Cleanup.Count > 0, Show(r.Cleanup));
     }
 
-    public static void AssertGenerationIds(JsonObject r)
+    public static void AssertGenerationIds(MixedStressReport r)
     {
-        JsonNode ids = r["generationIds"]!;
-        Assert.True(ids.Value<long>("consumed") == ids.Value<long>("acceptedIdBearing"),
-            $"the run consumed {ids.Value<long>("consumed")} generation IDs for {ids.Value<long>("acceptedIdBearing")} accepted " +
-            $"installs, replaces and submits ({ids.Value<long>("refusedAfterIdTaken")} refused with QUEUE_FULL): {ids.ToJsonString()}");
+        GenerationIdCounts ids = r.GenerationIds;
+        Assert.True(ids.Consumed == (ulong)ids.AcceptedIdBearing,
+            $"the run consumed {ids.Consumed} generation IDs for {ids.AcceptedIdBearing} accepted " +
+            $"installs, replaces and submits ({ids.RefusedAfterIdTaken} refused with QUEUE_FULL): {ids}");
     }
 
-    public static void AssertWaits(JsonObject r)
+    public static void AssertWaits(MixedStressReport r)
     {
-        JsonNode waits = r["waitChecks"]!;
-        Assert.True(waits.Value<long>("matched") > 0, waits.ToJsonString());
-        Assert.True(waits.Value<long>("mismatched") == 0, $"waits that answered for another command: {waits.ToJsonString()}");
+        WaitChecks waits = r.WaitChecks;
+        Assert.True(waits.Matched > 0, Show(waits));
+        Assert.True(waits.Mismatched == 0, $"waits that answered for another command: {Show(waits)}");
     }
 
-    public static void AssertCaptures(JsonObject r)
+    public static void AssertCaptures(MixedStressReport r)
     {
-        JsonNode c = r["captures"]!;
-        string json = c.ToJsonString();
-        Assert.True(c.Value<long>("endsNotActiveAfterQueueFull") == 0, $"a window closed by a refused end: {json}");
-        Assert.True(c.Value<long>("windowsOpened") == c.Value<long>("endsAccepted"), json);
+        CaptureCounts c = r.Captures;
+        Assert.True(c.EndsNotActiveAfterQueueFull == 0, $"a window closed by a refused end: {c}");
+        Assert.True(c.WindowsOpened == c.EndsAccepted, $"{c}");
     }
 
-    /// <summary>The run's figures, for the test log.</summary>
-    public static string Figures(JsonObject r)
+    public static string Figures(Timed<MixedStressReport> run)
     {
+        MixedStressReport r = run.Report;
         var text = new StringBuilder();
-        text.AppendLine($"{r.Value<int>("threads")} threads x {r.Value<int>("commandsPerThread")} commands on " +
-                        $"{r.Value<int>("targets")} targets: commands {r.Value<double>("commandsMs")} ms, cleanup " +
-                        $"{r.Value<double>("cleanupMs")} ms, process {r.Value<long>("processMs")} ms");
-        foreach ((string kind, JsonNode? counts) in r["kinds"]!.AsObject())
-            text.AppendLine($"  {kind}: {counts!.ToJsonString()}");
-        text.AppendLine($"  worker commands accepted {r.Value<long>("workerCommandsAccepted")}, commands_completed rose by " +
-                        $"{r.Value<long>("completedDelta")}");
-        foreach (string part in new[] { "generationIds", "waitChecks", "captures", "handles", "callers" })
-            text.AppendLine($"  {part}: {r[part]!.ToJsonString()}");
-        text.Append($"  all originals at the end: {r.Value<bool>("allOriginalAtEnd")}");
+        text.AppendLine($"{r.Threads} threads x {r.CommandsPerThread} commands on " +
+                        $"{r.Targets} targets: commands {r.CommandsMs} ms, cleanup " +
+                        $"{r.CleanupMs} ms, process {run.ProcessMs} ms");
+        foreach ((string kind, IReadOnlyDictionary<string, long> counts) in r.Kinds)
+            text.AppendLine($"  {kind}: {Show(counts)}");
+        text.AppendLine($"  worker commands accepted {r.WorkerCommandsAccepted}, commands_completed rose by " +
+                        $"{r.CompletedDelta}");
+        text.AppendLine($"  generationIds: {Show(r.GenerationIds)}");
+        text.AppendLine($"  waitChecks: {Show(r.WaitChecks)}");
+        text.AppendLine($"  captures: {Show(r.Captures)}");
+        text.AppendLine($"  handles: {Show(r.Handles)}");
+        text.AppendLine($"  callers: {Show(r.Callers)}");
+        text.Append($"  all originals at the end: {r.AllOriginalAtEnd}");
         return text.ToString();
     }
 
-    public static void AssertUniqueIds(JsonObject r) =>
-        Assert.True(r["generationIds"]!.Value<long>("duplicatesReturned") == 0, r["generationIds"]!.ToJsonString());
+    public static void AssertUniqueIds(MixedStressReport r) =>
+        Assert.True(r.GenerationIds.DuplicatesReturned == 0, $"{r.GenerationIds}");
+
+    // A part of the report as JSON (records with lists and maps print their contents so).
+    private static string Show<T>(T part) => ReportJson.Write(part);
 }

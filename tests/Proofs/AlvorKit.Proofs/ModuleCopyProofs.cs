@@ -1,6 +1,6 @@
 using System.Collections.Concurrent;
-using System.Text.Json.Nodes;
 using AlvorKit.Interception;
+using AlvorKit.Proofs.Reports;
 using Xunit;
 
 namespace AlvorKit.Proofs;
@@ -17,17 +17,17 @@ public sealed class ModuleCopyProofs
     private const string Plugin = "AlvorKit.Proofs.Plugin";
     private const int Input = 5, Original = Input * 2;
 
-    private static readonly ConcurrentDictionary<string, Lazy<JsonObject>> Reports = new();
+    private static readonly ConcurrentDictionary<string, Lazy<ProcessResult>> Runs = new();
 
     // One launch per (variant, allowlist, tiering).
-    private static JsonObject Report(string variant, string modules, string tiering = PatchReports.TieredPgo) =>
-        Reports.GetOrAdd($"{variant}|{modules}|{tiering}", _ => new Lazy<JsonObject>(() =>
-        {
-            ProcessResult run = ProfiledProcess.Run(ProfiledProcess.ProfiledEnvironment(modules),
-                PatchReports.Tiering(tiering), TimeSpan.FromSeconds(120), "modules", variant);
-            Assert.True(run.ExitCode == 0, run.ToString());
-            return run.Report;
-        })).Value;
+    private static T Report<T>(string variant, string modules, string tiering = PatchReports.TieredPgo)
+    {
+        ProcessResult run = Runs.GetOrAdd($"{variant}|{modules}|{tiering}", _ => new Lazy<ProcessResult>(() =>
+            ProfiledProcess.Run(ProfiledProcess.ProfiledEnvironment(modules),
+                PatchReports.Tiering(tiering), TimeSpan.FromSeconds(120), "modules", variant))).Value;
+        Assert.True(run.ExitCode == 0, run.ToString());
+        return run.Report<T>();
+    }
 
     public static TheoryData<string> Allowlists => new([Plugin, "*"]);
 
@@ -37,44 +37,44 @@ public sealed class ModuleCopyProofs
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void EachCopyOfAPluginAssemblyIsPatchedOnItsOwn(string tiering)
     {
-        JsonObject r = Report("plugin", Plugin, tiering);
+        PluginPatternReport r = Report<PluginPatternReport>("plugin", Plugin, tiering);
         // A patch made while the default copy was the only one is replaced after the plugin
         // loaded a second copy: it stays on its copy (no MODULE_UNLOADED), the plugin's is untouched.
-        AssertStep(r["installBeforePluginLoads"]!, Input + 500, null, "Active");
-        AssertStep(r["replaceAfterPluginLoads"]!, Input + 600, Input + 3, "Active");
-        Assert.Equal("Ok", r["replaceAfterPluginLoads"]!.Text("lastStatus"));
-        AssertStep(r["removeEarly"]!, Input + 3, Input + 3, "Removed");
+        AssertStep(r.InstallBeforePluginLoads, Input + 500, null, "Active");
+        CopyStep replaced = AssertStep(r.ReplaceAfterPluginLoads, Input + 600, Input + 3, "Active");
+        Assert.Equal("Ok", replaced.LastStatus);
+        AssertStep(r.RemoveEarly, Input + 3, Input + 3, "Removed");
 
-        JsonNode copies = r["copies"]!;
-        Assert.True(copies.Value<bool>("distinctModules") && copies.Value<bool>("sameMvid"), copies.ToJsonString());
-        Assert.Equal(Original, r["original"]!.Value<int>("default"));
-        Assert.Equal(Original, r["original"]!.Value<int>("plugin"));
-        JsonNode describe = r["describe"]!;
-        Assert.True(describe["threw"] is null, describe.ToJsonString());
-        Assert.True(describe.Value<bool>("sameToken") && describe.Value<bool>("sameMvid") &&
-                    describe.Value<bool>("sameBody"), describe.ToJsonString());
-        Assert.NotEqual(describe.Value<int>("defaultEpoch"), describe.Value<int>("pluginEpoch"));
+        CopiesReport copies = r.Copies;
+        Assert.True(copies.DistinctModules && copies.SameMvid, $"{copies}");
+        Assert.Equal(Original, r.Original.Default);
+        Assert.Equal(Original, r.Original.Plugin);
+        Attempt<DescribedCopies> described = r.Describe;
+        Assert.True(described.Threw is null, $"{described}");
+        DescribedCopies describe = Assert.IsType<DescribedCopies>(described.Value);
+        Assert.True(describe.SameToken && describe.SameMvid && describe.SameBody, $"{describe}");
+        Assert.NotEqual(describe.DefaultEpoch, describe.PluginEpoch);
 
         // Install on the default copy: only the default copy runs the replacement.
-        AssertStep(r["installDefault"]!, Input + 1000, Original, "Active");
-        Assert.Equal(Input + 1000, r["installDefault"]!.Value<int>("direct"));
-        Assert.Equal(describe.Value<int>("defaultEpoch"), r["installDefault"]!.Value<int>("moduleEpoch"));
+        CopyStep installDefault = AssertStep(r.InstallDefault, Input + 1000, Original, "Active");
+        Assert.Equal(Input + 1000, installDefault.Direct);
+        Assert.Equal(describe.DefaultEpoch, installDefault.ModuleEpoch);
         // Then the plugin's copy, with another replacement: each returns its own.
-        AssertStep(r["installPlugin"]!, Input + 2000, Input + 1000, "Active");
-        Assert.Equal(describe.Value<int>("pluginEpoch"), r["installPlugin"]!.Value<int>("moduleEpoch"));
+        CopyStep installPlugin = AssertStep(r.InstallPlugin, Input + 2000, Input + 1000, "Active");
+        Assert.Equal(describe.PluginEpoch, installPlugin.ModuleEpoch);
         // A plan built for the plugin's copy replaces that copy's body, in that copy's patch.
-        AssertStep(r["planPlugin"]!, Input + 7000, Input + 1000, "Active");
-        Assert.True(r["planPlugin"]!.Value<bool>("samePatch"));
-        Assert.Equal("Active", r["planPlugin"]!.Text("generation"));
+        CopyStep planPlugin = AssertStep(r.PlanPlugin, Input + 7000, Input + 1000, "Active");
+        Assert.True(planPlugin.SamePatch);
+        Assert.Equal("Active", planPlugin.Generation);
         // Replace on the default copy works: it is loaded, so no MODULE_UNLOADED.
-        AssertStep(r["replaceDefault"]!, Input + 3000, Input + 7000, "Active");
-        Assert.Equal("Ok", r["replaceDefault"]!.Text("lastStatus"));
-        Assert.Equal(Input + 3000, r["replaceDefault"]!.Value<int>("direct"));
+        CopyStep replaceDefault = AssertStep(r.ReplaceDefault, Input + 3000, Input + 7000, "Active");
+        Assert.Equal("Ok", replaceDefault.LastStatus);
+        Assert.Equal(Input + 3000, replaceDefault.Direct);
         // Removing each gives each its original back.
-        AssertStep(r["removeDefault"]!, Original, Input + 7000, "Removed");
-        Assert.Equal(Original, r["removeDefault"]!.Value<int>("direct"));
-        AssertStep(r["removePlugin"]!, Original, Original, "Removed");
-        Assert.Equal(0, r.Value<int>("livePatchesAtEnd"));
+        CopyStep removeDefault = AssertStep(r.RemoveDefault, Original, Input + 7000, "Removed");
+        Assert.Equal(Original, removeDefault.Direct);
+        AssertStep(r.RemovePlugin, Original, Original, "Removed");
+        Assert.Equal(0, r.LivePatchesAtEnd);
     }
 
     // ------------------------------------------------------------------ (2) a collectible copy
@@ -83,78 +83,81 @@ public sealed class ModuleCopyProofs
     [MemberData(nameof(Allowlists))]
     public void ACollectibleCopyIsRefusedAndLeavesTheDefaultCopyPatchable(string modules)
     {
-        JsonObject r = Report("collectible", modules);
-        Assert.Equal(modules, r.Text("patchableModules"));
-        Assert.Equal(Original, r.Value<int>("defaultOriginal"));
-        Assert.Equal(Original, r.Value<int>("collectibleOriginal"));
-        JsonNode copies = r["copies"]!;
-        Assert.True(copies.Value<bool>("distinctModules") && copies.Value<bool>("sameMvid"), copies.ToJsonString());
+        CollectibleCopyReport r = Report<CollectibleCopyReport>("collectible", modules);
+        Assert.Equal(modules, r.PatchableModules);
+        Assert.Equal(Original, r.DefaultOriginal);
+        Assert.Equal(Original, r.CollectibleOriginal);
+        CopiesReport copies = r.Copies;
+        Assert.True(copies.DistinctModules && copies.SameMvid, $"{copies}");
 
         // The default copy: describable and patchable while the collectible copy is loaded.
-        Assert.True(r["describeDefault"]!["threw"] is null, r["describeDefault"]!.ToJsonString());
-        AssertStep(r["installDefault"]!, Input + 1000, Original, "Active");
-        AssertStep(r["removeDefault"]!, Original, Original, "Removed");
+        Assert.True(r.DescribeDefault.Threw is null, $"{r.DescribeDefault}");
+        AssertStep(r.InstallDefault, Input + 1000, Original, "Active");
+        AssertStep(r.RemoveDefault, Original, Original, "Removed");
 
         // The collectible copy: its own status (not the allowlist's), as a PatchException whose
         // message says why, and it keeps running its original.
-        foreach (string step in new[] { "describeCollectible", "installCollectible", "planCollectible" })
+        foreach ((string step, Attempt<Done> refused) in new[]
+                 {
+                     ("describeCollectible", r.DescribeCollectible), ("installCollectible", r.InstallCollectible),
+                     ("planCollectible", r.PlanCollectible),
+                 })
         {
-            JsonNode refused = r[step]!;
-            Assert.True(refused.Text("threw") == "PatchException", $"{step}: {refused.ToJsonString()}");
-            Assert.Equal("ALVK_E_MODULE_COLLECTIBLE", refused.Text("status"));
-            Assert.Equal((int)InterceptionStatus.ModuleCollectible, refused.Value<int>("statusCode"));
-            string message = refused.Text("message");
+            Assert.True(refused.Threw == "PatchException", $"{step}: {refused}");
+            Assert.Equal("ALVK_E_MODULE_COLLECTIBLE", refused.Status);
+            Assert.Equal((int)InterceptionStatus.ModuleCollectible, refused.StatusCode);
+            string message = refused.Message ?? throw new Xunit.Sdk.XunitException($"{step}: no message: {refused}");
             Assert.Contains("loaded in the collectible AssemblyLoadContext 'collectible plugin'", message);
             Assert.Contains("Load the assembly in a non-collectible context to patch it.", message);
             Assert.DoesNotContain("ALVORKIT_INTERCEPTION_MODULES", message);
         }
-        PatchReports.AssertVisibleAtOnce(r["collectibleAfterRefusal"]!, Original);
-        PatchReports.AssertVisibleAtOnce(r["collectibleAfterPlan"]!, Original);
-        Assert.Equal(0, r.Value<int>("livePatchesAtEnd"));
+        PatchReports.AssertVisibleAtOnce(r.CollectibleAfterRefusal, Original);
+        PatchReports.AssertVisibleAtOnce(r.CollectibleAfterPlan, Original);
+        Assert.Equal(0, r.LivePatchesAtEnd);
     }
 
     // ------------------------------------------------------------------ (3) the raw ABI
 
-    private static JsonObject Raw => Report("raw", Plugin);
+    private static ModulesRawReport Raw => Report<ModulesRawReport>("raw", Plugin);
 
     [Fact]
     public void IdentifyTellsTheCopiesApartByAMethodHandle()
     {
-        JsonNode id = Raw["identify"]!;
-        foreach (string copy in new[] { "default", "plugin" })
+        RawIdentify id = Raw.Identify;
+        foreach (ModuleIdentity c in new[] { id.Default, id.Plugin })
         {
-            JsonNode c = id[copy]!;
-            Assert.Equal("Ok", c.Text("status"));
-            Assert.Equal("Allowed", c.Text("flags"));
-            Assert.Equal(2, c.Value<int>("copies"));
-            Assert.NotEqual(0ul, c.Value<ulong>("moduleId"));
+            Assert.Equal("Ok", c.Status);
+            Assert.Equal("Allowed", c.Flags);
+            Assert.Equal(2u, c.Copies);
+            Assert.NotEqual(0ul, c.ModuleId);
         }
-        Assert.True(id.Value<bool>("distinctIds"));
-        Assert.True(id.Value<bool>("distinctEpochs"));
-        Assert.Equal("ModuleAmbiguous", id.Text("mvidOnly"));
-        Assert.Equal("UnknownModule", id.Text("bogusHandle"));
-        Assert.Equal("UnknownModule", id.Text("bogusToken"));
-        Assert.Equal("TokenNotMethodDef", id.Text("typeToken"));
-        Assert.Equal("UnknownModule", id.Text("otherMvid"));
+        Assert.True(id.DistinctIds);
+        Assert.True(id.DistinctEpochs);
+        Assert.Equal("ModuleAmbiguous", id.MvidOnly);
+        Assert.Equal("UnknownModule", id.BogusHandle);
+        Assert.Equal("UnknownModule", id.BogusToken);
+        Assert.Equal("TokenNotMethodDef", id.TypeToken);
+        Assert.Equal("UnknownModule", id.OtherMvid);
     }
 
     [Fact]
     public void DescribingNamesOneCopyOrRefuses()
     {
-        JsonNode d = Raw["describe"]!, id = Raw["identify"]!;
-        Assert.Equal("ModuleAmbiguous", d.Text("byMvid"));
-        Assert.Equal("Ok", d["default"]!.Text("status"));
-        Assert.Equal(id["default"]!.Value<ulong>("moduleId"), d["default"]!.Value<ulong>("moduleId"));
-        Assert.Equal(id["default"]!.Value<uint>("epoch"), d["default"]!.Value<uint>("epoch"));
-        Assert.Equal("Allowed", d["default"]!.Text("flags"));
+        RawDescribe d = Raw.Describe;
+        RawIdentify id = Raw.Identify;
+        Assert.Equal("ModuleAmbiguous", d.ByMvid);
+        Assert.Equal("Ok", d.Default.Status);
+        Assert.Equal(id.Default.ModuleId, d.Default.ModuleId);
+        Assert.Equal(id.Default.Epoch, d.Default.Epoch);
+        Assert.Equal("Allowed", d.Default.Flags);
         // Epoch 0: the live load of that ModuleID.
-        Assert.Equal("Ok", d["pluginLiveEpoch"]!.Text("status"));
-        Assert.Equal(id["plugin"]!.Value<ulong>("moduleId"), d["pluginLiveEpoch"]!.Value<ulong>("moduleId"));
-        Assert.Equal(id["plugin"]!.Value<uint>("epoch"), d["pluginLiveEpoch"]!.Value<uint>("epoch"));
-        Assert.True(d.Value<bool>("sameHashes"));
-        Assert.Equal("UnknownModule", d.Text("bogusModule"));
-        Assert.Equal("UnknownModule", d.Text("zeroModule"));
-        Assert.Equal("ModuleUnloaded", d.Text("staleEpoch"));
+        Assert.Equal("Ok", d.PluginLiveEpoch.Status);
+        Assert.Equal(id.Plugin.ModuleId, d.PluginLiveEpoch.ModuleId);
+        Assert.Equal(id.Plugin.Epoch, d.PluginLiveEpoch.Epoch);
+        Assert.True(d.SameHashes);
+        Assert.Equal("UnknownModule", d.BogusModule);
+        Assert.Equal("UnknownModule", d.ZeroModule);
+        Assert.Equal("ModuleUnloaded", d.StaleEpoch);
     }
 
     [Theory]
@@ -164,81 +167,85 @@ public sealed class ModuleCopyProofs
     [InlineData("otherMvid", "UnknownModule")]
     public void AnInstallThatNamesNoLoadedCopyIsRejectedAndChangesNothing(string @case, string status)
     {
-        JsonNode r = Raw["refused"]![@case]!;
-        PatchReports.AssertCommand(r, status);
-        Assert.Equal("Rejected", r["telemetry"]!.Text("state"));
-        Assert.Equal(status, r["telemetry"]!.Text("lastStatus"));
-        Assert.Equal(0ul, r["telemetry"]!.Value<ulong>("moduleId"));
-        PatchReports.AssertVisibleAtOnce(r["default"]!, Input + 3);
-        PatchReports.AssertVisibleAtOnce(r["plugin"]!, Input + 3);
+        RawRefusal r = Raw.Refused[@case];
+        PatchReports.AssertCommand(r.Command, status);
+        ModuleTelemetry telemetry = Assert.IsType<ModuleTelemetry>(r.Telemetry);
+        Assert.Equal("Rejected", telemetry.State);
+        Assert.Equal(status, telemetry.LastStatus);
+        Assert.Equal(0ul, telemetry.ModuleId);
+        PatchReports.AssertVisibleAtOnce(r.Default, Input + 3);
+        PatchReports.AssertVisibleAtOnce(r.Plugin, Input + 3);
     }
 
     [Fact]
     public void AnEpochWithoutAModuleIsRefusedAtTheCall()
     {
-        JsonNode r = Raw["refused"]!["epochWithoutModule"]!;
-        Assert.Equal("InvalidFlags", r.Text("sync"));
-        PatchReports.AssertVisibleAtOnce(r["default"]!, Input + 3);
-        PatchReports.AssertVisibleAtOnce(r["plugin"]!, Input + 3);
+        RawRefusal r = Raw.Refused["epochWithoutModule"];
+        Assert.Equal("InvalidFlags", r.Command.Sync);
+        PatchReports.AssertVisibleAtOnce(r.Default, Input + 3);
+        PatchReports.AssertVisibleAtOnce(r.Plugin, Input + 3);
     }
 
     [Fact]
     public void InstallsByModuleIdPatchEachCopyOnItsOwn()
     {
-        JsonNode r = Raw["byCopy"]!;
-        PatchReports.AssertCommand(r["installDefault"]!);
-        PatchReports.AssertVisibleAtOnce(r["installDefault"]!["result"]!, Input + 1000);
-        PatchReports.AssertVisibleAtOnce(r["installDefault"]!["plugin"]!, Input + 3);
-        PatchReports.AssertCommand(r["installPlugin"]!);
-        PatchReports.AssertVisibleAtOnce(r["installPlugin"]!["result"]!, Input + 2000);
-        PatchReports.AssertVisibleAtOnce(r["installPlugin"]!["default"]!, Input + 1000);
-        Assert.True(r.Value<bool>("distinctHandles"));
-        foreach (string fact in new[]
+        RawByCopy r = Raw.ByCopy;
+        PatchReports.AssertCommand(r.InstallDefault.Command);
+        PatchReports.AssertVisibleAtOnce(r.InstallDefault.Result, Input + 1000);
+        PatchReports.AssertVisibleAtOnce(r.InstallDefault.Other, Input + 3);
+        PatchReports.AssertCommand(r.InstallPlugin.Command);
+        PatchReports.AssertVisibleAtOnce(r.InstallPlugin.Result, Input + 2000);
+        PatchReports.AssertVisibleAtOnce(r.InstallPlugin.Other, Input + 1000);
+        Assert.True(r.DistinctHandles);
+        foreach ((string fact, bool holds) in new[]
                  {
-                     "defaultTelemetryModule", "pluginTelemetryModule", "defaultTelemetryEpoch", "pluginTelemetryEpoch",
+                     ("defaultTelemetryModule", r.DefaultTelemetryModule), ("pluginTelemetryModule", r.PluginTelemetryModule),
+                     ("defaultTelemetryEpoch", r.DefaultTelemetryEpoch), ("pluginTelemetryEpoch", r.PluginTelemetryEpoch),
                  })
-            Assert.True(r.Value<bool>(fact), fact);
-        foreach (string step in new[] { "removeDefault", "removePlugin" })
+            Assert.True(holds, fact);
+        foreach (RawRemoval step in new[] { r.RemoveDefault, r.RemovePlugin })
         {
-            PatchReports.AssertCommand(r[step]!);
-            Assert.Equal("Removed", r[step]!.Text("state"));
-            PatchReports.AssertVisibleAtOnce(r[step]!["result"]!, Input + 3);
+            PatchReports.AssertCommand(step.Command);
+            Assert.Equal("Removed", step.State);
+            PatchReports.AssertVisibleAtOnce(step.Result, Input + 3);
         }
-        PatchReports.AssertVisibleAtOnce(r["removeDefault"]!["other"]!, Input + 2000);
-        PatchReports.AssertVisibleAtOnce(r["removePlugin"]!["other"]!, Input + 3);
+        PatchReports.AssertVisibleAtOnce(r.RemoveDefault.Other, Input + 2000);
+        PatchReports.AssertVisibleAtOnce(r.RemovePlugin.Other, Input + 3);
     }
 
     [Fact]
     public void ACollectibleCopyIsIdentifiedRefusedAndStaleOnceUnloaded()
     {
-        JsonNode r = Raw["collectible"]!;
-        Assert.Equal("Ok", r["identify"]!.Text("status"));
-        Assert.Equal("Allowed, Collectible", r["identify"]!.Text("flags"));
-        Assert.Equal(3, r["identify"]!.Value<int>("copies"));
-        Assert.Equal("ModuleCollectible", r.Text("describe"));
-        PatchReports.AssertCommand(r["install"]!, "ModuleCollectible");
-        Assert.Equal("Rejected", r["install"]!["state"]!.Text("state"));
-        Assert.Equal(r["identify"]!.Value<ulong>("moduleId"), r["install"]!["state"]!.Value<ulong>("moduleId"));
-        Assert.Equal(Input + 3, r.Value<int>("before"));
-        Assert.Equal(Input + 3, r.Value<int>("after"));
+        RawCollectible r = Raw.Collectible;
+        Assert.Equal("Ok", r.Identify.Status);
+        Assert.Equal("Allowed, Collectible", r.Identify.Flags);
+        Assert.Equal(3u, r.Identify.Copies);
+        Assert.Equal("ModuleCollectible", r.Describe);
+        PatchReports.AssertCommand(r.Install.Command, "ModuleCollectible");
+        Assert.Equal("Rejected", r.Install.State.State);
+        Assert.Equal(r.Identify.ModuleId, r.Install.State.ModuleId);
+        Assert.Equal(Input + 3, r.Before);
+        Assert.Equal(Input + 3, r.After);
         // Collectible copies do not count for the MVID alone: still the two non-collectible ones.
-        Assert.Equal("ModuleAmbiguous", r.Text("mvidOnly"));
+        Assert.Equal("ModuleAmbiguous", r.MvidOnly);
         // Once its context unloads (ModuleUnloadStarted), that load's epoch is stale.
-        Assert.Equal("ModuleUnloaded", r.Text("describeAfterUnload"));
-        PatchReports.AssertCommand(r["installAfterUnload"]!, "ModuleUnloaded");
-        Assert.Equal("Rejected", r["installAfterUnloadState"]!.Text("state"));
+        Assert.Equal("ModuleUnloaded", r.DescribeAfterUnload);
+        PatchReports.AssertCommand(r.InstallAfterUnload, "ModuleUnloaded");
+        Assert.Equal("Rejected", r.InstallAfterUnloadState.State);
     }
 
-    // A managed-API step: the patched copy reached `expected` on its first call after the
-    // command, the other copy returned `other` on every call, and the patch is in `state`.
-    private static void AssertStep(JsonNode step, int expected, int? other, string state)
+    // A managed-API step: it threw nothing, the patched copy reached `expected` on its first
+    // call after the command, the other copy returned `other` on every call, and the patch is
+    // in `state`.
+    private static CopyStep AssertStep(Attempt<CopyStep> attempt, int expected, int? other, string state)
     {
-        string json = step.ToJsonString();
-        Assert.True(step["threw"] is null, json);
-        PatchReports.AssertVisibleAtOnce(step["result"]!, expected);
+        Assert.True(attempt.Threw is null, $"{attempt}");
+        CopyStep step = Assert.IsType<CopyStep>(attempt.Value);
+        PatchReports.AssertVisibleAtOnce(step.Result, expected);
         if (other is not null)
-            Assert.True(step["other"]!.Value<bool>("ok") && step["other"]!.Value<int>("value") == other,
-                $"the other copy should return {other}: {json}");
-        Assert.True(step.Text("state") == state, $"state {state}: {json}");
+            Assert.True(step.Other is { Ok: true } steady && steady.Value == other,
+                $"the other copy should return {other}: {step}");
+        Assert.True(step.State == state, $"state {state}: {step}");
+        return step;
     }
 }

@@ -1,4 +1,4 @@
-using System.Text.Json.Nodes;
+using AlvorKit.Proofs.Reports;
 using Xunit;
 
 namespace AlvorKit.Proofs;
@@ -34,80 +34,84 @@ public sealed class PatchBadInputProofs
 
     public static TheoryData<string, string> InstallInputs => PatchReports.WithTierings(Installs.Select(i => i.Input));
 
-    private static JsonObject Report(string tiering) => PatchReports.Get(tiering, "badinput");
+    private static BadInputReport Report(string tiering) => PatchReports.Get<BadInputReport>(tiering, "badinput");
 
     [Theory]
     [MemberData(nameof(InstallInputs))]
     public void BadInstallGetsItsStatusAndChangesNothing(string input, string tiering)
     {
         (_, string status, bool worker) = Installs.Single(i => i.Input == input);
-        JsonNode r = Report(tiering)["installs"]![input]!;
-        string json = r.ToJsonString();
-        Assert.True(r.Text("status") == status, $"{input}: expected {status}: {json}");
+        BadInstall r = Report(tiering).Installs[input];
+        Assert.True(r.Status == status, $"{input}: expected {status}: {r}");
         if (worker)
         {
-            Assert.True(r.Text("sync") == "Ok", $"{input} is checked on the worker: {json}");
-            Assert.True(r.Text("wait") == status, $"{input}: {json}");
-            Assert.True(r.Text("state") == "Rejected", $"{input}: {json}");
-            Assert.True(r.Text("lastStatus") == status, $"{input}: {json}");
-            Assert.True(r.Value<uint>("getReJITParameters") == 0 && r.Value<uint>("rejitStarted") == 0,
-                $"{input} reached the runtime: {json}");
+            Assert.True(r.Sync == "Ok", $"{input} is checked on the worker: {r}");
+            WorkerVerdict verdict = Assert.IsType<WorkerVerdict>(r.Worker);
+            Assert.True(verdict.Wait == status, $"{input}: {r}");
+            Assert.True(verdict.State == "Rejected", $"{input}: {r}");
+            Assert.True(verdict.LastStatus == status, $"{input}: {r}");
+            Assert.True(verdict.GetReJITParameters == 0 && verdict.RejitStarted == 0, $"{input} reached the runtime: {r}");
         }
         else
         {
-            Assert.True(r.Text("sync") == status, $"{input} is refused at the call: {json}");
-            Assert.Null(r["wait"]);
+            Assert.True(r.Sync == status, $"{input} is refused at the call: {r}");
+            Assert.Null(r.Worker);
         }
-        Assert.True(r.Value<bool>("targetUnchanged"), $"{input} changed the target: {json}");
+        Assert.True(r.TargetUnchanged, $"{input} changed the target: {r}");
     }
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void EveryInputWasTriedAndTheTargetStillRunsItsOriginal(string tiering)
     {
-        JsonObject r = Report(tiering);
-        Assert.Equal(Installs.Select(i => i.Input).Order(), r["installs"]!.AsObject().Select(i => i.Key).Order());
-        Assert.Equal(6, r.Value<int>("original"));
-        Assert.Equal(6, r.Value<int>("finalResult"));
+        BadInputReport r = Report(tiering);
+        Assert.Equal(Installs.Select(i => i.Input).Order(), r.Installs.Keys.Order());
+        Assert.Equal(6, r.Original);
+        Assert.Equal(6, r.FinalResult);
     }
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void UnknownHandlesAreRefused(string tiering)
     {
-        JsonNode handles = Report(tiering)["handles"]!;
+        IReadOnlyDictionary<string, HandleRefusals> handles = Report(tiering).Handles;
         foreach (string handle in new[] { "unknown", "zero" })
-        foreach (string call in new[] { "replace", "remove", "wait", "telemetry" })
-            Assert.True(handles[handle]!.Text(call) == "UnknownPatch", $"{call} with the {handle} handle: {handles.ToJsonString()}");
+        {
+            HandleRefusals h = handles[handle];
+            foreach ((string call, string status) in new[] { ("replace", h.Replace), ("remove", h.Remove), ("wait", h.Wait), ("telemetry", h.Telemetry) })
+                Assert.True(status == "UnknownPatch", $"{call} with the {handle} handle: {h}");
+        }
     }
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void RefusalsAgainstALivePatchLeaveItInForce(string tiering)
     {
-        JsonNode live = Report(tiering)["live"]!;
-        string json = live.ToJsonString();
-        PatchReports.AssertCommand(live);
-        PatchReports.AssertVisibleAtOnce(live["patched"]!, 105);
-        foreach ((string call, string status) in new[]
+        LiveRefusals live = Report(tiering).Live;
+        PatchReports.AssertCommand(live.Command);
+        PatchReports.AssertVisibleAtOnce(live.Patched, 105);
+        foreach ((string call, string actual, string status) in new[]
                  {
-                     ("removeByStranger", "NotOwner"), ("replaceByStranger", "NotOwner"),
-                     ("replaceOwnerZero", "InvalidOwner"), ("replaceWithZero", "InvalidReplacement"),
-                     ("telemetryNullOut", "NullArgument"), ("telemetrySmallStruct", "StructSize"),
+                     ("removeByStranger", live.RemoveByStranger, "NotOwner"),
+                     ("replaceByStranger", live.ReplaceByStranger, "NotOwner"),
+                     ("replaceOwnerZero", live.ReplaceOwnerZero, "InvalidOwner"),
+                     ("replaceWithZero", live.ReplaceWithZero, "InvalidReplacement"),
+                     ("telemetryNullOut", live.TelemetryNullOut, "NullArgument"),
+                     ("telemetrySmallStruct", live.TelemetrySmallStruct, "StructSize"),
                  })
-            Assert.True(live.Text(call) == status, $"{call}: expected {status}: {json}");
+            Assert.True(actual == status, $"{call}: expected {status}, got {actual}: {live}");
 
         // A join that fails validation leaves the live patch as it was.
-        JsonNode join = live["badJoin"]!;
-        Assert.True(join.Text("sync") == "Ok" && join.Text("wait") == "SignatureHashMismatch", json);
-        Assert.True(live.Value<bool>("badJoinSameHandle"), json);
-        Assert.Equal("Active", join.Text("state"));
-        Assert.True(join.Value<bool>("targetUnchanged"), json);
-        Assert.Equal(105, live.Value<int>("stillPatched"));
-        Assert.Equal("Active", live["telemetry"]!.Text("state"));
-        Assert.Equal(1u, live["telemetry"]!.Value<uint>("ownerCount"));
+        BadInstall join = live.BadJoin;
+        Assert.True(join.Sync == "Ok" && join.Worker?.Wait == "SignatureHashMismatch", $"{join}");
+        Assert.True(live.BadJoinSameHandle, $"{live}");
+        Assert.Equal("Active", join.Worker.State);
+        Assert.True(join.TargetUnchanged, $"{join}");
+        Assert.Equal(105, live.StillPatched);
+        Assert.Equal("Active", live.Telemetry.State);
+        Assert.Equal(1u, live.Telemetry.OwnerCount);
 
-        PatchReports.AssertCommand(live["remove"]!);
-        PatchReports.AssertVisibleAtOnce(live["remove"]!["result"]!, 6);
+        PatchReports.AssertCommand(live.Remove.Command);
+        PatchReports.AssertVisibleAtOnce(live.Remove.Result, 6);
     }
 }

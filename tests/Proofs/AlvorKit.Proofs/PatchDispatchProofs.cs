@@ -1,4 +1,4 @@
-using System.Text.Json.Nodes;
+using AlvorKit.Proofs.Reports;
 using Xunit;
 
 namespace AlvorKit.Proofs;
@@ -23,16 +23,16 @@ public sealed class PatchDispatchProofs
 
     public static TheoryData<string, string> Shapes => PatchReports.WithTierings(ShapeNames);
 
-    private static JsonObject Shape(string name, string tiering) =>
-        PatchReports.Get(tiering, "dispatch")["shapes"]![name]?.AsObject()
+    private static DispatchShapeReport Shape(string name, string tiering) =>
+        PatchReports.Get<DispatchReport>(tiering, "dispatch").Shapes.GetValueOrDefault(name)
         ?? throw new Xunit.Sdk.XunitException($"the host did not run shape {name}");
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void TheMatrixCoversEveryShape(string tiering)
     {
-        JsonObject shapes = PatchReports.Get(tiering, "dispatch")["shapes"]!.AsObject();
-        Assert.Equal(ShapeNames.Order(), shapes.Select(s => s.Key).Order());
+        IReadOnlyDictionary<string, DispatchShapeReport> shapes = PatchReports.Get<DispatchReport>(tiering, "dispatch").Shapes;
+        Assert.Equal(ShapeNames.Order(), shapes.Keys.Order());
         Assert.True(shapes.Count >= 12);
     }
 
@@ -40,29 +40,27 @@ public sealed class PatchDispatchProofs
     [MemberData(nameof(Shapes))]
     public void ReplacementGetsExactlyWhatTheCallerPassed(string shape, string tiering)
     {
-        JsonObject s = Shape(shape, tiering);
-        string json = s.ToJsonString();
-        Assert.True(s.Value<bool>("originalOk"), $"original: {json}");
-        PatchReports.AssertCommand(s["install"]!);
-        Assert.True(s.Value<bool>("patchedOk"), $"patched result: {json}");
-        Assert.True(s["patchedPoll"]!.Value<int>("calls") == 1, $"visible only after several calls: {json}");
-        Assert.True(s.Value<bool>("argumentsExact"), $"arguments: {json}");
+        DispatchShapeReport s = Shape(shape, tiering);
+        Assert.True(s.OriginalOk, $"original: {s}");
+        PatchReports.AssertCommand(s.Install);
+        Assert.True(s.PatchedOk, $"patched result: {s}");
+        Assert.True(s.PatchedPoll.Calls == 1, $"visible only after several calls: {s}");
+        Assert.True(s.ArgumentsExact, $"arguments: {s}");
         if (WritingShapes.Contains(shape))
-            Assert.True(s.Value<bool>("writeBackOk"), $"write-back: {json}");
+            Assert.True(s.WriteBackOk == true, $"write-back: {s}");
         else
-            Assert.Null(s["writeBackOk"]);
-        PatchReports.AssertHealthyTelemetry(s["telemetry"]!, "Active");
+            Assert.Null(s.WriteBackOk);
+        PatchReports.AssertHealthyTelemetry(s.Telemetry, "Active");
     }
 
     [Theory]
     [MemberData(nameof(Shapes))]
     public void RemovalRestoresTheOriginal(string shape, string tiering)
     {
-        JsonObject s = Shape(shape, tiering);
-        string json = s.ToJsonString();
-        PatchReports.AssertCommand(s["remove"]!);
-        Assert.True(s.Value<bool>("restoredOk"), $"restored: {json}");
-        Assert.True(s["restoredPoll"]!.Value<int>("calls") == 1, $"restored only after several calls: {json}");
-        Assert.Equal("Removed", s.Text("finalState"));
+        DispatchShapeReport s = Shape(shape, tiering);
+        PatchReports.AssertCommand(s.Remove);
+        Assert.True(s.RestoredOk, $"restored: {s}");
+        Assert.True(s.RestoredPoll.Calls == 1, $"restored only after several calls: {s}");
+        Assert.Equal("Removed", s.FinalState);
     }
 }

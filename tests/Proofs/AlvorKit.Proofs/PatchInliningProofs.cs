@@ -1,4 +1,4 @@
-using System.Text.Json.Nodes;
+using AlvorKit.Proofs.Reports;
 using Xunit;
 
 namespace AlvorKit.Proofs;
@@ -12,31 +12,32 @@ public sealed class PatchInliningProofs
 {
     public static TheoryData<string, string> Paths => PatchReports.WithTierings(["withinliners", "fallback"]);
 
-    private static JsonObject Report(string path, string tiering) => PatchReports.Get(tiering, "inlining", path);
+    private static InliningReport Report(string path, string tiering) =>
+        PatchReports.Get<InliningReport>(tiering, "inlining", path);
 
     [Theory]
     [MemberData(nameof(Paths))]
     public void TheInliningCallerSeesTheReplacementThenTheOriginal(string path, string tiering)
     {
-        JsonObject r = Report(path, tiering);
-        Assert.Equal(path == "fallback", r.Value<bool>("fallback"));
-        Assert.Equal(15, r.Value<int>("original"));
-        PatchReports.AssertCommand(r["install"]!);
-        PatchReports.AssertVisibleAtOnce(r["install"]!["result"]!, 515);
-        PatchReports.AssertCommand(r["remove"]!);
-        PatchReports.AssertVisibleAtOnce(r["remove"]!["result"]!, 15);
+        InliningReport r = Report(path, tiering);
+        Assert.Equal(path == "fallback", r.Fallback);
+        Assert.Equal(15, r.Original);
+        PatchReports.AssertCommand(r.Install.Command);
+        PatchReports.AssertVisibleAtOnce(r.Install.Result, 515);
+        PatchReports.AssertCommand(r.Remove.Command);
+        PatchReports.AssertVisibleAtOnce(r.Remove.Result, 15);
     }
 
     [Theory]
     [MemberData(nameof(Paths))]
     public void TelemetryCountsTheInliners(string path, string tiering)
     {
-        JsonObject r = Report(path, tiering);
-        JsonNode install = r["install"]!["telemetry"]!, remove = r["remove"]!["telemetry"]!;
+        InliningReport r = Report(path, tiering);
+        TelemetryReport install = r.Install.Telemetry, remove = r.Remove.Telemetry;
         PatchReports.AssertHealthyTelemetry(install, "Active");
         PatchReports.AssertHealthyTelemetry(remove, "Removed");
-        Assert.Equal(path == "fallback" ? 1u : 0u, install.Value<uint>("flags"));
+        Assert.Equal(path == "fallback" ? 1u : 0u, install.Flags);
         // HotCaller inlined Small, so the install ReJITted HotCaller too.
-        Assert.True(install.Value<uint>("inlinersRejitted") >= 1, $"inlinersRejitted after install: {install.ToJsonString()}");
+        Assert.True(install.InlinersRejitted >= 1, $"inlinersRejitted after install: {install}");
     }
 }

@@ -1,4 +1,4 @@
-using System.Text.Json.Nodes;
+using AlvorKit.Proofs.Reports;
 using Xunit;
 
 namespace AlvorKit.Proofs;
@@ -9,51 +9,55 @@ namespace AlvorKit.Proofs;
 /// </summary>
 public sealed class PatchLifecycleProofs
 {
-    private static JsonObject Report(string tiering) => PatchReports.Get(tiering, "lifecycle");
+    private static LifecycleReport Report(string tiering) => PatchReports.Get<LifecycleReport>(tiering, "lifecycle");
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void EachStepChangesWhatTheTargetReturns(string tiering)
     {
-        JsonObject r = Report(tiering);
-        Assert.Equal(6, r.Value<int>("original"));
-        Assert.True(r.Value<bool>("handleNonZero"));
-        foreach ((string step, int expected) in new[] { ("install", 105), ("replace", 1005), ("remove", 6) })
+        LifecycleReport r = Report(tiering);
+        Assert.Equal(6, r.Original);
+        Assert.True(r.HandleNonZero);
+        foreach ((PatchStep step, int expected) in new[] { (r.Install, 105), (r.Replace, 1005), (r.Remove, 6) })
         {
-            PatchReports.AssertCommand(r[step]!);
-            PatchReports.AssertVisibleAtOnce(r[step]!["result"]!, expected);
+            PatchReports.AssertCommand(step.Command);
+            PatchReports.AssertVisibleAtOnce(step.Result, expected);
         }
-        Assert.Equal("Ok", r.Text("waitAfterRemoved"));
+        Assert.Equal("Ok", r.WaitAfterRemoved);
     }
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void TelemetryAccountsForEveryStep(string tiering)
     {
-        JsonObject r = Report(tiering);
-        JsonNode install = r["install"]!["telemetry"]!, replace = r["replace"]!["telemetry"]!,
-            remove = r["remove"]!["telemetry"]!;
+        LifecycleReport r = Report(tiering);
+        TelemetryReport install = r.Install.Telemetry, replace = r.Replace.Telemetry, remove = r.Remove.Telemetry;
         PatchReports.AssertHealthyTelemetry(install, "Active");
         PatchReports.AssertHealthyTelemetry(replace, "Active");
         PatchReports.AssertHealthyTelemetry(remove, "Removed");
 
-        Assert.True(r["install"]!.Value<bool>("replacementIsA"), install.ToJsonString());
-        Assert.True(r["replace"]!.Value<bool>("replacementIsB"), replace.ToJsonString());
-        Assert.Equal(0ul, remove.Value<ulong>("replacement"));
-        Assert.Equal([1u, 1u, 0u], new[] { install, replace, remove }.Select(t => t.Value<uint>("ownerCount")));
-        Assert.Equal([1u, 2u, 3u], new[] { install, replace, remove }.Select(t => t.Value<uint>("commandsCompleted")));
-        foreach (string counter in new[] { "getReJITParameters", "rejitStarted", "rejitFinished" })
+        Assert.True(r.ReplacementIsA, $"{install}");
+        Assert.True(r.ReplacementIsB, $"{replace}");
+        Assert.Equal(0ul, remove.Replacement);
+        TelemetryReport[] steps = [install, replace, remove];
+        Assert.Equal([1u, 1u, 0u], steps.Select(t => t.OwnerCount));
+        Assert.Equal([1u, 2u, 3u], steps.Select(t => t.CommandsCompleted));
+        foreach ((string counter, Func<TelemetryReport, uint> read) in new (string, Func<TelemetryReport, uint>)[]
         {
-            uint[] counts = [install.Value<uint>(counter), replace.Value<uint>(counter), remove.Value<uint>(counter)];
+            ("getReJITParameters", t => t.GetReJITParameters), ("rejitStarted", t => t.RejitStarted),
+            ("rejitFinished", t => t.RejitFinished),
+        })
+        {
+            uint[] counts = steps.Select(read).ToArray();
             // Install, replace and the restore each ReJIT the target (removal re-JITs the
             // original IL), so every step adds callbacks.
             Assert.True(counts[0] < counts[1] && counts[1] < counts[2], $"{counter} after each step: {string.Join(", ", counts)}");
         }
-        foreach (JsonNode t in new[] { install, replace, remove })
+        foreach (TelemetryReport t in steps)
         {
-            Assert.True(t.Value<ulong>("compileElapsedNs") >= t.Value<ulong>("commandElapsedNs"), t.ToJsonString());
-            Assert.Equal(install.Value<uint>("calliSignatureToken"), t.Value<uint>("calliSignatureToken"));
-            Assert.Equal(0u, t.Value<uint>("flags"));
+            Assert.True(t.CompileElapsedNs >= t.CommandElapsedNs, $"{t}");
+            Assert.Equal(install.CalliSignatureToken, t.CalliSignatureToken);
+            Assert.Equal(0u, t.Flags);
         }
     }
 }

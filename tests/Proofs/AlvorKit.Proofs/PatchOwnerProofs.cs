@@ -1,4 +1,4 @@
-using System.Text.Json.Nodes;
+using AlvorKit.Proofs.Reports;
 using Xunit;
 
 namespace AlvorKit.Proofs;
@@ -10,79 +10,85 @@ namespace AlvorKit.Proofs;
 /// </summary>
 public sealed class PatchOwnerProofs
 {
-    private static JsonObject Report(string tiering) => PatchReports.Get(tiering, "owners");
+    private static OwnersReport Report(string tiering) => PatchReports.Get<OwnersReport>(tiering, "owners");
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void SecondInstallJoinsTheLivePatch(string tiering)
     {
-        JsonObject r = Report(tiering);
-        Assert.Equal(6, r.Value<int>("original"));
-        PatchReports.AssertCommand(r["firstInstall"]!);
-        PatchReports.AssertVisibleAtOnce(r["firstInstall"]!["result"]!, 105);
-        Assert.Equal(1u, r["firstInstall"]!["telemetry"]!.Value<uint>("ownerCount"));
+        OwnersReport r = Report(tiering);
+        Assert.Equal(6, r.Original);
+        PatchReports.AssertCommand(r.FirstInstall.Command);
+        PatchReports.AssertVisibleAtOnce(r.FirstInstall.Result, 105);
+        Assert.Equal(1u, r.FirstInstall.Telemetry.OwnerCount);
 
-        JsonNode second = r["secondInstall"]!;
-        PatchReports.AssertCommand(second);
-        Assert.True(second.Value<bool>("sameHandle"), second.ToJsonString());
-        PatchReports.AssertVisibleAtOnce(second["result"]!, 205);
-        PatchReports.AssertHealthyTelemetry(second["telemetry"]!, "Active");
-        Assert.Equal(2u, second["telemetry"]!.Value<uint>("ownerCount"));
+        PatchStep second = r.SecondInstall;
+        PatchReports.AssertCommand(second.Command);
+        Assert.True(r.SecondInstallSameHandle, $"{second}");
+        PatchReports.AssertVisibleAtOnce(second.Result, 205);
+        PatchReports.AssertHealthyTelemetry(second.Telemetry, "Active");
+        Assert.Equal(2u, second.Telemetry.OwnerCount);
     }
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void AStrangerIsRefusedAndChangesNothing(string tiering)
     {
-        JsonNode stranger = Report(tiering)["stranger"]!;
-        Assert.Equal("NotOwner", stranger.Text("removeSync"));
-        Assert.Equal("NotOwner", stranger.Text("replaceSync"));
-        Assert.Equal(205, stranger.Value<int>("result"));
-        JsonNode before = Report(tiering)["secondInstall"]!["telemetry"]!, after = stranger["telemetry"]!;
-        foreach (string field in new[] { "state", "lastStatus", "ownerCount", "commandsCompleted", "replacement", "rejitFinished" })
-            Assert.True(JsonNode.DeepEquals(before[field], after[field]), $"{field}: {before[field]} became {after[field]}");
+        StrangerAttempt stranger = Report(tiering).Stranger;
+        Assert.Equal("NotOwner", stranger.RemoveSync);
+        Assert.Equal("NotOwner", stranger.ReplaceSync);
+        Assert.Equal(205, stranger.Result);
+        TelemetryReport before = Report(tiering).SecondInstall.Telemetry, after = stranger.Telemetry;
+        foreach ((string field, object a, object b) in new (string, object, object)[]
+        {
+            ("state", before.State, after.State), ("lastStatus", before.LastStatus, after.LastStatus),
+            ("ownerCount", before.OwnerCount, after.OwnerCount),
+            ("commandsCompleted", before.CommandsCompleted, after.CommandsCompleted),
+            ("replacement", before.Replacement, after.Replacement), ("rejitFinished", before.RejitFinished, after.RejitFinished),
+        })
+            Assert.True(Equals(a, b), $"{field}: {a} became {b}");
     }
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void TheOriginalReturnsOnlyAfterTheLastOwnerRemoves(string tiering)
     {
-        JsonObject r = Report(tiering);
-        JsonNode first = r["firstRemove"]!, last = r["secondRemove"]!;
-        PatchReports.AssertCommand(first);
-        Assert.Equal(205, first["result"]!.Value<int>("value"));
-        PatchReports.AssertHealthyTelemetry(first["telemetry"]!, "Active");
-        Assert.Equal(1u, first["telemetry"]!.Value<uint>("ownerCount"));
+        OwnersReport r = Report(tiering);
+        PatchStep first = r.FirstRemove, last = r.SecondRemove;
+        PatchReports.AssertCommand(first.Command);
+        Assert.Equal(205, first.Result.Actual);
+        PatchReports.AssertHealthyTelemetry(first.Telemetry, "Active");
+        Assert.Equal(1u, first.Telemetry.OwnerCount);
 
-        PatchReports.AssertCommand(last);
-        PatchReports.AssertVisibleAtOnce(last["result"]!, 6);
-        PatchReports.AssertHealthyTelemetry(last["telemetry"]!, "Removed");
-        Assert.Equal(0u, last["telemetry"]!.Value<uint>("ownerCount"));
-        Assert.Equal(0ul, last["telemetry"]!.Value<ulong>("replacement"));
+        PatchReports.AssertCommand(last.Command);
+        PatchReports.AssertVisibleAtOnce(last.Result, 6);
+        PatchReports.AssertHealthyTelemetry(last.Telemetry, "Removed");
+        Assert.Equal(0u, last.Telemetry.OwnerCount);
+        Assert.Equal(0ul, last.Telemetry.Replacement);
     }
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void AnEndedPatchRefusesFurtherCommands(string tiering)
     {
-        JsonNode end = Report(tiering)["afterEnd"]!;
-        Assert.Equal("PatchEnded", end.Text("removeAgain"));
-        Assert.Equal("PatchEnded", end.Text("replace"));
-        Assert.Equal(6, end.Value<int>("result"));
+        EndedPatchCalls end = Report(tiering).AfterEnd;
+        Assert.Equal("PatchEnded", end.RemoveAgain);
+        Assert.Equal("PatchEnded", end.Replace);
+        Assert.Equal(6, end.Result);
     }
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void WhenTheNewestOwnerLeavesTheOtherOwnersReplacementReturns(string tiering)
     {
-        JsonNode r = Report(tiering)["successor"]!;
-        PatchReports.AssertVisibleAtOnce(r["result"]!, 105);
-        PatchReports.AssertVisibleAtOnce(r["joinedResult"]!, 205);
-        JsonNode leave = r["newestOwnerLeaves"]!;
-        PatchReports.AssertCommand(leave);
-        PatchReports.AssertVisibleAtOnce(leave["result"]!, 105);
-        PatchReports.AssertHealthyTelemetry(leave["telemetry"]!, "Active");
-        Assert.Equal(1u, leave["telemetry"]!.Value<uint>("ownerCount"));
-        PatchReports.AssertVisibleAtOnce(r["finalResult"]!, 6);
+        SuccessorReport r = Report(tiering).Successor;
+        PatchReports.AssertVisibleAtOnce(r.Result, 105);
+        PatchReports.AssertVisibleAtOnce(r.JoinedResult, 205);
+        PatchStep leave = r.NewestOwnerLeaves;
+        PatchReports.AssertCommand(leave.Command);
+        PatchReports.AssertVisibleAtOnce(leave.Result, 105);
+        PatchReports.AssertHealthyTelemetry(leave.Telemetry, "Active");
+        Assert.Equal(1u, leave.Telemetry.OwnerCount);
+        PatchReports.AssertVisibleAtOnce(r.FinalResult, 6);
     }
 }

@@ -1,5 +1,5 @@
 using System.Collections.Concurrent;
-using System.Text.Json.Nodes;
+using AlvorKit.Proofs.Reports;
 using Xunit;
 
 namespace AlvorKit.Proofs;
@@ -23,12 +23,12 @@ public static class PatchReports
     {
         var data = new TheoryData<string, string>();
         foreach (string c in cases)
-        foreach (string tiering in Tierings)
-            data.Add(c, tiering);
+            foreach (string tiering in Tierings)
+                data.Add(c, tiering);
         return data;
     }
 
-    private static readonly ConcurrentDictionary<string, Lazy<JsonObject>> Reports = new();
+    private static readonly ConcurrentDictionary<string, Lazy<ProcessResult>> Runs = new();
 
     /// <summary>The DOTNET_* settings of a tiering mode.</summary>
     public static IReadOnlyDictionary<string, string?> Tiering(string mode) => mode switch
@@ -38,58 +38,55 @@ public static class PatchReports
         _ => throw new ArgumentOutOfRangeException(nameof(mode), mode, "not a tiering mode"),
     };
 
-    /// <summary>The host's report for `args` under `tiering`, from its one launch.</summary>
-    public static JsonObject Get(string tiering, params string[] args) =>
-        Reports.GetOrAdd($"{tiering} {string.Join(' ', args)}",
-            _ => new Lazy<JsonObject>(() => Launch(tiering, args))).Value;
+    /// <summary>The host's report for `args` under `tiering`, from its one launch, read as a `T`.</summary>
+    public static T Get<T>(string tiering, params string[] args) => Launch(tiering, args).Report<T>();
 
-    private static JsonObject Launch(string tiering, string[] args)
+    private static ProcessResult Launch(string tiering, string[] args)
     {
-        // The stress mode bounds itself at about 60 s; the rest take a second or two.
-        ProcessResult run = ProfiledProcess.Run(ProfiledProcess.ProfiledEnvironment("AlvorKit.Proofs.Host"),
-            Tiering(tiering), TimeSpan.FromSeconds(120), args);
+        ProcessResult run = Runs.GetOrAdd($"{tiering} {string.Join(' ', args)}", _ => new Lazy<ProcessResult>(() =>
+            // The stress mode bounds itself at about 60 s; the rest take a second or two.
+            ProfiledProcess.Run(ProfiledProcess.ProfiledEnvironment("AlvorKit.Proofs.Host"),
+                Tiering(tiering), TimeSpan.FromSeconds(120), args))).Value;
         Assert.True(run.ExitCode == 0, run.ToString());
-        return run.Report;
+        return run;
     }
-
-    public static string Text(this JsonNode node, string key) =>
-        node[key]?.GetValue<string>() ?? throw new Xunit.Sdk.XunitException($"no \"{key}\" in {node.ToJsonString()}");
-
-    public static T Value<T>(this JsonNode node, string key) =>
-        node[key] is { } value ? value.GetValue<T>() : throw new Xunit.Sdk.XunitException($"no \"{key}\" in {node.ToJsonString()}");
 
     /// <summary>Asserts a command was accepted at the call and finished with `wait`.</summary>
-    public static void AssertCommand(JsonNode step, string wait = "Ok")
+    public static void AssertCommand(CommandOutcome step, string wait = "Ok")
     {
-        Assert.True(step.Text("sync") == "Ok", $"sync status in {step.ToJsonString()}");
-        Assert.True(step.Text("wait") == wait, $"wait status in {step.ToJsonString()}");
+        Assert.True(step.Sync == "Ok", $"sync status in {step}");
+        Assert.True(step.Wait == wait, $"wait status in {step}");
     }
 
-    /// <summary>Asserts a poll reached its value on the first call after the wait.</summary>
-    public static void AssertVisibleAtOnce(JsonNode poll, int expected)
+    /// <summary>Asserts a poll reached `expected` on the first call after the wait.</summary>
+    public static void AssertVisibleAtOnce<T>(Polled<T> poll, T expected)
     {
-        Assert.True(poll.Value<int>("value") == expected, $"expected {expected}: {poll.ToJsonString()}");
-        Assert.True(poll.Value<int>("calls") == 1, $"visible only after several calls: {poll.ToJsonString()}");
+        Assert.True(EqualityComparer<T>.Default.Equals(poll.Actual, expected), $"expected {expected}: {poll}");
+        Assert.True(poll.Calls == 1, $"visible only after several calls: {poll}");
     }
 
     /// <summary>Telemetry checks every successful ReJIT step must pass.</summary>
-    public static void AssertHealthyTelemetry(JsonNode telemetry, string state)
+    public static void AssertHealthyTelemetry(TelemetryReport telemetry, string state)
     {
-        string json = telemetry.ToJsonString();
-        Assert.True(telemetry.Text("call") == "Ok", json);
-        Assert.True(telemetry.Text("state") == state, $"state {state}: {json}");
-        Assert.True(telemetry.Text("lastStatus") == "Ok", $"lastStatus: {json}");
-        Assert.True(telemetry.Value<uint>("pendingCommands") == 0, $"pendingCommands: {json}");
-        Assert.True(telemetry.Value<uint>("getReJITParameters") >= 1, $"getReJITParameters: {json}");
-        Assert.True(telemetry.Value<uint>("rejitStarted") >= 1, $"rejitStarted: {json}");
-        Assert.True(telemetry.Value<uint>("rejitFinished") >= 1, $"rejitFinished: {json}");
-        Assert.True(telemetry.Value<uint>("rejitErrors") == 0, $"rejitErrors: {json}");
-        foreach (string hr in new[] { "requestHResult", "setILHResult", "compilationHResult", "errorHResult", "metadataHResult" })
-            Assert.True(telemetry.Value<int>(hr) == 0, $"{hr}: {json}");
-        Assert.True(telemetry.Value<uint>("calliSignatureToken") >> 24 == 0x11, $"calliSignatureToken is not a StandAloneSig: {json}");
-        Assert.True(telemetry.Value<uint>("methodToken") >> 24 == 0x06, $"methodToken: {json}");
-        Assert.True(telemetry.Value<uint>("moduleEpoch") > 0, $"moduleEpoch: {json}");
-        Assert.True(telemetry.Value<ulong>("commandElapsedNs") > 0, $"commandElapsedNs: {json}");
-        Assert.True(telemetry.Value<ulong>("compileElapsedNs") > 0, $"compileElapsedNs: {json}");
+        Assert.True(telemetry.Call == "Ok", $"{telemetry}");
+        Assert.True(telemetry.State == state, $"state {state}: {telemetry}");
+        Assert.True(telemetry.LastStatus == "Ok", $"lastStatus: {telemetry}");
+        Assert.True(telemetry.PendingCommands == 0, $"pendingCommands: {telemetry}");
+        Assert.True(telemetry.GetReJITParameters >= 1, $"getReJITParameters: {telemetry}");
+        Assert.True(telemetry.RejitStarted >= 1, $"rejitStarted: {telemetry}");
+        Assert.True(telemetry.RejitFinished >= 1, $"rejitFinished: {telemetry}");
+        Assert.True(telemetry.RejitErrors == 0, $"rejitErrors: {telemetry}");
+        foreach ((string name, int hr) in new[]
+        {
+            ("requestHResult", telemetry.RequestHResult), ("setILHResult", telemetry.SetILHResult),
+            ("compilationHResult", telemetry.CompilationHResult), ("errorHResult", telemetry.ErrorHResult),
+            ("metadataHResult", telemetry.MetadataHResult),
+        })
+            Assert.True(hr == 0, $"{name}: {telemetry}");
+        Assert.True(telemetry.CalliSignatureToken >> 24 == 0x11, $"calliSignatureToken is not a StandAloneSig: {telemetry}");
+        Assert.True(telemetry.MethodToken >> 24 == 0x06, $"methodToken: {telemetry}");
+        Assert.True(telemetry.ModuleEpoch > 0, $"moduleEpoch: {telemetry}");
+        Assert.True(telemetry.CommandElapsedNs > 0, $"commandElapsedNs: {telemetry}");
+        Assert.True(telemetry.CompileElapsedNs > 0, $"compileElapsedNs: {telemetry}");
     }
 }

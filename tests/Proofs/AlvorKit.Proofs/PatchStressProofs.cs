@@ -1,4 +1,4 @@
-using System.Text.Json.Nodes;
+using AlvorKit.Proofs.Reports;
 using Xunit;
 
 namespace AlvorKit.Proofs;
@@ -14,42 +14,43 @@ public sealed class PatchStressProofs
     // with another owner's removal: every command of every cycle succeeds.
     private static readonly HashSet<string> AllowedStatuses = ["Ok"];
 
-    private static JsonObject Report(string tiering) => PatchReports.Get(tiering, "stress");
+    private static StressReport Report(string tiering) => PatchReports.Get<StressReport>(tiering, "stress");
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void CallersOnlySeeTheOriginalOrAReplacement(string tiering)
     {
-        JsonObject r = Report(tiering);
-        string json = r.ToJsonString();
-        Assert.True(r.Value<int>("cycles") == 1000, $"cycles within the time bound: {json}");
-        Assert.True(r.Value<long>("violations") == 0, json);
-        Assert.True(r.Value<long>("calls") > 0, json);
-        Assert.True(r.Value<long>("seenA") + r.Value<long>("seenB") > 0, $"the caller never saw a replacement: {json}");
+        StressReport r = Report(tiering);
+        Assert.True(r.Cycles == 1000, $"cycles within the time bound: {r}");
+        Assert.True(r.Violations == 0, $"{r}");
+        Assert.True(r.Calls > 0, $"{r}");
+        Assert.True(r.SeenA + r.SeenB > 0, $"the caller never saw a replacement: {r}");
     }
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void EveryCommandFinished(string tiering)
     {
-        JsonObject r = Report(tiering);
-        string json = r.ToJsonString();
-        foreach (string counts in new[] { "syncStatuses", "waitStatuses" })
+        StressReport r = Report(tiering);
+        foreach ((string name, IReadOnlyDictionary<string, int> statuses) in new[]
         {
-            JsonObject statuses = r[counts]!.AsObject();
-            Assert.True(statuses.All(s => AllowedStatuses.Contains(s.Key)), $"{counts}: {json}");
-            Assert.True(statuses["Ok"]?.GetValue<int>() > 0, $"{counts}: {json}");
+            ("syncStatuses", r.SyncStatuses), ("waitStatuses", r.WaitStatuses),
+        })
+        {
+            string counts = string.Join(", ", statuses);
+            Assert.True(statuses.Keys.All(AllowedStatuses.Contains), $"{name}: {counts}");
+            Assert.True(statuses.GetValueOrDefault("Ok") > 0, $"{name}: {counts}");
         }
-        JsonObject states = r["finalStates"]!.AsObject();
-        Assert.True(states.Count == 1 && states["Removed"]?.GetValue<int>() == r.Value<int>("handles"), $"final states: {json}");
+        Assert.True(r.FinalStates.Count == 1 && r.FinalStates.GetValueOrDefault("Removed") == r.Handles,
+            $"final states: {string.Join(", ", r.FinalStates)} of {r.Handles} handles");
     }
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void EverythingEndsWithTheOriginalAndAnEmptyQueue(string tiering)
     {
-        JsonObject r = Report(tiering);
-        PatchReports.AssertVisibleAtOnce(r["final"]!, 2);
-        Assert.Equal(0u, r.Value<uint>("queueDepth"));
+        StressReport r = Report(tiering);
+        PatchReports.AssertVisibleAtOnce(r.Final, 2);
+        Assert.Equal(0u, r.QueueDepth);
     }
 }

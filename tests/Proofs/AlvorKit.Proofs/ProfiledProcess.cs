@@ -1,3 +1,4 @@
+using AlvorKit.Proofs.Reports;
 using AlvorKit.Tests.Support;
 
 namespace AlvorKit.Proofs;
@@ -53,4 +54,8 @@ public static class ProfiledProcess
             childEnvironment[key] = value;
         return ChildProcess.Run("dotnet", [assembly, .. args], childEnvironment, timeout: timeout);
     }
+
+    /// <summary>The run's report read as a `T`, one of the host's report records: a report that
+    /// does not fit the record fails here, with the process's output.</summary>
+    public static T Report<T>(this ProcessResult run) => run.ReportAs(ReportJson.Info<T>());
 }

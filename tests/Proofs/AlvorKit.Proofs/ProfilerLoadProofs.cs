@@ -1,4 +1,4 @@
-using System.Text.Json.Nodes;
+using AlvorKit.Proofs.Reports;
 using Xunit;
 
 namespace AlvorKit.Proofs;
@@ -22,8 +22,8 @@ internal static class CorPrf
 /// <summary>The profiler loads into a real .NET 10 process and managed code reaches it.</summary>
 public sealed class ProfilerLoadProofs
 {
-    private static JsonObject Status(JsonObject report) =>
-        report["status"]?.AsObject() ?? throw new Xunit.Sdk.XunitException($"no status in {report}");
+    private static RuntimeStatusReport Status(StatusReport report) =>
+        report.Status ?? throw new Xunit.Sdk.XunitException($"no status in {report}");
 
     [Fact]
     public void ProfiledHostReachesTheInstanceCoreClrLoaded()
@@ -31,29 +31,27 @@ public sealed class ProfilerLoadProofs
         ProcessResult run = ProfiledProcess.Run(
             ProfiledProcess.ProfiledEnvironment("AlvorKit.Proofs.Host; Game.Logic"), "status");
         Assert.True(run.ExitCode == 0, run.ToString());
-        JsonObject report = run.Report;
-        Assert.Null(report["error"]);
+        StatusReport report = run.Report<StatusReport>();
+        Assert.Null(report.Error);
         // One file mapped, and it is the one CoreCLR loaded.
-        JsonArray mappings = report["profilerMappings"]!.AsArray();
-        Assert.Single(mappings);
-        Assert.Equal(ProfiledProcess.NativeLibrary, mappings[0]!.GetValue<string>());
-        Assert.Equal(3u, report["abiMajor"]!.GetValue<uint>());
-        Assert.Equal("Ok", report["statusCall"]!.GetValue<string>());
-        JsonObject s = Status(report);
-        Assert.Equal(1u, s["attached"]!.GetValue<uint>());
-        Assert.Equal("Ok", s["startupStatus"]!.GetValue<string>());
-        Assert.Equal(CorPrf.Patching, s["eventMaskLow"]!.GetValue<uint>());
-        Assert.Equal(0u, s["eventMaskHigh"]!.GetValue<uint>());
-        Assert.Equal("Named", s["allowlistKind"]!.GetValue<string>());
-        Assert.Equal("AlvorKit.Proofs.Host;Game.Logic", s["allowlist"]!.GetValue<string>());
-        Assert.Equal(2u, s["allowlistCount"]!.GetValue<uint>());
-        Assert.Equal(0u, s["allocationProfiling"]!.GetValue<uint>());
-        Assert.True(s["profilerInfoVersion"]!.GetValue<uint>() >= 10);
-        Assert.StartsWith($"{Environment.Version.Major}.", s["runtimeVersion"]!.GetValue<string>());
-        Assert.Equal(1u, s["workerAlive"]!.GetValue<uint>());
-        Assert.Equal(0, s["workerInitHResult"]!.GetValue<int>());
-        Assert.Equal(64u, s["queueCapacity"]!.GetValue<uint>());
-        Assert.Equal(0u, s["queueDepth"]!.GetValue<uint>());
+        Assert.Equal(ProfiledProcess.NativeLibrary, Assert.Single(report.ProfilerMappings));
+        Assert.Equal(3u, report.AbiMajor);
+        Assert.Equal("Ok", report.StatusCall);
+        RuntimeStatusReport s = Status(report);
+        Assert.Equal(1u, s.Attached);
+        Assert.Equal("Ok", s.StartupStatus);
+        Assert.Equal(CorPrf.Patching, s.EventMaskLow);
+        Assert.Equal(0u, s.EventMaskHigh);
+        Assert.Equal("Named", s.AllowlistKind);
+        Assert.Equal("AlvorKit.Proofs.Host;Game.Logic", s.Allowlist);
+        Assert.Equal(2u, s.AllowlistCount);
+        Assert.Equal(0u, s.AllocationProfiling);
+        Assert.True(s.ProfilerInfoVersion >= 10);
+        Assert.StartsWith($"{Environment.Version.Major}.", s.RuntimeVersion);
+        Assert.Equal(1u, s.WorkerAlive);
+        Assert.Equal(0, s.WorkerInitHResult);
+        Assert.Equal(64u, s.QueueCapacity);
+        Assert.Equal(0u, s.QueueDepth);
         Assert.DoesNotContain("[alvorkit-interception]", run.Stderr);
     }
 
@@ -63,11 +61,11 @@ public sealed class ProfilerLoadProofs
         var env = ProfiledProcess.ProfiledEnvironment("*");
         env["ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING"] = "1";
         ProcessResult run = ProfiledProcess.Run(env, "status");
-        JsonObject s = Status(run.Report);
-        Assert.Equal(CorPrf.Patching | CorPrf.Allocations, s["eventMaskLow"]!.GetValue<uint>());
-        Assert.Equal(1u, s["allocationProfiling"]!.GetValue<uint>());
-        Assert.Equal("All", s["allowlistKind"]!.GetValue<string>());
-        Assert.Equal("*", s["allowlist"]!.GetValue<string>());
+        RuntimeStatusReport s = Status(run.Report<StatusReport>());
+        Assert.Equal(CorPrf.Patching | CorPrf.Allocations, s.EventMaskLow);
+        Assert.Equal(1u, s.AllocationProfiling);
+        Assert.Equal("All", s.AllowlistKind);
+        Assert.Equal("*", s.Allowlist);
     }
 
     [Fact]
@@ -79,10 +77,10 @@ public sealed class ProfilerLoadProofs
             ["ALVORKIT_INTERCEPTION_MODULES"] = "Game",
         };
         ProcessResult run = ProfiledProcess.Run(env, "status");
-        JsonObject report = run.Report;
-        Assert.Empty(report["profilerMappings"]!.AsArray());
-        Assert.Equal("PathUnset", report["error"]!.GetValue<string>());
-        Assert.Contains("ALVORKIT_INTERCEPTION_PROFILER_PATH is not set", report["message"]!.GetValue<string>());
+        StatusReport report = run.Report<StatusReport>();
+        Assert.Empty(report.ProfilerMappings);
+        Assert.Equal("PathUnset", report.Error);
+        Assert.Contains("ALVORKIT_INTERCEPTION_PROFILER_PATH is not set", report.Message);
     }
 
     [Fact]
@@ -96,12 +94,12 @@ public sealed class ProfilerLoadProofs
             var env = ProfiledProcess.ProfiledEnvironment("Game");
             env["ALVORKIT_INTERCEPTION_PROFILER_PATH"] = copy;
             ProcessResult run = ProfiledProcess.Run(env, "status");
-            JsonObject report = run.Report;
+            StatusReport report = run.Report<StatusReport>();
             // CoreCLR loaded the real library; the copy the binding opened is another
             // instance, which CoreCLR never initialized.
-            Assert.Equal(ProfiledProcess.NativeLibrary, Assert.Single(report["profilerMappings"]!.AsArray())!.GetValue<string>());
-            Assert.Equal("NotAttached", report["error"]!.GetValue<string>());
-            Assert.Contains("must name the same file as CORECLR_PROFILER_PATH", report["message"]!.GetValue<string>());
+            Assert.Equal(ProfiledProcess.NativeLibrary, Assert.Single(report.ProfilerMappings));
+            Assert.Equal("NotAttached", report.Error);
+            Assert.Contains("must name the same file as CORECLR_PROFILER_PATH", report.Message);
             // The instance CoreCLR loaded said why, naming both files, and stayed inert.
             Assert.Contains("ALVORKIT_INTERCEPTION_PROFILER_PATH=" + copy, run.Stderr);
             Assert.Contains("does not name the library CoreCLR loaded (" + ProfiledProcess.NativeLibrary + ")", run.Stderr);
@@ -118,7 +116,7 @@ public sealed class ProfilerLoadProofs
         var env = ProfiledProcess.ProfiledEnvironment("Game");
         env["ALVORKIT_INTERCEPTION_PROFILER_PATH"] = "/nonexistent/libalvorkit_interception_profiler.so";
         ProcessResult run = ProfiledProcess.Run(env, "status");
-        Assert.Equal("LibraryNotLoadable", run.Report["error"]!.GetValue<string>());
+        Assert.Equal("LibraryNotLoadable", run.Report<StatusReport>().Error);
         Assert.Contains("does not name the library CoreCLR loaded", run.Stderr);
     }
 
@@ -126,13 +124,13 @@ public sealed class ProfilerLoadProofs
     public void MalformedAllowlistLeavesTheProfilerInert()
     {
         ProcessResult run = ProfiledProcess.Run(ProfiledProcess.ProfiledEnvironment("Game;;Tools"), "status");
-        JsonObject s = Status(run.Report);
-        Assert.Equal(1u, s["attached"]!.GetValue<uint>());
-        Assert.Equal("AllowlistMalformed", s["startupStatus"]!.GetValue<string>());
-        Assert.StartsWith("ALVK_E_ALLOWLIST_MALFORMED:", s["startupStatusText"]!.GetValue<string>());
-        Assert.Equal(0u, s["eventMaskLow"]!.GetValue<uint>());
-        Assert.Equal(0u, s["workerAlive"]!.GetValue<uint>());
-        Assert.Equal("None", s["allowlistKind"]!.GetValue<string>());
+        RuntimeStatusReport s = Status(run.Report<StatusReport>());
+        Assert.Equal(1u, s.Attached);
+        Assert.Equal("AllowlistMalformed", s.StartupStatus);
+        Assert.StartsWith("ALVK_E_ALLOWLIST_MALFORMED:", s.StartupStatusText);
+        Assert.Equal(0u, s.EventMaskLow);
+        Assert.Equal(0u, s.WorkerAlive);
+        Assert.Equal("None", s.AllowlistKind);
         Assert.Contains("ALVORKIT_INTERCEPTION_MODULES is malformed: entry 2 \"\" is empty", run.Stderr);
     }
 
@@ -151,12 +149,12 @@ public sealed class ProfilerLoadProofs
         env["ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING"] = "1";
         env[variable] = value;
         ProcessResult run = ProfiledProcess.Run(env, "status");
-        JsonObject s = Status(run.Report);
-        Assert.Equal(1u, s["attached"]!.GetValue<uint>());
-        Assert.Equal("AllocationSizingMalformed", s["startupStatus"]!.GetValue<string>());
-        Assert.Equal(0u, s["eventMaskLow"]!.GetValue<uint>());
-        Assert.Equal(0u, s["workerAlive"]!.GetValue<uint>());
-        Assert.Equal(0u, s["allocationProfiling"]!.GetValue<uint>());
+        RuntimeStatusReport s = Status(run.Report<StatusReport>());
+        Assert.Equal(1u, s.Attached);
+        Assert.Equal("AllocationSizingMalformed", s.StartupStatus);
+        Assert.Equal(0u, s.EventMaskLow);
+        Assert.Equal(0u, s.WorkerAlive);
+        Assert.Equal(0u, s.AllocationProfiling);
         Assert.Contains($"[alvorkit-interception] {variable}=\"{value}\" must be a whole number from 1 to", run.Stderr);
     }
 
@@ -164,11 +162,11 @@ public sealed class ProfilerLoadProofs
     public void MissingAllowlistRefusesPatchingButKeepsTheProfiler()
     {
         ProcessResult run = ProfiledProcess.Run(ProfiledProcess.ProfiledEnvironment(null), "status");
-        JsonObject s = Status(run.Report);
-        Assert.Equal("NoPatchableModules", s["startupStatus"]!.GetValue<string>());
+        RuntimeStatusReport s = Status(run.Report<StatusReport>());
+        Assert.Equal("NoPatchableModules", s.StartupStatus);
         // No ReJIT, so ReadyToRun code stays on; module loads are still watched.
-        Assert.Equal(CorPrf.MonitorModuleLoads, s["eventMaskLow"]!.GetValue<uint>());
-        Assert.Equal(1u, s["workerAlive"]!.GetValue<uint>());
+        Assert.Equal(CorPrf.MonitorModuleLoads, s.EventMaskLow);
+        Assert.Equal(1u, s.WorkerAlive);
         Assert.Contains("ALVORKIT_INTERCEPTION_MODULES is unset", run.Stderr);
     }
 }

@@ -1,4 +1,4 @@
-using System.Text.Json.Nodes;
+using AlvorKit.Proofs.Reports;
 using Xunit;
 
 namespace AlvorKit.Proofs;
@@ -31,40 +31,58 @@ public sealed class QueueFullProofs
     public static TheoryData<string, string> RecordingKinds => PatchReports.WithTierings(Recording);
     public static TheoryData<string, string> SlottingKinds => PatchReports.WithTierings(Slotting);
 
-    private static JsonObject Report(string tiering) => StressReports.Get(tiering, TimeSpan.FromSeconds(120), "queuefull");
+    private static QueueFullReport Report(string tiering) =>
+        StressReports.Get<QueueFullReport>(tiering, TimeSpan.FromSeconds(120), "queuefull").Report;
 
-    private static JsonNode Probe(string kind, string tiering) =>
-        kind == "captureEnd" ? Report(tiering)["captureEnd"]! : Report(tiering)["commands"]![kind]!;
+    // The attempts of a kind's rounds (the capture end's too), the last one first to check.
+    private static IReadOnlyList<(SaturationRound Round, string Status)> Attempts(string kind, string tiering) =>
+        kind == "captureEnd"
+            ? Captures(tiering).Attempts.Select(a => (a.Round, a.End)).ToList()
+            : Command(kind, tiering).Attempts.Select(a => (a.Round, a.Status)).ToList();
+
+    private static CaptureEndProbe Captures(string tiering) =>
+        Report(tiering).CaptureEnd ?? throw new Xunit.Sdk.XunitException("the capture-end round did not run");
+
+    private static CommandProbe Command(string kind, string tiering) =>
+        Report(tiering).Commands.GetValueOrDefault(kind) ?? throw new Xunit.Sdk.XunitException($"no round for {kind}");
+
+    // The valid round of a command kind.
+    private static ValidProbe Valid(string kind, string tiering)
+    {
+        CommandProbe probe = Command(kind, tiering);
+        return probe.Valid ?? throw new Xunit.Sdk.XunitException(
+            $"{kind}: no valid round in {probe.Attempts.Count} attempts: {ReportJson.Write(probe)}");
+    }
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void TheTableIsFullOfEndedPatchesAndTheProbedPatchHasFourGenerations(string tiering)
     {
-        JsonObject r = Report(tiering);
-        JsonNode setup = r["setup"]!;
-        string json = setup.ToJsonString();
-        Assert.Equal(64u, r.Value<uint>("queueCapacity"));
-        Assert.Equal(1u, r.Value<uint>("allocationProfiling"));
-        Assert.True(setup.Value<int>("endedPatches") == 254 && setup.Value<bool>("endedAllRemoved"), json);
-        Assert.Equal(4, setup["probed"]!["generations"]!.AsArray().Count);
-        PatchReports.AssertVisibleAtOnce(setup["probed"]!["value"]!, 1005);
-        Assert.Equal("Active", setup["probed"]!["current"]!.Text("state"));
-        Assert.True(setup["capture"]!.Value<bool>("functionId"), json);
+        QueueFullReport r = Report(tiering);
+        QueueFullSetup setup = r.Setup;
+        string json = ReportJson.Write(setup);
+        Assert.Equal(64u, r.QueueCapacity);
+        Assert.Equal(1u, r.AllocationProfiling);
+        Assert.True(setup.EndedPatches == 254 && setup.EndedAllRemoved, json);
+        Assert.Equal(4, setup.Probed.Generations.Count);
+        PatchReports.AssertVisibleAtOnce(setup.Probed.Value, 1005);
+        Assert.Equal("Active", setup.Probed.Current.State);
+        Assert.True(setup.Capture.FunctionId, json);
     }
 
     [Theory]
     [MemberData(nameof(AllKinds))]
     public void EachKindIsRefusedWithQueueFullInAProvablyFullRound(string kind, string tiering)
     {
-        JsonNode probe = Probe(kind, tiering);
-        string json = probe.ToJsonString();
-        JsonNode round = probe["attempts"]!.AsArray().Last()!;
-        Assert.True(round.Value<bool>("valid"), $"{kind}: no valid round in {probe["attempts"]!.AsArray().Count} attempts: {json}");
-        Assert.Equal(63, round.Value<int>("fillersAccepted"));
-        Assert.Equal("QueueFull", round.Text("fillRefusedWith"));
-        Assert.Equal(round.Value<ulong>("completedBefore"), round.Value<ulong>("completedAfterProbes"));
-        Assert.Equal("Ok", round.Text("blockerStatus"));
-        string status = kind == "captureEnd" ? round.Text("end") : probe.Text("status");
+        IReadOnlyList<(SaturationRound Round, string Status)> attempts = Attempts(kind, tiering);
+        string json = string.Join("\n", attempts);
+        SaturationRound round = attempts[^1].Round;
+        Assert.True(round.Valid, $"{kind}: no valid round in {attempts.Count} attempts: {json}");
+        Assert.Equal(63, round.FillersAccepted);
+        Assert.Equal("QueueFull", round.FillRefusedWith);
+        Assert.Equal(round.CompletedBefore, round.CompletedAfterProbes);
+        Assert.Equal("Ok", round.BlockerStatus);
+        string status = kind == "captureEnd" ? attempts[^1].Status : Valid(kind, tiering).Status;
         Assert.True(status == "QueueFull", $"{kind}: {status}: {json}");
     }
 
@@ -72,70 +90,76 @@ public sealed class QueueFullProofs
     [MemberData(nameof(CommandKindData))]
     public void ARefusedCommandWritesNoHandleIdOrOutput(string kind, string tiering)
     {
-        JsonNode probe = Probe(kind, tiering);
-        foreach (string output in new[] { "handleWritten", "idWritten", "outWritten" })
-            if (probe[output] is not null)
-                Assert.False(probe.Value<bool>(output), $"{kind}: {output}: {probe.ToJsonString()}");
+        ProbeOutputs outputs = Valid(kind, tiering).Outputs;
+        foreach ((string output, bool? written) in new[]
+                 {
+                     ("handleWritten", outputs.HandleWritten), ("idWritten", outputs.IdWritten), ("outWritten", outputs.OutWritten),
+                 })
+            if (written is not null)
+                Assert.False(written.Value, $"{kind}: {output}: {ReportJson.Write(outputs)}");
     }
 
     [Theory]
     [MemberData(nameof(CommandKindData))]
     public void ARefusedCommandChangesNoTargetsReturnValue(string kind, string tiering)
     {
-        JsonNode probe = Probe(kind, tiering);
-        JsonNode before = probe["before"]!;
-        foreach (string state in new[] { "after", "afterDrain" })
+        ValidProbe probe = Valid(kind, tiering);
+        ProbeState before = probe.Before;
+        foreach ((string state, ProbeState? after) in new[] { ("after", probe.After), ("afterDrain", probe.AfterDrain) })
         {
-            if (probe[state] is not { } after)
+            if (after is null)
                 continue;
-            foreach (string value in new[] { "value", "fresh", "freshGeneration" })
-                if (before[value] is not null)
-                    Assert.True(JsonNode.DeepEquals(before[value], after[value]), $"{kind}: {state} {value}: {probe.ToJsonString()}");
+            foreach ((string value, int? was, int? now) in new[]
+                     {
+                         ("value", before.Value, after.Value), ("fresh", before.Fresh, after.Fresh),
+                         ("freshGeneration", before.FreshGeneration, after.FreshGeneration),
+                     })
+                if (was is not null)
+                    Assert.True(was == now, $"{kind}: {state} {value}: {was} became {now}: {ReportJson.Write(probe)}");
         }
-        Assert.Equal("Ok", probe.Text("probedWait"));
+        Assert.Equal("Ok", probe.ProbedWait);
     }
 
     [Theory]
     [MemberData(nameof(CleanKinds))]
-    public void ARefusalLeavesEverythingAsItWas(string kind, string tiering) => AssertUnchanged(Probe(kind, tiering), kind);
+    public void ARefusalLeavesEverythingAsItWas(string kind, string tiering) => AssertUnchanged(Valid(kind, tiering), kind);
 
     [Theory]
     [MemberData(nameof(RecordingKinds))]
-    public void ARefusedCommandEvictsNoGenerationRecord(string kind, string tiering) => AssertUnchanged(Probe(kind, tiering), kind);
+    public void ARefusedCommandEvictsNoGenerationRecord(string kind, string tiering) => AssertUnchanged(Valid(kind, tiering), kind);
 
     [Theory]
     [MemberData(nameof(SlottingKinds))]
-    public void ARefusedNewPatchTakesNoSlot(string kind, string tiering) => AssertUnchanged(Probe(kind, tiering), kind);
+    public void ARefusedNewPatchTakesNoSlot(string kind, string tiering) => AssertUnchanged(Valid(kind, tiering), kind);
 
     [Theory]
     [MemberData(nameof(CommandKindData))]
     public void NoRefusalInTheRoundTakesAGenerationId(string kind, string tiering)
     {
-        JsonNode next = Probe(kind, tiering)["nextGeneration"]!;
-        Assert.Equal("Ok", next.Text("fill"));
-        Assert.True(next.Value<ulong>("next") == next.Value<ulong>("expected"),
-            $"{kind}: the filler after the round took {next.Value<ulong>("next")}, the last filler before it {next.Value<ulong>("last")}: " +
-            $"{next.Value<ulong>("next") - next.Value<ulong>("expected")} IDs went to refused commands");
+        NextGenerationCheck next = Valid(kind, tiering).NextGeneration;
+        Assert.Equal("Ok", next.Fill);
+        Assert.True(next.Next == next.Expected,
+            $"{kind}: the filler after the round took {next.Next}, the last filler before it {next.Last}: " +
+            $"{next.Next - next.Expected} IDs went to refused commands");
     }
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void ARefusedCaptureEndLeavesTheWindowOpen(string tiering)
     {
-        JsonNode after = Report(tiering)["captureEnd"]!["after"]!;
-        string json = after.ToJsonString();
-        Assert.True(after.Text("readTypesWhileOpen") == "NoCapture", $"the window has a result already: {json}");
-        Assert.True(after.Text("beginWhileOpen") == "CaptureActive", $"the window was closed: {json}");
-        Assert.True(after.Text("end") == "Ok", json);
-        Assert.True(after.Value<long>("markersCounted") == after.Value<long>("markersAllocated"),
-            $"the window stopped counting at the refusal: {json}");
+        CaptureWindowAfter after = Captures(tiering).After
+            ?? throw new Xunit.Sdk.XunitException("no valid capture-end round");
+        Assert.True(after.ReadTypesWhileOpen == "NoCapture", $"the window has a result already: {after}");
+        Assert.True(after.BeginWhileOpen == "CaptureActive", $"the window was closed: {after}");
+        Assert.True(after.End == "Ok", $"{after}");
+        Assert.True(after.MarkersCounted == after.MarkersAllocated, $"the window stopped counting at the refusal: {after}");
     }
 
-    private static void AssertUnchanged(JsonNode probe, string kind)
+    private static void AssertUnchanged(ValidProbe probe, string kind)
     {
-        string json = probe.ToJsonString();
-        Assert.Equal("QueueFull", probe.Text("status"));
-        Assert.True(probe.Value<bool>("unchanged"), $"{kind} changed state at its refusal: {json}");
-        Assert.True(probe.Value<bool>("unchangedAfterDrain"), $"{kind}: state differs once the queue drained: {json}");
+        string json = ReportJson.Write(probe);
+        Assert.Equal("QueueFull", probe.Status);
+        Assert.True(probe.Unchanged, $"{kind} changed state at its refusal: {json}");
+        Assert.True(probe.UnchangedAfterDrain, $"{kind}: state differs once the queue drained: {json}");
     }
 }

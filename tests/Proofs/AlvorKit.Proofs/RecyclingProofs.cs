@@ -1,4 +1,4 @@
-using System.Text.Json.Nodes;
+using AlvorKit.Proofs.Reports;
 using Xunit;
 
 namespace AlvorKit.Proofs;
@@ -13,43 +13,45 @@ namespace AlvorKit.Proofs;
 /// </summary>
 public sealed class RecyclingProofs
 {
-    private static JsonObject Report(string tiering) => PatchReports.Get(tiering, "recycling");
+    private static RecyclingReport Report(string tiering) => PatchReports.Get<RecyclingReport>(tiering, "recycling");
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void TheTableFillsWithEndedPatches(string tiering)
     {
-        JsonObject r = Report(tiering);
-        JsonNode phase1 = r["phase1"]!, phase2 = r["phase2"]!;
-        string json = r.ToJsonString();
+        RecyclingReport r = Report(tiering);
+        RecyclingPhase1 phase1 = r.Phase1;
+        RecyclingPhase2 phase2 = r.Phase2;
+        Assert.Equal(8, phase1.Installs.Count);
+        Assert.Equal(8, phase1.Removes.Count);
         for (int i = 0; i < 8; i++)
         {
-            Assert.True(phase1.Text($"install{i}") == "Ok/Ok", json);
-            Assert.True(phase1.Text($"remove{i}") == "Ok/Ok", json);
+            Assert.True(phase1.Installs[i] == "Ok/Ok", $"install {i}: {string.Join(", ", phase1.Installs)}");
+            Assert.True(phase1.Removes[i] == "Ok/Ok", $"remove {i}: {string.Join(", ", phase1.Removes)}");
         }
-        Assert.True(phase1["patchedValues"]!.Value<bool>("allExpected"), json);
-        Assert.True(phase1["originalValues"]!.Value<bool>("allExpected"), json);
-        Assert.Equal(8, phase1.Value<int>("distinctHandles"));
-        Assert.Equal(248, phase2.Value<int>("cycles"));
-        Assert.Empty(phase2["refusals"]!.AsObject());
-        Assert.Equal(256, phase2.Value<int>("distinctHandles"));
-        Assert.True(phase2["endedStates"]!.AsObject().Count == 1 && phase2["endedStates"]!.Value<int>("Removed") == 256, json);
-        Assert.Equal(55, phase2.Value<int>("cycledValue"));
+        Assert.True(phase1.PatchedValues.AllExpected, string.Join(", ", phase1.PatchedValues.Polls));
+        Assert.True(phase1.OriginalValues.AllExpected, string.Join(", ", phase1.OriginalValues.Polls));
+        Assert.Equal(8, phase1.DistinctHandles);
+        Assert.Equal(248, phase2.Cycles);
+        Assert.Empty(phase2.Refusals);
+        Assert.Equal(256, phase2.DistinctHandles);
+        Assert.True(phase2.EndedStates.Count == 1 && phase2.EndedStates.GetValueOrDefault("Removed") == 256,
+            string.Join(", ", phase2.EndedStates));
+        Assert.Equal(55, phase2.CycledValue);
     }
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void RecyclingTakesTheOldestEndedPatchFirst(string tiering)
     {
-        JsonArray recycles = Report(tiering)["recycles"]!.AsArray();
+        IReadOnlyList<Recycle> recycles = Report(tiering).Recycles;
         Assert.Equal(9, recycles.Count);
         for (int step = 0; step < recycles.Count; step++)
         {
-            JsonNode r = recycles[step]!;
-            string json = r.ToJsonString();
-            Assert.True(r.Text("install") == "Ok" && r.Text("wait") == "Ok", json);
-            Assert.True(r.Value<int>("goneCount") == 1, $"step {step}: {json}");
-            Assert.True(r.Value<bool>("goneIsOldest") && r.Value<int>("goneIndex") == step, $"step {step}: {json}");
+            Recycle r = recycles[step];
+            Assert.True(r.Install == "Ok" && r.Wait == "Ok", $"{r}");
+            Assert.True(r.GoneCount == 1, $"step {step}: {r}");
+            Assert.True(r.GoneIsOldest && r.GoneIndex == step, $"step {step}: {r}");
         }
     }
 
@@ -57,12 +59,12 @@ public sealed class RecyclingProofs
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void ARecycledHandleIsUnknownToEveryFunctionThatTakesAHandle(string tiering)
     {
-        foreach (JsonNode? r in Report(tiering)["recycles"]!.AsArray())
+        foreach (Recycle r in Report(tiering).Recycles)
         {
-            JsonObject calls = r!["staleCalls"]!.AsObject();
+            IReadOnlyDictionary<string, string> calls = r.StaleCalls;
             Assert.Equal(8, calls.Count);
-            foreach ((string call, JsonNode? status) in calls)
-                Assert.True(status!.GetValue<string>() == "UnknownPatch", $"{call}: {calls.ToJsonString()}");
+            foreach ((string call, string status) in calls)
+                Assert.True(status == "UnknownPatch", $"{call}: {string.Join(", ", calls)}");
         }
     }
 
@@ -70,17 +72,16 @@ public sealed class RecyclingProofs
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void TheNewPatchBehindARecycledSlotIsUnaffected(string tiering)
     {
-        foreach (JsonNode? r in Report(tiering)["recycles"]!.AsArray())
+        foreach (Recycle r in Report(tiering).Recycles)
         {
-            string json = r!.ToJsonString();
-            Assert.True(r.Value<bool>("newHandleDiffersFromStale") && r.Value<bool>("newHandleWasNeverIssued"), json);
-            PatchReports.AssertVisibleAtOnce(r["newValue"]!, 1005);
-            Assert.True(r.Value<bool>("newUnchanged"), $"the stale handle's calls changed the new patch: {json}");
-            Assert.Equal(1005, r.Value<int>("newValueAfter"));
-            Assert.Equal("Active", r.Text("newGeneration"));
-            PatchReports.AssertHealthyTelemetry(r["newTelemetry"]!, "Active");
-            Assert.Equal(1u, r["newTelemetry"]!.Value<uint>("ownerCount"));
-            Assert.Equal(1u, r["newTelemetry"]!.Value<uint>("commandsCompleted"));
+            Assert.True(r.NewHandleDiffersFromStale && r.NewHandleWasNeverIssued, $"{r}");
+            PatchReports.AssertVisibleAtOnce(r.NewValue, 1005);
+            Assert.True(r.NewUnchanged, $"the stale handle's calls changed the new patch: {r}");
+            Assert.Equal(1005, r.NewValueAfter);
+            Assert.Equal("Active", r.NewGeneration);
+            PatchReports.AssertHealthyTelemetry(r.NewTelemetry, "Active");
+            Assert.Equal(1u, r.NewTelemetry.OwnerCount);
+            Assert.Equal(1u, r.NewTelemetry.CommandsCompleted);
         }
     }
 
@@ -88,13 +89,12 @@ public sealed class RecyclingProofs
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void EveryOtherEndedPatchStillAnswersAndTheOriginalsComeBack(string tiering)
     {
-        JsonObject r = Report(tiering);
-        string json = r.ToJsonString();
-        Assert.True(r.Value<bool>("othersStillAnswer"), json);
-        Assert.Equal(256 - 9, r.Value<int>("othersCount"));
-        foreach ((string handle, JsonNode? removal) in r["removals"]!.AsObject())
-            Assert.True(removal!.GetValue<string>() == "Ok/Ok", $"{handle}: {json}");
-        Assert.True(r["finalValues"]!.Value<bool>("allExpected"), json);
-        PatchReports.AssertVisibleAtOnce(r["finalCycled"]!, 55);
+        RecyclingReport r = Report(tiering);
+        Assert.True(r.OthersStillAnswer, $"{r}");
+        Assert.Equal(256 - 9, r.OthersCount);
+        foreach ((string handle, string removal) in r.Removals)
+            Assert.True(removal == "Ok/Ok", $"{handle}: {removal}");
+        Assert.True(r.FinalValues.AllExpected, string.Join(", ", r.FinalValues.Polls));
+        PatchReports.AssertVisibleAtOnce(r.FinalCycled, 55);
     }
 }

@@ -1,6 +1,5 @@
 using System.Collections.Concurrent;
 using System.Diagnostics;
-using System.Text.Json.Nodes;
 using Xunit;
 
 namespace AlvorKit.Proofs;
@@ -19,24 +18,33 @@ public static class StressReports
     /// few hundred milliseconds to resolve, so Shutdown finds it busy.</summary>
     public const string ExitSampleSlots = "8192";
 
-    private static readonly ConcurrentDictionary<string, Lazy<JsonObject>> Reports = new();
+    private static readonly ConcurrentDictionary<string, Lazy<(ProcessResult Run, long ProcessMs)>> Launches = new();
     private static readonly ConcurrentDictionary<string, Lazy<(ProcessResult Run, TimeSpan Elapsed)>> Runs = new();
 
-    /// <summary>The host's report for `args` under `tiering`, allocation profiling on.</summary>
-    public static JsonObject Get(string tiering, TimeSpan timeout, params string[] args) =>
-        Reports.GetOrAdd($"{tiering} {string.Join(' ', args)}", _ => new Lazy<JsonObject>(() =>
-        {
-            var extra = new Dictionary<string, string?>(PatchReports.Tiering(tiering))
+    /// <summary>The host's report for `args` under `tiering`, allocation profiling on, read as
+    /// a `T`, and how long the process ran.</summary>
+    public static Timed<T> Get<T>(string tiering, TimeSpan timeout, params string[] args)
+    {
+        (ProcessResult run, long processMs) = Launch(tiering, timeout, args);
+        return new Timed<T>(run.Report<T>(), processMs);
+    }
+
+    private static (ProcessResult Run, long ProcessMs) Launch(string tiering, TimeSpan timeout, string[] args)
+    {
+        (ProcessResult run, long processMs) = Launches.GetOrAdd($"{tiering} {string.Join(' ', args)}",
+            _ => new Lazy<(ProcessResult, long)>(() =>
             {
-                ["ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING"] = "1",
-            };
-            var clock = Stopwatch.StartNew();
-            ProcessResult run = ProfiledProcess.Run(ProfiledProcess.ProfiledEnvironment(Modules), extra, timeout, args);
-            Assert.True(run.ExitCode == 0, run.ToString());
-            JsonObject report = run.Report;
-            report["processMs"] = clock.ElapsedMilliseconds;
-            return report;
-        })).Value;
+                var extra = new Dictionary<string, string?>(PatchReports.Tiering(tiering))
+                {
+                    ["ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING"] = "1",
+                };
+                var clock = Stopwatch.StartNew();
+                ProcessResult result = ProfiledProcess.Run(ProfiledProcess.ProfiledEnvironment(Modules), extra, timeout, args);
+                return (result, clock.ElapsedMilliseconds);
+            })).Value;
+        Assert.True(run.ExitCode == 0, run.ToString());
+        return (run, processMs);
+    }
 
     /// <summary>The exit mode's process (it ends with its own exit code), and how long it ran.</summary>
     public static (ProcessResult Run, TimeSpan Elapsed) Exit(string variant) =>
@@ -53,3 +61,6 @@ public static class StressReports
             return (run, clock.Elapsed);
         })).Value;
 }
+
+/// <summary>A report, and how long the process that wrote it ran.</summary>
+public sealed record Timed<T>(T Report, long ProcessMs);
