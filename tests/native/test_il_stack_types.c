@@ -424,6 +424,21 @@ static void names_and_helpers(void **state)
     assert_int_equal(aip_stack_type_of_system_name("System.Int3", 11), ALVK_STACK_NOTHING);
     assert_int_equal(aip_stack_type_of_system_name("System.Int32x", 13), ALVK_STACK_NOTHING);
     assert_int_equal(aip_stack_type_of_system_name(NULL, 0), ALVK_STACK_NOTHING);
+    /* The primitive element types (II.23.1.16) and what each is on the stack. */
+    assert_int_equal(aip_stack_type_of_primitive(0x02), ALVK_STACK_INT32);  /* BOOLEAN */
+    assert_int_equal(aip_stack_type_of_primitive(0x03), ALVK_STACK_INT32);  /* CHAR */
+    assert_int_equal(aip_stack_type_of_primitive(0x09), ALVK_STACK_INT32);  /* U4 */
+    assert_int_equal(aip_stack_type_of_primitive(0x0A), ALVK_STACK_INT64);  /* I8 */
+    assert_int_equal(aip_stack_type_of_primitive(0x0B), ALVK_STACK_INT64);  /* U8 */
+    assert_int_equal(aip_stack_type_of_primitive(0x0C), ALVK_STACK_FLOAT);  /* R4 */
+    assert_int_equal(aip_stack_type_of_primitive(0x0D), ALVK_STACK_FLOAT);  /* R8 */
+    assert_int_equal(aip_stack_type_of_primitive(0x0E), ALVK_STACK_OBJECT); /* STRING */
+    assert_int_equal(aip_stack_type_of_primitive(0x18), ALVK_STACK_NATIVE_INT); /* I */
+    assert_int_equal(aip_stack_type_of_primitive(0x19), ALVK_STACK_NATIVE_INT); /* U */
+    assert_int_equal(aip_stack_type_of_primitive(0x1C), ALVK_STACK_OBJECT);     /* OBJECT */
+    assert_int_equal(aip_stack_type_of_primitive(0x01), ALVK_STACK_NOTHING);    /* VOID */
+    assert_int_equal(aip_stack_type_of_primitive(0x11), ALVK_STACK_NOTHING);    /* VALUETYPE */
+    assert_int_equal(aip_stack_type_of_primitive(0x0F), ALVK_STACK_NOTHING);    /* PTR */
     assert_string_equal(aip_stack_type_name(ALVK_STACK_OBJECT), "O");
     assert_string_equal(aip_stack_type_name(ALVK_STACK_NATIVE_INT), "native int");
     assert_string_equal(aip_stack_type_name((alvk_stack_type)99), "?");

@@ -56,29 +56,6 @@ static int named(IMetaDataImport2 *im, mdToken type, const char *expected)
     return type_name(im, type, name, &flags, &extends) != 0 && strcmp(name, expected) == 0;
 }
 
-static alvk_stack_type of_element(uint8_t element)
-{
-    switch (element) {
-    case ELEMENT_TYPE_BOOLEAN:
-    case ELEMENT_TYPE_CHAR:
-    case ELEMENT_TYPE_I1:
-    case ELEMENT_TYPE_U1:
-    case ELEMENT_TYPE_I2:
-    case ELEMENT_TYPE_U2:
-    case ELEMENT_TYPE_I4:
-    case ELEMENT_TYPE_U4:
-        return ALVK_STACK_INT32;
-    case ELEMENT_TYPE_I8:
-    case ELEMENT_TYPE_U8:
-        return ALVK_STACK_INT64;
-    case ELEMENT_TYPE_I:
-    case ELEMENT_TYPE_U:
-        return ALVK_STACK_NATIVE_INT;
-    default:
-        return ALVK_STACK_NOTHING;
-    }
-}
-
 /* An enum's underlying type: its one instance field's type. */
 static alvk_stack_type enum_underlying(IMetaDataImport2 *im, mdTypeDef type)
 {
@@ -98,8 +75,12 @@ static alvk_stack_type enum_underlying(IMetaDataImport2 *im, mdTypeDef type)
                                                     &attributes, &sig, &sig_length, &constant_type,
                                                     &value, &value_length)) &&
                 (attributes & AIP_FD_STATIC) == 0 &&
-                aip_sig_parse_field(sig, sig_length, &t) == ALVK_OK && !t.is_byref)
-                found = of_element(t.element_type);
+                aip_sig_parse_field(sig, sig_length, &t) == ALVK_OK && !t.is_byref) {
+                /* An enum's underlying type is integral (II.14.3): nothing else counts. */
+                alvk_stack_type p = aip_stack_type_of_primitive(t.element_type);
+                if (p == ALVK_STACK_INT32 || p == ALVK_STACK_INT64 || p == ALVK_STACK_NATIVE_INT)
+                    found = p;
+            }
         }
     }
     if (e != NULL)

@@ -159,6 +159,35 @@ alvk_stack_type aip_stack_type_of_system_name(const char *name, size_t name_leng
     return ALVK_STACK_NOTHING;
 }
 
+alvk_stack_type aip_stack_type_of_primitive(uint8_t element)
+{
+    switch (element) {
+    case ELEMENT_TYPE_BOOLEAN:
+    case ELEMENT_TYPE_CHAR:
+    case ELEMENT_TYPE_I1:
+    case ELEMENT_TYPE_U1:
+    case ELEMENT_TYPE_I2:
+    case ELEMENT_TYPE_U2:
+    case ELEMENT_TYPE_I4:
+    case ELEMENT_TYPE_U4:
+        return ALVK_STACK_INT32;
+    case ELEMENT_TYPE_I8:
+    case ELEMENT_TYPE_U8:
+        return ALVK_STACK_INT64;
+    case ELEMENT_TYPE_I:
+    case ELEMENT_TYPE_U:
+        return ALVK_STACK_NATIVE_INT;
+    case ELEMENT_TYPE_R4:
+    case ELEMENT_TYPE_R8:
+        return ALVK_STACK_FLOAT;
+    case ELEMENT_TYPE_STRING:
+    case ELEMENT_TYPE_OBJECT:
+        return ALVK_STACK_OBJECT;
+    default:
+        return ALVK_STACK_NOTHING;
+    }
+}
+
 /* ------------------------------------------------------------------------- slots */
 
 static slot make(uint16_t mask)
@@ -393,29 +422,13 @@ static slot slot_of_sig_type(checker *c, const uint8_t *blob, size_t length, con
     if (at >= end)
         return make(S_UNK);
     uint8_t element = blob[at++];
+    alvk_stack_type primitive = aip_stack_type_of_primitive(element);
+    if (primitive != ALVK_STACK_NOTHING)
+        return make(bit_of(primitive));
     switch (element) {
-    case ELEMENT_TYPE_BOOLEAN:
-    case ELEMENT_TYPE_CHAR:
-    case ELEMENT_TYPE_I1:
-    case ELEMENT_TYPE_U1:
-    case ELEMENT_TYPE_I2:
-    case ELEMENT_TYPE_U2:
-    case ELEMENT_TYPE_I4:
-    case ELEMENT_TYPE_U4:
-        return make(S_I4);
-    case ELEMENT_TYPE_I8:
-    case ELEMENT_TYPE_U8:
-        return make(S_I8);
-    case ELEMENT_TYPE_R4:
-    case ELEMENT_TYPE_R8:
-        return make(S_F);
-    case ELEMENT_TYPE_I:
-    case ELEMENT_TYPE_U:
     case ELEMENT_TYPE_PTR:
     case ELEMENT_TYPE_FNPTR:
         return make(S_I);
-    case ELEMENT_TYPE_STRING:
-    case ELEMENT_TYPE_OBJECT:
     case ELEMENT_TYPE_CLASS:
     case ELEMENT_TYPE_SZARRAY:
     case ELEMENT_TYPE_ARRAY:

@@ -136,6 +136,12 @@ alvk_status aip_il_check_stack_types(const aip_stack_body *body, const aip_stack
  * otherwise. name is namespace and name joined by '.', name_length bytes, no NUL needed. */
 alvk_stack_type aip_stack_type_of_system_name(const char *name, size_t name_length);
 
+/* The stack type of a value of a primitive element type (ECMA-335 III.1.1.1): BOOLEAN,
+ * CHAR and the integers up to 32 bits -> INT32, I8/U8 -> INT64, I/U -> NATIVE_INT, R4/R8 ->
+ * FLOAT, STRING/OBJECT -> OBJECT; NOTHING for any other element (the one table of this
+ * rule: the checker and the oracles read it). */
+alvk_stack_type aip_stack_type_of_primitive(uint8_t element);
+
 /* "int32", "native int", "F", "O", "&", "value type", "nothing". */
 const char *aip_stack_type_name(alvk_stack_type type);
 
