@@ -60,30 +60,44 @@ internal sealed class MetadataNames(MetadataReader reader, bool scoped) : ISigna
         switch (h.Kind)
         {
             case HandleKind.MethodDefinition:
-                MethodDefinition method = Reader.GetMethodDefinition((MethodDefinitionHandle)h);
-                return Type(method.GetDeclaringType()) + "::" + Reader.GetString(method.Name) +
-                       Signature(method.DecodeSignature(this, null));
+                return Method(h, []);
             case HandleKind.FieldDefinition:
                 FieldDefinition field = Reader.GetFieldDefinition((FieldDefinitionHandle)h);
                 return Type(field.GetDeclaringType()) + "::" + Reader.GetString(field.Name) + " : " +
                        field.DecodeSignature(this, null);
             case HandleKind.MemberReference:
                 MemberReference reference = Reader.GetMemberReference((MemberReferenceHandle)h);
-                string parent = Token(reference.Parent) + "::" + Reader.GetString(reference.Name);
                 return reference.GetKind() == MemberReferenceKind.Method
-                    ? parent + Signature(reference.DecodeMethodSignature(this, null))
-                    : parent + " : " + reference.DecodeFieldSignature(this, null);
+                    ? Method(h, [])
+                    : Token(reference.Parent) + "::" + Reader.GetString(reference.Name) + " : " +
+                      reference.DecodeFieldSignature(this, null);
             case HandleKind.MethodSpecification:
                 MethodSpecification spec = Reader.GetMethodSpecification((MethodSpecificationHandle)h);
-                return Member(spec.Method) + "<" + string.Join(", ", spec.DecodeSignature(this, null)) + ">";
+                return Method(spec.Method, spec.DecodeSignature(this, null));
             default:
                 throw new BadImageFormatException($"a {h.Kind} token where a member was expected");
         }
     });
 
-    /// <summary>A method signature: calling convention, instance, generic arity, return and
-    /// parameter types (a vararg sentinel as "...").</summary>
-    public static string Signature(MethodSignature<string> signature)
+    /// <summary>A method (MethodDef or MemberRef), generic arguments in place of its arity when
+    /// it is instantiated (a MethodSpec): "[*]Game.Player::Name&lt;int&gt;() : string".</summary>
+    private string Method(EntityHandle method, ImmutableArray<string> instantiation)
+    {
+        if (method.Kind == HandleKind.MethodDefinition)
+        {
+            MethodDefinition definition = Reader.GetMethodDefinition((MethodDefinitionHandle)method);
+            return Type(definition.GetDeclaringType()) + "::" + Reader.GetString(definition.Name) +
+                   Signature(definition.DecodeSignature(this, null), instantiation);
+        }
+        MemberReference reference = Reader.GetMemberReference((MemberReferenceHandle)method);
+        return Token(reference.Parent) + "::" + Reader.GetString(reference.Name) +
+               Signature(reference.DecodeMethodSignature(this, null), instantiation);
+    }
+
+    /// <summary>A method signature: calling convention, instance, generic arity (or the
+    /// arguments of an instantiation), return and parameter types (a vararg sentinel as
+    /// "...").</summary>
+    public static string Signature(MethodSignature<string> signature, ImmutableArray<string> instantiation = default)
     {
         IEnumerable<string> parameters = signature.ParameterTypes.Take(signature.RequiredParameterCount);
         if (signature.RequiredParameterCount < signature.ParameterTypes.Length)
@@ -93,7 +107,8 @@ internal sealed class MetadataNames(MetadataReader reader, bool scoped) : ISigna
             ? ""
             : header.CallingConvention.ToString().ToLowerInvariant() + " ";
         return (header.IsInstance ? "instance " : "") + (header.HasExplicitThis ? "explicit " : "") + convention +
-               (header.IsGeneric ? $"<{signature.GenericParameterCount}>" : "") +
+               (!instantiation.IsDefaultOrEmpty ? "<" + string.Join(", ", instantiation) + ">"
+                : header.IsGeneric ? $"<{signature.GenericParameterCount}>" : "") +
                "(" + string.Join(", ", parameters) + ") : " + signature.ReturnType;
     }
 
