@@ -83,34 +83,44 @@ internal sealed class MetadataNames(MetadataReader reader, bool scoped) : ISigna
     /// it is instantiated (a MethodSpec): "[*]Game.Player::Name&lt;int&gt;() : string".</summary>
     private string Method(EntityHandle method, ImmutableArray<string> instantiation)
     {
+        string parent, name;
+        MethodSignature<string> signature;
         if (method.Kind == HandleKind.MethodDefinition)
         {
             MethodDefinition definition = Reader.GetMethodDefinition((MethodDefinitionHandle)method);
-            return Type(definition.GetDeclaringType()) + "::" + Reader.GetString(definition.Name) +
-                   Signature(definition.DecodeSignature(this, null), instantiation);
+            (parent, name) = (Type(definition.GetDeclaringType()), Reader.GetString(definition.Name));
+            signature = definition.DecodeSignature(this, null);
         }
-        MemberReference reference = Reader.GetMemberReference((MemberReferenceHandle)method);
-        return Token(reference.Parent) + "::" + Reader.GetString(reference.Name) +
-               Signature(reference.DecodeMethodSignature(this, null), instantiation);
+        else
+        {
+            MemberReference reference = Reader.GetMemberReference((MemberReferenceHandle)method);
+            (parent, name) = (Token(reference.Parent), Reader.GetString(reference.Name));
+            signature = reference.DecodeMethodSignature(this, null);
+        }
+        return Convention(signature.Header) + parent + "::" + name + Signature(signature, instantiation, false);
     }
 
     /// <summary>A method signature: calling convention, instance, generic arity (or the
     /// arguments of an instantiation), return and parameter types (a vararg sentinel as
     /// "...").</summary>
-    public static string Signature(MethodSignature<string> signature, ImmutableArray<string> instantiation = default)
+    public static string Signature(MethodSignature<string> signature, ImmutableArray<string> instantiation = default,
+                                   bool convention = true)
     {
         IEnumerable<string> parameters = signature.ParameterTypes.Take(signature.RequiredParameterCount);
         if (signature.RequiredParameterCount < signature.ParameterTypes.Length)
             parameters = parameters.Append("...").Concat(signature.ParameterTypes.Skip(signature.RequiredParameterCount));
-        SignatureHeader header = signature.Header;
-        string convention = header.CallingConvention == SignatureCallingConvention.Default
-            ? ""
-            : header.CallingConvention.ToString().ToLowerInvariant() + " ";
-        return (header.IsInstance ? "instance " : "") + (header.HasExplicitThis ? "explicit " : "") + convention +
+        return (convention ? Convention(signature.Header) : "") +
                (!instantiation.IsDefaultOrEmpty ? "<" + string.Join(", ", instantiation) + ">"
-                : header.IsGeneric ? $"<{signature.GenericParameterCount}>" : "") +
+                : signature.Header.IsGeneric ? $"<{signature.GenericParameterCount}>" : "") +
                "(" + string.Join(", ", parameters) + ") : " + signature.ReturnType;
     }
+
+    /// <summary>"instance ", "explicit ", a calling convention other than the default, or "".</summary>
+    private static string Convention(SignatureHeader header) =>
+        (header.IsInstance ? "instance " : "") + (header.HasExplicitThis ? "explicit " : "") +
+        (header.CallingConvention == SignatureCallingConvention.Default
+            ? ""
+            : header.CallingConvention.ToString().ToLowerInvariant() + " ");
 
     /// <summary>A method's parameter list for people: "(int, string)", generic methods with their
     /// arity ("`1(!!0)").</summary>
