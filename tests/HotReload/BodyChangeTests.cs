@@ -175,4 +175,41 @@ public sealed class BodyChangeTests
         Assert.Equal("IL_0000: ldstr \"left\" → \"rght\"",
                      result.Methods.Single(m => m.Member == "Game.Logic.Player.Left()").Difference);
     }
+
+    [Fact]
+    public void AChangedClosureBodyIsTheDisplayClassMethodsChange()
+    {
+        AssemblyComparison result = Edit(
+            "public static int Scale(int[] xs, int k) => xs.Select(x => x * k + 1).Sum();",
+            "public static int Scale(int[] xs, int k) => xs.Select(x => x * k + 2).Sum();");
+
+        MethodComparison lambda = Single(result, "Game.Logic.Player+<>c__DisplayClass0_0.<Scale>b__0(int)");
+        Assert.True(lambda.IsGenerated);
+        Assert.Contains(result.Methods, m => m is { Member: "Game.Logic.Player.Scale(int[], int)", BodyChanged: false });
+        Assert.Equal(["BodyChanged: Game.Logic.Player+<>c__DisplayClass0_0.<Scale>b__0(int)"],
+                     result.GeneratedChanges.Select(e => $"{e.Kind}: {e.Member}"));
+    }
+
+    [Fact]
+    public void ARemovedLambdaIsAGeneratedMemberWithoutCounterpart()
+    {
+        AssemblyComparison result = Edit("public static int Sum(int[] xs) => xs.Select(x => x * 2).Sum();",
+                                         "public static int Sum(int[] xs) => xs.Sum();");
+
+        Single(result, "Game.Logic.Player.Sum(int[])");
+        Assert.Equal(["TypeRemoved: Game.Logic.Player+<>c"], result.GeneratedChanges.Select(e => e.Message));
+    }
+
+    [Fact]
+    public void ALocalNewlyKeptAcrossAnAwaitIsAGeneratedFieldAdded()
+    {
+        AssemblyComparison result = Edit(
+            "public static async Task<int> RunAsync(int x) { await Task.Yield(); return x; }",
+            "public static async Task<int> RunAsync(int x) { int y = x * 2; await Task.Yield(); return y; }");
+
+        Single(result, "Game.Logic.Player+<RunAsync>d__0.MoveNext()");
+        Assert.Equal(["BodyChanged: Game.Logic.Player+<RunAsync>d__0.MoveNext()",
+                      "FieldAdded: Game.Logic.Player+<RunAsync>d__0.<y>5__2"],
+                     result.GeneratedChanges.Select(e => $"{e.Kind}: {e.Member}").Order(StringComparer.Ordinal));
+    }
 }

@@ -140,8 +140,10 @@ public static class AssemblyComparer
 
         private void CompareFields(string typeName, TypeDefinition typeA, TypeDefinition typeB, bool generatedType)
         {
-            Dictionary<string, FieldDefinitionHandle> fieldsB = typeB.GetFields()
-                .ToDictionary(h => b.Name(b.Reader.GetFieldDefinition(h).Name), StringComparer.Ordinal);
+            // Names are unique in what C# emits; in other IL a repeated name keeps its first field.
+            var fieldsB = new Dictionary<string, FieldDefinitionHandle>(StringComparer.Ordinal);
+            foreach (FieldDefinitionHandle handle in typeB.GetFields())
+                fieldsB.TryAdd(b.Name(b.Reader.GetFieldDefinition(handle).Name), handle);
             var seen = new HashSet<string>(StringComparer.Ordinal);
             foreach (FieldDefinitionHandle handle in typeA.GetFields())
             {
@@ -174,7 +176,7 @@ public static class AssemblyComparer
         {
             var methodsB = new Dictionary<string, MethodDefinitionHandle>(StringComparer.Ordinal);
             foreach (MethodDefinitionHandle handle in typeB.GetMethods())
-                methodsB[b.MethodKey(b.Reader.GetMethodDefinition(handle))] = handle;
+                methodsB.TryAdd(b.MethodKey(b.Reader.GetMethodDefinition(handle)), handle);
             var unmatchedA = new List<MethodDefinitionHandle>();
             var matchedB = new HashSet<MethodDefinitionHandle>();
             foreach (MethodDefinitionHandle handle in typeA.GetMethods())
