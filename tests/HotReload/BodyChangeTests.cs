@@ -212,4 +212,18 @@ public sealed class BodyChangeTests
                       "FieldAdded: Game.Logic.Player+<RunAsync>d__0.<y>5__2"],
                      result.GeneratedChanges.Select(e => $"{e.Kind}: {e.Member}").Order(StringComparer.Ordinal));
     }
+
+    // The IL does the same thing instruction for instruction (its box token moved: a TypeRef was
+    // added); only the local's declared type changed. The IL is compared first, so the difference
+    // reported being the locals' shows the code compared equal.
+    [Fact]
+    public void AChangedLocalTypeWithTheSameCode()
+    {
+        AssemblyComparison result = Edit(
+            "public static int Hash(int x) { object o = x; return o.GetHashCode() + o.GetHashCode(); }",
+            "public static int Hash(int x) { IComparable o = x; return o.GetHashCode() + o.GetHashCode(); }");
+
+        MethodComparison hash = Single(result, "Game.Logic.Player.Hash(int)");
+        Assert.Equal("locals (object) → (System.IComparable)", hash.Difference);
+    }
 }
