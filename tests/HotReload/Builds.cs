@@ -19,7 +19,25 @@ internal static class Builds
         .Select(p => (MetadataReference)MetadataReference.CreateFromFile(p))
         .ToImmutableArray();
 
-    private static readonly string Folder = Directory.CreateTempSubdirectory("alvk-hotreload-").FullName;
+    private static readonly string Folder = NewFolder();
+
+    /// <summary>A temporary folder for this run's builds, deleted when the test process exits.</summary>
+    private static string NewFolder()
+    {
+        string folder = Directory.CreateTempSubdirectory("alvk-hotreload-").FullName;
+        AppDomain.CurrentDomain.ProcessExit += (_, _) =>
+        {
+            try
+            {
+                Directory.Delete(folder, recursive: true);
+            }
+            catch (IOException)
+            {
+                // Still open elsewhere: left to the system's temporary-file cleanup.
+            }
+        };
+        return folder;
+    }
 
     /// <summary>`source` compiled (Release, deterministic) into a new file; the compiler's errors
     /// fail the test.</summary>
