@@ -98,6 +98,7 @@ build_managed() {
   dotnet build tests/Proofs/AlvorKit.Proofs/AlvorKit.Proofs.csproj -c Release -v quiet -nologo
   dotnet build tests/Launcher/AlvorKit.Interception.Launcher.Tests.csproj -c Release -v quiet -nologo
   dotnet build tests/Bindings/AlvorKit.Bindings.Tests.csproj -c Release -v quiet -nologo
+  dotnet build tests/HotReload/AlvorKit.HotReload.Tests.csproj -c Release -v quiet -nologo
 }
 
 binding_tests() {
@@ -109,6 +110,12 @@ binding_tests() {
 bindings() {
   step "regenerating managed/AlvorKit.Interception.Native/Generated/Abi.g.cs from the header"
   /usr/bin/python3 tools/bindgen/generate.py
+}
+
+hotreload_tests() {
+  step "hot reload: a loaded assembly compared with its rebuild (xunit, Roslyn-built pairs)"
+  dotnet test tests/HotReload/AlvorKit.HotReload.Tests.csproj -c Release --no-build -nologo \
+    --logger "console;verbosity=normal"
 }
 
 launcher_tests() {
@@ -229,7 +236,7 @@ target=${1:-test}
 case "$target" in
   native) require demo; build_release ;;
   managed) build_managed ;;
-  test) require test; include_check; format_check; build_native; call_check; build_managed; test_tools; native_tests; tsan_tests; fuzz_bounded; artifact_checks; binding_tests; proofs; sanitized_proofs; launcher_tests ;;
+  test) require test; include_check; format_check; build_native; call_check; build_managed; test_tools; native_tests; tsan_tests; fuzz_bounded; artifact_checks; binding_tests; hotreload_tests; proofs; sanitized_proofs; launcher_tests ;;
   fuzz) tests/fuzz/run.sh long "${FUZZ_SECONDS:-600}" ;;
   tsan) tsan_tests ;;
   stress) build_native; build_managed; stress ;;
