@@ -67,16 +67,37 @@ public sealed class ExitProofs
     [MemberData(nameof(Variants))]
     public void CallsAfterTheWorkerStoppedReturnStatuses(string variant, int exitCode)
     {
-        ProcessResult run = StressReports.Exit(variant).Run;
-        string[] lines = run.Stderr.Split('\n', StringSplitOptions.RemoveEmptyEntries)
-            .Where(l => l.StartsWith(AfterShutdown, StringComparison.Ordinal)).ToArray();
-        Assert.True(lines.Any(l => l.EndsWith(" WorkerUnavailable", StringComparison.Ordinal)),
-            $"exit {exitCode}: no call saw the stopped worker:\n{run.Stderr}");
-        foreach (string line in lines)
+        // Whether a thread gets a call in between the worker's stop and the end of the process
+        // is a race: the window is the rest of the worker's current command, a few milliseconds
+        // when it is a light one, and on a loaded 2-core machine the callers may all be off the
+        // CPU for it (2 or 3 processes in 32, measured with two processes at once). So up to
+        // three processes: the first where a call met the stopped worker is the proof, and
+        // every process, that one or not, must end with its exit code, write nothing foreign
+        // and report each call after the stop as a function and a status name.
+        var runs = new List<ProcessResult> { StressReports.Exit(variant).Run };
+        while (!SawStoppedWorker(runs[^1]) && runs.Count < 3)
+            runs.Add(StressReports.ExitAgain(variant).Run);
+        foreach (ProcessResult run in runs)
         {
-            string[] parts = line[AfterShutdown.Length..].Split(' ');
-            Assert.True(parts.Length == 2 && Exports.Contains(parts[0]) && parts[1].All(char.IsLetter),
-                $"not a function and a status name: {line}");
+            Assert.True(run.ExitCode == exitCode, run.ToString());
+            string[] foreign = run.Stderr.Split('\n', StringSplitOptions.RemoveEmptyEntries)
+                .Where(l => !l.StartsWith(Prefix, StringComparison.Ordinal)).ToArray();
+            Assert.True(foreign.Length == 0, $"exit {exitCode}: unexpected stderr:\n{string.Join('\n', foreign)}");
+            foreach (string line in AfterShutdownLines(run))
+            {
+                string[] parts = line[AfterShutdown.Length..].Split(' ');
+                Assert.True(parts.Length == 2 && Exports.Contains(parts[0]) && parts[1].All(char.IsLetter),
+                    $"not a function and a status name: {line}");
+            }
         }
+        Assert.True(SawStoppedWorker(runs[^1]),
+            $"exit {exitCode}: in {runs.Count} processes no call saw the stopped worker:\n{runs[^1].Stderr}");
     }
+
+    private static string[] AfterShutdownLines(ProcessResult run) =>
+        run.Stderr.Split('\n', StringSplitOptions.RemoveEmptyEntries)
+            .Where(l => l.StartsWith(AfterShutdown, StringComparison.Ordinal)).ToArray();
+
+    private static bool SawStoppedWorker(ProcessResult run) =>
+        AfterShutdownLines(run).Any(l => l.EndsWith(" WorkerUnavailable", StringComparison.Ordinal));
 }
