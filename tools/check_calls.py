@@ -15,6 +15,9 @@ import os
 import subprocess
 import sys
 
+# The one cycle finder of the layer checks (Tarjan), beside this script.
+from check_includes import strongly_connected
+
 SOURCE_MARK = os.sep + "src" + os.sep
 DEFAULT_SOURCES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "native",
                                "interception-profiler", "src")
@@ -51,43 +54,6 @@ def symbols(path):
     return defined, used
 
 
-def cycles(graph):
-    """Strongly connected components with more than one node (Tarjan, iterative)."""
-    index, low, on_stack, stack, result, counter = {}, {}, set(), [], [], [0]
-    for start in sorted(graph):
-        if start in index:
-            continue
-        work = [(start, iter(sorted(graph[start])))]
-        index[start] = low[start] = counter[0]; counter[0] += 1
-        stack.append(start); on_stack.add(start)
-        while work:
-            node, children = work[-1]
-            advanced = False
-            for child in children:
-                if child not in index:
-                    index[child] = low[child] = counter[0]; counter[0] += 1
-                    stack.append(child); on_stack.add(child)
-                    work.append((child, iter(sorted(graph.get(child, ())))))
-                    advanced = True
-                    break
-                if child in on_stack:
-                    low[node] = min(low[node], index[child])
-            if advanced:
-                continue
-            work.pop()
-            if work:
-                low[work[-1][0]] = min(low[work[-1][0]], low[node])
-            if low[node] == index[node]:
-                component = []
-                while True:
-                    top = stack.pop(); on_stack.discard(top); component.append(top)
-                    if top == node:
-                        break
-                if len(component) > 1:
-                    result.append(sorted(component))
-    return result
-
-
 def main(argv):
     if len(argv) not in (2, 3):
         print(__doc__, file=sys.stderr)
@@ -119,7 +85,7 @@ def main(argv):
                 folder_graph[folder].add(target)
     failures = 0
     for kind, graph in (("folder", folder_graph), ("file", unit_graph)):
-        for component in cycles(graph):
+        for component in strongly_connected(graph, graph):
             failures += 1
             print(f"call cycle between {kind}s: " + " <-> ".join(component))
     edges = sum(len(v) for v in unit_graph.values())

@@ -59,38 +59,16 @@ public sealed class PatchOwner : IDisposable, IAsyncDisposable
     /// <summary>Removes every patch this owner holds (each target gets its original body back
     /// unless another owner still holds it). Every patch is attempted; failures are thrown
     /// together afterwards as an AggregateException of PatchExceptions.</summary>
-    public void Dispose()
-    {
-        List<Patch> patches;
-        lock (_gate)
-        {
-            if (_disposed)
-                return;
-            _disposed = true;
-            patches = [.. _patches];
-        }
-        var failures = new List<Exception>();
-        for (int i = patches.Count - 1; i >= 0; i--)
-        {
-            try
-            {
-                patches[i].Remove();
-            }
-            catch (PatchException e)
-            {
-                failures.Add(e);
-            }
-        }
-        if (failures.Count > 0)
-            throw new AggregateException($"{Name}: {failures.Count} of {patches.Count} patches could not be removed.",
-                failures);
-    }
+    public void Dispose() => Interceptor.Completed(DisposeCore(synchronous: true));
 
     /// <summary><see cref="Dispose"/> without blocking the calling thread on the profiler's worker
     /// (<c>await using var owner = new PatchOwner("console");</c>): every patch is removed with
     /// <see cref="Patch.RemoveAsync"/>, one after the other; failures are thrown together
     /// afterwards as an AggregateException of PatchExceptions.</summary>
-    public async ValueTask DisposeAsync()
+    public ValueTask DisposeAsync() => DisposeCore(synchronous: false);
+
+    // Both disposals: the patches taken once, removed newest first, every failure kept.
+    private async ValueTask DisposeCore(bool synchronous)
     {
         List<Patch> patches;
         lock (_gate)
@@ -105,7 +83,10 @@ public sealed class PatchOwner : IDisposable, IAsyncDisposable
         {
             try
             {
-                await patches[i].RemoveAsync().ConfigureAwait(false);
+                if (synchronous)
+                    patches[i].Remove();
+                else
+                    await patches[i].RemoveAsync().ConfigureAwait(false);
             }
             catch (PatchException e)
             {
