@@ -60,7 +60,7 @@ extern "C" {
  * a library whose minor is greater or equal to its own.
  * ------------------------------------------------------------------------------------- */
 #define ALVK_ABI_VERSION_MAJOR 3
-#define ALVK_ABI_VERSION_MINOR 2
+#define ALVK_ABI_VERSION_MINOR 3
 #define ALVK_ABI_VERSION_PATCH 0
 
 #define ALVK_MAKE_VERSION(major, minor, patch) \
@@ -156,7 +156,7 @@ extern "C" {
     X(ALVK_E_RELOCATION_MALFORMED, 503,                                                    \
       "a relocation's kind, size, name, blob or parent is invalid")                        \
     X(ALVK_E_RELOCATION_NOT_OPERAND, 504,                                                  \
-      "a relocation's offset is not the token operand of an instruction")                  \
+      "a relocation's offset is not a token operand (of an instruction, the locals, a catch)") \
     X(ALVK_E_RELOCATION_KIND_MISMATCH, 505,                                                \
       "the instruction at a relocation does not take that kind of token")                  \
     X(ALVK_E_RELOCATION_OVERLAP, 506, "two relocations fill the same operand")             \
@@ -448,6 +448,19 @@ typedef struct alvk_patch_telemetry {
 /* A STANDALONE_SIG relocation with a local variable signature that fills the fat header's
  * LocalVarSigTok, so a body can declare locals the module has no signature for. */
 #define ALVK_RELOCATION_LOCALS_SIGNATURE 0xFFFFFFFEu
+/* ABI 3.3. A TYPE_REF or TYPE_SPEC relocation that fills the class token of exception clause
+ * `clause` (0-based, in the order the body's EH sections list them), which must be a typed
+ * catch clause (flags COR_ILEXCEPTION_CLAUSE_NONE). clause < ALVK_MAX_CATCH_TYPE_CLAUSE. */
+#define ALVK_RELOCATION_CATCH_TYPE(clause) (0xFFFF0000u + (uint32_t)(clause))
+#define ALVK_MAX_CATCH_TYPE_CLAUSE 0xFFF0u
+/* ABI 3.3. Class references inside a relocation's blob. In a signature, a
+ * TypeDefOrRefOrSpecEncoded coded index whose tag (its two low bits) is 3, which ECMA-335
+ * II.23.2.8 leaves unused, names relocation number `row` (1-based, the value shifted right by
+ * 2) of the same generation: an earlier TYPE_REF relocation. The profiler writes that
+ * relocation's token in its place before it checks or defines the blob, so a signature can
+ * name a type the module does not reference yet. Anything else with tag 3 is
+ * ALVK_E_RELOCATION_MALFORMED for the relocation whose blob holds it. */
+#define ALVK_SIGNATURE_RELOCATION_TAG 3u
 
 typedef enum alvk_relocation_kind {
     /* blob: a method signature (calli) or a local variable signature. */
@@ -461,6 +474,9 @@ typedef enum alvk_relocation_kind {
     /* parent (the resolution scope: an AssemblyRef, ModuleRef or enclosing TypeRef) and
      * name ("Namespace.Type"): a TypeRef, for references to types of other modules. */
     ALVK_RELOCATION_TYPE_REF = 5,
+    /* ABI 3.3. blob: the string's UTF-16LE code units (an even length; 0 for ""), for an
+     * ldstr operand; the token is a user string (DefineUserString). */
+    ALVK_RELOCATION_USER_STRING = 6,
     ALVK_RELOCATION_KIND_MAX_ENUM = 0x7FFFFFFF
 } alvk_relocation_kind;
 
@@ -468,8 +484,9 @@ typedef struct alvk_relocation {
     uint32_t size;              /* sizeof(alvk_relocation) */
     alvk_relocation_kind kind;
     uint32_t il_offset;         /* offset in the code (after the header) of the 4-byte token
-                                 * operand to fill, ALVK_RELOCATION_NO_OPERAND or
-                                 * ALVK_RELOCATION_LOCALS_SIGNATURE */
+                                 * operand to fill, ALVK_RELOCATION_NO_OPERAND,
+                                 * ALVK_RELOCATION_LOCALS_SIGNATURE or
+                                 * ALVK_RELOCATION_CATCH_TYPE(clause) */
     uint32_t parent_token;      /* MEMBER_REF, METHOD_SPEC, TYPE_REF: an existing token of
                                  * the target module, or 0 to use parent_relocation */
     uint32_t parent_relocation; /* 1-based index of an earlier relocation whose token is the

@@ -13,7 +13,7 @@ namespace AlvorKit.Interception.Native;
 public static class AlvkConstants
 {
     public const uint AbiVersionMajor = 3;
-    public const uint AbiVersionMinor = 2;
+    public const uint AbiVersionMinor = 3;
     public const uint AbiVersionPatch = 0;
     public const uint MaxAllowlistEntries = 32;
     public const uint MaxModuleNameLength = 127;
@@ -28,6 +28,8 @@ public static class AlvkConstants
     public const uint MaxILMapEntries = 4096;
     public const uint RelocationNoOperand = 0xffffffff;
     public const uint RelocationLocalsSignature = 0xfffffffe;
+    public const uint MaxCatchTypeClause = 65520;
+    public const uint SignatureRelocationTag = 3;
     public const uint MaxSampleFrames = 64;
     public const uint TypeNameCapacity = 512;
     public const uint MethodNameCapacity = 256;
@@ -162,6 +164,7 @@ public enum AlvkRelocationKind : int
     MemberRef = 3,
     MethodSpec = 4,
     TypeRef = 5,
+    UserString = 6,
 }
 
 /// <summary>alvk_stack_type.</summary>

@@ -162,7 +162,7 @@ public enum InterceptionStatus
     /// <summary><c>ALVK_E_RELOCATION_MALFORMED</c>: a relocation's kind, size, name, blob or parent is invalid.</summary>
     RelocationMalformed = 503,
 
-    /// <summary><c>ALVK_E_RELOCATION_NOT_OPERAND</c>: a relocation's offset is not the token operand of an instruction.</summary>
+    /// <summary><c>ALVK_E_RELOCATION_NOT_OPERAND</c>: a relocation's offset is not a token operand (of an instruction, the locals, a catch).</summary>
     RelocationNotOperand = 504,
 
     /// <summary><c>ALVK_E_RELOCATION_KIND_MISMATCH</c>: the instruction at a relocation does not take that kind of token.</summary>
