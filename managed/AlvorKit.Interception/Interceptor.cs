@@ -81,6 +81,9 @@ public sealed class Interceptor : IDisposable
     /// (the process must have started with ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING=1).</summary>
     public AllocationCapture Allocations => Native.Allocations;
 
+    /// <summary>Hot reload from source: the bodies of a rebuilt assembly applied to the loaded one.</summary>
+    public HotReload.HotReloader Reload => throw new NotImplementedException();
+
     /// <summary>The owner of patches installed without one; <see cref="Dispose"/> removes them.</summary>
     public PatchOwner DefaultOwner { get; }
 
