@@ -40,7 +40,7 @@ public sealed class HotReloadCoreProofs
 
         Assert.Equal(1, r.Original);
         Assert.True(r.Constant.Outcome == "Applied", r.Constant.Summary);
-        Assert.Equal(["HotGame.Game.Value()|Applied|IL_0000: ldc.i4 01000000 → 02000000"], r.Constant.Methods);
+        Assert.Equal(["HotGame.Game.Value()|Applied|IL_0000: ldc.i4.1 → ldc.i4.2"], r.Constant.Methods);
         Assert.StartsWith("HotGame: 1 method changed, applied in ", r.Constant.Summary, StringComparison.Ordinal);
         AssertValue(r.Constant);
 
