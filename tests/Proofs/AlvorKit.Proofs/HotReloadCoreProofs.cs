@@ -60,6 +60,8 @@ public sealed class HotReloadCoreProofs
         HotReloadCoreReport r = Report(tiering);
 
         Assert.True(r.NewCall.Outcome == "Applied", r.NewCall.Summary);
+        // The difference from the body it ran before (the previous rebuild's), not the original's.
+        Assert.Equal(["HotGame.Game.Value()|Applied|IL_0000: ldc.i4.2 → ldc.i4.7"], r.NewCall.Methods);
         AssertValue(r.NewCall);
     }
 
