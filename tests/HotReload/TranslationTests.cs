@@ -244,6 +244,52 @@ public sealed class TranslationTests
                                                    r.Message.Contains("MethodAdded", StringComparison.Ordinal));
     }
 
+    [Fact]
+    public void ANewHoistedLocalInAStateMachineDoesNotMap()
+    {
+        (ReloadTranslation translation, _, _) = Translated.Of(
+            World("public static async System.Threading.Tasks.Task<int> Load(int x) { await System.Threading.Tasks.Task.Yield(); return x; }"),
+            World("public static async System.Threading.Tasks.Task<int> Load(int x) { int y = x * 2; await System.Threading.Tasks.Task.Yield(); return y + x; }"));
+
+        Assert.Empty(translation.Bodies);
+        Assert.Contains(translation.Refusals, r => r.Reason == ReloadRefusalReason.GeneratedMemberDoesNotMap &&
+                                                   r.Member == "Game.World.Load" &&
+                                                   r.Message.Contains("<y>5__", StringComparison.Ordinal) &&
+                                                   r.Message.Contains("FieldAdded", StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public void ANewInstantiationOfTheModulesOwnGenericMethodIsAMethodSpecOnItsMethodDef()
+    {
+        const string Id = "public static T Id<T>(T v) => v;\n";
+        TranslatedBody body = Changed(Id + "public static long Twice(long v) => v;",
+                                      Id + "public static long Twice(long v) => Id(v) * 2;", "Game.World.Twice(long)",
+                                      out _, out _);
+
+        RelocationSpec spec = Assert.Single(body.Lowered.Relocations);
+        Assert.Equal(RelocationKind.MethodSpec, spec.Kind);
+        Assert.Equal(0x0600_0000u, spec.ParentToken & 0xFF00_0000u); // Id<T>: the loaded MethodDef
+        Assert.Equal([0x0A, 0x01, 0x0A], Translated.Blob(body, spec)); // <long>
+        Translated.AssertValid(body.Lowered);
+    }
+
+    [Fact]
+    public void ANewNestedTypeIsATypeRefUnderItsEnclosingTypeRef()
+    {
+        TranslatedBody body = Changed("public static Type Kind() => typeof(int);",
+                                      "public static Type Kind() => typeof(Environment.SpecialFolder);",
+                                      "Game.World.Kind()", out _, out _);
+
+        RelocationSpec[] typeRefs = Translated.OfKind(body, RelocationKind.TypeRef);
+        Assert.Equal(2, typeRefs.Length);
+        Assert.Equal("System.Environment", Translated.Name(body, typeRefs[0]));
+        Assert.Equal(RelocationTable.NoOperand, typeRefs[0].ILOffset);
+        Assert.Equal("SpecialFolder", Translated.Name(body, typeRefs[1]));
+        Assert.Equal(1u, typeRefs[1].ParentRelocation); // the enclosing TypeRef, handed on
+        Assert.Equal(1u, typeRefs[1].ILOffset); // ldtoken's operand
+        Translated.AssertValid(body.Lowered);
+    }
+
     private static TranslatedBody ChangedGenerated(string before, string after, string memberPrefix)
     {
         (ReloadTranslation translation, string loaded, string rebuilt) = Translated.Of(World(before), World(after));
