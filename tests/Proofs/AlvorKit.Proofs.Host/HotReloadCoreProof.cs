@@ -57,10 +57,14 @@ internal static class HotReloadCoreProof
         });
         string rude = Build(root, "v4", Name, body: il => Constant(il, 4), extraMethod: true);
         string other = Build(root, "other", Name + "NotLoaded", body: il => Constant(il, 5));
+        string otherLoaded = Build(root, "other1", Name + "Other", body: il => Constant(il, 1));
+        string otherRebuilt = Build(root, "other2", Name + "Other", body: il => Constant(il, 2));
 
         Assembly game = AssemblyLoadContext.Default.LoadFromAssemblyPath(original);
         Func<int> value = game.GetType("HotGame.Game")!.GetMethod("Value")!.CreateDelegate<Func<int>>();
         int before = value();
+        Func<int> otherValue = AssemblyLoadContext.Default.LoadFromAssemblyPath(otherLoaded).GetType("HotGame.Game")!
+            .GetMethod("Value")!.CreateDelegate<Func<int>>();
 
         using Interceptor interceptor = Interceptor.Open();
         HotReloader reload = interceptor.Reload;
@@ -74,6 +78,9 @@ internal static class HotReloadCoreProof
         ReloadStep rudeStep = Step(reload.Apply(rude), 7);
         ReloadStep back = Step(reload.Apply(original), 1);
         ReloadStep notLoaded = Step(reload.Apply(other), 1);
+        ReloadResult refusedOther = reload.Apply(otherRebuilt);
+        var notAllowlisted = new ReloadStep(refusedOther.Outcome.ToString(), [.. refusedOther.Methods.Select(m => m.Member)],
+            [.. refusedOther.Refusals.Select(r => r.Message)], refusedOther.Summary, Poll(otherValue, 1));
 
         // The watched folder: v2 written as a temporary file and renamed into place.
         string drop = Path.Combine(root, "drop");
@@ -91,7 +98,8 @@ internal static class HotReloadCoreProof
         string? resultText = File.Exists(resultFile) ? File.ReadAllText(resultFile) : null;
 
         ReloadStep reverted = Step(reload.RevertAll(), 1);
-        return new HotReloadCoreReport(before, constantStep, same, newCallStep, rudeStep, back, notLoaded, watchedStep,
+        return new HotReloadCoreReport(before, constantStep, same, newCallStep, rudeStep, back, notLoaded, notAllowlisted,
+                                       watchedStep,
                                        resultText, reverted, reload.Owner.Patches.Count);
     }
 
