@@ -199,9 +199,12 @@ internal sealed unsafe class NativeProfiler
 
     // The runtime answers a FunctionID only for a method with no type arguments of its own or
     // of its type; its handle's value is that FunctionID.
+    // An instance method of a value type is no probe: the runtime has two method descs for it
+    // (the method and its unboxing stub, for a virtual one such as an async state machine's
+    // MoveNext), and the one its handle names need not be the one the profiler looks up.
     private static bool Fits(MethodBase m, Module module) =>
         m.Module == module && !m.IsGenericMethod && m.DeclaringType is { IsGenericType: false } &&
-        (m.MetadataToken >> 24) == 0x06;
+        !(m.DeclaringType.IsValueType && !m.IsStatic) && (m.MetadataToken >> 24) == 0x06;
 
     public InterceptionStatus Describe(MethodBase method, out MethodDescription? description)
     {
@@ -327,6 +330,24 @@ internal sealed unsafe class NativeProfiler
         uint failing = 0;
         InterceptionStatus rc = Pinned(g, target, prior, owner,
             (in AlvkGeneration generation) => _library.GenerationValidate(generation, out failing));
+        failingIndex = failing;
+        return rc;
+    }
+
+    /// <summary>alvk_generation_validate through a library bound by the caller (the hot reload
+    /// tests open the library by path: the validator needs no profiler).</summary>
+    public static InterceptionStatus Validate(AlvkExports exports, LoweredGeneration g, MethodDescription target,
+        ulong owner, out uint failingIndex)
+    {
+        uint failing = 0;
+        InterceptionStatus rc = Pinned(g, target, 0, owner, (in AlvkGeneration generation) =>
+        {
+            AlvkGeneration copy = generation;
+            uint index = 0;
+            AlvkStatus status = exports.GenerationValidate(&copy, &index);
+            failing = index;
+            return status;
+        });
         failingIndex = failing;
         return rc;
     }
