@@ -100,7 +100,7 @@ public sealed class TranslationTests
                                       out _, out _);
 
         RelocationSpec relocation = Assert.Single(body.Lowered.Relocations);
-        Assert.Equal(TokenTranslator.UserStringKind, relocation.Kind);
+        Assert.Equal(RelocationKind.UserString, relocation.Kind);
         Assert.Equal(1u, relocation.ILOffset); // ldstr's operand
         Assert.Equal(Encoding.Unicode.GetBytes("héllo wörld"), Translated.Blob(body, relocation));
         Assert.Equal(0x7000_0000, BinaryPrimitives.ReadInt32LittleEndian(body.Lowered.Body.AsSpan(2)));

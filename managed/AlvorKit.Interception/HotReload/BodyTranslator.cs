@@ -41,7 +41,7 @@ internal static class BodyTranslator
         if (!body.LocalSignature.IsNil)
         {
             Operand operand = tokens.Locals(body.LocalSignature);
-            BinaryPrimitives.WriteInt32LittleEndian(raw.AsSpan(8), Placeholder(operand));
+            BinaryPrimitives.WriteInt32LittleEndian(raw.AsSpan(8), operand.Placeholder);
             if (operand.Relocation is { } request)
                 locals = (request, RelocationTable.LocalsSignature);
         }
@@ -57,11 +57,6 @@ internal static class BodyTranslator
                                    $"{Native.AlvkConstants.MaxGenerationBlobBytes}");
         return new LoweredGeneration(raw, pool, specs, [new ILMapSpec(0, 0, true)], body.MaxStack);
     }
-
-    /// <summary>The 4 bytes written where a relocation's token goes: the nil token of the table
-    /// it makes (the profiler overwrites it), or the token itself.</summary>
-    public static int Placeholder(Operand operand) =>
-        operand.Relocation?.Kind == TokenTranslator.UserStringKind ? 0x7000_0000 : operand.Placeholder;
 
     private static (int Start, int Size) Layout(byte[] raw, string member)
     {
@@ -98,7 +93,7 @@ internal static class BodyTranslator
             if (OpCodeTable.IsToken(kind))
             {
                 Operand operand = tokens.Translate(BinaryPrimitives.ReadInt32LittleEndian(code[offset..]));
-                BinaryPrimitives.WriteInt32LittleEndian(code[offset..], Placeholder(operand));
+                BinaryPrimitives.WriteInt32LittleEndian(code[offset..], operand.Placeholder);
                 if (operand.Relocation is { } request)
                     table.AtOperand(request, (uint)offset);
             }
@@ -139,7 +134,7 @@ internal static class BodyTranslator
                     Span<byte> token = raw.AsSpan(c + clauseSize - 4, 4);
                     Operand operand = tokens.Type(System.Reflection.Metadata.Ecma335.MetadataTokens.EntityHandle(
                         BinaryPrimitives.ReadInt32LittleEndian(token)));
-                    BinaryPrimitives.WriteInt32LittleEndian(token, Placeholder(operand));
+                    BinaryPrimitives.WriteInt32LittleEndian(token, operand.Placeholder);
                     if (operand.Relocation is { } request)
                         table.AtOperand(request, CatchTypeBase + (uint)clause);
                 }

@@ -5,9 +5,10 @@ namespace AlvorKit.Interception.HotReload;
 
 /// <summary>
 /// <see cref="HotReloader.WatchFolder"/>: a FileSystemWatcher on the drop folder for
-/// <c>*.dll</c> created or renamed into place; each file is applied about 50 ms after its last
-/// event (a debounce: one build may touch it several times), one at a time, in order, on a
-/// background task. Each result's summary goes to <c>Name.result.txt</c> (a temporary file
+/// <c>*.dll</c> created or renamed into place, applied one at a time, in order, on a background
+/// task. A file renamed into place (how <c>alvorkit-intercept watch</c> drops it) is whole at its
+/// event and is applied at once; a file created or written in place is applied about 50 ms after
+/// its last event (a debounce: a copy touches it several times). Each result's summary goes to <c>Name.result.txt</c> (a temporary file
 /// renamed over it) and to the callback. Dispose stops the watcher and waits for an apply
 /// under way.
 /// </summary>
@@ -35,9 +36,9 @@ internal sealed class FolderWatch : IDisposable
         {
             NotifyFilter = NotifyFilters.FileName | NotifyFilters.LastWrite | NotifyFilters.Size,
         };
-        _watcher.Created += (_, e) => Touched(e.FullPath);
-        _watcher.Changed += (_, e) => Touched(e.FullPath);
-        _watcher.Renamed += (_, e) => Touched(e.FullPath);
+        _watcher.Created += (_, e) => Touched(e.FullPath, Debounce);
+        _watcher.Changed += (_, e) => Touched(e.FullPath, Debounce);
+        _watcher.Renamed += (_, e) => Touched(e.FullPath, TimeSpan.Zero);
         _watcher.EnableRaisingEvents = true;
     }
 
@@ -67,8 +68,8 @@ internal sealed class FolderWatch : IDisposable
         _stop.Dispose();
     }
 
-    // A file event: (re)start its debounce timer.
-    private void Touched(string path)
+    // A file event: (re)start its timer, due after `settle`.
+    private void Touched(string path, TimeSpan settle)
     {
         if (!path.EndsWith(".dll", StringComparison.OrdinalIgnoreCase))
             return;
@@ -87,7 +88,7 @@ internal sealed class FolderWatch : IDisposable
                 timer.Dispose();
                 return;
             }
-            timer.Change(Debounce, Timeout.InfiniteTimeSpan);
+            timer.Change(settle, Timeout.InfiniteTimeSpan);
         }
     }
 

@@ -22,9 +22,6 @@ internal sealed class TranslationRefusedException(ReloadRefusal refusal) : Excep
 /// </summary>
 internal sealed class TokenTranslator(LoadedRows loaded, BuildSide rebuilt, RelocationTable table, string member)
 {
-    /// <summary>ALVK_RELOCATION_USER_STRING (ABI 3.3), which the managed RelocationKind gains with the native side.</summary>
-    public const RelocationKind UserStringKind = (RelocationKind)Native.AlvkRelocationKind.UserString;
-
     private readonly MetadataReader _reader = rebuilt.Reader;
 
     /// <summary>The operand of an instruction (or a clause's catch type) that names `token`.</summary>
@@ -79,7 +76,7 @@ internal sealed class TokenTranslator(LoadedRows loaded, BuildSide rebuilt, Relo
         if (loaded.UserString(value) is int existing)
             return Plans.Operand.Direct(existing);
         byte[] blob = Encoding.Unicode.GetBytes(value);
-        return Plans.Operand.Relocated(new RelocationRequest(UserStringKind, blob, null, Parent.None,
+        return Plans.Operand.Relocated(new RelocationRequest(RelocationKind.UserString, blob, null, Parent.None,
             $"user string \"{Shorten(value)}\""));
     }
 
