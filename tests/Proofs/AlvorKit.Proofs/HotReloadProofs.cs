@@ -128,8 +128,8 @@ public sealed class HotReloadProofs(ReloadLoop loop) : IClassFixture<ReloadLoop>
             Save(path, Replace(original, from, to));
             for (int g = 0; g < marks.Length; g++)
             {
-                (string line, _) = loop.Games[g].WaitFor(marks[g], l => Frames.Value(l, key) == expected, ReloadLoop.Wait,
-                                                         $"with {key}={expected} (the edit applied)");
+                (string line, _) = WaitWithResults(loop.Games[g], marks[g], l => Frames.Value(l, key) == expected,
+                                                   $"with {key}={expected} (the edit applied)");
                 foreach (var (k, v) in Frames.Parse(line).Where(kv => kv.Key != key))
                     Assert.True(loop.Baseline[k] == v, $"{k}={v} changed with an edit of {key}\n{line}");
                 Assert.Contains(loop.Games[g].Lines.Skip(marks[g]),
@@ -169,6 +169,22 @@ public sealed class HotReloadProofs(ReloadLoop loop) : IClassFixture<ReloadLoop>
         }
     }
 
+    /// <summary>WaitFor, and on a timeout the game's `reload:` lines since the mark too (the
+    /// tail shows frames only).</summary>
+    private static (string Line, int Index) WaitWithResults(StreamingProcess game, int mark, Func<string, bool> match,
+                                                            string what)
+    {
+        try
+        {
+            return game.WaitFor(mark, match, ReloadLoop.Wait, what);
+        }
+        catch (TimeoutException e)
+        {
+            string results = string.Join('\n', game.Lines.Skip(mark).Where(l => !Frames.IsFrame(l)));
+            throw new TimeoutException($"{e.Message}\n--- the game's other lines since the edit\n{results}", e);
+        }
+    }
+
     /// <summary>The next <paramref name="count"/> frames from <paramref name="from"/> on are the baseline.</summary>
     private void AssertFramesUnchanged(StreamingProcess game, int from, int count)
     {
@@ -193,8 +209,8 @@ public sealed class HotReloadProofs(ReloadLoop loop) : IClassFixture<ReloadLoop>
         for (int g = 0; g < marks.Length; g++)
         {
             StreamingProcess game = loop.Games[g];
-            game.WaitFor(marks[g], l => Frames.IsFrame(l) && Frames.Parse(l).All(kv => loop.Baseline[kv.Key] == kv.Value),
-                         ReloadLoop.Wait, "showing the original output again after the source was reverted");
+            WaitWithResults(game, marks[g], l => Frames.IsFrame(l) && Frames.Parse(l).All(kv => loop.Baseline[kv.Key] == kv.Value),
+                            "showing the original output again after the source was reverted");
         }
     }
 
