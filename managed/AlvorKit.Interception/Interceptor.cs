@@ -27,6 +27,7 @@ public sealed class Interceptor : IDisposable
     private readonly Lock _patchesGate = new();
     private readonly List<Patch> _patches = [];
     private bool _disposed;
+    private HotReload.HotReloader? _reload;
 
     private Interceptor(NativeProfiler native)
     {
@@ -82,7 +83,15 @@ public sealed class Interceptor : IDisposable
     public AllocationCapture Allocations => Native.Allocations;
 
     /// <summary>Hot reload from source: the bodies of a rebuilt assembly applied to the loaded one.</summary>
-    public HotReload.HotReloader Reload => throw new NotImplementedException();
+    public HotReload.HotReloader Reload
+    {
+        get
+        {
+            ThrowIfDisposed();
+            lock (_patchesGate)
+                return _reload ??= new HotReload.HotReloader(this, new SemaphoreSlim(1, 1));
+        }
+    }
 
     /// <summary>The owner of patches installed without one; <see cref="Dispose"/> removes them.</summary>
     public PatchOwner DefaultOwner { get; }
@@ -229,7 +238,7 @@ public sealed class Interceptor : IDisposable
         CancellationToken cancellationToken = default) =>
         Detached(ApplyCore(plan, owner, synchronous: false, cancellationToken), cancellationToken);
 
-    private async ValueTask<Patch> ApplyCore(GenerationPlan plan, PatchOwner? owner, bool synchronous,
+    private ValueTask<Patch> ApplyCore(GenerationPlan plan, PatchOwner? owner, bool synchronous,
         CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(plan);
@@ -237,18 +246,32 @@ public sealed class Interceptor : IDisposable
         owner ??= DefaultOwner;
         owner.ThrowIfDisposed();
         LoweredGeneration lowered = plan.Lower();
-        MethodBase target = plan.Target;
+        return ApplyLowered(plan.Target, lowered, plan.Name, owner, plan, synchronous, cancellationToken);
+    }
+
+    /// <summary>Gives <paramref name="target"/> the body <paramref name="lowered"/> as
+    /// <paramref name="owner"/>'s next generation: validation, submission (once more on a stale
+    /// chain), the wait and the patch's bookkeeping. <paramref name="plan"/> is the plan it was
+    /// lowered from, if any (for the patch and the profiler's type errors); <paramref name="name"/>
+    /// names the generation in the patch's description.</summary>
+    internal async ValueTask<Patch> ApplyLowered(MethodBase target, LoweredGeneration lowered, string? name,
+        PatchOwner owner, GenerationPlan? plan, bool synchronous, CancellationToken cancellationToken)
+    {
+        ThrowIfDisposed();
+        owner.ThrowIfDisposed();
+        string doing = plan is null ? "Applying a generation to" : "Applying a plan to";
         EnsurePatchingEnabled();
         SemaphoreSlim gate = PatchRegistry.GateOf(target);
         await Enter(gate, synchronous, cancellationToken).ConfigureAwait(false);
         try
         {
             cancellationToken.ThrowIfCancellationRequested();
-            MethodDescription description = DescribeCore(target, "Applying a plan to");
+            MethodDescription description = DescribeCore(target, doing);
             NativePatch? native = PatchRegistry.Find(target);
             InterceptionStatus rc = Native.Validate(lowered, description, 0, owner.Id, out uint failing);
             if (rc != InterceptionStatus.Ok)
-                throw Failure(rc, target, "Validating the plan for", detail: Entry(rc, (int)failing, lowered));
+                throw Failure(rc, target, plan is null ? "Validating the generation for" : "Validating the plan for",
+                    detail: Entry(rc, (int)failing, lowered));
             ulong handle = 0, id = 0;
             for (int attempt = 0; ; attempt++)
             {
@@ -260,7 +283,7 @@ public sealed class Interceptor : IDisposable
                 if (rc == InterceptionStatus.StaleGeneration && attempt == 0)
                     continue;
                 if (rc != InterceptionStatus.Ok)
-                    throw Failure(rc, target, "Applying a plan to", native?.Handle ?? 0);
+                    throw Failure(rc, target, doing, native?.Handle ?? 0);
                 rc = await WaitFor(command, synchronous).ConfigureAwait(false);
                 if (rc == InterceptionStatus.StaleGeneration && attempt == 0)
                 {
@@ -270,9 +293,9 @@ public sealed class Interceptor : IDisposable
                 if (rc == InterceptionStatus.Ok)
                     break;
                 GenerationInfo? result = Native.Generation(handle, id, lowered);
-                if (rc == InterceptionStatus.StackTypeMismatch && result is not null)
+                if (rc == InterceptionStatus.StackTypeMismatch && result is not null && plan is not null)
                     throw TypeMismatch(plan, result);
-                throw Failure(rc, target, "Applying a plan to", handle, result,
+                throw Failure(rc, target, doing, handle, result,
                     result is null ? null : Entry(rc, result.FailingIndex, lowered));
             }
             native = PatchRegistry.Track(target, handle);
@@ -283,6 +306,7 @@ public sealed class Interceptor : IDisposable
                 Hold(native, patch);
             }
             patch.Plan = plan;
+            patch.GenerationName = name;
             patch.Replacement = null;
             patch.Lowered = lowered;
             patch.GenerationId = id;
@@ -292,6 +316,23 @@ public sealed class Interceptor : IDisposable
         {
             gate.Release();
         }
+    }
+
+    /// <summary>alvk_generation_validate for <paramref name="lowered"/> on <paramref name="target"/>
+    /// (nothing queued): null when it passes, else the failure as the exception a submission
+    /// would throw (a PatchException, or InterceptionUnavailableException when the profiler refuses
+    /// patch commands).</summary>
+    internal Exception? ValidateLowered(MethodBase target, LoweredGeneration lowered, PatchOwner owner)
+    {
+        ThrowIfDisposed();
+        EnsurePatchingEnabled();
+        InterceptionStatus rc = Native.Describe(target, out MethodDescription? description);
+        if (rc != InterceptionStatus.Ok)
+            return Failure(rc, target, "Describing");
+        rc = Native.Validate(lowered, description!, 0, owner.Id, out uint failing);
+        return rc == InterceptionStatus.Ok
+            ? null
+            : Failure(rc, target, "Validating the generation for", detail: Entry(rc, (int)failing, lowered));
     }
 
     /// <summary>
@@ -348,6 +389,7 @@ public sealed class Interceptor : IDisposable
             patch.Replacement = replacement;
             patch.Plan = null;
             patch.Lowered = null;
+            patch.GenerationName = null;
             patch.GenerationId = 0;
         }
         finally

@@ -128,6 +128,7 @@ public sealed class Patch : IDisposable
     public override string ToString() =>
         $"{Names.Of(Target)} -> " +
         (Plan is not null ? $"plan{(Plan.Name is null ? "" : $" '{Plan.Name}'")}"
+            : Lowered is not null ? $"generation{(GenerationName is null ? "" : $" '{GenerationName}'")}"
             : Replacement is not null ? Names.Of(Replacement) : "?") +
         $" [{(IsRemoved ? "removed" : "installed")}, {Owner.Name}]";
 
@@ -136,6 +137,9 @@ public sealed class Patch : IDisposable
     internal bool IsRemoved { get; private set; }
 
     internal LoweredGeneration? Lowered { get; set; }
+
+    /// <summary>The name of the generation in force when it came without a plan (hot reload).</summary>
+    internal string? GenerationName { get; set; }
 
     internal void MarkRemoved(PatchTelemetry? final)
     {

@@ -157,7 +157,7 @@ static void name_outside_the_pool(void **state)
 static void unknown_kind(void **state)
 {
     (void)state;
-    f.relocs[2].kind = (alvk_relocation_kind)6;
+    f.relocs[2].kind = (alvk_relocation_kind)(ALVK_RELOCATION_USER_STRING + 1);
     refused(ALVK_E_RELOCATION_MALFORMED, 2);
     f.relocs[2].kind = (alvk_relocation_kind)0;
     refused(ALVK_E_RELOCATION_MALFORMED, 2);
@@ -258,7 +258,7 @@ static void body_and_code(void **state)
     expect(ALVK_E_IL_MALFORMED, 0);
     f.body[12 + 27] = 0x20; /* ldtoken -> ldc.i4: R7 no longer on a token */
     expect(ALVK_E_RELOCATION_NOT_OPERAND, 7);
-    f.body[12 + 17] = 0x72; /* box -> ldstr: no relocation makes a string token */
+    f.body[12 + 17] = 0x72; /* box -> ldstr: a TYPE_REF makes no string token */
     expect(ALVK_E_RELOCATION_KIND_MISMATCH, 5);
 }
 

@@ -43,10 +43,14 @@ public static class AssemblyComparer
     /// <param name="loaded">The image the running assembly was loaded from.</param>
     /// <param name="rebuilt">The rebuilt image.</param>
     /// <returns>The comparison, or a refusal.</returns>
-    public static AssemblyComparison Compare(PEReader loaded, PEReader rebuilt)
+    public static AssemblyComparison Compare(PEReader loaded, PEReader rebuilt) => Compare(loaded, rebuilt, out _);
+
+    /// <summary>As <see cref="Compare(PEReader, PEReader)"/>, with both builds' metadata (null when refused).</summary>
+    internal static AssemblyComparison Compare(PEReader loaded, PEReader rebuilt, out (BuildSide Loaded, BuildSide Rebuilt)? sides)
     {
         ArgumentNullException.ThrowIfNull(loaded);
         ArgumentNullException.ThrowIfNull(rebuilt);
+        sides = null;
         string? loadedName = AssemblyNameOf(loaded, out string? why);
         if (loadedName is null)
             return Refused("", ComparisonRefusal.NotAnAssembly, $"the loaded file: {why}");
@@ -59,6 +63,7 @@ public static class AssemblyComparer
 
         var comparison = new Comparison(new BuildSide(loaded), new BuildSide(rebuilt));
         comparison.Run();
+        sides = (comparison.Loaded, comparison.Rebuilt);
         return new AssemblyComparison(loadedName, ComparisonRefusal.None, null, comparison.Methods, comparison.Edits);
     }
 
@@ -93,6 +98,10 @@ public static class AssemblyComparer
     /// <summary>One comparison's walk over the types of both builds.</summary>
     private sealed class Comparison(BuildSide a, BuildSide b)
     {
+        public BuildSide Loaded => a;
+
+        public BuildSide Rebuilt => b;
+
         public List<MethodComparison> Methods { get; } = [];
 
         public List<MemberEdit> Edits { get; } = [];

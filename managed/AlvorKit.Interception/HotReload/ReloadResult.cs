@@ -1,3 +1,6 @@
+using System.Globalization;
+using System.Text;
+
 namespace AlvorKit.Interception.HotReload;
 
 /// <summary>What one reload did as a whole.</summary>
@@ -93,5 +96,38 @@ public sealed record ReloadResult(string AssemblyName, string? RebuiltPath, Relo
     IReadOnlyList<MethodReload> Methods, IReadOnlyList<ReloadRefusal> Refusals, TimeSpan CompareTime, TimeSpan ApplyTime)
 {
     /// <summary>For the person watching: one line for the reload, then one per method or refusal.</summary>
-    public string Summary => throw new NotImplementedException();
+    public string Summary
+    {
+        get
+        {
+            var text = new StringBuilder();
+            int changed = Methods.Count(m => m.State is MethodReloadState.Applied or MethodReloadState.RestoredOriginal);
+            string methods = changed == 1 ? "1 method" : $"{changed} methods";
+            string times = $"compare {Ms(CompareTime)} ms, apply {Ms(ApplyTime)} ms";
+            text.Append(AssemblyName).Append(": ").Append(Outcome switch
+            {
+                ReloadOutcome.Applied => $"{methods} changed, applied in {Ms(CompareTime + ApplyTime)} ms ({times})",
+                ReloadOutcome.NothingChanged => $"nothing changed (compare {Ms(CompareTime)} ms)",
+                ReloadOutcome.Refused => $"refused, nothing changed (compare {Ms(CompareTime)} ms)",
+                ReloadOutcome.Failed => $"failed, the bodies it ran before were put back ({times})",
+                _ => $"{methods} back to the original in {Ms(ApplyTime)} ms",
+            });
+            foreach (MethodReload method in Methods)
+            {
+                text.AppendLine().Append("  ").Append(method.Member).Append(": ").Append(method.State switch
+                {
+                    MethodReloadState.Applied => method.Difference ?? "new body",
+                    MethodReloadState.RestoredOriginal => "original body restored",
+                    MethodReloadState.RolledBack => "rolled back (another method of this reload failed)",
+                    _ => "failed: " + (method.Detail ?? "unknown"),
+                });
+            }
+            foreach (ReloadRefusal refusal in Refusals)
+                text.AppendLine().Append("  refused: ").Append(refusal.Message);
+            return text.ToString();
+        }
+    }
+
+    private static string Ms(TimeSpan time) =>
+        time.TotalMilliseconds.ToString(time.TotalMilliseconds < 10 ? "0.#" : "0", CultureInfo.InvariantCulture);
 }

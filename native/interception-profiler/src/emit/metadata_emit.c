@@ -1,4 +1,4 @@
-/* One relocation into metadata: the emitter call for each kind. */
+/* One relocation into metadata: the emitter call for each kind; user strings. */
 #include "emit/metadata_emit.h"
 #include "text/utf.h"
 
@@ -33,6 +33,23 @@ alvk_status aip_emit_relocation(IMetaDataEmit2 *emit, alvk_relocation_kind kind,
     default:
         return ALVK_E_RELOCATION_MALFORMED;
     }
+    if (FAILED(*hr))
+        return ALVK_E_METADATA_EMIT_FAILED;
+    *token = t;
+    return ALVK_OK;
+}
+
+alvk_status aip_emit_user_string(IMetaDataEmit2 *emit, uint8_t *utf16le, size_t length,
+                                 uint32_t *token, HRESULT *hr)
+{
+    if (length % 2u != 0)
+        return ALVK_E_RELOCATION_MALFORMED;
+    /* Decoded in place, unit i from bytes 2i and 2i + 1, whatever the host's byte order. */
+    WCHAR *units = (WCHAR *)(void *)utf16le;
+    for (size_t i = 0; i < length / 2u; ++i)
+        units[i] = (WCHAR)(utf16le[2u * i] | (utf16le[2u * i + 1u] << 8));
+    mdString t = 0;
+    *hr = emit->lpVtbl->DefineUserString(emit, units, (ULONG)(length / 2u), &t);
     if (FAILED(*hr))
         return ALVK_E_METADATA_EMIT_FAILED;
     *token = t;

@@ -15,4 +15,11 @@ alvk_status aip_emit_relocation(IMetaDataEmit2 *emit, alvk_relocation_kind kind,
                                 const uint8_t *name, size_t name_length, const uint8_t *blob,
                                 size_t blob_length, uint32_t *token, HRESULT *hr);
 
+/* A USER_STRING relocation (ABI 3.3): DefineUserString with the string whose UTF-16LE code
+ * units are utf16le[0 .. length), which must be 2-byte aligned and is decoded in place (the
+ * caller's scratch copy). An odd length is ALVK_E_RELOCATION_MALFORMED; a failing call
+ * ALVK_E_METADATA_EMIT_FAILED with *hr. */
+alvk_status aip_emit_user_string(IMetaDataEmit2 *emit, uint8_t *utf16le, size_t length,
+                                 uint32_t *token, HRESULT *hr);
+
 #endif

@@ -4,7 +4,9 @@
 
 #include "coreclr/cor_guids.h"
 #include "emit/metadata_emit.h"
+#include "generation/relocation_blob.h"
 #include "generation/relocation_parent.h"
+#include "il/method_body.h"
 
 #include <string.h>
 
@@ -27,6 +29,7 @@ typedef struct emit_session {
     ModuleID module;
     IMetaDataEmit2 *emit;
     IMetaDataImport2 *import;
+    uint8_t *scratch; /* AIP_RELOCATION_BLOB_MAX bytes, 2-aligned: the blob as defined */
 } emit_session;
 
 static HRESULT open_session(emit_session *s)
@@ -59,15 +62,23 @@ static alvk_status emit_one(emit_session *s, const alvk_generation *g, uint32_t 
     const alvk_relocation *r = &g->relocations[i];
     uint32_t parent =
         r->parent_relocation != 0 ? res[r->parent_relocation - 1].token : r->parent_token;
-    const uint8_t *name = g->blobs + r->name_offset, *blob = g->blobs + r->blob_offset;
+    const uint8_t *name = g->blobs + r->name_offset;
     res[i].size = sizeof res[i];
     res[i].kind = r->kind;
     res[i].hresult = S_OK;
     if (r->kind != ALVK_RELOCATION_STANDALONE_SIG && r->kind != ALVK_RELOCATION_TYPE_SPEC &&
-        !aip_relocation_parent_allowed(r->kind, parent))
+        r->kind != ALVK_RELOCATION_USER_STRING && !aip_relocation_parent_allowed(r->kind, parent))
         return ALVK_E_RELOCATION_MALFORMED;
+    /* The blob with its class references replaced by the tokens emitted before it: what is
+     * defined, and what the cache knows it by. */
+    size_t blob_length = 0;
+    alvk_status status =
+        aip_relocation_blob_resolve(g, i, res, s->scratch, AIP_RELOCATION_BLOB_MAX, &blob_length);
+    if (status != ALVK_OK)
+        return ALVK_E_RELOCATION_MALFORMED;
+    const uint8_t *blob = s->scratch;
     aip_token_key key = aip_token_key_make(s->module, (uint32_t)r->kind, parent, name,
-                                           r->name_length, blob, r->blob_length);
+                                           r->name_length, blob, blob_length);
     if (aip_token_cache_find(&s->e->tokens, &key, &res[i].token)) {
         res[i].reused = 1;
         atomic_fetch_add_explicit(&s->e->tokens_reused, 1, memory_order_relaxed);
@@ -81,38 +92,62 @@ static alvk_status emit_one(emit_session *s, const alvk_generation *g, uint32_t 
     if (parent != 0 && r->parent_relocation == 0 &&
         !s->import->lpVtbl->IsValidToken(s->import, parent))
         return ALVK_E_RELOCATION_MALFORMED;
-    alvk_status status = aip_emit_relocation(s->emit, r->kind, parent, name, r->name_length, blob,
-                                             r->blob_length, &res[i].token, &hr);
+    if (r->kind == ALVK_RELOCATION_USER_STRING)
+        status = aip_emit_user_string(s->emit, s->scratch, blob_length, &res[i].token, &hr);
+    else
+        status = aip_emit_relocation(s->emit, r->kind, parent, name, r->name_length, blob,
+                                     blob_length, &res[i].token, &hr);
     res[i].hresult = hr;
     if (status != ALVK_OK)
         return status;
     aip_token_cache_put(&s->e->tokens, &key, res[i].token);
     atomic_fetch_add_explicit(&s->e->tokens_emitted, 1, memory_order_relaxed);
-    atomic_fetch_add_explicit(&s->e->bytes_emitted, (uint64_t)r->name_length + r->blob_length,
+    atomic_fetch_add_explicit(&s->e->bytes_emitted, (uint64_t)r->name_length + blob_length,
                               memory_order_relaxed);
     *emitted = 1;
     return ALVK_OK;
 }
 
-alvk_status aip_emit_generation(aip_emitter *e, ModuleID module, const alvk_generation *g,
-                                uint8_t *body, uint32_t code_offset, alvk_relocation_result *res,
-                                uint32_t *failing, HRESULT *metadata_hr)
+/* Where relocation `i`'s token goes in the private body copy: an instruction's operand, the
+ * fat header's LocalVarSigTok (byte 8), or a catch clause's ClassToken; NULL when nowhere. */
+static uint8_t *operand_of(const alvk_generation *g, uint8_t *body, uint32_t code_offset,
+                           uint32_t i)
 {
-    emit_session s = {e, module, NULL, NULL};
+    uint32_t at = g->relocations[i].il_offset;
+    if (at == ALVK_RELOCATION_NO_OPERAND)
+        return NULL;
+    if (at == ALVK_RELOCATION_LOCALS_SIGNATURE)
+        return body + 8;
+    if (at >= ALVK_RELOCATION_CATCH_TYPE(0) &&
+        at < ALVK_RELOCATION_CATCH_TYPE(ALVK_MAX_CATCH_TYPE_CLAUSE)) {
+        aip_eh_clause clause;
+        uint32_t class_token = 0;
+        if (!aip_method_body_find_clause(body, g->body_size, at - ALVK_RELOCATION_CATCH_TYPE(0),
+                                         &clause, &class_token))
+            return NULL; /* validation found it: cannot happen */
+        return body + class_token;
+    }
+    return body + code_offset + at;
+}
+
+alvk_status aip_emit_generation(aip_emitter *e, ModuleID module, const alvk_generation *g,
+                                uint8_t *body, uint32_t code_offset, uint8_t *blob_scratch,
+                                alvk_relocation_result *res, uint32_t *failing,
+                                HRESULT *metadata_hr)
+{
+    emit_session s = {e, module, NULL, NULL, blob_scratch};
     alvk_status status = ALVK_OK;
     int emitted = 0;
     *metadata_hr = S_OK;
     memset(res, 0, g->relocation_count * sizeof *res);
     for (uint32_t i = 0; i < g->relocation_count && status == ALVK_OK; ++i) {
         status = emit_one(&s, g, i, res, &emitted);
+        uint8_t *operand = status == ALVK_OK ? operand_of(g, body, code_offset, i) : NULL;
         if (status != ALVK_OK) {
             *failing = i;
             *metadata_hr = res[i].hresult;
-        } else if (g->relocations[i].il_offset != ALVK_RELOCATION_NO_OPERAND) {
-            uint32_t t = res[i].token, at = g->relocations[i].il_offset;
-            /* The fat header keeps LocalVarSigTok at byte 8. */
-            uint8_t *operand =
-                at == ALVK_RELOCATION_LOCALS_SIGNATURE ? body + 8 : body + code_offset + at;
+        } else if (operand != NULL) {
+            uint32_t t = res[i].token;
             operand[0] = (uint8_t)t;
             operand[1] = (uint8_t)(t >> 8);
             operand[2] = (uint8_t)(t >> 16);

@@ -2,6 +2,7 @@
 #include "generation/generation_stack_check.h"
 
 #include "coreclr/cor_metadata_defs.h"
+#include "generation/relocation_blob.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -9,7 +10,37 @@
 typedef struct layered {
     const alvk_generation *g;
     const aip_stack_oracle *module;
+    /* Each relocation's blob as the checks read it: class references (ABI 3.3) replaced by
+     * stand-in tokens, which this oracle answers from the TYPE_REF relocations they name. */
+    const uint8_t *blob[ALVK_MAX_RELOCATIONS];
+    uint32_t blob_length[ALVK_MAX_RELOCATIONS];
 } layered;
+
+/* Fills l->blob: the blob itself when it has no class references (or cannot be resolved,
+ * which validation rules out), else its resolved copy in *arena (the caller frees it). */
+static void resolve_blobs(layered *l, uint8_t **arena)
+{
+    const alvk_generation *g = l->g;
+    size_t need = 0;
+    for (uint32_t i = 0; i < g->relocation_count; ++i) {
+        l->blob[i] = g->blobs + g->relocations[i].blob_offset;
+        l->blob_length[i] = g->relocations[i].blob_length;
+        need += AIP_SIG_SUBSTITUTED_MAX((size_t)g->relocations[i].blob_length);
+    }
+    *arena = need > 0 ? malloc(need) : NULL;
+    if (*arena == NULL)
+        return; /* the blobs as they are: their references leave what they touch unknown */
+    size_t used = 0;
+    for (uint32_t i = 0; i < g->relocation_count; ++i) {
+        size_t length = 0;
+        if (aip_relocation_blob_resolve(g, i, NULL, *arena + used, need - used, &length) ==
+            ALVK_OK) {
+            l->blob[i] = *arena + used;
+            l->blob_length[i] = (uint32_t)length;
+            used += length;
+        }
+    }
+}
 
 alvk_stack_type aip_stack_type_of_type_spec(const uint8_t *spec, uint32_t length)
 {
@@ -43,22 +74,46 @@ static const alvk_relocation *relocation_at(const alvk_generation *g, uint32_t o
     return NULL;
 }
 
-static int module_member(const layered *l, uint32_t token, aip_stack_member *out)
+/* A relocation's blob as the checks read it. */
+static const uint8_t *blob_of(const layered *l, const alvk_relocation *r, uint32_t *length)
 {
-    return l->module != NULL && l->module->member != NULL &&
-           l->module->member(l->module->context, token, ALVK_RELOCATION_NO_OPERAND, out);
-}
-
-static int module_type(const layered *l, uint32_t token, aip_stack_type_answer *out)
-{
-    return l->module != NULL && l->module->type != NULL &&
-           l->module->type(l->module->context, token, ALVK_RELOCATION_NO_OPERAND, out);
+    uint32_t i = (uint32_t)(r - l->g->relocations);
+    *length = l->blob_length[i];
+    return l->blob[i];
 }
 
 /* A relocated TypeRef: only the primitive and special types of System are known by name. */
 static alvk_stack_type type_ref_stack(const alvk_generation *g, const alvk_relocation *r)
 {
     return aip_stack_type_of_system_name((const char *)g->blobs + r->name_offset, r->name_length);
+}
+
+/* The TYPE_REF relocation stand-in `row` names, or NULL. */
+static const alvk_relocation *stand_in_of(const layered *l, uint32_t row)
+{
+    if (row > l->g->relocation_count ||
+        l->g->relocations[row - 1u].kind != ALVK_RELOCATION_TYPE_REF)
+        return NULL;
+    return &l->g->relocations[row - 1u];
+}
+
+static int module_member(const layered *l, uint32_t token, aip_stack_member *out)
+{
+    return l->module != NULL && l->module->member != NULL &&
+           l->module->member(l->module->context, token, ALVK_RELOCATION_NO_OPERAND, out);
+}
+
+/* A type token of the module, or a stand-in for a relocated TypeRef (never the module's). */
+static int module_type(const layered *l, uint32_t token, aip_stack_type_answer *out)
+{
+    uint32_t row = 0;
+    if (aip_relocation_stand_in_row(token, &row)) {
+        const alvk_relocation *named = stand_in_of(l, row);
+        out->stack = named != NULL ? type_ref_stack(l->g, named) : ALVK_STACK_NOTHING;
+        return out->stack != ALVK_STACK_NOTHING;
+    }
+    return l->module != NULL && l->module->type != NULL &&
+           l->module->type(l->module->context, token, ALVK_RELOCATION_NO_OPERAND, out);
 }
 
 /* The declaring type of a MemberRef relocation, from its parent. */
@@ -68,9 +123,10 @@ static void describe_owner(const layered *l, const alvk_relocation *r, aip_stack
     if (r->parent_relocation != 0) {
         const alvk_relocation *p = &g->relocations[r->parent_relocation - 1u];
         if (p->kind == ALVK_RELOCATION_TYPE_SPEC) {
-            out->owner_instantiation = g->blobs + p->blob_offset;
-            out->owner_instantiation_length = p->blob_length;
-            out->owner = aip_stack_type_of_type_spec(out->owner_instantiation, p->blob_length);
+            uint32_t length = 0;
+            out->owner_instantiation = blob_of(l, p, &length);
+            out->owner_instantiation_length = length;
+            out->owner = aip_stack_type_of_type_spec(out->owner_instantiation, length);
         } else if (p->kind == ALVK_RELOCATION_TYPE_REF) {
             out->owner = type_ref_stack(g, p);
         }
@@ -110,14 +166,16 @@ static void describe_owner(const layered *l, const alvk_relocation *r, aip_stack
 static int relocated_member(const layered *l, const alvk_relocation *r, aip_stack_member *out)
 {
     const alvk_generation *g = l->g;
+    uint32_t length = 0;
+    const uint8_t *blob = blob_of(l, r, &length);
     switch (r->kind) {
     case ALVK_RELOCATION_STANDALONE_SIG:
-        out->signature = g->blobs + r->blob_offset;
-        out->signature_length = r->blob_length;
+        out->signature = blob;
+        out->signature_length = length;
         return 1;
     case ALVK_RELOCATION_MEMBER_REF:
-        out->signature = g->blobs + r->blob_offset;
-        out->signature_length = r->blob_length;
+        out->signature = blob;
+        out->signature_length = length;
         describe_owner(l, r, out);
         return 1;
     case ALVK_RELOCATION_METHOD_SPEC: {
@@ -131,8 +189,8 @@ static int relocated_member(const layered *l, const alvk_relocation *r, aip_stac
             return 0;
         }
         *out = parent;
-        out->method_instantiation = g->blobs + r->blob_offset;
-        out->method_instantiation_length = r->blob_length;
+        out->method_instantiation = blob;
+        out->method_instantiation_length = length;
         return 1;
     }
     default:
@@ -158,8 +216,7 @@ static int type(void *context, uint32_t token, uint32_t operand_offset, aip_stac
     if (r == NULL)
         return module_type(l, token, out);
     if (r->kind == ALVK_RELOCATION_TYPE_SPEC) {
-        out->spec = l->g->blobs + r->blob_offset;
-        out->spec_length = r->blob_length;
+        out->spec = blob_of(l, r, &out->spec_length);
         return 1;
     }
     if (r->kind == ALVK_RELOCATION_TYPE_REF) {
@@ -178,6 +235,8 @@ alvk_status aip_generation_check_stack_types(const alvk_generation *g,
     memset(out, 0, sizeof *out);
     if (g == NULL || g->body == NULL || target == NULL)
         return ALVK_E_NULL_ARGUMENT;
+    if (g->relocation_count > ALVK_MAX_RELOCATIONS)
+        return ALVK_E_LIMIT_EXCEEDED; /* not validated */
     aip_method_body parsed;
     alvk_status status = aip_method_body_parse(g->body, g->body_size, &parsed, NULL, 0);
     if (status != ALVK_OK)
@@ -194,11 +253,17 @@ alvk_status aip_generation_check_stack_types(const alvk_generation *g,
             return status;
         }
     }
-    layered l = {g, module};
+    layered l;
+    memset(&l, 0, sizeof l);
+    l.g = g;
+    l.module = module;
+    uint8_t *arena = NULL;
+    resolve_blobs(&l, &arena);
     aip_stack_oracle oracle = {&l, member, type};
     aip_stack_body body = {g->body + parsed.code_offset, parsed.code_size, clauses,
                            parsed.eh_clause_count, parsed.local_var_sig_token};
     status = aip_il_check_stack_types(&body, target, &oracle, out);
+    free(arena);
     free(clauses);
     return status;
 }

@@ -27,18 +27,23 @@ typedef struct aip_generation_check {
  *     the end of the code, branch or switch targets that are not instruction starts);
  *  4. each relocation (failing_index = its index): size field, kind, name and blob inside the
  *     pool, parent: exactly one of parent_token / parent_relocation where the kind needs one
- *     (none for STANDALONE_SIG and TYPE_SPEC), parent_relocation pointing to an earlier
- *     relocation; name present (non-empty) exactly for MEMBER_REF and TYPE_REF; blob present
- *     for all but TYPE_REF: ALVK_E_RELOCATION_MALFORMED. The blob parses as what the kind
- *     says (STANDALONE_SIG: method or local-variable signature; TYPE_SPEC: one type;
- *     MEMBER_REF: method or field signature; METHOD_SPEC: generic instantiation):
- *     ALVK_E_SIGNATURE_MALFORMED. il_offset (unless ALVK_RELOCATION_NO_OPERAND) must be the
- *     operand offset of a token-taking instruction: ALVK_E_RELOCATION_NOT_OPERAND; and that
- *     instruction must take this kind (InlineSig: STANDALONE_SIG; InlineMethod: MEMBER_REF
- *     with a method signature, METHOD_SPEC; InlineField: MEMBER_REF with a field signature;
- *     InlineType: TYPE_SPEC, TYPE_REF; InlineTok: TYPE_SPEC, TYPE_REF, MEMBER_REF,
- *     METHOD_SPEC): ALVK_E_RELOCATION_KIND_MISMATCH; two relocations on one operand:
- *     ALVK_E_RELOCATION_OVERLAP;
+ *     (none for STANDALONE_SIG, TYPE_SPEC and USER_STRING), parent_relocation pointing to an
+ * earlier relocation; name present (non-empty) exactly for MEMBER_REF and TYPE_REF; blob present
+ *     for all but TYPE_REF and USER_STRING; a USER_STRING blob of even length (0 is ""):
+ *     ALVK_E_RELOCATION_MALFORMED. The blob parses as what the kind says (STANDALONE_SIG:
+ *     method or local-variable signature; TYPE_SPEC: one type; MEMBER_REF: method or field
+ *     signature; METHOD_SPEC: generic instantiation): ALVK_E_SIGNATURE_MALFORMED; a class
+ *     reference in it (ABI 3.3, tag 3) that does not name an earlier TYPE_REF relocation
+ *     (relocation_blob.h): ALVK_E_RELOCATION_MALFORMED. il_offset (unless
+ *     ALVK_RELOCATION_NO_OPERAND) must be the operand offset of a token-taking instruction,
+ *     ALVK_RELOCATION_LOCALS_SIGNATURE in a fat body, or ALVK_RELOCATION_CATCH_TYPE(c) of an
+ *     existing typed catch clause c: ALVK_E_RELOCATION_NOT_OPERAND; and that operand must
+ *     take this kind (InlineSig: STANDALONE_SIG; InlineMethod: MEMBER_REF with a method
+ *     signature, METHOD_SPEC; InlineField: MEMBER_REF with a field signature; InlineType:
+ *     TYPE_SPEC, TYPE_REF; InlineTok: TYPE_SPEC, TYPE_REF, MEMBER_REF, METHOD_SPEC;
+ *     InlineString: USER_STRING; the locals: a STANDALONE_SIG local signature; a catch
+ *     clause: TYPE_REF, TYPE_SPEC): ALVK_E_RELOCATION_KIND_MISMATCH; two relocations on one
+ *     operand: ALVK_E_RELOCATION_OVERLAP;
  *  5. the IL map (failing_index = entry): new_offset <= code size, old_offset <=
  *     original_code_size, entries strictly increasing by old_offset: ALVK_E_IL_MAP_INVALID.
  *
@@ -65,8 +70,8 @@ typedef struct aip_generation_check {
  *    never generic; MEMBER_REF method signatures are DEFAULT or VARARG); every blob failure,
  *    nesting limits included, is ALVK_E_SIGNATURE_MALFORMED.
  *  - InlineSig takes only a STANDALONE_SIG holding a method signature (not locals);
- *    InlineString (ldstr) is a token operand no kind fits: ALVK_E_RELOCATION_KIND_MISMATCH.
- *    An overlap is reported at the later relocation.
+ *    An overlap is reported at the later relocation. Catch clauses are numbered over every
+ *    EH section in order (il/method_body.h's aip_method_body_find_clause).
  *  - IL map entries' accurate is 0 or 1, else ALVK_E_IL_MAP_INVALID.
  */
 alvk_status aip_generation_validate(const alvk_generation *g, uint32_t original_code_size,

@@ -1,8 +1,12 @@
-/* One relocation of a generation: shape, parent, name and blob, the blob's signature, the
- * operand it fills and the instruction's token kind, overlap with earlier relocations. */
+/* One relocation of a generation: shape, parent, name and blob, the blob's signature and its
+ * class references, the operand it fills (an instruction's, the locals', a catch clause's)
+ * and the token kind it takes, overlap with earlier relocations. */
 #include "generation/relocation_validate.h"
 
+#include "coreclr/cor_metadata_defs.h"
+#include "generation/relocation_blob.h"
 #include "generation/relocation_parent.h"
+#include "il/method_body.h"
 #include "metadata/signature_blobs.h"
 #include "text/utf.h"
 
@@ -15,7 +19,8 @@ static int inside_pool(uint32_t offset, uint32_t length, uint32_t pool_size)
  * (or relocation kind) the parent's metadata row can be; none for the others. */
 static int parent_ok(const aip_relocation_scope *scope, const alvk_relocation *r, uint32_t index)
 {
-    if (r->kind == ALVK_RELOCATION_STANDALONE_SIG || r->kind == ALVK_RELOCATION_TYPE_SPEC)
+    if (r->kind == ALVK_RELOCATION_STANDALONE_SIG || r->kind == ALVK_RELOCATION_TYPE_SPEC ||
+        r->kind == ALVK_RELOCATION_USER_STRING)
         return r->parent_token == 0 && r->parent_relocation == 0;
     if ((r->parent_token == 0) == (r->parent_relocation == 0))
         return 0;
@@ -43,7 +48,7 @@ static alvk_status check_shape(const aip_relocation_scope *scope, const alvk_rel
     if (r->size != sizeof(alvk_relocation))
         return ALVK_E_RELOCATION_MALFORMED;
     uint32_t kind = (uint32_t)r->kind; /* any 32-bit value may arrive over the ABI */
-    if (kind < ALVK_RELOCATION_STANDALONE_SIG || kind > ALVK_RELOCATION_TYPE_REF)
+    if (kind < ALVK_RELOCATION_STANDALONE_SIG || kind > ALVK_RELOCATION_USER_STRING)
         return ALVK_E_RELOCATION_MALFORMED;
     if (!inside_pool(r->name_offset, r->name_length, g->blobs_size) ||
         !inside_pool(r->blob_offset, r->blob_length, g->blobs_size))
@@ -55,46 +60,44 @@ static alvk_status check_shape(const aip_relocation_scope *scope, const alvk_rel
         return ALVK_E_RELOCATION_MALFORMED;
     if (named && !aip_utf8_valid(g->blobs + r->name_offset, r->name_length))
         return ALVK_E_RELOCATION_MALFORMED;
+    if (r->kind == ALVK_RELOCATION_USER_STRING) /* UTF-16 code units; "" is empty */
+        return r->blob_length % 2u == 0 ? ALVK_OK : ALVK_E_RELOCATION_MALFORMED;
     int has_blob = r->kind != ALVK_RELOCATION_TYPE_REF;
     if (has_blob != (r->blob_length != 0))
         return ALVK_E_RELOCATION_MALFORMED;
     return ALVK_OK;
 }
 
-/* The blob as the kind says; *method_sig = 1 for a method signature. Every failure,
- * nesting limits included, is ALVK_E_SIGNATURE_MALFORMED. */
-static alvk_status check_blob(const alvk_generation *g, const alvk_relocation *r,
-                              uint8_t *method_sig)
+/* A class reference inside relocation `index`'s blob: relocation_blob.h's rule. */
+typedef struct reference_check {
+    const alvk_generation *g;
+    uint32_t index;
+} reference_check;
+
+static alvk_status check_reference(void *context, size_t offset, size_t length, uint32_t row)
 {
+    const reference_check *c = context;
+    (void)offset, (void)length;
+    return aip_relocation_reference_allowed(c->g, c->index, row) ? ALVK_OK
+                                                                 : ALVK_E_RELOCATION_MALFORMED;
+}
+
+/* The blob as the kind says, class references included; *method_sig = 1 for a method
+ * signature. A reference the rule refuses is ALVK_E_RELOCATION_MALFORMED; every other
+ * failure, nesting limits included, is ALVK_E_SIGNATURE_MALFORMED. */
+static alvk_status check_blob(const alvk_generation *g, uint32_t index, uint8_t *method_sig)
+{
+    const alvk_relocation *r = &g->relocations[index];
     *method_sig = 0;
-    if (r->kind == ALVK_RELOCATION_TYPE_REF)
+    if (r->kind == ALVK_RELOCATION_TYPE_REF || r->kind == ALVK_RELOCATION_USER_STRING)
         return ALVK_OK;
-    const uint8_t *blob = g->blobs + r->blob_offset;
-    size_t length = r->blob_length;
-    alvk_status status;
-    aip_sig_type type;
-    uint32_t count;
-    switch (r->kind) {
-    case ALVK_RELOCATION_STANDALONE_SIG: {
-        aip_standalone_sig_kind kind = AIP_STANDALONE_SIG_LOCALS;
-        status = aip_sig_parse_standalone(blob, length, &kind);
-        *method_sig = status == ALVK_OK && kind == AIP_STANDALONE_SIG_METHOD;
-        break;
-    }
-    case ALVK_RELOCATION_TYPE_SPEC:
-        status = aip_sig_parse_type_spec(blob, length, &type);
-        break;
-    case ALVK_RELOCATION_MEMBER_REF: {
-        aip_member_sig_kind kind = AIP_MEMBER_SIG_FIELD;
-        status = aip_sig_parse_member_ref(blob, length, &kind);
-        *method_sig = status == ALVK_OK && kind == AIP_MEMBER_SIG_METHOD;
-        break;
-    }
-    default: /* METHOD_SPEC */
-        status = aip_sig_parse_method_spec(blob, length, &count);
-        break;
-    }
-    return status == ALVK_OK ? ALVK_OK : ALVK_E_SIGNATURE_MALFORMED;
+    reference_check context = {g, index};
+    aip_sig_hook hook = {check_reference, &context};
+    alvk_status status = aip_sig_parse_relocation_blob(r->kind, g->blobs + r->blob_offset,
+                                                       r->blob_length, &hook, method_sig);
+    if (status == ALVK_OK || status == ALVK_E_RELOCATION_MALFORMED)
+        return status;
+    return ALVK_E_SIGNATURE_MALFORMED;
 }
 
 /* Whether an instruction with this operand kind takes a token of this relocation. */
@@ -111,10 +114,42 @@ static int kind_fits(aip_operand_kind operand, alvk_relocation_kind kind, int me
     case AIP_OPERAND_TYPE:
         return kind == ALVK_RELOCATION_TYPE_SPEC || kind == ALVK_RELOCATION_TYPE_REF;
     case AIP_OPERAND_TOK:
-        return kind != ALVK_RELOCATION_STANDALONE_SIG;
-    default: /* STRING: a user-string token, which no relocation makes */
+        return kind != ALVK_RELOCATION_STANDALONE_SIG && kind != ALVK_RELOCATION_USER_STRING;
+    case AIP_OPERAND_STRING:
+        return kind == ALVK_RELOCATION_USER_STRING;
+    default:
         return 0;
     }
+}
+
+/* An earlier relocation on the same operand (instruction, locals or catch clause). */
+static alvk_status check_overlap(const alvk_relocation *all, uint32_t index)
+{
+    for (uint32_t j = 0; j < index; ++j)
+        if (all[j].il_offset == all[index].il_offset)
+            return ALVK_E_RELOCATION_OVERLAP;
+    return ALVK_OK;
+}
+
+/* ALVK_RELOCATION_CATCH_TYPE(clause): the class token of a typed catch clause. */
+static alvk_status check_catch_type(const aip_relocation_scope *scope, const alvk_relocation *r)
+{
+    const alvk_generation *g = scope->generation;
+    uint32_t clause = r->il_offset - ALVK_RELOCATION_CATCH_TYPE(0);
+    aip_eh_clause found;
+    uint32_t class_token = 0;
+    if (!aip_method_body_find_clause(g->body, g->body_size, clause, &found, &class_token) ||
+        found.flags != COR_ILEXCEPTION_CLAUSE_NONE)
+        return ALVK_E_RELOCATION_NOT_OPERAND;
+    if (r->kind != ALVK_RELOCATION_TYPE_REF && r->kind != ALVK_RELOCATION_TYPE_SPEC)
+        return ALVK_E_RELOCATION_KIND_MISMATCH;
+    return ALVK_OK;
+}
+
+static int is_catch_type(uint32_t il_offset)
+{
+    return il_offset >= ALVK_RELOCATION_CATCH_TYPE(0) &&
+           il_offset < ALVK_RELOCATION_CATCH_TYPE(ALVK_MAX_CATCH_TYPE_CLAUSE);
 }
 
 alvk_status aip_generation_check_relocation(aip_relocation_scope *scope, uint32_t index)
@@ -124,7 +159,7 @@ alvk_status aip_generation_check_relocation(aip_relocation_scope *scope, uint32_
     alvk_status status = check_shape(scope, r, index);
     if (status != ALVK_OK)
         return status;
-    status = check_blob(scope->generation, r, &scope->method_sig[index]);
+    status = check_blob(scope->generation, index, &scope->method_sig[index]);
     if (status != ALVK_OK)
         return status;
     if (r->il_offset == ALVK_RELOCATION_NO_OPERAND)
@@ -135,10 +170,11 @@ alvk_status aip_generation_check_relocation(aip_relocation_scope *scope, uint32_
             return ALVK_E_RELOCATION_NOT_OPERAND;
         if (r->kind != ALVK_RELOCATION_STANDALONE_SIG || scope->method_sig[index])
             return ALVK_E_RELOCATION_KIND_MISMATCH;
-        for (uint32_t j = 0; j < index; ++j)
-            if (all[j].il_offset == r->il_offset)
-                return ALVK_E_RELOCATION_OVERLAP;
-        return ALVK_OK;
+        return check_overlap(all, index);
+    }
+    if (is_catch_type(r->il_offset)) {
+        status = check_catch_type(scope, r);
+        return status != ALVK_OK ? status : check_overlap(all, index);
     }
     aip_il_instruction insn;
     if (!aip_il_find_operand(scope->code, scope->code_size, scope->starts, r->il_offset, &insn) ||
@@ -146,9 +182,5 @@ alvk_status aip_generation_check_relocation(aip_relocation_scope *scope, uint32_
         return ALVK_E_RELOCATION_NOT_OPERAND;
     if (!kind_fits(insn.operand_kind, r->kind, scope->method_sig[index]))
         return ALVK_E_RELOCATION_KIND_MISMATCH;
-    for (uint32_t j = 0; j < index; ++j) {
-        if (all[j].il_offset == r->il_offset)
-            return ALVK_E_RELOCATION_OVERLAP;
-    }
-    return ALVK_OK;
+    return check_overlap(all, index);
 }

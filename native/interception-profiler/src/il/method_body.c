@@ -19,6 +19,9 @@ typedef struct aip_body_reader {
     aip_eh_clause *clauses;
     uint32_t clause_limit; /* how many clauses may be stored / counted */
     uint32_t clause_count;
+    uint32_t wanted;             /* the clause to locate, or UINT32_MAX */
+    uint64_t wanted_class_token; /* its ClassToken's offset from bytes[0], once read */
+    aip_eh_clause wanted_clause;
 } aip_body_reader;
 
 static uint16_t aip_rd16(const uint8_t *p)
@@ -51,6 +54,10 @@ static int aip_range_inside_code(uint32_t offset, uint32_t length, uint32_t code
     return (uint64_t)offset + (uint64_t)length <= (uint64_t)code_size;
 }
 
+/* The ClassToken (or FilterOffset) field: 4 bytes in both formats (II.25.4.6). */
+#define AIP_FAT_CLASS_TOKEN_AT 20u
+#define AIP_SMALL_CLASS_TOKEN_AT 8u
+
 static alvk_status aip_read_clause(aip_body_reader *reader, const uint8_t *p, int fat,
                                    uint32_t code_size)
 {
@@ -80,6 +87,11 @@ static alvk_status aip_read_clause(aip_body_reader *reader, const uint8_t *p, in
     }
     if (reader->clauses != NULL) {
         reader->clauses[reader->clause_count] = clause;
+    }
+    if (reader->clause_count == reader->wanted) {
+        reader->wanted_clause = clause;
+        reader->wanted_class_token = (uint64_t)(p - reader->bytes) +
+                                     (fat ? AIP_FAT_CLASS_TOKEN_AT : AIP_SMALL_CLASS_TOKEN_AT);
     }
     reader->clause_count++;
     return ALVK_OK;
@@ -172,8 +184,9 @@ static alvk_status aip_parse_fat(aip_body_reader *reader, aip_method_body *body)
     return ALVK_OK;
 }
 
-alvk_status aip_method_body_parse(const uint8_t *bytes, size_t available, aip_method_body *out,
-                                  aip_eh_clause *clauses, uint32_t clause_capacity)
+static alvk_status parse_body(const uint8_t *bytes, size_t available, aip_method_body *out,
+                              aip_eh_clause *clauses, uint32_t clause_capacity,
+                              aip_body_reader *located)
 {
     if (out == NULL) {
         return ALVK_E_NULL_ARGUMENT;
@@ -193,6 +206,9 @@ alvk_status aip_method_body_parse(const uint8_t *bytes, size_t available, aip_me
         reader.clause_limit = clause_capacity;
     }
     reader.clause_count = 0;
+    reader.wanted = located != NULL ? located->wanted : UINT32_MAX;
+    reader.wanted_class_token = 0;
+    memset(&reader.wanted_clause, 0, sizeof reader.wanted_clause);
 
     aip_method_body body;
     memset(&body, 0, sizeof body);
@@ -219,5 +235,30 @@ alvk_status aip_method_body_parse(const uint8_t *bytes, size_t available, aip_me
         return status;
     }
     *out = body;
+    if (located != NULL)
+        *located = reader;
     return ALVK_OK;
+}
+
+alvk_status aip_method_body_parse(const uint8_t *bytes, size_t available, aip_method_body *out,
+                                  aip_eh_clause *clauses, uint32_t clause_capacity)
+{
+    return parse_body(bytes, available, out, clauses, clause_capacity, NULL);
+}
+
+int aip_method_body_find_clause(const uint8_t *bytes, size_t available, uint32_t index,
+                                aip_eh_clause *clause, uint32_t *class_token_offset)
+{
+    if (clause == NULL || class_token_offset == NULL)
+        return 0;
+    aip_method_body body;
+    aip_body_reader located;
+    memset(&located, 0, sizeof located);
+    located.wanted = index;
+    if (index == UINT32_MAX || parse_body(bytes, available, &body, NULL, 0, &located) != ALVK_OK ||
+        index >= body.eh_clause_count)
+        return 0;
+    *clause = located.wanted_clause;
+    *class_token_offset = (uint32_t)located.wanted_class_token; /* inside the body's bytes */
+    return 1;
 }

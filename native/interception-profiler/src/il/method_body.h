@@ -49,4 +49,12 @@ typedef struct aip_method_body {
 alvk_status aip_method_body_parse(const uint8_t *bytes, size_t available, aip_method_body *out,
                                   aip_eh_clause *clauses, uint32_t clause_capacity);
 
+/* EH clause `index` (0-based, over every section in order) of the body at bytes[0 ..
+ * available): 1 with *clause and *class_token_offset, the offset from bytes[0] of the
+ * clause's 4-byte ClassToken field (byte 20 of a fat clause, byte 8 of a small one; a
+ * filter's FilterOffset in the same place); 0 when the body does not parse as
+ * aip_method_body_parse parses it or has no such clause. */
+int aip_method_body_find_clause(const uint8_t *bytes, size_t available, uint32_t index,
+                                aip_eh_clause *clause, uint32_t *class_token_offset);
+
 #endif

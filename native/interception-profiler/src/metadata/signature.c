@@ -15,9 +15,11 @@
 /* Depth-aware parsers. A nested method signature (FNPTR) is parsed with out == NULL;
  * *uses_generic reports VAR/MVAR inside. */
 static alvk_status parse_type_depth(const uint8_t *blob, size_t length, size_t *offset,
-                                    int allow_pinned, uint32_t depth, aip_sig_type *out);
+                                    int allow_pinned, uint32_t depth, const aip_sig_hook *hook,
+                                    aip_sig_type *out);
 static alvk_status parse_method_depth(const uint8_t *blob, size_t length, size_t *offset,
-                                      uint32_t depth, aip_method_sig *out, uint8_t *uses_generic);
+                                      uint32_t depth, const aip_sig_hook *hook, aip_method_sig *out,
+                                      uint8_t *uses_generic);
 
 #define AIP_SIG_CC_RESERVED 0x80u
 
@@ -37,14 +39,30 @@ typedef enum aip_sig_position {
 
 static alvk_status parse_type_at(const uint8_t *blob, size_t length, size_t *offset,
                                  aip_sig_position position, int allow_pinned, uint32_t depth,
-                                 aip_sig_type *out);
+                                 const aip_sig_hook *hook, aip_sig_type *out);
+
+/* One TypeDefOrRefOrSpecEncoded: a token, or, given a hook, a relocation reference the hook
+ * accepts (signature_codec.h says what tag 3 means). */
+static alvk_status read_type(const uint8_t *blob, size_t length, size_t *offset,
+                             const aip_sig_hook *hook)
+{
+    uint32_t token = 0, row = 0;
+    if (hook == NULL)
+        return aip_sig_read_type_token(blob, length, offset, &token);
+    size_t start = *offset;
+    alvk_status status = aip_sig_read_type_reference(blob, length, offset, &token, &row);
+    if (status != ALVK_OK || token != 0)
+        return status;
+    return hook->reference(hook->context, start, *offset - start, row);
+}
 
 /* A nested Type (never PINNED); ORs its generic-variable flag into *generic. */
 static alvk_status parse_nested(const uint8_t *blob, size_t length, size_t *offset,
-                                aip_sig_position position, uint32_t depth, uint8_t *generic)
+                                aip_sig_position position, uint32_t depth, const aip_sig_hook *hook,
+                                uint8_t *generic)
 {
     aip_sig_type inner;
-    alvk_status status = parse_type_at(blob, length, offset, position, 0, depth + 1, &inner);
+    alvk_status status = parse_type_at(blob, length, offset, position, 0, depth + 1, hook, &inner);
     if (status == ALVK_OK)
         *generic |= inner.uses_generic_variable;
     return status;
@@ -78,7 +96,7 @@ static alvk_status parse_array_shape(const uint8_t *blob, size_t length, size_t 
 
 /* GENERICINST (CLASS | VALUETYPE) TypeDefOrRefOrSpecEncoded GenArgCount Type+ */
 static alvk_status parse_generic_inst(const uint8_t *blob, size_t length, size_t *offset,
-                                      uint32_t depth, uint8_t *generic)
+                                      uint32_t depth, const aip_sig_hook *hook, uint8_t *generic)
 {
     if (*offset >= length)
         return ALVK_E_SIGNATURE_MALFORMED;
@@ -86,8 +104,7 @@ static alvk_status parse_generic_inst(const uint8_t *blob, size_t length, size_t
     if (kind != ELEMENT_TYPE_CLASS && kind != ELEMENT_TYPE_VALUETYPE)
         return ALVK_E_SIGNATURE_MALFORMED;
     *offset += 1;
-    uint32_t token;
-    alvk_status status = aip_sig_read_type_token(blob, length, offset, &token);
+    alvk_status status = read_type(blob, length, offset, hook);
     if (status != ALVK_OK)
         return status;
     uint32_t count;
@@ -99,7 +116,7 @@ static alvk_status parse_generic_inst(const uint8_t *blob, size_t length, size_t
     if (count > AIP_SIG_MAX_PARAMS)
         return ALVK_E_LIMIT_EXCEEDED;
     for (uint32_t i = 0; i < count; ++i) {
-        status = parse_nested(blob, length, offset, AIP_SIG_INNER, depth, generic);
+        status = parse_nested(blob, length, offset, AIP_SIG_INNER, depth, hook, generic);
         if (status != ALVK_OK)
             return status;
     }
@@ -108,7 +125,8 @@ static alvk_status parse_generic_inst(const uint8_t *blob, size_t length, size_t
 
 /* The element after the prefixes: blob[*offset - 1] == element, *offset is past it. */
 static alvk_status parse_element(const uint8_t *blob, size_t length, size_t *offset,
-                                 uint8_t element, uint32_t depth, uint8_t *generic)
+                                 uint8_t element, uint32_t depth, const aip_sig_hook *hook,
+                                 uint8_t *generic)
 {
     uint32_t ignored;
     alvk_status status;
@@ -134,25 +152,25 @@ static alvk_status parse_element(const uint8_t *blob, size_t length, size_t *off
         return ALVK_OK;
     case ELEMENT_TYPE_VALUETYPE:
     case ELEMENT_TYPE_CLASS:
-        return aip_sig_read_type_token(blob, length, offset, &ignored);
+        return read_type(blob, length, offset, hook);
     case ELEMENT_TYPE_PTR: /* CustomMod* (VOID | Type): the nested parse takes the mods */
-        return parse_nested(blob, length, offset, AIP_SIG_POINTEE, depth, generic);
+        return parse_nested(blob, length, offset, AIP_SIG_POINTEE, depth, hook, generic);
     case ELEMENT_TYPE_SZARRAY:
-        return parse_nested(blob, length, offset, AIP_SIG_INNER, depth, generic);
+        return parse_nested(blob, length, offset, AIP_SIG_INNER, depth, hook, generic);
     case ELEMENT_TYPE_ARRAY:
-        status = parse_nested(blob, length, offset, AIP_SIG_INNER, depth, generic);
+        status = parse_nested(blob, length, offset, AIP_SIG_INNER, depth, hook, generic);
         if (status != ALVK_OK)
             return status;
         return parse_array_shape(blob, length, offset);
     case ELEMENT_TYPE_GENERICINST:
-        return parse_generic_inst(blob, length, offset, depth, generic);
+        return parse_generic_inst(blob, length, offset, depth, hook, generic);
     case ELEMENT_TYPE_VAR:
     case ELEMENT_TYPE_MVAR:
         *generic = 1;
         return aip_sig_read_compressed(blob, length, offset, &ignored);
     case ELEMENT_TYPE_FNPTR: {
         uint8_t inner = 0;
-        status = parse_method_depth(blob, length, offset, depth + 1, NULL, &inner);
+        status = parse_method_depth(blob, length, offset, depth + 1, hook, NULL, &inner);
         if (status == ALVK_OK)
             *generic |= inner;
         return status;
@@ -173,14 +191,15 @@ static int element_allowed(uint8_t element, aip_sig_position position, uint8_t i
 }
 
 static alvk_status parse_type_depth(const uint8_t *blob, size_t length, size_t *offset,
-                                    int allow_pinned, uint32_t depth, aip_sig_type *out)
+                                    int allow_pinned, uint32_t depth, const aip_sig_hook *hook,
+                                    aip_sig_type *out)
 {
-    return parse_type_at(blob, length, offset, AIP_SIG_TOP, allow_pinned, depth, out);
+    return parse_type_at(blob, length, offset, AIP_SIG_TOP, allow_pinned, depth, hook, out);
 }
 
 static alvk_status parse_type_at(const uint8_t *blob, size_t length, size_t *offset,
                                  aip_sig_position position, int allow_pinned, uint32_t depth,
-                                 aip_sig_type *out)
+                                 const aip_sig_hook *hook, aip_sig_type *out)
 {
     if (depth > AIP_SIG_MAX_DEPTH)
         return ALVK_E_LIMIT_EXCEEDED;
@@ -198,9 +217,8 @@ static alvk_status parse_type_at(const uint8_t *blob, size_t length, size_t *off
             return ALVK_E_SIGNATURE_MALFORMED;
         uint8_t b = blob[at];
         if (b == ELEMENT_TYPE_CMOD_REQD || b == ELEMENT_TYPE_CMOD_OPT) {
-            uint32_t token;
             at += 1;
-            status = aip_sig_read_type_token(blob, length, &at, &token);
+            status = read_type(blob, length, &at, hook);
             if (status != ALVK_OK)
                 return status;
             has_modifiers = 1;
@@ -218,7 +236,7 @@ static alvk_status parse_type_at(const uint8_t *blob, size_t length, size_t *off
     if (!element_allowed(element, position, is_byref))
         return ALVK_E_SIGNATURE_MALFORMED;
     uint8_t generic = 0;
-    status = parse_element(blob, length, &at, element, depth, &generic);
+    status = parse_element(blob, length, &at, element, depth, hook, &generic);
     if (status != ALVK_OK)
         return status;
     if ((uint64_t)at > UINT32_MAX)
@@ -236,17 +254,23 @@ static alvk_status parse_type_at(const uint8_t *blob, size_t length, size_t *off
 alvk_status aip_sig_parse_type(const uint8_t *blob, size_t length, size_t *offset, int allow_pinned,
                                aip_sig_type *out)
 {
+    return aip_sig_parse_type_hooked(blob, length, offset, allow_pinned, NULL, out);
+}
+
+alvk_status aip_sig_parse_type_hooked(const uint8_t *blob, size_t length, size_t *offset,
+                                      int allow_pinned, const aip_sig_hook *hook, aip_sig_type *out)
+{
     if (blob == NULL || offset == NULL || out == NULL)
         return ALVK_E_NULL_ARGUMENT;
     memset(out, 0, sizeof *out);
-    return parse_type_depth(blob, length, offset, allow_pinned, 1, out);
+    return parse_type_depth(blob, length, offset, allow_pinned, 1, hook, out);
 }
 
 /* One parameter slot: an optional SENTINEL (vararg signatures only, at most once), then a
  * Type that is not VOID. */
 static alvk_status parse_param(const uint8_t *blob, size_t length, size_t *offset, uint32_t depth,
-                               uint32_t index, uint8_t kind, uint32_t *sentinel_index,
-                               aip_sig_type *param)
+                               const aip_sig_hook *hook, uint32_t index, uint8_t kind,
+                               uint32_t *sentinel_index, aip_sig_type *param)
 {
     if (*offset >= length)
         return ALVK_E_SIGNATURE_MALFORMED;
@@ -256,7 +280,7 @@ static alvk_status parse_param(const uint8_t *blob, size_t length, size_t *offse
         *sentinel_index = index;
         *offset += 1;
     }
-    alvk_status status = parse_type_depth(blob, length, offset, 0, depth, param);
+    alvk_status status = parse_type_depth(blob, length, offset, 0, depth, hook, param);
     if (status != ALVK_OK)
         return status;
     if (param->element_type == ELEMENT_TYPE_VOID)
@@ -265,7 +289,8 @@ static alvk_status parse_param(const uint8_t *blob, size_t length, size_t *offse
 }
 
 static alvk_status parse_method_depth(const uint8_t *blob, size_t length, size_t *offset,
-                                      uint32_t depth, aip_method_sig *out, uint8_t *uses_generic)
+                                      uint32_t depth, const aip_sig_hook *hook, aip_method_sig *out,
+                                      uint8_t *uses_generic)
 {
     if (depth > AIP_SIG_MAX_DEPTH)
         return ALVK_E_LIMIT_EXCEEDED;
@@ -299,7 +324,7 @@ static alvk_status parse_method_depth(const uint8_t *blob, size_t length, size_t
 
     aip_sig_type scratch;
     aip_sig_type *ret = out != NULL ? &out->ret : &scratch;
-    status = parse_type_depth(blob, length, &at, 0, depth, ret);
+    status = parse_type_depth(blob, length, &at, 0, depth, hook, ret);
     if (status != ALVK_OK)
         return status;
     uint8_t generic = ret->uses_generic_variable;
@@ -307,7 +332,7 @@ static alvk_status parse_method_depth(const uint8_t *blob, size_t length, size_t
     uint32_t sentinel_index = UINT32_MAX;
     for (uint32_t i = 0; i < param_count; ++i) {
         aip_sig_type *param = out != NULL ? &out->params[i] : &scratch;
-        status = parse_param(blob, length, &at, depth, i, kind, &sentinel_index, param);
+        status = parse_param(blob, length, &at, depth, hook, i, kind, &sentinel_index, param);
         if (status != ALVK_OK)
             return status;
         generic |= param->uses_generic_variable;
@@ -334,12 +359,18 @@ static alvk_status parse_method_depth(const uint8_t *blob, size_t length, size_t
 alvk_status aip_sig_parse_method(const uint8_t *blob, size_t length, int allow_trailing,
                                  aip_method_sig *out)
 {
+    return aip_sig_parse_method_hooked(blob, length, allow_trailing, NULL, out);
+}
+
+alvk_status aip_sig_parse_method_hooked(const uint8_t *blob, size_t length, int allow_trailing,
+                                        const aip_sig_hook *hook, aip_method_sig *out)
+{
     if (blob == NULL || out == NULL)
         return ALVK_E_NULL_ARGUMENT;
     memset(out, 0, sizeof *out);
     out->sentinel_index = UINT32_MAX;
     size_t at = 0;
-    alvk_status status = parse_method_depth(blob, length, &at, 1, out, NULL);
+    alvk_status status = parse_method_depth(blob, length, &at, 1, hook, out, NULL);
     if (status != ALVK_OK)
         return status;
     if (!allow_trailing && at != length)

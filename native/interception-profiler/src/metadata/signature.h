@@ -40,6 +40,17 @@ typedef struct aip_method_sig {
     aip_sig_type params[AIP_SIG_MAX_PARAMS];
 } aip_method_sig;
 
+/* ABI 3.3: class references inside relocation blobs. A parser given a hook passes every
+ * TypeDefOrRefOrSpecEncoded whose tag is ALVK_SIGNATURE_RELOCATION_TAG (a relocation
+ * reference, signature_codec.h) to it, in blob order: where the coded index stands
+ * (blob[offset .. offset + length)) and the row it names. The hook returns ALVK_OK to accept
+ * it or the status the parse fails with. Without a hook tag 3 is ALVK_E_SIGNATURE_MALFORMED,
+ * as in module metadata. */
+typedef struct aip_sig_hook {
+    alvk_status (*reference)(void *context, size_t offset, size_t length, uint32_t row);
+    void *context;
+} aip_sig_hook;
+
 /* Parses one Type (II.23.2.12), including custom modifiers, BYREF, TYPEDBYREF, VOID, and
  * PINNED when allow_pinned is set (local signatures). Advances *offset past it. Where the
  * grammar has no place for them they are ALVK_E_SIGNATURE_MALFORMED: BYREF VOID, BYREF
@@ -48,9 +59,18 @@ typedef struct aip_method_sig {
 alvk_status aip_sig_parse_type(const uint8_t *blob, size_t length, size_t *offset, int allow_pinned,
                                aip_sig_type *out);
 
+/* aip_sig_parse_type with relocation references passed to `hook` (NULL: refused). */
+alvk_status aip_sig_parse_type_hooked(const uint8_t *blob, size_t length, size_t *offset,
+                                      int allow_pinned, const aip_sig_hook *hook,
+                                      aip_sig_type *out);
+
 /* Parses a MethodDefSig or MethodRefSig (II.23.2.1-2) that starts at blob[0]. Trailing
  * bytes after the signature are ALVK_E_SIGNATURE_MALFORMED unless allow_trailing is set. */
 alvk_status aip_sig_parse_method(const uint8_t *blob, size_t length, int allow_trailing,
                                  aip_method_sig *out);
+
+/* aip_sig_parse_method with relocation references passed to `hook` (NULL: refused). */
+alvk_status aip_sig_parse_method_hooked(const uint8_t *blob, size_t length, int allow_trailing,
+                                        const aip_sig_hook *hook, aip_method_sig *out);
 
 #endif

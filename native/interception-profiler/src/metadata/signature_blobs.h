@@ -59,4 +59,12 @@ typedef enum aip_standalone_sig_kind {
 alvk_status aip_sig_parse_standalone(const uint8_t *blob, size_t length,
                                      aip_standalone_sig_kind *kind);
 
+/* The blob of a relocation of `kind` (STANDALONE_SIG, TYPE_SPEC, MEMBER_REF, METHOD_SPEC),
+ * parsed as the functions above parse it, with relocation references (tag 3) passed to
+ * `hook` (NULL: refused). *method_sig = 1 for a method signature (a StandAloneMethodSig or
+ * a MemberRef's MethodRefSig), else 0. Any other kind is ALVK_E_SIGNATURE_MALFORMED. */
+alvk_status aip_sig_parse_relocation_blob(alvk_relocation_kind kind, const uint8_t *blob,
+                                          size_t length, const aip_sig_hook *hook,
+                                          uint8_t *method_sig);
+
 #endif

@@ -68,10 +68,10 @@ size_t aip_sig_write_compressed(uint32_t value, uint8_t *out, size_t capacity)
     return 4;
 }
 
-alvk_status aip_sig_read_type_token(const uint8_t *blob, size_t length, size_t *offset,
-                                    uint32_t *token)
+alvk_status aip_sig_read_type_reference(const uint8_t *blob, size_t length, size_t *offset,
+                                        uint32_t *token, uint32_t *row)
 {
-    if (blob == NULL || offset == NULL || token == NULL)
+    if (blob == NULL || offset == NULL || token == NULL || row == NULL)
         return ALVK_E_NULL_ARGUMENT;
     size_t at = *offset;
     uint32_t coded;
@@ -81,9 +81,32 @@ alvk_status aip_sig_read_type_token(const uint8_t *blob, size_t length, size_t *
     static const uint32_t tables[3] = {mdtTypeDef, mdtTypeRef, mdtTypeSpec};
     uint32_t tag = coded & 0x3u;
     uint32_t rid = coded >> 2;
-    if (tag == 3 || rid == 0 || rid > AIP_SIG_MAX_RID)
+    if (tag == ALVK_SIGNATURE_RELOCATION_TAG) {
+        *token = 0;
+        *row = rid;
+    } else {
+        if (rid == 0 || rid > AIP_SIG_MAX_RID)
+            return ALVK_E_SIGNATURE_MALFORMED;
+        *token = tables[tag] | rid;
+        *row = 0;
+    }
+    *offset = at;
+    return ALVK_OK;
+}
+
+alvk_status aip_sig_read_type_token(const uint8_t *blob, size_t length, size_t *offset,
+                                    uint32_t *token)
+{
+    if (blob == NULL || offset == NULL || token == NULL)
+        return ALVK_E_NULL_ARGUMENT;
+    size_t at = *offset;
+    uint32_t row = 0, read = 0;
+    alvk_status status = aip_sig_read_type_reference(blob, length, &at, &read, &row);
+    if (status != ALVK_OK)
+        return status;
+    if (read == 0) /* a relocation reference: not a token of any module */
         return ALVK_E_SIGNATURE_MALFORMED;
-    *token = tables[tag] | rid;
+    *token = read;
     *offset = at;
     return ALVK_OK;
 }

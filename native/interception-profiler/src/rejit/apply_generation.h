@@ -10,6 +10,7 @@
 #include "alvorkit_interception_profiler.h"
 #include "catalog/module_catalog_clr.h"
 #include "emit/relocation_emit.h"
+#include "generation/relocation_blob.h"
 #include "metadata/signature.h"
 #include "rejit/inliner_map.h"
 #include "rejit/patch_table.h"
@@ -23,6 +24,9 @@
  * (aip_apply_scratch_claim on that thread; a debug build asserts every use). */
 typedef struct aip_apply_scratch {
     uint8_t body[ALVK_MAX_GENERATION_BODY_BYTES]; /* the private copy tokens are written into */
+    /* One relocation blob as emission defines it (class references replaced, a user string
+     * decoded): 2-byte aligned for the UTF-16 units. */
+    _Alignas(8) uint8_t blob[AIP_RELOCATION_BLOB_MAX];
     alvk_relocation_result results[ALVK_MAX_RELOCATIONS];
     aip_method_sig target_sig;    /* the target's signature, parsed once per resolve */
     aip_generation_record failed; /* a failed generation, checked again after the fact */

@@ -1,0 +1,153 @@
+using System.Collections.Concurrent;
+using System.Text;
+
+namespace AlvorKit.Interception.HotReload;
+
+/// <summary>
+/// <see cref="HotReloader.WatchFolder"/>: a FileSystemWatcher on the drop folder for
+/// <c>*.dll</c> created or renamed into place; each file is applied about 50 ms after its last
+/// event (a debounce: one build may touch it several times), one at a time, in order, on a
+/// background task. Each result's summary goes to <c>Name.result.txt</c> (a temporary file
+/// renamed over it) and to the callback. Dispose stops the watcher and waits for an apply
+/// under way.
+/// </summary>
+internal sealed class FolderWatch : IDisposable
+{
+    private static readonly TimeSpan Debounce = TimeSpan.FromMilliseconds(50);
+
+    private readonly HotReloader _reloader;
+    private readonly string _folder;
+    private readonly Action<ReloadResult>? _onResult;
+    private readonly FileSystemWatcher _watcher;
+    private readonly ConcurrentDictionary<string, Timer> _pending = new(StringComparer.Ordinal);
+    private readonly Lock _queueGate = new();
+    private readonly CancellationTokenSource _stop = new();
+    private Task _queue = Task.CompletedTask;
+    private bool _disposed;
+
+    public FolderWatch(HotReloader reloader, string folder, Action<ReloadResult>? onResult)
+    {
+        _reloader = reloader;
+        _folder = Path.GetFullPath(folder);
+        _onResult = onResult;
+        Directory.CreateDirectory(_folder);
+        _watcher = new FileSystemWatcher(_folder, "*.dll")
+        {
+            NotifyFilter = NotifyFilters.FileName | NotifyFilters.LastWrite | NotifyFilters.Size,
+        };
+        _watcher.Created += (_, e) => Touched(e.FullPath);
+        _watcher.Changed += (_, e) => Touched(e.FullPath);
+        _watcher.Renamed += (_, e) => Touched(e.FullPath);
+        _watcher.EnableRaisingEvents = true;
+    }
+
+    public void Dispose()
+    {
+        Task last;
+        lock (_queueGate)
+        {
+            if (_disposed)
+                return;
+            _disposed = true;
+            last = _queue;
+        }
+        _watcher.Dispose();
+        foreach (Timer timer in _pending.Values)
+            timer.Dispose();
+        _pending.Clear();
+        _stop.Cancel();
+        try
+        {
+            last.Wait();
+        }
+        catch (AggregateException)
+        {
+            // An apply under way was canceled at its wait; its command still ran.
+        }
+        _stop.Dispose();
+    }
+
+    // A file event: (re)start its debounce timer.
+    private void Touched(string path)
+    {
+        if (!path.EndsWith(".dll", StringComparison.OrdinalIgnoreCase))
+            return;
+        var timer = new Timer(_ => Settled(path));
+        Timer? previous = null;
+        _pending.AddOrUpdate(path, timer, (_, old) =>
+        {
+            previous = old;
+            return timer;
+        });
+        previous?.Dispose();
+        lock (_queueGate)
+        {
+            if (_disposed)
+            {
+                timer.Dispose();
+                return;
+            }
+            timer.Change(Debounce, Timeout.InfiniteTimeSpan);
+        }
+    }
+
+    // The debounce ran out: queue the apply behind the ones before it.
+    private void Settled(string path)
+    {
+        if (_pending.TryRemove(path, out Timer? timer))
+            timer.Dispose();
+        lock (_queueGate)
+        {
+            if (_disposed)
+                return;
+            _queue = _queue.ContinueWith(_ => ApplyOne(path), CancellationToken.None,
+                TaskContinuationOptions.None, TaskScheduler.Default).Unwrap();
+        }
+    }
+
+    private async Task ApplyOne(string path)
+    {
+        if (!File.Exists(path))
+            return;
+        ReloadResult result;
+        try
+        {
+            result = await _reloader.ApplyAsync(path, _stop.Token).ConfigureAwait(false);
+        }
+        catch (OperationCanceledException)
+        {
+            return;
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException or InterceptionException)
+        {
+            string name = Path.GetFileNameWithoutExtension(path);
+            result = new ReloadResult(name, path, ReloadOutcome.Refused, [],
+                [new ReloadRefusal(ReloadRefusalReason.NotARebuild, name,
+                    $"{ReloadRefusalReason.NotARebuild}: {path} could not be applied: {e.Message}")],
+                TimeSpan.Zero, TimeSpan.Zero);
+        }
+        WriteResult(path, result);
+        _onResult?.Invoke(result);
+    }
+
+    // Name.result.txt beside the dropped file, written whole: a temporary file renamed over it.
+    private static void WriteResult(string path, ReloadResult result)
+    {
+        string folder = Path.GetDirectoryName(path)!;
+        string target = Path.Combine(folder, Path.GetFileNameWithoutExtension(path) + ".result.txt");
+        string temporary = target + $".{Environment.ProcessId}.tmp";
+        try
+        {
+            File.WriteAllText(temporary, result.Summary + Environment.NewLine, new UTF8Encoding(false));
+            File.Move(temporary, target, overwrite: true);
+        }
+        catch (IOException)
+        {
+            // The folder went away or the file is held: the callback still has the result.
+        }
+        catch (UnauthorizedAccessException)
+        {
+            // As above.
+        }
+    }
+}
