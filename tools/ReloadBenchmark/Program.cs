@@ -51,6 +51,7 @@ string work = Directory.CreateTempSubdirectory("alvk-reload-bench-").FullName;
 string logs = Directory.CreateDirectory(Path.Combine(outDir, "logs")).FullName;
 var timeout = TimeSpan.FromSeconds(30);
 
+string loadBefore = Report.Load();
 var sides = new List<ISide>();
 var notes = new List<string>();
 var samples = new List<EditSample>();
@@ -112,7 +113,8 @@ finally
         Directory.Delete(work, recursive: true);
 }
 
-string report = Report.Markdown(samples, notes, edits, tickMs, Report.Machine(repoRoot), string.Join(' ', args));
+string machine = $"{Report.Machine(repoRoot)}; load average {loadBefore} at the start, {Report.Load()} at the end";
+string report = Report.Markdown(samples, notes, edits, tickMs, machine, string.Join(' ', args));
 Console.WriteLine(report);
 File.WriteAllText(Path.Combine(outDir, "report.md"), report);
 File.WriteAllText(Path.Combine(outDir, "samples.json"),

@@ -92,6 +92,10 @@ internal static class Report
     private static string Ms(EditSample? sample, double? ms) =>
         sample is null ? "-" : !sample.Ok ? "never shown" : ms is { } v ? v.ToString("F0", CultureInfo.InvariantCulture) : "?";
 
+    /// <summary>The load averages (1, 5, 15 minutes): the machine is shared.</summary>
+    public static string Load() =>
+        File.Exists("/proc/loadavg") ? string.Join(' ', File.ReadAllText("/proc/loadavg").Split(' ').Take(3)) : "?";
+
     /// <summary>Cores, CPU model, OS, .NET runtime and SDK, and the date.</summary>
     public static string Machine(string repoRoot)
     {
