@@ -23,6 +23,12 @@ internal sealed partial class AlvorKitSide(DemoCopy copy, string drop, string la
 
     public List<string> Notes { get; } = [];
 
+    /// <summary>More arguments for `alvorkit-intercept watch` (none: its defaults).</summary>
+    public IReadOnlyList<string> WatchArguments { get; init; } = [];
+
+    /// <summary>More environment variables for the watcher's process.</summary>
+    public IReadOnlyDictionary<string, string> WatchEnvironment { get; init; } = new Dictionary<string, string>();
+
     public void Start()
     {
         TimedProcess.RunToEnd("build (Release)", Dotnet(copy.ProjectDirectory, "build", copy.Project, "-c", "Release", "-nologo", "-v", "q"),
@@ -46,8 +52,10 @@ internal sealed partial class AlvorKitSide(DemoCopy copy, string drop, string la
         if (_game.WaitFor(0, FrameLine.IsFrame, TimeSpan.FromSeconds(60)) is null)
             throw new SideFailedException($"the game drew no frame\n{_game.Tail()}");
 
-        _watcher = new TimedProcess("watch", Dotnet(copy.ProjectDirectory, launcher, "watch", "--project", copy.Project, "--drop", drop),
-                                    Path.Combine(logs, "alvorkit-watch.log"));
+        ProcessStartInfo watch = Dotnet(copy.ProjectDirectory, [launcher, "watch", "--project", copy.Project, "--drop", drop, .. WatchArguments]);
+        foreach ((string name, string value) in WatchEnvironment)
+            watch.Environment[name] = value;
+        _watcher = new TimedProcess("watch", watch, Path.Combine(logs, "alvorkit-watch.log"));
         if (_watcher.WaitFor(0, l => l.StartsWith("watch: watching", StringComparison.Ordinal), TimeSpan.FromMinutes(3)) is null)
             throw new SideFailedException($"`alvorkit-intercept watch` did not start watching\n{_watcher.Tail()}");
         foreach (TimedLine line in _watcher.Since(0))

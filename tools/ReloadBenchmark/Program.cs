@@ -12,7 +12,8 @@ using ReloadBenchmark;
 const string Usage =
     "usage: ReloadBenchmark --demo <samples/LiveDemo> --profiler <libalvorkit_interception_profiler.so> " +
     "--launcher <AlvorKit.Interception.Launcher.dll> [--edits 20] [--tick-ms 10] [--out <folder>] " +
-    "[--only ours|dotnet-watch] [--keep]";
+    "[--only ours|dotnet-watch] [--watch-args \"<more arguments for alvorkit-intercept watch>\"] " +
+    "[--watch-env \"NAME=value;...\"] [--keep]";
 
 var options = new Dictionary<string, string>(StringComparer.Ordinal);
 bool keep = false;
@@ -28,7 +29,7 @@ for (int i = 0; i < args.Length; i++)
         return 64;
     }
 }
-string[] known = ["demo", "profiler", "launcher", "edits", "tick-ms", "out", "only"];
+string[] known = ["demo", "profiler", "launcher", "edits", "tick-ms", "out", "only", "watch-args", "watch-env"];
 if (!options.TryGetValue("demo", out string? demoOption) || options.Keys.Any(k => !known.Contains(k)) ||
     !int.TryParse(options.GetValueOrDefault("edits", "20"), out int edits) || edits < 1 ||
     !int.TryParse(options.GetValueOrDefault("tick-ms", "10"), out int tickMs) || tickMs < 1 ||
@@ -59,7 +60,13 @@ try
 {
     if (runOurs)
         sides.Add(new AlvorKitSide(DemoCopy.Create(demo, repoRoot, Path.Combine(work, "ours")), Path.Combine(work, "drop"),
-                                   Path.GetFullPath(options["launcher"]), Path.GetFullPath(options["profiler"]), tickMs, logs));
+                                   Path.GetFullPath(options["launcher"]), Path.GetFullPath(options["profiler"]), tickMs, logs)
+        {
+            // Experiments on the watcher (the defaults are what a person gets): more options, its environment.
+            WatchArguments = options.GetValueOrDefault("watch-args", "").Split(' ', StringSplitOptions.RemoveEmptyEntries),
+            WatchEnvironment = options.GetValueOrDefault("watch-env", "").Split(';', StringSplitOptions.RemoveEmptyEntries)
+                .Select(v => v.Split('=', 2)).ToDictionary(v => v[0], v => v.Length > 1 ? v[1] : ""),
+        });
     if (runWatch)
         sides.Add(new DotnetWatchSide(DemoCopy.Create(demo, repoRoot, Path.Combine(work, "dotnet-watch")), tickMs, logs));
     var failed = new HashSet<ISide>();
