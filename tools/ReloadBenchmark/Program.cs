@@ -121,7 +121,8 @@ finally
 }
 
 string machine = $"{Report.Machine(repoRoot)}; load average {loadBefore} at the start, {Report.Load()} at the end";
-string report = Report.Markdown(samples, notes, edits, tickMs, machine, string.Join(' ', args));
+string report = Report.Markdown(samples, notes, edits, tickMs, machine,
+    string.Join(' ', args.Select(a => a.Contains(' ', StringComparison.Ordinal) ? $"\"{a}\"" : a)));
 Console.WriteLine(report);
 File.WriteAllText(Path.Combine(outDir, "report.md"), report);
 File.WriteAllText(Path.Combine(outDir, "samples.json"),
