@@ -1,5 +1,7 @@
+using System.Collections.Immutable;
 using System.Diagnostics;
 using System.Reflection;
+using System.Reflection.PortableExecutable;
 using System.Runtime.Loader;
 using AlvorKit.Interception.Plans;
 
@@ -18,6 +20,7 @@ public sealed class HotReloader
     // One reload (or revert) at a time; the bodies applied from source, by loaded method.
     private readonly SemaphoreSlim _gate;
     private readonly Dictionary<(Module Module, int Token), AppliedBody> _applied = [];
+    private readonly Dictionary<Module, byte[]> _lastRebuild = [];
 
     /// <param name="interceptor">The interceptor whose commands apply the bodies.</param>
     /// <param name="gate">A gate of one (SemaphoreSlim(1, 1)) that reloads and reverts hold, one at a time.</param>
@@ -93,12 +96,26 @@ public sealed class HotReloader
             await _gate.WaitAsync(cancellationToken).ConfigureAwait(false);
         try
         {
-            ReloadTranslation translation = synchronous
-                ? ReloadTranslation.Translate(assembly.Location, rebuiltPath)
-                : await Task.Run(() => ReloadTranslation.Translate(assembly.Location, rebuiltPath), cancellationToken)
-                    .ConfigureAwait(false);
             Module module = assembly.ManifestModule;
+            // The rebuild is read once: a watcher may write the file again while this runs.
+            byte[] rebuild;
+            try
+            {
+                rebuild = synchronous
+                    ? File.ReadAllBytes(rebuiltPath)
+                    : await File.ReadAllBytesAsync(rebuiltPath, cancellationToken).ConfigureAwait(false);
+            }
+            catch (IOException e)
+            {
+                return Refused(name, rebuiltPath, Stopwatch.GetElapsedTime(started), new ReloadRefusal(
+                    ReloadRefusalReason.NotARebuild, name,
+                    $"{ReloadRefusalReason.NotARebuild}: {rebuiltPath} cannot be read ({e.Message})"));
+            }
+            ReloadTranslation translation = synchronous
+                ? Translate(assembly.Location, rebuild)
+                : await Task.Run(() => Translate(assembly.Location, rebuild), cancellationToken).ConfigureAwait(false);
             ForgetRemoved();
+            Dictionary<string, string?> sinceLast = SinceLastRebuild(module, rebuild, translation);
 
             var apply = new List<(TranslatedBody Body, MethodBase Target)>();
             foreach (TranslatedBody body in translation.Bodies)
@@ -139,7 +156,8 @@ public sealed class HotReloader
             var batch = new Batch(this, synchronous);
             foreach ((TranslatedBody body, MethodBase target) in apply)
             {
-                if (!await batch.Put(target, body.Method.Member, body.Lowered, body.Method.Difference, name)
+                string? difference = sinceLast.GetValueOrDefault(body.Method.Member) ?? body.Method.Difference;
+                if (!await batch.Put(target, body.Method.Member, body.Lowered, difference, name)
                         .ConfigureAwait(false))
                     break;
             }
@@ -153,6 +171,8 @@ public sealed class HotReloader
             }
             if (batch.Failed)
                 await batch.RollBack().ConfigureAwait(false);
+            else
+                _lastRebuild[module] = rebuild;
             return new ReloadResult(name, rebuiltPath, batch.Failed ? ReloadOutcome.Failed : ReloadOutcome.Applied,
                                     batch.Methods, [], compareTime, Stopwatch.GetElapsedTime(applying));
         }
@@ -177,6 +197,8 @@ public sealed class HotReloader
             var batch = new Batch(this, synchronous);
             foreach (AppliedBody applied in all)
                 await batch.Put(applied.Target, applied.Member, null, null, null, stopOnFailure: false).ConfigureAwait(false);
+            foreach (Module module in _lastRebuild.Keys.Where(m => !_applied.Keys.Any(k => k.Module == m)).ToList())
+                _lastRebuild.Remove(module);
             return new ReloadResult(names.Length == 0 ? "hot reload" : names, null,
                                     batch.Failed ? ReloadOutcome.Failed : ReloadOutcome.Reverted, batch.Methods, [],
                                     TimeSpan.Zero, Stopwatch.GetElapsedTime(started));
@@ -185,6 +207,28 @@ public sealed class HotReloader
         {
             _gate.Release();
         }
+    }
+
+    private static ReloadTranslation Translate(string loadedPath, byte[] rebuild)
+    {
+        using var loaded = new PEReader(File.OpenRead(loadedPath), PEStreamOptions.PrefetchEntireImage);
+        using var rebuilt = new PEReader(ImmutableArray.Create(rebuild));
+        return ReloadTranslation.Translate(loaded, rebuilt);
+    }
+
+    /// <summary>For the methods applied from source before: the first difference between the
+    /// body they run (from the last rebuild applied) and this rebuild's, by member.</summary>
+    private Dictionary<string, string?> SinceLastRebuild(Module module, byte[] rebuild, ReloadTranslation translation)
+    {
+        var differences = new Dictionary<string, string?>(StringComparer.Ordinal);
+        if (!_lastRebuild.TryGetValue(module, out byte[]? last) ||
+            !translation.Bodies.Any(b => _applied.ContainsKey((module, b.Method.LoadedToken))))
+            return differences;
+        using var before = new PEReader(ImmutableArray.Create(last));
+        using var now = new PEReader(ImmutableArray.Create(rebuild));
+        foreach (MethodComparison method in AssemblyComparer.Compare(before, now).ChangedMethods)
+            differences[method.Member] = method.Difference;
+        return differences;
     }
 
     /// <summary>The assembly of that simple name loaded from a file in the default load context.</summary>

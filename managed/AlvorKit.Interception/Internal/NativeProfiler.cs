@@ -331,6 +331,24 @@ internal sealed unsafe class NativeProfiler
         return rc;
     }
 
+    /// <summary>alvk_generation_validate through a library bound by the caller (the hot reload
+    /// tests open the library by path: the validator needs no profiler).</summary>
+    public static InterceptionStatus Validate(AlvkExports exports, LoweredGeneration g, MethodDescription target,
+        ulong owner, out uint failingIndex)
+    {
+        uint failing = 0;
+        InterceptionStatus rc = Pinned(g, target, 0, owner, (in AlvkGeneration generation) =>
+        {
+            AlvkGeneration copy = generation;
+            uint index = 0;
+            AlvkStatus status = exports.GenerationValidate(&copy, &index);
+            failing = index;
+            return status;
+        });
+        failingIndex = failing;
+        return rc;
+    }
+
     public InterceptionStatus Submit(LoweredGeneration g, MethodDescription target, ulong prior, ulong owner, out ulong handle,
         out ulong generationId, out ulong command)
     {

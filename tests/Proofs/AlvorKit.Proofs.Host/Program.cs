@@ -37,6 +37,9 @@ using AlvorKit.Proofs.Reports;
 //             on many targets while two threads call them (default 8 10000 50)
 //   submitstorm [threads] [submits per thread] - generation submits as fast as the queue takes
 //             them (default 4 2000), for the AddressSanitizer build
+//   hotreload - an assembly built here, loaded, and rebuilds of it applied through
+//             Interceptor.Reload (constant, new framework call, rude edit, original, not loaded,
+//             a watched drop folder, RevertAll); needs HotGame in the allowlist
 //   idle    - does nothing (the launch-time benchmark's workload)
 string mode = args.Length > 0 ? args[0] : "status";
 switch (mode)
@@ -96,13 +99,15 @@ switch (mode)
         return Print(AlvorKit.Proofs.Host.SubmitStormProof.Run(
             args.Length > 1 ? int.Parse(args[1]) : 4,
             args.Length > 2 ? int.Parse(args[2]) : 2000));
+    case "hotreload":
+        return Print(AlvorKit.Proofs.Host.HotReloadCoreProof.Run());
     case "idle":
         return 0;
     default:
         Console.Error.WriteLine($"unknown mode '{string.Join(' ', args)}'; expected status, demo, describe, " +
             "lifecycle, inlining withinliners|fallback, dispatch, owners, badinput, stress, generations, members, allocations <variant> [dir], api, " +
             "commands, memory [n], modules plugin|collectible|raw, queuefull, recycling, exit return|environment, " +
-            "mixedstress [threads] [commands] [targets], submitstorm [threads] [submits] or idle");
+            "mixedstress [threads] [commands] [targets], submitstorm [threads] [submits], hotreload or idle");
         return 64;
 }
 

@@ -39,6 +39,7 @@ namespace AlvorKit.Proofs.Reports;
 [JsonSerializable(typeof(MembersReport))]
 [JsonSerializable(typeof(ApiReport))]
 [JsonSerializable(typeof(SubmitStormReport))]
+[JsonSerializable(typeof(HotReloadCoreReport))]
 internal sealed partial class ReportJson : JsonSerializerContext
 {
     /// <summary>The generated contract of report type `T`.</summary>

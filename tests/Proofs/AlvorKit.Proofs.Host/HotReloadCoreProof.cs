@@ -1,0 +1,149 @@
+using System.Collections.Concurrent;
+using System.Diagnostics;
+using System.Reflection;
+using System.Reflection.Emit;
+using System.Runtime.Loader;
+using AlvorKit.Interception;
+using AlvorKit.Interception.HotReload;
+using AlvorKit.Proofs.Reports;
+
+namespace AlvorKit.Proofs.Host;
+
+/// <summary>
+/// The "hotreload" mode: the hot reload core end to end in a profiled process, for edits that
+/// need only ABI 3.2 relocations. HotGame is built here with PersistedAssemblyBuilder
+/// (<c>HotGame.Game.Value()</c> returning 1), loaded from its file into the default context,
+/// and rebuilds of it (other folders, same name) are applied through Interceptor.Reload.
+/// </summary>
+internal static class HotReloadCoreProof
+{
+    private const string Name = "HotGame";
+
+    public static HotReloadCoreReport Run()
+    {
+        string root = Directory.CreateTempSubdirectory("alvk-hotreload-proof-").FullName;
+        try
+        {
+            return Steps(root);
+        }
+        finally
+        {
+            try
+            {
+                Directory.Delete(root, recursive: true);
+            }
+            catch (IOException)
+            {
+                // The loaded file may stay mapped; the system's temporary-file cleanup takes it.
+            }
+            catch (UnauthorizedAccessException)
+            {
+                // As above.
+            }
+        }
+    }
+
+    private static HotReloadCoreReport Steps(string root)
+    {
+        string original = Build(root, "v1", Name, body: il => Constant(il, 1));
+        string constant = Build(root, "v2", Name, body: il => Constant(il, 2));
+        // Math.Max(7, 2): System.Math is a type v1 never referenced (TYPE_REF + MEMBER_REF).
+        string newCall = Build(root, "v3", Name, body: il =>
+        {
+            il.Emit(OpCodes.Ldc_I4_7);
+            il.Emit(OpCodes.Ldc_I4_2);
+            il.Emit(OpCodes.Call, typeof(Math).GetMethod(nameof(Math.Max), [typeof(int), typeof(int)])!);
+            il.Emit(OpCodes.Ret);
+        });
+        string rude = Build(root, "v4", Name, body: il => Constant(il, 4), extraMethod: true);
+        string other = Build(root, "other", Name + "NotLoaded", body: il => Constant(il, 5));
+
+        Assembly game = AssemblyLoadContext.Default.LoadFromAssemblyPath(original);
+        Func<int> value = game.GetType("HotGame.Game")!.GetMethod("Value")!.CreateDelegate<Func<int>>();
+        int before = value();
+
+        using Interceptor interceptor = Interceptor.Open();
+        HotReloader reload = interceptor.Reload;
+        ReloadStep Step(ReloadResult result, int expected) => new(result.Outcome.ToString(),
+            result.Methods.Select(m => $"{m.Member}|{m.State}|{m.Difference}").ToList(),
+            result.Refusals.Select(r => r.Message).ToList(), result.Summary, Poll(value, expected));
+
+        ReloadStep constantStep = Step(reload.Apply(constant), 2);
+        ReloadStep same = Step(reload.Apply(constant), 2);
+        ReloadStep newCallStep = Step(reload.Apply(newCall), 7);
+        ReloadStep rudeStep = Step(reload.Apply(rude), 7);
+        ReloadStep back = Step(reload.Apply(original), 1);
+        ReloadStep notLoaded = Step(reload.Apply(other), 1);
+
+        // The watched folder: v2 written as a temporary file and renamed into place.
+        string drop = Path.Combine(root, "drop");
+        var results = new BlockingCollection<ReloadResult>();
+        ReloadResult watched;
+        using (reload.WatchFolder(drop, results.Add))
+        {
+            File.Copy(constant, Path.Combine(drop, Name + ".dll.tmp"));
+            File.Move(Path.Combine(drop, Name + ".dll.tmp"), Path.Combine(drop, Name + ".dll"));
+            if (!results.TryTake(out watched!, TimeSpan.FromSeconds(20)))
+                watched = new ReloadResult(Name, null, ReloadOutcome.Failed, [], [], TimeSpan.Zero, TimeSpan.Zero);
+        }
+        ReloadStep watchedStep = Step(watched, 2);
+        string resultFile = Path.Combine(drop, Name + ".result.txt");
+        string? resultText = File.Exists(resultFile) ? File.ReadAllText(resultFile) : null;
+
+        ReloadStep reverted = Step(reload.RevertAll(), 1);
+        return new HotReloadCoreReport(before, constantStep, same, newCallStep, rudeStep, back, notLoaded, watchedStep,
+                                       resultText, reverted, reload.Owner.Patches.Count);
+    }
+
+    // The method's value, called until it gives `expected` (a ReJIT takes effect at the next
+    // call; this allows for a worker still finishing) or 5 s pass.
+    private static Polled<int> Poll(Func<int> value, int expected)
+    {
+        var clock = Stopwatch.StartNew();
+        int calls = 0, actual;
+        do
+        {
+            actual = value();
+            calls++;
+            if (actual == expected)
+                break;
+            Thread.Sleep(5);
+        }
+        while (clock.Elapsed < TimeSpan.FromSeconds(5));
+        return new Polled<int>(expected, actual, calls, actual == expected);
+    }
+
+    private static void Constant(ILGenerator il, int value)
+    {
+        il.Emit(OpCodes.Ldc_I4, value);
+        il.Emit(OpCodes.Ret);
+    }
+
+    /// <summary>`folder/version/name.dll`: public static class HotGame.Game with int Value()
+    /// (the body given) and, for a rude edit, one more method.</summary>
+    private static string Build(string root, string version, string name, Action<ILGenerator> body,
+                                bool extraMethod = false)
+    {
+        var assembly = new PersistedAssemblyBuilder(new AssemblyName(name) { Version = new Version(1, 0, 0, 0) },
+                                                    typeof(object).Assembly);
+        ModuleBuilder module = assembly.DefineDynamicModule(name);
+        TypeBuilder type = module.DefineType("HotGame.Game",
+            TypeAttributes.Public | TypeAttributes.Abstract | TypeAttributes.Sealed | TypeAttributes.Class);
+        MethodBuilder method = type.DefineMethod("Value", MethodAttributes.Public | MethodAttributes.Static,
+                                                 typeof(int), Type.EmptyTypes);
+        method.SetImplementationFlags(MethodImplAttributes.NoInlining);
+        body(method.GetILGenerator());
+        if (extraMethod)
+        {
+            MethodBuilder extra = type.DefineMethod("Extra", MethodAttributes.Public | MethodAttributes.Static,
+                                                    typeof(int), Type.EmptyTypes);
+            Constant(extra.GetILGenerator(), 9);
+        }
+        type.CreateType();
+        string folder = Path.Combine(root, version);
+        Directory.CreateDirectory(folder);
+        string path = Path.Combine(folder, name + ".dll");
+        assembly.Save(path);
+        return path;
+    }
+}
