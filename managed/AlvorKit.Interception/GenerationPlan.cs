@@ -87,11 +87,17 @@ public sealed class PlanLocal
 /// an AssemblyRef the module already has) for a type of another assembly, a TypeSpec for a
 /// constructed generic, array or pointer type, a MemberRef for a method, constructor or field of
 /// another assembly or of a generic type, a MethodSpec for a generic method instantiation, a
-/// StandAloneSig for a calli signature and for the locals.</para>
-/// <para>Signature blobs cannot carry relocations: a class or struct that appears inside a
-/// signature (a generic argument, a parameter of a referenced method, a local) must be defined
-/// by the target's module or already referenced by it. Such problems are reported by the Emit
-/// call that introduced them, as a <see cref="PlanException"/>.</para>
+/// StandAloneSig for a calli signature and for the locals, a user string for an ldstr literal
+/// the module does not have, and a catch-type relocation for a catch clause whose exception
+/// type the module neither defines nor references (ABI 3.3).</para>
+/// <para>A class or struct of another assembly that appears inside a signature (a generic
+/// argument, a parameter of a referenced method, a local) and that the module does not
+/// reference yet is a TypeRef relocation too, which the signature names by a class reference
+/// (ABI 3.3); the profiler puts the TypeRef's token in its place before it defines the
+/// signature. Each such type takes one relocation, shared by every signature and parent that
+/// names it; a generation carries at most 64 relocations, the locals signature included. A type
+/// of an assembly the module has no AssemblyRef for cannot be named at all. Such problems are
+/// reported by the Emit call that introduced them, as a <see cref="PlanException"/>.</para>
 /// <para>The body must be type-safe (ECMA-335 III.1.8): <see cref="Interceptor.Apply(GenerationPlan, PatchOwner?)"/>
 /// follows the evaluation stack through every instruction with reflection's exact types and
 /// throws <see cref="StackTypeMismatchException"/> (offset, instruction, found and expected types)
@@ -109,6 +115,10 @@ public sealed class GenerationPlan
 {
     private const int MaxRelocations = 64, MaxBodyBytes = 65536, MaxBlobBytes = 65536;
 
+    // What a relocated catch clause's class token holds until the profiler writes the real one:
+    // the last TypeRef row (ControlFlowBuilder takes no nil token).
+    private const int CatchTypePlaceholder = 0x01FF_FFFF;
+
     private readonly ModuleContext _module;
     private readonly BlobBuilder _code = new();
     private readonly ControlFlowBuilder _flow = new();
@@ -123,6 +133,7 @@ public sealed class GenerationPlan
     private readonly List<PlanInstruction> _symbolic = [];
     private readonly Dictionary<int, int> _labelOffsets = new();
     private readonly List<PlanRegion> _regions = [];
+    private readonly List<(int Clause, PlanLabel TryStart, PlanLabel HandlerStart)> _catchRelocations = [];
     private int _depth, _maxDepth, _instructions, _listed;
     private bool _hasCatch, _localloc, _unverifiable;
     private LoweredGeneration? _lowered;
@@ -397,17 +408,17 @@ public sealed class GenerationPlan
         List(opcode, Names.Of(type), operand);
     }
 
-    /// <summary>ldstr. The ABI has no relocation for user strings, so the literal must already
-    /// be one the target's module uses; otherwise a <see cref="PlanException"/> says so.</summary>
+    /// <summary>ldstr. A literal the target's module already has is loaded by its token; any
+    /// other becomes a user-string relocation the profiler defines in the module.</summary>
     public void Emit(OpCode opcode, string value)
     {
         ArgumentNullException.ThrowIfNull(value);
         Expect(opcode, "a string", OperandType.InlineString);
-        int token = _symbols.UserString(value, Use(opcode, $"\"{value}\""));
+        Operand operand = _symbols.UserString(value, Use(opcode, $"\"{value}\""));
         Record(opcode, value);
-        Token(opcode, Operand.Direct(token));
+        Token(opcode, operand);
         Account(opcode);
-        List(opcode, $"\"{value}\"");
+        List(opcode, $"\"{value}\"", operand.Relocation is null ? null : operand);
     }
 
     /// <summary>calli through an unmanaged function pointer (the pointer is on the stack, above
@@ -558,8 +569,9 @@ public sealed class GenerationPlan
     // ----------------------------------------------------------- exception regions
 
     /// <summary>A catch clause for <paramref name="exceptionType"/>. The type is written into the body's EH
-    /// section, which cannot carry a relocation: it must be defined by the target's module or
-    /// already referenced by it (System.Exception usually is).</summary>
+    /// section: by its token when the target's module defines or references it, otherwise as a
+    /// catch-type relocation (a TypeRef, or a TypeSpec for a constructed type) the profiler
+    /// writes into the clause.</summary>
     public void AddCatchRegion(PlanLabel tryStart, PlanLabel tryEnd, PlanLabel handlerStart, PlanLabel handlerEnd,
         Type exceptionType)
     {
@@ -567,9 +579,19 @@ public sealed class GenerationPlan
         OwnAll(tryStart, tryEnd, handlerStart, handlerEnd);
         int token = _module.Defines(exceptionType) ? exceptionType.MetadataToken : _module.ExistingTypeRef(exceptionType);
         if (token == 0)
-            throw Refuse($"catch {Names.Of(exceptionType)}: the EH section names the type by token and cannot carry a " +
-                         $"relocation, and {_module.Name} has no TypeRef for it (catch a type {_module.Name} " +
-                         "already references, such as Exception, and test the type inside the handler)");
+        {
+            Operand operand = _symbols.Type(exceptionType, $"catch {Names.Of(exceptionType)}");
+            if (operand.Relocation is { } request)
+            {
+                // Clauses are numbered in the order the regions are added, which is the order the
+                // EH section lists them (checked when the plan is lowered).
+                _catchRelocations.Add((_regions.Count, tryStart, handlerStart));
+                _table.AtOperand(request, RelocationTable.CatchType(_regions.Count));
+                if (RelocationCount > MaxRelocations)
+                    throw Refuse($"this catch clause takes the plan past {MaxRelocations} relocations, the most a generation carries");
+            }
+            token = operand.Relocation is null ? operand.Token : CatchTypePlaceholder;
+        }
         _flow.AddCatchRegion(tryStart.Handle, tryEnd.Handle, handlerStart.Handle, handlerEnd.Handle,
             MetadataTokens.EntityHandle(token));
         _regions.Add(new PlanRegion(PlanRegionKind.Catch, tryStart, handlerStart, exceptionType));
@@ -671,6 +693,7 @@ public sealed class GenerationPlan
         byte[] body = bodyBuilder.ToArray();
         if (offset != 0)
             throw new InvalidOperationException($"the method body was laid out at offset {offset}, not 0");
+        CheckCatchClauses(body);
         (RelocationRequest, uint)? localsRelocation = null;
         if (locals)
         {
@@ -689,6 +712,22 @@ public sealed class GenerationPlan
         List<ILMapSpec> map = _map.Count > 0 ? [.. _map.OrderBy(e => e.OldOffset)] : [new ILMapSpec(0, 0, true)];
         _lowered = new LoweredGeneration(body, pool, specs, map, maxStack, _unverifiable);
         return _lowered;
+    }
+
+    /// <summary>Each catch-type relocation names the clause the EH section holds for its region.</summary>
+    private void CheckCatchClauses(byte[] body)
+    {
+        if (_catchRelocations.Count == 0)
+            return;
+        List<EhClause> clauses = EhClauses.Read(body);
+        foreach ((int clause, PlanLabel tryStart, PlanLabel handlerStart) in _catchRelocations)
+        {
+            if (clause >= clauses.Count || clauses[clause].Flags != 0 ||
+                clauses[clause].TryOffset != _labelOffsets[tryStart.Id] ||
+                clauses[clause].HandlerOffset != _labelOffsets[handlerStart.Id] ||
+                clauses[clause].ClassToken != CatchTypePlaceholder)
+                throw new InvalidOperationException($"EH clause {clause} is not the catch region it was added as");
+        }
     }
 
     private RelocationRequest LocalsSignature()

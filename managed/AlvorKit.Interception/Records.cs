@@ -222,6 +222,9 @@ public enum RelocationKind
 
     /// <summary>A TypeRef: a type of another assembly.</summary>
     TypeRef = 5,
+
+    /// <summary>A user string: a string literal the module does not have yet (ABI 3.3).</summary>
+    UserString = 6,
 }
 
 /// <summary>Where a generation is: the profiler's alvk_generation_state.</summary>

@@ -12,13 +12,17 @@
  * Checks: the status is one the header documents; the shape rules and their order, the
  * body and code steps are recomputed here and must give the same first failure; a failing
  * index names an existing relocation or map entry that indeed breaks the rule the status
- * names; on ALVK_OK every relocation, operand, parent and map entry satisfies the rules
- * (operands found by an independent walk) and out->body is the parsed body; validation is
- * repeatable and modifies none of its inputs. */
+ * names; on ALVK_OK every relocation, operand (instructions by an independent walk, catch
+ * clauses from the parsed clause list), parent, class reference (ABI 3.3: an earlier
+ * TYPE_REF) and map entry satisfies the rules and out->body is the parsed body, and every
+ * blob substitutes (stand-ins and emitted-looking tokens) into a blob that parses as its kind
+ * without references, within AIP_SIG_SUBSTITUTED_MAX; validation is repeatable and modifies
+ * none of its inputs. */
 #include "fuzz_input.h"
 
 #include "coreclr/cor_metadata_defs.h"
 #include "generation/generation_validate.h"
+#include "generation/relocation_blob.h"
 #include "il/il_walk.h"
 #include "metadata/signature_blobs.h"
 
@@ -78,33 +82,85 @@ static alvk_status expected_prefix(const alvk_generation *g, aip_method_body *bo
     return aip_il_walk(g->body + body->code_offset, body->code_size, &starts, NULL, NULL);
 }
 
-/* The blob parses as its kind says; *method = 1 for a method signature. */
-static int blob_ok(const alvk_generation *g, const alvk_relocation *r, int *method)
+/* Class references seen while parsing a blob: whether each names an earlier TYPE_REF of
+ * the generation (the harness's own reading of the rule). */
+typedef struct references {
+    const alvk_generation *g;
+    uint32_t index;
+    int all_allowed;
+} references;
+
+static alvk_status note_reference(void *context, size_t offset, size_t length, uint32_t row)
 {
-    const uint8_t *blob = g->blobs + r->blob_offset;
+    references *seen = context;
+    (void)offset, (void)length;
+    int allowed = row >= 1 && row <= seen->index &&
+                  seen->g->relocations[row - 1].kind == ALVK_RELOCATION_TYPE_REF;
+    seen->all_allowed &= allowed;
+    return ALVK_OK; /* the grammar alone decides the parse */
+}
+
+/* The blob of relocation `index` parses as its kind says, references accepted wherever they
+ * stand (*refs_ok says whether they all follow the rule); *method = 1 for a method
+ * signature. USER_STRING: an even length. */
+static int grammar_ok(const alvk_generation *g, uint32_t index, int *method, int *refs_ok)
+{
+    const alvk_relocation *r = &g->relocations[index];
     *method = 0;
-    aip_sig_type type;
-    uint32_t count;
-    switch (r->kind) {
-    case ALVK_RELOCATION_STANDALONE_SIG: {
-        aip_standalone_sig_kind kind;
-        int ok = aip_sig_parse_standalone(blob, r->blob_length, &kind) == ALVK_OK;
-        *method = ok && kind == AIP_STANDALONE_SIG_METHOD;
-        return ok;
-    }
-    case ALVK_RELOCATION_TYPE_SPEC:
-        return aip_sig_parse_type_spec(blob, r->blob_length, &type) == ALVK_OK;
-    case ALVK_RELOCATION_MEMBER_REF: {
-        aip_member_sig_kind kind;
-        int ok = aip_sig_parse_member_ref(blob, r->blob_length, &kind) == ALVK_OK;
-        *method = ok && kind == AIP_MEMBER_SIG_METHOD;
-        return ok;
-    }
-    case ALVK_RELOCATION_METHOD_SPEC:
-        return aip_sig_parse_method_spec(blob, r->blob_length, &count) == ALVK_OK;
-    default:
+    *refs_ok = 1;
+    if (r->kind == ALVK_RELOCATION_USER_STRING)
+        return r->blob_length % 2 == 0;
+    if (r->kind == ALVK_RELOCATION_TYPE_REF ||
+        (r->kind != ALVK_RELOCATION_STANDALONE_SIG && r->kind != ALVK_RELOCATION_TYPE_SPEC &&
+         r->kind != ALVK_RELOCATION_MEMBER_REF && r->kind != ALVK_RELOCATION_METHOD_SPEC))
         return r->blob_length == 0;
+    references seen = {g, index, 1};
+    aip_sig_hook hook = {note_reference, &seen};
+    uint8_t is_method = 0;
+    int ok = aip_sig_parse_relocation_blob(r->kind, g->blobs + r->blob_offset, r->blob_length,
+                                           &hook, &is_method) == ALVK_OK;
+    *method = ok && is_method;
+    *refs_ok = seen.all_allowed;
+    return ok;
+}
+
+/* Parses and follows the rule. */
+static int blob_ok(const alvk_generation *g, uint32_t index, int *method)
+{
+    int refs_ok = 0;
+    return grammar_ok(g, index, method, &refs_ok) && refs_ok;
+}
+
+/* An accepted relocation's blob with its references substituted, by stand-ins and by
+ * tokens of the kind emission writes: within the bound, and a blob of the same kind that the
+ * plain parsers (which refuse references) accept with the same method-ness. */
+static void check_substitution(const alvk_generation *g, uint32_t index, int method)
+{
+    const alvk_relocation *r = &g->relocations[index];
+    if (r->kind == ALVK_RELOCATION_TYPE_REF)
+        return;
+    static alvk_relocation_result results[ALVK_MAX_RELOCATIONS];
+    memset(results, 0, sizeof results);
+    for (uint32_t j = 0; j < index; ++j) /* TypeRef rows of every compressed width */
+        results[j].token = mdtTypeRef | (((j * 0x2F35u) % 0xFFFFFEu) + 1u);
+    size_t capacity = AIP_SIG_SUBSTITUTED_MAX((size_t)r->blob_length);
+    uint8_t *out = aip_fuzz_alloc(capacity + 1);
+    for (int emitted = 0; emitted < 2; ++emitted) {
+        size_t length = 0;
+        AIP_FUZZ_CHECK(aip_relocation_blob_resolve(g, index, emitted ? results : NULL, out,
+                                                   capacity, &length) == ALVK_OK);
+        AIP_FUZZ_CHECK(length <= capacity);
+        if (r->kind == ALVK_RELOCATION_USER_STRING) {
+            AIP_FUZZ_CHECK(length == r->blob_length &&
+                           (length == 0 || memcmp(out, g->blobs + r->blob_offset, length) == 0));
+            continue;
+        }
+        uint8_t plain_method = 0;
+        AIP_FUZZ_CHECK(aip_sig_parse_relocation_blob(r->kind, out, length, NULL, &plain_method) ==
+                       ALVK_OK);
+        AIP_FUZZ_CHECK(plain_method == method);
     }
+    free(out);
 }
 
 static int inside(uint32_t offset, uint32_t length, uint32_t pool)
@@ -148,6 +204,9 @@ static void check_accepted(const alvk_generation *g, const aip_generation_check 
     aip_method_body body;
     AIP_FUZZ_CHECK(aip_method_body_parse(g->body, g->body_size, &body, NULL, 0) == ALVK_OK);
     AIP_FUZZ_CHECK(memcmp(&body, &out->body, sizeof body) == 0 && out->failing_index == 0);
+    aip_eh_clause *clauses = aip_fuzz_alloc(((size_t)body.eh_clause_count + 1) * sizeof *clauses);
+    AIP_FUZZ_CHECK(aip_method_body_parse(g->body, g->body_size, &body, clauses,
+                                         body.eh_clause_count) == ALVK_OK);
     const uint8_t *code = g->body + body.code_offset;
     int locals_filled = 0;
     uint8_t method_sig[ALVK_MAX_RELOCATIONS];
@@ -155,7 +214,7 @@ static void check_accepted(const alvk_generation *g, const aip_generation_check 
         const alvk_relocation *r = &g->relocations[i];
         AIP_FUZZ_CHECK(r->size == sizeof *r);
         AIP_FUZZ_CHECK(r->kind >= ALVK_RELOCATION_STANDALONE_SIG &&
-                       r->kind <= ALVK_RELOCATION_TYPE_REF);
+                       r->kind <= ALVK_RELOCATION_USER_STRING);
         AIP_FUZZ_CHECK(inside(r->name_offset, r->name_length, g->blobs_size));
         AIP_FUZZ_CHECK(inside(r->blob_offset, r->blob_length, g->blobs_size));
         int named = kind_is(r, ALVK_RELOCATION_MEMBER_REF, ALVK_RELOCATION_TYPE_REF);
@@ -163,8 +222,9 @@ static void check_accepted(const alvk_generation *g, const aip_generation_check 
         if (named)
             AIP_FUZZ_CHECK(memchr(g->blobs + r->name_offset, 0, r->name_length) == NULL);
         int method = 0;
-        AIP_FUZZ_CHECK(blob_ok(g, r, &method));
+        AIP_FUZZ_CHECK(blob_ok(g, i, &method));
         method_sig[i] = (uint8_t)method;
+        check_substitution(g, i, method);
         int parented = kind_is(r, ALVK_RELOCATION_MEMBER_REF, ALVK_RELOCATION_METHOD_SPEC) ||
                        r->kind == ALVK_RELOCATION_TYPE_REF;
         AIP_FUZZ_CHECK(parented == ((r->parent_token != 0) != (r->parent_relocation != 0)));
@@ -192,6 +252,13 @@ static void check_accepted(const alvk_generation *g, const aip_generation_check 
             locals_filled = 1;
             continue;
         }
+        if (r->il_offset >= ALVK_RELOCATION_CATCH_TYPE(0) &&
+            r->il_offset < ALVK_RELOCATION_CATCH_TYPE(ALVK_MAX_CATCH_TYPE_CLAUSE)) {
+            uint32_t clause = r->il_offset - ALVK_RELOCATION_CATCH_TYPE(0);
+            AIP_FUZZ_CHECK(clause < body.eh_clause_count && clauses[clause].flags == 0);
+            AIP_FUZZ_CHECK(kind_is(r, ALVK_RELOCATION_TYPE_REF, ALVK_RELOCATION_TYPE_SPEC));
+            continue;
+        }
         int operand = token_operand_at(code, body.code_size, r->il_offset);
         AIP_FUZZ_CHECK(operand >= 0);
         switch (operand) {
@@ -209,12 +276,14 @@ static void check_accepted(const alvk_generation *g, const aip_generation_check 
             AIP_FUZZ_CHECK(kind_is(r, ALVK_RELOCATION_TYPE_SPEC, ALVK_RELOCATION_TYPE_REF));
             break;
         case AIP_OPERAND_TOK:
-            AIP_FUZZ_CHECK(r->kind != ALVK_RELOCATION_STANDALONE_SIG);
+            AIP_FUZZ_CHECK(r->kind != ALVK_RELOCATION_STANDALONE_SIG &&
+                           r->kind != ALVK_RELOCATION_USER_STRING);
             break;
-        default:
-            AIP_FUZZ_CHECK(!"a relocation on an ldstr operand");
+        default: /* STRING */
+            AIP_FUZZ_CHECK(r->kind == ALVK_RELOCATION_USER_STRING);
         }
     }
+    free(clauses);
     if (body.local_var_sig_token == mdtSignature)
         AIP_FUZZ_CHECK(locals_filled);
     for (uint32_t i = 0; i < g->il_map_count; ++i)
@@ -246,10 +315,10 @@ static void check_refused(const alvk_generation *g, alvk_status status,
     }
     AIP_FUZZ_CHECK(out->failing_index < g->relocation_count);
     const alvk_relocation *r = &g->relocations[out->failing_index];
-    int method = 0;
+    int method = 0, refs_ok = 0;
     switch (status) {
     case ALVK_E_SIGNATURE_MALFORMED:
-        AIP_FUZZ_CHECK(!blob_ok(g, r, &method));
+        AIP_FUZZ_CHECK(!grammar_ok(g, out->failing_index, &method, &refs_ok));
         break;
     case ALVK_E_RELOCATION_OVERLAP: {
         int earlier = 0;
@@ -260,7 +329,8 @@ static void check_refused(const alvk_generation *g, alvk_status status,
     }
     case ALVK_E_RELOCATION_NOT_OPERAND:
     case ALVK_E_RELOCATION_KIND_MISMATCH:
-        AIP_FUZZ_CHECK(r->il_offset != ALVK_RELOCATION_NO_OPERAND && blob_ok(g, r, &method));
+        AIP_FUZZ_CHECK(r->il_offset != ALVK_RELOCATION_NO_OPERAND &&
+                       blob_ok(g, out->failing_index, &method));
         break;
     default:
         break;

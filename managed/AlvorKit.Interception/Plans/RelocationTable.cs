@@ -45,6 +45,9 @@ internal sealed class RelocationTable
     public const uint NoOperand = 0xFFFF_FFFF;
     public const uint LocalsSignature = 0xFFFF_FFFE;
 
+    /// <summary>ALVK_RELOCATION_CATCH_TYPE(clause): the class token of EH clause `clause`.</summary>
+    public static uint CatchType(int clause) => 0xFFFF_0000u + (uint)clause;
+
     private readonly List<(RelocationRequest Request, uint ILOffset)> _entries = [];
 
     public int Count => _entries.Count;

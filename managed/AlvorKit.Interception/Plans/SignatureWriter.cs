@@ -7,12 +7,18 @@ namespace AlvorKit.Interception.Plans;
 
 /// <summary>
 /// Writes SigTypes into signature blobs (TypeSpec, MemberRef, MethodSpec, StandAloneSig, locals)
-/// in the target module's terms. A blob is copied into the module as it is and cannot carry a
-/// relocation, so every class or value type it names must already have a token there: a
-/// TypeDef of the module, or a TypeRef the module already has.
+/// in the target module's terms. A class or value type a blob names is a TypeDef of the module,
+/// a TypeRef the module already has, or else a class reference (ABI 3.3: a
+/// TypeDefOrRefOrSpecEncoded with tag 3 whose row is the 1-based index of an earlier TypeRef
+/// relocation, which `typeRefRelocation` adds to the plan's table) that the profiler replaces
+/// with that relocation's token before it defines the blob.
 /// </summary>
-internal sealed class SignatureWriter(ModuleContext module, MethodBase target)
+internal sealed class SignatureWriter(ModuleContext module, MethodBase target, Func<Type, string, int> typeRefRelocation)
 {
+    private const byte ElementClass = 0x12, ElementValueType = 0x11, ElementGenericInstance = 0x15;
+    private const byte ModifierRequired = 0x1F, ModifierOptional = 0x20;
+    private const int RelocationTag = 3; // ALVK_SIGNATURE_RELOCATION_TAG
+
     public byte[] TypeSpec(SigType type, string use) =>
         Blob(b => Type(new BlobEncoder(b).TypeSpecificationSignature(), type, use));
 
@@ -118,7 +124,10 @@ internal sealed class SignatureWriter(ModuleContext module, MethodBase target)
         CustomModifiersEncoder mods = start();
         while (type is SigType.Modified m)
         {
-            mods = mods.AddModifier(Handle(m.Modifier, use), isOptional: !m.Required);
+            // As CustomModifiersEncoder.AddModifier writes it, with a coded index that may be a
+            // class reference.
+            mods.Builder.WriteByte(m.Required ? ModifierRequired : ModifierOptional);
+            mods.Builder.WriteCompressedInteger(Coded(m.Modifier, use));
             type = m.Unmodified;
         }
         return type;
@@ -142,11 +151,17 @@ internal sealed class SignatureWriter(ModuleContext module, MethodBase target)
                 e.PrimitiveType(code);
                 break;
             case SigType.Named n:
-                e.Type(Handle(n.Type, use), n.Type.IsValueType);
+                // As SignatureTypeEncoder.Type writes it.
+                e.Builder.WriteByte(n.Type.IsValueType ? ElementValueType : ElementClass);
+                e.Builder.WriteCompressedInteger(Coded(n.Type, use));
                 break;
             case SigType.GenericInstance g:
-                GenericTypeArgumentsEncoder args = e.GenericInstantiation(Handle(g.Definition, use), g.Arguments.Length,
-                    g.Definition.IsValueType);
+                // As SignatureTypeEncoder.GenericInstantiation writes it.
+                e.Builder.WriteByte(ElementGenericInstance);
+                e.Builder.WriteByte(g.Definition.IsValueType ? ElementValueType : ElementClass);
+                e.Builder.WriteCompressedInteger(Coded(g.Definition, use));
+                e.Builder.WriteCompressedInteger(g.Arguments.Length);
+                var args = new GenericTypeArgumentsEncoder(e.Builder);
                 foreach (SigType a in g.Arguments)
                     Type(args.AddArgument(), a, use);
                 break;
@@ -190,21 +205,17 @@ internal sealed class SignatureWriter(ModuleContext module, MethodBase target)
         }
     }
 
-    /// <summary>The token that names `type` inside a blob: its TypeDef in this module, or a
-    /// TypeRef the module already has.</summary>
-    private EntityHandle Handle(Type type, string use)
+    /// <summary>The TypeDefOrRefOrSpecEncoded value that names `type` inside a blob: its TypeDef
+    /// in this module, a TypeRef the module already has, or a class reference to a TypeRef
+    /// relocation (row &lt;&lt; 2 | 3).</summary>
+    private int Coded(Type type, string use)
     {
         if (module.Defines(type))
-            return MetadataTokens.EntityHandle(type.MetadataToken);
+            return CodedIndex.TypeDefOrRefOrSpec(MetadataTokens.EntityHandle(type.MetadataToken));
         int typeRef = module.ExistingTypeRef(type);
         if (typeRef != 0)
-            return MetadataTokens.EntityHandle(typeRef);
-        throw Refuse(
-            $"{use}: {Names.Of(type)} (from {type.Assembly.GetName().Name}) appears inside a signature, and " +
-            $"{module.Name} has no TypeRef for it. Signature blobs are copied into the module as they are and " +
-            $"cannot carry relocations, so every type they mention must already be referenced by {module.Name} " +
-            $"(use {Names.Of(type)} somewhere in {module.Name}'s own code, for example typeof({Names.Of(type)})), " +
-            "or be defined there.");
+            return CodedIndex.TypeDefOrRefOrSpec(MetadataTokens.EntityHandle(typeRef));
+        return (typeRefRelocation(type, use) << 2) | RelocationTag;
     }
 
     private PlanException Refuse(string message) => new(target, $"Plan for {Names.Of(target)}: {message}");

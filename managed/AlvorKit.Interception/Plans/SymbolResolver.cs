@@ -2,6 +2,7 @@ using System.Reflection;
 using System.Reflection.Metadata;
 using System.Reflection.Metadata.Ecma335;
 using System.Runtime.InteropServices;
+using System.Text;
 using AlvorKit.Interception.Internal;
 
 namespace AlvorKit.Interception.Plans;
@@ -22,20 +23,34 @@ internal readonly record struct Operand(int Token, RelocationRequest? Relocation
         RelocationKind.TypeSpec => 0x1B00_0000,
         RelocationKind.MemberRef => 0x0A00_0000,
         RelocationKind.MethodSpec => 0x2B00_0000,
+        RelocationKind.UserString => 0x7000_0000,
         _ => 0x0100_0000,
     };
 }
 
 /// <summary>
-/// Turns the symbols of a plan (types, methods, constructors, fields, calli signatures) into
-/// tokens of the target module: MethodDefs, FieldDefs and TypeDefs of the module are used
-/// directly; everything else becomes a relocation (TypeRef through an AssemblyRef the module
-/// has, TypeSpec for constructed types, MemberRef on the declaring type, MethodSpec for
-/// generic method instantiations), with shared parents added once to the table.
+/// Turns the symbols of a plan (types, methods, constructors, fields, calli signatures, string
+/// literals) into tokens of the target module: MethodDefs, FieldDefs and TypeDefs of the module
+/// are used directly; everything else becomes a relocation (TypeRef through an AssemblyRef the
+/// module has, TypeSpec for constructed types, MemberRef on the declaring type, MethodSpec for
+/// generic method instantiations, a user string for a literal the module lacks), with shared
+/// parents added once to the table. A type of another assembly inside a signature blob is a
+/// TypeRef relocation the blob names by a class reference (ABI 3.3), also added once.
 /// </summary>
-internal sealed class SymbolResolver(ModuleContext module, MethodBase target, RelocationTable table)
+internal sealed class SymbolResolver
 {
-    private readonly SignatureWriter _writer = new(module, target);
+    private readonly ModuleContext _module;
+    private readonly MethodBase _target;
+    private readonly RelocationTable _table;
+    private readonly SignatureWriter _writer;
+
+    public SymbolResolver(ModuleContext module, MethodBase target, RelocationTable table)
+    {
+        _module = module;
+        _target = target;
+        _table = table;
+        _writer = new SignatureWriter(module, target, SignatureTypeRef);
+    }
 
     public SignatureWriter Writer => _writer;
 
@@ -46,13 +61,20 @@ internal sealed class SymbolResolver(ModuleContext module, MethodBase target, Re
     {
         if (type.IsByRef)
             throw Refuse($"{use}: {Names.Of(type)} is a by-reference type; name its element type instead.");
-        if (module.Defines(type))
+        if (_module.Defines(type))
             return Operand.Direct(type.MetadataToken);
         if (NeedsTypeSpec(type))
             return Operand.Relocated(new RelocationRequest(RelocationKind.TypeSpec,
                 _writer.TypeSpec(SigType.From(type), use), null, Parent.None, $"{use}: TypeSpec {Names.Of(type)}"));
         return Operand.Relocated(TypeRef(type, use));
     }
+
+    /// <summary>The 1-based relocation of a TypeRef for `type`, for a class reference inside a
+    /// signature blob: added once, before the relocation whose blob names it.</summary>
+    private int SignatureTypeRef(Type type, string use) => _table.Reference(TypeRef(type, use) with
+    {
+        Description = $"{use}: TypeRef {Names.Of(type)} (in a signature)",
+    });
 
     private static bool NeedsTypeSpec(Type type) =>
         type.IsConstructedGenericType || type.HasElementType || type.IsGenericParameter || type.IsFunctionPointer;
@@ -62,16 +84,16 @@ internal sealed class SymbolResolver(ModuleContext module, MethodBase target, Re
     {
         if (type.IsNested)
         {
-            int enclosing = table.Reference(TypeRef(type.DeclaringType!, use));
+            int enclosing = _table.Reference(TypeRef(type.DeclaringType!, use));
             return new RelocationRequest(RelocationKind.TypeRef, null, type.Name, Parent.OfRelocation(enclosing),
                 $"{use}: TypeRef {Names.Of(type)}");
         }
-        int scope = module.AssemblyRefReaching(type);
+        int scope = _module.AssemblyRefReaching(type);
         if (scope == 0)
             throw Refuse(
-                $"{use}: {Names.Of(type)} lives in {type.Assembly.GetName().Name}, which {module.Name} does not " +
+                $"{use}: {Names.Of(type)} lives in {type.Assembly.GetName().Name}, which {_module.Name} does not " +
                 "reference (none of its AssemblyRefs reaches the type). A generation can only add TypeRefs through " +
-                $"AssemblyRefs {module.Name} already has.");
+                $"AssemblyRefs {_module.Name} already has.");
         string name = string.IsNullOrEmpty(type.Namespace) ? type.Name : $"{type.Namespace}.{type.Name}";
         return new RelocationRequest(RelocationKind.TypeRef, null, name, Parent.OfToken(scope),
             $"{use}: TypeRef {Names.Of(type)}");
@@ -82,12 +104,12 @@ internal sealed class SymbolResolver(ModuleContext module, MethodBase target, Re
     private Parent MemberParent(Type declaring, string use)
     {
         if (declaring.IsGenericType || declaring.HasElementType)
-            return Parent.OfRelocation(table.Reference(new RelocationRequest(RelocationKind.TypeSpec,
+            return Parent.OfRelocation(_table.Reference(new RelocationRequest(RelocationKind.TypeSpec,
                 _writer.TypeSpec(SigType.From(declaring), use), null, Parent.None,
                 $"{use}: TypeSpec {Names.Of(declaring)} (parent)")));
-        if (module.Defines(declaring))
+        if (_module.Defines(declaring))
             return Parent.OfToken(declaring.MetadataToken);
-        return Parent.OfRelocation(table.Reference(TypeRef(declaring, use) with
+        return Parent.OfRelocation(_table.Reference(TypeRef(declaring, use) with
         {
             Description = $"{use}: TypeRef {Names.Of(declaring)} (parent)",
         }));
@@ -98,7 +120,7 @@ internal sealed class SymbolResolver(ModuleContext module, MethodBase target, Re
     /// <summary>True when the target module defines `member` and a token can name it directly
     /// (a MethodDef or FieldDef of a non-generic type, not a generic method instantiation).</summary>
     private bool Defines(MemberInfo member) =>
-        member.Module == module.Module &&
+        member.Module == _module.Module &&
         member.DeclaringType is not { IsGenericType: true } and not { HasElementType: true } &&
         member is not MethodInfo { IsGenericMethod: true, IsGenericMethodDefinition: false };
 
@@ -110,7 +132,7 @@ internal sealed class SymbolResolver(ModuleContext module, MethodBase target, Re
             MethodInfo definition = instance.GetGenericMethodDefinition();
             Parent parent = Defines(definition)
                 ? Parent.OfToken(definition.MetadataToken)
-                : Parent.OfRelocation(table.Reference(MemberRef(definition, use) with
+                : Parent.OfRelocation(_table.Reference(MemberRef(definition, use) with
                 {
                     Description = $"{use}: MemberRef {Names.Of(definition)} (parent)",
                 }));
@@ -198,17 +220,16 @@ internal sealed class SymbolResolver(ModuleContext module, MethodBase target, Re
 
     // --------------------------------------------------------------- strings
 
-    /// <summary>An ldstr operand: a user string the module already has (no relocation makes one).</summary>
-    public int UserString(string value, string use)
+    /// <summary>An ldstr operand: a user string the module already has, or a USER_STRING
+    /// relocation (ABI 3.3) that defines the literal (its UTF-16LE code units).</summary>
+    public Operand UserString(string value, string use)
     {
-        int token = module.ExistingUserString(value);
-        if (token == 0)
-            throw Refuse(
-                $"{use}: {module.Name} has no \"{value}\" string literal, and the ABI has no relocation for user " +
-                $"strings, so ldstr can only load literals the module's own code already uses. Load the text from a " +
-                $"static field of {module.Name} (ldsfld) instead.");
-        return token;
+        int token = _module.ExistingUserString(value);
+        if (token != 0)
+            return Operand.Direct(token);
+        return Operand.Relocated(new RelocationRequest(RelocationKind.UserString, Encoding.Unicode.GetBytes(value), null,
+            Parent.None, $"{use}: user string ({value.Length} characters)"));
     }
 
-    private PlanException Refuse(string message) => new(target, $"Plan for {Names.Of(target)}: {message}");
+    private PlanException Refuse(string message) => new(_target, $"Plan for {Names.Of(_target)}: {message}");
 }

@@ -70,6 +70,8 @@ switch (mode)
         return Print(AlvorKit.Proofs.Host.MemoryProof.Run(args.Length > 1 ? int.Parse(args[1]) : 2000));
     case "generations":
         return Print(AlvorKit.Proofs.Host.GenerationsProof.Run());
+    case "abi33":
+        return Print(AlvorKit.Proofs.Host.GenerationAbi33Proof.Run());
     case "members":
         return Print(AlvorKit.Proofs.Host.MembersProof.Run());
     case "allocations" when args.Length is 2 or 3:

@@ -37,6 +37,7 @@ namespace AlvorKit.Proofs.Reports;
 [JsonSerializable(typeof(ApiConcurrencyReport))]
 [JsonSerializable(typeof(GenerationsReport))]
 [JsonSerializable(typeof(MembersReport))]
+[JsonSerializable(typeof(Abi33Report))]
 [JsonSerializable(typeof(ApiReport))]
 [JsonSerializable(typeof(SubmitStormReport))]
 [JsonSerializable(typeof(HotReloadCoreReport))]
