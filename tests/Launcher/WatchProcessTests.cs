@@ -50,6 +50,19 @@ public sealed class WatchProcessTests(SmallGame game) : IClassFixture<SmallGame>
             File.WriteAllText(game.Other, original);
         }
 
+        // A file the project did not compile when the watcher started is named, once.
+        string added = Path.Combine(game.Folder, "Added.cs");
+        try
+        {
+            File.WriteAllText(added, "internal static class Added { }\n");
+            watch.WaitFor(mark, l => l == "watch: Added.cs is not one of the files the project compiled when the watcher " +
+                                          "started (a new file?): restart watch to compile it", Wait, "naming the new file");
+        }
+        finally
+        {
+            File.Delete(added);
+        }
+
         Assert.True(watch.Interrupt(TimeSpan.FromSeconds(30)), "watch did not stop on SIGINT\n" + watch.Tail(20));
         Assert.Equal(0, watch.ExitCode);
         Assert.Contains("watch: stopped", watch.Lines);

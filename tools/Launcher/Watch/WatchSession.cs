@@ -54,7 +54,9 @@ internal sealed class WatchSession(WatchOptions options, TextWriter output)
         }
 
         using var stop = new CancellationTokenSource();
-        using var changes = new SourceChanges(projectDirectory, compiler.IsSource);
+        using var changes = new SourceChanges(projectDirectory, compiler.IsSource, path =>
+            Say($"{Path.GetRelativePath(projectDirectory, path)} is not one of the files the project compiled when the " +
+                "watcher started (a new file?): restart watch to compile it"));
         ConsoleCancelEventHandler onCancel = (_, e) =>
         {
             e.Cancel = true;
