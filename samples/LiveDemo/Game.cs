@@ -57,13 +57,6 @@ public sealed class World
     }
 }
 
-/// <summary>Scoring rules.</summary>
-public static class Scoring
-{
-    /// <summary>The original rule: one point per runner in the goal zone.</summary>
-    public static int PointsFor(int inGoal) => inGoal;
-}
-
 /// <summary>Replacements the dev console installs while the game runs (static, the receiver first).</summary>
 public static class Mods
 {
@@ -95,9 +88,9 @@ public sealed class Game(World world)
     /// <summary>One frame. It is its own method, called every frame, on purpose: a patch takes
     /// effect when a method is next called, so a method that runs for the whole session (the loop
     /// in Run) would never pick up the re-JITted code of a callee it had inlined. Tick is called
-    /// again each frame, and the profiler re-JITs it when it inlined Update or PointsFor.</summary>
+    /// again each frame, and the profiler re-JITs it when it inlined Update, PointsFor or Rule.</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
-    public (string Movement, string Scoring, int Points) Tick()
+    public (string Movement, string Scoring, int Points, string Rule) Tick()
     {
         for (int i = 0; i < _before.Length; i++)
             _before[i] = World.Entities[i].Position;
@@ -106,7 +99,7 @@ public sealed class Game(World world)
         int points = Scoring.PointsFor(inGoal);
         World.Score += points;
         return (ClassifyMovement(), points == inGoal ? "original" : points == Math.Max(inGoal, 1) * 100 ? "bonus" : "other",
-            points);
+            points, Scoring.Rule());
     }
 
     // Which rule moved the runners: each runner's step (shortest way round the track).
@@ -124,9 +117,9 @@ public sealed class Game(World world)
         return forward ? "original" : backward ? "reverse" : hop ? "hop" : "other";
     }
 
-    public static string Line(int frame, World world, int points, string movement, string scoring) =>
+    public static string Line(int frame, World world, int points, string movement, string scoring, string rule) =>
         new StringBuilder()
             .Append($"{frame,4} |{world.Track()}| score {world.Score,6} (+{points,3})  ")
-            .Append($"movement: {movement,-8} scoring: {scoring}")
+            .Append($"movement: {movement,-8} scoring: {scoring,-8} rule: {rule}")
             .ToString();
 }

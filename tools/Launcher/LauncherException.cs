@@ -4,6 +4,8 @@ namespace AlvorKit.Interception.Launcher;
 internal static class ExitCodes
 {
     public const int Ok = 0;
+    /// <summary>watch: MSBuild could not give the project's compiler arguments, or they do not parse.</summary>
+    public const int BuildFailed = 1;
     /// <summary>No profiler library for this RID (or an unsupported RID).</summary>
     public const int ProfilerUnavailable = 2;
     /// <summary>Bad arguments, or a request the launcher refuses (a `*` module list).</summary>

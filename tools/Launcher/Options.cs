@@ -2,6 +2,7 @@ using System.CommandLine;
 using System.CommandLine.Help;
 using System.CommandLine.Invocation;
 using System.CommandLine.Parsing;
+using AlvorKit.Interception.Launcher.Watch;
 
 namespace AlvorKit.Interception.Launcher;
 
@@ -21,7 +22,7 @@ internal sealed record Options(
     IReadOnlyList<string> Command);
 
 /// <summary>
-/// The command line (System.CommandLine): `run` and `env`, their options, --help, --version.
+/// The command line (System.CommandLine): `run`, `env` and `watch`, their options, --help, --version.
 /// Parse errors and the launcher's own refusals are exit code 64 (ExitCodes.Usage); the parser
 /// prints nothing itself, Program does.
 /// </summary>
@@ -84,7 +85,44 @@ internal sealed class LauncherCommandLine
         CaptureRemainingTokens = true,
     };
 
-    public LauncherCommandLine(Func<Options, int> execute)
+    private readonly Option<string> _project = new("--project", "-p")
+    {
+        HelpName = "csproj",
+        Description = "The game's C# project whose sources to watch (the one that builds the assembly the game loaded).",
+        Required = true,
+    };
+
+    private readonly Option<string> _drop = new("--drop", "-d")
+    {
+        HelpName = "folder",
+        Description = "The folder the game watches (interceptor.Reload.WatchFolder): each rebuild goes there as " +
+                      "Name.dll, renamed into place; the game answers with Name.result.txt.",
+        Required = true,
+    };
+
+    private readonly Option<string> _configuration = new("--configuration", "-c")
+    {
+        HelpName = "name",
+        Description = "The build configuration whose compiler arguments to use: the game's (default Release).",
+        DefaultValueFactory = _ => "Release",
+    };
+
+    private readonly Option<int> _debounce = new("--debounce")
+    {
+        HelpName = "ms",
+        Description = "Rebuild once no save came for this long (default 100 ms).",
+        DefaultValueFactory = _ => 100,
+    };
+
+    private readonly Option<int> _warmUp = new("--warm-up")
+    {
+        HelpName = "compiles",
+        Description = "At start, compile this many more times as if a file were saved, so the compiler's code is " +
+                      "warm for the first real saves (default 0; each takes about one save's build time).",
+        DefaultValueFactory = _ => 0,
+    };
+
+    public LauncherCommandLine(Func<Options, int> execute, Func<WatchOptions, int>? watchAction = null)
     {
         _format.CompletionSources.Add("sh", "powershell", "json", "launchSettings");
 
@@ -111,10 +149,28 @@ internal sealed class LauncherCommandLine
         env.Validators.Add(RequireModulesOrAllocations);
         env.SetAction(parse => execute(Read(parse, Verb.Env)));
 
+        var watch = new Command("watch", "Rebuild a game's project on every save (Roslyn, in this process, with the " +
+                                         "project's own compiler arguments) and drop the assembly into the folder " +
+                                         "the running game watches; print what changed, the build time and what the " +
+                                         "game applied or refused. Ctrl+C stops.")
+        {
+            _project, _drop, _configuration, _debounce, _warmUp,
+        };
+        watch.Validators.Add(r =>
+        {
+            if (r.GetValue(_debounce) is < 0 or > 60_000)
+                r.AddError("--debounce: give milliseconds from 0 to 60000.");
+            if (r.GetValue(_warmUp) is < 0 or > 100)
+                r.AddError("--warm-up: give a number of compiles from 0 to 100.");
+        });
+        watch.SetAction(parse => (watchAction ?? (o => new WatchSession(o, Console.Out).Run()))(new WatchOptions(
+            parse.GetValue(_project)!, parse.GetValue(_drop)!, parse.GetValue(_configuration) ?? "Release",
+            TimeSpan.FromMilliseconds(parse.GetValue(_debounce)), TimeSpan.FromSeconds(10), parse.GetValue(_warmUp))));
+
         Root = new RootCommand("Start a .NET game under the AlvorKit Interception Profiler, so that the game (or a " +
                                "dev console inside it) can hot-patch its own methods and capture its allocations.")
         {
-            run, env,
+            run, env, watch,
         };
         Root.HelpName = Name;
         Root.SetAction(int (ParseResult _) => throw new LauncherException(ExitCodes.Usage,
@@ -163,7 +219,7 @@ internal sealed class LauncherCommandLine
         }
     }
 
-    /// <summary>The command whose usage a parse error should point to: `run`, `env` or the root.</summary>
+    /// <summary>The command whose usage a parse error should point to: `run`, `env`, `watch` or the root.</summary>
     public static string CommandPath(ParseResult parse) =>
         parse.CommandResult.Command is RootCommand ? Name : $"{Name} {parse.CommandResult.Command.Name}";
 
@@ -209,8 +265,9 @@ internal sealed class LauncherCommandLine
                 o.WriteLine($"  {Name} run --modules Game.Logic -- dotnet bin/Release/net10.0/Game.dll");
                 o.WriteLine($"  {Name} run --modules Game.Logic,Game.Core --allocations -- ./bin/Release/net10.0/Game");
                 o.WriteLine($"  eval \"$({Name} env --modules Game.Logic)\"");
+                o.WriteLine($"  {Name} watch --project Game/Game.csproj --drop build/reload");
                 o.WriteLine();
-                o.WriteLine($"Run `{Name} run --help` or `{Name} env --help` for each command's options.");
+                o.WriteLine($"Run `{Name} run --help`, `{Name} env --help` or `{Name} watch --help` for each command's options.");
                 o.WriteLine("Start the built game (dotnet Game.dll, or its executable), not `dotnet run`: every .NET");
                 o.WriteLine("process the command starts loads the profiler, MSBuild and the SDK included.");
                 o.WriteLine();
@@ -234,6 +291,19 @@ internal sealed class LauncherCommandLine
                 o.WriteLine($"  {Name} env --modules Game.Logic --format launchSettings        an IDE launch profile");
                 o.WriteLine();
                 o.WriteLine("Exit codes: 0 printed; 2 no profiler library for this RID; 64 bad arguments.");
+                return;
+            case { Name: "watch" }:
+                o.WriteLine("The game runs its Release build under the profiler and watches the drop folder:");
+                o.WriteLine("  using var watching = interceptor.Reload.WatchFolder(\"build/reload\");");
+                o.WriteLine("The watcher never writes over the files the game loaded; it compiles into");
+                o.WriteLine("obj/alvorkit-watch and drops a copy. A build with errors prints them and drops nothing.");
+                o.WriteLine();
+                o.WriteLine("Examples:");
+                o.WriteLine($"  {Name} watch --project Game/Game.csproj --drop build/reload");
+                o.WriteLine($"  {Name} watch -p Game/Game.csproj -d build/reload --configuration Release");
+                o.WriteLine();
+                o.WriteLine("Exit codes: 0 stopped (Ctrl+C); 1 MSBuild could not give the compiler arguments;");
+                o.WriteLine("64 bad arguments or no such project.");
                 return;
         }
     }

@@ -1,0 +1,141 @@
+using System.Diagnostics;
+
+namespace AlvorKit.Tests.Support;
+
+/// <summary>
+/// A child process a test watches while it runs (a game loop, a watcher): every line it writes,
+/// on stdout or stderr, is kept in order with a sequence number, and a test waits for a line that
+/// satisfies a condition, after a mark, within a bounded time. The environment is
+/// <see cref="ChildProcess"/>'s. Dispose kills the process and its tree if it still runs.
+/// </summary>
+public sealed class StreamingProcess : IDisposable
+{
+    private readonly Process _process;
+    private readonly List<string> _lines = [];
+    private readonly string _name;
+
+    private StreamingProcess(Process process, string name)
+    {
+        _process = process;
+        _name = name;
+    }
+
+    /// <summary>Starts `file args` (see <see cref="ChildProcess.StartInfo"/>); stdin stays open.</summary>
+    public static StreamingProcess Start(string name, string file, IEnumerable<string> args,
+        IReadOnlyDictionary<string, string?>? environment = null, string? workingDirectory = null)
+    {
+        ProcessStartInfo start = ChildProcess.StartInfo(file, args, environment, workingDirectory);
+        var process = new Process { StartInfo = start };
+        var streaming = new StreamingProcess(process, name);
+        process.OutputDataReceived += (_, e) => streaming.Add(e.Data, "");
+        process.ErrorDataReceived += (_, e) => streaming.Add(e.Data, "stderr: ");
+        if (!process.Start())
+            throw new InvalidOperationException($"{name}: {file} did not start");
+        process.BeginOutputReadLine();
+        process.BeginErrorReadLine();
+        return streaming;
+    }
+
+    /// <summary>The number of lines so far: a mark for <see cref="WaitFor"/>.</summary>
+    public int Mark
+    {
+        get
+        {
+            lock (_lines)
+                return _lines.Count;
+        }
+    }
+
+    public bool HasExited => _process.HasExited;
+
+    /// <summary>Every line so far (stderr lines start with "stderr: ").</summary>
+    public IReadOnlyList<string> Lines
+    {
+        get
+        {
+            lock (_lines)
+                return [.. _lines];
+        }
+    }
+
+    /// <summary>The first line at or after <paramref name="from"/> that satisfies
+    /// <paramref name="match"/>, waiting up to <paramref name="timeout"/>; on a timeout or an
+    /// exit first, a TimeoutException says what was awaited and shows the last lines.</summary>
+    public (string Line, int Index) WaitFor(int from, Func<string, bool> match, TimeSpan timeout, string what)
+    {
+        DateTime deadline = DateTime.UtcNow + timeout;
+        int next = from;
+        lock (_lines)
+        {
+            while (true)
+            {
+                for (; next < _lines.Count; next++)
+                {
+                    if (match(_lines[next]))
+                        return (_lines[next], next);
+                }
+                TimeSpan left = deadline - DateTime.UtcNow;
+                if (left <= TimeSpan.Zero || (_process.HasExited && _exitSeen))
+                    throw new TimeoutException(
+                        $"{_name}: no line {what} within {timeout.TotalSeconds:0.#} s" +
+                        (_process.HasExited ? $" (it exited with {_process.ExitCode})" : "") + "\n" + Tail(40));
+                Monitor.Wait(_lines, left < TimeSpan.FromMilliseconds(200) ? left : TimeSpan.FromMilliseconds(200));
+            }
+        }
+    }
+
+    private bool _exitSeen;
+
+    /// <summary>The last <paramref name="count"/> lines, for a failure message.</summary>
+    public string Tail(int count)
+    {
+        lock (_lines)
+            return $"--- last {Math.Min(count, _lines.Count)} lines of {_name}\n" + string.Join('\n', _lines.TakeLast(count));
+    }
+
+    /// <summary>Writes a line to the process's stdin.</summary>
+    public void WriteLine(string line)
+    {
+        _process.StandardInput.WriteLine(line);
+        _process.StandardInput.Flush();
+    }
+
+    /// <summary>Sends SIGINT (a Ctrl+C) on Unix, and waits for the exit; false if it outlived <paramref name="timeout"/>.</summary>
+    public bool Interrupt(TimeSpan timeout)
+    {
+        if (!_process.HasExited && !OperatingSystem.IsWindows())
+            _ = Signals.Send(_process.Id, Signals.Interrupt);
+        return _process.WaitForExit(timeout);
+    }
+
+    public int ExitCode => _process.ExitCode;
+
+    private void Add(string? line, string prefix)
+    {
+        lock (_lines)
+        {
+            if (line is null)
+                _exitSeen = true; // a stream closed
+            else
+                _lines.Add(prefix + line);
+            Monitor.PulseAll(_lines);
+        }
+    }
+
+    public void Dispose()
+    {
+        try
+        {
+            if (!_process.HasExited)
+            {
+                _process.Kill(entireProcessTree: true);
+                _process.WaitForExit(10_000);
+            }
+        }
+        catch (InvalidOperationException)
+        {
+            // never started or already gone
+        }
+        _process.Dispose();
+    }
+}

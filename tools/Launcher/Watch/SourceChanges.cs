@@ -1,0 +1,96 @@
+namespace AlvorKit.Interception.Launcher.Watch;
+
+/// <summary>
+/// Saves of a project's source files, seen by a FileSystemWatcher on its folder (editors write in
+/// place or write a temporary file and rename it over the source: both count), debounced: a wait
+/// returns once no save came for the debounce interval.
+/// </summary>
+internal sealed class SourceChanges : IDisposable
+{
+    private readonly FileSystemWatcher _watcher;
+    private readonly Func<string, bool> _isSource;
+    private readonly Action<string> _onOtherSource;
+    private readonly HashSet<string> _otherSeen = new(StringComparer.Ordinal);
+    private readonly SemaphoreSlim _signal = new(0);
+    private long _lastChangeTicks;
+
+    /// <param name="directory">The project's folder (watched with its subfolders).</param>
+    /// <param name="isSource">Whether a path is one of the compiled source files.</param>
+    /// <param name="onOtherSource">Called once per .cs file saved there that is not one of them
+    /// (outside bin/ and obj/): a file added after the compiler arguments were read.</param>
+    public SourceChanges(string directory, Func<string, bool> isSource, Action<string> onOtherSource)
+    {
+        _isSource = isSource;
+        _onOtherSource = onOtherSource;
+        _watcher = new FileSystemWatcher(directory)
+        {
+            IncludeSubdirectories = true,
+            NotifyFilter = NotifyFilters.LastWrite | NotifyFilters.FileName | NotifyFilters.Size | NotifyFilters.CreationTime,
+            InternalBufferSize = 64 * 1024,
+        };
+        _watcher.Changed += (_, e) => OnChange(e.FullPath);
+        _watcher.Created += (_, e) => OnChange(e.FullPath);
+        _watcher.Renamed += (_, e) => OnChange(e.FullPath);
+        _watcher.Error += (_, _) => Signal(); // events lost: rebuild, the compiler reads every file anyway
+        _watcher.EnableRaisingEvents = true;
+    }
+
+    /// <summary>A save came that no wait has returned for yet.</summary>
+    public bool Pending => _signal.CurrentCount > 0;
+
+    /// <summary>Waits for a save, then for the debounce quiet time. False when stopped.</summary>
+    public bool WaitForChanges(TimeSpan debounce, CancellationToken cancellationToken)
+    {
+        try
+        {
+            _signal.Wait(cancellationToken);
+            while (true)
+            {
+                // drain the saves that came together
+                while (_signal.Wait(0, CancellationToken.None))
+                {
+                }
+                TimeSpan quiet = TimeSpan.FromTicks(DateTime.UtcNow.Ticks - Interlocked.Read(ref _lastChangeTicks));
+                if (quiet >= debounce)
+                    return true;
+                _ = _signal.Wait(debounce - quiet, cancellationToken);
+            }
+        }
+        catch (OperationCanceledException)
+        {
+            return false;
+        }
+    }
+
+    private void OnChange(string path)
+    {
+        if (!path.EndsWith(".cs", StringComparison.OrdinalIgnoreCase))
+            return;
+        if (_isSource(path))
+        {
+            Signal();
+            return;
+        }
+        string relative = Path.GetRelativePath(_watcher.Path, path);
+        string[] parts = relative.Split(Path.DirectorySeparatorChar);
+        if (parts.Any(p => p is "bin" or "obj"))
+            return;
+        bool first;
+        lock (_otherSeen)
+            first = _otherSeen.Add(path);
+        if (first)
+            _onOtherSource(path);
+    }
+
+    private void Signal()
+    {
+        Interlocked.Exchange(ref _lastChangeTicks, DateTime.UtcNow.Ticks);
+        _signal.Release();
+    }
+
+    public void Dispose()
+    {
+        _watcher.Dispose();
+        _signal.Dispose();
+    }
+}
