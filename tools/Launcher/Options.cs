@@ -110,8 +110,8 @@ internal sealed class LauncherCommandLine
     private readonly Option<int> _debounce = new("--debounce")
     {
         HelpName = "ms",
-        Description = "Rebuild once no save came for this long (default 100 ms).",
-        DefaultValueFactory = _ => 100,
+        Description = "Rebuild once no save came for this long (default 25 ms).",
+        DefaultValueFactory = _ => 25,
     };
 
     private readonly Option<int> _warmUp = new("--warm-up")
