@@ -163,7 +163,7 @@ internal sealed class LauncherCommandLine
             if (r.GetValue(_warmUp) is < 0 or > 100)
                 r.AddError("--warm-up: give a number of compiles from 0 to 100.");
         });
-        watch.SetAction(parse => (watchAction ?? (o => new WatchSession(o, Console.Out).Run()))(new WatchOptions(
+        watch.SetAction(parse => (watchAction ?? WatchSession.Start)(new WatchOptions(
             parse.GetValue(_project)!, parse.GetValue(_drop)!, parse.GetValue(_configuration) ?? "Release",
             TimeSpan.FromMilliseconds(parse.GetValue(_debounce)), TimeSpan.FromSeconds(10), parse.GetValue(_warmUp))));
 

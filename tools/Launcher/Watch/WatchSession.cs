@@ -19,6 +19,14 @@ internal sealed class WatchSession(WatchOptions options, TextWriter output)
 {
     private const string Prefix = "watch: ";
 
+    /// <summary>`watch` itself: the SDK's compiler located first (before anything that needs its
+    /// types is compiled by the JIT), then <see cref="Run"/>.</summary>
+    public static int Start(WatchOptions options)
+    {
+        SdkCompiler.Require();
+        return new WatchSession(options, Console.Out).Run();
+    }
+
     public int Run()
     {
         string project = Path.GetFullPath(options.Project);
@@ -28,7 +36,8 @@ internal sealed class WatchSession(WatchOptions options, TextWriter output)
         string projectDirectory = Path.GetDirectoryName(project)!;
         string ownPlace = Directory.CreateDirectory(Path.Combine(projectDirectory, "obj", "alvorkit-watch")).FullName;
 
-        Say($"reading the compiler arguments of {project} ({options.Configuration}) from MSBuild");
+        Say($"reading the compiler arguments of {project} ({options.Configuration}) from MSBuild; compiling " +
+            $"with {SdkCompiler.Directory}");
         IReadOnlyList<string> arguments = CompilerArguments.Read(project, options.Configuration, TimeSpan.FromMinutes(2));
         var compiler = new ProjectCompiler(arguments, projectDirectory);
         CompileResult first = compiler.Compile();
