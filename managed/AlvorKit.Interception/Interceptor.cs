@@ -320,8 +320,8 @@ public sealed class Interceptor : IDisposable
 
     /// <summary>alvk_generation_validate for <paramref name="lowered"/> on <paramref name="target"/>
     /// (nothing queued): null when it passes, else the failure as the exception a submission
-    /// would throw (a PatchException, or InterceptionUnavailableException when the profiler refuses
-    /// patch commands).</summary>
+    /// would throw. Throws InterceptionUnavailableException when the profiler refuses patch
+    /// commands.</summary>
     internal Exception? ValidateLowered(MethodBase target, LoweredGeneration lowered, PatchOwner owner)
     {
         ThrowIfDisposed();

@@ -290,6 +290,26 @@ public sealed class TranslationTests
         Translated.AssertValid(body.Lowered);
     }
 
+    [Fact]
+    public void AGenericTypesOwnMembersUseItsExistingTypeSpecAndMemberRefs()
+    {
+        const string Box = "public class Box<T> { private T _value = default!; private int _reads; " +
+                           "public T Peek() => _value; public int Reads() => _reads; ";
+        (ReloadTranslation translation, string loaded, string rebuilt) = Translated.Of(
+            World("") + "\n" + Box + "public T Get() { _reads++; return _value; } }",
+            World("") + "\n" + Box + "public T Get() { _reads += 2; return Peek(); } }");
+
+        TranslatedBody body = Translated.Single(translation, "Game.Box`1.Get()");
+        Translated.AssertMapped(loaded, rebuilt, body);
+        // Box<T>::_reads is a MemberRef the module has; Box<T>::Peek() is new, on the module's
+        // existing TypeSpec Box<!0> as its parent token.
+        RelocationSpec peek = Assert.Single(body.Lowered.Relocations);
+        Assert.Equal(RelocationKind.MemberRef, peek.Kind);
+        Assert.Equal("Peek", Translated.Name(body, peek));
+        Assert.Equal(0x1B00_0000u, peek.ParentToken & 0xFF00_0000u);
+        Translated.AssertValid(body.Lowered);
+    }
+
     private static TranslatedBody ChangedGenerated(string before, string after, string memberPrefix)
     {
         (ReloadTranslation translation, string loaded, string rebuilt) = Translated.Of(World(before), World(after));

@@ -33,6 +33,10 @@ internal static class GeneratedRefusal
     /// <summary>"Ns.Type.Method" for a generated member whose name holds "&lt;Method&gt;", or null.</summary>
     public static string? UserMethod(string generated)
     {
+        // Only the name, not the parameters ("Run(System.Func<int, int>)" has a '<' too).
+        int parameters = generated.IndexOf('(', StringComparison.Ordinal);
+        if (parameters >= 0)
+            generated = generated[..parameters];
         int first = generated.IndexOf('<', StringComparison.Ordinal);
         for (int i = first; i >= 0; i = generated.IndexOf('<', i + 1))
         {

@@ -105,15 +105,26 @@ public sealed class HotReloader
                     ? File.ReadAllBytes(rebuiltPath)
                     : await File.ReadAllBytesAsync(rebuiltPath, cancellationToken).ConfigureAwait(false);
             }
-            catch (IOException e)
+            catch (Exception e) when (e is IOException or UnauthorizedAccessException)
             {
                 return Refused(name, rebuiltPath, Stopwatch.GetElapsedTime(started), new ReloadRefusal(
                     ReloadRefusalReason.NotARebuild, name,
                     $"{ReloadRefusalReason.NotARebuild}: {rebuiltPath} cannot be read ({e.Message})"));
             }
-            ReloadTranslation translation = synchronous
-                ? Translate(assembly.Location, rebuild)
-                : await Task.Run(() => Translate(assembly.Location, rebuild), cancellationToken).ConfigureAwait(false);
+            ReloadTranslation translation;
+            try
+            {
+                translation = synchronous
+                    ? Translate(assembly.Location, rebuild)
+                    : await Task.Run(() => Translate(assembly.Location, rebuild), cancellationToken).ConfigureAwait(false);
+            }
+            catch (BadImageFormatException e)
+            {
+                return Refused(name, rebuiltPath, Stopwatch.GetElapsedTime(started), new ReloadRefusal(
+                    ReloadRefusalReason.NotARebuild, name,
+                    $"{ReloadRefusalReason.NotARebuild}: {rebuiltPath} or {assembly.Location} cannot be read as " +
+                    $"metadata ({e.Message})"));
+            }
             ForgetRemoved();
             Dictionary<string, string?> sinceLast = SinceLastRebuild(module, rebuild, translation);
 

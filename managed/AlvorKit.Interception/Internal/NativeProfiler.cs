@@ -199,9 +199,12 @@ internal sealed unsafe class NativeProfiler
 
     // The runtime answers a FunctionID only for a method with no type arguments of its own or
     // of its type; its handle's value is that FunctionID.
+    // An instance method of a value type is no probe: the runtime has two method descs for it
+    // (the method and its unboxing stub, for a virtual one such as an async state machine's
+    // MoveNext), and the one its handle names need not be the one the profiler looks up.
     private static bool Fits(MethodBase m, Module module) =>
         m.Module == module && !m.IsGenericMethod && m.DeclaringType is { IsGenericType: false } &&
-        (m.MetadataToken >> 24) == 0x06;
+        !(m.DeclaringType.IsValueType && !m.IsStatic) && (m.MetadataToken >> 24) == 0x06;
 
     public InterceptionStatus Describe(MethodBase method, out MethodDescription? description)
     {

@@ -12,7 +12,7 @@ namespace AlvorKit.Proofs.Host;
 /// <summary>
 /// The "hotreload" mode: the hot reload core end to end in a profiled process, for edits that
 /// need only ABI 3.2 relocations. HotGame is built here with PersistedAssemblyBuilder
-/// (<c>HotGame.Game.Value()</c> returning 1), loaded from its file into the default context,
+/// (<c>HotGame.Game.Value()</c> returning 1, <c>Twin()</c> returning 10), loaded from its file into the default context,
 /// and rebuilds of it (other folders, same name) are applied through Interceptor.Reload.
 /// </summary>
 internal static class HotReloadCoreProof
@@ -56,11 +56,24 @@ internal static class HotReloadCoreProof
             il.Emit(OpCodes.Ret);
         });
         string rude = Build(root, "v4", Name, body: il => Constant(il, 4), extraMethod: true);
+        // One batch of two: Value() gets 3 and is applied first; Twin() calls System.Math::NoSuchMethod,
+        // which the validator cannot know is missing and the profiler's worker finds missing.
+        MethodBuilder missing = MissingCoreMethod();
+        string failing = Build(root, "v5", Name, body: il => Constant(il, 3), twin: il =>
+        {
+            il.Emit(OpCodes.Call, missing);
+            il.Emit(OpCodes.Ret);
+        });
         string other = Build(root, "other", Name + "NotLoaded", body: il => Constant(il, 5));
+        string otherLoaded = Build(root, "other1", Name + "Other", body: il => Constant(il, 1));
+        string otherRebuilt = Build(root, "other2", Name + "Other", body: il => Constant(il, 2));
 
         Assembly game = AssemblyLoadContext.Default.LoadFromAssemblyPath(original);
         Func<int> value = game.GetType("HotGame.Game")!.GetMethod("Value")!.CreateDelegate<Func<int>>();
+        Func<int> twinValue = game.GetType("HotGame.Game")!.GetMethod("Twin")!.CreateDelegate<Func<int>>();
         int before = value();
+        Func<int> otherValue = AssemblyLoadContext.Default.LoadFromAssemblyPath(otherLoaded).GetType("HotGame.Game")!
+            .GetMethod("Value")!.CreateDelegate<Func<int>>();
 
         using Interceptor interceptor = Interceptor.Open();
         HotReloader reload = interceptor.Reload;
@@ -71,9 +84,14 @@ internal static class HotReloadCoreProof
         ReloadStep constantStep = Step(reload.Apply(constant), 2);
         ReloadStep same = Step(reload.Apply(constant), 2);
         ReloadStep newCallStep = Step(reload.Apply(newCall), 7);
+        ReloadStep failed = Step(reload.Apply(failing), 7);
+        Polled<int> twinAfterFailure = Poll(twinValue, 10);
         ReloadStep rudeStep = Step(reload.Apply(rude), 7);
         ReloadStep back = Step(reload.Apply(original), 1);
         ReloadStep notLoaded = Step(reload.Apply(other), 1);
+        ReloadResult refusedOther = reload.Apply(otherRebuilt);
+        var notAllowlisted = new ReloadStep(refusedOther.Outcome.ToString(), [.. refusedOther.Methods.Select(m => m.Member)],
+            [.. refusedOther.Refusals.Select(r => r.Message)], refusedOther.Summary, Poll(otherValue, 1));
 
         // The watched folder: v2 written as a temporary file and renamed into place.
         string drop = Path.Combine(root, "drop");
@@ -91,7 +109,8 @@ internal static class HotReloadCoreProof
         string? resultText = File.Exists(resultFile) ? File.ReadAllText(resultFile) : null;
 
         ReloadStep reverted = Step(reload.RevertAll(), 1);
-        return new HotReloadCoreReport(before, constantStep, same, newCallStep, rudeStep, back, notLoaded, watchedStep,
+        return new HotReloadCoreReport(before, constantStep, same, newCallStep, failed, twinAfterFailure, rudeStep, back, notLoaded, notAllowlisted,
+                                       watchedStep,
                                        resultText, reverted, reload.Owner.Patches.Count);
     }
 
@@ -113,6 +132,20 @@ internal static class HotReloadCoreProof
         return new Polled<int>(expected, actual, calls, actual == expected);
     }
 
+    /// <summary>System.Math::NoSuchMethod() : int, from a stand-in System.Private.CoreLib built
+    /// here: a rebuild that calls it references a member the running runtime does not have.</summary>
+    private static MethodBuilder MissingCoreMethod()
+    {
+        var core = new PersistedAssemblyBuilder(new AssemblyName("System.Private.CoreLib"), typeof(object).Assembly);
+        TypeBuilder math = core.DefineDynamicModule("System.Private.CoreLib").DefineType("System.Math",
+            TypeAttributes.Public | TypeAttributes.Abstract | TypeAttributes.Sealed);
+        MethodBuilder missing = math.DefineMethod("NoSuchMethod", MethodAttributes.Public | MethodAttributes.Static,
+                                                  typeof(int), Type.EmptyTypes);
+        Constant(missing.GetILGenerator(), 0);
+        math.CreateType();
+        return missing;
+    }
+
     private static void Constant(ILGenerator il, int value)
     {
         il.Emit(OpCodes.Ldc_I4, value);
@@ -122,7 +155,7 @@ internal static class HotReloadCoreProof
     /// <summary>`folder/version/name.dll`: public static class HotGame.Game with int Value()
     /// (the body given) and, for a rude edit, one more method.</summary>
     private static string Build(string root, string version, string name, Action<ILGenerator> body,
-                                bool extraMethod = false)
+                                bool extraMethod = false, Action<ILGenerator>? twin = null)
     {
         var assembly = new PersistedAssemblyBuilder(new AssemblyName(name) { Version = new Version(1, 0, 0, 0) },
                                                     typeof(object).Assembly);
@@ -133,6 +166,10 @@ internal static class HotReloadCoreProof
                                                  typeof(int), Type.EmptyTypes);
         method.SetImplementationFlags(MethodImplAttributes.NoInlining);
         body(method.GetILGenerator());
+        MethodBuilder twinMethod = type.DefineMethod("Twin", MethodAttributes.Public | MethodAttributes.Static,
+                                                     typeof(int), Type.EmptyTypes);
+        twinMethod.SetImplementationFlags(MethodImplAttributes.NoInlining);
+        (twin ?? (il => Constant(il, 10)))(twinMethod.GetILGenerator());
         if (extraMethod)
         {
             MethodBuilder extra = type.DefineMethod("Extra", MethodAttributes.Public | MethodAttributes.Static,

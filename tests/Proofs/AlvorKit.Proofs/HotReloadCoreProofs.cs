@@ -8,8 +8,9 @@ namespace AlvorKit.Proofs;
 /// The hot reload core in a profiled process (host mode "hotreload"), for edits that need only
 /// ABI 3.2 relocations: a rebuilt assembly's changed body runs from the next call (a constant; a
 /// call to a framework method the module never referenced), the same rebuild again changes
-/// nothing, a rude edit is refused and changes nothing, the original rebuild restores the
-/// original, a rebuild of an assembly that is not loaded is refused, a rebuild dropped into a
+/// nothing, a batch whose second body the profiler fails puts back the first, a rude edit is refused and changes nothing, the original rebuild restores the
+/// original, a rebuild of an assembly that is not loaded, or loaded and not allowlisted, is
+/// refused, a rebuild dropped into a
 /// watched folder is applied with its summary written beside it, and RevertAll restores every
 /// original. Tiering on and off.
 /// </summary>
@@ -67,7 +68,22 @@ public sealed class HotReloadCoreProofs
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
-    public void ARudeEditAndAnAssemblyNotLoadedAreRefusedAndChangeNothing(string tiering)
+    public void ABatchWhoseSecondBodyFailsRollsTheFirstBack(string tiering)
+    {
+        HotReloadCoreReport r = Report(tiering);
+
+        Assert.True(r.Failed.Outcome == "Failed", r.Failed.Summary);
+        Assert.Equal(2, r.Failed.Methods.Count);
+        Assert.StartsWith("HotGame.Game.Value()|RolledBack|", r.Failed.Methods[0], StringComparison.Ordinal);
+        Assert.StartsWith("HotGame.Game.Twin()|Failed|", r.Failed.Methods[1], StringComparison.Ordinal);
+        Assert.Contains("ALVK_E_MEMBER_NOT_FOUND", r.Failed.Summary, StringComparison.Ordinal);
+        AssertValue(r.Failed); // Value() runs the body of the reload before (7), not 3
+        Assert.True(r.TwinAfterFailure.Ok, $"{r.TwinAfterFailure}");
+    }
+
+    [Theory]
+    [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
+    public void ARudeEditAndAssembliesNotLoadedOrNotAllowlistedAreRefusedAndChangeNothing(string tiering)
     {
         HotReloadCoreReport r = Report(tiering);
 
@@ -80,6 +96,11 @@ public sealed class HotReloadCoreProofs
         Assert.True(r.NotLoaded.Outcome == "Refused", r.NotLoaded.Summary);
         Assert.StartsWith("NotLoaded: HotGameNotLoaded", Assert.Single(r.NotLoaded.Refusals), StringComparison.Ordinal);
         AssertValue(r.NotLoaded);
+
+        // HotGameOther is loaded, but ALVORKIT_INTERCEPTION_MODULES names only HotGame.
+        Assert.True(r.NotAllowlisted.Outcome == "Refused", r.NotAllowlisted.Summary);
+        Assert.StartsWith("NotAllowlisted: HotGameOther", Assert.Single(r.NotAllowlisted.Refusals), StringComparison.Ordinal);
+        AssertValue(r.NotAllowlisted); // its original body still runs
     }
 
     [Theory]
