@@ -16,11 +16,12 @@
  * clauses from the parsed clause list), parent, class reference (ABI 3.3: an earlier
  * TYPE_REF) and map entry satisfies the rules and out->body is the parsed body, and every
  * blob substitutes (stand-ins and emitted-looking tokens) into a blob that parses as its kind
- * without references, within AIP_SIG_SUBSTITUTED_MAX; validation is repeatable and modifies
- * none of its inputs. */
+ * without references, within AIP_SIG_SUBSTITUTED_MAX, and the stack-type check runs over it;
+ * validation is repeatable and modifies none of its inputs. */
 #include "fuzz_input.h"
 
 #include "coreclr/cor_metadata_defs.h"
+#include "generation/generation_stack_check.h"
 #include "generation/generation_validate.h"
 #include "generation/relocation_blob.h"
 #include "il/il_walk.h"
@@ -286,6 +287,14 @@ static void check_accepted(const alvk_generation *g, const aip_generation_check 
     free(clauses);
     if (body.local_var_sig_token == mdtSignature)
         AIP_FUZZ_CHECK(locals_filled);
+    /* The stack-type check over the accepted generation (its blobs read with stand-ins for
+     * class references), as the worker runs it for a static int32() target without module
+     * metadata: it faults the body or not, nothing else. */
+    static const uint8_t int_of_nothing[] = {0x00, 0x00, 0x08};
+    aip_stack_target target = {int_of_nothing, sizeof int_of_nothing, 0};
+    aip_stack_result types;
+    alvk_status typed = aip_generation_check_stack_types(g, &target, NULL, &types);
+    AIP_FUZZ_CHECK(typed == ALVK_OK || typed == ALVK_E_STACK_TYPE_MISMATCH);
     for (uint32_t i = 0; i < g->il_map_count; ++i)
         AIP_FUZZ_CHECK(map_entry_ok(g, i, body.code_size, original));
 }
