@@ -180,7 +180,7 @@ sanitized_proofs() {
 }
 # The proofs that run again with the profiler under ASan: generations, the managed API,
 # command identity, concurrency (the native queue and the managed per-target gates) and bad input.
-SANITIZED_PROOFS="FullyQualifiedName~GenerationProofs|FullyQualifiedName~GenerationAbi33Proofs|FullyQualifiedName~GenerationRefusalProofs|FullyQualifiedName~InterceptionApiProofs|FullyQualifiedName~InterceptionConcurrencyProofs|FullyQualifiedName~CommandProofs|FullyQualifiedName~PatchStressProofs|FullyQualifiedName~PatchBadInputProofs|FullyQualifiedName~ModuleCopyProofs|FullyQualifiedName~MemoryProofs|FullyQualifiedName~QueueFullProofs|FullyQualifiedName~RecyclingProofs|FullyQualifiedName~ExitProofs|FullyQualifiedName~MixedStressProofs|FullyQualifiedName~SubmitStormProofs"
+SANITIZED_PROOFS="FullyQualifiedName~HotReloadProofs|FullyQualifiedName~GenerationProofs|FullyQualifiedName~GenerationAbi33Proofs|FullyQualifiedName~GenerationRefusalProofs|FullyQualifiedName~InterceptionApiProofs|FullyQualifiedName~InterceptionConcurrencyProofs|FullyQualifiedName~CommandProofs|FullyQualifiedName~PatchStressProofs|FullyQualifiedName~PatchBadInputProofs|FullyQualifiedName~ModuleCopyProofs|FullyQualifiedName~MemoryProofs|FullyQualifiedName~QueueFullProofs|FullyQualifiedName~RecyclingProofs|FullyQualifiedName~ExitProofs|FullyQualifiedName~MixedStressProofs|FullyQualifiedName~SubmitStormProofs"
 
 stress() {
   # The full mixed stress (8 threads x 10,000 commands on 50 targets while 2 threads call
@@ -203,6 +203,70 @@ demo() {
   dotnet tools/Launcher/bin/Release/net10.0/AlvorKit.Interception.Launcher.dll run \
     --profiler "$ALVK_NATIVE_LIBRARY" --modules LiveDemo -- \
     dotnet samples/LiveDemo/bin/Release/net10.0/LiveDemo.dll
+  demo_reload
+}
+
+# Edit, save, and the running Release game runs the new body: a copy of the live demo (build/
+# demo-reload, two levels down so its project reference still resolves; samples/LiveDemo is never
+# edited) runs in --reload mode under the launcher while `alvorkit-intercept watch` rebuilds it
+# on every save. One line of Scoring.cs is edited (the rule the frames print): the frames must show
+# the new rule; then it is reverted: they must show the original again. Fails when either does not
+# show within 30 s.
+demo_reload() {
+  step "live demo, edit-save-run: --reload under the launcher, alvorkit-intercept watch, one line edited then reverted"
+  local work=build/demo-reload launcher=tools/Launcher/bin/Release/net10.0/AlvorKit.Interception.Launcher.dll
+  local original="1 point per runner in the goal" edited="edited while running: 1 point per runner in the goal"
+  rm -rf "$work" && mkdir -p "$work/drop"
+  cp samples/LiveDemo/*.cs samples/LiveDemo/LiveDemo.csproj "$work/"
+  dotnet build "$work/LiveDemo.csproj" -c Release -v quiet -nologo
+  DEMO_GAME_PID="" DEMO_WATCH_PID=""
+  # The game and the watcher are this step's own background processes: stopped on every way out.
+  trap 'demo_reload_stop' EXIT
+  demo_reload_stop() {
+    # SIGTERM, not SIGINT: a background job of a script starts with SIGINT ignored.
+    if [ -n "$DEMO_WATCH_PID" ]; then kill -TERM "$DEMO_WATCH_PID" 2>/dev/null || true; wait "$DEMO_WATCH_PID" 2>/dev/null || true; fi
+    if [ -n "$DEMO_GAME_PID" ]; then kill -TERM "$DEMO_GAME_PID" 2>/dev/null || true; wait "$DEMO_GAME_PID" 2>/dev/null || true; fi
+    DEMO_WATCH_PID="" DEMO_GAME_PID=""
+  }
+  dotnet "$launcher" run --profiler "$ALVK_NATIVE_LIBRARY" --modules LiveDemo -- \
+    dotnet "$work/bin/Release/net10.0/LiveDemo.dll" --reload "$work/drop" --frames 2400 --tick-ms 25 \
+    </dev/null >"$work/game.log" 2>&1 &
+  DEMO_GAME_PID=$!
+  dotnet "$launcher" watch --project "$work/LiveDemo.csproj" --drop "$work/drop" >"$work/watch.log" 2>&1 &
+  DEMO_WATCH_PID=$!
+  DEMO_WAIT=90 demo_reload_wait "$work/watch.log" "watch: watching " "the watcher to start (MSBuild, then a first compile)"
+  demo_reload_wait "$work/game.log" "rule: $original" "the game's first frame"
+  sed -n '1,4p' "$work/watch.log"
+
+  cp "$work/Scoring.cs" "$work/Scoring.cs.orig"
+  sed -i "s/\"$original\"/\"$edited\"/" "$work/Scoring.cs"
+  printf -- '--- edited %s:\n' "$work/Scoring.cs"; diff "$work/Scoring.cs.orig" "$work/Scoring.cs" || true
+  demo_reload_wait "$work/game.log" "rule: $edited" "a frame with the edited rule"
+  local changed_at; changed_at=$(grep -n -m1 -F "rule: $edited" "$work/game.log" | cut -d: -f1)
+  cp "$work/Scoring.cs.orig" "$work/Scoring.cs"
+  printf -- '--- reverted %s\n' "$work/Scoring.cs"
+  demo_reload_wait "$work/game.log" "rule: $original" "a frame with the original rule again" "$changed_at"
+  demo_reload_stop
+  trap - EXIT
+  printf -- '--- the watcher:\n'; sed -n '5,$p' "$work/watch.log"
+  printf -- '--- the game (its reloads, and the frames around them):\n'
+  grep -n -F -e "reload:" "$work/game.log" || true
+  grep -F -m2 "rule: $edited" "$work/game.log"
+  tail -n +"$changed_at" "$work/game.log" | grep -F -m2 "rule: $original"
+  echo "live demo, edit-save-run: the frames changed with the edit and returned after the revert"
+}
+
+# demo_reload_wait FILE TEXT WHAT [AFTER_LINE]: waits up to $DEMO_WAIT s (30) for TEXT in FILE
+# (after line AFTER_LINE).
+demo_reload_wait() {
+  local file=$1 text=$2 what=$3 after=${4:-0} seconds=${DEMO_WAIT:-30} i
+  for i in $(seq 1 $((seconds * 10))); do
+    if tail -n +"$((after + 1))" "$file" 2>/dev/null | grep -q -F -- "$text"; then return 0; fi
+    sleep 0.1
+  done
+  echo "live demo, edit-save-run: FAILED: no $what within $seconds s ($file: '$text'). Last lines:" >&2
+  tail -n 15 "$file" >&2
+  return 1
 }
 
 profiled() { # runs "$@" under the profiler with patching allowed for module $MODULES

@@ -11,7 +11,8 @@ public class WatchCommandTests
     {
         ProcessResult r = Processes.Launcher(["watch", "--help"]);
         Assert.True(r.ExitCode == 0, r.ToString());
-        foreach (string option in new[] { "--project <csproj>", "--drop <folder>", "--configuration <name>", "--debounce <ms>" })
+        foreach (string option in new[] { "--project <csproj>", "--drop <folder>", "--configuration <name>", "--debounce <ms>",
+                                           "--warm-up <compiles>" })
             Assert.Matches($@"(?m)^  (-\w, )?{System.Text.RegularExpressions.Regex.Escape(option)}\s+\S", r.Stdout);
         Assert.Contains("interceptor.Reload.WatchFolder", r.Stdout);
         Assert.Contains("alvorkit-intercept watch --project Game/Game.csproj --drop build/reload", r.Stdout);
@@ -45,6 +46,17 @@ public class WatchCommandTests
         ProcessResult r = Processes.Launcher(["watch", "--project", Path.Combine(dir.Path, "None.csproj"), "--drop", dir.Sub("drop")]);
         Assert.Equal(64, r.ExitCode);
         Assert.Contains("watch: no project file", r.Stderr);
+    }
+
+    [Theory]
+    [InlineData("--warm-up", "101", "--warm-up: give a number of compiles from 0 to 100")]
+    [InlineData("--warm-up", "-1", "--warm-up: give a number of compiles from 0 to 100")]
+    [InlineData("--debounce", "60001", "--debounce: give milliseconds from 0 to 60000")]
+    public void AnOutOfRangeNumberIsAUsageError(string option, string value, string message)
+    {
+        ProcessResult r = Processes.Launcher(["watch", "--project", "p.csproj", "--drop", "d", option, value]);
+        Assert.Equal(64, r.ExitCode);
+        Assert.Contains(message, r.Stderr);
     }
 
     [Fact]

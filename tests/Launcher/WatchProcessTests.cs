@@ -16,10 +16,12 @@ public sealed class WatchProcessTests(SmallGame game) : IClassFixture<SmallGame>
         string drop = dir.Sub("drop");
         string dll = Path.Combine(drop, "Small.dll");
         using var watch = StreamingProcess.Start("watch", "dotnet",
-            [Repo.Launcher, "watch", "--project", game.Project, "--drop", drop, "--debounce", "50"],
+            [Repo.Launcher, "watch", "--project", game.Project, "--drop", drop, "--debounce", "50", "--warm-up", "2"],
             Processes.WithEmptyNuGetCache(), game.Folder);
         watch.WaitFor(0, l => l == $"watch: unchanged sources reproduce the project's build ({Path.Combine(game.Folder,
             "obj", "Release", "net10.0", "Small.dll")})", Wait, "saying the sources reproduce the build");
+        watch.WaitFor(0, l => l.StartsWith("watch: warmed up the compiler (2 compiles, ", StringComparison.Ordinal), Wait,
+                      "warming up");
         int mark = watch.WaitFor(0, l => l.StartsWith("watch: watching ", StringComparison.Ordinal), Wait, "watching").Index;
         Assert.False(File.Exists(dll)); // nothing dropped before a save
 
@@ -38,12 +40,27 @@ public sealed class WatchProcessTests(SmallGame game) : IClassFixture<SmallGame>
             mark = watch.WaitFor(mark, l => l.Contains("build failed", StringComparison.Ordinal), Wait, "saying the build failed").Index;
             Assert.Contains("watch: changed: Other.cs; build failed in ", watch.Lines[mark]);
             Assert.EndsWith("nothing dropped:", watch.Lines[mark]);
-            Assert.Matches(@"Other\.cs\(1,\d+\): error CS1002: ; expected$", watch.Lines[mark + 1]);
+            string error = watch.WaitFor(mark + 1, l => l.Contains(": error CS", StringComparison.Ordinal), Wait,
+                                         "with the compiler's error").Line;
+            Assert.Matches(@"Other\.cs\(1,\d+\): error CS1002: ; expected$", error);
             Assert.Equal(droppedAt, File.GetLastWriteTimeUtc(dll));
         }
         finally
         {
             File.WriteAllText(game.Other, original);
+        }
+
+        // A file the project did not compile when the watcher started is named, once.
+        string added = Path.Combine(game.Folder, "Added.cs");
+        try
+        {
+            File.WriteAllText(added, "internal static class Added { }\n");
+            watch.WaitFor(mark, l => l == "watch: Added.cs is not one of the files the project compiled when the watcher " +
+                                          "started (a new file?): restart watch to compile it", Wait, "naming the new file");
+        }
+        finally
+        {
+            File.Delete(added);
         }
 
         Assert.True(watch.Interrupt(TimeSpan.FromSeconds(30)), "watch did not stop on SIGINT\n" + watch.Tail(20));

@@ -114,6 +114,14 @@ internal sealed class LauncherCommandLine
         DefaultValueFactory = _ => 100,
     };
 
+    private readonly Option<int> _warmUp = new("--warm-up")
+    {
+        HelpName = "compiles",
+        Description = "At start, compile this many more times as if a file were saved, so the compiler's code is " +
+                      "warm for the first real saves (default 0; each takes about one save's build time).",
+        DefaultValueFactory = _ => 0,
+    };
+
     public LauncherCommandLine(Func<Options, int> execute, Func<WatchOptions, int>? watchAction = null)
     {
         _format.CompletionSources.Add("sh", "powershell", "json", "launchSettings");
@@ -146,16 +154,18 @@ internal sealed class LauncherCommandLine
                                          "the running game watches; print what changed, the build time and what the " +
                                          "game applied or refused. Ctrl+C stops.")
         {
-            _project, _drop, _configuration, _debounce,
+            _project, _drop, _configuration, _debounce, _warmUp,
         };
         watch.Validators.Add(r =>
         {
             if (r.GetValue(_debounce) is < 0 or > 60_000)
                 r.AddError("--debounce: give milliseconds from 0 to 60000.");
+            if (r.GetValue(_warmUp) is < 0 or > 100)
+                r.AddError("--warm-up: give a number of compiles from 0 to 100.");
         });
         watch.SetAction(parse => (watchAction ?? (o => new WatchSession(o, Console.Out).Run()))(new WatchOptions(
             parse.GetValue(_project)!, parse.GetValue(_drop)!, parse.GetValue(_configuration) ?? "Release",
-            TimeSpan.FromMilliseconds(parse.GetValue(_debounce)), TimeSpan.FromSeconds(10))));
+            TimeSpan.FromMilliseconds(parse.GetValue(_debounce)), TimeSpan.FromSeconds(10), parse.GetValue(_warmUp))));
 
         Root = new RootCommand("Start a .NET game under the AlvorKit Interception Profiler, so that the game (or a " +
                                "dev console inside it) can hot-patch its own methods and capture its allocations.")

@@ -132,8 +132,10 @@ public sealed class HotReloadProofs(ReloadLoop loop) : IClassFixture<ReloadLoop>
                                                    $"with {key}={expected} (the edit applied)");
                 foreach (var (k, v) in Frames.Parse(line).Where(kv => kv.Key != key))
                     Assert.True(loop.Baseline[k] == v, $"{k}={v} changed with an edit of {key}\n{line}");
-                Assert.Contains(loop.Games[g].Lines.Skip(marks[g]),
-                                l => l.StartsWith("reload: ReloadGame Applied ", StringComparison.Ordinal));
+                // The result line comes after the apply, so after (or around) the first new frame.
+                (string result, _) = WaitWithResults(loop.Games[g], marks[g],
+                    l => l.StartsWith("reload: ReloadGame ", StringComparison.Ordinal), "with the reload's result");
+                Assert.StartsWith("reload: ReloadGame Applied ", result, StringComparison.Ordinal);
             }
         }
         finally
@@ -198,18 +200,22 @@ public sealed class HotReloadProofs(ReloadLoop loop) : IClassFixture<ReloadLoop>
         }
     }
 
-    /// <summary>Puts the original source back and waits until both games print the baseline
-    /// again (a frame after the revert's result), so the next fact starts from the original.</summary>
+    /// <summary>Puts the original source back and waits until both games have reported the
+    /// revert's rebuild (every successful rebuild gets a result, NothingChanged included) and then
+    /// print the baseline, so the next fact starts from the original with no result pending.</summary>
     private void RestoreAndSettle(string path, string original)
     {
         if (File.ReadAllText(path) == original)
             return;
+        string assembly = path.Contains("ReloadLib", StringComparison.Ordinal) ? "ReloadLib" : "ReloadGame";
         int[] marks = loop.Games.Select(g => g.Mark).ToArray();
         Save(path, original);
         for (int g = 0; g < marks.Length; g++)
         {
             StreamingProcess game = loop.Games[g];
-            WaitWithResults(game, marks[g], l => Frames.IsFrame(l) && Frames.Parse(l).All(kv => loop.Baseline[kv.Key] == kv.Value),
+            (_, int at) = WaitWithResults(game, marks[g], l => l.StartsWith($"reload: {assembly} ", StringComparison.Ordinal),
+                                          "with the result of the revert's rebuild");
+            WaitWithResults(game, at, l => Frames.IsFrame(l) && Frames.Parse(l).All(kv => loop.Baseline[kv.Key] == kv.Value),
                             "showing the original output again after the source was reverted");
         }
     }

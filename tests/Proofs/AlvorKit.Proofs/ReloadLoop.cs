@@ -39,11 +39,20 @@ public sealed class ReloadLoop : IDisposable
             NotTiered = StartGame("game (tiering off)", game, tiered: false);
             GameWatch = StartWatch("watch (game)", Path.Combine(Project, "ReloadGame.csproj"));
             LibWatch = StartWatch("watch (library)", Path.Combine(Project, "ReloadLib", "ReloadLib.csproj"));
-            foreach (StreamingProcess g in Games)
-                Baseline = Frames.Parse(g.WaitFor(0, Frames.IsFrame, Wait, "with a first frame").Line);
+            Baseline = Frames.Parse(Tiered.WaitFor(0, Frames.IsFrame, Wait, "with a first frame").Line);
+            string other = NotTiered.WaitFor(0, Frames.IsFrame, Wait, "with a first frame").Line;
+            if (!Frames.Parse(other).OrderBy(kv => kv.Key).SequenceEqual(Baseline.OrderBy(kv => kv.Key)))
+                throw new InvalidOperationException($"the two games' first frames differ:\n{other}\n{Tiered.Tail(3)}");
             foreach (StreamingProcess w in new[] { GameWatch, LibWatch })
-                _ = w.WaitFor(0, l => l.StartsWith("watch: watching ", StringComparison.Ordinal), TimeSpan.FromSeconds(60),
-                              "saying it watches (after MSBuild and the first compile)");
+            {
+                // The watcher's compile of the unchanged sources is the build the games loaded.
+                (string said, _) = w.WaitFor(0, l => l.StartsWith("watch: unchanged sources ", StringComparison.Ordinal) ||
+                                                     l.StartsWith("watch: WARNING", StringComparison.Ordinal),
+                                             TimeSpan.FromSeconds(60), "comparing its first compile with the build");
+                if (!said.StartsWith("watch: unchanged sources reproduce the project's build", StringComparison.Ordinal))
+                    throw new InvalidOperationException($"the watcher does not reproduce the build\n{w.Tail(20)}");
+                _ = w.WaitFor(0, l => l.StartsWith("watch: watching ", StringComparison.Ordinal), Wait, "saying it watches");
+            }
         }
         catch
         {

@@ -87,6 +87,23 @@ internal sealed class ProjectCompiler
     /// <summary>Whether <paramref name="path"/> is one of the project's source files.</summary>
     public bool IsSource(string path) => _sourceSet.Contains(Path.GetFullPath(path));
 
+    /// <summary>Compiles as after a save of the first source file, <paramref name="times"/> times,
+    /// and keeps nothing: the compiler's code is then warm (jitted, tiered up) for the first real
+    /// save instead of slow on it.</summary>
+    public void Rehearse(int times, CancellationToken cancellationToken = default)
+    {
+        if (SourceFiles.Count == 0 || !_trees.TryGetValue(SourceFiles[0], out SyntaxTree? tree))
+            return;
+        for (int i = 0; i < times && !cancellationToken.IsCancellationRequested; i++)
+        {
+            SyntaxTree again = CSharpSyntaxTree.ParseText(tree.GetText(cancellationToken), _parseOptions, tree.FilePath,
+                                                          cancellationToken);
+            _compilation = _compilation.ReplaceSyntaxTree(tree, again);
+            _trees[SourceFiles[0]] = tree = again;
+            _ = Compile(cancellationToken);
+        }
+    }
+
     /// <summary>Reads every source file, reparses those whose text changed, runs the generators and
     /// emits the assembly (and its PDB) to memory.</summary>
     public CompileResult Compile(CancellationToken cancellationToken = default)

@@ -9,12 +9,19 @@ internal sealed class SourceChanges : IDisposable
 {
     private readonly FileSystemWatcher _watcher;
     private readonly Func<string, bool> _isSource;
+    private readonly Action<string> _onOtherSource;
+    private readonly HashSet<string> _otherSeen = new(StringComparer.Ordinal);
     private readonly SemaphoreSlim _signal = new(0);
     private long _lastChangeTicks;
 
-    public SourceChanges(string directory, Func<string, bool> isSource)
+    /// <param name="directory">The project's folder (watched with its subfolders).</param>
+    /// <param name="isSource">Whether a path is one of the compiled source files.</param>
+    /// <param name="onOtherSource">Called once per .cs file saved there that is not one of them
+    /// (outside bin/ and obj/): a file added after the compiler arguments were read.</param>
+    public SourceChanges(string directory, Func<string, bool> isSource, Action<string> onOtherSource)
     {
         _isSource = isSource;
+        _onOtherSource = onOtherSource;
         _watcher = new FileSystemWatcher(directory)
         {
             IncludeSubdirectories = true,
@@ -57,8 +64,22 @@ internal sealed class SourceChanges : IDisposable
 
     private void OnChange(string path)
     {
-        if (path.EndsWith(".cs", StringComparison.OrdinalIgnoreCase) && _isSource(path))
+        if (!path.EndsWith(".cs", StringComparison.OrdinalIgnoreCase))
+            return;
+        if (_isSource(path))
+        {
             Signal();
+            return;
+        }
+        string relative = Path.GetRelativePath(_watcher.Path, path);
+        string[] parts = relative.Split(Path.DirectorySeparatorChar);
+        if (parts.Any(p => p is "bin" or "obj"))
+            return;
+        bool first;
+        lock (_otherSeen)
+            first = _otherSeen.Add(path);
+        if (first)
+            _onOtherSource(path);
     }
 
     private void Signal()

@@ -6,7 +6,7 @@ namespace AlvorKit.Interception.Launcher.Watch;
 
 /// <summary>What `watch` was asked to do.</summary>
 internal sealed record WatchOptions(string Project, string Drop, string Configuration, TimeSpan Debounce,
-                                    TimeSpan ResultTimeout);
+                                    TimeSpan ResultTimeout, int WarmUp);
 
 /// <summary>
 /// `watch`: compiles the project once (and says whether that reproduces the project's own build),
@@ -45,10 +45,18 @@ internal sealed class WatchSession(WatchOptions options, TextWriter output)
             string ours = Path.Combine(ownPlace, compiler.AssemblyName + ".dll");
             DropFolder.Write(ours, first.Image!);
             CheckReproduces(compiler.BuiltOutput, ours);
+            if (options.WarmUp > 0)
+            {
+                var clock = System.Diagnostics.Stopwatch.StartNew();
+                compiler.Rehearse(options.WarmUp);
+                Say($"warmed up the compiler ({options.WarmUp} compiles, {Ms(clock.Elapsed)})");
+            }
         }
 
         using var stop = new CancellationTokenSource();
-        using var changes = new SourceChanges(projectDirectory, compiler.IsSource);
+        using var changes = new SourceChanges(projectDirectory, compiler.IsSource, path =>
+            Say($"{Path.GetRelativePath(projectDirectory, path)} is not one of the files the project compiled when the " +
+                "watcher started (a new file?): restart watch to compile it"));
         ConsoleCancelEventHandler onCancel = (_, e) =>
         {
             e.Cancel = true;
