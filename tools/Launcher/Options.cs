@@ -118,8 +118,8 @@ internal sealed class LauncherCommandLine
     {
         HelpName = "compiles",
         Description = "At start, compile this many more times as if a file were saved, so the compiler's code is " +
-                      "warm for the first real saves (default 0; each takes about one save's build time).",
-        DefaultValueFactory = _ => 0,
+                      "warm for the first real saves (default 5; each takes about one save's build time).",
+        DefaultValueFactory = _ => 5,
     };
 
     public LauncherCommandLine(Func<Options, int> execute, Func<WatchOptions, int>? watchAction = null)
