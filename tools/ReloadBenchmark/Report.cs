@@ -33,7 +33,7 @@ internal static class Report
         Row(s, measured, Ours, "ours, apply: the game's reported compare (read, diff, translate)", x => x.ReportedCompareMs);
         Row(s, measured, Ours, "ours, apply: the game's reported apply (validate, submit, ReJIT requested)",
             x => x.ReportedApplyMs);
-        Row(s, measured, Ours, "ours, apply: the rest (file event, the game's debounce, the next frame)",
+        Row(s, measured, Ours, "ours, apply: the rest (file event, the new body's JIT, the next frame)",
             x => x.DropToFrameMs - x.ReportedCompareMs - x.ReportedApplyMs);
         Row(s, measured, Watch, "dotnet watch: save → first frame with the new value", x => x.SaveToFrameMs);
         Row(s, measured, Watch, "dotnet watch: its own \"changes applied in N ms\" (delta compile + apply)",
