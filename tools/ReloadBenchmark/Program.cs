@@ -40,9 +40,9 @@ if (!options.TryGetValue("demo", out string? demoOption) || options.Keys.Any(k =
 }
 string? only = options.GetValueOrDefault("only");
 bool runOurs = only is null or "ours", runWatch = only is null or "dotnet-watch";
-if (runOurs && (!options.ContainsKey("profiler") || !options.ContainsKey("launcher")))
+if (runOurs && (!File.Exists(options.GetValueOrDefault("profiler", "")) || !File.Exists(options.GetValueOrDefault("launcher", ""))))
 {
-    Console.Error.WriteLine("ours needs --profiler and --launcher (or --only dotnet-watch)\n" + Usage);
+    Console.Error.WriteLine("ours needs --profiler and --launcher, existing files (or --only dotnet-watch)\n" + Usage);
     return 64;
 }
 string demo = Path.GetFullPath(demoOption);
