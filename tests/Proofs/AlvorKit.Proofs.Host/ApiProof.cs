@@ -82,7 +82,7 @@ public static class ApiProof
     private static ApiLifecycle Lifecycle(Interceptor interceptor)
     {
         Func<int> call = () => ApiTargets.Compute(Input);
-        int original = Warm(call);
+        int original = Patcher.Warm(call);
         Patch patch = interceptor.Install(Method(typeof(ApiTargets), nameof(ApiTargets.Compute)),
             Method(typeof(ApiTargets), nameof(ApiTargets.ComputeA)));
         ApiStep install = Step(patch, call, Input + 100);
@@ -117,7 +117,7 @@ public static class ApiProof
         };
         var vector = new ApiVector { X = 4 };
         Func<int> scale = () => vector.Scale(3);
-        int classOriginal = Warm(add), structOriginal = Warm(scale);
+        int classOriginal = Patcher.Warm(add), structOriginal = Patcher.Warm(scale);
         Patch c = interceptor.Install(Method(typeof(ApiCounter), nameof(ApiCounter.Add)),
             Method(typeof(ApiCounter), nameof(ApiCounter.AddTwice)));
         ApiStep classStep = Step(c, add, 6);
@@ -134,7 +134,7 @@ public static class ApiProof
     private static OwnerScopeReport OwnerScope(Interceptor interceptor)
     {
         Func<int> alpha = () => ApiTargets.Alpha(Input), beta = () => ApiTargets.Beta(Input);
-        int alphaOriginal = Warm(alpha), betaOriginal = Warm(beta);
+        int alphaOriginal = Patcher.Warm(alpha), betaOriginal = Patcher.Warm(beta);
         var owner = new PatchOwner("level editor");
         Patch a = interceptor.Install(Method(typeof(ApiTargets), nameof(ApiTargets.Alpha)),
             Method(typeof(ApiTargets), nameof(ApiTargets.AlphaPatched)), owner);
@@ -167,7 +167,7 @@ public static class ApiProof
     private static TwoOwnersReport TwoOwners(Interceptor interceptor)
     {
         Func<int> call = () => ApiTargets.Shared(Input);
-        int original = Warm(call);
+        int original = Patcher.Warm(call);
         MethodInfo target = Method(typeof(ApiTargets), nameof(ApiTargets.Shared));
         var first = new PatchOwner("first");
         var second = new PatchOwner("second");
@@ -202,7 +202,7 @@ public static class ApiProof
         Func<int> guarded = () => ApiTargets.Guarded(Input);
         int y = 2;
         Func<int> untouched = () => ApiTargets.Untouched(Input, ref y);
-        int guardedOriginal = Warm(guarded), untouchedOriginal = Warm(untouched);
+        int guardedOriginal = Patcher.Warm(guarded), untouchedOriginal = Patcher.Warm(untouched);
         MethodInfo guardedTarget = Method(typeof(ApiTargets), nameof(ApiTargets.Guarded));
         using var keeper = new PatchOwner("keeper");
         Patch live = interceptor.Install(guardedTarget, Method(typeof(ApiTargets), nameof(ApiTargets.GuardedPatched)), keeper);
@@ -255,7 +255,7 @@ public static class ApiProof
         ApiPlanTargets.AbsPointer = NativeLibrary.GetExport(NativeLibrary.Load("libc.so.6"), "abs");
         Func<int> call = () => ApiPlanTargets.Compute(-7);
         Func<int> zero = () => ApiPlanTargets.Compute(0);
-        int original = Warm(call);
+        int original = Patcher.Warm(call);
         GenerationPlan first = ComputePlan(10);
         string listing = first.ToString();
         Patch patch = interceptor.Apply(first);
@@ -268,7 +268,7 @@ public static class ApiProof
         int removedZero = zero();
         string state = patch.ReadTelemetry().State.ToString();
         ApiTelemetry telemetry = Telemetry(patch.ReadTelemetry());
-        var remove = new PlanRemoval(removed, removedZero, state, telemetry, Generation(patch.ReadLastGeneration()));
+        var remove = new PlanRemoval(removed, removedZero, state, telemetry, Patcher.Report(patch.ReadLastGeneration()));
         return new SymbolicPlanReport(original, listing, firstStep, secondStep, remove);
     }
 
@@ -306,7 +306,7 @@ public static class ApiProof
     {
         Func<int> call = () => ApiPlanTargets.CrossModule(5);
         Func<int> big = () => ApiPlanTargets.CrossModule(500);
-        int original = Warm(call);
+        int original = Patcher.Warm(call);
         var plan = new GenerationPlan(Method(typeof(ApiPlanTargets), nameof(ApiPlanTargets.CrossModule)));
         plan.Emit(OpCodes.Newobj, typeof(List<int>).GetConstructor(Type.EmptyTypes)!);
         plan.Emit(OpCodes.Dup);
@@ -330,7 +330,7 @@ public static class ApiProof
     private static PlanApplied TypeOperands(Interceptor interceptor)
     {
         Func<int> call = () => ApiPlanTargets.TypeOperands(5);
-        int original = Warm(call);
+        int original = Patcher.Warm(call);
         var plan = new GenerationPlan(Method(typeof(ApiPlanTargets), nameof(ApiPlanTargets.TypeOperands)));
         plan.Emit(OpCodes.Ldarg_0);
         plan.Emit(OpCodes.Box, typeof(int));
@@ -358,7 +358,7 @@ public static class ApiProof
     private static ExceptionRegionReport ExceptionRegion(Interceptor interceptor)
     {
         Func<int> zero = () => ApiPlanTargets.SafeDivide(0), four = () => ApiPlanTargets.SafeDivide(4);
-        int zeroOriginal = Warm(zero), fourOriginal = Warm(four);
+        int zeroOriginal = Patcher.Warm(zero), fourOriginal = Patcher.Warm(four);
         var plan = new GenerationPlan(Method(typeof(ApiPlanTargets), nameof(ApiPlanTargets.SafeDivide)));
         PlanLocal result = plan.DeclareLocal(typeof(int));
         PlanLabel tryStart = plan.DefineLabel(), handler = plan.DefineLabel(), end = plan.DefineLabel();
@@ -391,7 +391,7 @@ public static class ApiProof
     {
         Func<string> pick = () => $"{ApiPlanTargets.Pick(1, 2)}|{ApiPlanTargets.Pick("a", "b")}";
         Func<string> peek = () => $"{new ApiBox<int>(1).Peek(2)}|{new ApiBox<string>("a").Peek("b")}";
-        string pickOriginal = Warm(pick), peekOriginal = Warm(peek);
+        string pickOriginal = Patcher.Warm(pick), peekOriginal = Patcher.Warm(peek);
         MethodInfo pickTarget = Method(typeof(ApiPlanTargets), nameof(ApiPlanTargets.Pick));
         ThrownReport? installRefused = null;
         try
@@ -416,7 +416,7 @@ public static class ApiProof
         string peekListing = peekPlan.ToString();
         Patch peeked = interceptor.Apply(peekPlan);
         Polled<string> peekPatched = Poll(peek, "1|a");
-        ApiGeneration? peekGeneration = Generation(peeked.ReadLastGeneration());
+        ApiGeneration? peekGeneration = Patcher.Report(peeked.ReadLastGeneration());
         picked.Remove();
         peeked.Remove();
         Polled<string> pickRemoved = Poll(pick, "1|a");
@@ -430,7 +430,7 @@ public static class ApiProof
     {
         Func<int> call = () => ApiPlanTargets.Mixed(Input);
         MethodInfo target = Method(typeof(ApiPlanTargets), nameof(ApiPlanTargets.Mixed));
-        int original = Warm(call);
+        int original = Patcher.Warm(call);
         var owner = new PatchOwner("mixed");
         Patch patch = interceptor.Install(target, Method(typeof(ApiPlanTargets), nameof(ApiPlanTargets.MixedDispatchA)), owner);
         Polled<int> install = Poll(call, Input + 100);
@@ -503,7 +503,7 @@ public static class ApiProof
                 return e.GetType().Name;
             }
         };
-        string original = Warm(call);
+        string original = Patcher.Warm(call);
         var plan = new GenerationPlan(Method(typeof(ApiPlanTargets), nameof(ApiPlanTargets.Rejected))) { MaxStack = 8 };
         plan.Emit(OpCodes.Pop); // pops an empty stack
         plan.Emit(OpCodes.Ldc_I4_0);
@@ -522,7 +522,7 @@ public static class ApiProof
                 outcomes.Add(last);
             Thread.Sleep(5);
         }
-        ApiGeneration? lastGeneration = Generation(patch.ReadLastGeneration());
+        ApiGeneration? lastGeneration = Patcher.Report(patch.ReadLastGeneration());
         patch.Remove();
         return new RejectedPlanReport(original, unverifiable, applied, outcomes, last, lastGeneration, call());
     }
@@ -628,7 +628,7 @@ public static class ApiProof
     {
         var plan = new GenerationPlan(Method(typeof(ApiTypeTargets), name)) { Name = "type-safe merge" };
         body(plan);
-        T original = Warm(call);
+        T original = Patcher.Warm(call);
         try
         {
             Patch patch = interceptor.Apply(plan);
@@ -645,7 +645,7 @@ public static class ApiProof
     // Apply a plan for ApiTypeTargets.`name`: what it threw, and what the target returns before and after.
     private static TypePlanReport<T> TypePlan<T>(Interceptor interceptor, string name, Func<T> call, Action<GenerationPlan> body)
     {
-        T original = Warm(call);
+        T original = Patcher.Warm(call);
         var plan = new GenerationPlan(Method(typeof(ApiTypeTargets), name)) { Name = "type check" };
         body(plan);
         ThrownReport? thrown = null;
@@ -659,7 +659,7 @@ public static class ApiProof
         {
             thrown = Thrown(e);
         }
-        T targetResult = Warm(call);
+        T targetResult = Patcher.Warm(call);
         return new TypePlanReport<T>(original, thrown, applied, targetResult, plan.ToString());
     }
 
@@ -670,12 +670,12 @@ public static class ApiProof
         var plan = new GenerationPlan(Method(typeof(ApiTypeTargets), name)) { Name = "unverifiable" };
         body(plan);
         plan.AllowUnverifiable();
-        T original = Warm(call);
+        T original = Patcher.Warm(call);
         try
         {
             Patch patch = interceptor.Apply(plan);
             Polled<T> result = Poll(call, expected);
-            ApiGeneration? generation = Generation(patch.ReadLastGeneration());
+            ApiGeneration? generation = Patcher.Report(patch.ReadLastGeneration());
             patch.Remove();
             return new AllowedPlanReport<T>(original, plan.IsUnverifiable, new AppliedPlan<T>(result, generation, call()), null);
         }
@@ -697,18 +697,10 @@ public static class ApiProof
     private static ApiStep PlanStep(Patch patch, Func<int> call, int expected)
     {
         ApiStep step = Step(patch, call, expected);
-        return step with { GenerationId = patch.GenerationId, Generation = Generation(patch.ReadLastGeneration()) };
+        return step with { GenerationId = patch.GenerationId, Generation = Patcher.Report(patch.ReadLastGeneration()) };
     }
 
     private static Polled<T> Poll<T>(Func<T> call, T expected) => Patcher.PollFor(call, expected);
-
-    private static T Warm<T>(Func<T> call)
-    {
-        T last = call();
-        for (int i = 0; i < 3; i++)
-            last = call();
-        return last;
-    }
 
     private static MethodInfo Method(Type type, string name) => Patcher.Method(type, name);
 
@@ -730,13 +722,6 @@ public static class ApiProof
         t.CommandElapsed.TotalMilliseconds,
         t.CompileElapsed.TotalMilliseconds,
         t.ToString());
-
-    private static ApiGeneration? Generation(GenerationInfo? g) =>
-        g is null
-            ? null
-            : new ApiGeneration(g.Id, g.PriorId, g.State.ToString(), g.StatusName, g.CompilationHResult,
-                [.. g.Relocations.Select(r => new ApiRelocation(r.Kind.ToString(), (uint)r.Token >> 24, r.Reused, r.HResult,
-                    r.Description))]);
 
     private static ThrownReport Thrown(Exception e)
     {

@@ -60,7 +60,7 @@ public static class GenerationAbi33Proof
     // Literal() = "ABI 3.3 literal ✓": ldstr of a new literal; ret.
     private static Abi33PlanStep Literal(Interceptor interceptor)
     {
-        Func<string> call = () => Outcome(Abi33Targets.Literal);
+        Func<string> call = () => Patcher.Outcome(Abi33Targets.Literal);
         var plan = new GenerationPlan(Patcher.Method(typeof(Abi33Targets), nameof(Abi33Targets.Literal)));
         plan.Emit(OpCodes.Ldstr, NewLiteral);
         plan.Return();
@@ -72,7 +72,7 @@ public static class GenerationAbi33Proof
     // "SortVersion[]True".
     private static Abi33PlanStep Instantiation(Interceptor interceptor)
     {
-        Func<string> call = () => Outcome(Abi33Targets.Instantiation);
+        Func<string> call = () => Patcher.Outcome(Abi33Targets.Instantiation);
         var plan = new GenerationPlan(Patcher.Method(typeof(Abi33Targets), nameof(Abi33Targets.Instantiation)));
         PlanLocal version = plan.DeclareLocal(SortVersion);
         plan.Emit(OpCodes.Ldnull);
@@ -93,9 +93,9 @@ public static class GenerationAbi33Proof
     // catch (CultureNotFoundException e) { r = e.GetType().Name; } return r;
     private static Abi33CatchStep Catch(Interceptor interceptor)
     {
-        Func<string> caught = () => Outcome(() => Abi33Targets.Guarded(0));
-        Func<string> other = () => Outcome(() => Abi33Targets.Guarded(1));
-        string otherOriginal = Warm(other);
+        Func<string> caught = () => Patcher.Outcome(() => Abi33Targets.Guarded(0));
+        Func<string> other = () => Patcher.Outcome(() => Abi33Targets.Guarded(1));
+        string otherOriginal = Patcher.Warm(other);
         var plan = new GenerationPlan(Patcher.Method(typeof(Abi33Targets), nameof(Abi33Targets.Guarded)));
         PlanLocal result = plan.DeclareLocal(typeof(string));
         PlanLabel tryStart = plan.DefineLabel(), otherThrow = plan.DefineLabel(), handler = plan.DefineLabel(),
@@ -127,7 +127,7 @@ public static class GenerationAbi33Proof
     private static Abi33PlanStep Apply(Interceptor interceptor, GenerationPlan plan, Func<string> call, string expected,
         Action? whilePatched = null)
     {
-        string original = Warm(call);
+        string original = Patcher.Warm(call);
         string listing = plan.ToString();
         Patch patch;
         try
@@ -141,7 +141,7 @@ public static class GenerationAbi33Proof
         }
         Polled<string> patched = Patcher.PollFor(call, expected);
         whilePatched?.Invoke();
-        ApiGeneration? generation = Generation(patch.ReadLastGeneration());
+        ApiGeneration? generation = Patcher.Report(patch.ReadLastGeneration());
         patch.Remove();
         return new Abi33PlanStep(original, listing, patched, generation, plan.RelocationCount,
             Patcher.PollFor(call, original), null);
@@ -158,7 +158,7 @@ public static class GenerationAbi33Proof
         uint systemRuntime = metadata.AssemblyRef("System.Runtime");
         Func<int> call = () => Abi33Targets.Refused(Input);
         AlvkMethodDescription target = patcher.Describe(Patcher.Method(typeof(Abi33Targets), nameof(Abi33Targets.Refused)));
-        int original = Warm(call);
+        int original = Patcher.Warm(call);
         GenerationStep<int> first = GenerationsProof.Submit(patcher, AddBody(100), target, 0, RefusalOwner, call, Input + 100,
             out ulong handle, out ulong firstId);
         TelemetryReport before = patcher.ReadTelemetry(handle);
@@ -226,32 +226,5 @@ public static class GenerationAbi33Proof
         b.IL.OpCode(ILOpCode.Add);
         b.IL.OpCode(ILOpCode.Ret);
         return b;
-    }
-
-    private static ApiGeneration? Generation(GenerationInfo? g) =>
-        g is null
-            ? null
-            : new ApiGeneration(g.Id, g.PriorId, g.State.ToString(), g.StatusName, g.CompilationHResult,
-                [.. g.Relocations.Select(r => new ApiRelocation(r.Kind.ToString(), (uint)r.Token >> 24, r.Reused, r.HResult,
-                    r.Description))]);
-
-    private static T Warm<T>(Func<T> call)
-    {
-        T last = call();
-        for (int i = 0; i < 3; i++)
-            last = call();
-        return last;
-    }
-
-    private static string Outcome<T>(Func<T> call)
-    {
-        try
-        {
-            return Convert.ToString(call(), CultureInfo.InvariantCulture) ?? "null";
-        }
-        catch (Exception e)
-        {
-            return e.GetType().Name;
-        }
     }
 }

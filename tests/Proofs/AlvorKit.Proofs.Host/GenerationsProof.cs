@@ -45,7 +45,7 @@ public static unsafe class GenerationsProof
     {
         Func<int> call = () => GenCalliTargets.NativeAbs(-5);
         AlvkMethodDescription target = patcher.Describe(Patcher.Method(typeof(GenCalliTargets), nameof(GenCalliTargets.NativeAbs)));
-        int original = Warm(call);
+        int original = Patcher.Warm(call);
         GenerationStep<int> firstStep = Submit(patcher, AbsBody(abs, 0), target, 0, CalliOwner, call, 5, out ulong handle, out ulong first);
         GenerationStep<int> secondStep = Submit(patcher, AbsBody(abs, 1), target, first, CalliOwner, call, 6, out ulong joined, out ulong second);
         GenerationResultReport firstAfterSecond = patcher.ReadGenerationResult(handle, first);
@@ -80,7 +80,7 @@ public static unsafe class GenerationsProof
         MethodInfo scale = typeof(GenKindsTargets).GetMethods(BindingFlags.NonPublic | BindingFlags.Static)
             .Single(m => m.Name.EndsWith("IGenScaler.Scale", StringComparison.Ordinal));
         (byte[] scaleSig, string scaleName) = metadata.MethodSignature(scale);
-        int original = Warm(call);
+        int original = Patcher.Warm(call);
         GenerationBuilder Body(int add)
         {
             var b = new GenerationBuilder();
@@ -113,7 +113,7 @@ public static unsafe class GenerationsProof
     {
         Func<int> call = () => GenFieldTargets.FieldPlay(4);
         AlvkMethodDescription target = patcher.Describe(Patcher.Method(typeof(GenFieldTargets), nameof(GenFieldTargets.FieldPlay)));
-        var original = Warm(call);
+        var original = Patcher.Warm(call);
         var b = new GenerationBuilder();
         uint box = b.Reference(AlvkRelocationKind.TypeSpec, BoxOfInt);
         b.IL.LoadConstantI4(0);
@@ -140,7 +140,7 @@ public static unsafe class GenerationsProof
         Func<int> call = () => GenCrossTargets.CrossAbs(-9);
         AlvkMethodDescription target = patcher.Describe(Patcher.Method(typeof(GenCrossTargets), nameof(GenCrossTargets.CrossAbs)));
         uint systemRuntime = metadata.AssemblyRef("System.Runtime");
-        int original = Warm(call);
+        int original = Patcher.Warm(call);
         var b = new GenerationBuilder();
         uint math = b.Reference(AlvkRelocationKind.TypeRef, name: "System.Math", parentToken: systemRuntime);
         b.IL.LoadArgument(0);
@@ -158,7 +158,7 @@ public static unsafe class GenerationsProof
         Func<string> call = () => GenMvarTargets.MapName(5);
         AlvkMethodDescription target = patcher.Describe(Patcher.Method(typeof(GenMvarTargets), nameof(GenMvarTargets.MapName)));
         (byte[] mapSig, string mapName) = metadata.MethodSignature(typeof(GenBox<>).GetMethod(nameof(GenBox<int>.Map))!);
-        string original = Warm(call);
+        string original = Patcher.Warm(call);
         var b = new GenerationBuilder();
         uint box = b.Reference(AlvkRelocationKind.TypeSpec, BoxOfInt);
         b.IL.LoadArgument(0);
@@ -190,7 +190,7 @@ public static unsafe class GenerationsProof
             var b = new GenerationBuilder();
             b.IL.LoadArgument(1);
             b.IL.OpCode(ILOpCode.Ret);
-            string original = Warm(call);
+            string original = Patcher.Warm(call);
             GenerationStep<string> firstStep = Submit(patcher, b, target, 0, owner, call, "2|b", out ulong handle, out ulong id);
             // Exact dispatch cannot serve every instantiation: a replace is refused, and the
             // generation keeps running.
@@ -209,7 +209,7 @@ public static unsafe class GenerationsProof
     {
         Func<int> call = () => GenLocalsTargets.Doubled(21);
         AlvkMethodDescription target = patcher.Describe(Patcher.Method(typeof(GenLocalsTargets), nameof(GenLocalsTargets.Doubled)));
-        var original = Warm(call);
+        var original = Patcher.Warm(call);
         var b = new GenerationBuilder();
         b.Locals(HostMetadata.Blob(e => e.LocalVariableSignature(1).AddVariable().Type().Int32()));
         b.IL.LoadArgument(0);
@@ -229,7 +229,7 @@ public static unsafe class GenerationsProof
         ProfilerLibrary library = patcher.Library;
         Func<string> call = () => Outcome(() => GenCalliTargets.NativeAbs(-5));
         AlvkMethodDescription target = patcher.Describe(Patcher.Method(typeof(GenCalliTargets), nameof(GenCalliTargets.NativeAbs)));
-        var original = Warm(call);
+        var original = Patcher.Warm(call);
         GenerationStep<string> firstStep = Submit(patcher, AbsBody(abs, 0), target, 0, FailureOwner, call, "5", out ulong handle,
             out ulong first);
 
@@ -297,7 +297,7 @@ public static unsafe class GenerationsProof
         ProfilerLibrary library = patcher.Library;
         Func<int> call = () => GenGuardTargets.IdentityGuarded(5);
         AlvkMethodDescription target = patcher.Describe(Patcher.Method(typeof(GenGuardTargets), nameof(GenGuardTargets.IdentityGuarded)));
-        var original = Warm(call);
+        var original = Patcher.Warm(call);
         AlvkStatus sync = AddBody(100).Submit(library, target, 0, IdentityOwner, out ulong handle, out ulong id,
             mutate: (ref g) => g.ExpectedBodyIdentity[0] ^= 0x01);
         string? wait = null;
@@ -309,7 +309,7 @@ public static unsafe class GenerationsProof
             result = patcher.ReadGenerationResult(handle, id);
             telemetry = patcher.ReadTelemetry(handle);
         }
-        return new WorkerRefusal(original, sync.ToString(), id, wait, result, telemetry, Warm(call));
+        return new WorkerRefusal(original, sync.ToString(), id, wait, result, telemetry, Patcher.Warm(call));
     }
 
     // h: a prior generation that is not the latest is refused at the call, whatever it names,
@@ -319,7 +319,7 @@ public static unsafe class GenerationsProof
         ProfilerLibrary library = patcher.Library;
         Func<int> call = () => GenGuardTargets.Chained(5);
         AlvkMethodDescription target = patcher.Describe(Patcher.Method(typeof(GenGuardTargets), nameof(GenGuardTargets.Chained)));
-        var original = Warm(call);
+        var original = Patcher.Warm(call);
         GenerationStep<int> firstStep = Submit(patcher, AddBody(10), target, 0, ChainOwner, call, 15, out ulong handle, out ulong first);
         GenerationStep<int> secondStep = Submit(patcher, AddBody(20), target, first, ChainOwner, call, 25, out _, out ulong second);
         TelemetryReport before = patcher.ReadTelemetry(handle);
@@ -327,7 +327,7 @@ public static unsafe class GenerationsProof
         foreach ((string name, ulong prior) in new[] { ("priorIsFirst", first), ("priorIsZero", 0ul), ("priorInFuture", second + 1000) })
         {
             AlvkStatus sync = AddBody(30).Submit(library, target, prior, ChainOwner, out ulong h, out ulong id);
-            refusals[name] = new StaleSubmission(sync.ToString(), h, id, Warm(call));
+            refusals[name] = new StaleSubmission(sync.ToString(), h, id, Patcher.Warm(call));
         }
         TelemetryReport after = patcher.ReadTelemetry(handle);
         GenerationResultReport secondAfterRefusals = patcher.ReadGenerationResult(handle, second);
@@ -336,9 +336,9 @@ public static unsafe class GenerationsProof
 
         Func<int> unpatched = () => GenGuardTargets.Unpatched(5);
         AlvkMethodDescription fresh = patcher.Describe(Patcher.Method(typeof(GenGuardTargets), nameof(GenGuardTargets.Unpatched)));
-        Warm(unpatched);
+        Patcher.Warm(unpatched);
         AlvkStatus freshSync = AddBody(10).Submit(library, fresh, 12345, UnpatchedOwner, out ulong freshHandle, out ulong freshId);
-        var firstNamingAPrior = new StaleSubmission(freshSync.ToString(), freshHandle, freshId, Warm(unpatched));
+        var firstNamingAPrior = new StaleSubmission(freshSync.ToString(), freshHandle, freshId, Patcher.Warm(unpatched));
         return new StaleReport(original, firstStep, secondStep, refusals, before, after, secondAfterRefusals, thirdStep, remove,
             firstNamingAPrior);
     }
@@ -363,7 +363,7 @@ public static unsafe class GenerationsProof
         ProfilerLibrary library = patcher.Library;
         Func<int> call = () => GenCalliTargets.Validated(-5);
         AlvkMethodDescription target = patcher.Describe(Patcher.Method(typeof(GenCalliTargets), nameof(GenCalliTargets.Validated)));
-        int original = Warm(call);
+        int original = Patcher.Warm(call);
         var submissions = new SortedDictionary<string, BadSubmission>(StringComparer.Ordinal);
 
         GenerationBuilder Valid(Edit? edit = null)
@@ -507,7 +507,7 @@ public static unsafe class GenerationsProof
     {
         ProfilerLibrary library = patcher.Library;
         AlvkMethodDescription target = patcher.Describe(method);
-        T original = Warm(call);
+        T original = Patcher.Warm(call);
         string validate = builder.Validate(library, target, 0, TypesOwner, out _).ToString();
         AlvkStatus sync = builder.Submit(library, target, 0, TypesOwner, out ulong handle, out ulong id);
         string? wait = null;
@@ -519,7 +519,7 @@ public static unsafe class GenerationsProof
             result = patcher.ReadGenerationResult(handle, id);
             telemetry = patcher.ReadTelemetry(handle);
         }
-        return new TypeRefusal<T>(original, validate, sync.ToString(), id, wait, result, telemetry, Warm(call));
+        return new TypeRefusal<T>(original, validate, sync.ToString(), id, wait, result, telemetry, Patcher.Warm(call));
     }
 
     private static void Unverifiable(ref AlvkGeneration g) => g.Flags = (uint)AlvkInstallFlags.Unverifiable;
@@ -570,15 +570,6 @@ public static unsafe class GenerationsProof
     private static readonly byte[] BoxValue = HostMetadata.Blob(e => e.FieldSignature().GenericTypeParameter(0));
 
     private static uint Token(MemberInfo member) => (uint)member.MetadataToken;
-
-    // Called a few times before a generation, so the target was JITted.
-    private static T Warm<T>(Func<T> call)
-    {
-        T last = call();
-        for (int i = 0; i < 3; i++)
-            last = call();
-        return last;
-    }
 
     private static string Outcome(Func<int> call)
     {

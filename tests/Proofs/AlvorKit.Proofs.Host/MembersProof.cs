@@ -132,9 +132,9 @@ public static unsafe class MembersProof
         Action<GenerationBuilder> build)
     {
         ProfilerLibrary library = patcher.Library;
-        Func<string> call = () => Outcome(() => run(Input));
+        Func<string> call = () => Patcher.Outcome(() => run(Input));
         AlvkMethodDescription target = patcher.Describe(Patcher.Method(typeof(GenMemberTargets), targetName));
-        string original = Warm(call);
+        string original = Patcher.Warm(call);
 
         // A first generation that applies: the target returns x + 100.
         GenerationStep<string> firstStep = Submit(patcher, AddBody(100), target, 0, owner, call, "105", out ulong handle,
@@ -166,9 +166,9 @@ public static unsafe class MembersProof
     private static LateAssemblyReport LateAssembly(Patcher patcher, uint assemblyRef)
     {
         ProfilerLibrary library = patcher.Library;
-        Func<string> call = () => Outcome(() => GenMemberTargets.LateAssembly(Input));
+        Func<string> call = () => Patcher.Outcome(() => GenMemberTargets.LateAssembly(Input));
         AlvkMethodDescription target = patcher.Describe(Patcher.Method(typeof(GenMemberTargets), nameof(GenMemberTargets.LateAssembly)));
-        string original = Warm(call);
+        string original = Patcher.Warm(call);
         GenerationStep<string> firstStep = Submit(patcher, AddBody(100), target, 0, LateOwner, call, "105", out ulong handle,
             out ulong first);
         var b = new GenerationBuilder();
@@ -204,9 +204,9 @@ public static unsafe class MembersProof
     private static FreshMissingMember Fresh(Patcher patcher)
     {
         ProfilerLibrary library = patcher.Library;
-        Func<string> call = () => Outcome(() => GenMemberTargets.Fresh(Input));
+        Func<string> call = () => Patcher.Outcome(() => GenMemberTargets.Fresh(Input));
         AlvkMethodDescription target = patcher.Describe(Patcher.Method(typeof(GenMemberTargets), nameof(GenMemberTargets.Fresh)));
-        string original = Warm(call);
+        string original = Patcher.Warm(call);
         var b = new GenerationBuilder();
         b.IL.LoadArgument(0);
         b.Emit(ILOpCode.Call, AlvkRelocationKind.MemberRef, HostMetadata.IntToInt(), "Quadruple",
@@ -232,9 +232,9 @@ public static unsafe class MembersProof
     // module; callvirt GenMemberDerived::ToString(), declared on System.Object in CoreLib.
     private static BaseMemberReport BaseStatic(Patcher patcher)
     {
-        Func<string> call = () => Outcome(() => GenMemberTargets.BaseStatic(Input));
+        Func<string> call = () => Patcher.Outcome(() => GenMemberTargets.BaseStatic(Input));
         AlvkMethodDescription target = patcher.Describe(Patcher.Method(typeof(GenMemberTargets), nameof(GenMemberTargets.BaseStatic)));
-        string original = Warm(call);
+        string original = Patcher.Warm(call);
         var b = new GenerationBuilder();
         b.IL.LoadArgument(0);
         b.Emit(ILOpCode.Call, AlvkRelocationKind.MemberRef, HostMetadata.IntToInt(), nameof(GenMemberBase.BaseTwice),
@@ -247,9 +247,9 @@ public static unsafe class MembersProof
 
     private static BaseMemberReport BaseVirtual(Patcher patcher)
     {
-        Func<string> call = () => Outcome(GenMemberTargets.BaseVirtual);
+        Func<string> call = () => Patcher.Outcome(GenMemberTargets.BaseVirtual);
         AlvkMethodDescription target = patcher.Describe(Patcher.Method(typeof(GenMemberTargets), nameof(GenMemberTargets.BaseVirtual)));
-        string original = Warm(call);
+        string original = Patcher.Warm(call);
         var b = new GenerationBuilder();
         b.EmitExisting(ILOpCode.Newobj, typeof(GenMemberDerived).GetConstructor(Type.EmptyTypes)!.MetadataToken);
         b.Emit(ILOpCode.Callvirt, AlvkRelocationKind.MemberRef,
@@ -266,8 +266,8 @@ public static unsafe class MembersProof
     // PatchException naming the plan symbol; the target keeps its body.
     private static ManagedMissingMember Managed()
     {
-        Func<string> call = () => Outcome(() => GenMemberTargets.Managed(Input));
-        var report = new ManagedMissingMember(Warm(call), null, null, null, null, null, null, null, null, null, [], 0);
+        Func<string> call = () => Patcher.Outcome(() => GenMemberTargets.Managed(Input));
+        var report = new ManagedMissingMember(Patcher.Warm(call), null, null, null, null, null, null, null, null, null, [], 0);
         using Interceptor interceptor = Interceptor.Open();
         var plan = new GenerationPlan(Patcher.Method(typeof(GenMemberTargets), nameof(GenMemberTargets.Managed)));
         plan.LoadArgument(0);
@@ -314,26 +314,6 @@ public static unsafe class MembersProof
     }
 
     private static uint Token(MemberInfo member) => (uint)member.MetadataToken;
-
-    private static string Warm(Func<string> call)
-    {
-        string last = call();
-        for (int i = 0; i < 3; i++)
-            last = call();
-        return last;
-    }
-
-    private static string Outcome<T>(Func<T> call)
-    {
-        try
-        {
-            return Convert.ToString(call(), CultureInfo.InvariantCulture) ?? "null";
-        }
-        catch (Exception e)
-        {
-            return e.GetType().Name;
-        }
-    }
 
     private static GenerationStep<string> Submit(Patcher patcher, GenerationBuilder builder, in AlvkMethodDescription target,
         ulong prior, ulong owner, Func<string> call, string expected, out ulong handle, out ulong id) =>

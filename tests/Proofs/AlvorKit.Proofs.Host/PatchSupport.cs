@@ -1,10 +1,12 @@
 using System.Diagnostics;
+using System.Globalization;
 using System.Reflection;
 using System.Reflection.Metadata;
 using System.Reflection.Metadata.Ecma335;
 using System.Reflection.PortableExecutable;
 using System.Runtime.CompilerServices;
 using System.Security.Cryptography;
+using AlvorKit.Interception;
 using AlvorKit.Interception.Native;
 using AlvorKit.Proofs.Reports;
 
@@ -113,6 +115,37 @@ internal sealed class Patcher
             Thread.Sleep(10);
         return result;
     }
+
+    /// <summary>Calls `call` four times (so the target was JIT-compiled before a patch) and
+    /// returns the last result.</summary>
+    public static T Warm<T>(Func<T> call)
+    {
+        T last = call();
+        for (int i = 0; i < 3; i++)
+            last = call();
+        return last;
+    }
+
+    /// <summary>What `call` returned (invariant text), or the name of the exception it threw.</summary>
+    public static string Outcome<T>(Func<T> call)
+    {
+        try
+        {
+            return Convert.ToString(call(), CultureInfo.InvariantCulture) ?? "null";
+        }
+        catch (Exception e)
+        {
+            return e.GetType().Name;
+        }
+    }
+
+    /// <summary>A generation result of the managed API as a report record.</summary>
+    public static ApiGeneration? Report(GenerationInfo? g) =>
+        g is null
+            ? null
+            : new ApiGeneration(g.Id, g.PriorId, g.State.ToString(), g.StatusName, g.CompilationHResult,
+                [.. g.Relocations.Select(r => new ApiRelocation(r.Kind.ToString(), (uint)r.Token >> 24, r.Reused, r.HResult,
+                    r.Description))]);
 
     /// <summary>Calls `call` until it returns `expected` or PollLimit (or `limit`) passes.</summary>
     public static Polled<T> PollFor<T>(Func<T> call, T expected, TimeSpan? limit = null)
