@@ -75,7 +75,7 @@ public sealed class StreamingProcess : IDisposable
                         return (_lines[next], next);
                 }
                 TimeSpan left = deadline - DateTime.UtcNow;
-                if (left <= TimeSpan.Zero || (_process.HasExited && _exitSeen))
+                if (left <= TimeSpan.Zero || (_process.HasExited && _streamsClosed == 2))
                     throw new TimeoutException(
                         $"{_name}: no line {what} within {timeout.TotalSeconds:0.#} s" +
                         (_process.HasExited ? $" (it exited with {_process.ExitCode})" : "") + "\n" + Tail(40));
@@ -84,7 +84,7 @@ public sealed class StreamingProcess : IDisposable
         }
     }
 
-    private bool _exitSeen;
+    private int _streamsClosed; // stdout and stderr: their last line has been read once both are closed
 
     /// <summary>The last <paramref name="count"/> lines, for a failure message.</summary>
     public string Tail(int count)
@@ -115,7 +115,7 @@ public sealed class StreamingProcess : IDisposable
         lock (_lines)
         {
             if (line is null)
-                _exitSeen = true; // a stream closed
+                _streamsClosed++;
             else
                 _lines.Add(prefix + line);
             Monitor.PulseAll(_lines);

@@ -1,8 +1,9 @@
 /* libFuzzer harness for the stack-type checker (il/il_stack_types.h).
  *
  *   clang -fsanitize=fuzzer,address,undefined -I include -I native/interception-profiler/src \
- *     tests/fuzz/fuzz_stack_types.c native/interception-profiler/src/il/{il_stack_types,il_walk}.c
- * \ native/interception-profiler/src/metadata/{signature,signature_codec,signature_blobs}.c
+ *     tests/fuzz/fuzz_stack_types.c \
+ *     native/interception-profiler/src/il/{il_stack_types,il_walk}.c \
+ *     native/interception-profiler/src/metadata/{signature,signature_codec,signature_blobs}.c
  *   ./a.out tests/fuzz/corpus/stack_types
  *
  * The input is a body, the target's signature, EH clauses and an oracle:

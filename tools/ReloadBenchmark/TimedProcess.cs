@@ -52,6 +52,10 @@ internal sealed class TimedProcess : IDisposable
     /// with its last lines when it fails or takes longer than <paramref name="timeout"/>.</summary>
     public static void RunToEnd(string name, ProcessStartInfo start, string logPath, TimeSpan timeout)
     {
+        // No MSBuild node or build server outlives the build holding its output pipe open (the
+        // wait for its last line below would never end).
+        start.Environment["MSBUILDDISABLENODEREUSE"] = "1";
+        start.Environment["DOTNET_CLI_USE_MSBUILD_SERVER"] = "0";
         using var p = new TimedProcess(name, start, logPath);
         if (!p._process.WaitForExit(timeout))
             throw new SideFailedException($"{name}: still running after {timeout.TotalSeconds:0} s\n{p.Tail()}");

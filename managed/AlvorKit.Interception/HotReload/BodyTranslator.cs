@@ -16,7 +16,6 @@ internal static class BodyTranslator
 {
     private const byte FatFormat = 0x3, TinyFormat = 0x2;
     private const byte SectionEHTable = 0x01, SectionFatFormat = 0x40, SectionMoreSects = 0x80;
-    private const uint CatchTypeBase = 0xFFFF_0000;
 
     /// <summary>The generation that gives the loaded method the body <paramref name="method"/>
     /// has in the rebuild.</summary>
@@ -136,7 +135,7 @@ internal static class BodyTranslator
                         BinaryPrimitives.ReadInt32LittleEndian(token)));
                     BinaryPrimitives.WriteInt32LittleEndian(token, operand.Placeholder);
                     if (operand.Relocation is { } request)
-                        table.AtOperand(request, CatchTypeBase + (uint)clause);
+                        table.AtOperand(request, RelocationTable.CatchType(clause));
                 }
             }
             if ((kind & SectionMoreSects) == 0)

@@ -1,6 +1,7 @@
 using System.Collections.Immutable;
 using System.Diagnostics;
 using System.Reflection;
+using System.Reflection.Metadata;
 using System.Reflection.PortableExecutable;
 using System.Runtime.Loader;
 using AlvorKit.Interception.Plans;
@@ -73,11 +74,25 @@ public sealed class HotReloader
         ArgumentException.ThrowIfNullOrEmpty(rebuiltPath);
         long started = Stopwatch.GetTimestamp();
         string name = Path.GetFileNameWithoutExtension(rebuiltPath);
+        // The rebuild is read once, first: a watcher may write the file again while this runs.
+        byte[] rebuild;
         try
         {
-            name = AssemblyName.GetAssemblyName(rebuiltPath).Name ?? name;
+            rebuild = synchronous
+                ? File.ReadAllBytes(rebuiltPath)
+                : await File.ReadAllBytesAsync(rebuiltPath, cancellationToken).ConfigureAwait(false);
         }
-        catch (Exception e) when (e is BadImageFormatException or IOException or ArgumentException)
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException or ArgumentException)
+        {
+            return Refused(name, rebuiltPath, Stopwatch.GetElapsedTime(started), new ReloadRefusal(
+                ReloadRefusalReason.NotARebuild, name,
+                $"{ReloadRefusalReason.NotARebuild}: {rebuiltPath} cannot be read ({e.Message})"));
+        }
+        try
+        {
+            name = AssemblyNameOf(rebuild);
+        }
+        catch (BadImageFormatException e)
         {
             return Refused(name, rebuiltPath, Stopwatch.GetElapsedTime(started), new ReloadRefusal(
                 ReloadRefusalReason.NotARebuild, name,
@@ -97,20 +112,6 @@ public sealed class HotReloader
         try
         {
             Module module = assembly.ManifestModule;
-            // The rebuild is read once: a watcher may write the file again while this runs.
-            byte[] rebuild;
-            try
-            {
-                rebuild = synchronous
-                    ? File.ReadAllBytes(rebuiltPath)
-                    : await File.ReadAllBytesAsync(rebuiltPath, cancellationToken).ConfigureAwait(false);
-            }
-            catch (Exception e) when (e is IOException or UnauthorizedAccessException)
-            {
-                return Refused(name, rebuiltPath, Stopwatch.GetElapsedTime(started), new ReloadRefusal(
-                    ReloadRefusalReason.NotARebuild, name,
-                    $"{ReloadRefusalReason.NotARebuild}: {rebuiltPath} cannot be read ({e.Message})"));
-            }
             ReloadTranslation translation;
             try
             {
@@ -240,6 +241,19 @@ public sealed class HotReloader
         foreach (MethodComparison method in AssemblyComparer.Compare(before, now).ChangedMethods)
             differences[method.Member] = method.Difference;
         return differences;
+    }
+
+    /// <summary>The simple name in an image's assembly definition.</summary>
+    /// <exception cref="BadImageFormatException">It is not a .NET assembly.</exception>
+    private static string AssemblyNameOf(byte[] image)
+    {
+        using var pe = new PEReader(ImmutableArray.Create(image));
+        if (!pe.HasMetadata)
+            throw new BadImageFormatException("no CLI metadata");
+        MetadataReader reader = pe.GetMetadataReader();
+        if (!reader.IsAssembly)
+            throw new BadImageFormatException("a module without an assembly definition");
+        return reader.GetString(reader.GetAssemblyDefinition().Name);
     }
 
     /// <summary>The assembly of that simple name loaded from a file in the default load context.</summary>

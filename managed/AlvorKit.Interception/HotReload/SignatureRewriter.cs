@@ -1,5 +1,4 @@
 using System.Reflection.Metadata;
-using System.Reflection.Metadata.Ecma335;
 
 namespace AlvorKit.Interception.HotReload;
 
@@ -35,15 +34,6 @@ internal static class SignatureRewriter
         walk.End();
         return output.ToArray();
     }
-
-    /// <summary>The coded value (TypeDefOrRefOrSpecEncoded, tag 0, 1 or 2) of a token the
-    /// target module has.</summary>
-    public static int Coded(EntityHandle handle) => CodedIndex.TypeDefOrRefOrSpec(handle);
-
-    /// <summary>The coded value of relocation number <paramref name="relocation"/> (1-based):
-    /// tag 3 (ABI 3.3, ALVK_SIGNATURE_RELOCATION_TAG).</summary>
-    public static int Relocation(int relocation) =>
-        (relocation << 2) | (int)Native.AlvkConstants.SignatureRelocationTag;
 
     private ref struct Walk(BlobReader input, BlobBuilder output, Func<EntityHandle, int> mapType)
     {

@@ -208,10 +208,10 @@ internal sealed class TokenTranslator(LoadedRows loaded, BuildSide rebuilt, Relo
     {
         Operand type = Type(handle);
         if (type.Relocation is null)
-            return SignatureRewriter.Coded(MetadataTokens.EntityHandle(type.Token));
+            return CodedIndex.TypeDefOrRefOrSpec(MetadataTokens.EntityHandle(type.Token));
         if (type.Relocation.Kind != RelocationKind.TypeRef)
             throw Untranslatable($"{rebuilt.Display.Type(handle)}, a new type specification inside a signature");
-        return SignatureRewriter.Relocation(table.Reference(type.Relocation));
+        return RelocationTable.SignatureReference(table.Reference(type.Relocation));
     }
 
     private TranslationRefusedException Missing(string what, bool generated) =>

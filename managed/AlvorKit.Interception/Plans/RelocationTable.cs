@@ -48,6 +48,11 @@ internal sealed class RelocationTable
     /// <summary>ALVK_RELOCATION_CATCH_TYPE(clause): the class token of EH clause `clause`.</summary>
     public static uint CatchType(int clause) => 0xFFFF_0000u + (uint)clause;
 
+    /// <summary>The coded value that names relocation <paramref name="relocation"/> (1-based, an
+    /// earlier TYPE_REF) inside a signature blob: tag 3 (ABI 3.3, ALVK_SIGNATURE_RELOCATION_TAG).</summary>
+    public static int SignatureReference(int relocation) =>
+        (relocation << 2) | (int)Native.AlvkConstants.SignatureRelocationTag;
+
     private readonly List<(RelocationRequest Request, uint ILOffset)> _entries = [];
 
     public int Count => _entries.Count;

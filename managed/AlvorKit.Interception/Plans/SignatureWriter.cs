@@ -17,7 +17,6 @@ internal sealed class SignatureWriter(ModuleContext module, MethodBase target, F
 {
     private const byte ElementClass = 0x12, ElementValueType = 0x11, ElementGenericInstance = 0x15;
     private const byte ModifierRequired = 0x1F, ModifierOptional = 0x20;
-    private const int RelocationTag = 3; // ALVK_SIGNATURE_RELOCATION_TAG
 
     public byte[] TypeSpec(SigType type, string use) =>
         Blob(b => Type(new BlobEncoder(b).TypeSpecificationSignature(), type, use));
@@ -215,7 +214,7 @@ internal sealed class SignatureWriter(ModuleContext module, MethodBase target, F
         int typeRef = module.ExistingTypeRef(type);
         if (typeRef != 0)
             return CodedIndex.TypeDefOrRefOrSpec(MetadataTokens.EntityHandle(typeRef));
-        return (typeRefRelocation(type, use) << 2) | RelocationTag;
+        return RelocationTable.SignatureReference(typeRefRelocation(type, use));
     }
 
     private PlanException Refuse(string message) => new(target, $"Plan for {Names.Of(target)}: {message}");

@@ -17,6 +17,8 @@ namespace AlvorKit.Proofs.Host;
 /// </summary>
 internal static class HotReloadCoreProof
 {
+    private static readonly TimeSpan Settle = TimeSpan.FromSeconds(5);
+
     private const string Name = "HotGame";
 
     public static HotReloadCoreReport Run()
@@ -77,21 +79,23 @@ internal static class HotReloadCoreProof
 
         using Interceptor interceptor = Interceptor.Open();
         HotReloader reload = interceptor.Reload;
-        ReloadStep Step(ReloadResult result, int expected) => new(result.Outcome.ToString(),
-            result.Methods.Select(m => $"{m.Member}|{m.State}|{m.Difference}").ToList(),
-            result.Refusals.Select(r => r.Message).ToList(), result.Summary, Poll(value, expected));
+        // A step that changes a body polls until the new value shows (a ReJIT takes effect at
+        // the next call); a step that must change nothing calls for a while and needs every
+        // call to give the value it gave before.
+        ReloadStep Step(ReloadResult result, int expected, bool changes = true, Func<int>? of = null) =>
+            new(result.Outcome.ToString(), result.Methods.Select(m => $"{m.Member}|{m.State}|{m.Difference}").ToList(),
+                result.Refusals.Select(r => r.Message).ToList(), result.Summary,
+                changes ? Patcher.PollFor(of ?? value, expected, Settle) : Patcher.Steady(of ?? value, expected, Settle / 10));
 
         ReloadStep constantStep = Step(reload.Apply(constant), 2);
-        ReloadStep same = Step(reload.Apply(constant), 2);
+        ReloadStep same = Step(reload.Apply(constant), 2, changes: false);
         ReloadStep newCallStep = Step(reload.Apply(newCall), 7);
-        ReloadStep failed = Step(reload.Apply(failing), 7);
-        Polled<int> twinAfterFailure = Poll(twinValue, 10);
-        ReloadStep rudeStep = Step(reload.Apply(rude), 7);
+        ReloadStep failed = Step(reload.Apply(failing), 7, changes: false);
+        Polled<int> twinAfterFailure = Patcher.Steady(twinValue, 10, Settle / 10);
+        ReloadStep rudeStep = Step(reload.Apply(rude), 7, changes: false);
         ReloadStep back = Step(reload.Apply(original), 1);
-        ReloadStep notLoaded = Step(reload.Apply(other), 1);
-        ReloadResult refusedOther = reload.Apply(otherRebuilt);
-        var notAllowlisted = new ReloadStep(refusedOther.Outcome.ToString(), [.. refusedOther.Methods.Select(m => m.Member)],
-            [.. refusedOther.Refusals.Select(r => r.Message)], refusedOther.Summary, Poll(otherValue, 1));
+        ReloadStep notLoaded = Step(reload.Apply(other), 1, changes: false);
+        ReloadStep notAllowlisted = Step(reload.Apply(otherRebuilt), 1, changes: false, of: otherValue);
 
         // The watched folder: v2 written as a temporary file and renamed into place.
         string drop = Path.Combine(root, "drop");
@@ -112,24 +116,6 @@ internal static class HotReloadCoreProof
         return new HotReloadCoreReport(before, constantStep, same, newCallStep, failed, twinAfterFailure, rudeStep, back, notLoaded, notAllowlisted,
                                        watchedStep,
                                        resultText, reverted, reload.Owner.Patches.Count);
-    }
-
-    // The method's value, called until it gives `expected` (a ReJIT takes effect at the next
-    // call; this allows for a worker still finishing) or 5 s pass.
-    private static Polled<int> Poll(Func<int> value, int expected)
-    {
-        var clock = Stopwatch.StartNew();
-        int calls = 0, actual;
-        do
-        {
-            actual = value();
-            calls++;
-            if (actual == expected)
-                break;
-            Thread.Sleep(5);
-        }
-        while (clock.Elapsed < TimeSpan.FromSeconds(5));
-        return new Polled<int>(expected, actual, calls, actual == expected);
     }
 
     /// <summary>System.Math::NoSuchMethod() : int, from a stand-in System.Private.CoreLib built

@@ -161,6 +161,22 @@ internal sealed class Patcher
         return new Polled<T>(expected, last, calls, EqualityComparer<T>.Default.Equals(last, expected));
     }
 
+    /// <summary>Calls `call` for `window` and requires every call to return `expected`: what a
+    /// command that must change nothing leaves. Actual is the first other value, if any.</summary>
+    public static Polled<T> Steady<T>(Func<T> call, T expected, TimeSpan window)
+    {
+        var clock = Stopwatch.StartNew();
+        int calls = 0;
+        do
+        {
+            T value = call();
+            calls++;
+            if (!EqualityComparer<T>.Default.Equals(value, expected))
+                return new Polled<T>(expected, value, calls, false);
+        } while (clock.Elapsed < window);
+        return new Polled<T>(expected, expected, calls, true);
+    }
+
     /// <summary>One command's synchronous status and, when the call accepted it, the status
     /// alvk_patch_wait gave.</summary>
     public CommandOutcome Finish(AlvkStatus sync, ulong handle) =>

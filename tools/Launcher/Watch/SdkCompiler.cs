@@ -65,8 +65,7 @@ internal static class SdkCompiler
         string host = Path.Combine(DotnetRoot(), OperatingSystem.IsWindows() ? "dotnet.exe" : "dotnet");
         var start = new ProcessStartInfo(File.Exists(host) ? host : "dotnet", "--version")
         {
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
+            RedirectStandardOutput = true, // its errors, if any, go to the watcher's stderr
             UseShellExecute = false,
         };
         try

@@ -109,8 +109,9 @@ internal sealed class WatchSession(WatchOptions options, TextWriter output)
             return;
         }
         Say($"changed: {files}; built in {Ms(result.Elapsed)}");
-        DropFolder.Write(Path.Combine(ownPlace, compiler.AssemblyName + ".dll"), result.Image!);
         DateTime dropped = drop.Drop(compiler.AssemblyName, result.Image!, result.Pdb);
+        // The watcher's own copy of its latest build, after the drop: not on the way to the game.
+        DropFolder.Write(Path.Combine(ownPlace, compiler.AssemblyName + ".dll"), result.Image!);
         Say($"dropped {compiler.AssemblyName}.dll; waiting for the game's result");
         string? answer = drop.WaitForResult(compiler.AssemblyName, dropped, options.ResultTimeout, newSave, cancellationToken);
         if (answer is null && newSave())
