@@ -22,6 +22,7 @@
  *   ALVORKIT_INTERCEPTION_PROFILER_PATH=<the same absolute path>
  *   ALVORKIT_INTERCEPTION_MODULES=<assembly simple names separated by ';', or '*'>
  *   ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING=1                (optional)
+ *   ALVORKIT_INTERCEPTION_MAX_PATCHES=<patch table bound>        (optional, ABI 3.4)
  * Managed code then opens the already-loaded library through
  * ALVORKIT_INTERCEPTION_PROFILER_PATH and calls the functions below.
  */
@@ -60,7 +61,7 @@ extern "C" {
  * a library whose minor is greater or equal to its own.
  * ------------------------------------------------------------------------------------- */
 #define ALVK_ABI_VERSION_MAJOR 3
-#define ALVK_ABI_VERSION_MINOR 3
+#define ALVK_ABI_VERSION_MINOR 4
 #define ALVK_ABI_VERSION_PATCH 0
 
 #define ALVK_MAKE_VERSION(major, minor, patch) \
@@ -107,6 +108,8 @@ extern "C" {
       "ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING must be unset, 0 or 1")                    \
     X(ALVK_E_ALLOCATION_SIZING_MALFORMED, 107,                                               \
       "ALVORKIT_INTERCEPTION_ALLOCATION_TYPES or _SAMPLES is not a whole number within its bounds") \
+    X(ALVK_E_PATCH_CAPACITY_MALFORMED, 108,                                                  \
+      "ALVORKIT_INTERCEPTION_MAX_PATCHES is not a whole number within its bounds")          \
     X(ALVK_E_WORKER_UNAVAILABLE, 200, "the native worker thread is not running")             \
     X(ALVK_E_QUEUE_FULL, 201, "the worker queue is full; nothing was enqueued")              \
     X(ALVK_E_TIMEOUT, 202, "the wait ended before the command completed")               \
@@ -137,6 +140,12 @@ extern "C" {
       "the module belongs to a collectible AssemblyLoadContext; the runtime cannot ReJIT its methods") \
     X(ALVK_E_MODULE_AMBIGUOUS, 321,                                                        \
       "several loaded copies of the module have that MVID; name one by its module_id")       \
+    X(ALVK_E_TARGET_NON_VERSIONABLE, 322,                                                  \
+      "the target is [NonVersionable]: ReadyToRun code of other assemblies inlines it untracked") \
+    X(ALVK_E_REPLACEMENT_NOT_ACCESSIBLE, 323,                                              \
+      "the replacement or a type enclosing it is not public: the target's module cannot call it directly") \
+    X(ALVK_E_REPLACEMENT_UNSUPPORTED, 324,                                                 \
+      "the replacement is generic, of a generic type, or not a static method with IL: no direct call") \
     X(ALVK_E_UNKNOWN_PATCH, 400, "no patch has that handle (never issued, or recycled)")   \
     X(ALVK_E_NOT_OWNER, 401, "the owner does not hold this patch")                         \
     X(ALVK_E_INVALID_OWNER, 402, "owner 0 is reserved; give a nonzero owner")              \
@@ -148,6 +157,9 @@ extern "C" {
     X(ALVK_E_REJIT_FAILED, 408, "the runtime refused the ReJIT request; see the telemetry's HRESULTs") \
     X(ALVK_E_METADATA_EMIT_FAILED, 409,                                                    \
       "emitting a metadata token or applying metadata failed; see the telemetry's HRESULTs") \
+    X(ALVK_E_DUPLICATE_TARGET, 410, "a batch names the same target twice")                  \
+    X(ALVK_E_BATCH_ABORTED, 411,                                                           \
+      "another request of the batch was refused; nothing of the batch was applied")          \
     X(ALVK_E_STALE_GENERATION, 500,                                                        \
       "prior_generation is not the target's latest generation")                            \
     X(ALVK_E_UNKNOWN_GENERATION, 501, "the patch has no result for that generation")       \
@@ -238,6 +250,12 @@ typedef struct alvk_runtime_status {
      * per patch whatever the number of replacements. */
     uint64_t snapshot_bytes;
     uint64_t snapshot_count;
+    /* ABI 3.4: the patch table's bound (ALVORKIT_INTERCEPTION_MAX_PATCHES), the slots it has
+     * allocated so far, and the patches live now (not terminal). */
+    uint32_t patch_capacity;
+    uint32_t patch_slots_allocated;
+    uint32_t live_patches;
+    uint32_t reserved;
 } alvk_runtime_status;
 
 /* ---------------------------------------------------------------------------------------
@@ -350,10 +368,18 @@ typedef uint64_t alvk_command_id;
 /* How many of the latest commands alvk_command_wait can still answer for. */
 #define ALVK_COMMAND_HISTORY 1024
 
-/* At most this many patches (live or ended, ended ones are recycled oldest first), and
- * owners per patch. */
+/* ABI 3.4: the patch table holds ALVORKIT_INTERCEPTION_MAX_PATCHES patches (live or ended;
+ * ended ones are recycled oldest first), ALVK_DEFAULT_PATCH_CAPACITY when unset, between
+ * ALVK_MIN_PATCH_CAPACITY and ALVK_MAX_PATCH_CAPACITY. It grows as patches are installed:
+ * the bound costs no memory until it is used. alvk_runtime_status.patch_capacity says the
+ * bound in force. ALVK_MAX_PATCHES is ABI 3.0's fixed size, kept as the minimum. */
+#define ALVK_DEFAULT_PATCH_CAPACITY 65536u
+#define ALVK_MIN_PATCH_CAPACITY 256u
+#define ALVK_MAX_PATCH_CAPACITY 1048576u
 #define ALVK_MAX_PATCHES 256
 #define ALVK_MAX_PATCH_OWNERS 16
+/* ABI 3.4: at most this many requests in one alvk_patch_install_batch. */
+#define ALVK_MAX_BATCH_REQUESTS 4096u
 
 typedef enum alvk_install_flags {
     /* ReJIT the target and the callers the profiler saw inline it, with RequestReJIT, and
@@ -381,7 +407,40 @@ typedef struct alvk_install_request {
     uint64_t module_id;
     uint32_t module_epoch;      /* with module_id: the load it must still be (0: any live) */
     uint32_t reserved1;         /* 0 */
+    /* ABI 3.4: the replacement as a method, for a direct call (see alvk_dispatch_path): the
+     * loaded copy that defines it (alvk_module_identify) and its MethodDef token there. Both
+     * 0: calli through `replacement` only. They must name the method whose entry point
+     * `replacement` is. */
+    uint64_t replacement_module_id;
+    uint32_t replacement_token;
+    uint32_t reserved2;         /* 0 */
 } alvk_install_request;
+
+/* ABI 3.4: a replacement, for alvk_patch_replace_with. */
+typedef struct alvk_replacement {
+    uint32_t size;         /* sizeof(alvk_replacement) */
+    uint32_t method_token; /* its MethodDef token in module_id; 0 (with module_id 0): calli only */
+    uint64_t entry_point;  /* its entry point; nonzero (the calli fallback) */
+    uint64_t module_id;    /* the loaded copy that defines it (alvk_module_identify), or 0 */
+} alvk_replacement;
+
+/* ABI 3.4: how a patched target reaches its replacement.
+ * DIRECT_CALL: the target's body is "load every argument, call <replacement>, ret", with the
+ * replacement named by a MethodDef (same module) or a MemberRef the profiler emits (with its
+ * TypeRef and AssemblyRef, cached per module epoch); the JIT may inline the replacement into
+ * the target, so a patched call costs one call. Chosen when the install names the
+ * replacement's module and token, the replacement is a public static non-generic method
+ * with IL of public (or nested public) non-generic types, and its assembly can be referenced
+ * from the target's module (the same load context: the caller's to check).
+ * CALLI: "load every argument, ldc.i8 <entry point>, calli": any replacement, one indirect
+ * jump more per call and never inlined. Taken when no method was named or the direct call
+ * cannot work; the telemetry's dispatch_fallback says why. */
+typedef enum alvk_dispatch_path {
+    ALVK_DISPATCH_NONE = 0,        /* no replacement in force (a generation, or the original) */
+    ALVK_DISPATCH_CALLI = 1,
+    ALVK_DISPATCH_DIRECT_CALL = 2,
+    ALVK_DISPATCH_PATH_MAX_ENUM = 0x7FFFFFFF
+} alvk_dispatch_path;
 
 typedef enum alvk_patch_state {
     ALVK_PATCH_PENDING = 0,  /* the install is queued or running */
@@ -421,6 +480,12 @@ typedef struct alvk_patch_telemetry {
     alvk_generation_id latest_generation;  /* newest accepted: what a next generation names */
     uint64_t module_id;                    /* ABI 3.1: the copy patched (0: its install named
                                             * no loaded copy) */
+    /* ABI 3.4 */
+    alvk_dispatch_path dispatch_path;      /* of the replacement in force */
+    alvk_status dispatch_fallback;         /* why CALLI when a method was named (for example
+                                            * ALVK_E_REPLACEMENT_NOT_ACCESSIBLE); else ALVK_OK */
+    uint32_t call_token;                   /* DIRECT_CALL: the MethodDef or MemberRef called */
+    uint32_t reserved;
 } alvk_patch_telemetry;
 
 /* ---------------------------------------------------------------------------------------
@@ -748,6 +813,32 @@ ALVK_API alvk_status ALVK_CALL alvk_patch_install(const alvk_install_request *re
  * replacement of a remaining owner comes back. */
 ALVK_API alvk_status ALVK_CALL alvk_patch_replace(alvk_patch_handle handle, uint64_t owner,
                                                  uint64_t replacement);
+
+/* ABI 3.4. As alvk_patch_replace, with the replacement named as a method too, so the patch
+ * can take the direct call (see alvk_dispatch_path). ALVK_E_STRUCT_SIZE, ALVK_E_INVALID_FLAGS
+ * (a method_token without a module_id, or the reverse), ALVK_E_INVALID_REPLACEMENT (entry
+ * point 0), and the errors of alvk_patch_replace. */
+ALVK_API alvk_status ALVK_CALL alvk_patch_replace_with(alvk_patch_handle handle, uint64_t owner,
+                                                      const alvk_replacement *replacement);
+
+/* ABI 3.4. Installs `count` patches (1..ALVK_MAX_BATCH_REQUESTS) as one command, all or
+ * nothing, with one ReJIT request for all their targets (and their inliners).
+ * `requests` is an array of `count` requests, each requests[0].size bytes long (the stride;
+ * every request's size must equal it). At once, for every request, the checks
+ * alvk_patch_install makes when it queues; two
+ * requests on one target are ALVK_E_DUPLICATE_TARGET. If any fails, nothing is queued:
+ * statuses[i] says each request's result (ALVK_E_BATCH_ABORTED for those that passed) and
+ * the call returns the first failure. Else the batch is queued: handles[i] names each
+ * request's patch (statuses[i] ALVK_OK) and alvk_last_command the batch's one command.
+ * On the worker every target is validated against the loaded method before any body is
+ * published; one failure rejects the whole batch (that target's patch ends with its own
+ * status, the others with ALVK_E_BATCH_ABORTED; joined patches stay as they were). The
+ * command's result (alvk_command_wait) is ALVK_OK when every patch is active, else the first
+ * failure; each patch's own result is its alvk_patch_wait / telemetry. */
+ALVK_API alvk_status ALVK_CALL alvk_patch_install_batch(const alvk_install_request *requests,
+                                                       uint32_t count,
+                                                       alvk_patch_handle *handles,
+                                                       alvk_status *statuses);
 
 /* Queues this owner's removal; the last owner's removal restores the original body, in
  * the target and in callers that had inlined it. */

@@ -13,15 +13,19 @@ namespace AlvorKit.Interception.Native;
 public static class AlvkConstants
 {
     public const uint AbiVersionMajor = 3;
-    public const uint AbiVersionMinor = 3;
+    public const uint AbiVersionMinor = 4;
     public const uint AbiVersionPatch = 0;
     public const uint MaxAllowlistEntries = 32;
     public const uint MaxModuleNameLength = 127;
     public const uint AllowlistTextCapacity = 4096;
     public const uint RuntimeVersionCapacity = 64;
     public const uint CommandHistory = 1024;
+    public const uint DefaultPatchCapacity = 65536;
+    public const uint MinPatchCapacity = 256;
+    public const uint MaxPatchCapacity = 1048576;
     public const uint MaxPatches = 256;
     public const uint MaxPatchOwners = 16;
+    public const uint MaxBatchRequests = 4096;
     public const uint MaxGenerationBodyBytes = 65536;
     public const uint MaxGenerationBlobBytes = 65536;
     public const uint MaxRelocations = 64;
@@ -58,6 +62,7 @@ public enum AlvkStatus : int
     EventMaskRefused = 105,
     AllocationFlagMalformed = 106,
     AllocationSizingMalformed = 107,
+    PatchCapacityMalformed = 108,
     WorkerUnavailable = 200,
     QueueFull = 201,
     Timeout = 202,
@@ -79,6 +84,9 @@ public enum AlvkStatus : int
     BodyIdentityMismatch = 319,
     ModuleCollectible = 320,
     ModuleAmbiguous = 321,
+    TargetNonVersionable = 322,
+    ReplacementNotAccessible = 323,
+    ReplacementUnsupported = 324,
     UnknownPatch = 400,
     NotOwner = 401,
     InvalidOwner = 402,
@@ -89,6 +97,8 @@ public enum AlvkStatus : int
     PatchEnded = 407,
     ReJITFailed = 408,
     MetadataEmitFailed = 409,
+    DuplicateTarget = 410,
+    BatchAborted = 411,
     StaleGeneration = 500,
     UnknownGeneration = 501,
     ILMalformed = 502,
@@ -145,6 +155,14 @@ public enum AlvkInstallFlags : uint
     Unverifiable = 2,
 }
 
+/// <summary>alvk_dispatch_path.</summary>
+public enum AlvkDispatchPath : int
+{
+    None = 0,
+    Calli = 1,
+    DirectCall = 2,
+}
+
 /// <summary>alvk_patch_state.</summary>
 public enum AlvkPatchState : int
 {
@@ -198,7 +216,7 @@ public enum AlvkCaptureMode : int
     Sampled = 1,
 }
 
-/// <summary>alvk_runtime_status: 4272 bytes.</summary>
+/// <summary>alvk_runtime_status: 4288 bytes.</summary>
 [StructLayout(LayoutKind.Sequential)]
 public unsafe partial struct AlvkRuntimeStatus
 {
@@ -228,6 +246,10 @@ public unsafe partial struct AlvkRuntimeStatus
     public ulong MetadataTokensReused;
     public ulong SnapshotBytes;
     public ulong SnapshotCount;
+    public uint PatchCapacity;
+    public uint PatchSlotsAllocated;
+    public uint LivePatches;
+    public uint Reserved;
 }
 
 /// <summary>alvk_mvid: 16 bytes.</summary>
@@ -275,7 +297,7 @@ public unsafe partial struct AlvkModuleInfo
     public uint Copies;
 }
 
-/// <summary>alvk_install_request: 128 bytes.</summary>
+/// <summary>alvk_install_request: 144 bytes.</summary>
 [StructLayout(LayoutKind.Sequential)]
 public unsafe partial struct AlvkInstallRequest
 {
@@ -291,9 +313,22 @@ public unsafe partial struct AlvkInstallRequest
     public ulong ModuleId;
     public uint ModuleEpoch;
     public uint Reserved1;
+    public ulong ReplacementModuleId;
+    public uint ReplacementToken;
+    public uint Reserved2;
 }
 
-/// <summary>alvk_patch_telemetry: 128 bytes.</summary>
+/// <summary>alvk_replacement: 24 bytes.</summary>
+[StructLayout(LayoutKind.Sequential)]
+public unsafe partial struct AlvkReplacement
+{
+    public uint Size;
+    public uint MethodToken;
+    public ulong EntryPoint;
+    public ulong ModuleId;
+}
+
+/// <summary>alvk_patch_telemetry: 144 bytes.</summary>
 [StructLayout(LayoutKind.Sequential)]
 public unsafe partial struct AlvkPatchTelemetry
 {
@@ -323,6 +358,10 @@ public unsafe partial struct AlvkPatchTelemetry
     public ulong CurrentGeneration;
     public ulong LatestGeneration;
     public ulong ModuleId;
+    public AlvkDispatchPath DispatchPath;
+    public AlvkStatus DispatchFallback;
+    public uint CallToken;
+    public uint Reserved;
 }
 
 /// <summary>alvk_relocation: 36 bytes.</summary>
@@ -500,6 +539,8 @@ public unsafe partial struct AlvkExports
     public delegate* unmanaged<ulong, uint, uint, AlvkMethodDescription*, AlvkStatus> DescribeModuleMethod;
     public delegate* unmanaged<AlvkInstallRequest*, ulong*, AlvkStatus> PatchInstall;
     public delegate* unmanaged<ulong, ulong, ulong, AlvkStatus> PatchReplace;
+    public delegate* unmanaged<ulong, ulong, AlvkReplacement*, AlvkStatus> PatchReplaceWith;
+    public delegate* unmanaged<AlvkInstallRequest*, uint, ulong*, AlvkStatus*, AlvkStatus> PatchInstallBatch;
     public delegate* unmanaged<ulong, ulong, AlvkStatus> PatchRemove;
     public delegate* unmanaged<ulong, uint, AlvkStatus> PatchWait;
     public delegate* unmanaged<ulong> LastCommand;
@@ -526,6 +567,8 @@ public unsafe partial struct AlvkExports
         "alvk_describe_module_method",
         "alvk_patch_install",
         "alvk_patch_replace",
+        "alvk_patch_replace_with",
+        "alvk_patch_install_batch",
         "alvk_patch_remove",
         "alvk_patch_wait",
         "alvk_last_command",
@@ -554,6 +597,8 @@ public unsafe partial struct AlvkExports
         e.DescribeModuleMethod = (delegate* unmanaged<ulong, uint, uint, AlvkMethodDescription*, AlvkStatus>)NativeLibrary.GetExport(library, "alvk_describe_module_method");
         e.PatchInstall = (delegate* unmanaged<AlvkInstallRequest*, ulong*, AlvkStatus>)NativeLibrary.GetExport(library, "alvk_patch_install");
         e.PatchReplace = (delegate* unmanaged<ulong, ulong, ulong, AlvkStatus>)NativeLibrary.GetExport(library, "alvk_patch_replace");
+        e.PatchReplaceWith = (delegate* unmanaged<ulong, ulong, AlvkReplacement*, AlvkStatus>)NativeLibrary.GetExport(library, "alvk_patch_replace_with");
+        e.PatchInstallBatch = (delegate* unmanaged<AlvkInstallRequest*, uint, ulong*, AlvkStatus*, AlvkStatus>)NativeLibrary.GetExport(library, "alvk_patch_install_batch");
         e.PatchRemove = (delegate* unmanaged<ulong, ulong, AlvkStatus>)NativeLibrary.GetExport(library, "alvk_patch_remove");
         e.PatchWait = (delegate* unmanaged<ulong, uint, AlvkStatus>)NativeLibrary.GetExport(library, "alvk_patch_wait");
         e.LastCommand = (delegate* unmanaged<ulong>)NativeLibrary.GetExport(library, "alvk_last_command");
@@ -574,19 +619,20 @@ public unsafe partial struct AlvkExports
 /// <summary>What the header declares, for the strict check and the layout test.</summary>
 public static class AlvkAbiManifest
 {
-    public const int FunctionCount = 22;
-    public const int EnumCount = 10;
-    public const int StructCount = 17;
+    public const int FunctionCount = 24;
+    public const int EnumCount = 11;
+    public const int StructCount = 18;
 
     /// <summary>(C struct, C# type, C size, (C field, C# field, C offset)[]).</summary>
     public static readonly (string Struct, Type Type, int Size, (string Field, string Member, int Offset)[] Fields)[] Structs =
     [
-        ("alvk_runtime_status", typeof(AlvkRuntimeStatus), 4272, [("size", "Size", 0), ("attached", "Attached", 4), ("startup_status", "StartupStatus", 8), ("profiler_info_version", "ProfilerInfoVersion", 12), ("event_mask_low", "EventMaskLow", 16), ("event_mask_high", "EventMaskHigh", 20), ("runtime_type", "RuntimeType", 24), ("runtime_major", "RuntimeMajor", 28), ("runtime_minor", "RuntimeMinor", 30), ("runtime_build", "RuntimeBuild", 32), ("runtime_qfe", "RuntimeQfe", 34), ("allowlist_kind", "AllowlistKind", 36), ("allowlist_count", "AllowlistCount", 40), ("allocation_profiling", "AllocationProfiling", 44), ("worker_alive", "WorkerAlive", 48), ("worker_init_hresult", "WorkerInitHResult", 52), ("queue_capacity", "QueueCapacity", 56), ("queue_depth", "QueueDepth", 60), ("commands_completed", "CommandsCompleted", 64), ("runtime_version", "RuntimeVersionUtf8", 72), ("allowlist", "AllowlistUtf8", 136), ("metadata_tokens_emitted", "MetadataTokensEmitted", 4232), ("metadata_bytes_emitted", "MetadataBytesEmitted", 4240), ("metadata_tokens_reused", "MetadataTokensReused", 4248), ("snapshot_bytes", "SnapshotBytes", 4256), ("snapshot_count", "SnapshotCount", 4264)]),
+        ("alvk_runtime_status", typeof(AlvkRuntimeStatus), 4288, [("size", "Size", 0), ("attached", "Attached", 4), ("startup_status", "StartupStatus", 8), ("profiler_info_version", "ProfilerInfoVersion", 12), ("event_mask_low", "EventMaskLow", 16), ("event_mask_high", "EventMaskHigh", 20), ("runtime_type", "RuntimeType", 24), ("runtime_major", "RuntimeMajor", 28), ("runtime_minor", "RuntimeMinor", 30), ("runtime_build", "RuntimeBuild", 32), ("runtime_qfe", "RuntimeQfe", 34), ("allowlist_kind", "AllowlistKind", 36), ("allowlist_count", "AllowlistCount", 40), ("allocation_profiling", "AllocationProfiling", 44), ("worker_alive", "WorkerAlive", 48), ("worker_init_hresult", "WorkerInitHResult", 52), ("queue_capacity", "QueueCapacity", 56), ("queue_depth", "QueueDepth", 60), ("commands_completed", "CommandsCompleted", 64), ("runtime_version", "RuntimeVersionUtf8", 72), ("allowlist", "AllowlistUtf8", 136), ("metadata_tokens_emitted", "MetadataTokensEmitted", 4232), ("metadata_bytes_emitted", "MetadataBytesEmitted", 4240), ("metadata_tokens_reused", "MetadataTokensReused", 4248), ("snapshot_bytes", "SnapshotBytes", 4256), ("snapshot_count", "SnapshotCount", 4264), ("patch_capacity", "PatchCapacity", 4272), ("patch_slots_allocated", "PatchSlotsAllocated", 4276), ("live_patches", "LivePatches", 4280), ("reserved", "Reserved", 4284)]),
         ("alvk_mvid", typeof(AlvkMvid), 16, [("bytes", "Bytes", 0)]),
         ("alvk_method_description", typeof(AlvkMethodDescription), 152, [("size", "Size", 0), ("method_token", "MethodToken", 4), ("module_mvid", "ModuleMvid", 8), ("module_epoch", "ModuleEpoch", 24), ("method_attributes", "MethodAttributes", 28), ("impl_attributes", "ImplAttributes", 32), ("flags", "Flags", 36), ("declaring_type", "DeclaringType", 40), ("param_count", "ParamCount", 44), ("signature_length", "SignatureLength", 48), ("body_size", "BodySize", 52), ("code_size", "CodeSize", 56), ("max_stack", "MaxStack", 60), ("eh_clause_count", "EhClauseCount", 64), ("local_signature", "LocalSignature", 68), ("signature_hash", "SignatureHash", 72), ("body_identity", "BodyIdentity", 104), ("module_id", "ModuleId", 136), ("module_flags", "ModuleFlags", 144), ("reserved", "Reserved", 148)]),
         ("alvk_module_info", typeof(AlvkModuleInfo), 40, [("size", "Size", 0), ("epoch", "Epoch", 4), ("mvid", "Mvid", 8), ("module_id", "ModuleId", 24), ("flags", "Flags", 32), ("copies", "Copies", 36)]),
-        ("alvk_install_request", typeof(AlvkInstallRequest), 128, [("size", "Size", 0), ("method_token", "MethodToken", 4), ("module_mvid", "ModuleMvid", 8), ("signature_hash", "SignatureHash", 24), ("body_identity", "BodyIdentity", 56), ("replacement", "Replacement", 88), ("owner", "Owner", 96), ("flags", "Flags", 104), ("reserved", "Reserved", 108), ("module_id", "ModuleId", 112), ("module_epoch", "ModuleEpoch", 120), ("reserved1", "Reserved1", 124)]),
-        ("alvk_patch_telemetry", typeof(AlvkPatchTelemetry), 128, [("size", "Size", 0), ("state", "State", 4), ("last_status", "LastStatus", 8), ("pending_commands", "PendingCommands", 12), ("commands_completed", "CommandsCompleted", 16), ("owner_count", "OwnerCount", 20), ("flags", "Flags", 24), ("module_epoch", "ModuleEpoch", 28), ("method_token", "MethodToken", 32), ("calli_signature_token", "CalliSignatureToken", 36), ("get_rejit_parameters", "GetReJITParameters", 40), ("rejit_started", "ReJITStarted", 44), ("rejit_finished", "ReJITFinished", 48), ("rejit_errors", "ReJITErrors", 52), ("inliners_rejitted", "InlinersReJITted", 56), ("request_hresult", "RequestHResult", 60), ("set_il_hresult", "SetILHResult", 64), ("compilation_hresult", "CompilationHResult", 68), ("error_hresult", "ErrorHResult", 72), ("metadata_hresult", "MetadataHResult", 76), ("replacement", "Replacement", 80), ("command_elapsed_ns", "CommandElapsedNs", 88), ("compile_elapsed_ns", "CompileElapsedNs", 96), ("current_generation", "CurrentGeneration", 104), ("latest_generation", "LatestGeneration", 112), ("module_id", "ModuleId", 120)]),
+        ("alvk_install_request", typeof(AlvkInstallRequest), 144, [("size", "Size", 0), ("method_token", "MethodToken", 4), ("module_mvid", "ModuleMvid", 8), ("signature_hash", "SignatureHash", 24), ("body_identity", "BodyIdentity", 56), ("replacement", "Replacement", 88), ("owner", "Owner", 96), ("flags", "Flags", 104), ("reserved", "Reserved", 108), ("module_id", "ModuleId", 112), ("module_epoch", "ModuleEpoch", 120), ("reserved1", "Reserved1", 124), ("replacement_module_id", "ReplacementModuleId", 128), ("replacement_token", "ReplacementToken", 136), ("reserved2", "Reserved2", 140)]),
+        ("alvk_replacement", typeof(AlvkReplacement), 24, [("size", "Size", 0), ("method_token", "MethodToken", 4), ("entry_point", "EntryPoint", 8), ("module_id", "ModuleId", 16)]),
+        ("alvk_patch_telemetry", typeof(AlvkPatchTelemetry), 144, [("size", "Size", 0), ("state", "State", 4), ("last_status", "LastStatus", 8), ("pending_commands", "PendingCommands", 12), ("commands_completed", "CommandsCompleted", 16), ("owner_count", "OwnerCount", 20), ("flags", "Flags", 24), ("module_epoch", "ModuleEpoch", 28), ("method_token", "MethodToken", 32), ("calli_signature_token", "CalliSignatureToken", 36), ("get_rejit_parameters", "GetReJITParameters", 40), ("rejit_started", "ReJITStarted", 44), ("rejit_finished", "ReJITFinished", 48), ("rejit_errors", "ReJITErrors", 52), ("inliners_rejitted", "InlinersReJITted", 56), ("request_hresult", "RequestHResult", 60), ("set_il_hresult", "SetILHResult", 64), ("compilation_hresult", "CompilationHResult", 68), ("error_hresult", "ErrorHResult", 72), ("metadata_hresult", "MetadataHResult", 76), ("replacement", "Replacement", 80), ("command_elapsed_ns", "CommandElapsedNs", 88), ("compile_elapsed_ns", "CompileElapsedNs", 96), ("current_generation", "CurrentGeneration", 104), ("latest_generation", "LatestGeneration", 112), ("module_id", "ModuleId", 120), ("dispatch_path", "DispatchPath", 128), ("dispatch_fallback", "DispatchFallback", 132), ("call_token", "CallToken", 136), ("reserved", "Reserved", 140)]),
         ("alvk_relocation", typeof(AlvkRelocation), 36, [("size", "Size", 0), ("kind", "Kind", 4), ("il_offset", "ILOffset", 8), ("parent_token", "ParentToken", 12), ("parent_relocation", "ParentRelocation", 16), ("name_offset", "NameOffset", 20), ("name_length", "NameLength", 24), ("blob_offset", "BlobOffset", 28), ("blob_length", "BlobLength", 32)]),
         ("alvk_il_map_entry", typeof(AlvkILMapEntry), 12, [("old_offset", "OldOffset", 0), ("new_offset", "NewOffset", 4), ("accurate", "Accurate", 8)]),
         ("alvk_generation", typeof(AlvkGeneration), 144, [("size", "Size", 0), ("method_token", "MethodToken", 4), ("module_mvid", "ModuleMvid", 8), ("expected_body_identity", "ExpectedBodyIdentity", 24), ("prior_generation", "PriorGeneration", 56), ("owner", "Owner", 64), ("body", "Body", 72), ("blobs", "Blobs", 80), ("relocations", "Relocations", 88), ("il_map", "ILMap", 96), ("body_size", "BodySize", 104), ("blobs_size", "BlobsSize", 108), ("relocation_count", "RelocationCount", 112), ("il_map_count", "ILMapCount", 116), ("flags", "Flags", 120), ("reserved", "Reserved", 124), ("module_id", "ModuleId", 128), ("module_epoch", "ModuleEpoch", 136), ("reserved1", "Reserved1", 140)]),

@@ -57,6 +57,9 @@ public enum InterceptionStatus
     /// <summary><c>ALVK_E_ALLOCATION_SIZING_MALFORMED</c>: ALVORKIT_INTERCEPTION_ALLOCATION_TYPES or _SAMPLES is not a whole number within its bounds.</summary>
     AllocationSizingMalformed = 107,
 
+    /// <summary><c>ALVK_E_PATCH_CAPACITY_MALFORMED</c>: ALVORKIT_INTERCEPTION_MAX_PATCHES is not a whole number within its bounds.</summary>
+    PatchCapacityMalformed = 108,
+
     /// <summary><c>ALVK_E_WORKER_UNAVAILABLE</c>: the native worker thread is not running.</summary>
     WorkerUnavailable = 200,
 
@@ -120,6 +123,15 @@ public enum InterceptionStatus
     /// <summary><c>ALVK_E_MODULE_AMBIGUOUS</c>: several loaded copies of the module have that MVID; name one by its module_id.</summary>
     ModuleAmbiguous = 321,
 
+    /// <summary><c>ALVK_E_TARGET_NON_VERSIONABLE</c>: the target is [NonVersionable]: ReadyToRun code of other assemblies inlines it untracked.</summary>
+    TargetNonVersionable = 322,
+
+    /// <summary><c>ALVK_E_REPLACEMENT_NOT_ACCESSIBLE</c>: the replacement or a type enclosing it is not public: the target's module cannot call it directly.</summary>
+    ReplacementNotAccessible = 323,
+
+    /// <summary><c>ALVK_E_REPLACEMENT_UNSUPPORTED</c>: the replacement is generic, of a generic type, or not a static method with IL: no direct call.</summary>
+    ReplacementUnsupported = 324,
+
     /// <summary><c>ALVK_E_UNKNOWN_PATCH</c>: no patch has that handle (never issued, or recycled).</summary>
     UnknownPatch = 400,
 
@@ -149,6 +161,12 @@ public enum InterceptionStatus
 
     /// <summary><c>ALVK_E_METADATA_EMIT_FAILED</c>: emitting a metadata token or applying metadata failed; see the telemetry's HRESULTs.</summary>
     MetadataEmitFailed = 409,
+
+    /// <summary><c>ALVK_E_DUPLICATE_TARGET</c>: a batch names the same target twice.</summary>
+    DuplicateTarget = 410,
+
+    /// <summary><c>ALVK_E_BATCH_ABORTED</c>: another request of the batch was refused; nothing of the batch was applied.</summary>
+    BatchAborted = 411,
 
     /// <summary><c>ALVK_E_STALE_GENERATION</c>: prior_generation is not the target's latest generation.</summary>
     StaleGeneration = 500,

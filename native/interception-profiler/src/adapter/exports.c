@@ -286,3 +286,21 @@ ALVK_API alvk_status ALVK_CALL alvk_capture_describe_function(uint64_t function_
     return aip_allocation_describe_function(aip_runtime_allocations(aip_attached_profiler()),
                                             function_id, out);
 }
+
+/* ABI 3.4 entry points under construction (issue 12): refused until implemented. */
+ALVK_API alvk_status ALVK_CALL alvk_patch_replace_with(alvk_patch_handle handle, uint64_t owner,
+                                                       const alvk_replacement *replacement)
+{
+    (void)handle, (void)owner, (void)replacement;
+    t_last_command = 0;
+    return ALVK_E_INTERNAL;
+}
+
+ALVK_API alvk_status ALVK_CALL alvk_patch_install_batch(const alvk_install_request *requests,
+                                                        uint32_t count, alvk_patch_handle *handles,
+                                                        alvk_status *statuses)
+{
+    (void)requests, (void)count, (void)handles, (void)statuses;
+    t_last_command = 0;
+    return ALVK_E_INTERNAL;
+}
