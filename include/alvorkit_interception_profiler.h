@@ -273,6 +273,10 @@ typedef enum alvk_method_flags {
     ALVK_METHOD_GENERIC = 0x2,                /* has its own generic parameters */
     ALVK_METHOD_DECLARING_TYPE_GENERIC = 0x4, /* declared on a generic type definition */
     ALVK_METHOD_VALUE_TYPE_RECEIVER = 0x8,    /* instance method of a value type */
+    /* ABI 3.4: marked [System.Runtime.Versioning.NonVersionable]: ReadyToRun code of other
+     * assemblies may inline it without the runtime tracking it, so patching it is refused
+     * (ALVK_E_TARGET_NON_VERSIONABLE). */
+    ALVK_METHOD_NON_VERSIONABLE = 0x10,
     ALVK_METHOD_FLAGS_MAX_ENUM = 0x7FFFFFFF
 } alvk_method_flags;
 

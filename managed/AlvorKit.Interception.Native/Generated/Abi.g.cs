@@ -134,6 +134,7 @@ public enum AlvkMethodFlags : uint
     Generic = 2,
     DeclaringTypeGeneric = 4,
     ValueTypeReceiver = 8,
+    NonVersionable = 16,
 }
 
 /// <summary>alvk_module_flags.</summary>
