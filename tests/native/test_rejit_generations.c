@@ -15,13 +15,22 @@ static aip_rejit_state st;
 static const alvk_mvid k_mvid = {{9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 1, 2, 3, 4, 5, 6}};
 enum { TOKEN = 0x06000020, MODULE = 0x8000 };
 
+static int free_table(void **state)
+{
+    (void)state;
+    aip_rejit_destroy(&st);
+    return 0;
+}
+
 static uint32_t patch_index;
 static alvk_patch_handle handle;
 
 static void open_patch(void)
 {
     int added = 0;
-    assert_int_equal(aip_rejit_init(&st), 0);
+    if (st.chunks != NULL)
+        aip_rejit_destroy(&st);
+    assert_int_equal(aip_rejit_init(&st, ALVK_MIN_PATCH_CAPACITY), 0);
     assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, MODULE, 2, TOKEN, 1, 0, &patch_index,
                                              &handle, &added),
                      ALVK_OK);
@@ -31,8 +40,8 @@ static void open_patch(void)
 static void close_patch(void)
 {
     aip_prepared_release(aip_rejit_publish(&st, patch_index, NULL));
-    aip_prepared_release(st.patches[patch_index].good);
-    st.patches[patch_index].good = NULL;
+    aip_prepared_release(aip_patch_at(&st, patch_index)->good);
+    aip_patch_at(&st, patch_index)->good = NULL;
 }
 
 static alvk_generation_state state_of(alvk_generation_id id)
@@ -257,5 +266,5 @@ int main(void)
         cmocka_unit_test(rollback_returns_to_the_last_body_that_compiled),
         cmocka_unit_test(a_type_mismatch_is_recorded),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return cmocka_run_group_tests(tests, NULL, free_table);
 }

@@ -16,6 +16,21 @@ static aip_rejit_state st;
 static const alvk_mvid k_mvid = {{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}};
 enum { TOKEN = 0x06000010, MODULE = 0x7000 };
 
+/* The table emptied (the previous test's freed) with this bound. */
+static int fresh_table(uint32_t capacity)
+{
+    if (st.chunks != NULL)
+        aip_rejit_destroy(&st);
+    return aip_rejit_init(&st, capacity);
+}
+
+static int free_table(void **state)
+{
+    (void)state;
+    aip_rejit_destroy(&st);
+    return 0;
+}
+
 static alvk_patch_handle installed(uint64_t owner, uint32_t flags, uint32_t *index)
 {
     alvk_patch_handle h = 0;
@@ -33,7 +48,7 @@ static alvk_patch_handle installed(uint64_t owner, uint32_t flags, uint32_t *ind
 static void install_then_join_then_remove(void **state)
 {
     (void)state;
-    assert_int_equal(aip_rejit_init(&st), 0);
+    assert_int_equal(fresh_table(ALVK_MIN_PATCH_CAPACITY), 0);
     uint32_t index, again;
     alvk_patch_handle h = 0;
     int added = 0;
@@ -90,7 +105,7 @@ static void install_then_join_then_remove(void **state)
 static void cancelled_install_leaves_nothing(void **state)
 {
     (void)state;
-    assert_int_equal(aip_rejit_init(&st), 0);
+    assert_int_equal(fresh_table(ALVK_MIN_PATCH_CAPACITY), 0);
     uint32_t index;
     alvk_patch_handle h = 0;
     int added = 0;
@@ -106,7 +121,7 @@ static void cancelled_install_leaves_nothing(void **state)
 static void owners_and_slots_are_bounded(void **state)
 {
     (void)state;
-    assert_int_equal(aip_rejit_init(&st), 0);
+    assert_int_equal(fresh_table(ALVK_MIN_PATCH_CAPACITY), 0);
     uint32_t index;
     installed(1, 0, &index);
     for (uint64_t owner = 2; owner <= ALVK_MAX_PATCH_OWNERS; ++owner)
@@ -126,7 +141,7 @@ static void owners_and_slots_are_bounded(void **state)
     assert_int_equal(aip_rejit_telemetry(&st, h, &t), ALVK_OK);
     assert_int_equal(t.owner_count, ALVK_MAX_PATCH_OWNERS);
 
-    assert_int_equal(aip_rejit_init(&st), 0);
+    assert_int_equal(fresh_table(ALVK_MIN_PATCH_CAPACITY), 0);
     alvk_patch_handle first = 0;
     for (uint32_t i = 0; i < ALVK_MAX_PATCHES; ++i) {
         alvk_patch_handle each;
@@ -159,7 +174,7 @@ static void owners_and_slots_are_bounded(void **state)
 static void snapshots_callbacks_and_unload(void **state)
 {
     (void)state;
-    assert_int_equal(aip_rejit_init(&st), 0);
+    assert_int_equal(fresh_table(ALVK_MIN_PATCH_CAPACITY), 0);
     uint32_t index;
     alvk_patch_handle h = installed(7, ALVK_INSTALL_INLINER_FALLBACK, &index);
     static const uint8_t body[] = {0x0A, 0x17, 0x2A};
@@ -207,7 +222,7 @@ static void snapshots_callbacks_and_unload(void **state)
 static void owners_replacements_and_cancelled_generations(void **state)
 {
     (void)state;
-    assert_int_equal(aip_rejit_init(&st), 0);
+    assert_int_equal(fresh_table(ALVK_MIN_PATCH_CAPACITY), 0);
     uint32_t index, again;
     alvk_patch_handle h = installed(1, 0, &index);
     int added = 0;
@@ -246,7 +261,7 @@ static void owners_replacements_and_cancelled_generations(void **state)
 static void commands_are_waited_for_one_by_one(void **state)
 {
     (void)state;
-    assert_int_equal(aip_rejit_init(&st), 0);
+    assert_int_equal(fresh_table(ALVK_MIN_PATCH_CAPACITY), 0);
     uint32_t index;
     installed(1, 0, &index);
     alvk_command_id a = aip_rejit_issue_command(&st), b = aip_rejit_issue_command(&st);
@@ -272,7 +287,7 @@ static void commands_are_waited_for_one_by_one(void **state)
 static void discarded_commands_end_with_worker_unavailable(void **state)
 {
     (void)state;
-    assert_int_equal(aip_rejit_init(&st), 0);
+    assert_int_equal(fresh_table(ALVK_MIN_PATCH_CAPACITY), 0);
     uint32_t index = 0;
     alvk_patch_handle h = 0;
     int added = 0;
@@ -301,7 +316,7 @@ static void discarded_commands_end_with_worker_unavailable(void **state)
 static void publish_after_unload_keeps_nothing(void **state)
 {
     (void)state;
-    assert_int_equal(aip_rejit_init(&st), 0);
+    assert_int_equal(fresh_table(ALVK_MIN_PATCH_CAPACITY), 0);
     uint32_t index, other;
     alvk_patch_handle h = installed(7, 0, &index);
     static const uint8_t body[] = {0x17, 0x2A};
@@ -334,7 +349,7 @@ static void publish_after_unload_keeps_nothing(void **state)
 static void copies_of_a_module_are_separate_targets(void **state)
 {
     (void)state;
-    assert_int_equal(aip_rejit_init(&st), 0);
+    assert_int_equal(fresh_table(ALVK_MIN_PATCH_CAPACITY), 0);
     enum { PLUGIN = 0x7100 };
     uint32_t first, second, third, joined_index, lost_a, lost_b;
     alvk_patch_handle a = 0, b = 0, c = 0, joined = 0, unresolved_a = 0, unresolved_b = 0;
@@ -402,5 +417,5 @@ int main(void)
         cmocka_unit_test(publish_after_unload_keeps_nothing),
         cmocka_unit_test(copies_of_a_module_are_separate_targets),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return cmocka_run_group_tests(tests, NULL, free_table);
 }

@@ -1,8 +1,10 @@
 /* RejitState's data: the patch table, each patch's owners and generation chain, and the
  * record of every accepted command. Types and lock-held helpers only; the transitions live in
  * rejit_state.c (commands), rejit_owners.c (who holds a patch), rejit_generations.c (the
- * generation chain) and rejit_events.c (what the runtime's callbacks record). Every
- * transition happens under `lock`, so readers see whole states. Pure: no runtime calls. */
+ * generation chain) and rejit_events.c (what the runtime's callbacks record); the table's
+ * storage (chunks, the (module, token) index, the free and ended lists) in patch_slots.c.
+ * Every transition happens under `lock`, so readers see whole states. Pure: no runtime
+ * calls. */
 #ifndef AIP_PATCH_TABLE_H
 #define AIP_PATCH_TABLE_H
 
@@ -63,6 +65,10 @@ typedef struct aip_patch {
     uint64_t awaiting_compile_since; /* command time, until a compilation finishes */
     uint64_t inliner_rejit_ids[AIP_PATCH_INLINER_IDS]; /* distinct inliner ReJIT IDs counted */
     alvk_patch_telemetry telemetry; /* counters and HRESULTs; state fields filled on read */
+    /* The table's own links (patch_slots.c): the free list (a slot whose first command was
+     * never queued) or the ended list (oldest first), slot + 1 of the next; 0: none. */
+    uint32_t list_prev;
+    uint32_t list_next;
 } aip_patch;
 
 /* One accepted command's end, for alvk_command_wait; slot = id % ALVK_COMMAND_HISTORY. */
@@ -72,6 +78,30 @@ typedef struct aip_command_record {
     uint32_t done;
 } aip_command_record;
 
+/* The patch table grows by chunks of this many slots; a slot never moves, so a patch's index
+ * (in its handle) names it for its whole life. */
+#define AIP_PATCH_CHUNK_SLOTS 64u
+/* Ended patches stay answerable (telemetry, wait, results) until this many newer ones ended;
+ * then (or when the table is at its bound) the oldest ended idle patch's slot is recycled, so
+ * the table holds the live patches and at most this many ended ones. */
+#define AIP_ENDED_PATCHES_KEPT ALVK_MIN_PATCH_CAPACITY
+
+/* The (module copy, token) index: open addressing, linear probing, slot + 1 per entry (0:
+ * empty). Every patch in use whose copy_id is not 0 has one entry, live or ended, until its
+ * slot is recycled or freed, so a lookup sees the live patch and the ended ones of a key. */
+typedef struct aip_patch_index {
+    uint32_t *entries; /* mask + 1 of them, or NULL */
+    uint32_t mask;
+    uint32_t count;
+} aip_patch_index;
+
+/* A doubly linked list of slots through aip_patch.list_prev/list_next (slot + 1; 0: none). */
+typedef struct aip_patch_list {
+    uint32_t head; /* slot + 1 of the first (oldest), 0: empty */
+    uint32_t tail;
+    uint32_t count;
+} aip_patch_list;
+
 typedef struct aip_rejit_state {
     aip_mutex lock;
     aip_cond changed;
@@ -80,7 +110,14 @@ typedef struct aip_rejit_state {
     aip_command_record commands[ALVK_COMMAND_HISTORY];
     alvk_generation_id last_generation_id;
     int32_t last_requested; /* patch index of the latest ReJIT request, or -1 */
-    aip_patch patches[ALVK_MAX_PATCHES];
+    uint32_t capacity;      /* the bound (ALVORKIT_INTERCEPTION_MAX_PATCHES) */
+    uint32_t extent;        /* slots handed out so far: every loop over the table stops here */
+    uint32_t allocated;     /* slots in allocated chunks (a multiple of the chunk size) */
+    uint32_t live;          /* patches in use and not terminal */
+    aip_patch **chunks;     /* capacity / chunk size (rounded up) pointers, NULL until used */
+    aip_patch_index index;
+    aip_patch_list free_slots;    /* slots below extent not in use */
+    aip_patch_list ended;         /* ended patches in use, oldest first */
 } aip_rejit_state;
 
 /* Terminal states end a patch. */
@@ -90,9 +127,15 @@ static inline int aip_patch_state_is_terminal(alvk_patch_state state)
            state == ALVK_PATCH_REJECTED || state == ALVK_PATCH_UNLOADED;
 }
 
+/* The patch in slot `index` (below st->extent). Lock held. */
+static inline aip_patch *aip_patch_at(const aip_rejit_state *st, uint32_t index)
+{
+    return &st->chunks[index / AIP_PATCH_CHUNK_SLOTS][index % AIP_PATCH_CHUNK_SLOTS];
+}
+
 static inline alvk_patch_handle aip_patch_handle_of(const aip_rejit_state *st, uint32_t index)
 {
-    return ((uint64_t)st->patches[index].generation << 32) | (uint64_t)(index + 1);
+    return ((uint64_t)aip_patch_at(st, index)->generation << 32) | (uint64_t)(index + 1);
 }
 
 /* The live patch behind a handle, or NULL (*index set when index is not NULL). Lock held. */
@@ -100,9 +143,9 @@ static inline aip_patch *aip_patch_from_handle(aip_rejit_state *st, alvk_patch_h
                                                uint32_t *index)
 {
     uint64_t slot = handle & 0xFFFFFFFFu;
-    if (slot == 0 || slot > ALVK_MAX_PATCHES)
+    if (slot == 0 || slot > st->extent)
         return NULL;
-    aip_patch *p = &st->patches[slot - 1];
+    aip_patch *p = aip_patch_at(st, (uint32_t)(slot - 1));
     if (!p->in_use || p->generation != (uint32_t)(handle >> 32))
         return NULL;
     if (index != NULL)

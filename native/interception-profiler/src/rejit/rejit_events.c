@@ -1,14 +1,19 @@
 /* RejitState's callback accounting: what the runtime's callbacks record on the patch table. */
 #include "rejit/rejit_events.h"
 
+#include "rejit/patch_slots.h"
 #include "rejit/rejit_owners.h"
+#include "rejit/rejit_state.h"
 
 /* The patch of (module, token): the live one, else the one that ended last. Lock held. */
 static aip_patch *newest_for(aip_rejit_state *st, uintptr_t module_id, uint32_t token)
 {
     aip_patch *best = NULL;
-    for (int i = 0; i < ALVK_MAX_PATCHES; ++i) {
-        aip_patch *p = &st->patches[i];
+    aip_slot_cursor cursor;
+    uint32_t i;
+    aip_slots_find(st, module_id, token, &cursor);
+    while (aip_slots_next(st, &cursor, &i)) {
+        aip_patch *p = aip_patch_at(st, i);
         if (!p->in_use || p->module_id != module_id || p->token != token || module_id == 0)
             continue;
         if (!aip_patch_state_is_terminal(p->state))
@@ -70,7 +75,7 @@ void aip_rejit_record_inliner(aip_rejit_state *st, uintptr_t module_id, uint32_t
 {
     aip_mutex_lock(&st->lock);
     if (st->last_requested >= 0 && newest_for(st, module_id, token) == NULL) {
-        aip_patch *p = &st->patches[st->last_requested];
+        aip_patch *p = aip_patch_at(st, (uint32_t)st->last_requested);
         uint32_t seen = p->telemetry.inliners_rejitted;
         int known = 0;
         for (uint32_t i = 0; i < seen && i < AIP_PATCH_INLINER_IDS && !known; ++i)
@@ -87,11 +92,11 @@ void aip_rejit_record_inliner(aip_rejit_state *st, uintptr_t module_id, uint32_t
 void aip_rejit_module_unloaded(aip_rejit_state *st, uintptr_t module_id)
 {
     aip_mutex_lock(&st->lock);
-    for (int i = 0; i < ALVK_MAX_PATCHES; ++i) {
-        aip_patch *p = &st->patches[i];
+    for (uint32_t i = 0; i < st->extent; ++i) {
+        aip_patch *p = aip_patch_at(st, i);
         if (p->in_use && p->module_id == module_id && !aip_patch_state_is_terminal(p->state)) {
             p->state = ALVK_PATCH_UNLOADED;
-            p->ended_order = ++st->end_counter;
+            aip_rejit_patch_ended(st, i);
             p->last_status = ALVK_E_MODULE_UNLOADED;
             aip_prepared_release(p->prepared);
             p->prepared = NULL;

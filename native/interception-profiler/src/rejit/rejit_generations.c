@@ -1,6 +1,8 @@
 /* RejitState's generation chain: each patch's generations and their transitions. */
 #include "rejit/rejit_generations.h"
 
+#include "rejit/patch_slots.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,7 +43,7 @@ alvk_status aip_rejit_begin_generation(aip_rejit_state *st, uint32_t index, int 
                                        alvk_generation_id prior, alvk_generation_id *id)
 {
     aip_mutex_lock(&st->lock);
-    alvk_status status = aip_patch_open_generation(st, &st->patches[index], check_prior, prior, id);
+    alvk_status status = aip_patch_open_generation(st, aip_patch_at(st, index), check_prior, prior, id);
     aip_mutex_unlock(&st->lock);
     return status;
 }
@@ -51,7 +53,7 @@ void aip_rejit_generation_rejected(aip_rejit_state *st, uint32_t index, alvk_gen
                                    int32_t metadata_hresult)
 {
     aip_mutex_lock(&st->lock);
-    aip_patch *p = &st->patches[index];
+    aip_patch *p = aip_patch_at(st, index);
     aip_generation_entry *r = record_of(p, id);
     if (r != NULL && r->result.state == ALVK_GENERATION_PENDING) {
         r->result.state = ALVK_GENERATION_REJECTED;
@@ -69,7 +71,7 @@ void aip_rejit_generation_type_mismatch(aip_rejit_state *st, uint32_t index, alv
                                         uint32_t offset, uint32_t found, uint32_t expected)
 {
     aip_mutex_lock(&st->lock);
-    aip_generation_entry *r = record_of(&st->patches[index], id);
+    aip_generation_entry *r = record_of(aip_patch_at(st, index), id);
     if (r != NULL && r->result.state == ALVK_GENERATION_PENDING) {
         r->result.type_error_offset = offset;
         r->result.type_found = found;
@@ -90,7 +92,7 @@ void aip_rejit_generation_relocations(aip_rejit_state *st, uint32_t index, alvk_
     if (copy != NULL)
         memcpy(copy, res, count * sizeof *res);
     aip_mutex_lock(&st->lock);
-    aip_generation_entry *r = record_of(&st->patches[index], id);
+    aip_generation_entry *r = record_of(aip_patch_at(st, index), id);
     if (r != NULL) {
         alvk_relocation_result *old = r->relocations;
         r->relocations = copy;
@@ -120,7 +122,7 @@ void aip_rejit_generation_requested(aip_rejit_state *st, uint32_t index, alvk_ge
                                     aip_prepared_rejit *replaced)
 {
     aip_mutex_lock(&st->lock);
-    aip_patch_generation_requested(&st->patches[index], id, replaced);
+    aip_patch_generation_requested(aip_patch_at(st, index), id, replaced);
     aip_mutex_unlock(&st->lock);
 }
 
@@ -128,8 +130,11 @@ void aip_rejit_generation_requested(aip_rejit_state *st, uint32_t index, alvk_ge
 static aip_patch *live_for(aip_rejit_state *st, uintptr_t module_id, uint32_t token,
                            uint32_t *index)
 {
-    for (uint32_t i = 0; i < ALVK_MAX_PATCHES; ++i) {
-        aip_patch *p = &st->patches[i];
+    aip_slot_cursor cursor;
+    uint32_t i;
+    aip_slots_find(st, module_id, token, &cursor);
+    while (aip_slots_next(st, &cursor, &i)) {
+        aip_patch *p = aip_patch_at(st, i);
         if (p->in_use && p->module_id == module_id && p->token == token && module_id != 0 &&
             !aip_patch_state_is_terminal(p->state)) {
             *index = i;
@@ -202,7 +207,7 @@ void aip_rejit_generation_failure_cause(aip_rejit_state *st, uint32_t index, alv
                                         int32_t hresult, uint32_t failing_index)
 {
     aip_mutex_lock(&st->lock);
-    aip_generation_entry *r = record_of(&st->patches[index], id);
+    aip_generation_entry *r = record_of(aip_patch_at(st, index), id);
     if (r != NULL && r->result.state == ALVK_GENERATION_FAILED &&
         r->result.compilation_hresult == AIP_COMPILATION_UNREPORTED) {
         r->result.compilation_hresult = hresult;
@@ -216,7 +221,7 @@ int aip_rejit_take_rollback(aip_rejit_state *st, uint32_t index, aip_prepared_re
 {
     int take = 0;
     aip_mutex_lock(&st->lock);
-    aip_patch *p = &st->patches[index];
+    aip_patch *p = aip_patch_at(st, index);
     if (p->in_use && p->rollback_due && !aip_patch_state_is_terminal(p->state)) {
         /* Publishing it makes the last good generation current again (requested). */
         p->rollback_due = 0;
@@ -234,8 +239,8 @@ int aip_rejit_next_rollback(aip_rejit_state *st, uint32_t *index)
 {
     int found = 0;
     aip_mutex_lock(&st->lock);
-    for (uint32_t i = 0; i < ALVK_MAX_PATCHES && !found; ++i) {
-        if (st->patches[i].in_use && st->patches[i].rollback_due) {
+    for (uint32_t i = 0; i < st->extent && !found; ++i) {
+        if (aip_patch_at(st, i)->in_use && aip_patch_at(st, i)->rollback_due) {
             *index = i;
             found = 1;
         }
@@ -248,8 +253,11 @@ void aip_rejit_generation_il_map(aip_rejit_state *st, uintptr_t module_id, uint3
                                  alvk_generation_id id, int32_t hresult)
 {
     aip_mutex_lock(&st->lock);
-    for (uint32_t i = 0; i < ALVK_MAX_PATCHES; ++i) {
-        aip_patch *p = &st->patches[i];
+    aip_slot_cursor cursor;
+    uint32_t i;
+    aip_slots_find(st, module_id, token, &cursor);
+    while (aip_slots_next(st, &cursor, &i)) {
+        aip_patch *p = aip_patch_at(st, i);
         aip_generation_entry *r;
         if (p->in_use && p->module_id == module_id && p->token == token &&
             (r = record_of(p, id)) != NULL)
@@ -289,7 +297,7 @@ int aip_rejit_unreported_failure(aip_rejit_state *st, uint32_t index, uintptr_t 
 {
     int found = 0;
     aip_mutex_lock(&st->lock);
-    aip_patch *p = &st->patches[index];
+    aip_patch *p = aip_patch_at(st, index);
     aip_generation_entry *r = record_of(p, p->current_generation);
     if (r != NULL && p->module_id != 0 && r->result.state == ALVK_GENERATION_FAILED &&
         r->result.compilation_hresult == AIP_COMPILATION_UNREPORTED) {

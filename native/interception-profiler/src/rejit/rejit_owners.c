@@ -37,7 +37,7 @@ void aip_patch_drop_all_owners(aip_patch *p)
 int aip_rejit_has_owner(aip_rejit_state *st, uint32_t index, uint64_t owner)
 {
     aip_mutex_lock(&st->lock);
-    int has = aip_patch_find_owner(&st->patches[index], owner) >= 0;
+    int has = aip_patch_find_owner(aip_patch_at(st, index), owner) >= 0;
     aip_mutex_unlock(&st->lock);
     return has;
 }
@@ -46,7 +46,7 @@ alvk_status aip_rejit_add_owner(aip_rejit_state *st, uint32_t index, uint64_t ow
 {
     alvk_status status = ALVK_OK;
     aip_mutex_lock(&st->lock);
-    aip_patch *p = &st->patches[index];
+    aip_patch *p = aip_patch_at(st, index);
     if (aip_patch_find_owner(p, owner) < 0) {
         if (p->owner_count == ALVK_MAX_PATCH_OWNERS)
             status = ALVK_E_OWNERS_FULL;
@@ -61,7 +61,7 @@ alvk_status aip_rejit_add_owner(aip_rejit_state *st, uint32_t index, uint64_t ow
 int aip_rejit_remove_owner(aip_rejit_state *st, uint32_t index, uint64_t owner)
 {
     aip_mutex_lock(&st->lock);
-    aip_patch *p = &st->patches[index];
+    aip_patch *p = aip_patch_at(st, index);
     int at = aip_patch_find_owner(p, owner), left = -1;
     if (at >= 0) {
         aip_patch_drop_owner(p, at);
@@ -87,7 +87,7 @@ void aip_rejit_set_owner_body(aip_rejit_state *st, uint32_t index, uint64_t owne
                               uint64_t replacement)
 {
     aip_mutex_lock(&st->lock);
-    aip_patch_set_owner_body(&st->patches[index], owner, replacement);
+    aip_patch_set_owner_body(aip_patch_at(st, index), owner, replacement);
     aip_mutex_unlock(&st->lock);
 }
 
@@ -98,7 +98,7 @@ aip_prepared_rejit *aip_rejit_successor_body(aip_rejit_state *st, uint32_t index
     uint64_t newest = 0;
     *replacement = 0;
     aip_mutex_lock(&st->lock);
-    aip_patch *p = &st->patches[index];
+    aip_patch *p = aip_patch_at(st, index);
     for (uint32_t i = 0; i < p->owner_count; ++i) {
         if (p->owner_bodies[i] != NULL && p->owner_order[i] > newest) {
             newest = p->owner_order[i];

@@ -1,33 +1,99 @@
 /* RejitState: the patch table's command transitions. */
 #include "rejit/rejit_state.h"
 
+#include "rejit/patch_slots.h"
 #include "rejit/rejit_generations.h"
 #include "rejit/rejit_owners.h"
 
 #include <string.h>
 
-int aip_rejit_init(aip_rejit_state *st)
+int aip_rejit_init(aip_rejit_state *st, uint32_t capacity)
 {
     memset(st, 0, sizeof *st);
     st->last_requested = -1;
+    if (aip_slots_init(st, capacity) != 0)
+        return -1;
     if (aip_mutex_init(&st->lock) != 0)
         return -1;
     return aip_cond_init(&st->changed);
 }
 
-/* A slot for a new patch: free first, else the longest-ended idle one. Lock held. */
-static int take_slot(aip_rejit_state *st)
+void aip_rejit_destroy(aip_rejit_state *st)
 {
-    int best = -1;
-    for (int i = 0; i < ALVK_MAX_PATCHES; ++i) {
-        const aip_patch *p = &st->patches[i];
-        if (!p->in_use)
-            return i;
-        if (aip_patch_state_is_terminal(p->state) && p->pending == 0 && p->prepared == NULL &&
-            (best < 0 || p->ended_order < st->patches[best].ended_order))
-            best = i;
+    for (uint32_t i = 0; i < st->extent; ++i) {
+        aip_patch *p = aip_patch_at(st, i);
+        aip_patch_clear_history(p);
+        for (uint32_t o = 0; o < ALVK_MAX_PATCH_OWNERS; ++o)
+            aip_prepared_release(p->owner_bodies[o]);
+        aip_prepared_release(p->prepared);
+        aip_prepared_release(p->good);
     }
-    return best;
+    aip_slots_destroy(st);
+}
+
+void aip_rejit_counts(aip_rejit_state *st, uint32_t *capacity, uint32_t *slots_allocated,
+                      uint32_t *live)
+{
+    aip_mutex_lock(&st->lock);
+    *capacity = st->capacity;
+    *slots_allocated = st->allocated;
+    *live = st->live;
+    aip_mutex_unlock(&st->lock);
+}
+
+void aip_rejit_patch_ended(aip_rejit_state *st, uint32_t index)
+{
+    aip_patch_at(st, index)->ended_order = ++st->end_counter;
+    st->live--;
+    aip_slots_ended(st, index);
+}
+
+/* The live patch an install of (mvid, copy, epoch, token) joins, or -1. Lock held. */
+static int joinable(const aip_rejit_state *st, const alvk_mvid *mvid, uintptr_t copy_id,
+                    uint32_t copy_epoch, uint32_t token)
+{
+    aip_slot_cursor cursor;
+    uint32_t i;
+    aip_slots_find(st, copy_id, token, &cursor);
+    while (aip_slots_next(st, &cursor, &i)) {
+        const aip_patch *p = aip_patch_at(st, i);
+        if (p->in_use && !p->closing && !aip_patch_state_is_terminal(p->state) &&
+            p->copy_epoch == copy_epoch && memcmp(&p->mvid, mvid, sizeof *mvid) == 0)
+            return (int)i;
+    }
+    return -1;
+}
+
+/* A new patch of (mvid, copy, epoch, token) in a free, recycled or new slot, or -1 (the
+ * bound is live, or memory ran out). Lock held. */
+static int open_patch(aip_rejit_state *st, const alvk_mvid *mvid, uintptr_t copy_id,
+                      uint32_t copy_epoch, uint32_t token, uint32_t flags)
+{
+    int found = aip_slots_take(st);
+    if (found < 0)
+        return -1;
+    aip_patch *p = aip_patch_at(st, (uint32_t)found);
+    uint32_t generation = p->generation + 1;
+    aip_patch_clear_history(p);
+    memset(p, 0, sizeof *p);
+    p->generation = generation == 0 ? 1 : generation;
+    p->in_use = 1;
+    p->state = ALVK_PATCH_PENDING;
+    p->last_status = ALVK_OK;
+    p->mvid = *mvid;
+    p->token = token;
+    p->copy_id = copy_id;
+    p->copy_epoch = copy_epoch;
+    p->telemetry.method_token = token;
+    p->telemetry.module_epoch = copy_epoch;
+    p->telemetry.flags = flags;
+    if (copy_id != 0 && aip_slots_index_add(st, (uint32_t)found) != 0) {
+        p->in_use = 0;
+        aip_slots_release(st, (uint32_t)found);
+        return -1;
+    }
+    st->live++;
+    return found;
 }
 
 /* begin_install's work, lock held. With `prior`, the generation that will follow must chain
@@ -40,46 +106,23 @@ static alvk_status install_locked(aip_rejit_state *st, const alvk_mvid *mvid, ui
 {
     *added_owner = 0;
     alvk_status status = ALVK_OK;
-    int found = -1;
-    for (int i = 0; i < ALVK_MAX_PATCHES && found < 0; ++i) {
-        const aip_patch *p = &st->patches[i];
-        if (p->in_use && !p->closing && !aip_patch_state_is_terminal(p->state) &&
-            p->token == token && copy_id != 0 && p->copy_id == copy_id &&
-            p->copy_epoch == copy_epoch && memcmp(&p->mvid, mvid, sizeof *mvid) == 0)
-            found = i;
-    }
-    if (prior != NULL && *prior != (found >= 0 ? st->patches[found].latest_generation : 0))
+    int found = copy_id != 0 ? joinable(st, mvid, copy_id, copy_epoch, token) : -1;
+    if (prior != NULL && *prior != (found >= 0 ? aip_patch_at(st, (uint32_t)found)->latest_generation : 0))
         return ALVK_E_STALE_GENERATION;
     if (found >= 0) {
-        aip_patch *p = &st->patches[found];
+        aip_patch *p = aip_patch_at(st, (uint32_t)found);
         if (aip_patch_find_owner(p, owner) < 0 && p->owner_count == ALVK_MAX_PATCH_OWNERS)
             status = ALVK_E_OWNERS_FULL;
-    } else if ((found = take_slot(st)) < 0) {
+    } else if ((found = open_patch(st, mvid, copy_id, copy_epoch, token, flags)) < 0) {
         status = ALVK_E_PATCH_TABLE_FULL;
-    } else {
-        aip_patch *p = &st->patches[found];
-        uint32_t generation = p->generation + 1;
-        aip_patch_clear_history(p);
-        memset(p, 0, sizeof *p);
-        p->generation = generation == 0 ? 1 : generation;
-        p->in_use = 1;
-        p->state = ALVK_PATCH_PENDING;
-        p->last_status = ALVK_OK;
-        p->mvid = *mvid;
-        p->token = token;
-        p->copy_id = copy_id;
-        p->copy_epoch = copy_epoch;
-        p->telemetry.method_token = token;
-        p->telemetry.module_epoch = copy_epoch;
-        p->telemetry.flags = flags;
     }
     if (status == ALVK_OK) {
-        aip_patch *p = &st->patches[found];
+        aip_patch *p = aip_patch_at(st, (uint32_t)found);
         if (aip_patch_find_owner(p, owner) < 0) {
             aip_patch_append_owner(p, owner);
             *added_owner = 1;
         }
-        st->patches[found].pending++;
+        p->pending++;
         *index = (uint32_t)found;
         *handle = aip_patch_handle_of(st, (uint32_t)found);
     }
@@ -138,13 +181,16 @@ alvk_status aip_rejit_begin_command(aip_rejit_state *st, alvk_patch_handle handl
 void aip_rejit_cancel_command(aip_rejit_state *st, uint32_t index, uint64_t added_owner)
 {
     aip_mutex_lock(&st->lock);
-    aip_patch *p = &st->patches[index];
+    aip_patch *p = aip_patch_at(st, index);
     int at = added_owner != 0 ? aip_patch_find_owner(p, added_owner) : -1;
     if (at >= 0)
         aip_patch_drop_owner(p, at);
     if (p->pending > 0 && --p->pending == 0 && p->state == ALVK_PATCH_PENDING &&
-        p->telemetry.commands_completed == 0)
+        p->telemetry.commands_completed == 0) {
         p->in_use = 0;
+        st->live--;
+        aip_slots_release(st, index);
+    }
     aip_cond_broadcast(&st->changed);
     aip_mutex_unlock(&st->lock);
 }
@@ -181,12 +227,12 @@ alvk_status aip_rejit_accept(aip_rejit_state *st, const aip_rejit_request *r,
                                 &out->added_owner);
         /* A prior was checked against this very patch's latest: opening cannot fail. */
         if (status == ALVK_OK)
-            aip_patch_open_generation(st, &st->patches[out->index], chained, r->prior,
+            aip_patch_open_generation(st, aip_patch_at(st, out->index), chained, r->prior,
                                       &out->generation);
     } else {
         status = command_locked(st, r->handle, r->owner, &out->index);
         if (status == ALVK_OK && r->kind == AIP_REQUEST_REPLACE)
-            aip_patch_open_generation(st, &st->patches[out->index], 0, 0, &out->generation);
+            aip_patch_open_generation(st, aip_patch_at(st, out->index), 0, 0, &out->generation);
     }
     if (status == ALVK_OK)
         out->command = issue_locked(st);
@@ -247,7 +293,7 @@ void aip_rejit_discard_command(aip_rejit_state *st, uint32_t index, alvk_command
     if (generation != 0)
         aip_rejit_generation_rejected(st, index, generation, ALVK_E_WORKER_UNAVAILABLE, 0, 0);
     aip_mutex_lock(&st->lock);
-    aip_patch *p = &st->patches[index];
+    aip_patch *p = aip_patch_at(st, index);
     int at = added_owner != 0 ? aip_patch_find_owner(p, added_owner) : -1;
     if (at >= 0)
         aip_patch_drop_owner(p, at);
@@ -259,13 +305,14 @@ void aip_rejit_discard_command(aip_rejit_state *st, uint32_t index, alvk_command
 }
 
 /* finish_command's work, lock held. */
-static void finish_locked(aip_rejit_state *st, aip_patch *p, alvk_command_id command,
+static void finish_locked(aip_rejit_state *st, uint32_t index, alvk_command_id command,
                           alvk_patch_state state, alvk_status status, uint64_t queued_ns)
 {
+    aip_patch *p = aip_patch_at(st, index);
     end_command(st, command, status);
     if (!aip_patch_state_is_terminal(p->state)) {
         if (aip_patch_state_is_terminal(state)) {
-            p->ended_order = ++st->end_counter;
+            aip_rejit_patch_ended(st, index);
             aip_prepared_release(p->good);
             p->good = NULL;
             p->rollback_due = 0;
@@ -285,7 +332,7 @@ void aip_rejit_finish_command(aip_rejit_state *st, uint32_t index, alvk_command_
                               alvk_patch_state state, alvk_status status, uint64_t queued_ns)
 {
     aip_mutex_lock(&st->lock);
-    finish_locked(st, &st->patches[index], command, state, status, queued_ns);
+    finish_locked(st, index, command, state, status, queued_ns);
     aip_mutex_unlock(&st->lock);
 }
 
@@ -293,7 +340,7 @@ aip_prepared_rejit *aip_rejit_publish(aip_rejit_state *st, uint32_t index,
                                       aip_prepared_rejit *prepared)
 {
     aip_mutex_lock(&st->lock);
-    aip_patch *p = &st->patches[index];
+    aip_patch *p = aip_patch_at(st, index);
     aip_prepared_rejit *previous = prepared;
     /* A module unload may end the patch between the worker's look at it and this publish;
      * an ended patch keeps no snapshot (nothing would release it, and its slot could never
@@ -310,8 +357,8 @@ void aip_rejit_set_target(aip_rejit_state *st, uint32_t index, uintptr_t module_
                           uint32_t module_epoch)
 {
     aip_mutex_lock(&st->lock);
-    st->patches[index].module_id = module_id;
-    st->patches[index].telemetry.module_epoch = module_epoch;
+    aip_patch_at(st, index)->module_id = module_id;
+    aip_patch_at(st, index)->telemetry.module_epoch = module_epoch;
     aip_mutex_unlock(&st->lock);
 }
 
@@ -327,16 +374,16 @@ void aip_rejit_set_dispatch(aip_rejit_state *st, uint32_t index, uint32_t calli_
                             int32_t metadata_hresult, uint64_t replacement)
 {
     aip_mutex_lock(&st->lock);
-    set_dispatch_locked(&st->patches[index], calli_token, metadata_hresult, replacement);
+    set_dispatch_locked(aip_patch_at(st, index), calli_token, metadata_hresult, replacement);
     aip_mutex_unlock(&st->lock);
 }
 
 static void note_request_locked(aip_rejit_state *st, uint32_t index, int32_t hresult,
                                 uint64_t queued_ns)
 {
-    st->patches[index].telemetry.request_hresult = hresult;
+    aip_patch_at(st, index)->telemetry.request_hresult = hresult;
     if (hresult >= 0) {
-        st->patches[index].awaiting_compile_since = queued_ns;
+        aip_patch_at(st, index)->awaiting_compile_since = queued_ns;
         st->last_requested = (int32_t)index;
     }
 }
@@ -352,7 +399,7 @@ void aip_rejit_note_request(aip_rejit_state *st, uint32_t index, int32_t hresult
 void aip_rejit_commit(aip_rejit_state *st, uint32_t index, aip_rejit_applied *a)
 {
     aip_mutex_lock(&st->lock);
-    aip_patch *p = &st->patches[index];
+    aip_patch *p = aip_patch_at(st, index);
     if (a->requested) {
         note_request_locked(st, index, a->request_hresult, a->request_queued_ns);
         aip_patch_generation_requested(p, a->generation, a->replaced);
@@ -362,7 +409,7 @@ void aip_rejit_commit(aip_rejit_state *st, uint32_t index, aip_rejit_applied *a)
     if (a->dispatch)
         set_dispatch_locked(p, a->calli_token, a->metadata_hresult, a->replacement);
     if (a->finish)
-        finish_locked(st, p, a->command, a->state, a->status, a->queued_ns);
+        finish_locked(st, index, a->command, a->state, a->status, a->queued_ns);
     aip_mutex_unlock(&st->lock);
     memset(a, 0, sizeof *a); /* the reference to `replaced` is taken */
 }
@@ -370,7 +417,7 @@ void aip_rejit_commit(aip_rejit_state *st, uint32_t index, aip_rejit_applied *a)
 void aip_rejit_copy(aip_rejit_state *st, uint32_t index, aip_patch *copy)
 {
     aip_mutex_lock(&st->lock);
-    *copy = st->patches[index];
+    *copy = *aip_patch_at(st, index);
     aip_mutex_unlock(&st->lock);
 }
 

@@ -8,7 +8,22 @@
 
 #include "rejit/patch_table.h"
 
-int aip_rejit_init(aip_rejit_state *st);
+/* An empty table bounded at `capacity` patches (ALVK_MIN_PATCH_CAPACITY..
+ * ALVK_MAX_PATCH_CAPACITY); its slots are allocated as patches are installed. 0, or -1. */
+int aip_rejit_init(aip_rejit_state *st, uint32_t capacity);
+
+/* Frees the table and what its patches still hold (tests; the profiler's lives until the
+ * process exits). */
+void aip_rejit_destroy(aip_rejit_state *st);
+
+/* The table's size, for the runtime status: its bound, the slots allocated so far and the
+ * live (not terminal) patches. */
+void aip_rejit_counts(aip_rejit_state *st, uint32_t *capacity, uint32_t *slots_allocated,
+                      uint32_t *live);
+
+/* A patch in use became terminal (the caller sets its state): its end order taken, counted
+ * out of the live ones, appended to the ended list. Lock held. */
+void aip_rejit_patch_ended(aip_rejit_state *st, uint32_t index);
 
 /* A command being queued, as the patch table sees it. */
 typedef enum aip_rejit_request_kind {

@@ -22,22 +22,42 @@ int aip_config_is_inert(alvk_status startup_status)
     return startup_status != ALVK_OK && startup_status != ALVK_E_NO_PATCHABLE_MODULES;
 }
 
+/* A whole number of 1 to 10 digits within [minimum, maximum], or 0 (nothing else parses). */
+static uint32_t bounded_number(const char *text, uint32_t minimum, uint32_t maximum)
+{
+    uint64_t value = 0;
+    size_t digits = 0;
+    for (; text[digits] != '\0'; ++digits) {
+        if (digits == 10 || text[digits] < '0' || text[digits] > '9')
+            return 0;
+        value = value * 10u + (uint64_t)(text[digits] - '0');
+    }
+    return digits > 0 && value >= minimum && value <= maximum ? (uint32_t)value : 0;
+}
+
 alvk_status aip_slots_parse(const char *text, uint32_t fallback, uint32_t maximum, uint32_t *out)
 {
     if (text == NULL || text[0] == '\0') {
         *out = fallback;
         return ALVK_OK;
     }
-    uint64_t value = 0;
-    size_t digits = 0;
-    for (; text[digits] != '\0'; ++digits) {
-        if (digits == 10 || text[digits] < '0' || text[digits] > '9')
-            return ALVK_E_ALLOCATION_SIZING_MALFORMED;
-        value = value * 10u + (uint64_t)(text[digits] - '0');
-    }
-    if (value == 0 || value > maximum)
+    uint32_t value = bounded_number(text, 1, maximum);
+    if (value == 0)
         return ALVK_E_ALLOCATION_SIZING_MALFORMED;
-    *out = (uint32_t)value;
+    *out = value;
+    return ALVK_OK;
+}
+
+alvk_status aip_patch_capacity_parse(const char *text, uint32_t *out)
+{
+    if (text == NULL || text[0] == '\0') {
+        *out = ALVK_DEFAULT_PATCH_CAPACITY;
+        return ALVK_OK;
+    }
+    uint32_t value = bounded_number(text, ALVK_MIN_PATCH_CAPACITY, ALVK_MAX_PATCH_CAPACITY);
+    if (value == 0)
+        return ALVK_E_PATCH_CAPACITY_MALFORMED;
+    *out = value;
     return ALVK_OK;
 }
 
@@ -94,10 +114,21 @@ void aip_config_evaluate(const aip_config_inputs *in, aip_config *out)
         out->allocation_profiling = 0;
         return;
     }
+    if (aip_patch_capacity_parse(in->max_patches, &out->patch_capacity) != ALVK_OK) {
+        out->allocation_profiling = 0;
+        out->startup_status = ALVK_E_PATCH_CAPACITY_MALFORMED;
+        snprintf(out->message, sizeof out->message,
+                 "%s=\"%.64s\" must be a whole number from %u to %u (unset: %u)",
+                 AIP_ENV_MAX_PATCHES, in->max_patches, (unsigned)ALVK_MIN_PATCH_CAPACITY,
+                 (unsigned)ALVK_MAX_PATCH_CAPACITY, (unsigned)ALVK_DEFAULT_PATCH_CAPACITY);
+        return;
+    }
     out->startup_status =
         aip_allowlist_parse(in->modules, &out->allowlist, out->message, sizeof out->message);
-    if (aip_config_is_inert(out->startup_status))
+    if (aip_config_is_inert(out->startup_status)) {
         out->allocation_profiling = 0;
+        out->patch_capacity = 0;
+    }
     /* Allocation capture alone (MODULES unset, allocation profiling on) is a mode the user
      * chose (alvorkit-intercept run --allocations): patch commands stay refused with
      * ALVK_E_NO_PATCHABLE_MODULES, which the status query reports, but nothing is printed on
@@ -113,6 +144,7 @@ void aip_config_load(aip_config *out)
     static char allocations[64];
     static char types[64];
     static char samples[64];
+    static char max_patches[64];
     static char profiler_path[AIP_PATH_CAPACITY];
     static char self_path[AIP_PATH_CAPACITY];
     aip_config_inputs in;
@@ -126,6 +158,8 @@ void aip_config_load(aip_config *out)
     in.allocation_types = n >= 0 ? types : (n == -2 ? "<too long>" : NULL);
     n = aip_getenv(AIP_ENV_ALLOCATION_SAMPLES, samples, sizeof samples);
     in.allocation_samples = n >= 0 ? samples : (n == -2 ? "<too long>" : NULL);
+    n = aip_getenv(AIP_ENV_MAX_PATCHES, max_patches, sizeof max_patches);
+    in.max_patches = n >= 0 ? max_patches : (n == -2 ? "<too long>" : NULL);
     n = aip_getenv(AIP_ENV_PROFILER_PATH, profiler_path, sizeof profiler_path);
     in.profiler_path = n >= 0 ? profiler_path : (n == -2 ? "<too long>" : NULL);
     in.self_path = aip_self_library_path(self_path, sizeof self_path) == 0 ? self_path : NULL;

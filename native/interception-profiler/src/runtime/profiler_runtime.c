@@ -140,7 +140,6 @@ _Static_assert(AIP_PORT_PAYLOAD_BYTES <= AIP_COMMAND_PAYLOAD_BYTES, "port payloa
  * it ends with (the configuration's, or why the event mask or the worker failed). */
 static alvk_status attach(aip_profiler *rt)
 {
-    aip_config_load(&rt->config);
     if (rt->config.message[0] != '\0')
         aip_runtime_log(rt->config.message);
     if (aip_config_is_inert(rt->config.startup_status))
@@ -183,7 +182,12 @@ HRESULT aip_runtime_initialize(aip_profiler *rt, IUnknown *info_unknown)
         aip_runtime_log(message);
         return E_NOINTERFACE;
     }
-    if (aip_catalog_init(&rt->catalog) != 0 || aip_rejit_init(&rt->rejit) != 0 ||
+    /* The configuration first: it sizes the patch table (an inert profiler's is the
+     * smallest, and stays empty). */
+    aip_config_load(&rt->config);
+    uint32_t capacity = rt->config.patch_capacity != 0 ? rt->config.patch_capacity
+                                                       : ALVK_MIN_PATCH_CAPACITY;
+    if (aip_catalog_init(&rt->catalog) != 0 || aip_rejit_init(&rt->rejit, capacity) != 0 ||
         aip_inliner_map_init(&rt->inliners) != 0 || aip_emitter_init(&rt->emitter, rt->info) != 0)
         return E_OUTOFMEMORY;
     rt->config.startup_status = attach(rt);
@@ -244,6 +248,9 @@ alvk_status aip_runtime_get_status(aip_profiler *rt, alvk_runtime_status *out)
         out->commands_completed = aip_queue_completed(&rt->worker.queue);
     }
     memcpy(out->runtime_version, rt->runtime_version, sizeof out->runtime_version);
+    if (out->attached && !aip_config_is_inert(rt->config.startup_status))
+        aip_rejit_counts(&rt->rejit, &out->patch_capacity, &out->patch_slots_allocated,
+                         &out->live_patches);
     out->metadata_tokens_emitted = atomic_load(&rt->emitter.tokens_emitted);
     out->metadata_bytes_emitted = atomic_load(&rt->emitter.bytes_emitted);
     out->metadata_tokens_reused = atomic_load(&rt->emitter.tokens_reused);
