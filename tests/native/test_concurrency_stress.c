@@ -1,7 +1,8 @@
 /* Concurrency stress of the worker queue and RejitState, the way the profiler drives them:
  * eight producers submitting with and without waiting, waits abandoned by short timeouts, a
  * full queue, a stop with commands still queued while producers keep submitting; and the
- * patch table shared by client, worker, ReJIT-callback and reader threads at once.
+ * patch table shared by client, worker, ReJIT-callback and reader threads at once; and the
+ * table growing chunk by chunk while installers, callbacks and readers use it.
  * Accounting is exact: every accepted command completes exactly once, refused submissions
  * change nothing, no queue slot and no snapshot reference leaks. Runs in the ASan and the
  * TSan builds; ALVK_STRESS_SCALE=N multiplies the work for a long run. */
@@ -866,12 +867,142 @@ static void shared_patches_under_concurrent_traffic(void **state)
     aip_rejit_destroy(&w->st);
 }
 
+/* --- the patch table growing under concurrent installs ------------------------------------ */
+
+enum { G_INSTALLERS = 4, G_READERS = 2, G_PER_INSTALLER = 600, G_BOUND = 4096 };
+#define G_MODULE ((uintptr_t)0x7200)
+#define G_TOKEN(installer, i) (0x06010000u + (uint32_t)(installer) * 0x1000u + (uint32_t)(i))
+
+typedef struct g_world {
+    aip_rejit_state st;
+    _Atomic uint64_t handles[G_INSTALLERS][G_PER_INSTALLER]; /* 0 until installed */
+    _Atomic uint32_t installers_done;
+    _Atomic uint64_t reads, found_live;
+} g_world;
+static g_world g_gw;
+static const alvk_mvid g_mvid = {{7, 7, 7, 7, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}};
+
+typedef struct g_installer {
+    g_world *w;
+    uint32_t n;
+} g_installer;
+
+static void g_installer_main(void *arg)
+{
+    g_installer *in = arg;
+    g_world *w = in->w;
+    for (uint32_t i = 0; i < G_PER_INSTALLER; ++i) {
+        uint32_t index = 0;
+        alvk_patch_handle h = 0;
+        int added = 0;
+        alvk_status s = aip_rejit_begin_install(&w->st, &g_mvid, G_MODULE, 1, G_TOKEN(in->n, i),
+                                                100 + in->n, ALVK_INSTALL_INLINER_FALLBACK,
+                                                &index, &h, &added);
+        if (!CHECK(s == ALVK_OK) || !CHECK(added))
+            continue;
+        aip_rejit_set_target(&w->st, index, G_MODULE, 1);
+        aip_rejit_finish_command(&w->st, index, 0, ALVK_PATCH_ACTIVE, ALVK_OK, aip_monotonic_ns());
+        atomic_store(&w->handles[in->n][i], h);
+        /* Every other one is joined by a second owner at once (the index finds it). */
+        if (i % 2 == 0) {
+            uint32_t joined_index = 0;
+            alvk_patch_handle joined = 0;
+            CHECK(aip_rejit_begin_install(&w->st, &g_mvid, G_MODULE, 1, G_TOKEN(in->n, i), 7, 0,
+                                          &joined_index, &joined, &added) == ALVK_OK);
+            CHECK(joined == h);
+            aip_rejit_cancel_command(&w->st, joined_index, 7);
+        }
+    }
+    atomic_fetch_add(&w->installers_done, 1);
+}
+
+/* Reads by handle (telemetry) and by (module, token) (the callbacks' lookups) while the
+ * table grows: a published handle always names its own target, live. */
+static void g_reader_main(void *arg)
+{
+    g_world *w = arg;
+    uint64_t seed = 0x2545F4914F6CDD1Dull + (uintptr_t)arg;
+    while (atomic_load(&w->installers_done) < G_INSTALLERS) {
+        seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+        uint32_t n = (uint32_t)(seed % G_INSTALLERS), i = (uint32_t)((seed >> 8) % G_PER_INSTALLER);
+        alvk_patch_handle h = atomic_load(&w->handles[n][i]);
+        if (h != 0) {
+            alvk_patch_telemetry t;
+            if (CHECK(aip_rejit_telemetry(&w->st, h, &t) == ALVK_OK)) {
+                CHECK(t.method_token == G_TOKEN(n, i));
+                CHECK(t.state == ALVK_PATCH_ACTIVE);
+            }
+            CHECK(aip_rejit_blocks_inlining(&w->st, G_MODULE, G_TOKEN(n, i)));
+            atomic_fetch_add(&w->found_live, 1);
+        }
+        aip_rejit_record(&w->st, G_MODULE, G_TOKEN(n, i), AIP_EVENT_STARTED, 0);
+        CHECK(aip_rejit_acquire_for(&w->st, G_MODULE, G_TOKEN(n, i) + 0x800u) == NULL);
+        atomic_fetch_add(&w->reads, 1);
+    }
+}
+
+static void the_table_grows_under_concurrent_installs(void **state)
+{
+    (void)state;
+    g_world *w = &g_gw;
+    memset(w, 0, sizeof *w);
+    assert_int_equal(aip_rejit_init(&w->st, G_BOUND), 0);
+    aip_thread installers[G_INSTALLERS], readers[G_READERS];
+    g_installer in[G_INSTALLERS];
+    for (uint32_t r = 0; r < G_READERS; ++r)
+        assert_int_equal(aip_thread_start(&readers[r], g_reader_main, w), 0);
+    for (uint32_t n = 0; n < G_INSTALLERS; ++n) {
+        in[n] = (g_installer){w, n};
+        assert_int_equal(aip_thread_start(&installers[n], g_installer_main, &in[n]), 0);
+    }
+    for (uint32_t n = 0; n < G_INSTALLERS; ++n)
+        aip_thread_join(&installers[n]);
+    for (uint32_t r = 0; r < G_READERS; ++r)
+        aip_thread_join(&readers[r]);
+    assert_no_violations();
+
+    enum { TOTAL = G_INSTALLERS * G_PER_INSTALLER };
+    uint32_t capacity, allocated, live;
+    aip_rejit_counts(&w->st, &capacity, &allocated, &live);
+    assert_int_equal(capacity, G_BOUND);
+    assert_int_equal(live, TOTAL);
+    /* Slots taken in order, chunks allocated as needed: exactly enough for TOTAL. */
+    assert_int_equal(allocated, (TOTAL + AIP_PATCH_CHUNK_SLOTS - 1) / AIP_PATCH_CHUNK_SLOTS *
+                                    AIP_PATCH_CHUNK_SLOTS);
+    static uint8_t seen[G_BOUND];
+    for (uint32_t n = 0; n < G_INSTALLERS; ++n)
+        for (uint32_t i = 0; i < G_PER_INSTALLER; ++i) {
+            alvk_patch_handle h = atomic_load(&w->handles[n][i]);
+            uint32_t slot = (uint32_t)(h & 0xFFFFFFFFu);
+            assert_true(slot >= 1 && slot <= TOTAL);
+            assert_int_equal(seen[slot - 1], 0); /* one slot per patch */
+            seen[slot - 1] = 1;
+            alvk_patch_telemetry t;
+            assert_int_equal(aip_rejit_telemetry(&w->st, h, &t), ALVK_OK);
+            assert_int_equal(t.method_token, G_TOKEN(n, i));
+            assert_int_equal(t.owner_count, 1);
+            assert_true(aip_rejit_blocks_inlining(&w->st, G_MODULE, G_TOKEN(n, i)));
+            aip_rejit_finish_command(&w->st, slot - 1, 0, ALVK_PATCH_REMOVED, ALVK_OK,
+                                     aip_monotonic_ns());
+            assert_false(aip_rejit_blocks_inlining(&w->st, G_MODULE, G_TOKEN(n, i)));
+        }
+    aip_rejit_counts(&w->st, &capacity, &allocated, &live);
+    assert_int_equal(live, 0);
+    printf("[ stress   ] growth: %u installers x %u targets (half joined), %llu concurrent reads "
+           "(%llu of live patches), %u slots allocated\n",
+           (unsigned)G_INSTALLERS, (unsigned)G_PER_INSTALLER,
+           (unsigned long long)atomic_load(&w->reads),
+           (unsigned long long)atomic_load(&w->found_live), (unsigned)allocated);
+    aip_rejit_destroy(&w->st);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(steady_load_full_queue_and_abandoned_waits),
         cmocka_unit_test(stop_with_commands_queued),
         cmocka_unit_test(shared_patches_under_concurrent_traffic),
+        cmocka_unit_test(the_table_grows_under_concurrent_installs),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     free(g_qw.runs);

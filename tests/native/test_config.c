@@ -174,6 +174,49 @@ static void allocation_sizes_are_checked_like_every_setting(void **state)
     assert_int_equal(v, 10);
 }
 
+static void the_patch_bound_is_checked_like_every_setting(void **state)
+{
+    (void)state;
+    aip_config config;
+    aip_config_inputs in = good_inputs();
+    aip_config_evaluate(&in, &config);
+    assert_int_equal(config.startup_status, ALVK_OK);
+    assert_int_equal(config.patch_capacity, ALVK_DEFAULT_PATCH_CAPACITY);
+    in.max_patches = "";
+    aip_config_evaluate(&in, &config);
+    assert_int_equal(config.patch_capacity, ALVK_DEFAULT_PATCH_CAPACITY);
+    static const struct {
+        const char *text;
+        uint32_t value;
+    } good[] = {{"256", ALVK_MIN_PATCH_CAPACITY}, {"300", 300}, {"1048576", ALVK_MAX_PATCH_CAPACITY}};
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; ++i) {
+        in.max_patches = good[i].text;
+        aip_config_evaluate(&in, &config);
+        assert_int_equal(config.startup_status, ALVK_OK);
+        assert_int_equal(config.patch_capacity, good[i].value);
+    }
+    static const char *const bad[] = {"abc", "0",       "255",         "-300",       "+300", " 300",
+                                      "300 ", "1k",     "1048577",     "99999999999", "0x200",
+                                      "4294967552"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+        in = good_inputs();
+        in.allocations = "1";
+        in.max_patches = bad[i];
+        aip_config_evaluate(&in, &config);
+        assert_int_equal(config.startup_status, ALVK_E_PATCH_CAPACITY_MALFORMED);
+        assert_true(aip_config_is_inert(config.startup_status));
+        assert_int_equal(config.patch_capacity, 0);
+        assert_int_equal(config.allocation_profiling, 0);
+        assert_non_null(strstr(config.message, "ALVORKIT_INTERCEPTION_MAX_PATCHES"));
+        assert_int_equal(aip_event_mask_for(&config).low, 0);
+    }
+    uint32_t v = 7;
+    assert_int_equal(aip_patch_capacity_parse("257", &v), ALVK_OK);
+    assert_int_equal(v, 257);
+    assert_int_equal(aip_patch_capacity_parse("12", &v), ALVK_E_PATCH_CAPACITY_MALFORMED);
+    assert_int_equal(v, 257); /* untouched on refusal */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -184,6 +227,7 @@ int main(void)
         cmocka_unit_test(path_errors_come_first_and_make_it_inert),
         cmocka_unit_test(malformed_inputs_make_it_inert),
         cmocka_unit_test(allocation_sizes_are_checked_like_every_setting),
+        cmocka_unit_test(the_patch_bound_is_checked_like_every_setting),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -404,6 +404,175 @@ static void copies_of_a_module_are_separate_targets(void **state)
     assert_int_equal(t.state, ALVK_PATCH_ACTIVE);
 }
 
+/* An active patch of `token` (installed with the inliner fallback flag, so that
+ * aip_rejit_blocks_inlining answers whether the index finds it live). */
+static alvk_patch_handle active(uint32_t token, uint32_t *index)
+{
+    alvk_patch_handle h = 0;
+    int added = 0;
+    alvk_status s = aip_rejit_begin_install(&st, &k_mvid, MODULE, 3, token, 1,
+                                            ALVK_INSTALL_INLINER_FALLBACK, index, &h, &added);
+    if (s != ALVK_OK)
+        return 0;
+    aip_rejit_set_target(&st, *index, MODULE, 3);
+    aip_rejit_finish_command(&st, *index, 0, ALVK_PATCH_ACTIVE, ALVK_OK, aip_monotonic_ns());
+    return h;
+}
+
+static void ended(uint32_t index)
+{
+    aip_rejit_finish_command(&st, index, 0, ALVK_PATCH_REMOVED, ALVK_OK, aip_monotonic_ns());
+}
+
+static void the_table_grows_by_chunks_up_to_its_bound(void **state)
+{
+    (void)state;
+    enum { BOUND = 300 };
+    assert_int_equal(fresh_table(BOUND), 0);
+    uint32_t capacity = 0, allocated = 0, live = 0;
+    aip_rejit_counts(&st, &capacity, &allocated, &live);
+    assert_int_equal(capacity, BOUND);
+    assert_int_equal(allocated, 0); /* nothing until the first install */
+    assert_int_equal(live, 0);
+    static alvk_patch_handle handles[BOUND];
+    uint32_t index = 0;
+    for (uint32_t i = 0; i < BOUND; ++i) {
+        handles[i] = active(TOKEN + i, &index);
+        assert_int_not_equal(handles[i], 0);
+        assert_int_equal(index, i);
+        aip_rejit_counts(&st, &capacity, &allocated, &live);
+        /* One chunk at a time: the slots allocated cover the patches and no more. */
+        assert_int_equal(allocated, (i / AIP_PATCH_CHUNK_SLOTS + 1) * AIP_PATCH_CHUNK_SLOTS);
+        assert_int_equal(live, i + 1);
+    }
+    alvk_patch_handle h = 0;
+    int added = 0;
+    assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, MODULE, 3, TOKEN + BOUND, 1, 0, &index,
+                                             &h, &added),
+                     ALVK_E_PATCH_TABLE_FULL);
+    /* Growth moved nothing: every handle still names its own target, found by the index. */
+    for (uint32_t i = 0; i < BOUND; ++i) {
+        alvk_patch_telemetry t;
+        assert_int_equal(aip_rejit_telemetry(&st, handles[i], &t), ALVK_OK);
+        assert_int_equal(t.method_token, TOKEN + i);
+        assert_int_equal(t.state, ALVK_PATCH_ACTIVE);
+        assert_true(aip_rejit_blocks_inlining(&st, MODULE, TOKEN + i));
+        /* An install of the same target joins it. */
+        uint32_t joined_index = 0;
+        alvk_patch_handle joined = 0;
+        assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, MODULE, 3, TOKEN + i, 2, 0,
+                                                 &joined_index, &joined, &added),
+                         ALVK_OK);
+        assert_int_equal(joined, handles[i]);
+        aip_rejit_cancel_command(&st, joined_index, 2);
+    }
+    assert_false(aip_rejit_blocks_inlining(&st, MODULE, TOKEN + BOUND));
+    assert_false(aip_rejit_blocks_inlining(&st, MODULE + 1, TOKEN));
+    /* At the bound, an ended patch is recycled at once. */
+    ended(7);
+    aip_rejit_counts(&st, &capacity, &allocated, &live);
+    assert_int_equal(live, BOUND - 1);
+    assert_false(aip_rejit_blocks_inlining(&st, MODULE, TOKEN + 7));
+    assert_non_null(active(TOKEN + BOUND, &index) != 0 ? &index : NULL);
+    assert_int_equal(index, 7);
+    assert_int_equal(aip_rejit_wait(&st, handles[7], 1000), ALVK_E_UNKNOWN_PATCH);
+    assert_true(aip_rejit_blocks_inlining(&st, MODULE, TOKEN + BOUND));
+}
+
+static void ended_patches_are_kept_then_recycled_oldest_first(void **state)
+{
+    (void)state;
+    assert_int_equal(fresh_table(4096), 0);
+    static alvk_patch_handle handles[AIP_ENDED_PATCHES_KEPT];
+    uint32_t index = 0, capacity, allocated, live;
+    /* Ended patches below the number kept: each install takes a new slot. */
+    for (uint32_t i = 0; i < AIP_ENDED_PATCHES_KEPT; ++i) {
+        handles[i] = active(TOKEN + i, &index);
+        assert_int_equal(index, i);
+        ended(i);
+    }
+    for (uint32_t i = 0; i < AIP_ENDED_PATCHES_KEPT; ++i)
+        assert_int_equal(aip_rejit_wait(&st, handles[i], 1000), ALVK_OK); /* still answered */
+    aip_rejit_counts(&st, &capacity, &allocated, &live);
+    assert_int_equal(live, 0);
+    assert_int_equal(allocated, AIP_ENDED_PATCHES_KEPT);
+    /* With that many ended, the next install recycles the oldest ended patch's slot ... */
+    uint32_t first = 0, second = 0, third = 0;
+    assert_int_not_equal(active(0x06100000u, &first), 0);
+    assert_int_equal(first, 0);
+    assert_int_equal(aip_rejit_wait(&st, handles[0], 1000), ALVK_E_UNKNOWN_PATCH);
+    assert_int_equal(aip_rejit_wait(&st, handles[1], 1000), ALVK_OK);
+    /* ... and then 255 are ended: the one after takes a new slot (a new chunk). */
+    assert_int_not_equal(active(0x06100001u, &second), 0);
+    assert_int_equal(second, AIP_ENDED_PATCHES_KEPT);
+    aip_rejit_counts(&st, &capacity, &allocated, &live);
+    assert_int_equal(live, 2);
+    assert_int_equal(allocated, AIP_ENDED_PATCHES_KEPT + AIP_PATCH_CHUNK_SLOTS);
+    /* The recycled slot's patch ends: 256 ended again, the oldest (slot 1) goes next. */
+    ended(first);
+    assert_int_not_equal(active(0x06100002u, &third), 0);
+    assert_int_equal(third, 1);
+    assert_int_equal(aip_rejit_wait(&st, handles[1], 1000), ALVK_E_UNKNOWN_PATCH);
+    assert_int_equal(aip_rejit_wait(&st, handles[2], 1000), ALVK_OK);
+}
+
+/* Installs, joins and ends on many targets in a pseudo-random order, with the table's bound
+ * forcing recycling: after every step, the index answers exactly what a plain model says. */
+static void the_index_agrees_with_a_model_through_churn(void **state)
+{
+    (void)state;
+    enum { BOUND = 256, TARGETS_N = 700, STEPS = 20000 };
+    assert_int_equal(fresh_table(BOUND), 0);
+    static int32_t live_index[TARGETS_N]; /* the live patch's slot, or -1 */
+    static uint32_t live_slots[BOUND];
+    uint32_t live_count = 0;
+    for (uint32_t t = 0; t < TARGETS_N; ++t)
+        live_index[t] = -1;
+    uint64_t seed = 0x9E3779B97F4A7C15ull;
+    uint32_t refused = 0;
+    for (uint32_t step = 0; step < STEPS; ++step) {
+        seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+        uint32_t t = (uint32_t)(seed % TARGETS_N);
+        uint32_t index = 0;
+        if (live_index[t] < 0) {
+            alvk_patch_handle h = active(TOKEN + t, &index);
+            if (h == 0) {
+                assert_int_equal(live_count, BOUND); /* refused only when every slot is live */
+                refused++;
+            } else {
+                live_index[t] = (int32_t)index;
+                live_slots[live_count++] = t;
+            }
+        } else if ((seed >> 40) % 3 == 0) {
+            ended((uint32_t)live_index[t]);
+            live_index[t] = -1;
+            for (uint32_t i = 0; i < live_count; ++i)
+                if (live_slots[i] == t) {
+                    live_slots[i] = live_slots[--live_count];
+                    break;
+                }
+        } else {
+            uint32_t joined = 0;
+            alvk_patch_handle h = 0;
+            int added = 0;
+            assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, MODULE, 3, TOKEN + t, 9, 0,
+                                                     &joined, &h, &added),
+                             ALVK_OK);
+            assert_int_equal(joined, (uint32_t)live_index[t]);
+            aip_rejit_cancel_command(&st, joined, 9);
+        }
+        if (step % 97 == 0)
+            for (uint32_t u = 0; u < TARGETS_N; ++u)
+                assert_int_equal(aip_rejit_blocks_inlining(&st, MODULE, TOKEN + u),
+                                 live_index[u] >= 0);
+    }
+    uint32_t capacity, allocated, live;
+    aip_rejit_counts(&st, &capacity, &allocated, &live);
+    assert_int_equal(live, live_count);
+    assert_true(allocated <= BOUND);
+    assert_true(refused < STEPS);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -416,6 +585,9 @@ int main(void)
         cmocka_unit_test(discarded_commands_end_with_worker_unavailable),
         cmocka_unit_test(publish_after_unload_keeps_nothing),
         cmocka_unit_test(copies_of_a_module_are_separate_targets),
+        cmocka_unit_test(the_table_grows_by_chunks_up_to_its_bound),
+        cmocka_unit_test(ended_patches_are_kept_then_recycled_oldest_first),
+        cmocka_unit_test(the_index_agrees_with_a_model_through_churn),
     };
     return cmocka_run_group_tests(tests, NULL, free_table);
 }

@@ -61,7 +61,8 @@ static void list_remove(aip_rejit_state *st, aip_patch_list *list, uint32_t inde
 
 static uint32_t hash_of(uintptr_t copy_id, uint32_t token)
 {
-    uint64_t h = (uint64_t)copy_id * 0x9E3779B97F4A7C15ull ^ (uint64_t)token * 0xC2B2AE3D27D4EB4Full;
+    uint64_t h =
+        (uint64_t)copy_id * 0x9E3779B97F4A7C15ull ^ (uint64_t)token * 0xC2B2AE3D27D4EB4Full;
     h ^= h >> 31;
     h *= 0xBF58476D1CE4E5B9ull;
     return (uint32_t)(h >> 32);

@@ -116,8 +116,8 @@ typedef struct aip_rejit_state {
     uint32_t live;          /* patches in use and not terminal */
     aip_patch **chunks;     /* capacity / chunk size (rounded up) pointers, NULL until used */
     aip_patch_index index;
-    aip_patch_list free_slots;    /* slots below extent not in use */
-    aip_patch_list ended;         /* ended patches in use, oldest first */
+    aip_patch_list free_slots; /* slots below extent not in use */
+    aip_patch_list ended;      /* ended patches in use, oldest first */
 } aip_rejit_state;
 
 /* Terminal states end a patch. */

@@ -43,7 +43,8 @@ alvk_status aip_rejit_begin_generation(aip_rejit_state *st, uint32_t index, int 
                                        alvk_generation_id prior, alvk_generation_id *id)
 {
     aip_mutex_lock(&st->lock);
-    alvk_status status = aip_patch_open_generation(st, aip_patch_at(st, index), check_prior, prior, id);
+    alvk_status status =
+        aip_patch_open_generation(st, aip_patch_at(st, index), check_prior, prior, id);
     aip_mutex_unlock(&st->lock);
     return status;
 }

@@ -107,7 +107,8 @@ static alvk_status install_locked(aip_rejit_state *st, const alvk_mvid *mvid, ui
     *added_owner = 0;
     alvk_status status = ALVK_OK;
     int found = copy_id != 0 ? joinable(st, mvid, copy_id, copy_epoch, token) : -1;
-    if (prior != NULL && *prior != (found >= 0 ? aip_patch_at(st, (uint32_t)found)->latest_generation : 0))
+    if (prior != NULL &&
+        *prior != (found >= 0 ? aip_patch_at(st, (uint32_t)found)->latest_generation : 0))
         return ALVK_E_STALE_GENERATION;
     if (found >= 0) {
         aip_patch *p = aip_patch_at(st, (uint32_t)found);

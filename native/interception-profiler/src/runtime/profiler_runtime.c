@@ -185,8 +185,8 @@ HRESULT aip_runtime_initialize(aip_profiler *rt, IUnknown *info_unknown)
     /* The configuration first: it sizes the patch table (an inert profiler's is the
      * smallest, and stays empty). */
     aip_config_load(&rt->config);
-    uint32_t capacity = rt->config.patch_capacity != 0 ? rt->config.patch_capacity
-                                                       : ALVK_MIN_PATCH_CAPACITY;
+    uint32_t capacity =
+        rt->config.patch_capacity != 0 ? rt->config.patch_capacity : ALVK_MIN_PATCH_CAPACITY;
     if (aip_catalog_init(&rt->catalog) != 0 || aip_rejit_init(&rt->rejit, capacity) != 0 ||
         aip_inliner_map_init(&rt->inliners) != 0 || aip_emitter_init(&rt->emitter, rt->info) != 0)
         return E_OUTOFMEMORY;
