@@ -3,10 +3,13 @@
  * (condition-variable clocks, the monotonic clock, this library's path) lives in
  * platform_linux.c and platform_darwin.c. */
 #define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE  /* madvise (glibc) */
+#define _DARWIN_C_SOURCE /* madvise (macOS) */
 #include "platform/platform.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -84,4 +87,26 @@ void aip_write_stderr_line(const char *line)
         len -= (size_t)n;
     }
     (void)!write(STDERR_FILENO, "\n", 1);
+}
+
+/* Whole zero pages only: after MADV_DONTNEED a private anonymous page reads as zero (Linux),
+ * or keeps its contents (macOS may); both are the zeros it held. */
+size_t aip_release_zero_pages(void *start, size_t size)
+{
+    long page_size = sysconf(_SC_PAGESIZE);
+    if (page_size <= 0 || size == 0)
+        return 0;
+    uintptr_t page = (uintptr_t)page_size;
+    uintptr_t first = ((uintptr_t)start + page - 1) & ~(page - 1);
+    uintptr_t end = ((uintptr_t)start + size) & ~(page - 1);
+    size_t released = 0;
+    for (uintptr_t at = first; at < end; at += page) {
+        const uint64_t *words = (const uint64_t *)at;
+        size_t n = page / sizeof *words, i = 0;
+        while (i < n && words[i] == 0)
+            ++i;
+        if (i == n && madvise((void *)at, page, MADV_DONTNEED) == 0)
+            released += page;
+    }
+    return released;
 }
