@@ -217,6 +217,16 @@ int aip_slots_take(aip_rejit_state *st)
     return index;
 }
 
+uint32_t aip_slots_available(const aip_rejit_state *st)
+{
+    uint32_t n = st->free_slots.count + (st->capacity - st->extent);
+    for (uint32_t at = st->ended.head; at != 0; at = aip_patch_at(st, at - 1)->list_next) {
+        const aip_patch *p = aip_patch_at(st, at - 1);
+        n += p->pending == 0 && p->prepared == NULL;
+    }
+    return n;
+}
+
 void aip_slots_release(aip_rejit_state *st, uint32_t index)
 {
     index_remove(st, index);

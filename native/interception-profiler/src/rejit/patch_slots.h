@@ -23,6 +23,10 @@ void aip_slots_destroy(aip_rejit_state *st);
  * chunk could not be allocated. */
 int aip_slots_take(aip_rejit_state *st);
 
+/* How many slots aip_slots_take could hand out now, one after another: free ones, room
+ * below the bound, and ended idle patches (recycled when the others run out). */
+uint32_t aip_slots_available(const aip_rejit_state *st);
+
 /* A slot taken but never used (its first command was not queued): back to the free list. */
 void aip_slots_release(aip_rejit_state *st, uint32_t index);
 

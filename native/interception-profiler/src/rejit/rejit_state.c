@@ -49,8 +49,8 @@ void aip_rejit_patch_ended(aip_rejit_state *st, uint32_t index)
 }
 
 /* The live patch an install of (mvid, copy, epoch, token) joins, or -1. Lock held. */
-static int joinable(const aip_rejit_state *st, const alvk_mvid *mvid, uintptr_t copy_id,
-                    uint32_t copy_epoch, uint32_t token)
+int aip_rejit_joinable_locked(const aip_rejit_state *st, const alvk_mvid *mvid, uintptr_t copy_id,
+                              uint32_t copy_epoch, uint32_t token)
 {
     aip_slot_cursor cursor;
     uint32_t i;
@@ -96,17 +96,18 @@ static int open_patch(aip_rejit_state *st, const alvk_mvid *mvid, uintptr_t copy
     return found;
 }
 
-/* begin_install's work, lock held. With `prior`, the generation that will follow must chain
- * on the target's latest one (0 for a target without a live patch): ALVK_E_STALE_GENERATION
- * otherwise, decided before any slot is taken (so no ended patch is recycled for nothing). */
-static alvk_status install_locked(aip_rejit_state *st, const alvk_mvid *mvid, uintptr_t copy_id,
-                                  uint32_t copy_epoch, uint32_t token, uint64_t owner,
-                                  uint32_t flags, const alvk_generation_id *prior, uint32_t *index,
-                                  alvk_patch_handle *handle, int *added_owner)
+/* begin_install's work, lock held (aip_rejit_install_locked). With `prior`, the generation that
+ * will follow must chain on the target's latest one (0 for a target without a live patch):
+ * ALVK_E_STALE_GENERATION otherwise, decided before any slot is taken (so no ended patch is
+ * recycled for nothing). */
+alvk_status aip_rejit_install_locked(aip_rejit_state *st, const alvk_mvid *mvid, uintptr_t copy_id,
+                                     uint32_t copy_epoch, uint32_t token, uint64_t owner,
+                                     uint32_t flags, const alvk_generation_id *prior,
+                                     uint32_t *index, alvk_patch_handle *handle, int *added_owner)
 {
     *added_owner = 0;
     alvk_status status = ALVK_OK;
-    int found = copy_id != 0 ? joinable(st, mvid, copy_id, copy_epoch, token) : -1;
+    int found = copy_id != 0 ? aip_rejit_joinable_locked(st, mvid, copy_id, copy_epoch, token) : -1;
     if (prior != NULL &&
         *prior != (found >= 0 ? aip_patch_at(st, (uint32_t)found)->latest_generation : 0))
         return ALVK_E_STALE_GENERATION;
@@ -136,8 +137,8 @@ alvk_status aip_rejit_begin_install(aip_rejit_state *st, const alvk_mvid *mvid, 
                                     int *added_owner)
 {
     aip_mutex_lock(&st->lock);
-    alvk_status status = install_locked(st, mvid, copy_id, copy_epoch, token, owner, flags, NULL,
-                                        index, handle, added_owner);
+    alvk_status status = aip_rejit_install_locked(st, mvid, copy_id, copy_epoch, token, owner,
+                                                  flags, NULL, index, handle, added_owner);
     aip_mutex_unlock(&st->lock);
     return status;
 }
@@ -149,8 +150,8 @@ alvk_status aip_rejit_begin_chained_install(aip_rejit_state *st, const alvk_mvid
                                             alvk_patch_handle *handle, int *added_owner)
 {
     aip_mutex_lock(&st->lock);
-    alvk_status status = install_locked(st, mvid, copy_id, copy_epoch, token, owner, flags, &prior,
-                                        index, handle, added_owner);
+    alvk_status status = aip_rejit_install_locked(st, mvid, copy_id, copy_epoch, token, owner,
+                                                  flags, &prior, index, handle, added_owner);
     aip_mutex_unlock(&st->lock);
     return status;
 }
@@ -179,9 +180,8 @@ alvk_status aip_rejit_begin_command(aip_rejit_state *st, alvk_patch_handle handl
     return status;
 }
 
-void aip_rejit_cancel_command(aip_rejit_state *st, uint32_t index, uint64_t added_owner)
+void aip_rejit_cancel_locked(aip_rejit_state *st, uint32_t index, uint64_t added_owner)
 {
-    aip_mutex_lock(&st->lock);
     aip_patch *p = aip_patch_at(st, index);
     int at = added_owner != 0 ? aip_patch_find_owner(p, added_owner) : -1;
     if (at >= 0)
@@ -192,12 +192,17 @@ void aip_rejit_cancel_command(aip_rejit_state *st, uint32_t index, uint64_t adde
         st->live--;
         aip_slots_release(st, index);
     }
+}
+
+void aip_rejit_cancel_command(aip_rejit_state *st, uint32_t index, uint64_t added_owner)
+{
+    aip_mutex_lock(&st->lock);
+    aip_rejit_cancel_locked(st, index, added_owner);
     aip_cond_broadcast(&st->changed);
     aip_mutex_unlock(&st->lock);
 }
 
-/* issue_command's work, lock held. */
-static alvk_command_id issue_locked(aip_rejit_state *st)
+alvk_command_id aip_rejit_issue_locked(aip_rejit_state *st)
 {
     alvk_command_id id = ++st->last_command;
     aip_command_record *r = &st->commands[id % ALVK_COMMAND_HISTORY];
@@ -210,7 +215,7 @@ static alvk_command_id issue_locked(aip_rejit_state *st)
 alvk_command_id aip_rejit_issue_command(aip_rejit_state *st)
 {
     aip_mutex_lock(&st->lock);
-    alvk_command_id id = issue_locked(st);
+    alvk_command_id id = aip_rejit_issue_locked(st);
     aip_mutex_unlock(&st->lock);
     return id;
 }
@@ -223,9 +228,9 @@ alvk_status aip_rejit_accept(aip_rejit_state *st, const aip_rejit_request *r,
     aip_mutex_lock(&st->lock);
     if (r->kind == AIP_REQUEST_INSTALL || r->kind == AIP_REQUEST_GENERATION) {
         int chained = r->kind == AIP_REQUEST_GENERATION;
-        status = install_locked(st, r->mvid, r->copy_id, r->copy_epoch, r->token, r->owner,
-                                r->flags, chained ? &r->prior : NULL, &out->index, &out->handle,
-                                &out->added_owner);
+        status = aip_rejit_install_locked(st, r->mvid, r->copy_id, r->copy_epoch, r->token,
+                                          r->owner, r->flags, chained ? &r->prior : NULL,
+                                          &out->index, &out->handle, &out->added_owner);
         /* A prior was checked against this very patch's latest: opening cannot fail. */
         if (status == ALVK_OK)
             aip_patch_open_generation(st, aip_patch_at(st, out->index), chained, r->prior,
@@ -236,7 +241,7 @@ alvk_status aip_rejit_accept(aip_rejit_state *st, const aip_rejit_request *r,
             aip_patch_open_generation(st, aip_patch_at(st, out->index), 0, 0, &out->generation);
     }
     if (status == ALVK_OK)
-        out->command = issue_locked(st);
+        out->command = aip_rejit_issue_locked(st);
     aip_mutex_unlock(&st->lock);
     return status;
 }
@@ -256,6 +261,14 @@ static void end_command(aip_rejit_state *st, alvk_command_id command, alvk_statu
         r->status = status;
         r->done = 1;
     }
+}
+
+void aip_rejit_end_command(aip_rejit_state *st, alvk_command_id command, alvk_status status)
+{
+    aip_mutex_lock(&st->lock);
+    end_command(st, command, status);
+    aip_cond_broadcast(&st->changed);
+    aip_mutex_unlock(&st->lock);
 }
 
 alvk_status aip_rejit_wait_command(aip_rejit_state *st, alvk_command_id command,

@@ -104,6 +104,10 @@ void aip_rejit_discard_command(aip_rejit_state *st, uint32_t index, alvk_command
                                alvk_generation_id generation, uint64_t added_owner,
                                uint64_t queued_ns);
 
+/* A command that spans several patches (a batch, whose patches finish with command 0):
+ * its record finished with `status`, waiters woken. */
+void aip_rejit_end_command(aip_rejit_state *st, alvk_command_id command, alvk_status status);
+
 /* Waits for one command: ALVK_OK with *result, ALVK_E_TIMEOUT, ALVK_E_UNKNOWN_COMMAND. */
 alvk_status aip_rejit_wait_command(aip_rejit_state *st, alvk_command_id command,
                                    uint64_t timeout_ns, alvk_status *result);
@@ -153,5 +157,17 @@ void aip_rejit_commit(aip_rejit_state *st, uint32_t index, aip_rejit_applied *a)
 void aip_rejit_copy(aip_rejit_state *st, uint32_t index, aip_patch *copy);
 alvk_status aip_rejit_lookup(aip_rejit_state *st, alvk_patch_handle handle, aip_patch *copy);
 alvk_status aip_rejit_wait(aip_rejit_state *st, alvk_patch_handle handle, uint64_t timeout_ns);
+
+/* Lock-held forms, for the batch's acceptance (rejit_batch.c): the live patch an install of
+ * (mvid, copy, epoch, token) joins (or -1); begin_install's (and with `prior`,
+ * begin_chained_install's) work; cancel_command's; issue_command's. */
+int aip_rejit_joinable_locked(const aip_rejit_state *st, const alvk_mvid *mvid, uintptr_t copy_id,
+                              uint32_t copy_epoch, uint32_t token);
+alvk_status aip_rejit_install_locked(aip_rejit_state *st, const alvk_mvid *mvid, uintptr_t copy_id,
+                                     uint32_t copy_epoch, uint32_t token, uint64_t owner,
+                                     uint32_t flags, const alvk_generation_id *prior,
+                                     uint32_t *index, alvk_patch_handle *handle, int *added_owner);
+void aip_rejit_cancel_locked(aip_rejit_state *st, uint32_t index, uint64_t added_owner);
+alvk_command_id aip_rejit_issue_locked(aip_rejit_state *st);
 
 #endif

@@ -1,0 +1,127 @@
+/* RejitState's side of a batch install: check all, then accept all or none. */
+#include "rejit/rejit_batch.h"
+
+#include "rejit/patch_slots.h"
+#include "rejit/rejit_generations.h"
+#include "rejit/rejit_owners.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* 1 when requests a and b name one target. */
+static int same_target(const aip_rejit_request *a, const aip_rejit_request *b)
+{
+    return a->token == b->token && a->copy_id == b->copy_id &&
+           (a->copy_id != 0 ? a->copy_epoch == b->copy_epoch
+                            : memcmp(a->mvid, b->mvid, sizeof *a->mvid) == 0);
+}
+
+static uint32_t target_hash(const aip_rejit_request *r)
+{
+    uint64_t h = (uint64_t)r->copy_id * 0x9E3779B97F4A7C15ull ^ r->token * 0xC2B2AE3D27D4EB4Full;
+    if (r->copy_id == 0)
+        for (size_t i = 0; i < sizeof r->mvid->bytes; ++i)
+            h = (h ^ r->mvid->bytes[i]) * 0x100000001B3ull;
+    h ^= h >> 29;
+    return (uint32_t)h;
+}
+
+/* Marks every request that names the target of an earlier one (seen: 2 * count entries,
+ * zeroed, request index + 1 each). */
+static void mark_duplicates(const aip_rejit_request *requests, uint32_t count, uint32_t *seen,
+                            uint32_t mask, alvk_status *statuses)
+{
+    for (uint32_t i = 0; i < count; ++i) {
+        uint32_t at = target_hash(&requests[i]) & mask;
+        for (; seen[at] != 0; at = (at + 1) & mask)
+            if (same_target(&requests[seen[at] - 1], &requests[i]))
+                break;
+        if (seen[at] != 0)
+            statuses[i] = ALVK_E_DUPLICATE_TARGET;
+        else
+            seen[at] = i + 1;
+    }
+}
+
+/* The check pass, lock held: each request's own status; nothing changes. */
+static void check_all(aip_rejit_state *st, const aip_rejit_request *requests, uint32_t count,
+                      alvk_status *statuses)
+{
+    uint32_t available = aip_slots_available(st), needed = 0;
+    for (uint32_t i = 0; i < count; ++i) {
+        const aip_rejit_request *r = &requests[i];
+        if (statuses[i] != ALVK_OK)
+            continue;
+        int found = r->copy_id != 0 ? aip_rejit_joinable_locked(st, r->mvid, r->copy_id,
+                                                                r->copy_epoch, r->token)
+                                    : -1;
+        if (found >= 0) {
+            const aip_patch *p = aip_patch_at(st, (uint32_t)found);
+            if (aip_patch_find_owner(p, r->owner) < 0 && p->owner_count == ALVK_MAX_PATCH_OWNERS)
+                statuses[i] = ALVK_E_OWNERS_FULL;
+        } else if (++needed > available) {
+            statuses[i] = ALVK_E_PATCH_TABLE_FULL;
+        }
+    }
+}
+
+/* The first failure (statuses of the others set to BATCH_ABORTED), or ALVK_OK. */
+static alvk_status first_failure(alvk_status *statuses, uint32_t count)
+{
+    alvk_status first = ALVK_OK;
+    for (uint32_t i = 0; i < count && first == ALVK_OK; ++i)
+        first = statuses[i];
+    if (first != ALVK_OK)
+        for (uint32_t i = 0; i < count; ++i)
+            if (statuses[i] == ALVK_OK)
+                statuses[i] = ALVK_E_BATCH_ABORTED;
+    return first;
+}
+
+alvk_status aip_rejit_accept_batch(aip_rejit_state *st, const aip_rejit_request *requests,
+                                   uint32_t count, aip_rejit_accepted *accepted,
+                                   alvk_status *statuses)
+{
+    uint32_t size = 16;
+    while (size < 2 * count)
+        size *= 2;
+    uint32_t *seen = calloc(size, sizeof *seen);
+    if (seen == NULL)
+        return ALVK_E_INTERNAL;
+    memset(accepted, 0, count * sizeof *accepted);
+    for (uint32_t i = 0; i < count; ++i)
+        statuses[i] = ALVK_OK;
+    mark_duplicates(requests, count, seen, size - 1, statuses);
+    free(seen);
+    aip_mutex_lock(&st->lock);
+    check_all(st, requests, count, statuses);
+    alvk_status status = first_failure(statuses, count);
+    int checked = status == ALVK_OK;
+    uint32_t done = 0;
+    for (; status == ALVK_OK && done < count; ++done) {
+        const aip_rejit_request *r = &requests[done];
+        aip_rejit_accepted *out = &accepted[done];
+        /* Checked above: only memory can fail here (a chunk of the table, its index). */
+        status =
+            aip_rejit_install_locked(st, r->mvid, r->copy_id, r->copy_epoch, r->token, r->owner,
+                                     r->flags, NULL, &out->index, &out->handle, &out->added_owner);
+        if (status == ALVK_OK)
+            aip_patch_open_generation(st, aip_patch_at(st, out->index), 0, 0, &out->generation);
+        else
+            statuses[done] = status;
+    }
+    if (status != ALVK_OK && checked) {
+        /* Taken back in reverse: the generations opened stay as unreached history. */
+        for (uint32_t i = done > 0 ? done - 1 : 0; i-- > 0;)
+            aip_rejit_cancel_locked(st, accepted[i].index,
+                                    accepted[i].added_owner ? requests[i].owner : 0);
+        memset(accepted, 0, count * sizeof *accepted);
+        status = first_failure(statuses, count);
+    } else if (status == ALVK_OK) {
+        alvk_command_id command = aip_rejit_issue_locked(st);
+        for (uint32_t i = 0; i < count; ++i)
+            accepted[i].command = command;
+    }
+    aip_mutex_unlock(&st->lock);
+    return status;
+}
