@@ -22,6 +22,24 @@ public sealed unsafe partial class ProfilerLibrary
         return _exports.PatchInstall(nullRequest ? null : &copy, nullHandle ? null : &handle);
     }
 
+    /// <summary>alvk_patch_install_batch: every request (each's Size set) in one command, all or
+    /// nothing; `handles` and `statuses` hold at least as many entries as `requests`.</summary>
+    public AlvkStatus PatchInstallBatch(ReadOnlySpan<AlvkInstallRequest> requests, Span<ulong> handles,
+        Span<AlvkStatus> statuses)
+    {
+        if (handles.Length < requests.Length || statuses.Length < requests.Length)
+            throw new ArgumentException("handles and statuses need an entry per request");
+        fixed (AlvkInstallRequest* r = requests)
+        fixed (ulong* h = handles)
+        fixed (AlvkStatus* s = statuses)
+            return _exports.PatchInstallBatch(r, (uint)requests.Length, h, s);
+    }
+
+    /// <summary>alvk_patch_install_batch with raw arguments (NULLs, a count or stride of the
+    /// caller's choosing), to prove bad input is refused.</summary>
+    internal AlvkStatus PatchInstallBatchRaw(AlvkInstallRequest* requests, uint count, ulong* handles,
+        AlvkStatus* statuses) => _exports.PatchInstallBatch(requests, count, handles, statuses);
+
     /// <summary>alvk_patch_replace.</summary>
     public AlvkStatus PatchReplace(ulong handle, ulong owner, IntPtr replacement) =>
         _exports.PatchReplace(handle, owner, (ulong)replacement);

@@ -21,7 +21,7 @@ namespace AlvorKit.Interception;
 /// patch.Remove();                                               // ... and the original again
 /// </code>
 /// </example>
-public sealed class Interceptor : IDisposable
+public sealed partial class Interceptor : IDisposable
 {
 
     private readonly Lock _patchesGate = new();

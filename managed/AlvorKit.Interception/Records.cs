@@ -389,4 +389,14 @@ public sealed record ProfilerStatus
 
     /// <summary>How many such bodies.</summary>
     public ulong SnapshotCount { get; init; }
+
+    /// <summary>The most patches the profiler's table holds, live or ended
+    /// (ALVORKIT_INTERCEPTION_MAX_PATCHES, 65,536 when unset); 0 when patching is off.</summary>
+    public uint PatchCapacity { get; init; }
+
+    /// <summary>Patch slots the table has allocated so far (it grows as patches are installed).</summary>
+    public uint PatchSlotsAllocated { get; init; }
+
+    /// <summary>Patches live now (installed, not yet removed or ended).</summary>
+    public uint LivePatches { get; init; }
 }

@@ -116,6 +116,9 @@ internal sealed unsafe class NativeProfiler
             MetadataTokensReused = s.MetadataTokensReused,
             SnapshotBytes = s.SnapshotBytes,
             SnapshotCount = s.SnapshotCount,
+            PatchCapacity = s.PatchCapacity,
+            PatchSlotsAllocated = s.PatchSlotsAllocated,
+            LivePatches = s.LivePatches,
         };
     }
 
@@ -243,6 +246,30 @@ internal sealed unsafe class NativeProfiler
     public InterceptionStatus Install(MethodDescription target, IntPtr replacement, ulong owner, out ulong handle,
         out ulong command)
     {
+        var rc = (InterceptionStatus)_library.PatchInstall(Request(target, replacement, owner), out handle);
+        command = _library.LastCommand();
+        return rc;
+    }
+
+    /// <summary>alvk_patch_install_batch for these targets (descriptions) and replacements: the
+    /// batch's status, each request's status and handle, and its one command.</summary>
+    public InterceptionStatus InstallBatch(IReadOnlyList<MethodDescription> targets, IReadOnlyList<IntPtr> replacements,
+        ulong owner, ulong[] handles, InterceptionStatus[] statuses, out ulong command)
+    {
+        var requests = new AlvkInstallRequest[targets.Count];
+        for (int i = 0; i < requests.Length; i++)
+            requests[i] = Request(targets[i], replacements[i], owner);
+        var raw = new AlvkStatus[requests.Length];
+        var rc = (InterceptionStatus)_library.PatchInstallBatch(requests, handles, raw);
+        command = _library.LastCommand();
+        for (int i = 0; i < raw.Length; i++)
+            statuses[i] = (InterceptionStatus)raw[i];
+        return rc;
+    }
+
+    // An install request for the copy the description is of.
+    private static AlvkInstallRequest Request(MethodDescription target, IntPtr replacement, ulong owner)
+    {
         AlvkInstallRequest request = default;
         request.Size = (uint)sizeof(AlvkInstallRequest);
         request.MethodToken = unchecked((uint)target.MetadataToken);
@@ -253,9 +280,7 @@ internal sealed unsafe class NativeProfiler
         target.BodyIdentity.CopyTo(new Span<byte>(request.BodyIdentity, Sha256Digest.Length));
         request.Replacement = (ulong)replacement;
         request.Owner = owner;
-        var rc = (InterceptionStatus)_library.PatchInstall(request, out handle);
-        command = _library.LastCommand();
-        return rc;
+        return request;
     }
 
     public InterceptionStatus Replace(ulong handle, ulong owner, IntPtr replacement, out ulong command)

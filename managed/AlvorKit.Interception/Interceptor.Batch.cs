@@ -1,0 +1,165 @@
+using System.Reflection;
+using System.Runtime.CompilerServices;
+using AlvorKit.Interception.Internal;
+using AlvorKit.Interception.Native;
+
+namespace AlvorKit.Interception;
+
+// Many targets in one request: InstallMany and InstallManyAsync.
+public sealed partial class Interceptor
+{
+    /// <summary>
+    /// Installs every pair as <see cref="Install"/> does, all or nothing, in one command to the
+    /// profiler (one ReJIT request for all targets and their inliners): a mod loader's or a
+    /// patch set's thousand targets cost one round trip. Every pair is checked first, on this
+    /// thread; when any is refused, nothing reaches the profiler and one exception lists every
+    /// refused pair. The profiler then checks every target against its loaded method before it
+    /// publishes any body: one failure rejects the batch, and nothing is installed. Blocks until
+    /// the worker ran the command (at most <see cref="CommandTimeout"/>); <see cref="InstallManyAsync"/> does not.
+    /// </summary>
+    /// <param name="pairs">Each target with its replacement, as for <see cref="Install"/>; at most
+    /// <c>ALVK_MAX_BATCH_REQUESTS</c> (4,096), each target once.</param>
+    /// <param name="owner">The owner of every patch; null: <see cref="DefaultOwner"/>.</param>
+    /// <returns>The patches, active, in the order of <paramref name="pairs"/> (empty for no pairs).</returns>
+    /// <exception cref="BatchInstallException">Some pairs were refused (by this library or by the
+    /// profiler): nothing was installed; <see cref="BatchInstallException.Refusals"/> says which and why.</exception>
+    /// <exception cref="ArgumentException">A pair has a null method, or there are more than 4,096.</exception>
+    /// <exception cref="InterceptionUnavailableException">The profiler refuses patch commands.</exception>
+    /// <exception cref="PatchException">The batch's command failed as a whole (for example
+    /// <see cref="InterceptionStatus.QueueFull"/> or <see cref="InterceptionStatus.Timeout"/>).</exception>
+    public IReadOnlyList<Patch> InstallMany(IEnumerable<(MethodBase Target, MethodInfo Replacement)> pairs,
+        PatchOwner? owner = null) =>
+        Completed(InstallManyCore(pairs, owner, synchronous: true, CancellationToken.None));
+
+    /// <summary><see cref="InstallMany"/> without blocking the calling thread on the profiler's
+    /// worker (see <see cref="InstallAsync"/>).</summary>
+    /// <param name="pairs">As for <see cref="InstallMany"/>.</param>
+    /// <param name="owner">As for <see cref="InstallMany"/>.</param>
+    /// <param name="cancellationToken">Stops the waiting, as for <see cref="InstallAsync"/>.</param>
+    /// <returns>The patches; the task fails with the exceptions <see cref="InstallMany"/> throws.</returns>
+    public Task<IReadOnlyList<Patch>> InstallManyAsync(IEnumerable<(MethodBase Target, MethodInfo Replacement)> pairs,
+        PatchOwner? owner = null, CancellationToken cancellationToken = default) =>
+        Detached(InstallManyCore(pairs, owner, synchronous: false, cancellationToken), cancellationToken);
+
+    private async ValueTask<IReadOnlyList<Patch>> InstallManyCore(
+        IEnumerable<(MethodBase Target, MethodInfo Replacement)> pairs, PatchOwner? owner, bool synchronous,
+        CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(pairs);
+        ThrowIfDisposed();
+        owner ??= DefaultOwner;
+        owner.ThrowIfDisposed();
+        List<(MethodBase Target, MethodInfo Replacement)> batch = [.. pairs];
+        if (batch.Count == 0)
+            return [];
+        if (batch.Count > AlvkConstants.MaxBatchRequests)
+            throw new ArgumentException(
+                $"A batch holds at most {AlvkConstants.MaxBatchRequests} pairs; this one has {batch.Count}. Split it.", nameof(pairs));
+        for (int i = 0; i < batch.Count; i++)
+            if (batch[i].Target is null || batch[i].Replacement is null)
+                throw new ArgumentException($"Pair {i} has a null target or replacement.", nameof(pairs));
+        ThrowIfRefused(CheckPairs(batch), batch.Count, null);
+        EnsurePatchingEnabled();
+        IntPtr[] entries = [.. batch.Select(p => EntryPoint(p.Replacement))];
+        // Every target's gate, always taken in one order, so two batches cannot deadlock.
+        SemaphoreSlim[] gates = [.. batch.Select(p => p.Target).OrderBy(t => t.Module.ModuleVersionId)
+            .ThenBy(t => t.MetadataToken).ThenBy(t => RuntimeHelpers.GetHashCode(t.Module))
+            .Select(PatchRegistry.GateOf)];
+        int entered = 0;
+        try
+        {
+            for (; entered < gates.Length; entered++)
+                await Enter(gates[entered], synchronous, cancellationToken).ConfigureAwait(false);
+            cancellationToken.ThrowIfCancellationRequested();
+            var refusals = new List<BatchRefusal>();
+            var descriptions = new MethodDescription[batch.Count];
+            for (int i = 0; i < batch.Count; i++)
+            {
+                (MethodBase target, MethodInfo replacement) = batch[i];
+                if (PatchRegistry.Find(target)?.Holders.FirstOrDefault(p => p.Owner == owner) is { } held)
+                    refusals.Add(new BatchRefusal(i, target, replacement, new InvalidOperationException(
+                        $"{owner.Name} already holds a patch on it ({held}); call Replace on it, or install with another PatchOwner.")));
+                else if (Native.Describe(target, out MethodDescription? description) is var rc && rc != InterceptionStatus.Ok)
+                    refusals.Add(new BatchRefusal(i, target, replacement, Failure(rc, target, "Installing a patch on")));
+                else
+                    descriptions[i] = description!;
+            }
+            ThrowIfRefused(refusals, batch.Count, refusals.Count > 0 && refusals[0].Reason is InterceptionException e ? e.Status : null);
+            var handles = new ulong[batch.Count];
+            var statuses = new InterceptionStatus[batch.Count];
+            InterceptionStatus queued = Native.InstallBatch(descriptions, entries, owner.Id, handles, statuses, out ulong command);
+            if (queued != InterceptionStatus.Ok)
+                throw Refusal(batch, statuses, queued);
+            InterceptionStatus result = await WaitFor(command, synchronous).ConfigureAwait(false);
+            if (result != InterceptionStatus.Ok)
+            {
+                for (int i = 0; i < batch.Count; i++)
+                    statuses[i] = Native.Telemetry(handles[i])?.LastStatus ?? result;
+                throw result == InterceptionStatus.Timeout ? Failure(result, batch[0].Target, "Installing a batch including")
+                    : Refusal(batch, statuses, result, handles);
+            }
+            var patches = new Patch[batch.Count];
+            for (int i = 0; i < batch.Count; i++)
+            {
+                NativePatch native = PatchRegistry.Track(batch[i].Target, handles[i]);
+                patches[i] = new Patch(this, native, owner, batch[i].Target) { Replacement = batch[i].Replacement };
+                Hold(native, patches[i]);
+            }
+            return patches;
+        }
+        finally
+        {
+            for (int i = 0; i < entered; i++)
+                gates[i].Release();
+        }
+    }
+
+    // The checks Install makes before anything reaches the profiler, for every pair, and each
+    // target once.
+    private static List<BatchRefusal> CheckPairs(List<(MethodBase Target, MethodInfo Replacement)> batch)
+    {
+        var refusals = new List<BatchRefusal>();
+        var seen = new Dictionary<(Module, int), int>();
+        for (int i = 0; i < batch.Count; i++)
+        {
+            (MethodBase target, MethodInfo replacement) = batch[i];
+            try
+            {
+                ReplacementRules.CheckTarget(target);
+                ReplacementRules.Check(target, replacement);
+            }
+            catch (Exception e) when (e is SignatureMismatchException or NotSupportedException)
+            {
+                refusals.Add(new BatchRefusal(i, target, replacement, e));
+                continue;
+            }
+            if (!seen.TryAdd((target.Module, target.MetadataToken), i))
+                refusals.Add(new BatchRefusal(i, target, replacement, new ArgumentException(
+                    $"{Names.Of(target)} is also pair {seen[(target.Module, target.MetadataToken)]}: a batch names each target once.")));
+        }
+        return refusals;
+    }
+
+    private static void ThrowIfRefused(List<BatchRefusal> refusals, int count, InterceptionStatus? status)
+    {
+        if (refusals.Count > 0)
+            throw new BatchInstallException(refusals, count, status);
+    }
+
+    // The profiler refused the batch: every pair with its own status (those that were fine
+    // went down with it: BatchAborted).
+    private BatchInstallException Refusal(List<(MethodBase Target, MethodInfo Replacement)> batch,
+        InterceptionStatus[] statuses, InterceptionStatus status, ulong[]? handles = null)
+    {
+        if (status.IsStartupRefusal())
+            throw Refused(status);
+        var refusals = new List<BatchRefusal>();
+        for (int i = 0; i < batch.Count; i++)
+        {
+            InterceptionStatus own = statuses[i] == InterceptionStatus.Ok ? status : statuses[i];
+            refusals.Add(new BatchRefusal(i, batch[i].Target, batch[i].Replacement,
+                Failure(own, batch[i].Target, "Installing a patch on", handles?[i] ?? 0)));
+        }
+        return new BatchInstallException(refusals, batch.Count, status);
+    }
+}
