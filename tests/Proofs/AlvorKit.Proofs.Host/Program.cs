@@ -40,6 +40,8 @@ using AlvorKit.Proofs.Reports;
 //   hotreload - an assembly built here, loaded, and rebuilds of it applied through
 //             Interceptor.Reload (constant, new framework call, rude edit, original, not loaded,
 //             a watched drop folder, RevertAll); needs HotGame in the allowlist
+//   scale batch|refused|bound - the patch table at scale: 1,000 targets in one batch, batches
+//             refused whole, single installs up to the table's bound (ScaleProof)
 //   idle    - does nothing (the launch-time benchmark's workload)
 string mode = args.Length > 0 ? args[0] : "status";
 switch (mode)
@@ -103,13 +105,20 @@ switch (mode)
             args.Length > 2 ? int.Parse(args[2]) : 2000));
     case "hotreload":
         return Print(AlvorKit.Proofs.Host.HotReloadCoreProof.Run());
+    case "scale" when args.Length == 2 && args[1] == "batch":
+        return Print(AlvorKit.Proofs.Host.ScaleProof.Batch());
+    case "scale" when args.Length == 2 && args[1] == "refused":
+        return Print(AlvorKit.Proofs.Host.ScaleProof.Refused());
+    case "scale" when args.Length == 2 && args[1] == "bound":
+        return Print(AlvorKit.Proofs.Host.ScaleProof.Bound());
     case "idle":
         return 0;
     default:
         Console.Error.WriteLine($"unknown mode '{string.Join(' ', args)}'; expected status, demo, describe, " +
             "lifecycle, inlining withinliners|fallback, dispatch, owners, badinput, stress, generations, members, allocations <variant> [dir], api, " +
             "commands, memory [n], modules plugin|collectible|raw, queuefull, recycling, exit return|environment, " +
-            "mixedstress [threads] [commands] [targets], submitstorm [threads] [submits], hotreload or idle");
+            "mixedstress [threads] [commands] [targets], submitstorm [threads] [submits], hotreload, " +
+            "scale batch|refused|bound or idle");
         return 64;
 }
 

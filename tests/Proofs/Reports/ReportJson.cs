@@ -41,6 +41,9 @@ namespace AlvorKit.Proofs.Reports;
 [JsonSerializable(typeof(ApiReport))]
 [JsonSerializable(typeof(SubmitStormReport))]
 [JsonSerializable(typeof(HotReloadCoreReport))]
+[JsonSerializable(typeof(ScaleBatchReport))]
+[JsonSerializable(typeof(ScaleRefusedReport))]
+[JsonSerializable(typeof(ScaleBoundReport))]
 internal sealed partial class ReportJson : JsonSerializerContext
 {
     /// <summary>The generated contract of report type `T`.</summary>
