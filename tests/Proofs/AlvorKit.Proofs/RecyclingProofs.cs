@@ -1,10 +1,12 @@
+using System.Collections.Concurrent;
 using AlvorKit.Proofs.Reports;
 using Xunit;
 
 namespace AlvorKit.Proofs;
 
 /// <summary>
-/// The 256-slot patch table full of ended patches (host mode "recycling"): eight targets
+/// The patch table at its bound (ALVORKIT_INTERCEPTION_MAX_PATCHES=256, the smallest) full of
+/// ended patches (host mode "recycling"): eight targets
 /// patched together and removed in reverse order, then one target installed and removed once
 /// per remaining slot. Nine new installs recycle the oldest ended patches in the order they
 /// ended (not in slot order); each recycled handle answers ALVK_E_UNKNOWN_PATCH from every
@@ -13,7 +15,18 @@ namespace AlvorKit.Proofs;
 /// </summary>
 public sealed class RecyclingProofs
 {
-    private static RecyclingReport Report(string tiering) => PatchReports.Get<RecyclingReport>(tiering, "recycling");
+    private static readonly ConcurrentDictionary<string, Lazy<RecyclingReport>> Runs = new();
+
+    // Below its bound the table grows rather than recycle (until 256 patches have ended): the
+    // bound makes every new patch past the 256th take an ended one's slot.
+    private static RecyclingReport Report(string tiering) => Runs.GetOrAdd(tiering, t => new Lazy<RecyclingReport>(() =>
+    {
+        var environment = ProfiledProcess.ProfiledEnvironment("AlvorKit.Proofs.Host");
+        environment["ALVORKIT_INTERCEPTION_MAX_PATCHES"] = "256";
+        ProcessResult run = ProfiledProcess.Run(environment, PatchReports.Tiering(t), TimeSpan.FromSeconds(120), "recycling");
+        Assert.True(run.ExitCode == 0, run.ToString());
+        return run.Report<RecyclingReport>();
+    })).Value;
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
