@@ -132,10 +132,10 @@ public sealed class Patch : IDisposable
             : Replacement is not null ? Names.Of(Replacement) : "?") +
         $" [{(IsRemoved ? "removed" : "installed")}, {Owner.Name}{DispatchText}]";
 
-    /// <summary>", direct call", ", calli" or ", calli (direct call refused: Status)" while a
-    /// replacement is in force; empty otherwise.</summary>
+    /// <summary>", direct call", ", calli" or ", calli (direct call refused: Status)": the path this
+    /// owner's replacement took; empty once removed, and for generations.</summary>
     private string DispatchText =>
-        Replacement is null || Plan is not null || Lowered is not null ? ""
+        IsRemoved || Replacement is null || Plan is not null || Lowered is not null ? ""
         : _dispatch switch
         {
             DispatchPath.DirectCall => ", direct call",

@@ -139,7 +139,8 @@ public sealed record LiveRefusals(
     bool BadJoinSameHandle,
     int StillPatched,
     TelemetryReport Telemetry,
-    CommandStep Remove);
+    CommandStep Remove,
+    IReadOnlyDictionary<string, string> ReplaceWith);
 
 /// <summary>The "badinput" mode: every refused patch input.</summary>
 public sealed record BadInputReport(
@@ -234,3 +235,16 @@ public sealed record SignaturesReport(
     IReadOnlyList<SignatureStep> Steps,
     string Remove,
     int AfterRemove);
+
+/// <summary>One step of the "dispatchapi" mode: the target's value polled after it, and the
+/// patch's dispatch path, fallback and call token, and its ToString.</summary>
+public sealed record DispatchApiStep(
+    string Name,
+    Polled<int> Result,
+    string DispatchPath,
+    string DispatchFallback,
+    uint CallToken,
+    string Description);
+
+/// <summary>The "dispatchapi" mode: the managed API's dispatch paths, step by step.</summary>
+public sealed record DispatchApiReport(IReadOnlyList<DispatchApiStep> Steps);
