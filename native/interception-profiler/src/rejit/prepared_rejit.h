@@ -15,7 +15,12 @@ typedef struct aip_prepared_rejit {
     uint32_t body_size;
     uint32_t il_map_count;
     const alvk_il_map_entry *il_map; /* points into data, after the body */
-    _Alignas(8) uint8_t data[];      /* the IL method body for SetILFunctionBody, then the map */
+    /* How the body reaches a replacement (ABI 3.4), set by the worker before it publishes:
+     * what the telemetry says while the body is in force (NONE for a generation). */
+    alvk_dispatch_path dispatch_path;
+    alvk_status dispatch_fallback;
+    uint32_t call_token;
+    _Alignas(8) uint8_t data[]; /* the IL method body for SetILFunctionBody, then the map */
 } aip_prepared_rejit;
 
 /* A snapshot holding copies of body and map, with one reference; NULL when out of memory. */
