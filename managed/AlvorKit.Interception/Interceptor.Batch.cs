@@ -9,7 +9,8 @@ namespace AlvorKit.Interception;
 public sealed partial class Interceptor
 {
     /// <summary>
-    /// Installs every pair as <see cref="Install"/> does, all or nothing, in one command to the
+    /// Installs every pair as <see cref="Install"/> does (the direct call where it can work, as
+    /// <see cref="PreferCalli"/> says), all or nothing, in one command to the
     /// profiler (one ReJIT request for all targets and their inliners): a mod loader's or a
     /// patch set's thousand targets cost one round trip. Every pair is checked first, on this
     /// thread; when any is refused, nothing reaches the profiler and one exception lists every
@@ -87,7 +88,9 @@ public sealed partial class Interceptor
             ThrowIfRefused(refusals, batch.Count, refusals.Count > 0 && refusals[0].Reason is InterceptionException e ? e.Status : null);
             var handles = new ulong[batch.Count];
             var statuses = new InterceptionStatus[batch.Count];
-            InterceptionStatus queued = Native.InstallBatch(descriptions, entries, owner.Id, handles, statuses, out ulong command);
+            NativeProfiler.ReplacementMethod?[] methods = [.. batch.Select(p => MethodOf(p.Target, p.Replacement))];
+            InterceptionStatus queued = Native.InstallBatch(descriptions, entries, methods, owner.Id, handles, statuses,
+                out ulong command);
             if (queued != InterceptionStatus.Ok)
                 throw Refusal(batch, statuses, queued);
             InterceptionStatus result = await WaitFor(command, synchronous).ConfigureAwait(false);
@@ -103,6 +106,7 @@ public sealed partial class Interceptor
             {
                 NativePatch native = PatchRegistry.Track(batch[i].Target, handles[i]);
                 patches[i] = new Patch(this, native, owner, batch[i].Target) { Replacement = batch[i].Replacement };
+                patches[i].NoteDispatch(Native.Telemetry(handles[i]));
                 Hold(native, patches[i]);
             }
             return patches;

@@ -257,7 +257,7 @@ internal sealed unsafe class NativeProfiler
     public InterceptionStatus Install(MethodDescription target, IntPtr replacement, ReplacementMethod? method,
         ulong owner, out ulong handle, out ulong command)
     {
-        var rc = (InterceptionStatus)_library.PatchInstall(Request(target, replacement, owner), out handle);
+        var rc = (InterceptionStatus)_library.PatchInstall(Request(target, replacement, method, owner), out handle);
         command = _library.LastCommand();
         return rc;
     }
@@ -265,11 +265,12 @@ internal sealed unsafe class NativeProfiler
     /// <summary>alvk_patch_install_batch for these targets (descriptions) and replacements: the
     /// batch's status, each request's status and handle, and its one command.</summary>
     public InterceptionStatus InstallBatch(IReadOnlyList<MethodDescription> targets, IReadOnlyList<IntPtr> replacements,
-        ulong owner, ulong[] handles, InterceptionStatus[] statuses, out ulong command)
+        IReadOnlyList<ReplacementMethod?> methods, ulong owner, ulong[] handles, InterceptionStatus[] statuses,
+        out ulong command)
     {
         var requests = new AlvkInstallRequest[targets.Count];
         for (int i = 0; i < requests.Length; i++)
-            requests[i] = Request(targets[i], replacements[i], owner);
+            requests[i] = Request(targets[i], replacements[i], methods[i], owner);
         var raw = new AlvkStatus[requests.Length];
         var rc = (InterceptionStatus)_library.PatchInstallBatch(requests, handles, raw);
         command = _library.LastCommand();
@@ -278,8 +279,10 @@ internal sealed unsafe class NativeProfiler
         return rc;
     }
 
-    // An install request for the copy the description is of.
-    private static AlvkInstallRequest Request(MethodDescription target, IntPtr replacement, ulong owner)
+    // An install request for the copy the description is of, naming the replacement's method
+    // for the direct call when `method` is not null.
+    private static AlvkInstallRequest Request(MethodDescription target, IntPtr replacement, ReplacementMethod? method,
+        ulong owner)
     {
         AlvkInstallRequest request = default;
         request.Size = (uint)sizeof(AlvkInstallRequest);
