@@ -8,6 +8,7 @@
 #include "runtime/profiler_runtime.h"
 
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ABI 3.1 appended fields to some structs: their ABI 3.0 size is the minimum accepted. An
@@ -299,13 +300,38 @@ ALVK_API alvk_status ALVK_CALL alvk_patch_replace_with(alvk_patch_handle handle,
                                           &t_last_command);
 }
 
-/* ABI 3.4 entry point under construction (issue 12): refused until implemented. */
-
 ALVK_API alvk_status ALVK_CALL alvk_patch_install_batch(const alvk_install_request *requests,
                                                         uint32_t count, alvk_patch_handle *handles,
                                                         alvk_status *statuses)
 {
-    (void)requests, (void)count, (void)handles, (void)statuses;
     t_last_command = 0;
-    return ALVK_E_INTERNAL;
+    if (requests == 0 || handles == 0 || statuses == 0)
+        return ALVK_E_NULL_ARGUMENT;
+    if (count == 0 || count > ALVK_MAX_BATCH_REQUESTS)
+        return ALVK_E_LIMIT_EXCEEDED;
+    uint32_t stride = requests[0].size;
+    if (stride < AIP_MIN_INSTALL_REQUEST)
+        return ALVK_E_STRUCT_SIZE;
+    /* Every request as long as the first (the stride), else that one is refused, none queued. */
+    for (uint32_t i = 1; i < count; ++i) {
+        const alvk_install_request *r =
+            (const alvk_install_request *)(const void *)((const char *)requests +
+                                                         (size_t)i * stride);
+        if (r->size != stride) {
+            for (uint32_t k = 0; k < count; ++k) {
+                handles[k] = 0;
+                statuses[k] = k == i ? ALVK_E_STRUCT_SIZE : ALVK_E_BATCH_ABORTED;
+            }
+            return ALVK_E_STRUCT_SIZE;
+        }
+    }
+    alvk_install_request *full = malloc((size_t)count * sizeof *full);
+    if (full == 0)
+        return ALVK_E_INTERNAL;
+    for (uint32_t i = 0; i < count; ++i)
+        copy_in(&full[i], sizeof full[i], (const char *)requests + (size_t)i * stride);
+    alvk_status status = aip_runtime_patch_install_batch(aip_attached_profiler(), full, count,
+                                                         handles, statuses, &t_last_command);
+    free(full);
+    return status;
 }

@@ -90,6 +90,11 @@ static alvk_status publish(const aip_apply_env *env, uint32_t index, const aip_p
                            aip_rejit_applied *a)
 {
     assert(!a->requested && "one request per commit");
+    if (env->held != NULL) { /* a batch's install: published with the others, or not at all */
+        aip_held_publish h = {prepared, id, p->module_id, p->token, p->telemetry.flags, 1};
+        *env->held = h;
+        return ALVK_OK;
+    }
     aip_prepared_rejit *previous = aip_rejit_publish(env->rejit, index, prepared);
     HRESULT hr = request_rejit(env, p->module_id, p->token, p->telemetry.flags);
     if (FAILED(hr)) {
@@ -107,13 +112,7 @@ static alvk_status publish(const aip_apply_env *env, uint32_t index, const aip_p
 
 /* ---- One generation ---------------------------------------------------------------------- */
 
-/* Why a generation was refused, as its record keeps it: recorded once, by the command. */
-typedef struct refusal {
-    uint32_t failing;    /* the relocation (or instruction) it came from */
-    int32_t metadata_hr; /* the metadata HRESULT behind it, or 0 */
-    int type_mismatch;   /* the stack-type check refused it: `types` says where */
-    aip_stack_result types;
-} refusal;
+typedef aip_refusal refusal; /* apply_generation.h */
 
 /* The generation's record, once: rejected with why (and where the types differ). */
 static void record_refusal(const aip_apply_env *env, uint32_t index, alvk_generation_id id,
@@ -674,4 +673,28 @@ alvk_status aip_apply_rollbacks(void *payload, void *context)
 {
     (void)payload; /* every patch with a rollback due is served, whichever one queued this */
     return apply_rollbacks(context);
+}
+
+/* ---- The batch's pieces (apply_batch.c) ------------------------------------------------- */
+
+alvk_status aip_apply_install_held(const aip_apply_env *env, const aip_patch_command *c,
+                                   const aip_patch *p, aip_refusal *why, aip_rejit_applied *a,
+                                   aip_held_publish *held)
+{
+    aip_apply_env holding = *env;
+    holding.held = held;
+    return install_or_replace(&holding, c, p, why, a);
+}
+
+void aip_apply_record_refusal(const aip_apply_env *env, uint32_t index, alvk_generation_id id,
+                              alvk_status status, const aip_refusal *why)
+{
+    record_refusal(env, index, id, status, why);
+}
+
+void aip_apply_finish(const aip_apply_env *env, uint32_t index, alvk_command_id command,
+                      const aip_patch *before, alvk_status status, uint64_t added_owner,
+                      uint64_t queued_ns, aip_rejit_applied *a)
+{
+    finish(env, index, command, before, status, added_owner, queued_ns, a);
 }

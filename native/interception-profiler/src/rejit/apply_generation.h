@@ -16,9 +16,11 @@
 #include "emit/replacement_read.h"
 #include "generation/relocation_blob.h"
 #include "il/dispatch.h"
+#include "il/il_stack_types.h"
 #include "metadata/signature.h"
 #include "rejit/inliner_map.h"
 #include "rejit/patch_table.h"
+#include "rejit/rejit_state.h"
 
 #include <stdint.h>
 
@@ -47,6 +49,18 @@ typedef struct aip_apply_scratch {
 /* Marks the calling thread as the one that may use `scratch` (the worker, when it starts). */
 void aip_apply_scratch_claim(aip_apply_scratch *scratch);
 
+/* An install of a batch whose publish is held back (apply_batch.c): the body it prepared, for
+ * the generation and the target's module and token, published with the batch's others once
+ * every install of the batch is prepared. */
+typedef struct aip_held_publish {
+    aip_prepared_rejit *prepared; /* NULL: nothing was prepared (or the original IL) */
+    alvk_generation_id id;
+    uintptr_t module_id;
+    uint32_t token;
+    uint32_t flags; /* the patch's install flags (ALVK_INSTALL_INLINER_FALLBACK) */
+    int held;       /* 1 once the install reached its publish */
+} aip_held_publish;
+
 /* The state the apply path reads and changes. */
 typedef struct aip_apply_env {
     ICorProfilerInfo15 *info;
@@ -55,7 +69,16 @@ typedef struct aip_apply_env {
     aip_inliner_map *inliners;
     aip_emitter *emitter;
     aip_apply_scratch *scratch;
+    aip_held_publish *held; /* NULL; a batch's install: publish holds its body here */
 } aip_apply_env;
+
+/* Why a generation was refused, as its record keeps it: recorded once, by the command. */
+typedef struct aip_refusal {
+    uint32_t failing;    /* the relocation (or instruction) it came from */
+    int32_t metadata_hr; /* the metadata HRESULT behind it, or 0 */
+    int type_mismatch;   /* the stack-type check refused it: `types` says where */
+    aip_stack_result types;
+} aip_refusal;
 
 typedef enum aip_patch_command_kind {
     AIP_PATCH_INSTALL = 1,
@@ -109,5 +132,19 @@ void aip_discard_patch_command(void *payload, void *context);
 alvk_status aip_apply_staged_generation(void *payload, void *context);
 void aip_discard_staged_generation(void *payload, void *context);
 alvk_status aip_apply_rollbacks(void *payload, void *context);
+
+/* The batch's pieces of a command (apply_batch.c), on the worker: an install run as
+ * aip_apply_patch_command runs it, up to its publish, which it holds in *held (*a filled as for
+ * a granted publish, but for the request: the batch requests every target at once); a
+ * refused generation's record; and the end of an install's command, as every command ends
+ * (command 0: a batch's patch, whose command ends with the batch). */
+alvk_status aip_apply_install_held(const aip_apply_env *env, const aip_patch_command *c,
+                                   const aip_patch *p, aip_refusal *why, aip_rejit_applied *a,
+                                   aip_held_publish *held);
+void aip_apply_record_refusal(const aip_apply_env *env, uint32_t index, alvk_generation_id id,
+                              alvk_status status, const aip_refusal *why);
+void aip_apply_finish(const aip_apply_env *env, uint32_t index, alvk_command_id command,
+                      const aip_patch *before, alvk_status status, uint64_t added_owner,
+                      uint64_t queued_ns, aip_rejit_applied *a);
 
 #endif

@@ -4,7 +4,9 @@
 #include "runtime/profiler_runtime.h"
 
 #include "generation/generation_validate.h"
+#include "rejit/apply_batch.h"
 #include "rejit/apply_generation.h"
+#include "rejit/rejit_batch.h"
 #include "rejit/rejit_events.h"
 #include "rejit/rejit_generations.h"
 #include "rejit/rejit_state.h"
@@ -55,8 +57,9 @@ static alvk_status accept(aip_profiler *rt, uint32_t slot, const aip_rejit_reque
     return status;
 }
 
-alvk_status aip_runtime_patch_install(aip_profiler *rt, const alvk_install_request *request,
-                                      alvk_patch_handle *handle, alvk_command_id *command)
+/* The checks an install makes before anything else (alvk_patch_install, and each request of
+ * a batch). */
+static alvk_status check_install(const alvk_install_request *request)
 {
     if (request->owner == 0)
         return ALVK_E_INVALID_OWNER;
@@ -66,29 +69,44 @@ alvk_status aip_runtime_patch_install(aip_profiler *rt, const alvk_install_reque
         request->reserved != 0 || request->reserved1 != 0 || request->reserved2 != 0 ||
         (request->module_id == 0 && request->module_epoch != 0))
         return ALVK_E_INVALID_FLAGS;
-    alvk_status status =
-        check_replacement_method(request->replacement_module_id, request->replacement_token);
+    return check_replacement_method(request->replacement_module_id, request->replacement_token);
+}
+
+/* An install's command and its RejitState request (pointing into `request`), with the module
+ * copy it names resolved. */
+static void install_command(aip_profiler *rt, const alvk_install_request *request,
+                            aip_patch_command *c, aip_rejit_request *r)
+{
+    memset(c, 0, sizeof *c);
+    c->kind = AIP_PATCH_INSTALL;
+    c->owner = request->owner;
+    c->replacement = request->replacement;
+    c->replacement_module = request->replacement_module_id;
+    c->replacement_token = request->replacement_token;
+    c->token = request->method_token;
+    memcpy(c->signature_hash, request->signature_hash, sizeof c->signature_hash);
+    memcpy(c->body_identity, request->body_identity, sizeof c->body_identity);
+    aip_rejit_request install = {
+        AIP_REQUEST_INSTALL, &request->module_mvid, 0, 0, c->token, request->flags, 0, c->owner, 0};
+    *r = install;
+    uint64_t copy_id = 0;
+    aip_runtime_resolve_copy(rt, &request->module_mvid, request->module_id, request->module_epoch,
+                             &copy_id, &r->copy_epoch, &c->resolve_status);
+    r->copy_id = (uintptr_t)copy_id;
+}
+
+alvk_status aip_runtime_patch_install(aip_profiler *rt, const alvk_install_request *request,
+                                      alvk_patch_handle *handle, alvk_command_id *command)
+{
+    alvk_status status = check_install(request);
     if (status != ALVK_OK)
         return status;
     status = aip_runtime_commands_available(rt);
     if (status != ALVK_OK)
         return status;
     aip_patch_command c;
-    memset(&c, 0, sizeof c);
-    c.kind = AIP_PATCH_INSTALL;
-    c.owner = request->owner;
-    c.replacement = request->replacement;
-    c.replacement_module = request->replacement_module_id;
-    c.replacement_token = request->replacement_token;
-    c.token = request->method_token;
-    memcpy(c.signature_hash, request->signature_hash, sizeof c.signature_hash);
-    memcpy(c.body_identity, request->body_identity, sizeof c.body_identity);
-    aip_rejit_request r = {
-        AIP_REQUEST_INSTALL, &request->module_mvid, 0, 0, c.token, request->flags, 0, c.owner, 0};
-    uint64_t copy_id = 0;
-    aip_runtime_resolve_copy(rt, &request->module_mvid, request->module_id, request->module_epoch,
-                             &copy_id, &r.copy_epoch, &c.resolve_status);
-    r.copy_id = (uintptr_t)copy_id;
+    aip_rejit_request r;
+    install_command(rt, request, &c, &r);
     uint32_t slot = 0;
     aip_rejit_accepted a;
     if ((status = aip_queue_reserve(&rt->worker.queue, &slot)) != ALVK_OK ||
@@ -104,6 +122,83 @@ alvk_status aip_runtime_patch_install(aip_profiler *rt, const alvk_install_reque
     *handle = a.handle;
     *command = c.command;
     return ALVK_OK;
+}
+
+/* Every request's status `status` (one that concerns the batch as a whole). */
+static alvk_status refuse_batch(alvk_status *statuses, uint32_t count, alvk_status status)
+{
+    for (uint32_t i = 0; i < count; ++i)
+        statuses[i] = status;
+    return status;
+}
+
+/* The batch's queuing, its arrays allocated: accepted in RejitState under one command into
+ * one reserved queue slot, or refused with nothing changed. */
+static alvk_status queue_batch(aip_profiler *rt, const alvk_install_request *requests,
+                               uint32_t count, aip_patch_batch *b, aip_rejit_request *r,
+                               aip_rejit_accepted *accepted, alvk_patch_handle *handles,
+                               alvk_status *statuses, alvk_command_id *command)
+{
+    for (uint32_t i = 0; i < count; ++i)
+        install_command(rt, &requests[i], &b->entries[i], &r[i]);
+    uint32_t slot = 0;
+    alvk_status status = aip_queue_reserve(&rt->worker.queue, &slot);
+    if (status != ALVK_OK)
+        return refuse_batch(statuses, count, status);
+    status = aip_rejit_accept_batch(&rt->rejit, r, count, accepted, statuses);
+    if (status != ALVK_OK) {
+        aip_queue_release(&rt->worker.queue, slot);
+        return status;
+    }
+    uint64_t queued_ns = aip_monotonic_ns();
+    for (uint32_t i = 0; i < count; ++i) {
+        aip_patch_command *c = &b->entries[i];
+        c->index = accepted[i].index;
+        c->added_owner = (uint32_t)accepted[i].added_owner;
+        c->generation = accepted[i].generation;
+        c->command = accepted[i].command;
+        c->queued_ns = queued_ns;
+        handles[i] = accepted[i].handle;
+    }
+    b->command = accepted[0].command;
+    *command = b->command;
+    /* The worker owns b once it is committed (it frees it). */
+    aip_queue_commit(&rt->worker.queue, slot, aip_apply_batch, aip_discard_batch, &b, sizeof b,
+                     NULL);
+    return ALVK_OK;
+}
+
+alvk_status aip_runtime_patch_install_batch(aip_profiler *rt, const alvk_install_request *requests,
+                                            uint32_t count, alvk_patch_handle *handles,
+                                            alvk_status *statuses, alvk_command_id *command)
+{
+    alvk_status first = ALVK_OK;
+    for (uint32_t i = 0; i < count; ++i) {
+        handles[i] = 0;
+        statuses[i] = check_install(&requests[i]);
+        if (first == ALVK_OK)
+            first = statuses[i];
+    }
+    if (first != ALVK_OK) {
+        for (uint32_t i = 0; i < count; ++i)
+            if (statuses[i] == ALVK_OK)
+                statuses[i] = ALVK_E_BATCH_ABORTED;
+        return first;
+    }
+    alvk_status status = aip_runtime_commands_available(rt);
+    if (status != ALVK_OK)
+        return refuse_batch(statuses, count, status);
+    aip_patch_batch *b = aip_patch_batch_create(count);
+    aip_rejit_request *r = malloc(count * sizeof *r);
+    aip_rejit_accepted *accepted = malloc(count * sizeof *accepted);
+    status = b != NULL && r != NULL && accepted != NULL
+                 ? queue_batch(rt, requests, count, b, r, accepted, handles, statuses, command)
+                 : refuse_batch(statuses, count, ALVK_E_INTERNAL);
+    if (status != ALVK_OK)
+        free(b);
+    free(r);
+    free(accepted);
+    return status;
 }
 
 static alvk_status command(aip_profiler *rt, alvk_patch_handle handle, uint64_t owner,

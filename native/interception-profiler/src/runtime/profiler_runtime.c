@@ -92,8 +92,8 @@ static void worker_main(void *arg)
 
 static HRESULT start_worker(aip_profiler *rt)
 {
-    aip_apply_env env = {rt->info,      &rt->rejit,   &rt->catalog,
-                         &rt->inliners, &rt->emitter, &rt->worker.scratch};
+    aip_apply_env env = {rt->info,     &rt->rejit,          &rt->catalog, &rt->inliners,
+                         &rt->emitter, &rt->worker.scratch, NULL};
     rt->worker.env = env;
     if (aip_queue_init(&rt->worker.queue, AIP_COMMAND_QUEUE_CAPACITY, &rt->worker.env) != ALVK_OK)
         return E_OUTOFMEMORY;

@@ -50,6 +50,11 @@ alvk_status aip_runtime_module_identify(aip_profiler *p, const alvk_mvid *mvid,
  * An accepted command's ID comes back in *command (untouched on refusal). */
 alvk_status aip_runtime_patch_install(aip_profiler *p, const alvk_install_request *request,
                                       alvk_patch_handle *handle, alvk_command_id *command);
+/* See alvk_patch_install_batch: `requests` is `count` (1..ALVK_MAX_BATCH_REQUESTS) whole
+ * requests (the caller copied them off the caller's stride), handles and statuses as many. */
+alvk_status aip_runtime_patch_install_batch(aip_profiler *p, const alvk_install_request *requests,
+                                            uint32_t count, alvk_patch_handle *handles,
+                                            alvk_status *statuses, alvk_command_id *command);
 alvk_status aip_runtime_patch_replace(aip_profiler *p, alvk_patch_handle handle, uint64_t owner,
                                       uint64_t replacement, alvk_command_id *command);
 /* ABI 3.4: as replace, with the replacement named as a method too (alvk_replacement; its

@@ -1,0 +1,190 @@
+/* The worker's side of a batch install: prepare all, then publish and request all, or none. */
+#include "rejit/apply_batch.h"
+
+#include "rejit/rejit_state.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+aip_patch_batch *aip_patch_batch_create(uint32_t count)
+{
+    aip_patch_batch *b = malloc(sizeof *b + (size_t)count * sizeof b->entries[0]);
+    if (b != NULL) {
+        memset(b, 0, sizeof *b);
+        b->count = count;
+    }
+    return b;
+}
+
+/* One install of the batch as the worker takes it. */
+typedef struct batch_install {
+    aip_patch before;
+    aip_refusal why;
+    aip_rejit_applied a;
+    aip_held_publish held;
+    alvk_status status;
+    int published;
+} batch_install;
+
+/* The targets (module, method) one request names, grown as needed. */
+typedef struct request_list {
+    ModuleID *modules;
+    mdMethodDef *methods;
+    uint32_t count, capacity;
+} request_list;
+
+static int request_add(request_list *r, ModuleID module, mdMethodDef method)
+{
+    if (r->count == r->capacity) {
+        uint32_t grown = r->capacity == 0 ? 64 : r->capacity * 2;
+        ModuleID *modules = realloc(r->modules, grown * sizeof *modules);
+        if (modules != NULL)
+            r->modules = modules;
+        mdMethodDef *methods =
+            modules != NULL ? realloc(r->methods, grown * sizeof *methods) : NULL;
+        if (methods == NULL)
+            return -1;
+        r->methods = methods;
+        r->capacity = grown;
+    }
+    r->modules[r->count] = module;
+    r->methods[r->count++] = method;
+    return 0;
+}
+
+/* The request of every target of the batch whose flag `fallback` is as given: with
+ * inliners, RequestReJITWithInliners; on the fallback, RequestReJIT with the callers the
+ * profiler saw inline each target. S_FALSE when the batch has no such target. */
+static HRESULT request_group(const aip_apply_env *env, batch_install *w, uint32_t count,
+                             int fallback, aip_method_key *callers)
+{
+    request_list r = {NULL, NULL, 0, 0};
+    HRESULT hr = S_FALSE;
+    for (uint32_t i = 0; i < count && hr != E_OUTOFMEMORY; ++i) {
+        const aip_held_publish *h = &w[i].held;
+        if (((h->flags & ALVK_INSTALL_INLINER_FALLBACK) != 0) != fallback)
+            continue;
+        if (request_add(&r, h->module_id, h->token) != 0) {
+            hr = E_OUTOFMEMORY;
+            break;
+        }
+        aip_method_key callee = {h->module_id, h->token};
+        uint32_t n = fallback ? aip_inliner_map_callers(env->inliners, callee, callers,
+                                                        AIP_MAX_INLINERS_PER_REQUEST)
+                              : 0;
+        for (uint32_t k = 0; k < n && k < AIP_MAX_INLINERS_PER_REQUEST; ++k)
+            if (request_add(&r, callers[k].module_id, callers[k].token) != 0)
+                hr = E_OUTOFMEMORY;
+    }
+    if (hr != E_OUTOFMEMORY && r.count > 0) {
+        ICorProfilerInfo15 *info = env->info;
+        hr = fallback ? info->lpVtbl->RequestReJIT(info, r.count, r.modules, r.methods)
+                      : info->lpVtbl->RequestReJITWithInliners(info, COR_PRF_REJIT_BLOCK_INLINING,
+                                                               r.count, r.modules, r.methods);
+    }
+    free(r.modules);
+    free(r.methods);
+    return hr;
+}
+
+/* Every body published, then each group of targets requested at once. An install whose group's
+ * request the runtime refused gets its previous body back and ALVK_E_REJIT_FAILED. */
+static void publish_all(const aip_apply_env *env, batch_install *w, const aip_patch_batch *b,
+                        uint64_t queued_ns)
+{
+    for (uint32_t i = 0; i < b->count; ++i) {
+        w[i].a.replaced = aip_rejit_publish(env->rejit, b->entries[i].index, w[i].held.prepared);
+        w[i].held.prepared = NULL; /* published: the table holds it */
+    }
+    /* The fallback's callers, read once per target (the scratch is the worker's). */
+    aip_method_key *callers = env->scratch->request_callers;
+    for (int fallback = 0; fallback < 2; ++fallback) {
+        HRESULT hr = request_group(env, w, b->count, fallback, callers);
+        for (uint32_t i = 0; i < b->count; ++i) {
+            batch_install *x = &w[i];
+            uint32_t index = b->entries[i].index;
+            if (((x->held.flags & ALVK_INSTALL_INLINER_FALLBACK) != 0) != fallback)
+                continue;
+            if (FAILED(hr)) {
+                aip_rejit_note_request(env->rejit, index, hr, queued_ns);
+                aip_prepared_release(aip_rejit_publish(env->rejit, index, x->a.replaced));
+                memset(&x->a, 0, sizeof x->a);
+                x->status = ALVK_E_REJIT_FAILED;
+                continue;
+            }
+            x->a.requested = 1;
+            x->a.request_hresult = hr;
+            x->a.request_queued_ns = queued_ns;
+            x->a.generation = x->held.id;
+            x->published = 1;
+        }
+    }
+}
+
+alvk_status aip_apply_batch(void *payload, void *context)
+{
+    const aip_apply_env *env = context;
+    aip_patch_batch *b = *(aip_patch_batch **)payload;
+    batch_install *w = calloc(b->count, sizeof *w);
+    alvk_status first = w != NULL ? ALVK_OK : ALVK_E_INTERNAL;
+    uint64_t queued_ns = b->count > 0 ? b->entries[0].queued_ns : aip_monotonic_ns();
+    for (uint32_t i = 0; w != NULL && i < b->count; ++i)
+        aip_rejit_copy(env->rejit, b->entries[i].index, &w[i].before);
+    /* Every install prepared (nothing published) until the first refusal. */
+    for (uint32_t i = 0; i < b->count && first == ALVK_OK; ++i) {
+        const aip_patch_command *c = &b->entries[i];
+        batch_install *x = &w[i];
+        x->status = aip_patch_state_is_terminal(x->before.state)
+                        ? ALVK_E_PATCH_ENDED
+                        : aip_apply_install_held(env, c, &x->before, &x->why, &x->a, &x->held);
+        if (x->status != ALVK_OK)
+            first = x->status;
+    }
+    if (first == ALVK_OK)
+        publish_all(env, w, b, queued_ns);
+    for (uint32_t i = 0; i < b->count; ++i) {
+        const aip_patch_command *c = &b->entries[i];
+        uint64_t added_owner = c->added_owner ? c->owner : 0;
+        if (w == NULL) {
+            aip_patch before;
+            aip_rejit_copy(env->rejit, c->index, &before);
+            aip_rejit_applied none;
+            memset(&none, 0, sizeof none);
+            aip_apply_finish(env, c->index, 0, &before, ALVK_E_INTERNAL, added_owner, c->queued_ns,
+                             &none);
+            continue;
+        }
+        batch_install *x = &w[i];
+        if (!x->published) {
+            /* Refused: this install's own failure (or its request's), else the batch's.
+             * Nothing of it runs. */
+            static const aip_refusal no_refusal;
+            alvk_status status = x->status != ALVK_OK ? x->status : ALVK_E_BATCH_ABORTED;
+            aip_prepared_release(x->held.prepared);
+            memset(&x->a, 0, sizeof x->a);
+            aip_apply_record_refusal(env, c->index, c->generation, status,
+                                     status == x->status ? &x->why : &no_refusal);
+            if (first == ALVK_OK)
+                first = status;
+            x->status = status;
+        }
+        aip_apply_finish(env, c->index, 0, &x->before, x->status, added_owner, c->queued_ns, &x->a);
+    }
+    aip_rejit_end_command(env->rejit, b->command, first);
+    free(w);
+    free(b);
+    return first;
+}
+
+void aip_discard_batch(void *payload, void *context)
+{
+    const aip_apply_env *env = context;
+    aip_patch_batch *b = *(aip_patch_batch **)payload;
+    for (uint32_t i = 0; i < b->count; ++i) {
+        const aip_patch_command *c = &b->entries[i];
+        aip_rejit_discard_command(env->rejit, c->index, 0, c->generation,
+                                  c->added_owner ? c->owner : 0, c->queued_ns);
+    }
+    aip_rejit_end_command(env->rejit, b->command, ALVK_E_WORKER_UNAVAILABLE);
+    free(b);
+}
