@@ -181,7 +181,7 @@ sanitized_proofs() {
 # The proofs that run again with the profiler under ASan: generations, the managed API,
 # command identity, concurrency (the native queue and the managed per-target gates), bad input
 # and both dispatch paths (the direct call reads the replacement's metadata and emits references).
-SANITIZED_PROOFS="FullyQualifiedName~PatchDispatchProofs|FullyQualifiedName~InterceptionDispatchProofs|FullyQualifiedName~HotReloadProofs|FullyQualifiedName~HotReloadCoreProofs|FullyQualifiedName~GenerationProofs|FullyQualifiedName~GenerationAbi33Proofs|FullyQualifiedName~GenerationRefusalProofs|FullyQualifiedName~InterceptionApiProofs|FullyQualifiedName~InterceptionConcurrencyProofs|FullyQualifiedName~CommandProofs|FullyQualifiedName~PatchStressProofs|FullyQualifiedName~PatchBadInputProofs|FullyQualifiedName~ModuleCopyProofs|FullyQualifiedName~MemoryProofs|FullyQualifiedName~QueueFullProofs|FullyQualifiedName~RecyclingProofs|FullyQualifiedName~ExitProofs|FullyQualifiedName~MixedStressProofs|FullyQualifiedName~SubmitStormProofs"
+SANITIZED_PROOFS="FullyQualifiedName~PatchDispatchProofs|FullyQualifiedName~InterceptionDispatchProofs|FullyQualifiedName~HotReloadProofs|FullyQualifiedName~HotReloadCoreProofs|FullyQualifiedName~GenerationProofs|FullyQualifiedName~GenerationAbi33Proofs|FullyQualifiedName~GenerationRefusalProofs|FullyQualifiedName~InterceptionApiProofs|FullyQualifiedName~InterceptionConcurrencyProofs|FullyQualifiedName~CommandProofs|FullyQualifiedName~PatchStressProofs|FullyQualifiedName~PatchBadInputProofs|FullyQualifiedName~ModuleCopyProofs|FullyQualifiedName~MemoryProofs|FullyQualifiedName~QueueFullProofs|FullyQualifiedName~RecyclingProofs|FullyQualifiedName~ExitProofs|FullyQualifiedName~MixedStressProofs|FullyQualifiedName~SubmitStormProofs|FullyQualifiedName~ScaleProofs"
 
 stress() {
   # The full mixed stress (8 threads x 10,000 commands on 50 targets while 2 threads call
@@ -291,6 +291,9 @@ bench() {
   (cd build/bench && MODULES=PatchBenchmark profiled \
     dotnet "$ROOT/tools/PatchBenchmark/bin/Release/net10.0/PatchBenchmark.dll" calls) |
     grep -E '^\||^BenchmarkDotNet|^(AMD|Intel)|^  \[Host\]'
+  step "scale and memory: an inert profiled process against an unprofiled one, 1,000 targets in one batch"
+  dotnet build tools/ScaleBenchmark/ScaleBenchmark.csproj -c Release -v quiet -nologo
+  dotnet tools/ScaleBenchmark/bin/Release/net10.0/ScaleBenchmark.dll "$ALVK_NATIVE_LIBRARY" "${PAIRS:-9}"
   step "allocation capture benchmark"
   dotnet build tools/AllocationBenchmark/AllocationBenchmark.csproj -c Release -v quiet -nologo
   dotnet tools/AllocationBenchmark/bin/Release/net10.0/AllocationBenchmark.dll \

@@ -26,32 +26,41 @@ internal static class Parent
         return 0;
     }
 
-    // Paired runs, interleaved: an unprofiled child, then a profiled one with patching on and
-    // nothing patched; each reports its memory once started and settled.
+    // Runs interleaved: an unprofiled child, an unprofiled one with ReadyToRun code refused
+    // (DOTNET_ReadyToRun=0: what the profiler's event mask makes the runtime do while patching
+    // is on), then a profiled one with patching on and nothing patched; each reports its memory
+    // once started and settled.
     private static void InertMemory(string self, string library, int pairs)
     {
-        var unprofiled = new List<long[]>();
-        var profiled = new List<long[]>();
-        Launch(self, new(), "child-rss");
-        Launch(self, Profiled(library, "ScaleBenchmark"), "child-rss");
-        for (int i = 0; i < pairs; i++)
+        var configurations = new (string Name, Dictionary<string, string> Env)[]
         {
-            unprofiled.Add(Reading(Launch(self, new(), "child-rss")));
-            profiled.Add(Reading(Launch(self, Profiled(library, "ScaleBenchmark"), "child-rss")));
-        }
+            ("unprofiled", new()),
+            ("unprofiled, DOTNET_ReadyToRun=0", new() { ["DOTNET_ReadyToRun"] = "0" }),
+            ("profiled, patching on", Profiled(library, "ScaleBenchmark")),
+        };
+        var readings = configurations.Select(_ => new List<long[]>()).ToArray();
+        foreach (var c in configurations)
+            Launch(self, c.Env, "child-rss");
+        for (int i = 0; i < pairs; i++)
+            for (int c = 0; c < configurations.Length; c++)
+                readings[c].Add(Reading(Launch(self, configurations[c].Env, "child-rss")));
         Console.WriteLine(FormattableString.Invariant(
-            $"Inert profiled process (patching on, nothing patched) against an unprofiled one: {pairs} paired runs of `ScaleBenchmark child-rss`, medians"));
+            $"Inert profiled process (patching on, nothing patched) against unprofiled ones: {pairs} interleaved runs of each of `ScaleBenchmark child-rss`, medians (KiB)"));
         Console.WriteLine();
-        Console.WriteLine("| measure | unprofiled | profiled | difference |");
-        Console.WriteLine("|---|---:|---:|---:|");
-        string[] names = ["VmRSS (KiB)", "RssAnon (KiB)", "malloc in use (KiB)", "malloc arena + mmap (KiB)"];
+        Console.WriteLine("| measure | unprofiled | unprofiled, ReadyToRun off | profiled | profiled - unprofiled | profiled - unprofiled with ReadyToRun off |");
+        Console.WriteLine("|---|---:|---:|---:|---:|---:|");
+        string[] names = ["VmRSS", "RssAnon", "malloc in use", "malloc arena + mmap"];
         long[] scale = [1, 1, 1024, 1024];
         for (int m = 0; m < names.Length; m++)
         {
-            long u = Median(unprofiled.Select(r => r[m] / scale[m])), p = Median(profiled.Select(r => r[m] / scale[m]));
-            var differences = unprofiled.Zip(profiled, (a, b) => (b[m] - a[m]) / scale[m]).ToList();
+            long[] medians = [.. readings.Select(rs => Median(rs.Select(r => r[m] / scale[m])))];
+            string Difference(int baseline)
+            {
+                var d = readings[baseline].Zip(readings[2], (a, b) => (b[m] - a[m]) / scale[m]).ToList();
+                return FormattableString.Invariant($"{Median(d):+#;-#;0} ({d.Min():+#;-#;0} .. {d.Max():+#;-#;0})");
+            }
             Console.WriteLine(FormattableString.Invariant(
-                $"| {names[m]} | {u} | {p} | {Median(differences):+#;-#;0} (pairs: {differences.Min():+#;-#;0} .. {differences.Max():+#;-#;0}) |"));
+                $"| {names[m]} | {medians[0]} | {medians[1]} | {medians[2]} | {Difference(0)} | {Difference(1)} |"));
         }
     }
 
