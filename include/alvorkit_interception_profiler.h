@@ -373,7 +373,8 @@ typedef uint64_t alvk_command_id;
 #define ALVK_COMMAND_HISTORY 1024
 
 /* ABI 3.4: the patch table holds ALVORKIT_INTERCEPTION_MAX_PATCHES patches (live or ended;
- * ended ones are recycled oldest first), ALVK_DEFAULT_PATCH_CAPACITY when unset, between
+ * once ALVK_MIN_PATCH_CAPACITY patches have ended, or at the bound, a new patch recycles the
+ * oldest ended one), ALVK_DEFAULT_PATCH_CAPACITY when unset, between
  * ALVK_MIN_PATCH_CAPACITY and ALVK_MAX_PATCH_CAPACITY. It grows as patches are installed:
  * the bound costs no memory until it is used. alvk_runtime_status.patch_capacity says the
  * bound in force. ALVK_MAX_PATCHES is ABI 3.0's fixed size, kept as the minimum. */
@@ -825,8 +826,9 @@ ALVK_API alvk_status ALVK_CALL alvk_patch_replace(alvk_patch_handle handle, uint
 ALVK_API alvk_status ALVK_CALL alvk_patch_replace_with(alvk_patch_handle handle, uint64_t owner,
                                                       const alvk_replacement *replacement);
 
-/* ABI 3.4. Installs `count` patches (1..ALVK_MAX_BATCH_REQUESTS) as one command, all or
- * nothing, with one ReJIT request for all their targets (and their inliners).
+/* ABI 3.4. Installs `count` patches (1..ALVK_MAX_BATCH_REQUESTS, else ALVK_E_LIMIT_EXCEEDED) as
+ * one command, all or nothing, with one ReJIT request for all their targets (and their
+ * inliners). NULL arrays: ALVK_E_NULL_ARGUMENT.
  * `requests` is an array of `count` requests, each requests[0].size bytes long (the stride;
  * every request's size must equal it). At once, for every request, the checks
  * alvk_patch_install makes when it queues; two

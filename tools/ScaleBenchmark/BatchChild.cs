@@ -26,7 +26,10 @@ internal static class BatchChild
     public static int Replacement(int x) => x + 1_000_000;
 
     private readonly record struct Round(string Name, double CommandMs, double FirstCallsMs, double RemoveMs,
-        Memory.Reading Idle, Memory.Reading Active, Memory.Reading Removed, ulong SnapshotBytes, uint Slots, string Errors);
+        Memory.Reading Idle, Memory.Reading Active, Memory.Reading Removed, ulong SnapshotBytes, uint Slots, string Errors)
+    {
+        public ulong SnapshotBytesRemoved { get; init; }
+    }
 
     internal static int Run(int rounds)
     {
@@ -73,11 +76,11 @@ internal static class BatchChild
             Console.WriteLine(FormattableString.Invariant(
                 $"| {r.Name} | {r.CommandMs:F1} | {r.FirstCallsMs:F1} | {r.RemoveMs:F1} | {(r.Errors.Length == 0 ? "none" : r.Errors)} |"));
         Console.WriteLine();
-        Console.WriteLine("| batch | malloc in use, active - idle (per patch, bytes) | profiler snapshots (per patch, bytes) | patch slots allocated | RSS active - idle (per patch, bytes) | malloc in use, removed - idle (KiB) | malloc held (arena + mmap), removed - active (KiB) | RSS removed - active (KiB) |");
-        Console.WriteLine("|---|---:|---:|---:|---:|---:|---:|---:|");
+        Console.WriteLine("| batch | malloc in use, active - idle (per patch, bytes) | profiler snapshots (per patch, bytes) | patch slots allocated | RSS active - idle (per patch, bytes) | malloc in use, removed - idle (KiB) | malloc held (arena + mmap), removed - active (KiB) | RSS removed - active (KiB) | profiler snapshots after removal (bytes) |");
+        Console.WriteLine("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
         foreach (Round r in results)
             Console.WriteLine(FormattableString.Invariant(
-                $"| {r.Name} | {(r.Active.HeapInUse - r.Idle.HeapInUse) / n} | {r.SnapshotBytes / (ulong)n} | {r.Slots} | {(r.Active.VmRssKiB - r.Idle.VmRssKiB) * 1024 / n} | {(r.Removed.HeapInUse - r.Idle.HeapInUse) / 1024} | {(r.Removed.HeapHeld - r.Active.HeapHeld) / 1024} | {r.Removed.VmRssKiB - r.Active.VmRssKiB} |"));
+                $"| {r.Name} | {(r.Active.HeapInUse - r.Idle.HeapInUse) / n} | {r.SnapshotBytes / (ulong)n} | {r.Slots} | {(r.Active.VmRssKiB - r.Idle.VmRssKiB) * 1024 / n} | {(r.Removed.HeapInUse - r.Idle.HeapInUse) / 1024} | {(r.Removed.HeapHeld - r.Active.HeapHeld) / 1024} | {r.Removed.VmRssKiB - r.Active.VmRssKiB} | {r.SnapshotBytesRemoved} |"));
         return results.All(r => r.Errors.Length == 0) ? 0 : 1;
     }
 
@@ -101,9 +104,13 @@ internal static class BatchChild
                 removeFailures++;
         double removeMs = Stopwatch.GetElapsedTime(start).TotalMilliseconds;
         Memory.Reading removed = Memory.Read();
+        library.GetRuntimeStatus(out AlvkRuntimeStatus after);
         string errors = call != AlvkStatus.Ok || wait != AlvkStatus.Ok || result != AlvkStatus.Ok || wrong != 0 || removeFailures != 0
             ? $"batch {call}/{wait}/{result}, {wrong} not patched, {removeFailures} removals failed" : "";
-        return new Round(name, commandMs, firstCallsMs, removeMs, idle, active, removed, snapshots, slots, errors);
+        return new Round(name, commandMs, firstCallsMs, removeMs, idle, active, removed, snapshots, slots, errors)
+        {
+            SnapshotBytesRemoved = after.SnapshotBytes,
+        };
     }
 
     private static Round Managed(Interceptor interceptor, ProfilerLibrary library, MethodInfo[] targets, MethodInfo replacement,
@@ -123,8 +130,12 @@ internal static class BatchChild
         owner.Dispose();
         double removeMs = Stopwatch.GetElapsedTime(start).TotalMilliseconds;
         Memory.Reading removed = Memory.Read();
+        library.GetRuntimeStatus(out AlvkRuntimeStatus after);
         return new Round($"Interceptor.InstallMany ({path})", commandMs, firstCallsMs, removeMs, idle, active, removed,
-            snapshots, slots, wrong != 0 ? $"{wrong} not patched" : "");
+            snapshots, slots, wrong != 0 ? $"{wrong} not patched" : "")
+        {
+            SnapshotBytesRemoved = after.SnapshotBytes,
+        };
     }
 
     // Calls every target once (its first patched call compiles its new body); how many did
