@@ -1,11 +1,12 @@
 /* Fuzzes aip_config_evaluate, the startup decision over the profiler's environment (read
  * elsewhere; nothing here touches the real environment). Input: byte 0 = bits 0-3 pass
  * NULL (unset) for modules, allocations, profiler path, self path; bit 4 says the
- * profiler path names this library; bits 5-6 pass NULL for the two storage sizes; then
- * those six strings, separated by NUL bytes.
+ * profiler path names this library; bits 5-6 pass NULL for the two storage sizes, bit 7 for
+ * the patch bound; then those seven strings, separated by NUL bytes.
  * Checks the precedence config.h documents: path unset or empty, then a path naming
  * another file, then a malformed allocation flag, then a storage size that is not 1 to 10
- * decimal digits within its bounds (read here independently), then the module list exactly as
+ * decimal digits within its bounds (read here independently), then a patch bound that is not
+ * (256..1,048,576, default 65,536), then the module list exactly as
  * aip_allowlist_parse reads it; the allocation flag as aip_allocation_flag_parse reads it,
  * forced off when inert; aip_config_is_inert agrees; the message is NUL-terminated inside
  * its buffer, empty exactly on ALVK_OK and in allocation capture alone (modules unset,
@@ -20,7 +21,8 @@ static const aip_allowlist none;
 
 /* The storage-size rule, read independently of config.c: unset or "" is the default; else
  * only decimal digits, at most 10 of them, value 1..maximum. */
-static int size_ok(const char *text, uint32_t fallback, uint32_t maximum, uint32_t *value)
+static int bounded_ok(const char *text, uint32_t fallback, uint32_t minimum, uint32_t maximum,
+                      uint32_t *value)
 {
     if (text == NULL || text[0] == '\0') {
         *value = fallback;
@@ -36,7 +38,12 @@ static int size_ok(const char *text, uint32_t fallback, uint32_t maximum, uint32
         v = v * 10 + (unsigned)(text[i] - '0');
     }
     *value = (uint32_t)v;
-    return v >= 1 && v <= maximum;
+    return v >= minimum && v <= maximum;
+}
+
+static int size_ok(const char *text, uint32_t fallback, uint32_t maximum, uint32_t *value)
+{
+    return bounded_ok(text, fallback, 1, maximum, value);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -44,9 +51,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size < 1)
         return 0;
     uint8_t control = data[0];
-    char *field[6];
+    char *field[7];
     size_t at = 1;
-    for (int i = 0; i < 6; ++i) {
+    for (int i = 0; i < 7; ++i) {
         field[i] = aip_fuzz_string(data + at, size - at);
         at += strlen(field[i]) + 1;
         if (at > size)
@@ -61,6 +68,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     in.profiler_path_is_self = (control & 16) != 0;
     in.allocation_types = (control & 32) ? NULL : field[4];
     in.allocation_samples = (control & 64) ? NULL : field[5];
+    in.max_patches = (control & 128) ? NULL : field[6];
 
     memset(&config, 0xA5, sizeof config);
     aip_config_evaluate(&in, &config);
@@ -74,7 +82,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (aip_config_is_inert(status))
         AIP_FUZZ_CHECK(config.allocation_profiling == 0);
 
-    uint32_t flag = 0, types = 0, samples = 0;
+    uint32_t flag = 0, types = 0, samples = 0, patches = 0;
     alvk_status flag_status = aip_allocation_flag_parse(in.allocations, &flag);
     if (in.profiler_path == NULL || in.profiler_path[0] == '\0') {
         AIP_FUZZ_CHECK(status == ALVK_E_PROFILER_PATH_UNSET);
@@ -87,6 +95,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                !size_ok(in.allocation_samples, ALVK_DEFAULT_SAMPLE_SLOTS, ALVK_MAX_SAMPLE_SLOTS,
                         &samples)) {
         AIP_FUZZ_CHECK(status == ALVK_E_ALLOCATION_SIZING_MALFORMED);
+    } else if (!bounded_ok(in.max_patches, ALVK_DEFAULT_PATCH_CAPACITY, ALVK_MIN_PATCH_CAPACITY,
+                           ALVK_MAX_PATCH_CAPACITY, &patches)) {
+        AIP_FUZZ_CHECK(status == ALVK_E_PATCH_CAPACITY_MALFORMED);
+        AIP_FUZZ_CHECK(config.patch_capacity == 0);
     } else {
         AIP_FUZZ_CHECK(config.allocation_type_slots == types);
         AIP_FUZZ_CHECK(config.allocation_sample_slots == samples);
@@ -94,12 +106,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         AIP_FUZZ_CHECK(status == list_status);
         AIP_FUZZ_CHECK(memcmp(&config.allowlist, &expected_list, sizeof expected_list) == 0);
         AIP_FUZZ_CHECK(config.allocation_profiling == (aip_config_is_inert(status) ? 0 : flag));
+        AIP_FUZZ_CHECK(config.patch_capacity == (aip_config_is_inert(status) ? 0 : patches));
         goto done;
     }
     AIP_FUZZ_CHECK(memcmp(&config.allowlist, &none, sizeof none) == 0);
     AIP_FUZZ_CHECK(config.allocation_profiling == 0);
 done:
-    for (int i = 0; i < 6; ++i)
+    for (int i = 0; i < 7; ++i)
         free(field[i]);
     return 0;
 }
