@@ -23,11 +23,13 @@ public sealed partial class Interceptor
     /// <param name="owner">The owner of every patch; null: <see cref="DefaultOwner"/>.</param>
     /// <returns>The patches, active, in the order of <paramref name="pairs"/> (empty for no pairs).</returns>
     /// <exception cref="BatchInstallException">Some pairs were refused (by this library or by the
-    /// profiler): nothing was installed; <see cref="BatchInstallException.Refusals"/> says which and why.</exception>
+    /// profiler), or the profiler refused the batch as a whole (its <see cref="InterceptionException.Status"/>,
+    /// for example <see cref="InterceptionStatus.QueueFull"/>): nothing was installed;
+    /// <see cref="BatchInstallException.Refusals"/> says which pairs and why.</exception>
     /// <exception cref="ArgumentException">A pair has a null method, or there are more than 4,096.</exception>
     /// <exception cref="InterceptionUnavailableException">The profiler refuses patch commands.</exception>
-    /// <exception cref="PatchException">The batch's command failed as a whole (for example
-    /// <see cref="InterceptionStatus.QueueFull"/> or <see cref="InterceptionStatus.Timeout"/>).</exception>
+    /// <exception cref="PatchException">The wait for the batch's command ended first
+    /// (<see cref="InterceptionStatus.Timeout"/>); the command may still complete.</exception>
     public IReadOnlyList<Patch> InstallMany(IEnumerable<(MethodBase Target, MethodInfo Replacement)> pairs,
         PatchOwner? owner = null) =>
         Completed(InstallManyCore(pairs, owner, synchronous: true, CancellationToken.None));

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rejit/rejit_batch.h"
 #include "rejit/rejit_events.h"
 #include "rejit/rejit_generations.h"
 #include "rejit/rejit_owners.h"
@@ -870,12 +871,14 @@ static void shared_patches_under_concurrent_traffic(void **state)
 /* --- the patch table growing under concurrent installs ------------------------------------ */
 
 enum { G_INSTALLERS = 4, G_READERS = 2, G_PER_INSTALLER = 600, G_BOUND = 4096 };
+enum { G_BATCHES = 50, G_PER_BATCH = 8 };
 #define G_MODULE ((uintptr_t)0x7200)
 #define G_TOKEN(installer, i) (0x06010000u + (uint32_t)(installer) * 0x1000u + (uint32_t)(i))
 
 typedef struct g_world {
     aip_rejit_state st;
     _Atomic uint64_t handles[G_INSTALLERS][G_PER_INSTALLER]; /* 0 until installed */
+    alvk_patch_handle batch_handles[G_BATCHES][G_PER_BATCH];  /* the batcher's own */
     _Atomic uint32_t installers_done;
     _Atomic uint64_t reads, found_live;
 } g_world;
@@ -916,6 +919,48 @@ static void g_installer_main(void *arg)
     atomic_fetch_add(&w->installers_done, 1);
 }
 
+/* Batches of new targets accepted whole while the installers grow the table; every tenth
+ * names one target twice and must change nothing. */
+#define G_BATCH_TOKEN(b, i) (0x06020000u + (uint32_t)(b) * 0x10u + (uint32_t)(i))
+static void g_batcher_main(void *arg)
+{
+    g_world *w = arg;
+    aip_rejit_request requests[G_PER_BATCH];
+    aip_rejit_accepted accepted[G_PER_BATCH];
+    alvk_status statuses[G_PER_BATCH];
+    for (uint32_t b = 0; b < G_BATCHES; ++b) {
+        for (uint32_t i = 0; i < G_PER_BATCH; ++i) {
+            aip_rejit_request r = {AIP_REQUEST_INSTALL, &g_mvid, G_MODULE, 1, G_BATCH_TOKEN(b, i),
+                                   ALVK_INSTALL_INLINER_FALLBACK, 0, 0xBA7, 0};
+            requests[i] = r;
+        }
+        int duplicate = b % 10 == 9;
+        if (duplicate)
+            requests[G_PER_BATCH - 1].token = G_BATCH_TOKEN(b, 0);
+        alvk_status s = aip_rejit_accept_batch(&w->st, requests, G_PER_BATCH, accepted, statuses);
+        if (duplicate) {
+            CHECK(s == ALVK_E_DUPLICATE_TARGET);
+            CHECK(statuses[G_PER_BATCH - 1] == ALVK_E_DUPLICATE_TARGET);
+            for (uint32_t i = 0; i < G_PER_BATCH; ++i)
+                CHECK(!aip_rejit_blocks_inlining(&w->st, G_MODULE, G_BATCH_TOKEN(b, i)));
+            continue;
+        }
+        if (!CHECK(s == ALVK_OK))
+            continue;
+        for (uint32_t i = 0; i < G_PER_BATCH; ++i) {
+            CHECK(accepted[i].command == accepted[0].command);
+            aip_rejit_set_target(&w->st, accepted[i].index, G_MODULE, 1);
+            aip_rejit_finish_command(&w->st, accepted[i].index, 0, ALVK_PATCH_ACTIVE, ALVK_OK,
+                                     aip_monotonic_ns());
+            w->batch_handles[b][i] = accepted[i].handle;
+        }
+        aip_rejit_end_command(&w->st, accepted[0].command, ALVK_OK);
+        alvk_status result = ALVK_E_INTERNAL;
+        CHECK(aip_rejit_wait_command(&w->st, accepted[0].command, 0, &result) == ALVK_OK);
+        CHECK(result == ALVK_OK);
+    }
+}
+
 /* Reads by handle (telemetry) and by (module, token) (the callbacks' lookups) while the
  * table grows: a published handle always names its own target, live. */
 static void g_reader_main(void *arg)
@@ -947,21 +992,24 @@ static void the_table_grows_under_concurrent_installs(void **state)
     g_world *w = &g_gw;
     memset(w, 0, sizeof *w);
     assert_int_equal(aip_rejit_init(&w->st, G_BOUND), 0);
-    aip_thread installers[G_INSTALLERS], readers[G_READERS];
+    aip_thread installers[G_INSTALLERS], readers[G_READERS], batcher;
     g_installer in[G_INSTALLERS];
     for (uint32_t r = 0; r < G_READERS; ++r)
         assert_int_equal(aip_thread_start(&readers[r], g_reader_main, w), 0);
+    assert_int_equal(aip_thread_start(&batcher, g_batcher_main, w), 0);
     for (uint32_t n = 0; n < G_INSTALLERS; ++n) {
         in[n] = (g_installer){w, n};
         assert_int_equal(aip_thread_start(&installers[n], g_installer_main, &in[n]), 0);
     }
     for (uint32_t n = 0; n < G_INSTALLERS; ++n)
         aip_thread_join(&installers[n]);
+    aip_thread_join(&batcher);
     for (uint32_t r = 0; r < G_READERS; ++r)
         aip_thread_join(&readers[r]);
     assert_no_violations();
 
-    enum { TOTAL = G_INSTALLERS * G_PER_INSTALLER };
+    enum { BATCHED = (G_BATCHES - G_BATCHES / 10) * G_PER_BATCH };
+    enum { TOTAL = G_INSTALLERS * G_PER_INSTALLER + BATCHED };
     uint32_t capacity, allocated, live;
     aip_rejit_counts(&w->st, &capacity, &allocated, &live);
     assert_int_equal(capacity, G_BOUND);
@@ -986,11 +1034,25 @@ static void the_table_grows_under_concurrent_installs(void **state)
                                      aip_monotonic_ns());
             assert_false(aip_rejit_blocks_inlining(&w->st, G_MODULE, G_TOKEN(n, i)));
         }
+    /* Every accepted batch: its patches live, each its own target. */
+    for (uint32_t b = 0; b < G_BATCHES; ++b)
+        for (uint32_t i = 0; b % 10 != 9 && i < G_PER_BATCH; ++i) {
+            alvk_patch_telemetry t;
+            alvk_patch_handle h = w->batch_handles[b][i];
+            uint32_t slot = (uint32_t)(h & 0xFFFFFFFFu);
+            assert_true(slot >= 1 && slot <= TOTAL);
+            assert_int_equal(seen[slot - 1], 0);
+            seen[slot - 1] = 1;
+            assert_int_equal(aip_rejit_telemetry(&w->st, h, &t), ALVK_OK);
+            assert_int_equal(t.method_token, G_BATCH_TOKEN(b, i));
+            assert_int_equal(t.state, ALVK_PATCH_ACTIVE);
+        }
     aip_rejit_counts(&w->st, &capacity, &allocated, &live);
-    assert_int_equal(live, 0);
-    printf("[ stress   ] growth: %u installers x %u targets (half joined), %llu concurrent reads "
-           "(%llu of live patches), %u slots allocated\n",
-           (unsigned)G_INSTALLERS, (unsigned)G_PER_INSTALLER,
+    assert_int_equal(live, BATCHED);
+    printf("[ stress   ] growth: %u installers x %u targets (half joined), %u batches of %u (every "
+           "tenth refused whole), %llu concurrent reads (%llu of live patches), %u slots allocated\n",
+           (unsigned)G_INSTALLERS, (unsigned)G_PER_INSTALLER, (unsigned)G_BATCHES,
+           (unsigned)G_PER_BATCH,
            (unsigned long long)atomic_load(&w->reads),
            (unsigned long long)atomic_load(&w->found_live), (unsigned)allocated);
     aip_rejit_destroy(&w->st);
