@@ -1,0 +1,215 @@
+/* The ReadyToRun header parser: IL-only, ReadyToRun and cross-module images, mapped and flat,
+ * the header walk step by step, each documented malformation, truncations and bit flips read
+ * inside exact-size heap copies (ASan sees any read past the range). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "readytorun_fixture.h"
+
+static uint8_t image[FIX_MAPPED_BYTES];
+
+/* Parses a heap copy of exactly `length` bytes. */
+static aip_image_result parse(const uint8_t *b, size_t length, aip_image_layout layout,
+                              aip_readytorun_info *out)
+{
+    uint8_t *copy = malloc(length != 0 ? length : 1);
+    assert_non_null(copy);
+    memcpy(copy, b, length);
+    aip_image_result result = aip_readytorun_parse(copy, length, layout, out);
+    free(copy);
+    return result;
+}
+
+static const uint32_t PLAIN[] = {102, 103, 114};
+static const uint32_t CROSS[] = {102, 103, 119};
+static const uint32_t COMPOSITE_COMPONENT[] = {116};
+
+static void il_only_and_native_images_are_not_readytorun(void **state)
+{
+    (void)state;
+    aip_readytorun_info info;
+    for (int layout = 0; layout < 2; ++layout) {
+        size_t n = fix_build(image, (aip_image_layout)layout, 0, 0, 0, NULL, 0);
+        assert_int_equal(parse(image, n, (aip_image_layout)layout, &info), AIP_IMAGE_OK);
+        assert_true(info.is_cli);
+        assert_false(info.is_readytorun);
+        assert_false(info.may_inline_other_modules);
+    }
+    /* Another native header (not 'RTR'): a CLI image, not ReadyToRun. */
+    size_t n = fix_build(image, AIP_IMAGE_MAPPED, FIX_R2R_RVA, 0x12345678u, 0x40, CROSS, 3);
+    assert_int_equal(parse(image, n, AIP_IMAGE_MAPPED, &info), AIP_IMAGE_OK);
+    assert_true(info.is_cli);
+    assert_false(info.is_readytorun);
+    /* Fewer than 15 data directories: no CLI header at all. */
+    n = fix_build(image, AIP_IMAGE_MAPPED, 0, 0, 0, NULL, 0);
+    fix_put(image, FIX_OPTIONAL + 108, 14, 4);
+    assert_int_equal(parse(image, n, AIP_IMAGE_MAPPED, &info), AIP_IMAGE_OK);
+    assert_false(info.is_cli);
+}
+
+static void readytorun_headers_mapped_and_flat_agree(void **state)
+{
+    (void)state;
+    aip_readytorun_info mapped, flat;
+    size_t n = fix_build(image, AIP_IMAGE_MAPPED, FIX_R2R_RVA, AIP_R2R_SIGNATURE, 0x1, PLAIN, 3);
+    assert_int_equal(parse(image, n, AIP_IMAGE_MAPPED, &mapped), AIP_IMAGE_OK);
+    n = fix_build(image, AIP_IMAGE_FLAT, FIX_R2R_RVA, AIP_R2R_SIGNATURE, 0x1, PLAIN, 3);
+    assert_int_equal(parse(image, n, AIP_IMAGE_FLAT, &flat), AIP_IMAGE_OK);
+    assert_memory_equal(&mapped, &flat, sizeof mapped);
+    assert_true(mapped.is_cli && mapped.is_readytorun);
+    assert_int_equal(mapped.major_version, 16);
+    assert_int_equal(mapped.minor_version, 0);
+    assert_int_equal(mapped.flags, 0x1);
+    assert_int_equal(mapped.section_count, 3);
+    assert_true(mapped.has_inlining_info2);
+    assert_int_equal(mapped.cross_module_inline_bytes, 0);
+    /* Inlining inside its own assembly only: the runtime tracks it. */
+    assert_false(mapped.may_inline_other_modules);
+}
+
+static void cross_module_images_are_told_apart(void **state)
+{
+    (void)state;
+    aip_readytorun_info info;
+    size_t n = fix_build(image, AIP_IMAGE_MAPPED, FIX_R2R_RVA, AIP_R2R_SIGNATURE, 0x1, CROSS, 3);
+    assert_int_equal(parse(image, n, AIP_IMAGE_MAPPED, &info), AIP_IMAGE_OK);
+    assert_int_equal(info.cross_module_inline_bytes, 0x10);
+    assert_true(info.may_inline_other_modules);
+    const uint32_t flags[] = {AIP_R2R_FLAG_COMPONENT, AIP_R2R_FLAG_MULTIMODULE_VERSION_BUBBLE,
+                              AIP_R2R_FLAG_UNRELATED_R2R_CODE};
+    for (size_t i = 0; i < 3; ++i) {
+        n = fix_build(image, AIP_IMAGE_FLAT, FIX_R2R_RVA, AIP_R2R_SIGNATURE, flags[i], PLAIN, 3);
+        assert_int_equal(parse(image, n, AIP_IMAGE_FLAT, &info), AIP_IMAGE_OK);
+        assert_int_equal(info.flags, flags[i]);
+        assert_true(info.may_inline_other_modules);
+    }
+    n = fix_build(image, AIP_IMAGE_MAPPED, FIX_R2R_RVA, AIP_R2R_SIGNATURE, 0, COMPOSITE_COMPONENT,
+                  1);
+    assert_int_equal(parse(image, n, AIP_IMAGE_MAPPED, &info), AIP_IMAGE_OK);
+    assert_true(info.has_owner_composite && info.may_inline_other_modules);
+}
+
+static void the_extent_is_learned_step_by_step(void **state)
+{
+    (void)state;
+    for (int layout = 0; layout < 2; ++layout) {
+        size_t n = fix_build(image, (aip_image_layout)layout, FIX_R2R_RVA, AIP_R2R_SIGNATURE, 0,
+                             PLAIN, 3);
+        size_t readable = 16, needed = 0;
+        uint32_t extent = 0;
+        int steps = 0;
+        aip_image_result r = AIP_IMAGE_NEED_MORE;
+        while (r == AIP_IMAGE_NEED_MORE && steps < 8) {
+            uint8_t *copy = malloc(readable);
+            assert_non_null(copy);
+            memcpy(copy, image, readable);
+            r = aip_pe_extent(copy, readable, (aip_image_layout)layout, &needed, &extent);
+            free(copy);
+            if (r == AIP_IMAGE_NEED_MORE)
+                assert_true(needed > readable);
+            readable = needed;
+            ++steps;
+        }
+        assert_int_equal(r, AIP_IMAGE_OK);
+        assert_int_equal(steps, 4); /* 16 -> DOS header -> COFF -> section table */
+        assert_int_equal(needed, FIX_SECTIONS + 40);
+        assert_int_equal(extent, layout == AIP_IMAGE_MAPPED ? FIX_MAPPED_BYTES : FIX_FLAT_BYTES);
+        assert_int_equal(extent, n);
+    }
+}
+
+static void malformed_images_are_refused(void **state)
+{
+    (void)state;
+    aip_readytorun_info info;
+    size_t needed = 0;
+    uint32_t extent = 0;
+    assert_int_equal(aip_pe_extent(NULL, 0, AIP_IMAGE_MAPPED, &needed, &extent),
+                     AIP_IMAGE_MALFORMED);
+    struct {
+        size_t at;
+        uint32_t value;
+        int width;
+    } cases[] = {
+        {0, 'X', 1},                           /* not MZ */
+        {0x3C, 0x10, 4},                       /* e_lfanew inside the DOS header */
+        {0x3C, 0x7FFFFFF0u, 4},                /* e_lfanew far beyond */
+        {FIX_LFANEW, 'Q', 1},                  /* not PE */
+        {FIX_LFANEW + 6, 97, 2},               /* too many sections */
+        {FIX_OPTIONAL, 0x30B, 2},              /* unknown optional header magic */
+        {FIX_OPTIONAL + 108, 31, 4},           /* directories beyond the optional header */
+        {FIX_OPTIONAL + 112 + 14 * 8, 0x2FD0, 4}, /* CLI header past the end */
+        {FIX_OPTIONAL + 112 + 14 * 8 + 4, 8, 4},  /* CLI header too short */
+        {FIX_CLI_RVA + 64, 0x2FF8, 4},            /* ReadyToRun header past the end */
+        {FIX_R2R_RVA + 12, 257, 4},               /* too many ReadyToRun sections */
+        {FIX_R2R_RVA + 12, 255, 4},               /* sections past the end */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        size_t n = fix_build(image, AIP_IMAGE_MAPPED, FIX_R2R_RVA, AIP_R2R_SIGNATURE, 0, PLAIN, 3);
+        fix_put(image, cases[i].at, cases[i].value, cases[i].width);
+        if (i == 11) /* the range ends just after the 3 declared sections' room */
+            n = FIX_R2R_RVA + 16 + 12 * 3;
+        if (parse(image, n, AIP_IMAGE_MAPPED, &info) != AIP_IMAGE_MALFORMED)
+            fail_msg("case %zu was not refused", i);
+    }
+    /* Mapped: SizeOfImage inside the headers. */
+    fix_build(image, AIP_IMAGE_MAPPED, FIX_R2R_RVA, AIP_R2R_SIGNATURE, 0, PLAIN, 3);
+    fix_put(image, FIX_OPTIONAL + 56, 0x100, 4);
+    assert_int_equal(aip_pe_extent(image, FIX_MAPPED_BYTES, AIP_IMAGE_MAPPED, &needed, &extent),
+                     AIP_IMAGE_MALFORMED);
+    /* Flat: an RVA outside every section's raw data. */
+    size_t n = fix_build(image, AIP_IMAGE_FLAT, FIX_R2R_RVA, AIP_R2R_SIGNATURE, 0, PLAIN, 3);
+    fix_put(image, fix_at(AIP_IMAGE_FLAT, FIX_CLI_RVA) + 64, 0x4000, 4);
+    assert_int_equal(parse(image, n, AIP_IMAGE_FLAT, &info), AIP_IMAGE_MALFORMED);
+}
+
+static void truncations_and_bit_flips_stay_in_bounds(void **state)
+{
+    (void)state;
+    aip_readytorun_info info, whole;
+    size_t n = fix_build(image, AIP_IMAGE_FLAT, FIX_R2R_RVA, AIP_R2R_SIGNATURE, 0x40, CROSS, 3);
+    assert_int_equal(parse(image, n, AIP_IMAGE_FLAT, &whole), AIP_IMAGE_OK);
+    /* Every truncation inside the headers or the ReadyToRun header is refused; beyond them
+     * the answer is the whole image's. */
+    size_t r2r_end = fix_at(AIP_IMAGE_FLAT, FIX_R2R_RVA) + 16 + 12 * 3;
+    for (size_t length = 0; length < n; length += (length < r2r_end + 16 ? 1 : 97)) {
+        aip_image_result r = parse(image, length, AIP_IMAGE_FLAT, &info);
+        if (length < r2r_end) {
+            assert_int_equal(r, AIP_IMAGE_MALFORMED);
+        } else {
+            assert_int_equal(r, AIP_IMAGE_OK);
+            assert_memory_equal(&info, &whole, sizeof info);
+        }
+    }
+    /* Bit flips in the headers, the CLI header and the ReadyToRun header. */
+    const size_t ranges[][2] = {{0, FIX_SECTIONS + 40},
+                                {fix_at(AIP_IMAGE_FLAT, FIX_CLI_RVA), 72},
+                                {fix_at(AIP_IMAGE_FLAT, FIX_R2R_RVA), 16 + 36}};
+    for (size_t r = 0; r < 3; ++r) {
+        size_t start = r == 0 ? 0 : ranges[r][0], end = r == 0 ? ranges[0][1] : start + ranges[r][1];
+        for (size_t bit = start * 8; bit < end * 8; ++bit) {
+            fix_build(image, AIP_IMAGE_FLAT, FIX_R2R_RVA, AIP_R2R_SIGNATURE, 0x40, CROSS, 3);
+            image[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+            if (parse(image, n, AIP_IMAGE_FLAT, &info) == AIP_IMAGE_OK)
+                assert_true(info.section_count <= AIP_R2R_MAX_SECTIONS);
+        }
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(il_only_and_native_images_are_not_readytorun),
+        cmocka_unit_test(readytorun_headers_mapped_and_flat_agree),
+        cmocka_unit_test(cross_module_images_are_told_apart),
+        cmocka_unit_test(the_extent_is_learned_step_by_step),
+        cmocka_unit_test(malformed_images_are_refused),
+        cmocka_unit_test(truncations_and_bit_flips_stay_in_bounds),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
