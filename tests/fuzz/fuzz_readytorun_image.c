@@ -4,9 +4,9 @@
  * the documented results; the header walk from 16 readable bytes converges in at most four
  * steps, each asking for more than it had, and never reads past what it was given; the parse
  * is repeatable; a ReadyToRun answer is a CLI answer with at most AIP_R2R_MAX_SECTIONS
- * sections, its "may inline other modules" exactly the documented flags and sections, and its
- * version and flags the bytes they come from; an OK answer stays the same with bytes appended
- * (the range only bounds reads). */
+ * sections, its "may inline other modules" exactly the documented flags, sections and section
+ * 119's scope, and its version and flags the bytes they come from; an OK answer stays the same with
+ * bytes appended (the range only bounds reads). */
 #include "fuzz_input.h"
 
 #include "image/readytorun_image.h"
@@ -46,11 +46,16 @@ static void check_info(const uint8_t *b, size_t n, aip_image_layout layout,
         return;
     }
     AIP_FUZZ_CHECK(info->is_cli && info->section_count <= AIP_R2R_MAX_SECTIONS);
+    int other = info->inline_scope == AIP_R2R_INLINES_OTHER ||
+                info->inline_scope == AIP_R2R_INLINES_MALFORMED;
+    int bubble = (info->flags & AIP_R2R_FLAG_MULTIMODULE_VERSION_BUBBLE) != 0;
     int expected =
-        (info->flags & (AIP_R2R_FLAG_COMPONENT | AIP_R2R_FLAG_MULTIMODULE_VERSION_BUBBLE |
-                        AIP_R2R_FLAG_UNRELATED_R2R_CODE)) != 0 ||
-        info->cross_module_inline_bytes != 0 || info->has_component_assemblies ||
-        info->has_owner_composite;
+        (info->flags & (AIP_R2R_FLAG_COMPONENT | AIP_R2R_FLAG_UNRELATED_R2R_CODE)) != 0 ||
+        info->has_component_assemblies || info->has_owner_composite ||
+        (info->cross_module_inline_bytes != 0 ? other : bubble);
+    AIP_FUZZ_CHECK(info->inline_scope <= AIP_R2R_INLINES_MALFORMED);
+    if (info->cross_module_inline_bytes == 0)
+        AIP_FUZZ_CHECK(info->inline_scope == AIP_R2R_INLINES_NONE);
     AIP_FUZZ_CHECK(info->may_inline_other_modules == expected);
     /* The header's bytes are somewhere in the input: find the signature followed by them. */
     int found = 0;

@@ -74,4 +74,14 @@ static size_t fix_build(uint8_t *b, aip_image_layout layout, uint32_t native_rva
     return length;
 }
 
+/* Writes `n` bytes as the content of section `index` (RVA 0x1800 + 0x10 * index; at most 16
+ * bytes there, or 64 for the last section) and sets its size. */
+static void fix_section_bytes(uint8_t *b, aip_image_layout layout, uint32_t index,
+                              const uint8_t *bytes, uint32_t n)
+{
+    size_t h = fix_at(layout, FIX_R2R_RVA);
+    memcpy(b + fix_at(layout, 0x1800 + 0x10 * index), bytes, n);
+    fix_put(b, h + 16 + 12 * index + 8, n, 4);
+}
+
 #endif

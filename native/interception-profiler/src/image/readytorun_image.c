@@ -141,20 +141,155 @@ static int locate(const pe_view *v, uint32_t rva, uint32_t size, uint64_t *offse
     return 1;
 }
 
-static void read_sections(const uint8_t *table, uint32_t count, aip_readytorun_info *out)
+/* ---- NativeFormat (CoreCLR's nativeformatreader.h encoding) ------------------------------ */
+
+/* An unsigned value: the low bits of the first byte say its length (x0: 1 byte, x01: 2, x011: 3,
+ * x0111: 4, 01111: 4 more bytes). 0 when it does not fit before `end`. */
+static int native_unsigned(const uint8_t *base, size_t end, size_t *at, uint32_t *value)
 {
+    if (*at >= end)
+        return 0;
+    const uint8_t *p = base + *at;
+    uint32_t b = p[0];
+    size_t length = (b & 1u) == 0    ? 1
+                    : (b & 2u) == 0  ? 2
+                    : (b & 4u) == 0  ? 3
+                    : (b & 8u) == 0  ? 4
+                    : (b & 16u) == 0 ? 5
+                                     : 0;
+    if (length == 0 || end - *at < length)
+        return 0;
+    if (length == 1)
+        *value = b >> 1;
+    else if (length == 2)
+        *value = (b >> 2) | ((uint32_t)p[1] << 6);
+    else if (length == 3)
+        *value = (b >> 3) | ((uint32_t)p[1] << 5) | ((uint32_t)p[2] << 13);
+    else if (length == 4)
+        *value = (b >> 4) | ((uint32_t)p[1] << 4) | ((uint32_t)p[2] << 12) | ((uint32_t)p[3] << 20);
+    else
+        *value = rd32(p + 1);
+    *at += length;
+    return 1;
+}
+
+/* A signed value, same lengths, the last byte sign-extended. */
+static int native_signed(const uint8_t *base, size_t end, size_t *at, int64_t *value)
+{
+    if (*at >= end)
+        return 0;
+    const uint8_t *p = base + *at;
+    uint32_t b = p[0];
+    size_t length = (b & 1u) == 0    ? 1
+                    : (b & 2u) == 0  ? 2
+                    : (b & 4u) == 0  ? 3
+                    : (b & 8u) == 0  ? 4
+                    : (b & 16u) == 0 ? 5
+                                     : 0;
+    if (length == 0 || end - *at < length)
+        return 0;
+    if (length == 1)
+        *value = (int64_t)(int8_t)b >> 1;
+    else if (length == 2)
+        *value = (int64_t)(b >> 2) + (int64_t)(int8_t)p[1] * 64;
+    else if (length == 3)
+        *value = (int64_t)((b >> 3) | ((uint32_t)p[1] << 5)) + (int64_t)(int8_t)p[2] * 8192;
+    else if (length == 4)
+        *value = (int64_t)((b >> 4) | ((uint32_t)p[1] << 4) | ((uint32_t)p[2] << 12)) +
+                 (int64_t)(int8_t)p[3] * 1048576;
+    else
+        *value = (int32_t)rd32(p + 1);
+    *at += length;
+    return 1;
+}
+
+static uint32_t read_index(const uint8_t *p, uint32_t width)
+{
+    return width == 1 ? p[0] : width == 2 ? rd16(p) : rd32(p);
+}
+
+/* One entry's stream: its count, the inlinee's index and flags, a local inlinee's module. */
+static aip_r2r_inline_scope entry_scope(const uint8_t *section, size_t size, size_t at,
+                                        int multi_module)
+{
+    uint32_t count = 0, inlinee = 0, module = 0;
+    if (!native_unsigned(section, size, &at, &count) || count == 0 ||
+        !native_unsigned(section, size, &at, &inlinee))
+        return AIP_R2R_INLINES_MALFORMED;
+    if ((inlinee & 3u) != 0) /* an ILBody import of another module, or inliners of others */
+        return AIP_R2R_INLINES_OTHER;
+    if (multi_module && count > 1) {
+        if (!native_unsigned(section, size, &at, &module))
+            return AIP_R2R_INLINES_MALFORMED;
+        if (module != 0)
+            return AIP_R2R_INLINES_OTHER;
+    }
+    return AIP_R2R_INLINES_LOCAL;
+}
+
+aip_r2r_inline_scope aip_r2r_inline_scope_of(const uint8_t *section, size_t size, int multi_module)
+{
+    if (section == NULL || size < 1)
+        return AIP_R2R_INLINES_MALFORMED;
+    uint32_t header = section[0];
+    uint32_t shift = header >> 2, width_code = header & 3u;
+    if (width_code == 3 || shift > 24)
+        return AIP_R2R_INLINES_MALFORMED;
+    uint32_t width = 1u << width_code, buckets = 1u << shift;
+    const size_t base = 1; /* the bucket table, and what its offsets count from */
+    if ((size - base) / width < (size_t)buckets + 1)
+        return AIP_R2R_INLINES_MALFORMED;
+    aip_r2r_inline_scope scope = AIP_R2R_INLINES_NONE;
+    for (uint32_t b = 0; b < buckets; ++b) {
+        size_t start = base + read_index(section + base + (size_t)b * width, width);
+        size_t end = base + read_index(section + base + ((size_t)b + 1) * width, width);
+        if (start > end || end > size)
+            return AIP_R2R_INLINES_MALFORMED;
+        for (size_t at = start; at < end;) {
+            at += 1; /* the entry's hash byte */
+            size_t where = at;
+            int64_t delta = 0;
+            if (at >= end || !native_signed(section, end, &at, &delta))
+                return AIP_R2R_INLINES_MALFORMED;
+            int64_t entry = (int64_t)where + delta;
+            if (entry < 0 || (uint64_t)entry >= size)
+                return AIP_R2R_INLINES_MALFORMED;
+            aip_r2r_inline_scope one = entry_scope(section, size, (size_t)entry, multi_module);
+            if (one == AIP_R2R_INLINES_OTHER || one == AIP_R2R_INLINES_MALFORMED)
+                return one;
+            scope = AIP_R2R_INLINES_LOCAL;
+        }
+    }
+    return scope;
+}
+
+/* ---- The ReadyToRun header ------------------------------------------------------------- */
+
+/* The sections we look for; 0 when section 119 does not lie inside the image. */
+static int read_sections(const pe_view *v, const uint8_t *table, uint32_t count,
+                         aip_readytorun_info *out)
+{
+    int multi_module = (out->flags & AIP_R2R_FLAG_MULTIMODULE_VERSION_BUBBLE) != 0;
     for (uint32_t i = 0; i < count; ++i) {
         const uint8_t *s = table + (size_t)i * R2R_SECTION_BYTES;
         uint32_t type = rd32(s), size = rd32(s + 8);
-        if (type == AIP_R2R_SECTION_CROSS_MODULE_INLINES)
+        uint64_t at = 0;
+        if (type == AIP_R2R_SECTION_CROSS_MODULE_INLINES) {
+            if (size != 0 && !locate(v, rd32(s + 4), size, &at))
+                return 0;
             out->cross_module_inline_bytes = size;
-        else if (type == AIP_R2R_SECTION_INLINING_INFO2)
+            out->inline_scope = size == 0
+                                    ? AIP_R2R_INLINES_NONE
+                                    : aip_r2r_inline_scope_of(v->image + at, size, multi_module);
+        } else if (type == AIP_R2R_SECTION_INLINING_INFO2) {
             out->has_inlining_info2 = 1;
-        else if (type == AIP_R2R_SECTION_COMPONENT_ASSEMBLIES)
+        } else if (type == AIP_R2R_SECTION_COMPONENT_ASSEMBLIES) {
             out->has_component_assemblies = 1;
-        else if (type == AIP_R2R_SECTION_OWNER_COMPOSITE)
+        } else if (type == AIP_R2R_SECTION_OWNER_COMPOSITE) {
             out->has_owner_composite = 1;
+        }
     }
+    return 1;
 }
 
 aip_image_result aip_readytorun_parse(const uint8_t *image, size_t length, aip_image_layout layout,
@@ -196,11 +331,17 @@ aip_image_result aip_readytorun_parse(const uint8_t *image, size_t length, aip_i
     out->minor_version = (uint16_t)rd16(h + 6);
     out->flags = rd32(h + 8);
     out->section_count = count;
-    read_sections(image + table + R2R_HEADER_BYTES, count, out);
+    if (!read_sections(&v, image + table + R2R_HEADER_BYTES, count, out)) {
+        memset(out, 0, sizeof *out);
+        return AIP_IMAGE_MALFORMED;
+    }
+    int has_inline_info = out->cross_module_inline_bytes != 0;
+    int other = out->inline_scope == AIP_R2R_INLINES_OTHER ||
+                out->inline_scope == AIP_R2R_INLINES_MALFORMED;
+    int bubble = (out->flags & AIP_R2R_FLAG_MULTIMODULE_VERSION_BUBBLE) != 0;
     out->may_inline_other_modules =
-        (out->flags & (AIP_R2R_FLAG_COMPONENT | AIP_R2R_FLAG_MULTIMODULE_VERSION_BUBBLE |
-                       AIP_R2R_FLAG_UNRELATED_R2R_CODE)) != 0 ||
-        out->cross_module_inline_bytes != 0 || out->has_component_assemblies ||
-        out->has_owner_composite;
+        (out->flags & (AIP_R2R_FLAG_COMPONENT | AIP_R2R_FLAG_UNRELATED_R2R_CODE)) != 0 ||
+        out->has_component_assemblies || out->has_owner_composite ||
+        (has_inline_info ? other : bubble);
     return AIP_IMAGE_OK;
 }

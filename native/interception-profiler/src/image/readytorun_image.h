@@ -47,13 +47,33 @@ typedef struct aip_readytorun_info {
     uint32_t flags;                     /* AIP_R2R_FLAG_* and the others, as stored */
     uint32_t section_count;             /* as declared (bounded by AIP_R2R_MAX_SECTIONS) */
     uint32_t cross_module_inline_bytes; /* size of section 119, 0 when absent */
+    /* What section 119's entries say (aip_r2r_inline_scope), AIP_R2R_INLINES_NONE when absent. */
+    uint8_t inline_scope;
     uint8_t has_inlining_info2;
     uint8_t has_component_assemblies;
     uint8_t has_owner_composite;
-    /* Its code may hold inlined bodies of methods of other assemblies: cross-module inline
-     * information, a multi-module version bubble, unrelated code or a composite. */
+    /* Its code may hold inlined bodies of methods of other assemblies: section 119 names an
+     * inlinee of another module (or cannot be read), a multi-module version bubble without
+     * section 119, unrelated code, or a composite or one of its components. */
     uint8_t may_inline_other_modules;
 } aip_readytorun_info;
+
+/* What a CrossModuleInlineInfo section (119) records. */
+typedef enum aip_r2r_inline_scope {
+    AIP_R2R_INLINES_NONE = 0,      /* no entries */
+    AIP_R2R_INLINES_LOCAL = 1,     /* only inlinees of the image's own module */
+    AIP_R2R_INLINES_OTHER = 2,     /* an inlinee of another module, or inliners of other modules */
+    AIP_R2R_INLINES_MALFORMED = 3, /* the section does not read as its format */
+} aip_r2r_inline_scope;
+
+/* Reads section 119, [section, section + size): a NativeHashtable (a header byte: bucket count
+ * shift and entry index size; the bucket offsets; per entry a hash byte and a relative offset)
+ * whose entries are streams: a count, then the inlinee's index and flags (0x1 an ILBody import
+ * of another module, 0x2 has inliners of other modules), then, in the multi-module format
+ * (READYTORUN_FLAG_MULTIMODULE_VERSION_BUBBLE), a local inlinee's module index (0: the image's
+ * own). Stops at the first entry of another module; reads O(1) values per entry, every read
+ * inside the range. */
+aip_r2r_inline_scope aip_r2r_inline_scope_of(const uint8_t *section, size_t size, int multi_module);
 
 /* The extent of the image that the headers describe, learned from its first `length`
  * readable bytes: mapped, SizeOfImage; flat, the end of the furthest section's raw data
