@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the seed corpora of fuzz_readytorun_image.c (tests/fuzz/corpus/readytorun_image) and
 fuzz_r2r_inline_scope.c (tests/fuzz/corpus/r2r_inline_scope: byte 0 the multi-module format,
-then a section 119: those of four real crossgen2 images of .NET 10.0.12, and synthetic ones:
+then a section 119: those of five real crossgen2 images of .NET 10.0.12, and synthetic ones:
 an inlinee of another module of the bubble, inliners of other modules, 2-byte bucket offsets,
 and refusals). The first is in
 the harness's input layout (byte 0: 0 mapped, 1 flat; then the image): small PE32+ images, each
@@ -22,6 +22,7 @@ OUT_SCOPE = os.path.join(HERE, "corpus", "r2r_inline_scope")
 REAL_119 = [
     bytes.fromhex("000202"),
     bytes.fromhex("000204230206020600"),
+    bytes.fromhex("00020423020808080600"),  # CrossEarly with --inputbubble (Target: module 4)
     bytes.fromhex("00020423020808000804"),
     bytes.fromhex("00020a0c0e5a126616b91a06e8008406f0008406f800840601020084"),
 ]

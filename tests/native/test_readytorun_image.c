@@ -74,9 +74,14 @@ static void readytorun_headers_mapped_and_flat_agree(void **state)
 
 /* Section 119 of real crossgen2 images (.NET 10.0.12, multi-module format): the proof's
  * CrossEarly built without and with --opt-cross-module, its Targets (Target inlined into two
- * methods of its own), and AlvorKit.Interception.Native (four local inlinees). */
+ * methods of its own), and AlvorKit.Interception.Native (four local inlinees). The framework's
+ * images record only local inlinees too. */
 static const uint8_t CROSS_EARLY_PLAIN[] = {0x00, 0x02, 0x02};
 static const uint8_t CROSS_EARLY_OPT[] = {0x00, 0x02, 0x04, 0x23, 0x02, 0x06, 0x02, 0x06, 0x00};
+/* CrossEarly compiled with --inputbubble and the target's assembly as a bubble reference: Target
+ * is recorded as a method of module 4 of its version bubble. */
+static const uint8_t CROSS_EARLY_BUBBLE[] = {0x00, 0x02, 0x04, 0x23, 0x02,
+                                             0x08, 0x08, 0x08, 0x06, 0x00};
 static const uint8_t TARGETS[] = {0x00, 0x02, 0x04, 0x23, 0x02, 0x08, 0x08, 0x00, 0x08, 0x04};
 static const uint8_t NATIVE[] = {0x00, 0x02, 0x0a, 0x0c, 0x0e, 0x5a, 0x12, 0x66, 0x16, 0xb9,
                                  0x1a, 0x06, 0xe8, 0x00, 0x84, 0x06, 0xf0, 0x00, 0x84, 0x06,
@@ -98,6 +103,8 @@ static void inline_info_of_real_images(void **state)
     assert_int_equal(scope_of(CROSS_EARLY_PLAIN, sizeof CROSS_EARLY_PLAIN, 1),
                      AIP_R2R_INLINES_NONE);
     assert_int_equal(scope_of(CROSS_EARLY_OPT, sizeof CROSS_EARLY_OPT, 1), AIP_R2R_INLINES_OTHER);
+    assert_int_equal(scope_of(CROSS_EARLY_BUBBLE, sizeof CROSS_EARLY_BUBBLE, 1),
+                     AIP_R2R_INLINES_OTHER);
     assert_int_equal(scope_of(TARGETS, sizeof TARGETS, 1), AIP_R2R_INLINES_LOCAL);
     assert_int_equal(scope_of(NATIVE, sizeof NATIVE, 1), AIP_R2R_INLINES_LOCAL);
     /* Every prefix that cuts the bucket table, an entry's offset or a value the scope reads
