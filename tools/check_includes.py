@@ -22,7 +22,7 @@ import sys
 # The pure layers depend on nothing stateful; the stateful middle (allocation, the catalog,
 # the rejit bookkeeping, emission) does not reach up into the runtime or the COM adapter;
 # the runtime does not reach up into the adapter. A folder that does not exist is absent.
-PURE = ("coreclr", "platform", "identity", "text", "metadata", "il", "generation")
+PURE = ("coreclr", "platform", "identity", "text", "metadata", "il", "generation", "image")
 MIDDLE = ("allocation", "catalog", "rejit", "emit")
 LAYER_RULES = (
     (PURE, ("catalog", "rejit", "emit", "runtime", "allocation", "adapter")),

@@ -583,6 +583,10 @@ public sealed partial class Interceptor : IDisposable
                 $" The profiler's worker did not finish within {CommandTimeout.TotalSeconds:0.#} s; the command may still complete.",
             InterceptionStatus.GenericTargetUnsupported =>
                 " Exact dispatch cannot serve every instantiation: write the body as a GenerationPlan instead.",
+            InterceptionStatus.TargetNonVersionable =>
+                " It is marked [NonVersionable]: ReadyToRun code of other assemblies (the framework's among them) " +
+                "may have inlined its body without the runtime recording it, so a patch could not reach every " +
+                "caller. Patch the methods that call it instead.",
             InterceptionStatus.ModuleCollectible =>
                 $" It belongs to the copy of '{target.Module.Assembly.GetName().Name}' loaded in the collectible " +
                 $"AssemblyLoadContext '{Names.ContextOf(target.Module.Assembly)}', which no allowlist can make " +

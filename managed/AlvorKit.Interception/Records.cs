@@ -177,6 +177,11 @@ public enum MethodTraits
 
     /// <summary>An instance method of a value type (its receiver arrives by reference).</summary>
     ValueTypeReceiver = 0x8,
+
+    /// <summary>Marked [System.Runtime.Versioning.NonVersionable]: ReadyToRun code of other
+    /// assemblies may have inlined it without the runtime tracking it, so it cannot be patched
+    /// (<see cref="InterceptionStatus.TargetNonVersionable"/>).</summary>
+    NonVersionable = 0x10,
 }
 
 /// <summary>What the profiler reports for one method of a loaded, allowed module: its shape and

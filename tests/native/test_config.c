@@ -31,9 +31,11 @@ static void good_configuration_enables_patching(void **state)
     assert_int_equal(config.startup_status, ALVK_OK);
     assert_false(aip_config_is_inert(config.startup_status));
     aip_event_mask mask = aip_event_mask_for(&config);
+    /* ReadyToRun code stays enabled (no COR_PRF_DISABLE_ALL_NGEN_IMAGES); cache searches let
+     * the profiler refuse the code of images that may inline an allowlisted module. */
     assert_int_equal(mask.low, COR_PRF_MONITOR_MODULE_LOADS | COR_PRF_ENABLE_REJIT |
-                                   COR_PRF_DISABLE_ALL_NGEN_IMAGES |
-                                   COR_PRF_MONITOR_JIT_COMPILATION);
+                                   COR_PRF_MONITOR_JIT_COMPILATION |
+                                   COR_PRF_MONITOR_CACHE_SEARCHES);
     assert_int_equal(mask.high, 0);
 }
 
@@ -63,7 +65,9 @@ static void no_modules_keeps_profiler_but_drops_rejit(void **state)
     assert_int_equal(config.startup_status, ALVK_E_NO_PATCHABLE_MODULES);
     assert_false(aip_config_is_inert(config.startup_status));
     aip_event_mask mask = aip_event_mask_for(&config);
-    assert_int_equal(mask.low & (COR_PRF_ENABLE_REJIT | COR_PRF_DISABLE_ALL_NGEN_IMAGES), 0);
+    assert_int_equal(mask.low & (COR_PRF_ENABLE_REJIT | COR_PRF_DISABLE_ALL_NGEN_IMAGES |
+                                 COR_PRF_MONITOR_CACHE_SEARCHES),
+                     0);
     assert_true(mask.low & COR_PRF_ENABLE_OBJECT_ALLOCATED);
     /* Allocation capture alone is a chosen mode: no line on every start. */
     assert_string_equal(config.message, "");

@@ -112,8 +112,8 @@ static void initialize_then_shutdown(void **state)
 
     assert_int_equal(fake.set_mask_calls, 1);
     assert_int_equal(fake.mask_low, COR_PRF_MONITOR_MODULE_LOADS | COR_PRF_ENABLE_REJIT |
-                                        COR_PRF_DISABLE_ALL_NGEN_IMAGES |
                                         COR_PRF_MONITOR_JIT_COMPILATION |
+                                        COR_PRF_MONITOR_CACHE_SEARCHES |
                                         COR_PRF_ENABLE_OBJECT_ALLOCATED |
                                         COR_PRF_ENABLE_STACK_SNAPSHOT);
     assert_int_equal(fake.mask_high, 0);

@@ -1,40 +1,57 @@
 using System.Diagnostics;
+using System.Globalization;
 
-// Whole-process launch time of the proof host ("idle" mode), unprofiled vs profiled.
-// Configurations are interleaved run by run so drift on the machine hits all of them alike.
+// Whole-process launch time, unprofiled vs profiled, of two apps: the proof host ("idle": a
+// tiny app) and LargeApp (an app using a large NuGet library, Roslyn). Configurations are
+// interleaved run by run so drift on the machine hits all of them alike. Then, once per
+// configuration, the methods the JIT compiled (DOTNET_JitStdOutFile + DOTNET_JitDisasmSummary).
 if (args.Length < 2)
 {
-    Console.Error.WriteLine("usage: LaunchBenchmark <AlvorKit.Proofs.Host.dll> <profiler library> [runs]");
+    Console.Error.WriteLine("usage: LaunchBenchmark <AlvorKit.Proofs.Host.dll> <profiler library> [runs] [LaunchBenchmark.LargeApp.dll]");
     return 64;
 }
 string host = Path.GetFullPath(args[0]);
 string library = Path.GetFullPath(args[1]);
-int runs = args.Length > 2 ? int.Parse(args[2]) : 21;
+int runs = args.Length > 2 ? int.Parse(args[2], CultureInfo.InvariantCulture) : 21;
+string largeApp = Path.GetFullPath(args.Length > 3 ? args[3]
+    : Path.Combine(AppContext.BaseDirectory, "..", "..", "..", "LargeApp", "bin", "Release", "net10.0", "LaunchBenchmark.LargeApp.dll"));
 
-var configurations = new (string Name, Dictionary<string, string> Env)[]
+var apps = new (string Name, string Dll, string[] Args, string Module)[]
 {
-    ("unprofiled", new()),
-    ("profiled, no patchable modules (ReadyToRun kept)", Profiled(null)),
-    ("profiled, patching enabled (ReadyToRun disabled)", Profiled("AlvorKit.Proofs.Host")),
+    ("tiny app (`AlvorKit.Proofs.Host.dll idle`)", host, ["idle"], "AlvorKit.Proofs.Host"),
+    ("app using a large NuGet library (`LaunchBenchmark.LargeApp.dll`, Roslyn)", largeApp, [], "LaunchBenchmark.LargeApp"),
 };
-var samples = configurations.Select(_ => new List<double>()).ToArray();
-for (int warm = 0; warm < 2; ++warm)
-    foreach (var c in configurations)
-        Launch(c.Env);
-for (int i = 0; i < runs; ++i)
-    for (int c = 0; c < configurations.Length; ++c)
-        samples[c].Add(Launch(configurations[c].Env));
-
-double baseline = Median(samples[0]);
-Console.WriteLine($"Launch time of `dotnet AlvorKit.Proofs.Host.dll idle`, {runs} runs each, interleaved");
+Console.WriteLine($"Launch time, {runs} runs per configuration after 2 warm-up rounds, interleaved");
 Console.WriteLine($"Machine: {Environment.ProcessorCount} cores, {Environment.OSVersion}, .NET {Environment.Version}");
-Console.WriteLine();
-Console.WriteLine("| configuration | median ms | p90 ms | ratio to unprofiled (median) |");
-Console.WriteLine("|---|---:|---:|---:|");
-for (int c = 0; c < configurations.Length; ++c)
+foreach (var app in apps)
 {
-    double median = Median(samples[c]);
-    Console.WriteLine($"| {configurations[c].Name} | {median:F1} | {Percentile(samples[c], 0.9):F1} | {median / baseline:F2} |");
+    var configurations = new (string Name, Dictionary<string, string> Env)[]
+    {
+        ("unprofiled", new()),
+        ("profiled, no patchable modules", Profiled(null)),
+        ($"profiled, patching enabled ({app.Module} allowlisted)", Profiled(app.Module)),
+    };
+    var samples = configurations.Select(_ => new List<double>()).ToArray();
+    for (int warm = 0; warm < 2; ++warm)
+        foreach (var c in configurations)
+            Launch(app.Dll, app.Args, c.Env);
+    for (int i = 0; i < runs; ++i)
+        for (int c = 0; c < configurations.Length; ++c)
+            samples[c].Add(Launch(app.Dll, app.Args, configurations[c].Env));
+
+    double baseline = Median(samples[0]);
+    Console.WriteLine();
+    Console.WriteLine($"{app.Name}:");
+    Console.WriteLine();
+    Console.WriteLine("| configuration | median ms | p90 ms | ratio to unprofiled (median) | methods JIT-compiled |");
+    Console.WriteLine("|---|---:|---:|---:|---:|");
+    for (int c = 0; c < configurations.Length; ++c)
+    {
+        double median = Median(samples[c]);
+        int jitted = MethodsJitted(app.Dll, app.Args, configurations[c].Env);
+        Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
+            $"| {configurations[c].Name} | {median:F1} | {Percentile(samples[c], 0.9):F1} | {median / baseline:F2} | {jitted} |"));
+    }
 }
 return 0;
 
@@ -52,23 +69,49 @@ Dictionary<string, string> Profiled(string? modules)
     return env;
 }
 
-double Launch(Dictionary<string, string> env)
+int MethodsJitted(string dll, string[] arguments, Dictionary<string, string> env)
 {
-    var start = new ProcessStartInfo("dotnet") { UseShellExecute = false, RedirectStandardError = true };
-    start.ArgumentList.Add(host);
-    start.ArgumentList.Add("idle");
+    string file = Path.Combine(Path.GetTempPath(), $"alvk-launch-jit-{Environment.ProcessId}.txt");
+    File.Delete(file);
+    var withSummary = new Dictionary<string, string>(env)
+    {
+        ["DOTNET_JitStdOutFile"] = file,
+        ["DOTNET_JitDisasmSummary"] = "1",
+    };
+    Launch(dll, arguments, withSummary);
+    int count = File.ReadLines(file).Count(l => l.Contains("JIT compiled ", StringComparison.Ordinal));
+    File.Delete(file);
+    return count;
+}
+
+static double Launch(string dll, string[] arguments, Dictionary<string, string> env)
+{
+    var start = new ProcessStartInfo("dotnet")
+    {
+        UseShellExecute = false,
+        RedirectStandardError = true,
+        RedirectStandardOutput = true,
+    };
+    start.ArgumentList.Add(dll);
+    foreach (string a in arguments)
+        start.ArgumentList.Add(a);
     foreach (string key in start.Environment.Keys.ToList())
-        if (key.StartsWith("CORECLR_") || key.StartsWith("ALVORKIT_"))
+    {
+        if (key.StartsWith("CORECLR_", StringComparison.Ordinal) || key.StartsWith("ALVORKIT_", StringComparison.Ordinal) ||
+            (key.StartsWith("DOTNET_", StringComparison.Ordinal) && key != "DOTNET_ROOT"))
             start.Environment.Remove(key);
+    }
     foreach (var (k, v) in env)
         start.Environment[k] = v;
     var clock = Stopwatch.StartNew();
     using var p = Process.Start(start)!;
+    Task<string> output = p.StandardOutput.ReadToEndAsync();
     string err = p.StandardError.ReadToEnd();
     p.WaitForExit();
+    output.Wait();
     double ms = clock.Elapsed.TotalMilliseconds;
     if (p.ExitCode != 0)
-        throw new InvalidOperationException($"host failed ({p.ExitCode}): {err}");
+        throw new InvalidOperationException($"{dll} failed ({p.ExitCode}): {err}");
     return ms;
 }
 

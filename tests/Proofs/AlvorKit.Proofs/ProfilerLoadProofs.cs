@@ -10,11 +10,13 @@ internal static class CorPrf
     public const uint MonitorJitCompilation = 0x00000020;
     public const uint MonitorObjectAllocated = 0x00000100;
     public const uint EnableRejit = 0x00040000;
-    public const uint DisableAllNgenImages = 0x80000000;
+    public const uint MonitorCacheSearches = 0x00020000;
     public const uint EnableObjectAllocated = 0x00800000;
     public const uint EnableStackSnapshot = 0x10000000;
 
-    public const uint Patching = MonitorModuleLoads | MonitorJitCompilation | EnableRejit | DisableAllNgenImages;
+    // ReadyToRun code stays on (no COR_PRF_DISABLE_ALL_NGEN_IMAGES, 0x80000000); cache searches
+    // let the profiler refuse it for images that may inline an allowlisted module.
+    public const uint Patching = MonitorModuleLoads | MonitorJitCompilation | EnableRejit | MonitorCacheSearches;
     // Immutable bits at startup; MonitorObjectAllocated is on only inside capture windows.
     public const uint Allocations = EnableObjectAllocated | EnableStackSnapshot;
 }

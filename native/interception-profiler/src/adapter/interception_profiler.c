@@ -130,6 +130,15 @@ static HRESULT STDMETHODCALLTYPE InterceptionProfiler_JITInlining(ICorProfilerCa
     return S_OK;
 }
 
+static HRESULT STDMETHODCALLTYPE InterceptionProfiler_JITCachedFunctionSearchStarted(
+    ICorProfilerCallback11 *iface, FunctionID function, BOOL *use_cached)
+{
+    if (use_cached != NULL)
+        aip_runtime_cached_function_search(profiler_of(impl_from_ICorProfilerCallback11(iface)),
+                                           function, use_cached);
+    return S_OK;
+}
+
 static HRESULT STDMETHODCALLTYPE
 InterceptionProfiler_GetReJITParameters(ICorProfilerCallback11 *iface, ModuleID module,
                                         mdMethodDef method, ICorProfilerFunctionControl *control)
@@ -221,6 +230,7 @@ static const ICorProfilerCallback11Vtbl InterceptionProfiler_vtbl = {
     .ModuleLoadFinished = InterceptionProfiler_ModuleLoadFinished,
     .ModuleUnloadStarted = InterceptionProfiler_ModuleUnloadStarted,
     .JITInlining = InterceptionProfiler_JITInlining,
+    .JITCachedFunctionSearchStarted = InterceptionProfiler_JITCachedFunctionSearchStarted,
     .GetReJITParameters = InterceptionProfiler_GetReJITParameters,
     .ReJITCompilationStarted = InterceptionProfiler_ReJITCompilationStarted,
     .ReJITCompilationFinished = InterceptionProfiler_ReJITCompilationFinished,

@@ -6,8 +6,11 @@
 #include "coreclr/corprof_enums.h"
 #include "identity/sha256.h"
 #include "il/method_body.h"
+#include "image/readytorun_image.h"
 #include "metadata/signature.h"
+#include "platform/platform.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* Assembly and type names we compare are ASCII; anything else becomes '?'. */
@@ -26,8 +29,81 @@ static IMetaDataImport2 *open_import(ICorProfilerInfo15 *info, ModuleID module_i
     return SUCCEEDED(*hr) ? (IMetaDataImport2 *)unknown : NULL;
 }
 
+/* The image's ReadyToRun header, read from its loaded bytes: the runtime loaded and checked
+ * the PE headers, so they are read step by step, never past what they declare. */
+static int read_readytorun(LPCBYTE base, DWORD module_flags, aip_readytorun_info *out)
+{
+    aip_image_layout layout =
+        (module_flags & COR_PRF_MODULE_FLAT_LAYOUT) != 0 ? AIP_IMAGE_FLAT : AIP_IMAGE_MAPPED;
+    size_t readable = 64, needed = 0;
+    uint32_t extent = 0;
+    aip_image_result result = AIP_IMAGE_NEED_MORE;
+    for (int step = 0; step < 4 && result == AIP_IMAGE_NEED_MORE; ++step) {
+        result = aip_pe_extent(base, readable, layout, &needed, &extent);
+        readable = needed;
+    }
+    return result == AIP_IMAGE_OK &&
+           aip_readytorun_parse(base, extent, layout, out) == AIP_IMAGE_OK;
+}
+
+/* 1 when one of the module's assembly references names an allowlisted assembly. */
+static int references_allowlisted(IMetaDataImport2 *import, const aip_allowlist *allowlist)
+{
+    void *unknown = NULL;
+    if (FAILED(import->lpVtbl->QueryInterface(import, &IID_IMetaDataAssemblyImport, &unknown)) ||
+        unknown == NULL)
+        return 1; /* cannot tell: refuse, the safe side */
+    IMetaDataAssemblyImport *assembly = unknown;
+    HCORENUM e = NULL;
+    mdAssemblyRef refs[32];
+    ULONG count = 0;
+    int found = 0;
+    while (!found &&
+           SUCCEEDED(assembly->lpVtbl->EnumAssemblyRefs(assembly, &e, refs, 32, &count)) &&
+           count > 0) {
+        for (ULONG i = 0; i < count && !found; ++i) {
+            WCHAR wide[AIP_ASSEMBLY_NAME_CAPACITY];
+            char name[AIP_ASSEMBLY_NAME_CAPACITY];
+            ULONG length = 0;
+            if (SUCCEEDED(assembly->lpVtbl->GetAssemblyRefProps(assembly, refs[i], NULL, NULL, wide,
+                                                                AIP_ASSEMBLY_NAME_CAPACITY, &length,
+                                                                NULL, NULL, NULL, NULL))) {
+                narrow(wide, length, name, sizeof name);
+                found = aip_allowlist_allows(allowlist, name);
+            }
+        }
+    }
+    if (e != NULL)
+        assembly->lpVtbl->CloseEnum(assembly, e);
+    assembly->lpVtbl->Release(assembly);
+    return found;
+}
+
+/* A ReadyToRun image whose code may inline methods of other assemblies untracked, and that
+ * references an allowlisted one: its precompiled code is refused (JITCachedFunctionSearch). */
+static void check_precompiled(IMetaDataImport2 *import, const aip_allowlist *allowlist,
+                              aip_precompiled_refusals *refusals, ModuleID module_id, LPCBYTE base,
+                              DWORD module_flags, const char *name)
+{
+    aip_readytorun_info r2r;
+    if (refusals == NULL || base == NULL || !read_readytorun(base, module_flags, &r2r) ||
+        !r2r.is_readytorun || !r2r.may_inline_other_modules ||
+        !references_allowlisted(import, allowlist))
+        return;
+    char line[AIP_ASSEMBLY_NAME_CAPACITY + 160];
+    int held = aip_refusals_add(refusals, module_id);
+    snprintf(line, sizeof line,
+             "[alvorkit-interception] %s: ReadyToRun code that may inline an allowlisted assembly "
+             "(flags 0x%X)%s",
+             name, (unsigned)r2r.flags,
+             held ? "; its methods are JIT-compiled"
+                  : "; too many such modules, its precompiled code is kept");
+    aip_write_stderr_line(line);
+}
+
 void aip_catalog_on_module_loaded(ICorProfilerInfo15 *info, aip_module_catalog *catalog,
-                                  const aip_allowlist *allowlist, ModuleID module_id)
+                                  const aip_allowlist *allowlist,
+                                  aip_precompiled_refusals *refusals, ModuleID module_id)
 {
     LPCBYTE base = NULL;
     ULONG length = 0;
@@ -48,6 +124,8 @@ void aip_catalog_on_module_loaded(ICorProfilerInfo15 *info, aip_module_catalog *
     GUID mvid;
     memset(&mvid, 0, sizeof mvid);
     hr = import->lpVtbl->GetScopeProps(import, NULL, 0, NULL, &mvid);
+    if ((module_flags & COR_PRF_MODULE_DYNAMIC) == 0)
+        check_precompiled(import, allowlist, refusals, module_id, base, module_flags, name);
     import->lpVtbl->Release(import);
     if (FAILED(hr))
         return;
@@ -101,6 +179,12 @@ static uint32_t type_flags(IMetaDataImport2 *import, mdTypeDef declaring_type)
     return flags;
 }
 
+/* [System.Runtime.Versioning.NonVersionable], matched by name as crossgen2 and the runtime do. */
+static const WCHAR k_non_versionable[] = {
+    'S', 'y', 's', 't', 'e', 'm', '.', 'R', 'u', 'n', 't', 'i', 'm', 'e', '.', 'V', 'e',
+    'r', 's', 'i', 'o', 'n', 'i', 'n', 'g', '.', 'N', 'o', 'n', 'V', 'e', 'r', 's', 'i',
+    'o', 'n', 'a', 'b', 'l', 'e', 'A', 't', 't', 'r', 'i', 'b', 'u', 't', 'e', 0};
+
 static alvk_status describe(ICorProfilerInfo15 *info, IMetaDataImport2 *import,
                             const aip_module_entry *module, uint32_t token,
                             aip_method_sig *parsed_sig, aip_method_target *target, HRESULT *hresult)
@@ -148,6 +232,9 @@ static alvk_status describe(ICorProfilerInfo15 *info, IMetaDataImport2 *import,
                  (parsed_sig->generic_param_count > 0 ? ALVK_METHOD_GENERIC : 0);
     if (!parsed_sig->has_this)
         out->flags &= ~(uint32_t)ALVK_METHOD_VALUE_TYPE_RECEIVER;
+    if (import->lpVtbl->GetCustomAttributeByName(import, token, k_non_versionable, NULL, NULL) ==
+        S_OK)
+        out->flags |= ALVK_METHOD_NON_VERSIONABLE;
     out->declaring_type = declaring_type;
     out->param_count = parsed_sig->param_count;
     out->signature_length = sig_length;

@@ -5,13 +5,18 @@
 
 #include "catalog/allowlist.h"
 #include "catalog/module_catalog.h"
+#include "catalog/precompiled_refusals.h"
 #include "metadata/signature.h"
 #include "coreclr/corprof_info.h"
 
 /* ModuleLoadFinished: records the module's epoch. Dynamic modules are recorded but never
- * allowed; collectible ones are recorded as such (the runtime cannot ReJIT either). */
+ * allowed; collectible ones are recorded as such (the runtime cannot ReJIT either). A
+ * ReadyToRun image that may inline methods of other assemblies untracked and references an
+ * allowlisted assembly goes into `refusals` (NULL: none kept): its precompiled code is
+ * refused. Other modules pay one read of their ReadyToRun header. */
 void aip_catalog_on_module_loaded(ICorProfilerInfo15 *info, aip_module_catalog *catalog,
-                                  const aip_allowlist *allowlist, ModuleID module_id);
+                                  const aip_allowlist *allowlist,
+                                  aip_precompiled_refusals *refusals, ModuleID module_id);
 
 /* A method found through the catalog: its description, its module, and its signature blob
  * (runtime metadata memory, valid while the module stays loaded). */

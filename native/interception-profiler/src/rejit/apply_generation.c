@@ -205,6 +205,8 @@ static alvk_status resolve_target(const aip_apply_env *env, const aip_patch *p, 
                             &scratch_of(env)->target_sig, target, &hr);
     if (status == ALVK_OK && p->module_id != 0 && p->module_id != target->module_id)
         status = ALVK_E_MODULE_UNLOADED; /* the live patch belongs to an older epoch */
+    if (status == ALVK_OK && (target->description.flags & ALVK_METHOD_NON_VERSIONABLE) != 0)
+        status = ALVK_E_TARGET_NON_VERSIONABLE; /* inlined untracked across version bubbles */
     return status;
 }
 

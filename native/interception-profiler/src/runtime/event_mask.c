@@ -8,8 +8,8 @@ aip_event_mask aip_event_mask_for(const aip_config *config)
         return mask;
     mask.low = COR_PRF_MONITOR_MODULE_LOADS;
     if (config->startup_status == ALVK_OK)
-        mask.low |= COR_PRF_ENABLE_REJIT | COR_PRF_DISABLE_ALL_NGEN_IMAGES |
-                    COR_PRF_MONITOR_JIT_COMPILATION;
+        mask.low |=
+            COR_PRF_ENABLE_REJIT | COR_PRF_MONITOR_JIT_COMPILATION | COR_PRF_MONITOR_CACHE_SEARCHES;
     /* Immutable bits only: COR_PRF_MONITOR_OBJECT_ALLOCATED is switched on while a capture
      * window is open (allocation_capture.c), so no callback runs outside windows. */
     if (config->allocation_profiling)

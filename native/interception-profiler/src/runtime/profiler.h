@@ -7,6 +7,7 @@
 
 #include "allocation/allocation_capture.h"
 #include "catalog/module_catalog.h"
+#include "catalog/precompiled_refusals.h"
 #include "coreclr/corprof_info.h"
 #include "emit/relocation_emit.h"
 #include "platform/platform.h"
@@ -43,6 +44,7 @@ typedef struct aip_profiler {
     uint16_t version[4];
     char runtime_version[ALVK_RUNTIME_VERSION_CAPACITY];
     aip_module_catalog catalog;
+    aip_precompiled_refusals refusals; /* ReadyToRun images whose code is JIT-compiled instead */
     aip_rejit_state rejit;
     aip_inliner_map inliners;
     aip_emitter emitter;

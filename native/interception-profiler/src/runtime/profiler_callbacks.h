@@ -49,6 +49,25 @@ static inline void aip_runtime_jit_inlining(aip_profiler *p, FunctionID caller, 
                               should_inline);
 }
 
+/* JITCachedFunctionSearchStarted: a method's ReadyToRun code is about to be used. Refused for
+ * the modules in p->refusals (their code may inline an allowlisted method untracked); every
+ * other search costs one load while the set is empty. */
+static inline void aip_runtime_cached_function_search(aip_profiler *p, FunctionID function,
+                                                      BOOL *use_cached)
+{
+    if (!aip_profiler_patching(p) || !aip_refusals_any(&p->refusals))
+        return;
+    ClassID class_id = 0;
+    ModuleID module = 0;
+    mdToken token = 0;
+    if (SUCCEEDED(
+            p->info->lpVtbl->GetFunctionInfo(p->info, function, &class_id, &module, &token)) &&
+        aip_refusals_hold(&p->refusals, module)) {
+        *use_cached = 0;
+        atomic_fetch_add_explicit(&p->refusals.methods_refused, 1, memory_order_relaxed);
+    }
+}
+
 static inline void aip_runtime_object_allocated(aip_profiler *p, ObjectID object, ClassID class_id)
 {
     if (p != NULL)

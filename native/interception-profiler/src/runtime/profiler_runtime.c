@@ -269,13 +269,16 @@ alvk_status aip_runtime_get_status(aip_profiler *rt, alvk_runtime_status *out)
 void aip_runtime_module_loaded(aip_profiler *p, ModuleID module_id)
 {
     if (aip_profiler_attached(p) && p->mask.low != 0)
-        aip_catalog_on_module_loaded(p->info, &p->catalog, &p->config.allowlist, module_id);
+        aip_catalog_on_module_loaded(p->info, &p->catalog, &p->config.allowlist,
+                                     p->config.startup_status == ALVK_OK ? &p->refusals : NULL,
+                                     module_id);
 }
 
 void aip_runtime_module_unloading(aip_profiler *p, ModuleID module_id)
 {
     if (aip_profiler_attached(p) && p->mask.low != 0) {
         aip_catalog_unload(&p->catalog, module_id);
+        aip_refusals_remove(&p->refusals, module_id);
         aip_rejit_module_unloaded(&p->rejit, module_id);
         aip_emitter_forget_module(&p->emitter, module_id);
         aip_inliner_map_forget_module(&p->inliners, module_id);

@@ -1,0 +1,10 @@
+using System.Runtime.CompilerServices;
+using AlvorKit.Proofs.R2R.Targets;
+
+namespace AlvorKit.Proofs.R2R.CrossEarly;
+
+public static class EarlyCallers
+{
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static int Call(int x) => R2RTargets.Target(x) + 3;
+}
