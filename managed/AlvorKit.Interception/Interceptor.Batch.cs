@@ -44,6 +44,8 @@ public sealed partial class Interceptor
         PatchOwner? owner = null, CancellationToken cancellationToken = default) =>
         Detached(InstallManyCore(pairs, owner, synchronous: false, cancellationToken), cancellationToken);
 
+    private static readonly int DescribeThreads = Math.Clamp(Environment.ProcessorCount, 2, 4);
+
     private async ValueTask<IReadOnlyList<Patch>> InstallManyCore(
         IEnumerable<(MethodBase Target, MethodInfo Replacement)> pairs, PatchOwner? owner, bool synchronous,
         CancellationToken cancellationToken)
@@ -75,18 +77,24 @@ public sealed partial class Interceptor
                 await Enter(gates[entered], synchronous, cancellationToken).ConfigureAwait(false);
             cancellationToken.ThrowIfCancellationRequested();
             var refusals = new List<BatchRefusal>();
-            var descriptions = new MethodDescription[batch.Count];
             for (int i = 0; i < batch.Count; i++)
             {
                 (MethodBase target, MethodInfo replacement) = batch[i];
                 if (PatchRegistry.Find(target)?.Holders.FirstOrDefault(p => p.Owner == owner) is { } held)
                     refusals.Add(new BatchRefusal(i, target, replacement, new InvalidOperationException(
                         $"{owner.Name} already holds a patch on it ({held}); call Replace on it, or install with another PatchOwner.")));
-                else if (Native.Describe(target, out MethodDescription? description) is var rc && rc != InterceptionStatus.Ok)
-                    refusals.Add(new BatchRefusal(i, target, replacement, Failure(rc, target, "Installing a patch on")));
-                else
-                    descriptions[i] = description!;
             }
+            ThrowIfRefused(refusals, batch.Count, null);
+            // Each description is a round trip to the profiler's worker: a few threads keep it
+            // busy instead of waiting on one at a time.
+            var descriptions = new MethodDescription[batch.Count];
+            var described = new InterceptionStatus[batch.Count];
+            Parallel.For(0, batch.Count, new ParallelOptions { MaxDegreeOfParallelism = DescribeThreads },
+                i => described[i] = Native.Describe(batch[i].Target, out descriptions[i]!));
+            for (int i = 0; i < batch.Count; i++)
+                if (described[i] != InterceptionStatus.Ok)
+                    refusals.Add(new BatchRefusal(i, batch[i].Target, batch[i].Replacement,
+                        Failure(described[i], batch[i].Target, "Installing a patch on")));
             ThrowIfRefused(refusals, batch.Count, refusals.Count > 0 && refusals[0].Reason is InterceptionException e ? e.Status : null);
             var handles = new ulong[batch.Count];
             var statuses = new InterceptionStatus[batch.Count];

@@ -7,7 +7,7 @@ namespace AlvorKit.ScaleBenchmark;
 internal static partial class Memory
 {
     /// <summary>One reading.</summary>
-    internal readonly record struct Reading(long VmRssKiB, long RssAnonKiB, long HeapInUse, long HeapHeld);
+    internal readonly record struct Reading(long VmRssKiB, long RssAnonKiB, long HeapInUse, long HeapHeld, long RssFileKiB);
 
     /// <summary>Reads the process's memory now, after a full collection.</summary>
     internal static Reading Read()
@@ -15,16 +15,18 @@ internal static partial class Memory
         GC.Collect();
         GC.WaitForPendingFinalizers();
         GC.Collect();
-        long rss = 0, anon = 0;
+        long rss = 0, anon = 0, file = 0;
         foreach (string line in File.ReadLines("/proc/self/status"))
         {
             if (line.StartsWith("VmRSS:", StringComparison.Ordinal))
                 rss = KiB(line);
             else if (line.StartsWith("RssAnon:", StringComparison.Ordinal))
                 anon = KiB(line);
+            else if (line.StartsWith("RssFile:", StringComparison.Ordinal))
+                file = KiB(line);
         }
         MallInfo2 m = mallinfo2();
-        return new Reading(rss, anon, (long)m.Uordblks + (long)m.Hblkhd, (long)m.Arena + (long)m.Hblkhd);
+        return new Reading(rss, anon, (long)m.Uordblks + (long)m.Hblkhd, (long)m.Arena + (long)m.Hblkhd, file);
     }
 
     private static long KiB(string line) =>

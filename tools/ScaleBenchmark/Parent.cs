@@ -49,8 +49,8 @@ internal static class Parent
         Console.WriteLine();
         Console.WriteLine("| measure | unprofiled | unprofiled, ReadyToRun off | profiled | profiled - unprofiled | profiled - unprofiled with ReadyToRun off |");
         Console.WriteLine("|---|---:|---:|---:|---:|---:|");
-        string[] names = ["VmRSS", "RssAnon", "malloc in use", "malloc arena + mmap"];
-        long[] scale = [1, 1, 1024, 1024];
+        string[] names = ["VmRSS", "RssAnon", "malloc in use", "malloc arena + mmap", "RssFile"];
+        long[] scale = [1, 1, 1024, 1024, 1];
         for (int m = 0; m < names.Length; m++)
         {
             long[] medians = [.. readings.Select(rs => Median(rs.Select(r => r[m] / scale[m])))];

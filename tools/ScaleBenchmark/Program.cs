@@ -11,7 +11,7 @@ if (mode == "child-rss")
 {
     Thread.Sleep(200);
     Memory.Reading r = Memory.Read();
-    Console.WriteLine(FormattableString.Invariant($"rss {r.VmRssKiB} {r.RssAnonKiB} {r.HeapInUse} {r.HeapHeld}"));
+    Console.WriteLine(FormattableString.Invariant($"rss {r.VmRssKiB} {r.RssAnonKiB} {r.HeapInUse} {r.HeapHeld} {r.RssFileKiB}"));
     return 0;
 }
 if (mode == "child-batch")
