@@ -29,6 +29,23 @@ internal static partial class Memory
         return new Reading(rss, anon, (long)m.Uordblks + (long)m.Hblkhd, (long)m.Arena + (long)m.Hblkhd, file);
     }
 
+    /// <summary>Resident KiB per mapped file ("[anon]" for the rest), from /proc/self/smaps,
+    /// largest first.</summary>
+    internal static List<(string Name, long KiB)> ResidentByMapping()
+    {
+        var totals = new Dictionary<string, long>();
+        string current = "[anon]";
+        foreach (string line in File.ReadLines("/proc/self/smaps"))
+        {
+            string[] parts = line.Split(' ', StringSplitOptions.RemoveEmptyEntries);
+            if (parts.Length >= 5 && parts[0].Contains('-', StringComparison.Ordinal) && !parts[0].EndsWith(':'))
+                current = parts.Length >= 6 ? Path.GetFileName(parts[5]) : "[anon]";
+            else if (line.StartsWith("Rss:", StringComparison.Ordinal))
+                totals[current] = totals.GetValueOrDefault(current) + KiB(line);
+        }
+        return [.. totals.Select(kv => (kv.Key, kv.Value)).OrderByDescending(t => t.Value)];
+    }
+
     private static long KiB(string line) =>
         long.Parse(line.Split(' ', StringSplitOptions.RemoveEmptyEntries)[1], System.Globalization.CultureInfo.InvariantCulture);
 

@@ -14,6 +14,15 @@ if (mode == "child-rss")
     Console.WriteLine(FormattableString.Invariant($"rss {r.VmRssKiB} {r.RssAnonKiB} {r.HeapInUse} {r.HeapHeld} {r.RssFileKiB}"));
     return 0;
 }
+if (mode == "child-smaps")
+{
+    // Resident KiB per mapped file (or [anon]), largest first: what a configuration's pages are.
+    Thread.Sleep(200);
+    Memory.Read();
+    foreach ((string name, long kib) in Memory.ResidentByMapping().Take(args.Length > 1 ? int.Parse(args[1], CultureInfo.InvariantCulture) : 12))
+        Console.WriteLine(FormattableString.Invariant($"{kib,8} KiB  {name}"));
+    return 0;
+}
 if (mode == "child-batch")
     return BatchChild.Run(args.Length > 1 ? int.Parse(args[1], CultureInfo.InvariantCulture) : 3);
 if (args.Length < 1 || mode.StartsWith("child", StringComparison.Ordinal))
