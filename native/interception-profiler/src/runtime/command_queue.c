@@ -1,11 +1,18 @@
 /* Bounded command queue: one mutex, two condition variables, preallocated slots. */
 #include "runtime/command_queue.h"
 
+#include <stddef.h>
 #include <string.h>
 
 alvk_status aip_queue_init(aip_queue *q, uint32_t capacity, void *context)
 {
-    memset(q, 0, sizeof *q);
+    /* Everything before the slots is reset; of each slot only its state is read before it is
+     * written, and it is written only when not already FREE: slots never used stay untouched
+     * (the profiler's are zero pages the OS has not backed yet). A slot's sequence goes on. */
+    memset(q, 0, offsetof(aip_queue, slots));
+    for (uint32_t i = 0; i < AIP_QUEUE_MAX_CAPACITY; ++i)
+        if (q->slots[i].state != AIP_SLOT_FREE)
+            q->slots[i].state = AIP_SLOT_FREE;
     if (capacity == 0 || capacity > AIP_QUEUE_MAX_CAPACITY)
         return ALVK_E_INTERNAL;
     if (aip_mutex_init(&q->lock) != 0)

@@ -190,11 +190,13 @@ HRESULT aip_runtime_initialize(aip_profiler *rt, IUnknown *info_unknown)
     if (aip_catalog_init(&rt->catalog) != 0 || aip_rejit_init(&rt->rejit, capacity) != 0 ||
         aip_inliner_map_init(&rt->inliners) != 0 || aip_emitter_init(&rt->emitter, rt->info) != 0)
         return E_OUTOFMEMORY;
-    rt->config.startup_status = attach(rt);
-    /* The tables above (module catalog, inliner map, token cache, queue slots, scratch) are
-     * zeroed and mostly unused until patching starts: their pages go back to the OS until
-     * first written, so an idle profiled process does not pay for them. */
+    /* The tables above (module catalog, inliner map, token cache, and the queue slots and
+     * scratch not yet set up) are zeroed and mostly unused until patching starts: their pages
+     * go back to the OS until first written, so an idle profiled process does not pay for
+     * them. Before attach starts the worker: no other thread touches the object yet, so no
+     * write can land between a page's check and its release. */
     aip_release_zero_pages(rt, sizeof *rt);
+    rt->config.startup_status = attach(rt);
     /* Last: a reader that sees it attached sees the startup status and the mask. */
     atomic_store_explicit(&rt->attached, 1, memory_order_release);
     return S_OK;
