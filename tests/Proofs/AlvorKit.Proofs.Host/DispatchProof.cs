@@ -1,6 +1,7 @@
 using System.Reflection;
 using System.Reflection.Metadata;
 using System.Reflection.PortableExecutable;
+using System.Runtime.Loader;
 using AlvorKit.Interception.Native;
 using AlvorKit.Proofs.Reports;
 
@@ -175,6 +176,25 @@ public static class DispatchProof
             ["genericType"] = Case(patcher, add, Patcher.Method(generic, "Add"), crossAdd, true, callAdd, "12004", "7",
                 ++owner),
         };
+        // A mod (references the host, loaded by path into the default context): receivers,
+        // an in parameter and a struct return, in the MemberRef's signature as the host's types.
+        Assembly mod = AssemblyLoadContext.Default.LoadFromAssemblyPath(
+            Path.Combine(AppContext.BaseDirectory, "AlvorKit.Proofs.GameMod.dll"));
+        Type mods = mod.GetType("AlvorKit.Proofs.GameMod.ModReplacements", throwOnError: true)!;
+        cases["modClassReceiver"] = Case(patcher, Patcher.Method(typeof(Widget), nameof(Widget.Offset)),
+            Patcher.Method(mods, "WidgetOffset"), null, true, () => $"{DispatchTargets.TheWidget.Offset(2)}", "282", "42",
+            ++owner);
+        cases["modStructReceiver"] = Case(patcher, Patcher.Method(typeof(Accum), nameof(Accum.AddTo)),
+            Patcher.Method(mods, "AccumAddTo"), null, true, () =>
+            {
+                var accum = new Accum { Total = 5 };
+                int r = accum.AddTo(3);
+                return $"{r}/{accum.Total}";
+            }, "3005/3005", "8/8", ++owner);
+        cases["modInParameter"] = Case(patcher, T(nameof(DispatchTargets.Length)), Patcher.Method(mods, "Length"), null,
+            true, () => $"{DispatchTargets.Length(in DispatchTargets.InCell)}", "304", "7", ++owner);
+        cases["modStructReturn"] = Case(patcher, T(nameof(DispatchTargets.MakeQuad)), Patcher.Method(mods, "MakeQuad"),
+            null, true, () => $"{DispatchTargets.MakeQuad(1.5, 4)}", "4,1.5,-4,7", "1.5,5.5,6,-1.5", ++owner);
         // Inlined into the patched target, the replacement's frame is the target's.
         MethodInfo inlined = Patcher.Method(cross, "InlinedWhere");
         DispatchCaseReport direct = Case(patcher, where, inlined, null, true, callWhere, nameof(DispatchTargets.Where),

@@ -135,6 +135,22 @@ public sealed class PatchDispatchProofs
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
+    public void AModReplacementTakesTheHostsOwnTypesThroughTheMemberRef(string tiering)
+    {
+        // A mod references the host and is loaded by path: class and struct receivers, an in
+        // parameter (its modreq) and a struct return, named by a MemberRef in the host's module.
+        foreach (string name in new[] { "modClassReceiver", "modStructReceiver", "modInParameter", "modStructReturn" })
+        {
+            DispatchCaseReport c = Case(name, tiering);
+            AssertPatchedAndRestored(c);
+            PatchReports.AssertVisibleAtOnce(c.Patched, c.Patched.Expected);
+            Assert.True(c.Telemetry.DispatchPath == "DirectCall", $"{name}: {c}");
+            Assert.True(c.Telemetry.CallToken >> 24 == 0x0A, $"{name}: {c}");
+        }
+    }
+
+    [Theory]
+    [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void ANonPublicReplacementFallsBackToCalli(string tiering)
     {
         DispatchCaseReport c = Case("notPublic", tiering);
