@@ -327,6 +327,29 @@ static alvk_status build_direct(const aip_apply_env *env, const aip_patch_comman
     return ALVK_OK;
 }
 
+/* The direct-call body of command `c` prepared into *prepared (its call token in
+ * *call_token), or why not: the fallback's reason, with the record's refusal cleared (the
+ * calli body is what the record judges then). */
+static alvk_status prepare_direct(const aip_apply_env *env, const aip_patch_command *c,
+                                  const aip_method_target *target, const aip_dispatch_target *dt,
+                                  const uint8_t *calli_sig, size_t sig_length, dispatch_body *d,
+                                  HRESULT *hr, refusal *why, aip_prepared_rejit **prepared,
+                                  uint32_t *call_token)
+{
+    alvk_status status = build_direct(env, c, target, dt, calli_sig, sig_length, d, hr);
+    if (status == ALVK_OK)
+        status = prepare_generation(env, c->index, c->generation, &d->g, AIP_FAT_HEADER_BYTES,
+                                    target, hr, why, prepared);
+    if (status != ALVK_OK) {
+        memset(why, 0, sizeof *why);
+        return status;
+    }
+    *call_token = d->g.relocation_count == 0
+                      ? c->replacement_token
+                      : scratch_of(env)->results[d->g.relocation_count - 1].token;
+    return ALVK_OK;
+}
+
 /* Install and replace: the dispatch body for the replacement as a generation, applied like
  * any other: the direct call when the command names the replacement's method and it can
  * work, else (and when it was refused before publishing) calli. */
@@ -363,24 +386,14 @@ static alvk_status install_or_replace(const aip_apply_env *env, const aip_patch_
     dispatch_body d;
     HRESULT metadata_hr = S_OK;
     aip_prepared_rejit *prepared = NULL;
-    alvk_dispatch_path path = ALVK_DISPATCH_CALLI;
-    alvk_status fallback = ALVK_OK;
-    uint32_t call_token = 0;
-    if (c->replacement_module != 0) {
-        fallback = build_direct(env, c, &target, &dt, calli_sig, sig_length, &d, &metadata_hr);
-        if (fallback == ALVK_OK)
-            fallback = prepare_generation(env, c->index, c->generation, &d.g, AIP_FAT_HEADER_BYTES,
-                                          &target, &metadata_hr, why, &prepared);
-        if (fallback == ALVK_OK) {
-            path = ALVK_DISPATCH_DIRECT_CALL;
-            call_token = d.g.relocation_count == 0
-                             ? c->replacement_token
-                             : scratch_of(env)->results[d.g.relocation_count - 1].token;
-        } else {
-            memset(why, 0, sizeof *why); /* the calli body is what the record judges */
-        }
-    }
-    uint32_t calli_token = p->telemetry.calli_signature_token; /* kept by the direct path */
+    uint32_t call_token = 0, calli_token = p->telemetry.calli_signature_token;
+    alvk_status fallback = c->replacement_module == 0
+                               ? ALVK_OK
+                               : prepare_direct(env, c, &target, &dt, calli_sig, sig_length, &d,
+                                                &metadata_hr, why, &prepared, &call_token);
+    alvk_dispatch_path path = c->replacement_module != 0 && fallback == ALVK_OK
+                                  ? ALVK_DISPATCH_DIRECT_CALL
+                                  : ALVK_DISPATCH_CALLI;
     if (path == ALVK_DISPATCH_CALLI) {
         HRESULT direct_hr = metadata_hr; /* why the direct call failed, if it did */
         status = build_calli(&dt, c->replacement, calli_sig, sig_length, &d);
