@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using System.Reflection;
 using System.Reflection.Metadata;
 using System.Reflection.PortableExecutable;
@@ -91,7 +92,53 @@ public static class DispatchProof
             direct[shape.Name] = RunShape(patcher, shape, ++owner, named: true);
             calli[shape.Name] = RunShape(patcher, shape, ++owner, named: false);
         }
-        return new DispatchReport(direct, calli, Cases(patcher, owner));
+        return new DispatchReport(direct, calli, Cases(patcher, owner), Rejected(patcher, owner + 100));
+    }
+
+    private static readonly TimeSpan FailureLimit = TimeSpan.FromSeconds(10);
+
+    // A direct body the JIT rejects is rolled back like any generation: the MemberRef names
+    // CrossAssembly.Wide with Add's signature, which the member check cannot refute across
+    // modules (the parameter counts agree) and the JIT cannot bind.
+    private static DirectRejectedReport Rejected(Patcher patcher, ulong owner)
+    {
+        ProfilerLibrary library = patcher.Library;
+        Type cross = Assembly.Load(new AssemblyName(ReplacementsAssembly))
+            .GetType("AlvorKit.Proofs.Replacements.CrossAssembly", throwOnError: true)!;
+        MethodInfo add = T(nameof(DispatchTargets.Add));
+        AlvkInstallRequest request = patcher.NameReplacement(
+            patcher.Request(add, Patcher.Method(cross, "Add"), owner), Patcher.Method(cross, "Wide"));
+        Func<string> call = () =>
+        {
+            try
+            {
+                return $"{DispatchTargets.Add(3, 4)}";
+            }
+            catch (Exception e)
+            {
+                return e.GetType().Name;
+            }
+        };
+        CommandOutcome install = patcher.Finish(library.PatchInstall(request, out ulong handle), handle);
+        TelemetryReport installed = patcher.ReadTelemetry(handle);
+        library.PatchGetTelemetry(handle, out AlvkPatchTelemetry t);
+        ulong generation = t.LatestGeneration;
+        var outcomes = new SortedDictionary<string, int>(StringComparer.Ordinal);
+        var clock = Stopwatch.StartNew();
+        GenerationResultReport result;
+        do
+        {
+            string outcome = call();
+            outcomes[outcome] = outcomes.GetValueOrDefault(outcome) + 1;
+            result = patcher.ReadGenerationResult(handle, generation);
+            if (result.State == nameof(AlvkGenerationState.Failed))
+                break;
+            Thread.Sleep(5);
+        } while (clock.Elapsed < FailureLimit);
+        Polled<string> restored = Patcher.PollFor(call, "7", FailureLimit);
+        TelemetryReport telemetry = patcher.ReadTelemetry(handle);
+        CommandOutcome remove = patcher.Finish(library.PatchRemove(handle, owner), handle);
+        return new DirectRejectedReport(install, installed, outcomes, result, restored, telemetry, remove);
     }
 
     private static DispatchShapeReport RunShape(Patcher patcher, Shape shape, ulong owner, bool named)

@@ -226,6 +226,22 @@ static alvk_status check_dispatch_target(const aip_method_target *t, const aip_p
     return ALVK_OK;
 }
 
+/* The dispatch telemetry of a body now in force, as its facts say (NULL: the original, or
+ * a generation: no replacement), with the patch's calli token and metadata HRESULT kept. */
+static void set_dispatch(aip_rejit_applied *a, const aip_patch *p, const aip_dispatch_facts *facts)
+{
+    static const aip_dispatch_facts none = {ALVK_DISPATCH_NONE, ALVK_OK, 0, 0};
+    if (facts == NULL)
+        facts = &none;
+    a->dispatch = 1;
+    a->calli_token = p->telemetry.calli_signature_token;
+    a->metadata_hresult = p->telemetry.metadata_hresult;
+    a->replacement = facts->replacement;
+    a->dispatch_path = facts->path;
+    a->dispatch_fallback = facts->fallback;
+    a->call_token = facts->call_token;
+}
+
 /* The body a dispatch generation carries, and what it is made of. */
 typedef struct dispatch_body {
     uint8_t body[AIP_DISPATCH_MAX_BODY_BYTES];
@@ -406,36 +422,17 @@ static alvk_status install_or_replace(const aip_apply_env *env, const aip_patch_
         if (SUCCEEDED(metadata_hr))
             metadata_hr = direct_hr;
     }
-    prepared->dispatch_path = path;
-    prepared->dispatch_fallback = fallback;
-    prepared->call_token = call_token;
+    aip_dispatch_facts facts = {path, fallback, call_token, c->replacement};
+    prepared->dispatch = facts;
     status = publish(env, c->index, &now, c->generation, prepared, c->queued_ns, a);
     if (status == ALVK_OK) {
         a->owner_body = c->owner;
         a->owner_replacement = c->replacement;
-        a->dispatch = 1;
-        a->calli_token = calli_token;
+        set_dispatch(a, p, &facts);
+        a->calli_token = calli_token; /* this command's */
         a->metadata_hresult = metadata_hr;
-        a->replacement = c->replacement;
-        a->dispatch_path = path;
-        a->dispatch_fallback = fallback;
-        a->call_token = call_token;
     }
     return status;
-}
-
-/* The dispatch telemetry with the patch's calli token and metadata HRESULT kept, and
- * `replacement` (0: none) now in force, with no dispatch path (the caller sets the path of
- * a body that has one). */
-static void set_dispatch(aip_rejit_applied *a, const aip_patch *p, uint64_t replacement)
-{
-    a->dispatch = 1;
-    a->calli_token = p->telemetry.calli_signature_token;
-    a->metadata_hresult = p->telemetry.metadata_hresult;
-    a->replacement = replacement;
-    a->dispatch_path = ALVK_DISPATCH_NONE;
-    a->dispatch_fallback = ALVK_OK;
-    a->call_token = 0;
 }
 
 /* When an owner leaves while others remain, the body in force becomes the most recently set
@@ -451,16 +448,13 @@ static alvk_status restore_successor(const aip_apply_env *env, const aip_patch_c
         aip_prepared_release(body); /* already in force */
         return ALVK_OK;
     }
-    alvk_dispatch_path path = body != NULL ? body->dispatch_path : ALVK_DISPATCH_NONE;
-    alvk_status fallback = body != NULL ? body->dispatch_fallback : ALVK_OK;
-    uint32_t call_token = body != NULL ? body->call_token : 0;
-    alvk_status status = publish(env, c->index, p, id, body, c->queued_ns, a); /* takes body */
-    if (status == ALVK_OK) {
-        set_dispatch(a, p, replacement);
-        a->dispatch_path = path;
-        a->dispatch_fallback = fallback;
-        a->call_token = call_token;
-    }
+    aip_dispatch_facts facts;
+    memset(&facts, 0, sizeof facts);
+    if (body != NULL)
+        facts = body->dispatch; /* publish takes the body */
+    alvk_status status = publish(env, c->index, p, id, body, c->queued_ns, a);
+    if (status == ALVK_OK)
+        set_dispatch(a, p, &facts);
     return status;
 }
 
@@ -486,7 +480,7 @@ static alvk_status remove_owner(const aip_apply_env *env, const aip_patch_comman
     if (status != ALVK_OK)
         aip_rejit_add_owner(env->rejit, c->index, c->owner); /* still patched: keep holding */
     else
-        set_dispatch(a, p, 0);
+        set_dispatch(a, p, NULL);
     *ended = status == ALVK_OK;
     return status;
 }
@@ -606,7 +600,7 @@ static alvk_status run_generation(const aip_apply_env *env, aip_staged_generatio
     if (status == ALVK_OK) {
         a->owner_body = s->g.owner;
         a->owner_replacement = 0;
-        set_dispatch(a, p, 0); /* no replacement now */
+        set_dispatch(a, p, NULL); /* no replacement now */
     }
     return status;
 }
@@ -675,7 +669,13 @@ static alvk_status apply_rollbacks(const aip_apply_env *env)
             aip_rejit_copy(env->rejit, index, &p);
             aip_rejit_applied a;
             memset(&a, 0, sizeof a);
+            aip_dispatch_facts facts;
+            memset(&facts, 0, sizeof facts);
+            if (prepared != NULL)
+                facts = prepared->dispatch; /* publish takes the body */
             alvk_status s = publish(env, index, &p, back, prepared, aip_monotonic_ns(), &a);
+            if (s == ALVK_OK)
+                set_dispatch(&a, &p, &facts); /* the body rolled back to, and its path */
             aip_rejit_commit(env->rejit, index, &a);
             status = s != ALVK_OK ? s : status;
         }
