@@ -250,7 +250,7 @@ public static class DispatchProof
         // Through calli it is never inlined: as many calls, and it still runs in its own frame.
         cases["inlinedCalli"] = Case(patcher, where, inlined, null, false,
             CountedUntil(callWhere, Math.Max(direct.Patched.Calls * 2, 1000)), "never inlined", "original", ++owner,
-            InlineLimit);
+            InlineLimit * 2);
         return cases;
     }
 
