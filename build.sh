@@ -179,8 +179,9 @@ sanitized_proofs() {
       --filter "$SANITIZED_PROOFS" --logger "console;verbosity=minimal"
 }
 # The proofs that run again with the profiler under ASan: generations, the managed API,
-# command identity, concurrency (the native queue and the managed per-target gates) and bad input.
-SANITIZED_PROOFS="FullyQualifiedName~HotReloadProofs|FullyQualifiedName~HotReloadCoreProofs|FullyQualifiedName~GenerationProofs|FullyQualifiedName~GenerationAbi33Proofs|FullyQualifiedName~GenerationRefusalProofs|FullyQualifiedName~InterceptionApiProofs|FullyQualifiedName~InterceptionConcurrencyProofs|FullyQualifiedName~CommandProofs|FullyQualifiedName~PatchStressProofs|FullyQualifiedName~PatchBadInputProofs|FullyQualifiedName~ModuleCopyProofs|FullyQualifiedName~MemoryProofs|FullyQualifiedName~QueueFullProofs|FullyQualifiedName~RecyclingProofs|FullyQualifiedName~ExitProofs|FullyQualifiedName~MixedStressProofs|FullyQualifiedName~SubmitStormProofs|FullyQualifiedName~ReadyToRunProofs"
+# command identity, concurrency (the native queue and the managed per-target gates), bad input
+# and both dispatch paths (the direct call reads the replacement's metadata and emits references).
+SANITIZED_PROOFS="FullyQualifiedName~PatchDispatchProofs|FullyQualifiedName~InterceptionDispatchProofs|FullyQualifiedName~HotReloadProofs|FullyQualifiedName~HotReloadCoreProofs|FullyQualifiedName~GenerationProofs|FullyQualifiedName~GenerationAbi33Proofs|FullyQualifiedName~GenerationRefusalProofs|FullyQualifiedName~InterceptionApiProofs|FullyQualifiedName~InterceptionConcurrencyProofs|FullyQualifiedName~CommandProofs|FullyQualifiedName~PatchStressProofs|FullyQualifiedName~PatchBadInputProofs|FullyQualifiedName~ModuleCopyProofs|FullyQualifiedName~MemoryProofs|FullyQualifiedName~QueueFullProofs|FullyQualifiedName~RecyclingProofs|FullyQualifiedName~ExitProofs|FullyQualifiedName~MixedStressProofs|FullyQualifiedName~SubmitStormProofs|FullyQualifiedName~ReadyToRunProofs"
 
 stress() {
   # The full mixed stress (8 threads x 10,000 commands on 50 targets while 2 threads call

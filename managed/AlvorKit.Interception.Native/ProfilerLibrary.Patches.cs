@@ -26,6 +26,17 @@ public sealed unsafe partial class ProfilerLibrary
     public AlvkStatus PatchReplace(ulong handle, ulong owner, IntPtr replacement) =>
         _exports.PatchReplace(handle, owner, (ulong)replacement);
 
+    /// <summary>alvk_patch_replace_with (ABI 3.4): the replacement named as a method too. The caller
+    /// sets replacement.Size.</summary>
+    public AlvkStatus PatchReplaceWith(ulong handle, ulong owner, in AlvkReplacement replacement)
+    {
+        AlvkReplacement copy = replacement;
+        return _exports.PatchReplaceWith(handle, owner, &copy);
+    }
+
+    /// <summary>alvk_patch_replace_with with a NULL replacement, to prove it is refused.</summary>
+    internal AlvkStatus PatchReplaceWithNull(ulong handle, ulong owner) => _exports.PatchReplaceWith(handle, owner, null);
+
     /// <summary>alvk_patch_remove.</summary>
     public AlvkStatus PatchRemove(ulong handle, ulong owner) => _exports.PatchRemove(handle, owner);
 

@@ -96,6 +96,16 @@ public sealed class Interceptor : IDisposable
     /// <summary>The owner of patches installed without one; <see cref="Dispose"/> removes them.</summary>
     public PatchOwner DefaultOwner { get; }
 
+    /// <summary>
+    /// When true, installs and replacements take the <see cref="DispatchPath.Calli"/> path even where
+    /// the direct call would work (default false). The direct call lets the JIT inline the
+    /// replacement into the patched target, so a patched call costs one call; calli costs one
+    /// indirect jump more and never inlines. This switch exists to compare the two paths (the
+    /// proofs and the benchmark run every dispatch case on both); a game has no reason to set it.
+    /// It applies to the commands issued after it is set.
+    /// </summary>
+    public bool PreferCalli { get; set; }
+
     /// <summary>How long a command may wait for the profiler's worker (default 10 s).</summary>
     public TimeSpan CommandTimeout { get; set; } = TimeSpan.FromSeconds(10);
 
@@ -186,7 +196,8 @@ public sealed class Interceptor : IDisposable
                     "install with another PatchOwner.");
             cancellationToken.ThrowIfCancellationRequested();
             MethodDescription description = DescribeCore(target, "Installing a patch on");
-            InterceptionStatus rc = Native.Install(description, entry, owner.Id, out ulong handle, out ulong command);
+            InterceptionStatus rc = Native.Install(description, entry, MethodOf(target, replacement), owner.Id,
+                out ulong handle, out ulong command);
             if (rc != InterceptionStatus.Ok)
                 throw Failure(rc, target, "Installing a patch on");
             rc = await WaitFor(command, synchronous).ConfigureAwait(false);
@@ -194,6 +205,7 @@ public sealed class Interceptor : IDisposable
                 throw Failure(rc, target, "Installing a patch on", handle);
             NativePatch native = PatchRegistry.Track(target, handle);
             var patch = new Patch(this, native, owner, target) { Replacement = replacement };
+            patch.NoteDispatch(Native.Telemetry(handle));
             Hold(native, patch);
             return patch;
         }
@@ -366,6 +378,11 @@ public sealed class Interceptor : IDisposable
 
     internal NativeProfiler Native { get; }
 
+    /// <summary>The replacement named as a method, for the direct call; null for calli only
+    /// (<see cref="PreferCalli"/>, or an assembly the target's module cannot reference).</summary>
+    private NativeProfiler.ReplacementMethod? MethodOf(MethodBase target, MethodInfo replacement) =>
+        !PreferCalli && DirectCallRule.CanReference(target, replacement) ? Native.Name(replacement) : null;
+
     internal async ValueTask ReplaceCore(Patch patch, MethodInfo replacement, bool synchronous,
         CancellationToken cancellationToken)
     {
@@ -381,12 +398,14 @@ public sealed class Interceptor : IDisposable
                 throw new InvalidOperationException(
                     $"this patch on {Names.Of(patch.Target)} was removed; install a new one.");
             cancellationToken.ThrowIfCancellationRequested();
-            InterceptionStatus rc = Native.Replace(patch.Native.Handle, patch.Owner.Id, entry, out ulong command);
+            InterceptionStatus rc = Native.Replace(patch.Native.Handle, patch.Owner.Id, entry,
+                MethodOf(patch.Target, replacement), out ulong command);
             if (rc == InterceptionStatus.Ok)
                 rc = await WaitFor(command, synchronous).ConfigureAwait(false);
             if (rc != InterceptionStatus.Ok)
                 throw Failure(rc, patch.Target, "Replacing the patch of", patch.Native.Handle);
             patch.Replacement = replacement;
+            patch.NoteDispatch(Native.Telemetry(patch.Native.Handle));
             patch.Plan = null;
             patch.Lowered = null;
             patch.GenerationName = null;

@@ -130,7 +130,30 @@ public sealed class Patch : IDisposable
         (Plan is not null ? $"plan{(Plan.Name is null ? "" : $" '{Plan.Name}'")}"
             : Lowered is not null ? $"generation{(GenerationName is null ? "" : $" '{GenerationName}'")}"
             : Replacement is not null ? Names.Of(Replacement) : "?") +
-        $" [{(IsRemoved ? "removed" : "installed")}, {Owner.Name}]";
+        $" [{(IsRemoved ? "removed" : "installed")}, {Owner.Name}{DispatchText}]";
+
+    /// <summary>", direct call", ", calli" or ", calli (direct call refused: Status)": the path this
+    /// owner's replacement took; empty once removed, and for generations.</summary>
+    private string DispatchText =>
+        IsRemoved || Replacement is null || Plan is not null || Lowered is not null ? ""
+        : _dispatch switch
+        {
+            DispatchPath.DirectCall => ", direct call",
+            DispatchPath.Calli when _dispatchFallback != InterceptionStatus.Ok =>
+                $", calli (direct call refused: {_dispatchFallback})",
+            DispatchPath.Calli => ", calli",
+            _ => "",
+        };
+
+    private DispatchPath _dispatch;
+    private InterceptionStatus _dispatchFallback;
+
+    /// <summary>Remembers the path the replacement's install or replace took (for ToString).</summary>
+    internal void NoteDispatch(PatchTelemetry? telemetry)
+    {
+        _dispatch = telemetry?.DispatchPath ?? DispatchPath.None;
+        _dispatchFallback = telemetry?.DispatchFallback ?? InterceptionStatus.Ok;
+    }
 
     internal NativePatch Native { get; }
 

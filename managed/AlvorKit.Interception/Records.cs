@@ -27,6 +27,23 @@ public enum PatchState
     Unloaded = 5,
 }
 
+/// <summary>How a patched target reaches its replacement (the telemetry's
+/// <see cref="PatchTelemetry.DispatchPath"/>).</summary>
+public enum DispatchPath
+{
+    /// <summary>No replacement in force: a generation, or the original body.</summary>
+    None = 0,
+
+    /// <summary>The target's body calls the replacement's entry point through <c>calli</c>: any
+    /// replacement, one indirect jump more per call, and the replacement is never inlined.</summary>
+    Calli = 1,
+
+    /// <summary>The target's body calls the replacement directly (its MethodDef, or a MemberRef the
+    /// profiler emitted into the target's module): the JIT may inline the replacement into the
+    /// target, so a patched call costs one call.</summary>
+    DirectCall = 2,
+}
+
 /// <summary>What the profiler counted and timed for one patch (shared by every owner of the
 /// target's patch).</summary>
 public sealed record PatchTelemetry
@@ -92,6 +109,20 @@ public sealed record PatchTelemetry
     /// <summary>The replacement entry point in force (zero for generations and once removed).</summary>
     public IntPtr ReplacementEntryPoint { get; init; }
 
+    /// <summary>How the target reaches the replacement in force (<see cref="DispatchPath.None"/> for
+    /// a generation or once removed).</summary>
+    public DispatchPath DispatchPath { get; init; }
+
+    /// <summary>Why the path is <see cref="DispatchPath.Calli"/> although the replacement was named
+    /// as a method (for example <see cref="InterceptionStatus.ReplacementNotAccessible"/>);
+    /// <see cref="InterceptionStatus.Ok"/> otherwise, and when the interceptor chose calli itself
+    /// (<see cref="Interceptor.PreferCalli"/>, or a replacement its target's module cannot
+    /// reference).</summary>
+    public InterceptionStatus DispatchFallback { get; init; }
+
+    /// <summary>On the direct path, the MethodDef or MemberRef token the target's body calls (0 otherwise).</summary>
+    public int CallToken { get; init; }
+
     /// <summary>The latest command, from queuing to the ReJIT request.</summary>
     public TimeSpan CommandElapsed { get; init; }
 
@@ -118,6 +149,10 @@ public sealed record PatchTelemetry
             if (hr != 0)
                 text.Append(CultureInfo.InvariantCulture, $"; {name} 0x{hr:X8}");
         }
+        if (DispatchPath != DispatchPath.None)
+            text.Append("; dispatch ").Append(DispatchPath.ToString());
+        if (DispatchFallback != InterceptionStatus.Ok)
+            text.Append(" (direct call refused: ").Append(DispatchFallback.ToString()).Append(')');
         if (LastStatus != InterceptionStatus.Ok)
             text.Append("; last status ").Append(LastStatus.ToString());
         return text.ToString();

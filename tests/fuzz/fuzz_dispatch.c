@@ -1,8 +1,9 @@
 /* Fuzzes exact-dispatch emission (il/dispatch.h) and checks what it emits with the
- * parsers. Input: byte 0 = receiver kind (low 2 bits; 3 is no valid kind), bytes 1-4 the
- * declaring type token, 5-12 the replacement pointer, 13-16 the calli signature token (all
- * little-endian); the rest is the target's signature, which must parse as a method
- * signature for anything to be emitted. Checks:
+ * parsers. Input: byte 0 = receiver kind (low 2 bits; 3 is no valid kind) and the direct
+ * call's token (bit 3 set: bytes 13-16 as they are; else their row under MemberRef, or
+ * MethodDef when bit 2 is set), bytes 1-4 the declaring type token, 5-12 the replacement
+ * pointer, 13-16 the calli signature token (all little-endian); the rest is the target's
+ * signature, which must parse as a method signature for anything to be emitted. Checks:
  *  - both emitters refuse exactly what the header says, with the status it names;
  *  - the calli signature re-parses (aip_sig_parse_method, aip_sig_parse_standalone) as a
  *    static DEFAULT signature whose return type and parameters are the target's bytes,
@@ -13,7 +14,12 @@
  *    calli <token> at the reported offset, ret, with n = the calli signature's parameters;
  *  - one byte less of capacity is BUFFER_TOO_SMALL (exact-size output blocks otherwise);
  *  - the body and signature, as the generation rejit/apply_generation.c builds from them, pass
- *    aip_generation_validate. */
+ *    aip_generation_validate;
+ *  - the direct-call body (aip_dispatch_emit_call_body) refuses what the calli body does and
+ *    a token that is neither a MethodDef nor a MemberRef; otherwise it is ldarg 0 .. n-1 as
+ *    above, call <token> at the reported offset, ret, with max_stack = max(n, 1), exact-size,
+ *    and its generation (a MethodDef: no relocation; a MemberRef: TypeRef under an
+ *    AssemblyRef, then the MemberRef with the calli signature) validates. */
 #include "fuzz_input.h"
 #include "fuzz_sig_checks.h"
 
@@ -87,6 +93,7 @@ static void check_calli_signature(const aip_dispatch_target *t, const uint8_t *s
 }
 
 typedef struct expected_code {
+    int direct; /* call <token>, ret */
     uint32_t arg_count;
     uint64_t replacement;
     uint32_t token;
@@ -117,6 +124,17 @@ static alvk_status check_instruction(void *context, const aip_il_instruction *in
         AIP_FUZZ_CHECK(insn->opcode == expect);
         if (i > 3)
             AIP_FUZZ_CHECK(operand_value(insn, c->code) == i);
+        return ALVK_OK;
+    }
+    if (want->direct) {
+        AIP_FUZZ_CHECK(i - want->arg_count < 2);
+        if (i == want->arg_count) {
+            AIP_FUZZ_CHECK(insn->opcode == AIP_CEE_CALL);
+            AIP_FUZZ_CHECK(insn->operand_offset == want->token_offset);
+            AIP_FUZZ_CHECK(operand_value(insn, c->code) == want->token);
+        } else {
+            AIP_FUZZ_CHECK(insn->opcode == AIP_CEE_RET);
+        }
         return ALVK_OK;
     }
     switch (i - want->arg_count) {
@@ -153,7 +171,7 @@ static void check_body(const uint8_t *body, size_t n, uint32_t token_offset, uin
     AIP_FUZZ_CHECK(token_offset >= FAT_HEADER && token_offset + 4 < n);
 
     static aip_il_starts starts;
-    expected_code want = {arg_count, replacement, token, token_offset - FAT_HEADER, 0};
+    expected_code want = {0, arg_count, replacement, token, token_offset - FAT_HEADER, 0};
     walk_context context = {&want, body + FAT_HEADER};
     AIP_FUZZ_CHECK(aip_il_walk(body + FAT_HEADER, parsed.code_size, &starts, check_instruction,
                                &context) == ALVK_OK);
@@ -186,15 +204,91 @@ static void check_generation(const uint8_t *body, size_t body_n, const uint8_t *
     free(calli);
 }
 
+/* The direct-call body for the same target, and its generation. */
+static void check_direct(const aip_dispatch_target *t, uint32_t token, const uint8_t *sig,
+                         size_t sig_n, alvk_status target_status, uint32_t arg_count)
+{
+    uint8_t scratch[AIP_DISPATCH_MAX_BODY_BYTES];
+    size_t n = 0;
+    uint32_t token_offset = 0;
+    alvk_status status =
+        aip_dispatch_emit_call_body(t, token, scratch, sizeof scratch, &n, &token_offset);
+    uint32_t table = token & 0xFF000000u;
+    alvk_status expected = target_status;
+    if (expected == ALVK_OK &&
+        ((table != mdtMethodDef && table != mdtMemberRef) || (token & 0x00FFFFFFu) == 0))
+        expected = ALVK_E_SIGNATURE_UNSUPPORTED;
+    AIP_FUZZ_CHECK(status == expected);
+    if (status != ALVK_OK || sig == NULL)
+        return;
+    uint8_t *body = aip_fuzz_alloc(n);
+    size_t written = 0;
+    uint32_t again = 0;
+    AIP_FUZZ_CHECK(aip_dispatch_emit_call_body(t, token, body, n - 1, &written, &again) ==
+                   ALVK_E_BUFFER_TOO_SMALL);
+    AIP_FUZZ_CHECK(aip_dispatch_emit_call_body(t, token, body, n, &written, &again) == ALVK_OK &&
+                   written == n && again == token_offset && memcmp(body, scratch, n) == 0);
+    aip_method_body parsed;
+    AIP_FUZZ_CHECK(aip_method_body_parse(body, n, &parsed, NULL, 0) == ALVK_OK);
+    AIP_FUZZ_CHECK(parsed.is_fat && parsed.total_size == n && parsed.eh_clause_count == 0);
+    AIP_FUZZ_CHECK(parsed.local_var_sig_token == 0);
+    AIP_FUZZ_CHECK(parsed.max_stack == (arg_count > 0 ? arg_count : 1));
+    static aip_il_starts starts;
+    expected_code want = {1, arg_count, 0, token, token_offset - FAT_HEADER, 0};
+    walk_context context = {&want, body + FAT_HEADER};
+    AIP_FUZZ_CHECK(aip_il_walk(body + FAT_HEADER, parsed.code_size, &starts, check_instruction,
+                               &context) == ALVK_OK);
+    AIP_FUZZ_CHECK(want.visited == arg_count + 2);
+
+    /* The generation: names "N.T" and "M", then the signature, in one blob area. */
+    size_t blobs_n = 4 + sig_n;
+    uint8_t *blobs = aip_fuzz_alloc(blobs_n);
+    memcpy(blobs, "N.TM", 4);
+    memcpy(blobs + 4, sig, sig_n);
+    alvk_relocation *r = aip_fuzz_alloc(2 * sizeof *r);
+    memset(r, 0, 2 * sizeof *r);
+    r[0].size = r[1].size = sizeof *r;
+    r[0].kind = ALVK_RELOCATION_TYPE_REF;
+    r[0].il_offset = ALVK_RELOCATION_NO_OPERAND;
+    r[0].parent_token = 0x23000001u;
+    r[0].name_length = 3;
+    r[1].kind = ALVK_RELOCATION_MEMBER_REF;
+    r[1].il_offset = token_offset - FAT_HEADER;
+    r[1].parent_relocation = 1;
+    r[1].name_offset = 3;
+    r[1].name_length = 1;
+    r[1].blob_offset = 4;
+    r[1].blob_length = (uint32_t)sig_n;
+    alvk_generation g;
+    memset(&g, 0, sizeof g);
+    g.size = sizeof g;
+    g.owner = 1;
+    g.body = body;
+    g.body_size = (uint32_t)n;
+    g.blobs = blobs;
+    g.blobs_size = (uint32_t)blobs_n;
+    g.relocations = r;
+    g.relocation_count = table == mdtMemberRef ? 2 : 0;
+    aip_generation_check check;
+    AIP_FUZZ_CHECK(aip_generation_validate(&g, AIP_ORIGINAL_SIZE_UNKNOWN, &check) == ALVK_OK);
+    free(r);
+    free(blobs);
+    free(body);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < HEADER_BYTES)
         return 0;
     aip_fuzz_reader r = aip_fuzz_reader_of(data, size);
-    aip_receiver_kind receiver = (aip_receiver_kind)(aip_fuzz_u8(&r) & 3u);
+    uint8_t mode = aip_fuzz_u8(&r);
+    aip_receiver_kind receiver = (aip_receiver_kind)(mode & 3u);
     uint32_t declaring_type = aip_fuzz_u32(&r);
     uint64_t replacement = aip_fuzz_u64(&r);
     uint32_t token = aip_fuzz_u32(&r);
+    uint32_t call_token =
+        (mode & 8u) != 0 ? token
+                         : (token & 0x00FFFFFFu) | ((mode & 4u) != 0 ? mdtMethodDef : mdtMemberRef);
     size_t n = size - HEADER_BYTES;
     uint8_t *signature = aip_fuzz_copy(data + HEADER_BYTES, n);
     if (aip_sig_parse_method(signature, n, 0, &target_sig) != ALVK_OK) {
@@ -234,6 +328,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         ((token & 0xFF000000u) != mdtSignature || (token & 0x00FFFFFFu) == 0))
         body_expected = ALVK_E_SIGNATURE_UNSUPPORTED;
     AIP_FUZZ_CHECK(body_status == body_expected);
+    check_direct(&t, call_token, status == ALVK_OK ? scratch : NULL, sig_n,
+                 expected_status(&t, &arg_count), arg_count);
     if (status != ALVK_OK || body_status != ALVK_OK) {
         free(signature);
         return 0;

@@ -223,6 +223,117 @@ static void bad_arguments_are_refused(void **state)
                      ALVK_E_NULL_ARGUMENT);
 }
 
+/* ---- The direct-call body (ABI 3.4) ---- */
+
+static size_t emit_call(const aip_dispatch_target *target, uint32_t token, uint8_t *out,
+                        size_t capacity, uint32_t *token_offset)
+{
+    size_t written = 0;
+    assert_int_equal(
+        aip_dispatch_emit_call_body(target, token, out, capacity, &written, token_offset),
+        ALVK_OK);
+    return written;
+}
+
+static void static_call_body_is_exact(void **state)
+{
+    (void)state;
+    aip_dispatch_target target = target_of(BLOB(0x00, 0x02, 0x08, 0x08, 0x08), NONE, 0);
+    uint8_t out[AIP_DISPATCH_MAX_BODY_BYTES];
+    uint32_t token_offset = 0;
+    size_t n = emit_call(&target, 0x0A000012u, out, sizeof out, &token_offset);
+    static const uint8_t expected[] = {
+        0x03, 0x30, 0x02, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, /* header */
+        0x02, 0x03,                                                             /* ldarg.0, 1 */
+        0x28, 0x12, 0x00, 0x00, 0x0A, 0x2A};                                   /* call, ret */
+    assert_int_equal(n, sizeof expected);
+    assert_memory_equal(out, expected, sizeof expected);
+    assert_int_equal(token_offset, 15);
+    size_t written = 0;
+    assert_int_equal(aip_dispatch_emit_call_body(&target, 0x0A000012u, out, n - 1, &written,
+                                                 &token_offset),
+                     ALVK_E_BUFFER_TOO_SMALL);
+    /* A MethodDef (the same module) is called as it is. */
+    n = emit_call(&target, 0x06000003u, out, sizeof out, &token_offset);
+    assert_int_equal(n, sizeof expected);
+    assert_memory_equal(out + token_offset, ((uint8_t[]){0x03, 0x00, 0x00, 0x06, 0x2A}), 5);
+}
+
+static void call_body_without_arguments_keeps_room_for_the_result(void **state)
+{
+    (void)state;
+    /* static int M(): max_stack 1 for the result the call leaves. */
+    aip_dispatch_target target = target_of(BLOB(0x00, 0x00, 0x08), NONE, 0);
+    uint8_t out[AIP_DISPATCH_MAX_BODY_BYTES];
+    uint32_t token_offset = 0;
+    size_t n = emit_call(&target, 0x0A000001u, out, sizeof out, &token_offset);
+    assert_int_equal(n, 12 + 6);
+    assert_int_equal(out[2] | (out[3] << 8), 1);
+    assert_int_equal(out[4] | (out[5] << 8), 6);
+    assert_int_equal(out[12], 0x28);
+    assert_int_equal(token_offset, 13);
+    assert_int_equal(out[17], 0x2A);
+}
+
+static void instance_call_body_passes_the_receiver_first(void **state)
+{
+    (void)state;
+    /* Vector3 Vector3::M(in Vector3, int, int, int, int): ref this then 5 arguments */
+    aip_dispatch_target target = target_of(
+        BLOB(0x20, 0x05, 0x11, 0x08, 0x10, 0x11, 0x08, 0x08, 0x08, 0x08, 0x08), VALUE, 0x02000002);
+    uint8_t out[AIP_DISPATCH_MAX_BODY_BYTES], calli[AIP_DISPATCH_MAX_BODY_BYTES];
+    uint32_t token_offset = 0, calli_offset = 0;
+    size_t n = emit_call(&target, 0x0A000004u, out, sizeof out, &token_offset);
+    assert_int_equal(n, 12 + 8 + 6);
+    assert_int_equal(out[2] | (out[3] << 8), 6);
+    assert_memory_equal(out + 12,
+                        ((uint8_t[]){0x02, 0x03, 0x04, 0x05, 0x0E, 0x04, 0x0E, 0x05, 0x28}), 9);
+    assert_int_equal(token_offset, 12 + 9);
+    /* The same argument loads as the calli body: only the call differs. */
+    size_t m = emit(&target, calli, sizeof calli, &calli_offset);
+    assert_int_equal(m, n + 10);
+    assert_memory_equal(calli + 12, out + 12, 8);
+}
+
+static void call_body_refusals(void **state)
+{
+    (void)state;
+    aip_dispatch_target target = target_of(BLOB(0x00, 0x00, 0x01), NONE, 0);
+    uint8_t out[64];
+    size_t written = 0;
+    uint32_t token_offset = 0;
+    static const uint32_t bad[] = {0x0A000000u, 0x06000000u, 0x11000001u, 0x2B000001u,
+                                   0x02000001u, 0};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i)
+        assert_int_equal(aip_dispatch_emit_call_body(&target, bad[i], out, sizeof out, &written,
+                                                     &token_offset),
+                         ALVK_E_SIGNATURE_UNSUPPORTED);
+    assert_int_equal(aip_dispatch_emit_call_body(NULL, 0x0A000001u, out, sizeof out, &written,
+                                                 &token_offset),
+                     ALVK_E_NULL_ARGUMENT);
+    assert_int_equal(
+        aip_dispatch_emit_call_body(&target, 0x0A000001u, out, sizeof out, &written, NULL),
+        ALVK_E_NULL_ARGUMENT);
+    /* The target's refusals are the calli body's. */
+    aip_dispatch_target generic =
+        target_of(BLOB(0x10, 0x01, 0x01, 0x1E, 0x00, 0x1E, 0x00), NONE, 0);
+    assert_int_equal(aip_dispatch_emit_call_body(&generic, 0x0A000001u, out, sizeof out,
+                                                 &written, &token_offset),
+                     ALVK_E_GENERIC_TARGET_UNSUPPORTED);
+    aip_dispatch_target vararg = target_of(BLOB(0x05, 0x01, 0x01, 0x08), NONE, 0);
+    assert_int_equal(aip_dispatch_emit_call_body(&vararg, 0x0A000001u, out, sizeof out,
+                                                 &written, &token_offset),
+                     ALVK_E_SIGNATURE_UNSUPPORTED);
+    uint8_t sig[4 + 256];
+    sig[0] = 0x20, sig[1] = 0x81, sig[2] = 0x00, sig[3] = 0x01; /* 256 ints and a receiver */
+    memset(sig + 4, 0x08, 256);
+    aip_dispatch_target wide = target_of(sig, sizeof sig, CLASS, 0x02000001);
+    uint8_t big[AIP_DISPATCH_MAX_BODY_BYTES];
+    assert_int_equal(aip_dispatch_emit_call_body(&wide, 0x0A000001u, big, sizeof big, &written,
+                                                 &token_offset),
+                     ALVK_E_LIMIT_EXCEEDED);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -233,6 +344,10 @@ int main(void)
         cmocka_unit_test(widest_target_stays_within_ldarg_s),
         cmocka_unit_test(unsupported_targets_are_refused),
         cmocka_unit_test(bad_arguments_are_refused),
+        cmocka_unit_test(static_call_body_is_exact),
+        cmocka_unit_test(call_body_without_arguments_keeps_room_for_the_result),
+        cmocka_unit_test(instance_call_body_passes_the_receiver_first),
+        cmocka_unit_test(call_body_refusals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -206,6 +206,17 @@ internal sealed unsafe class NativeProfiler
         m.Module == module && !m.IsGenericMethod && m.DeclaringType is { IsGenericType: false } &&
         !(m.DeclaringType.IsValueType && !m.IsStatic) && (m.MetadataToken >> 24) == 0x06;
 
+    /// <summary>A replacement named as a method for the direct call (ABI 3.4): the loaded copy of
+    /// its module and its MethodDef token.</summary>
+    internal sealed record ReplacementMethod(ulong ModuleId, uint Token);
+
+    /// <summary>`replacement` as the profiler names it for a direct call, or null (calli only) when
+    /// its module cannot be identified.</summary>
+    public ReplacementMethod? Name(MethodInfo replacement) =>
+        Identify(replacement.Module, replacement, out ModuleCopy? copy) == InterceptionStatus.Ok
+            ? new ReplacementMethod(copy!.Id, unchecked((uint)replacement.MetadataToken))
+            : null;
+
     public InterceptionStatus Describe(MethodBase method, out MethodDescription? description)
     {
         description = null;
@@ -240,8 +251,8 @@ internal sealed unsafe class NativeProfiler
         return InterceptionStatus.Ok;
     }
 
-    public InterceptionStatus Install(MethodDescription target, IntPtr replacement, ulong owner, out ulong handle,
-        out ulong command)
+    public InterceptionStatus Install(MethodDescription target, IntPtr replacement, ReplacementMethod? method,
+        ulong owner, out ulong handle, out ulong command)
     {
         AlvkInstallRequest request = default;
         request.Size = (uint)sizeof(AlvkInstallRequest);
@@ -252,15 +263,25 @@ internal sealed unsafe class NativeProfiler
         target.SignatureHash.CopyTo(new Span<byte>(request.SignatureHash, Sha256Digest.Length));
         target.BodyIdentity.CopyTo(new Span<byte>(request.BodyIdentity, Sha256Digest.Length));
         request.Replacement = (ulong)replacement;
+        request.ReplacementModuleId = method?.ModuleId ?? 0;
+        request.ReplacementToken = method?.Token ?? 0;
         request.Owner = owner;
         var rc = (InterceptionStatus)_library.PatchInstall(request, out handle);
         command = _library.LastCommand();
         return rc;
     }
 
-    public InterceptionStatus Replace(ulong handle, ulong owner, IntPtr replacement, out ulong command)
+    public InterceptionStatus Replace(ulong handle, ulong owner, IntPtr replacement, ReplacementMethod? method,
+        out ulong command)
     {
-        var rc = (InterceptionStatus)_library.PatchReplace(handle, owner, replacement);
+        var r = new AlvkReplacement
+        {
+            Size = (uint)sizeof(AlvkReplacement),
+            MethodToken = method?.Token ?? 0,
+            EntryPoint = (ulong)replacement,
+            ModuleId = method?.ModuleId ?? 0,
+        };
+        var rc = (InterceptionStatus)_library.PatchReplaceWith(handle, owner, r);
         command = _library.LastCommand();
         return rc;
     }
@@ -317,6 +338,9 @@ internal sealed unsafe class NativeProfiler
             ErrorHResult = t.ErrorHResult,
             MetadataHResult = t.MetadataHResult,
             ReplacementEntryPoint = unchecked((nint)t.Replacement),
+            DispatchPath = (DispatchPath)(int)t.DispatchPath,
+            DispatchFallback = (InterceptionStatus)t.DispatchFallback,
+            CallToken = unchecked((int)t.CallToken),
             CommandElapsed = FromNanoseconds(t.CommandElapsedNs),
             CompileElapsed = FromNanoseconds(t.CompileElapsedNs),
         };

@@ -70,6 +70,14 @@ public static unsafe class BadInputProof
         Install("replacementZero", valid, (ref r) => r.Replacement = 0);
         Install("unknownFlag", valid, (ref r) => r.Flags = 0x80);
         Install("reservedNonZero", valid, (ref r) => r.Reserved = 1);
+        // ABI 3.4: the replacement named as a method, both halves or neither, a MethodDef.
+        AlvkInstallRequest named = patcher.NameReplacement(valid, replacementMethod);
+        Install("reserved2NonZero", named, (ref r) => r.Reserved2 = 1);
+        Install("replacementModuleWithoutToken", named, (ref r) => r.ReplacementToken = 0);
+        Install("replacementTokenWithoutModule", named, (ref r) => r.ReplacementModuleId = 0);
+        Install("replacementTokenNotMethodDef", named,
+            (ref r) => r.ReplacementToken = (uint)typeof(BadInputTargets).MetadataToken);
+        Install("replacementTokenNilMethodDef", named, (ref r) => r.ReplacementToken = 0x06000000);
         installs["nullRequest"] = Observe(patcher, library.PatchInstallWithNulls(valid, nullRequest: true, nullHandle: false), 0);
         installs["nullHandle"] = Observe(patcher, library.PatchInstallWithNulls(valid, nullRequest: false, nullHandle: true), 0);
 
@@ -98,6 +106,24 @@ public static unsafe class BadInputProof
         string replaceByStranger = library.PatchReplace(handle, Stranger, replacement).ToString();
         string replaceOwnerZero = library.PatchReplace(handle, 0, replacement).ToString();
         string replaceWithZero = library.PatchReplace(handle, Owner, 0).ToString();
+        var replaceWith = new SortedDictionary<string, string>(StringComparer.Ordinal);
+        {
+            AlvkInstallRequest named = patcher.NameReplacement(valid,
+                Patcher.Method(typeof(BadInputTargets), nameof(BadInputTargets.GuardedReplacement)));
+            var good = new AlvkReplacement
+            {
+                Size = (uint)sizeof(AlvkReplacement), MethodToken = named.ReplacementToken, EntryPoint = (ulong)replacement,
+                ModuleId = named.ReplacementModuleId,
+            };
+            replaceWith["null"] = library.PatchReplaceWithNull(handle, Owner).ToString();
+            replaceWith["smallStruct"] = library.PatchReplaceWith(handle, Owner, good with { Size = 8 }).ToString();
+            replaceWith["tokenWithoutModule"] = library.PatchReplaceWith(handle, Owner, good with { ModuleId = 0 }).ToString();
+            replaceWith["moduleWithoutToken"] = library.PatchReplaceWith(handle, Owner, good with { MethodToken = 0 }).ToString();
+            replaceWith["typeDefToken"] = library.PatchReplaceWith(handle, Owner,
+                good with { MethodToken = (uint)typeof(BadInputTargets).MetadataToken }).ToString();
+            replaceWith["entryPointZero"] = library.PatchReplaceWith(handle, Owner, good with { EntryPoint = 0 }).ToString();
+            replaceWith["stranger"] = library.PatchReplaceWith(handle, Stranger, good).ToString();
+        }
         string telemetryNullOut = library.PatchGetTelemetryWithNull(handle).ToString();
         string telemetrySmallStruct = library.PatchGetTelemetry(handle, out _, size: 8).ToString();
         AlvkInstallRequest badJoin = valid;
@@ -110,7 +136,7 @@ public static unsafe class BadInputProof
         CommandOutcome remove = patcher.Finish(library.PatchRemove(handle, Owner), handle);
         var removed = new CommandStep(remove, Patcher.PollFor(call, Input + 1));
         return new LiveRefusals(command, patched, removeByStranger, replaceByStranger, replaceOwnerZero, replaceWithZero,
-            telemetryNullOut, telemetrySmallStruct, join, sameHandle, stillPatched, telemetry, removed);
+            telemetryNullOut, telemetrySmallStruct, join, sameHandle, stillPatched, telemetry, removed, replaceWith);
     }
 
     private static BadInstall Observe(Patcher patcher, AlvkStatus sync, ulong handle, int expected = Input + 1)

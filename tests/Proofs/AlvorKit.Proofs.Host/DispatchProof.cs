@@ -1,4 +1,8 @@
+using System.Diagnostics;
 using System.Reflection;
+using System.Reflection.Metadata;
+using System.Reflection.PortableExecutable;
+using System.Runtime.Loader;
 using AlvorKit.Interception.Native;
 using AlvorKit.Proofs.Reports;
 
@@ -74,19 +78,70 @@ public static class DispatchProof
             () => new($"{DispatchTargets.Narrow(300, false)}"), new("44"), new("150"), "300|False"),
     ];
 
-    // Every shape: the original runs, the replacement receives exactly the target's
-    // arguments and its result and writes reach the caller, the original returns.
+    // Every shape on both paths: the original runs, the replacement receives exactly the
+    // target's arguments and its result and writes reach the caller, the original returns.
+    // Then the direct-call cases.
     public static DispatchReport Run()
     {
         var patcher = new Patcher();
-        var shapes = new Dictionary<string, DispatchShapeReport>();
+        var direct = new Dictionary<string, DispatchShapeReport>();
+        var calli = new Dictionary<string, DispatchShapeReport>();
         ulong owner = OwnerBase;
         foreach (Shape shape in Shapes())
-            shapes[shape.Name] = RunShape(patcher, shape, ++owner);
-        return new DispatchReport(shapes);
+        {
+            direct[shape.Name] = RunShape(patcher, shape, ++owner, named: true);
+            calli[shape.Name] = RunShape(patcher, shape, ++owner, named: false);
+        }
+        return new DispatchReport(direct, calli, Cases(patcher, owner), Rejected(patcher, owner + 100));
     }
 
-    private static DispatchShapeReport RunShape(Patcher patcher, Shape shape, ulong owner)
+    private static readonly TimeSpan FailureLimit = TimeSpan.FromSeconds(10);
+
+    // A direct body the JIT rejects is rolled back like any generation: the MemberRef names
+    // CrossAssembly.Wide with Add's signature, which the member check cannot refute across
+    // modules (the parameter counts agree) and the JIT cannot bind.
+    private static DirectRejectedReport Rejected(Patcher patcher, ulong owner)
+    {
+        ProfilerLibrary library = patcher.Library;
+        Type cross = Assembly.Load(new AssemblyName(ReplacementsAssembly))
+            .GetType("AlvorKit.Proofs.Replacements.CrossAssembly", throwOnError: true)!;
+        MethodInfo add = T(nameof(DispatchTargets.Add));
+        AlvkInstallRequest request = patcher.NameReplacement(
+            patcher.Request(add, Patcher.Method(cross, "Add"), owner), Patcher.Method(cross, "Wide"));
+        Func<string> call = () =>
+        {
+            try
+            {
+                return $"{DispatchTargets.Add(3, 4)}";
+            }
+            catch (Exception e)
+            {
+                return e.GetType().Name;
+            }
+        };
+        CommandOutcome install = patcher.Finish(library.PatchInstall(request, out ulong handle), handle);
+        TelemetryReport installed = patcher.ReadTelemetry(handle);
+        library.PatchGetTelemetry(handle, out AlvkPatchTelemetry t);
+        ulong generation = t.LatestGeneration;
+        var outcomes = new SortedDictionary<string, int>(StringComparer.Ordinal);
+        var clock = Stopwatch.StartNew();
+        GenerationResultReport result;
+        do
+        {
+            string outcome = call();
+            outcomes[outcome] = outcomes.GetValueOrDefault(outcome) + 1;
+            result = patcher.ReadGenerationResult(handle, generation);
+            if (result.State == nameof(AlvkGenerationState.Failed))
+                break;
+            Thread.Sleep(5);
+        } while (clock.Elapsed < FailureLimit);
+        Polled<string> restored = Patcher.PollFor(call, "7", FailureLimit);
+        TelemetryReport telemetry = patcher.ReadTelemetry(handle);
+        CommandOutcome remove = patcher.Finish(library.PatchRemove(handle, owner), handle);
+        return new DirectRejectedReport(install, installed, outcomes, result, restored, telemetry, remove);
+    }
+
+    private static DispatchShapeReport RunShape(Patcher patcher, Shape shape, ulong owner, bool named)
     {
         ProfilerLibrary library = patcher.Library;
         Func<Observation> call = () =>
@@ -97,8 +152,10 @@ public static class DispatchProof
         Observation original = call();
         bool originalOk = original == shape.Original && DispatchReplacements.Received is null;
 
-        AlvkInstallRequest request = patcher.Request(shape.Target,
-            Patcher.Method(typeof(DispatchReplacements), shape.Replacement), owner);
+        MethodInfo replacement = Patcher.Method(typeof(DispatchReplacements), shape.Replacement);
+        AlvkInstallRequest request = patcher.Request(shape.Target, replacement, owner);
+        if (named)
+            request = patcher.NameReplacement(request, replacement);
         AlvkStatus sync = library.PatchInstall(request, out ulong handle);
         CommandOutcome install = patcher.Finish(sync, handle);
         Polled<Observation> patchedPoll = Patcher.PollFor(call, shape.Patched);
@@ -114,5 +171,107 @@ public static class DispatchProof
         return new DispatchShapeReport(original, originalOk, install, patchedPoll, patched, received,
             patched.Result == shape.Patched.Result, received == shape.ExpectedArgs, writeBackOk, telemetry,
             remove, restoredPoll, restored, restoredOk, patcher.ReadTelemetry(handle).State);
+    }
+
+    // ---- the direct-call cases -------------------------------------------------------
+
+    private const string ReplacementsAssembly = "AlvorKit.Proofs.Replacements";
+
+    // How long the inlining case may call the target for the JIT to inline the replacement:
+    // with tiering on, the patched body compiles at Tier0 first and at Tier1 after its calls
+    // are counted and the background compile ran.
+    private static readonly TimeSpan InlineLimit = TimeSpan.FromSeconds(15);
+
+    private static DispatchCaseReport Case(Patcher patcher, MethodInfo target, MethodInfo replacement, MethodInfo? probe,
+        bool named, Func<string> call, string patched, string original, ulong owner, TimeSpan? limit = null)
+    {
+        ProfilerLibrary library = patcher.Library;
+        AlvkInstallRequest request = patcher.Request(target, replacement, owner);
+        if (named)
+            request = patcher.NameReplacement(request, replacement, probe);
+        library.GetRuntimeStatus(out AlvkRuntimeStatus before);
+        CommandOutcome install = patcher.Finish(library.PatchInstall(request, out ulong handle), handle);
+        library.GetRuntimeStatus(out AlvkRuntimeStatus after);
+        Polled<string> patchedPoll = Patcher.PollFor(call, patched, limit);
+        TelemetryReport telemetry = patcher.ReadTelemetry(handle);
+        CommandOutcome remove = patcher.Finish(library.PatchRemove(handle, owner), handle);
+        Polled<string> restored = Patcher.PollFor(call, original);
+        return new DispatchCaseReport($"{replacement.DeclaringType!.FullName}.{replacement.Name}", named,
+            References(target.Module.Assembly, ReplacementsAssembly), install, patchedPoll, telemetry,
+            after.MetadataTokensEmitted - before.MetadataTokensEmitted, remove, restored);
+    }
+
+    // The host names the replacements' assembly only through reflection, so its file has no
+    // AssemblyRef to it: the direct call's AssemblyRef is the profiler's.
+    private static Dictionary<string, DispatchCaseReport> Cases(Patcher patcher, ulong owner)
+    {
+        Assembly replacements = Assembly.Load(new AssemblyName(ReplacementsAssembly));
+        Type cross = replacements.GetType("AlvorKit.Proofs.Replacements.CrossAssembly", throwOnError: true)!;
+        Type nested = replacements.GetType("AlvorKit.Proofs.Replacements.CrossAssembly+Nested", throwOnError: true)!;
+        Type hidden = replacements.GetType("AlvorKit.Proofs.Replacements.Hidden", throwOnError: true)!;
+        Type generic = replacements.GetType("AlvorKit.Proofs.Replacements.Generic`1", throwOnError: true)!
+            .MakeGenericType(typeof(int));
+        MethodInfo add = T(nameof(DispatchTargets.Add)), where = T(nameof(DispatchTargets.Where));
+        MethodInfo crossAdd = Patcher.Method(cross, "Add");
+        Func<string> callAdd = () => $"{DispatchTargets.Add(3, 4)}";
+        Func<string> callWhere = DispatchTargets.Where;
+        var cases = new Dictionary<string, DispatchCaseReport>
+        {
+            ["otherAssembly"] = Case(patcher, add, crossAdd, null, true, callAdd, "3004", "7", ++owner),
+            ["nestedType"] = Case(patcher, add, Patcher.Method(nested, "Add"), null, true, callAdd, "6004", "7", ++owner),
+            ["notPublic"] = Case(patcher, add, Patcher.Method(hidden, "Add"), crossAdd, true, callAdd, "9004", "7", ++owner),
+            ["genericType"] = Case(patcher, add, Patcher.Method(generic, "Add"), crossAdd, true, callAdd, "12004", "7",
+                ++owner),
+        };
+        // A mod (references the host, loaded by path into the default context): receivers,
+        // an in parameter and a struct return, in the MemberRef's signature as the host's types.
+        Assembly mod = AssemblyLoadContext.Default.LoadFromAssemblyPath(
+            Path.Combine(AppContext.BaseDirectory, "AlvorKit.Proofs.GameMod.dll"));
+        Type mods = mod.GetType("AlvorKit.Proofs.GameMod.ModReplacements", throwOnError: true)!;
+        cases["modClassReceiver"] = Case(patcher, Patcher.Method(typeof(Widget), nameof(Widget.Offset)),
+            Patcher.Method(mods, "WidgetOffset"), null, true, () => $"{DispatchTargets.TheWidget.Offset(2)}", "282", "42",
+            ++owner);
+        cases["modStructReceiver"] = Case(patcher, Patcher.Method(typeof(Accum), nameof(Accum.AddTo)),
+            Patcher.Method(mods, "AccumAddTo"), null, true, () =>
+            {
+                var accum = new Accum { Total = 5 };
+                int r = accum.AddTo(3);
+                return $"{r}/{accum.Total}";
+            }, "3005/3005", "8/8", ++owner);
+        cases["modInParameter"] = Case(patcher, T(nameof(DispatchTargets.Length)), Patcher.Method(mods, "Length"), null,
+            true, () => $"{DispatchTargets.Length(in DispatchTargets.InCell)}", "304", "7", ++owner);
+        cases["modStructReturn"] = Case(patcher, T(nameof(DispatchTargets.MakeQuad)), Patcher.Method(mods, "MakeQuad"),
+            null, true, () => $"{DispatchTargets.MakeQuad(1.5, 4)}", "4,1.5,-4,7", "1.5,5.5,6,-1.5", ++owner);
+        // Inlined into the patched target, the replacement's frame is the target's.
+        MethodInfo inlined = Patcher.Method(cross, "InlinedWhere");
+        DispatchCaseReport direct = Case(patcher, where, inlined, null, true, callWhere, nameof(DispatchTargets.Where),
+            "original", ++owner, InlineLimit);
+        cases["inlinedDirect"] = direct;
+        // Through calli it is never inlined: as many calls, and it still runs in its own frame.
+        cases["inlinedCalli"] = Case(patcher, where, inlined, null, false,
+            CountedUntil(callWhere, Math.Max(direct.Patched.Calls * 2, 1000)), "never inlined", "original", ++owner,
+            InlineLimit * 2);
+        return cases;
+    }
+
+    // `call`, reporting "never inlined" once it was called `calls` times without its frame
+    // becoming the target's (a poll that expects that value then ends).
+    private static Func<string> CountedUntil(Func<string> call, int calls)
+    {
+        int made = 0;
+        return () =>
+        {
+            string value = call();
+            if (value == nameof(DispatchTargets.Where))
+                return value;
+            return ++made >= calls && value == "InlinedWhere" ? "never inlined" : value;
+        };
+    }
+
+    private static bool References(Assembly assembly, string name)
+    {
+        using var pe = new PEReader(File.OpenRead(assembly.Location));
+        MetadataReader md = pe.GetMetadataReader();
+        return md.AssemblyReferences.Any(h => md.GetString(md.GetAssemblyReference(h).Name) == name);
     }
 }

@@ -101,6 +101,10 @@ public static class DispatchTargets
 
     [MethodImpl(MethodImplOptions.NoInlining)]
     public static byte Narrow(short v, bool flag) => (byte)(flag ? 1 : v);
+
+    /// <summary>Where its caller's code runs: the inlining case's target.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static string Where() => "original";
 }
 
 public static class DispatchReplacements

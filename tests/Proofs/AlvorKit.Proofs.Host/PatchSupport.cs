@@ -27,6 +27,22 @@ internal sealed class Patcher
         AlvkInstallFlags flags = AlvkInstallFlags.None) =>
         AlvkInstallRequest.For(Describe(target), EntryPoint(replacement), owner, flags);
 
+    /// <summary>`request` with its replacement named as a method (ABI 3.4), for the direct call: the
+    /// replacement's module copy (alvk_module_identify, probed with `probe`, a non-generic method of
+    /// the module, or the replacement itself) and its MethodDef token.</summary>
+    public AlvkInstallRequest NameReplacement(AlvkInstallRequest request, MethodInfo replacement,
+        MethodInfo? probe = null)
+    {
+        probe ??= replacement;
+        AlvkStatus status = Library.ModuleIdentify(probe.Module.ModuleVersionId, probe.MetadataToken,
+            probe.MethodHandle.Value, out AlvkModuleInfo module);
+        if (status != AlvkStatus.Ok)
+            throw new InvalidOperationException($"alvk_module_identify({probe.Name}) returned {status}");
+        request.ReplacementModuleId = module.ModuleId;
+        request.ReplacementToken = unchecked((uint)replacement.MetadataToken);
+        return request;
+    }
+
     /// <summary>What alvk_describe_method reports for `target` (its hashes among it).</summary>
     public AlvkMethodDescription Describe(MethodBase target)
     {
@@ -81,7 +97,8 @@ internal sealed class Patcher
             t.CommandsCompleted, t.OwnerCount, (uint)t.Flags, t.ModuleEpoch, t.MethodToken, t.CalliSignatureToken,
             t.GetReJITParameters, t.ReJITStarted, t.ReJITFinished, t.ReJITErrors, t.InlinersReJITted,
             t.RequestHResult, t.SetILHResult, t.CompilationHResult, t.ErrorHResult, t.MetadataHResult,
-            t.Replacement, t.CommandElapsedNs, t.CompileElapsedNs);
+            t.Replacement, t.CommandElapsedNs, t.CompileElapsedNs, t.DispatchPath.ToString(),
+            t.DispatchFallback.ToString(), t.CallToken);
     }
 
     /// <summary>alvk_generation_get_result as a record, with every relocation result.</summary>

@@ -10,6 +10,8 @@ using AlvorKit.Proofs.Reports;
 //   lifecycle - install, replace and remove on a hot method, with the telemetry of each step
 //   inlining withinliners|fallback - patch a method a tier-1 caller inlined
 //   dispatch - the exact-dispatch matrix: every shape installed, called, checked, removed
+//   dispatchapi - the managed API's dispatch path per install and replace (direct call, calli
+//             with its reason, PreferCalli), as the telemetry and Patch.ToString say
 //   owners  - two owners on one patch, and a stranger's refused removal
 //   badinput - every refused patch input, and the target unchanged after each
 //   stress  - 1,000 install/replace/remove cycles on four threads while a caller runs
@@ -58,6 +60,8 @@ switch (mode)
         return Print(AlvorKit.Proofs.Host.InliningProof.Run(fallback: args[1] == "fallback"));
     case "dispatch":
         return Print(AlvorKit.Proofs.Host.DispatchProof.Run());
+    case "dispatchapi":
+        return Print(AlvorKit.Proofs.Host.DispatchApiProof.Run());
     case "owners":
         return Print(AlvorKit.Proofs.Host.OwnersProof.Run());
     case "badinput":
@@ -107,7 +111,7 @@ switch (mode)
         return 0;
     default:
         Console.Error.WriteLine($"unknown mode '{string.Join(' ', args)}'; expected status, demo, describe, " +
-            "lifecycle, inlining withinliners|fallback, dispatch, owners, badinput, stress, generations, members, allocations <variant> [dir], api, " +
+            "lifecycle, inlining withinliners|fallback, dispatch, dispatchapi, owners, badinput, stress, generations, members, allocations <variant> [dir], api, " +
             "commands, memory [n], modules plugin|collectible|raw, queuefull, recycling, exit return|environment, " +
             "mixedstress [threads] [commands] [targets], submitstorm [threads] [submits], hotreload or idle");
         return 64;

@@ -30,6 +30,11 @@ public sealed class PatchBadInputProofs
         ("replacementZero", "InvalidReplacement", false),
         ("unknownFlag", "InvalidFlags", false),
         ("reservedNonZero", "InvalidFlags", false),
+        ("reserved2NonZero", "InvalidFlags", false),
+        ("replacementModuleWithoutToken", "InvalidFlags", false),
+        ("replacementTokenWithoutModule", "InvalidFlags", false),
+        ("replacementTokenNotMethodDef", "TokenNotMethodDef", false),
+        ("replacementTokenNilMethodDef", "TokenNotMethodDef", false),
     ];
 
     public static TheoryData<string, string> InstallInputs => PatchReports.WithTierings(Installs.Select(i => i.Input));
@@ -100,6 +105,15 @@ public sealed class PatchBadInputProofs
                      ("telemetrySmallStruct", live.TelemetrySmallStruct, "StructSize"),
                  })
             Assert.True(actual == status, $"{call}: expected {status}, got {actual}: {live}");
+        // alvk_patch_replace_with (ABI 3.4): each refused at the call.
+        foreach ((string call, string status) in new[]
+                 {
+                     ("null", "NullArgument"), ("smallStruct", "StructSize"), ("tokenWithoutModule", "InvalidFlags"),
+                     ("moduleWithoutToken", "InvalidFlags"), ("typeDefToken", "TokenNotMethodDef"),
+                     ("entryPointZero", "InvalidReplacement"), ("stranger", "NotOwner"),
+                 })
+            Assert.True(live.ReplaceWith.GetValueOrDefault(call) == status,
+                $"replace_with {call}: expected {status}: {string.Join(", ", live.ReplaceWith)}");
 
         // A join that fails validation leaves the live patch as it was.
         BadInstall join = live.BadJoin;

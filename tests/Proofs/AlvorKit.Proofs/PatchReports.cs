@@ -83,7 +83,10 @@ public static class PatchReports
             ("metadataHResult", telemetry.MetadataHResult),
         })
             Assert.True(hr == 0, $"{name}: {telemetry}");
-        Assert.True(telemetry.CalliSignatureToken >> 24 == 0x11, $"calliSignatureToken is not a StandAloneSig: {telemetry}");
+        if (telemetry.DispatchPath == "DirectCall")
+            Assert.True(telemetry.CallToken >> 24 is 0x06 or 0x0A, $"callToken is no MethodDef or MemberRef: {telemetry}");
+        else
+            Assert.True(telemetry.CalliSignatureToken >> 24 == 0x11, $"calliSignatureToken is not a StandAloneSig: {telemetry}");
         Assert.True(telemetry.MethodToken >> 24 == 0x06, $"methodToken: {telemetry}");
         Assert.True(telemetry.ModuleEpoch > 0, $"moduleEpoch: {telemetry}");
         Assert.True(telemetry.CommandElapsedNs > 0, $"commandElapsedNs: {telemetry}");

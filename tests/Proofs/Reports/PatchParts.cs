@@ -33,7 +33,10 @@ public sealed record TelemetryReport(
     int MetadataHResult,
     ulong Replacement,
     ulong CommandElapsedNs,
-    ulong CompileElapsedNs);
+    ulong CompileElapsedNs,
+    string DispatchPath,
+    string DispatchFallback,
+    uint CallToken);
 
 /// <summary>One command on a patch and what followed: the target's result, polled, and the
 /// patch's telemetry.</summary>

@@ -44,7 +44,32 @@ public sealed record DispatchShapeReport(
     string FinalState);
 
 /// <summary>The "dispatch" mode: every shape by name.</summary>
-public sealed record DispatchReport(IReadOnlyDictionary<string, DispatchShapeReport> Shapes);
+/// <summary>The "dispatch" mode: every shape on the direct-call path (Shapes: the replacements
+/// are in the targets' module, so the body calls their MethodDef) and on the calli path
+/// (CalliShapes: the same requests without the replacement named as a method), and the
+/// direct-call cases (Cases).</summary>
+public sealed record DispatchReport(
+    IReadOnlyDictionary<string, DispatchShapeReport> Shapes,
+    IReadOnlyDictionary<string, DispatchShapeReport> CalliShapes,
+    IReadOnlyDictionary<string, DispatchCaseReport> Cases,
+    DirectRejectedReport Rejected);
+
+/// <summary>One direct-call case: a replacement from another assembly (emitted AssemblyRef,
+/// TypeRef chain, MemberRef), one the profiler must refuse to call directly, one the JIT inlines.
+/// AssemblyRefInFile: whether the target's assembly file already references the replacement's
+/// assembly (false: the profiler emitted the AssemblyRef). TokensEmitted: the runtime status's
+/// metadata tokens emitted by the install. Patched: the target's value polled after the
+/// install; Restored: after the removal.</summary>
+public sealed record DispatchCaseReport(
+    string Replacement,
+    bool RequestedDirect,
+    bool AssemblyRefInFile,
+    CommandOutcome Install,
+    Polled<string> Patched,
+    TelemetryReport Telemetry,
+    ulong TokensEmitted,
+    CommandOutcome Remove,
+    Polled<string> Restored);
 
 /// <summary>The "stress" mode: install/replace/remove cycles on four threads while a caller runs.</summary>
 public sealed record StressReport(
@@ -115,7 +140,8 @@ public sealed record LiveRefusals(
     bool BadJoinSameHandle,
     int StillPatched,
     TelemetryReport Telemetry,
-    CommandStep Remove);
+    CommandStep Remove,
+    IReadOnlyDictionary<string, string> ReplaceWith);
 
 /// <summary>The "badinput" mode: every refused patch input.</summary>
 public sealed record BadInputReport(
@@ -210,3 +236,29 @@ public sealed record SignaturesReport(
     IReadOnlyList<SignatureStep> Steps,
     string Remove,
     int AfterRemove);
+
+/// <summary>The "dispatch" mode's direct body the JIT rejects (its MemberRef names no method
+/// with its signature): the install's outcome, what the calls saw until the patch's dispatch
+/// generation failed (outcome counts: values or exception names), the poll for the original
+/// after the rollback, the generation's result and the telemetry.</summary>
+public sealed record DirectRejectedReport(
+    CommandOutcome Install,
+    TelemetryReport InstalledTelemetry,
+    IReadOnlyDictionary<string, int> Outcomes,
+    GenerationResultReport Generation,
+    Polled<string> Restored,
+    TelemetryReport Telemetry,
+    CommandOutcome Remove);
+
+/// <summary>One step of the "dispatchapi" mode: the target's value polled after it, and the
+/// patch's dispatch path, fallback and call token, and its ToString.</summary>
+public sealed record DispatchApiStep(
+    string Name,
+    Polled<int> Result,
+    string DispatchPath,
+    string DispatchFallback,
+    uint CallToken,
+    string Description);
+
+/// <summary>The "dispatchapi" mode: the managed API's dispatch paths, step by step.</summary>
+public sealed record DispatchApiReport(IReadOnlyList<DispatchApiStep> Steps);

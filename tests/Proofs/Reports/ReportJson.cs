@@ -20,6 +20,7 @@ namespace AlvorKit.Proofs.Reports;
 [JsonSerializable(typeof(LifecycleReport))]
 [JsonSerializable(typeof(InliningReport))]
 [JsonSerializable(typeof(DispatchReport))]
+[JsonSerializable(typeof(DispatchApiReport))]
 [JsonSerializable(typeof(StressReport))]
 [JsonSerializable(typeof(OwnersReport))]
 [JsonSerializable(typeof(BadInputReport))]

@@ -287,14 +287,19 @@ ALVK_API alvk_status ALVK_CALL alvk_capture_describe_function(uint64_t function_
                                             function_id, out);
 }
 
-/* ABI 3.4 entry points under construction (issue 12): refused until implemented. */
 ALVK_API alvk_status ALVK_CALL alvk_patch_replace_with(alvk_patch_handle handle, uint64_t owner,
                                                        const alvk_replacement *replacement)
 {
-    (void)handle, (void)owner, (void)replacement;
     t_last_command = 0;
-    return ALVK_E_INTERNAL;
+    if (replacement == 0)
+        return ALVK_E_NULL_ARGUMENT;
+    if (replacement->size < sizeof(alvk_replacement))
+        return ALVK_E_STRUCT_SIZE;
+    return aip_runtime_patch_replace_with(aip_attached_profiler(), handle, owner, replacement,
+                                          &t_last_command);
 }
+
+/* ABI 3.4 entry point under construction (issue 12): refused until implemented. */
 
 ALVK_API alvk_status ALVK_CALL alvk_patch_install_batch(const alvk_install_request *requests,
                                                         uint32_t count, alvk_patch_handle *handles,

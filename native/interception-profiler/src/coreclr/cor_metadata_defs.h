@@ -142,6 +142,27 @@ typedef enum CorMethodAttr {
     mdReservedMask = 0xd000
 } CorMethodAttr;
 
+/* ---- TypeDef attributes: visibility (ECMA-335 II.23.1.15) ---- */
+typedef enum CorTypeAttr {
+    tdVisibilityMask = 0x00000007,
+    tdNotPublic = 0x00000000,
+    tdPublic = 0x00000001,
+    tdNestedPublic = 0x00000002,
+    tdNestedPrivate = 0x00000003,
+    tdNestedFamily = 0x00000004,
+    tdNestedAssembly = 0x00000005,
+    tdNestedFamANDAssem = 0x00000006,
+    tdNestedFamORAssem = 0x00000007,
+    tdInterface = 0x00000020
+} CorTypeAttr;
+
+/* ---- Assembly and AssemblyRef flags (ECMA-335 II.23.1.2) ---- */
+typedef enum CorAssemblyFlags {
+    afPublicKey = 0x0001,
+    afRetargetable = 0x0100,
+    afContentType_Mask = 0x0E00
+} CorAssemblyFlags;
+
 /* ---- MethodImpl attributes ---- */
 typedef enum CorMethodImpl {
     miCodeTypeMask = 0x0003,

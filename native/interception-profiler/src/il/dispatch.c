@@ -138,6 +138,36 @@ static size_t put_ldarg(uint8_t *out, uint32_t index)
     return 2 + put_le(out + 2, index, 2);
 }
 
+/* The fat header (no locals) and the ldarg of every argument: where the call starts. */
+static size_t put_header_and_args(uint8_t *out, uint32_t arg_count, uint32_t max_stack,
+                                  size_t code_size)
+{
+    size_t at = 0;
+    at += put_le(out + at, CorILMethod_FatFormat | ((AIP_FAT_HEADER_BYTES / 4u) << 12), 2);
+    at += put_le(out + at, max_stack, 2);
+    at += put_le(out + at, code_size, 4);
+    at += put_le(out + at, 0, 4); /* no locals */
+    for (uint32_t i = 0; i < arg_count; ++i)
+        at += put_ldarg(out + at, i);
+    return at;
+}
+
+/* Checks the target and sizes a body whose call sequence is `call_bytes` long. */
+static alvk_status size_body(const aip_dispatch_target *target, size_t call_bytes, size_t capacity,
+                             uint32_t *arg_count, size_t *code_size)
+{
+    alvk_status status = check_target(target, arg_count);
+    if (status != ALVK_OK)
+        return status;
+    *code_size = call_bytes + 1; /* ... ret */
+    for (uint32_t i = 0; i < *arg_count; ++i)
+        *code_size += ldarg_size(i);
+    size_t total = AIP_FAT_HEADER_BYTES + *code_size;
+    if (total > AIP_DISPATCH_MAX_BODY_BYTES)
+        return ALVK_E_LIMIT_EXCEEDED;
+    return capacity < total ? ALVK_E_BUFFER_TOO_SMALL : ALVK_OK;
+}
+
 alvk_status aip_dispatch_emit_body(const aip_dispatch_target *target, uint64_t replacement,
                                    uint32_t calli_sig_token, uint8_t *out, size_t capacity,
                                    size_t *written, uint32_t *token_offset)
@@ -146,34 +176,49 @@ alvk_status aip_dispatch_emit_body(const aip_dispatch_target *target, uint64_t r
         target->signature == NULL || target->parsed == NULL)
         return ALVK_E_NULL_ARGUMENT;
     uint32_t arg_count = 0;
-    alvk_status status = check_target(target, &arg_count);
-    if (status != ALVK_OK)
+    size_t code_size = 0;
+    /* ldc.i8 <replacement>, conv.i, calli <token> */
+    alvk_status status = size_body(target, 9 + 1 + 5, capacity, &arg_count, &code_size);
+    if (status != ALVK_OK && status != ALVK_E_BUFFER_TOO_SMALL)
         return status;
     if (AIP_TYPE_FROM_TOKEN(calli_sig_token) != mdtSignature || AIP_IS_NIL_TOKEN(calli_sig_token))
         return ALVK_E_SIGNATURE_UNSUPPORTED;
-
-    size_t code_size = 9 + 1 + 5 + 1; /* ldc.i8, conv.i, calli, ret */
-    for (uint32_t i = 0; i < arg_count; ++i)
-        code_size += ldarg_size(i);
-    size_t total = AIP_FAT_HEADER_BYTES + code_size;
-    if (total > AIP_DISPATCH_MAX_BODY_BYTES)
-        return ALVK_E_LIMIT_EXCEEDED;
-    if (capacity < total)
-        return ALVK_E_BUFFER_TOO_SMALL;
-
-    size_t at = 0;
-    at += put_le(out + at, CorILMethod_FatFormat | ((AIP_FAT_HEADER_BYTES / 4u) << 12), 2);
-    at += put_le(out + at, arg_count + 1, 2);
-    at += put_le(out + at, code_size, 4);
-    at += put_le(out + at, 0, 4); /* no locals */
-    for (uint32_t i = 0; i < arg_count; ++i)
-        at += put_ldarg(out + at, i);
+    if (status != ALVK_OK)
+        return status;
+    size_t at = put_header_and_args(out, arg_count, arg_count + 1, code_size);
     out[at++] = AIP_CEE_LDC_I8;
     at += put_le(out + at, replacement, 8);
     out[at++] = AIP_CEE_CONV_I;
     out[at++] = AIP_CEE_CALLI;
     *token_offset = (uint32_t)at;
     at += put_le(out + at, calli_sig_token, 4);
+    out[at++] = AIP_CEE_RET;
+    *written = at;
+    return ALVK_OK;
+}
+
+alvk_status aip_dispatch_emit_call_body(const aip_dispatch_target *target, uint32_t method_token,
+                                        uint8_t *out, size_t capacity, size_t *written,
+                                        uint32_t *token_offset)
+{
+    if (target == NULL || out == NULL || written == NULL || token_offset == NULL ||
+        target->signature == NULL || target->parsed == NULL)
+        return ALVK_E_NULL_ARGUMENT;
+    uint32_t arg_count = 0;
+    size_t code_size = 0;
+    alvk_status status = size_body(target, 5, capacity, &arg_count, &code_size); /* call <t> */
+    if (status != ALVK_OK && status != ALVK_E_BUFFER_TOO_SMALL)
+        return status;
+    uint32_t table = AIP_TYPE_FROM_TOKEN(method_token);
+    if ((table != mdtMethodDef && table != mdtMemberRef) || AIP_IS_NIL_TOKEN(method_token))
+        return ALVK_E_SIGNATURE_UNSUPPORTED;
+    if (status != ALVK_OK)
+        return status;
+    /* The arguments, then at most the one return value in their place. */
+    size_t at = put_header_and_args(out, arg_count, arg_count > 0 ? arg_count : 1, code_size);
+    out[at++] = AIP_CEE_CALL;
+    *token_offset = (uint32_t)at;
+    at += put_le(out + at, method_token, 4);
     out[at++] = AIP_CEE_RET;
     *written = at;
     return ALVK_OK;

@@ -1,7 +1,9 @@
 /* Exact-dispatch emission: the IL body that replaces a target so it hands its real
  * receiver, every argument (ref/out/in locations as they are) and its exact return value to
- * a replacement, by calling the replacement's function pointer with calli. No boxing, no
- * per-return-type helper: the calli signature is built from the target's own signature. */
+ * a replacement, either by calling the replacement's function pointer with calli, or by
+ * calling the replacement's MethodDef or MemberRef directly (the direct path: the JIT may
+ * inline it). No boxing, no per-return-type helper: the calli signature, which is also the
+ * direct call's MemberRef signature, is built from the target's own signature. */
 #ifndef AIP_DISPATCH_H
 #define AIP_DISPATCH_H
 
@@ -46,5 +48,14 @@ alvk_status aip_dispatch_build_calli_signature(const aip_dispatch_target *target
 alvk_status aip_dispatch_emit_body(const aip_dispatch_target *target, uint64_t replacement,
                                    uint32_t calli_sig_token, uint8_t *out, size_t capacity,
                                    size_t *written, uint32_t *token_offset);
+
+/* The direct-call body, a fat header with no locals:
+ *   ldarg 0 .. ldarg n-1 (shortest forms), call <method_token>, ret
+ * where method_token is a MethodDef or MemberRef (else ALVK_E_SIGNATURE_UNSUPPORTED) whose
+ * signature is the calli signature's. max_stack = max(n, 1). The 4 token bytes sit at
+ * *token_offset from the start of the body. Same refusals as aip_dispatch_emit_body. */
+alvk_status aip_dispatch_emit_call_body(const aip_dispatch_target *target, uint32_t method_token,
+                                        uint8_t *out, size_t capacity, size_t *written,
+                                        uint32_t *token_offset);
 
 #endif

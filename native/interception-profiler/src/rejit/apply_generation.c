@@ -3,6 +3,7 @@
  * for submitted generations. */
 #include "rejit/apply_generation.h"
 
+#include "emit/assembly_ref.h"
 #include "emit/member_check.h"
 #include "emit/stack_type_oracle.h"
 #include "generation/generation_validate.h"
@@ -135,16 +136,16 @@ static int has_member_refs(const alvk_generation *g)
     return 0;
 }
 
-/* Emits, checks, publishes and requests generation `id` of patch `index` for `target`.
- * `code_offset` is where the code starts in g->body. The relocation results stay in the
- * scratch (an exact dispatch reads its calli token there) and *metadata_hr receives
- * emission's HRESULT. On failure nothing stays published and *why says what the record
- * should keep. */
-static alvk_status apply_generation(const aip_apply_env *env, uint32_t index, const aip_patch *p,
-                                    alvk_generation_id id, const alvk_generation *g,
-                                    uint32_t code_offset, const aip_method_target *target,
-                                    uint64_t queued_ns, HRESULT *metadata_hr, refusal *why,
-                                    aip_rejit_applied *a)
+/* Emits and checks generation `id` of patch `index` for `target`, and snapshots it into
+ * *prepared. `code_offset` is where the code starts in g->body. The relocation results stay
+ * in the scratch (an exact dispatch reads its calli token there) and *metadata_hr receives
+ * emission's HRESULT. On failure nothing is published and *why says what the record should
+ * keep. */
+static alvk_status prepare_generation(const aip_apply_env *env, uint32_t index,
+                                      alvk_generation_id id, const alvk_generation *g,
+                                      uint32_t code_offset, const aip_method_target *target,
+                                      HRESULT *metadata_hr, refusal *why,
+                                      aip_prepared_rejit **prepared)
 {
     aip_apply_scratch *x = scratch_of(env);
     /* The JIT does not verify IL: a type-unsafe body is refused before any metadata is
@@ -174,9 +175,21 @@ static alvk_status apply_generation(const aip_apply_env *env, uint32_t index, co
         why->metadata_hr = *metadata_hr;
         return status;
     }
-    aip_prepared_rejit *prepared =
-        aip_prepared_create(id, x->body, g->body_size, g->il_map, g->il_map_count);
-    return prepared == NULL ? ALVK_E_INTERNAL : publish(env, index, p, id, prepared, queued_ns, a);
+    *prepared = aip_prepared_create(id, x->body, g->body_size, g->il_map, g->il_map_count);
+    return *prepared == NULL ? ALVK_E_INTERNAL : ALVK_OK;
+}
+
+/* Emits, checks, publishes and requests generation `id` (prepare_generation, then publish). */
+static alvk_status apply_generation(const aip_apply_env *env, uint32_t index, const aip_patch *p,
+                                    alvk_generation_id id, const alvk_generation *g,
+                                    uint32_t code_offset, const aip_method_target *target,
+                                    uint64_t queued_ns, HRESULT *metadata_hr, refusal *why,
+                                    aip_rejit_applied *a)
+{
+    aip_prepared_rejit *prepared = NULL;
+    alvk_status status =
+        prepare_generation(env, index, id, g, code_offset, target, metadata_hr, why, &prepared);
+    return status != ALVK_OK ? status : publish(env, index, p, id, prepared, queued_ns, a);
 }
 
 /* The copy the patch is for (an install joins only the patch of the copy it resolved), never
@@ -215,8 +228,149 @@ static alvk_status check_dispatch_target(const aip_method_target *t, const aip_p
     return ALVK_OK;
 }
 
-/* Install and replace: the dispatch body for `replacement` as a generation with one
- * StandAloneSig relocation for its calli, applied like any other. */
+/* The dispatch telemetry of a body now in force, as its facts say (NULL: the original, or
+ * a generation: no replacement), with the patch's calli token and metadata HRESULT kept. */
+static void set_dispatch(aip_rejit_applied *a, const aip_patch *p, const aip_dispatch_facts *facts)
+{
+    static const aip_dispatch_facts none = {ALVK_DISPATCH_NONE, ALVK_OK, 0, 0};
+    if (facts == NULL)
+        facts = &none;
+    a->dispatch = 1;
+    a->calli_token = p->telemetry.calli_signature_token;
+    a->metadata_hresult = p->telemetry.metadata_hresult;
+    a->replacement = facts->replacement;
+    a->dispatch_path = facts->path;
+    a->dispatch_fallback = facts->fallback;
+    a->call_token = facts->call_token;
+}
+
+/* The body a dispatch generation carries, and what it is made of. */
+typedef struct dispatch_body {
+    uint8_t body[AIP_DISPATCH_MAX_BODY_BYTES];
+    alvk_relocation relocations[AIP_REPLACEMENT_MAX_NESTING + 1];
+    alvk_generation g;
+} dispatch_body;
+
+static void generation_of(dispatch_body *d, size_t body_length, const uint8_t *blobs,
+                          size_t blobs_size, uint32_t relocation_count)
+{
+    memset(&d->g, 0, sizeof d->g);
+    d->g.size = sizeof d->g;
+    d->g.body = d->body;
+    d->g.body_size = (uint32_t)body_length;
+    d->g.blobs = blobs;
+    d->g.blobs_size = (uint32_t)blobs_size;
+    d->g.relocations = d->relocations;
+    d->g.relocation_count = relocation_count;
+}
+
+static alvk_relocation relocation(alvk_relocation_kind kind, uint32_t il_offset,
+                                  uint32_t parent_token, uint32_t parent_relocation,
+                                  aip_name_span name, uint32_t blob_offset, uint32_t blob_length)
+{
+    alvk_relocation r = {sizeof r,    kind,        il_offset,   parent_token, parent_relocation,
+                         name.offset, name.length, blob_offset, blob_length};
+    return r;
+}
+
+/* The calli body: one StandAloneSig relocation for its signature. */
+static alvk_status build_calli(const aip_dispatch_target *dt, uint64_t replacement,
+                               const uint8_t *calli_sig, size_t sig_length, dispatch_body *d)
+{
+    size_t body_length = 0;
+    uint32_t token_offset = 0;
+    /* a placeholder token: the relocation writes the real one */
+    alvk_status status = aip_dispatch_emit_body(dt, replacement, 0x11000001u, d->body,
+                                                sizeof d->body, &body_length, &token_offset);
+    if (status != ALVK_OK)
+        return status;
+    aip_name_span none = {0, 0};
+    d->relocations[0] =
+        relocation(ALVK_RELOCATION_STANDALONE_SIG, token_offset - AIP_FAT_HEADER_BYTES, 0, 0, none,
+                   0, (uint32_t)sig_length);
+    generation_of(d, body_length, calli_sig, sig_length, 1);
+    return ALVK_OK;
+}
+
+/* The direct-call body for the replacement method the command names, in the target's module:
+ * its MethodDef when it is the same module, else a MemberRef (the calli signature's) under
+ * the TypeRef chain under the AssemblyRef, as relocations. ALVK_OK, or why not (the
+ * fallback's reason, with *hr). */
+static alvk_status build_direct(const aip_apply_env *env, const aip_patch_command *c,
+                                const aip_method_target *target, const aip_dispatch_target *dt,
+                                const uint8_t *calli_sig, size_t sig_length, dispatch_body *d,
+                                HRESULT *hr)
+{
+    aip_apply_scratch *x = scratch_of(env);
+    aip_module_entry module;
+    alvk_status status =
+        aip_catalog_find_copy(env->catalog, (uintptr_t)c->replacement_module, 0, &module);
+    if (status != ALVK_OK)
+        return status;
+    if (module.collectible)
+        return ALVK_E_MODULE_COLLECTIBLE; /* a non-collectible module cannot reference it */
+    int same = module.module_id == target->module_id;
+    aip_replacement_name *r = &x->replacement;
+    status = aip_replacement_read(env->info, module.module_id, c->replacement_token, same, r, hr);
+    if (status != ALVK_OK)
+        return status;
+    size_t body_length = 0;
+    uint32_t token_offset = 0;
+    if (same) {
+        status = aip_dispatch_emit_call_body(dt, c->replacement_token, d->body, sizeof d->body,
+                                             &body_length, &token_offset);
+        if (status == ALVK_OK)
+            generation_of(d, body_length, NULL, 0, 0);
+        return status;
+    }
+    uint32_t assembly_ref = 0;
+    status =
+        aip_emit_assembly_ref(env->emitter, target->module_id, &r->assembly, &assembly_ref, hr);
+    if (status != ALVK_OK)
+        return status;
+    /* A placeholder MemberRef: its relocation writes the real one. */
+    status = aip_dispatch_emit_call_body(dt, 0x0A000001u, d->body, sizeof d->body, &body_length,
+                                         &token_offset);
+    if (status != ALVK_OK)
+        return status;
+    memcpy(x->direct_blobs, r->names, r->names_length);
+    memcpy(x->direct_blobs + r->names_length, calli_sig, sig_length);
+    for (uint32_t i = 0; i < r->type_count; ++i)
+        d->relocations[i] = relocation(ALVK_RELOCATION_TYPE_REF, ALVK_RELOCATION_NO_OPERAND,
+                                       i == 0 ? assembly_ref : 0, i, r->types[i], 0, 0);
+    d->relocations[r->type_count] =
+        relocation(ALVK_RELOCATION_MEMBER_REF, token_offset - AIP_FAT_HEADER_BYTES, 0,
+                   r->type_count, r->method, r->names_length, (uint32_t)sig_length);
+    generation_of(d, body_length, x->direct_blobs, r->names_length + sig_length, r->type_count + 1);
+    return ALVK_OK;
+}
+
+/* The direct-call body of command `c` prepared into *prepared (its call token in
+ * *call_token), or why not: the fallback's reason, with the record's refusal cleared (the
+ * calli body is what the record judges then). */
+static alvk_status prepare_direct(const aip_apply_env *env, const aip_patch_command *c,
+                                  const aip_method_target *target, const aip_dispatch_target *dt,
+                                  const uint8_t *calli_sig, size_t sig_length, dispatch_body *d,
+                                  HRESULT *hr, refusal *why, aip_prepared_rejit **prepared,
+                                  uint32_t *call_token)
+{
+    alvk_status status = build_direct(env, c, target, dt, calli_sig, sig_length, d, hr);
+    if (status == ALVK_OK)
+        status = prepare_generation(env, c->index, c->generation, &d->g, AIP_FAT_HEADER_BYTES,
+                                    target, hr, why, prepared);
+    if (status != ALVK_OK) {
+        memset(why, 0, sizeof *why);
+        return status;
+    }
+    *call_token = d->g.relocation_count == 0
+                      ? c->replacement_token
+                      : scratch_of(env)->results[d->g.relocation_count - 1].token;
+    return ALVK_OK;
+}
+
+/* Install and replace: the dispatch body for the replacement as a generation, applied like
+ * any other: the direct call when the command names the replacement's method and it can
+ * work, else (and when it was refused before publishing) calli. */
 static alvk_status install_or_replace(const aip_apply_env *env, const aip_patch_command *c,
                                       const aip_patch *p, refusal *why, aip_rejit_applied *a)
 {
@@ -242,56 +396,45 @@ static alvk_status install_or_replace(const aip_apply_env *env, const aip_patch_
         : (flags & ALVK_METHOD_VALUE_TYPE_RECEIVER) != 0 ? AIP_RECEIVER_VALUE_TYPE
                                                          : AIP_RECEIVER_CLASS,
         target.description.declaring_type};
-    uint8_t calli_sig[AIP_DISPATCH_MAX_SIG_BYTES], body[AIP_DISPATCH_MAX_BODY_BYTES];
-    size_t sig_length = 0, body_length = 0;
-    uint32_t token_offset = 0;
+    uint8_t calli_sig[AIP_DISPATCH_MAX_SIG_BYTES];
+    size_t sig_length = 0;
     status = aip_dispatch_build_calli_signature(&dt, calli_sig, sizeof calli_sig, &sig_length);
-    if (status == ALVK_OK) /* a placeholder token: the relocation writes the real one */
-        status = aip_dispatch_emit_body(&dt, c->replacement, 0x11000001u, body, sizeof body,
-                                        &body_length, &token_offset);
     if (status != ALVK_OK)
         return status;
-    const uint32_t code_offset = AIP_FAT_HEADER_BYTES; /* the emitter writes a fat header */
-    alvk_relocation calli = {sizeof calli,
-                             ALVK_RELOCATION_STANDALONE_SIG,
-                             token_offset - code_offset,
-                             0,
-                             0,
-                             0,
-                             0,
-                             0,
-                             (uint32_t)sig_length};
-    alvk_generation g;
-    memset(&g, 0, sizeof g);
-    g.size = sizeof g;
-    g.body = body;
-    g.body_size = (uint32_t)body_length;
-    g.blobs = calli_sig;
-    g.blobs_size = (uint32_t)sig_length;
-    g.relocations = &calli;
-    g.relocation_count = 1;
+    dispatch_body d;
     HRESULT metadata_hr = S_OK;
-    status = apply_generation(env, c->index, &now, c->generation, &g, code_offset, &target,
-                              c->queued_ns, &metadata_hr, why, a);
+    aip_prepared_rejit *prepared = NULL;
+    uint32_t call_token = 0, calli_token = p->telemetry.calli_signature_token;
+    alvk_status fallback = c->replacement_module == 0
+                               ? ALVK_OK
+                               : prepare_direct(env, c, &target, &dt, calli_sig, sig_length, &d,
+                                                &metadata_hr, why, &prepared, &call_token);
+    alvk_dispatch_path path = c->replacement_module != 0 && fallback == ALVK_OK
+                                  ? ALVK_DISPATCH_DIRECT_CALL
+                                  : ALVK_DISPATCH_CALLI;
+    if (path == ALVK_DISPATCH_CALLI) {
+        HRESULT direct_hr = metadata_hr; /* why the direct call failed, if it did */
+        status = build_calli(&dt, c->replacement, calli_sig, sig_length, &d);
+        if (status == ALVK_OK)
+            status = prepare_generation(env, c->index, c->generation, &d.g, AIP_FAT_HEADER_BYTES,
+                                        &target, &metadata_hr, why, &prepared);
+        if (status != ALVK_OK)
+            return status;
+        calli_token = scratch_of(env)->results[0].token;
+        if (SUCCEEDED(metadata_hr))
+            metadata_hr = direct_hr;
+    }
+    aip_dispatch_facts facts = {path, fallback, call_token, c->replacement};
+    prepared->dispatch = facts;
+    status = publish(env, c->index, &now, c->generation, prepared, c->queued_ns, a);
     if (status == ALVK_OK) {
         a->owner_body = c->owner;
         a->owner_replacement = c->replacement;
-        a->dispatch = 1;
-        a->calli_token = scratch_of(env)->results[0].token;
+        set_dispatch(a, p, &facts);
+        a->calli_token = calli_token; /* this command's */
         a->metadata_hresult = metadata_hr;
-        a->replacement = c->replacement;
     }
     return status;
-}
-
-/* The dispatch telemetry with the patch's calli token and metadata HRESULT kept, and
- * `replacement` (0: none) now in force. */
-static void set_dispatch(aip_rejit_applied *a, const aip_patch *p, uint64_t replacement)
-{
-    a->dispatch = 1;
-    a->calli_token = p->telemetry.calli_signature_token;
-    a->metadata_hresult = p->telemetry.metadata_hresult;
-    a->replacement = replacement;
 }
 
 /* When an owner leaves while others remain, the body in force becomes the most recently set
@@ -307,9 +450,13 @@ static alvk_status restore_successor(const aip_apply_env *env, const aip_patch_c
         aip_prepared_release(body); /* already in force */
         return ALVK_OK;
     }
+    aip_dispatch_facts facts;
+    memset(&facts, 0, sizeof facts);
+    if (body != NULL)
+        facts = body->dispatch; /* publish takes the body */
     alvk_status status = publish(env, c->index, p, id, body, c->queued_ns, a);
     if (status == ALVK_OK)
-        set_dispatch(a, p, replacement);
+        set_dispatch(a, p, &facts);
     return status;
 }
 
@@ -335,7 +482,7 @@ static alvk_status remove_owner(const aip_apply_env *env, const aip_patch_comman
     if (status != ALVK_OK)
         aip_rejit_add_owner(env->rejit, c->index, c->owner); /* still patched: keep holding */
     else
-        set_dispatch(a, p, 0);
+        set_dispatch(a, p, NULL);
     *ended = status == ALVK_OK;
     return status;
 }
@@ -455,7 +602,7 @@ static alvk_status run_generation(const aip_apply_env *env, aip_staged_generatio
     if (status == ALVK_OK) {
         a->owner_body = s->g.owner;
         a->owner_replacement = 0;
-        set_dispatch(a, p, 0); /* no replacement now */
+        set_dispatch(a, p, NULL); /* no replacement now */
     }
     return status;
 }
@@ -524,7 +671,13 @@ static alvk_status apply_rollbacks(const aip_apply_env *env)
             aip_rejit_copy(env->rejit, index, &p);
             aip_rejit_applied a;
             memset(&a, 0, sizeof a);
+            aip_dispatch_facts facts;
+            memset(&facts, 0, sizeof facts);
+            if (prepared != NULL)
+                facts = prepared->dispatch; /* publish takes the body */
             alvk_status s = publish(env, index, &p, back, prepared, aip_monotonic_ns(), &a);
+            if (s == ALVK_OK)
+                set_dispatch(&a, &p, &facts); /* the body rolled back to, and its path */
             aip_rejit_commit(env->rejit, index, &a);
             status = s != ALVK_OK ? s : status;
         }

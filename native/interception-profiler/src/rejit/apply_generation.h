@@ -1,16 +1,21 @@
 /* The worker's apply path: every command that changes what a patched method runs ends in one
  * apply_generation (check the body's stack types, emit its relocations, check their members,
  * publish the PreparedRejit snapshot, request the ReJIT). An exact-dispatch install or
- * replace is a generation too: the dispatch body with one StandAloneSig relocation for its
- * calli. A remove publishes a remaining owner's body or the original IL. Rollbacks of bodies
- * that failed to compile come through here as well. Runs on the worker thread only. */
+ * replace is a generation too: on the direct-call path (ABI 3.4) the body calls the
+ * replacement's MethodDef, or a MemberRef emitted as relocations (TypeRef chain under an
+ * AssemblyRef, then the MemberRef); on the calli path, and whenever the direct call cannot
+ * work, the body calls the entry point through calli with one StandAloneSig relocation. A remove
+ * publishes a remaining owner's body or the original IL. Rollbacks of bodies that failed to compile
+ * come through here as well. Runs on the worker thread only. */
 #ifndef AIP_APPLY_GENERATION_H
 #define AIP_APPLY_GENERATION_H
 
 #include "alvorkit_interception_profiler.h"
 #include "catalog/module_catalog_clr.h"
 #include "emit/relocation_emit.h"
+#include "emit/replacement_read.h"
 #include "generation/relocation_blob.h"
+#include "il/dispatch.h"
 #include "metadata/signature.h"
 #include "rejit/inliner_map.h"
 #include "rejit/patch_table.h"
@@ -28,7 +33,11 @@ typedef struct aip_apply_scratch {
      * decoded): 2-byte aligned for the UTF-16 units. */
     _Alignas(8) uint8_t blob[AIP_RELOCATION_BLOB_MAX];
     alvk_relocation_result results[ALVK_MAX_RELOCATIONS];
-    aip_method_sig target_sig;    /* the target's signature, parsed once per resolve */
+    aip_method_sig target_sig; /* the target's signature, parsed once per resolve */
+    /* The direct-call path: the replacement as read in its module, and the generation's
+     * blobs (its type and method names, then the MemberRef signature). */
+    aip_replacement_name replacement;
+    uint8_t direct_blobs[AIP_REPLACEMENT_NAME_BYTES + AIP_DISPATCH_MAX_SIG_BYTES];
     aip_generation_record failed; /* a failed generation, checked again after the fact */
     ModuleID request_modules[AIP_MAX_INLINERS_PER_REQUEST + 1];
     mdMethodDef request_methods[AIP_MAX_INLINERS_PER_REQUEST + 1];
@@ -60,6 +69,8 @@ typedef struct aip_patch_command {
     uint32_t index; /* the patch's slot (held by its pending count) */
     uint64_t owner;
     uint64_t replacement;
+    uint64_t replacement_module; /* install and replace: the replacement as a method (ABI 3.4), */
+    uint32_t replacement_token;  /* for the direct call; both 0: calli only */
     uint64_t queued_ns;
     uint32_t token;
     uint32_t added_owner;          /* install: the owner was not holding the patch before */

@@ -359,8 +359,12 @@ void aip_rejit_commit(aip_rejit_state *st, uint32_t index, aip_rejit_applied *a)
     }
     if (a->owner_body != 0)
         aip_patch_set_owner_body(p, a->owner_body, a->owner_replacement);
-    if (a->dispatch)
+    if (a->dispatch) {
         set_dispatch_locked(p, a->calli_token, a->metadata_hresult, a->replacement);
+        p->telemetry.dispatch_path = a->dispatch_path;
+        p->telemetry.dispatch_fallback = a->dispatch_fallback;
+        p->telemetry.call_token = a->call_token;
+    }
     if (a->finish)
         finish_locked(st, p, a->command, a->state, a->status, a->queued_ns);
     aip_mutex_unlock(&st->lock);

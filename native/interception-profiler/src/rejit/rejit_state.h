@@ -124,6 +124,9 @@ typedef struct aip_rejit_applied {
     uint32_t calli_token;
     int32_t metadata_hresult;
     uint64_t replacement;
+    alvk_dispatch_path dispatch_path; /* ABI 3.4: the path, why not direct, the call's token */
+    alvk_status dispatch_fallback;
+    uint32_t call_token;
     int finish; /* finish_command: */
     alvk_command_id command;
     alvk_patch_state state;

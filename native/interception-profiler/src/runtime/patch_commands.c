@@ -32,6 +32,18 @@ void aip_runtime_resolve_copy(aip_profiler *rt, const alvk_mvid *mvid, uint64_t 
     }
 }
 
+/* The replacement named as a method (ABI 3.4): both its module copy and its MethodDef token,
+ * or neither. Whether the module is loaded is the worker's to find (it falls back to calli
+ * and says why). */
+static alvk_status check_replacement_method(uint64_t module_id, uint32_t token)
+{
+    if ((module_id == 0) != (token == 0) || (uintptr_t)module_id != module_id)
+        return ALVK_E_INVALID_FLAGS;
+    if (token != 0 && ((token & 0xFF000000u) != 0x06000000u || (token & 0x00FFFFFFu) == 0))
+        return ALVK_E_TOKEN_NOT_METHODDEF;
+    return ALVK_OK;
+}
+
 /* Accepts a command into RejitState (one transition) and queues it into the slot reserved
  * for it, which cannot refuse it any more; gives the slot back on refusal. */
 static alvk_status accept(aip_profiler *rt, uint32_t slot, const aip_rejit_request *request,
@@ -51,10 +63,14 @@ alvk_status aip_runtime_patch_install(aip_profiler *rt, const alvk_install_reque
     if (request->replacement == 0)
         return ALVK_E_INVALID_REPLACEMENT;
     if ((request->flags & ~(uint32_t)ALVK_INSTALL_INLINER_FALLBACK) != 0 ||
-        request->reserved != 0 || request->reserved1 != 0 ||
+        request->reserved != 0 || request->reserved1 != 0 || request->reserved2 != 0 ||
         (request->module_id == 0 && request->module_epoch != 0))
         return ALVK_E_INVALID_FLAGS;
-    alvk_status status = aip_runtime_commands_available(rt);
+    alvk_status status =
+        check_replacement_method(request->replacement_module_id, request->replacement_token);
+    if (status != ALVK_OK)
+        return status;
+    status = aip_runtime_commands_available(rt);
     if (status != ALVK_OK)
         return status;
     aip_patch_command c;
@@ -62,6 +78,8 @@ alvk_status aip_runtime_patch_install(aip_profiler *rt, const alvk_install_reque
     c.kind = AIP_PATCH_INSTALL;
     c.owner = request->owner;
     c.replacement = request->replacement;
+    c.replacement_module = request->replacement_module_id;
+    c.replacement_token = request->replacement_token;
     c.token = request->method_token;
     memcpy(c.signature_hash, request->signature_hash, sizeof c.signature_hash);
     memcpy(c.body_identity, request->body_identity, sizeof c.body_identity);
@@ -89,7 +107,7 @@ alvk_status aip_runtime_patch_install(aip_profiler *rt, const alvk_install_reque
 }
 
 static alvk_status command(aip_profiler *rt, alvk_patch_handle handle, uint64_t owner,
-                           uint64_t replacement, aip_patch_command_kind kind,
+                           const alvk_replacement *replacement, aip_patch_command_kind kind,
                            alvk_command_id *issued)
 {
     if (owner == 0)
@@ -101,7 +119,9 @@ static alvk_status command(aip_profiler *rt, alvk_patch_handle handle, uint64_t 
     memset(&c, 0, sizeof c);
     c.kind = kind;
     c.owner = owner;
-    c.replacement = replacement;
+    c.replacement = replacement->entry_point;
+    c.replacement_module = replacement->module_id;
+    c.replacement_token = replacement->method_token;
     aip_rejit_request r = {kind == AIP_PATCH_REPLACE ? AIP_REQUEST_REPLACE : AIP_REQUEST_REMOVE,
                            NULL,
                            0,
@@ -129,7 +149,19 @@ static alvk_status command(aip_profiler *rt, alvk_patch_handle handle, uint64_t 
 alvk_status aip_runtime_patch_replace(aip_profiler *rt, alvk_patch_handle handle, uint64_t owner,
                                       uint64_t replacement, alvk_command_id *issued)
 {
-    if (replacement == 0)
+    alvk_replacement r = {sizeof r, 0, replacement, 0};
+    return aip_runtime_patch_replace_with(rt, handle, owner, &r, issued);
+}
+
+alvk_status aip_runtime_patch_replace_with(aip_profiler *rt, alvk_patch_handle handle,
+                                           uint64_t owner, const alvk_replacement *replacement,
+                                           alvk_command_id *issued)
+{
+    alvk_status status =
+        check_replacement_method(replacement->module_id, replacement->method_token);
+    if (status != ALVK_OK)
+        return status;
+    if (replacement->entry_point == 0)
         return ALVK_E_INVALID_REPLACEMENT;
     return command(rt, handle, owner, replacement, AIP_PATCH_REPLACE, issued);
 }
@@ -137,7 +169,8 @@ alvk_status aip_runtime_patch_replace(aip_profiler *rt, alvk_patch_handle handle
 alvk_status aip_runtime_patch_remove(aip_profiler *rt, alvk_patch_handle handle, uint64_t owner,
                                      alvk_command_id *issued)
 {
-    return command(rt, handle, owner, 0, AIP_PATCH_REMOVE, issued);
+    alvk_replacement none = {sizeof none, 0, 0, 0};
+    return command(rt, handle, owner, &none, AIP_PATCH_REMOVE, issued);
 }
 
 alvk_status aip_runtime_command_wait(aip_profiler *rt, alvk_command_id command, uint32_t timeout_ms,

@@ -52,6 +52,11 @@ alvk_status aip_runtime_patch_install(aip_profiler *p, const alvk_install_reques
                                       alvk_patch_handle *handle, alvk_command_id *command);
 alvk_status aip_runtime_patch_replace(aip_profiler *p, alvk_patch_handle handle, uint64_t owner,
                                       uint64_t replacement, alvk_command_id *command);
+/* ABI 3.4: as replace, with the replacement named as a method too (alvk_replacement; its
+ * size already checked). */
+alvk_status aip_runtime_patch_replace_with(aip_profiler *p, alvk_patch_handle handle,
+                                           uint64_t owner, const alvk_replacement *replacement,
+                                           alvk_command_id *command);
 alvk_status aip_runtime_patch_remove(aip_profiler *p, alvk_patch_handle handle, uint64_t owner,
                                      alvk_command_id *command);
 alvk_status aip_runtime_command_wait(aip_profiler *p, alvk_command_id command, uint32_t timeout_ms,
