@@ -6,8 +6,11 @@ using BenchmarkDotNet.Running;
 using BenchmarkDotNet.Toolchains.InProcess.Emit;
 
 // Run under the profiler (./build.sh bench sets the environment):
-//   calls   - BenchmarkDotNet: patched vs unpatched vs direct replacement
+//   calls   - BenchmarkDotNet: a patched call on each dispatch path against the floor (a
+//             NoInlining method with the replacement's body)
 //   latency - install -> first patched execution, remove -> first original execution
+//   disasm  - both paths patched and called until their code is final, for DOTNET_JitDisasm
+//             (DOTNET_JitStdOutFile) to print the patched bodies and their callers
 string mode = args.Length > 0 ? args[0] : "calls";
 if (mode == "calls")
 {
@@ -16,9 +19,28 @@ if (mode == "calls")
     BenchmarkRunner.Run<CallBenchmarks>(config);
     return 0;
 }
+if (mode == "disasm")
+{
+    var patched = PatchSession.Open();
+    (ulong direct, ulong calli) = patched.InstallBothPaths();
+    var bench = new CallBenchmarks();
+    // Enough calls for tiering (when on) to compile the final code of the bodies and callers.
+    for (int round = 0; round < 50; round++)
+    {
+        for (int i = 0; i < 200; i++)
+        {
+            bench.Floor();
+            bench.PatchedDirect();
+            bench.PatchedCalli();
+        }
+        Thread.Sleep(20);
+    }
+    patched.RemoveBothPaths(direct, calli);
+    return 0;
+}
 if (mode != "latency")
 {
-    Console.Error.WriteLine("usage: PatchBenchmark calls|latency [cycles]");
+    Console.Error.WriteLine("usage: PatchBenchmark calls|latency [cycles]|disasm");
     return 64;
 }
 

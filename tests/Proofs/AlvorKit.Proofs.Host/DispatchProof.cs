@@ -1,6 +1,8 @@
+using System.Diagnostics;
 using System.Reflection;
 using System.Reflection.Metadata;
 using System.Reflection.PortableExecutable;
+using System.Runtime.Loader;
 using AlvorKit.Interception.Native;
 using AlvorKit.Proofs.Reports;
 
@@ -90,7 +92,53 @@ public static class DispatchProof
             direct[shape.Name] = RunShape(patcher, shape, ++owner, named: true);
             calli[shape.Name] = RunShape(patcher, shape, ++owner, named: false);
         }
-        return new DispatchReport(direct, calli, Cases(patcher, owner));
+        return new DispatchReport(direct, calli, Cases(patcher, owner), Rejected(patcher, owner + 100));
+    }
+
+    private static readonly TimeSpan FailureLimit = TimeSpan.FromSeconds(10);
+
+    // A direct body the JIT rejects is rolled back like any generation: the MemberRef names
+    // CrossAssembly.Wide with Add's signature, which the member check cannot refute across
+    // modules (the parameter counts agree) and the JIT cannot bind.
+    private static DirectRejectedReport Rejected(Patcher patcher, ulong owner)
+    {
+        ProfilerLibrary library = patcher.Library;
+        Type cross = Assembly.Load(new AssemblyName(ReplacementsAssembly))
+            .GetType("AlvorKit.Proofs.Replacements.CrossAssembly", throwOnError: true)!;
+        MethodInfo add = T(nameof(DispatchTargets.Add));
+        AlvkInstallRequest request = patcher.NameReplacement(
+            patcher.Request(add, Patcher.Method(cross, "Add"), owner), Patcher.Method(cross, "Wide"));
+        Func<string> call = () =>
+        {
+            try
+            {
+                return $"{DispatchTargets.Add(3, 4)}";
+            }
+            catch (Exception e)
+            {
+                return e.GetType().Name;
+            }
+        };
+        CommandOutcome install = patcher.Finish(library.PatchInstall(request, out ulong handle), handle);
+        TelemetryReport installed = patcher.ReadTelemetry(handle);
+        library.PatchGetTelemetry(handle, out AlvkPatchTelemetry t);
+        ulong generation = t.LatestGeneration;
+        var outcomes = new SortedDictionary<string, int>(StringComparer.Ordinal);
+        var clock = Stopwatch.StartNew();
+        GenerationResultReport result;
+        do
+        {
+            string outcome = call();
+            outcomes[outcome] = outcomes.GetValueOrDefault(outcome) + 1;
+            result = patcher.ReadGenerationResult(handle, generation);
+            if (result.State == nameof(AlvkGenerationState.Failed))
+                break;
+            Thread.Sleep(5);
+        } while (clock.Elapsed < FailureLimit);
+        Polled<string> restored = Patcher.PollFor(call, "7", FailureLimit);
+        TelemetryReport telemetry = patcher.ReadTelemetry(handle);
+        CommandOutcome remove = patcher.Finish(library.PatchRemove(handle, owner), handle);
+        return new DirectRejectedReport(install, installed, outcomes, result, restored, telemetry, remove);
     }
 
     private static DispatchShapeReport RunShape(Patcher patcher, Shape shape, ulong owner, bool named)
@@ -175,6 +223,25 @@ public static class DispatchProof
             ["genericType"] = Case(patcher, add, Patcher.Method(generic, "Add"), crossAdd, true, callAdd, "12004", "7",
                 ++owner),
         };
+        // A mod (references the host, loaded by path into the default context): receivers,
+        // an in parameter and a struct return, in the MemberRef's signature as the host's types.
+        Assembly mod = AssemblyLoadContext.Default.LoadFromAssemblyPath(
+            Path.Combine(AppContext.BaseDirectory, "AlvorKit.Proofs.GameMod.dll"));
+        Type mods = mod.GetType("AlvorKit.Proofs.GameMod.ModReplacements", throwOnError: true)!;
+        cases["modClassReceiver"] = Case(patcher, Patcher.Method(typeof(Widget), nameof(Widget.Offset)),
+            Patcher.Method(mods, "WidgetOffset"), null, true, () => $"{DispatchTargets.TheWidget.Offset(2)}", "282", "42",
+            ++owner);
+        cases["modStructReceiver"] = Case(patcher, Patcher.Method(typeof(Accum), nameof(Accum.AddTo)),
+            Patcher.Method(mods, "AccumAddTo"), null, true, () =>
+            {
+                var accum = new Accum { Total = 5 };
+                int r = accum.AddTo(3);
+                return $"{r}/{accum.Total}";
+            }, "3005/3005", "8/8", ++owner);
+        cases["modInParameter"] = Case(patcher, T(nameof(DispatchTargets.Length)), Patcher.Method(mods, "Length"), null,
+            true, () => $"{DispatchTargets.Length(in DispatchTargets.InCell)}", "304", "7", ++owner);
+        cases["modStructReturn"] = Case(patcher, T(nameof(DispatchTargets.MakeQuad)), Patcher.Method(mods, "MakeQuad"),
+            null, true, () => $"{DispatchTargets.MakeQuad(1.5, 4)}", "4,1.5,-4,7", "1.5,5.5,6,-1.5", ++owner);
         // Inlined into the patched target, the replacement's frame is the target's.
         MethodInfo inlined = Patcher.Method(cross, "InlinedWhere");
         DispatchCaseReport direct = Case(patcher, where, inlined, null, true, callWhere, nameof(DispatchTargets.Where),
@@ -183,7 +250,7 @@ public static class DispatchProof
         // Through calli it is never inlined: as many calls, and it still runs in its own frame.
         cases["inlinedCalli"] = Case(patcher, where, inlined, null, false,
             CountedUntil(callWhere, Math.Max(direct.Patched.Calls * 2, 1000)), "never inlined", "original", ++owner,
-            InlineLimit);
+            InlineLimit * 2);
         return cases;
     }
 

@@ -14,6 +14,11 @@ public static class CrossAssembly
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static string InlinedWhere() => new StackFrame(0).GetMethod()?.Name ?? "?";
 
+    /// <summary>Named (by its token) for <c>int Add(int, int)</c>, it is no such method: the
+    /// profiler's member check cannot tell signatures across modules apart, so the JIT
+    /// finds the MemberRef missing when it compiles the patched body.</summary>
+    public static long Wide(long a, long b) => a * b;
+
     /// <summary>A public type nested in a public one: the MemberRef's parent is a TypeRef whose
     /// scope is the enclosing TypeRef.</summary>
     public static class Nested

@@ -135,6 +135,22 @@ public sealed class PatchDispatchProofs
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
+    public void AModReplacementTakesTheHostsOwnTypesThroughTheMemberRef(string tiering)
+    {
+        // A mod references the host and is loaded by path: class and struct receivers, an in
+        // parameter (its modreq) and a struct return, named by a MemberRef in the host's module.
+        foreach (string name in new[] { "modClassReceiver", "modStructReceiver", "modInParameter", "modStructReturn" })
+        {
+            DispatchCaseReport c = Case(name, tiering);
+            AssertPatchedAndRestored(c);
+            PatchReports.AssertVisibleAtOnce(c.Patched, c.Patched.Expected);
+            Assert.True(c.Telemetry.DispatchPath == "DirectCall", $"{name}: {c}");
+            Assert.True(c.Telemetry.CallToken >> 24 == 0x0A, $"{name}: {c}");
+        }
+    }
+
+    [Theory]
+    [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void ANonPublicReplacementFallsBackToCalli(string tiering)
     {
         DispatchCaseReport c = Case("notPublic", tiering);
@@ -167,5 +183,24 @@ public sealed class PatchDispatchProofs
         AssertPatchedAndRestored(calli);
         Assert.True(calli.Telemetry.DispatchPath == "Calli", $"{calli}");
         Assert.True(calli.Telemetry.DispatchFallback == "Ok", $"{calli}");
+    }
+
+    [Theory]
+    [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
+    public void ADirectBodyTheJitRejectsIsRolledBackToTheOriginal(string tiering)
+    {
+        // Its MemberRef names a method of another signature: the install succeeds (the member
+        // check cannot refute signatures across modules), the JIT cannot bind it, the calls
+        // that triggered the compilation see the runtime's exception, and the profiler
+        // restores the last body that compiled (the original), whose telemetry has no path.
+        DirectRejectedReport r = Report(tiering).Rejected;
+        PatchReports.AssertCommand(r.Install);
+        Assert.True(r.InstalledTelemetry.DispatchPath == "DirectCall", $"{r.InstalledTelemetry}");
+        Assert.True(r.Generation.State == "Failed" && r.Generation.Status == "CompilationFailed", $"{r.Generation}");
+        Assert.True(r.Outcomes.Keys.All(k => k is "MissingMethodException" or "7"), $"{string.Join(", ", r.Outcomes)}");
+        Assert.True(r.Restored.Ok, $"{r.Restored}");
+        Assert.True(r.Telemetry.DispatchPath == "None" && r.Telemetry.CallToken == 0 && r.Telemetry.Replacement == 0,
+            $"{r.Telemetry}");
+        PatchReports.AssertCommand(r.Remove);
     }
 }

@@ -51,7 +51,8 @@ public sealed record DispatchShapeReport(
 public sealed record DispatchReport(
     IReadOnlyDictionary<string, DispatchShapeReport> Shapes,
     IReadOnlyDictionary<string, DispatchShapeReport> CalliShapes,
-    IReadOnlyDictionary<string, DispatchCaseReport> Cases);
+    IReadOnlyDictionary<string, DispatchCaseReport> Cases,
+    DirectRejectedReport Rejected);
 
 /// <summary>One direct-call case: a replacement from another assembly (emitted AssemblyRef,
 /// TypeRef chain, MemberRef), one the profiler must refuse to call directly, one the JIT inlines.
@@ -235,6 +236,19 @@ public sealed record SignaturesReport(
     IReadOnlyList<SignatureStep> Steps,
     string Remove,
     int AfterRemove);
+
+/// <summary>The "dispatch" mode's direct body the JIT rejects (its MemberRef names no method
+/// with its signature): the install's outcome, what the calls saw until the patch's dispatch
+/// generation failed (outcome counts: values or exception names), the poll for the original
+/// after the rollback, the generation's result and the telemetry.</summary>
+public sealed record DirectRejectedReport(
+    CommandOutcome Install,
+    TelemetryReport InstalledTelemetry,
+    IReadOnlyDictionary<string, int> Outcomes,
+    GenerationResultReport Generation,
+    Polled<string> Restored,
+    TelemetryReport Telemetry,
+    CommandOutcome Remove);
 
 /// <summary>One step of the "dispatchapi" mode: the target's value polled after it, and the
 /// patch's dispatch path, fallback and call token, and its ToString.</summary>

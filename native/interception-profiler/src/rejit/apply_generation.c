@@ -227,6 +227,22 @@ static alvk_status check_dispatch_target(const aip_method_target *t, const aip_p
     return ALVK_OK;
 }
 
+/* The dispatch telemetry of a body now in force, as its facts say (NULL: the original, or
+ * a generation: no replacement), with the patch's calli token and metadata HRESULT kept. */
+static void set_dispatch(aip_rejit_applied *a, const aip_patch *p, const aip_dispatch_facts *facts)
+{
+    static const aip_dispatch_facts none = {ALVK_DISPATCH_NONE, ALVK_OK, 0, 0};
+    if (facts == NULL)
+        facts = &none;
+    a->dispatch = 1;
+    a->calli_token = p->telemetry.calli_signature_token;
+    a->metadata_hresult = p->telemetry.metadata_hresult;
+    a->replacement = facts->replacement;
+    a->dispatch_path = facts->path;
+    a->dispatch_fallback = facts->fallback;
+    a->call_token = facts->call_token;
+}
+
 /* The body a dispatch generation carries, and what it is made of. */
 typedef struct dispatch_body {
     uint8_t body[AIP_DISPATCH_MAX_BODY_BYTES];
@@ -328,6 +344,29 @@ static alvk_status build_direct(const aip_apply_env *env, const aip_patch_comman
     return ALVK_OK;
 }
 
+/* The direct-call body of command `c` prepared into *prepared (its call token in
+ * *call_token), or why not: the fallback's reason, with the record's refusal cleared (the
+ * calli body is what the record judges then). */
+static alvk_status prepare_direct(const aip_apply_env *env, const aip_patch_command *c,
+                                  const aip_method_target *target, const aip_dispatch_target *dt,
+                                  const uint8_t *calli_sig, size_t sig_length, dispatch_body *d,
+                                  HRESULT *hr, refusal *why, aip_prepared_rejit **prepared,
+                                  uint32_t *call_token)
+{
+    alvk_status status = build_direct(env, c, target, dt, calli_sig, sig_length, d, hr);
+    if (status == ALVK_OK)
+        status = prepare_generation(env, c->index, c->generation, &d->g, AIP_FAT_HEADER_BYTES,
+                                    target, hr, why, prepared);
+    if (status != ALVK_OK) {
+        memset(why, 0, sizeof *why);
+        return status;
+    }
+    *call_token = d->g.relocation_count == 0
+                      ? c->replacement_token
+                      : scratch_of(env)->results[d->g.relocation_count - 1].token;
+    return ALVK_OK;
+}
+
 /* Install and replace: the dispatch body for the replacement as a generation, applied like
  * any other: the direct call when the command names the replacement's method and it can
  * work, else (and when it was refused before publishing) calli. */
@@ -364,24 +403,14 @@ static alvk_status install_or_replace(const aip_apply_env *env, const aip_patch_
     dispatch_body d;
     HRESULT metadata_hr = S_OK;
     aip_prepared_rejit *prepared = NULL;
-    alvk_dispatch_path path = ALVK_DISPATCH_CALLI;
-    alvk_status fallback = ALVK_OK;
-    uint32_t call_token = 0;
-    if (c->replacement_module != 0) {
-        fallback = build_direct(env, c, &target, &dt, calli_sig, sig_length, &d, &metadata_hr);
-        if (fallback == ALVK_OK)
-            fallback = prepare_generation(env, c->index, c->generation, &d.g, AIP_FAT_HEADER_BYTES,
-                                          &target, &metadata_hr, why, &prepared);
-        if (fallback == ALVK_OK) {
-            path = ALVK_DISPATCH_DIRECT_CALL;
-            call_token = d.g.relocation_count == 0
-                             ? c->replacement_token
-                             : scratch_of(env)->results[d.g.relocation_count - 1].token;
-        } else {
-            memset(why, 0, sizeof *why); /* the calli body is what the record judges */
-        }
-    }
-    uint32_t calli_token = p->telemetry.calli_signature_token; /* kept by the direct path */
+    uint32_t call_token = 0, calli_token = p->telemetry.calli_signature_token;
+    alvk_status fallback = c->replacement_module == 0
+                               ? ALVK_OK
+                               : prepare_direct(env, c, &target, &dt, calli_sig, sig_length, &d,
+                                                &metadata_hr, why, &prepared, &call_token);
+    alvk_dispatch_path path = c->replacement_module != 0 && fallback == ALVK_OK
+                                  ? ALVK_DISPATCH_DIRECT_CALL
+                                  : ALVK_DISPATCH_CALLI;
     if (path == ALVK_DISPATCH_CALLI) {
         HRESULT direct_hr = metadata_hr; /* why the direct call failed, if it did */
         status = build_calli(&dt, c->replacement, calli_sig, sig_length, &d);
@@ -394,36 +423,17 @@ static alvk_status install_or_replace(const aip_apply_env *env, const aip_patch_
         if (SUCCEEDED(metadata_hr))
             metadata_hr = direct_hr;
     }
-    prepared->dispatch_path = path;
-    prepared->dispatch_fallback = fallback;
-    prepared->call_token = call_token;
+    aip_dispatch_facts facts = {path, fallback, call_token, c->replacement};
+    prepared->dispatch = facts;
     status = publish(env, c->index, &now, c->generation, prepared, c->queued_ns, a);
     if (status == ALVK_OK) {
         a->owner_body = c->owner;
         a->owner_replacement = c->replacement;
-        a->dispatch = 1;
-        a->calli_token = calli_token;
+        set_dispatch(a, p, &facts);
+        a->calli_token = calli_token; /* this command's */
         a->metadata_hresult = metadata_hr;
-        a->replacement = c->replacement;
-        a->dispatch_path = path;
-        a->dispatch_fallback = fallback;
-        a->call_token = call_token;
     }
     return status;
-}
-
-/* The dispatch telemetry with the patch's calli token and metadata HRESULT kept, and
- * `replacement` (0: none) now in force, with no dispatch path (the caller sets the path of
- * a body that has one). */
-static void set_dispatch(aip_rejit_applied *a, const aip_patch *p, uint64_t replacement)
-{
-    a->dispatch = 1;
-    a->calli_token = p->telemetry.calli_signature_token;
-    a->metadata_hresult = p->telemetry.metadata_hresult;
-    a->replacement = replacement;
-    a->dispatch_path = ALVK_DISPATCH_NONE;
-    a->dispatch_fallback = ALVK_OK;
-    a->call_token = 0;
 }
 
 /* When an owner leaves while others remain, the body in force becomes the most recently set
@@ -439,16 +449,13 @@ static alvk_status restore_successor(const aip_apply_env *env, const aip_patch_c
         aip_prepared_release(body); /* already in force */
         return ALVK_OK;
     }
-    alvk_dispatch_path path = body != NULL ? body->dispatch_path : ALVK_DISPATCH_NONE;
-    alvk_status fallback = body != NULL ? body->dispatch_fallback : ALVK_OK;
-    uint32_t call_token = body != NULL ? body->call_token : 0;
-    alvk_status status = publish(env, c->index, p, id, body, c->queued_ns, a); /* takes body */
-    if (status == ALVK_OK) {
-        set_dispatch(a, p, replacement);
-        a->dispatch_path = path;
-        a->dispatch_fallback = fallback;
-        a->call_token = call_token;
-    }
+    aip_dispatch_facts facts;
+    memset(&facts, 0, sizeof facts);
+    if (body != NULL)
+        facts = body->dispatch; /* publish takes the body */
+    alvk_status status = publish(env, c->index, p, id, body, c->queued_ns, a);
+    if (status == ALVK_OK)
+        set_dispatch(a, p, &facts);
     return status;
 }
 
@@ -474,7 +481,7 @@ static alvk_status remove_owner(const aip_apply_env *env, const aip_patch_comman
     if (status != ALVK_OK)
         aip_rejit_add_owner(env->rejit, c->index, c->owner); /* still patched: keep holding */
     else
-        set_dispatch(a, p, 0);
+        set_dispatch(a, p, NULL);
     *ended = status == ALVK_OK;
     return status;
 }
@@ -594,7 +601,7 @@ static alvk_status run_generation(const aip_apply_env *env, aip_staged_generatio
     if (status == ALVK_OK) {
         a->owner_body = s->g.owner;
         a->owner_replacement = 0;
-        set_dispatch(a, p, 0); /* no replacement now */
+        set_dispatch(a, p, NULL); /* no replacement now */
     }
     return status;
 }
@@ -663,7 +670,13 @@ static alvk_status apply_rollbacks(const aip_apply_env *env)
             aip_rejit_copy(env->rejit, index, &p);
             aip_rejit_applied a;
             memset(&a, 0, sizeof a);
+            aip_dispatch_facts facts;
+            memset(&facts, 0, sizeof facts);
+            if (prepared != NULL)
+                facts = prepared->dispatch; /* publish takes the body */
             alvk_status s = publish(env, index, &p, back, prepared, aip_monotonic_ns(), &a);
+            if (s == ALVK_OK)
+                set_dispatch(&a, &p, &facts); /* the body rolled back to, and its path */
             aip_rejit_commit(env->rejit, index, &a);
             status = s != ALVK_OK ? s : status;
         }

@@ -36,9 +36,7 @@ aip_prepared_rejit *aip_prepared_create(alvk_generation_id generation, const uin
     p->generation = generation;
     p->body_size = size;
     p->il_map_count = il_map_count;
-    p->dispatch_path = ALVK_DISPATCH_NONE;
-    p->dispatch_fallback = ALVK_OK;
-    p->call_token = 0;
+    memset(&p->dispatch, 0, sizeof p->dispatch); /* NONE, OK: a generation's */
     memcpy(p->data, body, size);
     alvk_il_map_entry *map = (alvk_il_map_entry *)(void *)(p->data + body_space);
     if (map_bytes > 0)

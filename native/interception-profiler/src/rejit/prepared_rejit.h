@@ -9,18 +9,24 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
+/* How a body reaches a replacement (ABI 3.4), kept with the body so the telemetry can say it
+ * whenever the body comes back into force (another owner left, a rollback). All zero for a
+ * generation's body. */
+typedef struct aip_dispatch_facts {
+    alvk_dispatch_path path;
+    alvk_status fallback; /* why not the direct call, when a method was named */
+    uint32_t call_token;  /* the direct call's MethodDef or MemberRef */
+    uint64_t replacement; /* the entry point (0: none) */
+} aip_dispatch_facts;
+
 typedef struct aip_prepared_rejit {
     _Atomic uint32_t refs;
     alvk_generation_id generation;
     uint32_t body_size;
     uint32_t il_map_count;
     const alvk_il_map_entry *il_map; /* points into data, after the body */
-    /* How the body reaches a replacement (ABI 3.4), set by the worker before it publishes:
-     * what the telemetry says while the body is in force (NONE for a generation). */
-    alvk_dispatch_path dispatch_path;
-    alvk_status dispatch_fallback;
-    uint32_t call_token;
-    _Alignas(8) uint8_t data[]; /* the IL method body for SetILFunctionBody, then the map */
+    aip_dispatch_facts dispatch;     /* set by the worker before it publishes */
+    _Alignas(8) uint8_t data[];      /* the IL method body for SetILFunctionBody, then the map */
 } aip_prepared_rejit;
 
 /* A snapshot holding copies of body and map, with one reference; NULL when out of memory. */
