@@ -105,7 +105,12 @@ public sealed class StreamingProcess : IDisposable
     {
         if (!_process.HasExited && !OperatingSystem.IsWindows())
             _ = Signals.Send(_process.Id, Signals.Interrupt);
-        return _process.WaitForExit(timeout);
+        if (!_process.WaitForExit(timeout))
+            return false;
+        // With a timeout, WaitForExit does not wait for the redirected streams' last lines;
+        // without one it does (the process has exited, so this returns once they are read).
+        _process.WaitForExit();
+        return true;
     }
 
     public int ExitCode => _process.ExitCode;
