@@ -199,6 +199,43 @@ static void a_full_owner_set_refuses_the_batch(void **state)
     assert_false(accepted[1].added_owner);
 }
 
+/* The batch is one ReJIT request: patches that differ in ALVK_INSTALL_INLINER_FALLBACK (a
+ * join takes its patch's flag, not the request's) refuse it, with nothing changed. */
+static void one_fallback_flag_per_batch(void **state)
+{
+    (void)state;
+    assert_int_equal(fresh_table(ALVK_MIN_PATCH_CAPACITY), 0);
+    for (uint32_t i = 0; i < 3; ++i)
+        requests[i] = install_of(TOKEN + i, MODULE, 0xC1);
+    requests[1].flags = ALVK_INSTALL_INLINER_FALLBACK;
+    requests[2].flags = ALVK_INSTALL_INLINER_FALLBACK;
+    table_shape before = shape();
+    assert_int_equal(aip_rejit_accept_batch(&st, requests, 3, accepted, statuses),
+                     ALVK_E_INVALID_FLAGS);
+    assert_int_equal(statuses[0], ALVK_E_BATCH_ABORTED);
+    assert_int_equal(statuses[1], ALVK_E_INVALID_FLAGS);
+    assert_int_equal(statuses[2], ALVK_E_BATCH_ABORTED); /* the first that differs only */
+    assert_unchanged(before);
+    /* A live patch installed with the fallback: a join without the flag still takes it. */
+    uint32_t index = 0;
+    alvk_patch_handle h = 0;
+    int added = 0;
+    assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, MODULE, 3, TOKEN + 7, 0xA1,
+                                             ALVK_INSTALL_INLINER_FALLBACK, &index, &h, &added),
+                     ALVK_OK);
+    aip_rejit_set_target(&st, index, MODULE, 3);
+    aip_rejit_finish_command(&st, index, 0, ALVK_PATCH_ACTIVE, ALVK_OK, aip_monotonic_ns());
+    requests[0] = install_of(TOKEN + 7, MODULE, 0xC1);
+    requests[1] = install_of(TOKEN + 8, MODULE, 0xC1);
+    before = shape();
+    assert_int_equal(aip_rejit_accept_batch(&st, requests, 2, accepted, statuses),
+                     ALVK_E_INVALID_FLAGS);
+    assert_int_equal(statuses[1], ALVK_E_INVALID_FLAGS);
+    assert_unchanged(before);
+    requests[1].flags = ALVK_INSTALL_INLINER_FALLBACK;
+    assert_int_equal(aip_rejit_accept_batch(&st, requests, 2, accepted, statuses), ALVK_OK);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -206,6 +243,7 @@ int main(void)
         cmocka_unit_test(a_duplicate_target_refuses_the_whole_batch),
         cmocka_unit_test(a_batch_needs_a_slot_for_every_new_patch),
         cmocka_unit_test(a_full_owner_set_refuses_the_batch),
+        cmocka_unit_test(one_fallback_flag_per_batch),
     };
     return cmocka_run_group_tests(tests, NULL, free_table);
 }

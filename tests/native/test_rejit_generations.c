@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <string.h>
+
 #include "rejit/rejit_events.h"
 #include "rejit/rejit_generations.h"
 #include "rejit/rejit_owners.h"
@@ -257,6 +259,147 @@ static void a_type_mismatch_is_recorded(void **state)
     close_patch();
 }
 
+/* Marks generation `id` requested, as the worker does before it asks the runtime. */
+static aip_request_mark mark_requested(alvk_generation_id id)
+{
+    aip_request_mark m;
+    memset(&m, 0, sizeof m);
+    m.index = patch_index;
+    m.id = id;
+    aip_rejit_mark_requested(&st, &m, 1, aip_monotonic_ns() - 5);
+    return m;
+}
+
+/* The request granted: what the worker commits after the runtime call returned. */
+static void commit_granted(alvk_generation_id id, aip_prepared_rejit *replaced)
+{
+    aip_rejit_applied a;
+    memset(&a, 0, sizeof a);
+    a.requested = 1;
+    a.generation = id;
+    a.replaced = replaced;
+    aip_rejit_commit(&st, patch_index, &a);
+}
+
+/* A compilation the runtime finishes before RequestReJIT returns finds its generation: it is
+ * current (REQUESTED) before the call, and the commit after it changes neither the state nor
+ * the compile timing. */
+static void a_compilation_inside_the_request_finds_its_generation(void **state)
+{
+    (void)state;
+    open_patch();
+    alvk_generation_id g1 = 0;
+    uint32_t index = 99;
+    assert_int_equal(aip_rejit_begin_generation(&st, patch_index, 1, 0, &g1), ALVK_OK);
+    aip_prepared_rejit *replaced = aip_rejit_publish(&st, patch_index, snapshot(g1));
+    mark_requested(g1);
+    assert_int_equal(state_of(g1), ALVK_GENERATION_REQUESTED);
+    /* Inside the runtime's call: the compilation finishes. */
+    aip_rejit_record(&st, MODULE, TOKEN, AIP_EVENT_FINISHED, 0);
+    assert_int_equal(aip_rejit_generation_compiled(&st, MODULE, TOKEN, 0, &index), 0);
+    assert_int_equal(index, patch_index);
+    commit_granted(g1, replaced);
+    assert_int_equal(state_of(g1), ALVK_GENERATION_ACTIVE);
+    assert_int_equal(aip_patch_at(&st, patch_index)->awaiting_compile_since, 0);
+    assert_int_equal(aip_patch_at(&st, patch_index)->good_generation, g1);
+    close_patch();
+}
+
+/* A ReJITError the runtime raises inside RequestReJIT fails the generation and queues the
+ * rollback (before, it found the previous generation and was lost). */
+static void an_error_inside_the_request_fails_the_generation(void **state)
+{
+    (void)state;
+    open_patch();
+    alvk_generation_id g1 = 0, g2 = 0, back = 99;
+    uint32_t index = 0, due = 99;
+    assert_int_equal(aip_rejit_begin_generation(&st, patch_index, 1, 0, &g1), ALVK_OK);
+    aip_prepared_rejit *s1 = snapshot(g1);
+    aip_prepared_rejit *replaced = aip_rejit_publish(&st, patch_index, s1);
+    mark_requested(g1);
+    aip_rejit_generation_compiled(&st, MODULE, TOKEN, 0, &index);
+    commit_granted(g1, replaced);
+    assert_int_equal(aip_rejit_begin_generation(&st, patch_index, 1, g1, &g2), ALVK_OK);
+    replaced = aip_rejit_publish(&st, patch_index, snapshot(g2));
+    mark_requested(g2);
+    assert_int_equal(state_of(g1), ALVK_GENERATION_SUPERSEDED);
+    assert_int_equal(aip_rejit_generation_compiled(&st, MODULE, TOKEN, (int32_t)0x80131500, &index),
+                     1);
+    commit_granted(g2, replaced);
+    assert_int_equal(state_of(g2), ALVK_GENERATION_FAILED);
+    assert_int_equal(st.rollbacks_due, 1);
+    assert_int_equal(aip_rejit_next_rollback(&st, &due), 1);
+    aip_prepared_rejit *taken = NULL;
+    assert_int_equal(aip_rejit_take_rollback(&st, patch_index, &taken, &back), 1);
+    assert_ptr_equal(taken, s1);
+    assert_int_equal(back, g1);
+    assert_int_equal(st.rollbacks_due, 0);
+    aip_prepared_release(aip_rejit_publish(&st, patch_index, taken));
+    close_patch();
+}
+
+/* The runtime refused the request: the previous generation is current (and ACTIVE) again,
+ * the marked one PENDING for its refusal, the HRESULT noted, the compile wait as before; an
+ * error already reported for it stays FAILED with no rollback due. */
+static void a_refused_request_is_undone(void **state)
+{
+    (void)state;
+    open_patch();
+    alvk_generation_id g1 = 0, g2 = 0, g3 = 0;
+    uint32_t index = 0, due = 99;
+    assert_int_equal(aip_rejit_begin_generation(&st, patch_index, 1, 0, &g1), ALVK_OK);
+    aip_prepared_rejit *replaced = aip_rejit_publish(&st, patch_index, snapshot(g1));
+    mark_requested(g1);
+    aip_rejit_record(&st, MODULE, TOKEN, AIP_EVENT_FINISHED, 0);
+    aip_rejit_generation_compiled(&st, MODULE, TOKEN, 0, &index);
+    commit_granted(g1, replaced);
+    assert_int_equal(aip_rejit_begin_generation(&st, patch_index, 1, g1, &g2), ALVK_OK);
+    aip_request_mark m = mark_requested(g2);
+    assert_int_not_equal(aip_patch_at(&st, patch_index)->awaiting_compile_since, 0);
+    aip_rejit_unmark_requested(&st, &m, 1, (int32_t)0x80070057);
+    const aip_patch *p = aip_patch_at(&st, patch_index);
+    assert_int_equal(p->current_generation, g1);
+    assert_int_equal(state_of(g1), ALVK_GENERATION_ACTIVE);
+    assert_int_equal(state_of(g2), ALVK_GENERATION_PENDING);
+    assert_int_equal(p->telemetry.request_hresult, (int32_t)0x80070057);
+    assert_int_equal(p->awaiting_compile_since, 0);
+    aip_rejit_generation_rejected(&st, patch_index, g2, ALVK_E_REJIT_FAILED, 0, 0);
+    assert_int_equal(state_of(g2), ALVK_GENERATION_REJECTED);
+    assert_int_equal(p->latest_generation, g1);
+    /* An error reported inside the refused call. */
+    assert_int_equal(aip_rejit_begin_generation(&st, patch_index, 1, g1, &g3), ALVK_OK);
+    m = mark_requested(g3);
+    assert_int_equal(aip_rejit_generation_compiled(&st, MODULE, TOKEN, (int32_t)0x80131500, &index),
+                     1);
+    aip_rejit_unmark_requested(&st, &m, 1, (int32_t)0x80004005);
+    assert_int_equal(state_of(g3), ALVK_GENERATION_FAILED);
+    assert_int_equal(state_of(g1), ALVK_GENERATION_ACTIVE);
+    assert_int_equal(p->current_generation, g1);
+    assert_int_equal(p->latest_generation, g1);
+    assert_int_equal(aip_rejit_next_rollback(&st, &due), 0);
+    assert_int_equal(st.rollbacks_due, 0);
+    close_patch();
+}
+
+/* The count of rollbacks due follows every way a patch's rollback ends: an unload too. */
+static void an_unload_clears_the_rollback_count(void **state)
+{
+    (void)state;
+    open_patch();
+    alvk_generation_id g1 = 0;
+    uint32_t index = 0, due = 99;
+    assert_int_equal(aip_rejit_begin_generation(&st, patch_index, 1, 0, &g1), ALVK_OK);
+    aip_prepared_release(aip_rejit_publish(&st, patch_index, snapshot(g1)));
+    mark_requested(g1);
+    assert_int_equal(aip_rejit_generation_compiled(&st, MODULE, TOKEN, (int32_t)0x80131500, &index),
+                     1);
+    assert_int_equal(st.rollbacks_due, 1);
+    aip_rejit_module_unloaded(&st, MODULE);
+    assert_int_equal(st.rollbacks_due, 0);
+    assert_int_equal(aip_rejit_next_rollback(&st, &due), 0);
+    close_patch();
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -265,6 +408,10 @@ int main(void)
         cmocka_unit_test(a_compilation_started_twice_has_failed),
         cmocka_unit_test(rollback_returns_to_the_last_body_that_compiled),
         cmocka_unit_test(a_type_mismatch_is_recorded),
+        cmocka_unit_test(a_compilation_inside_the_request_finds_its_generation),
+        cmocka_unit_test(an_error_inside_the_request_fails_the_generation),
+        cmocka_unit_test(a_refused_request_is_undone),
+        cmocka_unit_test(an_unload_clears_the_rollback_count),
     };
     return cmocka_run_group_tests(tests, NULL, free_table);
 }

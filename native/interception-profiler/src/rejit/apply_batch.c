@@ -1,6 +1,7 @@
 /* The worker's side of a batch install: prepare all, then publish and request all, or none. */
 #include "rejit/apply_batch.h"
 
+#include "rejit/rejit_generations.h"
 #include "rejit/rejit_state.h"
 
 #include <stdlib.h>
@@ -52,18 +53,17 @@ static int request_add(request_list *r, ModuleID module, mdMethodDef method)
     return 0;
 }
 
-/* The request of every target of the batch whose flag `fallback` is as given: with
+/* The request of every target of the batch (one flag for all: aip_rejit_accept_batch): with
  * inliners, RequestReJITWithInliners; on the fallback, RequestReJIT with the callers the
- * profiler saw inline each target. S_FALSE when the batch has no such target. */
-static HRESULT request_group(const aip_apply_env *env, batch_install *w, uint32_t count,
-                             int fallback, aip_method_key *callers)
+ * profiler saw inline each target. */
+static HRESULT request_all(const aip_apply_env *env, const batch_install *w, uint32_t count,
+                           aip_method_key *callers)
 {
     request_list r = {NULL, NULL, 0, 0};
-    HRESULT hr = S_FALSE;
-    for (uint32_t i = 0; i < count && hr != E_OUTOFMEMORY; ++i) {
+    HRESULT hr = S_OK;
+    int fallback = count > 0 && (w[0].held.flags & ALVK_INSTALL_INLINER_FALLBACK) != 0;
+    for (uint32_t i = 0; i < count && hr == S_OK; ++i) {
         const aip_held_publish *h = &w[i].held;
-        if (((h->flags & ALVK_INSTALL_INLINER_FALLBACK) != 0) != fallback)
-            continue;
         if (request_add(&r, h->module_id, h->token) != 0) {
             hr = E_OUTOFMEMORY;
             break;
@@ -76,7 +76,7 @@ static HRESULT request_group(const aip_apply_env *env, batch_install *w, uint32_
             if (request_add(&r, callers[k].module_id, callers[k].token) != 0)
                 hr = E_OUTOFMEMORY;
     }
-    if (hr != E_OUTOFMEMORY && r.count > 0) {
+    if (hr == S_OK && r.count > 0) {
         ICorProfilerInfo15 *info = env->info;
         hr = fallback ? info->lpVtbl->RequestReJIT(info, r.count, r.modules, r.methods)
                       : info->lpVtbl->RequestReJITWithInliners(info, COR_PRF_REJIT_BLOCK_INLINING,
@@ -87,37 +87,35 @@ static HRESULT request_group(const aip_apply_env *env, batch_install *w, uint32_
     return hr;
 }
 
-/* Every body published, then each group of targets requested at once. An install whose group's
- * request the runtime refused gets its previous body back and ALVK_E_REJIT_FAILED. */
-static void publish_all(const aip_apply_env *env, batch_install *w, const aip_patch_batch *b,
-                        uint64_t queued_ns)
+/* Every body published and every generation made current (requested) under one lock, then
+ * all targets requested at once. When the runtime refuses the request, every install gets
+ * its previous body and generation back and ALVK_E_REJIT_FAILED. */
+static void publish_all(const aip_apply_env *env, batch_install *w, aip_request_mark *marks,
+                        const aip_patch_batch *b, uint64_t queued_ns)
 {
     for (uint32_t i = 0; i < b->count; ++i) {
         w[i].a.replaced = aip_rejit_publish(env->rejit, b->entries[i].index, w[i].held.prepared);
         w[i].held.prepared = NULL; /* published: the table holds it */
+        marks[i].index = b->entries[i].index;
+        marks[i].id = w[i].held.id;
     }
+    aip_rejit_mark_requested(env->rejit, marks, b->count, queued_ns);
     /* The fallback's callers, read once per target (the scratch is the worker's). */
-    aip_method_key *callers = env->scratch->request_callers;
-    for (int fallback = 0; fallback < 2; ++fallback) {
-        HRESULT hr = request_group(env, w, b->count, fallback, callers);
-        for (uint32_t i = 0; i < b->count; ++i) {
-            batch_install *x = &w[i];
-            uint32_t index = b->entries[i].index;
-            if (((x->held.flags & ALVK_INSTALL_INLINER_FALLBACK) != 0) != fallback)
-                continue;
-            if (FAILED(hr)) {
-                aip_rejit_note_request(env->rejit, index, hr, queued_ns);
-                aip_prepared_release(aip_rejit_publish(env->rejit, index, x->a.replaced));
-                memset(&x->a, 0, sizeof x->a);
-                x->status = ALVK_E_REJIT_FAILED;
-                continue;
-            }
-            x->a.requested = 1;
-            x->a.request_hresult = hr;
-            x->a.request_queued_ns = queued_ns;
-            x->a.generation = x->held.id;
-            x->published = 1;
+    HRESULT hr = request_all(env, w, b->count, env->scratch->request_callers);
+    if (FAILED(hr))
+        aip_rejit_unmark_requested(env->rejit, marks, b->count, hr);
+    for (uint32_t i = 0; i < b->count; ++i) {
+        batch_install *x = &w[i];
+        if (FAILED(hr)) {
+            aip_prepared_release(aip_rejit_publish(env->rejit, b->entries[i].index, x->a.replaced));
+            memset(&x->a, 0, sizeof x->a);
+            x->status = ALVK_E_REJIT_FAILED;
+            continue;
         }
+        x->a.requested = 1;
+        x->a.request_hresult = hr;
+        x->a.generation = x->held.id;
+        x->published = 1;
     }
 }
 
@@ -126,6 +124,11 @@ alvk_status aip_apply_batch(void *payload, void *context)
     const aip_apply_env *env = context;
     aip_patch_batch *b = *(aip_patch_batch **)payload;
     batch_install *w = calloc(b->count, sizeof *w);
+    aip_request_mark *marks = calloc(b->count, sizeof *marks);
+    if (w == NULL || marks == NULL) {
+        free(w);
+        w = NULL;
+    }
     alvk_status first = w != NULL ? ALVK_OK : ALVK_E_INTERNAL;
     uint64_t queued_ns = b->count > 0 ? b->entries[0].queued_ns : aip_monotonic_ns();
     for (uint32_t i = 0; w != NULL && i < b->count; ++i)
@@ -137,11 +140,16 @@ alvk_status aip_apply_batch(void *payload, void *context)
         x->status = aip_patch_state_is_terminal(x->before.state)
                         ? ALVK_E_PATCH_ENDED
                         : aip_apply_install_held(env, c, &x->before, &x->why, &x->a, &x->held);
+        /* One request for the batch, so one flag (accept_batch checked; a join keeps its
+         * patch's, which cannot change while it lives). */
+        if (x->status == ALVK_OK &&
+            ((x->held.flags ^ w[0].held.flags) & ALVK_INSTALL_INLINER_FALLBACK) != 0)
+            x->status = ALVK_E_INVALID_FLAGS;
         if (x->status != ALVK_OK)
             first = x->status;
     }
     if (first == ALVK_OK)
-        publish_all(env, w, b, queued_ns);
+        publish_all(env, w, marks, b, queued_ns);
     for (uint32_t i = 0; i < b->count; ++i) {
         const aip_patch_command *c = &b->entries[i];
         uint64_t added_owner = c->added_owner ? c->owner : 0;
@@ -150,6 +158,8 @@ alvk_status aip_apply_batch(void *payload, void *context)
             aip_rejit_copy(env->rejit, c->index, &before);
             aip_rejit_applied none;
             memset(&none, 0, sizeof none);
+            static const aip_refusal no_memory;
+            aip_apply_record_refusal(env, c->index, c->generation, ALVK_E_INTERNAL, &no_memory);
             aip_apply_finish(env, c->index, 0, &before, ALVK_E_INTERNAL, added_owner, c->queued_ns,
                              &none);
             continue;
@@ -170,7 +180,9 @@ alvk_status aip_apply_batch(void *payload, void *context)
         }
         aip_apply_finish(env, c->index, 0, &x->before, x->status, added_owner, c->queued_ns, &x->a);
     }
+    aip_apply_rollbacks_once(env); /* any rollback whose own command was refused */
     aip_rejit_end_command(env->rejit, b->command, first);
+    free(marks);
     free(w);
     free(b);
     return first;

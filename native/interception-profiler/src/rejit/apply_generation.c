@@ -82,9 +82,10 @@ static HRESULT request_rejit(const aip_apply_env *env, ModuleID module, uint32_t
 }
 
 /* Publishes `prepared` (NULL: the original IL) for generation `id` (0: the original) of the
- * patch `p` describes and requests the ReJIT. Granted, what follows (the request noted, `id`
- * current) goes into *a for the command's one commit; refused, the request is noted and the
- * previous snapshot comes back at once. Takes `prepared`. */
+ * patch `p` describes, makes `id` current (requested) and requests the ReJIT. Granted, the
+ * rest (the HRESULT, the snapshot replaced) goes into *a for the command's one commit;
+ * refused, `id` is no longer current, the request is noted and the previous snapshot comes
+ * back at once. Takes `prepared`. */
 static alvk_status publish(const aip_apply_env *env, uint32_t index, const aip_patch *p,
                            alvk_generation_id id, aip_prepared_rejit *prepared, uint64_t queued_ns,
                            aip_rejit_applied *a)
@@ -96,15 +97,20 @@ static alvk_status publish(const aip_apply_env *env, uint32_t index, const aip_p
         return ALVK_OK;
     }
     aip_prepared_rejit *previous = aip_rejit_publish(env->rejit, index, prepared);
+    /* Current before the runtime is asked: what the request raises finds it. */
+    aip_request_mark mark;
+    memset(&mark, 0, sizeof mark);
+    mark.index = index;
+    mark.id = id;
+    aip_rejit_mark_requested(env->rejit, &mark, 1, queued_ns);
     HRESULT hr = request_rejit(env, p->module_id, p->token, p->telemetry.flags);
     if (FAILED(hr)) {
-        aip_rejit_note_request(env->rejit, index, hr, queued_ns);
+        aip_rejit_unmark_requested(env->rejit, &mark, 1, hr);
         aip_prepared_release(aip_rejit_publish(env->rejit, index, previous));
         return ALVK_E_REJIT_FAILED;
     }
     a->requested = 1;
     a->request_hresult = hr;
-    a->request_queued_ns = queued_ns;
     a->generation = id;
     a->replaced = previous;
     return ALVK_OK;
@@ -528,7 +534,6 @@ static void finish(const aip_apply_env *env, uint32_t index, alvk_command_id com
         aip_prepared_release(aip_rejit_publish(env->rejit, index, NULL));
     end_command(a, command, state, status, queued_ns);
     aip_rejit_commit(env->rejit, index, a);
-    apply_rollbacks(env); /* any rollback whose own command was refused */
 }
 
 alvk_status aip_apply_patch_command(void *payload, void *context)
@@ -560,6 +565,7 @@ alvk_status aip_apply_patch_command(void *payload, void *context)
         return status;
     }
     finish(env, c->index, c->command, &p, status, c->added_owner ? c->owner : 0, c->queued_ns, &a);
+    apply_rollbacks(env); /* any rollback whose own command was refused */
     return status;
 }
 
@@ -623,6 +629,7 @@ alvk_status aip_apply_staged_generation(void *payload, void *context)
         record_refusal(env, s->index, s->id, status, &why);
     finish(env, s->index, s->command, &p, status, s->added_owner ? s->g.owner : 0, s->queued_ns,
            &a);
+    apply_rollbacks(env); /* any rollback whose own command was refused */
     free(s);
     return status;
 }
@@ -712,4 +719,9 @@ void aip_apply_finish(const aip_apply_env *env, uint32_t index, alvk_command_id 
                       uint64_t queued_ns, aip_rejit_applied *a)
 {
     finish(env, index, command, before, status, added_owner, queued_ns, a);
+}
+
+void aip_apply_rollbacks_once(const aip_apply_env *env)
+{
+    apply_rollbacks(env);
 }

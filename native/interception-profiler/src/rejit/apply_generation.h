@@ -146,5 +146,7 @@ void aip_apply_record_refusal(const aip_apply_env *env, uint32_t index, alvk_gen
 void aip_apply_finish(const aip_apply_env *env, uint32_t index, alvk_command_id command,
                       const aip_patch *before, alvk_status status, uint64_t added_owner,
                       uint64_t queued_ns, aip_rejit_applied *a);
+/* Every rollback due, served: once after a batch's installs finish (aip_apply_finish does not). */
+void aip_apply_rollbacks_once(const aip_apply_env *env);
 
 #endif

@@ -110,6 +110,7 @@ typedef struct aip_rejit_state {
     aip_command_record commands[ALVK_COMMAND_HISTORY];
     alvk_generation_id last_generation_id;
     int32_t last_requested; /* patch index of the latest ReJIT request, or -1 */
+    uint32_t rollbacks_due; /* patches with rollback_due set (aip_patch_set_rollback_due) */
     uint32_t capacity;      /* the bound (ALVORKIT_INTERCEPTION_MAX_PATCHES) */
     uint32_t extent;        /* slots handed out so far: every loop over the table stops here */
     uint32_t allocated;     /* slots in allocated chunks (a multiple of the chunk size) */

@@ -43,20 +43,33 @@ static void mark_duplicates(const aip_rejit_request *requests, uint32_t count, u
     }
 }
 
-/* The check pass, lock held: each request's own status; nothing changes. */
+/* The check pass, lock held: each request's own status; nothing changes. The batch is one
+ * ReJIT request, so every patch must take one ALVK_INSTALL_INLINER_FALLBACK flag (a join
+ * takes its patch's): the first that differs from the first request's is
+ * ALVK_E_INVALID_FLAGS. */
 static void check_all(aip_rejit_state *st, const aip_rejit_request *requests, uint32_t count,
                       alvk_status *statuses)
 {
     uint32_t available = aip_slots_available(st), needed = 0;
+    int flag_seen = 0, flag_invalid = 0;
+    uint32_t fallback = 0;
     for (uint32_t i = 0; i < count; ++i) {
         const aip_rejit_request *r = &requests[i];
-        if (statuses[i] != ALVK_OK)
-            continue;
         int found = r->copy_id != 0 ? aip_rejit_joinable_locked(st, r->mvid, r->copy_id,
                                                                 r->copy_epoch, r->token)
                                     : -1;
-        if (found >= 0) {
-            const aip_patch *p = aip_patch_at(st, (uint32_t)found);
+        const aip_patch *p = found >= 0 ? aip_patch_at(st, (uint32_t)found) : NULL;
+        uint32_t flag = (p != NULL ? p->telemetry.flags : r->flags) & ALVK_INSTALL_INLINER_FALLBACK;
+        if (!flag_seen) {
+            flag_seen = 1;
+            fallback = flag;
+        } else if (flag != fallback && !flag_invalid && statuses[i] == ALVK_OK) {
+            flag_invalid = 1;
+            statuses[i] = ALVK_E_INVALID_FLAGS;
+        }
+        if (statuses[i] != ALVK_OK)
+            continue;
+        if (p != NULL) {
             if (aip_patch_find_owner(p, r->owner) < 0 && p->owner_count == ALVK_MAX_PATCH_OWNERS)
                 statuses[i] = ALVK_E_OWNERS_FULL;
         } else if (++needed > available) {
@@ -86,9 +99,12 @@ alvk_status aip_rejit_accept_batch(aip_rejit_state *st, const aip_rejit_request 
     while (size < 2 * count)
         size *= 2;
     uint32_t *seen = calloc(size, sizeof *seen);
-    if (seen == NULL)
-        return ALVK_E_INTERNAL;
     memset(accepted, 0, count * sizeof *accepted);
+    if (seen == NULL) {
+        for (uint32_t i = 0; i < count; ++i)
+            statuses[i] = ALVK_E_INTERNAL;
+        return ALVK_E_INTERNAL;
+    }
     for (uint32_t i = 0; i < count; ++i)
         statuses[i] = ALVK_OK;
     mark_duplicates(requests, count, seen, size - 1, statuses);
@@ -111,10 +127,14 @@ alvk_status aip_rejit_accept_batch(aip_rejit_state *st, const aip_rejit_request 
             statuses[done] = status;
     }
     if (status != ALVK_OK && checked) {
-        /* Taken back in reverse: the generations opened stay as unreached history. */
-        for (uint32_t i = done > 0 ? done - 1 : 0; i-- > 0;)
+        /* Taken back in reverse: the generations opened stay as refused history (a joined
+         * patch's latest generation is its current one again). */
+        for (uint32_t i = done > 0 ? done - 1 : 0; i-- > 0;) {
+            aip_patch_reject_generation(aip_patch_at(st, accepted[i].index), accepted[i].generation,
+                                        ALVK_E_BATCH_ABORTED);
             aip_rejit_cancel_locked(st, accepted[i].index,
                                     accepted[i].added_owner ? requests[i].owner : 0);
+        }
         memset(accepted, 0, count * sizeof *accepted);
         status = first_failure(statuses, count);
     } else if (status == ALVK_OK) {

@@ -10,11 +10,14 @@
  * one command. Each is checked as aip_rejit_accept checks an install (a join's owner set not
  * full, a slot for a new patch: every new patch of the batch must find one), and no two may
  * name one target (the same module copy, epoch and token; for requests whose module did not
- * resolve, the same MVID and token): ALVK_E_DUPLICATE_TARGET for the later one. On any
+ * resolve, the same MVID and token): ALVK_E_DUPLICATE_TARGET for the later one. The batch is
+ * one ReJIT request, so all its patches take one ALVK_INSTALL_INLINER_FALLBACK flag (a join,
+ * its patch's): ALVK_E_INVALID_FLAGS for the first that differs from the first. On any
  * failure nothing changed: statuses[i] is each request's own failure or
  * ALVK_E_BATCH_ABORTED, and the first failure (in request order) is returned. Else every
  * request is accepted (statuses[i] ALVK_OK, accepted[i] its patch, generation and owner
- * flag), all with one command ID. ALVK_E_INTERNAL (nothing changed) when memory ran out. */
+ * flag), all with one command ID. ALVK_E_INTERNAL (nothing changed, every status
+ * ALVK_E_INTERNAL) when memory ran out. */
 alvk_status aip_rejit_accept_batch(aip_rejit_state *st, const aip_rejit_request *requests,
                                    uint32_t count, aip_rejit_accepted *accepted,
                                    alvk_status *statuses);

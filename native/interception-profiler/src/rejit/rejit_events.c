@@ -2,6 +2,7 @@
 #include "rejit/rejit_events.h"
 
 #include "rejit/patch_slots.h"
+#include "rejit/rejit_generations.h"
 #include "rejit/rejit_owners.h"
 #include "rejit/rejit_state.h"
 
@@ -102,7 +103,7 @@ void aip_rejit_module_unloaded(aip_rejit_state *st, uintptr_t module_id)
             p->prepared = NULL;
             aip_prepared_release(p->good);
             p->good = NULL;
-            p->rollback_due = 0;
+            aip_patch_set_rollback_due(st, p, 0);
             aip_patch_drop_all_owners(p);
         }
     }

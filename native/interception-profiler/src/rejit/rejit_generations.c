@@ -49,6 +49,17 @@ alvk_status aip_rejit_begin_generation(aip_rejit_state *st, uint32_t index, int 
     return status;
 }
 
+void aip_patch_reject_generation(aip_patch *p, alvk_generation_id id, alvk_status status)
+{
+    aip_generation_entry *r = record_of(p, id);
+    if (r != NULL && r->result.state == ALVK_GENERATION_PENDING) {
+        r->result.state = ALVK_GENERATION_REJECTED;
+        r->result.status = status;
+        if (p->latest_generation == id)
+            p->latest_generation = p->current_generation;
+    }
+}
+
 void aip_rejit_generation_rejected(aip_rejit_state *st, uint32_t index, alvk_generation_id id,
                                    alvk_status status, uint32_t failing_index,
                                    int32_t metadata_hresult)
@@ -127,6 +138,56 @@ void aip_rejit_generation_requested(aip_rejit_state *st, uint32_t index, alvk_ge
     aip_mutex_unlock(&st->lock);
 }
 
+void aip_rejit_mark_requested(aip_rejit_state *st, aip_request_mark *marks, uint32_t count,
+                              uint64_t queued_ns)
+{
+    aip_mutex_lock(&st->lock);
+    for (uint32_t i = 0; i < count; ++i) {
+        aip_request_mark *m = &marks[i];
+        aip_patch *p = aip_patch_at(st, m->index);
+        aip_generation_entry *old = record_of(p, p->current_generation);
+        m->previous = p->current_generation;
+        m->was = old != NULL ? old->result.state : ALVK_GENERATION_PENDING;
+        m->awaiting_since = p->awaiting_compile_since;
+        aip_patch_generation_requested(p, m->id, NULL);
+        p->awaiting_compile_since = queued_ns;
+        st->last_requested = (int32_t)m->index;
+    }
+    aip_mutex_unlock(&st->lock);
+}
+
+void aip_rejit_unmark_requested(aip_rejit_state *st, const aip_request_mark *marks, uint32_t count,
+                                int32_t hresult)
+{
+    aip_mutex_lock(&st->lock);
+    for (uint32_t i = count; i-- > 0;) {
+        const aip_request_mark *m = &marks[i];
+        aip_patch *p = aip_patch_at(st, m->index);
+        aip_generation_entry *r = record_of(p, m->id);
+        if (r != NULL && r->result.state != ALVK_GENERATION_FAILED)
+            r->result.state = ALVK_GENERATION_PENDING;
+        else if (r != NULL && p->latest_generation == m->id)
+            p->latest_generation = m->previous; /* failed: not refused, so fall back here */
+        aip_patch_set_rollback_due(st, p, 0);   /* the previous body stays in force */
+        p->current_generation = m->previous;
+        aip_generation_entry *old = record_of(p, m->previous);
+        if (old != NULL && old->result.state == ALVK_GENERATION_SUPERSEDED)
+            old->result.state = m->was;
+        p->awaiting_compile_since = m->awaiting_since;
+        p->telemetry.request_hresult = hresult;
+    }
+    aip_mutex_unlock(&st->lock);
+}
+
+void aip_patch_set_rollback_due(aip_rejit_state *st, aip_patch *p, int due)
+{
+    if (p->rollback_due && !due)
+        st->rollbacks_due--;
+    else if (!p->rollback_due && due)
+        st->rollbacks_due++;
+    p->rollback_due = due != 0;
+}
+
 /* The live patch of (module, token), or NULL. Lock held. */
 static aip_patch *live_for(aip_rejit_state *st, uintptr_t module_id, uint32_t token,
                            uint32_t *index)
@@ -154,7 +215,7 @@ static int fail_current(aip_rejit_state *st, aip_patch *p, int32_t hresult)
     r->result.state = ALVK_GENERATION_FAILED;
     r->result.status = ALVK_E_COMPILATION_FAILED;
     r->result.compilation_hresult = hresult;
-    p->rollback_due = 1;
+    aip_patch_set_rollback_due(st, p, 1);
     aip_cond_broadcast(&st->changed);
     return 1;
 }
@@ -225,7 +286,7 @@ int aip_rejit_take_rollback(aip_rejit_state *st, uint32_t index, aip_prepared_re
     aip_patch *p = aip_patch_at(st, index);
     if (p->in_use && p->rollback_due && !aip_patch_state_is_terminal(p->state)) {
         /* Publishing it makes the last good generation current again (requested). */
-        p->rollback_due = 0;
+        aip_patch_set_rollback_due(st, p, 0);
         *prepared = aip_prepared_retain(p->good);
         *generation = p->good_generation;
         if (p->latest_generation == p->current_generation)
@@ -240,7 +301,7 @@ int aip_rejit_next_rollback(aip_rejit_state *st, uint32_t *index)
 {
     int found = 0;
     aip_mutex_lock(&st->lock);
-    for (uint32_t i = 0; i < st->extent && !found; ++i) {
+    for (uint32_t i = 0; st->rollbacks_due > 0 && i < st->extent && !found; ++i) {
         if (aip_patch_at(st, i)->in_use && aip_patch_at(st, i)->rollback_due) {
             *index = i;
             found = 1;

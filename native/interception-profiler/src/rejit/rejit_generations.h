@@ -29,6 +29,26 @@ void aip_rejit_generation_relocations(aip_rejit_state *st, uint32_t index, alvk_
  * replaced, which may never have compiled. */
 void aip_rejit_generation_requested(aip_rejit_state *st, uint32_t index, alvk_generation_id id,
                                     aip_prepared_rejit *replaced);
+/* What marking one generation requested changed, kept to undo it when the runtime refuses
+ * the request. */
+typedef struct aip_request_mark {
+    uint32_t index;              /* the patch */
+    alvk_generation_id id;       /* the generation marked requested */
+    alvk_generation_id previous; /* the current generation before */
+    alvk_generation_state was;   /* its record's state before (SUPERSEDED now) */
+    uint64_t awaiting_since;     /* the patch's awaiting_compile_since before */
+} aip_request_mark;
+/* Before RequestReJIT(WithInliners), under one lock for all `count` patches: each mark's
+ * generation becomes current (REQUESTED) and its patch awaits compilation since queued_ns, so
+ * a compilation or ReJITError the request raises (the runtime reports some inside the call)
+ * finds the generation it belongs to. The snapshot it replaced is released by the commit. */
+void aip_rejit_mark_requested(aip_rejit_state *st, aip_request_mark *marks, uint32_t count,
+                              uint64_t queued_ns);
+/* The runtime refused the request: each mark is undone (the previous generation current
+ * again; the marked one PENDING for its refusal, or FAILED when an error was already
+ * reported for it, with no rollback due) and `hresult` noted, under one lock. */
+void aip_rejit_unmark_requested(aip_rejit_state *st, const aip_request_mark *marks, uint32_t count,
+                                int32_t hresult);
 /* The compilation HRESULT of a failure the runtime did not report: E_FAIL (the cause is not
  * known; the JIT threw whatever it threw to the caller). */
 #define AIP_COMPILATION_UNREPORTED ((int32_t)0x80004005)
@@ -53,7 +73,8 @@ void aip_rejit_generation_failure_cause(aip_rejit_state *st, uint32_t index, alv
  * rollback is due. */
 int aip_rejit_take_rollback(aip_rejit_state *st, uint32_t index, aip_prepared_rejit **prepared,
                             alvk_generation_id *generation);
-/* A patch with a rollback due (so a rollback whose queue slot was refused is not lost). */
+/* A patch with a rollback due (so a rollback whose queue slot was refused is not lost): at
+ * once 0 when none is due (RejitState counts them), else a scan of the table. */
 int aip_rejit_next_rollback(aip_rejit_state *st, uint32_t *index);
 /* SetILInstrumentedCodeMap's result for the generation of a snapshot. */
 void aip_rejit_generation_il_map(aip_rejit_state *st, uintptr_t module_id, uint32_t token,
@@ -72,9 +93,15 @@ int aip_rejit_unreported_failure(aip_rejit_state *st, uint32_t index, uintptr_t 
 void aip_patch_generation_requested(aip_patch *p, alvk_generation_id id,
                                     aip_prepared_rejit *replaced);
 
+/* Lock held: a PENDING generation `id` of p REJECTED with `status` (latest falls back). */
+void aip_patch_reject_generation(aip_patch *p, alvk_generation_id id, alvk_status status);
+
 /* begin_generation's work on patch p, lock held. */
 alvk_status aip_patch_open_generation(aip_rejit_state *st, aip_patch *p, int check_prior,
                                       alvk_generation_id prior, alvk_generation_id *id);
+
+/* Lock held: sets or clears p's rollback_due, keeping RejitState's count of them. */
+void aip_patch_set_rollback_due(aip_rejit_state *st, aip_patch *p, int due);
 
 /* Lock held: frees the relocation results every history entry holds (the slot is reused). */
 void aip_patch_clear_history(aip_patch *p);

@@ -329,7 +329,7 @@ static void finish_locked(aip_rejit_state *st, uint32_t index, alvk_command_id c
             aip_rejit_patch_ended(st, index);
             aip_prepared_release(p->good);
             p->good = NULL;
-            p->rollback_due = 0;
+            aip_patch_set_rollback_due(st, p, 0);
             aip_patch_drop_all_owners(p);
         }
         p->state = state;
@@ -415,8 +415,9 @@ void aip_rejit_commit(aip_rejit_state *st, uint32_t index, aip_rejit_applied *a)
     aip_mutex_lock(&st->lock);
     aip_patch *p = aip_patch_at(st, index);
     if (a->requested) {
-        note_request_locked(st, index, a->request_hresult, a->request_queued_ns);
-        aip_patch_generation_requested(p, a->generation, a->replaced);
+        /* Marked requested before the runtime was asked (aip_rejit_mark_requested). */
+        p->telemetry.request_hresult = a->request_hresult;
+        aip_prepared_release(a->replaced);
     }
     if (a->owner_body != 0)
         aip_patch_set_owner_body(p, a->owner_body, a->owner_replacement);

@@ -129,14 +129,14 @@ void aip_rejit_note_request(aip_rejit_state *st, uint32_t index, int32_t hresult
                             uint64_t queued_ns);
 
 /* What the worker learned applying a command, committed in one transition (the request's
- * note and its generation now current, the owner's body, the dispatch telemetry, the
- * command's end, in that order): each part only when its flag (or owner) is set. */
+ * HRESULT, the owner's body, the dispatch telemetry, the command's end, in that order): each
+ * part only when its flag (or owner) is set. The requested generation itself was made current
+ * before the runtime was asked (aip_rejit_mark_requested), not here. */
 typedef struct aip_rejit_applied {
     int requested;                 /* a ReJIT request succeeded: */
-    int32_t request_hresult;       /*   its HRESULT (note_request) */
-    uint64_t request_queued_ns;    /*   ... awaiting compilation since */
-    alvk_generation_id generation; /*   the generation now current (generation_requested) */
-    aip_prepared_rejit *replaced;  /*   the snapshot it replaced (the commit takes it) */
+    int32_t request_hresult;       /*   its HRESULT */
+    alvk_generation_id generation; /*   the generation it made current */
+    aip_prepared_rejit *replaced;  /*   the snapshot it replaced (the commit releases it) */
     uint64_t owner_body;           /* set_owner_body's owner (0: none) ... */
     uint64_t owner_replacement;    /*   ... and replacement */
     int dispatch;                  /* set_dispatch: */
