@@ -830,11 +830,14 @@ ALVK_API alvk_status ALVK_CALL alvk_patch_replace_with(alvk_patch_handle handle,
  * one command, all or nothing, with one ReJIT request for all their targets (and their
  * inliners). NULL arrays: ALVK_E_NULL_ARGUMENT.
  * `requests` is an array of `count` requests, each requests[0].size bytes long (the stride;
- * every request's size must equal it). At once, for every request, the checks
+ * every request's size must equal it, else ALVK_E_STRUCT_SIZE for the first that differs; the
+ * stride need not keep the requests aligned). At once, for every request, the checks
  * alvk_patch_install makes when it queues; two
- * requests on one target are ALVK_E_DUPLICATE_TARGET. If any fails, nothing is queued:
- * statuses[i] says each request's result (ALVK_E_BATCH_ABORTED for those that passed) and
- * the call returns the first failure. Else the batch is queued: handles[i] names each
+ * requests on one target are ALVK_E_DUPLICATE_TARGET; the batch is one ReJIT request, so all
+ * its patches take one ALVK_INSTALL_INLINER_FALLBACK flag (a join takes its patch's): the first
+ * that differs from the first request's is ALVK_E_INVALID_FLAGS. If any fails, nothing is
+ * queued: statuses[i] says each request's result (ALVK_E_BATCH_ABORTED for those that passed;
+ * every request ALVK_E_INTERNAL when memory ran out) and the call returns the first failure. Else the batch is queued: handles[i] names each
  * request's patch (statuses[i] ALVK_OK) and alvk_last_command the batch's one command.
  * On the worker every target is validated against the loaded method before any body is
  * published; one failure rejects the whole batch (that target's patch ends with its own

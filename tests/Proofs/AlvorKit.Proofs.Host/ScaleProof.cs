@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using System.Reflection;
+using System.Runtime.CompilerServices;
 using AlvorKit.Interception;
 using AlvorKit.Interception.Native;
 using AlvorKit.Proofs.Reports;
@@ -22,7 +23,8 @@ public static class ScaleReplacements
 ///   refused - batches with one bad request, refused whole: by the managed API (a signature
 ///             mismatch, a target named twice), by the worker (one body identity that does not
 ///             match: nothing published), and at the call (NULLs, a count of 0 or above the
-///             bound, a stride mismatch, a duplicate target);
+///             bound, a stride mismatch, an odd stride, a duplicate target, mixed inliner
+///             fallback flags);
 ///   bound   - single installs on distinct targets past the old 256-patch table up to the
 ///             table's bound (ALVORKIT_INTERCEPTION_MAX_PATCHES) and one more.
 /// </summary>
@@ -207,7 +209,40 @@ public static class ScaleProof
         AlvkInstallRequest[] ownerZero = Requests(patcher, n, replacement);
         ownerZero[5].Owner = 0;
         Case("ownerZero", ownerZero, (uint)n);
+        AlvkInstallRequest[] mixed = Requests(patcher, n, replacement);
+        mixed[4].Flags |= (uint)AlvkInstallFlags.InlinerFallback;
+        mixed[6].Flags |= (uint)AlvkInstallFlags.InlinerFallback;
+        Case("mixedFallback", mixed, (uint)n);
+        results["oddStride"] = OddStride(library, Requests(patcher, n, replacement));
         return results;
+    }
+
+    // The requests laid out 4 bytes apart more than their size (a stride that leaves every
+    // other request misaligned), request 2's size one short: refused at request 2.
+    private static unsafe BatchBadInput OddStride(ProfilerLibrary library, AlvkInstallRequest[] requests)
+    {
+        ScaleCounts before = Counts(library);
+        int stride = sizeof(AlvkInstallRequest) + 4;
+        byte[] buffer = new byte[(stride * requests.Length) + 8];
+        var handles = new ulong[requests.Length];
+        var statuses = new AlvkStatus[requests.Length];
+        Array.Fill(statuses, (AlvkStatus)(-1));
+        AlvkStatus call;
+        fixed (byte* b = buffer)
+        fixed (ulong* h = handles)
+        fixed (AlvkStatus* s = statuses)
+        {
+            for (int i = 0; i < requests.Length; i++)
+            {
+                AlvkInstallRequest r = requests[i];
+                r.Size = (uint)(i == 2 ? stride - 1 : stride);
+                Unsafe.WriteUnaligned(b + (i * stride), r);
+            }
+            call = library.PatchInstallBatchRaw((AlvkInstallRequest*)b, (uint)requests.Length, h, s);
+        }
+        return new BatchBadInput(call.ToString(),
+            [.. statuses.Select(s => s == (AlvkStatus)(-1) ? "untouched" : s.ToString())],
+            library.LastCommand(), before, Counts(library));
     }
 
     public static ScaleBoundReport Bound()

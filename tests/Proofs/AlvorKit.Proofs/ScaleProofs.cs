@@ -83,10 +83,12 @@ public sealed class ScaleProofs
         ("nullRequests", "NullArgument", -1),
         ("nullHandles", "NullArgument", -1),
         ("nullStatuses", "NullArgument", -1),
-        ("smallStruct", "StructSize", -1),
+        ("smallStruct", "StructSize", 0),
         ("strideMismatch", "StructSize", 3),
+        ("oddStride", "StructSize", 2),
         ("duplicateTarget", "DuplicateTarget", 7),
         ("ownerZero", "InvalidOwner", 5),
+        ("mixedFallback", "InvalidFlags", 4),
     ];
 
     public static TheoryData<string, string> BadInputCases => PatchReports.WithTierings(BadInputs.Select(b => b.Input));

@@ -34,10 +34,12 @@ static void copy_out(void *out, const void *full, size_t full_size)
            n - sizeof(uint32_t));
 }
 
-/* A zero-extended copy of an input struct the caller sized `size` (>= its minimum). */
+/* A zero-extended copy of an input struct the caller sized `size` (>= its minimum). `in`
+ * need not be aligned (a batch's stride): its size is copied out. */
 static void copy_in(void *full, size_t full_size, const void *in)
 {
-    uint32_t size = *(const uint32_t *)in;
+    uint32_t size = 0;
+    memcpy(&size, in, sizeof size);
     size_t n = size < full_size ? size : full_size;
     memset(full, 0, full_size);
     memcpy(full, in, n);
@@ -300,6 +302,18 @@ ALVK_API alvk_status ALVK_CALL alvk_patch_replace_with(alvk_patch_handle handle,
                                           &t_last_command);
 }
 
+/* A batch refused before it reaches the runtime: no handles; request `at` has `status`, the
+ * others ALVK_E_BATCH_ABORTED (at == count: every request has `status`). */
+static alvk_status refuse_batch(alvk_patch_handle *handles, alvk_status *statuses, uint32_t count,
+                                uint32_t at, alvk_status status)
+{
+    for (uint32_t k = 0; k < count; ++k) {
+        handles[k] = 0;
+        statuses[k] = k == at || at == count ? status : ALVK_E_BATCH_ABORTED;
+    }
+    return status;
+}
+
 ALVK_API alvk_status ALVK_CALL alvk_patch_install_batch(const alvk_install_request *requests,
                                                         uint32_t count, alvk_patch_handle *handles,
                                                         alvk_status *statuses)
@@ -311,23 +325,20 @@ ALVK_API alvk_status ALVK_CALL alvk_patch_install_batch(const alvk_install_reque
         return ALVK_E_LIMIT_EXCEEDED;
     uint32_t stride = requests[0].size;
     if (stride < AIP_MIN_INSTALL_REQUEST)
-        return ALVK_E_STRUCT_SIZE;
-    /* Every request as long as the first (the stride), else that one is refused, none queued. */
+        return refuse_batch(handles, statuses, count, 0, ALVK_E_STRUCT_SIZE);
+    /* Every request as long as the first (the stride), else that one is refused, none queued.
+     * A stride need not keep the requests aligned: each size is copied out, not read in place. */
     for (uint32_t i = 1; i < count; ++i) {
-        const alvk_install_request *r =
-            (const alvk_install_request *)(const void *)((const char *)requests +
-                                                         (size_t)i * stride);
-        if (r->size != stride) {
-            for (uint32_t k = 0; k < count; ++k) {
-                handles[k] = 0;
-                statuses[k] = k == i ? ALVK_E_STRUCT_SIZE : ALVK_E_BATCH_ABORTED;
-            }
-            return ALVK_E_STRUCT_SIZE;
-        }
+        uint32_t size = 0;
+        memcpy(&size,
+               (const char *)requests + (size_t)i * stride + offsetof(alvk_install_request, size),
+               sizeof size);
+        if (size != stride)
+            return refuse_batch(handles, statuses, count, i, ALVK_E_STRUCT_SIZE);
     }
     alvk_install_request *full = malloc((size_t)count * sizeof *full);
     if (full == 0)
-        return ALVK_E_INTERNAL;
+        return refuse_batch(handles, statuses, count, count, ALVK_E_INTERNAL);
     for (uint32_t i = 0; i < count; ++i)
         copy_in(&full[i], sizeof full[i], (const char *)requests + (size_t)i * stride);
     alvk_status status = aip_runtime_patch_install_batch(aip_attached_profiler(), full, count,
