@@ -22,6 +22,7 @@ static alvk_mvid mvid_of(uint8_t seed)
 static void loads_get_increasing_epochs_and_are_found(void **state)
 {
     (void)state;
+    memset(&catalog, 0, sizeof catalog); /* init requires zeroed storage */
     assert_int_equal(aip_catalog_init(&catalog), 0);
     alvk_mvid a = mvid_of(1), b = mvid_of(2);
     uint32_t ea = 0, eb = 0;
@@ -43,6 +44,7 @@ static void loads_get_increasing_epochs_and_are_found(void **state)
 static void unload_ends_the_epoch_and_a_reload_is_a_new_one(void **state)
 {
     (void)state;
+    memset(&catalog, 0, sizeof catalog); /* init requires zeroed storage */
     assert_int_equal(aip_catalog_init(&catalog), 0);
     alvk_mvid a = mvid_of(1);
     uint32_t first = 0, second = 0;
@@ -61,6 +63,7 @@ static void unload_ends_the_epoch_and_a_reload_is_a_new_one(void **state)
 static void the_table_is_bounded_and_long_names_are_cut(void **state)
 {
     (void)state;
+    memset(&catalog, 0, sizeof catalog); /* init requires zeroed storage */
     assert_int_equal(aip_catalog_init(&catalog), 0);
     char long_name[400];
     memset(long_name, 'n', sizeof long_name - 1);
@@ -93,6 +96,7 @@ static void the_table_is_bounded_and_long_names_are_cut(void **state)
 static void copies_of_one_mvid_are_told_apart_by_module_id(void **state)
 {
     (void)state;
+    memset(&catalog, 0, sizeof catalog); /* init requires zeroed storage */
     assert_int_equal(aip_catalog_init(&catalog), 0);
     alvk_mvid a = mvid_of(1), other = mvid_of(5);
     uint32_t def = 0, plugin = 0;
@@ -146,6 +150,7 @@ static void copies_of_one_mvid_are_told_apart_by_module_id(void **state)
 static void collectible_copies_are_never_patchable_and_do_not_count(void **state)
 {
     (void)state;
+    memset(&catalog, 0, sizeof catalog); /* init requires zeroed storage */
     assert_int_equal(aip_catalog_init(&catalog), 0);
     alvk_mvid a = mvid_of(1), b = mvid_of(2);
     uint32_t def = 0, collectible = 0, alone = 0;

@@ -237,6 +237,7 @@ static void emits_into_the_body(void **state)
     for (int fat = 0; fat < 2; ++fat) {
         fake_init();
         aip_emitter e;
+        memset(&e, 0, sizeof e); /* init requires zeroed storage */
         assert_int_equal(aip_emitter_init(&e, &F.info), 0);
         gen x;
         gen_init(&x, fat, "Other.Error");
@@ -273,6 +274,7 @@ static void cache_keyed_by_substituted_blob(void **state)
     (void)state;
     fake_init();
     aip_emitter e;
+    memset(&e, 0, sizeof e); /* init requires zeroed storage */
     assert_int_equal(aip_emitter_init(&e, &F.info), 0);
     gen x;
     gen_init(&x, 0, "Other.Error");

@@ -412,6 +412,7 @@ static aip_emitter emitter;
 
 static void emitter_init(void)
 {
+    memset(&emitter, 0, sizeof emitter); /* init requires zeroed storage */
     assert_int_equal(aip_emitter_init(&emitter, &F.info), 0);
 }
 

@@ -5,7 +5,6 @@
 
 int aip_catalog_init(aip_module_catalog *catalog)
 {
-    memset(catalog, 0, sizeof *catalog);
     return aip_mutex_init(&catalog->lock);
 }
 

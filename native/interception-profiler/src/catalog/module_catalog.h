@@ -33,6 +33,8 @@ typedef struct aip_module_catalog {
     aip_module_entry entries[AIP_CATALOG_MAX_MODULES];
 } aip_module_catalog;
 
+/* Requires zeroed storage (the profiler object is zero pages from the OS: writing the zeros
+ * again would make the whole table resident). Returns 0, or -1 when the lock fails. */
 int aip_catalog_init(aip_module_catalog *catalog);
 
 /* Records a load; *epoch receives its number. When the table is full, the entry of an

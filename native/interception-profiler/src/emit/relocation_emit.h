@@ -20,7 +20,8 @@ typedef struct aip_emitter {
     _Atomic uint64_t tokens_reused;
 } aip_emitter;
 
-/* Returns 0, or -1 when the token cache's lock cannot be created. */
+/* Requires zeroed storage (as aip_token_cache_init). Returns 0, or -1 when the token cache's
+ * lock cannot be created. */
 int aip_emitter_init(aip_emitter *e, ICorProfilerInfo15 *info);
 
 /* ModuleUnloadStarted: the epoch's tokens are gone. */

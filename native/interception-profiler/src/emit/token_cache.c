@@ -7,7 +7,6 @@
 
 int aip_token_cache_init(aip_token_cache *cache)
 {
-    memset(cache, 0, sizeof *cache);
     return aip_mutex_init(&cache->lock);
 }
 

@@ -29,6 +29,8 @@ typedef struct aip_token_cache {
     } entries[AIP_TOKEN_CACHE_CAPACITY];
 } aip_token_cache;
 
+/* Requires zeroed storage (the profiler object is zero pages from the OS: writing the zeros
+ * again would make the whole cache resident). Returns 0, or -1 when the lock fails. */
 int aip_token_cache_init(aip_token_cache *cache);
 
 aip_token_key aip_token_key_make(uintptr_t module_id, uint32_t kind, uint32_t parent,

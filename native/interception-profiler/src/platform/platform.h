@@ -54,11 +54,11 @@ int aip_self_library_path(char *buf, size_t cap);
 /* 1 when both paths name the same existing file, 0 otherwise. */
 int aip_same_file(const char *path_a, const char *path_b);
 
-/* Gives back to the operating system every whole page in [start, start + size) whose bytes
- * are all zero: it stays mapped and reads as zero, but holds no memory until written again
- * (zeroed tables a profiled process may never use). Returns the bytes given back (0 where the
- * OS offers no way that keeps the contents). */
-size_t aip_release_zero_pages(void *start, size_t size);
+/* `size` bytes of zeroed, page-aligned memory straight from the operating system (a private
+ * anonymous mapping; VirtualAlloc on Windows), each page backed only once first written, so
+ * tables a profiled process never uses cost nothing. NULL when the OS refuses. Never freed
+ * here: it holds the profiler, which lives as long as the process. */
+void *aip_zero_pages(size_t size);
 
 /* Writes one line to the process's standard error, unbuffered. */
 void aip_write_stderr_line(const char *line);

@@ -13,6 +13,20 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#if defined(__SANITIZE_ADDRESS__)
+#define AIP_LEAK_CHECKED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define AIP_LEAK_CHECKED 1
+#endif
+#endif
+#ifndef AIP_LEAK_CHECKED
+#define AIP_LEAK_CHECKED 0
+#endif
+#if AIP_LEAK_CHECKED
+#include <sanitizer/lsan_interface.h>
+#endif
+
 /* clang-format off */
 int aip_mutex_init(aip_mutex *m) { return pthread_mutex_init(&m->mutex, NULL); }
 void aip_mutex_destroy(aip_mutex *m) { pthread_mutex_destroy(&m->mutex); }
@@ -89,24 +103,15 @@ void aip_write_stderr_line(const char *line)
     (void)!write(STDERR_FILENO, "\n", 1);
 }
 
-/* Whole zero pages only: after MADV_DONTNEED a private anonymous page reads as zero (Linux),
- * or keeps its contents (macOS may); both are the zeros it held. */
-size_t aip_release_zero_pages(void *start, size_t size)
+void *aip_zero_pages(size_t size)
 {
-    long page_size = sysconf(_SC_PAGESIZE);
-    if (page_size <= 0 || size == 0)
-        return 0;
-    uintptr_t page = (uintptr_t)page_size;
-    uintptr_t first = ((uintptr_t)start + page - 1) & ~(page - 1);
-    uintptr_t end = ((uintptr_t)start + size) & ~(page - 1);
-    size_t released = 0;
-    for (uintptr_t at = first; at < end; at += page) {
-        const uint64_t *words = (const uint64_t *)at;
-        size_t n = page / sizeof *words, i = 0;
-        while (i < n && words[i] == 0)
-            ++i;
-        if (i == n && madvise((void *)at, page, MADV_DONTNEED) == 0)
-            released += page;
-    }
-    return released;
+    void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+#if AIP_LEAK_CHECKED
+    /* LeakSanitizer scans the heap and globals, not mappings: what the profiler object holds
+     * is reachable through it. */
+    __lsan_register_root_region(p, size);
+#endif
+    return p;
 }

@@ -163,9 +163,8 @@ void aip_write_stderr_line(const char *line)
     WriteFile(err, "\r\n", 2, &written, NULL);
 }
 
-/* MEM_RESET leaves a page's contents undefined: nothing is given back here. */
-size_t aip_release_zero_pages(void *start, size_t size)
+void *aip_zero_pages(size_t size)
 {
-    (void)start, (void)size;
-    return 0;
+    /* Committed pages read as zero and take memory only once written. */
+    return VirtualAlloc(NULL, size, MEM_COMMIT | MEM_RESERVE, PAGE_READWRITE);
 }

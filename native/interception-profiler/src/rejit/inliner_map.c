@@ -5,7 +5,6 @@
 
 int aip_inliner_map_init(aip_inliner_map *map)
 {
-    memset(map, 0, sizeof *map);
     return aip_mutex_init(&map->lock);
 }
 

@@ -28,6 +28,8 @@ typedef struct aip_inliner_map {
     aip_inliner_pair slots[AIP_INLINER_MAP_CAPACITY]; /* callee.module_id 0: empty */
 } aip_inliner_map;
 
+/* Requires zeroed storage (the profiler object is zero pages from the OS: writing the zeros
+ * again would make the whole table resident). Returns 0, or -1 when the lock fails. */
 int aip_inliner_map_init(aip_inliner_map *map);
 
 /* Records that caller inlined callee (once per pair). Returns 1 if new, 0 if known or

@@ -14,7 +14,9 @@
 
 aip_profiler *aip_runtime_create(void)
 {
-    return calloc(1, sizeof(aip_profiler));
+    /* Zero pages, not calloc: the object is large and mostly tables an inert process never
+     * touches (see aip_runtime_start); the init functions rely on the zeros. */
+    return aip_zero_pages(sizeof(aip_profiler));
 }
 
 void aip_runtime_log(const char *message)
@@ -191,11 +193,9 @@ HRESULT aip_runtime_initialize(aip_profiler *rt, IUnknown *info_unknown)
         aip_inliner_map_init(&rt->inliners) != 0 || aip_emitter_init(&rt->emitter, rt->info) != 0)
         return E_OUTOFMEMORY;
     /* The tables above (module catalog, inliner map, token cache, and the queue slots and
-     * scratch not yet set up) are zeroed and mostly unused until patching starts: their pages
-     * go back to the OS until first written, so an idle profiled process does not pay for
-     * them. Before attach starts the worker: no other thread touches the object yet, so no
-     * write can land between a page's check and its release. */
-    aip_release_zero_pages(rt, sizeof *rt);
+     * scratch not yet set up) are mostly unused until patching starts: the object is zero
+     * pages from the OS (aip_runtime_create) and their inits write none of the zeros again,
+     * so an idle profiled process does not pay for them. */
     rt->config.startup_status = attach(rt);
     /* Last: a reader that sees it attached sees the startup status and the mask. */
     atomic_store_explicit(&rt->attached, 1, memory_order_release);
