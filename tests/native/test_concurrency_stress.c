@@ -434,13 +434,24 @@ static aip_prepared_rejit *s_snapshot(s_world *w, alvk_generation_id generation)
     return p;
 }
 
-/* Publishes `body` as generation `id` and records the request, as the worker does. */
+/* Publishes `body` as generation `id`, marks it requested before the (simulated) request and
+ * commits the granted request after it, as the worker does: the JIT threads' callbacks may
+ * land in between. */
 static void s_publish(s_world *w, uint32_t index, alvk_generation_id id,
                       aip_prepared_rejit *body, uint64_t queued_ns)
 {
     aip_prepared_rejit *previous = aip_rejit_publish(&w->st, index, body);
-    aip_rejit_note_request(&w->st, index, 0, queued_ns);
-    aip_rejit_generation_requested(&w->st, index, id, previous);
+    aip_request_mark mark;
+    memset(&mark, 0, sizeof mark);
+    mark.index = index;
+    mark.id = id;
+    aip_rejit_mark_requested(&w->st, &mark, 1, queued_ns);
+    aip_rejit_applied a;
+    memset(&a, 0, sizeof a);
+    a.requested = 1;
+    a.generation = id;
+    a.replaced = previous;
+    aip_rejit_commit(&w->st, index, &a);
 }
 
 static void s_serve_rollbacks(s_world *w)
