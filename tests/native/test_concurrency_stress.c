@@ -1069,6 +1069,138 @@ static void the_table_grows_under_concurrent_installs(void **state)
     aip_rejit_destroy(&w->st);
 }
 
+/* --- slots recycled while callbacks arrive ----------------------------------------------- */
+
+/* One thread installs, requests and ends patches on ever new targets, past the table's bound,
+ * so ended slots are recycled; callback threads meanwhile report compilations (failures
+ * included, which queue rollbacks) and look targets up. A handle names its own target or is
+ * unknown (recycled); the count of rollbacks due always matches the table. */
+enum { R_BOUND = ALVK_MIN_PATCH_CAPACITY, R_TOKENS = 3 * ALVK_MIN_PATCH_CAPACITY, R_CALLBACKS = 2 };
+#define R_MODULE ((uintptr_t)0x7400)
+#define R_TOKEN(i) (0x06030000u + (uint32_t)(i))
+
+typedef struct r_world {
+    aip_rejit_state st;
+    _Atomic uint64_t handles[R_TOKENS];
+    _Atomic uint32_t installed;
+    _Atomic int done;
+    _Atomic uint64_t recycled_seen, live_seen, failures_reported;
+} r_world;
+static r_world g_rw;
+static const alvk_mvid r_mvid = {{5, 5, 5, 5, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}};
+
+/* The count RejitState keeps against a scan of the table. */
+static int r_rollbacks_consistent(aip_rejit_state *st)
+{
+    aip_mutex_lock(&st->lock);
+    uint32_t due = 0;
+    for (uint32_t i = 0; i < st->extent; ++i)
+        due += aip_patch_at(st, i)->in_use && aip_patch_at(st, i)->rollback_due;
+    int same = due == st->rollbacks_due;
+    aip_mutex_unlock(&st->lock);
+    return same;
+}
+
+static void r_installer_main(void *arg)
+{
+    r_world *w = arg;
+    for (uint32_t i = 0; i < R_TOKENS; ++i) {
+        uint32_t index = 0;
+        alvk_patch_handle h = 0;
+        int added = 0;
+        alvk_status s = aip_rejit_begin_install(&w->st, &r_mvid, R_MODULE, 1, R_TOKEN(i), 1, 0,
+                                                &index, &h, &added);
+        if (!CHECK(s == ALVK_OK))
+            continue;
+        aip_rejit_set_target(&w->st, index, R_MODULE, 1);
+        alvk_generation_id id = 0;
+        CHECK(aip_rejit_begin_generation(&w->st, index, 0, 0, &id) == ALVK_OK);
+        aip_request_mark mark;
+        memset(&mark, 0, sizeof mark);
+        mark.index = index;
+        mark.id = id;
+        aip_rejit_mark_requested(&w->st, &mark, 1, aip_monotonic_ns());
+        if (i % 5 == 4)
+            aip_rejit_unmark_requested(&w->st, &mark, 1, (int32_t)0x80004005); /* refused */
+        aip_rejit_finish_command(&w->st, index, 0, ALVK_PATCH_ACTIVE, ALVK_OK, aip_monotonic_ns());
+        atomic_store(&w->handles[i], h);
+        atomic_store(&w->installed, i + 1);
+        /* A few calls later the patch ends; any rollback due is served first. */
+        uint32_t due = 0;
+        while (aip_rejit_next_rollback(&w->st, &due)) {
+            aip_prepared_rejit *prepared = NULL;
+            alvk_generation_id back = 0;
+            if (aip_rejit_take_rollback(&w->st, due, &prepared, &back))
+                aip_prepared_release(prepared);
+        }
+        if (i >= 4) {
+            alvk_patch_handle old = atomic_load(&w->handles[i - 4]);
+            aip_patch copy;
+            if (old != 0 && aip_rejit_lookup(&w->st, old, &copy) == ALVK_OK)
+                aip_rejit_finish_command(&w->st, (uint32_t)(old & 0xFFFFFFFFu) - 1, 0,
+                                         ALVK_PATCH_REMOVED, ALVK_OK, aip_monotonic_ns());
+        }
+    }
+    atomic_store(&w->done, 1);
+}
+
+static void r_callback_main(void *arg)
+{
+    r_world *w = arg;
+    uint64_t seed = 0x9E3779B97F4A7C15ull ^ (uintptr_t)arg;
+    while (!atomic_load(&w->done)) {
+        uint32_t installed = atomic_load(&w->installed);
+        if (installed == 0)
+            continue;
+        seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+        uint32_t i = installed - 1 - (uint32_t)(seed % (installed < 8 ? installed : 8));
+        uint32_t index = 0;
+        int32_t hr = (seed >> 20) % 3 == 0 ? (int32_t)0x80131500 : 0;
+        aip_rejit_generation_started(&w->st, R_MODULE, R_TOKEN(i), seed >> 32, &index);
+        aip_rejit_record(&w->st, R_MODULE, R_TOKEN(i), AIP_EVENT_FINISHED, hr);
+        if (aip_rejit_generation_compiled(&w->st, R_MODULE, R_TOKEN(i), hr, &index))
+            atomic_fetch_add(&w->failures_reported, 1);
+        aip_prepared_release(aip_rejit_acquire_for(&w->st, R_MODULE, R_TOKEN(i)));
+        aip_rejit_record_inliner(&w->st, R_MODULE, R_TOKEN(i) + 0x8000u, seed);
+        alvk_patch_handle h = atomic_load(&w->handles[i]);
+        alvk_patch_telemetry t;
+        if (h != 0) {
+            alvk_status s = aip_rejit_telemetry(&w->st, h, &t);
+            if (s == ALVK_OK && CHECK(t.method_token == R_TOKEN(i)))
+                atomic_fetch_add(&w->live_seen, 1);
+            else if (CHECK(s == ALVK_E_UNKNOWN_PATCH))
+                atomic_fetch_add(&w->recycled_seen, 1);
+        }
+        CHECK(r_rollbacks_consistent(&w->st));
+    }
+}
+
+static void slots_recycle_while_callbacks_arrive(void **state)
+{
+    (void)state;
+    r_world *w = &g_rw;
+    memset(w, 0, sizeof *w);
+    assert_int_equal(aip_rejit_init(&w->st, R_BOUND), 0);
+    aip_thread installer, callbacks[R_CALLBACKS];
+    for (uint32_t c = 0; c < R_CALLBACKS; ++c)
+        assert_int_equal(aip_thread_start(&callbacks[c], r_callback_main, w), 0);
+    assert_int_equal(aip_thread_start(&installer, r_installer_main, w), 0);
+    aip_thread_join(&installer);
+    for (uint32_t c = 0; c < R_CALLBACKS; ++c)
+        aip_thread_join(&callbacks[c]);
+    assert_no_violations();
+    uint32_t capacity, allocated, live;
+    aip_rejit_counts(&w->st, &capacity, &allocated, &live);
+    assert_true(allocated <= R_BOUND); /* R_TOKENS patches in R_BOUND slots: recycled */
+    assert_int_equal(live, 4);         /* the last four, not yet ended */
+    assert_true(r_rollbacks_consistent(&w->st));
+    /* The first patches' slots were reused: their handles are unknown now. */
+    alvk_patch_telemetry t;
+    assert_int_equal(aip_rejit_telemetry(&w->st, atomic_load(&w->handles[0]), &t),
+                     ALVK_E_UNKNOWN_PATCH);
+    aip_rejit_destroy(&w->st);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1076,6 +1208,7 @@ int main(void)
         cmocka_unit_test(stop_with_commands_queued),
         cmocka_unit_test(shared_patches_under_concurrent_traffic),
         cmocka_unit_test(the_table_grows_under_concurrent_installs),
+        cmocka_unit_test(slots_recycle_while_callbacks_arrive),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     free(g_qw.runs);
