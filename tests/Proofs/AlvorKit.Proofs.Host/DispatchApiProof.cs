@@ -42,9 +42,9 @@ public static class DispatchApiProof
 
         var steps = new List<DispatchApiStep>();
         Func<int> call = () => DispatchApiTargets.Mix(3, 4);
-        DispatchApiStep Step(string name, Patch patch, int expected)
+        DispatchApiStep Step(string name, Patch patch, int expected, Func<int>? other = null)
         {
-            Polled<int> result = Patcher.PollFor(call, expected);
+            Polled<int> result = Patcher.PollFor(other ?? call, expected);
             PatchTelemetry t = patch.ReadTelemetry();
             var step = new DispatchApiStep(name, result, t.DispatchPath.ToString(), t.DispatchFallback.ToString(),
                 unchecked((uint)t.CallToken), patch.ToString());
@@ -73,6 +73,21 @@ public static class DispatchApiProof
         Step("afterSecondLeft", a, 3004);
         a.Remove();
         Step("removed", a, 7);
+
+        // Targets whose signature carries a modreq that no static replacement has (a virtual
+        // method's in parameter, an init setter), replaced from a mod: a MemberRef could not
+        // bind, so the interceptor keeps calli and the first call after the install is patched.
+        Assembly mod = AssemblyLoadContext.Default.LoadFromAssemblyPath(
+            Path.Combine(AppContext.BaseDirectory, "AlvorKit.Proofs.GameMod.dll"));
+        Type mods = mod.GetType("AlvorKit.Proofs.GameMod.ModReplacements", throwOnError: true)!;
+        Patch scaled = interceptor.Install(Patcher.Method(typeof(ScaledShape), nameof(ScaledShape.Scaled)),
+            Patcher.Method(mods, "ShapeScaled"), first);
+        Step("installVirtualIn", scaled, 34, () => (int)new ScaledShape().Scaled(in DispatchTargets.InCell));
+        scaled.Remove();
+        Patch level = interceptor.Install(typeof(Settings).GetProperty(nameof(Settings.Level))!.SetMethod!,
+            Patcher.Method(mods, "SettingsLevel"), first);
+        Step("installInitSetter", level, 1005, () => new Settings { Level = 5 }.Raw);
+        level.Remove();
         return new DispatchApiReport(steps);
     }
 }
