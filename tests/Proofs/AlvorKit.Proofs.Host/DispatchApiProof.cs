@@ -15,6 +15,13 @@ public static class DispatchApiTargets
     public static int MixHere(int a, int b) => a * 10 + b;
 }
 
+/// <summary>A plugin-style context: it overrides Load (here deferring to the default context, so
+/// that either path would run the same replacement; the interceptor must not rely on it).</summary>
+internal sealed class LoadingContext() : AssemblyLoadContext("loading plugin", isCollectible: false)
+{
+    protected override Assembly? Load(AssemblyName assemblyName) => null;
+}
+
 /// <summary>
 /// The managed API's choice of dispatch path: Interceptor.Install and Patch.Replace name the
 /// replacement as a method when the target's module can reference its assembly, the profiler
@@ -88,6 +95,26 @@ public static class DispatchApiProof
             Patcher.Method(mods, "SettingsLevel"), first);
         Step("installInitSetter", level, 1005, () => new Settings { Level = 5 }.Raw);
         level.Remove();
+
+        // The target in a copy of this assembly in a context of its own, the replacement in the
+        // default context: a context that does not override Load falls back to the default one
+        // for the replacements' name, so the direct call binds there; one that overrides Load
+        // is asked first (a plugin context typically loads its own copy), so the interceptor
+        // keeps calli.
+        foreach ((string name, AssemblyLoadContext context) in new[]
+                 {
+                     ("otherContextPlain", new AssemblyLoadContext("host copy", isCollectible: false)),
+                     ("otherContextOverridesLoad", (AssemblyLoadContext)new LoadingContext()),
+                 })
+        {
+            Assembly copy = context.LoadFromAssemblyPath(typeof(DispatchApiTargets).Assembly.Location);
+            MethodInfo mix = Patcher.Method(copy.GetType(typeof(DispatchApiTargets).FullName!, true)!,
+                nameof(DispatchApiTargets.Mix));
+            var copyMix = mix.CreateDelegate<Func<int, int, int>>();
+            Patch p = interceptor.Install(mix, cross, first);
+            Step(name, p, 3004, () => copyMix(3, 4));
+            p.Remove();
+        }
         return new DispatchApiReport(steps);
     }
 }
