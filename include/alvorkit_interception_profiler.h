@@ -434,9 +434,14 @@ typedef struct alvk_replacement {
  * replacement named by a MethodDef (same module) or a MemberRef the profiler emits (with its
  * TypeRef and AssemblyRef, cached per module epoch); the JIT may inline the replacement into
  * the target, so a patched call costs one call. Chosen when the install names the
- * replacement's module and token, the replacement is a public static non-generic method
- * with IL of public (or nested public) non-generic types, and its assembly can be referenced
- * from the target's module (the same load context: the caller's to check).
+ * replacement's module and token, the replacement is a static, non-virtual, non-generic
+ * method with IL of non-generic types that the target's module may access (in the target's
+ * own assembly internal suffices; from another one the method and its types must be public,
+ * or nested public), a MemberRef's signature (the target's, receiver first) can bind to it
+ * (the same parameter count and BYREFs, and the same custom modifiers in the same places:
+ * an `in` parameter of a virtual target, an `init` setter or a `ref readonly` return carry a
+ * modreq that a static replacement does not, so those take calli), and its assembly can be
+ * referenced from the target's module (the same load context: the caller's to check).
  * CALLI: "load every argument, ldc.i8 <entry point>, calli": any replacement, one indirect
  * jump more per call and never inlined. Taken when no method was named or the direct call
  * cannot work; the telemetry's dispatch_fallback says why. */

@@ -232,6 +232,49 @@ static void rollback_returns_to_the_last_body_that_compiled(void **state)
     close_patch();
 }
 
+/* Owner 1's body compiled, owner 2's was rejected by the JIT and rolled back: when owner 1
+ * leaves, the successor is not owner 2's rejected body but the original (owner 2 set no body
+ * that ran). */
+static void a_rejected_body_is_no_owners_body(void **state)
+{
+    (void)state;
+    open_patch(); /* owner 1 */
+    assert_int_equal(aip_rejit_add_owner(&st, patch_index, 2), ALVK_OK);
+    alvk_generation_id g1 = 0, g2 = 0, back = 0;
+    uint32_t index = 0;
+    uint64_t replacement = 0;
+    assert_int_equal(aip_rejit_begin_generation(&st, patch_index, 1, 0, &g1), ALVK_OK);
+    aip_prepared_rejit *s1 = snapshot(g1);
+    aip_prepared_release(aip_rejit_publish(&st, patch_index, s1));
+    aip_rejit_generation_requested(&st, patch_index, g1, NULL);
+    aip_rejit_set_owner_body(&st, patch_index, 1, 0x1111);
+    aip_rejit_generation_compiled(&st, MODULE, TOKEN, 0, &index); /* g1 good */
+    assert_int_equal(aip_rejit_begin_generation(&st, patch_index, 2, g1, &g2), ALVK_OK);
+    aip_rejit_generation_requested(&st, patch_index, g2,
+                                   aip_rejit_publish(&st, patch_index, snapshot(g2)));
+    aip_rejit_set_owner_body(&st, patch_index, 2, 0x2222);
+    aip_prepared_rejit *successor = aip_rejit_successor_body(&st, patch_index, &replacement);
+    assert_int_equal(successor->generation, g2); /* before it failed: owner 2's, the newest */
+    aip_prepared_release(successor);
+    assert_int_equal(
+        aip_rejit_generation_compiled(&st, MODULE, TOKEN, (int32_t)0x80131511, &index), 1);
+    aip_prepared_rejit *taken = NULL;
+    assert_int_equal(aip_rejit_take_rollback(&st, patch_index, &taken, &back), 1);
+    assert_int_equal(back, g1);
+    aip_prepared_release(aip_rejit_publish(&st, patch_index, taken));
+    /* Now only owner 1's body remains. */
+    successor = aip_rejit_successor_body(&st, patch_index, &replacement);
+    assert_ptr_equal(successor, s1);
+    assert_int_equal(replacement, 0x1111);
+    aip_prepared_release(successor);
+    assert_int_equal(aip_rejit_remove_owner(&st, patch_index, 1), 1);
+    successor = aip_rejit_successor_body(&st, patch_index, &replacement);
+    assert_null(successor); /* the original, not g2 */
+    assert_int_equal(replacement, 0);
+    assert_int_equal(aip_rejit_remove_owner(&st, patch_index, 2), 0);
+    close_patch();
+}
+
 /* A stack-type refusal: REJECTED with ALVK_E_STACK_TYPE_MISMATCH, the instruction and the
  * types in the record, and the chain's latest falls back, so the next names the prior. */
 static void a_type_mismatch_is_recorded(void **state)
@@ -407,6 +450,7 @@ int main(void)
         cmocka_unit_test(failed_compilation_rolls_back),
         cmocka_unit_test(a_compilation_started_twice_has_failed),
         cmocka_unit_test(rollback_returns_to_the_last_body_that_compiled),
+        cmocka_unit_test(a_rejected_body_is_no_owners_body),
         cmocka_unit_test(a_type_mismatch_is_recorded),
         cmocka_unit_test(a_compilation_inside_the_request_finds_its_generation),
         cmocka_unit_test(an_error_inside_the_request_fails_the_generation),

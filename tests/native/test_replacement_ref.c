@@ -31,6 +31,7 @@ typedef struct fake {
     DWORD method_attributes, impl_flags, outer_flags, inner_flags;
     ULONG rva;
     int nested;
+    int no_signature;
     mdToken generic_owner; /* the one token with a generic parameter, or 0 */
     HRESULT method_props_hr, metadata_hr, define_hr;
     const char *existing_ref; /* an AssemblyRef name the target's module already has, or NULL */
@@ -44,6 +45,8 @@ typedef struct fake {
 } fake;
 
 static fake F;
+/* int32 Replace(class Outer/Inner, int32&) */
+static const uint8_t method_sig[] = {0x00, 0x02, 0x08, 0x12, 0x0D, 0x10, 0x08};
 static ICorProfilerInfo15Vtbl info_vtbl;
 static IMetaDataImport2Vtbl import_vtbl;
 static IMetaDataAssemblyImportVtbl assembly_import_vtbl;
@@ -102,8 +105,8 @@ static HRESULT STDMETHODCALLTYPE method_props(IMetaDataImport2 *This, mdMethodDe
     *type = INNER;
     widen("Replace", name, capacity, length);
     *attributes = F.method_attributes;
-    *sig = NULL;
-    *sig_length = 0;
+    *sig = F.no_signature ? NULL : method_sig;
+    *sig_length = F.no_signature ? 0 : (ULONG)sizeof method_sig;
     *rva = F.rva;
     *impl = F.impl_flags;
     return S_OK;
@@ -301,6 +304,9 @@ static void a_public_nested_method_is_read_outermost_first(void **state)
     assert_int_equal(read(0, &hr), ALVK_OK);
     assert_int_equal(hr, S_OK);
     assert_int_equal(name.type_count, 2);
+    /* Its signature, copied as its module has it, for the MemberRef comparison. */
+    assert_int_equal(name.signature_length, sizeof method_sig);
+    assert_memory_equal(name.signature, method_sig, sizeof method_sig);
     expect_name(&name.types[0], "Mods.Outer");
     expect_name(&name.types[1], "Inner");
     expect_name(&name.method, "Replace");
@@ -374,6 +380,15 @@ static void what_no_direct_call_can_serve_is_unsupported(void **state)
     fake_init();
     F.rva = 0;
     assert_int_equal(read(0, &hr), ALVK_E_REPLACEMENT_UNSUPPORTED);
+    /* A static virtual interface member with a default body: not callable by a plain call. */
+    fake_init();
+    F.method_attributes |= mdVirtual;
+    assert_int_equal(read(1, &hr), ALVK_E_REPLACEMENT_UNSUPPORTED);
+    assert_int_equal(read(0, &hr), ALVK_E_REPLACEMENT_UNSUPPORTED);
+    /* No signature to compare with the reference. */
+    fake_init();
+    F.no_signature = 1;
+    assert_int_equal(read(1, &hr), ALVK_E_REPLACEMENT_UNSUPPORTED);
     /* Generic: the method, its type, or an enclosing type; before any accessibility. */
     static const mdToken generic[] = {METHOD, INNER, OUTER};
     for (size_t i = 0; i < 3; ++i) {

@@ -56,7 +56,8 @@ public sealed class PatchSession(ProfilerLibrary library)
         Wait(calli);
     }
 
-    private void ExpectPath(ulong handle, AlvkDispatchPath path)
+    /// <summary>Throws unless the patch's telemetry says it took `path`.</summary>
+    public void ExpectPath(ulong handle, AlvkDispatchPath path)
     {
         Check(Library.PatchGetTelemetry(handle, out AlvkPatchTelemetry t), "telemetry");
         if (t.DispatchPath != path)

@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using AlvorKit.Interception.Native;
 using AlvorKit.PatchBenchmark;
 using BenchmarkDotNet.Configs;
 using BenchmarkDotNet.Jobs;
@@ -8,7 +9,8 @@ using BenchmarkDotNet.Toolchains.InProcess.Emit;
 // Run under the profiler (./build.sh bench sets the environment):
 //   calls   - BenchmarkDotNet: a patched call on each dispatch path against the floor (a
 //             NoInlining method with the replacement's body)
-//   latency - install -> first patched execution, remove -> first original execution
+//   latency - install -> first patched execution, remove -> first original execution, on the
+//             calli path and on the direct-call path (the replacement named, same module)
 //   disasm  - both paths patched and called until their code is final, for DOTNET_JitDisasm
 //             (DOTNET_JitStdOutFile) to print the patched bodies and their callers
 string mode = args.Length > 0 ? args[0] : "calls";
@@ -50,32 +52,38 @@ var target = PatchSession.Method(nameof(Targets.Latency));
 var replacement = PatchSession.Method(nameof(Targets.LatencyReplacement));
 for (int i = 0; i < 10_000; i++)
     Targets.Latency(i);
-var install = new List<double>();
-var remove = new List<double>();
-for (int cycle = 0; cycle < cycles; cycle++)
-{
-    long start = Stopwatch.GetTimestamp();
-    ulong handle = session.Install(target, replacement, owner: 1);
-    while (Targets.Latency(1) != 3) { }
-    install.Add(Stopwatch.GetElapsedTime(start).TotalMicroseconds);
-    session.Wait(handle);
-    start = Stopwatch.GetTimestamp();
-    PatchSession.Check(session.Library.PatchRemove(handle, 1), "remove");
-    while (Targets.Latency(1) != 2) { }
-    remove.Add(Stopwatch.GetElapsedTime(start).TotalMicroseconds);
-    session.Wait(handle);
-}
-Console.WriteLine($"Latency over {cycles} cycles (microseconds), .NET {Environment.Version}, " +
+Console.WriteLine($"Latency over {cycles} cycles per dispatch path (microseconds), .NET {Environment.Version}, " +
                   $"{Environment.ProcessorCount} cores");
-Console.WriteLine("| step | median us | p99 us | max us |");
-Console.WriteLine("|---|---:|---:|---:|");
-Report("install -> first patched execution", install);
-Report("remove -> first original execution", remove);
+Console.WriteLine("| step | path | median us | p99 us | max us |");
+Console.WriteLine("|---|---|---:|---:|---:|");
+foreach (bool direct in new[] { false, true })
+{
+    var install = new List<double>();
+    var remove = new List<double>();
+    string path = direct ? "direct call" : "calli";
+    for (int cycle = 0; cycle < cycles; cycle++)
+    {
+        long start = Stopwatch.GetTimestamp();
+        ulong handle = session.Install(target, replacement, owner: 1, direct);
+        while (Targets.Latency(1) != 3) { }
+        install.Add(Stopwatch.GetElapsedTime(start).TotalMicroseconds);
+        session.Wait(handle);
+        if (cycle == 0) // the path measured is the path taken
+            session.ExpectPath(handle, direct ? AlvkDispatchPath.DirectCall : AlvkDispatchPath.Calli);
+        start = Stopwatch.GetTimestamp();
+        PatchSession.Check(session.Library.PatchRemove(handle, 1), "remove");
+        while (Targets.Latency(1) != 2) { }
+        remove.Add(Stopwatch.GetElapsedTime(start).TotalMicroseconds);
+        session.Wait(handle);
+    }
+    Report("install -> first patched execution", path, install);
+    Report("remove -> first original execution", path, remove);
+}
 return 0;
 
-static void Report(string name, List<double> xs)
+static void Report(string name, string path, List<double> xs)
 {
     var s = xs.OrderBy(x => x).ToArray();
     double P(double q) => s[(int)Math.Min(s.Length - 1, Math.Round(q * (s.Length - 1)))];
-    Console.WriteLine($"| {name} | {P(0.5):F0} | {P(0.99):F0} | {s[^1]:F0} |");
+    Console.WriteLine($"| {name} | {path} | {P(0.5):F0} | {P(0.99):F0} | {s[^1]:F0} |");
 }

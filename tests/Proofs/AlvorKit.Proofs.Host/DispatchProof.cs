@@ -242,6 +242,21 @@ public static class DispatchProof
             true, () => $"{DispatchTargets.Length(in DispatchTargets.InCell)}", "304", "7", ++owner);
         cases["modStructReturn"] = Case(patcher, T(nameof(DispatchTargets.MakeQuad)), Patcher.Method(mods, "MakeQuad"),
             null, true, () => $"{DispatchTargets.MakeQuad(1.5, 4)}", "4,1.5,-4,7", "1.5,5.5,6,-1.5", ++owner);
+        // Targets whose signature has a modreq no static replacement carries (the in parameter
+        // of a virtual method, an init setter): a MemberRef of that signature cannot bind to the
+        // replacement, so the direct request falls back to calli; calli alone works as well.
+        MethodInfo scaled = Patcher.Method(typeof(ScaledShape), nameof(ScaledShape.Scaled));
+        MethodInfo level = typeof(Settings).GetProperty(nameof(Settings.Level))!.SetMethod!;
+        Func<string> callScaled = () => $"{new ScaledShape().Scaled(in DispatchTargets.InCell)}";
+        Func<string> callLevel = () => $"{new Settings { Level = 5 }.Raw}";
+        foreach (bool named in new[] { true, false })
+        {
+            string path = named ? "" : "Calli";
+            cases["modVirtualIn" + path] = Case(patcher, scaled, Patcher.Method(mods, "ShapeScaled"), null, named,
+                callScaled, "34", "7", ++owner);
+            cases["modInitSetter" + path] = Case(patcher, level, Patcher.Method(mods, "SettingsLevel"), null, named,
+                callLevel, "1005", "5", ++owner);
+        }
         // Inlined into the patched target, the replacement's frame is the target's.
         MethodInfo inlined = Patcher.Method(cross, "InlinedWhere");
         DispatchCaseReport direct = Case(patcher, where, inlined, null, true, callWhere, nameof(DispatchTargets.Where),

@@ -50,6 +50,27 @@ public struct Accum
     }
 }
 
+/// <summary>A virtual method with an <c>in</c> parameter: C# puts modreq(InAttribute) on it in the
+/// signature, which no static replacement's <c>in</c> parameter has.</summary>
+public class ScaledShape
+{
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public virtual double Scaled(in Vec2 v) => v.X + v.Y;
+}
+
+/// <summary>An <c>init</c> setter: modreq(IsExternalInit) on its void return.</summary>
+public sealed class Settings
+{
+    public int Raw;
+
+    public int Level
+    {
+        get => Raw;
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        init => Raw = value;
+    }
+}
+
 public static class DispatchTargets
 {
     public static readonly Widget TheWidget = new() { Base = 40 };

@@ -14,10 +14,11 @@ public static class CrossAssembly
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static string InlinedWhere() => new StackFrame(0).GetMethod()?.Name ?? "?";
 
-    /// <summary>Named (by its token) for <c>int Add(int, int)</c>, it is no such method: the
-    /// profiler's member check cannot tell signatures across modules apart, so the JIT
-    /// finds the MemberRef missing when it compiles the patched body.</summary>
-    public static long Wide(long a, long b) => a * b;
+    /// <summary>Named (by its token) for <c>int Add(int, int)</c>, it is no such method: its
+    /// parameters are an enum, a type token the profiler does not resolve across modules (it
+    /// refuses only what differs whatever the tokens name), so the JIT finds the MemberRef
+    /// missing when it compiles the patched body.</summary>
+    public static int Wide(Digit a, Digit b) => (int)a * (int)b;
 
     /// <summary>A public type nested in a public one: the MemberRef's parent is a TypeRef whose
     /// scope is the enclosing TypeRef.</summary>
@@ -26,6 +27,13 @@ public static class CrossAssembly
         /// <summary>For <c>int Add(int, int)</c>.</summary>
         public static int Add(int a, int b) => a * 2000 + b;
     }
+}
+
+/// <summary>An enum: in a signature, a type token where <c>int</c> is a primitive.</summary>
+public enum Digit
+{
+    /// <summary>Zero.</summary>
+    Zero,
 }
 
 /// <summary>Not public: the target's module cannot call it directly (calli serves it).</summary>

@@ -8,7 +8,9 @@ namespace AlvorKit.Proofs;
 /// Patch.Replace take the direct call when the target's module can reference the replacement
 /// (its MethodDef in the same module, a MemberRef for another assembly), fall back to calli
 /// with the profiler's reason (not public), keep calli themselves for a copy of the assembly
-/// in another load context and under PreferCalli, and say so in the telemetry and ToString;
+/// in another load context, for a target whose context overrides Load, under PreferCalli, and for a target whose signature has a modreq the
+/// replacement cannot carry (a virtual method's in parameter, an init setter), and say so in
+/// the telemetry and ToString;
 /// an owner leaving restores the other owner's body with the path it took.
 /// </summary>
 public sealed class InterceptionDispatchProofs
@@ -27,6 +29,10 @@ public sealed class InterceptionDispatchProofs
         ("replaceOtherAssemblyAgain", "DirectCall", "Ok", 0x0A, ", direct call]"),
         ("joinPreferCalli", "Calli", "Ok", 0, ", calli]"),
         ("afterSecondLeft", "DirectCall", "Ok", 0x0A, ", direct call]"),
+        ("installVirtualIn", "Calli", "Ok", 0, ", calli]"),
+        ("installInitSetter", "Calli", "Ok", 0, ", calli]"),
+        ("otherContextPlain", "DirectCall", "Ok", 0x0A, ", direct call]"),
+        ("otherContextOverridesLoad", "Calli", "Ok", 0, ", calli]"),
     ];
 
     public static TheoryData<string, string> Steps => PatchReports.WithTierings(Expected.Select(e => e.Step));

@@ -138,7 +138,8 @@ public sealed class PatchDispatchProofs
     public void AModReplacementTakesTheHostsOwnTypesThroughTheMemberRef(string tiering)
     {
         // A mod references the host and is loaded by path: class and struct receivers, an in
-        // parameter (its modreq) and a struct return, named by a MemberRef in the host's module.
+        // parameter (of a static target: no modreq) and a struct return, named by a MemberRef in
+        // the host's module.
         foreach (string name in new[] { "modClassReceiver", "modStructReceiver", "modInParameter", "modStructReturn" })
         {
             DispatchCaseReport c = Case(name, tiering);
@@ -146,6 +147,30 @@ public sealed class PatchDispatchProofs
             PatchReports.AssertVisibleAtOnce(c.Patched, c.Patched.Expected);
             Assert.True(c.Telemetry.DispatchPath == "DirectCall", $"{name}: {c}");
             Assert.True(c.Telemetry.CallToken >> 24 == 0x0A, $"{name}: {c}");
+        }
+    }
+
+    [Theory]
+    [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
+    public void ATargetWhoseSignatureHasAModreqNoReplacementCarriesFallsBackToCalli(string tiering)
+    {
+        // A virtual method's in parameter (modreq(InAttribute)) and an init setter
+        // (modreq(IsExternalInit) on its return): the MemberRef of the target's signature could
+        // not bind to the static replacement, so the direct request takes calli, which works;
+        // the same install without the method named takes calli with nothing to report.
+        foreach (string name in new[] { "modVirtualIn", "modInitSetter" })
+        {
+            DispatchCaseReport direct = Case(name, tiering);
+            AssertPatchedAndRestored(direct);
+            PatchReports.AssertVisibleAtOnce(direct.Patched, direct.Patched.Expected);
+            Assert.True(direct.Telemetry.DispatchPath == "Calli", $"{name}: {direct}");
+            Assert.True(direct.Telemetry.DispatchFallback == "ReplacementUnsupported", $"{name}: {direct}");
+            Assert.True(direct.Telemetry.CallToken == 0, $"{name}: {direct}");
+            DispatchCaseReport calli = Case(name + "Calli", tiering);
+            AssertPatchedAndRestored(calli);
+            PatchReports.AssertVisibleAtOnce(calli.Patched, calli.Patched.Expected);
+            Assert.True(calli.Telemetry.DispatchPath == "Calli", $"{name}Calli: {calli}");
+            Assert.True(calli.Telemetry.DispatchFallback == "Ok", $"{name}Calli: {calli}");
         }
     }
 
@@ -189,8 +214,9 @@ public sealed class PatchDispatchProofs
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void ADirectBodyTheJitRejectsIsRolledBackToTheOriginal(string tiering)
     {
-        // Its MemberRef names a method of another signature: the install succeeds (the member
-        // check cannot refute signatures across modules), the JIT cannot bind it, the calls
+        // Its MemberRef names a method of another signature (enum parameters for int ones): the
+        // install succeeds (across modules the profiler compares signatures by shape, tokens
+        // unresolved, and an enum is a token), the JIT cannot bind it, the calls
         // that triggered the compilation see the runtime's exception, and the profiler
         // restores the last body that compiled (the original), whose telemetry has no path.
         DirectRejectedReport r = Report(tiering).Rejected;

@@ -176,10 +176,14 @@ static alvk_status read_method(reader *r, mdMethodDef method)
     int generic = has_generic_params(r, method);
     if (generic < 0)
         return ALVK_E_METADATA_FAILED;
-    if (generic || (attributes & mdStatic) == 0 || (attributes & (mdAbstract | mdPinvokeImpl)) ||
+    if (generic || (attributes & mdStatic) == 0 ||
+        (attributes & (mdAbstract | mdVirtual | mdPinvokeImpl)) ||
         (impl & (miCodeTypeMask | miInternalCall)) != miIL || rva == 0 || AIP_IS_NIL_TOKEN(type) ||
-        AIP_TYPE_FROM_TOKEN(type) != mdtTypeDef)
+        AIP_TYPE_FROM_TOKEN(type) != mdtTypeDef || sig == NULL || sig_length == 0 ||
+        sig_length > AIP_REPLACEMENT_SIG_BYTES)
         return ALVK_E_REPLACEMENT_UNSUPPORTED;
+    memcpy(r->out->signature, sig, sig_length);
+    r->out->signature_length = sig_length;
     alvk_status status = read_types(r, type);
     if (status != ALVK_OK && status != ALVK_E_REPLACEMENT_NOT_ACCESSIBLE)
         return status;

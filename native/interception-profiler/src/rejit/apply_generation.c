@@ -8,6 +8,7 @@
 #include "emit/stack_type_oracle.h"
 #include "generation/generation_validate.h"
 #include "il/dispatch.h"
+#include "metadata/signature_shape.h"
 #include "rejit/rejit_generations.h"
 #include "rejit/rejit_owners.h"
 #include "rejit/rejit_state.h"
@@ -328,6 +329,10 @@ static alvk_status build_direct(const aip_apply_env *env, const aip_patch_comman
             generation_of(d, body_length, NULL, 0, 0);
         return status;
     }
+    /* The MemberRef carries the calli signature; the runtime binds it only to a method whose
+     * signature matches, custom modifiers included. */
+    if (aip_signature_shapes_differ(calli_sig, sig_length, r->signature, r->signature_length))
+        return ALVK_E_REPLACEMENT_UNSUPPORTED;
     uint32_t assembly_ref = 0;
     status =
         aip_emit_assembly_ref(env->emitter, target->module_id, &r->assembly, &assembly_ref, hr);

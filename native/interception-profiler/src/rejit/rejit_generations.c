@@ -206,7 +206,9 @@ static aip_patch *live_for(aip_rejit_state *st, uintptr_t module_id, uint32_t to
     return NULL;
 }
 
-/* The current generation failed to compile. Lock held. */
+/* The current generation failed to compile. Lock held. No owner keeps it as its body: an
+ * owner's departure must never publish a body the JIT rejected (the owner that set it has
+ * none then, as if it had set nothing). */
 static int fail_current(aip_rejit_state *st, aip_patch *p, int32_t hresult)
 {
     aip_generation_entry *r = record_of(p, p->current_generation);
@@ -215,6 +217,12 @@ static int fail_current(aip_rejit_state *st, aip_patch *p, int32_t hresult)
     r->result.state = ALVK_GENERATION_FAILED;
     r->result.status = ALVK_E_COMPILATION_FAILED;
     r->result.compilation_hresult = hresult;
+    for (uint32_t i = 0; i < p->owner_count; ++i) {
+        if (p->owner_bodies[i] != NULL && p->owner_bodies[i]->generation == p->current_generation) {
+            aip_prepared_release(p->owner_bodies[i]);
+            p->owner_bodies[i] = NULL;
+        }
+    }
     aip_patch_set_rollback_due(st, p, 1);
     aip_cond_broadcast(&st->changed);
     return 1;
