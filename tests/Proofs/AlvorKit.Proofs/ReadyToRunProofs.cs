@@ -102,6 +102,24 @@ public sealed class ReadyToRunProofs
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
+    public void GenericInstantiationsPrecompiledInARefusedImageSeeThePatchThenTheOriginal(string tiering)
+    {
+        // R2RTargets.Helper<EarlyTag> and Helper<LateTag> are precompiled in CrossEarly's and
+        // CrossLate's images (refused), not in the Targets image of the module that defines
+        // Helper: the refusal follows the type argument's module. One ran before the patch, one
+        // is first called after it. Before the patch both CallGeneric (in CrossEarly) and
+        // Helper<EarlyTag> are JIT-compiled at their first call: 2 (1 when the instantiation's
+        // code came from CrossEarly's image, keyed on Helper's own module).
+        AssertValue(tiering, "before.genericEarly.jitted", "2");
+        AssertValue(tiering, "before.genericEarly", "20");
+        AssertValue(tiering, "patched.genericEarly", "520");
+        AssertValue(tiering, "patched.genericLate", "520");
+        AssertValue(tiering, "removed.genericEarly", "20");
+        AssertValue(tiering, "removed.genericLate", "20");
+    }
+
+    [Theory]
+    [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void ANonVersionableTargetIsRefusedWithItsStatus(string tiering)
     {
         AssertValue(tiering, "target.traits", "None");
