@@ -87,6 +87,13 @@ public sealed class ReadyToRunProofs
         // The app references the allowlisted assembly too, but its section 119 lists only
         // inlinees of its own: it keeps its code.
         Assert.DoesNotContain("AlvorKit.Proofs.R2R: ReadyToRun", run.Stderr, StringComparison.Ordinal);
+        // The status counts them: the two images, and their methods' refused searches (at least
+        // Call, CallGeneric and Helper<EarlyTag> in CrossEarly, and Call in CrossLate).
+        AssertValue(tiering, "status.imagesRefused", "2");
+        AssertValue(tiering, "status.refusalsOverflowed", "0");
+        (Dictionary<string, string> values, _) = Patched(tiering);
+        Assert.True(ulong.Parse(values["status.methodsRefused"], System.Globalization.CultureInfo.InvariantCulture) >= 4,
+            $"status.methodsRefused: {values["status.methodsRefused"]}");
         AssertValue(tiering, "before.crossEarly.jitted", "1");
         AssertValue(tiering, "before.crossEarly", "17");
         AssertValue(tiering, "before.crossLate.loaded", "False");

@@ -108,5 +108,10 @@ public static class Program
             Write("fixed.message", e.Message.ReplaceLineEndings(" "));
         }
         Write("fixed.after", R2RTargets.Fixed(Input));
+
+        ProfilerStatus status = interceptor.ReadStatus();
+        Write("status.imagesRefused", status.PrecompiledImagesRefused);
+        Write("status.refusalsOverflowed", status.PrecompiledRefusalsOverflowed);
+        Write("status.methodsRefused", status.PrecompiledMethodsRefused);
     }
 }
