@@ -17,6 +17,9 @@
 #include "coreclr/cor_metadata.h"
 #include "coreclr/corprof_enums.h"
 #include "readytorun_fixture.h"
+#include "runtime/profiler_callbacks.h"
+
+#include <stdlib.h>
 
 #define MODULE 0x5000u
 #define REFUSED 0x7000u
@@ -38,6 +41,7 @@ typedef struct fake {
     int enum_closed;
     /* the function */
     HRESULT function_hr;
+    int function_calls;
     ModuleID function_module;
     ClassID function_class;
     ULONG32 function_arg_count;
@@ -165,6 +169,7 @@ static HRESULT STDMETHODCALLTYPE function_info(ICorProfilerInfo15 *This, Functio
                                                ULONG32 capacity, ULONG32 *count, ClassID *args)
 {
     (void)This, (void)function, (void)frame;
+    F.function_calls++;
     if (FAILED(F.function_hr))
         return F.function_hr;
     *type = F.function_class;
@@ -433,6 +438,42 @@ static void past_the_bounds_or_unknown_is_refused(void **state)
     assert_true(held());
 }
 
+/* The callback: nothing asked while the set is empty or patching is off; a refusal counted. */
+static void the_cache_search_callback(void **state)
+{
+    (void)state;
+    aip_profiler *p = calloc(1, sizeof *p);
+    assert_non_null(p);
+    p->info = &F.info;
+    atomic_store(&p->attached, 1);
+    p->config.startup_status = ALVK_OK;
+    F.function_module = F.type_module[1] = OTHER;
+    F.function_class = 1;
+    F.function_arg_count = 1;
+    F.function_args[0] = 2;
+    F.type_module[2] = REFUSED;
+    BOOL use_cached = 1;
+    aip_runtime_cached_function_search(p, 42, &use_cached);
+    assert_true(use_cached);
+    assert_int_equal(F.function_calls, 0);
+    assert_true(aip_refusals_add(&p->refusals, REFUSED));
+    aip_runtime_cached_function_search(p, 42, &use_cached);
+    assert_false(use_cached);
+    assert_int_equal(atomic_load(&p->refusals.methods_refused), 1);
+    F.type_module[2] = OTHER;
+    use_cached = 1;
+    aip_runtime_cached_function_search(p, 42, &use_cached);
+    assert_true(use_cached);
+    assert_int_equal(atomic_load(&p->refusals.methods_refused), 1);
+    p->config.startup_status = ALVK_E_NO_PATCHABLE_MODULES;
+    F.type_module[2] = REFUSED;
+    int calls = F.function_calls;
+    aip_runtime_cached_function_search(p, 42, &use_cached);
+    assert_true(use_cached);
+    assert_int_equal(F.function_calls, calls);
+    free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -447,6 +488,7 @@ int main(void)
         cmocka_unit_test_setup(a_method_type_argument_of_a_refused_module, setup),
         cmocka_unit_test_setup(a_nested_class_type_argument_of_a_refused_module, setup),
         cmocka_unit_test_setup(past_the_bounds_or_unknown_is_refused, setup),
+        cmocka_unit_test_setup(the_cache_search_callback, setup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
