@@ -256,6 +256,12 @@ typedef struct alvk_runtime_status {
     uint32_t patch_slots_allocated;
     uint32_t live_patches;
     uint32_t reserved;
+    /* ABI 3.4: ReadyToRun images whose precompiled code is refused now (docs/Interception.md,
+     * "ReadyToRun"), such images that kept their code because the set was full, and the cache
+     * searches answered "JIT-compile it" so far. */
+    uint32_t precompiled_images_refused;
+    uint32_t precompiled_refusals_overflowed;
+    uint64_t precompiled_methods_refused;
 } alvk_runtime_status;
 
 /* ---------------------------------------------------------------------------------------

@@ -439,4 +439,15 @@ public sealed record ProfilerStatus
 
     /// <summary>Patches live now (installed, not yet removed or ended).</summary>
     public uint LivePatches { get; init; }
+
+    /// <summary>ReadyToRun images whose precompiled code the profiler refuses now (they may
+    /// inline an allowlisted assembly's methods untracked; their code is JIT-compiled).</summary>
+    public uint PrecompiledImagesRefused { get; init; }
+
+    /// <summary>Such images that kept their precompiled code because the profiler's set of them
+    /// (128) was full.</summary>
+    public uint PrecompiledRefusalsOverflowed { get; init; }
+
+    /// <summary>Methods whose precompiled code was refused so far (JIT-compiled instead).</summary>
+    public ulong PrecompiledMethodsRefused { get; init; }
 }

@@ -217,7 +217,7 @@ public enum AlvkCaptureMode : int
     Sampled = 1,
 }
 
-/// <summary>alvk_runtime_status: 4288 bytes.</summary>
+/// <summary>alvk_runtime_status: 4304 bytes.</summary>
 [StructLayout(LayoutKind.Sequential)]
 public unsafe partial struct AlvkRuntimeStatus
 {
@@ -251,6 +251,9 @@ public unsafe partial struct AlvkRuntimeStatus
     public uint PatchSlotsAllocated;
     public uint LivePatches;
     public uint Reserved;
+    public uint PrecompiledImagesRefused;
+    public uint PrecompiledRefusalsOverflowed;
+    public ulong PrecompiledMethodsRefused;
 }
 
 /// <summary>alvk_mvid: 16 bytes.</summary>
@@ -627,7 +630,7 @@ public static class AlvkAbiManifest
     /// <summary>(C struct, C# type, C size, (C field, C# field, C offset)[]).</summary>
     public static readonly (string Struct, Type Type, int Size, (string Field, string Member, int Offset)[] Fields)[] Structs =
     [
-        ("alvk_runtime_status", typeof(AlvkRuntimeStatus), 4288, [("size", "Size", 0), ("attached", "Attached", 4), ("startup_status", "StartupStatus", 8), ("profiler_info_version", "ProfilerInfoVersion", 12), ("event_mask_low", "EventMaskLow", 16), ("event_mask_high", "EventMaskHigh", 20), ("runtime_type", "RuntimeType", 24), ("runtime_major", "RuntimeMajor", 28), ("runtime_minor", "RuntimeMinor", 30), ("runtime_build", "RuntimeBuild", 32), ("runtime_qfe", "RuntimeQfe", 34), ("allowlist_kind", "AllowlistKind", 36), ("allowlist_count", "AllowlistCount", 40), ("allocation_profiling", "AllocationProfiling", 44), ("worker_alive", "WorkerAlive", 48), ("worker_init_hresult", "WorkerInitHResult", 52), ("queue_capacity", "QueueCapacity", 56), ("queue_depth", "QueueDepth", 60), ("commands_completed", "CommandsCompleted", 64), ("runtime_version", "RuntimeVersionUtf8", 72), ("allowlist", "AllowlistUtf8", 136), ("metadata_tokens_emitted", "MetadataTokensEmitted", 4232), ("metadata_bytes_emitted", "MetadataBytesEmitted", 4240), ("metadata_tokens_reused", "MetadataTokensReused", 4248), ("snapshot_bytes", "SnapshotBytes", 4256), ("snapshot_count", "SnapshotCount", 4264), ("patch_capacity", "PatchCapacity", 4272), ("patch_slots_allocated", "PatchSlotsAllocated", 4276), ("live_patches", "LivePatches", 4280), ("reserved", "Reserved", 4284)]),
+        ("alvk_runtime_status", typeof(AlvkRuntimeStatus), 4304, [("size", "Size", 0), ("attached", "Attached", 4), ("startup_status", "StartupStatus", 8), ("profiler_info_version", "ProfilerInfoVersion", 12), ("event_mask_low", "EventMaskLow", 16), ("event_mask_high", "EventMaskHigh", 20), ("runtime_type", "RuntimeType", 24), ("runtime_major", "RuntimeMajor", 28), ("runtime_minor", "RuntimeMinor", 30), ("runtime_build", "RuntimeBuild", 32), ("runtime_qfe", "RuntimeQfe", 34), ("allowlist_kind", "AllowlistKind", 36), ("allowlist_count", "AllowlistCount", 40), ("allocation_profiling", "AllocationProfiling", 44), ("worker_alive", "WorkerAlive", 48), ("worker_init_hresult", "WorkerInitHResult", 52), ("queue_capacity", "QueueCapacity", 56), ("queue_depth", "QueueDepth", 60), ("commands_completed", "CommandsCompleted", 64), ("runtime_version", "RuntimeVersionUtf8", 72), ("allowlist", "AllowlistUtf8", 136), ("metadata_tokens_emitted", "MetadataTokensEmitted", 4232), ("metadata_bytes_emitted", "MetadataBytesEmitted", 4240), ("metadata_tokens_reused", "MetadataTokensReused", 4248), ("snapshot_bytes", "SnapshotBytes", 4256), ("snapshot_count", "SnapshotCount", 4264), ("patch_capacity", "PatchCapacity", 4272), ("patch_slots_allocated", "PatchSlotsAllocated", 4276), ("live_patches", "LivePatches", 4280), ("reserved", "Reserved", 4284), ("precompiled_images_refused", "PrecompiledImagesRefused", 4288), ("precompiled_refusals_overflowed", "PrecompiledRefusalsOverflowed", 4292), ("precompiled_methods_refused", "PrecompiledMethodsRefused", 4296)]),
         ("alvk_mvid", typeof(AlvkMvid), 16, [("bytes", "Bytes", 0)]),
         ("alvk_method_description", typeof(AlvkMethodDescription), 152, [("size", "Size", 0), ("method_token", "MethodToken", 4), ("module_mvid", "ModuleMvid", 8), ("module_epoch", "ModuleEpoch", 24), ("method_attributes", "MethodAttributes", 28), ("impl_attributes", "ImplAttributes", 32), ("flags", "Flags", 36), ("declaring_type", "DeclaringType", 40), ("param_count", "ParamCount", 44), ("signature_length", "SignatureLength", 48), ("body_size", "BodySize", 52), ("code_size", "CodeSize", 56), ("max_stack", "MaxStack", 60), ("eh_clause_count", "EhClauseCount", 64), ("local_signature", "LocalSignature", 68), ("signature_hash", "SignatureHash", 72), ("body_identity", "BodyIdentity", 104), ("module_id", "ModuleId", 136), ("module_flags", "ModuleFlags", 144), ("reserved", "Reserved", 148)]),
         ("alvk_module_info", typeof(AlvkModuleInfo), 40, [("size", "Size", 0), ("epoch", "Epoch", 4), ("mvid", "Mvid", 8), ("module_id", "ModuleId", 24), ("flags", "Flags", 32), ("copies", "Copies", 36)]),

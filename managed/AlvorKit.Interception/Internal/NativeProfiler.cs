@@ -119,6 +119,9 @@ internal sealed unsafe class NativeProfiler
             PatchCapacity = s.PatchCapacity,
             PatchSlotsAllocated = s.PatchSlotsAllocated,
             LivePatches = s.LivePatches,
+            PrecompiledImagesRefused = s.PrecompiledImagesRefused,
+            PrecompiledRefusalsOverflowed = s.PrecompiledRefusalsOverflowed,
+            PrecompiledMethodsRefused = s.PrecompiledMethodsRefused,
         };
     }
 

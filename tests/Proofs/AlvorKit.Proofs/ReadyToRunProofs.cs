@@ -85,11 +85,15 @@ public sealed class ReadyToRunProofs
         foreach (string name in new[] { "AlvorKit.Proofs.R2R.CrossEarly", "AlvorKit.Proofs.R2R.CrossLate" })
             Assert.Contains($"{name}: ReadyToRun code that may inline an allowlisted assembly", run.Stderr, StringComparison.Ordinal);
         // The app references the allowlisted assembly too, but its section 119 lists only
-        // inlinees of its own: it keeps its code. So do images that reference no allowlisted
-        // assembly.
+        // inlinees of its own: it keeps its code.
         Assert.DoesNotContain("AlvorKit.Proofs.R2R: ReadyToRun", run.Stderr, StringComparison.Ordinal);
-        Assert.DoesNotContain("AlvorKit.Interception: ReadyToRun", run.Stderr, StringComparison.Ordinal);
-        Assert.DoesNotContain("System.Private.CoreLib: ReadyToRun", run.Stderr, StringComparison.Ordinal);
+        // The status counts them: the two images, and their methods' refused searches (at least
+        // Call, CallGeneric and Helper<EarlyTag> in CrossEarly, and Call in CrossLate).
+        AssertValue(tiering, "status.imagesRefused", "2");
+        AssertValue(tiering, "status.refusalsOverflowed", "0");
+        (Dictionary<string, string> values, _) = Patched(tiering);
+        Assert.True(ulong.Parse(values["status.methodsRefused"], System.Globalization.CultureInfo.InvariantCulture) >= 4,
+            $"status.methodsRefused: {values["status.methodsRefused"]}");
         AssertValue(tiering, "before.crossEarly.jitted", "1");
         AssertValue(tiering, "before.crossEarly", "17");
         AssertValue(tiering, "before.crossLate.loaded", "False");
@@ -98,6 +102,24 @@ public sealed class ReadyToRunProofs
         AssertValue(tiering, "patched.crossLate", "518");
         AssertValue(tiering, "removed.crossEarly", "17");
         AssertValue(tiering, "removed.crossLate", "18");
+    }
+
+    [Theory]
+    [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
+    public void GenericInstantiationsPrecompiledInARefusedImageSeeThePatchThenTheOriginal(string tiering)
+    {
+        // R2RTargets.Helper<EarlyTag> and Helper<LateTag> are precompiled in CrossEarly's and
+        // CrossLate's images (refused), not in the Targets image of the module that defines
+        // Helper: the refusal follows the type argument's module. One ran before the patch, one
+        // is first called after it. Before the patch both CallGeneric (in CrossEarly) and
+        // Helper<EarlyTag> are JIT-compiled at their first call: 2 (1 when the instantiation's
+        // code came from CrossEarly's image, keyed on Helper's own module).
+        AssertValue(tiering, "before.genericEarly.jitted", "2");
+        AssertValue(tiering, "before.genericEarly", "20");
+        AssertValue(tiering, "patched.genericEarly", "520");
+        AssertValue(tiering, "patched.genericLate", "520");
+        AssertValue(tiering, "removed.genericEarly", "20");
+        AssertValue(tiering, "removed.genericLate", "20");
     }
 
     [Theory]

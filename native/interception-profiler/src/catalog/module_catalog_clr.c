@@ -80,17 +80,32 @@ static int references_allowlisted(IMetaDataImport2 *import, const aip_allowlist 
 }
 
 /* A ReadyToRun image whose code may inline methods of other assemblies untracked, and that
- * references an allowlisted one: its precompiled code is refused (JITCachedFunctionSearch). */
+ * references an allowlisted one: its precompiled code is refused (JITCachedFunctionSearch).
+ * One the runtime calls ReadyToRun (COR_PRF_MODULE_NGEN) whose header cannot be read here may
+ * inline, as a failed reference query refuses: the safe side. */
 static void check_precompiled(IMetaDataImport2 *import, const aip_allowlist *allowlist,
                               aip_precompiled_refusals *refusals, ModuleID module_id, LPCBYTE base,
                               DWORD module_flags, const char *name)
 {
-    aip_readytorun_info r2r;
-    if (refusals == NULL || base == NULL || !read_readytorun(base, module_flags, &r2r) ||
-        !r2r.is_readytorun || !r2r.may_inline_other_modules ||
-        !references_allowlisted(import, allowlist))
+    if (refusals == NULL)
         return;
+    aip_readytorun_info r2r;
+    memset(&r2r, 0, sizeof r2r);
+    int readable = base != NULL && read_readytorun(base, module_flags, &r2r) && r2r.is_readytorun;
     char line[AIP_ASSEMBLY_NAME_CAPACITY + 160];
+    if (!readable) {
+        if ((module_flags & COR_PRF_MODULE_NGEN) == 0)
+            return;
+        snprintf(line, sizeof line,
+                 "[alvorkit-interception] %s: the runtime's ReadyToRun image, its ReadyToRun "
+                 "header unreadable here; taken as one that may inline other assemblies",
+                 name);
+        aip_write_stderr_line(line);
+    } else if (!r2r.may_inline_other_modules) {
+        return;
+    }
+    if (!references_allowlisted(import, allowlist))
+        return;
     int held = aip_refusals_add(refusals, module_id);
     snprintf(line, sizeof line,
              "[alvorkit-interception] %s: ReadyToRun code that may inline an allowlisted assembly "

@@ -14,6 +14,7 @@ int aip_refusals_add(aip_precompiled_refusals *r, uintptr_t module)
         if (empty == module)
             return 1; /* already held */
     }
+    atomic_fetch_add_explicit(&r->overflowed, 1, memory_order_relaxed);
     return 0;
 }
 

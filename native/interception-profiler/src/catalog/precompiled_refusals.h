@@ -17,9 +17,10 @@ typedef struct aip_precompiled_refusals {
     _Atomic uint32_t held; /* modules held now */
     _Atomic uintptr_t modules[AIP_PRECOMPILED_REFUSAL_CAPACITY];
     _Atomic uint64_t methods_refused; /* cache searches answered "do not use" */
+    _Atomic uint32_t overflowed;      /* modules not held because the set was full */
 } aip_precompiled_refusals;
 
-/* 1 when `module` is now held, 0 when the set is full. */
+/* 1 when `module` is now held, 0 when the set is full (counted in `overflowed`). */
 int aip_refusals_add(aip_precompiled_refusals *r, uintptr_t module);
 
 /* Forgets `module` (unloaded); nothing when it is not held. */

@@ -6,6 +6,7 @@
 #define AIP_PROFILER_CALLBACKS_H
 
 #include "allocation/allocation_capture.h"
+#include "catalog/precompiled_function.h"
 #include "rejit/rejit_callbacks.h"
 #include "runtime/profiler.h"
 
@@ -49,20 +50,16 @@ static inline void aip_runtime_jit_inlining(aip_profiler *p, FunctionID caller, 
                               should_inline);
 }
 
-/* JITCachedFunctionSearchStarted: a method's ReadyToRun code is about to be used. Refused for
- * the modules in p->refusals (their code may inline an allowlisted method untracked); every
- * other search costs one load while the set is empty. */
+/* JITCachedFunctionSearchStarted: a method's ReadyToRun code is about to be used. Refused when
+ * it may come from an image in p->refusals (its code may inline an allowlisted method
+ * untracked): the method's module, or a type argument's (precompiled_function.h); every other
+ * search costs one load while the set is empty. */
 static inline void aip_runtime_cached_function_search(aip_profiler *p, FunctionID function,
                                                       BOOL *use_cached)
 {
     if (!aip_profiler_patching(p) || !aip_refusals_any(&p->refusals))
         return;
-    ClassID class_id = 0;
-    ModuleID module = 0;
-    mdToken token = 0;
-    if (SUCCEEDED(
-            p->info->lpVtbl->GetFunctionInfo(p->info, function, &class_id, &module, &token)) &&
-        aip_refusals_hold(&p->refusals, module)) {
+    if (aip_refusals_hold_function(p->info, &p->refusals, function)) {
         *use_cached = 0;
         atomic_fetch_add_explicit(&p->refusals.methods_refused, 1, memory_order_relaxed);
     }

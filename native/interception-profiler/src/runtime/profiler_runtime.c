@@ -257,6 +257,9 @@ alvk_status aip_runtime_get_status(aip_profiler *rt, alvk_runtime_status *out)
     if (out->attached && !aip_config_is_inert(rt->config.startup_status))
         aip_rejit_counts(&rt->rejit, &out->patch_capacity, &out->patch_slots_allocated,
                          &out->live_patches);
+    out->precompiled_images_refused = atomic_load(&rt->refusals.held);
+    out->precompiled_refusals_overflowed = atomic_load(&rt->refusals.overflowed);
+    out->precompiled_methods_refused = atomic_load(&rt->refusals.methods_refused);
     out->metadata_tokens_emitted = atomic_load(&rt->emitter.tokens_emitted);
     out->metadata_bytes_emitted = atomic_load(&rt->emitter.bytes_emitted);
     out->metadata_tokens_reused = atomic_load(&rt->emitter.tokens_reused);

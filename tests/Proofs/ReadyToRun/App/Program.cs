@@ -10,7 +10,8 @@ namespace AlvorKit.Proofs.R2R;
 
 // ReadyToRun code under the profiler: callers that inline a patched target in their
 // precompiled code, in its own assembly and (crossgen2 --opt-cross-module) in two others, one
-// loaded only after the patch; and a [NonVersionable] target refused. Writes "r2r.<key>=<value>"
+// loaded only after the patch; a generic target's caller whose instantiation over another
+// assembly's type is precompiled in that assembly's image; and a [NonVersionable] target refused. Writes "r2r.<key>=<value>"
 // lines; ReadyToRunProofs asserts on them. "idle" starts and exits (the start-up JIT counts).
 public static class Program
 {
@@ -52,6 +53,9 @@ public static class Program
     [MethodImpl(MethodImplOptions.NoInlining)]
     private static int CallCrossLate() => LateCallers.Call(Input);
 
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static int CallCrossLateGeneric() => LateCallers.CallGeneric(Input);
+
     private static bool CrossLateLoaded() =>
         AppDomain.CurrentDomain.GetAssemblies().Any(a => a.GetName().Name == "AlvorKit.Proofs.R2R.CrossLate");
 
@@ -66,6 +70,8 @@ public static class Program
         Write("before.caller", caller);
         Write("before.crossEarly.jitted", Jitted(EarlyCallers.Call, out int crossEarly));
         Write("before.crossEarly", crossEarly);
+        Write("before.genericEarly.jitted", Jitted(EarlyCallers.CallGeneric, out int genericEarly));
+        Write("before.genericEarly", genericEarly);
         Write("before.crossLate.loaded", CrossLateLoaded());
 
         MethodInfo target = typeof(R2RTargets).GetMethod(nameof(R2RTargets.Target))!;
@@ -76,6 +82,8 @@ public static class Program
         Write("patched.crossEarly", EarlyCallers.Call(Input));
         Write("patched.crossLate.loadedBefore", CrossLateLoaded());
         Write("patched.crossLate", CallCrossLate());
+        Write("patched.genericEarly", EarlyCallers.CallGeneric(Input));
+        Write("patched.genericLate", CallCrossLateGeneric());
         Write("patched.inliners", patch.ReadTelemetry().InlinersReJITted);
 
         patch.Remove();
@@ -83,6 +91,8 @@ public static class Program
         Write("removed.lateCaller", R2RTargets.LateCaller(Input));
         Write("removed.crossEarly", EarlyCallers.Call(Input));
         Write("removed.crossLate", CallCrossLate());
+        Write("removed.genericEarly", EarlyCallers.CallGeneric(Input));
+        Write("removed.genericLate", CallCrossLateGeneric());
 
         // [NonVersionable]: described with its trait, refused with its status, left as it was.
         MethodInfo fixedTarget = typeof(R2RTargets).GetMethod(nameof(R2RTargets.Fixed))!;
@@ -98,5 +108,10 @@ public static class Program
             Write("fixed.message", e.Message.ReplaceLineEndings(" "));
         }
         Write("fixed.after", R2RTargets.Fixed(Input));
+
+        ProfilerStatus status = interceptor.ReadStatus();
+        Write("status.imagesRefused", status.PrecompiledImagesRefused);
+        Write("status.refusalsOverflowed", status.PrecompiledRefusalsOverflowed);
+        Write("status.methodsRefused", status.PrecompiledMethodsRefused);
     }
 }

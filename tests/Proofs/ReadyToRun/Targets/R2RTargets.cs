@@ -17,6 +17,11 @@ public static class R2RTargets
     [MethodImpl(MethodImplOptions.NoInlining)]
     public static int LateCaller(int x) => Target(x) + 2;
 
+    // Generic: crossgen2 precompiles its instantiation over another proof assembly's type into
+    // that assembly's image (the target inlined), where the runtime looks it up.
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static int Helper<T>(int x) => Target(x) + 6;
+
     // [NonVersionable]: the profiler refuses to patch it.
     [NonVersionable]
     public static int Fixed(int x) => x + 40;
