@@ -143,6 +143,17 @@ static int locate(const pe_view *v, uint32_t rva, uint32_t size, uint64_t *offse
 
 /* ---- NativeFormat (CoreCLR's nativeformatreader.h encoding) ------------------------------ */
 
+/* How many bytes a value takes, from its first byte's low bits (0: an encoding we refuse). */
+static size_t native_length(uint32_t b)
+{
+    return (b & 1u) == 0    ? 1
+           : (b & 2u) == 0  ? 2
+           : (b & 4u) == 0  ? 3
+           : (b & 8u) == 0  ? 4
+           : (b & 16u) == 0 ? 5
+                            : 0;
+}
+
 /* An unsigned value: the low bits of the first byte say its length (x0: 1 byte, x01: 2, x011: 3,
  * x0111: 4, 01111: 4 more bytes). 0 when it does not fit before `end`. */
 static int native_unsigned(const uint8_t *base, size_t end, size_t *at, uint32_t *value)
@@ -151,12 +162,7 @@ static int native_unsigned(const uint8_t *base, size_t end, size_t *at, uint32_t
         return 0;
     const uint8_t *p = base + *at;
     uint32_t b = p[0];
-    size_t length = (b & 1u) == 0    ? 1
-                    : (b & 2u) == 0  ? 2
-                    : (b & 4u) == 0  ? 3
-                    : (b & 8u) == 0  ? 4
-                    : (b & 16u) == 0 ? 5
-                                     : 0;
+    size_t length = native_length(b);
     if (length == 0 || end - *at < length)
         return 0;
     if (length == 1)
@@ -180,12 +186,7 @@ static int native_signed(const uint8_t *base, size_t end, size_t *at, int64_t *v
         return 0;
     const uint8_t *p = base + *at;
     uint32_t b = p[0];
-    size_t length = (b & 1u) == 0    ? 1
-                    : (b & 2u) == 0  ? 2
-                    : (b & 4u) == 0  ? 3
-                    : (b & 8u) == 0  ? 4
-                    : (b & 16u) == 0 ? 5
-                                     : 0;
+    size_t length = native_length(b);
     if (length == 0 || end - *at < length)
         return 0;
     if (length == 1)
