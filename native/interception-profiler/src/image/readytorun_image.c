@@ -179,28 +179,17 @@ static int native_unsigned(const uint8_t *base, size_t end, size_t *at, uint32_t
     return 1;
 }
 
-/* A signed value, same lengths, the last byte sign-extended. */
+/* A signed value: the unsigned encoding of its 7, 14, 21 or 28 low bits (or all 32), sign-extended.
+ */
 static int native_signed(const uint8_t *base, size_t end, size_t *at, int64_t *value)
 {
-    if (*at >= end)
+    size_t start = *at;
+    uint32_t bits = 0;
+    if (!native_unsigned(base, end, at, &bits))
         return 0;
-    const uint8_t *p = base + *at;
-    uint32_t b = p[0];
-    size_t length = native_length(b);
-    if (length == 0 || end - *at < length)
-        return 0;
-    if (length == 1)
-        *value = (int64_t)(int8_t)b >> 1;
-    else if (length == 2)
-        *value = (int64_t)(b >> 2) + (int64_t)(int8_t)p[1] * 64;
-    else if (length == 3)
-        *value = (int64_t)((b >> 3) | ((uint32_t)p[1] << 5)) + (int64_t)(int8_t)p[2] * 8192;
-    else if (length == 4)
-        *value = (int64_t)((b >> 4) | ((uint32_t)p[1] << 4) | ((uint32_t)p[2] << 12)) +
-                 (int64_t)(int8_t)p[3] * 1048576;
-    else
-        *value = (int32_t)rd32(p + 1);
-    *at += length;
+    size_t length = *at - start;
+    int64_t sign = length < 5 ? (int64_t)1 << (7 * length - 1) : (int64_t)1 << 31;
+    *value = ((int64_t)bits ^ sign) - sign;
     return 1;
 }
 
