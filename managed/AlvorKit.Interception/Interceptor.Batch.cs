@@ -80,9 +80,8 @@ public sealed partial class Interceptor
             for (int i = 0; i < batch.Count; i++)
             {
                 (MethodBase target, MethodInfo replacement) = batch[i];
-                if (PatchRegistry.Find(target)?.Holders.FirstOrDefault(p => p.Owner == owner) is { } held)
-                    refusals.Add(new BatchRefusal(i, target, replacement, new InvalidOperationException(
-                        $"{owner.Name} already holds a patch on it ({held}); call Replace on it, or install with another PatchOwner.")));
+                if (AlreadyHeld(target, owner) is { } held)
+                    refusals.Add(new BatchRefusal(i, target, replacement, held));
             }
             ThrowIfRefused(refusals, batch.Count, null);
             // Each description is a round trip to the profiler's worker: a few threads keep it
@@ -113,12 +112,7 @@ public sealed partial class Interceptor
             }
             var patches = new Patch[batch.Count];
             for (int i = 0; i < batch.Count; i++)
-            {
-                NativePatch native = PatchRegistry.Track(batch[i].Target, handles[i]);
-                patches[i] = new Patch(this, native, owner, batch[i].Target) { Replacement = batch[i].Replacement };
-                patches[i].NoteDispatch(Native.Telemetry(handles[i]));
-                Hold(native, patches[i]);
-            }
+                patches[i] = Adopt(batch[i].Target, batch[i].Replacement, owner, handles[i]);
             return patches;
         }
         finally
@@ -175,5 +169,23 @@ public sealed partial class Interceptor
                 Failure(own, batch[i].Target, "Installing a patch on", handles?[i] ?? 0)));
         }
         return new BatchInstallException(refusals, batch.Count, status);
+    }
+
+    /// <summary>Why <paramref name="owner"/> cannot install on <paramref name="target"/> again, or null.</summary>
+    private static InvalidOperationException? AlreadyHeld(MethodBase target, PatchOwner owner) =>
+        PatchRegistry.Find(target)?.Holders.FirstOrDefault(p => p.Owner == owner) is { } held
+            ? new InvalidOperationException(
+                $"{owner.Name} already holds a patch on {Names.Of(target)} ({held}); call Replace on it, or " +
+                "install with another PatchOwner.")
+            : null;
+
+    /// <summary>The Patch of an install the profiler finished: tracked, its dispatch path noted, held.</summary>
+    private Patch Adopt(MethodBase target, MethodInfo replacement, PatchOwner owner, ulong handle)
+    {
+        NativePatch native = PatchRegistry.Track(target, handle);
+        var patch = new Patch(this, native, owner, target) { Replacement = replacement };
+        patch.NoteDispatch(Native.Telemetry(handle));
+        Hold(native, patch);
+        return patch;
     }
 }

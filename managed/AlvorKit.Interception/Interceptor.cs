@@ -190,10 +190,8 @@ public sealed partial class Interceptor : IDisposable
         await Enter(gate, synchronous, cancellationToken).ConfigureAwait(false);
         try
         {
-            if (PatchRegistry.Find(target)?.Holders.FirstOrDefault(p => p.Owner == owner) is { } held)
-                throw new InvalidOperationException(
-                    $"{owner.Name} already holds a patch on {Names.Of(target)} ({held}); call Replace on it, or " +
-                    "install with another PatchOwner.");
+            if (AlreadyHeld(target, owner) is { } held)
+                throw held;
             cancellationToken.ThrowIfCancellationRequested();
             MethodDescription description = DescribeCore(target, "Installing a patch on");
             InterceptionStatus rc = Native.Install(description, entry, MethodOf(target, replacement), owner.Id,
@@ -203,11 +201,7 @@ public sealed partial class Interceptor : IDisposable
             rc = await WaitFor(command, synchronous).ConfigureAwait(false);
             if (rc != InterceptionStatus.Ok)
                 throw Failure(rc, target, "Installing a patch on", handle);
-            NativePatch native = PatchRegistry.Track(target, handle);
-            var patch = new Patch(this, native, owner, target) { Replacement = replacement };
-            patch.NoteDispatch(Native.Telemetry(handle));
-            Hold(native, patch);
-            return patch;
+            return Adopt(target, replacement, owner, handle);
         }
         finally
         {

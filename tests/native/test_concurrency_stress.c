@@ -449,7 +449,6 @@ static void s_publish(s_world *w, uint32_t index, alvk_generation_id id,
     aip_rejit_applied a;
     memset(&a, 0, sizeof a);
     a.requested = 1;
-    a.generation = id;
     a.replaced = previous;
     aip_rejit_commit(&w->st, index, &a);
 }

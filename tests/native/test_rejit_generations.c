@@ -314,12 +314,11 @@ static aip_request_mark mark_requested(alvk_generation_id id)
 }
 
 /* The request granted: what the worker commits after the runtime call returned. */
-static void commit_granted(alvk_generation_id id, aip_prepared_rejit *replaced)
+static void commit_granted(aip_prepared_rejit *replaced)
 {
     aip_rejit_applied a;
     memset(&a, 0, sizeof a);
     a.requested = 1;
-    a.generation = id;
     a.replaced = replaced;
     aip_rejit_commit(&st, patch_index, &a);
 }
@@ -341,7 +340,7 @@ static void a_compilation_inside_the_request_finds_its_generation(void **state)
     aip_rejit_record(&st, MODULE, TOKEN, AIP_EVENT_FINISHED, 0);
     assert_int_equal(aip_rejit_generation_compiled(&st, MODULE, TOKEN, 0, &index), 0);
     assert_int_equal(index, patch_index);
-    commit_granted(g1, replaced);
+    commit_granted(replaced);
     assert_int_equal(state_of(g1), ALVK_GENERATION_ACTIVE);
     assert_int_equal(aip_patch_at(&st, patch_index)->awaiting_compile_since, 0);
     assert_int_equal(aip_patch_at(&st, patch_index)->good_generation, g1);
@@ -361,14 +360,14 @@ static void an_error_inside_the_request_fails_the_generation(void **state)
     aip_prepared_rejit *replaced = aip_rejit_publish(&st, patch_index, s1);
     mark_requested(g1);
     aip_rejit_generation_compiled(&st, MODULE, TOKEN, 0, &index);
-    commit_granted(g1, replaced);
+    commit_granted(replaced);
     assert_int_equal(aip_rejit_begin_generation(&st, patch_index, 1, g1, &g2), ALVK_OK);
     replaced = aip_rejit_publish(&st, patch_index, snapshot(g2));
     mark_requested(g2);
     assert_int_equal(state_of(g1), ALVK_GENERATION_SUPERSEDED);
     assert_int_equal(aip_rejit_generation_compiled(&st, MODULE, TOKEN, (int32_t)0x80131500, &index),
                      1);
-    commit_granted(g2, replaced);
+    commit_granted(replaced);
     assert_int_equal(state_of(g2), ALVK_GENERATION_FAILED);
     assert_int_equal(st.rollbacks_due, 1);
     assert_int_equal(aip_rejit_next_rollback(&st, &due), 1);
@@ -395,7 +394,7 @@ static void a_refused_request_is_undone(void **state)
     mark_requested(g1);
     aip_rejit_record(&st, MODULE, TOKEN, AIP_EVENT_FINISHED, 0);
     aip_rejit_generation_compiled(&st, MODULE, TOKEN, 0, &index);
-    commit_granted(g1, replaced);
+    commit_granted(replaced);
     assert_int_equal(aip_rejit_begin_generation(&st, patch_index, 1, g1, &g2), ALVK_OK);
     aip_request_mark m = mark_requested(g2);
     assert_int_not_equal(aip_patch_at(&st, patch_index)->awaiting_compile_since, 0);

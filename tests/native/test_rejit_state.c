@@ -180,7 +180,11 @@ static void snapshots_callbacks_and_unload(void **state)
     static const uint8_t body[] = {0x0A, 0x17, 0x2A};
     aip_prepared_rejit *prepared = aip_prepared_create(5, body, sizeof body, NULL, 0);
     assert_null(aip_rejit_publish(&st, index, prepared));
-    aip_rejit_note_request(&st, index, 0, aip_monotonic_ns() - 5);
+    aip_request_mark mark;
+    memset(&mark, 0, sizeof mark);
+    mark.index = index;
+    mark.id = 5;
+    aip_rejit_mark_requested(&st, &mark, 1, aip_monotonic_ns() - 5);
     aip_prepared_rejit *got = aip_rejit_acquire_for(&st, MODULE, TOKEN);
     assert_ptr_equal(got, prepared);
     assert_int_equal(atomic_load(&got->refs), 2);

@@ -1,3 +1,4 @@
+using System.Reflection;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using AlvorKit.Interception.Native;
@@ -14,6 +15,10 @@ public abstract class BadInputTargets
     public static int Guarded(int x) => x + 1;
 
     public static int GuardedReplacement(int x) => x + 100;
+
+    /// <summary>What the refused replace_with calls name: a method of its own, so that one wrongly
+    /// accepted would change what Guarded returns.</summary>
+    public static int GuardedOther(int x) => x + 200;
 
     public abstract int Abstract();
 
@@ -108,12 +113,12 @@ public static unsafe class BadInputProof
         string replaceWithZero = library.PatchReplace(handle, Owner, 0).ToString();
         var replaceWith = new SortedDictionary<string, string>(StringComparer.Ordinal);
         {
-            AlvkInstallRequest named = patcher.NameReplacement(valid,
-                Patcher.Method(typeof(BadInputTargets), nameof(BadInputTargets.GuardedReplacement)));
+            MethodInfo other = Patcher.Method(typeof(BadInputTargets), nameof(BadInputTargets.GuardedOther));
+            AlvkInstallRequest named = patcher.NameReplacement(valid, other);
             var good = new AlvkReplacement
             {
-                Size = (uint)sizeof(AlvkReplacement), MethodToken = named.ReplacementToken, EntryPoint = (ulong)replacement,
-                ModuleId = named.ReplacementModuleId,
+                Size = (uint)sizeof(AlvkReplacement), MethodToken = named.ReplacementToken,
+                EntryPoint = (ulong)Patcher.EntryPoint(other), ModuleId = named.ReplacementModuleId,
             };
             replaceWith["null"] = library.PatchReplaceWithNull(handle, Owner).ToString();
             replaceWith["smallStruct"] = library.PatchReplaceWith(handle, Owner, good with { Size = 8 }).ToString();

@@ -108,17 +108,7 @@ public static class DispatchProof
         MethodInfo add = T(nameof(DispatchTargets.Add));
         AlvkInstallRequest request = patcher.NameReplacement(
             patcher.Request(add, Patcher.Method(cross, "Add"), owner), Patcher.Method(cross, "Wide"));
-        Func<string> call = () =>
-        {
-            try
-            {
-                return $"{DispatchTargets.Add(3, 4)}";
-            }
-            catch (Exception e)
-            {
-                return e.GetType().Name;
-            }
-        };
+        Func<string> call = () => Patcher.Outcome(() => DispatchTargets.Add(3, 4));
         CommandOutcome install = patcher.Finish(library.PatchInstall(request, out ulong handle), handle);
         TelemetryReport installed = patcher.ReadTelemetry(handle);
         library.PatchGetTelemetry(handle, out AlvkPatchTelemetry t);

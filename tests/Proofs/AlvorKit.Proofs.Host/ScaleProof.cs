@@ -183,7 +183,7 @@ public static class ScaleProof
                 call = library.PatchInstallBatchRaw(nullRequests ? null : r, count, nullHandles ? null : h,
                     nullStatuses ? null : s);
             results[name] = new BatchBadInput(call.ToString(),
-                [.. statuses.Take((int)Math.Min(count, (uint)statuses.Length)).Select(s => s == (AlvkStatus)(-1) ? "untouched" : s.ToString())],
+                StatusNames(statuses),
                 library.LastCommand(), before, Counts(library));
         }
         AlvkInstallRequest[] good = Requests(patcher, n, replacement);
@@ -241,9 +241,14 @@ public static class ScaleProof
             call = library.PatchInstallBatchRaw((AlvkInstallRequest*)b, (uint)requests.Length, h, s);
         }
         return new BatchBadInput(call.ToString(),
-            [.. statuses.Select(s => s == (AlvkStatus)(-1) ? "untouched" : s.ToString())],
+            StatusNames(statuses),
             library.LastCommand(), before, Counts(library));
     }
+
+    // Every entry of the statuses array, as the call left it: one the profiler did not write
+    // (still -1) is "untouched", whatever the count said.
+    private static List<string> StatusNames(AlvkStatus[] statuses) =>
+        [.. statuses.Select(s => s == (AlvkStatus)(-1) ? "untouched" : s.ToString())];
 
     public static ScaleBoundReport Bound()
     {

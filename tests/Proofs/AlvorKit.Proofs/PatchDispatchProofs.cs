@@ -58,7 +58,6 @@ public sealed class PatchDispatchProofs
         DispatchReport report = Report(tiering);
         Assert.Equal(ShapeNames.Order(), report.Shapes.Keys.Order());
         Assert.Equal(ShapeNames.Order(), report.CalliShapes.Keys.Order());
-        Assert.True(report.Shapes.Count >= 12);
     }
 
     [Theory]
@@ -224,6 +223,7 @@ public sealed class PatchDispatchProofs
         Assert.True(r.InstalledTelemetry.DispatchPath == "DirectCall", $"{r.InstalledTelemetry}");
         Assert.True(r.Generation.State == "Failed" && r.Generation.Status == "CompilationFailed", $"{r.Generation}");
         Assert.True(r.Outcomes.Keys.All(k => k is "MissingMethodException" or "7"), $"{string.Join(", ", r.Outcomes)}");
+        Assert.True(r.Outcomes.ContainsKey("MissingMethodException"), $"{string.Join(", ", r.Outcomes)}");
         Assert.True(r.Restored.Ok, $"{r.Restored}");
         Assert.True(r.Telemetry.DispatchPath == "None" && r.Telemetry.CallToken == 0 && r.Telemetry.Replacement == 0,
             $"{r.Telemetry}");

@@ -84,10 +84,8 @@ public sealed class ReadyToRunProofs
         // (CrossEarly's first call JIT-compiled it), so the JIT's own inline tracking applies.
         foreach (string name in new[] { "AlvorKit.Proofs.R2R.CrossEarly", "AlvorKit.Proofs.R2R.CrossLate" })
             Assert.Contains($"{name}: ReadyToRun code that may inline an allowlisted assembly", run.Stderr, StringComparison.Ordinal);
-        // The app references the allowlisted assembly too, but its section 119 lists only
-        // inlinees of its own: it keeps its code.
-        Assert.DoesNotContain("AlvorKit.Proofs.R2R: ReadyToRun", run.Stderr, StringComparison.Ordinal);
-        // The status counts them: the two images, and their methods' refused searches (at least
+        // The status counts them: the two images (not the app, which references the allowlisted
+        // assembly too but whose section 119 lists only inlinees of its own), and their methods' refused searches (at least
         // Call, CallGeneric and Helper<EarlyTag> in CrossEarly, and Call in CrossLate).
         AssertValue(tiering, "status.imagesRefused", "2");
         AssertValue(tiering, "status.refusalsOverflowed", "0");

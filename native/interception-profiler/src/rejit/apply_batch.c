@@ -114,7 +114,6 @@ static void publish_all(const aip_apply_env *env, batch_install *w, aip_request_
         }
         x->a.requested = 1;
         x->a.request_hresult = hr;
-        x->a.generation = x->held.id;
         x->published = 1;
     }
 }

@@ -93,7 +93,7 @@ static alvk_status publish(const aip_apply_env *env, uint32_t index, const aip_p
 {
     assert(!a->requested && "one request per commit");
     if (env->held != NULL) { /* a batch's install: published with the others, or not at all */
-        aip_held_publish h = {prepared, id, p->module_id, p->token, p->telemetry.flags, 1};
+        aip_held_publish h = {prepared, id, p->module_id, p->token, p->telemetry.flags};
         *env->held = h;
         return ALVK_OK;
     }
@@ -112,7 +112,6 @@ static alvk_status publish(const aip_apply_env *env, uint32_t index, const aip_p
     }
     a->requested = 1;
     a->request_hresult = hr;
-    a->generation = id;
     a->replaced = previous;
     return ALVK_OK;
 }

@@ -58,7 +58,6 @@ typedef struct aip_held_publish {
     uintptr_t module_id;
     uint32_t token;
     uint32_t flags; /* the patch's install flags (ALVK_INSTALL_INLINER_FALLBACK) */
-    int held;       /* 1 once the install reached its publish */
 } aip_held_publish;
 
 /* The state the apply path reads and changes. */

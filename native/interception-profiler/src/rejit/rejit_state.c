@@ -392,24 +392,6 @@ void aip_rejit_set_dispatch(aip_rejit_state *st, uint32_t index, uint32_t calli_
     aip_mutex_unlock(&st->lock);
 }
 
-static void note_request_locked(aip_rejit_state *st, uint32_t index, int32_t hresult,
-                                uint64_t queued_ns)
-{
-    aip_patch_at(st, index)->telemetry.request_hresult = hresult;
-    if (hresult >= 0) {
-        aip_patch_at(st, index)->awaiting_compile_since = queued_ns;
-        st->last_requested = (int32_t)index;
-    }
-}
-
-void aip_rejit_note_request(aip_rejit_state *st, uint32_t index, int32_t hresult,
-                            uint64_t queued_ns)
-{
-    aip_mutex_lock(&st->lock);
-    note_request_locked(st, index, hresult, queued_ns);
-    aip_mutex_unlock(&st->lock);
-}
-
 void aip_rejit_commit(aip_rejit_state *st, uint32_t index, aip_rejit_applied *a)
 {
     aip_mutex_lock(&st->lock);

@@ -1,5 +1,5 @@
 /* RejitState: the patch table's command transitions. A command is queued (begin_*, then
- * issue), the worker records what it learns (publish, set_target, set_dispatch, note_request)
+ * issue), the worker records what it learns (publish, set_target, set_dispatch, commit)
  * and finishes it (finish or discard); callers wait for it. Every transition happens under the
  * table's one lock (patch_table.h). Pure: no runtime calls, so every transition is unit-tested.
  * The owner set, the generation chain and the callbacks' accounting have their own files. */
@@ -123,23 +123,18 @@ void aip_rejit_set_target(aip_rejit_state *st, uint32_t index, uintptr_t module_
                           uint32_t module_epoch);
 void aip_rejit_set_dispatch(aip_rejit_state *st, uint32_t index, uint32_t calli_token,
                             int32_t metadata_hresult, uint64_t replacement);
-/* After RequestReJIT(WithInliners): its HRESULT; on success the patch awaits compilation
- * since queued_ns and is the one unattributed inliner callbacks are counted on. */
-void aip_rejit_note_request(aip_rejit_state *st, uint32_t index, int32_t hresult,
-                            uint64_t queued_ns);
 
 /* What the worker learned applying a command, committed in one transition (the request's
  * HRESULT, the owner's body, the dispatch telemetry, the command's end, in that order): each
  * part only when its flag (or owner) is set. The requested generation itself was made current
  * before the runtime was asked (aip_rejit_mark_requested), not here. */
 typedef struct aip_rejit_applied {
-    int requested;                 /* a ReJIT request succeeded: */
-    int32_t request_hresult;       /*   its HRESULT */
-    alvk_generation_id generation; /*   the generation it made current */
-    aip_prepared_rejit *replaced;  /*   the snapshot it replaced (the commit releases it) */
-    uint64_t owner_body;           /* set_owner_body's owner (0: none) ... */
-    uint64_t owner_replacement;    /*   ... and replacement */
-    int dispatch;                  /* set_dispatch: */
+    int requested;                /* a ReJIT request succeeded: */
+    int32_t request_hresult;      /*   its HRESULT */
+    aip_prepared_rejit *replaced; /*   the snapshot it replaced (the commit releases it) */
+    uint64_t owner_body;          /* set_owner_body's owner (0: none) ... */
+    uint64_t owner_replacement;   /*   ... and replacement */
+    int dispatch;                 /* set_dispatch: */
     uint32_t calli_token;
     int32_t metadata_hresult;
     uint64_t replacement;

@@ -3,6 +3,7 @@
  * here calls the runtime. */
 #include "runtime/profiler_runtime.h"
 
+#include "coreclr/cor_metadata_defs.h"
 #include "generation/generation_validate.h"
 #include "rejit/apply_batch.h"
 #include "rejit/apply_generation.h"
@@ -41,7 +42,7 @@ static alvk_status check_replacement_method(uint64_t module_id, uint32_t token)
 {
     if ((module_id == 0) != (token == 0) || (uintptr_t)module_id != module_id)
         return ALVK_E_INVALID_FLAGS;
-    if (token != 0 && ((token & 0xFF000000u) != 0x06000000u || (token & 0x00FFFFFFu) == 0))
+    if (token != 0 && (AIP_TYPE_FROM_TOKEN(token) != mdtMethodDef || AIP_IS_NIL_TOKEN(token)))
         return ALVK_E_TOKEN_NOT_METHODDEF;
     return ALVK_OK;
 }
