@@ -21,7 +21,7 @@
  *   CORECLR_PROFILER_PATH=<absolute path of this library>   (or the _64 / _ARM64 variants)
  *   ALVORKIT_INTERCEPTION_PROFILER_PATH=<the same absolute path>
  *   ALVORKIT_INTERCEPTION_MODULES=<assembly simple names separated by ';', or '*'>
- *   ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING=1                (optional)
+ *   ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING=sampled|exact|1  (optional; 1 means exact)
  *   ALVORKIT_INTERCEPTION_MAX_PATCHES=<patch table bound>        (optional, ABI 3.4)
  * Managed code then opens the already-loaded library through
  * ALVORKIT_INTERCEPTION_PROFILER_PATH and calls the functions below.
@@ -61,7 +61,7 @@ extern "C" {
  * a library whose minor is greater or equal to its own.
  * ------------------------------------------------------------------------------------- */
 #define ALVK_ABI_VERSION_MAJOR 3
-#define ALVK_ABI_VERSION_MINOR 4
+#define ALVK_ABI_VERSION_MINOR 5
 #define ALVK_ABI_VERSION_PATCH 0
 
 #define ALVK_MAKE_VERSION(major, minor, patch) \
@@ -105,7 +105,7 @@ extern "C" {
       "the runtime does not provide ICorProfilerInfo10 or newer")                            \
     X(ALVK_E_EVENT_MASK_REFUSED, 105, "the runtime refused the profiler's event mask")        \
     X(ALVK_E_ALLOCATION_FLAG_MALFORMED, 106,                                                 \
-      "ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING must be unset, 0 or 1")                    \
+      "ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING must be unset, 0, 1, exact or sampled")     \
     X(ALVK_E_ALLOCATION_SIZING_MALFORMED, 107,                                               \
       "ALVORKIT_INTERCEPTION_ALLOCATION_TYPES or _SAMPLES is not a whole number within its bounds") \
     X(ALVK_E_PATCH_CAPACITY_MALFORMED, 108,                                                  \
@@ -180,11 +180,17 @@ extern "C" {
     X(ALVK_E_STACK_TYPE_MISMATCH, 510,                                                     \
       "the body is not type-safe: an instruction finds a stack type it cannot take")         \
     X(ALVK_E_ALLOCATION_PROFILING_OFF, 600,                                                \
-      "allocation capture needs ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING=1 at startup")   \
+      "allocation capture needs ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING at startup")     \
     X(ALVK_E_CAPTURE_ACTIVE, 601, "a capture window is already open")                      \
     X(ALVK_E_CAPTURE_NOT_ACTIVE, 602, "no capture window is open")                         \
     X(ALVK_E_NO_CAPTURE, 603, "no capture window has ended yet")                           \
-    X(ALVK_E_UNKNOWN_FUNCTION, 604, "the runtime does not know that FunctionID")
+    X(ALVK_E_UNKNOWN_FUNCTION, 604, "the runtime does not know that FunctionID")           \
+    X(ALVK_E_CAPTURE_STOPPING, 605,                                                        \
+      "the previous window's sampling session has not stopped yet; try again later")       \
+    X(ALVK_E_CAPTURE_SESSION_FAILED, 606,                                                  \
+      "the runtime refused the sampling session (EventPipeStartSession failed)")           \
+    X(ALVK_E_CAPTURE_CONTROL_UNAVAILABLE, 607,                                             \
+      "the thread that opens and stops sampling sessions is not running")
 
 typedef enum alvk_status {
 #define ALVK_STATUS_ENUM_ENTRY(name, value, description) name = value,
@@ -232,7 +238,7 @@ typedef struct alvk_runtime_status {
     uint16_t runtime_qfe;
     alvk_allowlist_kind allowlist_kind;
     uint32_t allowlist_count;      /* names in `allowlist` (0 for NONE and ALL) */
-    uint32_t allocation_profiling; /* 1 when ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING=1 */
+    uint32_t allocation_profiling; /* an alvk_allocation_profiling: 0 off, 1 exact, 2 sampled */
     uint32_t worker_alive;         /* 1 while the native worker thread runs */
     int32_t worker_init_hresult;   /* HRESULT of the worker's InitializeCurrentThread */
     uint32_t queue_capacity;       /* worker queue slots */
@@ -667,13 +673,28 @@ typedef struct alvk_generation_result {
 /* ---------------------------------------------------------------------------------------
  * Allocation capture windows
  *
- * Only with ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING=1 at startup. Between
- * alvk_capture_begin and alvk_capture_end, every allocation is counted per type, exactly,
- * into a table preallocated at startup; a sampled window also records the allocating
- * thread's stack about once every `sample_interval_bytes` allocated bytes (geometric
- * distances, so periodic allocation patterns cannot bias it) into preallocated storage.
- * The allocation callback only does atomic accounting and the stack walk; names, modules,
- * tokens and IL offsets are resolved after the window ends.
+ * Chosen at startup by ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING (alvk_allocation_profiling):
+ *
+ * - sampled: the runtime keeps its fast allocation paths. A window opens an in-process
+ *   EventPipe session for the runtime's AllocationSampled event (.NET 10: each allocated
+ *   byte is sampled with probability 1/102400); per type, the window reports unbiased
+ *   estimates of the objects and bytes allocated, each with a 95% interval, and the
+ *   allocating stack of every stack_every-th sampled event. Objects on the large and the
+ *   pinned object heaps are counted exactly (they go through the runtime's slow path
+ *   anyway). The session is opened and stopped by the profiler's capture-control thread,
+ *   never by the caller: alvk_capture_begin returns before the runtime delivers the first
+ *   sample (ALVK_CAPTURE_WAIT_UNTIL_SAMPLING makes it wait), and alvk_capture_end waits at
+ *   most ALVK_CAPTURE_STOP_BOUND_MS for the session to stop.
+ * - exact (or 1): the runtime calls the profiler for every allocation of the process, which
+ *   makes every allocation slower for the life of the process, window open or not
+ *   (docs/Benchmarks.md has the figures; the profiler says so once on stderr at startup).
+ *   A window counts every object exactly; a sampled window also records the allocating
+ *   stack about once every `sample_interval_bytes` allocated bytes (geometric distances),
+ *   from the same callback.
+ *
+ * Counts, samples and stacks go into storage preallocated at startup; the callbacks only do
+ * atomic accounting and the stack walk. Names, modules, tokens and IL offsets are resolved
+ * after the window ends.
  * ------------------------------------------------------------------------------------- */
 #define ALVK_MAX_SAMPLE_FRAMES 64
 #define ALVK_TYPE_NAME_CAPACITY 512
@@ -687,45 +708,114 @@ typedef struct alvk_generation_result {
 #define ALVK_MAX_TYPE_SLOTS 1048576u
 #define ALVK_DEFAULT_SAMPLE_SLOTS 1024u
 #define ALVK_MAX_SAMPLE_SLOTS 262144u
+/* Sampled profiling (ABI 3.5): the runtime's mean distance between two AllocationSampled
+ * events of a thread (a constant of .NET 10), how long alvk_capture_end waits for the
+ * session to stop, and how long ALVK_CAPTURE_WAIT_UNTIL_SAMPLING waits for it to start. */
+#define ALVK_RUNTIME_SAMPLING_MEAN_BYTES 102400u
+#define ALVK_CAPTURE_STOP_BOUND_MS 2000u
+#define ALVK_CAPTURE_START_BOUND_MS 10000u
+/* stack_every's largest value. */
+#define ALVK_MAX_STACK_EVERY 1000000u
+
+/* What ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING chose (alvk_runtime_status's
+ * allocation_profiling; alvk_capture_summary's source). ABI 3.5. */
+typedef enum alvk_allocation_profiling {
+    ALVK_ALLOCATION_PROFILING_OFF = 0,
+    ALVK_ALLOCATION_PROFILING_EXACT = 1,   /* "1" or "exact" */
+    ALVK_ALLOCATION_PROFILING_SAMPLED = 2, /* "sampled" */
+    ALVK_ALLOCATION_PROFILING_MAX_ENUM = 0x7FFFFFFF
+} alvk_allocation_profiling;
 
 typedef enum alvk_capture_mode {
-    ALVK_CAPTURE_COUNT_ONLY = 0, /* exact per-type counts only */
+    ALVK_CAPTURE_COUNT_ONLY = 0, /* per-type counts only (estimates when sampled) */
     ALVK_CAPTURE_SAMPLED = 1,    /* counts, plus sampled stacks */
     ALVK_CAPTURE_MODE_MAX_ENUM = 0x7FFFFFFF
 } alvk_capture_mode;
 
+/* alvk_capture_options's flags (ABI 3.5; the field was `reserved`, always 0 before). */
+/* alvk_capture_begin returns once the sampling session has started (or failed, or
+ * ALVK_CAPTURE_START_BOUND_MS passed), instead of at once. For tools and tests: the first
+ * session of a process can take a few hundred milliseconds to start. Sampled profiling only;
+ * ignored in exact profiling (a window there counts from the moment begin returns). */
+#define ALVK_CAPTURE_WAIT_UNTIL_SAMPLING 0x1u
+#define ALVK_CAPTURE_VALID_FLAGS 0x1u
+
 typedef struct alvk_capture_options {
     uint32_t size;                  /* sizeof(alvk_capture_options) */
     alvk_capture_mode mode;
-    uint32_t sample_interval_bytes; /* mean distance between samples; 0: the default */
+    uint32_t sample_interval_bytes; /* exact profiling: mean distance between samples; 0: the
+                                       default. Sampled profiling: must be 0 or
+                                       ALVK_RUNTIME_SAMPLING_MEAN_BYTES (the runtime's) */
     uint32_t max_samples;           /* 0: all the storage; at most the storage */
     uint32_t max_frames;            /* per sample, 1..ALVK_MAX_SAMPLE_FRAMES; 0: the maximum */
-    uint32_t reserved;              /* 0 */
-    uint64_t seed;                  /* of the sampling distances; 0: chosen by the profiler */
+    uint32_t flags;                 /* ALVK_CAPTURE_*; other bits: ALVK_E_INVALID_FLAGS */
+    uint64_t seed;                  /* of the sampling distances; 0: chosen by the profiler
+                                       (exact profiling; sampled profiling uses the runtime's) */
+    /* ABI 3.5. Sampled profiling, ALVK_CAPTURE_SAMPLED windows: walk the stack of one
+     * sampled event in stack_every (1..ALVK_MAX_STACK_EVERY; 0 means 1); each stack then
+     * stands for stack_every events' estimated bytes. Must be 0 or 1 in exact profiling. */
+    uint32_t stack_every;
+    uint32_t reserved2;             /* 0 */
 } alvk_capture_options;
+
+/* alvk_capture_summary's flags (ABI 3.5). */
+/* The runtime refused the sampling session: session_hresult says why; the window counted
+ * only large and pinned objects. */
+#define ALVK_CAPTURE_SESSION_REFUSED 0x1u
+/* The session had not stopped ALVK_CAPTURE_STOP_BOUND_MS after the window closed; the
+ * window's results are complete (nothing after the close is counted), and
+ * alvk_capture_begin answers ALVK_E_CAPTURE_STOPPING until the runtime returns. */
+#define ALVK_CAPTURE_STOP_PENDING 0x2u
+/* The window closed before the session started: no sampled event was counted. */
+#define ALVK_CAPTURE_CLOSED_BEFORE_SAMPLING 0x4u
 
 typedef struct alvk_capture_summary {
     uint32_t size;                /* in: sizeof(alvk_capture_summary) */
     alvk_capture_mode mode;
     uint32_t type_count;          /* distinct types counted */
-    uint32_t sample_count;        /* samples kept */
-    uint64_t total_objects;       /* every allocation in the window, overflow included */
+    uint32_t sample_count;        /* samples (stacks) kept */
+    uint64_t total_objects;       /* every allocation in the window, overflow included
+                                     (sampled profiling: the estimate) */
     uint64_t total_bytes;
     uint64_t overflow_objects;    /* allocations of types the full table could not take */
     uint64_t overflow_bytes;
-    uint64_t dropped_samples;     /* sampling points reached while the storage was full */
+    uint64_t dropped_samples;     /* stacks due while the storage was full */
     uint64_t elapsed_ns;          /* begin -> end */
     uint32_t type_slots;          /* capacity fixed at startup */
     uint32_t sample_slots;
+    /* ABI 3.5 */
+    alvk_allocation_profiling source; /* EXACT: exact counts; SAMPLED: estimates */
+    uint32_t flags;               /* ALVK_CAPTURE_SESSION_REFUSED | _STOP_PENDING | ... */
+    uint64_t sampled_events;      /* AllocationSampled events the window counted */
+    uint64_t large_objects;       /* exact, sampled profiling: on the large object heap */
+    uint64_t large_bytes;
+    uint64_t pinned_objects;      /* exact, sampled profiling: on the pinned object heap */
+    uint64_t pinned_bytes;
+    uint64_t sampling_started_ns; /* begin -> the session started (0: it never did) */
+    uint64_t session_stop_ns;     /* how long the session's stop took (0: still pending) */
+    int32_t session_hresult;      /* EventPipeStartSession's HRESULT (sampled profiling) */
+    uint32_t stack_every;         /* in force */
 } alvk_capture_summary;
 
 typedef struct alvk_type_count {
     uint32_t size;                /* sizeof(alvk_type_count) */
     uint32_t reserved;
     uint64_t class_id;
-    uint64_t count;
+    uint64_t count;               /* exact, or (sampled profiling) the estimate */
     uint64_t bytes;
     char name[ALVK_TYPE_NAME_CAPACITY]; /* "System.Collections.Generic.List<System.Int32>" */
+    /* ABI 3.5. Sampled profiling: the 95% interval of count and bytes (normal approximation
+     * of the Horvitz-Thompson estimator; the exact large and pinned objects add no width),
+     * the sampled events the estimate rests on, and the objects of the type counted exactly
+     * (large and pinned heaps; included in count and bytes). Exact profiling: the interval
+     * is [count, count] and [bytes, bytes], samples 0, exact_* equal count and bytes. */
+    uint64_t count_low;
+    uint64_t count_high;
+    uint64_t bytes_low;
+    uint64_t bytes_high;
+    uint64_t samples;
+    uint64_t exact_count;
+    uint64_t exact_bytes;
 } alvk_type_count;
 
 typedef struct alvk_frame {
@@ -740,9 +830,35 @@ typedef struct alvk_sample {
     uint32_t size;                /* sizeof(alvk_sample) */
     uint32_t frame_count;
     uint64_t class_id;            /* the type whose allocation took the sample */
-    uint64_t weight_bytes;        /* bytes this sample stands for (the sampling interval) */
+    uint64_t weight_bytes;        /* bytes this sample stands for (exact profiling: the
+                                     sampling interval; sampled: the event's unbiased weight
+                                     size / (1 - q^size), times stack_every) */
     alvk_frame frames[ALVK_MAX_SAMPLE_FRAMES]; /* innermost first */
 } alvk_sample;
+
+/* The capture machinery now (ABI 3.5), for tools and tests. */
+typedef enum alvk_capture_phase {
+    ALVK_CAPTURE_PHASE_IDLE = 0,     /* no window; the last session (if any) stopped */
+    ALVK_CAPTURE_PHASE_OPENING = 1,  /* a window is open; its session is being started */
+    ALVK_CAPTURE_PHASE_OPEN = 2,     /* a window is open and counting (sampled: delivering) */
+    ALVK_CAPTURE_PHASE_CLOSING = 3,  /* alvk_capture_end is running */
+    ALVK_CAPTURE_PHASE_STOPPING = 4, /* no window; a session's stop has not returned yet */
+    ALVK_CAPTURE_PHASE_MAX_ENUM = 0x7FFFFFFF
+} alvk_capture_phase;
+
+typedef struct alvk_capture_state {
+    uint32_t size;                /* sizeof(alvk_capture_state) */
+    alvk_capture_phase phase;
+    alvk_allocation_profiling profiling;
+    int32_t session_hresult;      /* of the last EventPipeStartSession (0 before any) */
+    uint64_t sessions_started;    /* sampling sessions started in this process */
+    uint64_t sessions_stopped;    /* and stopped (the runtime returned) */
+    uint64_t stop_hangs;          /* stops that outlasted ALVK_CAPTURE_STOP_BOUND_MS */
+    uint64_t events_in_windows;   /* AllocationSampled events counted, all windows */
+    uint64_t events_outside_windows; /* delivered while no window counted (ignored) */
+    uint64_t windows_opened;
+    uint64_t current_window_events; /* of the open window, so far */
+} alvk_capture_state;
 
 typedef struct alvk_method_info {
     uint32_t size;                /* sizeof(alvk_method_info) */
@@ -912,9 +1028,16 @@ ALVK_API alvk_status ALVK_CALL alvk_generation_get_result(alvk_patch_handle hand
                                                          uint32_t capacity);
 
 /* Opens a capture window. ALVK_E_ALLOCATION_PROFILING_OFF without the startup variable,
- * ALVK_E_CAPTURE_ACTIVE while one is open, ALVK_E_INVALID_FLAGS for an unknown mode or a
- * nonzero reserved field, ALVK_E_LIMIT_EXCEEDED for max_frames, max_samples or
- * sample_interval_bytes outside their bounds. */
+ * ALVK_E_CAPTURE_ACTIVE while one is open, ALVK_E_CAPTURE_STOPPING while the previous
+ * window's session has not stopped, ALVK_E_INVALID_FLAGS for an unknown mode or flag or a
+ * nonzero reserved2, ALVK_E_LIMIT_EXCEEDED for max_frames, max_samples, stack_every or
+ * sample_interval_bytes outside their bounds (sampled profiling: sample_interval_bytes other
+ * than 0 or ALVK_RUNTIME_SAMPLING_MEAN_BYTES, or stack_every above 1 in exact profiling),
+ * ALVK_E_CAPTURE_CONTROL_UNAVAILABLE when the capture-control thread is gone. Sampled
+ * profiling: returns without waiting for the session unless ALVK_CAPTURE_WAIT_UNTIL_SAMPLING;
+ * with it, ALVK_E_CAPTURE_SESSION_FAILED (the window is closed again) when the runtime refused
+ * the session, ALVK_E_TIMEOUT (the window stays open and samples once the session starts)
+ * after ALVK_CAPTURE_START_BOUND_MS. */
 ALVK_API alvk_status ALVK_CALL alvk_capture_begin(const alvk_capture_options *options);
 
 /* Closes the window, resolves what it recorded, and summarizes it. The results stay
@@ -922,7 +1045,10 @@ ALVK_API alvk_status ALVK_CALL alvk_capture_begin(const alvk_capture_options *op
  * ALVK_E_CAPTURE_NOT_ACTIVE when none is open, ALVK_E_QUEUE_FULL, ALVK_E_WORKER_UNAVAILABLE,
  * ALVK_E_NOT_ATTACHED. Once the window is closed: ALVK_OK; ALVK_E_TIMEOUT when the worker
  * took more than 10 s to resolve it (the summary is written; the results become readable
- * when the worker finishes, alvk_capture_read_* answer ALVK_E_NO_CAPTURE until then). */
+ * when the worker finishes, alvk_capture_read_* answer ALVK_E_NO_CAPTURE until then).
+ * Sampled profiling: nothing allocated after this call began is counted; the call waits at
+ * most ALVK_CAPTURE_STOP_BOUND_MS for the session to stop (ALVK_CAPTURE_STOP_PENDING in the
+ * summary's flags when it did not). Never call it from inside a runtime callback. */
 ALVK_API alvk_status ALVK_CALL alvk_capture_end(alvk_capture_summary *summary);
 
 /* Copies per-type counts of the last ended window, from index `first`, up to capacity;
@@ -937,6 +1063,10 @@ ALVK_API alvk_status ALVK_CALL alvk_capture_read_samples(uint32_t first, alvk_sa
 /* Names the method of a frame (FunctionID), for reports. */
 ALVK_API alvk_status ALVK_CALL alvk_capture_describe_function(uint64_t function_id,
                                                              alvk_method_info *out);
+
+/* The capture machinery's phase and counters (ABI 3.5). ALVK_E_ALLOCATION_PROFILING_OFF
+ * without the startup variable (the fields are still filled: phase IDLE, profiling OFF). */
+ALVK_API alvk_status ALVK_CALL alvk_capture_get_state(alvk_capture_state *out);
 
 #ifdef __cplusplus
 }

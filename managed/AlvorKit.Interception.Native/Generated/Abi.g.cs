@@ -13,7 +13,7 @@ namespace AlvorKit.Interception.Native;
 public static class AlvkConstants
 {
     public const uint AbiVersionMajor = 3;
-    public const uint AbiVersionMinor = 4;
+    public const uint AbiVersionMinor = 5;
     public const uint AbiVersionPatch = 0;
     public const uint MaxAllowlistEntries = 32;
     public const uint MaxModuleNameLength = 127;
@@ -43,6 +43,15 @@ public static class AlvkConstants
     public const uint MaxTypeSlots = 1048576;
     public const uint DefaultSampleSlots = 1024;
     public const uint MaxSampleSlots = 262144;
+    public const uint RuntimeSamplingMeanBytes = 102400;
+    public const uint CaptureStopBoundMs = 2000;
+    public const uint CaptureStartBoundMs = 10000;
+    public const uint MaxStackEvery = 1000000;
+    public const uint CaptureWaitUntilSampling = 1;
+    public const uint CaptureValidFlags = 1;
+    public const uint CaptureSessionRefused = 1;
+    public const uint CaptureStopPending = 2;
+    public const uint CaptureClosedBeforeSampling = 4;
 }
 
 /// <summary>alvk_status.</summary>
@@ -115,6 +124,9 @@ public enum AlvkStatus : int
     CaptureNotActive = 602,
     NoCapture = 603,
     UnknownFunction = 604,
+    CaptureStopping = 605,
+    CaptureSessionFailed = 606,
+    CaptureControlUnavailable = 607,
 }
 
 /// <summary>alvk_allowlist_kind.</summary>
@@ -210,11 +222,29 @@ public enum AlvkGenerationState : int
     Rejected = 5,
 }
 
+/// <summary>alvk_allocation_profiling.</summary>
+public enum AlvkAllocationProfiling : int
+{
+    Off = 0,
+    Exact = 1,
+    Sampled = 2,
+}
+
 /// <summary>alvk_capture_mode.</summary>
 public enum AlvkCaptureMode : int
 {
     CountOnly = 0,
     Sampled = 1,
+}
+
+/// <summary>alvk_capture_phase.</summary>
+public enum AlvkCapturePhase : int
+{
+    Idle = 0,
+    Opening = 1,
+    Open = 2,
+    Closing = 3,
+    Stopping = 4,
 }
 
 /// <summary>alvk_runtime_status: 4304 bytes.</summary>
@@ -449,7 +479,7 @@ public unsafe partial struct AlvkGenerationResult
     public uint Reserved;
 }
 
-/// <summary>alvk_capture_options: 32 bytes.</summary>
+/// <summary>alvk_capture_options: 40 bytes.</summary>
 [StructLayout(LayoutKind.Sequential)]
 public unsafe partial struct AlvkCaptureOptions
 {
@@ -458,11 +488,13 @@ public unsafe partial struct AlvkCaptureOptions
     public uint SampleIntervalBytes;
     public uint MaxSamples;
     public uint MaxFrames;
-    public uint Reserved;
+    public uint Flags;
     public ulong Seed;
+    public uint StackEvery;
+    public uint Reserved2;
 }
 
-/// <summary>alvk_capture_summary: 72 bytes.</summary>
+/// <summary>alvk_capture_summary: 144 bytes.</summary>
 [StructLayout(LayoutKind.Sequential)]
 public unsafe partial struct AlvkCaptureSummary
 {
@@ -478,9 +510,20 @@ public unsafe partial struct AlvkCaptureSummary
     public ulong ElapsedNs;
     public uint TypeSlots;
     public uint SampleSlots;
+    public AlvkAllocationProfiling Source;
+    public uint Flags;
+    public ulong SampledEvents;
+    public ulong LargeObjects;
+    public ulong LargeBytes;
+    public ulong PinnedObjects;
+    public ulong PinnedBytes;
+    public ulong SamplingStartedNs;
+    public ulong SessionStopNs;
+    public int SessionHResult;
+    public uint StackEvery;
 }
 
-/// <summary>alvk_type_count: 544 bytes.</summary>
+/// <summary>alvk_type_count: 600 bytes.</summary>
 [StructLayout(LayoutKind.Sequential)]
 public unsafe partial struct AlvkTypeCount
 {
@@ -490,6 +533,13 @@ public unsafe partial struct AlvkTypeCount
     public ulong Count;
     public ulong Bytes;
     public fixed byte NameUtf8[512];
+    public ulong CountLow;
+    public ulong CountHigh;
+    public ulong BytesLow;
+    public ulong BytesHigh;
+    public ulong Samples;
+    public ulong ExactCount;
+    public ulong ExactBytes;
 }
 
 /// <summary>alvk_frame: 40 bytes.</summary>
@@ -512,6 +562,23 @@ public unsafe partial struct AlvkSample
     public ulong ClassId;
     public ulong WeightBytes;
     public AlvkFrameArray64 Frames;
+}
+
+/// <summary>alvk_capture_state: 72 bytes.</summary>
+[StructLayout(LayoutKind.Sequential)]
+public unsafe partial struct AlvkCaptureState
+{
+    public uint Size;
+    public AlvkCapturePhase Phase;
+    public AlvkAllocationProfiling Profiling;
+    public int SessionHResult;
+    public ulong SessionsStarted;
+    public ulong SessionsStopped;
+    public ulong StopHangs;
+    public ulong EventsInWindows;
+    public ulong EventsOutsideWindows;
+    public ulong WindowsOpened;
+    public ulong CurrentWindowEvents;
 }
 
 /// <summary>alvk_method_info: 280 bytes.</summary>
@@ -558,6 +625,7 @@ public unsafe partial struct AlvkExports
     public delegate* unmanaged<uint, AlvkTypeCount*, uint, uint*, AlvkStatus> CaptureReadTypes;
     public delegate* unmanaged<uint, AlvkSample*, uint, uint*, AlvkStatus> CaptureReadSamples;
     public delegate* unmanaged<ulong, AlvkMethodInfo*, AlvkStatus> CaptureDescribeFunction;
+    public delegate* unmanaged<AlvkCaptureState*, AlvkStatus> CaptureGetState;
 
     /// <summary>Every exported function's name, in header order.</summary>
     public static readonly string[] Names =
@@ -586,6 +654,7 @@ public unsafe partial struct AlvkExports
         "alvk_capture_read_types",
         "alvk_capture_read_samples",
         "alvk_capture_describe_function",
+        "alvk_capture_get_state",
     ];
 
     /// <summary>Binds every export; throws EntryPointNotFoundException for a missing one.</summary>
@@ -616,6 +685,7 @@ public unsafe partial struct AlvkExports
         e.CaptureReadTypes = (delegate* unmanaged<uint, AlvkTypeCount*, uint, uint*, AlvkStatus>)NativeLibrary.GetExport(library, "alvk_capture_read_types");
         e.CaptureReadSamples = (delegate* unmanaged<uint, AlvkSample*, uint, uint*, AlvkStatus>)NativeLibrary.GetExport(library, "alvk_capture_read_samples");
         e.CaptureDescribeFunction = (delegate* unmanaged<ulong, AlvkMethodInfo*, AlvkStatus>)NativeLibrary.GetExport(library, "alvk_capture_describe_function");
+        e.CaptureGetState = (delegate* unmanaged<AlvkCaptureState*, AlvkStatus>)NativeLibrary.GetExport(library, "alvk_capture_get_state");
         return e;
     }
 }
@@ -623,9 +693,9 @@ public unsafe partial struct AlvkExports
 /// <summary>What the header declares, for the strict check and the layout test.</summary>
 public static class AlvkAbiManifest
 {
-    public const int FunctionCount = 24;
-    public const int EnumCount = 11;
-    public const int StructCount = 18;
+    public const int FunctionCount = 25;
+    public const int EnumCount = 13;
+    public const int StructCount = 19;
 
     /// <summary>(C struct, C# type, C size, (C field, C# field, C offset)[]).</summary>
     public static readonly (string Struct, Type Type, int Size, (string Field, string Member, int Offset)[] Fields)[] Structs =
@@ -642,11 +712,12 @@ public static class AlvkAbiManifest
         ("alvk_generation", typeof(AlvkGeneration), 144, [("size", "Size", 0), ("method_token", "MethodToken", 4), ("module_mvid", "ModuleMvid", 8), ("expected_body_identity", "ExpectedBodyIdentity", 24), ("prior_generation", "PriorGeneration", 56), ("owner", "Owner", 64), ("body", "Body", 72), ("blobs", "Blobs", 80), ("relocations", "Relocations", 88), ("il_map", "ILMap", 96), ("body_size", "BodySize", 104), ("blobs_size", "BlobsSize", 108), ("relocation_count", "RelocationCount", 112), ("il_map_count", "ILMapCount", 116), ("flags", "Flags", 120), ("reserved", "Reserved", 124), ("module_id", "ModuleId", 128), ("module_epoch", "ModuleEpoch", 136), ("reserved1", "Reserved1", 140)]),
         ("alvk_relocation_result", typeof(AlvkRelocationResult), 20, [("size", "Size", 0), ("kind", "Kind", 4), ("token", "Token", 8), ("reused", "Reused", 12), ("hresult", "HResult", 16)]),
         ("alvk_generation_result", typeof(AlvkGenerationResult), 72, [("size", "Size", 0), ("state", "State", 4), ("status", "Status", 8), ("relocation_count", "RelocationCount", 12), ("generation", "Generation", 16), ("prior_generation", "PriorGeneration", 24), ("failing_index", "FailingIndex", 32), ("metadata_hresult", "MetadataHResult", 36), ("il_map_hresult", "ILMapHResult", 40), ("compilation_hresult", "CompilationHResult", 44), ("elapsed_ns", "ElapsedNs", 48), ("type_error_offset", "TypeErrorOffset", 56), ("type_found", "TypeFound", 60), ("type_expected", "TypeExpected", 64), ("reserved", "Reserved", 68)]),
-        ("alvk_capture_options", typeof(AlvkCaptureOptions), 32, [("size", "Size", 0), ("mode", "Mode", 4), ("sample_interval_bytes", "SampleIntervalBytes", 8), ("max_samples", "MaxSamples", 12), ("max_frames", "MaxFrames", 16), ("reserved", "Reserved", 20), ("seed", "Seed", 24)]),
-        ("alvk_capture_summary", typeof(AlvkCaptureSummary), 72, [("size", "Size", 0), ("mode", "Mode", 4), ("type_count", "TypeCount", 8), ("sample_count", "SampleCount", 12), ("total_objects", "TotalObjects", 16), ("total_bytes", "TotalBytes", 24), ("overflow_objects", "OverflowObjects", 32), ("overflow_bytes", "OverflowBytes", 40), ("dropped_samples", "DroppedSamples", 48), ("elapsed_ns", "ElapsedNs", 56), ("type_slots", "TypeSlots", 64), ("sample_slots", "SampleSlots", 68)]),
-        ("alvk_type_count", typeof(AlvkTypeCount), 544, [("size", "Size", 0), ("reserved", "Reserved", 4), ("class_id", "ClassId", 8), ("count", "Count", 16), ("bytes", "Bytes", 24), ("name", "NameUtf8", 32)]),
+        ("alvk_capture_options", typeof(AlvkCaptureOptions), 40, [("size", "Size", 0), ("mode", "Mode", 4), ("sample_interval_bytes", "SampleIntervalBytes", 8), ("max_samples", "MaxSamples", 12), ("max_frames", "MaxFrames", 16), ("flags", "Flags", 20), ("seed", "Seed", 24), ("stack_every", "StackEvery", 32), ("reserved2", "Reserved2", 36)]),
+        ("alvk_capture_summary", typeof(AlvkCaptureSummary), 144, [("size", "Size", 0), ("mode", "Mode", 4), ("type_count", "TypeCount", 8), ("sample_count", "SampleCount", 12), ("total_objects", "TotalObjects", 16), ("total_bytes", "TotalBytes", 24), ("overflow_objects", "OverflowObjects", 32), ("overflow_bytes", "OverflowBytes", 40), ("dropped_samples", "DroppedSamples", 48), ("elapsed_ns", "ElapsedNs", 56), ("type_slots", "TypeSlots", 64), ("sample_slots", "SampleSlots", 68), ("source", "Source", 72), ("flags", "Flags", 76), ("sampled_events", "SampledEvents", 80), ("large_objects", "LargeObjects", 88), ("large_bytes", "LargeBytes", 96), ("pinned_objects", "PinnedObjects", 104), ("pinned_bytes", "PinnedBytes", 112), ("sampling_started_ns", "SamplingStartedNs", 120), ("session_stop_ns", "SessionStopNs", 128), ("session_hresult", "SessionHResult", 136), ("stack_every", "StackEvery", 140)]),
+        ("alvk_type_count", typeof(AlvkTypeCount), 600, [("size", "Size", 0), ("reserved", "Reserved", 4), ("class_id", "ClassId", 8), ("count", "Count", 16), ("bytes", "Bytes", 24), ("name", "NameUtf8", 32), ("count_low", "CountLow", 544), ("count_high", "CountHigh", 552), ("bytes_low", "BytesLow", 560), ("bytes_high", "BytesHigh", 568), ("samples", "Samples", 576), ("exact_count", "ExactCount", 584), ("exact_bytes", "ExactBytes", 592)]),
         ("alvk_frame", typeof(AlvkFrame), 40, [("function_id", "FunctionId", 0), ("ip", "Ip", 8), ("module_mvid", "ModuleMvid", 16), ("method_token", "MethodToken", 32), ("il_offset", "ILOffset", 36)]),
         ("alvk_sample", typeof(AlvkSample), 2584, [("size", "Size", 0), ("frame_count", "FrameCount", 4), ("class_id", "ClassId", 8), ("weight_bytes", "WeightBytes", 16), ("frames", "Frames", 24)]),
+        ("alvk_capture_state", typeof(AlvkCaptureState), 72, [("size", "Size", 0), ("phase", "Phase", 4), ("profiling", "Profiling", 8), ("session_hresult", "SessionHResult", 12), ("sessions_started", "SessionsStarted", 16), ("sessions_stopped", "SessionsStopped", 24), ("stop_hangs", "StopHangs", 32), ("events_in_windows", "EventsInWindows", 40), ("events_outside_windows", "EventsOutsideWindows", 48), ("windows_opened", "WindowsOpened", 56), ("current_window_events", "CurrentWindowEvents", 64)]),
         ("alvk_method_info", typeof(AlvkMethodInfo), 280, [("size", "Size", 0), ("method_token", "MethodToken", 4), ("module_mvid", "ModuleMvid", 8), ("name", "NameUtf8", 24)]),
     ];
 }

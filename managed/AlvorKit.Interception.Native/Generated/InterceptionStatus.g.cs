@@ -51,7 +51,7 @@ public enum InterceptionStatus
     /// <summary><c>ALVK_E_EVENT_MASK_REFUSED</c>: the runtime refused the profiler's event mask.</summary>
     EventMaskRefused = 105,
 
-    /// <summary><c>ALVK_E_ALLOCATION_FLAG_MALFORMED</c>: ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING must be unset, 0 or 1.</summary>
+    /// <summary><c>ALVK_E_ALLOCATION_FLAG_MALFORMED</c>: ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING must be unset, 0, 1, exact or sampled.</summary>
     AllocationFlagMalformed = 106,
 
     /// <summary><c>ALVK_E_ALLOCATION_SIZING_MALFORMED</c>: ALVORKIT_INTERCEPTION_ALLOCATION_TYPES or _SAMPLES is not a whole number within its bounds.</summary>
@@ -201,7 +201,7 @@ public enum InterceptionStatus
     /// <summary><c>ALVK_E_STACK_TYPE_MISMATCH</c>: the body is not type-safe: an instruction finds a stack type it cannot take.</summary>
     StackTypeMismatch = 510,
 
-    /// <summary><c>ALVK_E_ALLOCATION_PROFILING_OFF</c>: allocation capture needs ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING=1 at startup.</summary>
+    /// <summary><c>ALVK_E_ALLOCATION_PROFILING_OFF</c>: allocation capture needs ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING at startup.</summary>
     AllocationProfilingOff = 600,
 
     /// <summary><c>ALVK_E_CAPTURE_ACTIVE</c>: a capture window is already open.</summary>
@@ -215,4 +215,13 @@ public enum InterceptionStatus
 
     /// <summary><c>ALVK_E_UNKNOWN_FUNCTION</c>: the runtime does not know that FunctionID.</summary>
     UnknownFunction = 604,
+
+    /// <summary><c>ALVK_E_CAPTURE_STOPPING</c>: the previous window's sampling session has not stopped yet; try again later.</summary>
+    CaptureStopping = 605,
+
+    /// <summary><c>ALVK_E_CAPTURE_SESSION_FAILED</c>: the runtime refused the sampling session (EventPipeStartSession failed).</summary>
+    CaptureSessionFailed = 606,
+
+    /// <summary><c>ALVK_E_CAPTURE_CONTROL_UNAVAILABLE</c>: the thread that opens and stops sampling sessions is not running.</summary>
+    CaptureControlUnavailable = 607,
 }

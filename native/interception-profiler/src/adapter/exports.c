@@ -290,6 +290,20 @@ ALVK_API alvk_status ALVK_CALL alvk_capture_describe_function(uint64_t function_
                                             function_id, out);
 }
 
+/* ABI 3.5 contract, implemented by the sampled-capture work: until then it answers what a
+ * process without allocation profiling answers. */
+ALVK_API alvk_status ALVK_CALL alvk_capture_get_state(alvk_capture_state *out)
+{
+    if (out == 0)
+        return ALVK_E_NULL_ARGUMENT;
+    if (out->size < sizeof(alvk_capture_state))
+        return ALVK_E_STRUCT_SIZE;
+    uint32_t size = out->size;
+    memset(out, 0, size < sizeof *out ? size : sizeof *out);
+    out->size = size;
+    return ALVK_E_ALLOCATION_PROFILING_OFF;
+}
+
 ALVK_API alvk_status ALVK_CALL alvk_patch_replace_with(alvk_patch_handle handle, uint64_t owner,
                                                        const alvk_replacement *replacement)
 {

@@ -97,7 +97,7 @@ alvk_status aip_allocation_begin(aip_allocation_state *a, const alvk_capture_opt
 {
     if (a == NULL || !a->enabled)
         return ALVK_E_ALLOCATION_PROFILING_OFF;
-    if (options->reserved != 0 ||
+    if (options->flags != 0 ||
         (options->mode != ALVK_CAPTURE_COUNT_ONLY && options->mode != ALVK_CAPTURE_SAMPLED))
         return ALVK_E_INVALID_FLAGS;
     if (options->max_frames > ALVK_MAX_SAMPLE_FRAMES ||
