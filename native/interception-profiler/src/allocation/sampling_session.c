@@ -147,8 +147,7 @@ alvk_status aip_sampling_session_open(aip_sampling_session *s, uint64_t window, 
     return status;
 }
 
-void aip_sampling_session_close(aip_sampling_session *s, uint64_t window,
-                                aip_session_outcome *out)
+void aip_sampling_session_close(aip_sampling_session *s, uint64_t window, aip_session_outcome *out)
 {
     memset(out, 0, sizeof *out);
     if (!s->started_thread)
@@ -194,8 +193,7 @@ void aip_sampling_session_shutdown(aip_sampling_session *s, uint64_t timeout_ns)
     s->wanted = 0;
     aip_cond_broadcast(&s->changed);
     uint64_t deadline = aip_monotonic_ns() + timeout_ns;
-    while (atomic_load(&s->alive) &&
-           aip_cond_wait_until(&s->changed, &s->lock, deadline) == 0) {
+    while (atomic_load(&s->alive) && aip_cond_wait_until(&s->changed, &s->lock, deadline) == 0) {
     }
     int exited = !atomic_load(&s->alive);
     aip_mutex_unlock(&s->lock);

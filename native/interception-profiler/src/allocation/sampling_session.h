@@ -44,11 +44,11 @@ typedef struct aip_sampling_session {
     aip_cond changed;
     aip_thread thread;
     /* Under lock. */
-    uint64_t wanted;        /* the window that wants a session, 0: none */
-    uint64_t served;        /* the last window whose start ran */
-    uint64_t session;       /* the open session's handle, when has_session */
+    uint64_t wanted;  /* the window that wants a session, 0: none */
+    uint64_t served;  /* the last window whose start ran */
+    uint64_t session; /* the open session's handle, when has_session */
     uint32_t has_session;
-    uint32_t busy;          /* 1: a start is running, 2: a stop */
+    uint32_t busy; /* 1: a start is running, 2: a stop */
     uint32_t quit;
     aip_session_outcome outcome; /* of window `served` */
     /* Read anywhere. */
@@ -83,8 +83,7 @@ alvk_status aip_sampling_session_open(aip_sampling_session *s, uint64_t window, 
 /* The window gives its session back: waits up to the stop bound for the start (if one is
  * running) and the stop to return; a start not yet begun never runs. *out says what became
  * of the session (stop_pending when the bound passed). */
-void aip_sampling_session_close(aip_sampling_session *s, uint64_t window,
-                                aip_session_outcome *out);
+void aip_sampling_session_close(aip_sampling_session *s, uint64_t window, aip_session_outcome *out);
 
 /* 1 when no window wants a session and one is still open or stopping. */
 int aip_sampling_session_stopping(aip_sampling_session *s);

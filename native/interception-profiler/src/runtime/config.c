@@ -110,8 +110,9 @@ void aip_config_evaluate(const aip_config_inputs *in, aip_config *out)
     alvk_status flag = aip_allocation_flag_parse(in->allocations, &out->allocation_profiling);
     if (flag != ALVK_OK) {
         out->startup_status = flag;
-        snprintf(out->message, sizeof out->message, "%s=\"%.64s\" must be unset, 0, 1, exact or sampled",
-                 AIP_ENV_ALLOCATIONS, in->allocations);
+        snprintf(out->message, sizeof out->message,
+                 "%s=\"%.64s\" must be unset, 0, 1, exact or sampled", AIP_ENV_ALLOCATIONS,
+                 in->allocations);
         return;
     }
     if (!sizes_parse(in, out)) {
