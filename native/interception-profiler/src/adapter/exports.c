@@ -3,6 +3,7 @@
 #include "alvorkit_interception_profiler.h"
 
 #include "adapter/interception_profiler.h"
+#include "allocation/allocation_capture.h"
 #include "allocation/allocation_resolve.h"
 #include "generation/generation_validate.h"
 #include "runtime/profiler_runtime.h"

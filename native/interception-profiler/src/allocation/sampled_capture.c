@@ -1,6 +1,7 @@
 /* Sampled profiling's windows and callbacks. */
 #include "allocation/sampled_capture.h"
 
+#include "allocation/allocation_resolve.h"
 #include "allocation/allocation_sampled_event.h"
 #include "allocation/sampled_estimate.h"
 #include "coreclr/corprof_enums.h"

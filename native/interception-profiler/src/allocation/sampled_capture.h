@@ -5,7 +5,7 @@
 #ifndef AIP_SAMPLED_CAPTURE_H
 #define AIP_SAMPLED_CAPTURE_H
 
-#include "allocation/allocation_capture.h"
+#include "allocation/capture_state.h"
 
 /* The provider, keyword and level of AllocationSampled (.NET 10), and its event. */
 #define AIP_RUNTIME_PROVIDER_NAME "Microsoft-Windows-DotNETRuntime"
