@@ -4,33 +4,65 @@ using AlvorKit.Interception.Native;
 
 namespace AlvorKit.Interception.Allocations;
 
+/// <summary>What ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING chose at startup for the whole process
+/// (<see cref="AllocationCapture.Profiling"/>, <see cref="AllocationReport.Source"/>).</summary>
+public enum AllocationProfiling
+{
+    /// <summary>No allocation profiling: <see cref="AllocationCapture.Begin"/> throws.</summary>
+    Off = 0,
+
+    /// <summary>"exact" (or "1"): the runtime calls the profiler for every allocation of the
+    /// process, window open or not, so every allocation takes the runtime's slow path for the
+    /// life of the process (measured about 6x slower on a small-object loop). Windows count
+    /// every object exactly.</summary>
+    Exact = 1,
+
+    /// <summary>"sampled": the runtime keeps its fast allocation path and, while a window is
+    /// open, reports about one allocation per 100 KiB allocated (its AllocationSampled event);
+    /// windows report per-type estimates with 95% intervals (large and pinned objects counted
+    /// exactly).</summary>
+    Sampled = 2,
+}
+
 /// <summary>What a window records.</summary>
 public enum AllocationCaptureMode
 {
-    /// <summary>Exact per-type counts and bytes only.</summary>
+    /// <summary>Per-type counts and bytes only (estimates in sampled profiling).</summary>
     CountOnly = 0,
 
-    /// <summary>Counts, plus sampled allocation stacks.</summary>
+    /// <summary>Counts, plus allocation stacks of sampled allocations.</summary>
     Sampled = 1,
 }
 
 /// <summary>How a window records (0 means the profiler's default).</summary>
 /// <param name="Mode">Counts only, or counts and sampled stacks.</param>
-/// <param name="SampleIntervalBytes">The mean bytes between two samples.</param>
+/// <param name="SampleIntervalBytes">Exact profiling: the mean bytes between two stack samples.
+/// Sampled profiling: 0 or 102400 only (the runtime's own sampling distance).</param>
 /// <param name="MaxSamples">At most this many samples (up to the storage fixed at startup).</param>
 /// <param name="MaxFrames">At most this many frames per sample.</param>
-/// <param name="Seed">The sampling's random seed (0: one of the profiler's choosing).</param>
+/// <param name="Seed">Exact profiling: the stack sampling's random seed (0: one of the
+/// profiler's choosing); sampled profiling uses the runtime's.</param>
+/// <param name="StackEvery">Sampled profiling, <see cref="AllocationCaptureMode.Sampled"/>
+/// windows: walk the stack of one sampled event in this many (1 to 1,000,000; 0 means 1);
+/// each stack then stands for that many events' bytes. Must be 0 or 1 in exact profiling.</param>
+/// <param name="WaitUntilSampling">Sampled profiling: <see cref="AllocationCapture.Begin"/>
+/// returns only once the runtime delivers samples (the first session of a process can take a
+/// few hundred milliseconds to start; without this the window counts from then on). For tools
+/// and tests; a game thread should rather call <see cref="AllocationWindow.WaitUntilSampling"/>
+/// or not wait. Ignored in exact profiling.</param>
 public readonly record struct AllocationCaptureOptions(
     AllocationCaptureMode Mode = AllocationCaptureMode.Sampled,
     uint SampleIntervalBytes = 0,
     uint MaxSamples = 0,
     uint MaxFrames = 0,
-    ulong Seed = 0)
+    ulong Seed = 0,
+    uint StackEvery = 0,
+    bool WaitUntilSampling = false)
 {
     /// <summary>A count-only window.</summary>
     public static AllocationCaptureOptions CountOnly => new(AllocationCaptureMode.CountOnly);
 
-    /// <summary>A sampled window with the profiler's defaults.</summary>
+    /// <summary>A window with sampled stacks, with the profiler's defaults.</summary>
     public static AllocationCaptureOptions Sampled => new(AllocationCaptureMode.Sampled);
 }
 
@@ -53,20 +85,30 @@ public sealed class AllocationCaptureException : InterceptionException
 }
 
 /// <summary>
-/// Allocation capture windows, from <c>interceptor.Allocations</c>:
+/// Allocation capture windows, from <c>interceptor.Allocations</c>. In sampled profiling
+/// (<c>alvorkit-intercept run --allocations</c>, or ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING=sampled):
 /// <code>
 /// using (var window = interceptor.Allocations.Begin(AllocationCaptureOptions.Sampled))
 /// {
+///     window.WaitUntilSampling(TimeSpan.FromSeconds(1)); // optional: the first window of a process starts late
 ///     RunTheFrame();
 ///     AllocationReport report = window.End();
+///     foreach (TypeAllocation t in report.Types.Take(5))
+///         Console.WriteLine($"{t.Name}: ~{t.Bytes} bytes [{t.BytesLow}, {t.BytesHigh}], {t.Samples} samples");
 /// }
 /// </code>
 /// <see cref="Begin"/> opens a window; <see cref="AllocationWindow.End"/> closes it and reads
 /// everything the profiler recorded (all types, all samples) into an <see cref="AllocationReport"/>,
 /// with each frame resolved to its method name and, through the module's Portable PDB, its
-/// source line. The process must have started with ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING=1
-/// (<c>alvorkit-intercept run --allocations</c>). One window is open at a time in the process.
-/// Between Begin and End nothing here allocates: what the window counts is the program's.
+/// source line. One window is open at a time in the process. Between Begin and End nothing
+/// here allocates: what the window counts is the program's.
+/// <para>What each profiling mode (<see cref="Profiling"/>, chosen at startup) costs:
+/// <see cref="AllocationProfiling.Sampled"/> keeps the runtime's fast allocation path; an open
+/// window receives the runtime's own allocation sampling, about one event per 100 KiB allocated,
+/// and reports per-type estimates with 95% intervals (objects on the large and pinned object
+/// heaps counted exactly). <see cref="AllocationProfiling.Exact"/> counts every object exactly,
+/// but makes every allocation of the process slower for its whole life, window open or not
+/// (measured about 6x on a small-object loop): choose it only when exact counts matter.</para>
 /// </summary>
 public sealed class AllocationCapture
 {
@@ -76,27 +118,61 @@ public sealed class AllocationCapture
     internal AllocationCapture(ProfilerLibrary library)
     {
         Library = library;
-        // Compile End's path now, so it does not happen inside a window.
+        // Compile End's and WaitUntilSampling's paths now, so it does not happen inside a window.
         RuntimeHelpers.PrepareMethod(typeof(AllocationWindow).GetMethod(nameof(AllocationWindow.End))!.MethodHandle);
+        RuntimeHelpers.PrepareMethod(typeof(AllocationWindow).GetMethod(nameof(AllocationWindow.WaitUntilSampling))!
+            .MethodHandle);
         RuntimeHelpers.PrepareMethod(typeof(AllocationCapture).GetMethod(nameof(EndCore),
+            System.Reflection.BindingFlags.Instance | System.Reflection.BindingFlags.NonPublic)!.MethodHandle);
+        RuntimeHelpers.PrepareMethod(typeof(AllocationCapture).GetMethod(nameof(WaitCore),
             System.Reflection.BindingFlags.Instance | System.Reflection.BindingFlags.NonPublic)!.MethodHandle);
         RuntimeHelpers.PrepareMethod(typeof(ProfilerLibrary).GetMethod(nameof(ProfilerLibrary.CaptureEnd),
             [typeof(AlvkCaptureSummary).MakeByRefType()])!.MethodHandle);
+        RuntimeHelpers.PrepareMethod(typeof(ProfilerLibrary).GetMethod(nameof(ProfilerLibrary.CaptureGetState),
+            [typeof(AlvkCaptureState).MakeByRefType()])!.MethodHandle);
     }
 
     internal ProfilerLibrary Library { get; }
 
-    /// <summary>Whether the process started with allocation profiling
-    /// (ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING=1); without it, <see cref="Begin"/> throws
-    /// with <see cref="InterceptionStatus.AllocationProfilingOff"/>.</summary>
-    public bool IsEnabled =>
-        Library.GetRuntimeStatus(out AlvkRuntimeStatus status) == AlvkStatus.Ok && status.AllocationProfiling != 0;
+    /// <summary>What ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING chose at startup ("sampled",
+    /// "exact" or "1"); <see cref="AllocationProfiling.Off"/> when unset, or when no profiler is
+    /// attached.</summary>
+    public AllocationProfiling Profiling =>
+        Library.GetRuntimeStatus(out AlvkRuntimeStatus status) == AlvkStatus.Ok
+            ? (AllocationProfiling)status.AllocationProfiling
+            : AllocationProfiling.Off;
 
-    /// <summary>Opens a window; dispose it (or call <see cref="AllocationWindow.End"/>) to close it.</summary>
+    /// <summary>Whether the process started with allocation profiling (<see cref="Profiling"/> is
+    /// not <see cref="AllocationProfiling.Off"/>); without it, <see cref="Begin"/> throws with
+    /// <see cref="InterceptionStatus.AllocationProfilingOff"/>.</summary>
+    public bool IsEnabled => Profiling != AllocationProfiling.Off;
+
+    /// <summary>The capture machinery's phase and counters now, for tools and tests.</summary>
+    /// <exception cref="AllocationCaptureException">The profiler refused (for example
+    /// <see cref="InterceptionStatus.NotAttached"/>). Without allocation profiling the state is
+    /// returned, with <see cref="AllocationCaptureState.Profiling"/> Off.</exception>
+    public AllocationCaptureState GetState()
+    {
+        AlvkStatus status = Library.CaptureGetState(out AlvkCaptureState s);
+        if (status is not (AlvkStatus.Ok or AlvkStatus.AllocationProfilingOff))
+            throw Refused("alvk_capture_get_state", status);
+        return new AllocationCaptureState((AllocationCapturePhase)s.Phase, (AllocationProfiling)s.Profiling,
+            s.SessionHResult, s.SessionsStarted, s.SessionsStopped, s.StopHangs, s.EventsInWindows,
+            s.EventsOutsideWindows, s.WindowsOpened, s.CurrentWindowEvents);
+    }
+
+    /// <summary>Opens a window; dispose it (or call <see cref="AllocationWindow.End"/>) to close it.
+    /// In sampled profiling it returns without waiting for the runtime's sampling session to start
+    /// (the profiler's own thread starts it), unless <see cref="AllocationCaptureOptions.WaitUntilSampling"/>.</summary>
     /// <param name="options">How it records; null: <see cref="AllocationCaptureOptions.Sampled"/>.</param>
-    /// <exception cref="AllocationCaptureException">The profiler refused: allocation profiling is
-    /// off (<see cref="InterceptionStatus.AllocationProfilingOff"/>), or a window is already open
-    /// (<see cref="InterceptionStatus.CaptureActive"/>).</exception>
+    /// <exception cref="AllocationCaptureException">The profiler refused, and no window is open:
+    /// allocation profiling is off (<see cref="InterceptionStatus.AllocationProfilingOff"/>), a
+    /// window is already open (<see cref="InterceptionStatus.CaptureActive"/>), the previous
+    /// window's session has not stopped yet (<see cref="InterceptionStatus.CaptureStopping"/>),
+    /// an option is out of bounds (<see cref="InterceptionStatus.LimitExceeded"/>); with
+    /// WaitUntilSampling, the runtime refused the session
+    /// (<see cref="InterceptionStatus.CaptureSessionFailed"/>) or it did not start within 10 s
+    /// (<see cref="InterceptionStatus.Timeout"/>).</exception>
     public AllocationWindow Begin(AllocationCaptureOptions? options = null)
     {
         AllocationCaptureOptions o = options ?? AllocationCaptureOptions.Sampled;
@@ -107,11 +183,28 @@ public sealed class AllocationCapture
             SampleIntervalBytes = o.SampleIntervalBytes,
             MaxSamples = o.MaxSamples,
             MaxFrames = o.MaxFrames,
+            Flags = o.WaitUntilSampling ? AlvkConstants.CaptureWaitUntilSampling : 0,
             Seed = o.Seed,
+            StackEvery = o.StackEvery,
         });
-        if (status != AlvkStatus.Ok)
-            throw Refused("alvk_capture_begin", status);
-        return window;
+        switch (status)
+        {
+            case AlvkStatus.Ok:
+                return window;
+            case AlvkStatus.Timeout:
+                // The window stays open and would sample once the session starts; the caller
+                // asked for a sampling window now, so close it rather than hand back another one.
+                window.Dispose();
+                throw Refused("alvk_capture_begin", status, advice:
+                    $"The runtime's sampling session did not start within {AlvkConstants.CaptureStartBoundMs} ms; " +
+                    "the window was closed again. Try again, or open the window without WaitUntilSampling.");
+            case AlvkStatus.CaptureSessionFailed:
+                Library.CaptureGetState(out AlvkCaptureState state);
+                throw Refused("alvk_capture_begin", status, state.SessionHResult,
+                    "No window is open (the profiler closed it again).");
+            default:
+                throw Refused("alvk_capture_begin", status);
+        }
     }
 
     /// <summary>Closes the window and, when `read`, reads its counts and samples.</summary>
@@ -129,6 +222,33 @@ public sealed class AllocationCapture
         return read ? Read(summary) : null;
     }
 
+    /// <summary>Polls alvk_capture_get_state until the window samples; allocates nothing
+    /// unless it throws.</summary>
+    internal bool WaitCore(TimeSpan timeout)
+    {
+        long deadline = Stopwatch.GetTimestamp() + (long)(timeout.TotalSeconds * Stopwatch.Frequency);
+        for (; ; )
+        {
+            AlvkStatus status = Library.CaptureGetState(out AlvkCaptureState state);
+            if (status != AlvkStatus.Ok)
+                throw Refused("alvk_capture_get_state", status);
+            if (state.Profiling == AlvkAllocationProfiling.Exact)
+                return true;
+            if (state.Phase == AlvkCapturePhase.Open)
+            {
+                // The start has concluded: session_hresult is this window's.
+                if (state.SessionHResult < 0)
+                    throw Refused("alvk_capture_begin", AlvkStatus.CaptureSessionFailed, state.SessionHResult,
+                        "The window stays open and counts only large and pinned objects.");
+                return true;
+            }
+            if (state.Phase != AlvkCapturePhase.Opening)
+                throw Refused("alvk_capture_get_state", AlvkStatus.CaptureNotActive);
+            if (Stopwatch.GetTimestamp() >= deadline)
+                return false;
+            Thread.Sleep(1);
+        }
+    }
     private AllocationReport Read(in AlvkCaptureSummary summary)
     {
         var types = new List<TypeAllocation>((int)summary.TypeCount);
@@ -141,7 +261,17 @@ public sealed class AllocationCapture
                 ref AlvkTypeCount t = ref typePage[i];
                 string name = t.Name;
                 types.Add(new TypeAllocation(name.Length > 0 ? name : $"[class 0x{t.ClassId:x}]", t.ClassId, t.Count,
-                    t.Bytes));
+                    t.Bytes)
+                {
+                    CountLow = t.CountLow,
+                    CountHigh = t.CountHigh,
+                    BytesLow = t.BytesLow,
+                    BytesHigh = t.BytesHigh,
+                    Samples = t.Samples,
+                    ExactCount = t.ExactCount,
+                    ExactBytes = t.ExactBytes,
+                    IsEstimate = summary.Source == AlvkAllocationProfiling.Sampled && t.Samples > 0,
+                });
             }
             first += written;
             if (written < typePage.Length)
@@ -221,12 +351,38 @@ public sealed class AllocationCapture
             throw Refused(call, status);
     }
 
-    private AllocationCaptureException Refused(string call, AlvkStatus status) =>
+    private AllocationCaptureException Refused(string call, AlvkStatus status, int sessionHResult = 0,
+        string? advice = null) =>
         new((InterceptionStatus)status, call,
-            $"{call} returned {Library.StatusName(status)}: {Library.StatusDescription(status)}" +
-            (status == AlvkStatus.AllocationProfilingOff
-                ? $" (start the process with {AlvkCapture.ProfilingVariable}=1, or with alvorkit-intercept run --allocations)."
-                : "."));
+            string.Join(' ', new[]
+            {
+                $"{call} returned {Library.StatusName(status)}: {Library.StatusDescription(status)}.",
+                status == AlvkStatus.CaptureSessionFailed ? SessionAdvice(sessionHResult) : "",
+                advice ?? Advice(status),
+            }.Where(part => part.Length > 0)));
+
+    private static string SessionAdvice(int sessionHResult) =>
+        $"The runtime refused the EventPipe session allocation sampling needs (HRESULT 0x{sessionHResult:x8}; " +
+        "GetState().SessionHResult keeps it). Check that the runtime is .NET 10 or later and that EventPipe is " +
+        $"not disabled (DOTNET_EnableEventPipe=0), or start the process with {AlvkCapture.ProfilingVariable}=exact.";
+
+    // What happened and what to do, for the statuses a caller can act on.
+    private static string Advice(AlvkStatus status) => status switch
+    {
+        AlvkStatus.AllocationProfilingOff =>
+            $"Start the process with {AlvkCapture.ProfilingVariable}=sampled (the runtime's own allocation " +
+            "sampling: the fast allocation path stays, windows report estimates) or =exact (exact counts, " +
+            "every allocation of the process slower), or with alvorkit-intercept run --allocations[=exact].",
+        AlvkStatus.CaptureActive => "End or dispose the open window first; one window is open at a time.",
+        AlvkStatus.CaptureStopping =>
+            "The previous window closed, but the runtime has not yet returned from stopping its sampling session " +
+            $"(it took longer than {AlvkConstants.CaptureStopBoundMs} ms); no window was opened. Try again later: " +
+            "GetState().Phase is Stopping until the runtime returns.",
+        AlvkStatus.CaptureControlUnavailable =>
+            "The profiler's capture-control thread, which starts and stops sampling sessions, is not running " +
+            "(it failed to start or stopped); sampled windows cannot open in this process.",
+        _ => "",
+    };
 }
 
 /// <summary>
@@ -265,6 +421,25 @@ public sealed class AllocationWindow : IDisposable
         IsOpen = false;
         Report = _capture.EndCore(read: true)!;
         return Report;
+    }
+
+    /// <summary>Waits until the window samples: in sampled profiling, until the runtime's sampling
+    /// session has started and delivers (the first session of a process can take a few hundred
+    /// milliseconds; allocations before it are not counted, except large and pinned objects); in
+    /// exact profiling it returns true at once. It polls the profiler's state about once a
+    /// millisecond and allocates nothing on the managed heap unless it throws, so the open window
+    /// does not count it.</summary>
+    /// <param name="timeout">How long to wait at most.</param>
+    /// <returns>True once the window samples; false when <paramref name="timeout"/> passed first
+    /// (the window stays open and samples once the session starts).</returns>
+    /// <exception cref="AllocationCaptureException">The runtime refused the sampling session
+    /// (<see cref="InterceptionStatus.CaptureSessionFailed"/>; the window stays open and counts only
+    /// large and pinned objects), or the profiler's state could not be read.</exception>
+    /// <exception cref="ObjectDisposedException">The window is closed.</exception>
+    public bool WaitUntilSampling(TimeSpan timeout)
+    {
+        ObjectDisposedException.ThrowIf(!IsOpen, this);
+        return _capture.WaitCore(timeout);
     }
 
     /// <summary>Closes the window if it is still open, without reading it.</summary>

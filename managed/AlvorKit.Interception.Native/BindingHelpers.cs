@@ -131,7 +131,7 @@ public unsafe partial struct AlvkMethodInfo
 /// <summary>Names of the allocation-profiling environment variables.</summary>
 public static class AlvkCapture
 {
-    /// <summary>Set to 1 at startup to turn allocation profiling on.</summary>
+    /// <summary>Set at startup to turn allocation profiling on: "sampled", or "exact" (or "1").</summary>
     public const string ProfilingVariable = "ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING";
     /// <summary>The per-type table's size in types (read at startup, within ALVK_MAX_TYPE_SLOTS).</summary>
     public const string TypeSlotsVariable = "ALVORKIT_INTERCEPTION_ALLOCATION_TYPES";

@@ -26,7 +26,8 @@ public sealed unsafe partial class ProfilerLibrary
     }
 
     /// <summary>alvk_capture_read_types from index `first` into `types`; sets every
-    /// element's Size, which the library checks.</summary>
+    /// element's Size to sizeof(AlvkTypeCount), which the library checks and takes as the
+    /// array's stride (out[0].size).</summary>
     public AlvkStatus CaptureReadTypes(uint first, Span<AlvkTypeCount> types, out uint written)
     {
         written = 0;
@@ -47,6 +48,20 @@ public sealed unsafe partial class ProfilerLibrary
         fixed (AlvkSample* p = samples)
         fixed (uint* w = &written)
             return _exports.CaptureReadSamples(first, p, (uint)samples.Length, w);
+    }
+
+    /// <summary>alvk_capture_get_state: the capture machinery's phase and counters (ABI 3.5).
+    /// Answers ALVK_E_ALLOCATION_PROFILING_OFF without allocation profiling, the fields still
+    /// filled (phase Idle, profiling Off). Allocates nothing.</summary>
+    public AlvkStatus CaptureGetState(out AlvkCaptureState state) => CaptureGetState(out state, size: null);
+
+    /// <summary>alvk_capture_get_state; `size` overrides the state's size field (tests).</summary>
+    internal AlvkStatus CaptureGetState(out AlvkCaptureState state, uint? size)
+    {
+        state = default;
+        state.Size = size ?? (uint)sizeof(AlvkCaptureState);
+        fixed (AlvkCaptureState* p = &state)
+            return _exports.CaptureGetState(p);
     }
 
     /// <summary>alvk_capture_describe_function: the method of a frame of the last window.</summary>

@@ -60,6 +60,39 @@ public sealed class PublicSurfaceTests
     }
 
     [Fact]
+    public void TheAllocationEnumsMirrorTheBindingsAtTheirValues()
+    {
+        // AllocationCapture casts the native values to these public enums: same names, same values.
+        AssertMirrors<AlvkAllocationProfiling, AllocationProfiling>();
+        AssertMirrors<AlvkCapturePhase, AllocationCapturePhase>();
+        AssertMirrors<AlvkCaptureMode, AllocationCaptureMode>();
+
+        static void AssertMirrors<TNative, TPublic>() where TNative : struct, Enum where TPublic : struct, Enum
+        {
+            Assert.Equal(Enum.GetNames<TNative>(), Enum.GetNames<TPublic>());
+            foreach (TNative value in Enum.GetValues<TNative>())
+                Assert.Equal(Convert.ToInt64(value, null),
+                    Convert.ToInt64(Enum.Parse<TPublic>(value.ToString()), null));
+        }
+    }
+
+    [Fact]
+    public void TheAllocationReportTypesCarryTheEstimateFields()
+    {
+        // The contract of issue 13: the per-type interval and the report's sampling facts are public.
+        string[] typeAllocation = ["CountLow", "CountHigh", "BytesLow", "BytesHigh", "Samples", "ExactCount",
+            "ExactBytes", "IsEstimate"];
+        string[] report = ["Source", "IsEstimate", "SampledEvents", "LargeObjects", "LargeBytes", "PinnedObjects",
+            "PinnedBytes", "SamplingStarted", "SessionStopPending", "SessionRefused", "ClosedBeforeSampling",
+            "SessionHResult", "StackEvery"];
+        Assert.Equal([], typeAllocation.Where(n => typeof(TypeAllocation).GetProperty(n) is null));
+        Assert.Equal([], report.Where(n => typeof(AllocationReport).GetProperty(n) is null));
+        Assert.Equal(typeof(TimeSpan?), typeof(AllocationReport).GetProperty("SamplingStarted")!.PropertyType);
+        Assert.NotNull(typeof(AllocationWindow).GetMethod("WaitUntilSampling", [typeof(TimeSpan)]));
+        Assert.Equal(typeof(AllocationCaptureState), typeof(AllocationCapture).GetMethod("GetState")!.ReturnType);
+    }
+
+    [Fact]
     public void TheBindingsTestHooksAreNotPublic()
     {
         MethodInfo[] hooks = typeof(ProfilerLibrary).GetMethods(Declared)

@@ -2,7 +2,9 @@ namespace AlvorKit.Interception.Allocations.Exporters;
 
 /// <summary>
 /// Folded stacks, the input of flamegraph.pl and inferno: one line per distinct stack,
-/// "outermost;...;innermost bytes", the weight being the bytes its samples stand for.
+/// "outermost;...;innermost bytes", the weight being the bytes its samples stand for
+/// (<see cref="AllocationStack.EstimatedBytes"/>: in sampled profiling, the sum of the events'
+/// unbiased weights). The format has no place to say so: a sampled report's weights are estimates.
 /// </summary>
 public static class FoldedExporter
 {

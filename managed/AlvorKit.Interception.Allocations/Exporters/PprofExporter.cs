@@ -6,13 +6,16 @@ namespace AlvorKit.Interception.Allocations.Exporters;
 /// pprof's profile.proto (github.com/google/pprof/blob/main/proto/profile.proto), gzipped:
 /// sample types alloc_space/bytes and alloc_objects/count, one sample per kept sample
 /// (leaf location first, labelled with the allocated type), a location per distinct frame
-/// (method and line), a function per distinct method and file.
+/// (method and line), a function per distinct method and file. Each sample's values are the
+/// bytes it stands for (<see cref="AllocationSample.WeightBytes"/>: in sampled profiling the
+/// event's unbiased weight) and the objects (<see cref="AllocationSample.EstimatedObjects"/>);
+/// the profile's comments say which profiling produced it and that its values are estimates.
 /// </summary>
 public static class PprofExporter
 {
     // Field numbers of profile.proto.
     private const int ProfileSampleType = 1, ProfileSample = 2, ProfileLocation = 4, ProfileFunction = 5,
-        ProfileStringTable = 6, ProfileDurationNanos = 10, ProfileDefaultSampleType = 14;
+        ProfileStringTable = 6, ProfileDurationNanos = 10, ProfileComment = 13, ProfileDefaultSampleType = 14;
     private const int ValueTypeType = 1, ValueTypeUnit = 2;
     private const int SampleLocationId = 1, SampleValue = 2, SampleLabel = 3;
     private const int LabelKey = 1, LabelStr = 2;
@@ -92,9 +95,28 @@ public static class PprofExporter
                 m.Int64(FunctionFilename, S(file));
             });
         w.Int64(ProfileDurationNanos, (long)report.ElapsedNs);
+        foreach (string comment in Comments(report))
+            w.Int64(ProfileComment, S(comment));
         w.Int64(ProfileDefaultSampleType, S("alloc_space"));
         foreach (string s in strings) // last: every string above is in the table by now
             w.String(ProfileStringTable, s);
         return w.ToArray();
+    }
+
+    /// <summary>What the profile's values are, for pprof's comment lines.</summary>
+    internal static IEnumerable<string> Comments(AllocationReport report)
+    {
+        if (report.IsEstimate)
+        {
+            yield return "AlvorKit sampled allocation profiling: values are estimates from the runtime's " +
+                         $"AllocationSampled events ({report.SampledEvents} in the window; each weighs its unbiased " +
+                         $"share, one stack per {Math.Max(1u, report.StackEvery)} events)";
+            if (report.SessionRefused || report.ClosedBeforeSampling)
+                yield return "the runtime's sampling session never delivered in this window: only large and " +
+                             "pinned objects were counted";
+        }
+        else
+            yield return "AlvorKit exact allocation profiling: stacks sampled about once per sampling interval " +
+                         "of allocated bytes; each sample weighs the bytes it stands for";
     }
 }

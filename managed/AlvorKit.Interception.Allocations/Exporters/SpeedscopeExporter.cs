@@ -5,7 +5,9 @@ namespace AlvorKit.Interception.Allocations.Exporters;
 /// <summary>
 /// speedscope's file format (https://www.speedscope.app/file-format-schema.json): the
 /// frames once in shared.frames, and two "sampled" profiles over the same stacks, one
-/// weighted by the bytes each sample stands for, one by sample count. Stacks are written
+/// weighted by the bytes each sample stands for (<see cref="AllocationSample.WeightBytes"/>;
+/// the bytes profile's name says when they are estimates of sampled profiling), one by
+/// sample count. Stacks are written
 /// outermost frame first, as the format requires.
 /// </summary>
 public static class SpeedscopeExporter
@@ -57,7 +59,10 @@ public static class SpeedscopeExporter
         json.WriteEndArray();
         json.WriteEndObject();
         json.WriteStartArray("profiles");
-        Profile(json, $"{name}: allocated bytes (sampled)", "bytes", stacks, report.Samples.Select(s => s.WeightBytes));
+        string bytes = report.IsEstimate
+            ? $"{name}: allocated bytes (estimated from runtime allocation sampling)"
+            : $"{name}: allocated bytes (sampled stacks)";
+        Profile(json, bytes, "bytes", stacks, report.Samples.Select(s => s.WeightBytes));
         Profile(json, $"{name}: samples", "none", stacks, report.Samples.Select(_ => 1UL));
         json.WriteEndArray();
         json.WriteEndObject();

@@ -1,0 +1,45 @@
+namespace AlvorKit.Interception.Allocations;
+
+/// <summary>The phase of the capture machinery (<see cref="AllocationCaptureState.Phase"/>).</summary>
+public enum AllocationCapturePhase
+{
+    /// <summary>No window is open; the last sampling session (if any) has stopped.</summary>
+    Idle = 0,
+
+    /// <summary>A window is open; its sampling session is being started.</summary>
+    Opening = 1,
+
+    /// <summary>A window is open and counting (sampled profiling: the session delivers).</summary>
+    Open = 2,
+
+    /// <summary>A window is being closed.</summary>
+    Closing = 3,
+
+    /// <summary>No window is open; a sampling session's stop has not returned yet (a new window
+    /// is refused with <see cref="InterceptionStatus.CaptureStopping"/> until it does).</summary>
+    Stopping = 4,
+}
+
+/// <summary>The capture machinery now (<see cref="AllocationCapture.GetState"/>), for tools and tests.</summary>
+/// <param name="Phase">Where the machinery is.</param>
+/// <param name="Profiling">The allocation profiling chosen at startup.</param>
+/// <param name="SessionHResult">The HRESULT of the last EventPipe session start (0 before any;
+/// negative when the runtime refused it).</param>
+/// <param name="SessionsStarted">Sampling sessions started in this process.</param>
+/// <param name="SessionsStopped">Sampling sessions stopped (the runtime returned).</param>
+/// <param name="StopHangs">Session stops that outlasted the profiler's bound (2 s).</param>
+/// <param name="EventsInWindows">AllocationSampled events counted, all windows.</param>
+/// <param name="EventsOutsideWindows">AllocationSampled events delivered while no window counted (ignored).</param>
+/// <param name="WindowsOpened">Windows opened in this process.</param>
+/// <param name="CurrentWindowEvents">AllocationSampled events the open window counted so far.</param>
+public sealed record AllocationCaptureState(
+    AllocationCapturePhase Phase,
+    AllocationProfiling Profiling,
+    int SessionHResult,
+    ulong SessionsStarted,
+    ulong SessionsStopped,
+    ulong StopHangs,
+    ulong EventsInWindows,
+    ulong EventsOutsideWindows,
+    ulong WindowsOpened,
+    ulong CurrentWindowEvents);
