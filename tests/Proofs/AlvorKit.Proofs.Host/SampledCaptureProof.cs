@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using System.Runtime.InteropServices;
 using AlvorKit.Interception;
 using AlvorKit.Interception.Allocations;
 using AlvorKit.Interception.Native;
@@ -21,7 +22,7 @@ namespace AlvorKit.Proofs.Host;
 ///   exact   - (=exact) the workload at 1/100 scale in a count-only and a sampled window
 ///   flag    - (a malformed value) the startup status and the refused capture
 /// </summary>
-public static class SampledCaptureProof
+public static partial class SampledCaptureProof
 {
     private const int AccuracyWindows = 10;
     private const int OutsidePerSide = 320_000; // 10.24 MB of SampledOutside: ~100 events' worth
@@ -216,7 +217,7 @@ public static class SampledCaptureProof
 
     public static SampledCyclesReport Cycles()
     {
-        const int cycles = 1000, fastPathObjects = 2_000_000, reps = 7;
+        const int cycles = 1000, fastPathObjects = 1_000_000, reps = 15;
         AllocationCapture capture = Interceptor.Open().Allocations;
         SampledWorkload.Run(SampledWorkload.Counts(0.001));
         SampledWorkload.AllocateOutside(1000);
@@ -224,10 +225,11 @@ public static class SampledCaptureProof
         List<double> fastBefore = FastPath(fastPathObjects, reps);
 
         // Warm-up: the first session (waited for), then plain windows.
+        int warmupClosedBefore = 0;
         using (AllocationWindow w = capture.Begin(new AllocationCaptureOptions(WaitUntilSampling: true)))
-            w.End();
+            warmupClosedBefore += w.End().ClosedBeforeSampling ? 1 : 0;
         for (int i = 0; i < 20; i++)
-            Cycle(capture, AllocationCaptureOptions.Sampled);
+            warmupClosedBefore += Cycle(capture, AllocationCaptureOptions.Sampled).Report.ClosedBeforeSampling ? 1 : 0;
         (long managedBefore, long rssBefore) = Memory();
         CaptureStateFigures stateBefore = State(capture);
 
@@ -266,7 +268,8 @@ public static class SampledCaptureProof
         long outsideBytes = GC.GetAllocatedBytesForCurrentThread() - outsideBefore;
         CaptureStateFigures afterOutside = State(capture);
         List<double> fastAfter = FastPath(fastPathObjects, reps);
-        return new SampledCyclesReport(cycles, cycles, plainMs, waitingMs, maxPlain, maxWaiting, plainClosedBefore,
+        return new SampledCyclesReport(cycles, cycles, plainMs, waitingMs, maxPlain, maxWaiting, warmupClosedBefore,
+            plainClosedBefore,
             waitingClosedBefore, stopPending, refused, plainEvents, waitingEvents, fastBefore, fastAfter,
             fastPathObjects * SampledWorkload.FixedSize(SampledWorkload.Tiny), managedBefore, managedAfter, rssBefore,
             rssAfter, stateBefore, afterCycles, afterOutside, outsideBytes);
@@ -285,17 +288,28 @@ public static class SampledCaptureProof
         return (r, Stopwatch.GetElapsedTime(start).TotalMilliseconds);
     }
 
+    // The loop's CPU time on this thread (the scheduler's share of a shared machine left out;
+    // a workstation GC's gen0 collections run on the allocating thread, so they are in it),
+    // in ms, per repetition.
     private static List<double> FastPath(int objects, int reps)
     {
         SampledWorkload.AllocateFastPath(objects / 10);
         var times = new List<double>(reps);
         for (int i = 0; i < reps; i++)
         {
-            long start = Stopwatch.GetTimestamp();
+            long start = ThreadCpuNs();
             SampledWorkload.AllocateFastPath(objects);
-            times.Add(Stopwatch.GetElapsedTime(start).TotalMilliseconds);
+            times.Add((ThreadCpuNs() - start) / 1e6);
         }
         return times;
+    }
+
+    private static long ThreadCpuNs()
+    {
+        const int clockThreadCpuTimeId = 3; // CLOCK_THREAD_CPUTIME_ID on Linux
+        if (Native.ClockGetTime(clockThreadCpuTimeId, out Native.TimeSpec t) != 0)
+            throw new InvalidOperationException("clock_gettime(CLOCK_THREAD_CPUTIME_ID) failed");
+        return t.Seconds * 1_000_000_000 + t.Nanoseconds;
     }
 
     // The managed heap after full collections, and the process's anonymous resident memory.
@@ -343,7 +357,8 @@ public static class SampledCaptureProof
                 while (Volatile.Read(ref stop) == 0)
                     SampledWorkload.AllocateFastPath(20_000);
                 Interlocked.Add(ref allocatedTotal, GC.GetAllocatedBytesForCurrentThread() - before);
-            }) { IsBackground = true, Name = $"allocator {t}" };
+            });
+            allocators[t].IsBackground = true;
             allocators[t].Start();
         }
 
@@ -367,7 +382,8 @@ public static class SampledCaptureProof
                     result = new CrossThreadEnd(Stopwatch.GetElapsedTime(t0).TotalMilliseconds, 0, 0, false, false,
                         $"{e.GetType().Name}: {e.Message}");
                 }
-            }) { IsBackground = true, Name = "ender" };
+            });
+            ender.IsBackground = true;
             ender.Start();
             if (!ender.Join(TimeSpan.FromSeconds(20)))
             {
@@ -453,5 +469,18 @@ public static class SampledCaptureProof
             CountVariance += n * (1 - p) / p;
             BytesVariance += n * (double)size * size * (1 - p) / p;
         }
+    }
+
+    private static partial class Native
+    {
+        [StructLayout(LayoutKind.Sequential)]
+        public struct TimeSpec
+        {
+            public long Seconds;
+            public long Nanoseconds;
+        }
+
+        [LibraryImport("libc", EntryPoint = "clock_gettime")]
+        public static partial int ClockGetTime(int clock, out TimeSpec time);
     }
 }
