@@ -182,7 +182,7 @@ public sealed class SampledCaptureProofs(ITestOutputHelper output)
             {
                 EstimatedType t = w.Types.Single(x => x.Name == type);
                 double expected = (double)t.Count * FixedSizes[type];
-                Assert.True(Math.Abs(t.Bytes - expected) <= FixedSizes[type] + t.Samples,
+                Assert.True(Math.Abs(t.Bytes - expected) <= FixedSizes[type] + (double)t.Samples,
                     $"{w.Label} {type}: {t.Bytes} bytes for {t.Count} objects of {FixedSizes[type]}");
             }
         }
