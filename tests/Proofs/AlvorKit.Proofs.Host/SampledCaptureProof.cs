@@ -366,7 +366,11 @@ public static partial class SampledCaptureProof
         for (int i = 0; i < windows; i++)
         {
             AllocationWindow window = capture.Begin(AllocationCaptureOptions.Sampled);
-            Thread.Sleep(i % 3 == 0 ? 5 : 60); // some windows end before their session delivers
+            // Every third window ends 5 ms after Begin, maybe before its session delivers; the
+            // others once it delivers (however long the shared machine makes that), 30 ms later.
+            if (i % 3 != 0 && !window.WaitUntilSampling(TimeSpan.FromSeconds(10)))
+                throw new InvalidOperationException($"window {i}: the session did not deliver within 10 s");
+            Thread.Sleep(i % 3 == 0 ? 5 : 30);
             CrossThreadEnd? result = null;
             var ender = new Thread(() =>
             {

@@ -363,7 +363,8 @@ public sealed class SampledCaptureProofs(ITestOutputHelper output)
             // The stop's bound (ALVK_CAPTURE_STOP_BOUND_MS, 2 s) and the resolution after it.
             Assert.True(end.EndMs < 5000 && !end.SessionStopPending, json);
         }
-        // The windows left open 60 ms while four threads allocate saw events.
+        // The windows left open 30 ms after their session delivered, while four threads
+        // allocate at about a GB/s between them, saw events.
         Assert.True(r.Ends.Where((_, i) => i % 3 != 0).All(e => e.SampledEvents > 0), json);
         Assert.True(r.AllocatedBytes > 0, json);
         CaptureStateFigures s = r.StateAfter;

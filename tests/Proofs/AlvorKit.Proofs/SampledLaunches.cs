@@ -39,7 +39,7 @@ public static class SampledLaunches
         };
         var extra = new Dictionary<string, string?> { ["ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING"] = profiling };
         ProcessResult run = ProfiledProcess.Run(ProfiledProcess.ProfiledEnvironment(modules: null), extra,
-            TimeSpan.FromSeconds(120), "sampling", variant);
+            TimeSpan.FromSeconds(60), "sampling", variant);
         Assert.True(run.ExitCode == 0, run.ToString());
         return run;
     }
