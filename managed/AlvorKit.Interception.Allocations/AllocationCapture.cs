@@ -176,7 +176,10 @@ public sealed class AllocationCapture
     public AllocationWindow Begin(AllocationCaptureOptions? options = null)
     {
         AllocationCaptureOptions o = options ?? AllocationCaptureOptions.Sampled;
-        var window = new AllocationWindow(this, o); // before the window opens: it must not count itself
+        // The last session start's HRESULT before this window: WaitUntilSampling tells this
+        // window's refusal from an earlier one by it.
+        Library.CaptureGetState(out AlvkCaptureState before);
+        var window = new AllocationWindow(this, o, before.SessionHResult); // before the window opens: it must not count itself
         AlvkStatus status = Library.CaptureBegin(new AlvkCaptureOptions
         {
             Mode = (AlvkCaptureMode)o.Mode,
@@ -223,8 +226,8 @@ public sealed class AllocationCapture
     }
 
     /// <summary>Polls alvk_capture_get_state until the window samples; allocates nothing
-    /// unless it throws.</summary>
-    internal bool WaitCore(TimeSpan timeout)
+    /// unless it throws. `hresultBefore`: session_hresult before the window opened.</summary>
+    internal bool WaitCore(TimeSpan timeout, int hresultBefore)
     {
         long deadline = Stopwatch.GetTimestamp() + (long)(timeout.TotalSeconds * Stopwatch.Frequency);
         for (; ; )
@@ -232,23 +235,22 @@ public sealed class AllocationCapture
             AlvkStatus status = Library.CaptureGetState(out AlvkCaptureState state);
             if (status != AlvkStatus.Ok)
                 throw Refused("alvk_capture_get_state", status);
-            if (state.Profiling == AlvkAllocationProfiling.Exact)
+            if (state.Profiling == AlvkAllocationProfiling.Exact || state.Phase == AlvkCapturePhase.Open)
                 return true;
-            if (state.Phase == AlvkCapturePhase.Open)
-            {
-                // The start has concluded: session_hresult is this window's.
-                if (state.SessionHResult < 0)
-                    throw Refused("alvk_capture_begin", AlvkStatus.CaptureSessionFailed, state.SessionHResult,
-                        "The window stays open and counts only large and pinned objects.");
-                return true;
-            }
             if (state.Phase != AlvkCapturePhase.Opening)
-                throw Refused("alvk_capture_get_state", AlvkStatus.CaptureNotActive);
+                throw Refused("alvk_capture_get_state", AlvkStatus.CaptureNotActive,
+                    advice: "No window is open in the profiler.");
+            // Still opening with a failed start that is not the one before the window: the
+            // runtime refused this window's session, and it stays refused.
+            if (state.SessionHResult < 0 && state.SessionHResult != hresultBefore)
+                throw Refused("alvk_capture_begin", AlvkStatus.CaptureSessionFailed, state.SessionHResult,
+                    "The window stays open and counts only large and pinned objects.");
             if (Stopwatch.GetTimestamp() >= deadline)
                 return false;
             Thread.Sleep(1);
         }
     }
+
     private AllocationReport Read(in AlvkCaptureSummary summary)
     {
         var types = new List<TypeAllocation>((int)summary.TypeCount);
@@ -393,11 +395,13 @@ public sealed class AllocationCapture
 public sealed class AllocationWindow : IDisposable
 {
     private readonly AllocationCapture _capture;
+    private readonly int _sessionHResultBefore;
 
-    internal AllocationWindow(AllocationCapture capture, AllocationCaptureOptions options)
+    internal AllocationWindow(AllocationCapture capture, AllocationCaptureOptions options, int sessionHResultBefore)
     {
         _capture = capture;
         Options = options;
+        _sessionHResultBefore = sessionHResultBefore;
     }
 
     /// <summary>How the window records.</summary>
@@ -431,7 +435,9 @@ public sealed class AllocationWindow : IDisposable
     /// does not count it.</summary>
     /// <param name="timeout">How long to wait at most.</param>
     /// <returns>True once the window samples; false when <paramref name="timeout"/> passed first
-    /// (the window stays open and samples once the session starts).</returns>
+    /// (the window stays open and samples once the session starts; also when the runtime refused
+    /// this window's session with the same HRESULT as the window before, which cannot be told
+    /// apart: the report's <see cref="AllocationReport.SessionRefused"/> says so).</returns>
     /// <exception cref="AllocationCaptureException">The runtime refused the sampling session
     /// (<see cref="InterceptionStatus.CaptureSessionFailed"/>; the window stays open and counts only
     /// large and pinned objects), or the profiler's state could not be read.</exception>
@@ -439,7 +445,7 @@ public sealed class AllocationWindow : IDisposable
     public bool WaitUntilSampling(TimeSpan timeout)
     {
         ObjectDisposedException.ThrowIf(!IsOpen, this);
-        return _capture.WaitCore(timeout);
+        return _capture.WaitCore(timeout, _sessionHResultBefore);
     }
 
     /// <summary>Closes the window if it is still open, without reading it.</summary>
