@@ -143,6 +143,15 @@ static void allocation_flag(void **state)
     assert_int_equal(aip_allocation_flag_parse("yes", &on), ALVK_E_ALLOCATION_FLAG_MALFORMED);
     assert_int_equal(on, 0);
     assert_int_equal(aip_allocation_flag_parse("10", &on), ALVK_E_ALLOCATION_FLAG_MALFORMED);
+    assert_int_equal(aip_allocation_flag_parse("exact", &on), ALVK_OK);
+    assert_int_equal(on, ALVK_ALLOCATION_PROFILING_EXACT);
+    assert_int_equal(aip_allocation_flag_parse("sampled", &on), ALVK_OK);
+    assert_int_equal(on, ALVK_ALLOCATION_PROFILING_SAMPLED);
+    assert_int_equal(aip_allocation_flag_parse("", &on), ALVK_OK);
+    assert_int_equal(on, 0);
+    on = 7;
+    assert_int_equal(aip_allocation_flag_parse("sample", &on), ALVK_E_ALLOCATION_FLAG_MALFORMED);
+    assert_int_equal(on, 0);
 }
 
 int main(void)

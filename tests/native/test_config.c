@@ -52,6 +52,31 @@ static void allocations_add_their_bits(void **state)
     assert_true(mask.low & COR_PRF_ENABLE_STACK_SNAPSHOT);
     /* The callback itself is switched on per capture window, not at startup. */
     assert_false(mask.low & COR_PRF_MONITOR_OBJECT_ALLOCATED);
+    assert_false(mask.high & COR_PRF_HIGH_MONITOR_EVENT_PIPE);
+    in.allocations = "exact";
+    aip_config_evaluate(&in, &config);
+    assert_int_equal(config.allocation_profiling, ALVK_ALLOCATION_PROFILING_EXACT);
+    assert_int_equal(aip_event_mask_for(&config).low, mask.low);
+    assert_int_equal(aip_event_mask_for(&config).high, mask.high);
+}
+
+static void sampled_profiling_keeps_the_fast_allocation_path(void **state)
+{
+    (void)state;
+    aip_config_inputs in = good_inputs();
+    in.allocations = "sampled";
+    aip_config config;
+    aip_config_evaluate(&in, &config);
+    assert_int_equal(config.startup_status, ALVK_OK);
+    assert_int_equal(config.allocation_profiling, ALVK_ALLOCATION_PROFILING_SAMPLED);
+    aip_event_mask mask = aip_event_mask_for(&config);
+    /* Never the immutable allocation bit (it selects the slow allocation helpers for the life
+     * of the process); the stack walks' bit and EventPipe at startup; the large and pinned
+     * objects only while a window is open. */
+    assert_false(mask.low & COR_PRF_ENABLE_OBJECT_ALLOCATED);
+    assert_false(mask.low & COR_PRF_MONITOR_OBJECT_ALLOCATED);
+    assert_true(mask.low & COR_PRF_ENABLE_STACK_SNAPSHOT);
+    assert_int_equal(mask.high, COR_PRF_HIGH_MONITOR_EVENT_PIPE);
 }
 
 static void no_modules_keeps_profiler_but_drops_rejit(void **state)
@@ -127,11 +152,17 @@ static void malformed_inputs_make_it_inert(void **state)
     assert_int_equal(config.allocation_profiling, 0);
     assert_int_equal(aip_event_mask_for(&config).low, 0);
 
-    in = good_inputs();
-    in.allocations = "on";
-    aip_config_evaluate(&in, &config);
-    assert_int_equal(config.startup_status, ALVK_E_ALLOCATION_FLAG_MALFORMED);
-    assert_int_equal(aip_event_mask_for(&config).low, 0);
+    const char *bad[] = {"on", "Sampled", "EXACT", "2", "sampled ", " exact", "exactly"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+        in = good_inputs();
+        in.allocations = bad[i];
+        aip_config_evaluate(&in, &config);
+        assert_int_equal(config.startup_status, ALVK_E_ALLOCATION_FLAG_MALFORMED);
+        assert_int_equal(config.allocation_profiling, 0);
+        assert_int_equal(aip_event_mask_for(&config).low, 0);
+        assert_int_equal(aip_event_mask_for(&config).high, 0);
+        assert_non_null(strstr(config.message, "exact or sampled"));
+    }
 }
 
 static void allocation_sizes_are_checked_like_every_setting(void **state)
@@ -226,6 +257,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(good_configuration_enables_patching),
         cmocka_unit_test(allocations_add_their_bits),
+        cmocka_unit_test(sampled_profiling_keeps_the_fast_allocation_path),
         cmocka_unit_test(no_modules_keeps_profiler_but_drops_rejit),
         cmocka_unit_test(missing_or_empty_modules_say_why_unless_allocations_alone),
         cmocka_unit_test(path_errors_come_first_and_make_it_inert),

@@ -3,6 +3,7 @@
 #include "alvorkit_interception_profiler.h"
 
 #include "adapter/interception_profiler.h"
+#include "allocation/allocation_capture.h"
 #include "allocation/allocation_resolve.h"
 #include "generation/generation_validate.h"
 #include "runtime/profiler_runtime.h"
@@ -20,6 +21,12 @@
 #define AIP_MIN_TELEMETRY offsetof(alvk_patch_telemetry, module_id)
 #define AIP_MIN_GENERATION offsetof(alvk_generation, module_id)
 #define AIP_MIN_GENERATION_RESULT offsetof(alvk_generation_result, type_error_offset)
+/* ABI 3.5 appended to the capture structs: their ABI 3.0 sizes. */
+#define AIP_MIN_CAPTURE_OPTIONS offsetof(alvk_capture_options, stack_every)
+#define AIP_MIN_CAPTURE_SUMMARY offsetof(alvk_capture_summary, source)
+#define AIP_MIN_TYPE_COUNT offsetof(alvk_type_count, count_low)
+/* alvk_capture_read_types copies through a stack buffer of this many whole elements. */
+#define AIP_TYPE_COUNT_CHUNK 8
 
 /* alvk_last_command: the command this thread queued with its latest queuing call (errno's
  * pattern: per thread, so concurrent callers each read their own). */
@@ -233,18 +240,26 @@ ALVK_API alvk_status ALVK_CALL alvk_capture_begin(const alvk_capture_options *op
 {
     if (options == 0)
         return ALVK_E_NULL_ARGUMENT;
-    if (options->size < sizeof(alvk_capture_options))
+    if (options->size < AIP_MIN_CAPTURE_OPTIONS)
         return ALVK_E_STRUCT_SIZE;
-    return aip_allocation_begin(aip_runtime_allocations(aip_attached_profiler()), options);
+    alvk_capture_options full;
+    copy_in(&full, sizeof full, options);
+    return aip_allocation_begin(aip_runtime_allocations(aip_attached_profiler()), &full);
 }
 
 ALVK_API alvk_status ALVK_CALL alvk_capture_end(alvk_capture_summary *summary)
 {
     if (summary == 0)
         return ALVK_E_NULL_ARGUMENT;
-    if (summary->size < sizeof(alvk_capture_summary))
+    if (summary->size < AIP_MIN_CAPTURE_SUMMARY)
         return ALVK_E_STRUCT_SIZE;
-    return aip_allocation_end(aip_runtime_allocations(aip_attached_profiler()), summary);
+    alvk_capture_summary full;
+    memset(&full, 0, sizeof full); /* size 0 until the window closed and filled it */
+    alvk_status status =
+        aip_allocation_end(aip_runtime_allocations(aip_attached_profiler()), &full);
+    if (full.size != 0)
+        copy_out(summary, &full, sizeof full);
+    return status;
 }
 
 /* Every element of an output array carries its size. */
@@ -259,14 +274,48 @@ static alvk_status check_elements(const void *out, uint32_t capacity, size_t ele
     return ALVK_OK;
 }
 
+/* alvk_type_count arrays: every element as long as the first (the stride, at least the ABI
+ * 3.0 size; it need not keep them aligned), each filled as far as its size reaches. */
 ALVK_API alvk_status ALVK_CALL alvk_capture_read_types(uint32_t first, alvk_type_count *out,
                                                        uint32_t capacity, uint32_t *written)
 {
-    alvk_status status = check_elements(out, capacity, sizeof *out, written);
-    return status != ALVK_OK
-               ? status
-               : aip_allocation_read_types(aip_runtime_allocations(aip_attached_profiler()), first,
-                                           out, capacity, written);
+    if ((out == 0 && capacity > 0) || written == 0)
+        return ALVK_E_NULL_ARGUMENT;
+    uint32_t stride = 0;
+    if (capacity > 0) {
+        memcpy(&stride, out, sizeof stride);
+        if (stride < AIP_MIN_TYPE_COUNT)
+            return ALVK_E_STRUCT_SIZE;
+        for (uint32_t i = 1; i < capacity; ++i) {
+            uint32_t size = 0;
+            memcpy(&size, (const char *)out + (size_t)i * stride, sizeof size);
+            if (size != stride)
+                return ALVK_E_STRUCT_SIZE;
+        }
+    }
+    struct aip_allocation_state *a = aip_runtime_allocations(aip_attached_profiler());
+    alvk_type_count chunk[AIP_TYPE_COUNT_CHUNK];
+    size_t keep = stride < sizeof chunk[0] ? stride : sizeof chunk[0];
+    *written = 0;
+    uint32_t done = 0;
+    do {
+        uint32_t want =
+            capacity - done < AIP_TYPE_COUNT_CHUNK ? capacity - done : AIP_TYPE_COUNT_CHUNK;
+        uint32_t got = 0;
+        alvk_status status = aip_allocation_read_types(a, first + done, chunk, want, &got);
+        if (status != ALVK_OK)
+            return status;
+        for (uint32_t k = 0; k < got; ++k) {
+            char *to = (char *)out + (size_t)(done + k) * stride;
+            memcpy(to + sizeof(uint32_t), (const char *)&chunk[k] + sizeof(uint32_t),
+                   keep - sizeof(uint32_t));
+        }
+        done += got;
+        *written = done;
+        if (got < want)
+            break;
+    } while (done < capacity);
+    return ALVK_OK;
 }
 
 ALVK_API alvk_status ALVK_CALL alvk_capture_read_samples(uint32_t first, alvk_sample *out,
@@ -290,18 +339,17 @@ ALVK_API alvk_status ALVK_CALL alvk_capture_describe_function(uint64_t function_
                                             function_id, out);
 }
 
-/* ABI 3.5 contract, implemented by the sampled-capture work: until then it answers what a
- * process without allocation profiling answers. */
 ALVK_API alvk_status ALVK_CALL alvk_capture_get_state(alvk_capture_state *out)
 {
     if (out == 0)
         return ALVK_E_NULL_ARGUMENT;
     if (out->size < sizeof(alvk_capture_state))
         return ALVK_E_STRUCT_SIZE;
-    uint32_t size = out->size;
-    memset(out, 0, size < sizeof *out ? size : sizeof *out);
-    out->size = size;
-    return ALVK_E_ALLOCATION_PROFILING_OFF;
+    alvk_capture_state full;
+    alvk_status status =
+        aip_allocation_get_state(aip_runtime_allocations(aip_attached_profiler()), &full);
+    copy_out(out, &full, sizeof full);
+    return status;
 }
 
 ALVK_API alvk_status ALVK_CALL alvk_patch_replace_with(alvk_patch_handle handle, uint64_t owner,

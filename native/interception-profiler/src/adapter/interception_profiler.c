@@ -186,6 +186,17 @@ static HRESULT STDMETHODCALLTYPE InterceptionProfiler_ObjectAllocated(ICorProfil
     return S_OK;
 }
 
+static HRESULT STDMETHODCALLTYPE InterceptionProfiler_EventPipeEventDelivered(
+    ICorProfilerCallback11 *iface, EVENTPIPE_PROVIDER provider, DWORD event_id, DWORD version,
+    ULONG metadata_size, LPCBYTE metadata, ULONG data_size, LPCBYTE data, LPCGUID activity,
+    LPCGUID related_activity, ThreadID thread, ULONG stack_bytes, UINT_PTR *stack)
+{
+    (void)metadata_size, (void)metadata, (void)activity, (void)related_activity, (void)thread;
+    aip_runtime_event_delivered(profiler_of(impl_from_ICorProfilerCallback11(iface)), provider,
+                                event_id, version, data, data_size, stack_bytes, stack);
+    return S_OK;
+}
+
 /* Attaching to a running process is outside the product: say so and refuse. */
 static HRESULT STDMETHODCALLTYPE InterceptionProfiler_InitializeForAttach(
     ICorProfilerCallback11 *iface, IUnknown *info, void *data, UINT cb)
@@ -236,6 +247,7 @@ static const ICorProfilerCallback11Vtbl InterceptionProfiler_vtbl = {
     .ReJITCompilationFinished = InterceptionProfiler_ReJITCompilationFinished,
     .ReJITError = InterceptionProfiler_ReJITError,
     .ObjectAllocated = InterceptionProfiler_ObjectAllocated,
+    .EventPipeEventDelivered = InterceptionProfiler_EventPipeEventDelivered,
 };
 #if defined(__GNUC__) || defined(__clang__)
 #pragma GCC diagnostic pop

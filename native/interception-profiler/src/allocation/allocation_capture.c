@@ -1,8 +1,11 @@
-/* Capture windows and the allocation callback: atomic accounting and, when sampled, a
- * synchronous walk of the allocating thread into preallocated storage. No locks, no
- * allocation, no metadata work in the callback. */
+/* Exact profiling's capture windows and allocation callback: atomic accounting and, when
+ * sampled, a synchronous walk of the allocating thread into preallocated storage. No locks,
+ * no allocation, no metadata work in the callback. The entry points hand sampled profiling
+ * over to sampled_capture.c. */
 #include "allocation/allocation_capture.h"
 
+#include "allocation/allocation_resolve.h"
+#include "allocation/sampled_capture.h"
 #include "coreclr/corprof_enums.h"
 #include "platform/cpu_relax.h"
 #include "platform/platform.h"
@@ -18,40 +21,30 @@ typedef struct sampler_thread {
 
 static _Thread_local sampler_thread t_sampler;
 
-int aip_allocation_init(aip_allocation_state *a, ICorProfilerInfo15 *info, uint32_t mask_low,
-                        uint32_t mask_high, uint32_t type_slots, uint32_t sample_slots,
-                        const aip_allocation_port *port)
+int aip_allocation_init(aip_allocation_state *a, ICorProfilerInfo15 *info, uint32_t info_version,
+                        uint32_t profiling, uint32_t mask_low, uint32_t mask_high,
+                        uint32_t type_slots, uint32_t sample_slots, const aip_allocation_port *port)
 {
     a->info = info;
     a->port = *port;
+    a->profiling = profiling;
     a->base_mask_low = mask_low & ~(uint32_t)COR_PRF_MONITOR_OBJECT_ALLOCATED;
-    a->base_mask_high = mask_high;
+    a->base_mask_high = mask_high & ~(uint32_t)(COR_PRF_HIGH_MONITOR_LARGEOBJECT_ALLOCATED |
+                                                COR_PRF_HIGH_MONITOR_PINNEDOBJECT_ALLOCATED);
     if (aip_type_table_init(&a->types, type_slots) != 0 ||
         aip_sample_store_init(&a->samples, sample_slots) != 0 ||
         (a->type_names = calloc(a->types.capacity, sizeof *a->type_names)) == NULL)
         return -1;
+    if (profiling == ALVK_ALLOCATION_PROFILING_SAMPLED)
+        aip_sampled_init(a, info_version);
     a->enabled = 1;
     return 0;
 }
 
-typedef struct walk {
-    aip_raw_sample *sample;
-    uint32_t max_frames;
-} walk;
-
-static HRESULT STDMETHODCALLTYPE record_frame(FunctionID function, UINT_PTR ip,
-                                              COR_PRF_FRAME_INFO frame, ULONG32 context_size,
-                                              BYTE context[], void *data)
+void aip_allocation_shutdown(aip_allocation_state *a)
 {
-    (void)frame, (void)context_size, (void)context;
-    walk *w = data;
-    aip_raw_sample *s = w->sample;
-    if (s->frame_count >= w->max_frames)
-        return S_FALSE; /* storage for this sample is full: stop the walk */
-    s->frames[s->frame_count].function_id = function;
-    s->frames[s->frame_count].ip = ip;
-    s->frame_count++;
-    return S_OK;
+    if (a != NULL && a->enabled && a->profiling == ALVK_ALLOCATION_PROFILING_SAMPLED)
+        aip_sampling_session_shutdown(&a->session, (uint64_t)ALVK_CAPTURE_STOP_BOUND_MS * 1000000u);
 }
 
 static void sample_if_due(aip_allocation_state *a, ClassID class_id, uint64_t bytes)
@@ -72,16 +65,17 @@ static void sample_if_due(aip_allocation_state *a, ClassID class_id, uint64_t by
         return;
     s->class_id = class_id;
     s->weight_bytes = (uint64_t)taken * mean;
-    s->frame_count = 0;
-    walk w = {s, a->options.max_frames};
-    a->info->lpVtbl->DoStackSnapshot(a->info, 0, record_frame, COR_PRF_SNAPSHOT_DEFAULT, &w, NULL,
-                                     0);
+    aip_allocation_walk(a, s, a->options.max_frames);
 }
 
 void aip_allocation_on_object(aip_allocation_state *a, ObjectID object, ClassID class_id)
 {
     if (a == NULL || !atomic_load(&a->active))
         return;
+    if (a->profiling == ALVK_ALLOCATION_PROFILING_SAMPLED) {
+        aip_sampled_on_large_object(a, object, class_id);
+        return;
+    }
     atomic_fetch_add(&a->inflight, 1);
     if (atomic_load(&a->active)) {
         SIZE_T size = 0;
@@ -97,29 +91,30 @@ alvk_status aip_allocation_begin(aip_allocation_state *a, const alvk_capture_opt
 {
     if (a == NULL || !a->enabled)
         return ALVK_E_ALLOCATION_PROFILING_OFF;
-    if (options->flags != 0 ||
+    if ((options->flags & ~ALVK_CAPTURE_VALID_FLAGS) != 0 || options->reserved2 != 0 ||
         (options->mode != ALVK_CAPTURE_COUNT_ONLY && options->mode != ALVK_CAPTURE_SAMPLED))
         return ALVK_E_INVALID_FLAGS;
-    if (options->max_frames > ALVK_MAX_SAMPLE_FRAMES ||
-        options->max_samples > a->samples.capacity ||
+    if (options->max_frames > ALVK_MAX_SAMPLE_FRAMES || options->max_samples > a->samples.capacity)
+        return ALVK_E_LIMIT_EXCEEDED;
+    if (a->profiling == ALVK_ALLOCATION_PROFILING_SAMPLED)
+        return aip_sampled_begin(a, options);
+    /* Exact profiling: the flag (waiting for a session) has nothing to wait for. */
+    if (options->stack_every > 1 ||
         (options->sample_interval_bytes != 0 &&
          options->sample_interval_bytes < ALVK_MIN_SAMPLE_INTERVAL_BYTES))
         return ALVK_E_LIMIT_EXCEEDED;
     uint32_t idle = 0;
     if (!atomic_compare_exchange_strong(&a->phase, &idle, 1))
         return ALVK_E_CAPTURE_ACTIVE;
-    a->options = *options;
-    if (a->options.sample_interval_bytes == 0)
-        a->options.sample_interval_bytes = ALVK_DEFAULT_SAMPLE_INTERVAL_BYTES;
-    if (a->options.max_frames == 0)
-        a->options.max_frames = ALVK_MAX_SAMPLE_FRAMES;
-    if (a->options.seed == 0)
-        a->options.seed = aip_monotonic_ns() | 1;
-    aip_type_table_clear(&a->types);
-    aip_sample_store_reset(&a->samples, a->options.max_samples);
-    atomic_store_explicit(&a->has_result, 0, memory_order_release);
-    atomic_fetch_add(&a->window, 1);
-    a->begin_ns = aip_monotonic_ns();
+    alvk_capture_options o = *options;
+    if (o.sample_interval_bytes == 0)
+        o.sample_interval_bytes = ALVK_DEFAULT_SAMPLE_INTERVAL_BYTES;
+    if (o.max_frames == 0)
+        o.max_frames = ALVK_MAX_SAMPLE_FRAMES;
+    if (o.seed == 0)
+        o.seed = aip_monotonic_ns() | 1;
+    o.stack_every = o.mode == ALVK_CAPTURE_SAMPLED ? 1 : 0;
+    aip_allocation_reset_window(a, &o);
     atomic_store(&a->active, 1);
     /* The runtime calls ObjectAllocated only while a window is open. */
     HRESULT hr = a->info->lpVtbl->SetEventMask2(
@@ -139,6 +134,8 @@ alvk_status aip_allocation_end(aip_allocation_state *a, alvk_capture_summary *su
 {
     if (a == NULL || !a->enabled)
         return ALVK_E_ALLOCATION_PROFILING_OFF;
+    if (a->profiling == ALVK_ALLOCATION_PROFILING_SAMPLED)
+        return aip_sampled_end(a, summary);
     /* The resolution's place on the worker first: without it, the window stays open. */
     uint32_t slot = 0;
     alvk_status reserved = a->port.reserve_worker(a->port.context, &slot);
@@ -173,6 +170,30 @@ alvk_status aip_allocation_end(aip_allocation_state *a, alvk_capture_summary *su
     s->elapsed_ns = aip_monotonic_ns() - a->begin_ns;
     s->type_slots = a->types.capacity;
     s->sample_slots = a->samples.capacity;
+    s->source = ALVK_ALLOCATION_PROFILING_EXACT;
+    s->stack_every = a->options.stack_every;
     *summary = *s;
     return aip_allocation_resolve(a, slot);
+}
+
+alvk_status aip_allocation_get_state(aip_allocation_state *a, alvk_capture_state *out)
+{
+    memset(out, 0, sizeof *out);
+    out->size = sizeof *out;
+    out->phase = ALVK_CAPTURE_PHASE_IDLE;
+    out->profiling = ALVK_ALLOCATION_PROFILING_OFF;
+    if (a == NULL || !a->enabled)
+        return ALVK_E_ALLOCATION_PROFILING_OFF;
+    out->profiling = (alvk_allocation_profiling)a->profiling;
+    out->windows_opened = atomic_load(&a->windows_opened);
+    uint32_t phase = atomic_load(&a->phase);
+    if (a->profiling == ALVK_ALLOCATION_PROFILING_SAMPLED) {
+        aip_sampled_state(a, phase, out);
+        return ALVK_OK;
+    }
+    out->phase = phase == 1   ? ALVK_CAPTURE_PHASE_OPENING
+                 : phase == 2 ? ALVK_CAPTURE_PHASE_OPEN
+                 : phase == 3 ? ALVK_CAPTURE_PHASE_CLOSING
+                              : ALVK_CAPTURE_PHASE_IDLE;
+    return ALVK_OK;
 }

@@ -53,6 +53,13 @@ static alvk_status resolve_all(void *payload, void *context)
             ModuleID module = 0;
             mdToken token = 0;
             f->il_offset = -1;
+            ReJITID rejit = 0;
+            FunctionID from_ip = 0;
+            /* A frame the runtime gave as an IP alone (sampled profiling's event stacks). */
+            if (f->function_id == 0 && f->ip != 0 &&
+                SUCCEEDED(
+                    a->info->lpVtbl->GetFunctionFromIP3(a->info, (LPCBYTE)f->ip, &from_ip, &rejit)))
+                f->function_id = from_ip;
             if (f->function_id != 0 &&
                 SUCCEEDED(a->info->lpVtbl->GetFunctionInfo2(a->info, f->function_id, 0, &cls,
                                                             &module, &token, 0, NULL, NULL))) {
@@ -101,11 +108,20 @@ alvk_status aip_allocation_read_types(aip_allocation_state *a, uint32_t first, a
         if (cls == 0 || seen++ < first)
             continue;
         alvk_type_count *t = &out[(*written)++];
+        aip_type_estimate e;
+        aip_type_table_estimate(&a->types, i, &e);
         t->reserved = 0;
         t->class_id = cls;
-        t->count = atomic_load(&slot->count);
-        t->bytes = atomic_load(&slot->bytes);
+        t->count = e.count;
+        t->bytes = e.bytes;
         memcpy(t->name, a->type_names[i], sizeof t->name);
+        t->count_low = e.count_low;
+        t->count_high = e.count_high;
+        t->bytes_low = e.bytes_low;
+        t->bytes_high = e.bytes_high;
+        t->samples = e.samples;
+        t->exact_count = e.exact_count;
+        t->exact_bytes = e.exact_bytes;
     }
     return ALVK_OK;
 }

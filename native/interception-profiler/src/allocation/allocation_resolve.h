@@ -4,13 +4,17 @@
 #ifndef AIP_ALLOCATION_RESOLVE_H
 #define AIP_ALLOCATION_RESOLVE_H
 
-#include "allocation/allocation_capture.h"
+#include "allocation/capture_state.h"
 
 #include <stddef.h>
 
 void aip_allocation_type_name(ICorProfilerInfo15 *info, ClassID cls, char *out, size_t cap);
 alvk_status aip_allocation_method_name(ICorProfilerInfo15 *info, FunctionID function,
                                        ModuleID *module, uint32_t *token, char *out, size_t cap);
+
+/* The window's resolution, run in the worker slot reserved before it closed; it ends the
+ * closing phase. */
+alvk_status aip_allocation_resolve(aip_allocation_state *a, uint32_t slot);
 
 alvk_status aip_allocation_read_types(aip_allocation_state *a, uint32_t first, alvk_type_count *out,
                                       uint32_t capacity, uint32_t *written);

@@ -171,5 +171,6 @@ AIP_PIN_SLOT(ICorProfilerCallback11Vtbl, ObjectAllocated, 50);
 AIP_PIN_SLOT(ICorProfilerCallback11Vtbl, InitializeForAttach, 80);
 AIP_PIN_SLOT(ICorProfilerCallback11Vtbl, GetReJITParameters, 84);
 AIP_PIN_SLOT(ICorProfilerCallback11Vtbl, ReJITError, 86);
+AIP_PIN_SLOT(ICorProfilerCallback11Vtbl, EventPipeEventDelivered, 95);
 
 #endif

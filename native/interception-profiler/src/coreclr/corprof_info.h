@@ -58,5 +58,9 @@ AIP_PIN_SLOT(ICorProfilerInfo15Vtbl, RequestReJIT, 73);
 AIP_PIN_SLOT(ICorProfilerInfo15Vtbl, RequestRevert, 74);
 AIP_PIN_SLOT(ICorProfilerInfo15Vtbl, ApplyMetaData, 84);
 AIP_PIN_SLOT(ICorProfilerInfo15Vtbl, RequestReJITWithInliners, 96);
+AIP_PIN_SLOT(ICorProfilerInfo15Vtbl, GetObjectGeneration, 55);
+AIP_PIN_SLOT(ICorProfilerInfo15Vtbl, EventPipeStartSession, 101);
+AIP_PIN_SLOT(ICorProfilerInfo15Vtbl, EventPipeStopSession, 103);
+AIP_PIN_SLOT(ICorProfilerInfo15Vtbl, EventPipeGetProviderInfo, 105);
 
 #endif

@@ -5,13 +5,17 @@
 #include <stdio.h>
 #include <string.h>
 
-alvk_status aip_allocation_flag_parse(const char *text, uint32_t *enabled)
+alvk_status aip_allocation_flag_parse(const char *text, uint32_t *profiling)
 {
-    *enabled = 0;
+    *profiling = ALVK_ALLOCATION_PROFILING_OFF;
     if (text == NULL || text[0] == '\0' || strcmp(text, "0") == 0)
         return ALVK_OK;
-    if (strcmp(text, "1") == 0) {
-        *enabled = 1;
+    if (strcmp(text, "1") == 0 || strcmp(text, "exact") == 0) {
+        *profiling = ALVK_ALLOCATION_PROFILING_EXACT;
+        return ALVK_OK;
+    }
+    if (strcmp(text, "sampled") == 0) {
+        *profiling = ALVK_ALLOCATION_PROFILING_SAMPLED;
         return ALVK_OK;
     }
     return ALVK_E_ALLOCATION_FLAG_MALFORMED;
@@ -106,8 +110,9 @@ void aip_config_evaluate(const aip_config_inputs *in, aip_config *out)
     alvk_status flag = aip_allocation_flag_parse(in->allocations, &out->allocation_profiling);
     if (flag != ALVK_OK) {
         out->startup_status = flag;
-        snprintf(out->message, sizeof out->message, "%s=\"%.64s\" must be unset, 0 or 1",
-                 AIP_ENV_ALLOCATIONS, in->allocations);
+        snprintf(out->message, sizeof out->message,
+                 "%s=\"%.64s\" must be unset, 0, 1, exact or sampled", AIP_ENV_ALLOCATIONS,
+                 in->allocations);
         return;
     }
     if (!sizes_parse(in, out)) {

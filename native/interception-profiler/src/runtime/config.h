@@ -16,9 +16,10 @@
 #define AIP_PATH_CAPACITY 4096
 #define AIP_MESSAGE_CAPACITY 8448 /* two full paths and a sentence */
 
-/* Parses ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING: unset, "" or "0" is off, "1" is on,
- * anything else is ALVK_E_ALLOCATION_FLAG_MALFORMED. */
-alvk_status aip_allocation_flag_parse(const char *text, uint32_t *enabled);
+/* Parses ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING into an alvk_allocation_profiling: unset,
+ * "" or "0" is off, "1" or "exact" is exact, "sampled" is sampled, anything else is
+ * ALVK_E_ALLOCATION_FLAG_MALFORMED (*profiling off). */
+alvk_status aip_allocation_flag_parse(const char *text, uint32_t *profiling);
 
 /* Parses a storage size (ALVORKIT_INTERCEPTION_ALLOCATION_TYPES, _SAMPLES): unset or "" is
  * `fallback`; otherwise 1 to 10 decimal digits whose value is 1..maximum, nothing else (no
@@ -45,7 +46,7 @@ typedef struct aip_config_inputs {
 
 typedef struct aip_config {
     aip_allowlist allowlist;
-    uint32_t allocation_profiling;
+    uint32_t allocation_profiling;    /* an alvk_allocation_profiling */
     uint32_t allocation_type_slots;   /* per-type count table, fixed at startup */
     uint32_t allocation_sample_slots; /* sample storage, fixed at startup */
     uint32_t patch_capacity;          /* the patch table's bound (0 when inert) */

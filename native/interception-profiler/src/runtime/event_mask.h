@@ -10,8 +10,9 @@ typedef struct aip_event_mask {
 } aip_event_mask;
 
 /* Inert configurations ask for nothing; without patchable modules there is no ReJIT and
- * ReadyToRun code stays enabled; allocation profiling adds the immutable allocation and
- * stack-snapshot bits (the callback itself is enabled per capture window). */
+ * ReadyToRun code stays enabled; exact allocation profiling adds the immutable allocation and
+ * stack-snapshot bits (the callback itself is enabled per capture window); sampled profiling
+ * adds the stack-snapshot bit and EventPipe, never the allocation bit. */
 aip_event_mask aip_event_mask_for(const aip_config *config);
 
 #endif

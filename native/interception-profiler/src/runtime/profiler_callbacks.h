@@ -6,6 +6,7 @@
 #define AIP_PROFILER_CALLBACKS_H
 
 #include "allocation/allocation_capture.h"
+#include "allocation/sampled_capture.h"
 #include "catalog/precompiled_function.h"
 #include "rejit/rejit_callbacks.h"
 #include "runtime/profiler.h"
@@ -69,6 +70,17 @@ static inline void aip_runtime_object_allocated(aip_profiler *p, ObjectID object
 {
     if (p != NULL)
         aip_allocation_on_object(&p->allocations, object, class_id);
+}
+
+/* EventPipeEventDelivered: sampled allocation profiling's AllocationSampled events. */
+static inline void aip_runtime_event_delivered(aip_profiler *p, uintptr_t provider,
+                                               uint32_t event_id, uint32_t version,
+                                               const uint8_t *data, uint32_t size,
+                                               uint32_t stack_bytes, const uintptr_t *stack)
+{
+    if (p != NULL)
+        aip_allocation_on_event(&p->allocations, provider, event_id, version, data, size,
+                                stack_bytes, stack);
 }
 
 #endif

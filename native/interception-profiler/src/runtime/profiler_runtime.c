@@ -157,11 +157,21 @@ static alvk_status attach(aip_profiler *rt)
     }
     rt->mask = mask;
     const aip_allocation_port port = {rt, port_reserve, port_release, port_run, port_module_mvid};
+    if (rt->config.allocation_profiling == ALVK_ALLOCATION_PROFILING_EXACT)
+        aip_runtime_log("allocation profiling is exact (ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING="
+                        "1 or exact): every allocation of this process now takes the runtime's "
+                        "slow path, window open or not (docs/Benchmarks.md); "
+                        "=sampled keeps the fast path");
     if (rt->config.allocation_profiling &&
-        aip_allocation_init(&rt->allocations, rt->info, mask.low, mask.high,
+        aip_allocation_init(&rt->allocations, rt->info, rt->info_version,
+                            rt->config.allocation_profiling, mask.low, mask.high,
                             rt->config.allocation_type_slots, rt->config.allocation_sample_slots,
                             &port) != 0)
         aip_runtime_log("allocation profiling is off: its storage could not be allocated");
+    if (rt->config.allocation_profiling == ALVK_ALLOCATION_PROFILING_SAMPLED &&
+        rt->info_version < 12)
+        aip_runtime_log("sampled allocation profiling needs ICorProfilerInfo12 (EventPipe "
+                        "sessions): capture windows will be refused");
     /* The profiler stays attached without a worker; the status then says why commands fail. */
     if (start_worker(rt) != S_OK)
         return ALVK_E_WORKER_UNAVAILABLE;
@@ -204,7 +214,11 @@ HRESULT aip_runtime_initialize(aip_profiler *rt, IUnknown *info_unknown)
 
 void aip_runtime_shutdown(aip_profiler *rt)
 {
-    if (rt == NULL || !atomic_load(&rt->worker.started))
+    if (rt == NULL)
+        return;
+    /* The capture-control thread first: it stops a session still open (bounded). */
+    aip_allocation_shutdown(&rt->allocations);
+    if (!atomic_load(&rt->worker.started))
         return;
     aip_queue_stop(&rt->worker.queue);
     uint64_t deadline = aip_monotonic_ns() + AIP_WORKER_STOP_TIMEOUT_NS;

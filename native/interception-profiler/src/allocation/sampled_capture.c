@@ -1,0 +1,366 @@
+/* Sampled profiling's windows and callbacks. */
+#include "allocation/sampled_capture.h"
+
+#include "allocation/allocation_resolve.h"
+#include "allocation/allocation_sampled_event.h"
+#include "allocation/sampled_estimate.h"
+#include "coreclr/corprof_enums.h"
+#include "platform/cpu_relax.h"
+#include "platform/platform.h"
+
+#include <string.h>
+
+/* The large object heap's threshold: the classification when GetObjectGeneration fails. */
+#define AIP_LARGE_OBJECT_BYTES 85000u
+#define AIP_ALLOCATION_SAMPLED_VERSION 0u
+#define AIP_LARGE_AND_PINNED \
+    (COR_PRF_HIGH_MONITOR_LARGEOBJECT_ALLOCATED | COR_PRF_HIGH_MONITOR_PINNEDOBJECT_ALLOCATED)
+
+/* Per thread: which window its stack_every count belongs to. */
+typedef struct stack_counter {
+    uint64_t window;
+    uint32_t count;
+} stack_counter;
+
+static _Thread_local stack_counter t_stacks;
+
+/* ---- The capture-control thread's port: the runtime's session calls ------------------------ */
+
+static void widen(const char *ascii, WCHAR *out, size_t cap)
+{
+    size_t i = 0;
+    for (; ascii[i] != '\0' && i + 1 < cap; ++i)
+        out[i] = (WCHAR)(unsigned char)ascii[i];
+    out[i] = 0;
+}
+
+static int32_t port_thread_init(void *context)
+{
+    aip_allocation_state *a = context;
+    return a->info->lpVtbl->InitializeCurrentThread(a->info);
+}
+
+static int32_t port_start(void *context, int dummy, uint64_t *session)
+{
+    aip_allocation_state *a = context;
+    WCHAR name[64];
+    widen(AIP_RUNTIME_PROVIDER_NAME, name, sizeof name / sizeof name[0]);
+    /* The window's session: AllocationSampled alone. The dummy session after a stop
+     * (dotnet/runtime#121462) follows the Datadog profiler (dd-trace-dotnet,
+     * HeapSnapshotManager::CleanupSession): after stopping its session it starts and stops a
+     * session on the same provider, Microsoft-Windows-DotNETRuntime, with the keywords and
+     * level that should stay in force (those of its long-lived runtime session), no filter,
+     * no rundown. Nothing of ours should stay in force, so ours asks for no keyword at the
+     * Critical level: AllocationSampled (keyword 0x80000000000, Informational) is off by
+     * both. */
+    COR_PRF_EVENTPIPE_PROVIDER_CONFIG config = {
+        name, dummy ? 0 : AIP_ALLOCATION_SAMPLING_KEYWORD,
+        dummy ? COR_PRF_EVENTPIPE_CRITICAL : COR_PRF_EVENTPIPE_INFORMATIONAL, NULL};
+    EVENTPIPE_SESSION handle = 0;
+    HRESULT hr = a->info->lpVtbl->EventPipeStartSession(a->info, 1, &config, 0, &handle);
+    *session = handle;
+    return hr;
+}
+
+static int32_t port_stop(void *context, uint64_t session)
+{
+    aip_allocation_state *a = context;
+    return a->info->lpVtbl->EventPipeStopSession(a->info, session);
+}
+
+void aip_sampled_init(aip_allocation_state *a, uint32_t info_version)
+{
+    if (info_version < 12)
+        return; /* no EventPipeStartSession: the control thread stays unstarted */
+    const aip_session_port port = {a, port_thread_init, port_start, port_stop};
+    aip_sampling_session_start(&a->session, &port, ALVK_CAPTURE_STOP_BOUND_MS,
+                               ALVK_CAPTURE_START_BOUND_MS);
+}
+
+/* ---- Callbacks --------------------------------------------------------------------------- */
+
+/* 1 when `provider` is Microsoft-Windows-DotNETRuntime: its name read once, then the handle. */
+static int is_runtime_provider(aip_allocation_state *a, uintptr_t provider)
+{
+    uintptr_t known = atomic_load_explicit(&a->runtime_provider, memory_order_relaxed);
+    if (known != 0)
+        return provider == known;
+    WCHAR name[64];
+    ULONG length = 0;
+    if (FAILED(a->info->lpVtbl->EventPipeGetProviderInfo(a->info, provider, 64, &length, name)))
+        return 0;
+    static const char expected[] = AIP_RUNTIME_PROVIDER_NAME;
+    for (size_t i = 0; i < sizeof expected; ++i) /* the NUL included */
+        if (i >= 64 || name[i] != (WCHAR)(unsigned char)expected[i])
+            return 0;
+    atomic_store_explicit(&a->runtime_provider, provider, memory_order_relaxed);
+    return 1;
+}
+
+/* One stack for every stack_every-th event of this thread in this window. */
+static int stack_due(aip_allocation_state *a)
+{
+    uint64_t window = atomic_load_explicit(&a->window, memory_order_relaxed);
+    if (t_stacks.window != window) {
+        t_stacks.window = window;
+        t_stacks.count = 0;
+    }
+    if (++t_stacks.count < a->options.stack_every)
+        return 0;
+    t_stacks.count = 0;
+    return 1;
+}
+
+static void take_stack(aip_allocation_state *a, uintptr_t class_id, uint64_t weight_bytes,
+                       uint32_t stack_bytes, const uintptr_t *stack)
+{
+    aip_raw_sample *s = aip_sample_store_reserve(&a->samples, 1);
+    if (s == NULL)
+        return;
+    s->class_id = class_id;
+    s->weight_bytes = weight_bytes;
+    uint32_t ips = stack != NULL ? stack_bytes / (uint32_t)sizeof(uintptr_t) : 0;
+    if (ips == 0) {
+        aip_allocation_walk(a, s, a->options.max_frames);
+        return;
+    }
+    /* The runtime gave the stack: its instruction pointers, resolved on the worker later. */
+    uint32_t n = ips < a->options.max_frames ? ips : a->options.max_frames;
+    for (uint32_t k = 0; k < n; ++k) {
+        uintptr_t ip = 0;
+        memcpy(&ip, (const char *)stack + (size_t)k * sizeof ip, sizeof ip);
+        memset(&s->frames[k], 0, sizeof s->frames[k]);
+        s->frames[k].ip = ip;
+    }
+    s->frame_count = n;
+}
+
+static void count_event(aip_allocation_state *a, const uint8_t *data, uint32_t size,
+                        uint32_t stack_bytes, const uintptr_t *stack)
+{
+    aip_allocation_sampled e;
+    if (aip_allocation_sampled_parse(data, size, (uint32_t)sizeof(void *), &e) != 0 ||
+        e.class_id == 0)
+        return;
+    atomic_fetch_add_explicit(&a->window_events, 1, memory_order_relaxed);
+    aip_sampled_weight w;
+    aip_sampled_weight_of(e.object_size, ALVK_RUNTIME_SAMPLING_MEAN_BYTES, &w);
+    /* Large and pinned objects are counted exactly through ObjectAllocated: their events
+     * would count them twice. */
+    if (e.kind == 0)
+        aip_type_table_add_sampled(&a->types, e.class_id, &w);
+    if (a->options.mode == ALVK_CAPTURE_SAMPLED && stack_due(a))
+        take_stack(a, e.class_id,
+                   w.bytes > UINT64_MAX / a->options.stack_every ? UINT64_MAX
+                                                                 : w.bytes * a->options.stack_every,
+                   stack_bytes, stack);
+}
+
+void aip_allocation_on_event(aip_allocation_state *a, uintptr_t provider, uint32_t event_id,
+                             uint32_t version, const uint8_t *data, uint32_t size,
+                             uint32_t stack_bytes, const uintptr_t *stack)
+{
+    if (a == NULL || a->profiling != ALVK_ALLOCATION_PROFILING_SAMPLED)
+        return;
+    if (!atomic_load(&a->active)) {
+        atomic_fetch_add_explicit(&a->events_outside, 1, memory_order_relaxed);
+        return;
+    }
+    atomic_fetch_add(&a->inflight, 1);
+    if (atomic_load(&a->active) && event_id == AIP_ALLOCATION_SAMPLED_EVENT_ID &&
+        version == AIP_ALLOCATION_SAMPLED_VERSION && data != NULL &&
+        is_runtime_provider(a, provider))
+        count_event(a, data, size, stack_bytes, stack);
+    atomic_fetch_sub(&a->inflight, 1);
+}
+
+void aip_sampled_on_large_object(aip_allocation_state *a, ObjectID object, ClassID class_id)
+{
+    atomic_fetch_add(&a->inflight, 1);
+    if (atomic_load(&a->active)) {
+        SIZE_T size = 0;
+        a->info->lpVtbl->GetObjectSize2(a->info, object, &size);
+        COR_PRF_GC_GENERATION_RANGE range;
+        memset(&range, 0, sizeof range);
+        int pinned = SUCCEEDED(a->info->lpVtbl->GetObjectGeneration(a->info, object, &range))
+                         ? range.generation == COR_PRF_GC_PINNED_OBJECT_HEAP
+                         : size < AIP_LARGE_OBJECT_BYTES;
+        aip_type_table_add(&a->types, class_id, size);
+        atomic_fetch_add_explicit(pinned ? &a->pinned_objects : &a->large_objects, 1,
+                                  memory_order_relaxed);
+        atomic_fetch_add_explicit(pinned ? &a->pinned_bytes : &a->large_bytes, size,
+                                  memory_order_relaxed);
+    }
+    atomic_fetch_sub(&a->inflight, 1);
+}
+
+/* ---- Windows ----------------------------------------------------------------------------- */
+
+/* Undoes an opening window: nothing counts any more, the mask is back. */
+static void abandon_window(aip_allocation_state *a)
+{
+    atomic_store(&a->active, 0);
+    while (atomic_load(&a->inflight) != 0)
+        aip_cpu_relax();
+    a->info->lpVtbl->SetEventMask2(a->info, a->base_mask_low, a->base_mask_high);
+    atomic_fetch_add(&a->events_closed, atomic_load(&a->window_events));
+    atomic_store(&a->phase, 0);
+}
+
+alvk_status aip_sampled_begin(aip_allocation_state *a, const alvk_capture_options *options)
+{
+    if (options->stack_every > ALVK_MAX_STACK_EVERY ||
+        (options->sample_interval_bytes != 0 &&
+         options->sample_interval_bytes != ALVK_RUNTIME_SAMPLING_MEAN_BYTES))
+        return ALVK_E_LIMIT_EXCEEDED;
+    uint32_t idle = 0;
+    if (!atomic_compare_exchange_strong(&a->phase, &idle, 1))
+        return ALVK_E_CAPTURE_ACTIVE;
+    alvk_status ready = aip_sampling_session_ready(&a->session);
+    if (ready != ALVK_OK) {
+        atomic_store(&a->phase, 0);
+        return ready;
+    }
+    alvk_capture_options o = *options;
+    o.sample_interval_bytes = ALVK_RUNTIME_SAMPLING_MEAN_BYTES;
+    if (o.max_frames == 0)
+        o.max_frames = ALVK_MAX_SAMPLE_FRAMES;
+    if (o.stack_every == 0)
+        o.stack_every = 1;
+    if (o.mode != ALVK_CAPTURE_SAMPLED)
+        o.stack_every = 0;
+    aip_allocation_reset_window(a, &o);
+    a->mask_hresult = 0;
+    /* Large and pinned objects come through ObjectAllocated while the window is open. */
+    HRESULT hr = a->info->lpVtbl->SetEventMask2(a->info, a->base_mask_low,
+                                                a->base_mask_high | AIP_LARGE_AND_PINNED);
+    if (FAILED(hr)) {
+        a->mask_hresult = hr;
+        atomic_store(&a->phase, 0);
+        return ALVK_E_EVENT_MASK_REFUSED;
+    }
+    /* Counting before the session is asked for: the runtime delivers the first events before
+     * EventPipeStartSession returns. */
+    atomic_store(&a->active, 1);
+    atomic_store(&a->phase, 2);
+    uint64_t window = atomic_load(&a->window);
+    int32_t session_hr = 0;
+    alvk_status status = aip_sampling_session_open(
+        &a->session, window, (o.flags & ALVK_CAPTURE_WAIT_UNTIL_SAMPLING) != 0, &session_hr);
+    if (status != ALVK_OK && status != ALVK_E_TIMEOUT) {
+        /* Refused (or the control thread went away): the window closes again. */
+        aip_session_outcome outcome;
+        aip_sampling_session_close(&a->session, window, &outcome);
+        abandon_window(a);
+    }
+    return status;
+}
+
+/* The overflow's share of the estimate: the whole table's less its slots'. */
+static void overflow_of(const aip_type_table *types, const aip_type_estimate *total,
+                        uint64_t *objects, uint64_t *bytes)
+{
+    uint64_t slot_objects = 0, slot_bytes = 0;
+    for (uint32_t i = 0; i < types->capacity; ++i) {
+        aip_type_estimate e;
+        aip_type_table_estimate(types, i, &e);
+        slot_objects += e.count;
+        slot_bytes += e.bytes;
+    }
+    *objects = total->count > slot_objects ? total->count - slot_objects : 0;
+    *bytes = total->bytes > slot_bytes ? total->bytes - slot_bytes : 0;
+}
+
+alvk_status aip_sampled_end(aip_allocation_state *a, alvk_capture_summary *summary)
+{
+    uint32_t slot = 0;
+    alvk_status reserved = a->port.reserve_worker(a->port.context, &slot);
+    uint32_t open = 2;
+    if (!atomic_compare_exchange_strong(&a->phase, &open, 3)) {
+        if (reserved == ALVK_OK)
+            a->port.release_worker(a->port.context, slot);
+        return ALVK_E_CAPTURE_NOT_ACTIVE;
+    }
+    if (reserved != ALVK_OK) {
+        atomic_store(&a->phase, 2);
+        return reserved;
+    }
+    uint64_t closed_ns = aip_monotonic_ns();
+    atomic_store(&a->active, 0);
+    while (atomic_load(&a->inflight) != 0)
+        aip_cpu_relax();
+    HRESULT hr = a->info->lpVtbl->SetEventMask2(a->info, a->base_mask_low, a->base_mask_high);
+    if (FAILED(hr))
+        a->mask_hresult = hr;
+    aip_session_outcome o;
+    aip_sampling_session_close(&a->session, atomic_load(&a->window), &o);
+    uint64_t events = atomic_load(&a->window_events);
+    atomic_fetch_add(&a->events_closed, events);
+
+    alvk_capture_summary *s = &a->summary;
+    memset(s, 0, sizeof *s);
+    s->size = sizeof *s;
+    s->mode = a->options.mode;
+    s->type_count = aip_type_table_used(&a->types);
+    s->sample_count = aip_sample_store_count(&a->samples);
+    aip_type_estimate total;
+    aip_type_table_total_estimate(&a->types, &total);
+    s->total_objects = total.count;
+    s->total_bytes = total.bytes;
+    overflow_of(&a->types, &total, &s->overflow_objects, &s->overflow_bytes);
+    s->dropped_samples = atomic_load(&a->samples.dropped);
+    s->elapsed_ns = closed_ns - a->begin_ns;
+    s->type_slots = a->types.capacity;
+    s->sample_slots = a->samples.capacity;
+    s->source = ALVK_ALLOCATION_PROFILING_SAMPLED;
+    s->sampled_events = events;
+    s->large_objects = atomic_load(&a->large_objects);
+    s->large_bytes = atomic_load(&a->large_bytes);
+    s->pinned_objects = atomic_load(&a->pinned_objects);
+    s->pinned_bytes = atomic_load(&a->pinned_bytes);
+    s->session_hresult = o.hresult;
+    s->stack_every = a->options.stack_every;
+    int sampled = o.started && o.started_ns <= closed_ns;
+    if (o.attempted && !o.started)
+        s->flags |= ALVK_CAPTURE_SESSION_REFUSED;
+    else if (!sampled)
+        s->flags |= ALVK_CAPTURE_CLOSED_BEFORE_SAMPLING;
+    if (o.stop_pending)
+        s->flags |= ALVK_CAPTURE_STOP_PENDING;
+    s->sampling_started_ns =
+        sampled ? (o.started_ns > a->begin_ns ? o.started_ns - a->begin_ns : 1) : 0;
+    s->session_stop_ns = o.stop_ns;
+    *summary = *s;
+    return aip_allocation_resolve(a, slot);
+}
+
+void aip_sampled_state(aip_allocation_state *a, uint32_t window_phase, alvk_capture_state *out)
+{
+    aip_sampling_session *session = &a->session;
+    uint64_t window = atomic_load(&a->window);
+    uint64_t current = window_phase == 2 ? atomic_load(&a->window_events) : 0;
+    switch (window_phase) {
+    case 1:
+        out->phase = ALVK_CAPTURE_PHASE_OPENING;
+        break;
+    case 2:
+        out->phase = atomic_load(&session->delivering_window) == window || current != 0
+                         ? ALVK_CAPTURE_PHASE_OPEN
+                         : ALVK_CAPTURE_PHASE_OPENING;
+        break;
+    case 3:
+        out->phase = ALVK_CAPTURE_PHASE_CLOSING;
+        break;
+    default:
+        out->phase = aip_sampling_session_stopping(session) ? ALVK_CAPTURE_PHASE_STOPPING
+                                                            : ALVK_CAPTURE_PHASE_IDLE;
+        break;
+    }
+    out->session_hresult = atomic_load(&session->last_hresult);
+    out->sessions_started = atomic_load(&session->sessions_started);
+    out->sessions_stopped = atomic_load(&session->sessions_stopped);
+    out->stop_hangs = atomic_load(&session->stop_hangs);
+    out->events_in_windows = atomic_load(&a->events_closed) + current;
+    out->events_outside_windows = atomic_load(&a->events_outside);
+    out->current_window_events = current;
+}
