@@ -67,6 +67,9 @@ public partial class RunCommandTests
         Assert.Equal("NoPatchableModules", (string?)profiler["startupStatus"]);
         Assert.Equal(1u, (uint)profiler["allocationProfiling"]!); // ALVK_ALLOCATION_PROFILING_EXACT
         Assert.Contains("allocations exact", r.Stderr);
+        // Exact profiling's cost is said once, by the profiler, at startup.
+        Assert.Single(r.Stderr.Split('\n'), l => l.StartsWith("[alvorkit-interception]", StringComparison.Ordinal) &&
+                                                  l.Contains("allocation profiling is exact", StringComparison.Ordinal));
     }
 
     [Fact]
