@@ -380,6 +380,11 @@ public sealed class AllocationCapture
             "The previous window closed, but the runtime has not yet returned from stopping its sampling session " +
             $"(it took longer than {AlvkConstants.CaptureStopBoundMs} ms); no window was opened. Try again later: " +
             "GetState().Phase is Stopping until the runtime returns.",
+        AlvkStatus.LimitExceeded =>
+            $"An option is out of its bounds: MaxFrames up to {AlvkConstants.MaxSampleFrames}, MaxSamples up to the " +
+            $"sample storage; sampled profiling: SampleIntervalBytes 0 or {AlvkConstants.RuntimeSamplingMeanBytes} " +
+            $"(the runtime's), StackEvery up to {AlvkConstants.MaxStackEvery}; exact profiling: SampleIntervalBytes 0 " +
+            $"or at least {AlvkConstants.MinSampleIntervalBytes}, StackEvery 0 or 1.",
         AlvkStatus.CaptureControlUnavailable =>
             "The profiler's capture-control thread, which starts and stops sampling sessions, is not running " +
             "(it failed to start or stopped); sampled windows cannot open in this process.",
