@@ -229,7 +229,9 @@ public sealed class AllocationCapture
     /// unless it throws. `hresultBefore`: session_hresult before the window opened.</summary>
     internal bool WaitCore(TimeSpan timeout, int hresultBefore)
     {
-        long deadline = Stopwatch.GetTimestamp() + (long)(timeout.TotalSeconds * Stopwatch.Frequency);
+        long deadline = timeout == Timeout.InfiniteTimeSpan
+            ? long.MaxValue
+            : Stopwatch.GetTimestamp() + (long)Math.Min(timeout.TotalSeconds * Stopwatch.Frequency, long.MaxValue / 2);
         for (; ; )
         {
             AlvkStatus status = Library.CaptureGetState(out AlvkCaptureState state);
@@ -239,12 +241,12 @@ public sealed class AllocationCapture
                 return true;
             if (state.Phase != AlvkCapturePhase.Opening)
                 throw Refused("alvk_capture_get_state", AlvkStatus.CaptureNotActive,
-                    advice: "No window is open in the profiler.");
+                    advice: "No window is open in the profiler.", observed: true);
             // Still opening with a failed start that is not the one before the window: the
             // runtime refused this window's session, and it stays refused.
             if (state.SessionHResult < 0 && state.SessionHResult != hresultBefore)
-                throw Refused("alvk_capture_begin", AlvkStatus.CaptureSessionFailed, state.SessionHResult,
-                    "The window stays open and counts only large and pinned objects.");
+                throw Refused("alvk_capture_get_state", AlvkStatus.CaptureSessionFailed, state.SessionHResult,
+                    "The window stays open and counts only large and pinned objects.", observed: true);
             if (Stopwatch.GetTimestamp() >= deadline)
                 return false;
             Thread.Sleep(1);
@@ -353,12 +355,14 @@ public sealed class AllocationCapture
             throw Refused(call, status);
     }
 
+    // `observed`: the status is what `call` showed of the window, not what it returned.
     private AllocationCaptureException Refused(string call, AlvkStatus status, int sessionHResult = 0,
-        string? advice = null) =>
+        string? advice = null, bool observed = false) =>
         new((InterceptionStatus)status, call,
             string.Join(' ', new[]
             {
-                $"{call} returned {Library.StatusName(status)}: {Library.StatusDescription(status)}.",
+                $"{call} {(observed ? "shows" : "returned")} {Library.StatusName(status)}: " +
+                $"{Library.StatusDescription(status)}.",
                 status == AlvkStatus.CaptureSessionFailed ? SessionAdvice(sessionHResult) : "",
                 advice ?? Advice(status),
             }.Where(part => part.Length > 0)));
@@ -438,7 +442,8 @@ public sealed class AllocationWindow : IDisposable
     /// exact profiling it returns true at once. It polls the profiler's state about once a
     /// millisecond and allocates nothing on the managed heap unless it throws, so the open window
     /// does not count it.</summary>
-    /// <param name="timeout">How long to wait at most.</param>
+    /// <param name="timeout">How long to wait at most (<see cref="Timeout.InfiniteTimeSpan"/>: until
+    /// the session delivers or is refused).</param>
     /// <returns>True once the window samples; false when <paramref name="timeout"/> passed first
     /// (the window stays open and samples once the session starts; also when the runtime refused
     /// this window's session with the same HRESULT as the window before, which cannot be told
@@ -447,9 +452,13 @@ public sealed class AllocationWindow : IDisposable
     /// (<see cref="InterceptionStatus.CaptureSessionFailed"/>; the window stays open and counts only
     /// large and pinned objects), or the profiler's state could not be read.</exception>
     /// <exception cref="ObjectDisposedException">The window is closed.</exception>
+    /// <exception cref="ArgumentOutOfRangeException">A negative timeout other than infinite.</exception>
     public bool WaitUntilSampling(TimeSpan timeout)
     {
         ObjectDisposedException.ThrowIf(!IsOpen, this);
+        if (timeout < TimeSpan.Zero && timeout != Timeout.InfiniteTimeSpan)
+            throw new ArgumentOutOfRangeException(nameof(timeout), timeout,
+                "Give a timeout of zero or more, or Timeout.InfiniteTimeSpan.");
         return _capture.WaitCore(timeout, _sessionHResultBefore);
     }
 
