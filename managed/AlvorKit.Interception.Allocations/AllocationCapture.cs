@@ -176,7 +176,10 @@ public sealed class AllocationCapture
     public AllocationWindow Begin(AllocationCaptureOptions? options = null)
     {
         AllocationCaptureOptions o = options ?? AllocationCaptureOptions.Sampled;
-        var window = new AllocationWindow(this, o); // before the window opens: it must not count itself
+        // The last session start's HRESULT before this window: WaitUntilSampling tells this
+        // window's refusal from an earlier one by it.
+        Library.CaptureGetState(out AlvkCaptureState before);
+        var window = new AllocationWindow(this, o, before.SessionHResult); // before the window opens: it must not count itself
         AlvkStatus status = Library.CaptureBegin(new AlvkCaptureOptions
         {
             Mode = (AlvkCaptureMode)o.Mode,
@@ -223,32 +226,33 @@ public sealed class AllocationCapture
     }
 
     /// <summary>Polls alvk_capture_get_state until the window samples; allocates nothing
-    /// unless it throws.</summary>
-    internal bool WaitCore(TimeSpan timeout)
+    /// unless it throws. `hresultBefore`: session_hresult before the window opened.</summary>
+    internal bool WaitCore(TimeSpan timeout, int hresultBefore)
     {
-        long deadline = Stopwatch.GetTimestamp() + (long)(timeout.TotalSeconds * Stopwatch.Frequency);
+        long deadline = timeout == Timeout.InfiniteTimeSpan
+            ? long.MaxValue
+            : Stopwatch.GetTimestamp() + (long)Math.Min(timeout.TotalSeconds * Stopwatch.Frequency, long.MaxValue / 2);
         for (; ; )
         {
             AlvkStatus status = Library.CaptureGetState(out AlvkCaptureState state);
             if (status != AlvkStatus.Ok)
                 throw Refused("alvk_capture_get_state", status);
-            if (state.Profiling == AlvkAllocationProfiling.Exact)
+            if (state.Profiling == AlvkAllocationProfiling.Exact || state.Phase == AlvkCapturePhase.Open)
                 return true;
-            if (state.Phase == AlvkCapturePhase.Open)
-            {
-                // The start has concluded: session_hresult is this window's.
-                if (state.SessionHResult < 0)
-                    throw Refused("alvk_capture_begin", AlvkStatus.CaptureSessionFailed, state.SessionHResult,
-                        "The window stays open and counts only large and pinned objects.");
-                return true;
-            }
             if (state.Phase != AlvkCapturePhase.Opening)
-                throw Refused("alvk_capture_get_state", AlvkStatus.CaptureNotActive);
+                throw Refused("alvk_capture_get_state", AlvkStatus.CaptureNotActive,
+                    advice: "No window is open in the profiler.", observed: true);
+            // Still opening with a failed start that is not the one before the window: the
+            // runtime refused this window's session, and it stays refused.
+            if (state.SessionHResult < 0 && state.SessionHResult != hresultBefore)
+                throw Refused("alvk_capture_get_state", AlvkStatus.CaptureSessionFailed, state.SessionHResult,
+                    "The window stays open and counts only large and pinned objects.", observed: true);
             if (Stopwatch.GetTimestamp() >= deadline)
                 return false;
             Thread.Sleep(1);
         }
     }
+
     private AllocationReport Read(in AlvkCaptureSummary summary)
     {
         var types = new List<TypeAllocation>((int)summary.TypeCount);
@@ -351,12 +355,14 @@ public sealed class AllocationCapture
             throw Refused(call, status);
     }
 
+    // `observed`: the status is what `call` showed of the window, not what it returned.
     private AllocationCaptureException Refused(string call, AlvkStatus status, int sessionHResult = 0,
-        string? advice = null) =>
+        string? advice = null, bool observed = false) =>
         new((InterceptionStatus)status, call,
             string.Join(' ', new[]
             {
-                $"{call} returned {Library.StatusName(status)}: {Library.StatusDescription(status)}.",
+                $"{call} {(observed ? "shows" : "returned")} {Library.StatusName(status)}: " +
+                $"{Library.StatusDescription(status)}.",
                 status == AlvkStatus.CaptureSessionFailed ? SessionAdvice(sessionHResult) : "",
                 advice ?? Advice(status),
             }.Where(part => part.Length > 0)));
@@ -378,6 +384,11 @@ public sealed class AllocationCapture
             "The previous window closed, but the runtime has not yet returned from stopping its sampling session " +
             $"(it took longer than {AlvkConstants.CaptureStopBoundMs} ms); no window was opened. Try again later: " +
             "GetState().Phase is Stopping until the runtime returns.",
+        AlvkStatus.LimitExceeded =>
+            $"An option is out of its bounds: MaxFrames up to {AlvkConstants.MaxSampleFrames}, MaxSamples up to the " +
+            $"sample storage; sampled profiling: SampleIntervalBytes 0 or {AlvkConstants.RuntimeSamplingMeanBytes} " +
+            $"(the runtime's), StackEvery up to {AlvkConstants.MaxStackEvery}; exact profiling: SampleIntervalBytes 0 " +
+            $"or at least {AlvkConstants.MinSampleIntervalBytes}, StackEvery 0 or 1.",
         AlvkStatus.CaptureControlUnavailable =>
             "The profiler's capture-control thread, which starts and stops sampling sessions, is not running " +
             "(it failed to start or stopped); sampled windows cannot open in this process.",
@@ -393,11 +404,13 @@ public sealed class AllocationCapture
 public sealed class AllocationWindow : IDisposable
 {
     private readonly AllocationCapture _capture;
+    private readonly int _sessionHResultBefore;
 
-    internal AllocationWindow(AllocationCapture capture, AllocationCaptureOptions options)
+    internal AllocationWindow(AllocationCapture capture, AllocationCaptureOptions options, int sessionHResultBefore)
     {
         _capture = capture;
         Options = options;
+        _sessionHResultBefore = sessionHResultBefore;
     }
 
     /// <summary>How the window records.</summary>
@@ -429,17 +442,24 @@ public sealed class AllocationWindow : IDisposable
     /// exact profiling it returns true at once. It polls the profiler's state about once a
     /// millisecond and allocates nothing on the managed heap unless it throws, so the open window
     /// does not count it.</summary>
-    /// <param name="timeout">How long to wait at most.</param>
+    /// <param name="timeout">How long to wait at most (<see cref="Timeout.InfiniteTimeSpan"/>: until
+    /// the session delivers or is refused).</param>
     /// <returns>True once the window samples; false when <paramref name="timeout"/> passed first
-    /// (the window stays open and samples once the session starts).</returns>
+    /// (the window stays open and samples once the session starts; also when the runtime refused
+    /// this window's session with the same HRESULT as the window before, which cannot be told
+    /// apart: the report's <see cref="AllocationReport.SessionRefused"/> says so).</returns>
     /// <exception cref="AllocationCaptureException">The runtime refused the sampling session
     /// (<see cref="InterceptionStatus.CaptureSessionFailed"/>; the window stays open and counts only
     /// large and pinned objects), or the profiler's state could not be read.</exception>
     /// <exception cref="ObjectDisposedException">The window is closed.</exception>
+    /// <exception cref="ArgumentOutOfRangeException">A negative timeout other than infinite.</exception>
     public bool WaitUntilSampling(TimeSpan timeout)
     {
         ObjectDisposedException.ThrowIf(!IsOpen, this);
-        return _capture.WaitCore(timeout);
+        if (timeout < TimeSpan.Zero && timeout != Timeout.InfiniteTimeSpan)
+            throw new ArgumentOutOfRangeException(nameof(timeout), timeout,
+                "Give a timeout of zero or more, or Timeout.InfiniteTimeSpan.");
+        return _capture.WaitCore(timeout, _sessionHResultBefore);
     }
 
     /// <summary>Closes the window if it is still open, without reading it.</summary>

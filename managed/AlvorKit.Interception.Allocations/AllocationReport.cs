@@ -140,7 +140,7 @@ public sealed class AllocationReport
     /// <summary>Sampled profiling: how long after the window opened the runtime's sampling
     /// session started (allocations before are not in the estimates); null when it never
     /// started (see <see cref="SessionRefused"/>, <see cref="ClosedBeforeSampling"/>), and in
-    /// exact profiling when the profiler reports no start.</summary>
+    /// exact profiling.</summary>
     public TimeSpan? SamplingStarted { get; }
 
     /// <summary>The sampling session had not stopped within 2 s of the window's close. The report

@@ -79,7 +79,8 @@ public sealed partial class Interceptor : IDisposable
 
     /// <summary>Allocation capture windows in this process:
     /// <c>using var window = interceptor.Allocations.Begin(AllocationCaptureOptions.Sampled);</c>
-    /// (the process must have started with ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING=1).</summary>
+    /// (the process must have started with ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING=sampled,
+    /// or =exact for exact counts at a process-wide cost: see <see cref="AllocationCapture"/>).</summary>
     public AllocationCapture Allocations => Native.Allocations;
 
     /// <summary>Hot reload from source: the bodies of a rebuilt assembly applied to the loaded one.</summary>

@@ -67,7 +67,13 @@ public class HelpAndUsageTests
     [InlineData(new string[0], "no command given", "alvorkit-intercept --help")]
     [InlineData(new[] { "run", "--modules", "A", "--no-such-option", "--", "true" }, "Unrecognized option '--no-such-option' for run", "alvorkit-intercept run --help")]
     [InlineData(new[] { "run", "--modules", "--", "true" }, "Required argument missing for option: '--modules'", "alvorkit-intercept run --help")]
-    [InlineData(new[] { "run", "--modules", "A", "--allocations=1", "--", "true" }, "--allocations takes no value (got '1')", "alvorkit-intercept run --help")]
+    [InlineData(new[] { "run", "--modules", "A", "--allocations=1", "--", "true" }, "--allocations=1: give sampled or exact (--allocations alone means sampled)", "alvorkit-intercept run --help")]
+    [InlineData(new[] { "run", "--allocations:fast", "true" }, "--allocations=fast: give sampled or exact", "alvorkit-intercept run --help")]
+    [InlineData(new[] { "env", "--allocations=fast" }, "--allocations=fast: give sampled or exact", "alvorkit-intercept env --help")]
+    [InlineData(new[] { "run", "--allocations", "exact", "--", "true" }, "write --allocations=exact (a word after --allocations is the command's first word", "alvorkit-intercept run --help")]
+    [InlineData(new[] { "run", "--allocations=Exact", "--", "true" }, "--allocations=Exact: give sampled or exact", "alvorkit-intercept run --help")]
+    [InlineData(new[] { "env", "--allocations", "--allocations=exact" }, "give --allocations once", "alvorkit-intercept env --help")]
+    [InlineData(new[] { "run", "--modules", "A", "--quiet=1", "--", "true" }, "--quiet takes no value (got '1')", "alvorkit-intercept run --help")]
     [InlineData(new[] { "run", "--", "true" }, "give --modules", "alvorkit-intercept run --help")]
     [InlineData(new[] { "env", "--modules", "A", "Game.dll" }, "Unrecognized command or argument 'Game.dll'", "alvorkit-intercept env --help")]
     [InlineData(new[] { "env", "--modules", "A", "--quiet" }, "Unrecognized command or argument '--quiet'", "alvorkit-intercept env --help")]
@@ -111,7 +117,7 @@ public class CommandLineParsingTests
         Assert.Equal(["dotnet", "Game.dll", "--modules", "X", "-q", "--"], withDashes.Command);
 
         Options without = Parse("run", "--modules", "Game.Logic", "dotnet", "Game.dll", "--allocations", "@args.rsp");
-        Assert.False(without.Allocations);
+        Assert.Equal(AllocationProfiling.Off, without.Allocations);
         Assert.Equal(["dotnet", "Game.dll", "--allocations", "@args.rsp"], without.Command);
     }
 
@@ -121,11 +127,34 @@ public class CommandLineParsingTests
         Options o = Parse("run", "--modules=A", "-m", "B;C", "--modules", "D", "--allocations", "-q", "--profiler", "/p/lib.so", "--", "game");
         Assert.Equal(["A", "B;C", "D"], o.Modules);
         Assert.Equal("A;B;C;D", ModuleList.Normalize(o.Modules, isolatedProof: false));
-        Assert.True(o.Allocations);
+        Assert.Equal(AllocationProfiling.Sampled, o.Allocations);
         Assert.True(o.Quiet);
         Assert.Equal("/p/lib.so", o.ProfilerPath);
         Assert.Equal(["game"], o.Command);
     }
+
+    [Theory]
+    [InlineData("Sampled", "--allocations")]
+    [InlineData("Sampled", "--allocations=sampled")]
+    [InlineData("Exact", "--allocations=exact")]
+    [InlineData("Exact", "--allocations:exact")]
+    public void AllocationsIsSampledBareOrTheValueJoinedToIt(string mode, string option)
+    {
+        AllocationProfiling expected = Enum.Parse<AllocationProfiling>(mode);
+        Options run = Parse("run", option, "--", "game", "--allocations=exact");
+        Assert.Equal(expected, run.Allocations);
+        Assert.Equal(["game", "--allocations=exact"], run.Command);
+
+        Options withoutDashes = Parse("run", option, "dotnet", "Game.dll");
+        Assert.Equal(expected, withoutDashes.Allocations);
+        Assert.Equal(["dotnet", "Game.dll"], withoutDashes.Command);
+
+        Assert.Equal(expected, Parse("env", option).Allocations);
+    }
+
+    [Fact]
+    public void AllocationsIsOffWithoutTheOption() =>
+        Assert.Equal(AllocationProfiling.Off, Parse("run", "--modules", "A", "--", "game").Allocations);
 
     [Theory]
     [InlineData("sh", "Sh")]

@@ -18,7 +18,7 @@ public class EnvCommandTests
         Assert.True(r.ExitCode == 0, r.ToString());
         var set = Matches(r.Stdout, @"^export (\w+)='([^']*)'$");
         var unset = Regex.Matches(r.Stdout, @"^unset (\w+)$", RegexOptions.Multiline).Select(m => m.Groups[1].Value).ToList();
-        AssertVariables(set, Modules, allocations: false);
+        AssertVariables(set, Modules, allocations: null);
         Assert.Equal(["ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING"], unset);
     }
 
@@ -33,7 +33,7 @@ public class EnvCommandTests
         ProcessResult r = Processes.Run("bash", ["-c", script], Processes.WithEmptyNuGetCache());
         Assert.True(r.ExitCode == 0, r.ToString());
         var env = Matches(r.Stdout, @"^((?:CORECLR|ALVORKIT)_\w+)=(.*)$");
-        AssertVariables(env, Modules, allocations: false); // the inherited flag was unset
+        AssertVariables(env, Modules, allocations: null); // the inherited flag was unset
     }
 
     [Fact]
@@ -42,7 +42,7 @@ public class EnvCommandTests
         ProcessResult r = Processes.Launcher(["env", "--modules", Modules, "--format", "powershell"]);
         Assert.True(r.ExitCode == 0, r.ToString());
         var set = Matches(r.Stdout, @"^\$env:(\w+) = '([^']*)'$");
-        AssertVariables(set, Modules, allocations: false);
+        AssertVariables(set, Modules, allocations: null);
         Assert.Matches(@"(?m)^Remove-Item Env:ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING -ErrorAction SilentlyContinue$", r.Stdout);
     }
 
@@ -55,7 +55,7 @@ public class EnvCommandTests
         Assert.Equal(Repo.Rid, (string?)json["rid"]);
         Assert.Equal("a repository build", (string?)json["source"]);
         var env = json["environment"]!.AsObject().ToDictionary(p => p.Key, p => (string)p.Value!);
-        AssertVariables(env, Modules, allocations: true);
+        AssertVariables(env, Modules, allocations: "sampled");
         Assert.Equal((string?)json["profiler"], env["CORECLR_PROFILER_PATH"]);
         Assert.Empty(json["unset"]!.AsArray());
     }
@@ -68,7 +68,7 @@ public class EnvCommandTests
         JsonObject profile = JsonNode.Parse(r.Stdout)!["profiles"]!["AlvorKit Interception"]!.AsObject();
         Assert.Equal("Project", (string?)profile["commandName"]);
         var env = profile["environmentVariables"]!.AsObject().ToDictionary(p => p.Key, p => (string)p.Value!);
-        AssertVariables(env, Modules, allocations: false);
+        AssertVariables(env, Modules, allocations: null);
     }
 
     [Fact]
@@ -78,9 +78,24 @@ public class EnvCommandTests
         Assert.True(r.ExitCode == 0, r.ToString());
         JsonObject json = JsonNode.Parse(r.Stdout)!.AsObject();
         var env = json["environment"]!.AsObject().ToDictionary(p => p.Key, p => (string)p.Value!);
-        AssertVariables(env, modules: null, allocations: true);
+        AssertVariables(env, modules: null, allocations: "sampled");
         Assert.Equal(["ALVORKIT_INTERCEPTION_MODULES"], json["unset"]!.AsArray().Select(n => (string)n!));
         Assert.Contains("patching is off", r.Stderr);
+    }
+
+    [Theory]
+    [InlineData("--allocations", "sampled")]
+    [InlineData("--allocations=sampled", "sampled")]
+    [InlineData("--allocations=exact", "exact")]
+    public void AllocationsSetsTheModeItNames(string option, string value)
+    {
+        ProcessResult r = Processes.Launcher(["env", "--modules", Modules, option]);
+        Assert.True(r.ExitCode == 0, r.ToString());
+        Assert.Matches($@"(?m)^export ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING='?{value}'?$", r.Stdout);
+
+        ProcessResult ps = Processes.Launcher(["env", "--modules", Modules, option, "--format", "powershell"]);
+        Assert.True(ps.ExitCode == 0, ps.ToString());
+        Assert.Matches($@"(?m)^\$env:ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING = '{value}'$", ps.Stdout);
     }
 
     [Fact]
@@ -102,6 +117,7 @@ public class EnvCommandTests
     [InlineData(new[] { "env", "--modules", "bin/Game.dll" }, "outside [A-Za-z0-9._-]")]
     [InlineData(new[] { "env", "--modules", "A", "--format", "fish" }, "--format fish")]
     [InlineData(new[] { "run", "--modules", "A" }, "no command given")]
+    [InlineData(new[] { "env", "--allocations=on" }, "--allocations=on: give sampled or exact")]
     [InlineData(new[] { "launch" }, "Unrecognized command or argument 'launch'")]
     public void UsageErrorsExit64(string[] args, string message)
     {
@@ -111,7 +127,7 @@ public class EnvCommandTests
     }
 
     /// <summary>The README's variables, the path absolute and existing, the same in each slot.</summary>
-    internal static void AssertVariables(IReadOnlyDictionary<string, string> env, string? modules, bool allocations)
+    internal static void AssertVariables(IReadOnlyDictionary<string, string> env, string? modules, string? allocations)
     {
         Assert.Equal("1", env["CORECLR_ENABLE_PROFILING"]);
         Assert.Equal(Clsid, env["CORECLR_PROFILER"]);
@@ -126,7 +142,7 @@ public class EnvCommandTests
         else
             Assert.False(env.ContainsKey("CORECLR_PROFILER_PATH_ARM64"));
         Assert.Equal(modules, env.GetValueOrDefault("ALVORKIT_INTERCEPTION_MODULES"));
-        Assert.Equal(allocations ? "1" : null, env.GetValueOrDefault("ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING"));
+        Assert.Equal(allocations, env.GetValueOrDefault("ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING"));
     }
 
     private static Dictionary<string, string> Matches(string text, string pattern) =>

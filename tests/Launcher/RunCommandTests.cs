@@ -23,7 +23,7 @@ public partial class RunCommandTests
         Assert.True(r.ExitCode == 0, r.ToString());
         JsonObject report = r.Report;
         var env = report["environment"]!.AsObject().ToDictionary(p => p.Key, p => (string)p.Value!);
-        EnvCommandTests.AssertVariables(env, "EnvProbe;Game.Logic", allocations: false);
+        EnvCommandTests.AssertVariables(env, "EnvProbe;Game.Logic", allocations: null);
         Assert.Equal(Repo.NativeLibrary, env["CORECLR_PROFILER_PATH"]);
 
         JsonObject profiler = report["profiler"]!.AsObject();
@@ -45,13 +45,31 @@ public partial class RunCommandTests
         Assert.True(r.ExitCode == 0, r.ToString());
         JsonObject report = r.Report;
         var env = report["environment"]!.AsObject().ToDictionary(p => p.Key, p => (string)p.Value!);
-        EnvCommandTests.AssertVariables(env, modules: null, allocations: true);
+        EnvCommandTests.AssertVariables(env, modules: null, allocations: "sampled");
         JsonObject profiler = report["profiler"]!.AsObject();
         Assert.Equal("NoPatchableModules", (string?)profiler["startupStatus"]);
-        Assert.Equal(1u, (uint)profiler["allocationProfiling"]!);
+        Assert.Equal(2u, (uint)profiler["allocationProfiling"]!); // ALVK_ALLOCATION_PROFILING_SAMPLED
         Assert.Contains("patching is off", r.Stderr);
-        // The launcher's one notice; the profiler prints nothing about the mode the user chose.
+        Assert.Contains("allocations sampled", r.Stderr);
+        // The launcher's one notice; sampled profiling costs nothing to warn about.
         Assert.DoesNotContain("[alvorkit-interception]", r.Stderr);
+    }
+
+    [Fact]
+    public void AllocationsExactReachesTheProfilerAsExact()
+    {
+        ProcessResult r = Processes.Launcher(["run", "--allocations=exact", "--", "dotnet", Repo.EnvProbe, "env"]);
+        Assert.True(r.ExitCode == 0, r.ToString());
+        JsonObject report = r.Report;
+        var env = report["environment"]!.AsObject().ToDictionary(p => p.Key, p => (string)p.Value!);
+        EnvCommandTests.AssertVariables(env, modules: null, allocations: "exact");
+        JsonObject profiler = report["profiler"]!.AsObject();
+        Assert.Equal("NoPatchableModules", (string?)profiler["startupStatus"]);
+        Assert.Equal(1u, (uint)profiler["allocationProfiling"]!); // ALVK_ALLOCATION_PROFILING_EXACT
+        Assert.Contains("allocations exact", r.Stderr);
+        // Exact profiling's cost is said once, by the profiler, at startup.
+        Assert.Single(r.Stderr.Split('\n'), l => l.StartsWith("[alvorkit-interception]", StringComparison.Ordinal) &&
+                                                  l.Contains("allocation profiling is exact", StringComparison.Ordinal));
     }
 
     [Fact]

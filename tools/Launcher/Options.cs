@@ -10,11 +10,14 @@ internal enum Verb { Run, Env }
 
 internal enum EnvFormat { Sh, PowerShell, Json, LaunchSettings }
 
+/// <summary>--allocations: what ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING is set to.</summary>
+internal enum AllocationProfiling { Off, Sampled, Exact }
+
 /// <summary>What `run` or `env` was asked to do, read from a parse.</summary>
 internal sealed record Options(
     Verb Verb,
     IReadOnlyList<string> Modules,
-    bool Allocations,
+    AllocationProfiling Allocations,
     bool IsolatedProof,
     bool Quiet,
     string? ProfilerPath,
@@ -42,10 +45,28 @@ internal sealed class LauncherCommandLine
         AllowMultipleArgumentsPerToken = false,
     };
 
+    // --allocations is a switch; its values are two more spellings of it, whole arguments the
+    // parser matches before it would split them at '=' or ':' (a word after a bare
+    // --allocations is the command's). MoreErrors refuses any other value.
     private readonly Option<bool> _allocations = new("--allocations")
     {
-        Description = "Enable allocation capture windows (ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING=1). " +
-                      "The runtime then takes the slow allocation path for the whole process.",
+        Description = "Enable allocation capture windows (sets ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING). " +
+                      "--allocations or --allocations=sampled: the runtime keeps its fast allocation path and, " +
+                      "while a window is open, samples about one allocation per 100 KiB allocated; windows " +
+                      "report estimates with 95% intervals (large and pinned objects exact). " +
+                      "--allocations=exact: exact counts, but every allocation in the process takes the slow " +
+                      "path for its whole life, window open or not (about 6x slower allocation on a " +
+                      "small-object loop).",
+    };
+
+    private readonly Option<bool> _allocationsSampled = new("--allocations=sampled", "--allocations:sampled")
+    {
+        Hidden = true,
+    };
+
+    private readonly Option<bool> _allocationsExact = new("--allocations=exact", "--allocations:exact")
+    {
+        Hidden = true,
     };
 
     private readonly Option<string> _profiler = new("--profiler")
@@ -130,7 +151,7 @@ internal sealed class LauncherCommandLine
                                      "profiler's variables, the same standard streams. Ctrl+C and SIGTERM reach the " +
                                      "command; the launcher exits with the command's exit code.")
         {
-            _modules, _allocations, _profiler, _isolatedProof, _quiet, _command,
+            _modules, _allocations, _allocationsSampled, _allocationsExact, _profiler, _isolatedProof, _quiet, _command,
         };
         run.Validators.Add(r =>
         {
@@ -144,7 +165,7 @@ internal sealed class LauncherCommandLine
         var env = new Command("env", "Print the variables `run` would set, for a shell, a script or an IDE launch " +
                                      "profile, and start nothing.")
         {
-            _modules, _allocations, _profiler, _isolatedProof, _format,
+            _modules, _allocations, _allocationsSampled, _allocationsExact, _profiler, _isolatedProof, _format,
         };
         env.Validators.Add(RequireModulesOrAllocations);
         env.SetAction(parse => execute(Read(parse, Verb.Env)));
@@ -195,12 +216,15 @@ internal sealed class LauncherCommandLine
         Root.Parse(args, new ParserConfiguration { ResponseFileTokenReplacer = null });
 
     /// <summary>Usage errors the parser cannot see: a switch written with a value
-    /// (`--allocations=1`: the parser would take the value for the command's first word), and
+    /// (`--quiet=1`: the parser would take the value for the command's first word), a value of
+    /// --allocations other than sampled or exact, or one not joined to it by '=' or ':', and
     /// an unknown option where `run`'s command would start (`--modles A`: the parser would start
     /// it as the command) unless `--` comes before it.</summary>
     public IEnumerable<string> MoreErrors(ParseResult parse, IReadOnlyList<string> args)
     {
-        Option[] switches = [_allocations, _isolatedProof, _quiet];
+        foreach (string error in AllocationErrors(parse, args))
+            yield return error;
+        Option[] switches = [_isolatedProof, _quiet];
         IReadOnlyList<Token> tokens = parse.Tokens;
         for (int i = 0; i + 1 < tokens.Count; i++)
         {
@@ -219,6 +243,31 @@ internal sealed class LauncherCommandLine
         }
     }
 
+    /// <summary>--allocations=sampled and --allocations=exact are whole arguments (see
+    /// _allocations): any other joined value reaches the parser split, the value standing after
+    /// the switch, where it would start the command; a value standing alone after the switch reads
+    /// as the command's first word too. Both are refused, naming the two values, as is giving the
+    /// option twice.</summary>
+    private IEnumerable<string> AllocationErrors(ParseResult parse, IReadOnlyList<string> args)
+    {
+        IReadOnlyList<Token> tokens = parse.Tokens;
+        for (int i = 0; i + 1 < tokens.Count; i++)
+        {
+            if (tokens[i].Type != TokenType.Option || tokens[i].Value != _allocations.Name)
+                continue;
+            string value = tokens[i + 1].Value;
+            if (args.Contains($"{_allocations.Name}={value}") || args.Contains($"{_allocations.Name}:{value}"))
+                yield return $"{_allocations.Name}={value}: give sampled or exact ({_allocations.Name} alone " +
+                             "means sampled).";
+            else if (value is "sampled" or "exact" && tokens[i + 1].Type == TokenType.Argument)
+                yield return $"write {_allocations.Name}={value} (a word after {_allocations.Name} is the " +
+                             $"command's first word; a command named {value} goes after `--`).";
+        }
+        Option[] spellings = [_allocations, _allocationsSampled, _allocationsExact];
+        if (spellings.Sum(o => parse.GetResult(o) is { Implicit: false } given ? given.IdentifierTokenCount : 0) > 1)
+            yield return $"give {_allocations.Name} once (--allocations, --allocations=sampled or --allocations=exact).";
+    }
+
     /// <summary>The command whose usage a parse error should point to: `run`, `env`, `watch` or the root.</summary>
     public static string CommandPath(ParseResult parse) =>
         parse.CommandResult.Command is RootCommand ? Name : $"{Name} {parse.CommandResult.Command.Name}";
@@ -226,7 +275,10 @@ internal sealed class LauncherCommandLine
     private Options Read(ParseResult parse, Verb verb) => new(
         verb,
         parse.GetValue(_modules) ?? [],
-        parse.GetValue(_allocations),
+        Given(parse.RootCommandResult, _allocationsExact) ? AllocationProfiling.Exact
+        : Given(parse.RootCommandResult, _allocations) || Given(parse.RootCommandResult, _allocationsSampled)
+            ? AllocationProfiling.Sampled
+            : AllocationProfiling.Off,
         parse.GetValue(_isolatedProof),
         verb == Verb.Run && parse.GetValue(_quiet),
         parse.GetValue(_profiler),
@@ -235,10 +287,14 @@ internal sealed class LauncherCommandLine
 
     private void RequireModulesOrAllocations(CommandResult r)
     {
-        if (r.GetResult(_modules) is null && !r.GetValue(_allocations))
+        if (r.GetResult(_modules) is null && !Given(r, _allocations) && !Given(r, _allocationsSampled) &&
+            !Given(r, _allocationsExact))
             r.AddError("give --modules <assemblies to patch> (e.g. --modules Game.Logic;Game.Core), or --allocations " +
                        "for allocation accounting without patching.");
     }
+
+    // A switch's result exists with its default too: given means written on the command line.
+    private static bool Given(SymbolResult r, Option option) => r.GetResult(option) is { Implicit: false };
 
     private static EnvFormat? ParseFormat(ArgumentResult r)
     {
@@ -280,7 +336,10 @@ internal sealed class LauncherCommandLine
                 o.WriteLine($"  {Name} run --modules Game.Logic -- dotnet bin/Release/net10.0/Game.dll --level 3");
                 o.WriteLine("      patching allowed in Game.Logic; `--level 3` goes to the game");
                 o.WriteLine($"  {Name} run --allocations -- ./bin/Release/net10.0/Game");
-                o.WriteLine("      allocation capture only, patching off");
+                o.WriteLine("      allocation capture only (sampled: estimates, the fast allocation path kept),");
+                o.WriteLine("      patching off");
+                o.WriteLine($"  {Name} run --allocations=exact -- ./bin/Release/net10.0/Game");
+                o.WriteLine("      exact allocation counts; every allocation of the game is slower (about 6x)");
                 o.WriteLine();
                 WriteExitCodes(o);
                 return;

@@ -22,7 +22,8 @@ internal static class LauncherInfo
 internal readonly record struct Variable(string Name, string? Value);
 
 /// <summary>What the profiler is started with (README.md, "Environment variables").</summary>
-internal sealed record ProfilerSettings(LocatedProfiler Profiler, string Rid, string? Modules, bool Allocations)
+internal sealed record ProfilerSettings(LocatedProfiler Profiler, string Rid, string? Modules,
+    AllocationProfiling Allocations)
 {
     public const string Clsid = "{3840ACF7-5AF1-49EA-BF94-5F7086C57F57}";
     public const string ModulesVariable = "ALVORKIT_INTERCEPTION_MODULES";
@@ -45,7 +46,12 @@ internal sealed record ProfilerSettings(LocatedProfiler Profiler, string Rid, st
             list.Add(new("CORECLR_PROFILER_PATH_ARM64", path));
         list.Add(new(ProfilerLocator.PathVariable, path));
         list.Add(new(ModulesVariable, Modules));
-        list.Add(new(AllocationsVariable, Allocations ? "1" : null));
+        list.Add(new(AllocationsVariable, Allocations switch
+        {
+            AllocationProfiling.Sampled => "sampled",
+            AllocationProfiling.Exact => "exact",
+            _ => null,
+        }));
         return list;
     }
 }

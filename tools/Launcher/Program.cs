@@ -65,7 +65,7 @@ internal static class Program
         }
 
         Info(quiet, $"profiler {settings.Profiler.Path} (from {settings.Profiler.Source}); " +
-                    $"modules {modules ?? "none (patching off)"}; allocations {(options.Allocations ? "on" : "off")}");
+                    $"modules {modules ?? "none (patching off)"}; allocations {options.Allocations.ToString().ToLowerInvariant()}");
         if (IsDotnetSdkCommand(options.Command))
             Info(quiet, $"warning: every .NET process `{string.Join(' ', options.Command.Take(2))}` starts loads the " +
                         "profiler, MSBuild and the SDK included; build first, then run `dotnet <app>.dll` or the app's executable.");

@@ -21,6 +21,9 @@ using AlvorKit.Proofs.Reports;
 //             members found only on base types (accepted)
 //   allocations countonly|sampled|full-storage|off [dir] - allocation capture windows
 //             around known allocations, exported to speedscope, folded and pprof files in dir
+//   sampling windows|cycles|threads|exact|flag - sampled allocation profiling: estimates
+//             against known allocations, 1,000-window cycles, cross-thread End, exact mode and a
+//             malformed setting (SampledCaptureProof)
 //   api     - the managed API (AlvorKit.Interception): Interceptor.Open, install/replace/remove,
 //             owner scopes, signature mismatches, symbolic generation plans
 //   apiconcurrency - the API's commands from two threads at once, the Task-returning commands,
@@ -82,6 +85,16 @@ switch (mode)
         return Print(AlvorKit.Proofs.Host.MembersProof.Run());
     case "allocations" when args.Length is 2 or 3:
         return Print(AlvorKit.Proofs.Host.AllocationsProof.Run(args[1], args.Length == 3 ? args[2] : null));
+    case "sampling" when args.Length == 2 && args[1] == "windows":
+        return Print(AlvorKit.Proofs.Host.SampledCaptureProof.Windows());
+    case "sampling" when args.Length == 2 && args[1] == "cycles":
+        return Print(AlvorKit.Proofs.Host.SampledCaptureProof.Cycles());
+    case "sampling" when args.Length == 2 && args[1] == "threads":
+        return Print(AlvorKit.Proofs.Host.SampledCaptureProof.Threads());
+    case "sampling" when args.Length == 2 && args[1] == "exact":
+        return Print(AlvorKit.Proofs.Host.SampledCaptureProof.Exact());
+    case "sampling" when args.Length == 2 && args[1] == "flag":
+        return Print(AlvorKit.Proofs.Host.SampledCaptureProof.Flag());
     case "api":
         return Print(AlvorKit.Proofs.Host.ApiProof.Run());
     case "apiconcurrency":
@@ -119,7 +132,8 @@ switch (mode)
         return 0;
     default:
         Console.Error.WriteLine($"unknown mode '{string.Join(' ', args)}'; expected status, demo, describe, " +
-            "lifecycle, inlining withinliners|fallback, dispatch, dispatchapi, owners, badinput, stress, generations, members, allocations <variant> [dir], api, " +
+            "lifecycle, inlining withinliners|fallback, dispatch, dispatchapi, owners, badinput, stress, generations, members, allocations <variant> [dir], " +
+            "sampling windows|cycles|threads|exact|flag, api, " +
             "commands, memory [n], modules plugin|collectible|raw, queuefull, recycling, exit return|environment, " +
             "mixedstress [threads] [commands] [targets], submitstorm [threads] [submits], hotreload, " +
             "scale batch|refused|bound or idle");

@@ -26,9 +26,9 @@ public class AllocationCaptureProofs
     public void BindingStructsHaveTheSizesOfTheHeader()
     {
         BindingSizes sizes = Get(Sampled).Sizes;
-        Assert.Equal(32, sizes.Options);
-        Assert.Equal(72, sizes.Summary);
-        Assert.Equal(32 + 512, sizes.TypeCount);
+        Assert.Equal(40, sizes.Options);                // ABI 3.5: stack_every, reserved2
+        Assert.Equal(144, sizes.Summary);               // ABI 3.5: source ... stack_every
+        Assert.Equal(32 + 512 + 7 * 8, sizes.TypeCount); // ABI 3.5: intervals, samples, exact part
         Assert.Equal(40, sizes.Frame);
         Assert.Equal(24 + 64 * 40, sizes.Sample);
         Assert.Equal(24 + 256, sizes.MethodInfo);
@@ -180,7 +180,9 @@ public class AllocationCaptureProofs
                  })
             Assert.True(status == "AllocationProfilingOff", $"{call}: {calls}");
         Assert.Equal(0u, calls.ReadTypesWritten);
-        Assert.Contains("ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING=1", calls.CaptureException);
+        // The exception says how to turn it on, in both modes.
+        Assert.Contains("ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING=sampled", calls.CaptureException);
+        Assert.Contains("=exact", calls.CaptureException);
         // interceptor.Allocations.Begin: the typed exception, caught by its status.
         Assert.Equal(nameof(InterceptionStatus.AllocationProfilingOff), calls.CaptureExceptionStatus);
         Assert.False(calls.CaptureEnabled);

@@ -162,14 +162,18 @@ void aip_allocation_on_event(aip_allocation_state *a, uintptr_t provider, uint32
 {
     if (a == NULL || a->profiling != ALVK_ALLOCATION_PROFILING_SAMPLED)
         return;
+    /* Only AllocationSampled of the runtime counts, in a window or outside one; the sessions'
+     * own events (EventPipe's, the dummy session's) are ignored. */
+    if (event_id != AIP_ALLOCATION_SAMPLED_EVENT_ID || version != AIP_ALLOCATION_SAMPLED_VERSION ||
+        data == NULL)
+        return;
     if (!atomic_load(&a->active)) {
-        atomic_fetch_add_explicit(&a->events_outside, 1, memory_order_relaxed);
+        if (is_runtime_provider(a, provider))
+            atomic_fetch_add_explicit(&a->events_outside, 1, memory_order_relaxed);
         return;
     }
     atomic_fetch_add(&a->inflight, 1);
-    if (atomic_load(&a->active) && event_id == AIP_ALLOCATION_SAMPLED_EVENT_ID &&
-        version == AIP_ALLOCATION_SAMPLED_VERSION && data != NULL &&
-        is_runtime_provider(a, provider))
+    if (atomic_load(&a->active) && is_runtime_provider(a, provider))
         count_event(a, data, size, stack_bytes, stack);
     atomic_fetch_sub(&a->inflight, 1);
 }

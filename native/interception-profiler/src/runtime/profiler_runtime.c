@@ -159,9 +159,9 @@ static alvk_status attach(aip_profiler *rt)
     const aip_allocation_port port = {rt, port_reserve, port_release, port_run, port_module_mvid};
     if (rt->config.allocation_profiling == ALVK_ALLOCATION_PROFILING_EXACT)
         aip_runtime_log("allocation profiling is exact (ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING="
-                        "1 or exact): every allocation of this process now takes the runtime's "
-                        "slow path, window open or not (docs/Benchmarks.md); "
-                        "=sampled keeps the fast path");
+                        "1 or exact): every allocation of this process takes the runtime's slow "
+                        "path for its whole life, window open or not (about 6x slower on small "
+                        "objects, docs/Benchmarks.md); =sampled keeps the fast path");
     if (rt->config.allocation_profiling &&
         aip_allocation_init(&rt->allocations, rt->info, rt->info_version,
                             rt->config.allocation_profiling, mask.low, mask.high,
