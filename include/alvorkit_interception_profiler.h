@@ -850,7 +850,8 @@ typedef struct alvk_capture_state {
     uint32_t size;                /* sizeof(alvk_capture_state) */
     alvk_capture_phase phase;
     alvk_allocation_profiling profiling;
-    int32_t session_hresult;      /* of the last EventPipeStartSession (0 before any) */
+    int32_t session_hresult;      /* of the open or last window's EventPipeStartSession
+                                     (0 until that start returned) */
     uint64_t sessions_started;    /* sampling sessions started in this process */
     uint64_t sessions_stopped;    /* and stopped (the runtime returned) */
     uint64_t stop_hangs;          /* stops that outlasted ALVK_CAPTURE_STOP_BOUND_MS */

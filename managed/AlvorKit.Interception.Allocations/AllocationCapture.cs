@@ -176,10 +176,7 @@ public sealed class AllocationCapture
     public AllocationWindow Begin(AllocationCaptureOptions? options = null)
     {
         AllocationCaptureOptions o = options ?? AllocationCaptureOptions.Sampled;
-        // The last session start's HRESULT before this window: WaitUntilSampling tells this
-        // window's refusal from an earlier one by it.
-        Library.CaptureGetState(out AlvkCaptureState before);
-        var window = new AllocationWindow(this, o, before.SessionHResult); // before the window opens: it must not count itself
+        var window = new AllocationWindow(this, o); // before the window opens: it must not count itself
         AlvkStatus status = Library.CaptureBegin(new AlvkCaptureOptions
         {
             Mode = (AlvkCaptureMode)o.Mode,
@@ -226,8 +223,8 @@ public sealed class AllocationCapture
     }
 
     /// <summary>Polls alvk_capture_get_state until the window samples; allocates nothing
-    /// unless it throws. `hresultBefore`: session_hresult before the window opened.</summary>
-    internal bool WaitCore(TimeSpan timeout, int hresultBefore)
+    /// unless it throws.</summary>
+    internal bool WaitCore(TimeSpan timeout)
     {
         long deadline = timeout == Timeout.InfiniteTimeSpan
             ? long.MaxValue
@@ -242,9 +239,9 @@ public sealed class AllocationCapture
             if (state.Phase != AlvkCapturePhase.Opening)
                 throw Refused("alvk_capture_get_state", AlvkStatus.CaptureNotActive,
                     advice: "No window is open in the profiler.", observed: true);
-            // Still opening with a failed start that is not the one before the window: the
-            // runtime refused this window's session, and it stays refused.
-            if (state.SessionHResult < 0 && state.SessionHResult != hresultBefore)
+            // Still opening with a failed start (session_hresult is this window's: the profiler
+            // clears it when a window asks for its session): the runtime refused it for good.
+            if (state.SessionHResult < 0)
                 throw Refused("alvk_capture_get_state", AlvkStatus.CaptureSessionFailed, state.SessionHResult,
                     "The window stays open and counts only large and pinned objects.", observed: true);
             if (Stopwatch.GetTimestamp() >= deadline)
@@ -404,13 +401,11 @@ public sealed class AllocationCapture
 public sealed class AllocationWindow : IDisposable
 {
     private readonly AllocationCapture _capture;
-    private readonly int _sessionHResultBefore;
 
-    internal AllocationWindow(AllocationCapture capture, AllocationCaptureOptions options, int sessionHResultBefore)
+    internal AllocationWindow(AllocationCapture capture, AllocationCaptureOptions options)
     {
         _capture = capture;
         Options = options;
-        _sessionHResultBefore = sessionHResultBefore;
     }
 
     /// <summary>How the window records.</summary>
@@ -445,9 +440,7 @@ public sealed class AllocationWindow : IDisposable
     /// <param name="timeout">How long to wait at most (<see cref="Timeout.InfiniteTimeSpan"/>: until
     /// the session delivers or is refused).</param>
     /// <returns>True once the window samples; false when <paramref name="timeout"/> passed first
-    /// (the window stays open and samples once the session starts; also when the runtime refused
-    /// this window's session with the same HRESULT as the window before, which cannot be told
-    /// apart: the report's <see cref="AllocationReport.SessionRefused"/> says so).</returns>
+    /// (the window stays open and samples once the session starts).</returns>
     /// <exception cref="AllocationCaptureException">The runtime refused the sampling session
     /// (<see cref="InterceptionStatus.CaptureSessionFailed"/>; the window stays open and counts only
     /// large and pinned objects), or the profiler's state could not be read.</exception>
@@ -459,7 +452,7 @@ public sealed class AllocationWindow : IDisposable
         if (timeout < TimeSpan.Zero && timeout != Timeout.InfiniteTimeSpan)
             throw new ArgumentOutOfRangeException(nameof(timeout), timeout,
                 "Give a timeout of zero or more, or Timeout.InfiniteTimeSpan.");
-        return _capture.WaitCore(timeout, _sessionHResultBefore);
+        return _capture.WaitCore(timeout);
     }
 
     /// <summary>Closes the window if it is still open, without reading it.</summary>

@@ -129,6 +129,9 @@ alvk_status aip_sampling_session_open(aip_sampling_session *s, uint64_t window, 
         return status;
     }
     s->wanted = window;
+    /* The window's own start decides session_hresult: an earlier window's failure must not
+     * read as this one's (a caller polls it to tell a refused session from a slow one). */
+    atomic_store(&s->last_hresult, 0);
     aip_cond_broadcast(&s->changed);
     if (wait) {
         uint64_t deadline = aip_monotonic_ns() + s->start_bound_ns;
