@@ -190,7 +190,9 @@ extern "C" {
     X(ALVK_E_CAPTURE_SESSION_FAILED, 606,                                                  \
       "the runtime refused the sampling session (EventPipeStartSession failed)")           \
     X(ALVK_E_CAPTURE_CONTROL_UNAVAILABLE, 607,                                             \
-      "the thread that opens and stops sampling sessions is not running")
+      "the thread that opens and stops sampling sessions is not running")                  \
+    X(ALVK_E_SAMPLING_UNSUPPORTED, 608,                                                    \
+      "sampled allocation profiling needs .NET 10 or later (its AllocationSampled event)")
 
 typedef enum alvk_status {
 #define ALVK_STATUS_ENUM_ENTRY(name, value, description) name = value,
@@ -766,7 +768,8 @@ typedef struct alvk_capture_options {
  * window's results are complete (nothing after the close is counted), and
  * alvk_capture_begin answers ALVK_E_CAPTURE_STOPPING until the runtime returns. */
 #define ALVK_CAPTURE_STOP_PENDING 0x2u
-/* The window closed before the session started: no sampled event was counted. */
+/* The window closed before its session's start returned: the estimates rest only on the
+ * events the runtime delivered while it was starting (often none). */
 #define ALVK_CAPTURE_CLOSED_BEFORE_SAMPLING 0x4u
 
 typedef struct alvk_capture_summary {
@@ -804,8 +807,11 @@ typedef struct alvk_type_count {
     uint64_t count;               /* exact, or (sampled profiling) the estimate */
     uint64_t bytes;
     char name[ALVK_TYPE_NAME_CAPACITY]; /* "System.Collections.Generic.List<System.Int32>" */
-    /* ABI 3.5. Sampled profiling: the 95% interval of count and bytes (normal approximation
-     * of the Horvitz-Thompson estimator; the exact large and pinned objects add no width),
+    /* ABI 3.5. Sampled profiling: an approximate 95% interval of count and bytes (the
+     * Horvitz-Thompson estimator's normal approximation, widened below 30 sampled events to
+     * the exact Poisson bounds on the event count times the mean weight; for the count of a
+     * type whose object sizes vary widely it covers somewhat less: docs/Interception.md; the
+     * exact large and pinned objects add no width),
      * the sampled events the estimate rests on, and the objects of the type counted exactly
      * (large and pinned heaps; included in count and bytes). Exact profiling: the interval
      * is [count, count] and [bytes, bytes], samples 0, exact_* equal count and bytes. */
@@ -834,6 +840,9 @@ typedef struct alvk_sample {
                                      sampling interval; sampled: the event's unbiased weight
                                      size / (1 - q^size), times stack_every) */
     alvk_frame frames[ALVK_MAX_SAMPLE_FRAMES]; /* innermost first */
+    /* ABI 3.5: the size of the object whose allocation took the sample (the objects the
+     * sample stands for: weight_bytes / object_size). */
+    uint64_t object_size;
 } alvk_sample;
 
 /* The capture machinery now (ABI 3.5), for tools and tests. */
@@ -1053,7 +1062,10 @@ ALVK_API alvk_status ALVK_CALL alvk_capture_begin(const alvk_capture_options *op
 ALVK_API alvk_status ALVK_CALL alvk_capture_end(alvk_capture_summary *summary);
 
 /* Copies per-type counts of the last ended window, from index `first`, up to capacity;
- * *written receives how many. Every element's size field must be set. */
+ * *written receives how many. Every element's size field must be set, to one value of at
+ * least the ABI 3.0 size (544), which is also the array's stride; elements of unequal
+ * sizes are ALVK_E_STRUCT_SIZE. alvk_capture_read_samples follows the same rule (its ABI
+ * 3.0 size is the struct without object_size). */
 ALVK_API alvk_status ALVK_CALL alvk_capture_read_types(uint32_t first, alvk_type_count *out,
                                                       uint32_t capacity, uint32_t *written);
 

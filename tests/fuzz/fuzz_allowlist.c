@@ -7,7 +7,8 @@
  * leaves the NONE list and says why; the message always fits its buffer; format gives the
  * names joined by ';' (or "*") and needs exactly that many bytes plus the NUL; parse
  * (format (list)) is the same list; allows() holds for every name in any case and for the
- * probe exactly when it matches a name; the flag is accepted exactly for "", "0", "1". */
+ * probe exactly when it matches a name; the flag is accepted exactly for "", "0" (off), "1",
+ * "exact" (exact) and "sampled" (sampled). */
 #include "fuzz_input.h"
 
 #include "runtime/config.h"
@@ -182,9 +183,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     uint32_t enabled = 7;
     alvk_status flag = aip_allocation_flag_parse(text, &enabled);
-    int off = strcmp(text, "") == 0 || strcmp(text, "0") == 0, on = strcmp(text, "1") == 0;
-    AIP_FUZZ_CHECK(flag == (off || on ? ALVK_OK : ALVK_E_ALLOCATION_FLAG_MALFORMED));
-    AIP_FUZZ_CHECK(enabled == (uint32_t)on);
+    int off = strcmp(text, "") == 0 || strcmp(text, "0") == 0;
+    int exact = strcmp(text, "1") == 0 || strcmp(text, "exact") == 0;
+    int sampled = strcmp(text, "sampled") == 0;
+    AIP_FUZZ_CHECK(flag == (off || exact || sampled ? ALVK_OK : ALVK_E_ALLOCATION_FLAG_MALFORMED));
+    AIP_FUZZ_CHECK(enabled == (exact     ? (uint32_t)ALVK_ALLOCATION_PROFILING_EXACT
+                               : sampled ? (uint32_t)ALVK_ALLOCATION_PROFILING_SAMPLED
+                                         : (uint32_t)ALVK_ALLOCATION_PROFILING_OFF));
     free(message);
     free(probe);
     free(text);

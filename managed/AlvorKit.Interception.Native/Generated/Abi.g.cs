@@ -127,6 +127,7 @@ public enum AlvkStatus : int
     CaptureStopping = 605,
     CaptureSessionFailed = 606,
     CaptureControlUnavailable = 607,
+    SamplingUnsupported = 608,
 }
 
 /// <summary>alvk_allowlist_kind.</summary>
@@ -553,7 +554,7 @@ public unsafe partial struct AlvkFrame
     public int ILOffset;
 }
 
-/// <summary>alvk_sample: 2584 bytes.</summary>
+/// <summary>alvk_sample: 2592 bytes.</summary>
 [StructLayout(LayoutKind.Sequential)]
 public unsafe partial struct AlvkSample
 {
@@ -562,6 +563,7 @@ public unsafe partial struct AlvkSample
     public ulong ClassId;
     public ulong WeightBytes;
     public AlvkFrameArray64 Frames;
+    public ulong ObjectSize;
 }
 
 /// <summary>alvk_capture_state: 72 bytes.</summary>
@@ -716,7 +718,7 @@ public static class AlvkAbiManifest
         ("alvk_capture_summary", typeof(AlvkCaptureSummary), 144, [("size", "Size", 0), ("mode", "Mode", 4), ("type_count", "TypeCount", 8), ("sample_count", "SampleCount", 12), ("total_objects", "TotalObjects", 16), ("total_bytes", "TotalBytes", 24), ("overflow_objects", "OverflowObjects", 32), ("overflow_bytes", "OverflowBytes", 40), ("dropped_samples", "DroppedSamples", 48), ("elapsed_ns", "ElapsedNs", 56), ("type_slots", "TypeSlots", 64), ("sample_slots", "SampleSlots", 68), ("source", "Source", 72), ("flags", "Flags", 76), ("sampled_events", "SampledEvents", 80), ("large_objects", "LargeObjects", 88), ("large_bytes", "LargeBytes", 96), ("pinned_objects", "PinnedObjects", 104), ("pinned_bytes", "PinnedBytes", 112), ("sampling_started_ns", "SamplingStartedNs", 120), ("session_stop_ns", "SessionStopNs", 128), ("session_hresult", "SessionHResult", 136), ("stack_every", "StackEvery", 140)]),
         ("alvk_type_count", typeof(AlvkTypeCount), 600, [("size", "Size", 0), ("reserved", "Reserved", 4), ("class_id", "ClassId", 8), ("count", "Count", 16), ("bytes", "Bytes", 24), ("name", "NameUtf8", 32), ("count_low", "CountLow", 544), ("count_high", "CountHigh", 552), ("bytes_low", "BytesLow", 560), ("bytes_high", "BytesHigh", 568), ("samples", "Samples", 576), ("exact_count", "ExactCount", 584), ("exact_bytes", "ExactBytes", 592)]),
         ("alvk_frame", typeof(AlvkFrame), 40, [("function_id", "FunctionId", 0), ("ip", "Ip", 8), ("module_mvid", "ModuleMvid", 16), ("method_token", "MethodToken", 32), ("il_offset", "ILOffset", 36)]),
-        ("alvk_sample", typeof(AlvkSample), 2584, [("size", "Size", 0), ("frame_count", "FrameCount", 4), ("class_id", "ClassId", 8), ("weight_bytes", "WeightBytes", 16), ("frames", "Frames", 24)]),
+        ("alvk_sample", typeof(AlvkSample), 2592, [("size", "Size", 0), ("frame_count", "FrameCount", 4), ("class_id", "ClassId", 8), ("weight_bytes", "WeightBytes", 16), ("frames", "Frames", 24), ("object_size", "ObjectSize", 2584)]),
         ("alvk_capture_state", typeof(AlvkCaptureState), 72, [("size", "Size", 0), ("phase", "Phase", 4), ("profiling", "Profiling", 8), ("session_hresult", "SessionHResult", 12), ("sessions_started", "SessionsStarted", 16), ("sessions_stopped", "SessionsStopped", 24), ("stop_hangs", "StopHangs", 32), ("events_in_windows", "EventsInWindows", 40), ("events_outside_windows", "EventsOutsideWindows", 48), ("windows_opened", "WindowsOpened", 56), ("current_window_events", "CurrentWindowEvents", 64)]),
         ("alvk_method_info", typeof(AlvkMethodInfo), 280, [("size", "Size", 0), ("method_token", "MethodToken", 4), ("module_mvid", "ModuleMvid", 8), ("name", "NameUtf8", 24)]),
     ];

@@ -224,4 +224,7 @@ public enum InterceptionStatus
 
     /// <summary><c>ALVK_E_CAPTURE_CONTROL_UNAVAILABLE</c>: the thread that opens and stops sampling sessions is not running.</summary>
     CaptureControlUnavailable = 607,
+
+    /// <summary><c>ALVK_E_SAMPLING_UNSUPPORTED</c>: sampled allocation profiling needs .NET 10 or later (its AllocationSampled event).</summary>
+    SamplingUnsupported = 608,
 }
