@@ -310,9 +310,12 @@ public sealed class AllocationCapture
                 f.MethodToken, f.ILOffset);
         }
         byClass.TryGetValue(sample.ClassId, out TypeAllocation? type);
-        // The objects a sample stands for: its bytes over its type's exact mean size.
+        // The objects a sample stands for: its bytes over the size of the object that took it
+        // (ABI 3.5); a library that does not say (0) falls back to the type's mean size.
         ulong objects = 1;
-        if (type is { Count: > 0, Bytes: > 0 })
+        if (sample.ObjectSize > 0)
+            objects = Math.Max(1, (ulong)Math.Round(sample.WeightBytes / (double)sample.ObjectSize));
+        else if (type is { Count: > 0, Bytes: > 0 })
             objects = Math.Max(1, (ulong)Math.Round(sample.WeightBytes / ((double)type.Bytes / type.Count)));
         return new AllocationSample(type?.Name ?? $"[class 0x{sample.ClassId:x}]", sample.ClassId, sample.WeightBytes,
             objects, frames);

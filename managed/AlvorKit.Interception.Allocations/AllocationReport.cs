@@ -59,7 +59,8 @@ public sealed record AllocationFrame(string Method, string? File, int? Line, Gui
 /// <summary>One sampled allocation: the stack that allocated (innermost frame first) and
 /// the bytes the sample stands for (exact profiling: the sampling interval; sampled
 /// profiling: the event's unbiased weight, times the window's stack_every). EstimatedObjects:
-/// those bytes over the type's mean object size, at least one.</summary>
+/// those bytes over the size of the object that took the sample (the type's mean object size
+/// when the library does not report it), at least one.</summary>
 public sealed record AllocationSample(string TypeName, ulong ClassId, ulong WeightBytes, ulong EstimatedObjects,
     IReadOnlyList<AllocationFrame> Frames);
 
@@ -199,8 +200,8 @@ public sealed class AllocationReport
     /// <summary>The bytes all kept samples stand for.</summary>
     public ulong SampledBytes { get; }
 
-    /// <summary>The objects all kept samples stand for (each sample: its bytes over its type's
-    /// mean object size, at least one).</summary>
+    /// <summary>The objects all kept samples stand for (each sample: its bytes over the size of
+    /// the object that took it, at least one).</summary>
     public ulong SampledObjects { get; }
 
     /// <summary>Samples aggregated by identical stacks, most estimated bytes first.</summary>
