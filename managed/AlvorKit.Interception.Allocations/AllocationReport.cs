@@ -182,6 +182,12 @@ public sealed class AllocationReport
     /// <summary>Samples that were due while the sample storage was full.</summary>
     public ulong DroppedSamples { get; }
 
+    /// <summary>What exports say when stacks were dropped (null when none were): the stacks'
+    /// weights then add up to less than was allocated.</summary>
+    internal string? DroppedNote => DroppedSamples == 0
+        ? null
+        : $"{DroppedSamples} stacks dropped: storage full; weights undercount";
+
     /// <summary>How long the window was open.</summary>
     public TimeSpan Elapsed { get; }
 

@@ -9,7 +9,8 @@ namespace AlvorKit.Interception.Allocations.Exporters;
 /// (method and line), a function per distinct method and file. Each sample's values are the
 /// bytes it stands for (<see cref="AllocationSample.WeightBytes"/>: in sampled profiling the
 /// event's unbiased weight) and the objects (<see cref="AllocationSample.EstimatedObjects"/>);
-/// the profile's comments say which profiling produced it and that its values are estimates.
+/// the profile's comments say which profiling produced it, that its values are estimates, and
+/// how many stacks were dropped when the sample storage was full.
 /// </summary>
 public static class PprofExporter
 {
@@ -118,5 +119,7 @@ public static class PprofExporter
         else
             yield return "AlvorKit exact allocation profiling: stacks sampled about once per sampling interval " +
                          "of allocated bytes; each sample weighs the bytes it stands for";
+        if (report.DroppedNote is { } dropped)
+            yield return dropped;
     }
 }

@@ -6,7 +6,8 @@ namespace AlvorKit.Interception.Allocations.Exporters;
 /// speedscope's file format (https://www.speedscope.app/file-format-schema.json): the
 /// frames once in shared.frames, and two "sampled" profiles over the same stacks, one
 /// weighted by the bytes each sample stands for (<see cref="AllocationSample.WeightBytes"/>;
-/// the bytes profile's name says when they are estimates of sampled profiling), one by
+/// the bytes profile's name says when they are estimates of sampled profiling and when stacks
+/// were dropped because the sample storage was full), one by
 /// sample count. Stacks are written
 /// outermost frame first, as the format requires.
 /// </summary>
@@ -62,6 +63,8 @@ public static class SpeedscopeExporter
         string bytes = report.IsEstimate
             ? $"{name}: allocated bytes (estimated from runtime allocation sampling)"
             : $"{name}: allocated bytes (sampled stacks)";
+        if (report.DroppedNote is { } dropped)
+            bytes += $" ({dropped})";
         Profile(json, bytes, "bytes", stacks, report.Samples.Select(s => s.WeightBytes));
         Profile(json, $"{name}: samples", "none", stacks, report.Samples.Select(_ => 1UL));
         json.WriteEndArray();
