@@ -88,6 +88,26 @@ public class HelpAndUsageTests
         Assert.Contains($"see `{help}` for the options and an example", r.Stderr);
         Assert.False(File.Exists(marker), "the command ran after a usage error");
     }
+
+    // The parser would take a true or false after the switch as its value (`--allocations false`
+    // turned sampled profiling on): both words are refused, and the command does not run.
+    [Theory]
+    [InlineData("run", "false")]
+    [InlineData("run", "true")]
+    [InlineData("env", "false")]
+    [InlineData("env", "true")]
+    public void AllocationsRefusesATrueOrFalseWord(string verb, string word)
+    {
+        string marker = Path.Combine(Path.GetTempPath(), $"alvk-usage-{Guid.NewGuid():N}");
+        string[] args = verb == "run" ? ["run", "--allocations", word, "--", "touch", marker] : ["env", "--allocations", word];
+        ProcessResult r = Processes.Launcher(args);
+        Assert.True(r.ExitCode == 64, r.ToString());
+        Assert.Empty(r.Stdout);
+        Assert.Contains($"alvorkit-intercept: --allocations takes no '{word}': give --allocations=sampled or " +
+                        "--allocations=exact", r.Stderr);
+        Assert.Contains($"see `alvorkit-intercept {verb} --help` for the options and an example", r.Stderr);
+        Assert.False(File.Exists(marker), "the command ran after a usage error");
+    }
 }
 
 /// <summary>How the parser reads a command line (in process: the options `run` and `env` get).</summary>

@@ -246,8 +246,8 @@ internal sealed class LauncherCommandLine
     /// <summary>--allocations=sampled and --allocations=exact are whole arguments (see
     /// _allocations): any other joined value reaches the parser split, the value standing after
     /// the switch, where it would start the command; a value standing alone after the switch reads
-    /// as the command's first word too. Both are refused, naming the two values, as is giving the
-    /// option twice.</summary>
+    /// as the command's first word too, and a true or false after it is taken as the switch's
+    /// value. All are refused, naming the two values, as is giving the option twice.</summary>
     private IEnumerable<string> AllocationErrors(ParseResult parse, IReadOnlyList<string> args)
     {
         IReadOnlyList<Token> tokens = parse.Tokens;
@@ -263,6 +263,12 @@ internal sealed class LauncherCommandLine
                 yield return $"write {_allocations.Name}={value} (a word after {_allocations.Name} is the " +
                              $"command's first word; a command named {value} goes after `--`).";
         }
+        // The parser lets a bool option take a following true or false word as its value
+        // (`--allocations false` would turn sampled profiling on): refuse it, naming the values.
+        if (parse.GetResult(_allocations) is { Tokens: [var word, ..] } &&
+            !args.Contains($"{_allocations.Name}={word.Value}") && !args.Contains($"{_allocations.Name}:{word.Value}"))
+            yield return $"{_allocations.Name} takes no '{word.Value}': give {_allocations.Name}=sampled or " +
+                         $"{_allocations.Name}=exact ({_allocations.Name} alone means sampled; leave it out for none).";
         Option[] spellings = [_allocations, _allocationsSampled, _allocationsExact];
         if (spellings.Sum(o => parse.GetResult(o) is { Implicit: false } given ? given.IdentifierTokenCount : 0) > 1)
             yield return $"give {_allocations.Name} once (--allocations, --allocations=sampled or --allocations=exact).";
