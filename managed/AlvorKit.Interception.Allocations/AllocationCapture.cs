@@ -49,7 +49,8 @@ public enum AllocationCaptureMode
 /// returns only once the runtime delivers samples (the first session of a process can take a
 /// few hundred milliseconds to start; without this the window counts from then on). For tools
 /// and tests; a game thread should rather call <see cref="AllocationWindow.WaitUntilSampling"/>
-/// or not wait. Ignored in exact profiling.</param>
+/// or not wait. Begin waits at most 10 s, then closes the window again (up to 2 s more) and
+/// throws. Ignored in exact profiling.</param>
 public readonly record struct AllocationCaptureOptions(
     AllocationCaptureMode Mode = AllocationCaptureMode.Sampled,
     uint SampleIntervalBytes = 0,
@@ -147,10 +148,9 @@ public sealed class AllocationCapture
     /// <see cref="InterceptionStatus.AllocationProfilingOff"/>.</summary>
     public bool IsEnabled => Profiling != AllocationProfiling.Off;
 
-    /// <summary>The capture machinery's phase and counters now, for tools and tests.</summary>
-    /// <exception cref="AllocationCaptureException">The profiler refused (for example
-    /// <see cref="InterceptionStatus.NotAttached"/>). Without allocation profiling the state is
-    /// returned, with <see cref="AllocationCaptureState.Profiling"/> Off.</exception>
+    /// <summary>The capture machinery's phase and counters now, for tools and tests. Without
+    /// allocation profiling (or without an attached profiler) the state is returned with
+    /// <see cref="AllocationCaptureState.Profiling"/> Off, phase Idle and every counter 0.</summary>
     public AllocationCaptureState GetState()
     {
         AlvkStatus status = Library.CaptureGetState(out AlvkCaptureState s);
@@ -172,7 +172,10 @@ public sealed class AllocationCapture
     /// an option is out of bounds (<see cref="InterceptionStatus.LimitExceeded"/>); with
     /// WaitUntilSampling, the runtime refused the session
     /// (<see cref="InterceptionStatus.CaptureSessionFailed"/>) or it did not start within 10 s
-    /// (<see cref="InterceptionStatus.Timeout"/>).</exception>
+    /// (<see cref="InterceptionStatus.Timeout"/>; closing the window again may then take up to
+    /// the 2 s stop bound more, so Begin can block for about 12 s); the runtime has no
+    /// allocation sampling (<see cref="InterceptionStatus.SamplingUnsupported"/>: .NET 9 or
+    /// older).</exception>
     public AllocationWindow Begin(AllocationCaptureOptions? options = null)
     {
         AllocationCaptureOptions o = options ?? AllocationCaptureOptions.Sampled;
@@ -194,10 +197,18 @@ public sealed class AllocationCapture
             case AlvkStatus.Timeout:
                 // The window stays open and would sample once the session starts; the caller
                 // asked for a sampling window now, so close it rather than hand back another one.
-                window.Dispose();
+                string closed = "the window was closed again";
+                try
+                {
+                    window.Dispose(); // waits up to the stop bound for the session it asked for
+                }
+                catch (AllocationCaptureException e)
+                {
+                    closed = $"closing the window again failed too ({e.Message})";
+                }
                 throw Refused("alvk_capture_begin", status, advice:
                     $"The runtime's sampling session did not start within {AlvkConstants.CaptureStartBoundMs} ms; " +
-                    "the window was closed again. Try again, or open the window without WaitUntilSampling.");
+                    $"{closed}. Try again, or open the window without WaitUntilSampling.");
             case AlvkStatus.CaptureSessionFailed:
                 Library.CaptureGetState(out AlvkCaptureState state);
                 throw Refused("alvk_capture_begin", status, state.SessionHResult,
@@ -389,6 +400,10 @@ public sealed class AllocationCapture
             $"sample storage; sampled profiling: SampleIntervalBytes 0 or {AlvkConstants.RuntimeSamplingMeanBytes} " +
             $"(the runtime's), StackEvery up to {AlvkConstants.MaxStackEvery}; exact profiling: SampleIntervalBytes 0 " +
             $"or at least {AlvkConstants.MinSampleIntervalBytes}, StackEvery 0 or 1.",
+        AlvkStatus.SamplingUnsupported =>
+            "Sampled allocation profiling needs .NET 10 or later (the runtime's AllocationSampled event); this " +
+            $"runtime is older. Use exact profiling on it: start the process with {AlvkCapture.ProfilingVariable}=exact " +
+            "or alvorkit-intercept run --allocations=exact.",
         AlvkStatus.CaptureControlUnavailable =>
             "The profiler's capture-control thread, which starts and stops sampling sessions, is not running " +
             "(it failed to start or stopped); sampled windows cannot open in this process.",
