@@ -13,7 +13,7 @@ public enum AllocationProfiling
 
     /// <summary>"exact" (or "1"): the runtime calls the profiler for every allocation of the
     /// process, window open or not, so every allocation takes the runtime's slow path for the
-    /// life of the process (measured about 6x slower on a small-object loop). Windows count
+    /// life of the process (several times slower; docs/Benchmarks.md has the figures). Windows count
     /// every object exactly.</summary>
     Exact = 1,
 
@@ -109,7 +109,8 @@ public sealed class AllocationCaptureException : InterceptionException
 /// and reports per-type estimates with 95% intervals (objects on the large and pinned object
 /// heaps counted exactly). <see cref="AllocationProfiling.Exact"/> counts every object exactly,
 /// but makes every allocation of the process slower for its whole life, window open or not
-/// (measured about 6x on a small-object loop): choose it only when exact counts matter.</para>
+/// (several times slower; docs/Benchmarks.md has the figures): choose it only when exact counts
+/// matter.</para>
 /// </summary>
 public sealed class AllocationCapture
 {

@@ -56,7 +56,7 @@ internal sealed class LauncherCommandLine
                       "report estimates with 95% intervals (large and pinned objects exact). " +
                       "--allocations=exact: exact counts, but every allocation in the process takes the slow " +
                       "path for its whole life, window open or not (about 6x slower allocation on a " +
-                      "small-object loop).",
+                      "small-object loop; docs/Benchmarks.md has the figures).",
     };
 
     private readonly Option<bool> _allocationsSampled = new("--allocations=sampled", "--allocations:sampled")
@@ -345,7 +345,7 @@ internal sealed class LauncherCommandLine
                 o.WriteLine("      allocation capture only (sampled: estimates, the fast allocation path kept),");
                 o.WriteLine("      patching off");
                 o.WriteLine($"  {Name} run --allocations=exact -- ./bin/Release/net10.0/Game");
-                o.WriteLine("      exact allocation counts; every allocation of the game is slower (about 6x)");
+                o.WriteLine("      exact allocation counts; every allocation of the game is several times slower");
                 o.WriteLine();
                 WriteExitCodes(o);
                 return;
