@@ -19,8 +19,8 @@ public enum AllocationProfiling
 
     /// <summary>"sampled": the runtime keeps its fast allocation path and, while a window is
     /// open, reports about one allocation per 100 KiB allocated (its AllocationSampled event);
-    /// windows report per-type estimates with 95% intervals (large and pinned objects counted
-    /// exactly).</summary>
+    /// windows report per-type estimates with approximate 95% intervals (large and pinned
+    /// objects counted exactly).</summary>
     Sampled = 2,
 }
 
@@ -106,7 +106,7 @@ public sealed class AllocationCaptureException : InterceptionException
 /// <para>What each profiling mode (<see cref="Profiling"/>, chosen at startup) costs:
 /// <see cref="AllocationProfiling.Sampled"/> keeps the runtime's fast allocation path; an open
 /// window receives the runtime's own allocation sampling, about one event per 100 KiB allocated,
-/// and reports per-type estimates with 95% intervals (objects on the large and pinned object
+/// and reports per-type estimates with approximate 95% intervals (objects on the large and pinned object
 /// heaps counted exactly). <see cref="AllocationProfiling.Exact"/> counts every object exactly,
 /// but makes every allocation of the process slower for its whole life, window open or not
 /// (several times slower; docs/Benchmarks.md has the figures): choose it only when exact counts

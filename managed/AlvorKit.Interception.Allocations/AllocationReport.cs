@@ -4,7 +4,9 @@ namespace AlvorKit.Interception.Allocations;
 
 /// <summary>The allocations of one type inside the window: exact counts in exact profiling;
 /// in sampled profiling <see cref="Count"/> and <see cref="Bytes"/> are unbiased estimates
-/// (<see cref="IsEstimate"/>), with a 95% interval each, resting on <see cref="Samples"/>
+/// (<see cref="IsEstimate"/>), with an approximate 95% interval each (the normal approximation,
+/// widened to exact Poisson bounds below 30 sampled events; the count of a type whose object
+/// sizes vary widely, arrays and strings, is covered somewhat less), resting on <see cref="Samples"/>
 /// sampled events, and include the type's objects on the large and pinned object heaps, which
 /// are counted exactly (<see cref="ExactCount"/>, <see cref="ExactBytes"/>).</summary>
 /// <param name="Name">The type's name ("System.Collections.Generic.List&lt;System.Int32&gt;").</param>
@@ -13,18 +15,18 @@ namespace AlvorKit.Interception.Allocations;
 /// <param name="Bytes">Their bytes (exact, or the estimate).</param>
 public sealed record TypeAllocation(string Name, ulong ClassId, ulong Count, ulong Bytes)
 {
-    /// <summary>The low end of <see cref="Count"/>'s 95% interval (never below <see cref="ExactCount"/>);
+    /// <summary>The low end of <see cref="Count"/>'s approximate 95% interval (never below <see cref="ExactCount"/>);
     /// equal to Count when exact.</summary>
     public ulong CountLow { get; init; }
 
-    /// <summary>The high end of <see cref="Count"/>'s 95% interval; equal to Count when exact.</summary>
+    /// <summary>The high end of <see cref="Count"/>'s approximate 95% interval; equal to Count when exact.</summary>
     public ulong CountHigh { get; init; }
 
-    /// <summary>The low end of <see cref="Bytes"/>'s 95% interval (never below <see cref="ExactBytes"/>);
+    /// <summary>The low end of <see cref="Bytes"/>'s approximate 95% interval (never below <see cref="ExactBytes"/>);
     /// equal to Bytes when exact.</summary>
     public ulong BytesLow { get; init; }
 
-    /// <summary>The high end of <see cref="Bytes"/>'s 95% interval; equal to Bytes when exact.</summary>
+    /// <summary>The high end of <see cref="Bytes"/>'s approximate 95% interval; equal to Bytes when exact.</summary>
     public ulong BytesHigh { get; init; }
 
     /// <summary>The sampled events the estimate rests on (0 in exact profiling, and for a type
@@ -58,7 +60,8 @@ public sealed record AllocationFrame(string Method, string? File, int? Line, Gui
 
 /// <summary>One sampled allocation: the stack that allocated (innermost frame first) and
 /// the bytes the sample stands for (exact profiling: the sampling interval; sampled
-/// profiling: the event's unbiased weight, times the window's stack_every). EstimatedObjects:
+/// profiling: the event's weight, its object's size over its sampling probability, times the
+/// window's stack_every). EstimatedObjects:
 /// those bytes over the size of the object that took the sample (the type's mean object size
 /// when the library does not report it), at least one.</summary>
 public sealed record AllocationSample(string TypeName, ulong ClassId, ulong WeightBytes, ulong EstimatedObjects,

@@ -52,8 +52,9 @@ internal sealed class LauncherCommandLine
     {
         Description = "Enable allocation capture windows (sets ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING). " +
                       "--allocations or --allocations=sampled: the runtime keeps its fast allocation path and, " +
-                      "while a window is open, samples about one allocation per 100 KiB allocated; windows " +
-                      "report estimates with 95% intervals (large and pinned objects exact). " +
+                      "while a window is open, samples about one allocation per 100 KiB allocated (an open " +
+                      "window costs a few percent; docs/Benchmarks.md); windows report estimates with " +
+                      "approximate 95% intervals (large and pinned objects exact). " +
                       "--allocations=exact: exact counts, but every allocation in the process takes the slow " +
                       "path for its whole life, window open or not (about 6x slower allocation on a " +
                       "small-object loop; docs/Benchmarks.md has the figures).",

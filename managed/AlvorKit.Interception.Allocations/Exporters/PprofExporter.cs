@@ -110,8 +110,8 @@ public static class PprofExporter
         if (report.IsEstimate)
         {
             yield return "AlvorKit sampled allocation profiling: values are estimates from the runtime's " +
-                         $"AllocationSampled events ({report.SampledEvents} in the window; each weighs its unbiased " +
-                         $"share, one stack per {Math.Max(1u, report.StackEvery)} events)";
+                         $"AllocationSampled events ({report.SampledEvents} in the window; each weighs its object's " +
+                         $"size over its sampling probability, one stack per {Math.Max(1u, report.StackEvery)} events)";
             if (report.SessionRefused || report.ClosedBeforeSampling)
                 yield return "the runtime's sampling session never delivered in this window: only large and " +
                              "pinned objects were counted";
