@@ -15,8 +15,8 @@ namespace AlvorKit.Proofs.Host;
 ///             sampling), a sixth type allocated only before each opens and after it ends; a
 ///             window with every stack, one with every tenth; one of large and pinned arrays
 ///   cycles  - 1,000 plain Begin/End windows, then 1,000 waiting for sampling: the state, the
-///             managed heap and RssAnon, and a fixed allocation loop outside any window timed
-///             before the first window and after the cycles
+///             managed heap and RssAnon, and a fixed allocation loop timed outside any window
+///             before the first window, inside a count-only window, and after the cycles
 ///   threads - the process's first Begin timed on the calling thread; then windows ended from
 ///             another thread while four threads allocate
 ///   exact   - (=exact) the workload at 1/100 scale in a count-only and a sampled window
@@ -116,12 +116,12 @@ public static partial class SampledCaptureProof
     {
         if (outside)
             SampledWorkload.AllocateOutside(OutsidePerSide);
-        bool? waited;
+        bool open;
         long allocated;
         using (AllocationWindow window = capture.Begin(options))
         {
-            // Begin waited for the session: this answers at once.
-            waited = window.WaitUntilSampling(TimeSpan.FromSeconds(10));
+            // Begin waited for the session (WaitUntilSampling): the window samples already.
+            open = capture.GetState().Phase == AllocationCapturePhase.Open;
             long before = GC.GetAllocatedBytesForCurrentThread();
             SampledWorkload.Run(counts);
             allocated = GC.GetAllocatedBytesForCurrentThread() - before;
@@ -145,17 +145,17 @@ public static partial class SampledCaptureProof
         }
         if (outside)
             truths.Add(new Truth(SampledWorkload.Outside)); // truth 0: it must be absent
-        return Summarize(label, report, waited, allocated, truths);
+        return Summarize(label, report, open, allocated, truths);
     }
 
     private static EstimatedWindow HeapsWindow(AllocationCapture capture, HeapTruth truth)
     {
         AllocationReport report;
-        bool waited;
+        bool open;
         long allocated;
         using (AllocationWindow window = capture.Begin(new AllocationCaptureOptions(WaitUntilSampling: true)))
         {
-            waited = window.WaitUntilSampling(TimeSpan.FromSeconds(10));
+            open = capture.GetState().Phase == AllocationCapturePhase.Open;
             long before = GC.GetAllocatedBytesForCurrentThread();
             SampledWorkload.AllocateLarge((int)truth.LargeCount);
             SampledWorkload.AllocatePinned((int)truth.PinnedCount);
@@ -166,10 +166,10 @@ public static partial class SampledCaptureProof
         large.Add(SampledWorkload.FixedSize(truth.LargeType), (int)truth.LargeCount);
         var pinned = new Truth(truth.PinnedType);
         pinned.Add(SampledWorkload.FixedSize(truth.PinnedType), (int)truth.PinnedCount);
-        return Summarize("heaps", report, waited, allocated, [large, pinned]);
+        return Summarize("heaps", report, open, allocated, [large, pinned]);
     }
 
-    private static EstimatedWindow Summarize(string label, AllocationReport r, bool? waited, long allocated,
+    private static EstimatedWindow Summarize(string label, AllocationReport r, bool open, long allocated,
         IEnumerable<Truth> truths)
     {
         var types = new List<EstimatedType>();
@@ -183,9 +183,10 @@ public static partial class SampledCaptureProof
                 t?.Samples ?? 0, t?.ExactCount ?? 0, t?.ExactBytes ?? 0, t?.IsEstimate ?? false, stacks.Length,
                 (ulong)stacks.Sum(s => (decimal)s.WeightBytes),
                 stacks.Length == 0 ? 0 : stacks.Min(s => s.WeightBytes),
-                stacks.Length == 0 ? 0 : stacks.Max(s => s.WeightBytes)));
+                stacks.Length == 0 ? 0 : stacks.Max(s => s.WeightBytes),
+                (ulong)stacks.Sum(s => (decimal)s.EstimatedObjects)));
         }
-        return new EstimatedWindow(label, r.Mode.ToString(), r.Source.ToString(), r.IsEstimate, waited, r.SampledEvents,
+        return new EstimatedWindow(label, r.Mode.ToString(), r.Source.ToString(), r.IsEstimate, open, r.SampledEvents,
             r.Samples.Count, r.DroppedSamples, r.TotalObjects, r.TotalBytes, r.LargeObjects, r.LargeBytes, r.PinnedObjects,
             r.PinnedBytes, r.SamplingStarted?.TotalMilliseconds, r.SessionStopPending, r.SessionRefused,
             r.ClosedBeforeSampling, r.SessionHResult, r.StackEvery, allocated,
@@ -223,6 +224,15 @@ public static partial class SampledCaptureProof
         SampledWorkload.AllocateOutside(1000);
         // The allocation loop outside any window, before the process's first window.
         List<double> fastBefore = FastPath(fastPathObjects, reps);
+        // The same loop inside a count-only window that samples: what a session costs, the
+        // scale the loop after the cycles is judged on.
+        List<double> fastOpen;
+        using (AllocationWindow w = capture.Begin(new AllocationCaptureOptions(AllocationCaptureMode.CountOnly,
+            WaitUntilSampling: true)))
+        {
+            fastOpen = FastPath(fastPathObjects, reps);
+            w.End();
+        }
 
         // Warm-up: the first session (waited for), then plain windows.
         int warmupClosedBefore = 0;
@@ -270,7 +280,7 @@ public static partial class SampledCaptureProof
         List<double> fastAfter = FastPath(fastPathObjects, reps);
         return new SampledCyclesReport(cycles, cycles, plainMs, waitingMs, maxPlain, maxWaiting, warmupClosedBefore,
             plainClosedBefore,
-            waitingClosedBefore, stopPending, refused, plainEvents, waitingEvents, fastBefore, fastAfter,
+            waitingClosedBefore, stopPending, refused, plainEvents, waitingEvents, fastBefore, fastAfter, fastOpen,
             fastPathObjects * SampledWorkload.FixedSize(SampledWorkload.Tiny), managedBefore, managedAfter, rssBefore,
             rssAfter, stateBefore, afterCycles, afterOutside, outsideBytes);
     }

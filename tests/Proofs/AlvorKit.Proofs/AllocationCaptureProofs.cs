@@ -30,7 +30,7 @@ public class AllocationCaptureProofs
         Assert.Equal(144, sizes.Summary);               // ABI 3.5: source ... stack_every
         Assert.Equal(32 + 512 + 7 * 8, sizes.TypeCount); // ABI 3.5: intervals, samples, exact part
         Assert.Equal(40, sizes.Frame);
-        Assert.Equal(24 + 64 * 40, sizes.Sample);
+        Assert.Equal(24 + 64 * 40 + 8, sizes.Sample);  // ABI 3.5: object_size
         Assert.Equal(24 + 256, sizes.MethodInfo);
     }
 

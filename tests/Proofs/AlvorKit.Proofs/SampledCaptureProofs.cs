@@ -72,7 +72,9 @@ public sealed class SampledCaptureProofs(ITestOutputHelper output)
         {
             string json = ReportJson.Write(w);
             Assert.True(w.Source == "Sampled" && w.IsEstimate, json);
-            Assert.True(w.WaitedForSampling == true && w.SamplingStartedMs is not null, json);
+            // Begin with WaitUntilSampling returned with the window sampling already (phase Open
+            // read at once, before any wait of the host's own).
+            Assert.True(w.OpenWhenBeginReturned && w.SamplingStartedMs is not null, json);
             Assert.True(!w.ClosedBeforeSampling && !w.SessionRefused && !w.SessionStopPending, json);
             Assert.True(w.SessionHResult == 0, json);
             Assert.True(w.SampledEvents > 0 || w == r.Heaps, json);
@@ -91,8 +93,11 @@ public sealed class SampledCaptureProofs(ITestOutputHelper output)
     /// probability about 0.95 (0.949 for the Poisson-like count of 250 events with the
     /// variance estimated from them); taking 0.94 to be safe, X ~ Binomial(50, 0.94) gives
     /// P(X &lt; 40) = 1.5e-4, so requiring 40 of 50 for the counts and 40 of 50 for the bytes
-    /// fails a correct product with probability below 3e-4, and fails one whose estimates are
-    /// biased by a standard deviation (coverage 0.83: 41.5 expected) often.
+    /// fails a correct product with probability below 3e-4. Its power is modest: estimates
+    /// biased by 1.4 standard deviations (about 9% at 250 events; coverage 0.71, 35.6 of 50
+    /// expected) fail it 9 times in 10, by 1.6 (about 10%) 99 times in 100, but a bias of one
+    /// standard deviation (about 6%; coverage 0.83) only about 1 time in 5, and a bias of 5% is
+    /// not reliably detected. The 5-sigma band and the width check below catch grosser errors.
     /// Each estimate must also lie within its interval widened by 5/1.96: with the variance
     /// estimated from the events, a window that drew few events has a narrow interval, so the
     /// lower tail is heavier than a normal one; at 250 expected events the chance of missing
@@ -256,6 +261,26 @@ public sealed class SampledCaptureProofs(ITestOutputHelper output)
             Assert.True(t.Stacks == ofType.Sum(a => a.Samples), $"{t}");
             if (FixedSizes.TryGetValue(site.Type, out long size))
                 AssertWeights(t, Weight(size));
+        }
+    }
+
+    // Each stack stands for its weight over its object's size (AllocationSample.EstimatedObjects,
+    // from alvk_sample.object_size): with every event's stack kept, a type's stacks stand for as
+    // many objects as its estimated count (each stack rounds to whole objects).
+    [Fact]
+    public void StacksStandForAsManyObjectsAsTheEstimatedCount()
+    {
+        EstimatedWindow w = WindowsReport.Stacks;
+        string json = ReportJson.Write(w);
+        Assert.True(w.StackEvery == 1 && w.DroppedSamples == 0 && (ulong)w.SampleCount == w.SampledEvents, json);
+        foreach (string type in WorkloadTypes)
+        {
+            EstimatedType t = w.Types.Single(x => x.Name == type);
+            Assert.True(t.Stacks > 0 && (ulong)t.Stacks == t.Samples, $"{t}");
+            double tolerance = t.Stacks + 1e-3 * t.Count;
+            output.WriteLine($"{type}: stacks stand for {t.StackObjects} objects, the estimate is {t.Count}");
+            Assert.True(Math.Abs((double)t.StackObjects - t.Count) <= tolerance,
+                $"{type}: the stacks stand for {t.StackObjects} objects, the estimated count is {t.Count}: {t}");
         }
     }
 

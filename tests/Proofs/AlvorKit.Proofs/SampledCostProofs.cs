@@ -21,15 +21,27 @@ public sealed class SampledCostProofs(ITestOutputHelper output)
         SampledCyclesReport r = Get<SampledCyclesReport>(Cycles);
         // 1,000,000 SampledTiny objects (24 MB), the least CPU time of the allocating thread
         // over fifteen runs (thread CPU time: the machine is shared, and wall time swung 0.9x
-        // to 2.2x between identical runs), before the process's first window and after the
-        // 2,000 windows. A session or keyword left on would add the runtime's sampling and a
-        // 2 us event per 100 KB; the slow allocation helpers (exact profiling) are several
-        // times slower. 1.5 is generous.
-        double before = r.FastPathBeforeCpuMs.Min(), after = r.FastPathAfterCpuMs.Min();
-        double ratio = after / before;
-        output.WriteLine($"fast path: {before:F2} ms of CPU before the first window, {after:F2} ms after 2,000 " +
-            $"windows ({ratio:F2}x; {r.FastPathBytes / before / 1e6:F2} GB/s before)");
-        Assert.True(ratio < 1.5, $"allocation outside windows is {ratio:F2}x slower after the cycles: {ReportJson.Write(r)}");
+        // to 2.2x between identical runs): A before the process's first window, B inside a
+        // count-only window that samples, C after the 2,000 windows. A session or keyword left
+        // on after the cycles costs what B - A measures (the runtime's sampling and an event per
+        // 100 KB: about a tenth here), so the cycles may leave at most half of it: C - A below
+        // (B - A) / 2. When B - A is too small to tell from the noise (below 3% of A) the
+        // comparison is inconclusive and only the slow allocation helpers (exact profiling,
+        // several times slower) are refused: C below 1.5 A.
+        double a = r.FastPathBeforeCpuMs.Min(), b = r.FastPathOpenCpuMs.Min(), c = r.FastPathAfterCpuMs.Min();
+        double session = b - a, left = c - a;
+        output.WriteLine($"fast path: A {a:F2} ms of CPU before the first window ({r.FastPathBytes / a / 1e6:F2} GB/s), " +
+            $"B {b:F2} ms in a sampling window ({b / a:F3}x), C {c:F2} ms after 2,000 windows ({c / a:F3}x)");
+        string json = ReportJson.Write(r);
+        if (session >= 0.03 * a)
+            Assert.True(left < 0.5 * session,
+                $"after the cycles the loop costs {left:F2} ms more than before, at least half of what an open " +
+                $"session costs ({session:F2} ms): {json}");
+        else
+        {
+            output.WriteLine($"inconclusive: an open session cost {session:F2} ms, below 3% of A; only C < 1.5 A is checked");
+            Assert.True(c < 1.5 * a, $"allocation outside windows is {c / a:F2}x slower after the cycles: {json}");
+        }
         output.WriteLine($"1,000 plain windows: {r.PlainLoopMs:F0} ms (longest {r.MaxPlainWindowMs:F1} ms, " +
             $"{r.PlainClosedBeforeSampling} closed before sampling); 1,000 waiting: {r.WaitingLoopMs:F0} ms " +
             $"(longest {r.MaxWaitingWindowMs:F1} ms)");

@@ -36,7 +36,7 @@ public sealed record EstimatedWindow(
     string Mode,
     string Source,
     bool IsEstimate,
-    bool? WaitedForSampling,
+    bool OpenWhenBeginReturned,
     ulong SampledEvents,
     int SampleCount,
     ulong DroppedSamples,
@@ -81,7 +81,8 @@ public sealed record EstimatedType(
     int Stacks,
     ulong StackWeightBytes,
     ulong MinStackWeight,
-    ulong MaxStackWeight);
+    ulong MaxStackWeight,
+    ulong StackObjects);
 
 /// <summary>AllocationCapture.GetState().</summary>
 public sealed record CaptureStateFigures(
@@ -115,6 +116,7 @@ public sealed record SampledCyclesReport(
     ulong WaitingSampledEvents,
     IReadOnlyList<double> FastPathBeforeCpuMs,
     IReadOnlyList<double> FastPathAfterCpuMs,
+    IReadOnlyList<double> FastPathOpenCpuMs,
     long FastPathBytes,
     long ManagedBefore,
     long ManagedAfter,
