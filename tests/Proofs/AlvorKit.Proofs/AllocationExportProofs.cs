@@ -119,6 +119,38 @@ public class AllocationExportProofs
         Assert.EndsWith("AllocationWorkload.cs", profile.Strings[(int)functions[leaf.FunctionId].Filename]);
     }
 
+    // A window whose sample storage filled (the full-storage launch: 16 slots) says in its
+    // exports that stacks were dropped and the weights undercount; one that dropped none does not.
+    [Fact]
+    public void ExportsSayWhenStacksWereDropped()
+    {
+        CapturedWindows full = Captured(FullStorage);
+        ulong dropped = full.Summary.DroppedSamples;
+        Assert.True(dropped > 0, $"the full-storage window dropped no stack: {full.Summary}");
+        string note = $"{dropped} stacks dropped: storage full; weights undercount";
+        Assert.Contains(note, PprofStrings(full.Files.Pprof));
+        Assert.Contains(SpeedscopeProfileNames(full.Files.Speedscope), name => name.Contains(note, StringComparison.Ordinal));
+
+        Assert.Equal(0UL, Summary.DroppedSamples);
+        Assert.DoesNotContain(PprofStrings(Files.Pprof), s => s.Contains("stacks dropped", StringComparison.Ordinal));
+        Assert.DoesNotContain(SpeedscopeProfileNames(Files.Speedscope),
+            name => name.Contains("stacks dropped", StringComparison.Ordinal));
+    }
+
+    private static List<string> PprofStrings(string path)
+    {
+        using var unzip = new GZipStream(File.OpenRead(path), CompressionMode.Decompress);
+        using var raw = new MemoryStream();
+        unzip.CopyTo(raw);
+        return Profile.Decode(raw.ToArray()).Strings;
+    }
+
+    private static List<string> SpeedscopeProfileNames(string path)
+    {
+        JsonNode root = JsonNode.Parse(File.ReadAllText(path))!;
+        return [.. root["profiles"]!.AsArray().Select(p => (string)p!["name"]!)];
+    }
+
     // profile.proto, as far as the proof reads it.
     private sealed record ValueType(ulong Type, ulong Unit);
     private sealed record Sample(List<ulong> LocationIds, List<ulong> Values);
