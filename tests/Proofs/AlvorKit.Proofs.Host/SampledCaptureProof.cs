@@ -238,8 +238,10 @@ public static partial class SampledCaptureProof
         int warmupClosedBefore = 0;
         using (AllocationWindow w = capture.Begin(new AllocationCaptureOptions(WaitUntilSampling: true)))
             warmupClosedBefore += w.End().ClosedBeforeSampling ? 1 : 0;
+        int refusedStopping = 0;
         for (int i = 0; i < 20; i++)
-            warmupClosedBefore += Cycle(capture, AllocationCaptureOptions.Sampled).Report.ClosedBeforeSampling ? 1 : 0;
+            warmupClosedBefore += Cycle(capture, AllocationCaptureOptions.Sampled, ref refusedStopping).Report.ClosedBeforeSampling ? 1 : 0;
+        WaitIdle(capture);
         (long managedBefore, long rssBefore) = Memory();
         CaptureStateFigures stateBefore = State(capture);
 
@@ -249,9 +251,9 @@ public static partial class SampledCaptureProof
         var loop = Stopwatch.StartNew();
         for (int i = 0; i < cycles; i++)
         {
-            (AllocationReport r, double ms) = Cycle(capture, AllocationCaptureOptions.Sampled);
+            (AllocationReport r, double ms) = Cycle(capture, AllocationCaptureOptions.Sampled, ref refusedStopping);
             plainClosedBefore += r.ClosedBeforeSampling ? 1 : 0;
-            stopPending += r.SessionStopPending ? 1 : 0;
+            stopPending += r.SessionStopPending && !r.ClosedBeforeSampling ? 1 : 0;
             refused += r.SessionRefused ? 1 : 0;
             plainEvents += r.SampledEvents;
             maxPlain = Math.Max(maxPlain, ms);
@@ -261,14 +263,15 @@ public static partial class SampledCaptureProof
         var waiting = new AllocationCaptureOptions(WaitUntilSampling: true);
         for (int i = 0; i < cycles; i++)
         {
-            (AllocationReport r, double ms) = Cycle(capture, waiting);
+            (AllocationReport r, double ms) = Cycle(capture, waiting, ref refusedStopping);
             waitingClosedBefore += r.ClosedBeforeSampling ? 1 : 0;
-            stopPending += r.SessionStopPending ? 1 : 0;
+            stopPending += r.SessionStopPending && !r.ClosedBeforeSampling ? 1 : 0;
             refused += r.SessionRefused ? 1 : 0;
             waitingEvents += r.SampledEvents;
             maxWaiting = Math.Max(maxWaiting, ms);
         }
         double waitingMs = loop.Elapsed.TotalMilliseconds;
+        WaitIdle(capture);
         CaptureStateFigures afterCycles = State(capture);
         (long managedAfter, long rssAfter) = Memory();
 
@@ -282,20 +285,52 @@ public static partial class SampledCaptureProof
             plainClosedBefore,
             waitingClosedBefore, stopPending, refused, plainEvents, waitingEvents, fastBefore, fastAfter, fastOpen,
             fastPathObjects * SampledWorkload.FixedSize(SampledWorkload.Tiny), managedBefore, managedAfter, rssBefore,
-            rssAfter, stateBefore, afterCycles, afterOutside, outsideBytes);
+            rssAfter, stateBefore, afterCycles, afterOutside, outsideBytes, refusedStopping);
     }
 
     // One window as a game frame: about 200 KB allocated (two sampled events, on average).
-    private static (AllocationReport Report, double Ms) Cycle(AllocationCapture capture, AllocationCaptureOptions options)
+    private static (AllocationReport Report, double Ms) Cycle(AllocationCapture capture, AllocationCaptureOptions options,
+        ref int refusedStopping)
     {
         long start = Stopwatch.GetTimestamp();
         AllocationReport r;
-        using (AllocationWindow w = capture.Begin(options))
+        using (AllocationWindow w = BeginRetrying(capture, options, ref refusedStopping))
         {
             SampledWorkload.AllocateTiny(8_000);
             r = w.End();
         }
         return (r, Stopwatch.GetElapsedTime(start).TotalMilliseconds);
+    }
+
+    // A window closed before its session's start returned leaves the session's stop pending
+    // (the capture-control thread stops it once the start returns, without blocking End), and
+    // Begin answers CaptureStopping until then: a game tries again next frame, and so does
+    // this, for 10 s at most. `refused` counts the refusals.
+    private static AllocationWindow BeginRetrying(AllocationCapture capture, AllocationCaptureOptions options,
+        ref int refused)
+    {
+        var clock = Stopwatch.StartNew();
+        for (; ; )
+        {
+            try
+            {
+                return capture.Begin(options);
+            }
+            catch (AllocationCaptureException e) when (e.Status == InterceptionStatus.CaptureStopping &&
+                                                       clock.Elapsed < TimeSpan.FromSeconds(10))
+            {
+                refused++;
+                Thread.Sleep(1);
+            }
+        }
+    }
+
+    // Until no session is starting or stopping (for the state's counters to balance), 10 s at most.
+    private static void WaitIdle(AllocationCapture capture)
+    {
+        var clock = Stopwatch.StartNew();
+        while (capture.GetState().Phase != AllocationCapturePhase.Idle && clock.Elapsed < TimeSpan.FromSeconds(10))
+            Thread.Sleep(1);
     }
 
     // The loop's CPU time on this thread (the scheduler's share of a shared machine left out;
@@ -373,9 +408,10 @@ public static partial class SampledCaptureProof
         }
 
         var ends = new List<CrossThreadEnd>();
+        int refusedStopping = 0;
         for (int i = 0; i < windows; i++)
         {
-            AllocationWindow window = capture.Begin(AllocationCaptureOptions.Sampled);
+            AllocationWindow window = BeginRetrying(capture, AllocationCaptureOptions.Sampled, ref refusedStopping);
             // Every third window ends 5 ms after Begin, maybe before its session delivers; the
             // others once it delivers (however long the shared machine makes that), 30 ms later.
             if (i % 3 != 0 && !window.WaitUntilSampling(TimeSpan.FromSeconds(10)))
@@ -409,8 +445,9 @@ public static partial class SampledCaptureProof
         Volatile.Write(ref stop, 1);
         foreach (Thread t in allocators)
             t.Join(TimeSpan.FromSeconds(20));
+        WaitIdle(capture);
         return new SampledThreadsReport(firstBeginMs, firstWaited, firstWaitMs, threads, ends,
-            Interlocked.Read(ref allocatedTotal), State(capture));
+            Interlocked.Read(ref allocatedTotal), State(capture), refusedStopping);
     }
 
     public static ExactProfilingReport Exact()

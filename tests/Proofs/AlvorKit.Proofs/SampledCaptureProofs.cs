@@ -342,6 +342,8 @@ public sealed class SampledCaptureProofs(ITestOutputHelper output)
         SampledCyclesReport r = Get<SampledCyclesReport>(Cycles);
         string json = ReportJson.Write(r);
         Assert.True(r.PlainWindows == 1000 && r.WaitingWindows == 1000, json);
+        // No stop outlasted its bound (a window closed before its start returned leaves its stop
+        // pending by design and is not counted), and no session was refused.
         Assert.True(r.StopPending == 0 && r.Refused == 0, json);
         // A window that waited for its session cannot have closed before it delivered.
         Assert.True(r.WaitingClosedBeforeSampling == 0, json);
@@ -387,7 +389,9 @@ public sealed class SampledCaptureProofs(ITestOutputHelper output)
         {
             Assert.True(end.Error is null, json);
             // The stop's bound (ALVK_CAPTURE_STOP_BOUND_MS, 2 s) and the resolution after it.
-            Assert.True(end.EndMs < 5000 && !end.SessionStopPending, json);
+            // A window closed before its session's start returned leaves the stop pending by
+            // design (End does not wait for the start); any other stop returned in time.
+            Assert.True(end.EndMs < 5000 && (!end.SessionStopPending || end.ClosedBeforeSampling), json);
         }
         // The windows left open 30 ms after their session delivered, while four threads
         // allocate at about a GB/s between them, saw events.

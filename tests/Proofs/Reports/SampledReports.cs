@@ -125,7 +125,8 @@ public sealed record SampledCyclesReport(
     CaptureStateFigures StateBefore,
     CaptureStateFigures StateAfterCycles,
     CaptureStateFigures StateAfterOutside,
-    long OutsideAllocatedBytes);
+    long OutsideAllocatedBytes,
+    int BeginsRefusedStopping);
 
 /// <summary>The "sampling threads" mode: the process's first Begin timed on the calling
 /// thread, then windows ended from another thread while several threads allocate.</summary>
@@ -136,7 +137,8 @@ public sealed record SampledThreadsReport(
     int Threads,
     IReadOnlyList<CrossThreadEnd> Ends,
     long AllocatedBytes,
-    CaptureStateFigures StateAfter);
+    CaptureStateFigures StateAfter,
+    int BeginsRefusedStopping);
 
 /// <summary>A window ended from a thread that neither opened it nor allocates.</summary>
 public sealed record CrossThreadEnd(
