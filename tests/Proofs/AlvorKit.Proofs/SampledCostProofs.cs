@@ -20,9 +20,10 @@ public sealed class SampledCostProofs(ITestOutputHelper output)
     {
         SampledCyclesReport r = Get<SampledCyclesReport>(Cycles);
         // 1,000,000 SampledTiny objects (24 MB), the least CPU time of the allocating thread
-        // over fifteen runs (thread CPU time: the machine is shared, and wall time swung 0.9x
-        // to 2.2x between identical runs): A before the process's first window, B inside a
-        // count-only window that samples, C after the 2,000 windows. A session or keyword left
+        // over 25 runs (thread CPU time: the machine is shared, and wall time swung 0.9x
+        // to 2.2x between identical runs): A before the process's first window; after the
+        // 2,000 windows, in five alternating blocks, B inside a count-only window that samples
+        // and C with no window open (just after one closed). A session or keyword left
         // on after the cycles costs what B - A measures (the runtime's sampling and an event per
         // 100 KB: about a tenth here), so the cycles may leave at most half of it: C - A below
         // (B - A) / 2. When B - A is too small to tell from the noise (below 3% of A) the
