@@ -26,21 +26,25 @@ public sealed class SampledCostProofs(ITestOutputHelper output)
         // and C with no window open (just after one closed). A session or keyword left
         // on after the cycles costs what B - A measures (the runtime's sampling and an event per
         // 100 KB: about a tenth here), so the cycles may leave at most half of it: C - A below
-        // (B - A) / 2. When B - A is too small to tell from the noise (below 3% of A) the
-        // comparison is inconclusive and only the slow allocation helpers (exact profiling,
-        // several times slower) are refused: C below 1.5 A.
+        // (B - A) / 2. When B - A is too small to tell from the noise the comparison is
+        // inconclusive and only the slow allocation helpers (exact profiling, several times
+        // slower) are refused: C below 1.5 A. Too small: below 8% of A. On the shared 2-core
+        // machine the minima of identical phases moved by up to 4% (C - A from -14% to +4%)
+        // and an open session cost 0% to 7%, so there the proof is mostly inconclusive; where a
+        // count-only window costs what the benchmark measured (about 8% on a 24-byte loop,
+        // docs/Benchmarks.md) or more, it judges.
         double a = r.FastPathBeforeCpuMs.Min(), b = r.FastPathOpenCpuMs.Min(), c = r.FastPathAfterCpuMs.Min();
         double session = b - a, left = c - a;
         output.WriteLine($"fast path: A {a:F2} ms of CPU before the first window ({r.FastPathBytes / a / 1e6:F2} GB/s), " +
             $"B {b:F2} ms in a sampling window ({b / a:F3}x), C {c:F2} ms after 2,000 windows ({c / a:F3}x)");
         string json = ReportJson.Write(r);
-        if (session >= 0.03 * a)
+        if (session >= 0.08 * a)
             Assert.True(left < 0.5 * session,
                 $"after the cycles the loop costs {left:F2} ms more than before, at least half of what an open " +
                 $"session costs ({session:F2} ms): {json}");
         else
         {
-            output.WriteLine($"inconclusive: an open session cost {session:F2} ms, below 3% of A; only C < 1.5 A is checked");
+            output.WriteLine($"inconclusive: an open session cost {session:F2} ms, below 8% of A; only C < 1.5 A is checked");
             Assert.True(c < 1.5 * a, $"allocation outside windows is {c / a:F2}x slower after the cycles: {json}");
         }
         output.WriteLine($"1,000 plain windows: {r.PlainLoopMs:F0} ms (longest {r.MaxPlainWindowMs:F1} ms, " +
