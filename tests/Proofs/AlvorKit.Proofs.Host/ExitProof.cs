@@ -59,6 +59,10 @@ public static unsafe class ExitProof
 
     internal static object? Sink;
 
+    // The variants ending in "-sampled" run with sampled allocation profiling (set by the proof):
+    // a window's sampling session may be open or stopping at exit.
+    private static bool Sampled => Environment.GetEnvironmentVariable(AlvkCapture.ProfilingVariable) == "sampled";
+
     [DllImport("libc", EntryPoint = "write")]
     private static extern nint Write(int fd, byte* buffer, nint count);
 
@@ -89,7 +93,11 @@ public static unsafe class ExitProof
         AlvkStatus begin = AlvkStatus.CaptureActive;
         while (begin == AlvkStatus.CaptureActive && clock.Elapsed < TimeSpan.FromSeconds(10))
         {
-            begin = library.CaptureBegin(new AlvkCaptureOptions { Mode = AlvkCaptureMode.Sampled, SampleIntervalBytes = 64 });
+            begin = library.CaptureBegin(new AlvkCaptureOptions
+            {
+                Mode = AlvkCaptureMode.Sampled,
+                SampleIntervalBytes = Sampled ? 0 : 64u, // sampled profiling: the runtime's interval only
+            });
             if (begin == AlvkStatus.CaptureActive)
                 Thread.Sleep(1);
         }
@@ -135,7 +143,7 @@ public static unsafe class ExitProof
         };
         Console.WriteLine(ReportJson.Write(report));
         Console.Out.Flush();
-        if (variant == "environment")
+        if (variant.StartsWith("environment", StringComparison.Ordinal))
             Environment.Exit(ExitCode);
         return ReturnCode;
     }
@@ -250,7 +258,11 @@ public static unsafe class ExitProof
                     Interlocked.Increment(ref _inCapture);
                     if (Volatile.Read(ref _quietCaptures) == 0 || Stopped)
                     {
-                        Note("alvk_capture_begin", _library.CaptureBegin(new AlvkCaptureOptions { Mode = AlvkCaptureMode.Sampled, SampleIntervalBytes = 4096 }));
+                        Note("alvk_capture_begin", _library.CaptureBegin(new AlvkCaptureOptions
+                        {
+                            Mode = AlvkCaptureMode.Sampled,
+                            SampleIntervalBytes = Sampled ? 0 : 4096u,
+                        }));
                         for (int i = 0; i < 64; i++)
                             Sink = new byte[64];
                         Note("alvk_capture_end", _library.CaptureEnd(out _));

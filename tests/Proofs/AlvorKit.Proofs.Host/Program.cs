@@ -109,7 +109,7 @@ switch (mode)
         return Print(AlvorKit.Proofs.Host.QueueFullProof.Run());
     case "recycling":
         return Print(AlvorKit.Proofs.Host.RecyclingProof.Run());
-    case "exit" when args.Length == 2 && args[1] is "return" or "environment":
+    case "exit" when args.Length == 2 && args[1] is "return" or "environment" or "return-sampled" or "environment-sampled":
         return AlvorKit.Proofs.Host.ExitProof.Run(args[1]);
     case "mixedstress" when args.Length <= 4 && args.Skip(1).All(a => int.TryParse(a, out int n) && n > 0):
         return Print(AlvorKit.Proofs.Host.MixedStressProof.Run(

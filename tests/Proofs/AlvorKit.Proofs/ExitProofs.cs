@@ -8,15 +8,21 @@ namespace AlvorKit.Proofs;
 /// exported function (host mode "exit"): by returning 3 from Main, or by Environment.Exit(4).
 /// At that moment the worker is resolving a full sampled capture window, so the runtime's
 /// Shutdown finds it busy and waits for it. The process must end with its own exit code,
-/// promptly, with nothing on stderr but the host's own lines; the calls made after the worker
+/// promptly, with nothing on stderr but the host's own lines (and, in exact profiling, the
+/// profiler's one documented startup line about its cost); the calls made after the worker
 /// stopped return statuses (the host writes one line per function and status it meets then).
+/// Each exit runs in exact profiling ("return", "environment") and in sampled profiling
+/// ("-sampled": the window's sampling session may be open or stopping at exit).
 /// </summary>
 public sealed class ExitProofs
 {
     private const string Prefix = "[alvk-exit-proof] ";
     private const string AfterShutdown = Prefix + "after-shutdown ";
 
-    public static TheoryData<string, int> Variants => new() { { "return", 3 }, { "environment", 4 } };
+    public static TheoryData<string, int> Variants => new()
+    {
+        { "return", 3 }, { "environment", 4 }, { "return-sampled", 3 }, { "environment-sampled", 4 },
+    };
 
     private static readonly string[] Exports =
     [
@@ -37,7 +43,10 @@ public sealed class ExitProofs
         Assert.True(elapsed < TimeSpan.FromSeconds(30), $"took {elapsed.TotalSeconds:F1} s: {run}");
         ExitReport r = run.Report<ExitReport>();
         Assert.Equal("Ok", r.CaptureBegin);
-        Assert.True(r.CaptureEndReturnedBeforeExit is null, $"the worker was not busy at exit: {r}");
+        // Exact profiling: the full window's thousands of stacks keep the worker resolving at
+        // exit. A sampled window holds a few dozen (one per 100 KB), so its End may be done.
+        if (!IsSampled(variant))
+            Assert.True(r.CaptureEndReturnedBeforeExit is null, $"the worker was not busy at exit: {r}");
         Assert.True(r.QueueDepthAtExit > 0, $"{r}");
         Assert.Equal(1u, r.WorkerAliveAtExit);
     }
@@ -57,8 +66,7 @@ public sealed class ExitProofs
     public void NothingCrashesAndTheWorkerStopsInTime(string variant, int exitCode)
     {
         ProcessResult run = StressReports.Exit(variant).Run;
-        string[] foreign = run.Stderr.Split('\n', StringSplitOptions.RemoveEmptyEntries)
-            .Where(l => !l.StartsWith(Prefix, StringComparison.Ordinal)).ToArray();
+        string[] foreign = Foreign(run, variant);
         Assert.True(foreign.Length == 0, $"exit {exitCode}: unexpected stderr (a crash, an abort, the worker left running?):\n" +
             string.Join('\n', foreign));
     }
@@ -80,8 +88,7 @@ public sealed class ExitProofs
         foreach (ProcessResult run in runs)
         {
             Assert.True(run.ExitCode == exitCode, run.ToString());
-            string[] foreign = run.Stderr.Split('\n', StringSplitOptions.RemoveEmptyEntries)
-                .Where(l => !l.StartsWith(Prefix, StringComparison.Ordinal)).ToArray();
+            string[] foreign = Foreign(run, variant);
             Assert.True(foreign.Length == 0, $"exit {exitCode}: unexpected stderr:\n{string.Join('\n', foreign)}");
             foreach (string line in AfterShutdownLines(run))
             {
@@ -92,6 +99,22 @@ public sealed class ExitProofs
         }
         Assert.True(SawStoppedWorker(runs[^1]),
             $"exit {exitCode}: in {runs.Count} processes no call saw the stopped worker:\n{runs[^1].Stderr}");
+    }
+
+    private static bool IsSampled(string variant) => variant.EndsWith("-sampled", StringComparison.Ordinal);
+
+    // Stderr lines that are neither the host's nor, in exact profiling, the profiler's one
+    // startup line about exact profiling's cost (which must be there, once).
+    private static string[] Foreign(ProcessResult run, string variant)
+    {
+        string[] lines = run.Stderr.Split('\n', StringSplitOptions.RemoveEmptyEntries);
+        string[] exactLine = [.. lines.Where(l => l.StartsWith("[alvorkit-interception] allocation profiling is exact",
+            StringComparison.Ordinal))];
+        string[] foreign = [.. lines.Where(l => !l.StartsWith(Prefix, StringComparison.Ordinal) && !exactLine.Contains(l))];
+        int expected = IsSampled(variant) ? 0 : 1;
+        return exactLine.Length == expected
+            ? foreign
+            : [.. foreign, $"({exactLine.Length} lines about exact allocation profiling, expected {expected})"];
     }
 
     private static string[] AfterShutdownLines(ProcessResult run) =>

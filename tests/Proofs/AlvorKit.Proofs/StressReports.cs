@@ -55,7 +55,9 @@ public static class StressReports
     {
         var extra = new Dictionary<string, string?>
         {
-            ["ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING"] = "1",
+            ["ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING"] = variant.EndsWith("-sampled", StringComparison.Ordinal)
+                ? "sampled"
+                : "1",
             ["ALVORKIT_INTERCEPTION_ALLOCATION_SAMPLES"] = ExitSampleSlots,
         };
         var clock = Stopwatch.StartNew();
