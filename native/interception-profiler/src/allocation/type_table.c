@@ -212,3 +212,12 @@ void aip_type_table_total_estimate(const aip_type_table *table, aip_type_estimat
              load(&o->var_objects_fx), load(&o->var_bytes));
     fill(out, load(&table->total_objects), load(&table->total_bytes), &s);
 }
+
+void aip_type_table_overflow_estimate(const aip_type_table *table, uint64_t *objects,
+                                      uint64_t *bytes)
+{
+    const aip_sampled_sums *o = &table->overflow_sampled;
+    *objects = aip_saturating_add(load(&table->overflow_objects),
+                                  from_fixed(load(&o->objects_fx), AIP_ESTIMATE_FRACTION_BITS));
+    *bytes = aip_saturating_add(load(&table->overflow_bytes), load(&o->est_bytes));
+}

@@ -77,4 +77,10 @@ typedef struct aip_type_estimate {
 void aip_type_table_estimate(const aip_type_table *table, uint32_t index, aip_type_estimate *out);
 void aip_type_table_total_estimate(const aip_type_table *table, aip_type_estimate *out);
 
+/* What the types that found no slot allocated: the overflow's exact part plus its sampled part
+ * converted (objects_fx rounded to whole objects like a slot's estimate; each sum saturating at
+ * UINT64_MAX). A table that never overflowed gives 0 and 0. Only while nobody adds. */
+void aip_type_table_overflow_estimate(const aip_type_table *table, uint64_t *objects,
+                                      uint64_t *bytes);
+
 #endif
