@@ -180,12 +180,14 @@ static void fill(aip_type_estimate *out, uint64_t exact_count, uint64_t exact_by
     out->exact_count = exact_count;
     out->exact_bytes = exact_bytes;
     out->samples = s->samples;
-    out->count =
-        aip_saturating_add(exact_count, from_fixed(s->objects_fx, AIP_ESTIMATE_FRACTION_BITS));
+    uint64_t objects = from_fixed(s->objects_fx, AIP_ESTIMATE_FRACTION_BITS);
+    out->count = aip_saturating_add(exact_count, objects);
     out->bytes = aip_saturating_add(exact_bytes, s->est_bytes);
-    aip_sampled_interval(out->count, from_fixed(s->var_objects_fx, AIP_ESTIMATE_VAR_FRACTION_BITS),
-                         exact_count, &out->count_low, &out->count_high);
-    aip_sampled_interval(out->bytes, s->var_bytes, exact_bytes, &out->bytes_low, &out->bytes_high);
+    aip_estimate_interval(exact_count, objects,
+                          from_fixed(s->var_objects_fx, AIP_ESTIMATE_VAR_FRACTION_BITS), s->samples,
+                          &out->count_low, &out->count_high);
+    aip_estimate_interval(exact_bytes, s->est_bytes, s->var_bytes, s->samples, &out->bytes_low,
+                          &out->bytes_high);
 }
 
 void aip_type_table_estimate(const aip_type_table *table, uint32_t index, aip_type_estimate *out)
