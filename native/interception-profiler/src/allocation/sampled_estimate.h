@@ -27,7 +27,8 @@
 #define AIP_ESTIMATE_FRACTION_BITS 16u
 /* var_objects_fx is in units of 2^-AIP_ESTIMATE_VAR_FRACTION_BITS objects^2 (fewer bits than
  * the estimate: a variance is never below 1.3 for a small-heap object, and the margin above
- * needs the room). */
+ * needs the room; with 16 bits one 24-byte object's variance, 1.8e7 objects^2, would be 1.2e12
+ * units and the sum would saturate after 1.5e7 events). */
 #define AIP_ESTIMATE_VAR_FRACTION_BITS 6u
 
 /* p(s) = 1 - (1 - 1/mean)^s, accurate to ~1e-15 relative for every s >= 1 (1 - e^x is
