@@ -453,6 +453,78 @@ static void few_events_are_covered(void **state)
     aip_type_table_free(&table);
 }
 
+/* Types whose sizes vary (24..3000 and 24..50000 bytes) with 5, 10 or 20 expected events: the
+ * count's estimate rests on the rare small objects, each standing for thousands, so it is
+ * skewed and no symmetric rule covers it fully; the header promises less there. Measured with
+ * this seed over the trials with at least one event (4000 each): the count 92.0%..95.7%, the
+ * bytes 96.9%..99.6%; with the plain Wald interval the count 79.9%..89.2% and the bytes
+ * 87.8%..94.6%, which fails. The bands: count at least 90%, bytes at least 95% (a rate's
+ * standard deviation is at most 0.45% here). */
+#define MIXED_TRIALS 4000
+#define MIXED_OBJECTS_MAX 2000
+
+static void few_events_of_mixed_sizes_are_mostly_covered(void **state)
+{
+    (void)state;
+    static const uint64_t lo[] = {24, 24}, hi[] = {3000, 50000};
+    static const double expected[] = {5.0, 10.0, 20.0};
+    static uint64_t size[MIXED_OBJECTS_MAX];
+    static double p[MIXED_OBJECTS_MAX];
+    static aip_sampled_weight w[MIXED_OBJECTS_MAX];
+    const uintptr_t class_id = 0x3000;
+    aip_type_table table;
+    assert_int_equal(aip_type_table_init(&table, 16), 0);
+    uint64_t seed = 11;
+    for (size_t r = 0; r < sizeof lo / sizeof lo[0]; ++r) {
+        for (size_t x = 0; x < sizeof expected / sizeof expected[0]; ++x) {
+            /* Objects of random sizes until they are expected to draw `expected` events. */
+            uint32_t objects = 0;
+            uint64_t truth[2] = {0, 0};
+            for (double sum = 0.0; sum < expected[x]; ++objects) {
+                assert_true(objects < MIXED_OBJECTS_MAX);
+                uint64_t s = (lo[r] + next_random(&seed) % (hi[r] - lo[r] + 1)) & ~(uint64_t)7;
+                size[objects] = s < 24 ? 24 : s;
+                p[objects] = reference_p(size[objects], ALVK_RUNTIME_SAMPLING_MEAN_BYTES);
+                aip_sampled_weight_of(size[objects], ALVK_RUNTIME_SAMPLING_MEAN_BYTES,
+                                      &w[objects]);
+                sum += p[objects];
+                truth[0] += 1;
+                truth[1] += size[objects];
+            }
+            uint32_t reported = 0, covered[2] = {0, 0};
+            for (int trial = 0; trial < MIXED_TRIALS; ++trial) {
+                aip_type_table_clear(&table);
+                uint64_t events = 0;
+                for (uint32_t i = 0; i < objects; ++i)
+                    if (uniform(&seed) < p[i]) {
+                        aip_type_table_add_sampled(&table, class_id, &w[i]);
+                        ++events;
+                    }
+                if (events == 0)
+                    continue;
+                ++reported;
+                aip_type_estimate e;
+                memset(&e, 0xA5, sizeof e);
+                for (uint32_t slot = 0; slot < table.capacity; ++slot)
+                    if (atomic_load(&table.slots[slot].class_id) == class_id)
+                        aip_type_table_estimate(&table, slot, &e);
+                assert_true(e.samples == events);
+                covered[0] += e.count_low <= truth[0] && truth[0] <= e.count_high;
+                covered[1] += e.bytes_low <= truth[1] && truth[1] <= e.bytes_high;
+            }
+            double count_rate = (double)covered[0] / reported;
+            double bytes_rate = (double)covered[1] / reported;
+            print_message("sizes %llu..%llu, %.0f expected events (%u objects): coverage count "
+                          "%.4f bytes %.4f\n",
+                          (unsigned long long)lo[r], (unsigned long long)hi[r], expected[x],
+                          objects, count_rate, bytes_rate);
+            assert_true(count_rate >= 0.90);
+            assert_true(bytes_rate >= 0.95);
+        }
+    }
+    aip_type_table_free(&table);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -465,6 +537,7 @@ int main(void)
         cmocka_unit_test(the_interval_widens_below_thirty_events),
         cmocka_unit_test(the_estimate_is_unbiased_and_its_interval_covers),
         cmocka_unit_test(few_events_are_covered),
+        cmocka_unit_test(few_events_of_mixed_sizes_are_mostly_covered),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
