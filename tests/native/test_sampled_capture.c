@@ -567,6 +567,17 @@ static void exported_capture_calls_take_abi_30_sizes(void **state)
     memcpy(types + 2 * stride, &other, 4);
     assert_int_equal(alvk_capture_read_types(0, (alvk_type_count *)(void *)types, 3, &written),
                      ALVK_E_STRUCT_SIZE);
+    static unsigned char samples[2 * sizeof(alvk_sample)];
+    uint32_t old_sample = (uint32_t)offsetof(alvk_sample, object_size) - 1;
+    memcpy(samples, &old_sample, 4);
+    assert_int_equal(alvk_capture_read_samples(0, (alvk_sample *)(void *)samples, 1, &written),
+                     ALVK_E_STRUCT_SIZE);
+    old_sample += 1; /* the ABI 3.0 size, also the stride */
+    memcpy(samples, &old_sample, 4);
+    memcpy(samples + old_sample, &old_sample, 4);
+    assert_int_equal(alvk_capture_read_samples(0, (alvk_sample *)(void *)samples, 2, &written),
+                     ALVK_E_ALLOCATION_PROFILING_OFF);
+    assert_int_equal(written, 0);
     alvk_capture_state st;
     memset(&st, 0xFF, sizeof st);
     st.size = sizeof st - 1;
@@ -811,6 +822,31 @@ static void sampling_needs_net10_and_info12(void **state)
     assert_int_equal(atomic_load(&F.starts), 0);
 }
 
+/* Without overflow, the summary's overflow is 0: 20 types whose one event's estimate rounds
+ * down (fraction in [0.3, 0.5)), so the whole's estimate exceeds the sum of the slots'. */
+static void no_overflow_reads_zero(void **state)
+{
+    (void)state;
+    alvk_capture_options o = options(ALVK_CAPTURE_COUNT_ONLY, ALVK_CAPTURE_WAIT_UNTIL_SAMPLING, 0);
+    assert_int_equal(aip_allocation_begin(&A, &o), ALVK_OK);
+    const uint64_t one = 1ull << AIP_ESTIMATE_FRACTION_BITS;
+    uint64_t types = 0;
+    for (uint64_t size = 24; size < 100000 && types < 20; size += 8) {
+        aip_sampled_weight w;
+        aip_sampled_weight_of(size, ALVK_RUNTIME_SAMPLING_MEAN_BYTES, &w);
+        uint64_t fraction = w.objects_fx % one;
+        if (fraction < one * 3 / 10 || fraction >= one / 2)
+            continue;
+        deliver(RUNTIME_PROVIDER, 303, 0, 0, 0x1000 + ++types, size);
+    }
+    assert_int_equal(types, 20);
+    alvk_capture_summary s;
+    assert_int_equal(aip_allocation_end(&A, &s), ALVK_OK);
+    assert_int_equal(s.type_count, 20);
+    assert_int_equal(s.overflow_objects, 0);
+    assert_int_equal(s.overflow_bytes, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -832,6 +868,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(readers_fill_only_the_callers_size, setup, teardown),
         cmocka_unit_test_setup_teardown(a_refused_mask_keeps_the_last_results, setup, teardown),
         cmocka_unit_test_setup_teardown(sampling_needs_net10_and_info12, setup, teardown),
+        cmocka_unit_test_setup_teardown(no_overflow_reads_zero, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -289,21 +289,6 @@ alvk_status aip_sampled_begin(aip_allocation_state *a, const alvk_capture_option
     return status;
 }
 
-/* The overflow's share of the estimate: the whole table's less its slots'. */
-static void overflow_of(const aip_type_table *types, const aip_type_estimate *total,
-                        uint64_t *objects, uint64_t *bytes)
-{
-    uint64_t slot_objects = 0, slot_bytes = 0;
-    for (uint32_t i = 0; i < types->capacity; ++i) {
-        aip_type_estimate e;
-        aip_type_table_estimate(types, i, &e);
-        slot_objects += e.count;
-        slot_bytes += e.bytes;
-    }
-    *objects = total->count > slot_objects ? total->count - slot_objects : 0;
-    *bytes = total->bytes > slot_bytes ? total->bytes - slot_bytes : 0;
-}
-
 alvk_status aip_sampled_end(aip_allocation_state *a, alvk_capture_summary *summary)
 {
     uint32_t slot = 0;
@@ -340,7 +325,7 @@ alvk_status aip_sampled_end(aip_allocation_state *a, alvk_capture_summary *summa
     aip_type_table_total_estimate(&a->types, &total);
     s->total_objects = total.count;
     s->total_bytes = total.bytes;
-    overflow_of(&a->types, &total, &s->overflow_objects, &s->overflow_bytes);
+    aip_type_table_overflow_estimate(&a->types, &s->overflow_objects, &s->overflow_bytes);
     s->dropped_samples = atomic_load(&a->samples.dropped);
     s->elapsed_ns = closed_ns - a->begin_ns;
     s->type_slots = a->types.capacity;

@@ -160,8 +160,8 @@ static alvk_status attach(aip_profiler *rt)
     if (rt->config.allocation_profiling == ALVK_ALLOCATION_PROFILING_EXACT)
         aip_runtime_log("allocation profiling is exact (ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING="
                         "1 or exact): every allocation of this process takes the runtime's slow "
-                        "path for its whole life, window open or not (about 6x slower on small "
-                        "objects, docs/Benchmarks.md); =sampled keeps the fast path");
+                        "path for its whole life, window open or not (several times slower; "
+                        "docs/Benchmarks.md has the figures); =sampled keeps the fast path");
     if (rt->config.allocation_profiling &&
         aip_allocation_init(&rt->allocations, rt->info, rt->info_version, rt->version[0],
                             rt->config.allocation_profiling, mask.low, mask.high,
