@@ -338,10 +338,13 @@ alvk_status aip_sampled_end(aip_allocation_state *a, alvk_capture_summary *summa
     s->pinned_bytes = atomic_load(&a->pinned_bytes);
     s->session_hresult = o.hresult;
     s->stack_every = a->options.stack_every;
-    int sampled = o.started && o.started_ns <= closed_ns;
+    /* The start had returned when the window closed (refused or not); the window sampled
+     * when it had returned with a session. */
+    int returned = o.attempted && o.started_ns <= closed_ns;
+    int sampled = returned && o.started;
     if (o.attempted && !o.started)
         s->flags |= ALVK_CAPTURE_SESSION_REFUSED;
-    else if (!sampled)
+    if (!returned)
         s->flags |= ALVK_CAPTURE_CLOSED_BEFORE_SAMPLING;
     if (o.stop_pending)
         s->flags |= ALVK_CAPTURE_STOP_PENDING;
