@@ -3,7 +3,10 @@
  * counted into estimates (and the ones that must not be: outside windows, another provider,
  * another event or version, a truncated payload, large and pinned kinds), large and pinned
  * objects counted exactly and told apart, 1-in-N stacks and their weight, a stack the runtime
- * gives, a refused session, and exact profiling's checks of the new options. */
+ * gives, a refused session, and exact profiling's checks of the new options; an end racing an
+ * opening begin, an end while the start runs, unbiased stacks in short windows, the control
+ * thread's own events, the readers' partial copies, a refused mask keeping the last results,
+ * 608 without .NET 10 or Info12, and the overflow without overflow. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>
 #include <stddef.h>

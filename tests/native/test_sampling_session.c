@@ -1,7 +1,8 @@
 /* The capture-control thread's state machine, driven through fakes of the runtime's session
  * calls: cycles, a refused start, a stop that outlasts the bound, a window closed while its
- * start runs, a window closed before its start ran, the dummy session after every stop, and
- * shutdown with a session open. Runs under TSan too (tests/native/run_tsan.sh). */
+ * start runs (close returns at once, the thread stops the session later), a window closed
+ * before its start ran, the dummy session after every stop, and shutdown with a session open
+ * (no dummy session then). Runs under TSan too (tests/native/run_tsan.sh). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>
 #include <stddef.h>
