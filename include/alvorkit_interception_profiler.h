@@ -1047,7 +1047,9 @@ ALVK_API alvk_status ALVK_CALL alvk_generation_get_result(alvk_patch_handle hand
  * profiling: returns without waiting for the session unless ALVK_CAPTURE_WAIT_UNTIL_SAMPLING;
  * with it, ALVK_E_CAPTURE_SESSION_FAILED (the window is closed again) when the runtime refused
  * the session, ALVK_E_TIMEOUT (the window stays open and samples once the session starts)
- * after ALVK_CAPTURE_START_BOUND_MS. */
+ * after ALVK_CAPTURE_START_BOUND_MS. ALVK_E_SAMPLING_UNSUPPORTED before .NET 10. A refusal
+ * before the window opens (ALVK_E_EVENT_MASK_REFUSED included) keeps the last window's
+ * results readable; a refused session (ALVK_E_CAPTURE_SESSION_FAILED) has cleared them. */
 ALVK_API alvk_status ALVK_CALL alvk_capture_begin(const alvk_capture_options *options);
 
 /* Closes the window, resolves what it recorded, and summarizes it. The results stay

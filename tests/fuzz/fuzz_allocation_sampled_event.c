@@ -1,15 +1,17 @@
 /* Fuzzes aip_allocation_sampled_parse (the runtime's AllocationSampled v0 payload) and the
  * estimator arithmetic a parsed event feeds (aip_sampled_inclusion, aip_sampled_weight_of,
- * aip_sampled_interval). Input: byte 0 picks the pointer size (bit 0: 4 or 8; with bit 1 set,
- * byte 0 >> 2 as any pointer size, to be refused unless 4 or 8), bytes 1-4 a sampling mean
- * (little endian); the rest is the payload, in an exact-size heap block. Checks: the result is
- * 0 or -1 and agrees with the harness's own reading of the layout; refused output untouched;
- * an accepted event's name lies inside the input, has an even length, no zero unit and is
- * followed by a zero unit, and every field is the bytes it comes from; the parse is repeatable,
+ * aip_sampled_interval, aip_estimate_interval). Input: byte 0 picks the pointer size (bit 0: 4 or
+ * 8; with bit 1 set, byte 0 >> 2 as any pointer size, to be refused unless 4 or 8), bytes 1-4 a
+ * sampling mean (little endian); the rest is the payload, in an exact-size heap block. Checks: the
+ * result is 0 or -1 and agrees with the harness's own reading of the layout; refused output
+ * untouched; an accepted event's name lies inside the input, has an even length, no zero unit and
+ * is followed by a zero unit, and every field is the bytes it comes from; the parse is repeatable,
  * unchanged with bytes appended, and the payload cut one byte short of its last field is
  * refused. For the event's size: 0 <= p <= 1, at least 1/mean for a nonzero size (never above 1
  * for size 1), the weights at least one object (and the size, for sizes exact in a double),
- * and the interval holds its estimate and never drops below its floor. */
+ * and the interval holds its estimate and never drops below its floor; for 1..40 such events
+ * over an exact part (aip_estimate_interval) the same, at least as wide as the Wald interval
+ * (equal from AIP_POISSON_EXACT_BELOW events), and [floor, UINT64_MAX] once saturated. */
 #include "fuzz_input.h"
 
 #include "allocation/allocation_sampled_event.h"
@@ -66,6 +68,26 @@ static void check_estimate(uint64_t size, uint32_t mean)
     AIP_FUZZ_CHECK(low >= floor && high >= w.bytes);
     if (floor <= w.bytes)
         AIP_FUZZ_CHECK(low <= w.bytes);
+
+    /* 1..40 events of this weight (from the mean's low bits) over the exact part `floor`: the
+     * interval holds the estimate, never drops below the floor, is at least as wide as the
+     * Wald one, and is [floor, UINT64_MAX] once a figure saturated. */
+    uint64_t events = 1 + mean % 40, sampled = 0, variance = 0;
+    for (uint64_t i = 0; i < events; ++i) {
+        sampled = aip_saturating_add(sampled, w.bytes);
+        variance = aip_saturating_add(variance, w.var_bytes);
+    }
+    uint64_t estimate = aip_saturating_add(floor, sampled), wald_low, wald_high;
+    aip_sampled_interval(estimate, variance, floor, &wald_low, &wald_high);
+    aip_estimate_interval(floor, sampled, variance, events, &low, &high);
+    AIP_FUZZ_CHECK(low >= floor && low <= estimate && estimate <= high);
+    if (estimate == UINT64_MAX || variance == UINT64_MAX) {
+        AIP_FUZZ_CHECK(low == floor && high == UINT64_MAX);
+    } else {
+        AIP_FUZZ_CHECK(low <= wald_low && high >= wald_high);
+        if (events >= AIP_POISSON_EXACT_BELOW)
+            AIP_FUZZ_CHECK(low == wald_low && high == wald_high);
+    }
 }
 
 /* Field by field (the struct has padding); each name at the same offset of its own input. */

@@ -6,6 +6,9 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <string.h>
+
+#include "alvorkit_interception_profiler.h"
 #include "allocation/sampling.h"
 #include "allocation/type_table.h"
 #include "platform/platform.h"
@@ -133,7 +136,7 @@ static void exact_and_sampled_parts_add_up(void **state)
     aip_type_table_add(&table, 0x500, 100000);
     aip_type_table_add(&table, 0x500, 200000);
     aip_sampled_weight w;
-    aip_sampled_weight_of(24, 102400, &w);
+    aip_sampled_weight_of(24, ALVK_RUNTIME_SAMPLING_MEAN_BYTES, &w);
     aip_type_table_add_sampled(&table, 0x500, &w);
     aip_type_table_add(&table, 0x600, 64); /* an exact-only type */
     aip_type_estimate e;
@@ -166,7 +169,7 @@ static void an_empty_slot_estimates_zero(void **state)
     for (uint32_t i = 0; i <= table.capacity; ++i) { /* the index past the end included */
         if ((int)i == used)
             continue;
-        e.count = e.count_high = e.bytes_high = e.samples = 99;
+        memset(&e, 0xA5, sizeof e);
         aip_type_table_estimate(&table, i, &e);
         assert_true(e.count == 0 && e.bytes == 0 && e.count_low == 0 && e.count_high == 0);
         assert_true(e.bytes_low == 0 && e.bytes_high == 0 && e.samples == 0);
@@ -194,8 +197,48 @@ static void a_full_table_estimates_overflow(void **state)
     aip_type_estimate total;
     aip_type_table_total_estimate(&table, &total);
     assert_true(total.samples == 20 && total.count == 60 && total.bytes == 6000);
-    /* var = 20 * 20000 = 400000 bytes^2: 1.96 * 632.46 = 1239.6 -> 1240 */
-    assert_true(total.bytes_low == 6000 - 1240 && total.bytes_high == 6000 + 1240);
+    /* 20 events, fewer than AIP_POISSON_EXACT_BELOW: var = 20 * 20000 = 400000 bytes^2 gives
+     * Wald 6000 -/+ 1.96 * 632.46 = [4760, 7240]; the mean weight 300 times the Poisson bounds
+     * [12.2165, 30.8884] gives [3665, 9267], the wider. */
+    assert_true(total.bytes_low == 3665 && total.bytes_high == 9267);
+    uint64_t objects = 99, bytes = 99;
+    aip_type_table_overflow_estimate(&table, &objects, &bytes);
+    assert_true(objects == 24 && bytes == 2400); /* 8 events of 3 objects and 300 bytes */
+    /* Exact objects of new types overflow too and add to the sampled part. */
+    aip_type_table_add(&table, 0x9000, 1000);
+    aip_type_table_add(&table, 0x9010, 500);
+    aip_type_table_overflow_estimate(&table, &objects, &bytes);
+    assert_true(objects == 26 && bytes == 3900);
+    aip_type_table_free(&table);
+}
+
+static void the_overflow_estimate_rounds_like_a_slot(void **state)
+{
+    (void)state;
+    assert_int_equal(aip_type_table_init(&table, 16), 0);
+    uint64_t objects = 99, bytes = 99;
+    aip_type_table_overflow_estimate(&table, &objects, &bytes);
+    assert_true(objects == 0 && bytes == 0);
+    aip_sampled_weight w;
+    aip_sampled_weight_of(24, ALVK_RUNTIME_SAMPLING_MEAN_BYTES, &w);
+    for (uintptr_t c = 1; c <= 12; ++c) /* fills the table (three quarters of 16) */
+        aip_type_table_add_sampled(&table, c * 16, &w);
+    aip_type_table_overflow_estimate(&table, &objects, &bytes);
+    assert_true(objects == 0 && bytes == 0); /* nothing overflowed yet */
+    for (uintptr_t c = 13; c <= 15; ++c)
+        aip_type_table_add_sampled(&table, c * 16, &w);
+    aip_type_table_add(&table, 0x9000, 100000);
+    aip_type_table_overflow_estimate(&table, &objects, &bytes);
+    uint64_t rounded = (3 * w.objects_fx + (1u << (AIP_ESTIMATE_FRACTION_BITS - 1))) >>
+                       AIP_ESTIMATE_FRACTION_BITS;
+    assert_true(objects == 1 + rounded && bytes == 100000 + 3 * w.bytes);
+    /* The same three events in one slot give the same converted figure. */
+    aip_type_table_clear(&table);
+    for (int i = 0; i < 3; ++i)
+        aip_type_table_add_sampled(&table, 0x40, &w);
+    aip_type_estimate e;
+    aip_type_table_estimate(&table, (uint32_t)slot_of(0x40), &e);
+    assert_true(e.count == rounded && e.bytes == 3 * w.bytes);
     aip_type_table_free(&table);
 }
 
@@ -211,7 +254,9 @@ static void sums_saturate_instead_of_wrapping(void **state)
     assert_true(e.samples == 5);
     assert_true(e.count == UINT64_MAX && e.bytes == UINT64_MAX);
     assert_true(e.count_high == UINT64_MAX && e.count_low == 0); /* saturated variance */
-    assert_true(e.bytes_high == UINT64_MAX);
+    /* The bytes' variance (5) did not saturate, their estimate did: no narrow interval around
+     * a figure that is only a bound. */
+    assert_true(e.bytes_high == UINT64_MAX && e.bytes_low == 0);
     assert_true(atomic_load(&table.slots[slot_of(0x800)].var_bytes) == 5);
     aip_type_table_free(&table);
 }
@@ -233,7 +278,7 @@ static void distances_have_the_requested_mean(void **state)
     (void)state;
     aip_rng rng;
     aip_rng_seed(&rng, 42);
-    const uint32_t mean = 102400;
+    const uint32_t mean = ALVK_RUNTIME_SAMPLING_MEAN_BYTES;
     double sum = 0;
     const int n = 200000;
     for (int i = 0; i < n; ++i)
@@ -279,6 +324,7 @@ int main(void)
         cmocka_unit_test(exact_and_sampled_parts_add_up),
         cmocka_unit_test(an_empty_slot_estimates_zero),
         cmocka_unit_test(a_full_table_estimates_overflow),
+        cmocka_unit_test(the_overflow_estimate_rounds_like_a_slot),
         cmocka_unit_test(sums_saturate_instead_of_wrapping),
         cmocka_unit_test(ln_is_accurate),
         cmocka_unit_test(distances_have_the_requested_mean),

@@ -3,7 +3,10 @@
  * counted into estimates (and the ones that must not be: outside windows, another provider,
  * another event or version, a truncated payload, large and pinned kinds), large and pinned
  * objects counted exactly and told apart, 1-in-N stacks and their weight, a stack the runtime
- * gives, a refused session, and exact profiling's checks of the new options. */
+ * gives, a refused session, and exact profiling's checks of the new options; an end racing an
+ * opening begin, an end while the start runs, unbiased stacks in short windows, the control
+ * thread's own events, the readers' partial copies, a refused mask keeping the last results,
+ * 608 without .NET 10 or Info12, and the overflow without overflow. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>
 #include <stddef.h>
@@ -38,11 +41,24 @@ typedef struct fake {
     SIZE_T object_size;
     uint32_t provider_lookups;
     uint32_t walks;
+    HRESULT mask_hr;                /* what SetEventMask2 answers */
+    _Atomic uint32_t start_delay_ms; /* a window start takes this long */
+    _Atomic uint32_t in_start;       /* a window start is running */
+    _Atomic uint32_t deliver_in_start; /* a window start delivers an event and an object */
 } fake;
 
 static fake F;
 static ICorProfilerInfo15Vtbl vtbl;
 static aip_allocation_state A;
+
+static void deliver(uintptr_t provider, uint32_t id, uint32_t version, uint32_t kind,
+                    uint64_t type_id, uint64_t size);
+
+static void sleep_ms(unsigned ms)
+{
+    struct timespec t = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
+    nanosleep(&t, NULL);
+}
 
 static void widen(const char *in, WCHAR *out)
 {
@@ -78,6 +94,14 @@ static HRESULT STDMETHODCALLTYPE start_session(ICorProfilerInfo15 *This, UINT32 
     }
     assert_int_equal(configs[0].keywords, AIP_ALLOCATION_SAMPLING_KEYWORD);
     assert_int_equal(configs[0].loggingLevel, COR_PRF_EVENTPIPE_INFORMATIONAL);
+    atomic_store(&F.in_start, 1);
+    if (atomic_load(&F.deliver_in_start)) {
+        /* What the application's EventSource callback allocates while the session starts. */
+        deliver(RUNTIME_PROVIDER, 303, 0, 0, FOO, 24);
+        aip_allocation_on_object(&A, 0x10, BAR);
+    }
+    sleep_ms(atomic_load(&F.start_delay_ms));
+    atomic_store(&F.in_start, 0);
     *session = 0x50 + atomic_fetch_add(&F.starts, 1);
     return F.start_hr;
 }
@@ -105,6 +129,8 @@ static HRESULT STDMETHODCALLTYPE provider_info(ICorProfilerInfo15 *This, EVENTPI
 static HRESULT STDMETHODCALLTYPE set_mask(ICorProfilerInfo15 *This, DWORD low, DWORD high)
 {
     (void)This;
+    if (FAILED(F.mask_hr))
+        return F.mask_hr;
     F.mask_low = low;
     F.mask_high = high;
     return S_OK;
@@ -221,7 +247,7 @@ static int setup(void **state)
     memset(&A, 0, sizeof A);
     aip_allocation_port port = {NULL, reserve, release, run, no_mvid};
     uint32_t low = COR_PRF_ENABLE_STACK_SNAPSHOT, high = COR_PRF_HIGH_MONITOR_EVENT_PIPE;
-    assert_int_equal(aip_allocation_init(&A, &F.info, 15, ALVK_ALLOCATION_PROFILING_SAMPLED, low,
+    assert_int_equal(aip_allocation_init(&A, &F.info, 15, 10, ALVK_ALLOCATION_PROFILING_SAMPLED, low,
                                          high, 64, 16, &port),
                      0);
     return 0;
@@ -375,7 +401,7 @@ static void a_window_counts_estimates_and_nothing_else(void **state)
     assert_int_equal(F.provider_lookups, 1);
     alvk_type_count types[4];
     uint32_t written = 0;
-    assert_int_equal(aip_allocation_read_types(&A, 0, types, 4, &written), ALVK_OK);
+    assert_int_equal(aip_allocation_read_types(&A, 0, types, sizeof types[0], 4, &written), ALVK_OK);
     assert_int_equal(written, 2);
     for (uint32_t i = 0; i < written; ++i) {
         if (types[i].class_id == FOO) {
@@ -424,7 +450,7 @@ static void stacks_every_nth_event_with_their_weight(void **state)
     aip_sampled_weight_of(24, ALVK_RUNTIME_SAMPLING_MEAN_BYTES, &w);
     alvk_sample samples[4];
     uint32_t written = 0;
-    assert_int_equal(aip_allocation_read_samples(&A, 0, samples, 4, &written), ALVK_OK);
+    assert_int_equal(aip_allocation_read_samples(&A, 0, samples, sizeof samples[0], 4, &written), ALVK_OK);
     assert_int_equal(written, 4);
     for (int i = 0; i < 3; ++i) {
         assert_int_equal(samples[i].weight_bytes, w.bytes * 3);
@@ -483,7 +509,7 @@ static void exact_profiling_checks_the_new_options(void **state)
     teardown(state);
     memset(&A, 0, sizeof A);
     aip_allocation_port port = {NULL, reserve, release, run, no_mvid};
-    assert_int_equal(aip_allocation_init(&A, &F.info, 15, ALVK_ALLOCATION_PROFILING_EXACT,
+    assert_int_equal(aip_allocation_init(&A, &F.info, 15, 10, ALVK_ALLOCATION_PROFILING_EXACT,
                                          COR_PRF_ENABLE_OBJECT_ALLOCATED, 0, 64, 16, &port),
                      0);
     alvk_capture_options o = options(ALVK_CAPTURE_SAMPLED, 0, 2);
@@ -502,7 +528,7 @@ static void exact_profiling_checks_the_new_options(void **state)
     assert_int_equal(F.starts, 0);
     alvk_type_count t;
     uint32_t written = 0;
-    assert_int_equal(aip_allocation_read_types(&A, 0, &t, 1, &written), ALVK_OK);
+    assert_int_equal(aip_allocation_read_types(&A, 0, &t, sizeof t, 1, &written), ALVK_OK);
     assert_int_equal(written, 1);
     assert_int_equal(t.count_low, 1);
     assert_int_equal(t.count_high, 1);
@@ -544,6 +570,17 @@ static void exported_capture_calls_take_abi_30_sizes(void **state)
     memcpy(types + 2 * stride, &other, 4);
     assert_int_equal(alvk_capture_read_types(0, (alvk_type_count *)(void *)types, 3, &written),
                      ALVK_E_STRUCT_SIZE);
+    static unsigned char samples[2 * sizeof(alvk_sample)];
+    uint32_t old_sample = (uint32_t)offsetof(alvk_sample, object_size) - 1;
+    memcpy(samples, &old_sample, 4);
+    assert_int_equal(alvk_capture_read_samples(0, (alvk_sample *)(void *)samples, 1, &written),
+                     ALVK_E_STRUCT_SIZE);
+    old_sample += 1; /* the ABI 3.0 size, also the stride */
+    memcpy(samples, &old_sample, 4);
+    memcpy(samples + old_sample, &old_sample, 4);
+    assert_int_equal(alvk_capture_read_samples(0, (alvk_sample *)(void *)samples, 2, &written),
+                     ALVK_E_ALLOCATION_PROFILING_OFF);
+    assert_int_equal(written, 0);
     alvk_capture_state st;
     memset(&st, 0xFF, sizeof st);
     st.size = sizeof st - 1;
@@ -554,6 +591,263 @@ static void exported_capture_calls_take_abi_30_sizes(void **state)
     assert_int_equal(st.phase, ALVK_CAPTURE_PHASE_IDLE);
     assert_int_equal(st.profiling, ALVK_ALLOCATION_PROFILING_OFF);
     assert_int_equal(st.windows_opened, 0);
+}
+
+static _Atomic int32_t begin_status;
+
+static void begin_waiting(void *arg)
+{
+    (void)arg;
+    alvk_capture_options o = options(ALVK_CAPTURE_SAMPLED, ALVK_CAPTURE_WAIT_UNTIL_SAMPLING, 0);
+    atomic_store(&begin_status, (int32_t)aip_allocation_begin(&A, &o));
+}
+
+static void wait_until_idle(void)
+{
+    alvk_capture_state st;
+    for (int i = 0; i < 10000; ++i) {
+        aip_allocation_get_state(&A, &st);
+        if (st.phase == ALVK_CAPTURE_PHASE_IDLE)
+            return;
+        sleep_ms(1);
+    }
+    fail_msg("the capture never became idle");
+}
+
+/* An end racing a begin that waits for its (slow) start finds no window yet: it must not close
+ * a window whose session is asked for after the close (nobody would stop it). */
+static void an_end_racing_an_opening_begin_finds_no_window(void **state)
+{
+    (void)state;
+    atomic_store(&F.start_delay_ms, 200);
+    atomic_store(&begin_status, -1);
+    aip_thread t;
+    assert_int_equal(aip_thread_start(&t, begin_waiting, NULL), 0);
+    for (int i = 0; i < 10000 && !atomic_load(&F.in_start); ++i)
+        sleep_ms(1);
+    assert_true(atomic_load(&F.in_start));
+    alvk_capture_summary s;
+    assert_int_equal(aip_allocation_end(&A, &s), ALVK_E_CAPTURE_NOT_ACTIVE);
+    alvk_capture_state st;
+    assert_int_equal(aip_allocation_get_state(&A, &st), ALVK_OK);
+    assert_int_equal(st.phase, ALVK_CAPTURE_PHASE_OPENING);
+    aip_thread_join(&t);
+    assert_int_equal(atomic_load(&begin_status), ALVK_OK);
+    assert_int_equal(aip_allocation_end(&A, &s), ALVK_OK);
+    assert_int_equal(s.flags, 0);
+    wait_until_idle();
+    atomic_store(&F.start_delay_ms, 0);
+    alvk_capture_options o = options(ALVK_CAPTURE_SAMPLED, ALVK_CAPTURE_WAIT_UNTIL_SAMPLING, 0);
+    assert_int_equal(aip_allocation_begin(&A, &o), ALVK_OK);
+    assert_int_equal(aip_allocation_end(&A, &s), ALVK_OK);
+    assert_int_equal(atomic_load(&F.starts), 2);
+    assert_int_equal(F.stops, 2);
+}
+
+/* An end while the window's start still runs returns at once: the session is stopped when the
+ * start returns, and begin answers ALVK_E_CAPTURE_STOPPING until then. */
+static void an_end_does_not_wait_for_a_running_start(void **state)
+{
+    (void)state;
+    atomic_store(&F.start_delay_ms, 300);
+    alvk_capture_options o = options(ALVK_CAPTURE_SAMPLED, 0, 0);
+    assert_int_equal(aip_allocation_begin(&A, &o), ALVK_OK);
+    for (int i = 0; i < 10000 && !atomic_load(&F.in_start); ++i)
+        sleep_ms(1);
+    uint64_t t0 = aip_monotonic_ns();
+    alvk_capture_summary s;
+    assert_int_equal(aip_allocation_end(&A, &s), ALVK_OK);
+    assert_true(aip_monotonic_ns() - t0 < 150000000ull);
+    assert_int_equal(s.flags, ALVK_CAPTURE_CLOSED_BEFORE_SAMPLING | ALVK_CAPTURE_STOP_PENDING);
+    assert_int_equal(s.sampling_started_ns, 0);
+    assert_int_equal(aip_allocation_begin(&A, &o), ALVK_E_CAPTURE_STOPPING);
+    wait_until_idle();
+    assert_int_equal(F.stops, 1);
+    atomic_store(&F.start_delay_ms, 0);
+}
+
+/* Every event is a stack with probability 1/stack_every: windows of 3 events with N = 10 get
+ * a stack 3 times in 10, and the stacks' weights sum to about the events'. */
+static void stacks_are_unbiased_in_short_windows(void **state)
+{
+    (void)state;
+    aip_sampled_weight w;
+    aip_sampled_weight_of(24, ALVK_RUNTIME_SAMPLING_MEAN_BYTES, &w);
+    const uint32_t windows = 400;
+    uint64_t stacks = 0, stack_weight = 0;
+    for (uint32_t i = 0; i < windows; ++i) {
+        alvk_capture_options o = options(ALVK_CAPTURE_SAMPLED, ALVK_CAPTURE_WAIT_UNTIL_SAMPLING, 10);
+        assert_int_equal(aip_allocation_begin(&A, &o), ALVK_OK);
+        for (int k = 0; k < 3; ++k)
+            deliver(RUNTIME_PROVIDER, 303, 0, 0, FOO, 24);
+        alvk_capture_summary s;
+        assert_int_equal(aip_allocation_end(&A, &s), ALVK_OK);
+        alvk_sample samples[4];
+        uint32_t written = 0;
+        assert_int_equal(
+            aip_allocation_read_samples(&A, 0, samples, sizeof samples[0], 4, &written), ALVK_OK);
+        assert_true(written <= 1); /* 3 consecutive events hold at most one of every 10th */
+        for (uint32_t k = 0; k < written; ++k)
+            stack_weight += samples[k].weight_bytes;
+        stacks += written;
+    }
+    /* Stacks per window: Bernoulli(0.3); the sum is within 5 standard errors of its mean. */
+    double mean = windows * 0.3, se = 9.17; /* sqrt(400 * 0.3 * 0.7) */
+    assert_true((double)stacks > mean - 5 * se && (double)stacks < mean + 5 * se);
+    double events_weight = (double)windows * 3 * (double)w.bytes;
+    assert_true((double)stack_weight > events_weight * (1 - 5 * se / mean) &&
+                (double)stack_weight < events_weight * (1 + 5 * se / mean));
+}
+
+/* The capture-control thread's events (the application's EventSource callback during the
+ * start) are the profiler's own: not counted, neither sampled nor large. */
+static void events_on_the_control_thread_are_ignored(void **state)
+{
+    (void)state;
+    atomic_store(&F.deliver_in_start, 1);
+    F.object_size = 100000;
+    F.generation = COR_PRF_GC_LARGE_OBJECT_HEAP;
+    alvk_capture_options o = options(ALVK_CAPTURE_SAMPLED, ALVK_CAPTURE_WAIT_UNTIL_SAMPLING, 0);
+    assert_int_equal(aip_allocation_begin(&A, &o), ALVK_OK);
+    deliver(RUNTIME_PROVIDER, 303, 0, 0, FOO, 24); /* the application's own */
+    alvk_capture_summary s;
+    assert_int_equal(aip_allocation_end(&A, &s), ALVK_OK);
+    assert_int_equal(s.sampled_events, 1);
+    assert_int_equal(s.large_objects, 0);
+    alvk_capture_state st;
+    assert_int_equal(aip_allocation_get_state(&A, &st), ALVK_OK);
+    assert_int_equal(st.events_outside_windows, 0);
+    atomic_store(&F.deliver_in_start, 0);
+}
+
+/* The readers fill each element as far as the caller's size (the stride) reaches: the 3.0
+ * sizes leave the fields past them untouched; object_size comes with the full size. */
+static void readers_fill_only_the_callers_size(void **state)
+{
+    (void)state;
+    alvk_capture_options o = options(ALVK_CAPTURE_SAMPLED, ALVK_CAPTURE_WAIT_UNTIL_SAMPLING, 1);
+    assert_int_equal(aip_allocation_begin(&A, &o), ALVK_OK);
+    deliver(RUNTIME_PROVIDER, 303, 0, 0, FOO, 24);
+    deliver(RUNTIME_PROVIDER, 303, 0, 0, BAR, 1000);
+    alvk_capture_summary s;
+    assert_int_equal(aip_allocation_end(&A, &s), ALVK_OK);
+    assert_int_equal(s.type_count, 2);
+    const size_t stride = offsetof(alvk_type_count, count_low); /* 544 */
+    assert_int_equal(stride, 544);
+    static unsigned char types[3 * 544];
+    memset(types, 0xA5, sizeof types);
+    uint32_t size = (uint32_t)stride;
+    memcpy(types, &size, 4);
+    memcpy(types + stride, &size, 4);
+    uint32_t written = 0;
+    assert_int_equal(aip_allocation_read_types(&A, 0, types, stride, 2, &written), ALVK_OK);
+    assert_int_equal(written, 2);
+    uint64_t seen = 0;
+    for (uint32_t i = 0; i < 2; ++i) {
+        alvk_type_count t;
+        memset(&t, 0, sizeof t);
+        memcpy(&t, types + i * stride, stride);
+        assert_int_equal(t.size, stride);
+        assert_true(t.class_id == FOO || t.class_id == BAR);
+        seen |= t.class_id;
+        assert_true(t.count >= 1);
+        assert_int_equal(t.reserved, 0);
+    }
+    assert_int_equal(seen, FOO | BAR);
+    for (size_t b = 2 * stride; b < sizeof types; ++b)
+        assert_int_equal(types[b], 0xA5);
+    /* Samples: the 3.0 size, then the full one. */
+    alvk_sample samples[3];
+    memset(samples, 0xA5, sizeof samples);
+    const size_t old_size = offsetof(alvk_sample, object_size);
+    size = (uint32_t)sizeof samples[0];
+    memcpy(&samples[2], &size, 4);
+    unsigned char *raw = (unsigned char *)samples;
+    size = (uint32_t)old_size;
+    memcpy(raw, &size, 4);
+    memcpy(raw + old_size, &size, 4);
+    assert_int_equal(aip_allocation_read_samples(&A, 0, raw, old_size, 2, &written), ALVK_OK);
+    assert_int_equal(written, 2);
+    for (size_t b = 2 * old_size; b < 2 * sizeof samples[0]; ++b)
+        assert_int_equal(raw[b], 0xA5);
+    alvk_sample first;
+    memcpy(&first, raw, old_size);
+    assert_int_equal(first.size, old_size);
+    assert_int_equal(first.class_id, FOO);
+    assert_int_equal(first.frame_count, 2);
+    assert_int_equal(aip_allocation_read_samples(&A, 1, &samples[2], sizeof samples[2], 1,
+                                                 &written),
+                     ALVK_OK);
+    assert_int_equal(written, 1);
+    assert_int_equal(samples[2].size, sizeof samples[2]);
+    assert_int_equal(samples[2].class_id, BAR);
+    assert_int_equal(samples[2].object_size, 1000);
+}
+
+/* A begin the runtime refuses the mask leaves the last window's results readable. */
+static void a_refused_mask_keeps_the_last_results(void **state)
+{
+    (void)state;
+    alvk_capture_options o = options(ALVK_CAPTURE_SAMPLED, ALVK_CAPTURE_WAIT_UNTIL_SAMPLING, 0);
+    assert_int_equal(aip_allocation_begin(&A, &o), ALVK_OK);
+    deliver(RUNTIME_PROVIDER, 303, 0, 0, FOO, 24);
+    alvk_capture_summary s;
+    assert_int_equal(aip_allocation_end(&A, &s), ALVK_OK);
+    wait_until_idle();
+    F.mask_hr = E_FAKE;
+    assert_int_equal(aip_allocation_begin(&A, &o), ALVK_E_EVENT_MASK_REFUSED);
+    F.mask_hr = S_OK;
+    alvk_type_count t;
+    uint32_t written = 0;
+    assert_int_equal(aip_allocation_read_types(&A, 0, &t, sizeof t, 1, &written), ALVK_OK);
+    assert_int_equal(written, 1);
+    assert_int_equal(t.class_id, FOO);
+    assert_int_equal(t.samples, 1);
+}
+
+/* Without .NET 10 (no AllocationSampled) or Info12 (no sessions) windows answer 608, and no
+ * control thread runs. */
+static void sampling_needs_net10_and_info12(void **state)
+{
+    for (int c = 0; c < 2; ++c) {
+        teardown(state);
+        memset(&A, 0, sizeof A);
+        aip_allocation_port port = {NULL, reserve, release, run, no_mvid};
+        assert_int_equal(aip_allocation_init(&A, &F.info, c == 0 ? 15 : 11, c == 0 ? 9 : 10,
+                                             ALVK_ALLOCATION_PROFILING_SAMPLED,
+                                             COR_PRF_ENABLE_STACK_SNAPSHOT,
+                                             COR_PRF_HIGH_MONITOR_EVENT_PIPE, 64, 16, &port),
+                         0);
+        alvk_capture_options o = options(ALVK_CAPTURE_SAMPLED, 0, 0);
+        assert_int_equal(aip_allocation_begin(&A, &o), ALVK_E_SAMPLING_UNSUPPORTED);
+        assert_int_equal(A.session.started_thread, 0);
+    }
+    assert_int_equal(atomic_load(&F.starts), 0);
+}
+
+/* Without overflow, the summary's overflow is 0: 20 types whose one event's estimate rounds
+ * down (fraction in [0.3, 0.5)), so the whole's estimate exceeds the sum of the slots'. */
+static void no_overflow_reads_zero(void **state)
+{
+    (void)state;
+    alvk_capture_options o = options(ALVK_CAPTURE_COUNT_ONLY, ALVK_CAPTURE_WAIT_UNTIL_SAMPLING, 0);
+    assert_int_equal(aip_allocation_begin(&A, &o), ALVK_OK);
+    const uint64_t one = 1ull << AIP_ESTIMATE_FRACTION_BITS;
+    uint64_t types = 0;
+    for (uint64_t size = 24; size < 100000 && types < 20; size += 8) {
+        aip_sampled_weight w;
+        aip_sampled_weight_of(size, ALVK_RUNTIME_SAMPLING_MEAN_BYTES, &w);
+        uint64_t fraction = w.objects_fx % one;
+        if (fraction < one * 3 / 10 || fraction >= one / 2)
+            continue;
+        deliver(RUNTIME_PROVIDER, 303, 0, 0, 0x1000 + ++types, size);
+    }
+    assert_int_equal(types, 20);
+    alvk_capture_summary s;
+    assert_int_equal(aip_allocation_end(&A, &s), ALVK_OK);
+    assert_int_equal(s.type_count, 20);
+    assert_int_equal(s.overflow_objects, 0);
+    assert_int_equal(s.overflow_bytes, 0);
 }
 
 int main(void)
@@ -567,6 +861,17 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(exact_profiling_checks_the_new_options, setup, teardown),
         cmocka_unit_test(exported_capture_calls_take_abi_30_sizes),
+        cmocka_unit_test_setup_teardown(an_end_racing_an_opening_begin_finds_no_window, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(an_end_does_not_wait_for_a_running_start, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(stacks_are_unbiased_in_short_windows, setup, teardown),
+        cmocka_unit_test_setup_teardown(events_on_the_control_thread_are_ignored, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(readers_fill_only_the_callers_size, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_refused_mask_keeps_the_last_results, setup, teardown),
+        cmocka_unit_test_setup_teardown(sampling_needs_net10_and_info12, setup, teardown),
+        cmocka_unit_test_setup_teardown(no_overflow_reads_zero, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

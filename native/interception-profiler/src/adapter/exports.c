@@ -25,8 +25,7 @@
 #define AIP_MIN_CAPTURE_OPTIONS offsetof(alvk_capture_options, stack_every)
 #define AIP_MIN_CAPTURE_SUMMARY offsetof(alvk_capture_summary, source)
 #define AIP_MIN_TYPE_COUNT offsetof(alvk_type_count, count_low)
-/* alvk_capture_read_types copies through a stack buffer of this many whole elements. */
-#define AIP_TYPE_COUNT_CHUNK 8
+#define AIP_MIN_SAMPLE offsetof(alvk_sample, object_size)
 
 /* alvk_last_command: the command this thread queued with its latest queuing call (errno's
  * pattern: per thread, so concurrent callers each read their own). */
@@ -262,70 +261,48 @@ ALVK_API alvk_status ALVK_CALL alvk_capture_end(alvk_capture_summary *summary)
     return status;
 }
 
-/* Every element of an output array carries its size. */
-static alvk_status check_elements(const void *out, uint32_t capacity, size_t element,
-                                  uint32_t *written)
+/* An output array whose elements all carry one size of at least `minimum` (their ABI 3.0
+ * size), which is also the stride (it need not keep them aligned); *stride receives it. */
+static alvk_status check_stride(const void *out, uint32_t capacity, size_t minimum,
+                                uint32_t *written, uint32_t *stride)
 {
     if ((out == 0 && capacity > 0) || written == 0)
         return ALVK_E_NULL_ARGUMENT;
-    for (uint32_t i = 0; i < capacity; ++i)
-        if (*(const uint32_t *)(const void *)((const char *)out + i * element) < element)
+    *stride = 0;
+    if (capacity == 0)
+        return ALVK_OK;
+    memcpy(stride, out, sizeof *stride);
+    if (*stride < minimum)
+        return ALVK_E_STRUCT_SIZE;
+    for (uint32_t i = 1; i < capacity; ++i) {
+        uint32_t size = 0;
+        memcpy(&size, (const char *)out + (size_t)i * *stride, sizeof size);
+        if (size != *stride)
             return ALVK_E_STRUCT_SIZE;
+    }
     return ALVK_OK;
 }
 
-/* alvk_type_count arrays: every element as long as the first (the stride, at least the ABI
- * 3.0 size; it need not keep them aligned), each filled as far as its size reaches. */
 ALVK_API alvk_status ALVK_CALL alvk_capture_read_types(uint32_t first, alvk_type_count *out,
                                                        uint32_t capacity, uint32_t *written)
 {
-    if ((out == 0 && capacity > 0) || written == 0)
-        return ALVK_E_NULL_ARGUMENT;
     uint32_t stride = 0;
-    if (capacity > 0) {
-        memcpy(&stride, out, sizeof stride);
-        if (stride < AIP_MIN_TYPE_COUNT)
-            return ALVK_E_STRUCT_SIZE;
-        for (uint32_t i = 1; i < capacity; ++i) {
-            uint32_t size = 0;
-            memcpy(&size, (const char *)out + (size_t)i * stride, sizeof size);
-            if (size != stride)
-                return ALVK_E_STRUCT_SIZE;
-        }
-    }
-    struct aip_allocation_state *a = aip_runtime_allocations(aip_attached_profiler());
-    alvk_type_count chunk[AIP_TYPE_COUNT_CHUNK];
-    size_t keep = stride < sizeof chunk[0] ? stride : sizeof chunk[0];
-    *written = 0;
-    uint32_t done = 0;
-    do {
-        uint32_t want =
-            capacity - done < AIP_TYPE_COUNT_CHUNK ? capacity - done : AIP_TYPE_COUNT_CHUNK;
-        uint32_t got = 0;
-        alvk_status status = aip_allocation_read_types(a, first + done, chunk, want, &got);
-        if (status != ALVK_OK)
-            return status;
-        for (uint32_t k = 0; k < got; ++k) {
-            char *to = (char *)out + (size_t)(done + k) * stride;
-            memcpy(to + sizeof(uint32_t), (const char *)&chunk[k] + sizeof(uint32_t),
-                   keep - sizeof(uint32_t));
-        }
-        done += got;
-        *written = done;
-        if (got < want)
-            break;
-    } while (done < capacity);
-    return ALVK_OK;
+    alvk_status status = check_stride(out, capacity, AIP_MIN_TYPE_COUNT, written, &stride);
+    if (status != ALVK_OK)
+        return status;
+    return aip_allocation_read_types(aip_runtime_allocations(aip_attached_profiler()), first, out,
+                                     stride, capacity, written);
 }
 
 ALVK_API alvk_status ALVK_CALL alvk_capture_read_samples(uint32_t first, alvk_sample *out,
                                                          uint32_t capacity, uint32_t *written)
 {
-    alvk_status status = check_elements(out, capacity, sizeof *out, written);
-    return status != ALVK_OK
-               ? status
-               : aip_allocation_read_samples(aip_runtime_allocations(aip_attached_profiler()),
-                                             first, out, capacity, written);
+    uint32_t stride = 0;
+    alvk_status status = check_stride(out, capacity, AIP_MIN_SAMPLE, written, &stride);
+    if (status != ALVK_OK)
+        return status;
+    return aip_allocation_read_samples(aip_runtime_allocations(aip_attached_profiler()), first, out,
+                                       stride, capacity, written);
 }
 
 ALVK_API alvk_status ALVK_CALL alvk_capture_describe_function(uint64_t function_id,

@@ -22,8 +22,9 @@ typedef struct sampler_thread {
 static _Thread_local sampler_thread t_sampler;
 
 int aip_allocation_init(aip_allocation_state *a, ICorProfilerInfo15 *info, uint32_t info_version,
-                        uint32_t profiling, uint32_t mask_low, uint32_t mask_high,
-                        uint32_t type_slots, uint32_t sample_slots, const aip_allocation_port *port)
+                        uint32_t runtime_major, uint32_t profiling, uint32_t mask_low,
+                        uint32_t mask_high, uint32_t type_slots, uint32_t sample_slots,
+                        const aip_allocation_port *port)
 {
     a->info = info;
     a->port = *port;
@@ -36,7 +37,7 @@ int aip_allocation_init(aip_allocation_state *a, ICorProfilerInfo15 *info, uint3
         (a->type_names = calloc(a->types.capacity, sizeof *a->type_names)) == NULL)
         return -1;
     if (profiling == ALVK_ALLOCATION_PROFILING_SAMPLED)
-        aip_sampled_init(a, info_version);
+        aip_sampled_init(a, info_version, runtime_major);
     a->enabled = 1;
     return 0;
 }
@@ -64,6 +65,7 @@ static void sample_if_due(aip_allocation_state *a, ClassID class_id, uint64_t by
     if (s == NULL)
         return;
     s->class_id = class_id;
+    s->object_size = bytes;
     s->weight_bytes = (uint64_t)taken * mean;
     aip_allocation_walk(a, s, a->options.max_frames);
 }
@@ -114,18 +116,19 @@ alvk_status aip_allocation_begin(aip_allocation_state *a, const alvk_capture_opt
     if (o.seed == 0)
         o.seed = aip_monotonic_ns() | 1;
     o.stack_every = o.mode == ALVK_CAPTURE_SAMPLED ? 1 : 0;
-    aip_allocation_reset_window(a, &o);
-    atomic_store(&a->active, 1);
-    /* The runtime calls ObjectAllocated only while a window is open. */
+    /* The runtime calls ObjectAllocated only while a window is open. The mask before the
+     * reset: refused, the last window's results stay readable (the callback finds `active`
+     * still 0 until the reset is done). */
     HRESULT hr = a->info->lpVtbl->SetEventMask2(
         a->info, a->base_mask_low | COR_PRF_MONITOR_OBJECT_ALLOCATED, a->base_mask_high);
     if (FAILED(hr)) {
         /* No callback will come: the window never opened. */
         a->mask_hresult = hr;
-        atomic_store(&a->active, 0);
         atomic_store(&a->phase, 0);
         return ALVK_E_EVENT_MASK_REFUSED;
     }
+    aip_allocation_reset_window(a, &o);
+    atomic_store(&a->active, 1);
     atomic_store(&a->phase, 2);
     return ALVK_OK;
 }

@@ -13,11 +13,12 @@
  * or a state whose storage was never allocated answers ALVK_E_ALLOCATION_PROFILING_OFF. */
 
 /* Startup: the storage, sized by the configuration, for `profiling` (EXACT or SAMPLED; sampled
- * profiling also starts the capture-control thread, which needs ICorProfilerInfo12:
- * info_version says what the runtime gave). Returns 0, or -1 when out of memory. */
+ * profiling also starts the capture-control thread, which needs ICorProfilerInfo12 and .NET 10:
+ * info_version and runtime_major say what the runtime gave). Returns 0, or -1 when out of
+ * memory. */
 int aip_allocation_init(aip_allocation_state *a, ICorProfilerInfo15 *info, uint32_t info_version,
-                        uint32_t profiling, uint32_t mask_low, uint32_t mask_high,
-                        uint32_t type_slots, uint32_t sample_slots,
+                        uint32_t runtime_major, uint32_t profiling, uint32_t mask_low,
+                        uint32_t mask_high, uint32_t type_slots, uint32_t sample_slots,
                         const aip_allocation_port *port);
 
 /* Shutdown: stops the capture-control thread (bounded; sampled profiling). */

@@ -94,8 +94,18 @@ static alvk_status readable(const aip_allocation_state *a)
     return atomic_load_explicit(&a->has_result, memory_order_acquire) ? ALVK_OK : ALVK_E_NO_CAPTURE;
 }
 
-alvk_status aip_allocation_read_types(aip_allocation_state *a, uint32_t first, alvk_type_count *out,
-                                      uint32_t capacity, uint32_t *written)
+/* Element `index` of the caller's array of `stride`-byte elements receives what its size
+ * holds of `full` (its size field stays the caller's). */
+static void put_element(void *out, size_t stride, uint32_t index, const void *full,
+                        size_t full_size)
+{
+    char *to = (char *)out + (size_t)index * stride;
+    size_t n = stride < full_size ? stride : full_size;
+    memcpy(to + sizeof(uint32_t), (const char *)full + sizeof(uint32_t), n - sizeof(uint32_t));
+}
+
+alvk_status aip_allocation_read_types(aip_allocation_state *a, uint32_t first, void *out,
+                                      size_t stride, uint32_t capacity, uint32_t *written)
 {
     alvk_status status = readable(a);
     *written = 0;
@@ -107,27 +117,28 @@ alvk_status aip_allocation_read_types(aip_allocation_state *a, uint32_t first, a
         uintptr_t cls = atomic_load(&slot->class_id);
         if (cls == 0 || seen++ < first)
             continue;
-        alvk_type_count *t = &out[(*written)++];
+        alvk_type_count t;
+        memset(&t, 0, sizeof t);
         aip_type_estimate e;
         aip_type_table_estimate(&a->types, i, &e);
-        t->reserved = 0;
-        t->class_id = cls;
-        t->count = e.count;
-        t->bytes = e.bytes;
-        memcpy(t->name, a->type_names[i], sizeof t->name);
-        t->count_low = e.count_low;
-        t->count_high = e.count_high;
-        t->bytes_low = e.bytes_low;
-        t->bytes_high = e.bytes_high;
-        t->samples = e.samples;
-        t->exact_count = e.exact_count;
-        t->exact_bytes = e.exact_bytes;
+        t.class_id = cls;
+        t.count = e.count;
+        t.bytes = e.bytes;
+        memcpy(t.name, a->type_names[i], sizeof t.name);
+        t.count_low = e.count_low;
+        t.count_high = e.count_high;
+        t.bytes_low = e.bytes_low;
+        t.bytes_high = e.bytes_high;
+        t.samples = e.samples;
+        t.exact_count = e.exact_count;
+        t.exact_bytes = e.exact_bytes;
+        put_element(out, stride, (*written)++, &t, sizeof t);
     }
     return ALVK_OK;
 }
 
-alvk_status aip_allocation_read_samples(aip_allocation_state *a, uint32_t first, alvk_sample *out,
-                                        uint32_t capacity, uint32_t *written)
+alvk_status aip_allocation_read_samples(aip_allocation_state *a, uint32_t first, void *out,
+                                        size_t stride, uint32_t capacity, uint32_t *written)
 {
     alvk_status status = readable(a);
     *written = 0;
@@ -136,14 +147,15 @@ alvk_status aip_allocation_read_samples(aip_allocation_state *a, uint32_t first,
     uint32_t kept = aip_sample_store_count(&a->samples);
     for (uint32_t i = first; i < kept && *written < capacity; ++i) {
         const aip_raw_sample *raw = &a->samples.samples[i];
-        alvk_sample *s = &out[(*written)++];
-        s->frame_count = raw->frame_count;
-        s->class_id = raw->class_id;
-        s->weight_bytes = raw->weight_bytes;
-        memset(s->frames, 0, sizeof s->frames);
+        alvk_sample s;
+        memset(&s, 0, sizeof s);
+        s.frame_count = raw->frame_count;
+        s.class_id = raw->class_id;
+        s.weight_bytes = raw->weight_bytes;
+        s.object_size = raw->object_size;
         for (uint32_t k = 0; k < raw->frame_count && k < ALVK_MAX_SAMPLE_FRAMES; ++k) {
             const aip_raw_frame *r = &raw->frames[k];
-            alvk_frame *f = &s->frames[k];
+            alvk_frame *f = &s.frames[k];
             f->function_id = r->function_id;
             f->ip = r->ip;
             f->method_token = r->token;
@@ -151,6 +163,7 @@ alvk_status aip_allocation_read_samples(aip_allocation_state *a, uint32_t first,
             if (r->module_id != 0)
                 a->port.module_mvid(a->port.context, r->module_id, &f->module_mvid);
         }
+        put_element(out, stride, (*written)++, &s, sizeof s);
     }
     return ALVK_OK;
 }

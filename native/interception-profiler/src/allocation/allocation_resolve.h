@@ -16,10 +16,13 @@ alvk_status aip_allocation_method_name(ICorProfilerInfo15 *info, FunctionID func
  * closing phase. */
 alvk_status aip_allocation_resolve(aip_allocation_state *a, uint32_t slot);
 
-alvk_status aip_allocation_read_types(aip_allocation_state *a, uint32_t first, alvk_type_count *out,
-                                      uint32_t capacity, uint32_t *written);
-alvk_status aip_allocation_read_samples(aip_allocation_state *a, uint32_t first, alvk_sample *out,
-                                        uint32_t capacity, uint32_t *written);
+/* One pass over the window's results into the caller's array: elements `stride` bytes apart
+ * (the exported call checked it: at least the ABI 3.0 size), each filled as far as the
+ * stride reaches, its size field left as the caller set it. */
+alvk_status aip_allocation_read_types(aip_allocation_state *a, uint32_t first, void *out,
+                                      size_t stride, uint32_t capacity, uint32_t *written);
+alvk_status aip_allocation_read_samples(aip_allocation_state *a, uint32_t first, void *out,
+                                        size_t stride, uint32_t capacity, uint32_t *written);
 alvk_status aip_allocation_describe_function(aip_allocation_state *a, uint64_t function_id,
                                              alvk_method_info *out);
 

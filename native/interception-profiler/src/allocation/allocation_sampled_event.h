@@ -31,10 +31,10 @@ typedef struct aip_allocation_sampled {
 
 /* 0, or -1 when `data` is not a whole AllocationSampled v0 payload for pointers of pointer_size
  * (4 or 8) bytes: too short, the name without its NUL inside the payload, pointer_size not 4/8
- * (or a pointer wider than this process's uintptr_t). The name is read in 2-byte units from
- * its start, so its length is always even. Trailing bytes after SampledByteOffset are allowed
- * (later event versions append fields). Reads every field with memcpy (unaligned). `out` is
- * written only on success. */
+ * (or a pointer wider than this process's uintptr_t: 8 in a 32-bit build), `data` or `out`
+ * NULL. The name is read in 2-byte units from its start, so its length is always even.
+ * Trailing bytes after SampledByteOffset are allowed (later event versions append fields).
+ * Reads every field with memcpy (unaligned). `out` is written only on success. */
 int aip_allocation_sampled_parse(const uint8_t *data, size_t size, uint32_t pointer_size,
                                  aip_allocation_sampled *out);
 

@@ -53,6 +53,7 @@ typedef struct aip_allocation_state {
     COR_DEBUG_IL_TO_NATIVE_MAP il_map[AIP_IL_MAP_ENTRIES]; /* the worker's, while resolving */
     /* Sampled profiling. */
     aip_sampling_session session;       /* the capture-control thread */
+    int sampling_unsupported;           /* Info12 or .NET 10 missing: windows answer 608 */
     _Atomic uintptr_t runtime_provider; /* Microsoft-Windows-DotNETRuntime's handle, once seen */
     _Atomic uint64_t window_events;     /* AllocationSampled events this window counted */
     _Atomic uint64_t large_objects, large_bytes, pinned_objects, pinned_bytes; /* this window */

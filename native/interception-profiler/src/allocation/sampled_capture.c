@@ -16,13 +16,19 @@
 #define AIP_LARGE_AND_PINNED \
     (COR_PRF_HIGH_MONITOR_LARGEOBJECT_ALLOCATED | COR_PRF_HIGH_MONITOR_PINNEDOBJECT_ALLOCATED)
 
-/* Per thread: which window its stack_every count belongs to. */
+/* Per thread: which window its stack_every count belongs to, the count (started at a random
+ * phase each window), and the generator of that phase. */
 typedef struct stack_counter {
     uint64_t window;
     uint32_t count;
+    aip_rng rng;
 } stack_counter;
 
 static _Thread_local stack_counter t_stacks;
+
+/* 1 on the capture-control thread: the events there are the profiler's own (the application's
+ * EventSource enable callback runs there while a session starts), never counted. */
+static _Thread_local int t_control_thread;
 
 /* ---- The capture-control thread's port: the runtime's session calls ------------------------ */
 
@@ -37,6 +43,7 @@ static void widen(const char *ascii, WCHAR *out, size_t cap)
 static int32_t port_thread_init(void *context)
 {
     aip_allocation_state *a = context;
+    t_control_thread = 1;
     return a->info->lpVtbl->InitializeCurrentThread(a->info);
 }
 
@@ -68,10 +75,14 @@ static int32_t port_stop(void *context, uint64_t session)
     return a->info->lpVtbl->EventPipeStopSession(a->info, session);
 }
 
-void aip_sampled_init(aip_allocation_state *a, uint32_t info_version)
+void aip_sampled_init(aip_allocation_state *a, uint32_t info_version, uint32_t runtime_major)
 {
-    if (info_version < 12)
-        return; /* no EventPipeStartSession: the control thread stays unstarted */
+    /* No EventPipeStartSession before Info12, no AllocationSampled before .NET 10: the control
+     * thread stays unstarted and windows answer ALVK_E_SAMPLING_UNSUPPORTED. */
+    if (info_version < 12 || runtime_major < 10) {
+        a->sampling_unsupported = 1;
+        return;
+    }
     const aip_session_port port = {a, port_thread_init, port_start, port_stop};
     aip_sampling_session_start(&a->session, &port, ALVK_CAPTURE_STOP_BOUND_MS,
                                ALVK_CAPTURE_START_BOUND_MS);
@@ -97,27 +108,34 @@ static int is_runtime_provider(aip_allocation_state *a, uintptr_t provider)
     return 1;
 }
 
-/* One stack for every stack_every-th event of this thread in this window. */
+/* A stack for each event with probability exactly 1 / stack_every: the thread's count of a
+ * window starts at a uniformly random phase in [0, stack_every), so a thread with fewer events
+ * than stack_every, and a window's tail, get their share. */
 static int stack_due(aip_allocation_state *a)
 {
     uint64_t window = atomic_load_explicit(&a->window, memory_order_relaxed);
+    uint32_t every = a->options.stack_every;
     if (t_stacks.window != window) {
         t_stacks.window = window;
-        t_stacks.count = 0;
+        aip_rng_seed(&t_stacks.rng, a->options.seed ^ (window * 0x9E3779B97F4A7C15ull) ^
+                                        (uint64_t)(uintptr_t)&t_stacks);
+        /* (32 random bits * every) >> 32: uniform in [0, every) up to 2^-32. */
+        t_stacks.count = (uint32_t)(((aip_rng_next(&t_stacks.rng) >> 32) * every) >> 32);
     }
-    if (++t_stacks.count < a->options.stack_every)
+    if (++t_stacks.count < every)
         return 0;
     t_stacks.count = 0;
     return 1;
 }
 
-static void take_stack(aip_allocation_state *a, uintptr_t class_id, uint64_t weight_bytes,
-                       uint32_t stack_bytes, const uintptr_t *stack)
+static void take_stack(aip_allocation_state *a, uintptr_t class_id, uint64_t object_size,
+                       uint64_t weight_bytes, uint32_t stack_bytes, const uintptr_t *stack)
 {
     aip_raw_sample *s = aip_sample_store_reserve(&a->samples, 1);
     if (s == NULL)
         return;
     s->class_id = class_id;
+    s->object_size = object_size;
     s->weight_bytes = weight_bytes;
     uint32_t ips = stack != NULL ? stack_bytes / (uint32_t)sizeof(uintptr_t) : 0;
     if (ips == 0) {
@@ -150,7 +168,7 @@ static void count_event(aip_allocation_state *a, const uint8_t *data, uint32_t s
     if (e.kind == 0)
         aip_type_table_add_sampled(&a->types, e.class_id, &w);
     if (a->options.mode == ALVK_CAPTURE_SAMPLED && stack_due(a))
-        take_stack(a, e.class_id,
+        take_stack(a, e.class_id, e.object_size,
                    w.bytes > UINT64_MAX / a->options.stack_every ? UINT64_MAX
                                                                  : w.bytes * a->options.stack_every,
                    stack_bytes, stack);
@@ -160,7 +178,7 @@ void aip_allocation_on_event(aip_allocation_state *a, uintptr_t provider, uint32
                              uint32_t version, const uint8_t *data, uint32_t size,
                              uint32_t stack_bytes, const uintptr_t *stack)
 {
-    if (a == NULL || a->profiling != ALVK_ALLOCATION_PROFILING_SAMPLED)
+    if (a == NULL || a->profiling != ALVK_ALLOCATION_PROFILING_SAMPLED || t_control_thread)
         return;
     /* Only AllocationSampled of the runtime counts, in a window or outside one; the sessions'
      * own events (EventPipe's, the dummy session's) are ignored. */
@@ -180,6 +198,8 @@ void aip_allocation_on_event(aip_allocation_state *a, uintptr_t provider, uint32
 
 void aip_sampled_on_large_object(aip_allocation_state *a, ObjectID object, ClassID class_id)
 {
+    if (t_control_thread)
+        return;
     atomic_fetch_add(&a->inflight, 1);
     if (atomic_load(&a->active)) {
         SIZE_T size = 0;
@@ -217,6 +237,8 @@ alvk_status aip_sampled_begin(aip_allocation_state *a, const alvk_capture_option
         (options->sample_interval_bytes != 0 &&
          options->sample_interval_bytes != ALVK_RUNTIME_SAMPLING_MEAN_BYTES))
         return ALVK_E_LIMIT_EXCEEDED;
+    if (a->sampling_unsupported)
+        return ALVK_E_SAMPLING_UNSUPPORTED;
     uint32_t idle = 0;
     if (!atomic_compare_exchange_strong(&a->phase, &idle, 1))
         return ALVK_E_CAPTURE_ACTIVE;
@@ -233,9 +255,11 @@ alvk_status aip_sampled_begin(aip_allocation_state *a, const alvk_capture_option
         o.stack_every = 1;
     if (o.mode != ALVK_CAPTURE_SAMPLED)
         o.stack_every = 0;
-    aip_allocation_reset_window(a, &o);
-    a->mask_hresult = 0;
-    /* Large and pinned objects come through ObjectAllocated while the window is open. */
+    if (o.seed == 0)
+        o.seed = aip_monotonic_ns() | 1; /* the stack phases' per-window seed */
+    /* Large and pinned objects come through ObjectAllocated while the window is open. The
+     * mask before the reset: refused, the last window's results stay readable (the callback
+     * finds `active` still 0 meanwhile). */
     HRESULT hr = a->info->lpVtbl->SetEventMask2(a->info, a->base_mask_low,
                                                 a->base_mask_high | AIP_LARGE_AND_PINNED);
     if (FAILED(hr)) {
@@ -243,10 +267,13 @@ alvk_status aip_sampled_begin(aip_allocation_state *a, const alvk_capture_option
         atomic_store(&a->phase, 0);
         return ALVK_E_EVENT_MASK_REFUSED;
     }
+    aip_allocation_reset_window(a, &o);
+    a->mask_hresult = 0;
     /* Counting before the session is asked for: the runtime delivers the first events before
-     * EventPipeStartSession returns. */
+     * EventPipeStartSession returns. The phase stays OPENING until open returned, so an end
+     * racing this begin finds no window to close (it would close before the session was
+     * asked for, and open would then ask for a session nobody stops). */
     atomic_store(&a->active, 1);
-    atomic_store(&a->phase, 2);
     uint64_t window = atomic_load(&a->window);
     int32_t session_hr = 0;
     alvk_status status = aip_sampling_session_open(
@@ -256,23 +283,10 @@ alvk_status aip_sampled_begin(aip_allocation_state *a, const alvk_capture_option
         aip_session_outcome outcome;
         aip_sampling_session_close(&a->session, window, &outcome);
         abandon_window(a);
+        return status;
     }
+    atomic_store(&a->phase, 2);
     return status;
-}
-
-/* The overflow's share of the estimate: the whole table's less its slots'. */
-static void overflow_of(const aip_type_table *types, const aip_type_estimate *total,
-                        uint64_t *objects, uint64_t *bytes)
-{
-    uint64_t slot_objects = 0, slot_bytes = 0;
-    for (uint32_t i = 0; i < types->capacity; ++i) {
-        aip_type_estimate e;
-        aip_type_table_estimate(types, i, &e);
-        slot_objects += e.count;
-        slot_bytes += e.bytes;
-    }
-    *objects = total->count > slot_objects ? total->count - slot_objects : 0;
-    *bytes = total->bytes > slot_bytes ? total->bytes - slot_bytes : 0;
 }
 
 alvk_status aip_sampled_end(aip_allocation_state *a, alvk_capture_summary *summary)
@@ -311,7 +325,7 @@ alvk_status aip_sampled_end(aip_allocation_state *a, alvk_capture_summary *summa
     aip_type_table_total_estimate(&a->types, &total);
     s->total_objects = total.count;
     s->total_bytes = total.bytes;
-    overflow_of(&a->types, &total, &s->overflow_objects, &s->overflow_bytes);
+    aip_type_table_overflow_estimate(&a->types, &s->overflow_objects, &s->overflow_bytes);
     s->dropped_samples = atomic_load(&a->samples.dropped);
     s->elapsed_ns = closed_ns - a->begin_ns;
     s->type_slots = a->types.capacity;
@@ -324,10 +338,13 @@ alvk_status aip_sampled_end(aip_allocation_state *a, alvk_capture_summary *summa
     s->pinned_bytes = atomic_load(&a->pinned_bytes);
     s->session_hresult = o.hresult;
     s->stack_every = a->options.stack_every;
-    int sampled = o.started && o.started_ns <= closed_ns;
+    /* The start had returned when the window closed (refused or not); the window sampled
+     * when it had returned with a session. */
+    int returned = o.attempted && o.started_ns <= closed_ns;
+    int sampled = returned && o.started;
     if (o.attempted && !o.started)
         s->flags |= ALVK_CAPTURE_SESSION_REFUSED;
-    else if (!sampled)
+    if (!returned)
         s->flags |= ALVK_CAPTURE_CLOSED_BEFORE_SAMPLING;
     if (o.stop_pending)
         s->flags |= ALVK_CAPTURE_STOP_PENDING;

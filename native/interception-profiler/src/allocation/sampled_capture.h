@@ -12,9 +12,9 @@
 #define AIP_ALLOCATION_SAMPLING_KEYWORD 0x80000000000ull
 
 /* Startup: the capture-control thread (not when the runtime's interface is older than
- * ICorProfilerInfo12, which has no EventPipe sessions: windows then answer
- * ALVK_E_CAPTURE_CONTROL_UNAVAILABLE). */
-void aip_sampled_init(aip_allocation_state *a, uint32_t info_version);
+ * ICorProfilerInfo12, which has no EventPipe sessions, or the runtime older than .NET 10,
+ * which has no AllocationSampled event: windows then answer ALVK_E_SAMPLING_UNSUPPORTED). */
+void aip_sampled_init(aip_allocation_state *a, uint32_t info_version, uint32_t runtime_major);
 
 /* EventPipeEventDelivered. `stack_bytes` is the runtime's numStackFrames: a byte count of the
  * instruction pointers at `stack`. No lock, no allocation, no managed call; never stops a

@@ -149,3 +149,68 @@ void aip_sampled_interval(uint64_t estimate, uint64_t variance, uint64_t floor, 
     *low = down > floor ? down : floor;
     *high = aip_saturating_add(estimate, half);
 }
+
+/* L(n) and U(n) for n = 1..AIP_POISSON_EXACT_BELOW - 1, printed by tools/make_poisson_bounds.py
+ * (bisection on the Poisson CDF in 60-digit decimal arithmetic, no chi-square function). */
+static const double poisson_bounds[AIP_POISSON_EXACT_BELOW - 1][2] = {
+    {0.025317807984289876, 5.5716433909388989}, /* 1 */
+    {0.2422092785439649, 7.2246876677239609},   /* 2 */
+    {0.61867212289560125, 8.7672730697423269},  /* 3 */
+    {1.0898653736263249, 10.241588675403698},   /* 4 */
+    {1.6234863901184204, 11.668332079322669},   /* 5 */
+    {2.2018942534908508, 13.059474022518685},   /* 6 */
+    {2.8143630515198659, 14.42267536170238},    /* 7 */
+    {3.4538321767485014, 15.763189220193315},   /* 8 */
+    {4.115373097378332, 17.08480345141917},     /* 9 */
+    {4.7953886961324335, 18.390356042017778},   /* 10 */
+    {5.4911603672368381, 19.682038513301958},   /* 11 */
+    {6.2005751087222167, 20.961585048176957},   /* 12 */
+    {6.9219524910038022, 22.230395918158877},   /* 13 */
+    {7.6539302763005983, 23.489621121835579},   /* 14 */
+    {8.3953861327833117, 24.740218871485844},   /* 15 */
+    {9.145382453641524, 25.982997597560953},    /* 16 */
+    {9.9031264696072867, 27.21864681590661},    /* 17 */
+    {10.667940780399526, 28.44776026752799},    /* 18 */
+    {11.439241164366731, 29.670853571585599},   /* 19 */
+    {12.216519585403944, 30.888377902674598},   /* 20 */
+    {12.999330984076186, 32.10073073494339},    /* 21 */
+    {13.787282872229611, 33.308264387125242},   /* 22 */
+    {14.58002703704468, 34.511292894833041},    /* 23 */
+    {15.377252854686462, 35.710097593753204},   /* 24 */
+    {16.178681847829328, 36.904931697530373},   /* 25 */
+    {16.98406321559634, 38.096024083125023},    /* 26 */
+    {17.793170131764775, 39.283582445162097},   /* 27 */
+    {18.605796655857528, 40.467795943268193},   /* 28 */
+    {19.421755137547937, 41.648837438586597},   /* 29 */
+};
+
+int aip_poisson_bounds(uint64_t events, double *lower, double *upper)
+{
+    if (events == 0 || events >= AIP_POISSON_EXACT_BELOW)
+        return 0;
+    *lower = poisson_bounds[events - 1][0];
+    *upper = poisson_bounds[events - 1][1];
+    return 1;
+}
+
+void aip_estimate_interval(uint64_t exact, uint64_t sampled, uint64_t variance, uint64_t events,
+                           uint64_t *low, uint64_t *high)
+{
+    uint64_t estimate = aip_saturating_add(exact, sampled);
+    if (sampled == UINT64_MAX || estimate == UINT64_MAX) {
+        *low = exact;
+        *high = UINT64_MAX;
+        return;
+    }
+    aip_sampled_interval(estimate, variance, exact, low, high);
+    double lower, upper;
+    if (!aip_poisson_bounds(events, &lower, &upper))
+        return;
+    double mean_weight = (double)sampled / (double)events;
+    uint64_t poisson_low = aip_saturating_add(exact, round_saturating(mean_weight * lower));
+    uint64_t poisson_high = aip_saturating_add(exact, round_saturating(mean_weight * upper));
+    if (poisson_low < *low)
+        *low = poisson_low;
+    if (poisson_high > *high)
+        *high = poisson_high;
+}

@@ -42,6 +42,7 @@ typedef struct aip_raw_sample {
     uint64_t weight_bytes;
     uint32_t frame_count;
     uint32_t reserved;
+    uint64_t object_size; /* of the allocation that took the sample */
     aip_raw_frame frames[ALVK_MAX_SAMPLE_FRAMES];
 } aip_raw_sample;
 

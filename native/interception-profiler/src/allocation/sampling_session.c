@@ -15,12 +15,14 @@ static void control_main(void *arg)
         if (!s->quit && s->wanted != 0 && s->served != s->wanted && !s->has_session) {
             uint64_t window = s->wanted;
             s->busy = 1;
+            s->starting = window;
             aip_mutex_unlock(&s->lock);
             uint64_t handle = 0;
             int32_t hr = s->port.start(s->port.context, 0, &handle);
             uint64_t now = aip_monotonic_ns();
             aip_mutex_lock(&s->lock);
             s->busy = 0;
+            s->starting = 0;
             s->served = window;
             memset(&s->outcome, 0, sizeof s->outcome);
             s->outcome.attempted = 1;
@@ -39,6 +41,7 @@ static void control_main(void *arg)
         }
         if (s->has_session && (s->quit || s->wanted != s->served)) {
             uint64_t handle = s->session;
+            int quitting = s->quit != 0;
             s->busy = 2;
             aip_mutex_unlock(&s->lock);
             uint64_t t0 = aip_monotonic_ns();
@@ -48,9 +51,10 @@ static void control_main(void *arg)
              * provider's keywords can stay cached, and the runtime keeps paying for the
              * allocation sampling nobody listens to. Starting and stopping a second session
              * makes the runtime evaluate them again (the Datadog profiler does this after
-             * each of its own sessions: port.start's dummy says which session). */
+             * each of its own sessions: port.start's dummy says which session).
+             * Not while quitting: no session starts during the runtime's Shutdown. */
             uint64_t dummy = 0;
-            if (s->port.start(s->port.context, 1, &dummy) >= 0)
+            if (!quitting && s->port.start(s->port.context, 1, &dummy) >= 0)
                 s->port.stop(s->port.context, dummy);
             aip_mutex_lock(&s->lock);
             s->busy = 0;
@@ -159,6 +163,15 @@ void aip_sampling_session_close(aip_sampling_session *s, uint64_t window, aip_se
     if (s->wanted == window)
         s->wanted = 0;
     aip_cond_broadcast(&s->changed);
+    if (s->busy == 1 && s->starting == window) {
+        /* The window's own start is running (a process's first can take hundreds of
+         * milliseconds): the caller does not wait for it. The thread stops the session when
+         * the start returns (wanted no longer matches), and ready answers
+         * ALVK_E_CAPTURE_STOPPING until it has. */
+        out->stop_pending = 1;
+        aip_mutex_unlock(&s->lock);
+        return;
+    }
     uint64_t deadline = aip_monotonic_ns() + s->stop_bound_ns;
     int timed_out = 0;
     while (atomic_load(&s->alive) && (s->busy != 0 || s->has_session)) {

@@ -48,7 +48,8 @@ typedef struct aip_sampling_session {
     uint64_t served;  /* the last window whose start ran */
     uint64_t session; /* the open session's handle, when has_session */
     uint32_t has_session;
-    uint32_t busy; /* 1: a start is running, 2: a stop */
+    uint32_t busy;     /* 1: a start is running, 2: a stop */
+    uint64_t starting; /* the window whose start is running (busy 1), 0: none */
     uint32_t quit;
     aip_session_outcome outcome; /* of window `served` */
     /* Read anywhere. */
@@ -80,9 +81,10 @@ alvk_status aip_sampling_session_ready(aip_sampling_session *s);
 alvk_status aip_sampling_session_open(aip_sampling_session *s, uint64_t window, int wait,
                                       int32_t *hresult);
 
-/* The window gives its session back: waits up to the stop bound for the start (if one is
- * running) and the stop to return; a start not yet begun never runs. *out says what became
- * of the session (stop_pending when the bound passed). */
+/* The window gives its session back: a start not yet begun never runs; while the window's
+ * own start runs it returns at once with stop_pending (the thread stops the session when the
+ * start returns); else it waits up to the stop bound for the stop to return. *out says what
+ * became of the session (stop_pending when the bound passed or the start still runs). */
 void aip_sampling_session_close(aip_sampling_session *s, uint64_t window, aip_session_outcome *out);
 
 /* 1 when no window wants a session and one is still open or stopping. */

@@ -180,12 +180,14 @@ static void fill(aip_type_estimate *out, uint64_t exact_count, uint64_t exact_by
     out->exact_count = exact_count;
     out->exact_bytes = exact_bytes;
     out->samples = s->samples;
-    out->count =
-        aip_saturating_add(exact_count, from_fixed(s->objects_fx, AIP_ESTIMATE_FRACTION_BITS));
+    uint64_t objects = from_fixed(s->objects_fx, AIP_ESTIMATE_FRACTION_BITS);
+    out->count = aip_saturating_add(exact_count, objects);
     out->bytes = aip_saturating_add(exact_bytes, s->est_bytes);
-    aip_sampled_interval(out->count, from_fixed(s->var_objects_fx, AIP_ESTIMATE_VAR_FRACTION_BITS),
-                         exact_count, &out->count_low, &out->count_high);
-    aip_sampled_interval(out->bytes, s->var_bytes, exact_bytes, &out->bytes_low, &out->bytes_high);
+    aip_estimate_interval(exact_count, objects,
+                          from_fixed(s->var_objects_fx, AIP_ESTIMATE_VAR_FRACTION_BITS), s->samples,
+                          &out->count_low, &out->count_high);
+    aip_estimate_interval(exact_bytes, s->est_bytes, s->var_bytes, s->samples, &out->bytes_low,
+                          &out->bytes_high);
 }
 
 void aip_type_table_estimate(const aip_type_table *table, uint32_t index, aip_type_estimate *out)
@@ -211,4 +213,13 @@ void aip_type_table_total_estimate(const aip_type_table *table, aip_type_estimat
     add_sums(&s, load(&o->samples), load(&o->objects_fx), load(&o->est_bytes),
              load(&o->var_objects_fx), load(&o->var_bytes));
     fill(out, load(&table->total_objects), load(&table->total_bytes), &s);
+}
+
+void aip_type_table_overflow_estimate(const aip_type_table *table, uint64_t *objects,
+                                      uint64_t *bytes)
+{
+    const aip_sampled_sums *o = &table->overflow_sampled;
+    *objects = aip_saturating_add(load(&table->overflow_objects),
+                                  from_fixed(load(&o->objects_fx), AIP_ESTIMATE_FRACTION_BITS));
+    *bytes = aip_saturating_add(load(&table->overflow_bytes), load(&o->est_bytes));
 }

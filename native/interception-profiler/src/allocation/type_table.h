@@ -71,10 +71,18 @@ typedef struct aip_type_estimate {
 } aip_type_estimate;
 
 /* The figures of slot `index` (0..capacity-1; a slot without a type, or an index past the
- * table, gives zeros), and of the whole table (totals including overflow, with the summed
- * variance's interval). Only while nobody adds (after the window closed). An exact-only slot
- * gives the interval [count, count] and [bytes, bytes]. */
+ * table, gives zeros), and of the whole table (totals including overflow, from the summed
+ * events and variances). Each interval is aip_estimate_interval's of the exact part and the
+ * sampled sums: Wald, widened to the Poisson bounds below AIP_POISSON_EXACT_BELOW events, and
+ * [exact, UINT64_MAX] once a sum saturated. Only while nobody adds (after the window closed).
+ * An exact-only slot gives the interval [count, count] and [bytes, bytes]. */
 void aip_type_table_estimate(const aip_type_table *table, uint32_t index, aip_type_estimate *out);
 void aip_type_table_total_estimate(const aip_type_table *table, aip_type_estimate *out);
+
+/* What the types that found no slot allocated: the overflow's exact part plus its sampled part
+ * converted (objects_fx rounded to whole objects like a slot's estimate; each sum saturating at
+ * UINT64_MAX). A table that never overflowed gives 0 and 0. Only while nobody adds. */
+void aip_type_table_overflow_estimate(const aip_type_table *table, uint64_t *objects,
+                                      uint64_t *bytes);
 
 #endif

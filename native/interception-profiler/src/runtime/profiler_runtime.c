@@ -160,10 +160,10 @@ static alvk_status attach(aip_profiler *rt)
     if (rt->config.allocation_profiling == ALVK_ALLOCATION_PROFILING_EXACT)
         aip_runtime_log("allocation profiling is exact (ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING="
                         "1 or exact): every allocation of this process takes the runtime's slow "
-                        "path for its whole life, window open or not (about 6x slower on small "
-                        "objects, docs/Benchmarks.md); =sampled keeps the fast path");
+                        "path for its whole life, window open or not (several times slower; "
+                        "docs/Benchmarks.md has the figures); =sampled keeps the fast path");
     if (rt->config.allocation_profiling &&
-        aip_allocation_init(&rt->allocations, rt->info, rt->info_version,
+        aip_allocation_init(&rt->allocations, rt->info, rt->info_version, rt->version[0],
                             rt->config.allocation_profiling, mask.low, mask.high,
                             rt->config.allocation_type_slots, rt->config.allocation_sample_slots,
                             &port) != 0)
@@ -172,6 +172,15 @@ static alvk_status attach(aip_profiler *rt)
         rt->info_version < 12)
         aip_runtime_log("sampled allocation profiling needs ICorProfilerInfo12 (EventPipe "
                         "sessions): capture windows will be refused");
+    else if (rt->config.allocation_profiling == ALVK_ALLOCATION_PROFILING_SAMPLED &&
+             rt->version[0] < 10) {
+        char message[ALVK_RUNTIME_VERSION_CAPACITY + 160];
+        snprintf(message, sizeof message,
+                 "sampled allocation profiling needs .NET 10 or later (its AllocationSampled "
+                 "event); runtime %.63s has none: capture windows will be refused",
+                 rt->runtime_version[0] ? rt->runtime_version : "unknown");
+        aip_runtime_log(message);
+    }
     /* The profiler stays attached without a worker; the status then says why commands fail. */
     if (start_worker(rt) != S_OK)
         return ALVK_E_WORKER_UNAVAILABLE;
