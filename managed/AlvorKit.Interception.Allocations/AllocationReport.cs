@@ -61,7 +61,8 @@ public sealed record AllocationFrame(string Method, string? File, int? Line, Gui
 /// <summary>One sampled allocation: the stack that allocated (innermost frame first) and
 /// the bytes the sample stands for (exact profiling: the sampling interval; sampled
 /// profiling: the event's weight, its object's size over its sampling probability, times the
-/// window's stack_every). EstimatedObjects:
+/// window's stack_every; each event becomes a stack with probability 1/stack_every, so the
+/// weights are unbiased while no stack is dropped). EstimatedObjects:
 /// those bytes over the size of the object that took the sample (the type's mean object size
 /// when the library does not report it), at least one.</summary>
 public sealed record AllocationSample(string TypeName, ulong ClassId, ulong WeightBytes, ulong EstimatedObjects,

@@ -111,7 +111,8 @@ public static class PprofExporter
         {
             yield return "AlvorKit sampled allocation profiling: values are estimates from the runtime's " +
                          $"AllocationSampled events ({report.SampledEvents} in the window; each weighs its object's " +
-                         $"size over its sampling probability, one stack per {Math.Max(1u, report.StackEvery)} events)";
+                         $"size over its sampling probability; each event a stack with probability 1/" +
+                         $"{Math.Max(1u, report.StackEvery)}, its weight times as many: unbiased)";
             if (report.SessionRefused || report.ClosedBeforeSampling)
                 yield return "the runtime's sampling session never delivered in this window: only large and " +
                              "pinned objects were counted";
