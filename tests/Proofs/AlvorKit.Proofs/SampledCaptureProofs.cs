@@ -13,6 +13,7 @@ namespace AlvorKit.Proofs;
 /// thread while threads allocate; and the exact setting and a malformed one. The timing and
 /// memory figures of the same launches are judged in SampledCostProofs.
 /// </summary>
+[Collection(SampledAlone.Name)]
 public sealed class SampledCaptureProofs(ITestOutputHelper output)
 {
     private const string Tiny = "AlvorKit.Proofs.Host.SampledTiny";

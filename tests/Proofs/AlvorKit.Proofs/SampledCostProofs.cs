@@ -13,6 +13,7 @@ namespace AlvorKit.Proofs;
 /// among build.sh's SANITIZED_PROOFS (under ASan the preloaded allocator keeps freed memory in
 /// quarantine, and the shared machine's timing is noise enough).
 /// </summary>
+[Collection(SampledAlone.Name)]
 public sealed class SampledCostProofs(ITestOutputHelper output)
 {
     [Fact]
