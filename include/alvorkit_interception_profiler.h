@@ -764,9 +764,11 @@ typedef struct alvk_capture_options {
 /* The runtime refused the sampling session: session_hresult says why; the window counted
  * only large and pinned objects. */
 #define ALVK_CAPTURE_SESSION_REFUSED 0x1u
-/* The session had not stopped ALVK_CAPTURE_STOP_BOUND_MS after the window closed; the
- * window's results are complete (nothing after the close is counted), and
- * alvk_capture_begin answers ALVK_E_CAPTURE_STOPPING until the runtime returns. */
+/* The session had not stopped when alvk_capture_end returned: its stop outlasted
+ * ALVK_CAPTURE_STOP_BOUND_MS, or its start was still running (end never waits for a start;
+ * the capture-control thread stops the session once the start returns). The window's
+ * results are complete (nothing after the close is counted), and alvk_capture_begin answers
+ * ALVK_E_CAPTURE_STOPPING until the runtime returns. */
 #define ALVK_CAPTURE_STOP_PENDING 0x2u
 /* The window closed before its session's start returned: the estimates rest only on the
  * events the runtime delivered while it was starting (often none). */

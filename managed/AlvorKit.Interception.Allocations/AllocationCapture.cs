@@ -49,8 +49,8 @@ public enum AllocationCaptureMode
 /// returns only once the runtime delivers samples (the first session of a process can take a
 /// few hundred milliseconds to start; without this the window counts from then on). For tools
 /// and tests; a game thread should rather call <see cref="AllocationWindow.WaitUntilSampling"/>
-/// or not wait. Begin waits at most 10 s, then closes the window again (up to 2 s more) and
-/// throws. Ignored in exact profiling.</param>
+/// or not wait. Begin waits at most 10 s, then closes the window again (at once: the close
+/// does not wait for a start still running) and throws. Ignored in exact profiling.</param>
 public readonly record struct AllocationCaptureOptions(
     AllocationCaptureMode Mode = AllocationCaptureMode.Sampled,
     uint SampleIntervalBytes = 0,
@@ -173,8 +173,8 @@ public sealed class AllocationCapture
     /// an option is out of bounds (<see cref="InterceptionStatus.LimitExceeded"/>); with
     /// WaitUntilSampling, the runtime refused the session
     /// (<see cref="InterceptionStatus.CaptureSessionFailed"/>) or it did not start within 10 s
-    /// (<see cref="InterceptionStatus.Timeout"/>; closing the window again may then take up to
-    /// the 2 s stop bound more, so Begin can block for about 12 s); the runtime has no
+    /// (<see cref="InterceptionStatus.Timeout"/>; the window is closed again at once, its session
+    /// stopped by the profiler when the start returns); the runtime has no
     /// allocation sampling (<see cref="InterceptionStatus.SamplingUnsupported"/>: .NET 9 or
     /// older).</exception>
     public AllocationWindow Begin(AllocationCaptureOptions? options = null)
@@ -201,7 +201,7 @@ public sealed class AllocationCapture
                 string closed = "the window was closed again";
                 try
                 {
-                    window.Dispose(); // waits up to the stop bound for the session it asked for
+                    window.Dispose(); // returns at once: the start still running is the profiler's to stop
                 }
                 catch (AllocationCaptureException e)
                 {

@@ -24,28 +24,30 @@ public sealed class SampledCostProofs(ITestOutputHelper output)
         // over 25 runs (thread CPU time: the machine is shared, and wall time swung 0.9x
         // to 2.2x between identical runs): A before the process's first window; after the
         // 2,000 windows, in five alternating blocks, B inside a count-only window that samples
-        // and C with no window open (just after one closed). A session or keyword left
-        // on after the cycles costs what B - A measures (the runtime's sampling and an event per
-        // 100 KB: about a tenth here), so the cycles may leave at most half of it: C - A below
-        // (B - A) / 2. When B - A is too small to tell from the noise the comparison is
-        // inconclusive and only the slow allocation helpers (exact profiling, several times
-        // slower) are refused: C below 1.5 A. Too small: below 8% of A. On the shared 2-core
-        // machine the minima of identical phases moved by up to 4% (C - A from -14% to +4%)
-        // and an open session cost 0% to 7%, so there the proof is mostly inconclusive; where a
-        // count-only window costs what the benchmark measured (about 8% on a 24-byte loop,
-        // docs/Benchmarks.md) or more, it judges.
+        // and C with no window open (just after one closed). A session left open after the
+        // cycles costs what B - A measures (the runtime's sampling, an event per 100 KB and our
+        // callback), so the cycles may leave at most half of it, beyond the noise: C - A below
+        // (B - A) / 2 + 4% of A (the minima of identical phases moved by up to 4% here). A
+        // provider keyword left cached with no session (dotnet/runtime#121462, what the dummy
+        // session after each stop is for) costs only the runtime's sampling, well below half of
+        // B - A: this proof cannot see it, and nothing in the process can count it (no event
+        // reaches anyone); the benchmark's "sampled profiling on, no window" row measures the
+        // idle state instead. When B - A is below 16% of A the comparison is inconclusive and
+        // only the slow allocation helpers (exact profiling, several times slower) are refused:
+        // C below 1.5 A. On the shared 2-core machine an open session cost 0% to 10%, so there
+        // the proof is mostly inconclusive.
         double a = r.FastPathBeforeCpuMs.Min(), b = r.FastPathOpenCpuMs.Min(), c = r.FastPathAfterCpuMs.Min();
         double session = b - a, left = c - a;
         output.WriteLine($"fast path: A {a:F2} ms of CPU before the first window ({r.FastPathBytes / a / 1e6:F2} GB/s), " +
             $"B {b:F2} ms in a sampling window ({b / a:F3}x), C {c:F2} ms after 2,000 windows ({c / a:F3}x)");
         string json = ReportJson.Write(r);
-        if (session >= 0.08 * a)
-            Assert.True(left < 0.5 * session,
+        if (session >= 0.16 * a)
+            Assert.True(left < 0.5 * session + 0.04 * a,
                 $"after the cycles the loop costs {left:F2} ms more than before, at least half of what an open " +
                 $"session costs ({session:F2} ms): {json}");
         else
         {
-            output.WriteLine($"inconclusive: an open session cost {session:F2} ms, below 8% of A; only C < 1.5 A is checked");
+            output.WriteLine($"inconclusive: an open session cost {session:F2} ms, below 16% of A; only C < 1.5 A is checked");
             Assert.True(c < 1.5 * a, $"allocation outside windows is {c / a:F2}x slower after the cycles: {json}");
         }
         output.WriteLine($"1,000 plain windows: {r.PlainLoopMs:F0} ms (longest {r.MaxPlainWindowMs:F1} ms, " +

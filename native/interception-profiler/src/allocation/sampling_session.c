@@ -53,6 +53,9 @@ static void control_main(void *arg)
              * makes the runtime evaluate them again (the Datadog profiler does this after
              * each of its own sessions: port.start's dummy says which session).
              * Not while quitting: no session starts during the runtime's Shutdown. */
+            aip_mutex_lock(&s->lock);
+            quitting |= s->quit != 0; /* a shutdown may have begun during the stop */
+            aip_mutex_unlock(&s->lock);
             uint64_t dummy = 0;
             if (!quitting && s->port.start(s->port.context, 1, &dummy) >= 0)
                 s->port.stop(s->port.context, dummy);
