@@ -93,6 +93,13 @@ void Report()
             .Where(r => r["jitMs"] is not null).Select(r => r["jitMs"]!.GetValue<double>()).ToList();
         var warm = results[(id, "loop")].Concat(results[(id, "frames")])
             .Where(r => r["beginMs"] is not null).Select(r => r["beginMs"]!.GetValue<double>()).ToList();
+        var slow = results[(id, "loop")].Concat(results[(id, "frames")])
+            .Where(r => r["firstBeginMs"] is { } ms && ms.GetValue<double>() > 1.0 && r["firstBeginWaits"] is not null)
+            .Select(r => $"{r["firstBeginMs"]!.GetValue<double>():F1} ms: {r["firstBeginWaits"]} waits, " +
+                $"{r["firstBeginPreemptions"]} preemptions").ToList();
+        if (slow.Count > 0)
+            Console.WriteLine($"- {Name(id)}: first Begins over 1 ms, with the calling thread's context switches " +
+                $"during Begin: {string.Join("; ", slow)}");
         if (first.Count > 0)
             Console.WriteLine($"- {Name(id)}: the first Begin of a process blocked its caller {Median(first):F3} ms " +
                 $"median, {first.Max():F3} ms max over {first.Count} processes (goal ≤1 ms; its managed path compiled " +
@@ -206,6 +213,10 @@ static int Child(string configuration, string workload, long size, int repetitio
                 r["firstBeginMs"] = begin.GetValue<double>();
             if (warm["firstSamplingMs"] is { } sampling)
                 r["firstSamplingMs"] = sampling.GetValue<double>();
+            if (warm["firstBeginWaits"] is { } waits)
+                r["firstBeginWaits"] = waits.GetValue<long>();
+            if (warm["firstBeginPreemptions"] is { } preemptions)
+                r["firstBeginPreemptions"] = preemptions.GetValue<long>();
             if (capture is not null)
                 r["jitMs"] = jitMs;
         }
@@ -274,9 +285,18 @@ internal sealed class Run(AllocationCapture? capture, AllocationCaptureOptions o
         AllocationWindow? window = null;
         if (capture is not null)
         {
+            (long Voluntary, long Involuntary) switches = first ? ContextSwitches.OfThisThread() : (-1, -1);
             long begin = Stopwatch.GetTimestamp();
             window = capture.Begin(options);
             double beginMs = Stopwatch.GetElapsedTime(begin).TotalMilliseconds;
+            if (first && switches.Voluntary >= 0)
+            {
+                // Whether the first Begin's thread waited (a voluntary switch: a lock, a sleep)
+                // or was preempted (involuntary) while Begin ran; read after the timed part.
+                (long Voluntary, long Involuntary) after = ContextSwitches.OfThisThread();
+                result["firstBeginWaits"] = after.Voluntary - switches.Voluntary;
+                result["firstBeginPreemptions"] = after.Involuntary - switches.Involuntary;
+            }
             if (capture.Profiling == AllocationProfiling.Sampled && !window.WaitUntilSampling(TimeSpan.FromSeconds(10)))
                 throw new InvalidOperationException("the sampling session did not start within 10 s");
             result["beginMs"] = beginMs;
@@ -434,5 +454,26 @@ internal static class Workload
             energy += MathF.Sqrt((p[i + 2] * p[i + 2]) + (p[i + 3] * p[i + 3]));
         }
         return (int)energy;
+    }
+}
+
+// The calling thread's context switches so far, from /proc/thread-self/status (Linux; (-1, -1)
+// elsewhere): voluntary ones are waits, involuntary ones preemptions.
+internal static class ContextSwitches
+{
+    public static (long Voluntary, long Involuntary) OfThisThread()
+    {
+        const string status = "/proc/thread-self/status";
+        if (!File.Exists(status))
+            return (-1, -1);
+        long voluntary = -1, involuntary = -1;
+        foreach (string line in File.ReadLines(status))
+        {
+            if (line.StartsWith("voluntary_ctxt_switches:", StringComparison.Ordinal))
+                voluntary = long.Parse(line.AsSpan(line.IndexOf(':') + 1).Trim(), CultureInfo.InvariantCulture);
+            else if (line.StartsWith("nonvoluntary_ctxt_switches:", StringComparison.Ordinal))
+                involuntary = long.Parse(line.AsSpan(line.IndexOf(':') + 1).Trim(), CultureInfo.InvariantCulture);
+        }
+        return (voluntary, involuntary);
     }
 }
