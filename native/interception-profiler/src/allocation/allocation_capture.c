@@ -141,17 +141,9 @@ alvk_status aip_allocation_end(aip_allocation_state *a, alvk_capture_summary *su
         return aip_sampled_end(a, summary);
     /* The resolution's place on the worker first: without it, the window stays open. */
     uint32_t slot = 0;
-    alvk_status reserved = a->port.reserve_worker(a->port.context, &slot);
-    uint32_t open = 2;
-    if (!atomic_compare_exchange_strong(&a->phase, &open, 3)) {
-        if (reserved == ALVK_OK)
-            a->port.release_worker(a->port.context, slot);
-        return ALVK_E_CAPTURE_NOT_ACTIVE;
-    }
-    if (reserved != ALVK_OK) {
-        atomic_store(&a->phase, 2);
-        return reserved;
-    }
+    alvk_status closing = aip_allocation_close_begin(a, &slot);
+    if (closing != ALVK_OK)
+        return closing;
     atomic_store(&a->active, 0);
     /* Refused, the callback keeps coming but finds the window closed: kept for diagnosis. */
     HRESULT hr = a->info->lpVtbl->SetEventMask2(a->info, a->base_mask_low, a->base_mask_high);

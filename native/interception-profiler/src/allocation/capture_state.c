@@ -47,3 +47,19 @@ void aip_allocation_reset_window(aip_allocation_state *a, const alvk_capture_opt
     atomic_fetch_add(&a->windows_opened, 1);
     a->begin_ns = aip_monotonic_ns();
 }
+
+alvk_status aip_allocation_close_begin(aip_allocation_state *a, uint32_t *slot)
+{
+    alvk_status reserved = a->port.reserve_worker(a->port.context, slot);
+    uint32_t open = 2;
+    if (!atomic_compare_exchange_strong(&a->phase, &open, 3)) {
+        if (reserved == ALVK_OK)
+            a->port.release_worker(a->port.context, *slot);
+        return ALVK_E_CAPTURE_NOT_ACTIVE;
+    }
+    if (reserved != ALVK_OK) {
+        atomic_store(&a->phase, 2);
+        return reserved;
+    }
+    return ALVK_OK;
+}

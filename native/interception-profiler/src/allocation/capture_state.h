@@ -70,4 +70,10 @@ void aip_allocation_walk(aip_allocation_state *a, aip_raw_sample *sample, uint32
  * checked and defaulted), before it opens; a new window id. */
 void aip_allocation_reset_window(aip_allocation_state *a, const alvk_capture_options *options);
 
+/* The first step of closing a window, both modes: the resolution's place on the worker
+ * reserved first (*slot), then the open window (phase 2) moved to closing (3). ALVK_OK, or
+ * ALVK_E_CAPTURE_NOT_ACTIVE (no window open) or the reservation's refusal: then nothing
+ * changed (the window stays open, no slot held). */
+alvk_status aip_allocation_close_begin(aip_allocation_state *a, uint32_t *slot);
+
 #endif

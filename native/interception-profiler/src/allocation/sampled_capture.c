@@ -292,17 +292,9 @@ alvk_status aip_sampled_begin(aip_allocation_state *a, const alvk_capture_option
 alvk_status aip_sampled_end(aip_allocation_state *a, alvk_capture_summary *summary)
 {
     uint32_t slot = 0;
-    alvk_status reserved = a->port.reserve_worker(a->port.context, &slot);
-    uint32_t open = 2;
-    if (!atomic_compare_exchange_strong(&a->phase, &open, 3)) {
-        if (reserved == ALVK_OK)
-            a->port.release_worker(a->port.context, slot);
-        return ALVK_E_CAPTURE_NOT_ACTIVE;
-    }
-    if (reserved != ALVK_OK) {
-        atomic_store(&a->phase, 2);
-        return reserved;
-    }
+    alvk_status closing = aip_allocation_close_begin(a, &slot);
+    if (closing != ALVK_OK)
+        return closing;
     uint64_t closed_ns = aip_monotonic_ns();
     atomic_store(&a->active, 0);
     while (atomic_load(&a->inflight) != 0)
