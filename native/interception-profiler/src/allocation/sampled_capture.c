@@ -117,8 +117,11 @@ static int stack_due(aip_allocation_state *a)
     uint32_t every = a->options.stack_every;
     if (t_stacks.window != window) {
         t_stacks.window = window;
+        /* The thread-local's address tells live threads apart; the window's event count so
+         * far tells apart a thread that reuses an exited one's thread-local block. */
+        uint64_t so_far = atomic_load_explicit(&a->window_events, memory_order_relaxed);
         aip_rng_seed(&t_stacks.rng, a->options.seed ^ (window * 0x9E3779B97F4A7C15ull) ^
-                                        (uint64_t)(uintptr_t)&t_stacks);
+                                        (uint64_t)(uintptr_t)&t_stacks ^ (so_far << 40));
         /* (32 random bits * every) >> 32: uniform in [0, every) up to 2^-32. */
         t_stacks.count = (uint32_t)(((aip_rng_next(&t_stacks.rng) >> 32) * every) >> 32);
     }
