@@ -61,7 +61,7 @@ extern "C" {
  * a library whose minor is greater or equal to its own.
  * ------------------------------------------------------------------------------------- */
 #define ALVK_ABI_VERSION_MAJOR 3
-#define ALVK_ABI_VERSION_MINOR 5
+#define ALVK_ABI_VERSION_MINOR 6
 #define ALVK_ABI_VERSION_PATCH 0
 
 #define ALVK_MAKE_VERSION(major, minor, patch) \
@@ -566,6 +566,20 @@ typedef enum alvk_relocation_kind {
     /* ABI 3.3. blob: the string's UTF-16LE code units (an even length; 0 for ""), for an
      * ldstr operand; the token is a user string (DefineUserString). */
     ALVK_RELOCATION_USER_STRING = 6,
+    /* ABI 3.6. blob: exactly 8 bytes, the little-endian module_id (alvk_module_identify) of
+     * a loaded, non-collectible module; the token is an AssemblyRef of the target's module to
+     * that module's assembly: the module's own AssemblyRef with the same name (compared
+     * without regard to ASCII case, as the binder does) when it has one, else one defined with
+     * the assembly's name, version, culture and public key, cached per module epoch, as the
+     * direct call's (alvk_dispatch_path). il_offset ALVK_RELOCATION_NO_OPERAND, no name, no
+     * parent: it exists to be the parent (parent_relocation) of TYPE_REF relocations, so a
+     * generation can name types and members of an assembly its module does not reference
+     * yet (the caller checks that the target's load context resolves that name to that
+     * assembly). On the worker: ALVK_E_UNKNOWN_MODULE or ALVK_E_MODULE_UNLOADED when no live
+     * module has that id, ALVK_E_MODULE_COLLECTIBLE for a collectible one,
+     * ALVK_E_METADATA_EMIT_FAILED when the definition fails; the generation ends REJECTED
+     * with that relocation as its failing index. */
+    ALVK_RELOCATION_ASSEMBLY_REF = 7,
     ALVK_RELOCATION_KIND_MAX_ENUM = 0x7FFFFFFF
 } alvk_relocation_kind;
 
@@ -987,6 +1001,32 @@ ALVK_API alvk_status ALVK_CALL alvk_patch_install_batch(const alvk_install_reque
                                                        uint32_t count,
                                                        alvk_patch_handle *handles,
                                                        alvk_status *statuses);
+
+/* ABI 3.6. Submits `count` generations (1..ALVK_MAX_BATCH_REQUESTS, else
+ * ALVK_E_LIMIT_EXCEEDED) as one command, all or nothing, with one ReJIT request for all their
+ * targets (and their inliners). NULL arrays: ALVK_E_NULL_ARGUMENT. `generations` is an array
+ * of `count` generations, each generations[0].size bytes long (the stride; every size must
+ * equal it, else ALVK_E_STRUCT_SIZE for the first that differs). At once, every generation is
+ * checked as alvk_generation_submit checks it (the stale-generation check included); two on
+ * one target (module copy and token) are ALVK_E_DUPLICATE_TARGET; the batch is one ReJIT
+ * request, so all take one ALVK_INSTALL_INLINER_FALLBACK flag: the first that differs from
+ * the first generation's is ALVK_E_INVALID_FLAGS (ALVK_INSTALL_UNVERIFIABLE may differ). If
+ * any fails, nothing is queued and no state changes: statuses[i] says each generation's
+ * result (ALVK_E_BATCH_ABORTED for those that passed; every one ALVK_E_INTERNAL when memory
+ * ran out) and the call returns the first failure. Else the batch is queued: handles[i] and
+ * ids[i] name each target's patch and new generation (statuses[i] ALVK_OK), and
+ * alvk_last_command the batch's one command. On the worker every generation's stack-type
+ * check, member check and emission run before any body is published; one failure rejects the
+ * whole batch: that generation ends REJECTED with its own status and failing index, the
+ * others REJECTED with ALVK_E_BATCH_ABORTED, and every target keeps the body it had (a patch
+ * the batch created for a target without one ends as a refused install does). The command's
+ * result (alvk_command_wait) is ALVK_OK when every generation was requested, else the first
+ * failure; each generation's own result is alvk_generation_get_result. */
+ALVK_API alvk_status ALVK_CALL alvk_generation_submit_batch(const alvk_generation *generations,
+                                                           uint32_t count,
+                                                           alvk_patch_handle *handles,
+                                                           alvk_generation_id *ids,
+                                                           alvk_status *statuses);
 
 /* Queues this owner's removal; the last owner's removal restores the original body, in
  * the target and in callers that had inlined it. */

@@ -13,7 +13,7 @@ namespace AlvorKit.Interception.Native;
 public static class AlvkConstants
 {
     public const uint AbiVersionMajor = 3;
-    public const uint AbiVersionMinor = 5;
+    public const uint AbiVersionMinor = 6;
     public const uint AbiVersionPatch = 0;
     public const uint MaxAllowlistEntries = 32;
     public const uint MaxModuleNameLength = 127;
@@ -197,6 +197,7 @@ public enum AlvkRelocationKind : int
     MethodSpec = 4,
     TypeRef = 5,
     UserString = 6,
+    AssemblyRef = 7,
 }
 
 /// <summary>alvk_stack_type.</summary>
@@ -614,6 +615,7 @@ public unsafe partial struct AlvkExports
     public delegate* unmanaged<ulong, ulong, ulong, AlvkStatus> PatchReplace;
     public delegate* unmanaged<ulong, ulong, AlvkReplacement*, AlvkStatus> PatchReplaceWith;
     public delegate* unmanaged<AlvkInstallRequest*, uint, ulong*, AlvkStatus*, AlvkStatus> PatchInstallBatch;
+    public delegate* unmanaged<AlvkGeneration*, uint, ulong*, ulong*, AlvkStatus*, AlvkStatus> GenerationSubmitBatch;
     public delegate* unmanaged<ulong, ulong, AlvkStatus> PatchRemove;
     public delegate* unmanaged<ulong, uint, AlvkStatus> PatchWait;
     public delegate* unmanaged<ulong> LastCommand;
@@ -643,6 +645,7 @@ public unsafe partial struct AlvkExports
         "alvk_patch_replace",
         "alvk_patch_replace_with",
         "alvk_patch_install_batch",
+        "alvk_generation_submit_batch",
         "alvk_patch_remove",
         "alvk_patch_wait",
         "alvk_last_command",
@@ -674,6 +677,7 @@ public unsafe partial struct AlvkExports
         e.PatchReplace = (delegate* unmanaged<ulong, ulong, ulong, AlvkStatus>)NativeLibrary.GetExport(library, "alvk_patch_replace");
         e.PatchReplaceWith = (delegate* unmanaged<ulong, ulong, AlvkReplacement*, AlvkStatus>)NativeLibrary.GetExport(library, "alvk_patch_replace_with");
         e.PatchInstallBatch = (delegate* unmanaged<AlvkInstallRequest*, uint, ulong*, AlvkStatus*, AlvkStatus>)NativeLibrary.GetExport(library, "alvk_patch_install_batch");
+        e.GenerationSubmitBatch = (delegate* unmanaged<AlvkGeneration*, uint, ulong*, ulong*, AlvkStatus*, AlvkStatus>)NativeLibrary.GetExport(library, "alvk_generation_submit_batch");
         e.PatchRemove = (delegate* unmanaged<ulong, ulong, AlvkStatus>)NativeLibrary.GetExport(library, "alvk_patch_remove");
         e.PatchWait = (delegate* unmanaged<ulong, uint, AlvkStatus>)NativeLibrary.GetExport(library, "alvk_patch_wait");
         e.LastCommand = (delegate* unmanaged<ulong>)NativeLibrary.GetExport(library, "alvk_last_command");
@@ -695,7 +699,7 @@ public unsafe partial struct AlvkExports
 /// <summary>What the header declares, for the strict check and the layout test.</summary>
 public static class AlvkAbiManifest
 {
-    public const int FunctionCount = 25;
+    public const int FunctionCount = 26;
     public const int EnumCount = 13;
     public const int StructCount = 19;
 

@@ -385,3 +385,19 @@ ALVK_API alvk_status ALVK_CALL alvk_patch_install_batch(const alvk_install_reque
     free(full);
     return status;
 }
+
+/* ABI 3.6 contract placeholder: the batch is being built (issue 14); refuses every call. */
+ALVK_API alvk_status ALVK_CALL alvk_generation_submit_batch(const alvk_generation *generations,
+                                                            uint32_t count,
+                                                            alvk_patch_handle *handles,
+                                                            alvk_generation_id *ids,
+                                                            alvk_status *statuses)
+{
+    (void)generations;
+    (void)count;
+    (void)handles;
+    (void)ids;
+    (void)statuses;
+    t_last_command = 0;
+    return ALVK_E_INTERNAL;
+}
