@@ -232,6 +232,80 @@ static void rollback_returns_to_the_last_body_that_compiled(void **state)
     close_patch();
 }
 
+/* The JIT rejected generation 2 (ReJIT ID 7 started twice) and the rollback made generation 1
+ * current again; a caller still running version 7 starts it a third time before the rollback's
+ * request takes over. That start, and its finish, belong to version 7: generation 1 stays
+ * REQUESTED, then turns ACTIVE on its own version (ID 8), never FAILED. */
+static void an_older_version_compiling_after_a_rollback_is_not_the_current(void **state)
+{
+    (void)state;
+    open_patch();
+    alvk_generation_id g1 = 0, g2 = 0, back = 0;
+    uint32_t index = 0;
+    assert_int_equal(aip_rejit_begin_generation(&st, patch_index, 1, 0, &g1), ALVK_OK);
+    aip_prepared_rejit *s1 = snapshot(g1);
+    aip_prepared_release(aip_rejit_publish(&st, patch_index, s1));
+    aip_rejit_generation_requested(&st, patch_index, g1, NULL);
+    assert_int_equal(aip_rejit_generation_started(&st, MODULE, TOKEN, 6, &index), 0);
+    assert_int_equal(aip_rejit_generation_finished(&st, MODULE, TOKEN, 6, 0, &index), 0);
+    assert_int_equal(state_of(g1), ALVK_GENERATION_ACTIVE);
+    assert_int_equal(aip_rejit_begin_generation(&st, patch_index, 1, g1, &g2), ALVK_OK);
+    aip_rejit_generation_requested(&st, patch_index, g2,
+                                   aip_rejit_publish(&st, patch_index, snapshot(g2)));
+    /* A tier-up of version 6 finishing now is generation 1's, not generation 2's. */
+    assert_int_equal(aip_rejit_generation_started(&st, MODULE, TOKEN, 6, &index), 0);
+    assert_int_equal(aip_rejit_generation_finished(&st, MODULE, TOKEN, 6, 0, &index), 0);
+    assert_int_equal(state_of(g2), ALVK_GENERATION_REQUESTED);
+    assert_int_equal(aip_rejit_generation_started(&st, MODULE, TOKEN, 7, &index), 0);
+    assert_int_equal(aip_rejit_generation_started(&st, MODULE, TOKEN, 7, &index), 1);
+    assert_int_equal(state_of(g2), ALVK_GENERATION_FAILED);
+    aip_prepared_rejit *taken = NULL;
+    assert_int_equal(aip_rejit_take_rollback(&st, patch_index, &taken, &back), 1);
+    assert_int_equal(back, g1);
+    aip_request_mark mark;
+    memset(&mark, 0, sizeof mark);
+    mark.index = patch_index;
+    mark.id = back;
+    aip_prepared_release(aip_rejit_publish(&st, patch_index, taken));
+    aip_rejit_mark_requested(&st, &mark, 1, 1);
+    assert_int_equal(state_of(g1), ALVK_GENERATION_REQUESTED);
+    /* Version 7 again, on a thread the rollback's request has not reached yet. */
+    assert_int_equal(aip_rejit_generation_started(&st, MODULE, TOKEN, 7, &index), 0);
+    assert_int_equal(aip_rejit_generation_finished(&st, MODULE, TOKEN, 7, (int32_t)0x8013150A,
+                                                   &index),
+                     0);
+    assert_int_equal(state_of(g1), ALVK_GENERATION_REQUESTED);
+    uint32_t due = 99;
+    assert_int_equal(aip_rejit_next_rollback(&st, &due), 0);
+    assert_int_equal(aip_rejit_generation_started(&st, MODULE, TOKEN, 8, &index), 0);
+    assert_int_equal(aip_rejit_generation_finished(&st, MODULE, TOKEN, 8, 0, &index), 0);
+    assert_int_equal(state_of(g1), ALVK_GENERATION_ACTIVE);
+    close_patch();
+}
+
+/* A refused request gives the replaced version its callbacks back. */
+static void a_refused_request_restores_the_version_floor(void **state)
+{
+    (void)state;
+    open_patch();
+    alvk_generation_id g1 = 0, g2 = 0;
+    uint32_t index = 0;
+    assert_int_equal(aip_rejit_begin_generation(&st, patch_index, 1, 0, &g1), ALVK_OK);
+    aip_prepared_release(aip_rejit_publish(&st, patch_index, snapshot(g1)));
+    aip_rejit_generation_requested(&st, patch_index, g1, NULL);
+    assert_int_equal(aip_rejit_generation_started(&st, MODULE, TOKEN, 4, &index), 0);
+    assert_int_equal(aip_rejit_begin_generation(&st, patch_index, 1, g1, &g2), ALVK_OK);
+    aip_request_mark mark;
+    memset(&mark, 0, sizeof mark);
+    mark.index = patch_index;
+    mark.id = g2;
+    aip_rejit_mark_requested(&st, &mark, 1, 1);
+    aip_rejit_unmark_requested(&st, &mark, 1, (int32_t)0x80070057);
+    assert_int_equal(aip_rejit_generation_finished(&st, MODULE, TOKEN, 4, 0, &index), 0);
+    assert_int_equal(state_of(g1), ALVK_GENERATION_ACTIVE);
+    close_patch();
+}
+
 /* Owner 1's body compiled, owner 2's was rejected by the JIT and rolled back: when owner 1
  * leaves, the successor is not owner 2's rejected body but the original (owner 2 set no body
  * that ran). */
@@ -455,6 +529,8 @@ int main(void)
         cmocka_unit_test(an_error_inside_the_request_fails_the_generation),
         cmocka_unit_test(a_refused_request_is_undone),
         cmocka_unit_test(an_unload_clears_the_rollback_count),
+        cmocka_unit_test(an_older_version_compiling_after_a_rollback_is_not_the_current),
+        cmocka_unit_test(a_refused_request_restores_the_version_floor),
     };
     return cmocka_run_group_tests(tests, NULL, free_table);
 }

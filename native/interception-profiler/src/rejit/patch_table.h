@@ -60,6 +60,11 @@ typedef struct aip_patch {
     uint8_t rollback_due;                  /* a failure was seen; the worker rolls back */
     uint64_t started_rejit_id;             /* the target's last ReJITCompilationStarted ... */
     uint8_t started_open;                  /* ... not yet followed by ReJITCompilationFinished */
+    uint64_t rejit_seen_max;               /* the highest ReJIT ID a compilation started with */
+    uint64_t rejit_floor; /* rejit_seen_max when the current generation was requested: the
+                           * runtime numbers ReJIT IDs from one rising counter, so a callback
+                           * with an ID at or below it compiles an older version (a thread still
+                           * running the body the request replaced) and says nothing of this one */
     uint32_t history_next;
     aip_generation_entry history[AIP_GENERATION_HISTORY];
     uint64_t awaiting_compile_since; /* command time, until a compilation finishes */

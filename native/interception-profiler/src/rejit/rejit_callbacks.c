@@ -47,7 +47,8 @@ int aip_rejit_on_compilation(aip_rejit_state *st, ICorProfilerInfo15 *info, Func
     aip_rejit_record(st, key.module_id, key.token,
                      finished ? AIP_EVENT_FINISHED : AIP_EVENT_STARTED, status);
     if (finished)
-        return aip_rejit_generation_compiled(st, key.module_id, key.token, status, rollback_index);
+        return aip_rejit_generation_finished(st, key.module_id, key.token, rejit_id, status,
+                                             rollback_index);
     aip_rejit_record_inliner(st, key.module_id, key.token, rejit_id);
     return aip_rejit_generation_started(st, key.module_id, key.token, rejit_id, rollback_index);
 }

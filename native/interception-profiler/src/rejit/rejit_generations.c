@@ -125,6 +125,7 @@ void aip_patch_generation_requested(aip_patch *p, alvk_generation_id id,
         old->result.state = ALVK_GENERATION_SUPERSEDED;
     aip_prepared_release(replaced);
     p->current_generation = id;
+    p->rejit_floor = p->rejit_seen_max;
     aip_generation_entry *r = record_of(p, id);
     if (r != NULL)
         r->result.state = ALVK_GENERATION_REQUESTED;
@@ -149,6 +150,7 @@ void aip_rejit_mark_requested(aip_rejit_state *st, aip_request_mark *marks, uint
         m->previous = p->current_generation;
         m->was = old != NULL ? old->result.state : ALVK_GENERATION_PENDING;
         m->awaiting_since = p->awaiting_compile_since;
+        m->floor = p->rejit_floor;
         aip_patch_generation_requested(p, m->id, NULL);
         p->awaiting_compile_since = queued_ns;
         st->last_requested = (int32_t)m->index;
@@ -174,6 +176,7 @@ void aip_rejit_unmark_requested(aip_rejit_state *st, const aip_request_mark *mar
         if (old != NULL && old->result.state == ALVK_GENERATION_SUPERSEDED)
             old->result.state = m->was;
         p->awaiting_compile_since = m->awaiting_since;
+        p->rejit_floor = m->floor; /* the previous version's callbacks count again */
         p->telemetry.request_hresult = hresult;
     }
     aip_mutex_unlock(&st->lock);
@@ -234,7 +237,9 @@ int aip_rejit_generation_started(aip_rejit_state *st, uintptr_t module_id, uint3
     int rollback = 0;
     aip_mutex_lock(&st->lock);
     aip_patch *p = live_for(st, module_id, token, index);
-    if (p != NULL) {
+    if (p != NULL && rejit_id > p->rejit_floor) { /* else an older version's: not ours */
+        if (rejit_id > p->rejit_seen_max)
+            p->rejit_seen_max = rejit_id;
         if (p->started_open && p->started_rejit_id == rejit_id)
             rollback = fail_current(st, p, AIP_COMPILATION_UNREPORTED);
         p->started_open = 1;
@@ -244,12 +249,10 @@ int aip_rejit_generation_started(aip_rejit_state *st, uintptr_t module_id, uint3
     return rollback;
 }
 
-int aip_rejit_generation_compiled(aip_rejit_state *st, uintptr_t module_id, uint32_t token,
-                                  int32_t hresult, uint32_t *index)
+/* A compilation of the target's current version ended. Lock held. */
+static int compiled_locked(aip_rejit_state *st, aip_patch *p, int32_t hresult)
 {
     int rollback = 0;
-    aip_mutex_lock(&st->lock);
-    aip_patch *p = live_for(st, module_id, token, index);
     aip_generation_entry *r = p != NULL ? record_of(p, p->current_generation) : NULL;
     if (p != NULL)
         p->started_open = 0;
@@ -269,6 +272,24 @@ int aip_rejit_generation_compiled(aip_rejit_state *st, uintptr_t module_id, uint
             rollback = fail_current(st, p, hresult);
         }
     }
+    return rollback;
+}
+
+int aip_rejit_generation_compiled(aip_rejit_state *st, uintptr_t module_id, uint32_t token,
+                                  int32_t hresult, uint32_t *index)
+{
+    aip_mutex_lock(&st->lock);
+    int rollback = compiled_locked(st, live_for(st, module_id, token, index), hresult);
+    aip_mutex_unlock(&st->lock);
+    return rollback;
+}
+
+int aip_rejit_generation_finished(aip_rejit_state *st, uintptr_t module_id, uint32_t token,
+                                  uint64_t rejit_id, int32_t hresult, uint32_t *index)
+{
+    aip_mutex_lock(&st->lock);
+    aip_patch *p = live_for(st, module_id, token, index);
+    int rollback = p != NULL && rejit_id > p->rejit_floor ? compiled_locked(st, p, hresult) : 0;
     aip_mutex_unlock(&st->lock);
     return rollback;
 }

@@ -37,6 +37,7 @@ typedef struct aip_request_mark {
     alvk_generation_id previous; /* the current generation before */
     alvk_generation_state was;   /* its record's state before (SUPERSEDED now) */
     uint64_t awaiting_since;     /* the patch's awaiting_compile_since before */
+    uint64_t floor;              /* the patch's rejit_floor before */
 } aip_request_mark;
 /* Before RequestReJIT(WithInliners), under one lock for all `count` patches: each mark's
  * generation becomes current (REQUESTED) and its patch awaits compilation since queued_ns, so
@@ -64,6 +65,12 @@ int aip_rejit_generation_started(aip_rejit_state *st, uintptr_t module_id, uint3
  * ACTIVE, or FAILED. Returns 1 when a rollback must be queued. */
 int aip_rejit_generation_compiled(aip_rejit_state *st, uintptr_t module_id, uint32_t token,
                                   int32_t hresult, uint32_t *index);
+/* ReJITCompilationFinished for ReJIT ID `rejit_id`: as aip_rejit_generation_compiled, unless
+ * the ID is at or below the one the current generation was requested after (a compilation of
+ * the version the request replaced, still finishing on another thread, which says nothing of
+ * the current generation: it returns 0). Starts are filtered the same way. */
+int aip_rejit_generation_finished(aip_rejit_state *st, uintptr_t module_id, uint32_t token,
+                                  uint64_t rejit_id, int32_t hresult, uint32_t *index);
 /* A cause found after the fact for generation `id`, FAILED with AIP_COMPILATION_UNREPORTED:
  * the HRESULT the caller saw and the relocation it came from. Anything else is left alone. */
 void aip_rejit_generation_failure_cause(aip_rejit_state *st, uint32_t index, alvk_generation_id id,
