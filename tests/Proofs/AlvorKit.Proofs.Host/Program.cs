@@ -82,6 +82,8 @@ switch (mode)
         return Print(AlvorKit.Proofs.Host.OriginalPlanProof.Run());
     case "generations":
         return Print(AlvorKit.Proofs.Host.GenerationsProof.Run());
+    case "abi36":
+        return Print(AlvorKit.Proofs.Host.GenerationAbi36Proof.Run());
     case "abi33":
         return Print(AlvorKit.Proofs.Host.GenerationAbi33Proof.Run());
     case "members":
