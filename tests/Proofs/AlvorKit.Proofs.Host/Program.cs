@@ -17,6 +17,7 @@ using AlvorKit.Proofs.Reports;
 //   stress  - 1,000 install/replace/remove cycles on four threads while a caller runs
 //   generations - method generations: IL bodies with relocations of every kind, generic
 //             targets, a generation the JIT rejects, stale chains and refused submissions
+//   originalplans - GenerationPlan.FromOriginal: original bodies edited and applied, and ApplyMany
 //   members - generations naming members that do not exist (refused before any ReJIT), and
 //             members found only on base types (accepted)
 //   allocations countonly|sampled|full-storage|off [dir] - allocation capture windows
@@ -77,6 +78,8 @@ switch (mode)
         return Print(AlvorKit.Proofs.Host.CommandsProof.Run());
     case "memory":
         return Print(AlvorKit.Proofs.Host.MemoryProof.Run(args.Length > 1 ? int.Parse(args[1]) : 2000));
+    case "originalplans":
+        return Print(AlvorKit.Proofs.Host.OriginalPlanProof.Run());
     case "generations":
         return Print(AlvorKit.Proofs.Host.GenerationsProof.Run());
     case "abi36":

@@ -1,0 +1,134 @@
+using AlvorKit.Proofs.Reports;
+using Xunit;
+
+namespace AlvorKit.Proofs;
+
+/// <summary>
+/// GenerationPlan.FromOriginal in a profiled process, tiering on and off: a target's original
+/// IL read into an instruction list, edited, applied as a generation (the target's next call
+/// runs it), and removed (the original again). Unedited, the plan is a round trip; each edit
+/// changes exactly what it should: a counter at the start (once per call, even in a method whose
+/// loop branches back to offset 0), every return through a common epilogue, a call swapped for
+/// another method, a field load replaced by a call, across exception regions, generic methods
+/// and types, a struct receiver, ref and out parameters, and a mod's method the host does not
+/// reference (ASSEMBLY_REF). ApplyMany applies three plans at once, or none.
+/// </summary>
+public sealed class OriginalPlanProofs
+{
+    private static OriginalPlanReport Report(string tiering) => PatchReports.Get<OriginalPlanReport>(tiering, "originalplans");
+
+    private static OriginalPlanStep Step(string tiering, string name) => Report(tiering).Steps[name];
+
+    // Applied without a refusal, Active after the calls, and the original back after Remove.
+    private static void AssertApplied(OriginalPlanStep step, string before, string after, params string[] relocations)
+    {
+        Assert.True(step.Threw is null, $"Apply threw: {step.Threw}\n{step.Listing}");
+        Assert.True(step.Before == before, $"before: {step.Before}\n{step.Listing}");
+        Assert.True(step.After == after, $"after: {step.After}\n{step.Listing}");
+        Assert.True(step.State == "Active", $"state: {step.State}");
+        Assert.Equal(relocations, step.Relocations);
+        Assert.True(step.Removed == before, $"after Remove: {step.Removed}");
+    }
+
+    [Theory]
+    [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
+    public void TheUneditedOriginalIsARoundTrip(string tiering)
+    {
+        OriginalPlanStep step = Step(tiering, "roundTrip");
+        // Every token of the original is re-emitted as it is: no relocation at all.
+        AssertApplied(step, "4,13", "4,13");
+        Assert.Contains("mul", step.Listing);
+    }
+
+    [Theory]
+    [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
+    public void CodeInsertedAtTheStartRunsOncePerCall(string tiering) =>
+        AssertApplied(Step(tiering, "insertAtStart"), "2,3,4 counter+0", "2,3,4 counter+3");
+
+    [Theory]
+    [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
+    public void EveryReturnGoesThroughTheCommonEpilogue(string tiering) =>
+        // Both returns (x > 10 and the other) reach the epilogue; the result local is appended to
+        // the original's locals: one locals signature.
+        AssertApplied(Step(tiering, "redirectReturns"), "10,24", "1010,1024", "StandAloneSignature");
+
+    [Theory]
+    [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
+    public void ACallInsideTheOriginalIsSwappedForAnother(string tiering) =>
+        AssertApplied(Step(tiering, "replaceCalls"), "3,9 replaced 1", "31,121 replaced 1");
+
+    [Theory]
+    [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
+    public void AFieldLoadIsReplacedByACall(string tiering) =>
+        AssertApplied(Step(tiering, "replaceFieldLoads"), "6 replaced 1", "501 replaced 1");
+
+    [Theory]
+    [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
+    public void ExceptionRegionsAndALoopBackToOffsetZeroAreCarried(string tiering)
+    {
+        OriginalPlanReport report = Report(tiering);
+        Assert.True(report.GuardedLoopsToStart, "the original Guarded has no branch back to its first instruction");
+        OriginalPlanStep step = report.Steps["exceptionRegions"];
+        // 13 loops three times back to offset 0 and divides; 1 divides by zero (caught); the
+        // finally runs every call; the counter inserted at the start runs once per call.
+        AssertApplied(step, "10,-1,25 counter+0 finally+3", "1010,999,1025 counter+3 finally+3", "StandAloneSignature");
+        Assert.Contains(".try", step.Listing);
+        Assert.Contains("catch DivideByZeroException", step.Listing);
+        Assert.Contains("finally", step.Listing);
+        Assert.Contains("stsfld", step.Listing);
+    }
+
+    [Theory]
+    [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
+    public void AGenericMethodChangesForEveryInstantiation(string tiering) =>
+        // string.Concat(string, string) is new to the host's module: a TypeRef and a MemberRef.
+        AssertApplied(Step(tiering, "genericMethod"), "t:5 t:s t:2.5", "t:5! t:s! t:2.5!", "TypeRef", "MemberRef",
+            "StandAloneSignature");
+
+    [Theory]
+    [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
+    public void AMethodOfAGenericTypeChangesForEveryInstantiation(string tiering) =>
+        AssertApplied(Step(tiering, "genericType"), "h:7 h:x", "h:7! h:x!", "TypeRef", "MemberRef", "StandAloneSignature");
+
+    [Theory]
+    [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
+    public void AStructInstanceMethodStillChangesItsReceiver(string tiering) =>
+        AssertApplied(Step(tiering, "structInstance"), "6,14 value 7", "1006,1014 value 7", "StandAloneSignature");
+
+    [Theory]
+    [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
+    public void RefAndOutParametersAreCarried(string tiering) =>
+        AssertApplied(Step(tiering, "refOut"), "True,4 False,3 calls 2", "True,4 False,3 calls 202");
+
+    [Theory]
+    [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
+    public void AModsPublicStaticMethodIsCalledThroughANewAssemblyRef(string tiering)
+    {
+        OriginalPlanReport report = Report(tiering);
+        Assert.False(report.ModReferencedBefore, "the host already references AlvorKit.Proofs.GameMod");
+        // widget.Offset(x) = Base + x swapped for the mod's WidgetOffset = Base * 7 + x.
+        AssertApplied(report.Steps["assemblyRef"], "5 replaced 1", "17 replaced 1", "AssemblyRef", "TypeRef", "MemberRef");
+        Assert.True(report.ModReferencedAfter, "the generation's AssemblyRef is not in the host's metadata");
+        Assert.StartsWith("PlanException: ", report.CollectibleRefusal);
+        Assert.Contains("AlvorKit.Proofs.GameMod is collectible", report.CollectibleRefusal);
+    }
+
+    [Theory]
+    [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
+    public void ApplyManyAppliesEveryPlanOrNone(string tiering)
+    {
+        OriginalBatchReport batch = Report(tiering).Batch;
+        Assert.Equal("1,2,3", batch.Before);
+        Assert.True(batch.Applied == "101,102,103", batch.Applied);
+        // Refused by the third plan's own stack-type check: nothing reached the profiler.
+        Assert.Equal("BatchInstallException status none", batch.PlanRefusal);
+        Assert.Equal(["2 StackTypeMismatchException "], batch.PlanRefusals);
+        Assert.Equal("101,102,103", batch.AfterPlanRefusal);
+        // Refused by the profiler's worker: the third with its own status, the others aborted with it.
+        Assert.Equal("BatchInstallException status StackTypeMismatch", batch.WorkerRefusal);
+        Assert.Equal(["0 PatchException BatchAborted", "1 PatchException BatchAborted", "2 StackTypeMismatchException StackTypeMismatch"],
+            batch.WorkerRefusals);
+        Assert.Equal("101,102,103", batch.AfterWorkerRefusal);
+        Assert.Equal("1,2,3", batch.Removed);
+    }
+}
