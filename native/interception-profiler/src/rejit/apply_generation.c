@@ -165,8 +165,8 @@ static alvk_status prepare_generation(const aip_apply_env *env, uint32_t index,
     uint32_t failing = 0;
     *metadata_hr = S_OK;
     alvk_status status =
-        aip_emit_generation(env->emitter, target->module_id, g, x->body, code_offset, x->blob,
-                            x->results, &failing, metadata_hr);
+        aip_emit_generation(env->emitter, env->catalog, target->module_id, g, x->body, code_offset,
+                            x->blob, x->results, &failing, metadata_hr);
     aip_rejit_generation_relocations(env->rejit, index, id, x->results,
                                      status == ALVK_OK ? g->relocation_count : failing + 1,
                                      *metadata_hr);
