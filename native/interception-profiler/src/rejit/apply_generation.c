@@ -712,6 +712,15 @@ alvk_status aip_apply_install_held(const aip_apply_env *env, const aip_patch_com
     return install_or_replace(&holding, c, p, why, a);
 }
 
+alvk_status aip_apply_generation_held(const aip_apply_env *env, aip_staged_generation *s,
+                                      const aip_patch *p, aip_refusal *why, aip_rejit_applied *a,
+                                      aip_held_publish *held)
+{
+    aip_apply_env holding = *env;
+    holding.held = held;
+    return run_generation(&holding, s, p, why, a);
+}
+
 void aip_apply_record_refusal(const aip_apply_env *env, uint32_t index, alvk_generation_id id,
                               alvk_status status, const aip_refusal *why)
 {
