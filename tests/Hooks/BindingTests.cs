@@ -217,4 +217,19 @@ public sealed class BindingTests
             HookBinder.Bind(Damage, Hook(nameof(Hooks.WithOriginal)), HookKind.Prefix).Arguments[0].Source);
         Assert.Equal(HookSource.Args, HookBinder.Bind(Damage, Hook(nameof(Hooks.WithArgs)), HookKind.Prefix).Arguments[0].Source);
     }
+
+    [Fact]
+    public void RefStructsAreNeverBoxed()
+    {
+        MethodInfo length = typeof(SpanTargets).GetMethod(nameof(SpanTargets.Length))!;
+
+        Assert.Equal(HookPassing.Value,
+            HookBinder.Bind(length, typeof(SpanHooks).GetMethod(nameof(SpanHooks.ByValue))!, HookKind.Prefix).Arguments[0].Passing);
+        HookBindingException boxed = Refused(length, typeof(SpanHooks).GetMethod(nameof(SpanHooks.Boxed))!);
+        Assert.Equal(HookBindingKind.ParameterType, boxed.Kind);
+        Assert.Contains("cannot be boxed", boxed.Message, StringComparison.Ordinal);
+        HookBindingException args = Refused(length, typeof(SpanHooks).GetMethod(nameof(SpanHooks.AllArgs))!);
+        Assert.Equal(HookBindingKind.ParameterType, args.Kind);
+        Assert.Contains("cannot be boxed into an object[]", args.Message, StringComparison.Ordinal);
+    }
 }

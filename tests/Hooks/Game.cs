@@ -196,3 +196,23 @@ public sealed class InstanceHooks
     {
     }
 }
+
+public static class SpanTargets
+{
+    public static int Length(ReadOnlySpan<int> values) => values.Length;
+}
+
+public static class SpanHooks
+{
+    public static void Boxed(object values)
+    {
+    }
+
+    public static void AllArgs(object[] __args)
+    {
+    }
+
+    public static void ByValue(ReadOnlySpan<int> values)
+    {
+    }
+}

@@ -215,4 +215,18 @@ public sealed partial class WeavingTests(ITestOutputHelper output)
             postfixes: [Hook(nameof(Hooks.RefResult))]));
         Assert.Contains("ldloc V_0 (ref int)", listing, StringComparison.Ordinal);
     }
+
+    [Fact]
+    public void ABodyWithJmpIsRefusedWithItsOwnKind()
+    {
+        MethodInfo forward = JmpAssembly.Forward;
+        BoundSet set = HookBinder.BindSet(forward, [], [Hook(nameof(Hooks.Nothing))], []);
+
+        HookBindingException e = Assert.Throws<HookBindingException>(() => HookWeaver.Weave(
+            HookComposition.Compose(forward, [new HookSetInfo(set, "mod", 0, "Hook call")]), preferCalli: false));
+
+        Assert.Equal(HookBindingKind.TargetUsesJmp, e.Kind);
+        Assert.Same(forward, e.Target);
+        Assert.Contains("JmpTarget.Forward(int) cannot be hooked: its body uses jmp", e.Message, StringComparison.Ordinal);
+    }
 }

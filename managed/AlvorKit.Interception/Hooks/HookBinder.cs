@@ -191,6 +191,11 @@ internal static class HookBinder
             case "__originalMethod":
                 return OriginalMethod();
             case "__args":
+                if (target.GetParameters().FirstOrDefault(p => !Boxable(Unref(p.ParameterType))) is { } unboxable)
+                    throw Refuse(HookBindingKind.ParameterType, hook, target, i, null, Names.Of(type),
+                        $"Parameter {i} ('__args') of the {hookName}: parameter '{unboxable.Name}' of {Names.Of(target)} is " +
+                        $"{Names.Of(unboxable.ParameterType)}, which cannot be boxed into an object[]. Take the arguments " +
+                        $"by name instead: {Declaration(hook, i, null)}.");
                 return Exact(typeof(object[]), HookSource.Args, "object[] (boxed copies, written back after the hook)");
         }
         ParameterInfo[] targetParameters = target.GetParameters();
@@ -240,7 +245,8 @@ internal static class HookBinder
                 return new HookArgument(HookSource.Instance, HookPassing.Value, 0, declaring, type);
             if (!generic && type == declaring)
                 return new HookArgument(HookSource.Instance, HookPassing.Load, 0, declaring, type);
-            if (type == typeof(object) || (!generic && !type.IsByRef && type.IsInterface && type.IsAssignableFrom(declaring)))
+            if (Boxable(declaring) &&
+                (type == typeof(object) || (!generic && !type.IsByRef && type.IsInterface && type.IsAssignableFrom(declaring))))
                 return new HookArgument(HookSource.Instance, HookPassing.LoadBox, 0, declaring, type);
             string what = generic
                 ? "object (the struct boxed: its type involves the target's generic parameters)"
@@ -257,7 +263,7 @@ internal static class HookBinder
                     return new HookArgument(HookSource.Result, HookPassing.Value, -1, element, type);
                 if (!element.ContainsGenericParameters && type == element)
                     return new HookArgument(HookSource.Result, HookPassing.Load, -1, element, type);
-                if (type == typeof(object))
+                if (type == typeof(object) && Boxable(element))
                     return new HookArgument(HookSource.Result, HookPassing.LoadBox, -1, element, type);
                 throw Mismatch($"{Names.Of(returns)} (the returned reference), {Names.Of(element)} or object",
                     Names.Of(returns), $"the result of {Names.Of(target)}, a reference");
@@ -305,7 +311,7 @@ internal static class HookBinder
                     return new HookArgument(HookSource.Argument, HookPassing.Value, slot, element, type);
                 if (!element.ContainsGenericParameters && type == element)
                     return new HookArgument(HookSource.Argument, HookPassing.Load, slot, element, type);
-                if (type == typeof(object))
+                if (type == typeof(object) && Boxable(element))
                     return new HookArgument(HookSource.Argument, HookPassing.LoadBox, slot, element, type);
                 throw Mismatch(element.ContainsGenericParameters
                         ? $"{Names.Of(p)} or object (boxed: its type involves the target's generic parameters)"
@@ -329,9 +335,11 @@ internal static class HookBinder
                 return new HookArgument(source, HookPassing.Value, slot, p, type);
             if (type == p.MakeByRefType())
                 return new HookArgument(source, HookPassing.Address, slot, p, type);
-            if (type == typeof(object))
+            if (type == typeof(object) && Boxable(p))
                 return new HookArgument(source, p.IsValueType ? HookPassing.Box : HookPassing.Value, slot, p, type);
-            throw Mismatch($"{Names.Of(p)}, ref {Names.Of(p)} (to change it) or object (boxed)", Names.Of(p), what);
+            throw Mismatch(Boxable(p)
+                ? $"{Names.Of(p)}, ref {Names.Of(p)} (to change it) or object (boxed)"
+                : $"{Names.Of(p)} or ref {Names.Of(p)} (a {Names.Of(p)} cannot be boxed)", Names.Of(p), what);
         }
 
         HookBindingException Mismatch(string expected, string fix, string what) =>
@@ -359,6 +367,11 @@ internal static class HookBinder
         }
         return $"{(forceStatic ? "static " : "")}{returnType ?? Names.Of(hook.ReturnType)} {hook.Name}({string.Join(", ", parts)})";
     }
+
+    /// <summary>Whether a value of `type` can be boxed (not a ref struct, a pointer or a function pointer).</summary>
+    private static bool Boxable(Type type) => !type.IsByRefLike && !type.IsPointer && !type.IsFunctionPointer;
+
+    private static Type Unref(Type type) => type.IsByRef ? type.GetElementType()! : type;
 
     private static string TypeOf(ParameterInfo p)
     {
