@@ -369,11 +369,17 @@ public sealed partial class Interceptor : IDisposable
         try
         {
             DefaultOwner.Dispose();
-            DisposeHooks();
         }
         finally
         {
-            _disposed = true;
+            try
+            {
+                DisposeHooks();
+            }
+            finally
+            {
+                _disposed = true;
+            }
         }
     }
 
