@@ -576,7 +576,12 @@ typedef enum alvk_relocation_kind {
      * generation can name types and members of an assembly its module does not reference
      * yet (the caller checks that the target's load context resolves that name to that
      * assembly). On the worker: ALVK_E_UNKNOWN_MODULE or ALVK_E_MODULE_UNLOADED when no live
-     * module has that id, ALVK_E_MODULE_COLLECTIBLE for a collectible one,
+     * module has that id (ALVK_E_CATALOG_FULL when it is not found and the catalog dropped
+     * loads: it may be one of them), ALVK_E_MODULE_COLLECTIBLE for a collectible one,
+     * ALVK_E_RELOCATION_MALFORMED when it is the target's own module (its types are TypeDefs),
+     * ALVK_E_METADATA_FAILED (the HRESULT in the relocation's result) when that module's
+     * assembly identity cannot be read, ALVK_E_LIMIT_EXCEEDED when its name, culture or public
+     * key exceed the profiler's bounds (511 UTF-16 units, 127, 2048 bytes),
      * ALVK_E_METADATA_EMIT_FAILED when the definition fails; the generation ends REJECTED
      * with that relocation as its failing index. */
     ALVK_RELOCATION_ASSEMBLY_REF = 7,
