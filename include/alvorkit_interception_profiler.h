@@ -576,7 +576,12 @@ typedef enum alvk_relocation_kind {
      * generation can name types and members of an assembly its module does not reference
      * yet (the caller checks that the target's load context resolves that name to that
      * assembly). On the worker: ALVK_E_UNKNOWN_MODULE or ALVK_E_MODULE_UNLOADED when no live
-     * module has that id, ALVK_E_MODULE_COLLECTIBLE for a collectible one,
+     * module has that id (ALVK_E_CATALOG_FULL when it is not found and the catalog dropped
+     * loads: it may be one of them), ALVK_E_MODULE_COLLECTIBLE for a collectible one,
+     * ALVK_E_RELOCATION_MALFORMED when it is the target's own module (its types are TypeDefs),
+     * ALVK_E_METADATA_FAILED (the HRESULT in the relocation's result) when that module's
+     * assembly identity cannot be read, ALVK_E_LIMIT_EXCEEDED when its name, culture or public
+     * key exceed the profiler's bounds (511 UTF-16 units, 127, 2048 bytes),
      * ALVK_E_METADATA_EMIT_FAILED when the definition fails; the generation ends REJECTED
      * with that relocation as its failing index. */
     ALVK_RELOCATION_ASSEMBLY_REF = 7,
@@ -1009,11 +1014,12 @@ ALVK_API alvk_status ALVK_CALL alvk_patch_install_batch(const alvk_install_reque
  * equal it, else ALVK_E_STRUCT_SIZE for the first that differs). At once, every generation is
  * checked as alvk_generation_submit checks it (the stale-generation check included); two on
  * one target (module copy and token) are ALVK_E_DUPLICATE_TARGET; the batch is one ReJIT
- * request, so all take one ALVK_INSTALL_INLINER_FALLBACK flag: the first that differs from
- * the first generation's is ALVK_E_INVALID_FLAGS (ALVK_INSTALL_UNVERIFIABLE may differ). If
- * any fails, nothing is queued and no state changes: statuses[i] says each generation's
- * result (ALVK_E_BATCH_ABORTED for those that passed; every one ALVK_E_INTERNAL when memory
- * ran out) and the call returns the first failure. Else the batch is queued: handles[i] and
+ * request, so all take one ALVK_INSTALL_INLINER_FALLBACK flag (a join takes its patch's):
+ * the first that differs from the first generation's is ALVK_E_INVALID_FLAGS
+ * (ALVK_INSTALL_UNVERIFIABLE may differ). If any fails, nothing is queued and no state
+ * changes: statuses[i] says each generation's result (ALVK_E_BATCH_ABORTED for those that
+ * passed; every one ALVK_E_INTERNAL when memory ran out, when an ended patch whose slot a new
+ * patch of the batch recycled stays recycled) and the call returns the first failure. Else the batch is queued: handles[i] and
  * ids[i] name each target's patch and new generation (statuses[i] ALVK_OK), and
  * alvk_last_command the batch's one command. On the worker every generation's stack-type
  * check, member check and emission run before any body is published; one failure rejects the

@@ -3,7 +3,9 @@
  * whose preparation the test decides: all prepared -> every body published and ONE ReJIT
  * request naming every target; one refused -> nothing published, no request, that entry's own
  * status and failing index, the others ALVK_E_BATCH_ABORTED, new patches REJECTED, a joined
- * patch keeping its body and owners; the request refused -> every previous body back. */
+ * patch keeping its body and owners; the request refused -> every previous body back. The
+ * same through the generation batch's own entries (aip_apply_generation_batch: staged
+ * generations, each resolved against fake metadata, checked and held as a submitted one). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -12,7 +14,10 @@
 
 #include <string.h>
 
+#include "emit/relocation_emit.h"
+#include "identity/sha256.h"
 #include "rejit/apply_batch.h"
+#include "rejit/apply_generation_batch.h"
 #include "rejit/rejit_batch.h"
 #include "rejit/rejit_events.h"
 #include "rejit/rejit_generations.h"
@@ -68,6 +73,7 @@ static HRESULT STDMETHODCALLTYPE plain(ICorProfilerInfo15 *This, ULONG count, Mo
 
 static aip_rejit_state st;
 static aip_module_catalog catalog;
+static uint32_t epoch = 3; /* the module's load epoch the requests name */
 static aip_apply_scratch scratch;
 static aip_apply_env env;
 
@@ -129,6 +135,7 @@ static void world(void)
     vtbl.RequestReJIT = plain;
     F.info.lpVtbl = &vtbl;
     assert_int_equal(aip_rejit_init(&st, ALVK_MIN_PATCH_CAPACITY), 0);
+    epoch = 3;
     memset(&env, 0, sizeof env);
     env.info = &F.info;
     env.rejit = &st;
@@ -144,10 +151,11 @@ static alvk_generation_id accept(test_batch *b, uint32_t fail_at)
     memset(b, 0, sizeof *b);
     b->count = N;
     b->fail_at = fail_at;
-    aip_rejit_request first = {AIP_REQUEST_GENERATION, &k_mvid, MODULE, 3, TOKEN, 0, 0, OWNER, 0};
+    aip_rejit_request first = {
+        AIP_REQUEST_GENERATION, &k_mvid, MODULE, epoch, TOKEN, 0, 0, OWNER, 0};
     aip_rejit_accepted a;
     assert_int_equal(aip_rejit_accept(&st, &first, &a), ALVK_OK);
-    aip_rejit_set_target(&st, a.index, MODULE, 3);
+    aip_rejit_set_target(&st, a.index, MODULE, epoch);
     aip_request_mark mark;
     memset(&mark, 0, sizeof mark);
     mark.index = a.index;
@@ -160,13 +168,13 @@ static alvk_generation_id accept(test_batch *b, uint32_t fail_at)
     aip_rejit_request r[N];
     alvk_status statuses[N];
     for (uint32_t i = 0; i < N; ++i) {
-        aip_rejit_request g = {AIP_REQUEST_GENERATION, &k_mvid, MODULE, 3, TOKEN + i, 0, 0, OWNER,
-                               i == 0 ? a.generation : 0};
+        aip_rejit_request g = {AIP_REQUEST_GENERATION, &k_mvid, MODULE, epoch, TOKEN + i, 0, 0,
+                               OWNER, i == 0 ? a.generation : 0};
         r[i] = g;
     }
     assert_int_equal(aip_rejit_accept_batch(&st, r, N, b->accepted, statuses), ALVK_OK);
     for (uint32_t i = 1; i < N; ++i) /* the worker sets a new patch's target as it resolves it */
-        aip_rejit_set_target(&st, b->accepted[i].index, MODULE, 3);
+        aip_rejit_set_target(&st, b->accepted[i].index, MODULE, epoch);
     b->queued_ns = aip_monotonic_ns();
     return a.generation;
 }
@@ -304,6 +312,236 @@ static void the_fallback_batch_is_one_plain_request(void **state)
     assert_int_equal(F.methods[3], TOKEN + 2);
 }
 
+/* ---- the generation batch's own entries (apply_generation_batch.c) ---------------------- */
+
+/* The loaded method of every target: `static void M()` whose body is `ret`. */
+static const uint8_t k_loaded[] = {0x06, 0x2A};      /* tiny, 1 byte of code: ret */
+static const uint8_t k_new_body[] = {0x0A, 0x00, 0x2A}; /* tiny, 2 bytes: nop; ret */
+static const uint8_t k_void_sig[] = {0x00, 0x00, 0x01};
+
+static IMetaDataImport2 fake_import;
+static IMetaDataImport2Vtbl import_vtbl;
+
+static HRESULT STDMETHODCALLTYPE module_metadata(ICorProfilerInfo15 *This, ModuleID module,
+                                                 DWORD flags, REFIID riid, IUnknown **out)
+{
+    (void)This, (void)flags, (void)riid;
+    assert_int_equal(module, MODULE);
+    *out = (IUnknown *)(void *)&fake_import;
+    return S_OK;
+}
+
+static HRESULT STDMETHODCALLTYPE il_body(ICorProfilerInfo15 *This, ModuleID module,
+                                         mdMethodDef method, LPCBYTE *body, ULONG *length)
+{
+    (void)This, (void)method;
+    assert_int_equal(module, MODULE);
+    *body = k_loaded;
+    *length = sizeof k_loaded;
+    return S_OK;
+}
+
+static ULONG STDMETHODCALLTYPE import_release(IMetaDataImport2 *This)
+{
+    (void)This;
+    return 0;
+}
+
+static BOOL STDMETHODCALLTYPE valid_token(IMetaDataImport2 *This, mdToken token)
+{
+    (void)This, (void)token;
+    return 1;
+}
+
+static HRESULT STDMETHODCALLTYPE method_props(IMetaDataImport2 *This, mdMethodDef method,
+                                              mdTypeDef *type, LPWSTR name, ULONG capacity,
+                                              ULONG *length, DWORD *attributes,
+                                              PCCOR_SIGNATURE *sig, ULONG *sig_length, ULONG *rva,
+                                              DWORD *impl)
+{
+    (void)This, (void)method, (void)name, (void)capacity, (void)length;
+    *type = 0x02000002u;
+    *attributes = 0x0016; /* public static */
+    *sig = k_void_sig;
+    *sig_length = sizeof k_void_sig;
+    *rva = 0x2050;
+    *impl = 0; /* IL, managed */
+    return S_OK;
+}
+
+static HRESULT STDMETHODCALLTYPE type_props(IMetaDataImport2 *This, mdTypeDef type, LPWSTR name,
+                                            ULONG capacity, ULONG *length, DWORD *flags,
+                                            mdToken *extends)
+{
+    (void)This, (void)type, (void)name, (void)capacity;
+    *length = 0;
+    *flags = 0;
+    *extends = 0; /* neither a TypeRef nor a TypeDef: not a value type */
+    return S_OK;
+}
+
+static HRESULT STDMETHODCALLTYPE generic_params(IMetaDataImport2 *This, HCORENUM *e, mdToken owner,
+                                                mdGenericParam *params, ULONG capacity,
+                                                ULONG *count)
+{
+    (void)This, (void)e, (void)owner, (void)params, (void)capacity;
+    *count = 0;
+    return S_FALSE;
+}
+
+static HRESULT STDMETHODCALLTYPE attribute_by_name(IMetaDataImport2 *This, mdToken owner,
+                                                   LPCWSTR name, const void **data, ULONG *length)
+{
+    (void)This, (void)owner, (void)name, (void)data, (void)length;
+    return S_FALSE;
+}
+
+static aip_emitter emitter;
+
+/* The world above, with a catalogued, allowed module whose methods the fake metadata
+ * describes, and an emitter: what aip_apply_generation_held resolves a target through. */
+static void generation_world(void)
+{
+    world();
+    vtbl.GetModuleMetaData = module_metadata;
+    vtbl.GetILFunctionBody = il_body;
+    import_vtbl.Release = import_release;
+    import_vtbl.IsValidToken = valid_token;
+    import_vtbl.GetMethodProps = method_props;
+    import_vtbl.GetTypeDefProps = type_props;
+    import_vtbl.EnumGenericParams = generic_params;
+    import_vtbl.GetCustomAttributeByName = attribute_by_name;
+    fake_import.lpVtbl = &import_vtbl;
+    memset(&catalog, 0, sizeof catalog);
+    assert_int_equal(aip_catalog_init(&catalog), 0);
+    assert_int_equal(aip_catalog_add(&catalog, MODULE, &k_mvid, "Game", 1, 0, &epoch), ALVK_OK);
+    memset(&emitter, 0, sizeof emitter);
+    assert_int_equal(aip_emitter_init(&emitter, &F.info), 0);
+    env.emitter = &emitter;
+}
+
+/* The batch accept() accepted, staged as alvk_generation_submit_batch stages it: generation i
+ * replaces target i's `ret` with `nop; ret`; `wrong_identity` names the entry built against
+ * another body (ALVK_E_BODY_IDENTITY_MISMATCH on the worker), N for none. */
+static aip_generation_batch *stage(const test_batch *t, alvk_generation_id prior0,
+                                   uint32_t wrong_identity)
+{
+    aip_generation_batch *b = aip_generation_batch_create(N);
+    assert_non_null(b);
+    b->command = t->accepted[0].command;
+    for (uint32_t i = 0; i < N; ++i) {
+        alvk_generation g;
+        memset(&g, 0, sizeof g);
+        g.size = sizeof g;
+        g.method_token = TOKEN + i;
+        g.module_mvid = k_mvid;
+        aip_sha256_digest(k_loaded, sizeof k_loaded, g.expected_body_identity);
+        if (i == wrong_identity)
+            g.expected_body_identity[0] ^= 1;
+        g.prior_generation = i == 0 ? prior0 : 0;
+        g.owner = OWNER;
+        g.body = k_new_body;
+        g.body_size = sizeof k_new_body;
+        g.flags = ALVK_INSTALL_UNVERIFIABLE; /* the stack check has its own tests */
+        aip_staged_generation *s = aip_generation_stage(&g);
+        assert_non_null(s);
+        s->index = t->accepted[i].index;
+        s->id = t->accepted[i].generation;
+        s->added_owner = (uint32_t)t->accepted[i].added_owner;
+        s->command = t->accepted[i].command;
+        s->queued_ns = t->queued_ns;
+        b->entries[i] = s;
+    }
+    return b;
+}
+
+static void staged_generations_publish_all_with_one_request(void **state)
+{
+    (void)state;
+    generation_world();
+    test_batch t;
+    alvk_generation_id in_force = accept(&t, N);
+    aip_generation_batch *b = stage(&t, in_force, N);
+    alvk_command_id command = b->command;
+    assert_int_equal(aip_apply_generation_batch(&b, &env), ALVK_OK);
+    assert_int_equal(F.with_inliners, 1);
+    assert_int_equal(F.count, N);
+    for (uint32_t i = 0; i < N; ++i) {
+        assert_int_equal(record_of(&t, i).result.state, ALVK_GENERATION_REQUESTED);
+        aip_prepared_rejit *body = aip_rejit_acquire_for(&st, MODULE, TOKEN + i);
+        assert_non_null(body);
+        assert_int_equal(body->generation, t.accepted[i].generation);
+        aip_prepared_release(body);
+    }
+    assert_int_equal(command_result(command), ALVK_OK);
+}
+
+static void a_refused_staged_generation_publishes_nothing(void **state)
+{
+    (void)state;
+    generation_world();
+    test_batch t;
+    alvk_generation_id in_force = accept(&t, N);
+    /* Entry 0 (the joined target) is prepared, entry 1 refused, entry 2 never prepared. */
+    aip_generation_batch *b = stage(&t, in_force, 1);
+    alvk_command_id command = b->command;
+    assert_int_equal(aip_apply_generation_batch(&b, &env), ALVK_E_BODY_IDENTITY_MISMATCH);
+    assert_int_equal(F.with_inliners + F.plain, 0);
+    for (uint32_t i = 0; i < N; ++i) {
+        aip_generation_record r = record_of(&t, i);
+        assert_int_equal(r.result.state, ALVK_GENERATION_REJECTED);
+        assert_int_equal(r.result.status,
+                         i == 1 ? ALVK_E_BODY_IDENTITY_MISMATCH : ALVK_E_BATCH_ABORTED);
+    }
+    aip_patch joined;
+    aip_rejit_copy(&st, t.accepted[0].index, &joined);
+    assert_int_equal(joined.state, ALVK_PATCH_ACTIVE);
+    assert_int_equal(joined.current_generation, in_force);
+    assert_int_equal(joined.latest_generation, in_force); /* the next chains on it again */
+    assert_true(aip_rejit_has_owner(&st, t.accepted[0].index, OWNER));
+    aip_prepared_rejit *body = aip_rejit_acquire_for(&st, MODULE, TOKEN);
+    assert_non_null(body);
+    assert_int_equal(body->generation, in_force);
+    aip_prepared_release(body);
+    for (uint32_t i = 1; i < N; ++i) {
+        aip_patch p;
+        aip_rejit_copy(&st, t.accepted[i].index, &p);
+        assert_int_equal(p.state, ALVK_PATCH_REJECTED);
+        assert_int_equal(p.owner_count, 0);
+        assert_null(aip_rejit_acquire_for(&st, MODULE, TOKEN + i));
+    }
+    assert_int_equal(command_result(command), ALVK_E_BODY_IDENTITY_MISMATCH);
+}
+
+static void a_refused_request_of_staged_generations_restores_every_body(void **state)
+{
+    (void)state;
+    generation_world();
+    F.answer = E_FAIL;
+    test_batch t;
+    alvk_generation_id in_force = accept(&t, N);
+    aip_generation_batch *b = stage(&t, in_force, N);
+    alvk_command_id command = b->command;
+    assert_int_equal(aip_apply_generation_batch(&b, &env), ALVK_E_REJIT_FAILED);
+    assert_int_equal(F.with_inliners, 1);
+    assert_int_equal(F.count, N);
+    aip_patch joined;
+    aip_rejit_copy(&st, t.accepted[0].index, &joined);
+    assert_int_equal(joined.current_generation, in_force);
+    aip_prepared_rejit *body = aip_rejit_acquire_for(&st, MODULE, TOKEN);
+    assert_non_null(body);
+    assert_int_equal(body->generation, in_force);
+    aip_prepared_release(body);
+    for (uint32_t i = 0; i < N; ++i) {
+        aip_generation_record r = record_of(&t, i);
+        assert_int_equal(r.result.state, ALVK_GENERATION_REJECTED);
+        assert_int_equal(r.result.status, ALVK_E_REJIT_FAILED);
+        if (i > 0)
+            assert_null(aip_rejit_acquire_for(&st, MODULE, TOKEN + i));
+    }
+    assert_int_equal(command_result(command), ALVK_E_REJIT_FAILED);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -311,6 +549,9 @@ int main(void)
         cmocka_unit_test(one_refusal_publishes_nothing),
         cmocka_unit_test(a_refused_request_restores_every_previous_body),
         cmocka_unit_test(the_fallback_batch_is_one_plain_request),
+        cmocka_unit_test(staged_generations_publish_all_with_one_request),
+        cmocka_unit_test(a_refused_staged_generation_publishes_nothing),
+        cmocka_unit_test(a_refused_request_of_staged_generations_restores_every_body),
     };
     return cmocka_run_group_tests(tests, NULL, teardown);
 }

@@ -16,6 +16,7 @@
 #include "catalog/module_catalog.h"
 #include "coreclr/cor_guids.h"
 #include "coreclr/cor_metadata.h"
+#include "emit/assembly_identity.h"
 #include "emit/relocation_emit.h"
 #include "generation/generation_stack_check.h"
 #include "generation/generation_validate.h"
@@ -256,6 +257,7 @@ typedef struct fake {
     IMetaDataAssemblyEmit assembly_emit;
     const char *existing_ref; /* the target's second AssemblyRef's name, or NULL */
     HRESULT define_hr, identity_hr;
+    ULONG name_units; /* the length the Assembly row's name reports, or 0: "GameMod"'s */
     uint32_t defines, type_refs, member_refs, applies;
     mdToken type_ref_scope, member_ref_parent;
     WCHAR defined_name[32];
@@ -381,6 +383,8 @@ static HRESULT STDMETHODCALLTYPE assembly_props(IMetaDataAssemblyImport *This, m
     *key_length = 0;
     *hash = 0x8004;
     widen("GameMod", name, capacity, length);
+    if (F.name_units != 0)
+        *length = F.name_units;
     md->usMajorVersion = 1, md->usMinorVersion = 2, md->usBuildNumber = 3;
     md->usRevisionNumber = 4;
     md->cbLocale = 0;
@@ -608,6 +612,8 @@ static void refused_module_ids_fail_that_relocation(void **state)
         {GONE_MODULE, ALVK_E_MODULE_UNLOADED},
         {DYNAMIC_MODULE, ALVK_E_MODULE_COLLECTIBLE},
         {0xFFFFFFFFFFFFFFFFull, ALVK_E_UNKNOWN_MODULE},
+        /* The target's own module: its types are TypeDefs, never under an AssemblyRef. */
+        {TARGET_MODULE, ALVK_E_RELOCATION_MALFORMED},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         world_init();
@@ -623,6 +629,7 @@ static void refused_module_ids_fail_that_relocation(void **state)
         assert_int_equal(res[0].kind, ALVK_RELOCATION_ASSEMBLY_REF);
         /* Nothing touched the target's metadata, nothing was applied, the body is as it was. */
         assert_int_equal(F.defines + F.type_refs + F.member_refs + F.applies, 0);
+        assert_int_equal(F.metadata_calls, 0); /* refused before any metadata was opened */
         assert_memory_equal(body, x.body, x.g.body_size);
     }
     /* Without a catalog no module_id is known. */
@@ -640,7 +647,7 @@ static void refused_module_ids_fail_that_relocation(void **state)
     assert_int_equal(failing, 0);
 }
 
-static void metadata_failures_are_emit_failures_with_their_hresult(void **state)
+static void metadata_failures_fail_that_relocation_with_their_hresult(void **state)
 {
     (void)state;
     gen x;
@@ -657,13 +664,25 @@ static void metadata_failures_are_emit_failures_with_their_hresult(void **state)
     assert_int_equal(hr, (HRESULT)0x80131130);
     assert_int_equal(res[0].hresult, (HRESULT)0x80131130);
     assert_int_equal(F.type_refs + F.applies, 0);
-    /* The hooks' module's identity cannot be read. */
+    /* The hooks' module's identity cannot be read: a read failure, not an emission's. */
     world_init();
     F.identity_hr = E_FAIL;
-    assert_int_equal(emit(&x, body, res, &failing, &hr), ALVK_E_METADATA_EMIT_FAILED);
+    assert_int_equal(emit(&x, body, res, &failing, &hr), ALVK_E_METADATA_FAILED);
     assert_int_equal(failing, 0);
     assert_int_equal(hr, E_FAIL);
+    assert_int_equal(res[0].hresult, E_FAIL);
     assert_int_equal(F.defines + F.type_refs + F.applies, 0);
+    /* Its name exceeds the reader's bound (511 UTF-16 units): a limit, with no HRESULT. */
+    world_init();
+    F.name_units = AIP_ASSEMBLY_NAME_UNITS + 1;
+    assert_int_equal(emit(&x, body, res, &failing, &hr), ALVK_E_LIMIT_EXCEEDED);
+    assert_int_equal(failing, 0);
+    assert_int_equal(hr, S_OK);
+    assert_int_equal(F.defines + F.type_refs + F.applies, 0);
+    /* At the bound it is read. */
+    world_init();
+    F.name_units = AIP_ASSEMBLY_NAME_UNITS;
+    assert_int_equal(emit(&x, body, res, &failing, &hr), ALVK_OK);
 }
 
 int main(void)
@@ -680,7 +699,7 @@ int main(void)
         cmocka_unit_test(the_assembly_ref_is_defined_then_reused),
         cmocka_unit_test(the_modules_own_reference_is_found_by_name),
         cmocka_unit_test(refused_module_ids_fail_that_relocation),
-        cmocka_unit_test(metadata_failures_are_emit_failures_with_their_hresult),
+        cmocka_unit_test(metadata_failures_fail_that_relocation_with_their_hresult),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

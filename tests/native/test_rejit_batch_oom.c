@@ -1,6 +1,7 @@
 /* aip_rejit_accept_batch when memory runs out half way (malloc wrapped at link time: the
- * table's next chunk cannot be allocated): everything accepted so far is taken back, and a
- * patch the batch joined keeps its owners and its latest generation. Linux only (ld --wrap). */
+ * table's next chunk cannot be allocated): ALVK_E_INTERNAL for every request, everything
+ * accepted so far taken back, and a patch the batch joined keeps its owners and its latest
+ * generation (even one still queued); no generation ID is consumed. Linux only (ld --wrap). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -56,10 +57,9 @@ static void out_of_memory_takes_the_whole_batch_back(void **state)
     g_fail_malloc = 1;
     alvk_status status = aip_rejit_accept_batch(&st, requests, COUNT, accepted, statuses);
     g_fail_malloc = 0;
-    assert_int_equal(status, ALVK_E_PATCH_TABLE_FULL);
+    assert_int_equal(status, ALVK_E_INTERNAL);
     for (uint32_t i = 0; i < COUNT; ++i)
-        assert_int_equal(statuses[i],
-                         i == COUNT - 1 ? ALVK_E_PATCH_TABLE_FULL : ALVK_E_BATCH_ABORTED);
+        assert_int_equal(statuses[i], ALVK_E_INTERNAL);
     uint32_t live_after = 0;
     aip_rejit_counts(&st, &capacity, &allocated, &live_after);
     assert_int_equal(live_after, live);
@@ -105,10 +105,9 @@ static void out_of_memory_takes_a_generation_batch_back(void **state)
     g_fail_malloc = 1;
     alvk_status status = aip_rejit_accept_batch(&st, requests, COUNT, accepted, statuses);
     g_fail_malloc = 0;
-    assert_int_equal(status, ALVK_E_PATCH_TABLE_FULL);
+    assert_int_equal(status, ALVK_E_INTERNAL);
     for (uint32_t i = 0; i < COUNT; ++i)
-        assert_int_equal(statuses[i],
-                         i == COUNT - 1 ? ALVK_E_PATCH_TABLE_FULL : ALVK_E_BATCH_ABORTED);
+        assert_int_equal(statuses[i], ALVK_E_INTERNAL);
     uint32_t live_after = 0;
     aip_rejit_counts(&st, &capacity, &allocated, &live_after);
     assert_int_equal(live_after, live);
@@ -121,11 +120,67 @@ static void out_of_memory_takes_a_generation_batch_back(void **state)
     aip_rejit_destroy(&st);
 }
 
+/* A joined patch whose latest generation is still queued (latest != current): after the
+ * refusal its latest is that queued generation again, so the next generation chains on it;
+ * the refusal opened no generation (no ID consumed, the patch's records all kept). */
+static void out_of_memory_keeps_a_queued_latest_generation(void **state)
+{
+    (void)state;
+    assert_int_equal(aip_rejit_init(&st, 1024), 0);
+    aip_rejit_request first = {AIP_REQUEST_GENERATION, &k_mvid, MODULE, 3, TOKEN, 0, 0, 0xA1, 0};
+    aip_rejit_accepted a;
+    assert_int_equal(aip_rejit_accept(&st, &first, &a), ALVK_OK);
+    aip_rejit_set_target(&st, a.index, MODULE, 3);
+    aip_request_mark mark;
+    memset(&mark, 0, sizeof mark);
+    mark.index = a.index;
+    mark.id = a.generation;
+    aip_rejit_mark_requested(&st, &mark, 1, aip_monotonic_ns()); /* its body is current */
+    aip_rejit_finish_command(&st, a.index, a.command, ALVK_PATCH_ACTIVE, ALVK_OK,
+                             aip_monotonic_ns());
+    /* A second generation, accepted and still queued. */
+    aip_rejit_request second = {
+        AIP_REQUEST_GENERATION, &k_mvid, MODULE, 3, TOKEN, 0, 0, 0xA1, a.generation};
+    aip_rejit_accepted queued;
+    assert_int_equal(aip_rejit_accept(&st, &second, &queued), ALVK_OK);
+    const aip_patch *joined = aip_patch_at(&st, a.index);
+    assert_int_equal(joined->current_generation, a.generation);
+    assert_int_equal(joined->latest_generation, queued.generation);
+    alvk_generation_id last_id = st.last_generation_id;
+    for (uint32_t i = 0; i < COUNT; ++i) {
+        aip_rejit_request r = {AIP_REQUEST_GENERATION, &k_mvid, MODULE, 3, TOKEN + i, 0, 0, 0xA1,
+                               i == 0 ? queued.generation : 0};
+        requests[i] = r;
+    }
+    g_fail_malloc = 1;
+    alvk_status status = aip_rejit_accept_batch(&st, requests, COUNT, accepted, statuses);
+    g_fail_malloc = 0;
+    assert_int_equal(status, ALVK_E_INTERNAL);
+    for (uint32_t i = 0; i < COUNT; ++i)
+        assert_int_equal(statuses[i], ALVK_E_INTERNAL);
+    assert_int_equal(joined->latest_generation, queued.generation);
+    assert_int_equal(joined->current_generation, a.generation);
+    assert_int_equal(joined->pending, 1); /* the queued generation's command */
+    assert_int_equal(st.last_generation_id, last_id);
+    static aip_generation_record record;
+    assert_int_equal(aip_rejit_generation_lookup(&st, a.handle, a.generation, &record), ALVK_OK);
+    assert_int_equal(record.result.state, ALVK_GENERATION_REQUESTED);
+    assert_int_equal(aip_rejit_generation_lookup(&st, a.handle, queued.generation, &record),
+                     ALVK_OK);
+    assert_int_equal(record.result.state, ALVK_GENERATION_PENDING);
+    alvk_generation_id next = 0;
+    assert_int_equal(aip_rejit_begin_generation(&st, a.index, 1, queued.generation, &next),
+                     ALVK_OK);
+    assert_int_equal(next, last_id + 1);
+    aip_rejit_destroy(&st);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(out_of_memory_takes_the_whole_batch_back),
         cmocka_unit_test(out_of_memory_takes_a_generation_batch_back),
+        cmocka_unit_test(out_of_memory_keeps_a_queued_latest_generation),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -138,6 +138,18 @@ alvk_status aip_emit_assembly_ref(aip_emitter *e, ModuleID module,
     return status;
 }
 
+alvk_status aip_assembly_ref_module(aip_module_catalog *catalog, uint64_t module_id,
+                                    aip_module_entry *out)
+{
+    alvk_status status =
+        catalog == NULL || module_id == 0 || (uint64_t)(uintptr_t)module_id != module_id
+            ? ALVK_E_UNKNOWN_MODULE
+            : aip_catalog_find_copy(catalog, (uintptr_t)module_id, 0, out);
+    if (status == ALVK_OK && out->collectible)
+        status = ALVK_E_MODULE_COLLECTIBLE;
+    return status;
+}
+
 alvk_status aip_emit_module_assembly_ref(aip_emitter *e, aip_module_catalog *catalog,
                                          ModuleID module, uint64_t assembly_module,
                                          aip_assembly_ref_outcome *out, HRESULT *hr)
@@ -145,25 +157,21 @@ alvk_status aip_emit_module_assembly_ref(aip_emitter *e, aip_module_catalog *cat
     *hr = S_OK;
     memset(out, 0, sizeof *out);
     aip_module_entry entry;
-    alvk_status status =
-        catalog == NULL || assembly_module == 0 ||
-                (uint64_t)(uintptr_t)assembly_module != assembly_module
-            ? ALVK_E_UNKNOWN_MODULE
-            : aip_catalog_find_copy(catalog, (uintptr_t)assembly_module, 0, &entry);
+    alvk_status status = aip_assembly_ref_module(catalog, assembly_module, &entry);
     if (status != ALVK_OK)
         return status;
-    if (entry.collectible)
-        return ALVK_E_MODULE_COLLECTIBLE;
+    if (entry.module_id == module)
+        return ALVK_E_RELOCATION_MALFORMED;
     IUnknown *unknown = NULL;
     *hr = e->info->lpVtbl->GetModuleMetaData(e->info, entry.module_id, ofRead,
                                              &IID_IMetaDataImport2, &unknown);
     if (FAILED(*hr))
-        return ALVK_E_METADATA_EMIT_FAILED;
+        return ALVK_E_METADATA_FAILED;
     IMetaDataImport2 *import = (IMetaDataImport2 *)unknown;
     aip_assembly_identity identity;
     status = aip_assembly_identity_read(import, &identity, hr);
     import->lpVtbl->Release(import);
     if (status != ALVK_OK)
-        return ALVK_E_METADATA_EMIT_FAILED;
+        return status;
     return emit_ref(e, module, &identity, out, hr);
 }

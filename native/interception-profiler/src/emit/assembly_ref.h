@@ -33,14 +33,24 @@ typedef struct aip_assembly_ref_outcome {
     uint8_t defined; /* defined now (its metadata still to apply) */
 } aip_assembly_ref_outcome;
 
+/* The catalogued module `module_id` (a module_id of alvk_module_identify) whose assembly
+ * another module may reference: the direct call's replacement module and the ASSEMBLY_REF
+ * relocation's. As aip_catalog_find_copy says for a module_id no live load has
+ * (ALVK_E_UNKNOWN_MODULE, ALVK_E_MODULE_UNLOADED, ALVK_E_CATALOG_FULL when loads were
+ * dropped; catalog NULL or module_id 0: ALVK_E_UNKNOWN_MODULE); ALVK_E_MODULE_COLLECTIBLE
+ * for a collectible one (a non-collectible module cannot reference it). */
+alvk_status aip_assembly_ref_module(aip_module_catalog *catalog, uint64_t module_id,
+                                    aip_module_entry *out);
+
 /* ABI 3.6, the ASSEMBLY_REF relocation: the AssemblyRef of `module` to the assembly of the
- * catalogued module `assembly_module` (a module_id of alvk_module_identify), its identity
- * read from that module's metadata (assembly_identity.h), then as aip_emit_assembly_ref.
- * As aip_catalog_find_copy says for a module_id no live load has (ALVK_E_UNKNOWN_MODULE,
- * ALVK_E_MODULE_UNLOADED; catalog NULL: ALVK_E_UNKNOWN_MODULE); ALVK_E_MODULE_COLLECTIBLE
- * (a non-collectible module cannot reference it); ALVK_E_METADATA_EMIT_FAILED with the
- * HRESULT in *hr when the identity cannot be read (or exceeds its bounds: *hr S_OK) or the
- * definition fails. */
+ * catalogued module `assembly_module`, found by aip_assembly_ref_module (its refusals),
+ * its identity read from that module's metadata (assembly_identity.h), then as
+ * aip_emit_assembly_ref. ALVK_E_RELOCATION_MALFORMED when `assembly_module` is `module`
+ * itself (its own types are TypeDefs: a reference to its own assembly is not made);
+ * ALVK_E_METADATA_FAILED with the HRESULT in *hr when the identity cannot be read;
+ * ALVK_E_LIMIT_EXCEEDED (*hr S_OK) when its name (or its absence), culture or public key
+ * exceed the reader's bounds; ALVK_E_METADATA_EMIT_FAILED with the HRESULT in *hr when the
+ * target's metadata cannot be opened or the definition fails. */
 alvk_status aip_emit_module_assembly_ref(aip_emitter *e, aip_module_catalog *catalog,
                                          ModuleID module, uint64_t assembly_module,
                                          aip_assembly_ref_outcome *out, HRESULT *hr);

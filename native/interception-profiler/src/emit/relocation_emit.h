@@ -23,7 +23,9 @@ void aip_emitter_forget_module(aip_emitter *e, uintptr_t module_id);
  * blob_scratch (AIP_RELOCATION_BLOB_MAX bytes, 2-byte aligned; the caller's, so nothing is
  * allocated). An ASSEMBLY_REF relocation (ABI 3.6) names a module of `catalog`
  * (aip_emit_module_assembly_ref: its refusals, ALVK_E_UNKNOWN_MODULE, ALVK_E_MODULE_UNLOADED,
- * ALVK_E_MODULE_COLLECTIBLE, ALVK_E_METADATA_EMIT_FAILED, are this relocation's). On failure
+ * ALVK_E_CATALOG_FULL, ALVK_E_MODULE_COLLECTIBLE, ALVK_E_RELOCATION_MALFORMED for the target's
+ * own module, ALVK_E_METADATA_FAILED, ALVK_E_LIMIT_EXCEEDED, ALVK_E_METADATA_EMIT_FAILED, are
+ * this relocation's). On failure
  * *failing names the relocation; *metadata_hr receives the first failing HRESULT, or
  * ApplyMetaData's. Worker thread. */
 alvk_status aip_emit_generation(aip_emitter *e, aip_module_catalog *catalog, ModuleID module,

@@ -308,12 +308,9 @@ static alvk_status build_direct(const aip_apply_env *env, const aip_patch_comman
 {
     aip_apply_scratch *x = scratch_of(env);
     aip_module_entry module;
-    alvk_status status =
-        aip_catalog_find_copy(env->catalog, (uintptr_t)c->replacement_module, 0, &module);
+    alvk_status status = aip_assembly_ref_module(env->catalog, c->replacement_module, &module);
     if (status != ALVK_OK)
         return status;
-    if (module.collectible)
-        return ALVK_E_MODULE_COLLECTIBLE; /* a non-collectible module cannot reference it */
     int same = module.module_id == target->module_id;
     aip_replacement_name *r = &x->replacement;
     status = aip_replacement_read(env->info, module.module_id, c->replacement_token, same, r, hr);

@@ -171,15 +171,16 @@ int aip_slots_next(const aip_rejit_state *st, aip_slot_cursor *cursor, uint32_t 
 
 /* ---- slots ----------------------------------------------------------------------------- */
 
-/* The next never-used slot (the chunk allocated when needed), or -1. */
+/* The next never-used slot (the chunk allocated when needed), AIP_SLOTS_FULL or
+ * AIP_SLOTS_NO_MEMORY. */
 static int grow(aip_rejit_state *st)
 {
     if (st->extent >= st->capacity)
-        return -1;
+        return AIP_SLOTS_FULL;
     if (st->extent == st->allocated) {
         aip_patch *chunk = malloc(AIP_PATCH_CHUNK_SLOTS * sizeof *chunk);
         if (chunk == NULL)
-            return -1;
+            return AIP_SLOTS_NO_MEMORY;
         st->chunks[st->allocated / AIP_PATCH_CHUNK_SLOTS] = chunk;
         st->allocated += AIP_PATCH_CHUNK_SLOTS;
     }

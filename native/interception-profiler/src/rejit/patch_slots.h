@@ -19,8 +19,10 @@ void aip_slots_destroy(aip_rejit_state *st);
 /* A slot for a new patch, in this order: a free one; the oldest ended idle one (no command
  * pending, no snapshot) once AIP_ENDED_PATCHES_KEPT patches have ended or the table is at its
  * bound; a new one (growing by a chunk when needed). The slot is off every list and out of
- * the index, its record as it was (the caller resets it). -1 when the bound is live, or the
- * chunk could not be allocated. */
+ * the index, its record as it was (the caller resets it). AIP_SLOTS_FULL when the bound is
+ * live, AIP_SLOTS_NO_MEMORY when the chunk could not be allocated. */
+#define AIP_SLOTS_FULL (-1)
+#define AIP_SLOTS_NO_MEMORY (-2)
 int aip_slots_take(aip_rejit_state *st);
 
 /* How many slots aip_slots_take could hand out now, one after another: free ones, room

@@ -116,33 +116,37 @@ alvk_status aip_rejit_accept_batch(aip_rejit_state *st, const aip_rejit_request 
     check_all(st, requests, count, statuses);
     alvk_status status = first_failure(statuses, count);
     int checked = status == ALVK_OK;
+    /* Every patch first (only memory can fail here: a chunk of the table, its index), then
+     * every generation: a refusal has opened none, so it consumes no generation ID and
+     * evicts no patch's history. */
     uint32_t done = 0;
     for (; status == ALVK_OK && done < count; ++done) {
         const aip_rejit_request *r = &requests[done];
         aip_rejit_accepted *out = &accepted[done];
-        /* Checked above: only memory can fail here (a chunk of the table, its index). */
-        int chained = r->kind == AIP_REQUEST_GENERATION;
-        status = aip_rejit_install_locked(st, r->mvid, r->copy_id, r->copy_epoch, r->token,
-                                          r->owner, r->flags, chained ? &r->prior : NULL,
-                                          &out->index, &out->handle, &out->added_owner);
-        if (status == ALVK_OK)
-            aip_patch_open_generation(st, aip_patch_at(st, out->index), chained, r->prior,
-                                      &out->generation);
-        else
-            statuses[done] = status;
+        status =
+            aip_rejit_install_locked(st, r->mvid, r->copy_id, r->copy_epoch, r->token, r->owner,
+                                     r->flags, r->kind == AIP_REQUEST_GENERATION ? &r->prior : NULL,
+                                     &out->index, &out->handle, &out->added_owner);
     }
     if (status != ALVK_OK && checked) {
-        /* Taken back in reverse: the generations opened stay as refused history (a joined
-         * patch's latest generation is its current one again). */
-        for (uint32_t i = done > 0 ? done - 1 : 0; i-- > 0;) {
-            aip_patch_reject_generation(aip_patch_at(st, accepted[i].index), accepted[i].generation,
-                                        ALVK_E_BATCH_ABORTED);
+        /* Taken back in reverse (done - 1 is the refused one). */
+        for (uint32_t i = done - 1; i-- > 0;)
             aip_rejit_cancel_locked(st, accepted[i].index,
                                     accepted[i].added_owner ? requests[i].owner : 0);
-        }
         memset(accepted, 0, count * sizeof *accepted);
-        status = first_failure(statuses, count);
+        if (status == ALVK_E_INTERNAL) { /* memory ran out: every status says so */
+            for (uint32_t i = 0; i < count; ++i)
+                statuses[i] = ALVK_E_INTERNAL;
+        } else {
+            statuses[done - 1] = status;
+            status = first_failure(statuses, count);
+        }
     } else if (status == ALVK_OK) {
+        /* Checked against each patch's latest above: opening cannot fail. */
+        for (uint32_t i = 0; i < count; ++i)
+            aip_patch_open_generation(st, aip_patch_at(st, accepted[i].index),
+                                      requests[i].kind == AIP_REQUEST_GENERATION, requests[i].prior,
+                                      &accepted[i].generation);
         alvk_command_id command = aip_rejit_issue_locked(st);
         for (uint32_t i = 0; i < count; ++i)
             accepted[i].command = command;

@@ -18,8 +18,10 @@
  * failure nothing changed: statuses[i] is each request's own failure or
  * ALVK_E_BATCH_ABORTED, and the first failure (in request order) is returned. Else every
  * request is accepted (statuses[i] ALVK_OK, accepted[i] its patch, generation and owner
- * flag), all with one command ID. ALVK_E_INTERNAL (nothing changed, every status
- * ALVK_E_INTERNAL) when memory ran out. */
+ * flag), all with one command ID. ALVK_E_INTERNAL, every status ALVK_E_INTERNAL, when memory
+ * ran out: nothing changed (no generation opened, no ID consumed, every patch as it was),
+ * except that an ended patch whose slot a new patch of the batch recycled before the failure
+ * stays recycled (its handle unknown). */
 alvk_status aip_rejit_accept_batch(aip_rejit_state *st, const aip_rejit_request *requests,
                                    uint32_t count, aip_rejit_accepted *accepted,
                                    alvk_status *statuses);

@@ -49,17 +49,6 @@ alvk_status aip_rejit_begin_generation(aip_rejit_state *st, uint32_t index, int 
     return status;
 }
 
-void aip_patch_reject_generation(aip_patch *p, alvk_generation_id id, alvk_status status)
-{
-    aip_generation_entry *r = record_of(p, id);
-    if (r != NULL && r->result.state == ALVK_GENERATION_PENDING) {
-        r->result.state = ALVK_GENERATION_REJECTED;
-        r->result.status = status;
-        if (p->latest_generation == id)
-            p->latest_generation = p->current_generation;
-    }
-}
-
 void aip_rejit_generation_rejected(aip_rejit_state *st, uint32_t index, alvk_generation_id id,
                                    alvk_status status, uint32_t failing_index,
                                    int32_t metadata_hresult)

@@ -100,9 +100,6 @@ int aip_rejit_unreported_failure(aip_rejit_state *st, uint32_t index, uintptr_t 
 void aip_patch_generation_requested(aip_patch *p, alvk_generation_id id,
                                     aip_prepared_rejit *replaced);
 
-/* Lock held: a PENDING generation `id` of p REJECTED with `status` (latest falls back). */
-void aip_patch_reject_generation(aip_patch *p, alvk_generation_id id, alvk_status status);
-
 /* begin_generation's work on patch p, lock held. */
 alvk_status aip_patch_open_generation(aip_rejit_state *st, aip_patch *p, int check_prior,
                                       alvk_generation_id prior, alvk_generation_id *id);

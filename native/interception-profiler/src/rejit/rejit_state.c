@@ -64,14 +64,15 @@ int aip_rejit_joinable_locked(const aip_rejit_state *st, const alvk_mvid *mvid, 
     return -1;
 }
 
-/* A new patch of (mvid, copy, epoch, token) in a free, recycled or new slot, or -1 (the
- * bound is live, or memory ran out). Lock held. */
+/* A new patch of (mvid, copy, epoch, token) in a free, recycled or new slot, or
+ * AIP_SLOTS_FULL (the bound is live) or AIP_SLOTS_NO_MEMORY (a chunk or the index could not
+ * grow). Lock held. */
 static int open_patch(aip_rejit_state *st, const alvk_mvid *mvid, uintptr_t copy_id,
                       uint32_t copy_epoch, uint32_t token, uint32_t flags)
 {
     int found = aip_slots_take(st);
     if (found < 0)
-        return -1;
+        return found;
     aip_patch *p = aip_patch_at(st, (uint32_t)found);
     uint32_t generation = p->generation + 1;
     aip_patch_clear_history(p);
@@ -90,7 +91,7 @@ static int open_patch(aip_rejit_state *st, const alvk_mvid *mvid, uintptr_t copy
     if (copy_id != 0 && aip_slots_index_add(st, (uint32_t)found) != 0) {
         p->in_use = 0;
         aip_slots_release(st, (uint32_t)found);
-        return -1;
+        return AIP_SLOTS_NO_MEMORY;
     }
     st->live++;
     return found;
@@ -116,7 +117,7 @@ alvk_status aip_rejit_install_locked(aip_rejit_state *st, const alvk_mvid *mvid,
         if (aip_patch_find_owner(p, owner) < 0 && p->owner_count == ALVK_MAX_PATCH_OWNERS)
             status = ALVK_E_OWNERS_FULL;
     } else if ((found = open_patch(st, mvid, copy_id, copy_epoch, token, flags)) < 0) {
-        status = ALVK_E_PATCH_TABLE_FULL;
+        status = found == AIP_SLOTS_NO_MEMORY ? ALVK_E_INTERNAL : ALVK_E_PATCH_TABLE_FULL;
     }
     if (status == ALVK_OK) {
         aip_patch *p = aip_patch_at(st, (uint32_t)found);

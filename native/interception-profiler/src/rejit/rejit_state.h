@@ -66,7 +66,9 @@ alvk_status aip_rejit_accept(aip_rejit_state *st, const aip_rejit_request *reque
  * *handle name it; its pending count is raised. The owner holds the
  * patch from now on (*added_owner says whether it is new), so a remove queued earlier by
  * the last other owner cannot end the patch under a queued join; the worker takes the owner
- * back out if the install fails. */
+ * back out if the install fails. ALVK_E_OWNERS_FULL; ALVK_E_PATCH_TABLE_FULL when every slot
+ * up to the bound is live; ALVK_E_INTERNAL when memory ran out (a chunk of the table, its
+ * index). */
 alvk_status aip_rejit_begin_install(aip_rejit_state *st, const alvk_mvid *mvid, uintptr_t copy_id,
                                     uint32_t copy_epoch, uint32_t token, uint64_t owner,
                                     uint32_t flags, uint32_t *index, alvk_patch_handle *handle,
