@@ -141,7 +141,10 @@ public sealed partial class GenerationPlan
 
     /// <summary>An empty plan for a new body of <paramref name="target"/>.</summary>
     /// <param name="target">The method whose body the plan replaces: a method or constructor with
-    /// IL, in a module ALVORKIT_INTERCEPTION_MODULES allows.</param>
+    /// IL, in a module ALVORKIT_INTERCEPTION_MODULES allows. A closed generic target
+    /// (<c>Holder&lt;int&gt;.Show</c>, <c>M&lt;int&gt;</c>) stands for its definition: a generation
+    /// replaces the IL every instantiation shares, so <see cref="Target"/> is the definition and
+    /// the body is checked against it (its generic parameters, not one instantiation's arguments).</param>
     public GenerationPlan(MethodBase target)
     {
         ArgumentNullException.ThrowIfNull(target);
@@ -149,13 +152,13 @@ public sealed partial class GenerationPlan
             throw new NotSupportedException($"{target.Name} is being emitted at runtime; only methods of loaded assemblies can be patched.");
         if (target.IsAbstract)
             throw new NotSupportedException($"{Names.Of(target)} is abstract: it has no body to replace.");
-        Target = target;
+        Target = target = TargetDefinition.Of(target);
         _module = ModuleContext.For(target.Module);
         _il = new InstructionEncoder(_code, _flow);
         _symbols = new SymbolResolver(_module, target, _table);
     }
 
-    /// <summary>The method whose body this plan replaces.</summary>
+    /// <summary>The method whose body this plan replaces (the definition of a generic one).</summary>
     public MethodBase Target { get; }
 
     /// <summary>A name for logs and listings, such as "double score".</summary>
@@ -166,7 +169,13 @@ public sealed partial class GenerationPlan
     public int? MaxStack { get; set; }
 
     /// <summary>The offset the next instruction will have.</summary>
-    public int ILOffset => _il.Offset;
+    /// <exception cref="InvalidOperationException">The plan was made by <see cref="FromOriginal"/>:
+    /// its instruction list is laid out only when it is lowered, so an offset while it is edited
+    /// has no meaning (<see cref="BodyInstruction.OriginalOffset"/> names the original's).</exception>
+    public int ILOffset => Appending
+        ? throw new InvalidOperationException($"Plan for {Title}: a FromOriginal plan's instructions are laid out " +
+                                              "when it is lowered (Apply); an offset while it is edited has no meaning.")
+        : _il.Offset;
 
     /// <summary>The locals declared so far.</summary>
     public IReadOnlyList<PlanLocal> Locals => _locals;
@@ -180,8 +189,20 @@ public sealed partial class GenerationPlan
     internal bool SkipPlanStackCheck { get; set; }
 
     /// <summary>Relocations the plan needs so far (the profiler takes at most 64, the locals
-    /// signature included).</summary>
-    public int RelocationCount => _table.Count + (NeedsLocalsRelocation ? 1 : 0);
+    /// signature and ASSEMBLY_REF relocations included). For a FromOriginal plan, those of its
+    /// instruction list as it is now (the list is laid out to count them).</summary>
+    /// <exception cref="PlanException">A FromOriginal plan's list cannot be laid out as it is.</exception>
+    public int RelocationCount
+    {
+        get
+        {
+            if (IsFromOriginal)
+                Replay();
+            return CurrentRelocations;
+        }
+    }
+
+    private int CurrentRelocations => _table.Count + (NeedsLocalsRelocation ? 1 : 0);
 
     // A FromOriginal plan without new locals names the original's own locals signature.
     private bool NeedsLocalsRelocation => _locals.Count > (_original?.LocalSignatureToken is > 0 ? _original.LocalCount : 0);
@@ -703,7 +724,7 @@ public sealed partial class GenerationPlan
                 // EH section lists them (checked when the plan is lowered).
                 _catchRelocations.Add((_regions.Count, tryStart, handlerStart));
                 _table.AtOperand(request, RelocationTable.CatchType(_regions.Count));
-                if (RelocationCount > MaxRelocations)
+                if (CurrentRelocations > MaxRelocations)
                     throw Refuse($"this catch clause takes the plan past {MaxRelocations} relocations, the most a generation carries");
             }
             token = operand.Relocation is null ? operand.Token : CatchTypePlaceholder;
@@ -841,7 +862,8 @@ public sealed partial class GenerationPlan
             offset = new MethodBodyStreamEncoder(bodyBuilder).AddMethodBody(_il, maxStack,
                 locals ? MetadataTokens.StandaloneSignatureHandle(1)
                 : keptLocals != 0 ? (StandaloneSignatureHandle)MetadataTokens.EntityHandle(keptLocals) : default,
-                locals || keptLocals != 0 ? MethodBodyAttributes.InitLocals : MethodBodyAttributes.None, _localloc);
+                InitLocals(locals || keptLocals != 0) ? MethodBodyAttributes.InitLocals : MethodBodyAttributes.None,
+                _localloc);
         }
         catch (InvalidOperationException e)
         {
@@ -875,6 +897,11 @@ public sealed partial class GenerationPlan
         _lowered = new LoweredGeneration(body, pool, specs, map, maxStack, _unverifiable);
         return _lowered;
     }
+
+    /// <summary>The header's InitLocals flag: a plan's own locals are zero-initialized; a FromOriginal
+    /// plan keeps the original's flag ([SkipLocalsInit] originals stay so) unless it declared locals.</summary>
+    private bool InitLocals(bool hasLocals) =>
+        _original is { } original ? original.InitLocals || _locals.Count > original.LocalCount : hasLocals;
 
     /// <summary>Each catch-type relocation names the clause the EH section holds for its region.</summary>
     private void CheckCatchClauses(byte[] body)
@@ -919,7 +946,9 @@ public sealed partial class GenerationPlan
         string use = Use(opcode, Names.Of(method));
         if (opcode == OpCodes.Newobj && method is not ConstructorInfo)
             throw Refuse($"{use}: newobj needs a constructor");
-        if (method is MethodInfo { IsGenericMethodDefinition: true } && opcode != OpCodes.Ldtoken)
+        // A replayed original token stands as it is: M<!!0> inside M<T> (a recursive generic call)
+        // resolves to the definition, but its token is the original's MethodSpec.
+        if (method is MethodInfo { IsGenericMethodDefinition: true } && opcode != OpCodes.Ldtoken && _replayToken is null)
             throw Refuse($"{use}: {Names.Of(method)} is a generic method definition; call MakeGenericMethod first");
         CheckGenericContext(method.ContainsGenericParameters, opcode, use);
         Operand operand = _replayToken is { } original ? Operand.Direct(original) : _symbols.Method(method, use);
@@ -952,7 +981,7 @@ public sealed partial class GenerationPlan
         _il.Token(operand.Placeholder);
         if (operand.Relocation is { } request)
             _table.AtOperand(request, (uint)at);
-        if (RelocationCount > MaxRelocations)
+        if (CurrentRelocations > MaxRelocations)
             throw Refuse($"this instruction takes the plan past {MaxRelocations} relocations, the most a generation carries");
     }
 

@@ -155,7 +155,7 @@ public sealed partial class Interceptor
                 if (rc == InterceptionStatus.StaleGeneration && attempt == 0)
                     continue;
                 if (rc != InterceptionStatus.Ok)
-                    throw PlanRefusal(batch, lowered, statuses, rc, null, null);
+                    throw PlanRefusal(batch, lowered, statuses, rc, null, null, (descriptions, owner.Id));
                 rc = await WaitFor(command, synchronous).ConfigureAwait(false);
                 if (rc == InterceptionStatus.StaleGeneration && attempt == 0)
                 {
@@ -198,8 +198,11 @@ public sealed partial class Interceptor
     // The profiler refused a batch of plans (at the call, or on the worker when `ids` are given):
     // every plan with its own status and, from the worker, its generation's result (those that
     // were fine went down with it: BatchAborted).
+    // At the call, an entry that holds its own status is validated alone (alvk_generation_validate)
+    // to name its failing relocation, as Apply does.
     private BatchInstallException PlanRefusal(List<GenerationPlan> batch, LoweredGeneration[] lowered,
-        InterceptionStatus[] statuses, InterceptionStatus status, ulong[]? handles, ulong[]? ids)
+        InterceptionStatus[] statuses, InterceptionStatus status, ulong[]? handles, ulong[]? ids,
+        (MethodDescription[] Descriptions, ulong Owner)? atCall = null)
     {
         if (status.IsStartupRefusal())
             throw Refused(status);
@@ -210,10 +213,13 @@ public sealed partial class Interceptor
             GenerationInfo? result = handles is null || ids is null ? null : Native.Generation(handles[i], ids[i], lowered[i]);
             InterceptionStatus own = result?.Status is { } s && s != InterceptionStatus.Ok ? s
                 : statuses[i] == InterceptionStatus.Ok ? status : statuses[i];
+            string? detail = result is null ? null : Entry(own, result.FailingIndex, lowered[i]);
+            if (atCall is { } call && statuses[i] != InterceptionStatus.Ok &&
+                Native.Validate(lowered[i], call.Descriptions[i], 0, call.Owner, out uint failing) == statuses[i])
+                detail = Entry(statuses[i], (int)failing, lowered[i]);
             Exception reason = own == InterceptionStatus.StackTypeMismatch && result is not null
                 ? TypeMismatch(batch[i], result)
-                : Failure(own, target, "Applying a plan to", handles?[i] ?? 0, result,
-                    result is null ? null : Entry(own, result.FailingIndex, lowered[i]));
+                : Failure(own, target, "Applying a plan to", handles?[i] ?? 0, result, detail);
             refusals.Add(new BatchRefusal(i, target, null, reason));
         }
         return new BatchInstallException(refusals, batch.Count, status, plans: true);

@@ -156,13 +156,5 @@ internal static class PatchDiscovery
     }
 
     /// <summary>The definition of a method of a constructed generic type or of a generic method instantiation.</summary>
-    public static MethodBase Definition(MethodBase target)
-    {
-        if (target is MethodInfo { IsGenericMethod: true, IsGenericMethodDefinition: false } instantiation)
-            target = instantiation.GetGenericMethodDefinition();
-        if (target.DeclaringType is { IsGenericType: true, IsGenericTypeDefinition: false })
-            target = MethodBase.GetMethodFromHandle(target.MethodHandle,
-                target.DeclaringType.GetGenericTypeDefinition().TypeHandle)!;
-        return target;
-    }
+    public static MethodBase Definition(MethodBase target) => Plans.TargetDefinition.Of(target);
 }

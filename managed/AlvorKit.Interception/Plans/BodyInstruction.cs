@@ -21,21 +21,29 @@ namespace AlvorKit.Interception;
 /// <see cref="FieldInfo"/>, <see cref="Type"/>, <see cref="PlanLabel"/>, <see cref="PlanLabel"/>[]
 /// (switch), <see cref="PlanLocal"/> (ldloc/stloc/ldloca), or an <see cref="AlvorKit.Interception.OriginalToken"/>
 /// (a token of the original, re-emitted as is: a calli's signature). An instruction read from the
-/// original keeps its original token while its operand is unchanged; a replaced operand is
-/// named like any plan symbol (a token of the module, or a relocation).
+/// original keeps its original token while its operand is unchanged (and while it stays in a plan
+/// of the target it was read from: copied into another target's plan, it is named by its
+/// symbol); a replaced operand is named like any plan symbol (a token of the module, or a relocation).
 /// </remarks>
 /// <param name="opCode">The opcode.</param>
 /// <param name="operand">Its operand (see the remarks).</param>
 public sealed class BodyInstruction(OpCode opCode, object? operand = null)
 {
 
-    internal BodyInstruction(OpCode opCode, object? operand, int originalOffset, int originalToken)
+    internal BodyInstruction(OpCode opCode, object? operand, int originalOffset, int originalToken,
+        OriginalBodyReader source)
         : this(opCode, operand)
     {
         OriginalOffset = originalOffset;
         OriginalTokenValue = originalToken;
         OriginalOperand = operand;
+        Source = source;
     }
+
+    /// <summary>The original body the instruction was read from (null: made by the caller). Its
+    /// tokens are tokens of that body's module, in that body's generic context: an instruction
+    /// copied into another target's plan is named by its symbol instead.</summary>
+    internal OriginalBodyReader? Source { get; }
 
     /// <summary>The opcode.</summary>
     public OpCode OpCode { get; set; } = opCode;

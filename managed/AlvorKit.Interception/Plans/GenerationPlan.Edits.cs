@@ -24,7 +24,11 @@ public sealed partial class GenerationPlan
     /// instruction's offset is mapped to its new offset (the IL map, at most
     /// <c>ALVK_MAX_IL_MAP_ENTRIES</c> entries: beyond, those of the highest original offsets are dropped).
     /// </summary>
-    /// <param name="target">A method or constructor with IL, of a loaded (not dynamic) assembly.</param>
+    /// <param name="target">A method or constructor with IL, of a loaded (not dynamic) assembly. A
+    /// closed generic target (<c>Holder&lt;int&gt;.Show</c>, <c>M&lt;int&gt;</c>) is read as its
+    /// definition: the generation replaces the IL all instantiations share, so the plan is made,
+    /// checked and applied for the definition (<see cref="Target"/>), its tokens resolved over the
+    /// definition's own generic parameters.</param>
     /// <returns>The plan, unedited: applied as is, the target runs its original body (a round trip).</returns>
     /// <exception cref="NotSupportedException">The target has no IL (abstract, extern, runtime-implemented),
     /// is being emitted at runtime, or takes varargs.</exception>
@@ -33,7 +37,7 @@ public sealed partial class GenerationPlan
     public static GenerationPlan FromOriginal(MethodBase target)
     {
         var plan = new GenerationPlan(target);
-        var reader = new OriginalBodyReader(target, plan._module);
+        var reader = new OriginalBodyReader(plan.Target, plan._module);
         foreach (OriginalLocal local in reader.Locals)
             plan._locals.Add(new PlanLocal(plan, plan._locals.Count, local.Type, local.Pinned));
         plan._original = reader.Read(plan.DefineLabel, plan._locals);
@@ -142,7 +146,8 @@ public sealed partial class GenerationPlan
         ArgumentNullException.ThrowIfNull(replacement);
         List<BodyInstruction> code = Original.Instructions;
         ReplacementRules.Check(callee, replacement);
-        int count = 0;
+        // Every match checked before any is rewritten: a refusal leaves the body as it was.
+        List<BodyInstruction> matches = [];
         for (int i = 0; i < code.Count; i++)
         {
             BodyInstruction instruction = code[i];
@@ -151,41 +156,82 @@ public sealed partial class GenerationPlan
                 continue;
             if (i > 0 && code[i - 1].OpCode == OpCodes.Constrained)
                 throw Refuse($"{instruction} has the constrained. prefix: its receiver is an address the static " +
-                             $"{Names.Of(replacement)} cannot take in its place");
+                             $"{Names.Of(replacement)} cannot take in its place (nothing was replaced)");
+            matches.Add(instruction);
+        }
+        foreach (BodyInstruction instruction in matches)
+        {
             instruction.OpCode = OpCodes.Call;
             instruction.Operand = replacement;
-            count++;
         }
-        return count;
+        return matches.Count;
     }
 
     /// <summary>
     /// Replaces every ldfld or ldsfld of <paramref name="field"/> with a call of
     /// <paramref name="replacement"/>: static, taking the object (a reference to the declaring
     /// class, or <c>ref T</c> for a struct) for an instance field and nothing for a static one,
-    /// returning the field's type.
+    /// returning the field's type. A <c>volatile.</c> or <c>unaligned.</c> prefix of a replaced
+    /// load is removed (a call takes no prefix; its labels move to the call).
     /// </summary>
     /// <param name="field">The field whose loads to replace.</param>
     /// <param name="replacement">The static method that gives the value instead.</param>
     /// <returns>How many loads were replaced.</returns>
     /// <exception cref="SignatureMismatchException">The replacement does not fit.</exception>
+    /// <exception cref="PlanException">A load of a struct's field reads it from a struct VALUE on
+    /// the stack (<c>GetPos().x</c>), not from its address: there is no <c>ref T</c> to give the
+    /// replacement. Nothing is replaced then.</exception>
     public int ReplaceFieldLoads(FieldInfo field, MethodInfo replacement)
     {
         ArgumentNullException.ThrowIfNull(field);
         ArgumentNullException.ThrowIfNull(replacement);
         List<BodyInstruction> code = Original.Instructions;
         CheckFieldReplacement(field, replacement);
-        int count = 0;
-        foreach (BodyInstruction instruction in code)
+        List<BodyInstruction> matches = [.. code.Where(instruction =>
+            (instruction.OpCode == OpCodes.Ldfld || instruction.OpCode == OpCodes.Ldsfld) &&
+            instruction.Operand is FieldInfo loaded && SameMember(loaded, field))];
+        if (matches.Count > 0 && !field.IsStatic && field.DeclaringType!.IsValueType)
+            CheckStructLoads(field, matches);
+        foreach (BodyInstruction instruction in matches)
         {
-            if ((instruction.OpCode != OpCodes.Ldfld && instruction.OpCode != OpCodes.Ldsfld) ||
-                instruction.Operand is not FieldInfo loaded || !SameMember(loaded, field))
-                continue;
+            // volatile. / unaligned. (in either order) before the load: a call takes neither.
+            int at = code.IndexOf(instruction);
+            while (at > 0 && (code[at - 1].OpCode == OpCodes.Volatile || code[at - 1].OpCode == OpCodes.Unaligned))
+            {
+                Splice(at - 1, []);
+                at--;
+            }
             instruction.OpCode = OpCodes.Call;
             instruction.Operand = replacement;
-            count++;
         }
-        return count;
+        return matches.Count;
+    }
+
+    /// <summary>Refuses a load of a struct's field from a struct value: the replacement takes
+    /// <c>ref T</c>, which only an address on the stack gives. Follows the stack through the body
+    /// as it is now; a body that cannot be laid out or checked yet is left to Apply's check.</summary>
+    private void CheckStructLoads(FieldInfo field, List<BodyInstruction> matches)
+    {
+        Dictionary<int, StackTypeChecker.Kind> tops;
+        try
+        {
+            Replay();
+            tops = StackTypeChecker.TopBefore(new PlanBody(Target, Title, _symbolic, _labelOffsets, _regions, _locals));
+        }
+        catch (Exception e) when (e is PlanException or StackTypeMismatchException)
+        {
+            return;
+        }
+        foreach (BodyInstruction instruction in matches)
+        {
+            int index = Original.Instructions.IndexOf(instruction);
+            if (index < _replayOffsets.Count && tops.TryGetValue(_replayOffsets[index], out StackTypeChecker.Kind kind) &&
+                kind == StackTypeChecker.Kind.Value)
+                throw Refuse($"{instruction} reads {Names.Of(field)} from a {Names.Of(field.DeclaringType!)} VALUE on the " +
+                             "stack (a struct returned by a call or loaded by value), not from its address: a replacement " +
+                             $"taking ref {Names.Of(field.DeclaringType!)} cannot be given it. Replace that load with " +
+                             "Replace (store the value to a local, then ldloca) (nothing was replaced)");
+        }
     }
 
     /// <summary>
@@ -202,19 +248,14 @@ public sealed partial class GenerationPlan
         ArgumentNullException.ThrowIfNull(match);
         ArgumentNullException.ThrowIfNull(with);
         List<BodyInstruction> code = Original.Instructions;
-        int count = 0;
-        for (int i = 0; i < code.Count;)
-        {
-            if (!match(code[i]))
-            {
-                i++;
-                continue;
-            }
-            List<BodyInstruction> sequence = Checked(with(code[i]) ?? [], "Replace");
-            i += Splice(i, sequence);
-            count++;
-        }
-        return count;
+        // Every sequence made and checked before any is spliced in: a refusal leaves the body as it was.
+        List<(BodyInstruction Old, List<BodyInstruction> Sequence)> replacements = [];
+        foreach (BodyInstruction instruction in code.ToList())
+            if (match(instruction))
+                replacements.Add((instruction, Checked(with(instruction) ?? [], "Replace")));
+        foreach ((BodyInstruction old, List<BodyInstruction> sequence) in replacements)
+            Splice(code.IndexOf(old), sequence);
+        return replacements.Count;
     }
 
     // ------------------------------------------------------------------ helpers

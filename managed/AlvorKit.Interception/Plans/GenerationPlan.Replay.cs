@@ -15,6 +15,8 @@ public sealed partial class GenerationPlan
 {
     private bool _replaying;
     private int? _replayToken;
+    // The offset each instruction of the list was laid out at, by index (the last Replay).
+    private readonly List<int> _replayOffsets = [];
 
     /// <summary>Lays the edited list out afresh in a new encoder.</summary>
     private void Replay()
@@ -34,6 +36,7 @@ public sealed partial class GenerationPlan
                     MarkLabel(label);
                 if (instruction.OriginalOffset is { } old && mapped.Add(old))
                     _map.Add(new ILMapSpec((uint)old, (uint)_il.Offset, true));
+                _replayOffsets.Add(_il.Offset);
                 Encode(instruction, i);
             }
             foreach (PlanLabel label in original.Pending)
@@ -59,6 +62,7 @@ public sealed partial class GenerationPlan
         _table = new RelocationTable();
         _symbols = new SymbolResolver(_module, Target, _table);
         _map.Clear();
+        _replayOffsets.Clear();
         _listing.Clear();
         _labelDepth.Clear();
         _marked.Clear();
@@ -75,13 +79,21 @@ public sealed partial class GenerationPlan
     {
         OpCode op = instruction.OpCode;
         object? operand = instruction.Operand;
+        // An instruction read from another target's original: its tokens mean nothing here
+        // (another module, or another generic context); it is named by its symbol.
+        OriginalBodyReader? foreign = instruction.Source is { } source && source.Target != Original.Reader.Target
+            ? source : null;
         if (operand is OriginalToken token)
         {
-            EncodeOriginal(op, token.Token, Original.Reader.Resolve(op.OperandType, token.Token,
-                instruction.OriginalOffset ?? -1));
-            return;
+            object symbol = (foreign ?? Original.Reader).Resolve(op.OperandType, token.Token, instruction.OriginalOffset ?? -1);
+            if (foreign is null)
+            {
+                EncodeOriginal(op, token.Token, symbol);
+                return;
+            }
+            operand = symbol;
         }
-        if (instruction.KeepsOriginalToken)
+        else if (foreign is null && instruction.KeepsOriginalToken)
         {
             EncodeOriginal(op, instruction.OriginalTokenValue, operand!);
             return;

@@ -33,6 +33,9 @@ internal sealed class OriginalBody(OriginalBodyReader reader)
 
     public int MaxStack { get; init; }
 
+    /// <summary>The original header's CorILMethod_InitLocals flag (false: [SkipLocalsInit]).</summary>
+    public bool InitLocals { get; init; }
+
     public bool HasJmp => Instructions.Any(i => i.OpCode == OpCodes.Jmp);
 }
 

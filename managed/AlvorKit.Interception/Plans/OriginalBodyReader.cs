@@ -37,9 +37,29 @@ internal sealed class OriginalBodyReader
         _context = GenericContext.Of(target);
     }
 
+    /// <summary>The method whose body this reads (a definition).</summary>
+    public MethodBase Target => _target;
+
     /// <summary>The original's locals, in slot order.</summary>
-    public IReadOnlyList<OriginalLocal> Locals =>
-        [.. _body.LocalVariables.OrderBy(l => l.LocalIndex).Select(l => new OriginalLocal(l.LocalType, l.IsPinned))];
+    public IReadOnlyList<OriginalLocal> Locals
+    {
+        get
+        {
+            try
+            {
+                return [.. _body.LocalVariables.OrderBy(l => l.LocalIndex).Select(l => new OriginalLocal(l.LocalType, l.IsPinned))];
+            }
+            catch (Exception e) when (Unreadable(e))
+            {
+                throw Refuse($"its locals cannot be resolved ({e.Message})");
+            }
+        }
+    }
+
+    /// <summary>What reading bad or unresolvable metadata throws (a PlanException says it instead).</summary>
+    private static bool Unreadable(Exception e) =>
+        e is ArgumentException or TypeLoadException or MissingMemberException or BadImageFormatException or
+            FileNotFoundException or FileLoadException or InvalidCastException or InvalidOperationException;
 
     /// <summary>Reads the body; `defineLabel` makes the plan's labels, `locals` are the plan's
     /// PlanLocals for the original's locals.</summary>
@@ -79,11 +99,12 @@ internal sealed class OriginalBodyReader
             LocalSignatureToken = localsToken,
             LocalEntries = entries,
             MaxStack = _body.MaxStackSize,
+            InitLocals = _body.InitLocals,
         };
         foreach (Raw r in raw)
         {
             var instruction = new BodyInstruction(r.OpCode, Operand(r, labels, locals), r.Offset,
-                OpCodeTable.IsToken(r.OpCode.OperandType) ? (int)r.Value : 0);
+                OpCodeTable.IsToken(r.OpCode.OperandType) ? (int)r.Value : 0, this);
             if (labels.TryGetValue(r.Offset, out PlanLabel label))
                 instruction.Labels.Add(label);
             original.Instructions.Add(instruction);
@@ -123,8 +144,7 @@ internal sealed class OriginalBodyReader
                     throw Refuse($"IL_{offset:X4}: an operand of type {type} is not a token");
             }
         }
-        catch (Exception e) when (e is ArgumentException or TypeLoadException or MissingMemberException or
-                                      BadImageFormatException or FileNotFoundException or FileLoadException)
+        catch (Exception e) when (Unreadable(e))
         {
             throw Refuse($"IL_{offset:X4}: token 0x{token:X8} cannot be resolved ({e.Message})");
         }
@@ -134,8 +154,17 @@ internal sealed class OriginalBodyReader
     public CalliSignature Calli(int token)
     {
         if (!_calli.TryGetValue(token, out CalliSignature? signature))
-            _calli[token] = signature = new OriginalSignatures(_target.Module, _context.TypeArguments,
-                _context.MethodArguments).Calli(_module.Reader, token);
+        {
+            try
+            {
+                _calli[token] = signature = new OriginalSignatures(_target.Module, _context.TypeArguments,
+                    _context.MethodArguments).Calli(_module.Reader, token);
+            }
+            catch (Exception e) when (Unreadable(e))
+            {
+                throw Refuse($"the calli signature 0x{token:X8} cannot be read ({e.Message})");
+            }
+        }
         return signature;
     }
 
@@ -278,6 +307,18 @@ internal sealed class OriginalBodyReader
         int token = _body.LocalSignatureMetadataToken;
         if (token == 0 || (token & 0x00FF_FFFF) == 0)
             return (0, []);
+        try
+        {
+            return LocalsSignature(token);
+        }
+        catch (Exception e) when (Unreadable(e))
+        {
+            throw Refuse($"the locals signature 0x{token:X8} cannot be read ({e.Message})");
+        }
+    }
+
+    private (int Token, byte[] Entries) LocalsSignature(int token)
+    {
         BlobReader blob = _module.Reader.GetBlobReader(_module.Reader
             .GetStandaloneSignature((StandaloneSignatureHandle)MetadataTokens.EntityHandle(token)).Signature);
         SignatureHeader header = blob.ReadSignatureHeader();

@@ -42,6 +42,20 @@ internal static class StackTypeChecker
     /// <summary>Throws StackTypeMismatchException for the first mismatch found.</summary>
     public static void Check(PlanBody body) => new Machine(body).Run();
 
+    /// <summary>The kind of the value on top of the stack before each reachable instruction (by
+    /// offset; absent: unreachable or an empty stack). Throws like <see cref="Check"/>.</summary>
+    public static Dictionary<int, Kind> TopBefore(PlanBody body)
+    {
+        var tops = new Dictionary<int, Kind>();
+        void Observe(int offset, List<Slot> stack)
+        {
+            if (stack.Count > 0)
+                tops[offset] = stack[^1].Kind;
+        }
+        new Machine(body) { Observe = Observe }.Run();
+        return tops;
+    }
+
     internal enum Kind
     {
         Int32,
@@ -154,6 +168,9 @@ internal static class StackTypeChecker
         private readonly HashSet<int> _queued = [];
         private readonly List<Slot> _stack = [];
 
+        /// <summary>Called with each instruction's offset and the stack before it.</summary>
+        public Action<int, List<Slot>>? Observe { get; init; }
+
         public Machine(PlanBody body)
         {
             _body = body;
@@ -252,6 +269,7 @@ internal static class StackTypeChecker
             _stack.AddRange(_entries[leader]);
             for (int i = leader; i < _code.Length;)
             {
+                Observe?.Invoke(_code[i].Offset, _stack);
                 if (!Execute(_code[i]))
                     return;
                 if (++i >= _code.Length)
@@ -482,6 +500,25 @@ internal static class StackTypeChecker
                 throw Wrong(at, value, expected, needs);
         }
 
+        /// <summary>volatile. and unaligned. may only precede a memory access (ECMA-335 III.2.5,
+        /// III.2.6), possibly through the other of the two prefixes.</summary>
+        private void Prefixes(PlanInstruction at, ILOpCode prefix)
+        {
+            int next = _index[at.Offset] + 1;
+            while (next < _code.Length && (ILOpCode)(ushort)_code[next].OpCode.Value is ILOpCode.Volatile or ILOpCode.Unaligned)
+                next++;
+            ILOpCode access = next < _code.Length ? (ILOpCode)(ushort)_code[next].OpCode.Value : ILOpCode.Nop;
+            bool memory = access is (>= ILOpCode.Ldind_i1 and <= ILOpCode.Ldind_ref) or (>= ILOpCode.Stind_ref and <= ILOpCode.Stind_r8)
+                or ILOpCode.Ldind_i or ILOpCode.Stind_i or ILOpCode.Ldfld or ILOpCode.Stfld or ILOpCode.Ldobj
+                or ILOpCode.Stobj or ILOpCode.Initblk or ILOpCode.Cpblk ||
+                (prefix == ILOpCode.Volatile && access is ILOpCode.Ldsfld or ILOpCode.Stsfld);
+            if (!memory)
+                throw Fail(at, null, null, StackType.Nothing,
+                    $"is a prefix of {(next < _code.Length ? _code[next].OpCode.Name : "nothing")}, but it may only precede " +
+                    "an indirect load or store, ldfld, stfld, ldobj, stobj, initblk or cpblk" +
+                    (prefix == ILOpCode.Volatile ? " (or ldsfld, stsfld)" : ""));
+        }
+
         private static bool Address(Slot s) => s.Kind is Kind.ByRef or Kind.NativeInt;
 
         private static bool Integer(Slot s) => s.Kind is Kind.Int32 or Kind.NativeInt;
@@ -499,8 +536,10 @@ internal static class StackTypeChecker
             ILOpCode code = (ILOpCode)(ushort)at.OpCode.Value;
             switch (code)
             {
-                case ILOpCode.Nop or ILOpCode.Break or ILOpCode.Volatile or ILOpCode.Tail or ILOpCode.Readonly
-                    or ILOpCode.Unaligned or ILOpCode.Constrained:
+                case ILOpCode.Volatile or ILOpCode.Unaligned:
+                    Prefixes(at, code);
+                    return true;
+                case ILOpCode.Nop or ILOpCode.Break or ILOpCode.Tail or ILOpCode.Readonly or ILOpCode.Constrained:
                     return true;
                 case ILOpCode.Ldarg_0 or ILOpCode.Ldarg_1 or ILOpCode.Ldarg_2 or ILOpCode.Ldarg_3:
                     Push(Argument(code - ILOpCode.Ldarg_0));
