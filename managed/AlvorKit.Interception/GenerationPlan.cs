@@ -95,9 +95,13 @@ public sealed class PlanLocal
 /// reference yet is a TypeRef relocation too, which the signature names by a class reference
 /// (ABI 3.3); the profiler puts the TypeRef's token in its place before it defines the
 /// signature. Each such type takes one relocation, shared by every signature and parent that
-/// names it; a generation carries at most 64 relocations, the locals signature included. A type
-/// of an assembly the module has no AssemblyRef for cannot be named at all. Such problems are
-/// reported by the Emit call that introduced them, as a <see cref="PlanException"/>.</para>
+/// names it; a generation carries at most 64 relocations of every kind, the locals signature and
+/// ASSEMBLY_REF relocations included. A type of an assembly the module has no AssemblyRef for is
+/// named through an ASSEMBLY_REF relocation (ABI 3.6) when the target's load context binds that
+/// assembly's name to that very assembly, and refused otherwise. Such problems are reported as a
+/// <see cref="PlanException"/> by the Emit call that introduced them; a
+/// <see cref="FromOriginal"/> plan lays its instruction list out only when it is lowered, so its
+/// problems surface at Apply (or ApplyMany, ToString, RelocationCount).</para>
 /// <para>The body must be type-safe (ECMA-335 III.1.8): <see cref="Interceptor.Apply(GenerationPlan, PatchOwner?)"/>
 /// follows the evaluation stack through every instruction with reflection's exact types and
 /// throws <see cref="StackTypeMismatchException"/> (offset, instruction, found and expected types)
