@@ -15,7 +15,8 @@ namespace AlvorKit.Proofs.Host;
 /// replaced by a call; the targets: try/catch/finally with a loop back to offset 0, a generic
 /// method, a method of a generic type, a struct instance method, ref and out parameters, and
 /// a call swapped for a public static method of a mod the host does not reference (an
-/// ASSEMBLY_REF relocation). Then ApplyMany: three plans in one batch, and two batches refused
+/// ASSEMBLY_REF relocation); a closed generic target (read as its definition) and a recursive
+/// generic method. Then ApplyMany: three plans in one batch, and two batches refused
 /// whole (by a plan's own check, and by the profiler's worker).
 /// </summary>
 public static class OriginalPlanProof
@@ -72,6 +73,23 @@ public static class OriginalPlanProof
         AppendBang(show);
         steps["genericType"] = Step(interceptor, show, () =>
             $"{new Holder<int>(7).Show()} {new Holder<string>("x").Show()}");
+
+        // A CLOSED target (Holder<int>.Show) stands for its definition: the generation changes
+        // every instantiation, and the plan was checked against the definition.
+        GenerationPlan closed = GenerationPlan.FromOriginal(typeof(Holder<int>).GetMethod("Show")!);
+        AppendBang(closed);
+        bool definition = closed.Target.DeclaringType!.IsGenericTypeDefinition;
+        steps["closedGenericTarget"] = Step(interceptor, closed, () =>
+            $"{new Holder<int>(7).Show()} {new Holder<string>("x").Show()} definition {definition}");
+
+        // A recursive generic method (Depth<T> calls Depth<!!0>): unedited, a round trip; edited,
+        // every level of the recursion runs the new body.
+        steps["recursiveGenericRoundTrip"] = Step(interceptor, GenerationPlan.FromOriginal(Method("Depth")),
+            () => $"{OriginalTargets.Depth(5, 2)} {OriginalTargets.Depth("s", 0)}");
+        GenerationPlan depth = GenerationPlan.FromOriginal(Method("Depth").MakeGenericMethod(typeof(int)));
+        AppendBang(depth);
+        steps["recursiveGeneric"] = Step(interceptor, depth,
+            () => $"{OriginalTargets.Depth(5, 2)} {OriginalTargets.Depth("s", 0)}");
 
         GenerationPlan add = GenerationPlan.FromOriginal(typeof(Tally).GetMethod(nameof(Tally.Add))!);
         Epilogue(add, OpCodes.Add, 1000);

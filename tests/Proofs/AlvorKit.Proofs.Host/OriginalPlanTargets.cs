@@ -67,6 +67,10 @@ public static class OriginalTargets
     [MethodImpl(MethodImplOptions.NoInlining)]
     public static string Tag<T>(T value) => "t:" + value;
 
+    // Recursive and generic: the call is a MethodSpec Depth<!!0>.
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static string Depth<T>(T value, int n) => n == 0 ? "d:" + value : Depth(value, n - 1);
+
     [MethodImpl(MethodImplOptions.NoInlining)]
     public static bool TryHalf(int x, out int half, ref int calls)
     {

@@ -11,7 +11,8 @@ namespace AlvorKit.Proofs;
 /// loop branches back to offset 0), every return through a common epilogue, a call swapped for
 /// another method, a field load replaced by a call, across exception regions, generic methods
 /// and types, a struct receiver, ref and out parameters, and a mod's method the host does not
-/// reference (ASSEMBLY_REF). ApplyMany applies three plans at once, or none.
+/// reference (ASSEMBLY_REF); a closed generic target applies to its definition; a recursive
+/// generic method round-trips. ApplyMany applies three plans at once, or none.
 /// </summary>
 public sealed class OriginalPlanProofs
 {
@@ -89,6 +90,32 @@ public sealed class OriginalPlanProofs
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void AMethodOfAGenericTypeChangesForEveryInstantiation(string tiering) =>
         AssertApplied(Step(tiering, "genericType"), "h:7 h:x", "h:7! h:x!", "TypeRef", "MemberRef", "StandAloneSignature");
+
+    // Applied, Active, the original back after Remove; the relocations are not the point here.
+    private static void AssertRan(OriginalPlanStep step, string before, string after)
+    {
+        Assert.True(step.Threw is null, $"Apply threw: {step.Threw}\n{step.Listing}");
+        Assert.True(step.Before == before, $"before: {step.Before}\n{step.Listing}");
+        Assert.True(step.After == after, $"after: {step.After}\n{step.Listing}");
+        Assert.True(step.State == "Active", $"state: {step.State}");
+        Assert.True(step.Removed == before, $"after Remove: {step.Removed}");
+    }
+
+    [Theory]
+    [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
+    public void AClosedGenericTargetIsItsDefinitionAndChangesEveryInstantiation(string tiering) =>
+        // FromOriginal(Holder<int>.Show): the plan's target is Holder<T>.Show, and Holder<string> changes too.
+        AssertRan(Step(tiering, "closedGenericTarget"), "h:7 h:x definition True", "h:7! h:x! definition True");
+
+    [Theory]
+    [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
+    public void ARecursiveGenericMethodRoundTripsAndEveryLevelRunsTheEdit(string tiering)
+    {
+        // Depth<T> calls Depth<!!0> (a MethodSpec of the module): replayed as it is, no relocation.
+        AssertApplied(Step(tiering, "recursiveGenericRoundTrip"), "d:5 d:s", "d:5 d:s");
+        // Depth(5, 2) runs three levels, each appending "!"; the plan (made from Depth<int>) covers Depth<string>.
+        AssertRan(Step(tiering, "recursiveGeneric"), "d:5 d:s", "d:5!!! d:s!");
+    }
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
