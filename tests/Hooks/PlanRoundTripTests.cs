@@ -433,6 +433,58 @@ public sealed class PlanRoundTripTests(ITestOutputHelper output)
         Assert.Single(plan.Lower().Relocations);
     }
 
+    [Fact]
+    public void MetadataThatCannotBeReadIsAPlanException()
+    {
+        // calli whose operand is a MethodDef token, not a StandAloneSig.
+        MethodInfo calli = BadAssembly.Method("BadCalli");
+        PlanException e = Assert.Throws<PlanException>(() => GenerationPlan.FromOriginal(calli));
+        Assert.Contains("calli signature 0x06000001 cannot be read", e.Message, StringComparison.Ordinal);
+
+        // A local whose type lives in an assembly the target's load context cannot find.
+        MethodInfo local = BadAssembly.Method("UnresolvableLocal");
+        e = Assert.Throws<PlanException>(() => GenerationPlan.FromOriginal(local));
+        Assert.Contains("its body or its locals cannot be resolved", e.Message, StringComparison.Ordinal);
+    }
+
+    /// <summary>Methods C# cannot write, in assemblies emitted with PersistedAssemblyBuilder and
+    /// loaded from their bytes.</summary>
+    private static class BadAssembly
+    {
+        private static readonly Lazy<Type> Loaded = new(Build);
+
+        public static MethodInfo Method(string name) => Loaded.Value.GetMethod(name)!;
+
+        private static Type Build()
+        {
+            // A type of an assembly loaded only in a context of its own (no file, not in the default context).
+            var hidden = new PersistedAssemblyBuilder(new AssemblyName("AlvorKit.Hooks.Tests.Hidden"), typeof(object).Assembly);
+            hidden.DefineDynamicModule("AlvorKit.Hooks.Tests.Hidden").DefineType("Hidden", TypeAttributes.Public).CreateType();
+            using var hiddenBytes = new MemoryStream();
+            hidden.Save(hiddenBytes);
+            hiddenBytes.Position = 0;
+            Type hiddenType = new System.Runtime.Loader.AssemblyLoadContext("hidden").LoadFromStream(hiddenBytes).GetType("Hidden")!;
+
+            var builder = new PersistedAssemblyBuilder(new AssemblyName("AlvorKit.Hooks.Tests.Bad"), typeof(object).Assembly);
+            TypeBuilder type = builder.DefineDynamicModule("AlvorKit.Hooks.Tests.Bad").DefineType("Bad",
+                TypeAttributes.Public | TypeAttributes.Class | TypeAttributes.Abstract | TypeAttributes.Sealed);
+            MethodBuilder badCalli = type.DefineMethod("BadCalli", MethodAttributes.Public | MethodAttributes.Static);
+            ILGenerator il = badCalli.GetILGenerator();
+            il.Emit(OpCodes.Ldc_I4_0);
+            il.Emit(OpCodes.Conv_I);
+            il.Emit(OpCodes.Calli, 0x06000001); // the operand of calli must be a StandAloneSig
+            il.Emit(OpCodes.Ret);
+            MethodBuilder unresolvable = type.DefineMethod("UnresolvableLocal", MethodAttributes.Public | MethodAttributes.Static);
+            il = unresolvable.GetILGenerator();
+            il.DeclareLocal(hiddenType);
+            il.Emit(OpCodes.Ret);
+            type.CreateType();
+            using var stream = new MemoryStream();
+            builder.Save(stream);
+            return Assembly.Load(stream.ToArray()).GetType("Bad")!;
+        }
+    }
+
 #pragma warning disable CA1051, CA2211 // shapes of game code: fields read and written by the targets
     public sealed class Holder<T>
     {

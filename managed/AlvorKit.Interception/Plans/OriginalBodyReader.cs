@@ -31,7 +31,17 @@ internal sealed class OriginalBodyReader
         _module = module;
         if ((target.CallingConvention & CallingConventions.VarArgs) != 0)
             throw new NotSupportedException($"{Names.Of(target)} takes varargs, which plans do not support.");
-        _body = target.GetMethodBody() ?? throw new NotSupportedException(
+        MethodBody? body;
+        try
+        {
+            body = target.GetMethodBody();
+        }
+        catch (Exception e) when (Unreadable(e))
+        {
+            // The runtime resolves the locals' types here.
+            throw Refuse($"its body or its locals cannot be resolved ({e.Message})");
+        }
+        _body = body ?? throw new NotSupportedException(
             $"{Names.Of(target)} has no IL body (extern, runtime-implemented or abstract): there is no original to edit.");
         _il = _body.GetILAsByteArray() ?? throw new NotSupportedException($"{Names.Of(target)} has no IL to read.");
         _context = GenericContext.Of(target);
