@@ -192,6 +192,10 @@ public sealed partial class GenerationPlan
     /// to show that the profiler's refusal surfaces as the same exception.</summary>
     internal bool SkipPlanStackCheck { get; set; }
 
+    /// <summary>For the proofs: changes the lowered generation (a malformed relocation no plan
+    /// writes), to show how a refusal of the profiler's own validation surfaces.</summary>
+    internal Func<LoweredGeneration, LoweredGeneration>? AfterLowering { get; set; }
+
     /// <summary>Relocations the plan needs so far (the profiler takes at most 64, the locals
     /// signature and ASSEMBLY_REF relocations included). For a FromOriginal plan, those of its
     /// instruction list as it is now (the list is laid out to count them).</summary>
@@ -899,6 +903,8 @@ public sealed partial class GenerationPlan
             ? [.. _map.OrderBy(e => e.OldOffset).Take((int)Native.AlvkConstants.MaxILMapEntries)]
             : [new ILMapSpec(0, 0, true)];
         _lowered = new LoweredGeneration(body, pool, specs, map, maxStack, _unverifiable);
+        if (AfterLowering is { } change)
+            _lowered = change(_lowered);
         return _lowered;
     }
 

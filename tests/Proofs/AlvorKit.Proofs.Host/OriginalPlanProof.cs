@@ -201,8 +201,30 @@ public static class OriginalPlanProof
 
         foreach (Patch patch in patches)
             patch.Remove();
+        string removed = Values();
+
+        // Refused at the call: the third plan's locals relocation names a parent (none may), so
+        // the profiler's validation of that entry refuses the batch before anything is queued.
+        GenerationPlan malformed = Plus("BatchC", 400);
+        malformed.AfterLowering = lowered => lowered with
+        {
+            Relocations = [.. lowered.Relocations.Select((r, i) => i == 0 ? r with { ParentRelocation = 1 } : r)],
+        };
+        string callReason = "";
+        (string callRefusal, List<string> callRefusals) = Refused(() =>
+        {
+            try
+            {
+                interceptor.ApplyMany([Plus("BatchA", 400), Plus("BatchB", 400), malformed]);
+            }
+            catch (BatchInstallException e)
+            {
+                callReason = e.Refusals.FirstOrDefault(r => r.Index == 2)?.Reason.Message ?? "";
+                throw;
+            }
+        });
         return new OriginalBatchReport(before, applied, planRefusal, planRefusals, afterPlanRefusal, workerRefusal,
-            workerRefusals, afterWorkerRefusal, Values());
+            workerRefusals, afterWorkerRefusal, removed, callRefusal, callRefusals, callReason);
     }
 
     private static (string, List<string>) Refused(Action apply)

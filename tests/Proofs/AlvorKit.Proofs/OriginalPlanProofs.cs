@@ -158,4 +158,15 @@ public sealed class OriginalPlanProofs
         Assert.Equal("101,102,103", batch.AfterWorkerRefusal);
         Assert.Equal("1,2,3", batch.Removed);
     }
+
+    [Theory]
+    [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
+    public void ABatchRefusedAtTheCallNamesTheFailingRelocationAsApplyDoes(string tiering)
+    {
+        OriginalBatchReport batch = Report(tiering).Batch;
+        Assert.Equal("BatchInstallException status RelocationMalformed", batch.CallRefusal);
+        Assert.Equal(["0 PatchException BatchAborted", "1 PatchException BatchAborted", "2 PatchException RelocationMalformed"],
+            batch.CallRefusals);
+        Assert.Contains("The failing relocation is #0: locals: StandAloneSig", batch.CallRefusalReason);
+    }
 }

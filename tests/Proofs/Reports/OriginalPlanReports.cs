@@ -14,7 +14,9 @@ public sealed record OriginalPlanStep(
 
 /// <summary>ApplyMany over three targets: their results before, after the batch, after a batch
 /// refused by the plans' own check and after one refused by the profiler's worker (each refusal:
-/// the exception's status and every refused plan's index and reason), and after removal.</summary>
+/// the exception's status and every refused plan's index and reason), and after removal; then a
+/// batch refused at the call by the profiler's validation of one plan's relocation (its status,
+/// the refused plans, and that plan's reason's message).</summary>
 public sealed record OriginalBatchReport(
     string Before,
     string Applied,
@@ -24,7 +26,10 @@ public sealed record OriginalBatchReport(
     string WorkerRefusal,
     IReadOnlyList<string> WorkerRefusals,
     string AfterWorkerRefusal,
-    string Removed);
+    string Removed,
+    string CallRefusal,
+    IReadOnlyList<string> CallRefusals,
+    string CallRefusalReason);
 
 /// <summary>The "originalplans" mode: every FromOriginal step by name, whether the original
 /// Guarded has a label on its first instruction (the loop back to offset 0), whether the host's
