@@ -101,7 +101,7 @@ public sealed class PlanLocal
 /// assembly's name to that very assembly, and refused otherwise. Such problems are reported as a
 /// <see cref="PlanException"/> by the Emit call that introduced them; a
 /// <see cref="FromOriginal"/> plan lays its instruction list out only when it is lowered, so its
-/// problems surface at Apply (or ApplyMany, ToString, RelocationCount).</para>
+/// problems surface at Apply (or ApplyMany, RelocationCount; ToString lists them).</para>
 /// <para>The body must be type-safe (ECMA-335 III.1.8): <see cref="Interceptor.Apply(GenerationPlan, PatchOwner?)"/>
 /// follows the evaluation stack through every instruction with reflection's exact types and
 /// throws <see cref="StackTypeMismatchException"/> (offset, instruction, found and expected types)
