@@ -54,8 +54,11 @@ public static class OriginalPlanProof
         GenerationPlan guarded = GenerationPlan.FromOriginal(Method("Guarded"));
         bool loopsToStart = guarded.Instructions[0].Labels.Count > 0 &&
                             guarded.Instructions.Any(i => i.Operand is PlanLabel l && guarded.Instructions[0].Labels.Contains(l));
+        int originalInstructions = guarded.Instructions.Count;
         guarded.InsertAtStart(Increment(nameof(OriginalTargets.GuardCounter)));
         Epilogue(guarded, OpCodes.Add, 1000);
+        // The IL map: every original instruction's offset to its new one.
+        IReadOnlyList<string> ilMap = [.. guarded.Lower().ILMap.Select(e => $"{e.OldOffset}->{e.NewOffset}")];
         steps["exceptionRegions"] = Step(interceptor, guarded, () =>
         {
             int counter = OriginalTargets.GuardCounter, finallies = OriginalTargets.FinallyCount;
@@ -109,8 +112,36 @@ public static class OriginalPlanProof
             $"{OriginalTargets.WidgetScore(new Widget { Base = 2 }, 3)} replaced {viaMod}");
         bool referencedAfter = ReferencesMod();
 
-        return new OriginalPlanReport(steps, loopsToStart, referencedBefore, referencedAfter, CollectibleRefusal(),
-            Batch(interceptor));
+        return new OriginalPlanReport(steps, loopsToStart, originalInstructions, ilMap, referencedBefore, referencedAfter,
+            CollectibleRefusal(), Refusals(), Batch(interceptor));
+    }
+
+    // What FromOriginal and its edits refuse, each as "ExceptionType: message".
+    private static Dictionary<string, string> Refusals()
+    {
+        var refusals = new Dictionary<string, string>();
+        void Try(string name, Action action)
+        {
+            try
+            {
+                action();
+                refusals[name] = "accepted";
+            }
+            catch (Exception e) when (e is InterceptionException or NotSupportedException or InvalidOperationException)
+            {
+                refusals[name] = $"{e.GetType().Name}: {e.Message}";
+            }
+        }
+        Try("abstract", () => GenerationPlan.FromOriginal(typeof(Stream).GetMethod(nameof(Stream.Flush))!));
+        Try("noBody", () => GenerationPlan.FromOriginal(typeof(Math).GetMethod(nameof(Math.Sqrt))!));
+        Try("resultMissing", () => GenerationPlan.FromOriginal(Method("Score")).RedirectReturns(null));
+        Try("callMismatch", () => GenerationPlan.FromOriginal(Method("Points"))
+            .ReplaceCalls(Method("PointsFor"), Method("BigBonus")));
+        Try("fieldMismatch", () => GenerationPlan.FromOriginal(Method("WithBonus"))
+            .ReplaceFieldLoads(T.GetField(nameof(OriginalTargets.Bonus))!, Method("PointsFor")));
+        Try("notFromOriginal", () => _ = new GenerationPlan(Method("Score")).Instructions);
+        Try("mapByHand", () => GenerationPlan.FromOriginal(Method("Score")).MapOriginalOffset(0));
+        return refusals;
     }
 
     private static bool ReferencesMod() =>

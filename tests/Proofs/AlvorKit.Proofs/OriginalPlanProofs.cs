@@ -1,3 +1,4 @@
+using System.Globalization;
 using AlvorKit.Proofs.Reports;
 using Xunit;
 
@@ -76,6 +77,29 @@ public sealed class OriginalPlanProofs
         Assert.Contains("catch DivideByZeroException", step.Listing);
         Assert.Contains("finally", step.Listing);
         Assert.Contains("stsfld", step.Listing);
+        // The IL map: one entry per original instruction, in original order; the original's first
+        // instruction now follows the inserted counter (ldsfld 5 bytes, ldc.i4.1, add, stsfld 5 bytes).
+        Assert.Equal(report.GuardedInstructions, report.GuardedILMap.Count);
+        Assert.Equal("0->12", report.GuardedILMap[0]);
+        int[] old = [.. report.GuardedILMap.Select(e => int.Parse(e.Split("->")[0], CultureInfo.InvariantCulture))];
+        Assert.True(old.Zip(old.Skip(1)).All(p => p.First < p.Second), string.Join(" ", report.GuardedILMap));
+    }
+
+    [Theory]
+    [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
+    public void WhatCannotBeReadOrEditedIsRefusedWithTheReason(string tiering)
+    {
+        IReadOnlyDictionary<string, string> r = Report(tiering).Refusals;
+        Assert.StartsWith("NotSupportedException: Stream.Flush() is abstract", r["abstract"]);
+        Assert.StartsWith("NotSupportedException: Math.Sqrt(double) has no IL body", r["noBody"]);
+        Assert.StartsWith("PlanException: ", r["resultMissing"]);
+        Assert.Contains("RedirectReturns needs a local of type int", r["resultMissing"]);
+        Assert.StartsWith("SignatureMismatchException: ", r["callMismatch"]);
+        Assert.Contains("Expected: static int PointsFor(int x)", r["callMismatch"]);
+        Assert.StartsWith("SignatureMismatchException: ", r["fieldMismatch"]);
+        Assert.Contains("a load of OriginalTargets.Bonus gives it 0", r["fieldMismatch"]);
+        Assert.StartsWith("InvalidOperationException: ", r["notFromOriginal"]);
+        Assert.StartsWith("PlanException: ", r["mapByHand"]);
     }
 
     [Theory]
