@@ -66,6 +66,22 @@ public static class OriginalPlanProof
             return $"{results} counter+{OriginalTargets.GuardCounter - counter} finally+{OriginalTargets.FinallyCount - finallies}";
         });
 
+        GenerationPlan filtered = GenerationPlan.FromOriginal(Method("Filtered"));
+        Epilogue(filtered, OpCodes.Add, 1000);
+        steps["filter"] = Step(interceptor, filtered, () =>
+        {
+            string results = Calls(OriginalTargets.Filtered, 5, -1);
+            try
+            {
+                OriginalTargets.Filtered(-20);
+                return results + " far returned";
+            }
+            catch (ArgumentException e)
+            {
+                return $"{results} {e.Message} thrown";
+            }
+        });
+
         GenerationPlan tag = GenerationPlan.FromOriginal(Method("Tag"));
         AppendBang(tag);
         steps["genericMethod"] = Step(interceptor, tag, () =>

@@ -64,6 +64,22 @@ public static class OriginalTargets
         return r;
     }
 
+    // A filter region (catch ... when).
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static int Filtered(int n)
+    {
+        try
+        {
+            if (n < 0)
+                throw new ArgumentException(n < -10 ? "far" : "near");
+            return n;
+        }
+        catch (ArgumentException e) when (e.Message == "near")
+        {
+            return -100;
+        }
+    }
+
     [MethodImpl(MethodImplOptions.NoInlining)]
     public static string Tag<T>(T value) => "t:" + value;
 

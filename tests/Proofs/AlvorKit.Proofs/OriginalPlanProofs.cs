@@ -87,6 +87,16 @@ public sealed class OriginalPlanProofs
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
+    public void AFilterRegionIsCarried(string tiering)
+    {
+        OriginalPlanStep step = Step(tiering, "filter");
+        // The filter still tells "near" (caught: -100) from "far" (not caught: thrown on).
+        AssertApplied(step, "5,-100 far thrown", "1005,900 far thrown", "StandAloneSignature");
+        Assert.Contains("filter", step.Listing);
+    }
+
+    [Theory]
+    [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void WhatCannotBeReadOrEditedIsRefusedWithTheReason(string tiering)
     {
         IReadOnlyDictionary<string, string> r = Report(tiering).Refusals;
