@@ -66,6 +66,40 @@ public static class OriginalPlanProof
             return $"{results} counter+{OriginalTargets.GuardCounter - counter} finally+{OriginalTargets.FinallyCount - finallies}";
         });
 
+        // A catch region added inside the original's try block: added last, listed first.
+        GenerationPlan nested = GenerationPlan.FromOriginal(Method("Nested"));
+        IList<BodyInstruction> code = nested.Instructions;
+        int call = code.IndexOf(code.First(i => i.Operand is MethodInfo { Name: "Twice" }));
+        BodyInstruction load = code[call - 1], store = code[call + 1], leave = code[call + 2];
+        PlanLabel tryStart = nested.DefineLabel(), handler = nested.DefineLabel(), after = nested.DefineLabel();
+        load.Labels.Add(tryStart);
+        leave.Labels.Add(after);
+        var pop = new BodyInstruction(OpCodes.Pop);
+        pop.Labels.Add(handler);
+        int at = code.IndexOf(leave);
+        foreach (BodyInstruction i in new[]
+                 {
+                     new BodyInstruction(OpCodes.Leave, after), pop, new BodyInstruction(OpCodes.Ldc_I4, -7),
+                     new BodyInstruction(store.OpCode, store.Operand), new BodyInstruction(OpCodes.Leave, after),
+                 }.Reverse())
+            code.Insert(at, i);
+        nested.AddCatchRegion(tryStart, handler, handler, after, typeof(InvalidOperationException));
+        IReadOnlyList<string> clauseOrder = [.. AlvorKit.Interception.Plans.EhClauses.Read(nested.Lower().Body).Select(c => c.Flags == 0 ? "catch" : c.Flags == 2 ? "finally" : c.Flags.ToString(CultureInfo.InvariantCulture))];
+        steps["regionAddedInside"] = Step(interceptor, nested, () =>
+        {
+            int finallies = OriginalTargets.FinallyCount;
+            string results;
+            try
+            {
+                results = $"{OriginalTargets.Nested(3)},{OriginalTargets.Nested(-1)}";
+            }
+            catch (InvalidOperationException e)
+            {
+                results = $"{OriginalTargets.Nested(3)},{e.Message} thrown";
+            }
+            return $"{results} finally+{OriginalTargets.FinallyCount - finallies} clauses {string.Join("+", clauseOrder)}";
+        });
+
         GenerationPlan filtered = GenerationPlan.FromOriginal(Method("Filtered"));
         Epilogue(filtered, OpCodes.Add, 1000);
         steps["filter"] = Step(interceptor, filtered, () =>

@@ -64,6 +64,25 @@ public static class OriginalTargets
         return r;
     }
 
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static int Twice(int x) => x < 0 ? throw new InvalidOperationException("negative") : x * 2;
+
+    // A try/finally, into whose try block a proof adds a try/catch of its own.
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static int Nested(int x)
+    {
+        int r;
+        try
+        {
+            r = Twice(x);
+        }
+        finally
+        {
+            FinallyCount++;
+        }
+        return r;
+    }
+
     // A filter region (catch ... when).
     [MethodImpl(MethodImplOptions.NoInlining)]
     public static int Filtered(int n)

@@ -87,6 +87,15 @@ public sealed class OriginalPlanProofs
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
+    public void ARegionAddedInsideAnOriginalOneIsListedFirst(string tiering) =>
+        // The catch added inside the original try/finally's try block turns the exception into
+        // -7; the finally still runs; the EH section lists the nested catch before the finally
+        // (ECMA-335 II.19) though it was added after.
+        AssertApplied(Step(tiering, "regionAddedInside"),
+            "6,negative thrown finally+3 clauses catch+finally", "6,-7 finally+2 clauses catch+finally");
+
+    [Theory]
+    [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void AFilterRegionIsCarried(string tiering)
     {
         OriginalPlanStep step = Step(tiering, "filter");
