@@ -30,6 +30,11 @@ public static class OriginalPlanProof
         steps["roundTrip"] = Step(interceptor, GenerationPlan.FromOriginal(Method("Score")),
             () => Calls(OriginalTargets.Score, 1, 4));
 
+        // The transpiler form: x * 3 + 1 becomes x * 5 + 1.
+        GenerationPlan five = GenerationPlan.FromOriginal(Method("Score"));
+        int times = five.Replace(i => i.OpCode == OpCodes.Ldc_I4_3, i => [new BodyInstruction(OpCodes.Ldc_I4_5)]);
+        steps["replace"] = Step(interceptor, five, () => $"{Calls(OriginalTargets.Score, 1, 4)} replaced {times}");
+
         GenerationPlan counted = GenerationPlan.FromOriginal(Method("Counted"));
         counted.InsertAtStart(Increment(nameof(OriginalTargets.Counter)));
         steps["insertAtStart"] = Step(interceptor, counted, () =>

@@ -43,6 +43,11 @@ public sealed class OriginalPlanProofs
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
+    public void TheTranspilerFormReplacesMatchedInstructions(string tiering) =>
+        AssertApplied(Step(tiering, "replace"), "4,13 replaced 1", "6,21 replaced 1");
+
+    [Theory]
+    [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void CodeInsertedAtTheStartRunsOncePerCall(string tiering) =>
         AssertApplied(Step(tiering, "insertAtStart"), "2,3,4 counter+0", "2,3,4 counter+3");
 
