@@ -24,7 +24,10 @@ public sealed partial class GenerationPlan
     /// instruction's offset is mapped to its new offset (the IL map, at most
     /// <c>ALVK_MAX_IL_MAP_ENTRIES</c> entries: beyond, those of the highest original offsets are dropped).
     /// </summary>
-    /// <param name="target">A method or constructor with IL, of a loaded (not dynamic) assembly.</param>
+    /// <param name="target">A method or constructor with IL, of a loaded (not dynamic) assembly. A
+    /// generic instantiation (<c>Tag&lt;int&gt;</c>, a method of <c>Box&lt;int&gt;</c>) stands for its
+    /// definition: the plan's <see cref="Target"/> is the definition, and the generation covers
+    /// every instantiation.</param>
     /// <returns>The plan, unedited: applied as is, the target runs its original body (a round trip).</returns>
     /// <exception cref="NotSupportedException">The target has no IL (abstract, extern, runtime-implemented),
     /// is being emitted at runtime, or takes varargs.</exception>
@@ -32,6 +35,12 @@ public sealed partial class GenerationPlan
     /// middle of an instruction, a token that does not resolve, a varargs call site), naming the offset.</exception>
     public static GenerationPlan FromOriginal(MethodBase target)
     {
+        ArgumentNullException.ThrowIfNull(target);
+        // A generic instantiation stands for its definition: the generation covers every one, and
+        // the original's tokens resolve over the definition's own parameters (VAR, MVAR).
+        if (target.IsGenericMethod && !target.IsGenericMethodDefinition ||
+            target.DeclaringType is { IsGenericType: true, IsGenericTypeDefinition: false })
+            target = target.Module.ResolveMethod(target.MetadataToken) ?? target;
         var plan = new GenerationPlan(target);
         var reader = new OriginalBodyReader(target, plan._module);
         foreach (OriginalLocal local in reader.Locals)

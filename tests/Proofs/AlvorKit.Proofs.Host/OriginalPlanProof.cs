@@ -126,7 +126,8 @@ public static class OriginalPlanProof
         steps["genericMethod"] = Step(interceptor, tag, () =>
             $"{OriginalTargets.Tag(5)} {OriginalTargets.Tag("s")} {OriginalTargets.Tag(2.5)}");
 
-        GenerationPlan show = GenerationPlan.FromOriginal(typeof(Holder<>).GetMethod("Show")!);
+        // Given through an instantiation: the plan is for the definition, so for every instantiation.
+        GenerationPlan show = GenerationPlan.FromOriginal(typeof(Holder<int>).GetMethod("Show")!);
         AppendBang(show);
         steps["genericType"] = Step(interceptor, show, () =>
             $"{new Holder<int>(7).Show()} {new Holder<string>("x").Show()}");
