@@ -17,7 +17,8 @@ namespace AlvorKit.Interception;
 public sealed record BatchRefusal(int Index, MethodBase Target, MethodInfo? Replacement, Exception Reason);
 
 /// <summary>
-/// <see cref="Interceptor.InstallMany"/> installed nothing: every pair that was refused is in
+/// <see cref="Interceptor.InstallMany"/> installed nothing (or <see cref="Interceptor.ApplyMany"/>
+/// applied nothing): every pair (plan) that was refused is in
 /// <see cref="Refusals"/>, and the message lists them one per line. <see cref="InterceptionException.Status"/>
 /// is null when the library refused the pairs before anything reached the profiler, else the
 /// profiler's answer for the batch (its first refusal).

@@ -398,7 +398,8 @@ public sealed partial class GenerationPlan
             _depth = 0;
         Account(opcode);
         Reach(label);
-        List(opcode, label.ToString());
+        // Listed as written: the long form (every long branch is a one-byte opcode).
+        List(HotReload.OpCodeTable.Find((byte)(ushort)code, 0) ?? opcode, label.ToString());
     }
 
     /// <summary>switch over <paramref name="labels"/>.</summary>

@@ -31,6 +31,11 @@ public static class OriginalPlanProof
         steps["roundTrip"] = Step(interceptor, GenerationPlan.FromOriginal(Method("Score")),
             () => Calls(OriginalTargets.Score, 1, 4));
 
+        // The transpiler form: x * 3 + 1 becomes x * 5 + 1.
+        GenerationPlan five = GenerationPlan.FromOriginal(Method("Score"));
+        int times = five.Replace(i => i.OpCode == OpCodes.Ldc_I4_3, i => [new BodyInstruction(OpCodes.Ldc_I4_5)]);
+        steps["replace"] = Step(interceptor, five, () => $"{Calls(OriginalTargets.Score, 1, 4)} replaced {times}");
+
         GenerationPlan counted = GenerationPlan.FromOriginal(Method("Counted"));
         counted.InsertAtStart(Increment(nameof(OriginalTargets.Counter)));
         steps["insertAtStart"] = Step(interceptor, counted, () =>
@@ -55,8 +60,11 @@ public static class OriginalPlanProof
         GenerationPlan guarded = GenerationPlan.FromOriginal(Method("Guarded"));
         bool loopsToStart = guarded.Instructions[0].Labels.Count > 0 &&
                             guarded.Instructions.Any(i => i.Operand is PlanLabel l && guarded.Instructions[0].Labels.Contains(l));
+        int originalInstructions = guarded.Instructions.Count;
         guarded.InsertAtStart(Increment(nameof(OriginalTargets.GuardCounter)));
         Epilogue(guarded, OpCodes.Add, 1000);
+        // The IL map: every original instruction's offset to its new one.
+        IReadOnlyList<string> ilMap = [.. guarded.Lower().ILMap.Select(e => $"{e.OldOffset}->{e.NewOffset}")];
         steps["exceptionRegions"] = Step(interceptor, guarded, () =>
         {
             int counter = OriginalTargets.GuardCounter, finallies = OriginalTargets.FinallyCount;
@@ -64,12 +72,63 @@ public static class OriginalPlanProof
             return $"{results} counter+{OriginalTargets.GuardCounter - counter} finally+{OriginalTargets.FinallyCount - finallies}";
         });
 
+        // A catch region added inside the original's try block: added last, listed first.
+        GenerationPlan nested = GenerationPlan.FromOriginal(Method("Nested"));
+        IList<BodyInstruction> code = nested.Instructions;
+        int call = code.IndexOf(code.First(i => i.Operand is MethodInfo { Name: "Twice" }));
+        BodyInstruction load = code[call - 1], store = code[call + 1], leave = code[call + 2];
+        PlanLabel tryStart = nested.DefineLabel(), handler = nested.DefineLabel(), after = nested.DefineLabel();
+        load.Labels.Add(tryStart);
+        leave.Labels.Add(after);
+        var pop = new BodyInstruction(OpCodes.Pop);
+        pop.Labels.Add(handler);
+        int at = code.IndexOf(leave);
+        foreach (BodyInstruction i in new[]
+                 {
+                     new BodyInstruction(OpCodes.Leave, after), pop, new BodyInstruction(OpCodes.Ldc_I4, -7),
+                     new BodyInstruction(store.OpCode, store.Operand), new BodyInstruction(OpCodes.Leave, after),
+                 }.Reverse())
+            code.Insert(at, i);
+        nested.AddCatchRegion(tryStart, handler, handler, after, typeof(InvalidOperationException));
+        IReadOnlyList<string> clauseOrder = [.. AlvorKit.Interception.Plans.EhClauses.Read(nested.Lower().Body).Select(c => c.Flags == 0 ? "catch" : c.Flags == 2 ? "finally" : c.Flags.ToString(CultureInfo.InvariantCulture))];
+        steps["regionAddedInside"] = Step(interceptor, nested, () =>
+        {
+            int finallies = OriginalTargets.FinallyCount;
+            string results;
+            try
+            {
+                results = $"{OriginalTargets.Nested(3)},{OriginalTargets.Nested(-1)}";
+            }
+            catch (InvalidOperationException e)
+            {
+                results = $"{OriginalTargets.Nested(3)},{e.Message} thrown";
+            }
+            return $"{results} finally+{OriginalTargets.FinallyCount - finallies} clauses {string.Join("+", clauseOrder)}";
+        });
+
+        GenerationPlan filtered = GenerationPlan.FromOriginal(Method("Filtered"));
+        Epilogue(filtered, OpCodes.Add, 1000);
+        steps["filter"] = Step(interceptor, filtered, () =>
+        {
+            string results = Calls(OriginalTargets.Filtered, 5, -1);
+            try
+            {
+                OriginalTargets.Filtered(-20);
+                return results + " far returned";
+            }
+            catch (ArgumentException e)
+            {
+                return $"{results} {e.Message} thrown";
+            }
+        });
+
         GenerationPlan tag = GenerationPlan.FromOriginal(Method("Tag"));
         AppendBang(tag);
         steps["genericMethod"] = Step(interceptor, tag, () =>
             $"{OriginalTargets.Tag(5)} {OriginalTargets.Tag("s")} {OriginalTargets.Tag(2.5)}");
 
-        GenerationPlan show = GenerationPlan.FromOriginal(typeof(Holder<>).GetMethod("Show")!);
+        // Given through an instantiation: the plan is for the definition, so for every instantiation.
+        GenerationPlan show = GenerationPlan.FromOriginal(typeof(Holder<int>).GetMethod("Show")!);
         AppendBang(show);
         steps["genericType"] = Step(interceptor, show, () =>
             $"{new Holder<int>(7).Show()} {new Holder<string>("x").Show()}");
@@ -127,8 +186,36 @@ public static class OriginalPlanProof
             $"{OriginalTargets.WidgetScore(new Widget { Base = 2 }, 3)} replaced {viaMod}");
         bool referencedAfter = ReferencesMod();
 
-        return new OriginalPlanReport(steps, loopsToStart, referencedBefore, referencedAfter, CollectibleRefusal(),
-            Batch(interceptor));
+        return new OriginalPlanReport(steps, loopsToStart, originalInstructions, ilMap, referencedBefore, referencedAfter,
+            CollectibleRefusal(), Refusals(), Batch(interceptor));
+    }
+
+    // What FromOriginal and its edits refuse, each as "ExceptionType: message".
+    private static Dictionary<string, string> Refusals()
+    {
+        var refusals = new Dictionary<string, string>();
+        void Try(string name, Action action)
+        {
+            try
+            {
+                action();
+                refusals[name] = "accepted";
+            }
+            catch (Exception e) when (e is InterceptionException or NotSupportedException or InvalidOperationException)
+            {
+                refusals[name] = $"{e.GetType().Name}: {e.Message}";
+            }
+        }
+        Try("abstract", () => GenerationPlan.FromOriginal(typeof(Stream).GetMethod(nameof(Stream.Flush))!));
+        Try("noBody", () => GenerationPlan.FromOriginal(typeof(Math).GetMethod(nameof(Math.Sqrt))!));
+        Try("resultMissing", () => GenerationPlan.FromOriginal(Method("Score")).RedirectReturns(null));
+        Try("callMismatch", () => GenerationPlan.FromOriginal(Method("Points"))
+            .ReplaceCalls(Method("PointsFor"), Method("BigBonus")));
+        Try("fieldMismatch", () => GenerationPlan.FromOriginal(Method("WithBonus"))
+            .ReplaceFieldLoads(T.GetField(nameof(OriginalTargets.Bonus))!, Method("PointsFor")));
+        Try("notFromOriginal", () => _ = new GenerationPlan(Method("Score")).Instructions);
+        Try("mapByHand", () => GenerationPlan.FromOriginal(Method("Score")).MapOriginalOffset(0));
+        return refusals;
     }
 
     private static bool ReferencesMod() =>

@@ -65,6 +65,41 @@ public static class OriginalTargets
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]
+    public static int Twice(int x) => x < 0 ? throw new InvalidOperationException("negative") : x * 2;
+
+    // A try/finally, into whose try block a proof adds a try/catch of its own.
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static int Nested(int x)
+    {
+        int r;
+        try
+        {
+            r = Twice(x);
+        }
+        finally
+        {
+            FinallyCount++;
+        }
+        return r;
+    }
+
+    // A filter region (catch ... when).
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static int Filtered(int n)
+    {
+        try
+        {
+            if (n < 0)
+                throw new ArgumentException(n < -10 ? "far" : "near");
+            return n;
+        }
+        catch (ArgumentException e) when (e.Message == "near")
+        {
+            return -100;
+        }
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
     public static string Tag<T>(T value) => "t:" + value;
 
     // Recursive and generic: the call is a MethodSpec Depth<!!0>.

@@ -1,3 +1,4 @@
+using System.Globalization;
 using AlvorKit.Proofs.Reports;
 using Xunit;
 
@@ -43,6 +44,11 @@ public sealed class OriginalPlanProofs
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
+    public void TheTranspilerFormReplacesMatchedInstructions(string tiering) =>
+        AssertApplied(Step(tiering, "replace"), "4,13 replaced 1", "6,21 replaced 1");
+
+    [Theory]
+    [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void CodeInsertedAtTheStartRunsOncePerCall(string tiering) =>
         AssertApplied(Step(tiering, "insertAtStart"), "2,3,4 counter+0", "2,3,4 counter+3");
 
@@ -77,6 +83,48 @@ public sealed class OriginalPlanProofs
         Assert.Contains("catch DivideByZeroException", step.Listing);
         Assert.Contains("finally", step.Listing);
         Assert.Contains("stsfld", step.Listing);
+        // The IL map: one entry per original instruction, in original order; the original's first
+        // instruction now follows the inserted counter (ldsfld 5 bytes, ldc.i4.1, add, stsfld 5 bytes).
+        Assert.Equal(report.GuardedInstructions, report.GuardedILMap.Count);
+        Assert.Equal("0->12", report.GuardedILMap[0]);
+        int[] old = [.. report.GuardedILMap.Select(e => int.Parse(e.Split("->")[0], CultureInfo.InvariantCulture))];
+        Assert.True(old.Zip(old.Skip(1)).All(p => p.First < p.Second), string.Join(" ", report.GuardedILMap));
+    }
+
+    [Theory]
+    [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
+    public void ARegionAddedInsideAnOriginalOneIsListedFirst(string tiering) =>
+        // The catch added inside the original try/finally's try block turns the exception into
+        // -7; the finally still runs; the EH section lists the nested catch before the finally
+        // (ECMA-335 II.19) though it was added after.
+        AssertApplied(Step(tiering, "regionAddedInside"),
+            "6,negative thrown finally+3 clauses catch+finally", "6,-7 finally+2 clauses catch+finally");
+
+    [Theory]
+    [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
+    public void AFilterRegionIsCarried(string tiering)
+    {
+        OriginalPlanStep step = Step(tiering, "filter");
+        // The filter still tells "near" (caught: -100) from "far" (not caught: thrown on).
+        AssertApplied(step, "5,-100 far thrown", "1005,900 far thrown", "StandAloneSignature");
+        Assert.Contains("filter", step.Listing);
+    }
+
+    [Theory]
+    [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
+    public void WhatCannotBeReadOrEditedIsRefusedWithTheReason(string tiering)
+    {
+        IReadOnlyDictionary<string, string> r = Report(tiering).Refusals;
+        Assert.StartsWith("NotSupportedException: Stream.Flush() is abstract", r["abstract"]);
+        Assert.StartsWith("NotSupportedException: Math.Sqrt(double) has no IL body", r["noBody"]);
+        Assert.StartsWith("PlanException: ", r["resultMissing"]);
+        Assert.Contains("RedirectReturns needs a local of type int", r["resultMissing"]);
+        Assert.StartsWith("SignatureMismatchException: ", r["callMismatch"]);
+        Assert.Contains("Expected: static int PointsFor(int x)", r["callMismatch"]);
+        Assert.StartsWith("SignatureMismatchException: ", r["fieldMismatch"]);
+        Assert.Contains("a load of OriginalTargets.Bonus gives it 0", r["fieldMismatch"]);
+        Assert.StartsWith("InvalidOperationException: ", r["notFromOriginal"]);
+        Assert.StartsWith("PlanException: ", r["mapByHand"]);
     }
 
     [Theory]

@@ -32,13 +32,18 @@ public sealed record OriginalBatchReport(
     string CallRefusalReason);
 
 /// <summary>The "originalplans" mode: every FromOriginal step by name, whether the original
-/// Guarded has a label on its first instruction (the loop back to offset 0), whether the host's
-/// metadata references the mod assembly before and after the mod's method was called through
-/// an ASSEMBLY_REF relocation, a collectible mod's refusal, and the ApplyMany batch.</summary>
+/// Guarded has a label on its first instruction (the loop back to offset 0), how many
+/// instructions it has and its edited plan's IL map ("old->new"), whether the host's metadata
+/// references the mod assembly before and after the mod's method was called through an
+/// ASSEMBLY_REF relocation, a collectible mod's refusal, what FromOriginal and its edits refuse
+/// ("Type: message" by case), and the ApplyMany batch.</summary>
 public sealed record OriginalPlanReport(
     IReadOnlyDictionary<string, OriginalPlanStep> Steps,
     bool GuardedLoopsToStart,
+    int GuardedInstructions,
+    IReadOnlyList<string> GuardedILMap,
     bool ModReferencedBefore,
     bool ModReferencedAfter,
     string CollectibleRefusal,
+    IReadOnlyDictionary<string, string> Refusals,
     OriginalBatchReport Batch);
