@@ -52,7 +52,7 @@ public sealed partial class WeavingTests(ITestOutputHelper output)
             L3:
               IL_0007: ldarg.1
               IL_0008: ldc.i4.0
-              IL_0009: bge.s L1
+              IL_0009: bge L1
               IL_000E: ldarg.0
               IL_000F: ldfld Enemy.Health
               IL_0014: stloc V_0 (int)
@@ -114,12 +114,12 @@ public sealed partial class WeavingTests(ITestOutputHelper output)
               IL_0009: ldarg.1
               IL_000A: div
               IL_000B: stloc.0
-              IL_000C: leave.s L3
+              IL_000C: leave L3
             L2:
               IL_0011: pop
               IL_0012: ldc.i4.m1
               IL_0013: stloc.0
-              IL_0014: leave.s L3
+              IL_0014: leave L3
             L3:
               IL_0019: ldloc.0
               IL_001A: stloc V_1 (int)
