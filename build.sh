@@ -182,8 +182,9 @@ sanitized_proofs() {
 # command identity, concurrency (the native queue and the managed per-target gates), bad input,
 # both dispatch paths (the direct call reads the replacement's metadata and emits references),
 # the patch table at scale (batches, growth, the bound) and sampled allocation profiling (its
-# correctness; SampledCostProofs, timing and resident memory, stay out).
-SANITIZED_PROOFS="FullyQualifiedName~PatchDispatchProofs|FullyQualifiedName~InterceptionDispatchProofs|FullyQualifiedName~HotReloadProofs|FullyQualifiedName~HotReloadCoreProofs|FullyQualifiedName~GenerationProofs|FullyQualifiedName~GenerationAbi33Proofs|FullyQualifiedName~GenerationRefusalProofs|FullyQualifiedName~InterceptionApiProofs|FullyQualifiedName~InterceptionConcurrencyProofs|FullyQualifiedName~CommandProofs|FullyQualifiedName~PatchStressProofs|FullyQualifiedName~PatchBadInputProofs|FullyQualifiedName~ModuleCopyProofs|FullyQualifiedName~MemoryProofs|FullyQualifiedName~QueueFullProofs|FullyQualifiedName~RecyclingProofs|FullyQualifiedName~ExitProofs|FullyQualifiedName~MixedStressProofs|FullyQualifiedName~SubmitStormProofs|FullyQualifiedName~ReadyToRunProofs|FullyQualifiedName~ScaleProofs|FullyQualifiedName~SampledCaptureProofs"
+# correctness; SampledCostProofs, timing and resident memory, stay out) and woven hooks
+# (HookProofs: the AssemblyRef relocation and batch submits).
+SANITIZED_PROOFS="FullyQualifiedName~PatchDispatchProofs|FullyQualifiedName~InterceptionDispatchProofs|FullyQualifiedName~HotReloadProofs|FullyQualifiedName~HotReloadCoreProofs|FullyQualifiedName~GenerationProofs|FullyQualifiedName~GenerationAbi33Proofs|FullyQualifiedName~GenerationRefusalProofs|FullyQualifiedName~InterceptionApiProofs|FullyQualifiedName~InterceptionConcurrencyProofs|FullyQualifiedName~CommandProofs|FullyQualifiedName~PatchStressProofs|FullyQualifiedName~PatchBadInputProofs|FullyQualifiedName~ModuleCopyProofs|FullyQualifiedName~MemoryProofs|FullyQualifiedName~QueueFullProofs|FullyQualifiedName~RecyclingProofs|FullyQualifiedName~ExitProofs|FullyQualifiedName~MixedStressProofs|FullyQualifiedName~SubmitStormProofs|FullyQualifiedName~ReadyToRunProofs|FullyQualifiedName~ScaleProofs|FullyQualifiedName~SampledCaptureProofs|FullyQualifiedName~HookProofs"
 
 stress() {
   # The full mixed stress (8 threads x 10,000 commands on 50 targets while 2 threads call

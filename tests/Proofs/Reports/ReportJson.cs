@@ -50,6 +50,7 @@ namespace AlvorKit.Proofs.Reports;
 [JsonSerializable(typeof(ScaleBatchReport))]
 [JsonSerializable(typeof(ScaleRefusedReport))]
 [JsonSerializable(typeof(ScaleBoundReport))]
+[JsonSerializable(typeof(HookReport))]
 internal sealed partial class ReportJson : JsonSerializerContext
 {
     /// <summary>The generated contract of report type `T`.</summary>
