@@ -91,10 +91,8 @@ internal static class ScriptedDemo
                 elapsedMs = clock.Elapsed.TotalMilliseconds,
                 stages,
                 events = console.Events,
-                frames = records.Select(r => new
-                {
-                    r.Frame, r.Stage, r.Clean, r.Movement, r.Scoring, r.Points, r.Bonus, r.BonusPoints, r.StreakCounted,
-                }),
+                frames = records.Select(r =>
+                    new { r.Frame, r.Stage, r.Clean, r.Movement, r.Scoring, r.Points, r.Bonus, r.BonusPoints, r.StreakCounted }),
             }));
         return ok ? 0 : 3;
     }

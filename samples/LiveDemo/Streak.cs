@@ -15,6 +15,9 @@ public static class Streak
     }
 
     /// <summary>The dev console's postfix (Interceptor.HookAsync): ten times the streak, plus one.
-    /// It runs after the original, whose streak counter keeps counting.</summary>
+    /// It runs after the original, whose streak counter keeps counting. `__result` is the
+    /// injected name of the target's result (Harmony's convention), hence the underscores.</summary>
+#pragma warning disable CA1707 // the hook's injected parameter names are Harmony's (__result)
     public static void TimesTen(ref int __result) => __result = __result * 10 + 1;
+#pragma warning restore CA1707
 }

@@ -10,8 +10,11 @@ namespace AlvorKit.PatchBenchmark;
 /// same through calli (non-public hooks), and a prefix reading an argument with a postfix
 /// changing __result. Every target has the original's body; only the baseline is not hooked.
 /// </summary>
+// BenchmarkDotNet runs [Benchmark] methods on an instance of their class: they cannot be static.
+#pragma warning disable CA1822
 [MemoryDiagnoser]
-public class HookBenchmarks
+#pragma warning disable CA1063 // BenchmarkDotNet derives from the class (it cannot be sealed); nothing here needs Dispose(bool)
+public class HookBenchmarks : IDisposable
 {
     private const int Calls = 1000;
     private Interceptor? _interceptor;
@@ -26,10 +29,13 @@ public class HookBenchmarks
     }
 
     [GlobalCleanup]
-    public void Cleanup()
+    public void Dispose()
     {
-        _owner!.Dispose();
-        _interceptor!.Dispose();
+        _owner?.Dispose();
+        _interceptor?.Dispose();
+        _owner = null;
+        _interceptor = null;
+        GC.SuppressFinalize(this);
     }
 
     /// <summary>Hooks the three targets, checked in force (the working hooks change the result).</summary>

@@ -11,10 +11,10 @@ namespace AlvorKit.Proofs.Host;
 public static class HookTargets
 {
     /// <summary>How many times Twice's original body ran.</summary>
-    public static int TwiceRuns;
+    public static int TwiceRuns { get; private set; }
 
     /// <summary>How many times Guarded's finally ran.</summary>
-    public static int GuardedFinallies;
+    public static int GuardedFinallies { get; private set; }
 
     /// <summary>The slots Slot returns references into.</summary>
     public static readonly int[] Slots = [0, 1, 2, 3];
@@ -133,7 +133,7 @@ public sealed class HookCounter
 /// which the original then reads (and the caller's copy keeps).</summary>
 public struct HookVector
 {
-    public int X;
+    public int X { get; set; }
 
     [MethodImpl(MethodImplOptions.NoInlining)]
     public readonly int Scale(int k) => X * k;
