@@ -111,7 +111,7 @@ public sealed class PlanLocal
 /// <see cref="InvalidProgramException"/>); the profiler then restores the previous body, and
 /// <see cref="Patch.ReadLastGeneration"/> says Failed.</para>
 /// </remarks>
-public sealed class GenerationPlan
+public sealed partial class GenerationPlan
 {
     private const int MaxRelocations = 64, MaxBodyBytes = 65536, MaxBlobBytes = 65536;
 
@@ -120,11 +120,12 @@ public sealed class GenerationPlan
     private const int CatchTypePlaceholder = 0x01FF_FFFF;
 
     private readonly ModuleContext _module;
-    private readonly BlobBuilder _code = new();
-    private readonly ControlFlowBuilder _flow = new();
-    private readonly InstructionEncoder _il;
-    private readonly RelocationTable _table = new();
-    private readonly SymbolResolver _symbols;
+    // The encoder's state: a FromOriginal plan lowers its edited list afresh every time (Replay).
+    private BlobBuilder _code = new();
+    private ControlFlowBuilder _flow = new();
+    private InstructionEncoder _il;
+    private RelocationTable _table = new();
+    private SymbolResolver _symbols;
     private readonly List<PlanLocal> _locals = [];
     private readonly List<ILMapSpec> _map = [];
     private readonly List<string> _listing = [];
@@ -134,7 +135,7 @@ public sealed class GenerationPlan
     private readonly Dictionary<int, int> _labelOffsets = new();
     private readonly List<PlanRegion> _regions = [];
     private readonly List<(int Clause, PlanLabel TryStart, PlanLabel HandlerStart)> _catchRelocations = [];
-    private int _depth, _maxDepth, _instructions, _listed;
+    private int _depth, _maxDepth, _instructions, _listed, _labelCount;
     private bool _hasCatch, _localloc, _unverifiable;
     private LoweredGeneration? _lowered;
 
@@ -180,17 +181,29 @@ public sealed class GenerationPlan
 
     /// <summary>Relocations the plan needs so far (the profiler takes at most 64, the locals
     /// signature included).</summary>
-    public int RelocationCount => _table.Count + (_locals.Count > 0 ? 1 : 0);
+    public int RelocationCount => _table.Count + (NeedsLocalsRelocation ? 1 : 0);
+
+    // A FromOriginal plan without new locals names the original's own locals signature.
+    private bool NeedsLocalsRelocation => _locals.Count > (_original?.LocalSignatureToken is > 0 ? _original.LocalCount : 0);
 
     // -------------------------------------------------------------- labels, locals
 
     /// <summary>A new label; place it with <see cref="MarkLabel"/>.</summary>
-    public PlanLabel DefineLabel() => new(this, _il.DefineLabel());
+    public PlanLabel DefineLabel()
+    {
+        _labelCount++;
+        return new PlanLabel(this, _il.DefineLabel());
+    }
 
     /// <summary>Places <paramref name="label"/> at the next instruction.</summary>
     public void MarkLabel(PlanLabel label)
     {
         Own(label);
+        if (Appending)
+        {
+            AppendLabel(label);
+            return;
+        }
         if (!_marked.Add(label.Id))
             throw Refuse($"label {label} is already marked");
         _il.MarkLabel(label.Handle);
@@ -221,6 +234,11 @@ public sealed class GenerationPlan
     public void Emit(OpCode opcode)
     {
         Expect(opcode, "no operand", OperandType.InlineNone);
+        if (Appending)
+        {
+            Append(opcode, null);
+            return;
+        }
         Record(opcode, null);
         _il.OpCode(Code(opcode));
         _localloc |= opcode == OpCodes.Localloc;
@@ -232,6 +250,11 @@ public sealed class GenerationPlan
     /// starg, ldarga, unaligned. The value must fit the opcode's operand.</summary>
     public void Emit(OpCode opcode, int value)
     {
+        if (Appending)
+        {
+            Append(opcode, value);
+            return;
+        }
         int at = _il.Offset;
         switch (opcode.OperandType)
         {
@@ -282,6 +305,11 @@ public sealed class GenerationPlan
     public void Emit(OpCode opcode, long value)
     {
         Expect(opcode, "a long", OperandType.InlineI8);
+        if (Appending)
+        {
+            Append(opcode, value);
+            return;
+        }
         Record(opcode, value);
         _il.OpCode(Code(opcode));
         _il.CodeBuilder.WriteInt64(value);
@@ -293,6 +321,11 @@ public sealed class GenerationPlan
     public void Emit(OpCode opcode, float value)
     {
         Expect(opcode, "a float", OperandType.ShortInlineR);
+        if (Appending)
+        {
+            Append(opcode, value);
+            return;
+        }
         Record(opcode, value);
         _il.OpCode(Code(opcode));
         _il.CodeBuilder.WriteSingle(value);
@@ -304,6 +337,11 @@ public sealed class GenerationPlan
     public void Emit(OpCode opcode, double value)
     {
         Expect(opcode, "a double", OperandType.InlineR);
+        if (Appending)
+        {
+            Append(opcode, value);
+            return;
+        }
         Record(opcode, value);
         _il.OpCode(Code(opcode));
         _il.CodeBuilder.WriteDouble(value);
@@ -317,6 +355,11 @@ public sealed class GenerationPlan
     {
         Expect(opcode, "a label", OperandType.InlineBrTarget, OperandType.ShortInlineBrTarget);
         Own(label);
+        if (Appending)
+        {
+            Append(opcode, label);
+            return;
+        }
         ILOpCode code = Code(opcode);
         if (opcode.OperandType == OperandType.ShortInlineBrTarget)
             code = code.GetLongBranch();
@@ -336,6 +379,11 @@ public sealed class GenerationPlan
         Expect(opcode, "labels", OperandType.InlineSwitch);
         foreach (PlanLabel l in labels)
             Own(l);
+        if (Appending)
+        {
+            Append(opcode, labels.ToArray());
+            return;
+        }
         Record(opcode, labels.ToArray());
         SwitchInstructionEncoder table = _il.Switch(labels.Length);
         Account(opcode);
@@ -353,6 +401,11 @@ public sealed class GenerationPlan
         ArgumentNullException.ThrowIfNull(local);
         if (!ReferenceEquals(local.Plan, this))
             throw Refuse($"{local} belongs to another plan");
+        if (Appending && (opcode.OperandType is OperandType.InlineVar or OperandType.ShortInlineVar))
+        {
+            Append(opcode, local);
+            return;
+        }
         if (opcode == OpCodes.Ldloc || opcode == OpCodes.Ldloc_S)
             LoadLocal(local);
         else if (opcode == OpCodes.Stloc || opcode == OpCodes.Stloc_S)
@@ -383,9 +436,14 @@ public sealed class GenerationPlan
     {
         ArgumentNullException.ThrowIfNull(field);
         Expect(opcode, "a field", OperandType.InlineField, OperandType.InlineTok);
+        if (Appending)
+        {
+            Append(opcode, field);
+            return;
+        }
         string use = Use(opcode, Names.Of(field));
         CheckGenericContext(field.DeclaringType is { ContainsGenericParameters: true }, opcode, use);
-        Operand operand = _symbols.Field(field, use);
+        Operand operand = _replayToken is { } original ? Operand.Direct(original) : _symbols.Field(field, use);
         Record(opcode, field);
         Token(opcode, operand);
         Account(opcode);
@@ -399,9 +457,14 @@ public sealed class GenerationPlan
     {
         ArgumentNullException.ThrowIfNull(type);
         Expect(opcode, "a type", OperandType.InlineType, OperandType.InlineTok);
+        if (Appending)
+        {
+            Append(opcode, type);
+            return;
+        }
         string use = Use(opcode, Names.Of(type));
         CheckGenericContext(type.ContainsGenericParameters && !type.IsGenericTypeDefinition, opcode, use);
-        Operand operand = _symbols.Type(type, use);
+        Operand operand = _replayToken is { } original ? Operand.Direct(original) : _symbols.Type(type, use);
         Record(opcode, type);
         Token(opcode, operand);
         Account(opcode);
@@ -414,7 +477,14 @@ public sealed class GenerationPlan
     {
         ArgumentNullException.ThrowIfNull(value);
         Expect(opcode, "a string", OperandType.InlineString);
-        Operand operand = _symbols.UserString(value, Use(opcode, $"\"{value}\""));
+        if (Appending)
+        {
+            Append(opcode, value);
+            return;
+        }
+        Operand operand = _replayToken is { } original
+            ? Operand.Direct(original)
+            : _symbols.UserString(value, Use(opcode, $"\"{value}\""));
         Record(opcode, value);
         Token(opcode, operand);
         Account(opcode);
@@ -460,9 +530,14 @@ public sealed class GenerationPlan
     private void EmitCalli(OpCode opcode, SignatureCallingConvention convention, bool hasThis, Type? returnType,
         Type[]? parameterTypes)
     {
+        if (Appending)
+        {
+            Append(opcode, new CalliSignature(hasThis, returnType ?? typeof(void), parameterTypes ?? [], convention));
+            return;
+        }
         string use = Use(opcode, "signature");
         Operand operand = _symbols.Calli(convention, hasThis, returnType, parameterTypes, use);
-        Record(opcode, new CalliSignature(hasThis, returnType ?? typeof(void), parameterTypes ?? []));
+        Record(opcode, new CalliSignature(hasThis, returnType ?? typeof(void), parameterTypes ?? [], convention));
         Token(opcode, operand);
         int pops = (parameterTypes?.Length ?? 0) + 1 + (hasThis ? 1 : 0);
         Stack(pops, returnType is null || returnType == typeof(void) ? 0 : 1);
@@ -475,6 +550,11 @@ public sealed class GenerationPlan
     public void LoadArgument(int index)
     {
         CheckArgument(index);
+        if (Appending)
+        {
+            Append(OpCodes.Ldarg, index);
+            return;
+        }
         Record(OpCodes.Ldarg, index);
         _il.LoadArgument(index);
         Stack(0, 1);
@@ -486,6 +566,11 @@ public sealed class GenerationPlan
     public void LoadArgumentAddress(int index)
     {
         CheckArgument(index);
+        if (Appending)
+        {
+            Append(OpCodes.Ldarga, index);
+            return;
+        }
         Record(OpCodes.Ldarga, index);
         _il.LoadArgumentAddress(index);
         Stack(0, 1);
@@ -497,6 +582,11 @@ public sealed class GenerationPlan
     public void StoreArgument(int index)
     {
         CheckArgument(index);
+        if (Appending)
+        {
+            Append(OpCodes.Starg, index);
+            return;
+        }
         Record(OpCodes.Starg, index);
         _il.StoreArgument(index);
         Stack(1, 0);
@@ -508,6 +598,11 @@ public sealed class GenerationPlan
     public void LoadLocal(PlanLocal local)
     {
         Mine(local);
+        if (Appending)
+        {
+            Append(OpCodes.Ldloc, local);
+            return;
+        }
         Record(OpCodes.Ldloc, local);
         _il.LoadLocal(local.Index);
         Stack(0, 1);
@@ -519,6 +614,11 @@ public sealed class GenerationPlan
     public void StoreLocal(PlanLocal local)
     {
         Mine(local);
+        if (Appending)
+        {
+            Append(OpCodes.Stloc, local);
+            return;
+        }
         Record(OpCodes.Stloc, local);
         _il.StoreLocal(local.Index);
         Stack(1, 0);
@@ -530,6 +630,11 @@ public sealed class GenerationPlan
     public void LoadLocalAddress(PlanLocal local)
     {
         Mine(local);
+        if (Appending)
+        {
+            Append(OpCodes.Ldloca, local);
+            return;
+        }
         Record(OpCodes.Ldloca, local);
         _il.LoadLocalAddress(local.Index);
         Stack(0, 1);
@@ -540,6 +645,11 @@ public sealed class GenerationPlan
     /// <summary>ldc.i4 with the shortest encoding.</summary>
     public void LoadConstant(int value)
     {
+        if (Appending)
+        {
+            Append(OpCodes.Ldc_I4, value);
+            return;
+        }
         Record(OpCodes.Ldc_I4, value);
         _il.LoadConstantI4(value);
         Stack(0, 1);
@@ -577,6 +687,12 @@ public sealed class GenerationPlan
     {
         ArgumentNullException.ThrowIfNull(exceptionType);
         OwnAll(tryStart, tryEnd, handlerStart, handlerEnd);
+        if (Appending)
+        {
+            AppendRegion(new PlanExceptionRegion(PlanRegionKind.Catch, tryStart, tryEnd, handlerStart, handlerEnd, null,
+                exceptionType));
+            return;
+        }
         int token = _module.Defines(exceptionType) ? exceptionType.MetadataToken : _module.ExistingTypeRef(exceptionType);
         if (token == 0)
         {
@@ -594,7 +710,10 @@ public sealed class GenerationPlan
         }
         _flow.AddCatchRegion(tryStart.Handle, tryEnd.Handle, handlerStart.Handle, handlerEnd.Handle,
             MetadataTokens.EntityHandle(token));
-        _regions.Add(new PlanRegion(PlanRegionKind.Catch, tryStart, handlerStart, exceptionType));
+        _regions.Add(new PlanRegion(PlanRegionKind.Catch, tryStart, handlerStart, exceptionType, null));
+        if (_original is null)
+            _addedRegions.Add(new PlanExceptionRegion(PlanRegionKind.Catch, tryStart, tryEnd, handlerStart, handlerEnd, null,
+                exceptionType));
         _hasCatch = true;
         _listing.Add($"  .try {tryStart}..{tryEnd} catch {Names.Of(exceptionType)} {handlerStart}..{handlerEnd}");
         Changed();
@@ -604,8 +723,15 @@ public sealed class GenerationPlan
     public void AddFinallyRegion(PlanLabel tryStart, PlanLabel tryEnd, PlanLabel handlerStart, PlanLabel handlerEnd)
     {
         OwnAll(tryStart, tryEnd, handlerStart, handlerEnd);
+        if (Appending)
+        {
+            AppendRegion(new PlanExceptionRegion(PlanRegionKind.Finally, tryStart, tryEnd, handlerStart, handlerEnd, null, null));
+            return;
+        }
         _flow.AddFinallyRegion(tryStart.Handle, tryEnd.Handle, handlerStart.Handle, handlerEnd.Handle);
-        _regions.Add(new PlanRegion(PlanRegionKind.Finally, tryStart, handlerStart, null));
+        _regions.Add(new PlanRegion(PlanRegionKind.Finally, tryStart, handlerStart, null, null));
+        if (_original is null)
+            _addedRegions.Add(new PlanExceptionRegion(PlanRegionKind.Finally, tryStart, tryEnd, handlerStart, handlerEnd, null, null));
         _listing.Add($"  .try {tryStart}..{tryEnd} finally {handlerStart}..{handlerEnd}");
         Changed();
     }
@@ -614,8 +740,15 @@ public sealed class GenerationPlan
     public void AddFaultRegion(PlanLabel tryStart, PlanLabel tryEnd, PlanLabel handlerStart, PlanLabel handlerEnd)
     {
         OwnAll(tryStart, tryEnd, handlerStart, handlerEnd);
+        if (Appending)
+        {
+            AppendRegion(new PlanExceptionRegion(PlanRegionKind.Fault, tryStart, tryEnd, handlerStart, handlerEnd, null, null));
+            return;
+        }
         _flow.AddFaultRegion(tryStart.Handle, tryEnd.Handle, handlerStart.Handle, handlerEnd.Handle);
-        _regions.Add(new PlanRegion(PlanRegionKind.Fault, tryStart, handlerStart, null));
+        _regions.Add(new PlanRegion(PlanRegionKind.Fault, tryStart, handlerStart, null, null));
+        if (_original is null)
+            _addedRegions.Add(new PlanExceptionRegion(PlanRegionKind.Fault, tryStart, tryEnd, handlerStart, handlerEnd, null, null));
         _listing.Add($"  .try {tryStart}..{tryEnd} fault {handlerStart}..{handlerEnd}");
         Changed();
     }
@@ -628,6 +761,8 @@ public sealed class GenerationPlan
     public void MapOriginalOffset(int originalILOffset, bool accurate = true)
     {
         ArgumentOutOfRangeException.ThrowIfNegative(originalILOffset);
+        if (IsFromOriginal)
+            throw Refuse("a FromOriginal plan maps every original instruction to its new offset itself");
         if (_map.Any(e => e.OldOffset == (uint)originalILOffset))
             throw Refuse($"original offset {originalILOffset} is already mapped");
         _map.Add(new ILMapSpec((uint)originalILOffset, (uint)_il.Offset, accurate));
@@ -637,11 +772,30 @@ public sealed class GenerationPlan
     /// <summary>The plan as an IL listing, with the token or relocation of every symbol.</summary>
     public override string ToString()
     {
+        string? problem = null;
+        if (IsFromOriginal)
+        {
+            try
+            {
+                Replay();
+            }
+            catch (PlanException e)
+            {
+                problem = e.Message;
+            }
+        }
         var text = new StringBuilder();
         text.Append(CultureInfo.InvariantCulture, $"// {(Name is null ? "" : Name + ": ")}new body of {Names.Of(Target)}");
         text.AppendLine();
         if (_locals.Count > 0)
             text.Append("  .locals (").AppendJoin(", ", _locals).AppendLine(")");
+        if (problem is not null)
+        {
+            // The edited list as it stands, and why it cannot be laid out.
+            foreach (BodyInstruction instruction in Instructions)
+                text.Append("  ").AppendLine(instruction.ToString());
+            return text.Append("  // ").AppendLine(problem).ToString();
+        }
         foreach (string line in _listing)
             text.AppendLine(line);
         return text.ToString();
@@ -667,22 +821,27 @@ public sealed class GenerationPlan
     /// sections), blob pool, relocations and IL map.</summary>
     internal LoweredGeneration Lower()
     {
-        if (_lowered is not null)
+        // A FromOriginal plan's list can change under it (it is public and mutable): laid out afresh.
+        if (IsFromOriginal)
+            Replay();
+        else if (_lowered is not null)
             return _lowered;
         if (_instructions == 0)
             throw Refuse("the plan has no instructions");
-        int maxStack = MaxStack ?? Math.Max(1, _maxDepth + (_hasCatch ? 1 : 0));
+        int maxStack = MaxStack ?? Math.Max(Math.Max(1, _maxDepth + (_hasCatch ? 1 : 0)), _original?.MaxStack ?? 0);
         if (maxStack is < 0 or > ushort.MaxValue)
             throw Refuse($"MaxStack {maxStack} is out of range");
         var bodyBuilder = new BlobBuilder();
-        bool locals = _locals.Count > 0;
+        bool locals = NeedsLocalsRelocation;
+        int keptLocals = !locals && _locals.Count > 0 ? _original!.LocalSignatureToken : 0;
         int offset;
         try
         {
             // A non-nil locals token forces a fat header; the LOCALS_SIGNATURE relocation fills it.
             offset = new MethodBodyStreamEncoder(bodyBuilder).AddMethodBody(_il, maxStack,
-                locals ? MetadataTokens.StandaloneSignatureHandle(1) : default,
-                locals ? MethodBodyAttributes.InitLocals : MethodBodyAttributes.None, _localloc);
+                locals ? MetadataTokens.StandaloneSignatureHandle(1)
+                : keptLocals != 0 ? (StandaloneSignatureHandle)MetadataTokens.EntityHandle(keptLocals) : default,
+                locals || keptLocals != 0 ? MethodBodyAttributes.InitLocals : MethodBodyAttributes.None, _localloc);
         }
         catch (InvalidOperationException e)
         {
@@ -709,7 +868,10 @@ public sealed class GenerationPlan
             throw Refuse($"the body is {body.Length} bytes; a generation takes at most {MaxBodyBytes}");
         if (pool.Length > MaxBlobBytes)
             throw Refuse($"the signatures and names take {pool.Length} bytes; a generation takes at most {MaxBlobBytes}");
-        List<ILMapSpec> map = _map.Count > 0 ? [.. _map.OrderBy(e => e.OldOffset)] : [new ILMapSpec(0, 0, true)];
+        // At most ALVK_MAX_IL_MAP_ENTRIES: beyond, the entries of the highest original offsets are dropped.
+        List<ILMapSpec> map = _map.Count > 0
+            ? [.. _map.OrderBy(e => e.OldOffset).Take((int)Native.AlvkConstants.MaxILMapEntries)]
+            : [new ILMapSpec(0, 0, true)];
         _lowered = new LoweredGeneration(body, pool, specs, map, maxStack, _unverifiable);
         return _lowered;
     }
@@ -732,6 +894,8 @@ public sealed class GenerationPlan
 
     private RelocationRequest LocalsSignature()
     {
+        if (_original is { } original)
+            return OriginalLocalsSignature(original);
         var types = _locals.Select(l =>
         {
             SigType t = SigType.From(l.LocalType);
@@ -747,13 +911,18 @@ public sealed class GenerationPlan
     private void EmitMethod(OpCode opcode, MethodBase method)
     {
         Expect(opcode, "a method", OperandType.InlineMethod, OperandType.InlineTok);
+        if (Appending)
+        {
+            Append(opcode, method);
+            return;
+        }
         string use = Use(opcode, Names.Of(method));
         if (opcode == OpCodes.Newobj && method is not ConstructorInfo)
             throw Refuse($"{use}: newobj needs a constructor");
         if (method is MethodInfo { IsGenericMethodDefinition: true } && opcode != OpCodes.Ldtoken)
             throw Refuse($"{use}: {Names.Of(method)} is a generic method definition; call MakeGenericMethod first");
         CheckGenericContext(method.ContainsGenericParameters, opcode, use);
-        Operand operand = _symbols.Method(method, use);
+        Operand operand = _replayToken is { } original ? Operand.Direct(original) : _symbols.Method(method, use);
         Record(opcode, method);
         Token(opcode, operand);
         if (opcode == OpCodes.Newobj)

@@ -44,6 +44,42 @@ public sealed partial class Interceptor
         PatchOwner? owner = null, CancellationToken cancellationToken = default) =>
         Detached(InstallManyCore(pairs, owner, synchronous: false, cancellationToken), cancellationToken);
 
+    /// <summary>
+    /// Applies every plan as <see cref="Apply"/> does, all or nothing, as ONE batch of
+    /// generations (alvk_generation_submit_batch: one command, one ReJIT request for every target
+    /// and its inliners). Every plan is lowered and checked first, on this thread; when any is
+    /// refused, nothing reaches the profiler and one exception lists every refused plan. The
+    /// profiler then checks and emits every generation before it publishes any body: one failure
+    /// rejects the batch, and every target keeps the body it had. A stale answer (another
+    /// component moved a target's chain meanwhile) is retried once, from a fresh look, as
+    /// <see cref="Apply"/> does.
+    /// </summary>
+    /// <param name="plans">The plans, each target once; at most <c>ALVK_MAX_BATCH_REQUESTS</c> (4,096).</param>
+    /// <param name="owner">The owner of every patch; null: <see cref="DefaultOwner"/>. A target the
+    /// owner already holds gets the new generation on that patch, as with <see cref="Apply"/>.</param>
+    /// <returns>The patches, in the order of <paramref name="plans"/> (empty for no plans).</returns>
+    /// <exception cref="BatchInstallException">Some plans were refused (by this library or by the
+    /// profiler), or the profiler refused the batch as a whole: nothing was applied;
+    /// <see cref="BatchInstallException.Refusals"/> says which plans and why (each reason the
+    /// exception <see cref="Apply"/> would throw for it).</exception>
+    /// <exception cref="ArgumentException">A plan is null, or there are more than 4,096.</exception>
+    /// <exception cref="InterceptionUnavailableException">The profiler refuses patch commands.</exception>
+    public IReadOnlyList<Patch> ApplyMany(IEnumerable<GenerationPlan> plans, PatchOwner? owner = null) =>
+        Completed(ApplyManyCore(plans, owner, synchronous: true, CancellationToken.None));
+
+    /// <summary><see cref="ApplyMany"/> without blocking the calling thread on the profiler's
+    /// worker (see <see cref="ApplyAsync"/>).</summary>
+    /// <param name="plans">As for <see cref="ApplyMany"/>.</param>
+    /// <param name="owner">As for <see cref="ApplyMany"/>.</param>
+    /// <param name="cancellationToken">Stops the waiting, as for <see cref="ApplyAsync"/>.</param>
+    /// <returns>The patches; the task fails with the exceptions <see cref="ApplyMany"/> throws.</returns>
+    public Task<IReadOnlyList<Patch>> ApplyManyAsync(IEnumerable<GenerationPlan> plans, PatchOwner? owner = null,
+        CancellationToken cancellationToken = default) =>
+        Detached(ApplyManyCore(plans, owner, synchronous: false, cancellationToken), cancellationToken);
+
+    private ValueTask<IReadOnlyList<Patch>> ApplyManyCore(IEnumerable<GenerationPlan> plans, PatchOwner? owner,
+        bool synchronous, CancellationToken cancellationToken) => throw new NotImplementedException();
+
     private static readonly int DescribeThreads = Math.Clamp(Environment.ProcessorCount, 2, 4);
 
     private async ValueTask<IReadOnlyList<Patch>> InstallManyCore(

@@ -359,14 +359,22 @@ public sealed partial class Interceptor : IDisposable
             $"static {ReplacementRules.Describe(target)}");
     }
 
-    /// <summary>Removes the patches of <see cref="DefaultOwner"/>. Patches of other owners stay
+    /// <summary>Removes the patches of <see cref="DefaultOwner"/> and every owner's hooks
+    /// (<see cref="Hook"/>, <see cref="PatchAll(Type, PatchOwner?)"/>). Patches of other owners stay
     /// until their owner (or they themselves) are disposed.</summary>
     public void Dispose()
     {
         if (_disposed)
             return;
-        _disposed = true;
-        DefaultOwner.Dispose();
+        try
+        {
+            DefaultOwner.Dispose();
+            DisposeHooks();
+        }
+        finally
+        {
+            _disposed = true;
+        }
     }
 
     // ------------------------------------------------------------ patch commands

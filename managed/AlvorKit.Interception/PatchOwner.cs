@@ -27,6 +27,7 @@ public sealed class PatchOwner : IDisposable, IAsyncDisposable
 
     private readonly Lock _gate = new();
     private readonly List<Patch> _patches = [];
+    private readonly List<WovenPatch> _woven = [];
     private bool _disposed;
 
     /// <summary>A new owner.</summary>
@@ -56,8 +57,20 @@ public sealed class PatchOwner : IDisposable, IAsyncDisposable
         }
     }
 
-    /// <summary>Removes every patch this owner holds (each target gets its original body back
-    /// unless another owner still holds it). Every patch is attempted; failures are thrown
+    /// <summary>The hook sets (<see cref="Interceptor.Hook"/>, <see cref="Interceptor.PatchAll(Type, PatchOwner?)"/>)
+    /// this owner holds now.</summary>
+    public IReadOnlyList<WovenPatch> WovenPatches
+    {
+        get
+        {
+            lock (_gate)
+                return [.. _woven];
+        }
+    }
+
+    /// <summary>Removes every patch and every hook set this owner holds (each target gets its
+    /// original body back unless another owner still holds it; a target with other owners' hooks
+    /// is woven again without this owner's). Every one is attempted; failures are thrown
     /// together afterwards as an AggregateException of PatchExceptions.</summary>
     public void Dispose() => Interceptor.Completed(DisposeCore(synchronous: true));
 
@@ -71,14 +84,35 @@ public sealed class PatchOwner : IDisposable, IAsyncDisposable
     private async ValueTask DisposeCore(bool synchronous)
     {
         List<Patch> patches;
+        List<WovenPatch> woven;
         lock (_gate)
         {
             if (_disposed)
                 return;
             _disposed = true;
             patches = [.. _patches];
+            woven = [.. _woven];
         }
         var failures = new List<Exception>();
+        // Hook sets first, one removal per interceptor (each target woven again once).
+        foreach (IGrouping<Hooks.HookComposer, WovenPatch> sets in woven.GroupBy(w => w.Composer))
+        {
+            try
+            {
+                if (synchronous)
+                    Interceptor.Completed(sets.Key.RemoveAsync([.. sets], synchronous: true, CancellationToken.None));
+                else
+                    await sets.Key.RemoveAsync([.. sets], synchronous: false, CancellationToken.None).ConfigureAwait(false);
+            }
+            catch (InterceptionException e)
+            {
+                failures.Add(e);
+            }
+            catch (AggregateException e)
+            {
+                failures.AddRange(e.InnerExceptions);
+            }
+        }
         for (int i = patches.Count - 1; i >= 0; i--)
         {
             try
@@ -94,7 +128,7 @@ public sealed class PatchOwner : IDisposable, IAsyncDisposable
             }
         }
         if (failures.Count > 0)
-            throw new AggregateException($"{Name}: {failures.Count} of {patches.Count} patches could not be removed.",
+            throw new AggregateException($"{Name}: {failures.Count} of {patches.Count + woven.Count} patches could not be removed.",
                 failures);
     }
 
@@ -117,5 +151,17 @@ public sealed class PatchOwner : IDisposable, IAsyncDisposable
     {
         lock (_gate)
             _patches.Remove(patch);
+    }
+
+    internal void Add(WovenPatch woven)
+    {
+        lock (_gate)
+            _woven.Add(woven);
+    }
+
+    internal void Forget(WovenPatch woven)
+    {
+        lock (_gate)
+            _woven.Remove(woven);
     }
 }

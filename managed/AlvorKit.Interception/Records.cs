@@ -265,6 +265,10 @@ public enum RelocationKind
 
     /// <summary>A user string: a string literal the module does not have yet (ABI 3.3).</summary>
     UserString = 6,
+
+    /// <summary>An AssemblyRef to an assembly the module does not reference yet, the parent of
+    /// the TypeRefs a plan names in it (ABI 3.6).</summary>
+    AssemblyRef = 7,
 }
 
 /// <summary>Where a generation is: the profiler's alvk_generation_state.</summary>

@@ -6,7 +6,8 @@ namespace AlvorKit.Interception.HotReload;
 /// <summary>
 /// The CIL opcodes by their encoding (ECMA-335 III), taken from the runtime's own list,
 /// System.Reflection.Emit.OpCodes: each opcode's name and operand kind, and the operand's
-/// size in the IL stream. The one table the body comparison decodes IL with.
+/// size in the IL stream. The one table IL is decoded with: by the body comparison, and by
+/// GenerationPlan.FromOriginal (Plans/OriginalBodyReader).
 /// </summary>
 internal static class OpCodeTable
 {

@@ -12,17 +12,13 @@ namespace AlvorKit.Interception.Plans;
 internal readonly record struct PlanInstruction(int Offset, OpCode OpCode, object? Operand);
 
 /// <summary>A calli's signature, as EmitCalli was given it.</summary>
-internal sealed record CalliSignature(bool HasThis, Type ReturnType, Type[] ParameterTypes);
+internal sealed record CalliSignature(bool HasThis, Type ReturnType, Type[] ParameterTypes,
+    SignatureCallingConvention Convention = SignatureCallingConvention.Default);
 
-internal enum PlanRegionKind
-{
-    Catch,
-    Finally,
-    Fault,
-}
-
-/// <summary>An exception region, by the labels that start its try block and its handler.</summary>
-internal sealed record PlanRegion(PlanRegionKind Kind, PlanLabel TryStart, PlanLabel HandlerStart, Type? CatchType);
+/// <summary>An exception region, by the labels that start its try block, its handler and (a
+/// filter region) its filter block.</summary>
+internal sealed record PlanRegion(PlanRegionKind Kind, PlanLabel TryStart, PlanLabel HandlerStart, Type? CatchType,
+    PlanLabel? FilterStart);
 
 /// <summary>What the stack-type check needs of a plan.</summary>
 internal sealed record PlanBody(MethodBase Target, string Title, IReadOnlyList<PlanInstruction> Code,
@@ -185,11 +181,17 @@ internal static class StackTypeChecker
             Merge(0, [], _code[0]);
             foreach (PlanRegion region in _body.Regions)
             {
+                // A filter block and its handler both start with the exception object.
+                if (region.FilterStart is { } filterStart && Index(filterStart, out int filter))
+                    Merge(filter, [Slot.Of(typeof(object))], _code[filter]);
                 if (!Index(region.HandlerStart, out int handler))
                     continue;
-                Slot[] start = region.Kind == PlanRegionKind.Catch
-                    ? [new Slot(Kind.Object, region.CatchType ?? typeof(Exception))]
-                    : [];
+                Slot[] start = region.Kind switch
+                {
+                    PlanRegionKind.Catch => [new Slot(Kind.Object, region.CatchType ?? typeof(Exception))],
+                    PlanRegionKind.Filter => [Slot.Of(typeof(object))],
+                    _ => [],
+                };
                 Merge(handler, start, _code[handler]);
             }
             int budget = _leaders.Count * 64 + 1024;
@@ -228,6 +230,8 @@ internal static class StackTypeChecker
                 }
                 if (Index(region.HandlerStart, out int handler))
                     _leaders.Add(handler);
+                if (region.FilterStart is { } filterStart && Index(filterStart, out int filter))
+                    _leaders.Add(filter);
             }
         }
 

@@ -1,0 +1,386 @@
+using System.Globalization;
+using System.Reflection;
+using System.Reflection.Emit;
+using AlvorKit.Interception.Internal;
+
+namespace AlvorKit.Interception.Hooks;
+
+/// <summary>
+/// Binds every parameter of a hook to what the woven body passes it, or refuses the hook with a
+/// <see cref="HookBindingException"/> naming the parameter, what it expected, what it found and a
+/// declaration that works: all before anything reaches the profiler. The rules are those of
+/// <see cref="Interceptor.Hook"/>.
+/// </summary>
+internal static class HookBinder
+{
+    private static readonly string[] InjectedNames =
+        ["__instance", "__result", "__state", "__exception", "__runOriginal", "__originalMethod", "__args", "__0, __1, ..."];
+
+    /// <summary>Refuses a target hooks cannot be woven into (no IL, varargs).</summary>
+    public static void CheckTarget(MethodBase target, MethodInfo? hook = null)
+    {
+        ArgumentNullException.ThrowIfNull(target);
+        string name = Names.Of(target);
+        if (target is DynamicMethod or MethodBuilder or ConstructorBuilder)
+            throw Refuse(HookBindingKind.TargetWithoutBody, hook, target, -1, null, null,
+                $"{name} is being emitted at runtime; only methods of loaded assemblies can be hooked.");
+        MethodImplAttributes impl = target.MethodImplementationFlags;
+        string? why = target.IsAbstract ? "it is abstract"
+            : (target.Attributes & MethodAttributes.PinvokeImpl) != 0 ? "it is extern (a P/Invoke)"
+            : (impl & MethodImplAttributes.InternalCall) != 0 ? "it is implemented inside the runtime (InternalCall)"
+            : (impl & MethodImplAttributes.CodeTypeMask) != MethodImplAttributes.IL ? "the runtime implements it"
+            : target.GetMethodBody() is null ? "it has no IL body" : null;
+        if (why is not null)
+            throw Refuse(HookBindingKind.TargetWithoutBody, hook, target, -1, null, null,
+                $"{name} cannot be hooked: {why}, so there is no body to weave hooks into. Hook a method with IL " +
+                "(for an interface or abstract method, the implementing class's method).");
+        if ((target.CallingConvention & CallingConventions.VarArgs) != 0)
+            throw Refuse(HookBindingKind.Varargs, hook, target, -1, null, null,
+                $"{name} takes varargs (__arglist), which hooks do not support.");
+    }
+
+    /// <summary>Binds one hook set (the hooks of one Hook call or one patch class on one target):
+    /// every hook, and the set's __state type, which all its hooks must agree on.</summary>
+    public static BoundSet BindSet(MethodBase target, IEnumerable<HookMethod> prefixes, IEnumerable<HookMethod> postfixes,
+        IEnumerable<HookMethod> finalizers)
+    {
+        CheckTarget(target);
+        List<BoundHook> pre = [.. prefixes.Select(h => Bind(target, h, HookKind.Prefix))];
+        List<BoundHook> post = [.. postfixes.Select(h => Bind(target, h, HookKind.Postfix))];
+        List<BoundHook> fin = [.. finalizers.Select(h => Bind(target, h, HookKind.Finalizer))];
+        if (pre.Count + post.Count + fin.Count == 0)
+            throw Refuse(HookBindingKind.NoHooks, null, target, -1, null, null,
+                $"No prefix, postfix or finalizer was given for {Names.Of(target)}.");
+        Type? state = null;
+        BoundHook? first = null;
+        foreach (BoundHook hook in pre.Concat(post).Concat(fin))
+        {
+            for (int i = 0; i < hook.Arguments.Count; i++)
+            {
+                if (hook.Arguments[i].Source != HookSource.State)
+                    continue;
+                Type type = hook.Arguments[i].ValueType;
+                if (state is null)
+                {
+                    state = type;
+                    first = hook;
+                }
+                else if (state != type)
+                {
+                    throw Refuse(HookBindingKind.StateType, hook.Method, target, i, Names.Of(state), Names.Of(type),
+                        $"Parameter {i} ('__state') of the {Kind(hook.Kind)} {Names.Of(hook.Method)} is " +
+                        $"{Names.Of(hook.Method.GetParameters()[i].ParameterType)}, but the {Kind(first!.Kind)} " +
+                        $"{Names.Of(first.Method)} of the same hook set keeps a {Names.Of(state)} there: a set has one " +
+                        $"__state local, so every hook of it takes the same type. Expected: " +
+                        $"{Declaration(hook.Method, i, (hook.Kind == HookKind.Prefix ? "ref " : "") + Names.Of(state))}.");
+                }
+            }
+        }
+        return new BoundSet(pre, post, fin, state);
+    }
+
+    /// <summary>Binds one hook to `target`.</summary>
+    public static BoundHook Bind(MethodBase target, HookMethod hookMethod, HookKind kind)
+    {
+        ArgumentNullException.ThrowIfNull(hookMethod);
+        MethodInfo hook = hookMethod.Method;
+        CheckTarget(target, hook);
+        string hookName = $"{Kind(kind)} {Names.Of(hook)}";
+        if (hook is DynamicMethod)
+            throw new NotSupportedException($"The {hookName} is a DynamicMethod; a hook must be a compiled method of a loaded assembly.");
+        if (!hook.IsStatic)
+            throw Refuse(HookBindingKind.NotStatic, hook, target, -1, "static", "instance",
+                $"The {hookName} must be static: the woven body calls it without an instance (the target's receiver " +
+                $"comes as __instance). Expected: {Declaration(hook, -1, null, forceStatic: true)}.");
+        if (hook.ContainsGenericParameters)
+            throw Refuse(HookBindingKind.GenericHook, hook, target, -1, null, null,
+                $"The {hookName} is generic (or declared on an open generic type), so it has no single entry point " +
+                "for the woven body to call. Declare it non-generic; for a generic target, take the values that " +
+                "involve its generic parameters as object.");
+        if ((hook.CallingConvention & CallingConventions.VarArgs) != 0)
+            throw Refuse(HookBindingKind.Varargs, hook, target, -1, null, null,
+                $"The {hookName} takes varargs (__arglist); a hook cannot.");
+
+        Type returns = target is MethodInfo m ? m.ReturnType : typeof(void);
+        HookReturn returnUse = ReturnOf(target, hook, kind, returns, hookName);
+        ParameterInfo[] parameters = hook.GetParameters();
+        var arguments = new List<HookArgument>(parameters.Length);
+        for (int i = 0; i < parameters.Length; i++)
+        {
+            if (i == 0 && returnUse == HookReturn.PassThrough)
+            {
+                if (parameters[0].ParameterType != returns)
+                    throw Refuse(HookBindingKind.ParameterType, hook, target, 0, Names.Of(returns),
+                        Names.Of(parameters[0].ParameterType),
+                        $"Parameter 0 ('{parameters[0].Name}') of the pass-through {hookName} is " +
+                        $"{Names.Of(parameters[0].ParameterType)}; a postfix that returns {Names.Of(returns)} takes the " +
+                        $"result so far as its first parameter, of that type. Expected: " +
+                        $"{Declaration(hook, 0, Names.Of(returns))}.");
+                arguments.Add(new HookArgument(HookSource.PassThrough, HookPassing.Value, -1, returns, returns));
+                continue;
+            }
+            arguments.Add(BindParameter(target, hook, kind, hookName, parameters, i));
+        }
+        return new BoundHook(hookMethod, kind, returnUse, arguments);
+    }
+
+    private static HookReturn ReturnOf(MethodBase target, MethodInfo hook, HookKind kind, Type returns, string hookName)
+    {
+        Type actual = hook.ReturnType;
+        if (actual == typeof(void))
+            return HookReturn.Void;
+        switch (kind)
+        {
+            case HookKind.Prefix when actual == typeof(bool):
+                return HookReturn.RunOriginal;
+            case HookKind.Finalizer when actual == typeof(Exception):
+                return HookReturn.Exception;
+            case HookKind.Postfix when returns == typeof(void):
+                throw Refuse(HookBindingKind.NoResult, hook, target, -1, "void", Names.Of(actual),
+                    $"The {hookName} returns {Names.Of(actual)}, but {Names.Of(target)} returns void: there is no " +
+                    $"result to pass through. Expected: {Declaration(hook, -1, null, returnType: "void")}.");
+            case HookKind.Postfix when actual == returns:
+                if (hook.GetParameters().Length == 0)
+                    throw Refuse(HookBindingKind.ParameterType, hook, target, 0, Names.Of(returns), null,
+                        $"The pass-through {hookName} returns {Names.Of(returns)} but takes no parameter: it receives " +
+                        $"the result so far as its first parameter. Expected: static {Names.Of(returns)} " +
+                        $"{hook.Name}({Names.Of(returns)} __result).");
+                return HookReturn.PassThrough;
+        }
+        string allowed = kind switch
+        {
+            HookKind.Prefix => "void, or bool (false skips the original)",
+            HookKind.Postfix => $"void, or {Names.Of(returns)} to pass the result through (taking it as the first parameter)",
+            _ => "void (the exception is rethrown), or Exception (null swallows it, another is thrown)",
+        };
+        string fixedReturn = kind == HookKind.Postfix && returns != typeof(void) ? Names.Of(returns) : "void";
+        throw Refuse(HookBindingKind.ReturnType, hook, target, -1, allowed, Names.Of(actual),
+            $"The {hookName} returns {Names.Of(actual)}; a {Kind(kind)} returns {allowed}. Expected: " +
+            $"{Declaration(hook, -1, null, returnType: fixedReturn)}.");
+    }
+
+    private static HookArgument BindParameter(MethodBase target, MethodInfo hook, HookKind kind, string hookName,
+        ParameterInfo[] parameters, int i)
+    {
+        ParameterInfo parameter = parameters[i];
+        string name = parameter.Name ?? "";
+        Type type = parameter.ParameterType;
+        Type returns = target is MethodInfo m ? m.ReturnType : typeof(void);
+
+        switch (name)
+        {
+            case "__instance":
+                return Instance();
+            case "__result":
+                if (returns == typeof(void))
+                    throw Refuse(HookBindingKind.NoResult, hook, target, i, null, Names.Of(type),
+                        $"Parameter {i} ('__result') of the {hookName} asks for the result, but {Names.Of(target)} " +
+                        $"returns void. Expected: {Declaration(hook, i, null)}.");
+                return Result();
+            case "__state":
+                return State();
+            case "__exception":
+                if (kind != HookKind.Finalizer)
+                    throw Refuse(HookBindingKind.ExceptionOutsideFinalizer, hook, target, i, null, Names.Of(type),
+                        $"Parameter {i} ('__exception') of the {hookName}: only finalizers receive the exception " +
+                        "(prefixes run before it, postfixes do not run after one). Make it a finalizer, or drop " +
+                        $"the parameter: {Declaration(hook, i, null)}.");
+                return Exact(typeof(Exception), HookSource.Exception, "Exception (null on success)");
+            case "__runOriginal":
+                return Exact(typeof(bool), HookSource.RunOriginal, "bool, by value (whether the original runs or ran)");
+            case "__originalMethod":
+                return OriginalMethod();
+            case "__args":
+                return Exact(typeof(object[]), HookSource.Args, "object[] (boxed copies, written back after the hook)");
+        }
+        ParameterInfo[] targetParameters = target.GetParameters();
+        int index = -1;
+        if (name.StartsWith("__", StringComparison.Ordinal) &&
+            int.TryParse(name.AsSpan(2), NumberStyles.None, CultureInfo.InvariantCulture, out int n))
+        {
+            if (n >= targetParameters.Length)
+                throw Refuse(HookBindingKind.UnknownParameter, hook, target, i, $"__0..__{targetParameters.Length - 1}", name,
+                    $"Parameter {i} ('{name}') of the {hookName} names argument {n}, but {Names.Of(target)} has " +
+                    $"{Count(targetParameters.Length)}. Expected: {Declaration(hook, i, null)}.");
+            index = n;
+        }
+        else
+        {
+            index = Array.FindIndex(targetParameters, p => p.Name == name);
+        }
+        if (index < 0)
+        {
+            string targetNames = targetParameters.Length == 0
+                ? "it has no parameters"
+                : $"its parameters are {string.Join(", ", targetParameters.Select(p => $"'{p.Name}'"))}";
+            throw Refuse(HookBindingKind.UnknownParameter, hook, target, i, null, name,
+                $"Parameter {i} ('{name}') of the {hookName} matches nothing: it is not an injected name " +
+                $"({string.Join(", ", InjectedNames)}) and {Names.Of(target)} has no parameter of that name ({targetNames}). " +
+                $"Rename it, or drop it: {Declaration(hook, i, null)}.");
+        }
+        return Argument(index, targetParameters[index]);
+
+        HookArgument Instance()
+        {
+            if (target.IsStatic)
+                throw Refuse(HookBindingKind.NoInstance, hook, target, i, null, Names.Of(type),
+                    $"Parameter {i} ('__instance') of the {hookName} asks for the receiver, but {Names.Of(target)} is " +
+                    $"static. Expected: {Declaration(hook, i, null)}.");
+            Type declaring = target.DeclaringType!;
+            bool generic = declaring.ContainsGenericParameters;
+            if (!declaring.IsValueType)
+            {
+                if (generic ? type == typeof(object) : !type.IsByRef && !type.IsPointer && type.IsAssignableFrom(declaring))
+                    return new HookArgument(HookSource.Instance, HookPassing.Value, 0, declaring, type);
+                string expected = generic ? "object" : $"{Names.Of(declaring)} (or a base class, an interface it implements, object)";
+                throw Mismatch(expected, generic ? "object" : Names.Of(declaring),
+                    $"the receiver of {Names.Of(target)}{(generic ? ", whose type involves the target's generic parameters, so it comes boxed as object" : "")}");
+            }
+            if (!generic && type == declaring.MakeByRefType())
+                return new HookArgument(HookSource.Instance, HookPassing.Value, 0, declaring, type);
+            if (!generic && type == declaring)
+                return new HookArgument(HookSource.Instance, HookPassing.Load, 0, declaring, type);
+            if (type == typeof(object) || (!generic && !type.IsByRef && type.IsInterface && type.IsAssignableFrom(declaring)))
+                return new HookArgument(HookSource.Instance, HookPassing.LoadBox, 0, declaring, type);
+            string what = generic
+                ? "object (the struct boxed: its type involves the target's generic parameters)"
+                : $"ref {Names.Of(declaring)} (by value: a copy; object: boxed)";
+            throw Mismatch(what, generic ? "object" : $"ref {Names.Of(declaring)}", $"the receiver of {Names.Of(target)}, a struct");
+        }
+
+        HookArgument Result()
+        {
+            if (returns.IsByRef)
+            {
+                Type element = returns.GetElementType()!;
+                if (type == returns)
+                    return new HookArgument(HookSource.Result, HookPassing.Value, -1, element, type);
+                if (!element.ContainsGenericParameters && type == element)
+                    return new HookArgument(HookSource.Result, HookPassing.Load, -1, element, type);
+                if (type == typeof(object))
+                    return new HookArgument(HookSource.Result, HookPassing.LoadBox, -1, element, type);
+                throw Mismatch($"{Names.Of(returns)} (the returned reference), {Names.Of(element)} or object",
+                    Names.Of(returns), $"the result of {Names.Of(target)}, a reference");
+            }
+            return ValueSlot(HookSource.Result, -1, returns, $"the result of {Names.Of(target)}");
+        }
+
+        HookArgument State()
+        {
+            if (kind == HookKind.Prefix && !type.IsByRef)
+                throw Refuse(HookBindingKind.StateType, hook, target, i, $"out {Names.Of(type)} or ref {Names.Of(type)}",
+                    Names.Of(type),
+                    $"Parameter {i} ('__state') of the {hookName} is {Names.Of(type)} by value: a prefix sets the " +
+                    $"state for the postfixes and finalizers, so it takes it as out or ref. Expected: " +
+                    $"{Declaration(hook, i, "out " + Names.Of(type))}.");
+            Type element = type.IsByRef ? type.GetElementType()! : type;
+            return new HookArgument(HookSource.State, type.IsByRef ? HookPassing.Address : HookPassing.Value, -1, element,
+                type);
+        }
+
+        HookArgument OriginalMethod()
+        {
+            Type exact = target is ConstructorInfo ? typeof(ConstructorInfo) : typeof(MethodInfo);
+            if (!type.IsByRef && type.IsAssignableFrom(exact))
+                return new HookArgument(HookSource.OriginalMethod, HookPassing.Value, -1, typeof(MethodBase), type);
+            throw Mismatch($"MethodBase (or {Names.Of(exact)})", "MethodBase", "the target's MethodBase");
+        }
+
+        HookArgument Exact(Type expected, HookSource source, string what)
+        {
+            if (type == expected)
+                return new HookArgument(source, HookPassing.Value, -1, expected, type);
+            throw Mismatch(what, Names.Of(expected), name);
+        }
+
+        HookArgument Argument(int index, ParameterInfo targetParameter)
+        {
+            int slot = target.IsStatic ? index : index + 1;
+            Type p = targetParameter.ParameterType;
+            string what = $"parameter '{targetParameter.Name}' of {Names.Of(target)}";
+            if (p.IsByRef)
+            {
+                Type element = p.GetElementType()!;
+                if (type == p)
+                    return new HookArgument(HookSource.Argument, HookPassing.Value, slot, element, type);
+                if (!element.ContainsGenericParameters && type == element)
+                    return new HookArgument(HookSource.Argument, HookPassing.Load, slot, element, type);
+                if (type == typeof(object))
+                    return new HookArgument(HookSource.Argument, HookPassing.LoadBox, slot, element, type);
+                throw Mismatch(element.ContainsGenericParameters
+                        ? $"{Names.Of(p)} or object (boxed: its type involves the target's generic parameters)"
+                        : $"{Names.Of(p)} (its location), {Names.Of(element)} (read through it) or object",
+                    element.ContainsGenericParameters ? "object" : Names.Of(p), what);
+            }
+            return ValueSlot(HookSource.Argument, slot, p, what);
+        }
+
+        // A value slot (an argument by value, or the result local): T, ref T or object.
+        HookArgument ValueSlot(HookSource source, int slot, Type p, string what)
+        {
+            if (p.ContainsGenericParameters)
+            {
+                if (type == typeof(object))
+                    return new HookArgument(source, HookPassing.Box, slot, p, type);
+                throw Mismatch("object (boxed: its type involves the target's generic parameters, and one woven body " +
+                               "serves every instantiation)", "object", what);
+            }
+            if (type == p)
+                return new HookArgument(source, HookPassing.Value, slot, p, type);
+            if (type == p.MakeByRefType())
+                return new HookArgument(source, HookPassing.Address, slot, p, type);
+            if (type == typeof(object))
+                return new HookArgument(source, p.IsValueType ? HookPassing.Box : HookPassing.Value, slot, p, type);
+            throw Mismatch($"{Names.Of(p)}, ref {Names.Of(p)} (to change it) or object (boxed)", Names.Of(p), what);
+        }
+
+        HookBindingException Mismatch(string expected, string fix, string what) =>
+            Refuse(HookBindingKind.ParameterType, hook, target, i, expected, Names.Of(type),
+                $"Parameter {i} ('{name}') of the {hookName} is {Names.Of(type)}; expected {expected} ({what}). " +
+                $"Expected: {Declaration(hook, i, fix)}.");
+    }
+
+    /// <summary>"static bool Prefix(Enemy __instance, ref int hp)": the hook's declaration with parameter
+    /// `index` given `type` (null: dropped), and optionally another return type.</summary>
+    internal static string Declaration(MethodInfo hook, int index, string? type, string? returnType = null,
+        bool forceStatic = true)
+    {
+        var parts = new List<string>();
+        ParameterInfo[] parameters = hook.GetParameters();
+        for (int k = 0; k < parameters.Length; k++)
+        {
+            if (k == index)
+            {
+                if (type is not null)
+                    parts.Add($"{type} {parameters[k].Name}");
+                continue;
+            }
+            parts.Add($"{TypeOf(parameters[k])} {parameters[k].Name}");
+        }
+        return $"{(forceStatic ? "static " : "")}{returnType ?? Names.Of(hook.ReturnType)} {hook.Name}({string.Join(", ", parts)})";
+    }
+
+    private static string TypeOf(ParameterInfo p)
+    {
+        if (!p.ParameterType.IsByRef)
+            return Names.Of(p.ParameterType);
+        string element = Names.Of(p.ParameterType.GetElementType());
+        return p.IsOut ? "out " + element : p.IsIn ? "in " + element : "ref " + element;
+    }
+
+    internal static string Kind(HookKind kind) => kind switch
+    {
+        HookKind.Prefix => "prefix",
+        HookKind.Postfix => "postfix",
+        _ => "finalizer",
+    };
+
+    private static string Count(int n) => n == 1 ? "1 parameter" : $"{n} parameters";
+
+    internal static HookBindingException Refuse(HookBindingKind kind, MethodInfo? hook, MethodBase? target, int index,
+        string? expected, string? actual, string message) => new(kind, hook, target, index, expected, actual, message);
+}
+
+/// <summary>One hook set bound: its hooks per kind, and the type of its __state local (null: none).</summary>
+internal sealed record BoundSet(IReadOnlyList<BoundHook> Prefixes, IReadOnlyList<BoundHook> Postfixes,
+    IReadOnlyList<BoundHook> Finalizers, Type? StateType);

@@ -1,0 +1,93 @@
+using System.Reflection;
+
+namespace AlvorKit.Interception;
+
+/// <summary>Why a hook cannot be woven into its target (<see cref="HookBindingException.Kind"/>).</summary>
+public enum HookBindingKind
+{
+    /// <summary>The hook is not a static method.</summary>
+    NotStatic,
+
+    /// <summary>The hook is a generic method, or declared on an open generic type: it has no single entry point.</summary>
+    GenericHook,
+
+    /// <summary>The target (or the hook) takes varargs.</summary>
+    Varargs,
+
+    /// <summary>The target has no IL to weave into: abstract, extern, an interface method, runtime-implemented.</summary>
+    TargetWithoutBody,
+
+    /// <summary>The target's body uses <c>jmp</c>, which leaves the method without returning through the woven exit.</summary>
+    TargetUsesJmp,
+
+    /// <summary>A hook parameter's name is none of the injected names (<c>__instance</c>, <c>__result</c>,
+    /// <c>__state</c>, <c>__exception</c>, <c>__runOriginal</c>, <c>__originalMethod</c>, <c>__args</c>,
+    /// <c>__0</c>, <c>__1</c>...) nor a parameter name of the target.</summary>
+    UnknownParameter,
+
+    /// <summary>A hook parameter's type (or by-reference form) does not fit what it receives.</summary>
+    ParameterType,
+
+    /// <summary>The hook's return type is not one its kind allows (prefix: void or bool; postfix: void or the
+    /// target's return type, passed through; finalizer: void or Exception).</summary>
+    ReturnType,
+
+    /// <summary><c>__instance</c> on a static target.</summary>
+    NoInstance,
+
+    /// <summary><c>__result</c> (or a pass-through postfix) on a target that returns void.</summary>
+    NoResult,
+
+    /// <summary><c>__exception</c> on a prefix or a postfix (only finalizers receive it).</summary>
+    ExceptionOutsideFinalizer,
+
+    /// <summary>The hooks of one set disagree on the <c>__state</c> type, or a prefix takes it by value.</summary>
+    StateType,
+
+    /// <summary>A <see cref="PatchAttribute"/> names no member of its type.</summary>
+    TargetNotFound,
+
+    /// <summary>A <see cref="PatchAttribute"/> without argument types names several overloads.</summary>
+    TargetAmbiguous,
+
+    /// <summary>A patch class (or a Hook call) has no hooks, or a patch class's hooks have no target.</summary>
+    NoHooks,
+}
+
+/// <summary>
+/// A hook that cannot be woven into its target, found before anything reached the profiler
+/// (<see cref="InterceptionException.Status"/> is null). The message says what does not fit, which parameter,
+/// what was expected and found, and a declaration that would work.
+/// </summary>
+public sealed class HookBindingException : InterceptionException
+{
+    internal HookBindingException(HookBindingKind kind, MethodInfo? hook, MethodBase? target, int parameterIndex,
+        string? expected, string? actual, string message) : base(message)
+    {
+        Kind = kind;
+        Hook = hook;
+        Target = target;
+        ParameterIndex = parameterIndex;
+        Expected = expected;
+        Actual = actual;
+    }
+
+    /// <summary>What does not fit.</summary>
+    public HookBindingKind Kind { get; }
+
+    /// <summary>The hook (null when the problem is a patch class's target or a missing hook).</summary>
+    public MethodInfo? Hook { get; }
+
+    /// <summary>The target (null when a <see cref="PatchAttribute"/> names none).</summary>
+    public MethodBase? Target { get; }
+
+    /// <summary>The hook parameter's position (0-based); -1 when the problem is the hook itself (its return,
+    /// its being static or generic) or the target.</summary>
+    public int ParameterIndex { get; }
+
+    /// <summary>What would fit, in C# terms (such as <c>ref int</c>), when one thing would.</summary>
+    public string? Expected { get; }
+
+    /// <summary>What the hook has there, in C# terms.</summary>
+    public string? Actual { get; }
+}

@@ -1,0 +1,206 @@
+using System.Reflection;
+using AlvorKit.Interception.Internal;
+
+namespace AlvorKit.Interception.Hooks;
+
+/// <summary>
+/// The hook sets of every owner on every target of one interceptor, and the woven bodies that carry them.
+/// All woven bodies are held in the profiler by one internal owner of the interceptor
+/// (<see cref="HookOwner"/>): adding or removing a set weaves the target's body again from all its sets
+/// (<see cref="HookComposition"/>, <see cref="HookWeaver"/>) and applies it as that owner's next
+/// generation; the last removal on a target removes that owner's patch, which gives the original body back
+/// (or, under the profiler's owner rule, the most recent body another owner set). A change commits only when
+/// the profiler took it: on any failure the sets stay as they were. Changes run one at a time (one gate for
+/// the composer; the generations they apply take each target's own gate inside).
+/// </summary>
+internal sealed class HookComposer(Interceptor interceptor, PatchOwner hookOwner, SemaphoreSlim gate)
+{
+    private readonly SemaphoreSlim _gate = gate;
+    private readonly Lock _read = new();
+    private readonly Dictionary<(Module Module, int Token), TargetHooks> _targets = new();
+    private long _order;
+
+    /// <summary>The internal owner that holds every woven body of this interceptor.</summary>
+    public PatchOwner HookOwner { get; } = hookOwner;
+
+    private sealed class TargetHooks(MethodBase target)
+    {
+        public MethodBase Target { get; } = target;
+
+        public List<WovenPatch> Sets { get; set; } = [];
+
+        public Patch? Held { get; set; }
+
+        public HookComposition? Composition { get; set; }
+    }
+
+    private static (Module, int) Key(MethodBase target) => (target.Module, target.MetadataToken);
+
+    /// <summary>Adds the sets (already bound) and applies every touched target's new body in one go: one
+    /// generation, or one batch for several targets (all or nothing).</summary>
+    public async ValueTask<IReadOnlyList<WovenPatch>> AddAsync(IReadOnlyList<WovenPatch> sets, bool synchronous,
+        CancellationToken cancellationToken)
+    {
+        await Enter(synchronous, cancellationToken).ConfigureAwait(false);
+        try
+        {
+            foreach (WovenPatch set in sets)
+                set.Owner.ThrowIfDisposed();
+            var touched = new List<(TargetHooks Entry, List<WovenPatch> Sets)>();
+            for (int i = 0; i < sets.Count; i++)
+            {
+                sets[i].Order = _order + i;
+                int at = touched.FindIndex(t => Patch.SameMethod(t.Entry.Target, sets[i].Target));
+                if (at < 0)
+                {
+                    TargetHooks entry = Existing(sets[i].Target) ?? new TargetHooks(sets[i].Target);
+                    touched.Add((entry, [.. entry.Sets]));
+                    at = touched.Count - 1;
+                }
+                touched[at].Sets.Add(sets[i]);
+            }
+            List<HookComposition> compositions = [.. touched.Select(t => Compose(t.Entry.Target, t.Sets))];
+            List<GenerationPlan> plans = [.. compositions.Select(c => HookWeaver.Weave(c, interceptor.PreferCalli))];
+            IReadOnlyList<Patch> patches = await ApplyAll(plans, synchronous).ConfigureAwait(false);
+            lock (_read)
+            {
+                for (int i = 0; i < touched.Count; i++)
+                {
+                    TargetHooks entry = touched[i].Entry;
+                    entry.Sets = touched[i].Sets;
+                    entry.Held = patches[i];
+                    entry.Composition = compositions[i];
+                    _targets[Key(entry.Target)] = entry;
+                }
+            }
+            _order += sets.Count;
+            foreach (WovenPatch set in sets)
+            {
+                set.IsInstalled = true;
+                set.Owner.Add(set);
+            }
+            return sets;
+        }
+        finally
+        {
+            _gate.Release();
+        }
+    }
+
+    /// <summary>Takes the sets out, target by target: the body is woven again from the remaining sets, or the
+    /// internal owner's patch is removed when none remain. Every target is attempted; failures are thrown
+    /// afterwards (one as itself, several as an AggregateException); a target that failed keeps its sets.</summary>
+    public async ValueTask RemoveAsync(IReadOnlyList<WovenPatch> sets, bool synchronous,
+        CancellationToken cancellationToken)
+    {
+        await Enter(synchronous, cancellationToken).ConfigureAwait(false);
+        var failures = new List<Exception>();
+        try
+        {
+            foreach (IGrouping<TargetHooks, WovenPatch> group in sets
+                         .Where(s => s.IsInstalled && Existing(s.Target) is not null)
+                         .GroupBy(s => Existing(s.Target)!))
+            {
+                TargetHooks entry = group.Key;
+                List<WovenPatch> remaining = [.. entry.Sets.Except(group)];
+                try
+                {
+                    if (remaining.Count == 0)
+                    {
+                        if (entry.Held is { } held)
+                        {
+                            if (synchronous)
+                                held.Remove();
+                            else
+                                await held.RemoveAsync(CancellationToken.None).ConfigureAwait(false);
+                        }
+                        lock (_read)
+                            _targets.Remove(Key(entry.Target));
+                    }
+                    else
+                    {
+                        HookComposition composition = Compose(entry.Target, remaining);
+                        GenerationPlan plan = HookWeaver.Weave(composition, interceptor.PreferCalli);
+                        Patch patch = (await ApplyAll([plan], synchronous).ConfigureAwait(false))[0];
+                        lock (_read)
+                        {
+                            entry.Sets = remaining;
+                            entry.Held = patch;
+                            entry.Composition = composition;
+                        }
+                    }
+                    foreach (WovenPatch set in group)
+                    {
+                        set.IsInstalled = false;
+                        set.Owner.Forget(set);
+                    }
+                }
+                catch (Exception e) when (e is InterceptionException or InvalidOperationException)
+                {
+                    failures.Add(e);
+                }
+            }
+        }
+        finally
+        {
+            _gate.Release();
+        }
+        if (failures.Count == 1)
+            throw failures[0];
+        if (failures.Count > 1)
+            throw new AggregateException($"{failures.Count} targets could not be rewoven or restored.", failures);
+    }
+
+    /// <summary>Every set of every owner (Interceptor.Dispose).</summary>
+    public IReadOnlyList<WovenPatch> All()
+    {
+        lock (_read)
+            return [.. _targets.Values.SelectMany(t => t.Sets)];
+    }
+
+    public string Describe(MethodBase target)
+    {
+        lock (_read)
+        {
+            return _targets.GetValueOrDefault(Key(target))?.Composition?.Describe() ??
+                   $"hooks on {Names.Of(target)}: none";
+        }
+    }
+
+    public GenerationInfo? ReadLastGeneration(MethodBase target)
+    {
+        Patch? held;
+        lock (_read)
+            held = _targets.GetValueOrDefault(Key(target))?.Held;
+        return held?.ReadLastGeneration();
+    }
+
+    private TargetHooks? Existing(MethodBase target)
+    {
+        lock (_read)
+            return _targets.GetValueOrDefault(Key(target));
+    }
+
+    private static HookComposition Compose(MethodBase target, List<WovenPatch> sets) =>
+        HookComposition.Compose(target, [.. sets.Select(s => s.Info)]);
+
+    /// <summary>The plans as the internal owner's next generations: one Apply, or one ApplyMany batch.</summary>
+    private async ValueTask<IReadOnlyList<Patch>> ApplyAll(List<GenerationPlan> plans, bool synchronous)
+    {
+        if (plans.Count == 1)
+            return [synchronous ? interceptor.Apply(plans[0], HookOwner) : await interceptor.ApplyAsync(plans[0], HookOwner).ConfigureAwait(false)];
+        // TODO(i14): one ApplyMany batch once the plans helper's API is merged.
+        var patches = new List<Patch>();
+        foreach (GenerationPlan plan in plans)
+            patches.Add(synchronous ? interceptor.Apply(plan, HookOwner) : await interceptor.ApplyAsync(plan, HookOwner).ConfigureAwait(false));
+        return patches;
+    }
+
+    private async ValueTask Enter(bool synchronous, CancellationToken cancellationToken)
+    {
+        if (synchronous)
+            _gate.Wait(cancellationToken);
+        else
+            await _gate.WaitAsync(cancellationToken).ConfigureAwait(false);
+    }
+}

@@ -1,0 +1,72 @@
+using System.Globalization;
+using System.Reflection;
+using System.Text;
+using AlvorKit.Interception.Internal;
+
+namespace AlvorKit.Interception.Hooks;
+
+/// <summary>One hook set as the composition sees it: its bound hooks, its owner's name, its install
+/// order and a label for listings (the patch class, or "Hook call").</summary>
+internal sealed record HookSetInfo(BoundSet Bound, string OwnerName, long Order, string Label);
+
+/// <summary>One hook in the composed order: the hook, the index of its set (its __state local), its owner.</summary>
+internal readonly record struct ComposedHook(BoundHook Hook, int Set, string OwnerName);
+
+/// <summary>
+/// Every hook set on one target, ordered per kind (<see cref="HookOrder"/>): what the weaver turns
+/// into one body. <see cref="StateTypes"/> has one entry per set (null: the set keeps no state).
+/// </summary>
+internal sealed record HookComposition(MethodBase Target, IReadOnlyList<ComposedHook> Prefixes,
+    IReadOnlyList<ComposedHook> Postfixes, IReadOnlyList<ComposedHook> Finalizers, IReadOnlyList<Type?> StateTypes)
+{
+    public static HookComposition Compose(MethodBase target, IReadOnlyList<HookSetInfo> sets)
+    {
+        return new HookComposition(target, Kind(s => s.Prefixes), Kind(s => s.Postfixes), Kind(s => s.Finalizers),
+            [.. sets.Select(s => s.Bound.StateType)]);
+
+        List<ComposedHook> Kind(Func<BoundSet, IReadOnlyList<BoundHook>> of)
+        {
+            var hooks = new List<ComposedHook>();
+            var items = new List<HookOrderItem>();
+            for (int s = 0; s < sets.Count; s++)
+            {
+                IReadOnlyList<BoundHook> list = of(sets[s].Bound);
+                for (int k = 0; k < list.Count; k++)
+                {
+                    hooks.Add(new ComposedHook(list[k], s, sets[s].OwnerName));
+                    HookMethod h = list[k].Hook;
+                    items.Add(new HookOrderItem(h.Priority, sets[s].OwnerName, h.Before, h.After, (sets[s].Order, k)));
+                }
+            }
+            return [.. HookOrder.Sort(items).Select(i => hooks[i])];
+        }
+    }
+
+    public bool HasFinalizers => Finalizers.Count > 0;
+
+    /// <summary>The composed order, one line per hook: kind, position, method, owner, priority.</summary>
+    public string Describe()
+    {
+        var text = new StringBuilder();
+        text.Append(CultureInfo.InvariantCulture, $"hooks on {Names.Of(Target)}:");
+        Lines("prefix", Prefixes);
+        Lines("postfix", Postfixes);
+        Lines("finalizer", Finalizers);
+        return text.ToString();
+
+        void Lines(string kind, IReadOnlyList<ComposedHook> hooks)
+        {
+            for (int i = 0; i < hooks.Count; i++)
+            {
+                HookMethod h = hooks[i].Hook.Hook;
+                text.Append(CultureInfo.InvariantCulture,
+                    $"\n  {kind} {i + 1}: {Names.Of(h.Method)} (owner '{hooks[i].OwnerName}', priority {h.Priority}");
+                if (h.Before.Count > 0)
+                    text.Append(", before ").AppendJoin(", ", h.Before);
+                if (h.After.Count > 0)
+                    text.Append(", after ").AppendJoin(", ", h.After);
+                text.Append(')');
+            }
+        }
+    }
+}

@@ -1,0 +1,60 @@
+namespace AlvorKit.Interception;
+
+/// <summary>Which member of <see cref="PatchAttribute.DeclaringType"/> a <see cref="PatchAttribute"/> names.</summary>
+public enum PatchMethodKind
+{
+    /// <summary>The method named <see cref="PatchAttribute.MethodName"/>.</summary>
+    Method,
+
+    /// <summary>The getter of the property named <see cref="PatchAttribute.MethodName"/> (an indexer: "Item").</summary>
+    Getter,
+
+    /// <summary>The setter of the property named <see cref="PatchAttribute.MethodName"/>.</summary>
+    Setter,
+
+    /// <summary>An instance constructor (<see cref="PatchAttribute.MethodName"/> is ignored: ".ctor" or anything);
+    /// <see cref="PatchAttribute.ArgumentTypes"/> selects it among several.</summary>
+    Constructor,
+}
+
+/// <summary>
+/// Names a target of a patch class (Harmony's HarmonyPatch) for <see cref="Interceptor.PatchAll(Type, PatchOwner?)"/>.
+/// On the class: every hook of the class patches that target (several attributes: several targets, one hook
+/// set each). On a hook method: that method alone patches that target.
+/// </summary>
+/// <remarks>
+/// A patch class holds static methods named Prefix, Postfix and Finalizer, or marked with
+/// <see cref="PatchPrefixAttribute"/>, <see cref="PatchPostfixAttribute"/> and <see cref="PatchFinalizerAttribute"/>
+/// (any name). The target is looked up among the members <see cref="DeclaringType"/> declares, public or not,
+/// static or instance. Without argument types the name must have exactly one overload (else
+/// <see cref="HookBindingKind.TargetAmbiguous"/>); with them, the overload whose parameter types are exactly these
+/// (a by-reference parameter as <c>typeof(int).MakeByRefType()</c>).
+/// </remarks>
+[AttributeUsage(AttributeTargets.Class | AttributeTargets.Method, AllowMultiple = true)]
+public sealed class PatchAttribute : Attribute
+{
+    /// <summary>A target: <paramref name="declaringType"/>'s member <paramref name="methodName"/>.</summary>
+    /// <param name="declaringType">The type that declares the target.</param>
+    /// <param name="methodName">The method's name (the property's for <see cref="PatchMethodKind.Getter"/> and
+    /// <see cref="PatchMethodKind.Setter"/>; ignored for <see cref="PatchMethodKind.Constructor"/>).</param>
+    /// <param name="argumentTypes">The overload's parameter types; none: the only overload of that name.</param>
+    public PatchAttribute(Type declaringType, string methodName, params Type[] argumentTypes)
+    {
+        DeclaringType = declaringType;
+        MethodName = methodName;
+        ArgumentTypes = argumentTypes is { Length: > 0 } ? argumentTypes : null;
+    }
+
+    /// <summary>The type that declares the target.</summary>
+    public Type DeclaringType { get; }
+
+    /// <summary>The method's (or property's) name.</summary>
+    public string MethodName { get; }
+
+    /// <summary>The overload's parameter types; null: the only overload of <see cref="MethodName"/> (or the only
+    /// instance constructor).</summary>
+    public IReadOnlyList<Type>? ArgumentTypes { get; }
+
+    /// <summary>Which member the attribute names (<see cref="PatchMethodKind.Method"/> by default).</summary>
+    public PatchMethodKind Kind { get; init; }
+}

@@ -1,0 +1,89 @@
+using System.Reflection;
+using AlvorKit.Interception.Hooks;
+using AlvorKit.Interception.Internal;
+
+namespace AlvorKit.Interception;
+
+/// <summary>
+/// One owner's hook set on one target (from one <see cref="Interceptor.Hook"/> call, or one patch class's
+/// hooks on one of its targets): its prefixes, postfixes and finalizers, woven with every other owner's into
+/// the target's original IL. <see cref="Remove"/> (or Dispose, or disposing the owner) takes them out: the
+/// target's body is woven again from the remaining sets, or gets its original back when none remain.
+/// </summary>
+public sealed class WovenPatch : IDisposable, IAsyncDisposable
+{
+    internal WovenPatch(HookComposer composer, MethodBase target, PatchOwner owner, BoundSet bound, string label)
+    {
+        Composer = composer;
+        Target = target;
+        Owner = owner;
+        Bound = bound;
+        Label = label;
+    }
+
+    /// <summary>The hooked method (for a generic target, its definition: the hooks run in every instantiation).</summary>
+    public MethodBase Target { get; }
+
+    /// <summary>The owner that holds these hooks.</summary>
+    public PatchOwner Owner { get; }
+
+    /// <summary>The prefixes of this set.</summary>
+    public IReadOnlyList<HookMethod> Prefixes => [.. Bound.Prefixes.Select(h => h.Hook)];
+
+    /// <summary>The postfixes of this set.</summary>
+    public IReadOnlyList<HookMethod> Postfixes => [.. Bound.Postfixes.Select(h => h.Hook)];
+
+    /// <summary>The finalizers of this set.</summary>
+    public IReadOnlyList<HookMethod> Finalizers => [.. Bound.Finalizers.Select(h => h.Hook)];
+
+    /// <summary>Whether these hooks are woven into the target now (no call to the profiler: it changes only
+    /// through this library).</summary>
+    public bool IsInstalled { get; internal set; }
+
+    /// <summary>Takes these hooks out of the target: its body is woven again from the other sets (of any owner)
+    /// on it, or gets its original body back when this was the last. Does nothing when already removed.</summary>
+    /// <exception cref="PatchException">The profiler refused or failed the new body or the restoring ReJIT (the
+    /// hooks stay).</exception>
+    public void Remove() => Interceptor.Completed(Composer.RemoveAsync([this], synchronous: true, CancellationToken.None));
+
+    /// <summary><see cref="Remove"/> without blocking the calling thread on the profiler's worker.</summary>
+    /// <param name="cancellationToken">Stops the waiting (the removal, once queued, still happens).</param>
+    /// <returns>A task that completes when the hooks are out.</returns>
+    public Task RemoveAsync(CancellationToken cancellationToken = default) =>
+        Interceptor.Detached(Composer.RemoveAsync([this], synchronous: false, cancellationToken), cancellationToken);
+
+    /// <summary>Same as <see cref="Remove"/>.</summary>
+    public void Dispose() => Remove();
+
+    /// <summary>Same as <see cref="RemoveAsync"/>.</summary>
+    /// <returns>A task that completes when the hooks are out.</returns>
+    public ValueTask DisposeAsync() => new(RemoveAsync());
+
+    /// <summary>The profiler's result for the latest generation of the target's composed body (every owner's
+    /// hooks): Requested until the target's next call compiles it, then Active (or Failed); null once no hooks
+    /// remain on the target or the profiler no longer has it.</summary>
+    /// <returns>The generation's state, or null.</returns>
+    public GenerationInfo? ReadLastGeneration() => Composer.ReadLastGeneration(Target);
+
+    /// <summary>The composed order on the target now: per kind, each hook with its owner and priority, in the
+    /// order they run.</summary>
+    /// <returns>One line per hook, after a line naming the target.</returns>
+    public string DescribeComposition() => Composer.Describe(Target);
+
+    /// <inheritdoc/>
+    public override string ToString() =>
+        $"{Names.Of(Target)} <- {Label}: {Bound.Prefixes.Count} prefix(es), {Bound.Postfixes.Count} postfix(es), " +
+        $"{Bound.Finalizers.Count} finalizer(s) [{(IsInstalled ? "installed" : "removed")}, {Owner.Name}]";
+
+    internal HookComposer Composer { get; }
+
+    internal BoundSet Bound { get; }
+
+    /// <summary>Where the set came from: "Hook call" or the patch class's name.</summary>
+    internal string Label { get; }
+
+    /// <summary>Install order, given by the composer when the set is added.</summary>
+    internal long Order { get; set; }
+
+    internal HookSetInfo Info => new(Bound, Owner.Name, Order, Label);
+}

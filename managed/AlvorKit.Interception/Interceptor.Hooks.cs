@@ -1,0 +1,201 @@
+using System.Reflection;
+using AlvorKit.Interception.Hooks;
+using AlvorKit.Interception.Internal;
+
+namespace AlvorKit.Interception;
+
+public sealed partial class Interceptor
+{
+    private HookComposer? _composer;
+
+    /// <summary>The hook sets of this interceptor and the internal owner that holds their woven bodies.</summary>
+    internal HookComposer Composer
+    {
+        get
+        {
+            lock (_patchesGate)
+                return _composer ??= new HookComposer(this, new PatchOwner("hooks (woven bodies)"), new SemaphoreSlim(1, 1));
+        }
+    }
+
+    /// <summary>
+    /// Weaves a prefix, a postfix and/or a finalizer (Harmony's) into <paramref name="target"/>'s original IL:
+    /// from its next call on, the target runs them around its own body, everywhere (callers that inlined it are
+    /// re-JITted too). The hooks of every owner on the target are composed into one body; blocks this thread
+    /// until the profiler's worker ran the command (<see cref="HookAsync"/> does not).
+    /// </summary>
+    /// <remarks>
+    /// <para><b>Hooks.</b> A hook is a static, non-generic method. Its parameters are bound by name, before
+    /// anything reaches the profiler (<see cref="HookBindingException"/> otherwise, naming the parameter, what
+    /// it expected, what it found and a declaration that works):</para>
+    /// <list type="bullet">
+    /// <item><c>__instance</c>: the receiver. Class: the declaring type, a base, an interface it implements, or
+    /// object. Struct: <c>ref T</c> (by value <c>T</c> is a copy; object or an interface: boxed copy).</item>
+    /// <item><c>__result</c>: the result so far (default until the original or a hook sets it): <c>T</c>, or
+    /// object (boxed), or <c>ref T</c> to change it. A ref-returning target: <c>ref T</c> is the returned
+    /// reference (<c>T</c> or object read through it).</item>
+    /// <item><c>__state</c>: one local per hook set (the hooks of one <see cref="Hook"/> call, or of one patch
+    /// class on one target): a prefix takes it as <c>out T</c> or <c>ref T</c>; a postfix or finalizer as
+    /// <c>T</c> or <c>ref T</c>; every hook of the set with the same T.</item>
+    /// <item><c>__exception</c> (finalizers only): the exception the prefixes, the original or the postfixes
+    /// threw, or null on success; type Exception.</item>
+    /// <item><c>__runOriginal</c>: bool, by value: whether the original runs (in a prefix: so far) or ran.</item>
+    /// <item><c>__originalMethod</c>: the target as MethodBase (or MethodInfo/ConstructorInfo/object).</item>
+    /// <item>An argument, by the target parameter's name or by position <c>__0</c>, <c>__1</c>...: by value
+    /// (the same type, or object: boxed), or <c>ref T</c> for the argument's location (to change it). A target's
+    /// ref/out/in argument: <c>ref T</c> is its location; by value (T or object) reads through it.</item>
+    /// <item><c>__args</c>: object[] of boxed copies of every argument, built before the hook; after it, every
+    /// element is written back to its argument (ref/out included), so a hook may change arguments through it.</item>
+    /// </list>
+    /// <para>A target with generic parameters (a generic method, a method of a generic type) gets one woven body
+    /// for all its instantiations: every value whose type involves a generic parameter (the receiver of a
+    /// generic type, such an argument or result) is taken as object, boxed (no <c>ref</c>). Hooking a member of
+    /// a constructed type (<c>Box&lt;int&gt;.Get</c>) hooks its definition, so every instantiation.</para>
+    /// <para><b>Prefix</b>: returns void or bool. ALL prefixes run, in order (HarmonyX's rule: Harmony skips the
+    /// later ones); if any returned false, the original is skipped, and the result is what the prefixes set
+    /// through <c>ref __result</c> (default otherwise). In a constructor, prefixes run first, before the base
+    /// constructor call.</para>
+    /// <para><b>Postfix</b>: returns void; or, pass-through, returns the target's return type and takes the result
+    /// so far as its first parameter (any name): <c>__result = Postfix(__result, ...)</c>. Postfixes run whether
+    /// or not the original ran, but not after an exception.</para>
+    /// <para><b>Finalizer</b>: runs after everything else, on success too (<c>__exception</c> null). A void
+    /// finalizer observes: an exception is rethrown with its original stack (<c>rethrow</c>). One that returns
+    /// Exception decides: null swallows the exception (the target returns <c>__result</c>), another exception
+    /// is thrown (on success too). When several finalizers run, each sees the exception the previous left. An
+    /// exception a finalizer throws propagates. With finalizers, one try/catch(Exception) covers the prefixes,
+    /// the original and the postfixes.</para>
+    /// <para><b>Order and owners.</b> Per kind, hooks run by <see cref="HookMethod.Before"/>/<see cref="HookMethod.After"/>
+    /// (owner names; Harmony IDs are owner names here), then <see cref="HookMethod.Priority"/> (higher first),
+    /// then install order; a cycle of Before/After falls back to priority, then install order. Every owner's
+    /// hooks on a target are composed into ONE woven body, held in the profiler by one internal owner of this
+    /// interceptor; adding or removing an owner's hooks weaves it again; the last removal restores the original.
+    /// Between the woven body and a whole-body patch (Install, Replace, Apply of a plan, hot reload) on the same
+    /// target, the profiler's owner rule holds: the body set last is in force, and each departure republishes
+    /// the most recent remaining one; changing the hooks sets the woven body again.</para>
+    /// <para><b>Calls.</b> A public hook of a public type whose assembly the target's AssemblyLoadContext resolves
+    /// by name is called directly (<c>call</c>, through an AssemblyRef the generation adds: the JIT may inline
+    /// it); any other hook through its entry point (<c>calli</c>).</para>
+    /// <para><b>Not supported</b> (<see cref="HookBindingException"/>, each with its own <see cref="HookBindingKind"/>):
+    /// abstract, extern or runtime-implemented targets (<see cref="HookBindingKind.TargetWithoutBody"/>), a body
+    /// with <c>jmp</c> (<see cref="HookBindingKind.TargetUsesJmp"/>), generic hooks
+    /// (<see cref="HookBindingKind.GenericHook"/>), instance hooks (<see cref="HookBindingKind.NotStatic"/>),
+    /// varargs (<see cref="HookBindingKind.Varargs"/>).</para>
+    /// </remarks>
+    /// <param name="target">The method (or constructor) with IL to hook, in a module ALVORKIT_INTERCEPTION_MODULES allows.</param>
+    /// <param name="prefix">Runs before the original (null: none).</param>
+    /// <param name="postfix">Runs after the original (null: none).</param>
+    /// <param name="finalizer">Runs last, also after an exception (null: none).</param>
+    /// <param name="owner">The owner scope; null: <see cref="DefaultOwner"/>. Disposing it removes these hooks.</param>
+    /// <returns>The hook set, woven: the ReJIT is requested.</returns>
+    /// <exception cref="HookBindingException">A hook does not fit the target, or the target cannot be hooked
+    /// (nothing reached the profiler).</exception>
+    /// <exception cref="PlanException">The woven body cannot be built for the target.</exception>
+    /// <exception cref="InterceptionUnavailableException">The profiler refuses patch commands.</exception>
+    /// <exception cref="PatchException">The profiler refused or failed the woven body; the target keeps the
+    /// body it had.</exception>
+    public WovenPatch Hook(MethodBase target, HookMethod? prefix = null, HookMethod? postfix = null,
+        HookMethod? finalizer = null, PatchOwner? owner = null) =>
+        Completed(HookCore(target, prefix, postfix, finalizer, owner, synchronous: true, CancellationToken.None));
+
+    /// <summary><see cref="Hook"/> without blocking the calling thread on the profiler's worker.</summary>
+    /// <param name="target">As for <see cref="Hook"/>.</param>
+    /// <param name="prefix">As for <see cref="Hook"/>.</param>
+    /// <param name="postfix">As for <see cref="Hook"/>.</param>
+    /// <param name="finalizer">As for <see cref="Hook"/>.</param>
+    /// <param name="owner">As for <see cref="Hook"/>.</param>
+    /// <param name="cancellationToken">Stops the waiting; once the woven body is queued it is still applied
+    /// and held as usual.</param>
+    /// <returns>The hook set; the task fails with the exceptions <see cref="Hook"/> throws.</returns>
+    public Task<WovenPatch> HookAsync(MethodBase target, HookMethod? prefix = null, HookMethod? postfix = null,
+        HookMethod? finalizer = null, PatchOwner? owner = null, CancellationToken cancellationToken = default) =>
+        Detached(HookCore(target, prefix, postfix, finalizer, owner, synchronous: false, cancellationToken),
+            cancellationToken);
+
+    /// <summary>
+    /// Weaves every patch class of <paramref name="assembly"/> (a class with <see cref="PatchAttribute"/>, or
+    /// with a hook that has one; see <see cref="PatchAll(Type, PatchOwner?)"/>) in ONE batch: every hook is bound
+    /// first, every touched target's body is woven, and all are applied together, all or nothing.
+    /// </summary>
+    /// <param name="assembly">The mod's assembly.</param>
+    /// <param name="owner">The owner scope; null: <see cref="DefaultOwner"/>.</param>
+    /// <returns>One hook set per (patch class, target), in class, then declaration order.</returns>
+    /// <exception cref="HookBindingException">A hook does not fit, a [Patch] names no (or an ambiguous) member, or a
+    /// patch class has no hooks: nothing was applied.</exception>
+    /// <exception cref="BatchInstallException">The profiler refused the batch: nothing was applied.</exception>
+    /// <exception cref="PatchException">The profiler failed a single-target change.</exception>
+    public IReadOnlyList<WovenPatch> PatchAll(Assembly assembly, PatchOwner? owner = null)
+    {
+        ArgumentNullException.ThrowIfNull(assembly);
+        return PatchSets([.. PatchDiscovery.PatchClasses(assembly).SelectMany(PatchDiscovery.Discover)], owner);
+    }
+
+    /// <summary>
+    /// Weaves the hooks of one patch class (Harmony's <c>PatchAll</c> for one class) in one batch. A patch class
+    /// holds static methods named Prefix, Postfix and Finalizer or marked <see cref="PatchPrefixAttribute"/>,
+    /// <see cref="PatchPostfixAttribute"/>, <see cref="PatchFinalizerAttribute"/>. <see cref="PatchAttribute"/> on
+    /// the class names its targets (several: the hooks patch each, one hook set per target); on a hook method,
+    /// that method alone patches the named target. <see cref="PatchPriorityAttribute"/>,
+    /// <see cref="PatchBeforeAttribute"/> and <see cref="PatchAfterAttribute"/> on the class apply to its hooks;
+    /// on a method they win over the class's.
+    /// </summary>
+    /// <param name="patchClass">The patch class.</param>
+    /// <param name="owner">The owner scope; null: <see cref="DefaultOwner"/>.</param>
+    /// <returns>One hook set per target, in declaration order.</returns>
+    /// <exception cref="HookBindingException">As for <see cref="PatchAll(Assembly, PatchOwner?)"/>.</exception>
+    /// <exception cref="BatchInstallException">The profiler refused the batch: nothing was applied.</exception>
+    /// <exception cref="PatchException">The profiler failed a single-target change.</exception>
+    public IReadOnlyList<WovenPatch> PatchAll(Type patchClass, PatchOwner? owner = null)
+    {
+        ArgumentNullException.ThrowIfNull(patchClass);
+        return PatchSets(PatchDiscovery.Discover(patchClass), owner);
+    }
+
+    private IReadOnlyList<WovenPatch> PatchSets(IReadOnlyList<DiscoveredSet> discovered, PatchOwner? owner)
+    {
+        ThrowIfDisposed();
+        owner ??= DefaultOwner;
+        owner.ThrowIfDisposed();
+        if (discovered.Count == 0)
+            return [];
+        HookComposer composer = Composer;
+        List<WovenPatch> sets = [.. discovered.Select(d => new WovenPatch(composer, d.Target, owner,
+            HookBinder.BindSet(d.Target, d.Prefixes, d.Postfixes, d.Finalizers), Names.Of(d.PatchClass)))];
+        EnsurePatchingEnabled();
+        return Completed(composer.AddAsync(sets, synchronous: true, CancellationToken.None));
+    }
+
+    private async ValueTask<WovenPatch> HookCore(MethodBase target, HookMethod? prefix, HookMethod? postfix,
+        HookMethod? finalizer, PatchOwner? owner, bool synchronous, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(target);
+        ThrowIfDisposed();
+        owner ??= DefaultOwner;
+        owner.ThrowIfDisposed();
+        target = PatchDiscovery.Definition(target);
+        BoundSet bound = HookBinder.BindSet(target, prefix is null ? [] : [prefix], postfix is null ? [] : [postfix],
+            finalizer is null ? [] : [finalizer]);
+        EnsurePatchingEnabled();
+        HookComposer composer = Composer;
+        var set = new WovenPatch(composer, target, owner, bound, "Hook call");
+        await composer.AddAsync([set], synchronous, cancellationToken).ConfigureAwait(false);
+        return set;
+    }
+
+    /// <summary>Interceptor.Dispose: every owner's hooks out, then the internal owner's patches.</summary>
+    private void DisposeHooks()
+    {
+        HookComposer? composer;
+        lock (_patchesGate)
+            composer = _composer;
+        if (composer is null)
+            return;
+        try
+        {
+            Completed(composer.RemoveAsync(composer.All(), synchronous: true, CancellationToken.None));
+        }
+        finally
+        {
+            composer.HookOwner.Dispose();
+        }
+    }
+}

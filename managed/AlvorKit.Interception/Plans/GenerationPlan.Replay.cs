@@ -1,0 +1,289 @@
+using System.Reflection;
+using System.Reflection.Emit;
+using System.Reflection.Metadata;
+using System.Reflection.Metadata.Ecma335;
+using AlvorKit.Interception.HotReload;
+using AlvorKit.Interception.Internal;
+using AlvorKit.Interception.Plans;
+
+namespace AlvorKit.Interception;
+
+// A FromOriginal plan's edited instruction list, lowered through the plan's own encoder: every
+// instruction as the matching Emit* writes it (original tokens kept while their operand is
+// unchanged), labels, the IL map and the exception regions (nested ones first).
+public sealed partial class GenerationPlan
+{
+    private bool _replaying;
+    private int? _replayToken;
+
+    /// <summary>Lays the edited list out afresh in a new encoder.</summary>
+    private void Replay()
+    {
+        OriginalBody original = Original;
+        ResetEncoding();
+        List<BodyInstruction> code = original.Instructions;
+        List<PlanExceptionRegion> regions = InnerFirst(original);
+        var mapped = new HashSet<int>();
+        _replaying = true;
+        try
+        {
+            for (int i = 0; i < code.Count; i++)
+            {
+                BodyInstruction instruction = code[i] ?? throw Refuse($"instruction {i} of the list is null");
+                foreach (PlanLabel label in instruction.Labels)
+                    MarkLabel(label);
+                if (instruction.OriginalOffset is { } old && mapped.Add(old))
+                    _map.Add(new ILMapSpec((uint)old, (uint)_il.Offset, true));
+                Encode(instruction, i);
+            }
+            foreach (PlanLabel label in original.Pending)
+                MarkLabel(label);
+            foreach (PlanExceptionRegion region in regions)
+                EncodeRegion(region);
+        }
+        finally
+        {
+            _replaying = false;
+            _replayToken = null;
+        }
+    }
+
+    private void ResetEncoding()
+    {
+        _code = new BlobBuilder();
+        _flow = new ControlFlowBuilder();
+        _il = new InstructionEncoder(_code, _flow);
+        // The plan's labels, with the same handles (a ControlFlowBuilder numbers them 1, 2, ...).
+        for (int i = 0; i < _labelCount; i++)
+            _il.DefineLabel();
+        _table = new RelocationTable();
+        _symbols = new SymbolResolver(_module, Target, _table);
+        _map.Clear();
+        _listing.Clear();
+        _labelDepth.Clear();
+        _marked.Clear();
+        _symbolic.Clear();
+        _labelOffsets.Clear();
+        _regions.Clear();
+        _catchRelocations.Clear();
+        _depth = _maxDepth = _instructions = _listed = 0;
+        _hasCatch = _localloc = false;
+        _lowered = null;
+    }
+
+    private void Encode(BodyInstruction instruction, int index)
+    {
+        OpCode op = instruction.OpCode;
+        object? operand = instruction.Operand;
+        if (operand is OriginalToken token)
+        {
+            EncodeOriginal(op, token.Token, Original.Reader.Resolve(op.OperandType, token.Token,
+                instruction.OriginalOffset ?? -1));
+            return;
+        }
+        if (instruction.KeepsOriginalToken)
+        {
+            EncodeOriginal(op, instruction.OriginalTokenValue, operand!);
+            return;
+        }
+        switch (operand)
+        {
+            case null:
+                Emit(op);
+                break;
+            case int value:
+                Emit(op, value);
+                break;
+            case sbyte value:
+                Emit(op, value);
+                break;
+            case byte value:
+                Emit(op, value);
+                break;
+            case short value:
+                Emit(op, value);
+                break;
+            case long value:
+                Emit(op, value);
+                break;
+            case float value:
+                Emit(op, value);
+                break;
+            case double value:
+                Emit(op, value);
+                break;
+            case string value:
+                Emit(op, value);
+                break;
+            case MethodInfo method:
+                Emit(op, method);
+                break;
+            case ConstructorInfo constructor:
+                Emit(op, constructor);
+                break;
+            case FieldInfo field:
+                Emit(op, field);
+                break;
+            case Type type:
+                Emit(op, type);
+                break;
+            case PlanLabel label:
+                Emit(op, label);
+                break;
+            case PlanLabel[] labels:
+                Emit(op, labels);
+                break;
+            case PlanLocal local:
+                Emit(op, local);
+                break;
+            case CalliSignature calli:
+                Expect(op, "a signature", OperandType.InlineSig);
+                EmitCalli(op, calli.Convention, calli.HasThis, calli.ReturnType, calli.ParameterTypes);
+                break;
+            default:
+                throw Refuse($"instruction {index} ({op.Name}) has an operand of type {operand.GetType().Name}, " +
+                             "which a plan does not take (see BodyInstruction.Operand)");
+        }
+    }
+
+    /// <summary>An instruction of the original with its original token: the symbol it resolves to
+    /// is recorded for the stack-type check and the listing; the token is written as is.</summary>
+    private void EncodeOriginal(OpCode op, int token, object symbol)
+    {
+        if (!OpCodeTable.IsToken(op.OperandType))
+            throw Refuse($"{op.Name} does not take a token, but was given {new OriginalToken(token)}");
+        if (symbol is CalliSignature calli)
+        {
+            Expect(op, "a signature", OperandType.InlineSig);
+            var operand = Operand.Direct(token);
+            Record(op, calli);
+            Token(op, operand);
+            Stack(calli.ParameterTypes.Length + 1 + (calli.HasThis ? 1 : 0), calli.ReturnType == typeof(void) ? 0 : 1);
+            List(op, BodyInstruction.Describe(calli), operand);
+            return;
+        }
+        _replayToken = token;
+        try
+        {
+            switch (symbol)
+            {
+                case MethodInfo method:
+                    Emit(op, method);
+                    break;
+                case ConstructorInfo constructor:
+                    Emit(op, constructor);
+                    break;
+                case FieldInfo field:
+                    Emit(op, field);
+                    break;
+                case Type type:
+                    Emit(op, type);
+                    break;
+                case string value:
+                    Emit(op, value);
+                    break;
+                default:
+                    throw Refuse($"{op.Name} {new OriginalToken(token)} names {symbol.GetType().Name}, which a plan does not take");
+            }
+        }
+        finally
+        {
+            _replayToken = null;
+        }
+    }
+
+    private void EncodeRegion(PlanExceptionRegion region)
+    {
+        switch (region.Kind)
+        {
+            case PlanRegionKind.Catch:
+                AddCatchRegion(region.TryStart, region.TryEnd, region.HandlerStart, region.HandlerEnd,
+                    region.CatchType ?? typeof(object));
+                break;
+            case PlanRegionKind.Finally:
+                AddFinallyRegion(region.TryStart, region.TryEnd, region.HandlerStart, region.HandlerEnd);
+                break;
+            case PlanRegionKind.Fault:
+                AddFaultRegion(region.TryStart, region.TryEnd, region.HandlerStart, region.HandlerEnd);
+                break;
+            case PlanRegionKind.Filter:
+                PlanLabel filter = region.FilterStart ?? throw Refuse($"{region} has no filter label");
+                OwnAll(region.TryStart, region.TryEnd, region.HandlerStart, region.HandlerEnd, filter);
+                _flow.AddFilterRegion(region.TryStart.Handle, region.TryEnd.Handle, region.HandlerStart.Handle,
+                    region.HandlerEnd.Handle, filter.Handle);
+                _regions.Add(new PlanRegion(PlanRegionKind.Filter, region.TryStart, region.HandlerStart, null, filter));
+                _hasCatch = true;
+                _listing.Add($"  {region}");
+                break;
+        }
+    }
+
+    /// <summary>The regions in the order the EH section must list them: every region nested in
+    /// another before it (ECMA-335 II.19), otherwise as they are.</summary>
+    private List<PlanExceptionRegion> InnerFirst(OriginalBody original)
+    {
+        var position = new Dictionary<int, int>();
+        for (int i = 0; i < original.Instructions.Count; i++)
+            foreach (PlanLabel label in original.Instructions[i]?.Labels ?? [])
+                position.TryAdd(label.Id, i);
+        foreach (PlanLabel label in original.Pending)
+            position.TryAdd(label.Id, original.Instructions.Count);
+        int At(PlanLabel label) => position.TryGetValue(label.Id, out int p) ? p
+            : throw Refuse($"label {label} of an exception region is not placed at any instruction");
+        var spans = original.Regions.ToDictionary(r => r, r =>
+        {
+            int tryStart = At(r.TryStart), tryEnd = At(r.TryEnd), handlerEnd = At(r.HandlerEnd);
+            int handlerStart = Math.Min(At(r.HandlerStart), r.FilterStart is { } f ? At(f) : int.MaxValue);
+            return (TryStart: tryStart, TryEnd: tryEnd, HandlerStart: handlerStart, HandlerEnd: handlerEnd,
+                Start: Math.Min(tryStart, handlerStart), End: Math.Max(tryEnd, handlerEnd));
+        });
+        bool Inside(PlanExceptionRegion inner, PlanExceptionRegion outer)
+        {
+            var a = spans[inner];
+            var b = spans[outer];
+            return !ReferenceEquals(inner, outer) &&
+                   (a.Start >= b.TryStart && a.End <= b.TryEnd || a.Start >= b.HandlerStart && a.End <= b.HandlerEnd);
+        }
+        var remaining = new List<PlanExceptionRegion>(original.Regions);
+        var ordered = new List<PlanExceptionRegion>(remaining.Count);
+        while (remaining.Count > 0)
+        {
+            PlanExceptionRegion next = remaining.FirstOrDefault(r => !remaining.Any(other => Inside(other, r))) ?? remaining[0];
+            ordered.Add(next);
+            remaining.Remove(next);
+        }
+        return ordered;
+    }
+
+    /// <summary>The original's locals signature with the locals declared since appended:
+    /// ECMA-335 II.23.2.6, the original's entries as they are (its tokens stay), the count updated.</summary>
+    private RelocationRequest OriginalLocalsSignature(OriginalBody original)
+    {
+        List<PlanLocal> added = [.. _locals.Skip(original.LocalCount)];
+        byte[] tail = _symbols.Writer.Locals([.. added.Select(l =>
+        {
+            SigType t = SigType.From(l.LocalType);
+            return l.IsPinned ? new SigType.Pinned(t) : t;
+        })], "locals");
+        var reader = new BlobReader();
+        int header;
+        unsafe
+        {
+            fixed (byte* p = tail)
+            {
+                reader = new BlobReader(p, tail.Length);
+                reader.ReadSignatureHeader();
+                reader.ReadCompressedInteger();
+                header = reader.Offset;
+            }
+        }
+        var blob = new BlobBuilder();
+        blob.WriteByte((byte)SignatureKind.LocalVariables);
+        blob.WriteCompressedInteger(_locals.Count);
+        blob.WriteBytes(original.LocalEntries);
+        blob.WriteBytes(tail, header, tail.Length - header);
+        return new RelocationRequest(RelocationKind.StandAloneSignature, blob.ToArray(), null, Parent.None,
+            $"locals: StandAloneSig (the original's {original.LocalCount}, then " +
+            $"{string.Join(", ", added.Select(l => Names.Of(l.LocalType)))})");
+    }
+}

@@ -1,0 +1,294 @@
+using System.Buffers.Binary;
+using System.Reflection;
+using System.Reflection.Emit;
+using System.Reflection.Metadata;
+using System.Reflection.Metadata.Ecma335;
+using AlvorKit.Interception.HotReload;
+using AlvorKit.Interception.Internal;
+
+namespace AlvorKit.Interception.Plans;
+
+/// <summary>
+/// Reads a method's original body as the runtime loaded it (MethodBody.GetILAsByteArray, its
+/// exception clauses, and its locals signature from the module's metadata) into the
+/// instructions of a <see cref="GenerationPlan.FromOriginal"/> plan: each instruction with its
+/// operand resolved to a reflection symbol in the target's generic context (and its original
+/// token kept), every branch target and region boundary a label. Refuses, naming the offset,
+/// what it cannot read.
+/// </summary>
+internal sealed class OriginalBodyReader
+{
+    private readonly MethodBase _target;
+    private readonly ModuleContext _module;
+    private readonly MethodBody _body;
+    private readonly byte[] _il;
+    private readonly GenericContext _context;
+    private readonly Dictionary<int, CalliSignature> _calli = new();
+
+    public OriginalBodyReader(MethodBase target, ModuleContext module)
+    {
+        _target = target;
+        _module = module;
+        if ((target.CallingConvention & CallingConventions.VarArgs) != 0)
+            throw new NotSupportedException($"{Names.Of(target)} takes varargs, which plans do not support.");
+        _body = target.GetMethodBody() ?? throw new NotSupportedException(
+            $"{Names.Of(target)} has no IL body (extern, runtime-implemented or abstract): there is no original to edit.");
+        _il = _body.GetILAsByteArray() ?? throw new NotSupportedException($"{Names.Of(target)} has no IL to read.");
+        _context = GenericContext.Of(target);
+    }
+
+    /// <summary>The original's locals, in slot order.</summary>
+    public IReadOnlyList<OriginalLocal> Locals =>
+        [.. _body.LocalVariables.OrderBy(l => l.LocalIndex).Select(l => new OriginalLocal(l.LocalType, l.IsPinned))];
+
+    /// <summary>Reads the body; `defineLabel` makes the plan's labels, `locals` are the plan's
+    /// PlanLocals for the original's locals.</summary>
+    public OriginalBody Read(Func<PlanLabel> defineLabel, IReadOnlyList<PlanLocal> locals)
+    {
+        List<Raw> raw = Decode();
+        var starts = new HashSet<int>(raw.Select(r => r.Offset));
+        // Every place a label goes: branch targets and region boundaries.
+        var targets = new SortedSet<int>();
+        foreach (Raw r in raw)
+        {
+            foreach (int t in r.Targets)
+            {
+                if (!starts.Contains(t))
+                    throw Refuse($"IL_{r.Offset:X4} {r.OpCode.Name} branches to IL_{t:X4}, which is not the start of an instruction");
+                targets.Add(t);
+            }
+        }
+        IList<ExceptionHandlingClause> clauses = _body.ExceptionHandlingClauses;
+        foreach (ExceptionHandlingClause c in clauses)
+        {
+            foreach (int boundary in Boundaries(c))
+            {
+                if (boundary != _il.Length && !starts.Contains(boundary))
+                    throw Refuse($"an exception clause has a boundary at IL_{boundary:X4}, which is not the start of an instruction");
+                targets.Add(boundary);
+            }
+        }
+        var labels = new Dictionary<int, PlanLabel>();
+        foreach (int t in targets)
+            labels[t] = defineLabel();
+
+        (int localsToken, byte[] entries) = LocalsSignature();
+        var original = new OriginalBody(this)
+        {
+            LocalCount = locals.Count,
+            LocalSignatureToken = localsToken,
+            LocalEntries = entries,
+            MaxStack = _body.MaxStackSize,
+        };
+        foreach (Raw r in raw)
+        {
+            var instruction = new BodyInstruction(r.OpCode, Operand(r, labels, locals), r.Offset,
+                OpCodeTable.IsToken(r.OpCode.OperandType) ? (int)r.Value : 0);
+            if (labels.TryGetValue(r.Offset, out PlanLabel label))
+                instruction.Labels.Add(label);
+            original.Instructions.Add(instruction);
+        }
+        if (labels.TryGetValue(_il.Length, out PlanLabel end))
+            original.Pending.Add(end);
+        foreach (ExceptionHandlingClause c in clauses)
+            original.Regions.Add(Region(c, labels));
+        return original;
+    }
+
+    /// <summary>The symbol a token of the original stands for, for an instruction of operand type `type`.</summary>
+    public object Resolve(OperandType type, int token, int offset)
+    {
+        try
+        {
+            Module m = _target.Module;
+            (Type[]? t, Type[]? g) = (_context.TypeArguments, _context.MethodArguments);
+            switch (type)
+            {
+                case OperandType.InlineMethod:
+                    MethodBase method = m.ResolveMethod(token, t, g)!;
+                    if ((method.CallingConvention & CallingConventions.VarArgs) != 0)
+                        throw Refuse($"IL_{offset:X4} calls {Names.Of(method)}, which takes varargs; plans do not support varargs call sites");
+                    return method;
+                case OperandType.InlineField:
+                    return m.ResolveField(token, t, g)!;
+                case OperandType.InlineType:
+                    return m.ResolveType(token, t, g);
+                case OperandType.InlineTok:
+                    return m.ResolveMember(token, t, g)!;
+                case OperandType.InlineString:
+                    return m.ResolveString(token);
+                case OperandType.InlineSig:
+                    return Calli(token);
+                default:
+                    throw Refuse($"IL_{offset:X4}: an operand of type {type} is not a token");
+            }
+        }
+        catch (Exception e) when (e is ArgumentException or TypeLoadException or MissingMemberException or
+                                      BadImageFormatException or FileNotFoundException or FileLoadException)
+        {
+            throw Refuse($"IL_{offset:X4}: token 0x{token:X8} cannot be resolved ({e.Message})");
+        }
+    }
+
+    /// <summary>The calli signature of the original's StandAloneSig `token`.</summary>
+    public CalliSignature Calli(int token)
+    {
+        if (!_calli.TryGetValue(token, out CalliSignature? signature))
+            _calli[token] = signature = new OriginalSignatures(_target.Module, _context.TypeArguments,
+                _context.MethodArguments).Calli(_module.Reader, token);
+        return signature;
+    }
+
+    // ------------------------------------------------------------------ decoding
+
+    private readonly record struct Raw(int Offset, OpCode OpCode, long Value, int[] Targets);
+
+    private List<Raw> Decode()
+    {
+        var code = new List<Raw>();
+        ReadOnlySpan<byte> il = _il;
+        for (int at = 0; at < il.Length;)
+        {
+            int start = at;
+            byte first = il[at];
+            byte second = at + 1 < il.Length ? il[at + 1] : (byte)0;
+            OpCode opcode = OpCodeTable.Find(first, second) ??
+                throw Refuse($"IL_{start:X4}: byte 0x{first:X2}{(first == OpCodeTable.TwoBytePrefix ? $" 0x{second:X2}" : "")} is not an opcode");
+            at += opcode.Size;
+            int size = OpCodeTable.OperandSize(opcode.OperandType);
+            if (at + size > il.Length)
+                throw Refuse($"IL_{start:X4} {opcode.Name}: the operand runs past the end of the body");
+            ReadOnlySpan<byte> operand = il.Slice(at, size);
+            at += size;
+            long value = opcode.OperandType switch
+            {
+                OperandType.InlineNone => 0,
+                OperandType.ShortInlineBrTarget or OperandType.ShortInlineI => (sbyte)operand[0],
+                OperandType.ShortInlineVar => operand[0],
+                OperandType.InlineVar => BinaryPrimitives.ReadUInt16LittleEndian(operand),
+                OperandType.InlineI8 or OperandType.InlineR => BinaryPrimitives.ReadInt64LittleEndian(operand),
+                _ => BinaryPrimitives.ReadInt32LittleEndian(operand),
+            };
+            int[] targets = [];
+            if (opcode.OperandType is OperandType.ShortInlineBrTarget or OperandType.InlineBrTarget)
+                targets = [at + (int)value];
+            else if (opcode.OperandType == OperandType.InlineSwitch)
+            {
+                if (value < 0 || at + 4 * value > il.Length)
+                    throw Refuse($"IL_{start:X4} switch: its table runs past the end of the body");
+                targets = new int[value];
+                int next = at + 4 * (int)value;
+                for (int i = 0; i < targets.Length; i++)
+                    targets[i] = next + BinaryPrimitives.ReadInt32LittleEndian(il.Slice(at + 4 * i, 4));
+                at = next;
+            }
+            code.Add(new Raw(start, opcode, value, targets));
+        }
+        return code;
+    }
+
+    private object? Operand(Raw r, Dictionary<int, PlanLabel> labels, IReadOnlyList<PlanLocal> locals)
+    {
+        OpCode op = r.OpCode;
+        switch (op.OperandType)
+        {
+            case OperandType.InlineNone:
+                return null;
+            case OperandType.ShortInlineBrTarget or OperandType.InlineBrTarget:
+                return labels[r.Targets[0]];
+            case OperandType.InlineSwitch:
+                return r.Targets.Select(t => labels[t]).ToArray();
+            case OperandType.ShortInlineI:
+                // ldc.i4.s takes a signed byte; unaligned. an unsigned one.
+                return op == OpCodes.Ldc_I4_S ? (int)r.Value : (int)(byte)r.Value;
+            case OperandType.InlineI:
+                return (int)r.Value;
+            case OperandType.InlineI8:
+                return r.Value;
+            case OperandType.ShortInlineR:
+                return BitConverter.Int32BitsToSingle((int)r.Value);
+            case OperandType.InlineR:
+                return BitConverter.Int64BitsToDouble(r.Value);
+            case OperandType.ShortInlineVar or OperandType.InlineVar:
+                if (!IsLocal(op))
+                    return (int)r.Value;
+                if (r.Value >= locals.Count)
+                    throw Refuse($"IL_{r.Offset:X4} {op.Name} {r.Value}: the body has {locals.Count} local(s)");
+                return locals[(int)r.Value];
+            case OperandType.InlineSig:
+                Calli((int)r.Value);
+                return new OriginalToken((int)r.Value);
+            default:
+                return Resolve(op.OperandType, (int)r.Value, r.Offset);
+        }
+    }
+
+    private static bool IsLocal(OpCode op) =>
+        op == OpCodes.Ldloc || op == OpCodes.Ldloc_S || op == OpCodes.Stloc || op == OpCodes.Stloc_S ||
+        op == OpCodes.Ldloca || op == OpCodes.Ldloca_S;
+
+    // ------------------------------------------------------------------ regions
+
+    private static IEnumerable<int> Boundaries(ExceptionHandlingClause c)
+    {
+        yield return c.TryOffset;
+        yield return c.TryOffset + c.TryLength;
+        yield return c.HandlerOffset;
+        yield return c.HandlerOffset + c.HandlerLength;
+        if (c.Flags == ExceptionHandlingClauseOptions.Filter)
+            yield return c.FilterOffset;
+    }
+
+    private PlanExceptionRegion Region(ExceptionHandlingClause c, Dictionary<int, PlanLabel> labels)
+    {
+        PlanLabel tryStart = labels[c.TryOffset], tryEnd = labels[c.TryOffset + c.TryLength],
+            handlerStart = labels[c.HandlerOffset], handlerEnd = labels[c.HandlerOffset + c.HandlerLength];
+        return c.Flags switch
+        {
+            ExceptionHandlingClauseOptions.Clause => new PlanExceptionRegion(PlanRegionKind.Catch, tryStart, tryEnd,
+                handlerStart, handlerEnd, null, CatchType(c)),
+            ExceptionHandlingClauseOptions.Filter => new PlanExceptionRegion(PlanRegionKind.Filter, tryStart, tryEnd,
+                handlerStart, handlerEnd, labels[c.FilterOffset], null),
+            ExceptionHandlingClauseOptions.Finally => new PlanExceptionRegion(PlanRegionKind.Finally, tryStart, tryEnd,
+                handlerStart, handlerEnd, null, null),
+            ExceptionHandlingClauseOptions.Fault => new PlanExceptionRegion(PlanRegionKind.Fault, tryStart, tryEnd,
+                handlerStart, handlerEnd, null, null),
+            _ => throw Refuse($"an exception clause at IL_{c.TryOffset:X4} has flags {c.Flags}, which plans do not read"),
+        };
+    }
+
+    private Type CatchType(ExceptionHandlingClause c)
+    {
+        try
+        {
+            return c.CatchType ?? throw Refuse($"the catch clause at IL_{c.HandlerOffset:X4} has no exception type");
+        }
+        catch (Exception e) when (e is ArgumentException or TypeLoadException or FileNotFoundException or
+                                      BadImageFormatException or InvalidOperationException)
+        {
+            throw Refuse($"the exception type of the catch clause at IL_{c.HandlerOffset:X4} cannot be resolved ({e.Message})");
+        }
+    }
+
+    // ------------------------------------------------------------------ locals
+
+    /// <summary>The original's locals signature token and its entries after the count.</summary>
+    private (int Token, byte[] Entries) LocalsSignature()
+    {
+        int token = _body.LocalSignatureMetadataToken;
+        if (token == 0 || (token & 0x00FF_FFFF) == 0)
+            return (0, []);
+        BlobReader blob = _module.Reader.GetBlobReader(_module.Reader
+            .GetStandaloneSignature((StandaloneSignatureHandle)MetadataTokens.EntityHandle(token)).Signature);
+        SignatureHeader header = blob.ReadSignatureHeader();
+        if (header.Kind != SignatureKind.LocalVariables)
+            throw Refuse($"the locals signature 0x{token:X8} is not a local variable signature");
+        int count = blob.ReadCompressedInteger();
+        if (count != _body.LocalVariables.Count)
+            throw Refuse($"the locals signature 0x{token:X8} has {count} locals, the body {_body.LocalVariables.Count}");
+        return (token, blob.ReadBytes(blob.RemainingBytes));
+    }
+
+    private PlanException Refuse(string message) =>
+        new(_target, $"Reading the original body of {Names.Of(_target)}: {message}.");
+}
