@@ -111,14 +111,15 @@ internal sealed class DevConsole(Interceptor interceptor, Action<string> print)
             Interlocked.Increment(ref _version);
         }
         print($"       >> [dev console] done in {clock.Elapsed.TotalMilliseconds:0.0} ms; from the next frame: " +
-              $"movement {step.ExpectedMovement}, scoring {step.ExpectedScoring}");
+              $"movement {step.ExpectedMovement}, scoring {step.ExpectedScoring}, bonus {step.ExpectedBonus}");
         Events.Add(new { command = step.Name, stage = index, elapsedMs = clock.Elapsed.TotalMilliseconds });
     }
 
     private void Woven(WovenPatch patch)
     {
         string composition = patch.DescribeComposition();
-        print($"       >> [woven] {composition}");
+        foreach (string line in composition.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries))
+            print($"       >> [woven] {line}");
         Events.Add(new { woven = "streak", installed = patch.IsInstalled, composition });
     }
 
