@@ -294,7 +294,11 @@ bench() {
   (cd build/bench && MODULES=PatchBenchmark profiled \
     dotnet "$ROOT/tools/PatchBenchmark/bin/Release/net10.0/PatchBenchmark.dll" calls) |
     grep -E '^\||^BenchmarkDotNet|^(AMD|Intel)|^  \[Host\]'
-  step "scale and memory: an inert profiled process against an unprofiled one, 1,000 targets in one batch"
+  step "woven hooks: a call through an empty prefix + postfix against the original (BenchmarkDotNet)"
+  (cd build/bench && MODULES=PatchBenchmark profiled \
+    dotnet "$ROOT/tools/PatchBenchmark/bin/Release/net10.0/PatchBenchmark.dll" hooks) |
+    grep -E '^\||^BenchmarkDotNet|^(AMD|Intel)|^  \[Host\]'
+  step "scale and memory: an inert profiled process against an unprofiled one, 1,000 targets in one batch, PatchAll over 100"
   dotnet build tools/ScaleBenchmark/ScaleBenchmark.csproj -c Release -v quiet -nologo
   dotnet tools/ScaleBenchmark/bin/Release/net10.0/ScaleBenchmark.dll "$ALVK_NATIVE_LIBRARY" "${PAIRS:-9}"
   step "allocation capture benchmark"
