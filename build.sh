@@ -99,6 +99,7 @@ build_managed() {
   dotnet build tests/Launcher/AlvorKit.Interception.Launcher.Tests.csproj -c Release -v quiet -nologo
   dotnet build tests/Bindings/AlvorKit.Bindings.Tests.csproj -c Release -v quiet -nologo
   dotnet build tests/HotReload/AlvorKit.HotReload.Tests.csproj -c Release -v quiet -nologo
+  dotnet build tests/Hooks/AlvorKit.Hooks.Tests.csproj -c Release -v quiet -nologo
 }
 
 binding_tests() {
@@ -115,6 +116,9 @@ bindings() {
 hotreload_tests() {
   step "hot reload: a loaded assembly compared with its rebuild (xunit, Roslyn-built pairs)"
   dotnet test tests/HotReload/AlvorKit.HotReload.Tests.csproj -c Release --no-build -nologo \
+    --logger "console;verbosity=normal"
+  step "hooks: binding, order, patch classes and woven bodies (xunit, no runtime)"
+  dotnet test tests/Hooks/AlvorKit.Hooks.Tests.csproj -c Release --no-build -nologo \
     --logger "console;verbosity=normal"
 }
 

@@ -66,6 +66,30 @@ public sealed unsafe partial class ProfilerLibrary
         return copy;
     }
 
+    /// <summary>alvk_generation_submit_batch (ABI 3.6): every generation (each's Size set here, on
+    /// a copy; the caller sets the Size of every relocation) in one command, all or nothing;
+    /// `handles`, `ids` and `statuses` hold at least as many entries as `generations`. Bodies,
+    /// pools, relocations and IL maps must stay pinned for the call; the library copies them.</summary>
+    public AlvkStatus GenerationSubmitBatch(ReadOnlySpan<AlvkGeneration> generations, Span<ulong> handles,
+        Span<ulong> ids, Span<AlvkStatus> statuses)
+    {
+        if (handles.Length < generations.Length || ids.Length < generations.Length || statuses.Length < generations.Length)
+            throw new ArgumentException("handles, ids and statuses need an entry per generation");
+        AlvkGeneration[] copies = generations.ToArray();
+        for (int i = 0; i < copies.Length; i++)
+            copies[i].Size = (uint)sizeof(AlvkGeneration);
+        fixed (AlvkGeneration* g = copies)
+        fixed (ulong* h = handles)
+        fixed (ulong* id = ids)
+        fixed (AlvkStatus* s = statuses)
+            return _exports.GenerationSubmitBatch(g, (uint)copies.Length, h, id, s);
+    }
+
+    /// <summary>alvk_generation_submit_batch with raw arguments (NULLs, a count or stride of the
+    /// caller's choosing), to prove bad input is refused.</summary>
+    internal AlvkStatus GenerationSubmitBatchRaw(AlvkGeneration* generations, uint count, ulong* handles, ulong* ids,
+        AlvkStatus* statuses) => _exports.GenerationSubmitBatch(generations, count, handles, ids, statuses);
+
     /// <summary>alvk_generation_submit with NULL arguments, to prove they are refused.</summary>
     internal AlvkStatus GenerationSubmitWithNulls(in AlvkGeneration generation, bool nullGeneration, bool nullHandle,
         bool nullId)

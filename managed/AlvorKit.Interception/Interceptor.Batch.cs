@@ -2,10 +2,11 @@ using System.Reflection;
 using System.Runtime.CompilerServices;
 using AlvorKit.Interception.Internal;
 using AlvorKit.Interception.Native;
+using AlvorKit.Interception.Plans;
 
 namespace AlvorKit.Interception;
 
-// Many targets in one request: InstallMany and InstallManyAsync.
+// Many targets in one request: InstallMany and InstallManyAsync; ApplyMany and ApplyManyAsync.
 public sealed partial class Interceptor
 {
     /// <summary>
@@ -77,8 +78,146 @@ public sealed partial class Interceptor
         CancellationToken cancellationToken = default) =>
         Detached(ApplyManyCore(plans, owner, synchronous: false, cancellationToken), cancellationToken);
 
-    private ValueTask<IReadOnlyList<Patch>> ApplyManyCore(IEnumerable<GenerationPlan> plans, PatchOwner? owner,
-        bool synchronous, CancellationToken cancellationToken) => throw new NotImplementedException();
+    private async ValueTask<IReadOnlyList<Patch>> ApplyManyCore(IEnumerable<GenerationPlan> plans, PatchOwner? owner,
+        bool synchronous, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(plans);
+        ThrowIfDisposed();
+        owner ??= DefaultOwner;
+        owner.ThrowIfDisposed();
+        List<GenerationPlan> batch = [.. plans];
+        if (batch.Count == 0)
+            return [];
+        if (batch.Count > AlvkConstants.MaxBatchRequests)
+            throw new ArgumentException(
+                $"A batch holds at most {AlvkConstants.MaxBatchRequests} plans; this one has {batch.Count}. Split it.", nameof(plans));
+        for (int i = 0; i < batch.Count; i++)
+            if (batch[i] is null)
+                throw new ArgumentException($"Plan {i} is null.", nameof(plans));
+        // Every plan lowered and checked (the stack-type check included) on this thread, each target once.
+        var lowered = new LoweredGeneration[batch.Count];
+        var refusals = new List<BatchRefusal>();
+        var seen = new Dictionary<(Module, int), int>();
+        for (int i = 0; i < batch.Count; i++)
+        {
+            MethodBase target = batch[i].Target;
+            try
+            {
+                lowered[i] = batch[i].Lower();
+            }
+            catch (Exception e) when (e is PlanException or StackTypeMismatchException or SignatureMismatchException
+                                          or NotSupportedException)
+            {
+                refusals.Add(new BatchRefusal(i, target, null, e));
+                continue;
+            }
+            if (!seen.TryAdd((target.Module, target.MetadataToken), i))
+                refusals.Add(new BatchRefusal(i, target, null, new ArgumentException(
+                    $"{Names.Of(target)} is also plan {seen[(target.Module, target.MetadataToken)]}: a batch names each target once.")));
+        }
+        ThrowIfRefused(refusals, batch.Count, null, plans: true);
+        EnsurePatchingEnabled();
+        SemaphoreSlim[] gates = [.. batch.Select(p => p.Target).OrderBy(t => t.Module.ModuleVersionId)
+            .ThenBy(t => t.MetadataToken).ThenBy(t => RuntimeHelpers.GetHashCode(t.Module))
+            .Select(PatchRegistry.GateOf)];
+        int entered = 0;
+        try
+        {
+            for (; entered < gates.Length; entered++)
+                await Enter(gates[entered], synchronous, cancellationToken).ConfigureAwait(false);
+            cancellationToken.ThrowIfCancellationRequested();
+            var descriptions = new MethodDescription[batch.Count];
+            var described = new InterceptionStatus[batch.Count];
+            Parallel.For(0, batch.Count, new ParallelOptions { MaxDegreeOfParallelism = DescribeThreads },
+                i => described[i] = Native.Describe(batch[i].Target, out descriptions[i]!));
+            for (int i = 0; i < batch.Count; i++)
+                if (described[i] != InterceptionStatus.Ok)
+                    refusals.Add(new BatchRefusal(i, batch[i].Target, null,
+                        Failure(described[i], batch[i].Target, "Applying a plan to")));
+            ThrowIfRefused(refusals, batch.Count, refusals.Count > 0 && refusals[0].Reason is InterceptionException e
+                ? e.Status : null, plans: true);
+            var handles = new ulong[batch.Count];
+            var ids = new ulong[batch.Count];
+            var statuses = new InterceptionStatus[batch.Count];
+            for (int attempt = 0; ; attempt++)
+            {
+                // Each prior is the target's patch's latest generation, as its telemetry reports it.
+                var entries = new NativeProfiler.BatchEntry[batch.Count];
+                for (int i = 0; i < batch.Count; i++)
+                {
+                    NativePatch? native = PatchRegistry.Find(batch[i].Target);
+                    entries[i] = new NativeProfiler.BatchEntry(lowered[i], descriptions[i],
+                        native is null ? 0 : Native.LatestGeneration(native.Handle));
+                }
+                InterceptionStatus rc = Native.SubmitBatch(entries, owner.Id, handles, ids, statuses, out ulong command);
+                // Another component moved a chain between the look and the submission (at the
+                // call), or a command still queued did (on the worker): once more, from a fresh look.
+                if (rc == InterceptionStatus.StaleGeneration && attempt == 0)
+                    continue;
+                if (rc != InterceptionStatus.Ok)
+                    throw PlanRefusal(batch, lowered, statuses, rc, null, null);
+                rc = await WaitFor(command, synchronous).ConfigureAwait(false);
+                if (rc == InterceptionStatus.StaleGeneration && attempt == 0)
+                {
+                    for (int i = 0; i < batch.Count; i++)
+                        PatchRegistry.Track(batch[i].Target, handles[i]);
+                    continue;
+                }
+                if (rc == InterceptionStatus.Ok)
+                    break;
+                if (rc == InterceptionStatus.Timeout)
+                    throw Failure(rc, batch[0].Target, "Applying a batch of plans including");
+                throw PlanRefusal(batch, lowered, statuses, rc, handles, ids);
+            }
+            var patches = new Patch[batch.Count];
+            for (int i = 0; i < batch.Count; i++)
+            {
+                NativePatch native = PatchRegistry.Track(batch[i].Target, handles[i]);
+                Patch? patch = native.Holders.FirstOrDefault(p => p.Owner == owner);
+                if (patch is null)
+                {
+                    patch = new Patch(this, native, owner, batch[i].Target);
+                    Hold(native, patch);
+                }
+                patch.Plan = batch[i];
+                patch.GenerationName = batch[i].Name;
+                patch.Replacement = null;
+                patch.Lowered = lowered[i];
+                patch.GenerationId = ids[i];
+                patches[i] = patch;
+            }
+            return patches;
+        }
+        finally
+        {
+            for (int i = 0; i < entered; i++)
+                gates[i].Release();
+        }
+    }
+
+    // The profiler refused a batch of plans (at the call, or on the worker when `ids` are given):
+    // every plan with its own status and, from the worker, its generation's result (those that
+    // were fine went down with it: BatchAborted).
+    private BatchInstallException PlanRefusal(List<GenerationPlan> batch, LoweredGeneration[] lowered,
+        InterceptionStatus[] statuses, InterceptionStatus status, ulong[]? handles, ulong[]? ids)
+    {
+        if (status.IsStartupRefusal())
+            throw Refused(status);
+        var refusals = new List<BatchRefusal>();
+        for (int i = 0; i < batch.Count; i++)
+        {
+            MethodBase target = batch[i].Target;
+            GenerationInfo? result = handles is null || ids is null ? null : Native.Generation(handles[i], ids[i], lowered[i]);
+            InterceptionStatus own = result?.Status is { } s && s != InterceptionStatus.Ok ? s
+                : statuses[i] == InterceptionStatus.Ok ? status : statuses[i];
+            Exception reason = own == InterceptionStatus.StackTypeMismatch && result is not null
+                ? TypeMismatch(batch[i], result)
+                : Failure(own, target, "Applying a plan to", handles?[i] ?? 0, result,
+                    result is null ? null : Entry(own, result.FailingIndex, lowered[i]));
+            refusals.Add(new BatchRefusal(i, target, null, reason));
+        }
+        return new BatchInstallException(refusals, batch.Count, status, plans: true);
+    }
 
     private static readonly int DescribeThreads = Math.Clamp(Environment.ProcessorCount, 2, 4);
 
@@ -184,10 +323,11 @@ public sealed partial class Interceptor
         return refusals;
     }
 
-    private static void ThrowIfRefused(List<BatchRefusal> refusals, int count, InterceptionStatus? status)
+    private static void ThrowIfRefused(List<BatchRefusal> refusals, int count, InterceptionStatus? status,
+        bool plans = false)
     {
         if (refusals.Count > 0)
-            throw new BatchInstallException(refusals, count, status);
+            throw new BatchInstallException(refusals, count, status, plans);
     }
 
     // The profiler refused the batch: every pair with its own status (those that were fine

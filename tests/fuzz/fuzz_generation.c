@@ -14,9 +14,11 @@
  * index names an existing relocation or map entry that indeed breaks the rule the status
  * names; on ALVK_OK every relocation, operand (instructions by an independent walk, catch
  * clauses from the parsed clause list), parent, class reference (ABI 3.3: an earlier
- * TYPE_REF) and map entry satisfies the rules and out->body is the parsed body, and every
- * blob substitutes (stand-ins and emitted-looking tokens) into a blob that parses as its kind
- * without references, within AIP_SIG_SUBSTITUTED_MAX, and the stack-type check runs over it;
+ * TYPE_REF; ABI 3.6: an ASSEMBLY_REF is 8 blob bytes on no operand, with neither name nor
+ * parent, and the parent of TYPE_REFs only) and map entry satisfies the rules and out->body
+ * is the parsed body, and every blob substitutes (stand-ins and emitted-looking tokens) into
+ * a blob that parses as its kind without references, within AIP_SIG_SUBSTITUTED_MAX, and the
+ * stack-type check runs over it;
  * validation is repeatable and modifies none of its inputs. */
 #include "fuzz_input.h"
 
@@ -103,7 +105,7 @@ static alvk_status note_reference(void *context, size_t offset, size_t length, u
 
 /* The blob of relocation `index` parses as its kind says, references accepted wherever they
  * stand (*refs_ok says whether they all follow the rule); *method = 1 for a method
- * signature. USER_STRING: an even length. */
+ * signature. USER_STRING: an even length; ASSEMBLY_REF: a module_id, exactly 8 bytes. */
 static int grammar_ok(const alvk_generation *g, uint32_t index, int *method, int *refs_ok)
 {
     const alvk_relocation *r = &g->relocations[index];
@@ -111,6 +113,8 @@ static int grammar_ok(const alvk_generation *g, uint32_t index, int *method, int
     *refs_ok = 1;
     if (r->kind == ALVK_RELOCATION_USER_STRING)
         return r->blob_length % 2 == 0;
+    if (r->kind == ALVK_RELOCATION_ASSEMBLY_REF)
+        return r->blob_length == 8;
     if (r->kind == ALVK_RELOCATION_TYPE_REF ||
         (r->kind != ALVK_RELOCATION_STANDALONE_SIG && r->kind != ALVK_RELOCATION_TYPE_SPEC &&
          r->kind != ALVK_RELOCATION_MEMBER_REF && r->kind != ALVK_RELOCATION_METHOD_SPEC))
@@ -151,7 +155,7 @@ static void check_substitution(const alvk_generation *g, uint32_t index, int met
         AIP_FUZZ_CHECK(aip_relocation_blob_resolve(g, index, emitted ? results : NULL, out,
                                                    capacity, &length) == ALVK_OK);
         AIP_FUZZ_CHECK(length <= capacity);
-        if (r->kind == ALVK_RELOCATION_USER_STRING) {
+        if (r->kind == ALVK_RELOCATION_USER_STRING || r->kind == ALVK_RELOCATION_ASSEMBLY_REF) {
             AIP_FUZZ_CHECK(length == r->blob_length &&
                            (length == 0 || memcmp(out, g->blobs + r->blob_offset, length) == 0));
             continue;
@@ -215,7 +219,7 @@ static void check_accepted(const alvk_generation *g, const aip_generation_check 
         const alvk_relocation *r = &g->relocations[i];
         AIP_FUZZ_CHECK(r->size == sizeof *r);
         AIP_FUZZ_CHECK(r->kind >= ALVK_RELOCATION_STANDALONE_SIG &&
-                       r->kind <= ALVK_RELOCATION_USER_STRING);
+                       r->kind <= ALVK_RELOCATION_ASSEMBLY_REF);
         AIP_FUZZ_CHECK(inside(r->name_offset, r->name_length, g->blobs_size));
         AIP_FUZZ_CHECK(inside(r->blob_offset, r->blob_length, g->blobs_size));
         int named = kind_is(r, ALVK_RELOCATION_MEMBER_REF, ALVK_RELOCATION_TYPE_REF);
@@ -238,12 +242,22 @@ static void check_accepted(const alvk_generation *g, const aip_generation_check 
                 AIP_FUZZ_CHECK(p->kind == ALVK_RELOCATION_MEMBER_REF &&
                                method_sig[r->parent_relocation - 1]);
             else if (r->kind == ALVK_RELOCATION_TYPE_REF)
-                AIP_FUZZ_CHECK(p->kind == ALVK_RELOCATION_TYPE_REF);
+                AIP_FUZZ_CHECK(kind_is(p, ALVK_RELOCATION_TYPE_REF, ALVK_RELOCATION_ASSEMBLY_REF));
             else
                 AIP_FUZZ_CHECK(kind_is(p, ALVK_RELOCATION_TYPE_SPEC, ALVK_RELOCATION_TYPE_REF));
         }
         if (r->parent_token != 0)
             AIP_FUZZ_CHECK((r->parent_token & 0x00FFFFFFu) != 0);
+        if (r->kind == ALVK_RELOCATION_ASSEMBLY_REF) {
+            /* Written nowhere; its module_id reads back from the blob. */
+            AIP_FUZZ_CHECK(r->il_offset == ALVK_RELOCATION_NO_OPERAND);
+            uint64_t id = 0;
+            for (int k = 7; k >= 0; --k)
+                id = (id << 8) | g->blobs[r->blob_offset + (uint32_t)k];
+            AIP_FUZZ_CHECK(aip_relocation_module_id(g, i) == id);
+        } else {
+            AIP_FUZZ_CHECK(aip_relocation_module_id(g, i) == 0);
+        }
         if (r->il_offset == ALVK_RELOCATION_NO_OPERAND)
             continue;
         for (uint32_t j = 0; j < i; ++j)
@@ -278,7 +292,8 @@ static void check_accepted(const alvk_generation *g, const aip_generation_check 
             break;
         case AIP_OPERAND_TOK:
             AIP_FUZZ_CHECK(r->kind != ALVK_RELOCATION_STANDALONE_SIG &&
-                           r->kind != ALVK_RELOCATION_USER_STRING);
+                           r->kind != ALVK_RELOCATION_USER_STRING &&
+                           r->kind != ALVK_RELOCATION_ASSEMBLY_REF);
             break;
         default: /* STRING */
             AIP_FUZZ_CHECK(r->kind == ALVK_RELOCATION_USER_STRING);

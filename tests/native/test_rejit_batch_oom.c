@@ -74,10 +74,58 @@ static void out_of_memory_takes_the_whole_batch_back(void **state)
     aip_rejit_destroy(&st);
 }
 
+/* The same for a batch of generations (ABI 3.6): the joined patch chained on its latest
+ * generation keeps it, the new patches are taken back. */
+static void out_of_memory_takes_a_generation_batch_back(void **state)
+{
+    (void)state;
+    assert_int_equal(aip_rejit_init(&st, 1024), 0);
+    aip_rejit_request first = {AIP_REQUEST_GENERATION, &k_mvid, MODULE, 3, TOKEN, 0, 0, 0xA1, 0};
+    aip_rejit_accepted a;
+    assert_int_equal(aip_rejit_accept(&st, &first, &a), ALVK_OK);
+    aip_rejit_set_target(&st, a.index, MODULE, 3);
+    aip_request_mark mark;
+    memset(&mark, 0, sizeof mark);
+    mark.index = a.index;
+    mark.id = a.generation;
+    aip_rejit_mark_requested(&st, &mark, 1, aip_monotonic_ns()); /* its body is current */
+    aip_rejit_finish_command(&st, a.index, a.command, ALVK_PATCH_ACTIVE, ALVK_OK,
+                             aip_monotonic_ns());
+    const aip_patch *joined = aip_patch_at(&st, a.index);
+    alvk_generation_id latest = joined->latest_generation;
+    assert_int_equal(latest, a.generation);
+    uint32_t capacity = 0, allocated = 0, live = 0;
+    aip_rejit_counts(&st, &capacity, &allocated, &live);
+    alvk_command_id last = st.last_command;
+    for (uint32_t i = 0; i < COUNT; ++i) {
+        aip_rejit_request r = {
+            AIP_REQUEST_GENERATION, &k_mvid, MODULE, 3, TOKEN + i, 0, 0, 0xA1, i == 0 ? latest : 0};
+        requests[i] = r;
+    }
+    g_fail_malloc = 1;
+    alvk_status status = aip_rejit_accept_batch(&st, requests, COUNT, accepted, statuses);
+    g_fail_malloc = 0;
+    assert_int_equal(status, ALVK_E_PATCH_TABLE_FULL);
+    for (uint32_t i = 0; i < COUNT; ++i)
+        assert_int_equal(statuses[i],
+                         i == COUNT - 1 ? ALVK_E_PATCH_TABLE_FULL : ALVK_E_BATCH_ABORTED);
+    uint32_t live_after = 0;
+    aip_rejit_counts(&st, &capacity, &allocated, &live_after);
+    assert_int_equal(live_after, live);
+    assert_int_equal(st.last_command, last);
+    assert_true(aip_rejit_has_owner(&st, a.index, 0xA1));
+    assert_int_equal(joined->pending, 0);
+    assert_int_equal(joined->latest_generation, latest);
+    alvk_generation_id next = 0;
+    assert_int_equal(aip_rejit_begin_generation(&st, a.index, 1, latest, &next), ALVK_OK);
+    aip_rejit_destroy(&st);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(out_of_memory_takes_the_whole_batch_back),
+        cmocka_unit_test(out_of_memory_takes_a_generation_batch_back),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

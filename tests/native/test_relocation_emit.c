@@ -228,7 +228,8 @@ static alvk_status emit(aip_emitter *e, const gen *x, uint8_t *body, alvk_reloca
     memcpy(body, x->body, x->g.body_size);
     uint32_t failing = 0;
     HRESULT hr = S_OK;
-    return aip_emit_generation(e, 0x1234, &x->g, body, CODE_OFFSET, scratch, results, &failing, &hr);
+    return aip_emit_generation(e, NULL, 0x1234, &x->g, body, CODE_OFFSET, scratch, results, &failing,
+                               &hr);
 }
 
 static void emits_into_the_body(void **state)

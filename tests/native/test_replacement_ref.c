@@ -13,6 +13,7 @@
 
 #include "coreclr/cor_metadata.h"
 #include "emit/assembly_ref.h"
+#include "emit/relocation_emit.h"
 #include "emit/replacement_read.h"
 #include "text/utf.h"
 

@@ -335,7 +335,7 @@ internal static class HookBinder
         }
 
         HookBindingException Mismatch(string expected, string fix, string what) =>
-            Refuse(HookBindingKind.ParameterType, hook, target, i, expected, Names.Of(type),
+            Refuse(HookBindingKind.ParameterType, hook, target, i, fix, Names.Of(type),
                 $"Parameter {i} ('{name}') of the {hookName} is {Names.Of(type)}; expected {expected} ({what}). " +
                 $"Expected: {Declaration(hook, i, fix)}.");
     }

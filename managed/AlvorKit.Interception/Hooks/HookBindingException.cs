@@ -85,7 +85,8 @@ public sealed class HookBindingException : InterceptionException
     /// its being static or generic) or the target.</summary>
     public int ParameterIndex { get; }
 
-    /// <summary>What would fit, in C# terms (such as <c>ref int</c>), when one thing would.</summary>
+    /// <summary>A type that would fit there, in C# terms (such as <c>int</c> or <c>out long</c>; the message lists
+    /// every form that fits), or for a return, what the kind allows.</summary>
     public string? Expected { get; }
 
     /// <summary>What the hook has there, in C# terms.</summary>

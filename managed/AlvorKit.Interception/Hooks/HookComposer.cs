@@ -189,11 +189,9 @@ internal sealed class HookComposer(Interceptor interceptor, PatchOwner hookOwner
     {
         if (plans.Count == 1)
             return [synchronous ? interceptor.Apply(plans[0], HookOwner) : await interceptor.ApplyAsync(plans[0], HookOwner).ConfigureAwait(false)];
-        // TODO(i14): one ApplyMany batch once the plans helper's API is merged.
-        var patches = new List<Patch>();
-        foreach (GenerationPlan plan in plans)
-            patches.Add(synchronous ? interceptor.Apply(plan, HookOwner) : await interceptor.ApplyAsync(plan, HookOwner).ConfigureAwait(false));
-        return patches;
+        return synchronous
+            ? interceptor.ApplyMany(plans, HookOwner)
+            : await interceptor.ApplyManyAsync(plans, HookOwner).ConfigureAwait(false);
     }
 
     private async ValueTask Enter(bool synchronous, CancellationToken cancellationToken)

@@ -26,16 +26,46 @@ internal static class HookOrder
             .OrderByDescending(i => items[i].Priority)
             .ThenBy(i => items[i].Order.Set)
             .ThenBy(i => items[i].Order.Index)];
+        // The constraints, without those on a cycle (j before i while i also reaches j).
+        bool[,] edge = new bool[items.Count, items.Count];
+        for (int j = 0; j < items.Count; j++)
+        {
+            for (int i = 0; i < items.Count; i++)
+                edge[j, i] = i != j && MustPrecede(items[j], items[i]);
+        }
+        bool[,] reach = Closure(edge);
+        var kept = new bool[items.Count, items.Count];
+        for (int j = 0; j < items.Count; j++)
+        {
+            for (int i = 0; i < items.Count; i++)
+                kept[j, i] = edge[j, i] && !reach[i, j];
+        }
         var sorted = new int[items.Count];
         for (int n = 0; n < sorted.Length; n++)
         {
-            int pick = remaining.FindIndex(i => !remaining.Any(j => j != i && MustPrecede(items[j], items[i])));
-            if (pick < 0)
-                pick = 0; // a cycle: priority, then install order
-            sorted[n] = remaining[pick];
+            int pick = remaining.FindIndex(i => !remaining.Any(j => kept[j, i]));
+            sorted[n] = remaining[pick]; // the kept constraints form no cycle: one is always free
             remaining.RemoveAt(pick);
         }
         return sorted;
+    }
+
+    /// <summary>reach[a, b]: b can be reached from a through one or more edges.</summary>
+    private static bool[,] Closure(bool[,] edge)
+    {
+        int n = edge.GetLength(0);
+        var reach = (bool[,])edge.Clone();
+        for (int k = 0; k < n; k++)
+        {
+            for (int a = 0; a < n; a++)
+            {
+                if (!reach[a, k])
+                    continue;
+                for (int b = 0; b < n; b++)
+                    reach[a, b] |= reach[k, b];
+            }
+        }
+        return reach;
     }
 
     /// <summary>Whether `a` must run before `b`.</summary>

@@ -42,13 +42,16 @@ internal static class HookWeaver
     }
 
     /// <summary>Whether the woven body calls `hook` directly: a public hook of a public type, and the
-    /// target's module names its type (it defines it, or one of its AssemblyRefs reaches it).</summary>
+    /// target's module can name its type: it defines it, one of its AssemblyRefs reaches it, or a new
+    /// AssemblyRef (the plan's ASSEMBLY_REF relocation) binds to the hook's assembly from the target's
+    /// load context (<see cref="DirectCallRule.WhyNotBound"/>, the rule the plan itself applies).</summary>
     public static bool CallsDirectly(MethodBase target, MethodInfo hook, bool preferCalli)
     {
         if (preferCalli || !hook.IsPublic || hook.DeclaringType is not { IsVisible: true } declaring)
             return false;
         Plans.ModuleContext module = Plans.ModuleContext.For(target.Module);
-        return module.Defines(declaring) || module.AssemblyRefReaching(declaring) != 0;
+        return module.Defines(declaring) || module.AssemblyRefReaching(declaring) != 0 ||
+               DirectCallRule.WhyNotBound(target.Module.Assembly, hook.Module.Assembly) is null;
     }
 
     private sealed class Weaving(HookComposition composition, GenerationPlan plan, bool preferCalli)

@@ -22,26 +22,39 @@ namespace AlvorKit.Interception.Internal;
 /// </summary>
 internal static class DirectCallRule
 {
-    public static bool CanReference(MethodBase target, MethodInfo replacement)
+    public static bool CanReference(MethodBase target, MethodInfo replacement) =>
+        ModifiersMatch(target, replacement) && WhyNotBound(target.Module.Assembly, replacement.Module.Assembly) is null;
+
+    /// <summary>Null when an AssemblyRef by <paramref name="to"/>'s name, emitted into
+    /// <paramref name="from"/>'s module, binds to <paramref name="to"/> itself (the load-context
+    /// rule above); else why not, as a sentence fragment ("it is collectible ..."). The rule of
+    /// the direct call, and of a plan's ASSEMBLY_REF relocation (ABI 3.6).</summary>
+    public static string? WhyNotBound(Assembly from, Assembly to)
     {
-        if (!ModifiersMatch(target, replacement))
-            return false;
-        Assembly from = target.Module.Assembly, to = replacement.Module.Assembly;
-        if (to.IsDynamic || to.IsCollectible)
-            return false;
+        string name = to.GetName().Name ?? to.FullName ?? "the assembly";
+        if (to.IsDynamic)
+            return $"{name} is a dynamic assembly, which no AssemblyRef can name";
+        if (to.IsCollectible)
+            return $"{name} is collectible, and a non-collectible module cannot reference a collectible assembly";
         if (to == from)
-            return true;
-        AssemblyLoadContext? targetContext = AssemblyLoadContext.GetLoadContext(from);
-        AssemblyLoadContext? replacementContext = AssemblyLoadContext.GetLoadContext(to);
-        if (targetContext is null || replacementContext is null)
-            return false;
-        if (targetContext == replacementContext)
-            return true;
-        if (replacementContext != AssemblyLoadContext.Default || OverridesLoad(targetContext))
-            return false;
-        string? name = to.GetName().Name;
-        return !targetContext.Assemblies.Any(a =>
-            a != to && string.Equals(a.GetName().Name, name, StringComparison.OrdinalIgnoreCase));
+            return null;
+        AssemblyLoadContext? fromContext = AssemblyLoadContext.GetLoadContext(from);
+        AssemblyLoadContext? toContext = AssemblyLoadContext.GetLoadContext(to);
+        if (fromContext is null || toContext is null)
+            return $"the load context of {name} or of {from.GetName().Name} is unknown";
+        if (fromContext == toContext)
+            return null;
+        if (toContext != AssemblyLoadContext.Default)
+            return $"{name} is loaded in the AssemblyLoadContext '{Names.ContextOf(to)}', not in " +
+                   $"'{Names.ContextOf(from)}' (where {from.GetName().Name} is) nor in the default one it falls back to";
+        if (OverridesLoad(fromContext))
+            return $"the AssemblyLoadContext '{Names.ContextOf(from)}' of {from.GetName().Name} overrides Load, so " +
+                   $"it may bind the name {name} to a copy of its own";
+        if (fromContext.Assemblies.Any(a =>
+                a != to && string.Equals(a.GetName().Name, name, StringComparison.OrdinalIgnoreCase)))
+            return $"the AssemblyLoadContext '{Names.ContextOf(from)}' of {from.GetName().Name} holds another " +
+                   $"assembly named {name}";
+        return null;
     }
 
     /// <summary>Whether the parameters and returns of `target` (receiver first) and `replacement`

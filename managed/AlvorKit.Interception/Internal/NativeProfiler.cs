@@ -1,5 +1,7 @@
+using System.Buffers.Binary;
 using System.Reflection;
 using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
 using AlvorKit.Interception.Allocations;
 using AlvorKit.Interception.Native;
 using AlvorKit.Interception.Plans;
@@ -382,8 +384,11 @@ internal sealed unsafe class NativeProfiler
     public InterceptionStatus Validate(LoweredGeneration g, MethodDescription target, ulong prior, ulong owner,
         out uint failingIndex)
     {
+        InterceptionStatus rc = WithModuleIds(g, out g, out failingIndex);
+        if (rc != InterceptionStatus.Ok)
+            return rc;
         uint failing = 0;
-        InterceptionStatus rc = Pinned(g, target, prior, owner,
+        rc = Pinned(g, target, prior, owner,
             (in AlvkGeneration generation) => _library.GenerationValidate(generation, out failing));
         failingIndex = failing;
         return rc;
@@ -411,7 +416,11 @@ internal sealed unsafe class NativeProfiler
         out ulong generationId, out ulong command)
     {
         ulong h = 0, id = 0, issued = 0;
-        InterceptionStatus rc = Pinned(g, target, prior, owner, (in AlvkGeneration generation) =>
+        handle = generationId = command = 0;
+        InterceptionStatus rc = WithModuleIds(g, out g, out _);
+        if (rc != InterceptionStatus.Ok)
+            return rc;
+        rc = Pinned(g, target, prior, owner, (in AlvkGeneration generation) =>
         {
             AlvkStatus status = _library.GenerationSubmit(generation, out h, out id);
             issued = _library.LastCommand();
@@ -475,6 +484,18 @@ internal sealed unsafe class NativeProfiler
 
     private static InterceptionStatus Pinned(LoweredGeneration g, MethodDescription target, ulong prior, ulong owner, GenerationCall call)
     {
+        (AlvkRelocation[] relocations, AlvkILMapEntry[] map) = Arrays(g);
+        byte[] body = g.Body, pool = g.Pool;
+        fixed (byte* b = body)
+        fixed (byte* p = pool)
+        fixed (AlvkRelocation* r = relocations)
+        fixed (AlvkILMapEntry* m = map)
+            return (InterceptionStatus)call(Generation(g, target, prior, owner, b, p, r, m));
+    }
+
+    // The relocations and IL map of `g` as the ABI lays them out.
+    private static (AlvkRelocation[] Relocations, AlvkILMapEntry[] Map) Arrays(LoweredGeneration g)
+    {
         var relocations = new AlvkRelocation[g.Relocations.Count];
         for (int i = 0; i < relocations.Length; i++)
         {
@@ -500,31 +521,115 @@ internal sealed unsafe class NativeProfiler
                 NewOffset = g.ILMap[i].NewOffset,
                 Accurate = g.ILMap[i].Accurate ? 1u : 0u,
             };
-        byte[] body = g.Body, pool = g.Pool;
-        fixed (byte* b = body)
-        fixed (byte* p = pool)
-        fixed (AlvkRelocation* r = relocations)
-        fixed (AlvkILMapEntry* m = map)
+        return (relocations, map);
+    }
+
+    // The alvk_generation of `g` for the copy `target` describes, over pinned arrays.
+    private static AlvkGeneration Generation(LoweredGeneration g, MethodDescription target, ulong prior, ulong owner,
+        byte* body, byte* pool, AlvkRelocation* relocations, AlvkILMapEntry* map)
+    {
+        AlvkGeneration generation = default;
+        generation.Size = (uint)sizeof(AlvkGeneration);
+        generation.MethodToken = unchecked((uint)target.MetadataToken);
+        generation.ModuleMvid = AlvkMvid.From(target.ModuleVersionId);
+        generation.ModuleId = target.ModuleId;
+        generation.ModuleEpoch = (uint)target.ModuleEpoch;
+        target.BodyIdentity.CopyTo(new Span<byte>(generation.ExpectedBodyIdentity, Sha256Digest.Length));
+        generation.PriorGeneration = prior;
+        generation.Owner = owner;
+        generation.Body = body;
+        generation.BodySize = (uint)g.Body.Length;
+        generation.Blobs = g.Pool.Length > 0 ? pool : null;
+        generation.BlobsSize = (uint)g.Pool.Length;
+        generation.Relocations = g.Relocations.Count > 0 ? relocations : null;
+        generation.RelocationCount = (uint)g.Relocations.Count;
+        generation.ILMap = g.ILMap.Count > 0 ? map : null;
+        generation.ILMapCount = (uint)g.ILMap.Count;
+        generation.Flags = g.Unverifiable ? (uint)AlvkInstallFlags.Unverifiable : 0u;
+        return generation;
+    }
+
+    /// <summary>`g` with the blob of every ASSEMBLY_REF relocation filled: the module_id
+    /// (alvk_module_identify) of the referenced assembly's manifest module, little-endian. A plan
+    /// cannot reach the profiler, so it leaves the 8 bytes for the submission. Not Ok (and the
+    /// relocation's index) when a module cannot be identified.</summary>
+    private InterceptionStatus WithModuleIds(LoweredGeneration g, out LoweredGeneration filled, out uint failing)
+    {
+        filled = g;
+        failing = 0;
+        byte[]? pool = null;
+        for (int i = 0; i < g.Relocations.Count; i++)
         {
-            AlvkGeneration generation = default;
-            generation.Size = (uint)sizeof(AlvkGeneration);
-            generation.MethodToken = unchecked((uint)target.MetadataToken);
-            generation.ModuleMvid = AlvkMvid.From(target.ModuleVersionId);
-            generation.ModuleId = target.ModuleId;
-            generation.ModuleEpoch = (uint)target.ModuleEpoch;
-            target.BodyIdentity.CopyTo(new Span<byte>(generation.ExpectedBodyIdentity, Sha256Digest.Length));
-            generation.PriorGeneration = prior;
-            generation.Owner = owner;
-            generation.Body = b;
-            generation.BodySize = (uint)body.Length;
-            generation.Blobs = pool.Length > 0 ? p : null;
-            generation.BlobsSize = (uint)pool.Length;
-            generation.Relocations = relocations.Length > 0 ? r : null;
-            generation.RelocationCount = (uint)relocations.Length;
-            generation.ILMap = map.Length > 0 ? m : null;
-            generation.ILMapCount = (uint)map.Length;
-            generation.Flags = g.Unverifiable ? (uint)AlvkInstallFlags.Unverifiable : 0u;
-            return (InterceptionStatus)call(generation);
+            if (g.Relocations[i] is not { Referenced: { } assembly } spec)
+                continue;
+            InterceptionStatus rc = Identify(assembly.ManifestModule, null, out ModuleCopy? copy);
+            if (rc != InterceptionStatus.Ok)
+            {
+                failing = (uint)i;
+                return rc;
+            }
+            pool ??= (byte[])g.Pool.Clone();
+            BinaryPrimitives.WriteUInt64LittleEndian(pool.AsSpan((int)spec.BlobOffset, 8), copy!.Id);
+        }
+        if (pool is not null)
+            filled = g with { Pool = pool };
+        return InterceptionStatus.Ok;
+    }
+
+    /// <summary>One generation of a batch: the lowered body, the copy it is for, its prior.</summary>
+    internal readonly record struct BatchEntry(LoweredGeneration Lowered, MethodDescription Target, ulong Prior);
+
+    /// <summary>alvk_generation_submit_batch (ABI 3.6) for `entries`: the batch's status, each
+    /// generation's status, patch handle and generation id, and the batch's one command. A module
+    /// an ASSEMBLY_REF names that cannot be identified is that entry's status (nothing queued).</summary>
+    public InterceptionStatus SubmitBatch(IReadOnlyList<BatchEntry> entries, ulong owner, ulong[] handles, ulong[] ids,
+        InterceptionStatus[] statuses, out ulong command)
+    {
+        command = 0;
+        var lowered = new LoweredGeneration[entries.Count];
+        InterceptionStatus first = InterceptionStatus.Ok;
+        for (int i = 0; i < entries.Count; i++)
+        {
+            statuses[i] = WithModuleIds(entries[i].Lowered, out lowered[i], out _);
+            if (statuses[i] != InterceptionStatus.Ok && first == InterceptionStatus.Ok)
+                first = statuses[i];
+        }
+        if (first != InterceptionStatus.Ok)
+        {
+            for (int i = 0; i < statuses.Length; i++)
+                if (statuses[i] == InterceptionStatus.Ok)
+                    statuses[i] = InterceptionStatus.BatchAborted;
+            return first;
+        }
+        var pins = new List<GCHandle>();
+        try
+        {
+            var generations = new AlvkGeneration[entries.Count];
+            for (int i = 0; i < entries.Count; i++)
+            {
+                LoweredGeneration g = lowered[i];
+                (AlvkRelocation[] relocations, AlvkILMapEntry[] map) = Arrays(g);
+                generations[i] = Generation(g, entries[i].Target, entries[i].Prior, owner,
+                    (byte*)Pin(g.Body), (byte*)Pin(g.Pool), (AlvkRelocation*)Pin(relocations), (AlvkILMapEntry*)Pin(map));
+            }
+            var raw = new AlvkStatus[entries.Count];
+            var rc = (InterceptionStatus)_library.GenerationSubmitBatch(generations, handles, ids, raw);
+            command = _library.LastCommand();
+            for (int i = 0; i < raw.Length; i++)
+                statuses[i] = (InterceptionStatus)raw[i];
+            return rc;
+        }
+        finally
+        {
+            foreach (GCHandle pin in pins)
+                pin.Free();
+        }
+
+        IntPtr Pin(Array array)
+        {
+            GCHandle pin = GCHandle.Alloc(array, GCHandleType.Pinned);
+            pins.Add(pin);
+            return array.Length > 0 ? pin.AddrOfPinnedObject() : IntPtr.Zero;
         }
     }
 

@@ -1,3 +1,4 @@
+using System.Reflection;
 using System.Reflection.Metadata;
 using System.Text;
 
@@ -17,14 +18,19 @@ internal readonly record struct Parent(uint Token, int Relocation)
 /// <summary>What one relocation stands for, before it has an operand.</summary>
 internal sealed record RelocationRequest(RelocationKind Kind, byte[]? Blob, string? Name, Parent Parent, string Description)
 {
+    /// <summary>For an ASSEMBLY_REF: the assembly whose manifest module's module_id the blob
+    /// holds; the profiler's side fills the blob when the generation is submitted
+    /// (alvk_module_identify needs the profiler, which a plan does not hold).</summary>
+    public Assembly? Referenced { get; init; }
+
     public bool SameDefinition(RelocationRequest other) =>
-        Kind == other.Kind && Name == other.Name && Parent == other.Parent &&
+        Kind == other.Kind && Name == other.Name && Parent == other.Parent && Referenced == other.Referenced &&
         (Blob ?? []).AsSpan().SequenceEqual(other.Blob ?? []);
 }
 
 /// <summary>One relocation as alvk_relocation needs it (offsets into the pool).</summary>
 internal sealed record RelocationSpec(RelocationKind Kind, uint ILOffset, uint ParentToken, uint ParentRelocation,
-    uint NameOffset, uint NameLength, uint BlobOffset, uint BlobLength, string Description);
+    uint NameOffset, uint NameLength, uint BlobOffset, uint BlobLength, string Description, Assembly? Referenced = null);
 
 /// <summary>One IL map entry (COR_IL_MAP).</summary>
 internal readonly record struct ILMapSpec(uint OldOffset, uint NewOffset, bool Accurate);
@@ -107,7 +113,7 @@ internal sealed class RelocationTable
                 pool.WriteBytes(r.Blob);
             }
             specs.Add(new RelocationSpec(r.Kind, offset, r.Parent.Token, (uint)r.Parent.Relocation, nameOffset,
-                nameLength, blobOffset, blobLength, r.Description));
+                nameLength, blobOffset, blobLength, r.Description, r.Referenced));
         }
         return (specs, pool.ToArray());
     }

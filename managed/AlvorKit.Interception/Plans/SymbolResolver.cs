@@ -88,15 +88,31 @@ internal sealed class SymbolResolver
             return new RelocationRequest(RelocationKind.TypeRef, null, type.Name, Parent.OfRelocation(enclosing),
                 $"{use}: TypeRef {Names.Of(type)}");
         }
-        int scope = _module.AssemblyRefReaching(type);
-        if (scope == 0)
-            throw Refuse(
-                $"{use}: {Names.Of(type)} lives in {type.Assembly.GetName().Name}, which {_module.Name} does not " +
-                "reference (none of its AssemblyRefs reaches the type). A generation can only add TypeRefs through " +
-                $"AssemblyRefs {_module.Name} already has.");
         string name = string.IsNullOrEmpty(type.Namespace) ? type.Name : $"{type.Namespace}.{type.Name}";
-        return new RelocationRequest(RelocationKind.TypeRef, null, name, Parent.OfToken(scope),
-            $"{use}: TypeRef {Names.Of(type)}");
+        int scope = _module.AssemblyRefReaching(type);
+        if (scope != 0)
+            return new RelocationRequest(RelocationKind.TypeRef, null, name, Parent.OfToken(scope),
+                $"{use}: TypeRef {Names.Of(type)}");
+        return new RelocationRequest(RelocationKind.TypeRef, null, name, Parent.OfRelocation(AssemblyRef(type, use)),
+            $"{use}: TypeRef {Names.Of(type)} (in {type.Assembly.GetName().Name}, through a new AssemblyRef)");
+    }
+
+    /// <summary>The 1-based relocation of an ASSEMBLY_REF (ABI 3.6) to the assembly of `type`,
+    /// which the module does not reference: added once per assembly, when the target's load
+    /// context resolves that assembly's name to that very assembly (DirectCallRule). Its blob,
+    /// the module_id of the assembly's manifest module, is filled when the plan is submitted.</summary>
+    private int AssemblyRef(Type type, string use)
+    {
+        Assembly assembly = type.Assembly;
+        if (DirectCallRule.WhyNotBound(_module.Module.Assembly, assembly) is { } why)
+            throw Refuse(
+                $"{use}: {Names.Of(type)} lives in {assembly.GetName().Name}, which {_module.Name} does not " +
+                $"reference (none of its AssemblyRefs reaches the type), and a new AssemblyRef cannot name it: {why}.");
+        return _table.Reference(new RelocationRequest(RelocationKind.AssemblyRef, new byte[8], null, Parent.None,
+            $"{use}: AssemblyRef {assembly.GetName().Name} (new in {_module.Name})")
+        {
+            Referenced = assembly,
+        });
     }
 
     /// <summary>The parent of a member of `declaring`: its TypeDef, or a TypeSpec (generic types,

@@ -81,6 +81,8 @@ switch (mode)
         return Print(AlvorKit.Proofs.Host.MemoryProof.Run(args.Length > 1 ? int.Parse(args[1]) : 2000));
     case "generations":
         return Print(AlvorKit.Proofs.Host.GenerationsProof.Run());
+    case "abi36":
+        return Print(AlvorKit.Proofs.Host.GenerationAbi36Proof.Run());
     case "abi33":
         return Print(AlvorKit.Proofs.Host.GenerationAbi33Proof.Run());
     case "members":

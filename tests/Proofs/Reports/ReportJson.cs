@@ -44,6 +44,7 @@ namespace AlvorKit.Proofs.Reports;
 [JsonSerializable(typeof(GenerationsReport))]
 [JsonSerializable(typeof(MembersReport))]
 [JsonSerializable(typeof(Abi33Report))]
+[JsonSerializable(typeof(Abi36Report))]
 [JsonSerializable(typeof(ApiReport))]
 [JsonSerializable(typeof(SubmitStormReport))]
 [JsonSerializable(typeof(HotReloadCoreReport))]

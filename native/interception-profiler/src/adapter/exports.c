@@ -386,18 +386,48 @@ ALVK_API alvk_status ALVK_CALL alvk_patch_install_batch(const alvk_install_reque
     return status;
 }
 
-/* ABI 3.6 contract placeholder: the batch is being built (issue 14); refuses every call. */
+/* A generation batch refused before it reaches the runtime: no handles or IDs; generation
+ * `at` has `status`, the others ALVK_E_BATCH_ABORTED (at == count: every one has `status`). */
+static alvk_status refuse_generations(alvk_patch_handle *handles, alvk_generation_id *ids,
+                                      alvk_status *statuses, uint32_t count, uint32_t at,
+                                      alvk_status status)
+{
+    for (uint32_t k = 0; k < count; ++k)
+        ids[k] = 0;
+    return refuse_batch(handles, statuses, count, at, status);
+}
+
 ALVK_API alvk_status ALVK_CALL alvk_generation_submit_batch(const alvk_generation *generations,
                                                             uint32_t count,
                                                             alvk_patch_handle *handles,
                                                             alvk_generation_id *ids,
                                                             alvk_status *statuses)
 {
-    (void)generations;
-    (void)count;
-    (void)handles;
-    (void)ids;
-    (void)statuses;
     t_last_command = 0;
-    return ALVK_E_INTERNAL;
+    if (generations == 0 || handles == 0 || ids == 0 || statuses == 0)
+        return ALVK_E_NULL_ARGUMENT;
+    if (count == 0 || count > ALVK_MAX_BATCH_REQUESTS)
+        return ALVK_E_LIMIT_EXCEEDED;
+    uint32_t stride = generations[0].size;
+    if (stride < AIP_MIN_GENERATION)
+        return refuse_generations(handles, ids, statuses, count, 0, ALVK_E_STRUCT_SIZE);
+    /* Every generation as long as the first (the stride), else that one is refused, none
+     * queued. Each size is copied out, not read in place (the stride may misalign them). */
+    for (uint32_t i = 1; i < count; ++i) {
+        uint32_t size = 0;
+        memcpy(&size,
+               (const char *)generations + (size_t)i * stride + offsetof(alvk_generation, size),
+               sizeof size);
+        if (size != stride)
+            return refuse_generations(handles, ids, statuses, count, i, ALVK_E_STRUCT_SIZE);
+    }
+    alvk_generation *full = malloc((size_t)count * sizeof *full);
+    if (full == 0)
+        return refuse_generations(handles, ids, statuses, count, count, ALVK_E_INTERNAL);
+    for (uint32_t i = 0; i < count; ++i)
+        copy_in(&full[i], sizeof full[i], (const char *)generations + (size_t)i * stride);
+    alvk_status status = aip_runtime_generation_submit_batch(
+        aip_attached_profiler(), full, count, handles, ids, statuses, &t_last_command);
+    free(full);
+    return status;
 }

@@ -1,4 +1,5 @@
-/* The AssemblyRef of the direct-call path: found, defined, cached. */
+/* The AssemblyRefs of the direct call and the ASSEMBLY_REF relocation: found, defined,
+ * cached. */
 #include "emit/assembly_ref.h"
 
 #include "coreclr/cor_guids.h"
@@ -81,14 +82,16 @@ static HRESULT define(IMetaDataAssemblyEmit *emit, const aip_assembly_identity *
                                            token);
 }
 
-alvk_status aip_emit_assembly_ref(aip_emitter *e, ModuleID module,
-                                  const aip_assembly_identity *assembly, uint32_t *token,
-                                  HRESULT *hr)
+/* The one path: the cache, else the module's own reference, else a definition. */
+static alvk_status emit_ref(aip_emitter *e, ModuleID module, const aip_assembly_identity *assembly,
+                            aip_assembly_ref_outcome *out, HRESULT *hr)
 {
     *hr = S_OK;
+    memset(out, 0, sizeof *out);
     aip_token_key key = key_of(module, assembly);
-    if (aip_token_cache_find(&e->tokens, &key, token)) {
+    if (aip_token_cache_find(&e->tokens, &key, &out->token)) {
         atomic_fetch_add_explicit(&e->tokens_reused, 1, memory_order_relaxed);
+        out->reused = 1;
         return ALVK_OK;
     }
     IUnknown *unknown = NULL;
@@ -119,6 +122,48 @@ alvk_status aip_emit_assembly_ref(aip_emitter *e, ModuleID module,
                                   units_of(assembly->name) + assembly->public_key_length,
                                   memory_order_relaxed);
     }
-    *token = found;
+    out->token = found;
+    out->defined = (uint8_t)defined;
     return ALVK_OK;
+}
+
+alvk_status aip_emit_assembly_ref(aip_emitter *e, ModuleID module,
+                                  const aip_assembly_identity *assembly, uint32_t *token,
+                                  HRESULT *hr)
+{
+    aip_assembly_ref_outcome out;
+    alvk_status status = emit_ref(e, module, assembly, &out, hr);
+    if (status == ALVK_OK)
+        *token = out.token;
+    return status;
+}
+
+alvk_status aip_emit_module_assembly_ref(aip_emitter *e, aip_module_catalog *catalog,
+                                         ModuleID module, uint64_t assembly_module,
+                                         aip_assembly_ref_outcome *out, HRESULT *hr)
+{
+    *hr = S_OK;
+    memset(out, 0, sizeof *out);
+    aip_module_entry entry;
+    alvk_status status =
+        catalog == NULL || assembly_module == 0 ||
+                (uint64_t)(uintptr_t)assembly_module != assembly_module
+            ? ALVK_E_UNKNOWN_MODULE
+            : aip_catalog_find_copy(catalog, (uintptr_t)assembly_module, 0, &entry);
+    if (status != ALVK_OK)
+        return status;
+    if (entry.collectible)
+        return ALVK_E_MODULE_COLLECTIBLE;
+    IUnknown *unknown = NULL;
+    *hr = e->info->lpVtbl->GetModuleMetaData(e->info, entry.module_id, ofRead,
+                                             &IID_IMetaDataImport2, &unknown);
+    if (FAILED(*hr))
+        return ALVK_E_METADATA_EMIT_FAILED;
+    IMetaDataImport2 *import = (IMetaDataImport2 *)unknown;
+    aip_assembly_identity identity;
+    status = aip_assembly_identity_read(import, &identity, hr);
+    import->lpVtbl->Release(import);
+    if (status != ALVK_OK)
+        return ALVK_E_METADATA_EMIT_FAILED;
+    return emit_ref(e, module, &identity, out, hr);
 }

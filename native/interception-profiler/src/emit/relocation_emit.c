@@ -3,6 +3,7 @@
 #include "emit/relocation_emit.h"
 
 #include "coreclr/cor_guids.h"
+#include "emit/assembly_ref.h"
 #include "emit/metadata_emit.h"
 #include "generation/relocation_blob.h"
 #include "generation/relocation_parent.h"
@@ -26,6 +27,7 @@ void aip_emitter_forget_module(aip_emitter *e, uintptr_t module_id)
 
 typedef struct emit_session {
     aip_emitter *e;
+    aip_module_catalog *catalog; /* what ASSEMBLY_REF module_ids are looked up in */
     ModuleID module;
     IMetaDataEmit2 *emit;
     IMetaDataImport2 *import;
@@ -56,6 +58,24 @@ static void close_session(emit_session *s)
         s->emit->lpVtbl->Release(s->emit);
 }
 
+/* ABI 3.6: the AssemblyRef to the assembly of the module the blob names (assembly_ref.h). */
+static alvk_status emit_assembly_ref(emit_session *s, const alvk_generation *g, uint32_t i,
+                                     alvk_relocation_result *res, int *emitted)
+{
+    aip_assembly_ref_outcome out;
+    HRESULT hr = S_OK;
+    alvk_status status = aip_emit_module_assembly_ref(s->e, s->catalog, s->module,
+                                                      aip_relocation_module_id(g, i), &out, &hr);
+    res[i].hresult = hr;
+    if (status != ALVK_OK)
+        return status;
+    res[i].token = out.token;
+    res[i].reused = out.reused;
+    if (out.defined)
+        *emitted = 1; /* applied with the generation's other metadata */
+    return ALVK_OK;
+}
+
 static alvk_status emit_one(emit_session *s, const alvk_generation *g, uint32_t i,
                             alvk_relocation_result *res, int *emitted)
 {
@@ -66,6 +86,8 @@ static alvk_status emit_one(emit_session *s, const alvk_generation *g, uint32_t 
     res[i].size = sizeof res[i];
     res[i].kind = r->kind;
     res[i].hresult = S_OK;
+    if (r->kind == ALVK_RELOCATION_ASSEMBLY_REF)
+        return emit_assembly_ref(s, g, i, res, emitted);
     if (r->kind != ALVK_RELOCATION_STANDALONE_SIG && r->kind != ALVK_RELOCATION_TYPE_SPEC &&
         r->kind != ALVK_RELOCATION_USER_STRING && !aip_relocation_parent_allowed(r->kind, parent))
         return ALVK_E_RELOCATION_MALFORMED;
@@ -130,12 +152,12 @@ static uint8_t *operand_of(const alvk_generation *g, uint8_t *body, uint32_t cod
     return body + code_offset + at;
 }
 
-alvk_status aip_emit_generation(aip_emitter *e, ModuleID module, const alvk_generation *g,
-                                uint8_t *body, uint32_t code_offset, uint8_t *blob_scratch,
-                                alvk_relocation_result *res, uint32_t *failing,
-                                HRESULT *metadata_hr)
+alvk_status aip_emit_generation(aip_emitter *e, aip_module_catalog *catalog, ModuleID module,
+                                const alvk_generation *g, uint8_t *body, uint32_t code_offset,
+                                uint8_t *blob_scratch, alvk_relocation_result *res,
+                                uint32_t *failing, HRESULT *metadata_hr)
 {
-    emit_session s = {e, module, NULL, NULL, blob_scratch};
+    emit_session s = {e, catalog, module, NULL, NULL, blob_scratch};
     alvk_status status = ALVK_OK;
     int emitted = 0;
     *metadata_hr = S_OK;

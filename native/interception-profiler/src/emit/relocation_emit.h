@@ -5,20 +5,9 @@
 #define AIP_RELOCATION_EMIT_H
 
 #include "alvorkit_interception_profiler.h"
+#include "catalog/module_catalog.h"
 #include "coreclr/corprof_info.h"
-#include "emit/token_cache.h"
-
-#include <stdatomic.h>
-
-/* What emission needs and counts: the runtime's profiling interface, the token cache, and the
- * metadata this profiler added to modules (the runtime status reports the counters). */
-typedef struct aip_emitter {
-    ICorProfilerInfo15 *info;
-    aip_token_cache tokens;
-    _Atomic uint64_t tokens_emitted;
-    _Atomic uint64_t bytes_emitted;
-    _Atomic uint64_t tokens_reused;
-} aip_emitter;
+#include "emit/emitter.h"
 
 /* Requires zeroed storage (as aip_token_cache_init). Returns 0, or -1 when the token cache's
  * lock cannot be created. */
@@ -32,11 +21,14 @@ void aip_emitter_forget_module(aip_emitter *e, uintptr_t module_id);
  * header's LocalVarSigTok, catch clauses' class tokens. A blob's class references (ABI 3.3)
  * are replaced by the tokens of the relocations they name before it is defined, in
  * blob_scratch (AIP_RELOCATION_BLOB_MAX bytes, 2-byte aligned; the caller's, so nothing is
- * allocated). On failure *failing names the relocation; *metadata_hr receives the first
- * failing HRESULT, or ApplyMetaData's. Worker thread. */
-alvk_status aip_emit_generation(aip_emitter *e, ModuleID module, const alvk_generation *g,
-                                uint8_t *body, uint32_t code_offset, uint8_t *blob_scratch,
-                                alvk_relocation_result *results, uint32_t *failing,
-                                HRESULT *metadata_hr);
+ * allocated). An ASSEMBLY_REF relocation (ABI 3.6) names a module of `catalog`
+ * (aip_emit_module_assembly_ref: its refusals, ALVK_E_UNKNOWN_MODULE, ALVK_E_MODULE_UNLOADED,
+ * ALVK_E_MODULE_COLLECTIBLE, ALVK_E_METADATA_EMIT_FAILED, are this relocation's). On failure
+ * *failing names the relocation; *metadata_hr receives the first failing HRESULT, or
+ * ApplyMetaData's. Worker thread. */
+alvk_status aip_emit_generation(aip_emitter *e, aip_module_catalog *catalog, ModuleID module,
+                                const alvk_generation *g, uint8_t *body, uint32_t code_offset,
+                                uint8_t *blob_scratch, alvk_relocation_result *results,
+                                uint32_t *failing, HRESULT *metadata_hr);
 
 #endif

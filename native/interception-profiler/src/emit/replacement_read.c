@@ -114,47 +114,11 @@ static alvk_status read_types(reader *r, mdTypeDef type)
     return refused;
 }
 
+/* The shared reader's bounds are this path's: a refusal of the replacement. */
 static alvk_status read_assembly(reader *r)
 {
-    aip_assembly_identity *a = &r->out->assembly;
-    void *unknown = NULL;
-    HRESULT hr =
-        r->import->lpVtbl->QueryInterface(r->import, &IID_IMetaDataAssemblyImport, &unknown);
-    if (FAILED(hr))
-        return failed(r, hr);
-    IMetaDataAssemblyImport *assembly = unknown;
-    mdAssembly token = 0;
-    const void *key = NULL;
-    ULONG key_length = 0, hash = 0, name_length = 0;
-    DWORD flags = 0;
-    ASSEMBLYMETADATA md;
-    memset(&md, 0, sizeof md);
-    md.szLocale = a->locale;
-    md.cbLocale = AIP_ASSEMBLY_LOCALE_UNITS;
-    hr = assembly->lpVtbl->GetAssemblyFromScope(assembly, &token);
-    if (SUCCEEDED(hr))
-        hr = assembly->lpVtbl->GetAssemblyProps(assembly, token, &key, &key_length, &hash, a->name,
-                                                AIP_ASSEMBLY_NAME_UNITS, &name_length, &md, &flags);
-    assembly->lpVtbl->Release(assembly);
-    if (FAILED(hr))
-        return failed(r, hr);
-    if (name_length <= 1 || name_length > AIP_ASSEMBLY_NAME_UNITS ||
-        md.cbLocale > AIP_ASSEMBLY_LOCALE_UNITS || key_length > AIP_ASSEMBLY_KEY_BYTES)
-        return ALVK_E_REPLACEMENT_UNSUPPORTED;
-    a->name[name_length - 1] = 0;
-    if (md.cbLocale == 0)
-        a->locale[0] = 0;
-    else
-        a->locale[md.cbLocale - 1] = 0;
-    a->version[0] = md.usMajorVersion;
-    a->version[1] = md.usMinorVersion;
-    a->version[2] = md.usBuildNumber;
-    a->version[3] = md.usRevisionNumber;
-    a->public_key_length = key_length;
-    if (key_length > 0)
-        memcpy(a->public_key, key, key_length);
-    a->flags = key_length > 0 ? afPublicKey : 0;
-    return ALVK_OK;
+    alvk_status status = aip_assembly_identity_read(r->import, &r->out->assembly, r->hr);
+    return status == ALVK_E_LIMIT_EXCEEDED ? ALVK_E_REPLACEMENT_UNSUPPORTED : status;
 }
 
 static alvk_status read_method(reader *r, mdMethodDef method)

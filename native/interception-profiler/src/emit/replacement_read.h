@@ -9,25 +9,13 @@
 
 #include "alvorkit_interception_profiler.h"
 #include "coreclr/corprof_info.h"
+#include "emit/assembly_identity.h"
 
 #include <stdint.h>
 
 #define AIP_REPLACEMENT_MAX_NESTING 8   /* declaring type and its enclosing types */
 #define AIP_REPLACEMENT_NAME_BYTES 4096 /* their UTF-8 names and the method's */
-#define AIP_ASSEMBLY_NAME_UNITS 512     /* UTF-16 units with the terminating 0 */
-#define AIP_ASSEMBLY_LOCALE_UNITS 128
-#define AIP_ASSEMBLY_KEY_BYTES 2048    /* a public key; a token is 8 */
-#define AIP_REPLACEMENT_SIG_BYTES 1024 /* the method's signature, tokens of its module */
-
-/* What an AssemblyRef to the replacement's assembly carries. */
-typedef struct aip_assembly_identity {
-    WCHAR name[AIP_ASSEMBLY_NAME_UNITS]; /* 0-terminated */
-    WCHAR locale[AIP_ASSEMBLY_LOCALE_UNITS];
-    uint16_t version[4]; /* major, minor, build, revision */
-    uint32_t public_key_length;
-    uint32_t flags; /* afPublicKey when public_key holds a full key */
-    uint8_t public_key[AIP_ASSEMBLY_KEY_BYTES];
-} aip_assembly_identity;
+#define AIP_REPLACEMENT_SIG_BYTES 1024  /* the method's signature, tokens of its module */
 
 /* A UTF-8 name in aip_replacement_name.names. */
 typedef struct aip_name_span {

@@ -27,9 +27,12 @@ typedef struct aip_generation_check {
  *     the end of the code, branch or switch targets that are not instruction starts);
  *  4. each relocation (failing_index = its index): size field, kind, name and blob inside the
  *     pool, parent: exactly one of parent_token / parent_relocation where the kind needs one
- *     (none for STANDALONE_SIG, TYPE_SPEC and USER_STRING), parent_relocation pointing to an
- * earlier relocation; name present (non-empty) exactly for MEMBER_REF and TYPE_REF; blob present
- *     for all but TYPE_REF and USER_STRING; a USER_STRING blob of even length (0 is ""):
+ *     (none for STANDALONE_SIG, TYPE_SPEC, USER_STRING and ASSEMBLY_REF), parent_relocation
+ *     pointing to an earlier relocation (a TYPE_REF's: a TYPE_REF or an ASSEMBLY_REF; a
+ *     MEMBER_REF's: a TYPE_REF or TYPE_SPEC; a METHOD_SPEC's: a method MEMBER_REF); name
+ *     present (non-empty) exactly for MEMBER_REF and TYPE_REF; blob present for all but
+ *     TYPE_REF and USER_STRING; a USER_STRING blob of even length (0 is ""); an ASSEMBLY_REF
+ *     (ABI 3.6) blob of exactly 8 bytes and il_offset ALVK_RELOCATION_NO_OPERAND:
  *     ALVK_E_RELOCATION_MALFORMED. The blob parses as what the kind says (STANDALONE_SIG:
  *     method or local-variable signature; TYPE_SPEC: one type; MEMBER_REF: method or field
  *     signature; METHOD_SPEC: generic instantiation): ALVK_E_SIGNATURE_MALFORMED; a class

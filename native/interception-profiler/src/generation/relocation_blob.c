@@ -26,6 +26,17 @@ int aip_relocation_reference_allowed(const alvk_generation *g, uint32_t index, u
            g->relocations[row - 1u].kind == ALVK_RELOCATION_TYPE_REF;
 }
 
+uint64_t aip_relocation_module_id(const alvk_generation *g, uint32_t index)
+{
+    const alvk_relocation *r = &g->relocations[index];
+    if (r->kind != ALVK_RELOCATION_ASSEMBLY_REF || r->blob_length != AIP_RELOCATION_MODULE_ID_BYTES)
+        return 0;
+    uint64_t id = 0;
+    for (uint32_t k = AIP_RELOCATION_MODULE_ID_BYTES; k > 0; --k)
+        id = (id << 8) | g->blobs[r->blob_offset + k - 1u];
+    return id;
+}
+
 typedef struct resolver {
     const alvk_generation *g;
     uint32_t index;
@@ -49,7 +60,8 @@ alvk_status aip_relocation_blob_resolve(const alvk_generation *g, uint32_t index
         return ALVK_E_NULL_ARGUMENT;
     const alvk_relocation *r = &g->relocations[index];
     const uint8_t *blob = g->blobs + r->blob_offset;
-    if (r->kind == ALVK_RELOCATION_TYPE_REF || r->kind == ALVK_RELOCATION_USER_STRING) {
+    if (r->kind == ALVK_RELOCATION_TYPE_REF || r->kind == ALVK_RELOCATION_USER_STRING ||
+        r->kind == ALVK_RELOCATION_ASSEMBLY_REF) {
         if (r->blob_length > capacity)
             return ALVK_E_BUFFER_TOO_SMALL;
         if (r->blob_length > 0)

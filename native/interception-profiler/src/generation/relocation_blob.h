@@ -12,6 +12,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* ABI 3.6: an ASSEMBLY_REF relocation's blob, the little-endian module_id it names. */
+#define AIP_RELOCATION_MODULE_ID_BYTES 8u
+
 /* Room for any relocation blob with its references replaced. */
 #define AIP_RELOCATION_BLOB_MAX AIP_SIG_SUBSTITUTED_MAX(ALVK_MAX_GENERATION_BLOB_BYTES)
 
@@ -29,10 +32,15 @@ int aip_relocation_stand_in_row(uint32_t token, uint32_t *row);
  * index (an earlier relocation, 1-based) and that relocation is a TYPE_REF. */
 int aip_relocation_reference_allowed(const alvk_generation *g, uint32_t index, uint32_t row);
 
+/* The module_id an ASSEMBLY_REF relocation's blob names (its 8 bytes, little-endian); 0 for
+ * any other relocation, or a blob of another length. */
+uint64_t aip_relocation_module_id(const alvk_generation *g, uint32_t index);
+
 /* Relocation `index`'s blob (inside g's pool) into out[0 .. capacity) with its references
  * replaced: by results[row - 1].token (the relocations emitted before it) or, with results
  * NULL, by stand-ins. A reference the rule above refuses is ALVK_E_RELOCATION_MALFORMED;
- * otherwise as aip_sig_substitute. TYPE_REF and USER_STRING blobs are copied unchanged.
+ * otherwise as aip_sig_substitute. TYPE_REF, USER_STRING and ASSEMBLY_REF blobs are copied
+ * unchanged.
  * capacity >= AIP_SIG_SUBSTITUTED_MAX(blob_length) always suffices. */
 alvk_status aip_relocation_blob_resolve(const alvk_generation *g, uint32_t index,
                                         const alvk_relocation_result *results, uint8_t *out,

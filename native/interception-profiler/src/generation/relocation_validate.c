@@ -20,7 +20,7 @@ static int inside_pool(uint32_t offset, uint32_t length, uint32_t pool_size)
 static int parent_ok(const aip_relocation_scope *scope, const alvk_relocation *r, uint32_t index)
 {
     if (r->kind == ALVK_RELOCATION_STANDALONE_SIG || r->kind == ALVK_RELOCATION_TYPE_SPEC ||
-        r->kind == ALVK_RELOCATION_USER_STRING)
+        r->kind == ALVK_RELOCATION_USER_STRING || r->kind == ALVK_RELOCATION_ASSEMBLY_REF)
         return r->parent_token == 0 && r->parent_relocation == 0;
     if ((r->parent_token == 0) == (r->parent_relocation == 0))
         return 0;
@@ -34,8 +34,8 @@ static int parent_ok(const aip_relocation_scope *scope, const alvk_relocation *r
             return pk == ALVK_RELOCATION_TYPE_SPEC || pk == ALVK_RELOCATION_TYPE_REF;
         case ALVK_RELOCATION_METHOD_SPEC:
             return pk == ALVK_RELOCATION_MEMBER_REF && scope->method_sig[p];
-        default: /* TYPE_REF: an enclosing type */
-            return pk == ALVK_RELOCATION_TYPE_REF;
+        default: /* TYPE_REF: an enclosing type, or (ABI 3.6) the assembly as its scope */
+            return pk == ALVK_RELOCATION_TYPE_REF || pk == ALVK_RELOCATION_ASSEMBLY_REF;
         }
     }
     return aip_relocation_parent_allowed(r->kind, r->parent_token);
@@ -48,7 +48,7 @@ static alvk_status check_shape(const aip_relocation_scope *scope, const alvk_rel
     if (r->size != sizeof(alvk_relocation))
         return ALVK_E_RELOCATION_MALFORMED;
     uint32_t kind = (uint32_t)r->kind; /* any 32-bit value may arrive over the ABI */
-    if (kind < ALVK_RELOCATION_STANDALONE_SIG || kind > ALVK_RELOCATION_USER_STRING)
+    if (kind < ALVK_RELOCATION_STANDALONE_SIG || kind > ALVK_RELOCATION_ASSEMBLY_REF)
         return ALVK_E_RELOCATION_MALFORMED;
     if (!inside_pool(r->name_offset, r->name_length, g->blobs_size) ||
         !inside_pool(r->blob_offset, r->blob_length, g->blobs_size))
@@ -62,6 +62,11 @@ static alvk_status check_shape(const aip_relocation_scope *scope, const alvk_rel
         return ALVK_E_RELOCATION_MALFORMED;
     if (r->kind == ALVK_RELOCATION_USER_STRING) /* UTF-16 code units; "" is empty */
         return r->blob_length % 2u == 0 ? ALVK_OK : ALVK_E_RELOCATION_MALFORMED;
+    if (r->kind == ALVK_RELOCATION_ASSEMBLY_REF) /* a module_id, written nowhere in the body */
+        return r->blob_length == AIP_RELOCATION_MODULE_ID_BYTES &&
+                       r->il_offset == ALVK_RELOCATION_NO_OPERAND
+                   ? ALVK_OK
+                   : ALVK_E_RELOCATION_MALFORMED;
     int has_blob = r->kind != ALVK_RELOCATION_TYPE_REF;
     if (has_blob != (r->blob_length != 0))
         return ALVK_E_RELOCATION_MALFORMED;
@@ -89,7 +94,8 @@ static alvk_status check_blob(const alvk_generation *g, uint32_t index, uint8_t 
 {
     const alvk_relocation *r = &g->relocations[index];
     *method_sig = 0;
-    if (r->kind == ALVK_RELOCATION_TYPE_REF || r->kind == ALVK_RELOCATION_USER_STRING)
+    if (r->kind == ALVK_RELOCATION_TYPE_REF || r->kind == ALVK_RELOCATION_USER_STRING ||
+        r->kind == ALVK_RELOCATION_ASSEMBLY_REF)
         return ALVK_OK;
     reference_check context = {g, index};
     aip_sig_hook hook = {check_reference, &context};
@@ -114,7 +120,8 @@ static int kind_fits(aip_operand_kind operand, alvk_relocation_kind kind, int me
     case AIP_OPERAND_TYPE:
         return kind == ALVK_RELOCATION_TYPE_SPEC || kind == ALVK_RELOCATION_TYPE_REF;
     case AIP_OPERAND_TOK:
-        return kind != ALVK_RELOCATION_STANDALONE_SIG && kind != ALVK_RELOCATION_USER_STRING;
+        return kind != ALVK_RELOCATION_STANDALONE_SIG && kind != ALVK_RELOCATION_USER_STRING &&
+               kind != ALVK_RELOCATION_ASSEMBLY_REF;
     case AIP_OPERAND_STRING:
         return kind == ALVK_RELOCATION_USER_STRING;
     default:

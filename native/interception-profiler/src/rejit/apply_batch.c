@@ -1,4 +1,4 @@
-/* The worker's side of a batch install: prepare all, then publish and request all, or none. */
+/* The worker's side of a batch: prepare all, then publish and request all, or none. */
 #include "rejit/apply_batch.h"
 
 #include "rejit/rejit_generations.h"
@@ -88,26 +88,26 @@ static HRESULT request_all(const aip_apply_env *env, const batch_install *w, uin
 }
 
 /* Every body published and every generation made current (requested) under one lock, then
- * all targets requested at once. When the runtime refuses the request, every install gets
+ * all targets requested at once. When the runtime refuses the request, every entry gets
  * its previous body and generation back and ALVK_E_REJIT_FAILED. */
 static void publish_all(const aip_apply_env *env, batch_install *w, aip_request_mark *marks,
-                        const aip_patch_batch *b, uint64_t queued_ns)
+                        const aip_batch_entry *e, uint32_t count, uint64_t queued_ns)
 {
-    for (uint32_t i = 0; i < b->count; ++i) {
-        w[i].a.replaced = aip_rejit_publish(env->rejit, b->entries[i].index, w[i].held.prepared);
+    for (uint32_t i = 0; i < count; ++i) {
+        w[i].a.replaced = aip_rejit_publish(env->rejit, e[i].index, w[i].held.prepared);
         w[i].held.prepared = NULL; /* published: the table holds it */
-        marks[i].index = b->entries[i].index;
+        marks[i].index = e[i].index;
         marks[i].id = w[i].held.id;
     }
-    aip_rejit_mark_requested(env->rejit, marks, b->count, queued_ns);
+    aip_rejit_mark_requested(env->rejit, marks, count, queued_ns);
     /* The fallback's callers, read once per target (the scratch is the worker's). */
-    HRESULT hr = request_all(env, w, b->count, env->scratch->request_callers);
+    HRESULT hr = request_all(env, w, count, env->scratch->request_callers);
     if (FAILED(hr))
-        aip_rejit_unmark_requested(env->rejit, marks, b->count, hr);
-    for (uint32_t i = 0; i < b->count; ++i) {
+        aip_rejit_unmark_requested(env->rejit, marks, count, hr);
+    for (uint32_t i = 0; i < count; ++i) {
         batch_install *x = &w[i];
         if (FAILED(hr)) {
-            aip_prepared_release(aip_rejit_publish(env->rejit, b->entries[i].index, x->a.replaced));
+            aip_prepared_release(aip_rejit_publish(env->rejit, e[i].index, x->a.replaced));
             memset(&x->a, 0, sizeof x->a);
             x->status = ALVK_E_REJIT_FAILED;
             continue;
@@ -118,27 +118,51 @@ static void publish_all(const aip_apply_env *env, batch_install *w, aip_request_
     }
 }
 
-alvk_status aip_apply_batch(void *payload, void *context)
+/* Out of memory before anything ran: every entry refused with ALVK_E_INTERNAL. */
+static void refuse_all(const aip_apply_env *env, const aip_batch_kind *kind, const void *batch,
+                       uint32_t count)
 {
-    const aip_apply_env *env = context;
-    aip_patch_batch *b = *(aip_patch_batch **)payload;
-    batch_install *w = calloc(b->count, sizeof *w);
-    aip_request_mark *marks = calloc(b->count, sizeof *marks);
-    if (w == NULL || marks == NULL) {
-        free(w);
-        w = NULL;
+    static const aip_refusal no_memory;
+    for (uint32_t i = 0; i < count; ++i) {
+        aip_batch_entry e;
+        kind->entry(batch, i, &e);
+        aip_patch before;
+        aip_rejit_copy(env->rejit, e.index, &before);
+        aip_rejit_applied none;
+        memset(&none, 0, sizeof none);
+        aip_apply_record_refusal(env, e.index, e.generation, ALVK_E_INTERNAL, &no_memory);
+        aip_apply_finish(env, e.index, 0, &before, ALVK_E_INTERNAL, e.added_owner, e.queued_ns,
+                         &none);
     }
-    alvk_status first = w != NULL ? ALVK_OK : ALVK_E_INTERNAL;
-    uint64_t queued_ns = b->count > 0 ? b->entries[0].queued_ns : aip_monotonic_ns();
-    for (uint32_t i = 0; w != NULL && i < b->count; ++i)
-        aip_rejit_copy(env->rejit, b->entries[i].index, &w[i].before);
-    /* Every install prepared (nothing published) until the first refusal. */
-    for (uint32_t i = 0; i < b->count && first == ALVK_OK; ++i) {
-        const aip_patch_command *c = &b->entries[i];
+}
+
+alvk_status aip_batch_run(const aip_apply_env *env, const aip_batch_kind *kind, const void *batch,
+                          uint32_t count, alvk_command_id command)
+{
+    batch_install *w = calloc(count, sizeof *w);
+    aip_request_mark *marks = calloc(count, sizeof *marks);
+    aip_batch_entry *e = calloc(count, sizeof *e);
+    if (w == NULL || marks == NULL || e == NULL) {
+        refuse_all(env, kind, batch, count);
+        aip_apply_rollbacks_once(env);
+        aip_rejit_end_command(env->rejit, command, ALVK_E_INTERNAL);
+        free(w);
+        free(marks);
+        free(e);
+        return ALVK_E_INTERNAL;
+    }
+    alvk_status first = ALVK_OK;
+    for (uint32_t i = 0; i < count; ++i) {
+        kind->entry(batch, i, &e[i]);
+        aip_rejit_copy(env->rejit, e[i].index, &w[i].before);
+    }
+    uint64_t queued_ns = count > 0 ? e[0].queued_ns : aip_monotonic_ns();
+    /* Every entry prepared (nothing published) until the first refusal. */
+    for (uint32_t i = 0; i < count && first == ALVK_OK; ++i) {
         batch_install *x = &w[i];
         x->status = aip_patch_state_is_terminal(x->before.state)
                         ? ALVK_E_PATCH_ENDED
-                        : aip_apply_install_held(env, c, &x->before, &x->why, &x->a, &x->held);
+                        : kind->prepare(env, batch, i, &x->before, &x->why, &x->a, &x->held);
         /* One request for the batch, so one flag (accept_batch checked; a join keeps its
          * patch's, which cannot change while it lives). */
         if (x->status == ALVK_OK &&
@@ -148,54 +172,76 @@ alvk_status aip_apply_batch(void *payload, void *context)
             first = x->status;
     }
     if (first == ALVK_OK)
-        publish_all(env, w, marks, b, queued_ns);
-    for (uint32_t i = 0; i < b->count; ++i) {
-        const aip_patch_command *c = &b->entries[i];
-        uint64_t added_owner = c->added_owner ? c->owner : 0;
-        if (w == NULL) {
-            aip_patch before;
-            aip_rejit_copy(env->rejit, c->index, &before);
-            aip_rejit_applied none;
-            memset(&none, 0, sizeof none);
-            static const aip_refusal no_memory;
-            aip_apply_record_refusal(env, c->index, c->generation, ALVK_E_INTERNAL, &no_memory);
-            aip_apply_finish(env, c->index, 0, &before, ALVK_E_INTERNAL, added_owner, c->queued_ns,
-                             &none);
-            continue;
-        }
+        publish_all(env, w, marks, e, count, queued_ns);
+    for (uint32_t i = 0; i < count; ++i) {
         batch_install *x = &w[i];
         if (!x->published) {
-            /* Refused: this install's own failure (or its request's), else the batch's.
+            /* Refused: this entry's own failure (or its request's), else the batch's.
              * Nothing of it runs. */
             static const aip_refusal no_refusal;
             alvk_status status = x->status != ALVK_OK ? x->status : ALVK_E_BATCH_ABORTED;
             aip_prepared_release(x->held.prepared);
             memset(&x->a, 0, sizeof x->a);
-            aip_apply_record_refusal(env, c->index, c->generation, status,
+            aip_apply_record_refusal(env, e[i].index, e[i].generation, status,
                                      status == x->status ? &x->why : &no_refusal);
             if (first == ALVK_OK)
                 first = status;
             x->status = status;
         }
-        aip_apply_finish(env, c->index, 0, &x->before, x->status, added_owner, c->queued_ns, &x->a);
+        aip_apply_finish(env, e[i].index, 0, &x->before, x->status, e[i].added_owner,
+                         e[i].queued_ns, &x->a);
     }
     aip_apply_rollbacks_once(env); /* any rollback whose own command was refused */
-    aip_rejit_end_command(env->rejit, b->command, first);
+    aip_rejit_end_command(env->rejit, command, first);
+    free(e);
     free(marks);
     free(w);
-    free(b);
     return first;
+}
+
+void aip_batch_discard(const aip_apply_env *env, const aip_batch_kind *kind, const void *batch,
+                       uint32_t count, alvk_command_id command)
+{
+    for (uint32_t i = 0; i < count; ++i) {
+        aip_batch_entry e;
+        kind->entry(batch, i, &e);
+        aip_rejit_discard_command(env->rejit, e.index, 0, e.generation, e.added_owner, e.queued_ns);
+    }
+    aip_rejit_end_command(env->rejit, command, ALVK_E_WORKER_UNAVAILABLE);
+}
+
+/* ---- Installs ------------------------------------------------------------------------------ */
+
+static void install_entry(const void *batch, uint32_t i, aip_batch_entry *out)
+{
+    const aip_patch_command *c = &((const aip_patch_batch *)batch)->entries[i];
+    out->index = c->index;
+    out->generation = c->generation;
+    out->added_owner = c->added_owner ? c->owner : 0;
+    out->queued_ns = c->queued_ns;
+}
+
+static alvk_status install_prepare(const aip_apply_env *env, const void *batch, uint32_t i,
+                                   const aip_patch *before, aip_refusal *why, aip_rejit_applied *a,
+                                   aip_held_publish *held)
+{
+    const aip_patch_command *c = &((const aip_patch_batch *)batch)->entries[i];
+    return aip_apply_install_held(env, c, before, why, a, held);
+}
+
+static const aip_batch_kind installs = {install_entry, install_prepare};
+
+alvk_status aip_apply_batch(void *payload, void *context)
+{
+    aip_patch_batch *b = *(aip_patch_batch **)payload;
+    alvk_status status = aip_batch_run(context, &installs, b, b->count, b->command);
+    free(b);
+    return status;
 }
 
 void aip_discard_batch(void *payload, void *context)
 {
-    const aip_apply_env *env = context;
     aip_patch_batch *b = *(aip_patch_batch **)payload;
-    for (uint32_t i = 0; i < b->count; ++i) {
-        const aip_patch_command *c = &b->entries[i];
-        aip_rejit_discard_command(env->rejit, c->index, 0, c->generation,
-                                  c->added_owner ? c->owner : 0, c->queued_ns);
-    }
-    aip_rejit_end_command(env->rejit, b->command, ALVK_E_WORKER_UNAVAILABLE);
+    aip_batch_discard(context, &installs, b, b->count, b->command);
     free(b);
 }

@@ -165,8 +165,8 @@ static alvk_status prepare_generation(const aip_apply_env *env, uint32_t index,
     uint32_t failing = 0;
     *metadata_hr = S_OK;
     alvk_status status =
-        aip_emit_generation(env->emitter, target->module_id, g, x->body, code_offset, x->blob,
-                            x->results, &failing, metadata_hr);
+        aip_emit_generation(env->emitter, env->catalog, target->module_id, g, x->body, code_offset,
+                            x->blob, x->results, &failing, metadata_hr);
     aip_rejit_generation_relocations(env->rejit, index, id, x->results,
                                      status == ALVK_OK ? g->relocation_count : failing + 1,
                                      *metadata_hr);
@@ -710,6 +710,15 @@ alvk_status aip_apply_install_held(const aip_apply_env *env, const aip_patch_com
     aip_apply_env holding = *env;
     holding.held = held;
     return install_or_replace(&holding, c, p, why, a);
+}
+
+alvk_status aip_apply_generation_held(const aip_apply_env *env, aip_staged_generation *s,
+                                      const aip_patch *p, aip_refusal *why, aip_rejit_applied *a,
+                                      aip_held_publish *held)
+{
+    aip_apply_env holding = *env;
+    holding.held = held;
+    return run_generation(&holding, s, p, why, a);
 }
 
 void aip_apply_record_refusal(const aip_apply_env *env, uint32_t index, alvk_generation_id id,

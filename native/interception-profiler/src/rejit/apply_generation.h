@@ -140,6 +140,11 @@ alvk_status aip_apply_rollbacks(void *payload, void *context);
 alvk_status aip_apply_install_held(const aip_apply_env *env, const aip_patch_command *c,
                                    const aip_patch *p, aip_refusal *why, aip_rejit_applied *a,
                                    aip_held_publish *held);
+/* ABI 3.6: a generation of a batch (apply_generation_batch.c) run as
+ * aip_apply_staged_generation runs it, up to its publish, held in *held as above. */
+alvk_status aip_apply_generation_held(const aip_apply_env *env, aip_staged_generation *s,
+                                      const aip_patch *p, aip_refusal *why, aip_rejit_applied *a,
+                                      aip_held_publish *held);
 void aip_apply_record_refusal(const aip_apply_env *env, uint32_t index, alvk_generation_id id,
                               alvk_status status, const aip_refusal *why);
 void aip_apply_finish(const aip_apply_env *env, uint32_t index, alvk_command_id command,

@@ -46,7 +46,8 @@ static void mark_duplicates(const aip_rejit_request *requests, uint32_t count, u
 /* The check pass, lock held: each request's own status; nothing changes. The batch is one
  * ReJIT request, so every patch must take one ALVK_INSTALL_INLINER_FALLBACK flag (a join
  * takes its patch's): the first that differs from the first request's is
- * ALVK_E_INVALID_FLAGS. */
+ * ALVK_E_INVALID_FLAGS. A generation (ABI 3.6) must chain on its target's latest generation
+ * (0 without a live patch): ALVK_E_STALE_GENERATION otherwise, as aip_rejit_accept decides. */
 static void check_all(aip_rejit_state *st, const aip_rejit_request *requests, uint32_t count,
                       alvk_status *statuses)
 {
@@ -69,7 +70,9 @@ static void check_all(aip_rejit_state *st, const aip_rejit_request *requests, ui
         }
         if (statuses[i] != ALVK_OK)
             continue;
-        if (p != NULL) {
+        if (r->kind == AIP_REQUEST_GENERATION && r->prior != (p != NULL ? p->latest_generation : 0))
+            statuses[i] = ALVK_E_STALE_GENERATION;
+        else if (p != NULL) {
             if (aip_patch_find_owner(p, r->owner) < 0 && p->owner_count == ALVK_MAX_PATCH_OWNERS)
                 statuses[i] = ALVK_E_OWNERS_FULL;
         } else if (++needed > available) {
@@ -118,11 +121,13 @@ alvk_status aip_rejit_accept_batch(aip_rejit_state *st, const aip_rejit_request 
         const aip_rejit_request *r = &requests[done];
         aip_rejit_accepted *out = &accepted[done];
         /* Checked above: only memory can fail here (a chunk of the table, its index). */
-        status =
-            aip_rejit_install_locked(st, r->mvid, r->copy_id, r->copy_epoch, r->token, r->owner,
-                                     r->flags, NULL, &out->index, &out->handle, &out->added_owner);
+        int chained = r->kind == AIP_REQUEST_GENERATION;
+        status = aip_rejit_install_locked(st, r->mvid, r->copy_id, r->copy_epoch, r->token,
+                                          r->owner, r->flags, chained ? &r->prior : NULL,
+                                          &out->index, &out->handle, &out->added_owner);
         if (status == ALVK_OK)
-            aip_patch_open_generation(st, aip_patch_at(st, out->index), 0, 0, &out->generation);
+            aip_patch_open_generation(st, aip_patch_at(st, out->index), chained, r->prior,
+                                      &out->generation);
         else
             statuses[done] = status;
     }

@@ -6,9 +6,11 @@
 
 #include "rejit/rejit_state.h"
 
-/* Accepts `count` install requests (kind AIP_REQUEST_INSTALL, 1..ALVK_MAX_BATCH_REQUESTS) as
- * one command. Each is checked as aip_rejit_accept checks an install (a join's owner set not
- * full, a slot for a new patch: every new patch of the batch must find one), and no two may
+/* Accepts `count` install or generation requests (kind AIP_REQUEST_INSTALL or, ABI 3.6,
+ * AIP_REQUEST_GENERATION; 1..ALVK_MAX_BATCH_REQUESTS) as one command. Each is checked as
+ * aip_rejit_accept checks it (a join's owner set not full, a slot for a new patch: every new
+ * patch of the batch must find one; a generation's prior: its target's latest generation,
+ * else ALVK_E_STALE_GENERATION), and no two may
  * name one target (the same module copy, epoch and token; for requests whose module did not
  * resolve, the same MVID and token): ALVK_E_DUPLICATE_TARGET for the later one. The batch is
  * one ReJIT request, so all its patches take one ALVK_INSTALL_INLINER_FALLBACK flag (a join,

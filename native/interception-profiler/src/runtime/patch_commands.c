@@ -6,6 +6,7 @@
 #include "coreclr/cor_metadata_defs.h"
 #include "generation/generation_validate.h"
 #include "rejit/apply_batch.h"
+#include "rejit/apply_generation_batch.h"
 #include "rejit/apply_generation.h"
 #include "rejit/rejit_batch.h"
 #include "rejit/rejit_events.h"
@@ -342,6 +343,116 @@ alvk_status aip_runtime_generation_submit(aip_profiler *rt, const alvk_generatio
     aip_queue_commit(&rt->worker.queue, slot, aip_apply_staged_generation,
                      aip_discard_staged_generation, &s, sizeof s, NULL);
     return ALVK_OK;
+}
+
+/* Statuses after the first failure: every one that passed becomes ALVK_E_BATCH_ABORTED. */
+static alvk_status abort_others(alvk_status *statuses, uint32_t count, alvk_status first)
+{
+    for (uint32_t i = 0; i < count; ++i)
+        if (statuses[i] == ALVK_OK)
+            statuses[i] = ALVK_E_BATCH_ABORTED;
+    return first;
+}
+
+/* Generation i staged into b with its RejitState request in *r, its module copy resolved;
+ * ALVK_OK, or (as alvk_generation_submit) the copy's status when it does not resolve and the
+ * generation chains on a prior one; ALVK_E_INTERNAL when out of memory. */
+static alvk_status stage_generation(aip_profiler *rt, const alvk_generation *g,
+                                    aip_generation_batch *b, uint32_t i, aip_rejit_request *r)
+{
+    aip_staged_generation *s = aip_generation_stage(g);
+    if (s == NULL)
+        return ALVK_E_INTERNAL;
+    b->entries[i] = s;
+    aip_rejit_request request = {AIP_REQUEST_GENERATION, &s->g.module_mvid, 0, 0,
+                                 g->method_token,        g->flags,          0, g->owner,
+                                 g->prior_generation};
+    *r = request;
+    uint64_t copy_id = 0;
+    aip_runtime_resolve_copy(rt, &g->module_mvid, g->module_id, g->module_epoch, &copy_id,
+                             &r->copy_epoch, &s->resolve_status);
+    r->copy_id = (uintptr_t)copy_id;
+    return s->resolve_status != ALVK_OK && g->prior_generation != 0 ? s->resolve_status : ALVK_OK;
+}
+
+/* The batch's queuing, its arrays allocated: every generation staged, then all accepted in
+ * RejitState under one command into one reserved queue slot, or refused with nothing
+ * changed (b is then the caller's to free). */
+static alvk_status queue_generation_batch(aip_profiler *rt, const alvk_generation *generations,
+                                          uint32_t count, aip_generation_batch *b,
+                                          aip_rejit_request *r, aip_rejit_accepted *accepted,
+                                          alvk_patch_handle *handles, alvk_generation_id *ids,
+                                          alvk_status *statuses, alvk_command_id *command)
+{
+    alvk_status first = ALVK_OK;
+    for (uint32_t i = 0; i < count; ++i) {
+        statuses[i] = stage_generation(rt, &generations[i], b, i, &r[i]);
+        if (statuses[i] == ALVK_E_INTERNAL)
+            return refuse_batch(statuses, count, ALVK_E_INTERNAL);
+        if (first == ALVK_OK)
+            first = statuses[i];
+    }
+    if (first != ALVK_OK)
+        return abort_others(statuses, count, first);
+    uint32_t slot = 0;
+    alvk_status status = aip_queue_reserve(&rt->worker.queue, &slot);
+    if (status != ALVK_OK)
+        return refuse_batch(statuses, count, status);
+    status = aip_rejit_accept_batch(&rt->rejit, r, count, accepted, statuses);
+    if (status != ALVK_OK) {
+        aip_queue_release(&rt->worker.queue, slot);
+        return status;
+    }
+    uint64_t queued_ns = aip_monotonic_ns();
+    for (uint32_t i = 0; i < count; ++i) {
+        aip_staged_generation *s = b->entries[i];
+        s->index = accepted[i].index;
+        s->added_owner = (uint32_t)accepted[i].added_owner;
+        s->id = accepted[i].generation;
+        s->command = accepted[i].command;
+        s->queued_ns = queued_ns;
+        handles[i] = accepted[i].handle;
+        ids[i] = accepted[i].generation;
+    }
+    b->command = accepted[0].command;
+    *command = b->command;
+    /* The worker owns b once it is committed (it frees it). */
+    aip_queue_commit(&rt->worker.queue, slot, aip_apply_generation_batch,
+                     aip_discard_generation_batch, &b, sizeof b, NULL);
+    return ALVK_OK;
+}
+
+alvk_status aip_runtime_generation_submit_batch(aip_profiler *rt,
+                                                const alvk_generation *generations, uint32_t count,
+                                                alvk_patch_handle *handles, alvk_generation_id *ids,
+                                                alvk_status *statuses, alvk_command_id *command)
+{
+    alvk_status first = ALVK_OK;
+    for (uint32_t i = 0; i < count; ++i) {
+        handles[i] = 0;
+        ids[i] = 0;
+        aip_generation_check check;
+        statuses[i] = aip_generation_validate(&generations[i], AIP_ORIGINAL_SIZE_UNKNOWN, &check);
+        if (first == ALVK_OK)
+            first = statuses[i];
+    }
+    if (first != ALVK_OK)
+        return abort_others(statuses, count, first);
+    alvk_status status = aip_runtime_commands_available(rt);
+    if (status != ALVK_OK)
+        return refuse_batch(statuses, count, status);
+    aip_generation_batch *b = aip_generation_batch_create(count);
+    aip_rejit_request *r = malloc(count * sizeof *r);
+    aip_rejit_accepted *accepted = malloc(count * sizeof *accepted);
+    status = b != NULL && r != NULL && accepted != NULL
+                 ? queue_generation_batch(rt, generations, count, b, r, accepted, handles, ids,
+                                          statuses, command)
+                 : refuse_batch(statuses, count, ALVK_E_INTERNAL);
+    if (status != ALVK_OK)
+        aip_generation_batch_free(b);
+    free(r);
+    free(accepted);
+    return status;
 }
 
 alvk_status aip_runtime_generation_result(aip_profiler *rt, alvk_patch_handle handle,

@@ -74,6 +74,13 @@ alvk_status aip_runtime_patch_telemetry(aip_profiler *p, alvk_patch_handle handl
 alvk_status aip_runtime_generation_submit(aip_profiler *p, const alvk_generation *g,
                                           alvk_patch_handle *handle, alvk_generation_id *id,
                                           alvk_command_id *command);
+/* See alvk_generation_submit_batch: `generations` is `count` (1..ALVK_MAX_BATCH_REQUESTS) whole
+ * generations (the caller copied them off the caller's stride), handles, ids and statuses as
+ * many. */
+alvk_status aip_runtime_generation_submit_batch(aip_profiler *p, const alvk_generation *generations,
+                                                uint32_t count, alvk_patch_handle *handles,
+                                                alvk_generation_id *ids, alvk_status *statuses,
+                                                alvk_command_id *command);
 alvk_status aip_runtime_generation_result(aip_profiler *p, alvk_patch_handle handle,
                                           alvk_generation_id id, alvk_generation_result *out,
                                           alvk_relocation_result *relocations, uint32_t capacity);

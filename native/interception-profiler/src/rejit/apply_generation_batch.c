@@ -1,0 +1,60 @@
+/* The worker's side of a generation batch: the batch runner over staged generations. */
+#include "rejit/apply_generation_batch.h"
+
+#include "rejit/apply_batch.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+aip_generation_batch *aip_generation_batch_create(uint32_t count)
+{
+    aip_generation_batch *b = malloc(sizeof *b + (size_t)count * sizeof b->entries[0]);
+    if (b != NULL) {
+        memset(b, 0, sizeof *b + (size_t)count * sizeof b->entries[0]);
+        b->count = count;
+    }
+    return b;
+}
+
+void aip_generation_batch_free(aip_generation_batch *b)
+{
+    if (b == NULL)
+        return;
+    for (uint32_t i = 0; i < b->count; ++i)
+        free(b->entries[i]);
+    free(b);
+}
+
+static void generation_entry(const void *batch, uint32_t i, aip_batch_entry *out)
+{
+    const aip_staged_generation *s = ((const aip_generation_batch *)batch)->entries[i];
+    out->index = s->index;
+    out->generation = s->id;
+    out->added_owner = s->added_owner ? s->g.owner : 0;
+    out->queued_ns = s->queued_ns;
+}
+
+static alvk_status generation_prepare(const aip_apply_env *env, const void *batch, uint32_t i,
+                                      const aip_patch *before, aip_refusal *why,
+                                      aip_rejit_applied *a, aip_held_publish *held)
+{
+    aip_staged_generation *s = ((const aip_generation_batch *)batch)->entries[i];
+    return aip_apply_generation_held(env, s, before, why, a, held);
+}
+
+static const aip_batch_kind generations = {generation_entry, generation_prepare};
+
+alvk_status aip_apply_generation_batch(void *payload, void *context)
+{
+    aip_generation_batch *b = *(aip_generation_batch **)payload;
+    alvk_status status = aip_batch_run(context, &generations, b, b->count, b->command);
+    aip_generation_batch_free(b);
+    return status;
+}
+
+void aip_discard_generation_batch(void *payload, void *context)
+{
+    aip_generation_batch *b = *(aip_generation_batch **)payload;
+    aip_batch_discard(context, &generations, b, b->count, b->command);
+    aip_generation_batch_free(b);
+}

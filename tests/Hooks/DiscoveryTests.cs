@@ -1,0 +1,144 @@
+using System.Reflection;
+using AlvorKit.Interception;
+using AlvorKit.Interception.Hooks;
+using Xunit;
+
+namespace AlvorKit.Hooks.Tests;
+
+#pragma warning disable IDE0060, CA1707 // hook parameters are bound by name, not used
+
+[Patch(typeof(Enemy), nameof(Enemy.Damage))]
+[Patch(typeof(Enemy), nameof(Enemy.Overloaded), typeof(string))]
+[PatchPriority(HookPriority.High)]
+[PatchAfter("other mod")]
+internal static class ClassLevelPatch
+{
+    public static void Prefix()
+    {
+    }
+
+    [PatchPostfix]
+    [PatchPriority(HookPriority.Low)]
+    public static void AfterIt()
+    {
+    }
+
+    [Patch(typeof(Enemy), nameof(Enemy.Tick))]
+    [PatchFinalizer]
+    [PatchBefore("x")]
+    private static void OnlyOnTick()
+    {
+    }
+
+    public static void NotAHook()
+    {
+    }
+}
+
+internal static class PropertyAndConstructorPatch
+{
+    [Patch(typeof(Enemy), nameof(Enemy.Level), Kind = PatchMethodKind.Setter)]
+    public static void Prefix(int value)
+    {
+    }
+
+    [Patch(typeof(Spawner), ".ctor", Kind = PatchMethodKind.Constructor)]
+    [PatchPrefix]
+    public static void BeforeConstruction(int count)
+    {
+    }
+
+    [Patch(typeof(Box<int>), "Get")]
+    public static void Postfix(object __result)
+    {
+    }
+}
+
+[Patch(typeof(Enemy), nameof(Enemy.Overloaded))]
+internal static class AmbiguousPatch
+{
+    public static void Prefix()
+    {
+    }
+}
+
+[Patch(typeof(Enemy), "Missing")]
+internal static class MissingPatch
+{
+    public static void Prefix()
+    {
+    }
+}
+
+[Patch(typeof(Enemy), nameof(Enemy.Damage))]
+internal static class HooklessPatch
+{
+    public static void Helper()
+    {
+    }
+}
+
+/// <summary>Patch classes: hooks by attribute or name, targets on the class or the method, ordering attributes.</summary>
+public sealed class DiscoveryTests
+{
+    [Fact]
+    public void ClassTargetsGetTheClassHooksAndAMethodTargetItsHookAlone()
+    {
+        IReadOnlyList<DiscoveredSet> sets = PatchDiscovery.Discover(typeof(ClassLevelPatch));
+
+        Assert.Equal(["Damage", "Overloaded", "Tick"], sets.Select(s => s.Target.Name));
+        Assert.Equal(typeof(string), sets[1].Target.GetParameters()[0].ParameterType);
+        DiscoveredSet damage = sets[0];
+        Assert.Equal(["Prefix"], damage.Prefixes.Select(h => h.Method.Name));
+        Assert.Equal(["AfterIt"], damage.Postfixes.Select(h => h.Method.Name));
+        Assert.Empty(damage.Finalizers);
+        Assert.Equal(HookPriority.High, damage.Prefixes[0].Priority);   // the class's
+        Assert.Equal(HookPriority.Low, damage.Postfixes[0].Priority);   // the method's wins
+        Assert.Equal(["other mod"], damage.Prefixes[0].After);
+        DiscoveredSet tick = sets[2];
+        Assert.Empty(tick.Prefixes);
+        Assert.Equal(["OnlyOnTick"], tick.Finalizers.Select(h => h.Method.Name));
+        Assert.Equal(["x"], tick.Finalizers[0].Before);
+        Assert.Equal(typeof(ClassLevelPatch), tick.PatchClass);
+    }
+
+    [Fact]
+    public void PropertiesConstructorsAndConstructedGenericsResolve()
+    {
+        IReadOnlyList<DiscoveredSet> sets = PatchDiscovery.Discover(typeof(PropertyAndConstructorPatch));
+
+        Assert.Equal(typeof(Enemy).GetProperty(nameof(Enemy.Level))!.SetMethod, sets[0].Target);
+        Assert.IsType<ConstructorInfo>(sets[1].Target, exactMatch: false);
+        Assert.Equal(typeof(Spawner), sets[1].Target.DeclaringType);
+        // Box<int>.Get is hooked as its definition: one woven body for every instantiation.
+        Assert.Equal(typeof(Box<>), sets[2].Target.DeclaringType);
+    }
+
+    [Fact]
+    public void AmbiguousMissingAndHooklessClassesAreRefused()
+    {
+        HookBindingException ambiguous = Assert.Throws<HookBindingException>(() => PatchDiscovery.Discover(typeof(AmbiguousPatch)));
+        Assert.Equal(HookBindingKind.TargetAmbiguous, ambiguous.Kind);
+        Assert.Contains("which has 2 overloads; give the argument types", ambiguous.Message, StringComparison.Ordinal);
+        Assert.Contains("Enemy.Overloaded(string)", ambiguous.Message, StringComparison.Ordinal);
+
+        HookBindingException missing = Assert.Throws<HookBindingException>(() => PatchDiscovery.Discover(typeof(MissingPatch)));
+        Assert.Equal(HookBindingKind.TargetNotFound, missing.Kind);
+        Assert.Contains("method Enemy.Missing", missing.Message, StringComparison.Ordinal);
+
+        HookBindingException hookless = Assert.Throws<HookBindingException>(() => PatchDiscovery.Discover(typeof(HooklessPatch)));
+        Assert.Equal(HookBindingKind.NoHooks, hookless.Kind);
+        Assert.Contains("has no hooks", hookless.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void AnAssemblysPatchClassesAreTheOnesWithPatchAttributes()
+    {
+        IReadOnlyList<Type> classes = PatchDiscovery.PatchClasses(typeof(DiscoveryTests).Assembly);
+
+        Assert.Contains(typeof(ClassLevelPatch), classes);
+        Assert.Contains(typeof(PropertyAndConstructorPatch), classes);
+        Assert.Contains(typeof(HooklessPatch), classes);
+        Assert.DoesNotContain(typeof(Hooks), classes);
+    }
+}

@@ -1,0 +1,53 @@
+namespace AlvorKit.Proofs.Reports;
+
+/// <summary>ABI 3.6 (a): a host target's generation calls a public static method of the mod
+/// (AlvorKit.Proofs.GameMod, which the host does not reference) through an ASSEMBLY_REF
+/// relocation parenting the TypeRef of the MemberRef. Whether the host had an AssemblyRef to the
+/// mod before; the mod's module_id (alvk_module_identify); the generation applied and removed;
+/// a generation naming a module_id no module has, refused on the worker.</summary>
+public sealed record Abi36AssemblyRefReport(
+    bool HostReferencedModBefore,
+    string Identify,
+    bool ModuleIdNonZero,
+    int Original,
+    GenerationStep<int> Applied,
+    RemoveStep<int> Remove,
+    GenerationStep<int> UnknownModule);
+
+/// <summary>One alvk_generation_submit_batch call: its result, each generation's status, handle and
+/// ID, alvk_last_command right after it, and (when queued) alvk_command_wait's status and the
+/// command's result.</summary>
+public sealed record Abi36BatchCall(
+    string Returned,
+    IReadOnlyList<string> Statuses,
+    IReadOnlyList<ulong> Handles,
+    IReadOnlyList<ulong> Ids,
+    ulong LastCommand,
+    string? Wait,
+    string? CommandResult);
+
+/// <summary>One batch of generations on the three targets: the call, the targets polled for
+/// their expected values, and every generation's settled result.</summary>
+public sealed record Abi36BatchStep(
+    Abi36BatchCall Call,
+    IReadOnlyList<Polled<int>> Values,
+    IReadOnlyList<GenerationResultReport> Results);
+
+/// <summary>ABI 3.6 (b): a first batch of three new patches; a second batch of the same owner
+/// replacing all three (joins); a third whose second generation names a member the mod lacks
+/// (refused on the worker: nothing published); bad input to the export (each refused at the
+/// call, with the targets' values and telemetry unchanged); then each removal.</summary>
+public sealed record Abi36BatchReport(
+    IReadOnlyList<int> Originals,
+    Abi36BatchStep First,
+    Abi36BatchStep Joined,
+    Abi36BatchStep BadMember,
+    IReadOnlyList<Polled<int>> SteadyAfterBadMember,
+    IReadOnlyDictionary<string, Abi36BatchCall> BadInput,
+    IReadOnlyList<Polled<int>> SteadyAfterBadInput,
+    IReadOnlyList<TelemetryReport> TelemetryBeforeBadInput,
+    IReadOnlyList<TelemetryReport> TelemetryAfterBadInput,
+    IReadOnlyList<RemoveStep<int>> Removes);
+
+/// <summary>The "abi36" mode.</summary>
+public sealed record Abi36Report(Abi36AssemblyRefReport AssemblyRef, Abi36BatchReport Batch);
