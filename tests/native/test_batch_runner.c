@@ -1,0 +1,316 @@
+/* The worker's batch runner (rejit/apply_batch.c, aip_batch_run), which runs install batches
+ * and (ABI 3.6) generation batches, over a real RejitState and a fake runtime, with entries
+ * whose preparation the test decides: all prepared -> every body published and ONE ReJIT
+ * request naming every target; one refused -> nothing published, no request, that entry's own
+ * status and failing index, the others ALVK_E_BATCH_ABORTED, new patches REJECTED, a joined
+ * patch keeping its body and owners; the request refused -> every previous body back. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "rejit/apply_batch.h"
+#include "rejit/rejit_batch.h"
+#include "rejit/rejit_events.h"
+#include "rejit/rejit_generations.h"
+#include "rejit/rejit_owners.h"
+
+enum { N = 3, MODULE = 0x7300, TOKEN = 0x06000400, OWNER = 0x3601 };
+static const alvk_mvid k_mvid = {{6, 3, 2, 1, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}};
+static const uint8_t k_body[] = {0x0A, 0x2A}; /* tiny: ret */
+
+/* ---- the fake runtime: records the ReJIT requests ------------------------------------------ */
+
+typedef struct fake {
+    ICorProfilerInfo15 info;
+    uint32_t with_inliners, plain;
+    uint32_t count;
+    ModuleID modules[16];
+    mdMethodDef methods[16];
+    HRESULT answer;
+} fake;
+
+static fake F;
+static ICorProfilerInfo15Vtbl vtbl;
+
+static void record(ULONG count, const ModuleID *modules, const mdMethodDef *methods)
+{
+    F.count = count;
+    for (ULONG i = 0; i < count && i < 16; ++i) {
+        F.modules[i] = modules[i];
+        F.methods[i] = methods[i];
+    }
+}
+
+static HRESULT STDMETHODCALLTYPE with_inliners(ICorProfilerInfo15 *This, DWORD flags, ULONG count,
+                                               ModuleID *modules, mdMethodDef *methods)
+{
+    (void)This;
+    assert_int_equal(flags, COR_PRF_REJIT_BLOCK_INLINING);
+    F.with_inliners++;
+    record(count, modules, methods);
+    return F.answer;
+}
+
+static HRESULT STDMETHODCALLTYPE plain(ICorProfilerInfo15 *This, ULONG count, ModuleID *modules,
+                                       mdMethodDef *methods)
+{
+    (void)This;
+    F.plain++;
+    record(count, modules, methods);
+    return F.answer;
+}
+
+/* ---- the world: RejitState, the env, a batch of entries --------------------------------- */
+
+static aip_rejit_state st;
+static aip_module_catalog catalog;
+static aip_apply_scratch scratch;
+static aip_apply_env env;
+
+typedef struct test_batch {
+    uint32_t count;
+    aip_rejit_accepted accepted[N];
+    uint64_t queued_ns;
+    uint32_t fail_at;    /* the entry whose preparation is refused (N: none) */
+    uint32_t prepared;   /* preparations run */
+    uint32_t flags[N];   /* each entry's patch flags, as its held publish says */
+} test_batch;
+
+static void entry(const void *batch, uint32_t i, aip_batch_entry *out)
+{
+    const test_batch *b = batch;
+    out->index = b->accepted[i].index;
+    out->generation = b->accepted[i].generation;
+    out->added_owner = b->accepted[i].added_owner ? OWNER : 0;
+    out->queued_ns = b->queued_ns;
+}
+
+/* As aip_apply_generation_held ends: the body held back for the batch's one publish, or a
+ * refusal with its failing index. */
+static alvk_status prepare(const aip_apply_env *e, const void *batch, uint32_t i,
+                           const aip_patch *before, aip_refusal *why, aip_rejit_applied *a,
+                           aip_held_publish *held)
+{
+    (void)e, (void)before;
+    test_batch *b = (test_batch *)(uintptr_t)batch;
+    b->prepared++;
+    if (i == b->fail_at) {
+        why->failing = 2;
+        return ALVK_E_MEMBER_NOT_FOUND;
+    }
+    aip_prepared_rejit *p =
+        aip_prepared_create(b->accepted[i].generation, k_body, sizeof k_body, NULL, 0);
+    assert_non_null(p);
+    aip_held_publish h = {p, b->accepted[i].generation, MODULE, TOKEN + i, b->flags[i]};
+    *held = h;
+    a->owner_body = OWNER;
+    return ALVK_OK;
+}
+
+static const aip_batch_kind kind = {entry, prepare};
+
+static int teardown(void **state)
+{
+    (void)state;
+    if (st.chunks != NULL)
+        aip_rejit_destroy(&st);
+    return 0;
+}
+
+static void world(void)
+{
+    teardown(NULL);
+    memset(&F, 0, sizeof F);
+    vtbl.RequestReJITWithInliners = with_inliners;
+    vtbl.RequestReJIT = plain;
+    F.info.lpVtbl = &vtbl;
+    assert_int_equal(aip_rejit_init(&st, ALVK_MIN_PATCH_CAPACITY), 0);
+    memset(&env, 0, sizeof env);
+    env.info = &F.info;
+    env.rejit = &st;
+    env.catalog = &catalog;
+    env.scratch = &scratch;
+    aip_apply_scratch_claim(&scratch);
+}
+
+/* Target 0 with a live patch of OWNER whose generation is in force; targets 1 and 2 new. The
+ * batch's generations accepted in RejitState as alvk_generation_submit_batch accepts them. */
+static alvk_generation_id accept(test_batch *b, uint32_t fail_at)
+{
+    memset(b, 0, sizeof *b);
+    b->count = N;
+    b->fail_at = fail_at;
+    aip_rejit_request first = {AIP_REQUEST_GENERATION, &k_mvid, MODULE, 3, TOKEN, 0, 0, OWNER, 0};
+    aip_rejit_accepted a;
+    assert_int_equal(aip_rejit_accept(&st, &first, &a), ALVK_OK);
+    aip_rejit_set_target(&st, a.index, MODULE, 3);
+    aip_request_mark mark;
+    memset(&mark, 0, sizeof mark);
+    mark.index = a.index;
+    mark.id = a.generation;
+    aip_prepared_release(aip_rejit_publish(
+        &st, a.index, aip_prepared_create(a.generation, k_body, sizeof k_body, NULL, 0)));
+    aip_rejit_mark_requested(&st, &mark, 1, aip_monotonic_ns());
+    aip_rejit_finish_command(&st, a.index, a.command, ALVK_PATCH_ACTIVE, ALVK_OK,
+                             aip_monotonic_ns());
+    aip_rejit_request r[N];
+    alvk_status statuses[N];
+    for (uint32_t i = 0; i < N; ++i) {
+        aip_rejit_request g = {AIP_REQUEST_GENERATION, &k_mvid, MODULE, 3, TOKEN + i, 0, 0, OWNER,
+                               i == 0 ? a.generation : 0};
+        r[i] = g;
+    }
+    assert_int_equal(aip_rejit_accept_batch(&st, r, N, b->accepted, statuses), ALVK_OK);
+    for (uint32_t i = 1; i < N; ++i) /* the worker sets a new patch's target as it resolves it */
+        aip_rejit_set_target(&st, b->accepted[i].index, MODULE, 3);
+    b->queued_ns = aip_monotonic_ns();
+    return a.generation;
+}
+
+static aip_generation_record record_of(const test_batch *b, uint32_t i)
+{
+    static aip_generation_record r;
+    assert_int_equal(
+        aip_rejit_generation_lookup(&st, b->accepted[i].handle, b->accepted[i].generation, &r),
+        ALVK_OK);
+    return r;
+}
+
+static alvk_status command_result(alvk_command_id command)
+{
+    alvk_status result = ALVK_E_INTERNAL;
+    assert_int_equal(aip_rejit_wait_command(&st, command, 1000000, &result), ALVK_OK);
+    return result;
+}
+
+static void all_prepared_publish_all_with_one_request(void **state)
+{
+    (void)state;
+    world();
+    test_batch b;
+    accept(&b, N);
+    alvk_command_id command = b.accepted[0].command;
+    assert_int_equal(aip_batch_run(&env, &kind, &b, N, command), ALVK_OK);
+    assert_int_equal(b.prepared, N);
+    /* One request, naming every target. */
+    assert_int_equal(F.with_inliners, 1);
+    assert_int_equal(F.plain, 0);
+    assert_int_equal(F.count, N);
+    for (uint32_t i = 0; i < N; ++i) {
+        assert_int_equal(F.modules[i], MODULE);
+        assert_int_equal(F.methods[i], TOKEN + i);
+        aip_patch p;
+        aip_rejit_copy(&st, b.accepted[i].index, &p);
+        assert_int_equal(p.state, ALVK_PATCH_ACTIVE);
+        assert_int_equal(p.current_generation, b.accepted[i].generation);
+        assert_int_equal(record_of(&b, i).result.state, ALVK_GENERATION_REQUESTED);
+        /* What GetReJITParameters will hand the runtime is the batch's body. */
+        aip_prepared_rejit *body = aip_rejit_acquire_for(&st, MODULE, TOKEN + i);
+        assert_non_null(body);
+        assert_int_equal(body->generation, b.accepted[i].generation);
+        aip_prepared_release(body);
+    }
+    assert_int_equal(command_result(command), ALVK_OK);
+}
+
+static void one_refusal_publishes_nothing(void **state)
+{
+    (void)state;
+    world();
+    test_batch b;
+    alvk_generation_id in_force = accept(&b, 1);
+    alvk_command_id command = b.accepted[0].command;
+    assert_int_equal(aip_batch_run(&env, &kind, &b, N, command), ALVK_E_MEMBER_NOT_FOUND);
+    assert_int_equal(b.prepared, 2); /* the first refusal stops the preparations */
+    assert_int_equal(F.with_inliners + F.plain, 0);
+    for (uint32_t i = 0; i < N; ++i) {
+        aip_generation_record r = record_of(&b, i);
+        assert_int_equal(r.result.state, ALVK_GENERATION_REJECTED);
+        assert_int_equal(r.result.status, i == 1 ? ALVK_E_MEMBER_NOT_FOUND : ALVK_E_BATCH_ABORTED);
+        if (i == 1)
+            assert_int_equal(r.result.failing_index, 2);
+    }
+    /* The joined patch keeps its body, generation and owner; the new ones end as refused
+     * installs do, their owner taken out. */
+    aip_patch joined;
+    aip_rejit_copy(&st, b.accepted[0].index, &joined);
+    assert_int_equal(joined.state, ALVK_PATCH_ACTIVE);
+    assert_int_equal(joined.current_generation, in_force);
+    assert_true(aip_rejit_has_owner(&st, b.accepted[0].index, OWNER));
+    aip_prepared_rejit *body = aip_rejit_acquire_for(&st, MODULE, TOKEN);
+    assert_non_null(body);
+    assert_int_equal(body->generation, in_force);
+    aip_prepared_release(body);
+    for (uint32_t i = 1; i < N; ++i) {
+        aip_patch p;
+        aip_rejit_copy(&st, b.accepted[i].index, &p);
+        assert_int_equal(p.state, ALVK_PATCH_REJECTED);
+        assert_int_equal(p.owner_count, 0);
+        assert_null(aip_rejit_acquire_for(&st, MODULE, TOKEN + i));
+    }
+    assert_int_equal(command_result(command), ALVK_E_MEMBER_NOT_FOUND);
+}
+
+static void a_refused_request_restores_every_previous_body(void **state)
+{
+    (void)state;
+    world();
+    F.answer = E_FAIL;
+    test_batch b;
+    alvk_generation_id in_force = accept(&b, N);
+    alvk_command_id command = b.accepted[0].command;
+    assert_int_equal(aip_batch_run(&env, &kind, &b, N, command), ALVK_E_REJIT_FAILED);
+    assert_int_equal(F.with_inliners, 1);
+    aip_patch joined;
+    aip_rejit_copy(&st, b.accepted[0].index, &joined);
+    assert_int_equal(joined.current_generation, in_force);
+    aip_prepared_rejit *body = aip_rejit_acquire_for(&st, MODULE, TOKEN);
+    assert_non_null(body);
+    assert_int_equal(body->generation, in_force);
+    aip_prepared_release(body);
+    for (uint32_t i = 1; i < N; ++i)
+        assert_null(aip_rejit_acquire_for(&st, MODULE, TOKEN + i));
+    assert_int_equal(command_result(command), ALVK_E_REJIT_FAILED);
+}
+
+/* The fallback flag on every patch: one RequestReJIT with the targets and the callers the
+ * profiler saw inline them. */
+static aip_inliner_map inliners;
+
+static void the_fallback_batch_is_one_plain_request(void **state)
+{
+    (void)state;
+    world();
+    memset(&inliners, 0, sizeof inliners);
+    assert_int_equal(aip_inliner_map_init(&inliners), 0);
+    aip_method_key callee = {MODULE, TOKEN + 1}, caller = {MODULE, 0x06000999u};
+    assert_int_equal(aip_inliner_map_add(&inliners, callee, caller), 1);
+    env.inliners = &inliners;
+    test_batch b;
+    accept(&b, N);
+    for (uint32_t i = 0; i < N; ++i)
+        b.flags[i] = ALVK_INSTALL_INLINER_FALLBACK;
+    assert_int_equal(aip_batch_run(&env, &kind, &b, N, b.accepted[0].command), ALVK_OK);
+    assert_int_equal(F.plain, 1);
+    assert_int_equal(F.with_inliners, 0);
+    assert_int_equal(F.count, N + 1);
+    assert_int_equal(F.methods[0], TOKEN);
+    assert_int_equal(F.methods[1], TOKEN + 1);
+    assert_int_equal(F.methods[2], 0x06000999u); /* target 1's caller, after it */
+    assert_int_equal(F.methods[3], TOKEN + 2);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(all_prepared_publish_all_with_one_request),
+        cmocka_unit_test(one_refusal_publishes_nothing),
+        cmocka_unit_test(a_refused_request_restores_every_previous_body),
+        cmocka_unit_test(the_fallback_batch_is_one_plain_request),
+    };
+    return cmocka_run_group_tests(tests, NULL, teardown);
+}
