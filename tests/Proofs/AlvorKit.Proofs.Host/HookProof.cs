@@ -156,6 +156,10 @@ public static class HookProof
         MethodInfo small = typeof(HookInlining).GetMethod(nameof(HookInlining.Small))!;
         WovenPatch patch = interceptor.Hook(small, postfix: postfix, owner: new PatchOwner("inlining"));
         steps.Poll("inlining.hooked", () => HookInlining.HotCaller(7), 515);
+        // The woven body is held by the interceptor's internal hook owner: its telemetry counts
+        // the callers re-JITted with Small (HotCaller, which inlined it).
+        Patch? held = interceptor.Patches.FirstOrDefault(p => p.Target == small);
+        steps.Count("inlining.inlinersRejitted", held?.ReadTelemetry().InlinersReJITted ?? -1);
         patch.Remove();
         steps.Poll("inlining.removed", () => HookInlining.HotCaller(7), 15);
     }

@@ -133,6 +133,8 @@ public sealed class HookProofs
         Assert.Equal(15, Value(r, "inlining.before"));
         Assert.Equal(515, Value(r, "inlining.hooked"));
         Assert.Equal("1 calls", Step(r, "inlining.hooked").Text);
+        // HotCaller had inlined Small: the hook's ReJIT re-JITted it too.
+        Assert.True(Value(r, "inlining.inlinersRejitted") >= 1, $"inliners re-JITted: {Value(r, "inlining.inlinersRejitted")}");
         Assert.Equal(15, Value(r, "inlining.removed"));
         Assert.Equal("1 calls", Step(r, "inlining.removed").Text);
     }
