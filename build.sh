@@ -186,8 +186,9 @@ sanitized_proofs() {
 # command identity, concurrency (the native queue and the managed per-target gates), bad input,
 # both dispatch paths (the direct call reads the replacement's metadata and emits references),
 # the patch table at scale (batches, growth, the bound) and sampled allocation profiling (its
-# correctness; SampledCostProofs, timing and resident memory, stay out).
-SANITIZED_PROOFS="FullyQualifiedName~PatchDispatchProofs|FullyQualifiedName~InterceptionDispatchProofs|FullyQualifiedName~HotReloadProofs|FullyQualifiedName~HotReloadCoreProofs|FullyQualifiedName~GenerationProofs|FullyQualifiedName~GenerationAbi33Proofs|FullyQualifiedName~GenerationRefusalProofs|FullyQualifiedName~InterceptionApiProofs|FullyQualifiedName~InterceptionConcurrencyProofs|FullyQualifiedName~CommandProofs|FullyQualifiedName~PatchStressProofs|FullyQualifiedName~PatchBadInputProofs|FullyQualifiedName~ModuleCopyProofs|FullyQualifiedName~MemoryProofs|FullyQualifiedName~QueueFullProofs|FullyQualifiedName~RecyclingProofs|FullyQualifiedName~ExitProofs|FullyQualifiedName~MixedStressProofs|FullyQualifiedName~SubmitStormProofs|FullyQualifiedName~ReadyToRunProofs|FullyQualifiedName~ScaleProofs|FullyQualifiedName~SampledCaptureProofs|FullyQualifiedName~GenerationAbi36Proofs|FullyQualifiedName~OriginalPlanProofs"
+# correctness; SampledCostProofs, timing and resident memory, stay out) and woven hooks
+# (HookProofs: the AssemblyRef relocation and batch submits).
+SANITIZED_PROOFS="FullyQualifiedName~PatchDispatchProofs|FullyQualifiedName~InterceptionDispatchProofs|FullyQualifiedName~HotReloadProofs|FullyQualifiedName~HotReloadCoreProofs|FullyQualifiedName~GenerationProofs|FullyQualifiedName~GenerationAbi33Proofs|FullyQualifiedName~GenerationRefusalProofs|FullyQualifiedName~InterceptionApiProofs|FullyQualifiedName~InterceptionConcurrencyProofs|FullyQualifiedName~CommandProofs|FullyQualifiedName~PatchStressProofs|FullyQualifiedName~PatchBadInputProofs|FullyQualifiedName~ModuleCopyProofs|FullyQualifiedName~MemoryProofs|FullyQualifiedName~QueueFullProofs|FullyQualifiedName~RecyclingProofs|FullyQualifiedName~ExitProofs|FullyQualifiedName~MixedStressProofs|FullyQualifiedName~SubmitStormProofs|FullyQualifiedName~ReadyToRunProofs|FullyQualifiedName~ScaleProofs|FullyQualifiedName~SampledCaptureProofs|FullyQualifiedName~GenerationAbi36Proofs|FullyQualifiedName~OriginalPlanProofs|FullyQualifiedName~HookProofs"
 
 stress() {
   # The full mixed stress (8 threads x 10,000 commands on 50 targets while 2 threads call
@@ -297,7 +298,11 @@ bench() {
   (cd build/bench && MODULES=PatchBenchmark profiled \
     dotnet "$ROOT/tools/PatchBenchmark/bin/Release/net10.0/PatchBenchmark.dll" calls) |
     grep -E '^\||^BenchmarkDotNet|^(AMD|Intel)|^  \[Host\]'
-  step "scale and memory: an inert profiled process against an unprofiled one, 1,000 targets in one batch"
+  step "woven hooks: a call through an empty prefix + postfix against the original (BenchmarkDotNet)"
+  (cd build/bench && MODULES=PatchBenchmark profiled \
+    dotnet "$ROOT/tools/PatchBenchmark/bin/Release/net10.0/PatchBenchmark.dll" hooks) |
+    grep -E '^\||^BenchmarkDotNet|^(AMD|Intel)|^  \[Host\]'
+  step "scale and memory: an inert profiled process against an unprofiled one, 1,000 targets in one batch, PatchAll over 100"
   dotnet build tools/ScaleBenchmark/ScaleBenchmark.csproj -c Release -v quiet -nologo
   dotnet tools/ScaleBenchmark/bin/Release/net10.0/ScaleBenchmark.dll "$ALVK_NATIVE_LIBRARY" "${PAIRS:-9}"
   step "allocation capture benchmark"

@@ -22,7 +22,7 @@ internal enum DemoMode
 internal sealed record DemoOptions(DemoMode Mode, int? Frames, int TickMs, bool Json, string? DropFolder)
 {
     public const string Usage =
-        "usage: LiveDemo [--frames N (at least 12)] [--tick-ms M] [--json]\n" +
+        "usage: LiveDemo [--frames N (at least 16)] [--tick-ms M] [--json]\n" +
         "       LiveDemo --reload <dropFolder> [--frames N] [--tick-ms M]\n" +
         "       LiveDemo --loop-only [--frames N] [--tick-ms M]";
 
@@ -66,7 +66,7 @@ internal sealed record DemoOptions(DemoMode Mode, int? Frames, int TickMs, bool 
             return null; // one mode at a time
         if (drop is not null || loopOnly)
             return json ? null : new DemoOptions(loopOnly ? DemoMode.LoopOnly : DemoMode.Reload, frames, tickMs, false, drop);
-        // The script has six stages of frames / 6 frames each, at least two.
-        return frames is null or >= 12 ? new DemoOptions(DemoMode.Scripted, frames ?? ScriptedFrames, tickMs, json, null) : null;
+        // The script has eight stages of frames / 8 frames each, at least two.
+        return frames is null or >= 16 ? new DemoOptions(DemoMode.Scripted, frames ?? ScriptedFrames, tickMs, json, null) : null;
     }
 }

@@ -6,12 +6,12 @@ using AlvorKit.Interception;
 namespace LiveDemo;
 
 /// <summary>One scripted dev-console command and what the game should show once it finished.</summary>
-internal sealed record Step(string Name, string ExpectedMovement, string ExpectedScoring);
+internal sealed record Step(string Name, string ExpectedMovement, string ExpectedScoring, string ExpectedBonus = "original");
 
 /// <summary>
 /// A developer at the console of the running game: it patches the game's methods through
 /// AlvorKit.Interception's Task-returning commands (InstallAsync, ReplaceAsync, ApplyAsync,
-/// RemoveAsync) while the loop keeps ticking, one command at a time, each after the game showed
+/// HookAsync, RemoveAsync) while the loop keeps ticking, one command at a time, each after the game showed
 /// the previous one for a while. No thread waits for the profiler: a frame is never stalled.
 /// </summary>
 internal sealed class DevConsole(Interceptor interceptor, Action<string> print)
@@ -25,6 +25,8 @@ internal sealed class DevConsole(Interceptor interceptor, Action<string> print)
         new("apply a plan to Scoring.PointsFor: Math.Max(inGoal, 1) * 100", "hop", "bonus"),
         new("remove the World.Update patch", "original", "bonus"),
         new("remove the Scoring.PointsFor patch", "original", "original"),
+        new("hook Streak.Bonus: postfix Streak.TimesTen (the original still counts the streak)", "original", "original", "x10"),
+        new("remove the Streak.Bonus hook", "original", "original"),
     ];
 
     // Even: no command in flight; odd: one is. Stage = completed commands = _version / 2.
@@ -41,6 +43,7 @@ internal sealed class DevConsole(Interceptor interceptor, Action<string> print)
     {
         await using var owner = new PatchOwner("dev console");
         Patch? movement = null, scoring = null;
+        WovenPatch? streak = null;
         MethodInfo update = typeof(World).GetMethod(nameof(World.Update))!;
         MethodInfo pointsFor = typeof(Scoring).GetMethod(nameof(Scoring.PointsFor))!;
         try
@@ -63,6 +66,13 @@ internal sealed class DevConsole(Interceptor interceptor, Action<string> print)
             await waitFrames(phaseFrames);
             Telemetry("movement", movement!);
             Telemetry("scoring", scoring!);
+            // A woven patch: the original Streak.Bonus runs, then the postfix changes its result.
+            await Command(6, async () => streak = await interceptor.HookAsync(typeof(Streak).GetMethod(nameof(Streak.Bonus))!,
+                postfix: typeof(Streak).GetMethod(nameof(Streak.TimesTen))!, owner: owner));
+            await waitFrames(phaseFrames);
+            Woven(streak!);
+            await Command(7, () => streak!.RemoveAsync());
+            await waitFrames(phaseFrames);
         }
         catch (Exception e) when (e is InterceptionException or InvalidOperationException)
         {
@@ -101,8 +111,16 @@ internal sealed class DevConsole(Interceptor interceptor, Action<string> print)
             Interlocked.Increment(ref _version);
         }
         print($"       >> [dev console] done in {clock.Elapsed.TotalMilliseconds:0.0} ms; from the next frame: " +
-              $"movement {step.ExpectedMovement}, scoring {step.ExpectedScoring}");
+              $"movement {step.ExpectedMovement}, scoring {step.ExpectedScoring}, bonus {step.ExpectedBonus}");
         Events.Add(new { command = step.Name, stage = index, elapsedMs = clock.Elapsed.TotalMilliseconds });
+    }
+
+    private void Woven(WovenPatch patch)
+    {
+        string composition = patch.DescribeComposition();
+        foreach (string line in composition.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries))
+            print($"       >> [woven] {line}");
+        Events.Add(new { woven = "streak", installed = patch.IsInstalled, composition });
     }
 
     private void Telemetry(string name, Patch patch)

@@ -29,8 +29,7 @@ internal static class FreeLoop
             while (!stop.IsCancellationRequested && (options.Frames is null || frame < options.Frames))
             {
                 frame++;
-                (string movement, string scoring, int points, string rule) = game.Tick();
-                print(Game.Line(frame, game.World, points, movement, scoring, rule));
+                print(Game.Line(frame, game.World, game.Tick()));
                 long due = (long)frame * options.TickMs - clock.ElapsedMilliseconds;
                 if (due > 0)
                     stop.Token.WaitHandle.WaitOne((int)due);

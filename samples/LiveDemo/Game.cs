@@ -26,6 +26,12 @@ public sealed class World
 
     public int Score { get; set; }
 
+    /// <summary>Frames in a row with a runner in the goal zone (Streak.Bonus counts them).</summary>
+    public int Streak { get; set; }
+
+    /// <summary>The streak bonus points so far.</summary>
+    public int BonusScore { get; set; }
+
     /// <summary>One tick of movement. The original rule: every runner runs forward by its speed.</summary>
     public void Update()
     {
@@ -75,8 +81,14 @@ public static class Mods
     }
 }
 
-/// <summary>What one frame showed: the behaviour read from the runners' moves and the points.</summary>
-public sealed record FrameRecord(int Frame, int Stage, bool Clean, string Movement, string Scoring, int Points, int Score);
+/// <summary>What one frame showed: the behaviour read from the runners' moves, the points, and
+/// the streak bonus (its rule, the points, and whether the original's streak count ran).</summary>
+public sealed record FrameRecord(int Frame, int Stage, bool Clean, string Movement, string Scoring, int Points, int Score,
+    string Bonus, int BonusPoints, bool StreakCounted);
+
+/// <summary>One tick's result: the rules the frame showed and what they gave.</summary>
+public sealed record FrameView(string Movement, string Scoring, int Points, string Rule, string Bonus, int BonusPoints,
+    bool StreakCounted);
 
 /// <summary>The game loop: a fixed tick, one printed line per frame.</summary>
 public sealed class Game(World world)
@@ -88,9 +100,9 @@ public sealed class Game(World world)
     /// <summary>One frame. It is its own method, called every frame, on purpose: a patch takes
     /// effect when a method is next called, so a method that runs for the whole session (the loop
     /// in Run) would never pick up the re-JITted code of a callee it had inlined. Tick is called
-    /// again each frame, and the profiler re-JITs it when it inlined Update, PointsFor or Rule.</summary>
+    /// again each frame, and the profiler re-JITs it when it inlined Update, PointsFor, Rule or Bonus.</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
-    public (string Movement, string Scoring, int Points, string Rule) Tick()
+    public FrameView Tick()
     {
         for (int i = 0; i < _before.Length; i++)
             _before[i] = World.Entities[i].Position;
@@ -98,8 +110,16 @@ public sealed class Game(World world)
         int inGoal = World.InGoal();
         int points = Scoring.PointsFor(inGoal);
         World.Score += points;
-        return (ClassifyMovement(), points == inGoal ? "original" : points == Math.Max(inGoal, 1) * 100 ? "bonus" : "other",
-            points, Scoring.Rule());
+        // The streak: the original's count must advance as its rule says whatever a hook does
+        // to the bonus it returns (x10: the dev console's postfix, ten times the streak plus one).
+        int streakBefore = World.Streak;
+        int bonus = Streak.Bonus(World, inGoal);
+        World.BonusScore += bonus;
+        bool counted = World.Streak == (inGoal > 0 ? streakBefore + 1 : 0);
+        string bonusRule = bonus == World.Streak ? "original" : bonus == World.Streak * 10 + 1 ? "x10" : "other";
+        return new FrameView(ClassifyMovement(),
+            points == inGoal ? "original" : points == Math.Max(inGoal, 1) * 100 ? "bonus" : "other",
+            points, Scoring.Rule(), bonusRule, bonus, counted);
     }
 
     // Which rule moved the runners: each runner's step (shortest way round the track).
@@ -117,9 +137,10 @@ public sealed class Game(World world)
         return forward ? "original" : backward ? "reverse" : hop ? "hop" : "other";
     }
 
-    public static string Line(int frame, World world, int points, string movement, string scoring, string rule) =>
+    public static string Line(int frame, World world, FrameView view) =>
         new StringBuilder()
-            .Append($"{frame,4} |{world.Track()}| score {world.Score,6} (+{points,3})  ")
-            .Append($"movement: {movement,-8} scoring: {scoring,-8} rule: {rule}")
+            .Append($"{frame,4} |{world.Track()}| score {world.Score,6} (+{view.Points,3})  ")
+            .Append($"movement: {view.Movement,-8} scoring: {view.Scoring,-8} rule: {view.Rule}  ")
+            .Append($"streak {world.Streak,3} bonus {world.BonusScore,6} (+{view.BonusPoints,4}, {view.Bonus})")
             .ToString();
 }

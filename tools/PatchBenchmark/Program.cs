@@ -13,7 +13,35 @@ using BenchmarkDotNet.Toolchains.InProcess.Emit;
 //             calli path and on the direct-call path (the replacement named, same module)
 //   disasm  - both paths patched and called until their code is final, for DOTNET_JitDisasm
 //             (DOTNET_JitStdOutFile) to print the patched bodies and their callers
+//   hooks   - BenchmarkDotNet: a call through an empty prefix + empty postfix (direct and
+//             calli) and through working hooks, against the unpatched original (the baseline)
+//   hooksdisasm - the hooks applied and called until their code is final, for DOTNET_JitDisasm
 string mode = args.Length > 0 ? args[0] : "calls";
+if (mode == "hooks")
+{
+    var config = DefaultConfig.Instance.AddJob(Job.Default.WithToolchain(InProcessEmitToolchain.Instance));
+    BenchmarkRunner.Run<HookBenchmarks>(config);
+    return 0;
+}
+if (mode == "hooksdisasm")
+{
+    using var interceptor = AlvorKit.Interception.Interceptor.Open();
+    using var owner = new AlvorKit.Interception.PatchOwner("hook disasm");
+    HookBenchmarks.HookAll(interceptor, owner);
+    var bench = new HookBenchmarks();
+    for (int round = 0; round < 50; round++)
+    {
+        for (int i = 0; i < 200; i++)
+        {
+            bench.Original();
+            bench.EmptyHooks();
+            bench.EmptyHooksCalli();
+            bench.WorkingHooks();
+        }
+        Thread.Sleep(20);
+    }
+    return 0;
+}
 if (mode == "calls")
 {
     // In process: the patch lives in this profiled process, so the benchmark must too.
@@ -42,7 +70,7 @@ if (mode == "disasm")
 }
 if (mode != "latency")
 {
-    Console.Error.WriteLine("usage: PatchBenchmark calls|latency [cycles]|disasm");
+    Console.Error.WriteLine("usage: PatchBenchmark calls|latency [cycles]|disasm|hooks|hooksdisasm");
     return 64;
 }
 

@@ -23,6 +23,14 @@ internal static class Parent
             Console.Error.Write(batch.Error);
             return 1;
         }
+        Console.WriteLine();
+        ChildResult patchAll = Launch(self, Profiled(library, "ScaleBenchmark"), "child-patchall");
+        Console.Write(patchAll.Output);
+        if (patchAll.ExitCode != 0)
+        {
+            Console.Error.Write(patchAll.Error);
+            return 1;
+        }
         return 0;
     }
 

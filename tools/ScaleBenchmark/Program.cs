@@ -6,6 +6,7 @@ using AlvorKit.ScaleBenchmark;
 //   ScaleBenchmark <profiler library> [pairs]    every benchmark, a Markdown report
 //   ScaleBenchmark child-rss                      prints this process's memory once settled
 //   ScaleBenchmark child-batch                    (profiled) 1,000 targets in one batch
+//   ScaleBenchmark child-patchall [rounds]        (profiled) PatchAll of one patch class over 100 targets
 string mode = args.Length > 0 ? args[0] : "";
 if (mode == "child-rss")
 {
@@ -25,6 +26,8 @@ if (mode == "child-smaps")
 }
 if (mode == "child-batch")
     return BatchChild.Run(args.Length > 1 ? int.Parse(args[1], CultureInfo.InvariantCulture) : 3);
+if (mode == "child-patchall")
+    return PatchAllChild.Run(args.Length > 1 ? int.Parse(args[1], CultureInfo.InvariantCulture) : 11);
 if (args.Length < 1 || mode.StartsWith("child", StringComparison.Ordinal))
 {
     Console.Error.WriteLine("usage: ScaleBenchmark <profiler library> [pairs]");

@@ -48,6 +48,8 @@ using AlvorKit.Proofs.Reports;
 //             a watched drop folder, RevertAll); needs HotGame in the allowlist
 //   scale batch|refused|bound - the patch table at scale: 1,000 targets in one batch, batches
 //             refused whole, single installs up to the table's bound (ScaleProof)
+//   hooks   - prefixes, postfixes and finalizers from AlvorKit.Proofs.HookMod's patch classes
+//             woven around HookTargets: values before, hooked and after removal (HookProof)
 //   idle    - does nothing (the launch-time benchmark's workload)
 string mode = args.Length > 0 ? args[0] : "status";
 switch (mode)
@@ -133,6 +135,8 @@ switch (mode)
         return Print(AlvorKit.Proofs.Host.ScaleProof.Refused());
     case "scale" when args.Length == 2 && args[1] == "bound":
         return Print(AlvorKit.Proofs.Host.ScaleProof.Bound());
+    case "hooks":
+        return Print(AlvorKit.Proofs.Host.HookProof.Run());
     case "idle":
         return 0;
     default:
@@ -141,7 +145,7 @@ switch (mode)
             "sampling windows|cycles|threads|exact|flag, api, " +
             "commands, memory [n], modules plugin|collectible|raw, queuefull, recycling, exit return|environment, " +
             "mixedstress [threads] [commands] [targets], submitstorm [threads] [submits], hotreload, " +
-            "scale batch|refused|bound or idle");
+            "scale batch|refused|bound, hooks or idle");
         return 64;
 }
 

@@ -6,9 +6,10 @@ namespace AlvorKit.Proofs;
 
 /// <summary>
 /// samples/LiveDemo in its fast mode (40 frames, 5 ms ticks) under the profiler: while its loop
-/// runs, its dev console installs, replaces, applies a plan and removes through the managed API,
-/// and every frame drawn between two commands shows the movement and scoring rules that stage
-/// expects: changed after the patches, back to the original after their removal.
+/// runs, its dev console installs, replaces, applies a plan, weaves a postfix and removes through
+/// the managed API, and every frame drawn between two commands shows the movement, scoring and
+/// bonus rules that stage expects: changed after the patches, back to the original after their
+/// removal; under the woven postfix the bonus changed while the original still counted the streak.
 /// </summary>
 public sealed class LiveDemoProofs
 {
@@ -29,16 +30,18 @@ public sealed class LiveDemoProofs
         Assert.True(r.Value<bool>("returnedAfterRemove"), r["stages"]!.ToJsonString());
         Assert.True(r.Value<bool>("ok"), r["stages"]!.ToJsonString());
 
-        // Six stages, each with frames drawn entirely inside it, every one of them as expected.
-        string[] movement = ["original", "reverse", "hop", "hop", "original", "original"];
-        string[] scoring = ["original", "original", "original", "bonus", "bonus", "original"];
+        // Eight stages, each with frames drawn entirely inside it, every one of them as expected.
+        string[] movement = ["original", "reverse", "hop", "hop", "original", "original", "original", "original"];
+        string[] scoring = ["original", "original", "original", "bonus", "bonus", "original", "original", "original"];
+        string[] bonus = ["original", "original", "original", "original", "original", "original", "x10", "original"];
         JsonArray stages = r["stages"]!.AsArray();
-        Assert.Equal(6, stages.Count);
+        Assert.Equal(8, stages.Count);
         for (int s = 0; s < stages.Count; s++)
         {
             JsonNode stage = stages[s]!;
             Assert.Equal(movement[s], stage.Text("expectedMovement"));
             Assert.Equal(scoring[s], stage.Text("expectedScoring"));
+            Assert.Equal(bonus[s], stage.Text("expectedBonus"));
             Assert.True(stage.Value<int>("cleanFrames") >= 1, stage.ToJsonString());
             Assert.True(stage.Value<int>("matchingFrames") == stage.Value<int>("cleanFrames"), stage.ToJsonString());
         }
@@ -48,14 +51,26 @@ public sealed class LiveDemoProofs
         JsonNode first = frames[0]!, last = frames[^1]!;
         Assert.Equal(("original", "original"), (first.Text("Movement"), first.Text("Scoring")));
         Assert.Equal(("original", "original"), (last.Text("Movement"), last.Text("Scoring")));
-        Assert.Equal(5, last.Value<int>("Stage"));
+        Assert.Equal(7, last.Value<int>("Stage"));
         foreach (string shown in new[] { "reverse", "hop" })
             Assert.Contains(frames, f => f!.Text("Movement") == shown);
         Assert.Contains(frames, f => f!.Text("Scoring") == "bonus" && f!.Value<int>("Points") >= 100);
+        // The woven postfix: frames whose bonus is ten times the streak plus one, while the
+        // original Streak.Bonus still counted the streak; every clean frame of that stage is one.
+        var woven = frames.Where(f => f!.Value<int>("Stage") == 6 && f!.Value<bool>("Clean")).ToList();
+        Assert.NotEmpty(woven);
+        Assert.All(woven, f => Assert.True(f!.Text("Bonus") == "x10" && f!.Value<bool>("StreakCounted"), f!.ToJsonString()));
+        Assert.All(woven, f => Assert.True(f!.Value<int>("BonusPoints") % 10 == 1, f!.ToJsonString()));
+        Assert.All(frames.Where(f => f!.Value<int>("Stage") != 6 && f!.Value<bool>("Clean")),
+            f => Assert.True(f!.Text("Bonus") == "original" && f!.Value<bool>("StreakCounted"), f!.ToJsonString()));
 
-        // Five commands, and telemetry of both patches while active and once removed.
+        // Seven commands, telemetry of both patches while active and once removed, and the woven
+        // patch's composition while it was installed.
         JsonArray events = r["events"]!.AsArray();
-        Assert.Equal(5, events.Count(e => e!["command"] is not null));
+        Assert.Equal(7, events.Count(e => e!["command"] is not null));
+        JsonNode wovenEvent = Assert.Single(events, e => e!["woven"] is not null)!;
+        Assert.True(wovenEvent.Value<bool>("installed"), wovenEvent.ToJsonString());
+        Assert.Contains("TimesTen", wovenEvent.Text("composition"), StringComparison.Ordinal);
         var telemetry = events.Where(e => e!["telemetry"] is not null).ToList();
         Assert.Equal(4, telemetry.Count);
         Assert.Equal(["Active", "Active", "Removed", "Removed"], telemetry.Select(t => t!.Text("state")));

@@ -52,6 +52,7 @@ namespace AlvorKit.Proofs.Reports;
 [JsonSerializable(typeof(ScaleRefusedReport))]
 [JsonSerializable(typeof(ScaleBoundReport))]
 [JsonSerializable(typeof(OriginalPlanReport))]
+[JsonSerializable(typeof(HookReport))]
 internal sealed partial class ReportJson : JsonSerializerContext
 {
     /// <summary>The generated contract of report type `T`.</summary>
