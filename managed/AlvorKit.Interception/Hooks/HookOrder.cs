@@ -10,12 +10,13 @@ internal readonly record struct HookOrderItem(int Priority, string Owner, IReadO
     IReadOnlyList<string> After, (long Set, int Index) Order);
 
 /// <summary>
-/// The order the hooks of one kind run in on one target (Harmony's PatchSorter rule, with HarmonyX's
-/// cycle handling): a hook runs before every hook of the owners its Before names and after every hook
-/// of the owners its After names (constraints between hooks of the same owner are ignored); among the
-/// hooks free to run next, the one of highest priority, then the earliest installed, goes first. When
-/// the constraints form a cycle, no hook is free: the first remaining hook by priority, then install
-/// order, goes next (its constraints in the cycle are dropped), and the sort goes on.
+/// The order the hooks of one kind run in on one target: a hook runs before every hook of the owners its
+/// Before names and after every hook of the owners its After names (constraints between hooks of the same
+/// owner are ignored); among the hooks free to run next, the one of highest priority, then the earliest
+/// installed, goes first. Cycles: every constraint that lies on a cycle (j before i while i also reaches j)
+/// is dropped up front, and the remaining constraints order as above. This is NOT Harmony's PatchSorter,
+/// which culls one dependency of a waiting patch at a time and places a patch as soon as it is freed:
+/// with cycles, or with a constraint that frees a patch late, a Harmony port can order differently.
 /// </summary>
 internal static class HookOrder
 {
