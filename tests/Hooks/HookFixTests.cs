@@ -150,16 +150,6 @@ public sealed class HookFixTests
         Assert.Equal("ModState", e.Actual);
         Assert.Contains("is loaded in the AssemblyLoadContext 'hook fix mods'", e.Message, StringComparison.Ordinal);
     }
-
-    [Fact]
-    public void DefaultOwnersOfInterceptorsAreDistinctForOrdering()
-    {
-        // Two default owners named alike would make Before/After between them meaningless: the sort
-        // ignores constraints within one owner name.
-        HookOrderItem first = new(HookPriority.Normal, "default owner", [], [], (0, 0));
-        HookOrderItem second = new(HookPriority.Normal, "default owner #2", ["default owner"], [], (1, 0));
-        Assert.Equal([1, 0], HookOrder.Sort([first, second]));
-    }
 }
 
 /// <summary>static void Prefix(out ModState __state) in an assembly loaded from its bytes into its own
