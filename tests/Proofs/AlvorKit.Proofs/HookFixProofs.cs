@@ -17,10 +17,10 @@ public sealed class HookFixProofs
 {
     private static readonly ConcurrentDictionary<string, Lazy<JsonObject>> Reports = new();
 
-    private static JsonObject Report(string tiering) => Reports.GetOrAdd(tiering, t => new Lazy<JsonObject>(() =>
+    private static JsonObject Report(string tiering, string part) => Reports.GetOrAdd($"{tiering} {part}", _ => new Lazy<JsonObject>(() =>
     {
         ProcessResult run = ProfiledProcess.Run(ProfiledProcess.ProfiledEnvironment("AlvorKit.Proofs.Host"),
-            PatchReports.Tiering(t), TimeSpan.FromSeconds(120), "hookfix");
+            PatchReports.Tiering(tiering), TimeSpan.FromSeconds(120), "hookfix", part);
         Assert.True(run.ExitCode == 0, run.ToString());
         return run.Report;
     })).Value;
@@ -33,7 +33,7 @@ public sealed class HookFixProofs
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void AGenericTypesOwnValuesAreBoxedAndUnboxedThroughTypeSpecs(string tiering)
     {
-        JsonObject report = Report(tiering);
+        JsonObject report = Report(tiering, "generic");
         Assert.True(Text(report, "genericThrew") is null, Text(report, "genericThrew"));
         Assert.Equal("pair 4;pair s;True;False", Text(report, "genericResults"));
         // Each prefix ran once per call, with the boxed receiver / the argument (other) of the target's own type.
@@ -46,21 +46,22 @@ public sealed class HookFixProofs
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void HooksOfTwoInterceptorsComposeAndEachDisposeTakesOutItsOwn(string tiering)
     {
-        JsonObject report = Report(tiering);
-        string[] owners = Text(report, "defaultOwners")!.Split(';');
-        Assert.NotEqual(owners[0], owners[1]);
+        JsonObject report = Report(tiering, "interceptors");
         Assert.True(Text(report, "twoThrew") is null, Text(report, "twoThrew"));
         // Priority High (second) before Low (first), one body for both.
         Assert.Equal("2 second mod,first mod", Text(report, "twoBoth"));
         Assert.Equal("3 second mod", Text(report, "twoAfterFirstDisposed"));
         Assert.Equal("4 ", Text(report, "twoAfterBothDisposed"));
+        // Distinct default owner names: Before/After can tell the two mods apart.
+        string[] owners = Text(report, "defaultOwners")!.Split(';');
+        Assert.NotEqual(owners[0], owners[1]);
     }
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void AnOwnerDisposedDuringHookNeverKeepsTheHooks(string tiering)
     {
-        JsonObject report = Report(tiering);
+        JsonObject report = Report(tiering, "race");
         int rounds = Number(report, "raceRounds");
         Assert.Equal(0, Number(report, "raceLeaked"));
         Assert.Equal(0, Number(report, "raceOwnerKept"));
