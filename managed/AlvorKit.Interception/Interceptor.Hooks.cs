@@ -62,7 +62,8 @@ public sealed partial class Interceptor
     /// the original and the postfixes.</para>
     /// <para><b>Order and owners.</b> Per kind, hooks run by <see cref="HookMethod.Before"/>/<see cref="HookMethod.After"/>
     /// (owner names; Harmony IDs are owner names here), then <see cref="HookMethod.Priority"/> (higher first),
-    /// then install order; the Before/After constraints that lie on a cycle are dropped, the others kept. Every
+    /// then install order, as Harmony's PatchSorter orders them (so a port keeps its order): on a cycle of
+    /// Before/After, one dependency of the least important waiting hook is dropped at a time. Every
     /// owner's hooks on a target are composed into ONE woven body, whichever interceptor added them (the
     /// composition is process-wide: two mods that each <see cref="Open"/> an interceptor compose on a shared
     /// target), held in the profiler by one internal owner of the process; adding or removing an owner's hooks
