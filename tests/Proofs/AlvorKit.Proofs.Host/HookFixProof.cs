@@ -32,6 +32,11 @@ public static class FixTargets
 
     [MethodImpl(MethodImplOptions.NoInlining)]
     public static int Raced(int x) => x * 2;
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static int Whole(int x) => x + 10;
+
+    public static int WholeReplacement(int x) => x + 500;
 }
 
 public static class FixHooks
@@ -98,8 +103,11 @@ public static class HookFixProof
             case "race":
                 DisposeRace(report);
                 break;
+            case "removal":
+                RemovalFailure(report);
+                break;
             default:
-                Console.Error.WriteLine($"hookfix: unknown part '{part}' (generic, interceptors, race)");
+                Console.Error.WriteLine($"hookfix: unknown part '{part}' (generic, interceptors, race, removal)");
                 return 2;
         }
         Console.WriteLine(report.ToJsonString());
@@ -204,6 +212,37 @@ public static class HookFixProof
         report["raceLeaked"] = leaked;
         report["raceOwnerKept"] = ownerKept;
         report["raceFailures"] = string.Join(" | ", failures);
+    }
+
+    // An owner with hooks on a target shared with another owner (so its removal reweaves the target) and a
+    // whole-body patch; the only interceptor is disposed first, so the reweave fails (ObjectDisposedException).
+    // The owner's Dispose still removes the whole-body patch and reports the failure in its AggregateException.
+    private static void RemovalFailure(JsonObject report)
+    {
+        MethodInfo shared = typeof(FixTargets).GetMethod(nameof(FixTargets.Shared))!;
+        MethodInfo whole = typeof(FixTargets).GetMethod(nameof(FixTargets.Whole))!;
+        var leaving = new PatchOwner("leaving");
+        var staying = new PatchOwner("staying");
+        Interceptor interceptor = Interceptor.Open();
+        WovenPatch left = interceptor.Hook(shared, prefix: typeof(FixHooks).GetMethod(nameof(FixHooks.FirstMod))!, owner: leaving);
+        interceptor.Hook(shared, prefix: typeof(FixHooks).GetMethod(nameof(FixHooks.SecondMod))!, owner: staying);
+        interceptor.Install(whole, typeof(FixTargets).GetMethod(nameof(FixTargets.WholeReplacement))!, leaving);
+        report["removalBefore"] = $"{FixTargets.Whole(1)} {FixTargets.Shared(1)} {FixHooks.Take()}";
+        interceptor.Dispose();
+        try
+        {
+            leaving.Dispose();
+            report["removalThrew"] = "nothing";
+        }
+        catch (AggregateException e)
+        {
+            report["removalThrew"] = $"AggregateException of {string.Join(",", e.InnerExceptions.Select(i => i.GetType().Name))}";
+        }
+        catch (InvalidOperationException e)
+        {
+            report["removalThrew"] = e.GetType().Name;
+        }
+        report["removalAfter"] = $"{FixTargets.Whole(1)} patches {leaving.Patches.Count} hooks kept {left.IsInstalled}";
     }
 
     private static string? Try(Action action)

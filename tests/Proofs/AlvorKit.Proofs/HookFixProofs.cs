@@ -69,4 +69,16 @@ public sealed class HookFixProofs
         // Every round ended one of the two ways: refused, or added and then removed.
         Assert.Equal(rounds, Number(report, "raceRefused") + Number(report, "raceRemoved"));
     }
+
+    [Theory]
+    [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
+    public void AFailedHookRemovalStopsNoOtherRemovalOfTheOwner(string tiering)
+    {
+        JsonObject report = Report(tiering, "removal");
+        Assert.Equal("501 2 first mod,second mod", Text(report, "removalBefore")); // same priority: install order
+        // The reweave failed (every interceptor disposed) and is reported with the others, in one
+        // AggregateException; the owner's whole-body patch was still removed; the failed target keeps its hooks.
+        Assert.Equal("AggregateException of ObjectDisposedException", Text(report, "removalThrew"));
+        Assert.Equal("11 patches 0 hooks kept True", Text(report, "removalAfter"));
+    }
 }
