@@ -6,17 +6,9 @@ namespace AlvorKit.Interception;
 
 public sealed partial class Interceptor
 {
-    private HookComposer? _composer;
-
-    /// <summary>The hook sets of this interceptor and the internal owner that holds their woven bodies.</summary>
-    internal HookComposer Composer
-    {
-        get
-        {
-            lock (_patchesGate)
-                return _composer ??= new HookComposer(this, new PatchOwner("hooks (woven bodies)"), new SemaphoreSlim(1, 1));
-        }
-    }
+    /// <summary>The hook sets of the process (every interceptor's) and the internal owner that holds their
+    /// woven bodies.</summary>
+    internal static HookComposer Composer => HookComposer.Shared;
 
     /// <summary>
     /// Weaves a prefix, a postfix and/or a finalizer (Harmony's) into <paramref name="target"/>'s original IL:
@@ -33,7 +25,11 @@ public sealed partial class Interceptor
     /// object. Struct: <c>ref T</c> (by value <c>T</c> is a copy; object or an interface: boxed copy).</item>
     /// <item><c>__result</c>: the result so far (default until the original or a hook sets it): <c>T</c>, or
     /// object (boxed), or <c>ref T</c> to change it. A ref-returning target: <c>ref T</c> is the returned
-    /// reference (<c>T</c> or object read through it).</item>
+    /// reference (<c>T</c> or object read through it), so only postfixes take it: there is no reference before
+    /// the original returned, nor after it threw (<see cref="HookBindingKind.RefResultNotReturned"/> for a prefix
+    /// or finalizer). On a ref-returning target a prefix returns void and a finalizer returns void: skipping the
+    /// original or swallowing its exception would return no reference
+    /// (<see cref="HookBindingKind.NullReferenceReturn"/>).</item>
     /// <item><c>__state</c>: one local per hook set (the hooks of one <see cref="Hook"/> call, or of one patch
     /// class on one target): a prefix takes it as <c>out T</c> or <c>ref T</c>; a postfix or finalizer as
     /// <c>T</c> or <c>ref T</c>; every hook of the set with the same T.</item>
@@ -66,9 +62,15 @@ public sealed partial class Interceptor
     /// the original and the postfixes.</para>
     /// <para><b>Order and owners.</b> Per kind, hooks run by <see cref="HookMethod.Before"/>/<see cref="HookMethod.After"/>
     /// (owner names; Harmony IDs are owner names here), then <see cref="HookMethod.Priority"/> (higher first),
-    /// then install order; a cycle of Before/After falls back to priority, then install order. Every owner's
-    /// hooks on a target are composed into ONE woven body, held in the profiler by one internal owner of this
-    /// interceptor; adding or removing an owner's hooks weaves it again; the last removal restores the original.
+    /// then install order, as Harmony's PatchSorter orders them (so a port keeps its order): on a cycle of
+    /// Before/After, one dependency of the least important waiting hook is dropped at a time. Every
+    /// owner's hooks on a target are composed into ONE woven body, whichever interceptor added them (the
+    /// composition is process-wide: two mods that each <see cref="Open"/> an interceptor compose on a shared
+    /// target), held in the profiler by one internal owner of the process; adding or removing an owner's hooks
+    /// weaves it again; the last removal restores the original. Each interceptor's <see cref="DefaultOwner"/>
+    /// has its own name ("default owner", "default owner #2"...), and its <see cref="Dispose"/> removes only
+    /// that owner's hooks. An owner disposed while hooks are being added to it either refuses them
+    /// (ObjectDisposedException) or removes them.
     /// Between the woven body and a whole-body patch (Install, Replace, Apply of a plan, hot reload) on the same
     /// target, the profiler's owner rule holds: the body set last is in force, and each departure republishes
     /// the most recent remaining one; changing the hooks sets the woven body again.</para>
@@ -79,7 +81,11 @@ public sealed partial class Interceptor
     /// abstract, extern or runtime-implemented targets (<see cref="HookBindingKind.TargetWithoutBody"/>), a body
     /// with <c>jmp</c> (<see cref="HookBindingKind.TargetUsesJmp"/>), generic hooks
     /// (<see cref="HookBindingKind.GenericHook"/>), instance hooks (<see cref="HookBindingKind.NotStatic"/>),
-    /// varargs (<see cref="HookBindingKind.Varargs"/>).</para>
+    /// varargs (<see cref="HookBindingKind.Varargs"/>), hooks of collectible assemblies
+    /// (<see cref="HookBindingKind.CollectibleHook"/>: the woven body would keep calling into a context that can
+    /// unload), a <c>__state</c> type the target's module cannot name (<see cref="HookBindingKind.UnreachableType"/>:
+    /// the type, or a type inside it, is neither the module's nor reachable through an AssemblyRef it has or can
+    /// add for the target's AssemblyLoadContext).</para>
     /// </remarks>
     /// <param name="target">The method (or constructor) with IL to hook, in a module ALVORKIT_INTERCEPTION_MODULES allows.</param>
     /// <param name="prefix">Runs before the original (null: none).</param>
@@ -158,7 +164,7 @@ public sealed partial class Interceptor
         if (discovered.Count == 0)
             return [];
         HookComposer composer = Composer;
-        List<WovenPatch> sets = [.. discovered.Select(d => new WovenPatch(composer, d.Target, owner,
+        List<WovenPatch> sets = [.. discovered.Select(d => new WovenPatch(this, composer, d.Target, owner,
             HookBinder.BindSet(d.Target, d.Prefixes, d.Postfixes, d.Finalizers), Names.Of(d.PatchClass)))];
         EnsurePatchingEnabled();
         return Completed(composer.AddAsync(sets, synchronous: true, CancellationToken.None));
@@ -176,26 +182,8 @@ public sealed partial class Interceptor
             finalizer is null ? [] : [finalizer]);
         EnsurePatchingEnabled();
         HookComposer composer = Composer;
-        var set = new WovenPatch(composer, target, owner, bound, "Hook call");
+        var set = new WovenPatch(this, composer, target, owner, bound, "Hook call");
         await composer.AddAsync([set], synchronous, cancellationToken).ConfigureAwait(false);
         return set;
-    }
-
-    /// <summary>Interceptor.Dispose: every owner's hooks out, then the internal owner's patches.</summary>
-    private void DisposeHooks()
-    {
-        HookComposer? composer;
-        lock (_patchesGate)
-            composer = _composer;
-        if (composer is null)
-            return;
-        try
-        {
-            Completed(composer.RemoveAsync(composer.All(), synchronous: true, CancellationToken.None));
-        }
-        finally
-        {
-            composer.HookOwner.Dispose();
-        }
     }
 }

@@ -24,6 +24,9 @@ namespace AlvorKit.Interception;
 public sealed partial class Interceptor : IDisposable
 {
 
+    // Interceptors opened in the process, for distinct default owner names.
+    private static int _opened;
+
     private readonly Lock _patchesGate = new();
     private readonly List<Patch> _patches = [];
     private bool _disposed;
@@ -32,7 +35,9 @@ public sealed partial class Interceptor : IDisposable
     private Interceptor(NativeProfiler native)
     {
         Native = native;
-        DefaultOwner = new PatchOwner("default owner");
+        // Distinct names: hooks order Before/After by owner name, across every interceptor of the process.
+        int opened = Interlocked.Increment(ref _opened);
+        DefaultOwner = new PatchOwner(opened == 1 ? "default owner" : $"default owner #{opened}");
     }
 
     /// <summary>
@@ -94,7 +99,10 @@ public sealed partial class Interceptor : IDisposable
         }
     }
 
-    /// <summary>The owner of patches installed without one; <see cref="Dispose"/> removes them.</summary>
+    /// <summary>The owner of patches and hooks installed without one; <see cref="Dispose"/> removes them. Named
+    /// "default owner" for the first interceptor of the process, "default owner #2", "#3"... for the next ones
+    /// (each <see cref="Open"/> makes a new interceptor), so <see cref="HookMethod.Before"/>/<see cref="HookMethod.After"/>
+    /// can tell them apart.</summary>
     public PatchOwner DefaultOwner { get; }
 
     /// <summary>
@@ -359,9 +367,10 @@ public sealed partial class Interceptor : IDisposable
             $"static {ReplacementRules.Describe(target)}");
     }
 
-    /// <summary>Removes the patches of <see cref="DefaultOwner"/> and every owner's hooks
-    /// (<see cref="Hook"/>, <see cref="PatchAll(Type, PatchOwner?)"/>). Patches of other owners stay
-    /// until their owner (or they themselves) are disposed.</summary>
+    /// <summary>Removes the patches and hooks of <see cref="DefaultOwner"/> (the hooks composed with other
+    /// owners' on a target are woven again without them). Patches and hooks of other owners, including those
+    /// added through other interceptors, stay until their owner (or they themselves) are removed; hooks are
+    /// composed process-wide, so a later change to them goes through a live interceptor.</summary>
     public void Dispose()
     {
         if (_disposed)
@@ -372,14 +381,7 @@ public sealed partial class Interceptor : IDisposable
         }
         finally
         {
-            try
-            {
-                DisposeHooks();
-            }
-            finally
-            {
-                _disposed = true;
-            }
+            _disposed = true;
         }
     }
 
@@ -571,7 +573,8 @@ public sealed partial class Interceptor : IDisposable
     private InterceptionUnavailableException Refused(InterceptionStatus status) => new(UnavailableReason.PatchingRefused, status,
         Setup.Explain($"The AlvorKit profiler is loaded, but it refuses patch commands: {Native.StatusText(status)}"));
 
-    private static IntPtr EntryPoint(MethodInfo replacement)
+    /// <summary>The entry point of a static method, prepared (the calli target of a replacement or a hook).</summary>
+    internal static IntPtr EntryPoint(MethodInfo replacement)
     {
         RuntimeHelpers.PrepareMethod(replacement.MethodHandle);
         return replacement.MethodHandle.GetFunctionPointer();
@@ -650,6 +653,8 @@ public sealed partial class Interceptor : IDisposable
             return $" The failing relocation is #{index}: {lowered.Relocations[index].Description}.";
         return null;
     }
+
+    internal bool IsDisposed => _disposed;
 
     private void ThrowIfDisposed() => ObjectDisposedException.ThrowIf(_disposed, this);
 }

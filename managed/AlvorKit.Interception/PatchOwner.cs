@@ -104,13 +104,13 @@ public sealed class PatchOwner : IDisposable, IAsyncDisposable
                 else
                     await sets.Key.RemoveAsync([.. sets], synchronous: false, CancellationToken.None).ConfigureAwait(false);
             }
-            catch (InterceptionException e)
-            {
-                failures.Add(e);
-            }
             catch (AggregateException e)
             {
                 failures.AddRange(e.InnerExceptions);
+            }
+            catch (Exception e) when (Hooks.HookComposer.IsRemovalFailure(e))
+            {
+                failures.Add(e);
             }
         }
         for (int i = patches.Count - 1; i >= 0; i--)
@@ -153,10 +153,18 @@ public sealed class PatchOwner : IDisposable, IAsyncDisposable
             _patches.Remove(patch);
     }
 
-    internal void Add(WovenPatch woven)
+    /// <summary>Reserves a hook set before it is applied (false, nothing added, once disposed): checked and
+    /// added under the owner's lock, so <see cref="Dispose"/> either comes first (the set is refused) or
+    /// sees the set and removes it.</summary>
+    internal bool TryAdd(WovenPatch woven)
     {
         lock (_gate)
+        {
+            if (_disposed)
+                return false;
             _woven.Add(woven);
+            return true;
+        }
     }
 
     internal void Forget(WovenPatch woven)

@@ -78,6 +78,48 @@ internal static class HooklessPatch
     }
 }
 
+internal sealed class TwoResets
+{
+    public TwoResets()
+    {
+    }
+
+    public TwoResets(int level) => Level = level;
+
+    public int Level { get; private set; }
+
+    public void Reset() => Level = 0;
+
+    public void Reset(int level) => Level = level;
+}
+
+internal static class ParameterlessOverloadPatch
+{
+    [Patch(typeof(TwoResets), nameof(TwoResets.Reset), new Type[0])]
+    public static void Prefix()
+    {
+    }
+
+    [Patch(typeof(TwoResets), nameof(TwoResets.Reset), argumentTypes: [])]
+    public static void Postfix()
+    {
+    }
+
+    [Patch(typeof(TwoResets), ".ctor", new Type[0], Kind = PatchMethodKind.Constructor)]
+    [PatchFinalizer]
+    public static void AfterConstruction()
+    {
+    }
+}
+
+[Patch(typeof(TwoResets), ".ctor", Kind = PatchMethodKind.Constructor)]
+internal static class AmbiguousConstructorPatch
+{
+    public static void Prefix()
+    {
+    }
+}
+
 /// <summary>Patch classes: hooks by attribute or name, targets on the class or the method, ordering attributes.</summary>
 public sealed class DiscoveryTests
 {
@@ -129,6 +171,23 @@ public sealed class DiscoveryTests
         HookBindingException hookless = Assert.Throws<HookBindingException>(() => PatchDiscovery.Discover(typeof(HooklessPatch)));
         Assert.Equal(HookBindingKind.NoHooks, hookless.Kind);
         Assert.Contains("has no hooks", hookless.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void AnEmptyArgumentArraySelectsTheParameterlessOverload()
+    {
+        IReadOnlyList<DiscoveredSet> sets = PatchDiscovery.Discover(typeof(ParameterlessOverloadPatch));
+
+        MethodBase TargetOf(string hook) =>
+            sets.Single(s => s.Prefixes.Concat(s.Postfixes).Concat(s.Finalizers).Any(h => h.Method.Name == hook)).Target;
+        MethodInfo parameterless = typeof(TwoResets).GetMethod(nameof(TwoResets.Reset), Type.EmptyTypes)!;
+        Assert.Equal(parameterless, TargetOf("Prefix"));
+        Assert.Equal(parameterless, TargetOf("Postfix"));
+        Assert.Equal(typeof(TwoResets).GetConstructor(Type.EmptyTypes), TargetOf("AfterConstruction"));
+        // (Type, string) alone still means "the only overload": two constructors are ambiguous.
+        Assert.Null(new PatchAttribute(typeof(TwoResets), "Reset").ArgumentTypes);
+        Assert.Equal(HookBindingKind.TargetAmbiguous,
+            Assert.Throws<HookBindingException>(() => PatchDiscovery.Discover(typeof(AmbiguousConstructorPatch))).Kind);
     }
 
     [Fact]

@@ -5,8 +5,8 @@ using Xunit;
 
 namespace AlvorKit.Hooks.Tests;
 
-/// <summary>Per kind: Before/After, then priority (higher first), then install order; cycles fall back
-/// to priority, then install order.</summary>
+/// <summary>Per kind: Harmony's PatchSorter: Before/After, then priority (higher first), then install order;
+/// on a cycle, one dependency of the least important waiting hook is culled.</summary>
 public sealed class OrderTests
 {
     private static HookOrderItem Item(string owner, int priority = HookPriority.Normal, long order = 0,
@@ -41,13 +41,19 @@ public sealed class OrderTests
     }
 
     [Fact]
-    public void ACycleFallsBackToPriorityThenInstallOrder()
+    public void ACycleCullsOneDependencyOfTheLeastImportantWaitingHookAsHarmonyDoes()
     {
-        // a before b, b before a: a cycle, whose constraints are dropped: priority decides (b, a, then z).
-        Assert.Equal(["b", "a", "z"], Sorted(
+        // a before b, b before a, z free: Harmony's PatchSorter places z (free) in the first pass, then culls a's
+        // wait for b (a is the least important waiting hook): a, then b, freed by it. So z, a, b.
+        Assert.Equal(["z", "a", "b"], Sorted(
             Item("a", HookPriority.Normal, order: 0, before: ["b"]), Item("b", HookPriority.High, order: 1, before: ["a"]),
             Item("z", HookPriority.Last, order: 2)));
-        Assert.Equal(["a", "b"], Sorted(
+        // Harmony's own cycle case (its PatchSorting tests): a after b, b after c, c after a, one priority:
+        // c's wait for a is culled; c, then b and a, freed in turn.
+        Assert.Equal(["c", "b", "a"], Sorted(
+            Item("a", order: 0, after: ["b"]), Item("b", order: 1, after: ["c"]), Item("c", order: 2, after: ["a"])));
+        // Equal priority: b (installed later) is the least important; its wait for a is culled: b, then a.
+        Assert.Equal(["b", "a"], Sorted(
             Item("a", order: 0, before: ["b"]), Item("b", order: 1, before: ["a"])));
     }
 

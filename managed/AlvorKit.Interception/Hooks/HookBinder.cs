@@ -76,7 +76,45 @@ internal static class HookBinder
                 }
             }
         }
+        if (state is not null && Unreachable(target, state) is { } unreachable)
+        {
+            BoundHook holder = pre.Concat(post).Concat(fin).First(h => h.Arguments.Any(a => a.Source == HookSource.State));
+            int at = holder.Arguments.ToList().FindIndex(a => a.Source == HookSource.State);
+            throw Refuse(HookBindingKind.UnreachableType, holder.Method, target, at, null, Names.Of(state),
+                $"Parameter {at} ('__state') of the {Kind(holder.Kind)} {Names.Of(holder.Method)} is {Names.Of(state)}, " +
+                $"a local of the woven body, but {target.Module.Name} cannot name {Names.Of(unreachable.Type)}: " +
+                $"{unreachable.Why}. Use a type of the target's assembly, of one it references, or of the framework " +
+                "(such as object, or a tuple of framework types).");
+        }
         return new BoundSet(pre, post, fin, state);
+    }
+
+    /// <summary>The first type inside `type` (itself, its element, its generic arguments) that the target's module
+    /// cannot name, and why: the rule the plan's SymbolResolver applies to a type of another assembly.</summary>
+    private static (Type Type, string Why)? Unreachable(MethodBase target, Type type)
+    {
+        if (type.HasElementType)
+            return Unreachable(target, type.GetElementType()!);
+        if (type.IsGenericParameter)
+            return null;
+        if (type.IsConstructedGenericType)
+        {
+            foreach (Type argument in type.GetGenericArguments())
+            {
+                if (Unreachable(target, argument) is { } inner)
+                    return inner;
+            }
+            type = type.GetGenericTypeDefinition();
+        }
+        Type outer = type;
+        while (outer.DeclaringType is { } enclosing)
+            outer = enclosing;
+        if (outer.Module == target.Module)
+            return null;
+        Plans.ModuleContext module = Plans.ModuleContext.For(target.Module);
+        if (module.AssemblyRefReaching(outer) != 0)
+            return null;
+        return DirectCallRule.WhyNotBound(target.Module.Assembly, outer.Assembly) is { } why ? (type, why) : null;
     }
 
     /// <summary>Binds one hook to `target`.</summary>
@@ -88,6 +126,11 @@ internal static class HookBinder
         string hookName = $"{Kind(kind)} {Names.Of(hook)}";
         if (hook is DynamicMethod)
             throw new NotSupportedException($"The {hookName} is a DynamicMethod; a hook must be a compiled method of a loaded assembly.");
+        if (hook.Module.Assembly.IsCollectible)
+            throw Refuse(HookBindingKind.CollectibleHook, hook, target, -1, null, null,
+                $"The {hookName} lives in the collectible assembly {hook.Module.Assembly.GetName().Name}: the woven body " +
+                "would keep calling its entry point after its AssemblyLoadContext unloaded. Declare hooks in an " +
+                "assembly that is not collectible.");
         if (!hook.IsStatic)
             throw Refuse(HookBindingKind.NotStatic, hook, target, -1, "static", "instance",
                 $"The {hookName} must be static: the woven body calls it without an instance (the target's receiver " +
@@ -121,6 +164,12 @@ internal static class HookBinder
             }
             arguments.Add(BindParameter(target, hook, kind, hookName, parameters, i));
         }
+        if (returns.IsByRef && (returnUse == HookReturn.RunOriginal ||
+                                (kind == HookKind.Finalizer && returnUse == HookReturn.Exception)))
+            throw Refuse(HookBindingKind.NullReferenceReturn, hook, target, -1, "void", Names.Of(hook.ReturnType),
+                $"The {hookName} returns {Names.Of(hook.ReturnType)}, but {Names.Of(target)} returns a reference " +
+                $"({Names.Of(returns)}): {(kind == HookKind.Prefix ? "skipping the original" : "swallowing the exception")} " +
+                $"would return no reference at all. Expected: {Declaration(hook, -1, null, returnType: "void")}.");
         return new BoundHook(hookMethod, kind, returnUse, arguments);
     }
 
@@ -256,6 +305,12 @@ internal static class HookBinder
 
         HookArgument Result()
         {
+            if (returns.IsByRef && kind != HookKind.Postfix)
+                throw Refuse(HookBindingKind.RefResultNotReturned, hook, target, i, null, Names.Of(type),
+                    $"Parameter {i} ('__result') of the {hookName}: {Names.Of(target)} returns a reference " +
+                    $"({Names.Of(returns)}), which exists only once the original returned: " +
+                    $"{(kind == HookKind.Prefix ? "a prefix runs before it" : "a finalizer also runs after it threw")}. " +
+                    $"Take __result in a postfix, or drop it: {Declaration(hook, i, null)}.");
             if (returns.IsByRef)
             {
                 Type element = returns.GetElementType()!;

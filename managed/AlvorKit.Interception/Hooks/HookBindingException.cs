@@ -52,6 +52,22 @@ public enum HookBindingKind
 
     /// <summary>A patch class (or a Hook call) has no hooks, or a patch class's hooks have no target.</summary>
     NoHooks,
+
+    /// <summary><c>__result</c> in a prefix or a finalizer of a ref-returning target: before the original returned
+    /// (and after it threw) there is no reference to pass.</summary>
+    RefResultNotReturned,
+
+    /// <summary>A bool prefix (it could skip the original) or an Exception-returning finalizer (it could swallow the
+    /// exception) on a ref-returning target: the target would return no reference.</summary>
+    NullReferenceReturn,
+
+    /// <summary>The hook's assembly is collectible: the woven body would call into a context that can unload.</summary>
+    CollectibleHook,
+
+    /// <summary>The <c>__state</c> type (or a type in it) cannot be named from the target's module: it is not the
+    /// module's, none of its AssemblyRefs reaches it, and a new AssemblyRef would not bind to its assembly from
+    /// the target's AssemblyLoadContext.</summary>
+    UnreachableType,
 }
 
 /// <summary>

@@ -4,23 +4,30 @@ using AlvorKit.Interception.Internal;
 namespace AlvorKit.Interception.Hooks;
 
 /// <summary>
-/// The hook sets of every owner on every target of one interceptor, and the woven bodies that carry them.
-/// All woven bodies are held in the profiler by one internal owner of the interceptor
+/// The hook sets of every owner on every target in the process, and the woven bodies that carry them: ONE
+/// composer for the process (<see cref="Shared"/>, like PatchRegistry), whichever <see cref="Interceptor"/>
+/// added a set, so two mods that each <see cref="Interceptor.Open"/> one compose on a shared target instead
+/// of the last body winning. All woven bodies are held in the profiler by one internal owner
 /// (<see cref="HookOwner"/>): adding or removing a set weaves the target's body again from all its sets
-/// (<see cref="HookComposition"/>, <see cref="HookWeaver"/>) and applies it as that owner's next
-/// generation; the last removal on a target removes that owner's patch, which gives the original body back
-/// (or, under the profiler's owner rule, the most recent body another owner set). A change commits only when
-/// the profiler took it: on any failure the sets stay as they were. Changes run one at a time (one gate for
-/// the composer; the generations they apply take each target's own gate inside).
+/// (<see cref="HookComposition"/>, <see cref="HookWeaver"/>) and applies it, through the interceptor of the
+/// change (a live one), as that owner's next generation; the last removal on a target removes that owner's
+/// patch, which gives the original body back (or, under the profiler's owner rule, the most recent body
+/// another owner set). A change commits only when the profiler took it: on any failure the sets stay as they
+/// were. Changes run one at a time (one gate; the generations they apply take each target's own gate inside).
+/// A set is reserved in its owner before it is applied, under the gate, so an owner disposed concurrently
+/// either refuses the set or sees it and removes it (its removal waits for the gate).
 /// </summary>
-internal sealed class HookComposer(Interceptor interceptor, PatchOwner hookOwner, SemaphoreSlim gate)
+internal sealed class HookComposer(PatchOwner hookOwner, SemaphoreSlim gate)
 {
+    /// <summary>The composer of the process.</summary>
+    public static HookComposer Shared { get; } = new(new PatchOwner("hooks (woven bodies)"), new SemaphoreSlim(1, 1));
+
     private readonly SemaphoreSlim _gate = gate;
     private readonly Lock _read = new();
     private readonly Dictionary<(Module Module, int Token), TargetHooks> _targets = new();
     private long _order;
 
-    /// <summary>The internal owner that holds every woven body of this interceptor.</summary>
+    /// <summary>The internal owner that holds every woven body of the process.</summary>
     public PatchOwner HookOwner { get; } = hookOwner;
 
     private sealed class TargetHooks(MethodBase target)
@@ -42,10 +49,17 @@ internal sealed class HookComposer(Interceptor interceptor, PatchOwner hookOwner
         CancellationToken cancellationToken)
     {
         await Enter(synchronous, cancellationToken).ConfigureAwait(false);
+        int reserved = 0;
+        bool committed = false;
         try
         {
-            foreach (WovenPatch set in sets)
-                set.Owner.ThrowIfDisposed();
+            // Reserved in their owners first: an owner disposed before this refuses them; one disposed after
+            // sees them and removes them once this change is done (its removal waits for the gate).
+            for (; reserved < sets.Count; reserved++)
+            {
+                if (!sets[reserved].Owner.TryAdd(sets[reserved]))
+                    sets[reserved].Owner.ThrowIfDisposed();
+            }
             var touched = new List<(TargetHooks Entry, List<WovenPatch> Sets)>();
             for (int i = 0; i < sets.Count; i++)
             {
@@ -60,8 +74,9 @@ internal sealed class HookComposer(Interceptor interceptor, PatchOwner hookOwner
                 touched[at].Sets.Add(sets[i]);
             }
             List<HookComposition> compositions = [.. touched.Select(t => Compose(t.Entry.Target, t.Sets))];
+            Interceptor interceptor = sets[0].Interceptor;
             List<GenerationPlan> plans = [.. compositions.Select(c => HookWeaver.Weave(c, interceptor.PreferCalli))];
-            IReadOnlyList<Patch> patches = await ApplyAll(plans, synchronous).ConfigureAwait(false);
+            IReadOnlyList<Patch> patches = await ApplyAll(interceptor, plans, synchronous).ConfigureAwait(false);
             lock (_read)
             {
                 for (int i = 0; i < touched.Count; i++)
@@ -75,14 +90,17 @@ internal sealed class HookComposer(Interceptor interceptor, PatchOwner hookOwner
             }
             _order += sets.Count;
             foreach (WovenPatch set in sets)
-            {
                 set.IsInstalled = true;
-                set.Owner.Add(set);
-            }
+            committed = true;
             return sets;
         }
         finally
         {
+            if (!committed)
+            {
+                for (int i = 0; i < reserved; i++)
+                    sets[i].Owner.Forget(sets[i]);
+            }
             _gate.Release();
         }
     }
@@ -119,9 +137,10 @@ internal sealed class HookComposer(Interceptor interceptor, PatchOwner hookOwner
                     }
                     else
                     {
+                        Interceptor interceptor = Live(group.Concat(remaining));
                         HookComposition composition = Compose(entry.Target, remaining);
                         GenerationPlan plan = HookWeaver.Weave(composition, interceptor.PreferCalli);
-                        Patch patch = (await ApplyAll([plan], synchronous).ConfigureAwait(false))[0];
+                        Patch patch = (await ApplyAll(interceptor, [plan], synchronous).ConfigureAwait(false))[0];
                         lock (_read)
                         {
                             entry.Sets = remaining;
@@ -135,8 +154,9 @@ internal sealed class HookComposer(Interceptor interceptor, PatchOwner hookOwner
                         set.Owner.Forget(set);
                     }
                 }
-                catch (Exception e) when (e is InterceptionException or InvalidOperationException)
+                catch (Exception e) when (IsRemovalFailure(e))
                 {
+                    // This target keeps its sets; the others are still attempted.
                     failures.Add(e);
                 }
             }
@@ -151,11 +171,24 @@ internal sealed class HookComposer(Interceptor interceptor, PatchOwner hookOwner
             throw new AggregateException($"{failures.Count} targets could not be rewoven or restored.", failures);
     }
 
-    /// <summary>Every set of every owner (Interceptor.Dispose).</summary>
-    public IReadOnlyList<WovenPatch> All()
+    /// <summary>What a removal reports instead of stopping: the profiler's refusals, a disposed interceptor
+    /// (ObjectDisposedException), a body that cannot be woven again (NotSupportedException, PlanException),
+    /// several of them (AggregateException).</summary>
+    internal static bool IsRemovalFailure(Exception e) =>
+        e is InterceptionException or InvalidOperationException or NotSupportedException or AggregateException;
+
+    /// <summary>The interceptor that applies a change: the first of `sets` whose interceptor is not disposed
+    /// (any interceptor reaches the same profiler); the first set's when all are (its refusal is reported).</summary>
+    private static Interceptor Live(IEnumerable<WovenPatch> sets)
     {
-        lock (_read)
-            return [.. _targets.Values.SelectMany(t => t.Sets)];
+        Interceptor? first = null;
+        foreach (WovenPatch set in sets)
+        {
+            if (!set.Interceptor.IsDisposed)
+                return set.Interceptor;
+            first ??= set.Interceptor;
+        }
+        return first!;
     }
 
     public string Describe(MethodBase target)
@@ -185,7 +218,8 @@ internal sealed class HookComposer(Interceptor interceptor, PatchOwner hookOwner
         HookComposition.Compose(target, [.. sets.Select(s => s.Info)]);
 
     /// <summary>The plans as the internal owner's next generations: one Apply, or one ApplyMany batch.</summary>
-    private async ValueTask<IReadOnlyList<Patch>> ApplyAll(List<GenerationPlan> plans, bool synchronous)
+    private async ValueTask<IReadOnlyList<Patch>> ApplyAll(Interceptor interceptor, List<GenerationPlan> plans,
+        bool synchronous)
     {
         if (plans.Count == 1)
             return [synchronous ? interceptor.Apply(plans[0], HookOwner) : await interceptor.ApplyAsync(plans[0], HookOwner).ConfigureAwait(false)];

@@ -11,7 +11,9 @@ namespace AlvorKit.Interception;
 /// Per kind, the hooks on a target run ordered by: <see cref="Before"/>/<see cref="After"/> first (a hook runs
 /// before every hook of the owners its <see cref="Before"/> names, and after every hook of the owners its
 /// <see cref="After"/> names), then <see cref="Priority"/> (higher first), then install order (earlier first).
-/// Constraints that form a cycle cannot all hold: the hooks caught in it run in priority, then install order.
+/// This is Harmony's PatchSorter rule. Constraints that form a cycle cannot all hold: as Harmony does, one
+/// dependency of the least important waiting hook is dropped at a time until the others can be met. Owner names
+/// identify owners here (each interceptor's default owner has its own name: "default owner", "default owner #2"...).
 /// </remarks>
 public sealed class HookMethod
 {

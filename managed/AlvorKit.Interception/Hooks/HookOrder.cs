@@ -10,63 +10,111 @@ internal readonly record struct HookOrderItem(int Priority, string Owner, IReadO
     IReadOnlyList<string> After, (long Set, int Index) Order);
 
 /// <summary>
-/// The order the hooks of one kind run in on one target (Harmony's PatchSorter rule, with HarmonyX's
-/// cycle handling): a hook runs before every hook of the owners its Before names and after every hook
-/// of the owners its After names (constraints between hooks of the same owner are ignored); among the
-/// hooks free to run next, the one of highest priority, then the earliest installed, goes first. When
-/// the constraints form a cycle, no hook is free: the first remaining hook by priority, then install
-/// order, goes next (its constraints in the cycle are dropped), and the sort goes on.
+/// The order the hooks of one kind run in on one target: Harmony's PatchSorter rule, so a port orders as it
+/// did under Harmony. A hook runs after every hook of the owners its After names and before every hook of the
+/// owners its Before names (constraints between hooks of the same owner are ignored). The hooks are taken in
+/// priority order (higher first, then install order); a pass places each hook whose prerequisites are placed
+/// (and, right after a hook others wait for, every waiting hook that became free, from the most important
+/// one again), and leaves the others waiting. A pass that leaves hooks waiting on a cycle culls ONE
+/// dependency: the first unplaced prerequisite of the least important waiting hook; then the waiting hooks
+/// get another pass. (So a free hook of low priority can go before hooks of higher priority caught in a
+/// cycle, as under Harmony.)
 /// </summary>
 internal static class HookOrder
 {
     /// <summary>The positions of <paramref name="items"/> in the order they run.</summary>
     public static int[] Sort(IReadOnlyList<HookOrderItem> items)
     {
-        List<int> remaining = [.. Enumerable.Range(0, items.Count)
+        List<int> byPriority = [.. Enumerable.Range(0, items.Count)
             .OrderByDescending(i => items[i].Priority)
             .ThenBy(i => items[i].Order.Set)
             .ThenBy(i => items[i].Order.Index)];
-        // The constraints, without those on a cycle (j before i while i also reaches j).
-        bool[,] edge = new bool[items.Count, items.Count];
-        for (int j = 0; j < items.Count; j++)
+        // after[i]: the hooks i waits for; waiters[i]: the hooks waiting for i (insertion ordered, as Harmony's).
+        var after = new List<int>[items.Count];
+        var waiters = new List<int>[items.Count];
+        for (int i = 0; i < items.Count; i++)
         {
-            for (int i = 0; i < items.Count; i++)
-                edge[j, i] = i != j && MustPrecede(items[j], items[i]);
+            after[i] = [];
+            waiters[i] = [];
         }
-        bool[,] reach = Closure(edge);
-        var kept = new bool[items.Count, items.Count];
-        for (int j = 0; j < items.Count; j++)
+        // Built as Harmony builds them: per hook in priority order, its Before, then its After.
+        foreach (int node in byPriority)
         {
-            for (int i = 0; i < items.Count; i++)
-                kept[j, i] = edge[j, i] && !reach[i, j];
+            foreach (int other in byPriority.Where(o => Names(items[node], items[node].Before, items[o])))
+                Depend(other, on: node);
+            foreach (int other in byPriority.Where(o => Names(items[node], items[node].After, items[o])))
+                Depend(node, on: other);
         }
-        var sorted = new int[items.Count];
-        for (int n = 0; n < sorted.Length; n++)
-        {
-            int pick = remaining.FindIndex(i => !remaining.Any(j => kept[j, i]));
-            sorted[n] = remaining[pick]; // the kept constraints form no cycle: one is always free
-            remaining.RemoveAt(pick);
-        }
-        return sorted;
-    }
 
-    /// <summary>reach[a, b]: b can be reached from a through one or more edges.</summary>
-    private static bool[,] Closure(bool[,] edge)
-    {
-        int n = edge.GetLength(0);
-        var reach = (bool[,])edge.Clone();
-        for (int k = 0; k < n; k++)
+        var placed = new HashSet<int>();
+        var result = new List<int>(items.Count);
+        var waiting = new List<int>();
+        List<int> queue = byPriority;
+        while (queue.Count > 0)
         {
-            for (int a = 0; a < n; a++)
+            foreach (int node in queue)
             {
-                if (!reach[a, k])
+                if (!after[node].All(placed.Contains))
+                {
+                    waiting.Add(node);
                     continue;
-                for (int b = 0; b < n; b++)
-                    reach[a, b] |= reach[k, b];
+                }
+                Place(node);
+                if (waiters[node].Count > 0)
+                    PlaceFreed();
+            }
+            // A cycle (or nothing left): cull the first unplaced prerequisite of the least important waiting hook.
+            for (int w = waiting.Count - 1; w >= 0; w--)
+            {
+                if (after[waiting[w]].FirstOrDefault(p => !placed.Contains(p), -1) is int cut and >= 0)
+                {
+                    after[waiting[w]].Remove(cut);
+                    waiters[cut].Remove(waiting[w]);
+                    break;
+                }
+            }
+            queue = [.. waiting];
+            waiting.Clear();
+        }
+        return [.. result];
+
+        void Depend(int node, int on)
+        {
+            if (!after[node].Contains(on))
+                after[node].Add(on);
+            if (!waiters[on].Contains(node))
+                waiters[on].Add(node);
+        }
+
+        void Place(int node)
+        {
+            result.Add(node);
+            placed.Add(node);
+        }
+
+        // Every waiting hook whose prerequisites are now placed, scanning again from the first after each.
+        void PlaceFreed()
+        {
+            for (int w = 0; w < waiting.Count;)
+            {
+                int node = waiting[w];
+                if (after[node].All(placed.Contains))
+                {
+                    waiting.RemoveAt(w);
+                    Place(node);
+                    w = 0;
+                }
+                else
+                {
+                    w++;
+                }
             }
         }
-        return reach;
     }
+
+    /// <summary>Whether `owners` (of hook `a`) names the owner of `b`, another owner's hook.</summary>
+    private static bool Names(HookOrderItem a, IReadOnlyList<string> owners, HookOrderItem b) =>
+        a.Owner != b.Owner && owners.Contains(b.Owner, StringComparer.Ordinal);
 
     /// <summary>Whether `a` must run before `b`.</summary>
     public static bool MustPrecede(HookOrderItem a, HookOrderItem b) =>

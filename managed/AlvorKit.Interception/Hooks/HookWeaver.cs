@@ -1,6 +1,5 @@
 using System.Reflection;
 using System.Reflection.Emit;
-using System.Runtime.CompilerServices;
 using AlvorKit.Interception.Internal;
 
 namespace AlvorKit.Interception.Hooks;
@@ -186,8 +185,7 @@ internal static class HookWeaver
             }
             else
             {
-                RuntimeHelpers.PrepareMethod(method.MethodHandle);
-                plan.Emit(OpCodes.Ldc_I8, (long)method.MethodHandle.GetFunctionPointer());
+                plan.Emit(OpCodes.Ldc_I8, (long)Interceptor.EntryPoint(method));
                 plan.Emit(OpCodes.Conv_I);
                 plan.EmitCalli(OpCodes.Calli, CallingConventions.Standard, method.ReturnType,
                     [.. method.GetParameters().Select(p => p.ParameterType)]);

@@ -26,23 +26,38 @@ public enum PatchMethodKind
 /// A patch class holds static methods named Prefix, Postfix and Finalizer, or marked with
 /// <see cref="PatchPrefixAttribute"/>, <see cref="PatchPostfixAttribute"/> and <see cref="PatchFinalizerAttribute"/>
 /// (any name). The target is looked up among the members <see cref="DeclaringType"/> declares, public or not,
-/// static or instance. Without argument types the name must have exactly one overload (else
-/// <see cref="HookBindingKind.TargetAmbiguous"/>); with them, the overload whose parameter types are exactly these
-/// (a by-reference parameter as <c>typeof(int).MakeByRefType()</c>).
+/// static or instance. Without argument types (<c>[Patch(typeof(Enemy), "Hit")]</c>) the name must have exactly
+/// one overload (else <see cref="HookBindingKind.TargetAmbiguous"/>); with them, the overload whose parameter types
+/// are exactly these (a by-reference parameter as <c>typeof(int).MakeByRefType()</c>); an explicit empty array
+/// (<c>new Type[0]</c>, <c>argumentTypes: []</c>) selects the overload without parameters.
 /// </remarks>
 [AttributeUsage(AttributeTargets.Class | AttributeTargets.Method, AllowMultiple = true)]
 public sealed class PatchAttribute : Attribute
 {
-    /// <summary>A target: <paramref name="declaringType"/>'s member <paramref name="methodName"/>.</summary>
+    /// <summary>A target: <paramref name="declaringType"/>'s only member <paramref name="methodName"/> (its only
+    /// overload; for <see cref="PatchMethodKind.Constructor"/>, the only instance constructor).</summary>
     /// <param name="declaringType">The type that declares the target.</param>
     /// <param name="methodName">The method's name (the property's for <see cref="PatchMethodKind.Getter"/> and
     /// <see cref="PatchMethodKind.Setter"/>; ignored for <see cref="PatchMethodKind.Constructor"/>).</param>
-    /// <param name="argumentTypes">The overload's parameter types; none: the only overload of that name.</param>
+    public PatchAttribute(Type declaringType, string methodName)
+    {
+        DeclaringType = declaringType;
+        MethodName = methodName;
+    }
+
+    /// <summary>A target: the overload of <paramref name="declaringType"/>'s member <paramref name="methodName"/>
+    /// whose parameter types are exactly <paramref name="argumentTypes"/>. An empty array selects the overload
+    /// without parameters (<c>[Patch(typeof(Enemy), "Reset", new Type[0])]</c> or <c>argumentTypes: []</c>):
+    /// with <c>Reset()</c> and <c>Reset(int)</c> both declared, it names <c>Reset()</c>.</summary>
+    /// <param name="declaringType">The type that declares the target.</param>
+    /// <param name="methodName">The method's name (the property's for <see cref="PatchMethodKind.Getter"/> and
+    /// <see cref="PatchMethodKind.Setter"/>; ignored for <see cref="PatchMethodKind.Constructor"/>).</param>
+    /// <param name="argumentTypes">The overload's parameter types (empty: none).</param>
     public PatchAttribute(Type declaringType, string methodName, params Type[] argumentTypes)
     {
         DeclaringType = declaringType;
         MethodName = methodName;
-        ArgumentTypes = argumentTypes is { Length: > 0 } ? argumentTypes : null;
+        ArgumentTypes = argumentTypes ?? [];
     }
 
     /// <summary>The type that declares the target.</summary>
@@ -51,8 +66,9 @@ public sealed class PatchAttribute : Attribute
     /// <summary>The method's (or property's) name.</summary>
     public string MethodName { get; }
 
-    /// <summary>The overload's parameter types; null: the only overload of <see cref="MethodName"/> (or the only
-    /// instance constructor).</summary>
+    /// <summary>The overload's parameter types (empty: the overload without parameters); null: the only overload
+    /// of <see cref="MethodName"/> (or the only instance constructor), given by the constructor without argument
+    /// types.</summary>
     public IReadOnlyList<Type>? ArgumentTypes { get; }
 
     /// <summary>Which member the attribute names (<see cref="PatchMethodKind.Method"/> by default).</summary>

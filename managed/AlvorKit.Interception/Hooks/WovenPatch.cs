@@ -12,8 +12,9 @@ namespace AlvorKit.Interception;
 /// </summary>
 public sealed class WovenPatch : IDisposable, IAsyncDisposable
 {
-    internal WovenPatch(HookComposer composer, MethodBase target, PatchOwner owner, BoundSet bound, string label)
+    internal WovenPatch(Interceptor interceptor, HookComposer composer, MethodBase target, PatchOwner owner, BoundSet bound, string label)
     {
+        Interceptor = interceptor;
         Composer = composer;
         Target = target;
         Owner = owner;
@@ -76,6 +77,9 @@ public sealed class WovenPatch : IDisposable, IAsyncDisposable
         $"{Bound.Finalizers.Count} finalizer(s) [{(IsInstalled ? "installed" : "removed")}, {Owner.Name}]";
 
     internal HookComposer Composer { get; }
+
+    /// <summary>The interceptor that added the set (changes go through it while it is not disposed).</summary>
+    internal Interceptor Interceptor { get; }
 
     internal BoundSet Bound { get; }
 

@@ -61,9 +61,13 @@ internal sealed class SymbolResolver
     {
         if (type.IsByRef)
             throw Refuse($"{use}: {Names.Of(type)} is a by-reference type; name its element type instead.");
-        if (_module.Defines(type))
+        // A generic type definition (S<>) names the type itself only for ldtoken; anywhere else (box, ldobj,
+        // unbox.any, castclass...) CoreCLR needs the instantiation in scope: a TypeSpec GENERICINST over
+        // VAR 0..n (what SigType.From gives a definition), as C# emits for S<T> inside S<T>.
+        bool definitionAsSelf = type.IsGenericTypeDefinition && !use.StartsWith("ldtoken ", StringComparison.Ordinal);
+        if (!definitionAsSelf && _module.Defines(type))
             return Operand.Direct(type.MetadataToken);
-        if (NeedsTypeSpec(type))
+        if (definitionAsSelf || NeedsTypeSpec(type))
             return Operand.Relocated(new RelocationRequest(RelocationKind.TypeSpec,
                 _writer.TypeSpec(SigType.From(type), use), null, Parent.None, $"{use}: TypeSpec {Names.Of(type)}"));
         return Operand.Relocated(TypeRef(type, use));

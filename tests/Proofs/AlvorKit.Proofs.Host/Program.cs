@@ -80,6 +80,8 @@ switch (mode)
         return Print(AlvorKit.Proofs.Host.CommandsProof.Run());
     case "memory":
         return Print(AlvorKit.Proofs.Host.MemoryProof.Run(args.Length > 1 ? int.Parse(args[1]) : 2000));
+    case "hookfix" when args.Length == 2:
+        return AlvorKit.Proofs.Host.HookFixProof.Print(args[1]);
     case "originalplans":
         return Print(AlvorKit.Proofs.Host.OriginalPlanProof.Run());
     case "generations":
