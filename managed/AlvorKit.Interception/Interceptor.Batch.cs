@@ -83,7 +83,18 @@ public sealed partial class Interceptor
     {
         ArgumentNullException.ThrowIfNull(plans);
         ThrowIfDisposed();
-        owner ??= DefaultOwner;
+        return await ApplyManyUnchecked(plans, owner ?? DefaultOwner, synchronous, cancellationToken).ConfigureAwait(false);
+    }
+
+    /// <summary>The hooks' batch path: as <see cref="ApplyMany"/>, even through a disposed interceptor (see
+    /// <see cref="ApplyForHooks"/>).</summary>
+    internal ValueTask<IReadOnlyList<Patch>> ApplyManyForHooks(IEnumerable<GenerationPlan> plans, PatchOwner owner,
+        bool synchronous) =>
+        ApplyManyUnchecked(plans, owner, synchronous, CancellationToken.None);
+
+    private async ValueTask<IReadOnlyList<Patch>> ApplyManyUnchecked(IEnumerable<GenerationPlan> plans, PatchOwner owner,
+        bool synchronous, CancellationToken cancellationToken)
+    {
         owner.ThrowIfDisposed();
         List<GenerationPlan> batch = [.. plans];
         if (batch.Count == 0)

@@ -273,6 +273,20 @@ public sealed partial class Interceptor : IDisposable
         PatchOwner owner, GenerationPlan? plan, bool synchronous, CancellationToken cancellationToken)
     {
         ThrowIfDisposed();
+        return await ApplyLoweredUnchecked(target, lowered, name, owner, plan, synchronous, cancellationToken)
+            .ConfigureAwait(false);
+    }
+
+    /// <summary>The hooks' path: <paramref name="plan"/> as <paramref name="owner"/>'s next generation, even
+    /// through a disposed interceptor (it needs only the profiler, as <see cref="RemoveCore"/> does), so the
+    /// process-wide hook composition can still change, and be removed, after every interceptor that added
+    /// hooks was disposed.</summary>
+    internal ValueTask<Patch> ApplyForHooks(GenerationPlan plan, PatchOwner owner, bool synchronous) =>
+        ApplyLoweredUnchecked(plan.Target, plan.Lower(), plan.Name, owner, plan, synchronous, CancellationToken.None);
+
+    private async ValueTask<Patch> ApplyLoweredUnchecked(MethodBase target, LoweredGeneration lowered, string? name,
+        PatchOwner owner, GenerationPlan? plan, bool synchronous, CancellationToken cancellationToken)
+    {
         owner.ThrowIfDisposed();
         string doing = plan is null ? "Applying a generation to" : "Applying a plan to";
         EnsurePatchingEnabled();

@@ -68,7 +68,7 @@ public sealed class HookFixTests
     private static LoweredGeneration Weave(MethodBase target, IEnumerable<HookMethod> prefixes)
     {
         BoundSet set = HookBinder.BindSet(target, prefixes, [], []);
-        return HookWeaver.Weave(HookComposition.Compose(target, [new HookSetInfo(set, "mod", 0, "Hook call")]), false)
+        return HookWeaver.Weave(HookComposition.Compose(target, [new HookSetInfo(set, "mod", 0, "Hook call")]))
             .Lower();
     }
 

@@ -18,7 +18,7 @@ public sealed partial class WeavingTests(ITestOutputHelper output)
     {
         BoundSet set = HookBinder.BindSet(target, prefixes ?? [], postfixes ?? [], finalizers ?? []);
         GenerationPlan plan = HookWeaver.Weave(
-            HookComposition.Compose(target, [new HookSetInfo(set, "mod", 0, "Hook call")]), calli);
+            HookComposition.Compose(target, [new HookSetInfo(set, "mod", 0, "Hook call", calli)]));
         plan.Lower(); // the stack-type check, relocations, limits
         output.WriteLine(plan.ToString());
         return plan;
@@ -217,13 +217,34 @@ public sealed partial class WeavingTests(ITestOutputHelper output)
     }
 
     [Fact]
+    public void EachSetKeepsThePreferCalliItWasAddedWith()
+    {
+        // Two sets on one target: the first added with PreferCalli (its prefix through calli), the second
+        // without (its postfix called directly), whichever of them the body is woven for.
+        MethodInfo damage = typeof(Enemy).GetMethod(nameof(Enemy.Damage))!;
+        BoundSet calli = HookBinder.BindSet(damage, [Hook(nameof(Hooks.Prefix))], [], []);
+        BoundSet direct = HookBinder.BindSet(damage, [], [Hook(nameof(Hooks.PassThrough))], []);
+        GenerationPlan plan = HookWeaver.Weave(HookComposition.Compose(damage,
+            [new HookSetInfo(calli, "mod A", 0, "Hook call", PreferCalli: true),
+             new HookSetInfo(direct, "mod B", 1, "Hook call", PreferCalli: false)]));
+        plan.Lower();
+        string listing = Listing(plan);
+        output.WriteLine(listing);
+
+        Assert.Contains("call Hooks.PassThrough(int, int)", listing, StringComparison.Ordinal);
+        Assert.DoesNotContain("call Hooks.Prefix", listing, StringComparison.Ordinal);
+        Assert.Contains("calli StandAloneSig default bool(Enemy, ref int, ref int, ref long)", listing,
+            StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void ABodyWithJmpIsRefusedWithItsOwnKind()
     {
         MethodInfo forward = JmpAssembly.Forward;
         BoundSet set = HookBinder.BindSet(forward, [], [Hook(nameof(Hooks.Nothing))], []);
 
         HookBindingException e = Assert.Throws<HookBindingException>(() => HookWeaver.Weave(
-            HookComposition.Compose(forward, [new HookSetInfo(set, "mod", 0, "Hook call")]), preferCalli: false));
+            HookComposition.Compose(forward, [new HookSetInfo(set, "mod", 0, "Hook call")])));
 
         Assert.Equal(HookBindingKind.TargetUsesJmp, e.Kind);
         Assert.Same(forward, e.Target);

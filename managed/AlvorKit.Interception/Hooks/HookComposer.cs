@@ -9,8 +9,10 @@ namespace AlvorKit.Interception.Hooks;
 /// added a set, so two mods that each <see cref="Interceptor.Open"/> one compose on a shared target instead
 /// of the last body winning. All woven bodies are held in the profiler by one internal owner
 /// (<see cref="HookOwner"/>): adding or removing a set weaves the target's body again from all its sets
-/// (<see cref="HookComposition"/>, <see cref="HookWeaver"/>) and applies it, through the interceptor of the
-/// change (a live one), as that owner's next generation; the last removal on a target removes that owner's
+/// (<see cref="HookComposition"/>, <see cref="HookWeaver"/>, each set calling its hooks the way its interceptor's
+/// PreferCalli said when it was added) and applies it as that owner's next generation, through the internal
+/// path that needs only the profiler (a disposed interceptor still reaches it, so hooks never become
+/// impossible to remove); the last removal on a target removes that owner's
 /// patch, which gives the original body back (or, under the profiler's owner rule, the most recent body
 /// another owner set). A change commits only when the profiler took it: on any failure the sets stay as they
 /// were. Changes run one at a time (one gate; the generations they apply take each target's own gate inside).
@@ -75,7 +77,7 @@ internal sealed class HookComposer(PatchOwner hookOwner, SemaphoreSlim gate)
             }
             List<HookComposition> compositions = [.. touched.Select(t => Compose(t.Entry.Target, t.Sets))];
             Interceptor interceptor = sets[0].Interceptor;
-            List<GenerationPlan> plans = [.. compositions.Select(c => HookWeaver.Weave(c, interceptor.PreferCalli))];
+            List<GenerationPlan> plans = [.. compositions.Select(HookWeaver.Weave)];
             IReadOnlyList<Patch> patches = await ApplyAll(interceptor, plans, synchronous).ConfigureAwait(false);
             lock (_read)
             {
@@ -139,7 +141,7 @@ internal sealed class HookComposer(PatchOwner hookOwner, SemaphoreSlim gate)
                     {
                         Interceptor interceptor = Live(group.Concat(remaining));
                         HookComposition composition = Compose(entry.Target, remaining);
-                        GenerationPlan plan = HookWeaver.Weave(composition, interceptor.PreferCalli);
+                        GenerationPlan plan = HookWeaver.Weave(composition);
                         Patch patch = (await ApplyAll(interceptor, [plan], synchronous).ConfigureAwait(false))[0];
                         lock (_read)
                         {
@@ -171,14 +173,14 @@ internal sealed class HookComposer(PatchOwner hookOwner, SemaphoreSlim gate)
             throw new AggregateException($"{failures.Count} targets could not be rewoven or restored.", failures);
     }
 
-    /// <summary>What a removal reports instead of stopping: the profiler's refusals, a disposed interceptor
-    /// (ObjectDisposedException), a body that cannot be woven again (NotSupportedException, PlanException),
+    /// <summary>What a removal reports instead of stopping: the profiler's refusals, a body that cannot be woven again (NotSupportedException, PlanException),
     /// several of them (AggregateException).</summary>
     internal static bool IsRemovalFailure(Exception e) =>
         e is InterceptionException or InvalidOperationException or NotSupportedException or AggregateException;
 
     /// <summary>The interceptor that applies a change: the first of `sets` whose interceptor is not disposed
-    /// (any interceptor reaches the same profiler); the first set's when all are (its refusal is reported).</summary>
+    /// (any interceptor reaches the same profiler); the first set's when all are (the hooks' path needs only
+    /// its profiler, so the change still happens).</summary>
     private static Interceptor Live(IEnumerable<WovenPatch> sets)
     {
         Interceptor? first = null;
@@ -217,15 +219,14 @@ internal sealed class HookComposer(PatchOwner hookOwner, SemaphoreSlim gate)
     private static HookComposition Compose(MethodBase target, List<WovenPatch> sets) =>
         HookComposition.Compose(target, [.. sets.Select(s => s.Info)]);
 
-    /// <summary>The plans as the internal owner's next generations: one Apply, or one ApplyMany batch.</summary>
+    /// <summary>The plans as the internal owner's next generations: one generation, or one batch (all or
+    /// nothing), through the interceptor's path that does not need it undisposed.</summary>
     private async ValueTask<IReadOnlyList<Patch>> ApplyAll(Interceptor interceptor, List<GenerationPlan> plans,
         bool synchronous)
     {
         if (plans.Count == 1)
-            return [synchronous ? interceptor.Apply(plans[0], HookOwner) : await interceptor.ApplyAsync(plans[0], HookOwner).ConfigureAwait(false)];
-        return synchronous
-            ? interceptor.ApplyMany(plans, HookOwner)
-            : await interceptor.ApplyManyAsync(plans, HookOwner).ConfigureAwait(false);
+            return [await interceptor.ApplyForHooks(plans[0], HookOwner, synchronous).ConfigureAwait(false)];
+        return await interceptor.ApplyManyForHooks(plans, HookOwner, synchronous).ConfigureAwait(false);
     }
 
     private async ValueTask Enter(bool synchronous, CancellationToken cancellationToken)

@@ -6,11 +6,13 @@ using AlvorKit.Interception.Internal;
 namespace AlvorKit.Interception.Hooks;
 
 /// <summary>One hook set as the composition sees it: its bound hooks, its owner's name, its install
-/// order and a label for listings (the patch class, or "Hook call").</summary>
-internal sealed record HookSetInfo(BoundSet Bound, string OwnerName, long Order, string Label);
+/// order, a label for listings (the patch class, or "Hook call") and whether its hooks are called through
+/// their entry points (the PreferCalli of the interceptor that added it).</summary>
+internal sealed record HookSetInfo(BoundSet Bound, string OwnerName, long Order, string Label, bool PreferCalli = false);
 
-/// <summary>One hook in the composed order: the hook, the index of its set (its __state local), its owner.</summary>
-internal readonly record struct ComposedHook(BoundHook Hook, int Set, string OwnerName);
+/// <summary>One hook in the composed order: the hook, the index of its set (its __state local), its owner,
+/// its set's PreferCalli.</summary>
+internal readonly record struct ComposedHook(BoundHook Hook, int Set, string OwnerName, bool PreferCalli);
 
 /// <summary>
 /// Every hook set on one target, ordered per kind (<see cref="HookOrder"/>): what the weaver turns
@@ -33,7 +35,7 @@ internal sealed record HookComposition(MethodBase Target, IReadOnlyList<Composed
                 IReadOnlyList<BoundHook> list = of(sets[s].Bound);
                 for (int k = 0; k < list.Count; k++)
                 {
-                    hooks.Add(new ComposedHook(list[k], s, sets[s].OwnerName));
+                    hooks.Add(new ComposedHook(list[k], s, sets[s].OwnerName, sets[s].PreferCalli));
                     HookMethod h = list[k].Hook;
                     items.Add(new HookOrderItem(h.Priority, sets[s].OwnerName, h.Before, h.After, (sets[s].Order, k)));
                 }

@@ -21,7 +21,8 @@ namespace AlvorKit.Interception.Hooks;
 /// (its stack kept); another: <c>throw</c>. SUCCESS runs the finalizers with a null exception and
 /// throws what one returns; EXIT: <c>ldloc result; ret</c>.
 /// A hook is called directly (<c>call</c>) when it is public, on a public type, and the target's
-/// module can name it (<see cref="CallsDirectly"/>); otherwise through its entry point
+/// module can name it (<see cref="CallsDirectly"/>) and its set was not added with PreferCalli (each set's own
+/// flag, <see cref="ComposedHook.PreferCalli"/>); otherwise through its entry point
 /// (<c>ldc.i8 entry; conv.i; calli</c>, the hook's managed signature).
 /// </summary>
 internal static class HookWeaver
@@ -33,11 +34,11 @@ internal static class HookWeaver
         typeof(MethodBase).GetMethod(nameof(MethodBase.GetMethodFromHandle),
             [typeof(RuntimeMethodHandle), typeof(RuntimeTypeHandle)])!;
 
-    public static GenerationPlan Weave(HookComposition composition, bool preferCalli)
+    public static GenerationPlan Weave(HookComposition composition)
     {
         MethodBase target = composition.Target;
         GenerationPlan plan = GenerationPlan.FromOriginal(target);
-        return new Weaving(composition, plan, preferCalli).Run();
+        return new Weaving(composition, plan).Run();
     }
 
     /// <summary>Whether the woven body calls `hook` directly: a public hook of a public type, and the
@@ -53,7 +54,7 @@ internal static class HookWeaver
                DirectCallRule.WhyNotBound(target.Module.Assembly, hook.Module.Assembly) is null;
     }
 
-    private sealed class Weaving(HookComposition composition, GenerationPlan plan, bool preferCalli)
+    private sealed class Weaving(HookComposition composition, GenerationPlan plan)
     {
         private readonly MethodBase _target = composition.Target;
         private readonly Type _returns = ReplacementRules.ReturnTypeOf(composition.Target);
@@ -179,7 +180,7 @@ internal static class HookWeaver
             foreach (HookArgument argument in hook.Arguments)
                 Load(argument, composed.Set);
             MethodInfo method = hook.Method;
-            if (CallsDirectly(_target, method, preferCalli))
+            if (CallsDirectly(_target, method, composed.PreferCalli))
             {
                 plan.Emit(OpCodes.Call, method);
             }

@@ -20,6 +20,7 @@ public sealed class WovenPatch : IDisposable, IAsyncDisposable
         Owner = owner;
         Bound = bound;
         Label = label;
+        PreferCalli = interceptor.PreferCalli;
     }
 
     /// <summary>The hooked method (for a generic target, its definition: the hooks run in every instantiation).</summary>
@@ -86,8 +87,12 @@ public sealed class WovenPatch : IDisposable, IAsyncDisposable
     /// <summary>Where the set came from: "Hook call" or the patch class's name.</summary>
     internal string Label { get; }
 
+    /// <summary>The adding interceptor's <see cref="Interceptor.PreferCalli"/> when the set was added: every
+    /// later weave calls this set's hooks through their entry points when true, whichever interceptor reweaves.</summary>
+    internal bool PreferCalli { get; }
+
     /// <summary>Install order, given by the composer when the set is added.</summary>
     internal long Order { get; set; }
 
-    internal HookSetInfo Info => new(Bound, Owner.Name, Order, Label);
+    internal HookSetInfo Info => new(Bound, Owner.Name, Order, Label, PreferCalli);
 }

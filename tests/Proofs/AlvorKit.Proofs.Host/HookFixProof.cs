@@ -215,8 +215,9 @@ public static class HookFixProof
     }
 
     // An owner with hooks on a target shared with another owner (so its removal reweaves the target) and a
-    // whole-body patch; the only interceptor is disposed first, so the reweave fails (ObjectDisposedException).
-    // The owner's Dispose still removes the whole-body patch and reports the failure in its AggregateException.
+    // whole-body patch; the only interceptor is disposed first. The hooks' changes need only the profiler, so
+    // the owner's Dispose still reweaves the target without its hooks and removes the whole-body patch; the
+    // other owner's removal then gives the original back.
     private static void RemovalFailure(JsonObject report)
     {
         MethodInfo shared = typeof(FixTargets).GetMethod(nameof(FixTargets.Shared))!;
@@ -225,7 +226,7 @@ public static class HookFixProof
         var staying = new PatchOwner("staying");
         Interceptor interceptor = Interceptor.Open();
         WovenPatch left = interceptor.Hook(shared, prefix: typeof(FixHooks).GetMethod(nameof(FixHooks.FirstMod))!, owner: leaving);
-        interceptor.Hook(shared, prefix: typeof(FixHooks).GetMethod(nameof(FixHooks.SecondMod))!, owner: staying);
+        WovenPatch kept = interceptor.Hook(shared, prefix: typeof(FixHooks).GetMethod(nameof(FixHooks.SecondMod))!, owner: staying);
         interceptor.Install(whole, typeof(FixTargets).GetMethod(nameof(FixTargets.WholeReplacement))!, leaving);
         report["removalBefore"] = $"{FixTargets.Whole(1)} {FixTargets.Shared(1)} {FixHooks.Take()}";
         interceptor.Dispose();
@@ -242,7 +243,9 @@ public static class HookFixProof
         {
             report["removalThrew"] = e.GetType().Name;
         }
-        report["removalAfter"] = $"{FixTargets.Whole(1)} patches {leaving.Patches.Count} hooks kept {left.IsInstalled}";
+        report["removalAfter"] = $"{FixTargets.Whole(1)} patches {leaving.Patches.Count} hooks kept {left.IsInstalled} " +
+                                 $"{FixTargets.Shared(1)} {FixHooks.Take()}";
+        report["removalLast"] = Try(() => kept.Remove()) ?? $"{FixTargets.Shared(1)} '{FixHooks.Take()}' {kept.IsInstalled}";
     }
 
     private static string? Try(Action action)

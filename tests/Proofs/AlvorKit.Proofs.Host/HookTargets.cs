@@ -76,9 +76,13 @@ public static class HookTargets
         }
     }
 
-    /// <summary>Throws for a positive x: a finalizer observes it (rethrown as is).</summary>
+    /// <summary>Throws for a positive x, from <see cref="FailObserved"/>: a finalizer observes it (rethrown as
+    /// is, so its top frame stays the helper's; a <c>throw</c> would reset it to this method).</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
-    public static int ThrowsObserved(int x) => x > 0 ? throw new InvalidOperationException($"observed {x}") : x;
+    public static int ThrowsObserved(int x) => x > 0 ? FailObserved(x) : x;
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static int FailObserved(int x) => throw new InvalidOperationException($"observed {x}");
 
     /// <summary>Throws for a positive x: a finalizer swallows it (the target returns __result).</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]

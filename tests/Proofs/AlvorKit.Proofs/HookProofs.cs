@@ -107,10 +107,12 @@ public sealed class HookProofs
     public void FinalizersObserveSwallowAndReplace(string tiering)
     {
         HookReport r = Report(tiering);
-        // Observed: the same exception, rethrown with its own stack (the same top frame).
+        // Observed: the same exception, rethrown with its own stack: its top frame stays the helper that threw
+        // it (a `throw` in the woven body would reset it to ThrowsObserved), as before hooking.
         HookThrown before = Threw(r, "observed.throw.before"), hooked = Threw(r, "observed.throw.hooked");
         Assert.Equal(("InvalidOperationException", "observed 5"), (hooked.Type, hooked.Message));
-        Assert.Contains("HookTargets.ThrowsObserved", hooked.TopFrame, StringComparison.Ordinal);
+        Assert.Contains("HookTargets.FailObserved", before.TopFrame, StringComparison.Ordinal);
+        Assert.Contains("HookTargets.FailObserved", hooked.TopFrame, StringComparison.Ordinal);
         Assert.Equal(before.TopFrame, hooked.TopFrame);
         Assert.Equal(1, Value(r, "observed.observed"));
         Assert.Equal(1, Value(r, "observed.successes"));        // it ran on success too, __exception null
