@@ -723,7 +723,10 @@ public sealed partial class GenerationPlan
                 exceptionType));
             return;
         }
-        int token = _module.Defines(exceptionType) ? exceptionType.MetadataToken : _module.ExistingTypeRef(exceptionType);
+        // A generic exception type's definition is never its own token here: it goes through the resolver (a
+        // TypeSpec over the target's generic parameters, or refused outside their context).
+        int token = exceptionType.IsGenericTypeDefinition ? 0
+            : _module.Defines(exceptionType) ? exceptionType.MetadataToken : _module.ExistingTypeRef(exceptionType);
         if (token == 0)
         {
             Operand operand = _symbols.Type(exceptionType, $"catch {Names.Of(exceptionType)}");

@@ -384,7 +384,8 @@ public sealed partial class Interceptor : IDisposable
     /// <summary>Removes the patches and hooks of <see cref="DefaultOwner"/> (the hooks composed with other
     /// owners' on a target are woven again without them). Patches and hooks of other owners, including those
     /// added through other interceptors, stay until their owner (or they themselves) are removed; hooks are
-    /// composed process-wide, so a later change to them goes through a live interceptor.</summary>
+    /// composed process-wide, and a later change to them (their removal included) needs only the profiler, so it
+    /// still works once this interceptor is disposed.</summary>
     public void Dispose()
     {
         if (_disposed)

@@ -18,6 +18,11 @@ public struct Pair<T>
     public readonly bool Same(Pair<T> other) => EqualityComparer<T>.Default.Equals(Left, other.Left);
 }
 
+/// <summary>A generic exception type, for a catch clause naming its definition.</summary>
+public class GenericFaultException<T> : Exception
+{
+}
+
 public class Cell
 {
     public int Value;
@@ -86,6 +91,31 @@ public sealed class HookFixTests
                                                       r.Description.StartsWith(opcode, StringComparison.Ordinal) &&
                                                       r.Description.Contains("Pair", StringComparison.Ordinal));
         }
+    }
+
+    [Fact]
+    public void AGenericTypeDefinitionOutsideItsOwnGenericContextIsRefused()
+    {
+        // Outside ldtoken a definition becomes a TypeSpec over VAR 0..n: right only inside that type itself.
+        MethodInfo slot = typeof(Cell).GetMethod(nameof(Cell.Slot))!;
+        MethodInfo same = typeof(Pair<>).GetMethod(nameof(Pair<int>.Same))!;
+
+        var plain = new GenerationPlan(slot);
+        PlanException noContext = Assert.Throws<PlanException>(() => plain.Emit(OpCodes.Box, typeof(Pair<>)));
+        Assert.Contains("is a generic type definition", noContext.Message, StringComparison.Ordinal);
+        Assert.Contains("MakeGenericType", noContext.Message, StringComparison.Ordinal);
+        plain.Emit(OpCodes.Ldtoken, typeof(Pair<>)); // ldtoken names the definition itself: fine
+
+        var inPair = new GenerationPlan(same);
+        Assert.Throws<PlanException>(() => inPair.Emit(OpCodes.Box, typeof(Dictionary<,>))); // another arity
+        Assert.Throws<PlanException>(() => inPair.Emit(OpCodes.Box, typeof(List<>)));         // same arity, not Pair
+        inPair.Emit(OpCodes.Box, typeof(Pair<>));                                              // Pair<!0>: fine
+
+        // A catch clause naming a generic exception's definition: the same rule (no TypeDef token).
+        var catching = new GenerationPlan(slot);
+        PlanException caught = Assert.Throws<PlanException>(() => catching.AddCatchRegion(catching.DefineLabel(),
+            catching.DefineLabel(), catching.DefineLabel(), catching.DefineLabel(), typeof(GenericFaultException<>)));
+        Assert.Contains("catch", caught.Message, StringComparison.Ordinal);
     }
 
     [Fact]

@@ -180,7 +180,12 @@ public sealed partial class GenerationPlan
     /// <exception cref="SignatureMismatchException">The replacement does not fit.</exception>
     /// <exception cref="PlanException">A load of a struct's field reads it from a struct VALUE on
     /// the stack (<c>GetPos().x</c>), not from its address: there is no <c>ref T</c> to give the
-    /// replacement. Nothing is replaced then.</exception>
+    /// replacement. Nothing is replaced then. This check follows the body as it is at the call; when
+    /// that body cannot be laid out or checked yet (a label still unmarked, such as the exit of
+    /// <see cref="RedirectReturns"/> before its code is appended, or a body that is not type-safe
+    /// yet), it is skipped and such a load is refused later, as a
+    /// <see cref="StackTypeMismatchException"/> when the plan is lowered (Apply, ApplyMany; unless it
+    /// allows unverifiable code). Call ReplaceFieldLoads on a complete body to have it refused here.</exception>
     public int ReplaceFieldLoads(FieldInfo field, MethodInfo replacement)
     {
         ArgumentNullException.ThrowIfNull(field);
@@ -209,7 +214,8 @@ public sealed partial class GenerationPlan
 
     /// <summary>Refuses a load of a struct's field from a struct value: the replacement takes
     /// <c>ref T</c>, which only an address on the stack gives. Follows the stack through the body
-    /// as it is now; a body that cannot be laid out or checked yet is left to Apply's check.</summary>
+    /// as it is now; a body that cannot be laid out or checked yet is left to Apply's check (documented on
+    /// <see cref="ReplaceFieldLoads"/>).</summary>
     private void CheckStructLoads(FieldInfo field, List<BodyInstruction> matches)
     {
         Dictionary<int, StackTypeChecker.Kind> tops;

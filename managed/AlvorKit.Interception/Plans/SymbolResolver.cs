@@ -62,9 +62,16 @@ internal sealed class SymbolResolver
         if (type.IsByRef)
             throw Refuse($"{use}: {Names.Of(type)} is a by-reference type; name its element type instead.");
         // A generic type definition (S<>) names the type itself only for ldtoken; anywhere else (box, ldobj,
-        // unbox.any, castclass...) CoreCLR needs the instantiation in scope: a TypeSpec GENERICINST over
-        // VAR 0..n (what SigType.From gives a definition), as C# emits for S<T> inside S<T>.
+        // unbox.any, castclass, a catch clause...) CoreCLR needs the instantiation in scope: a TypeSpec
+        // GENERICINST over VAR 0..n (what SigType.From gives a definition), as C# emits for S<T> inside S<T>.
+        // That reading is right only where VAR 0..n are the definition's own parameters: the target's
+        // declaring type definition (or a type nested with it that has the same generic parameters).
         bool definitionAsSelf = type.IsGenericTypeDefinition && !use.StartsWith("ldtoken ", StringComparison.Ordinal);
+        if (definitionAsSelf && !SharesTargetsTypeParameters(type))
+            throw Refuse($"{use}: {Names.Of(type)} is a generic type definition, which outside ldtoken can only stand " +
+                         $"for the target's own type instantiated over its generic parameters, and " +
+                         $"{Names.Of(_target)} is not in {Names.Of(type)}'s generic context; name an instantiation " +
+                         "(MakeGenericType) instead.");
         if (!definitionAsSelf && _module.Defines(type))
             return Operand.Direct(type.MetadataToken);
         if (definitionAsSelf || NeedsTypeSpec(type))
@@ -79,6 +86,29 @@ internal sealed class SymbolResolver
     {
         Description = $"{use}: TypeRef {Names.Of(type)} (in a signature)",
     });
+
+    /// <summary>Whether VAR 0..n inside the target's body are exactly `definition`'s generic parameters: it is
+    /// the target's declaring type definition, or a type nested in it (or enclosing it) with the same number of
+    /// generic parameters (nested types repeat their enclosing type's parameters).</summary>
+    private bool SharesTargetsTypeParameters(Type definition)
+    {
+        if (_target.DeclaringType is not { IsGenericType: true } declaring)
+            return false;
+        declaring = declaring.GetGenericTypeDefinition();
+        if (definition == declaring)
+            return true;
+        if (definition.GetGenericArguments().Length != declaring.GetGenericArguments().Length)
+            return false;
+        return Encloses(declaring, definition) || Encloses(definition, declaring);
+
+        static bool Encloses(Type outer, Type inner)
+        {
+            for (Type? t = inner.DeclaringType; t is not null; t = t.DeclaringType)
+                if (t == outer)
+                    return true;
+            return false;
+        }
+    }
 
     private static bool NeedsTypeSpec(Type type) =>
         type.IsConstructedGenericType || type.HasElementType || type.IsGenericParameter || type.IsFunctionPointer;

@@ -251,6 +251,7 @@ public static class HookProof
         Warm(() => HookBatchTargets.Wide(1));
         steps.Call("batch.before", Sum);
 
+        steps.Count("batch.patchesBeforeRefusal", interceptor.Patches.Count);
         using var refusedOwner = new PatchOwner("bad batch");
         try
         {
@@ -268,7 +269,11 @@ public static class HookProof
         try
         {
             var clock = Stopwatch.StartNew();
-            IReadOnlyList<WovenPatch> patches = interceptor.PatchAll(steps.ModType("TenTargetsPatch"), owner);
+            Type tenTargets = steps.ModType("TenTargetsPatch");
+            ulong commandsBefore = interceptor.ReadStatus().CommandsCompleted;
+            IReadOnlyList<WovenPatch> patches = interceptor.PatchAll(tenTargets, owner);
+            // One batch is one command to the profiler's worker (ten Applies would be ten).
+            steps.Count("batch.commands", (long)(interceptor.ReadStatus().CommandsCompleted - commandsBefore));
             steps.Count("batch.applied", patches.Count);
             steps.Count("batch.installed", patches.Count(p => p.IsInstalled));
             steps.Count("batch.distinctTargets", patches.Select(p => p.Target).Distinct().Count());

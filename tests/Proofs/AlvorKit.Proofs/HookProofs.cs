@@ -100,6 +100,7 @@ public sealed class HookProofs
         Assert.Equal(5, Value(r, "plus.seen"));                 // the postfix read the original's result
         Assert.Equal(2, Value(r, "guarded.hookedFinallies"));    // both calls ran the original's finally
         Assert.Equal(1, Value(r, "classInstance.hookedCalls"));
+        Assert.Equal(0, Value(r, "values.patchesAfterRemoval"));  // the owner's removal released every woven body
     }
 
     [Theory]
@@ -189,11 +190,13 @@ public sealed class HookProofs
         Assert.Equal("Prefix", refused.Hook);
         Assert.Equal(55, Value(r, "batch.afterRefusal"));
         Assert.Equal(11, Value(r, "batch.wideAfterRefusal"));
+        Assert.Equal(Value(r, "batch.patchesBeforeRefusal"), Value(r, "batch.patchesAfterRefusal")); // nothing held
 
         Assert.Null(r.Steps.FirstOrDefault(s => s.Name == "batch.failed")?.Threw);
         Assert.Equal(10, Value(r, "batch.applied"));
         Assert.Equal(10, Value(r, "batch.installed"));
         Assert.Equal(10, Value(r, "batch.distinctTargets"));
+        Assert.Equal(1, Value(r, "batch.commands")); // the ten woven bodies went to the profiler as one command
         for (int k = 0; k < 10; k++)
             Assert.Equal(1 + k + 1_000, Value(r, $"batch.T{k}"));
         Assert.Equal(55, Value(r, "batch.removed"));
