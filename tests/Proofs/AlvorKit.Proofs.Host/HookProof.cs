@@ -272,7 +272,7 @@ public static class HookProof
             Type tenTargets = steps.ModType("TenTargetsPatch");
             ulong commandsBefore = interceptor.ReadStatus().CommandsCompleted;
             IReadOnlyList<WovenPatch> patches = interceptor.PatchAll(tenTargets, owner);
-            // One batch is one command to the profiler's worker (ten Applies would be ten).
+            // The worker's commands: a describe per target, then one for the batch (ten Applies: twenty).
             steps.Count("batch.commands", (long)(interceptor.ReadStatus().CommandsCompleted - commandsBefore));
             steps.Count("batch.applied", patches.Count);
             steps.Count("batch.installed", patches.Count(p => p.IsInstalled));
