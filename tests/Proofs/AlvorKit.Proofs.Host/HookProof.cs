@@ -273,7 +273,10 @@ public static class HookProof
             ulong commandsBefore = interceptor.ReadStatus().CommandsCompleted;
             IReadOnlyList<WovenPatch> patches = interceptor.PatchAll(tenTargets, owner);
             // The worker's commands: a describe per target, then one for the batch (ten Applies: twenty).
-            steps.Count("batch.commands", (long)(interceptor.ReadStatus().CommandsCompleted - commandsBefore));
+            // PatchAll may return once the batch's ReJIT is requested, before the worker finishes (and
+            // counts) the command, so the count is read once the queue is empty and the count has stopped
+            // moving (bounded: a stuck count is read as is).
+            steps.Count("batch.commands", (long)(SettledCommands(interceptor) - commandsBefore));
             steps.Count("batch.applied", patches.Count);
             steps.Count("batch.installed", patches.Count(p => p.IsInstalled));
             steps.Count("batch.distinctTargets", patches.Select(p => p.Target).Distinct().Count());
@@ -358,5 +361,20 @@ public static class HookProof
             All.Add(new HookStep(name, null, new HookThrown(e.GetType().Name, e.Message, top, e.InnerException?.GetType().Name,
                 binding?.Kind.ToString(), binding?.ParameterIndex, binding?.Target?.Name, binding?.Hook?.Name), null));
         }
+    }
+
+    private static ulong SettledCommands(Interceptor interceptor)
+    {
+        var deadline = Stopwatch.StartNew();
+        ProfilerStatus last = interceptor.ReadStatus();
+        while (deadline.ElapsedMilliseconds < 2_000)
+        {
+            Thread.Sleep(5);
+            ProfilerStatus now = interceptor.ReadStatus();
+            if (now.QueueDepth == 0 && now.CommandsCompleted == last.CommandsCompleted)
+                return now.CommandsCompleted;
+            last = now;
+        }
+        return last.CommandsCompleted;
     }
 }
