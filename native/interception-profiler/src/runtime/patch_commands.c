@@ -134,6 +134,21 @@ static alvk_status refuse_batch(alvk_status *statuses, uint32_t count, alvk_stat
     return status;
 }
 
+/* One reserved queue slot and every request accepted in RejitState under one command, or
+ * neither: the slot is released and statuses[] says why. */
+static alvk_status reserve_and_accept(aip_profiler *rt, const aip_rejit_request *r, uint32_t count,
+                                      aip_rejit_accepted *accepted, alvk_status *statuses,
+                                      uint32_t *slot)
+{
+    alvk_status status = aip_queue_reserve(&rt->worker.queue, slot);
+    if (status != ALVK_OK)
+        return refuse_batch(statuses, count, status);
+    status = aip_rejit_accept_batch(&rt->rejit, r, count, accepted, statuses);
+    if (status != ALVK_OK)
+        aip_queue_release(&rt->worker.queue, *slot);
+    return status;
+}
+
 /* The batch's queuing, its arrays allocated: accepted in RejitState under one command into
  * one reserved queue slot, or refused with nothing changed. */
 static alvk_status queue_batch(aip_profiler *rt, const alvk_install_request *requests,
@@ -144,14 +159,9 @@ static alvk_status queue_batch(aip_profiler *rt, const alvk_install_request *req
     for (uint32_t i = 0; i < count; ++i)
         install_command(rt, &requests[i], &b->entries[i], &r[i]);
     uint32_t slot = 0;
-    alvk_status status = aip_queue_reserve(&rt->worker.queue, &slot);
+    alvk_status status = reserve_and_accept(rt, r, count, accepted, statuses, &slot);
     if (status != ALVK_OK)
-        return refuse_batch(statuses, count, status);
-    status = aip_rejit_accept_batch(&rt->rejit, r, count, accepted, statuses);
-    if (status != ALVK_OK) {
-        aip_queue_release(&rt->worker.queue, slot);
         return status;
-    }
     uint64_t queued_ns = aip_monotonic_ns();
     for (uint32_t i = 0; i < count; ++i) {
         aip_patch_command *c = &b->entries[i];
@@ -395,14 +405,9 @@ static alvk_status queue_generation_batch(aip_profiler *rt, const alvk_generatio
     if (first != ALVK_OK)
         return abort_others(statuses, count, first);
     uint32_t slot = 0;
-    alvk_status status = aip_queue_reserve(&rt->worker.queue, &slot);
+    alvk_status status = reserve_and_accept(rt, r, count, accepted, statuses, &slot);
     if (status != ALVK_OK)
-        return refuse_batch(statuses, count, status);
-    status = aip_rejit_accept_batch(&rt->rejit, r, count, accepted, statuses);
-    if (status != ALVK_OK) {
-        aip_queue_release(&rt->worker.queue, slot);
         return status;
-    }
     uint64_t queued_ns = aip_monotonic_ns();
     for (uint32_t i = 0; i < count; ++i) {
         aip_staged_generation *s = b->entries[i];
