@@ -1,0 +1,67 @@
+namespace AlvorKit.Tests.Support;
+
+/// <summary>
+/// How a test starts a program published for another RID on this linux-x64 machine: linux-arm64
+/// under qemu-user (`qemu-aarch64-static -L /usr/aarch64-linux-gnu`, the arm64 cross sysroot),
+/// win-x64 under Wine (`wine64`, in the checkout's own prefix build/wine-prefix). The program is a
+/// self-contained app published for that RID (its apphost), so no .NET install is needed inside.
+/// </summary>
+public sealed class Emulator
+{
+    private Emulator(string rid, string file, string[] prefix, Dictionary<string, string?> environment,
+        string profilerPathVariable)
+    {
+        Rid = rid;
+        File = file;
+        Prefix = prefix;
+        Environment = environment;
+        ProfilerPathVariable = profilerPathVariable;
+    }
+
+    /// <summary>The RID the emulated programs are published for.</summary>
+    public string Rid { get; }
+
+    /// <summary>The emulator's executable.</summary>
+    public string File { get; }
+
+    /// <summary>The emulator's arguments before the program's path.</summary>
+    public IReadOnlyList<string> Prefix { get; }
+
+    /// <summary>What the emulator itself needs in the child's environment.</summary>
+    public IReadOnlyDictionary<string, string?> Environment { get; }
+
+    /// <summary>The variable CoreCLR reads the profiler's path from on that RID (the
+    /// architecture-specific one: CORECLR_PROFILER_PATH_ARM64, CORECLR_PROFILER_PATH_64).</summary>
+    public string ProfilerPathVariable { get; }
+
+    /// <summary>The emulator for `rid`, or null when this machine does not have it.</summary>
+    public static Emulator? For(string rid) => rid switch
+    {
+        "linux-arm64" when OnPath("qemu-aarch64-static") is { } qemu && Directory.Exists("/usr/aarch64-linux-gnu/lib") =>
+            new Emulator(rid, qemu, ["-L", "/usr/aarch64-linux-gnu"], [], "CORECLR_PROFILER_PATH_ARM64"),
+        "win-x64" when FirstExisting("/usr/lib/wine/wine64", OnPath("wine64")) is { } wine =>
+            new Emulator(rid, wine, [], new Dictionary<string, string?>
+            {
+                ["WINEPREFIX"] = Checkout.File("build", "wine-prefix"),
+                ["WINEDEBUG"] = "-all",
+            }, "CORECLR_PROFILER_PATH_64"),
+        _ => null,
+    };
+
+    /// <summary>A path of this machine as the emulated program sees it: unchanged under qemu-user;
+    /// under Wine, on drive Z: (Wine maps Z: to /).</summary>
+    public string TargetPath(string hostPath) =>
+        Rid.StartsWith("win-", StringComparison.Ordinal)
+            ? "Z:" + Path.GetFullPath(hostPath).Replace('/', '\\')
+            : Path.GetFullPath(hostPath);
+
+    /// <summary>The command line that runs `program` (a host path) with `args` under the emulator.</summary>
+    public (string File, string[] Args) Command(string program, IEnumerable<string> args) =>
+        (File, [.. Prefix, program, .. args]);
+
+    private static string? OnPath(string name) =>
+        (System.Environment.GetEnvironmentVariable("PATH") ?? "").Split(':', StringSplitOptions.RemoveEmptyEntries)
+            .Select(dir => Path.Combine(dir, name)).FirstOrDefault(System.IO.File.Exists);
+
+    private static string? FirstExisting(params string?[] paths) => paths.FirstOrDefault(System.IO.File.Exists);
+}
