@@ -63,7 +63,8 @@ public sealed class WatchProcessTests(SmallGame game) : IClassFixture<SmallGame>
             File.Delete(added);
         }
 
-        Assert.True(watch.Interrupt(TimeSpan.FromSeconds(30)), "watch did not stop on SIGINT\n" + watch.Tail(20));
+        Assert.True(watch.Interrupt(TimeSpan.FromSeconds(30)),
+            $"watch did not stop on SIGINT (sent at {watch.InterruptedAt?.TotalSeconds:0.000} s)\n{watch.Tail(20)}\n{watch.Diagnose()}");
         Assert.Equal(0, watch.ExitCode);
         Assert.Contains("watch: stopped", watch.Lines);
     }

@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using System.Runtime.InteropServices;
 
 namespace AlvorKit.Tests.Support;
 
@@ -12,6 +13,8 @@ public sealed class StreamingProcess : IDisposable
 {
     private readonly Process _process;
     private readonly List<string> _lines = [];
+    private readonly List<TimeSpan> _times = []; // when each line arrived, for a failure message
+    private readonly Stopwatch _clock = Stopwatch.StartNew();
     private readonly string _name;
 
     private StreamingProcess(Process process, string name)
@@ -90,7 +93,42 @@ public sealed class StreamingProcess : IDisposable
     public string Tail(int count)
     {
         lock (_lines)
-            return $"--- last {Math.Min(count, _lines.Count)} lines of {_name}\n" + string.Join('\n', _lines.TakeLast(count));
+        {
+            int first = Math.Max(0, _lines.Count - count);
+            IEnumerable<string> lines = Enumerable.Range(first, _lines.Count - first)
+                .Select(i => $"[{_times[i].TotalSeconds,7:0.000} s] {_lines[i]}");
+            return $"--- last {_lines.Count - first} lines of {_name} (now {_clock.Elapsed.TotalSeconds:0.000} s)\n" +
+                   string.Join('\n', lines);
+        }
+    }
+
+    /// <summary>What Linux says of the process and its threads (signal masks, each thread's name and
+    /// state), for a failure message when it did not answer a signal; empty elsewhere.</summary>
+    public string Diagnose()
+    {
+        string proc = $"/proc/{_process.Id}";
+        if (!OperatingSystem.IsLinux() || !Directory.Exists(proc))
+            return "";
+        try
+        {
+            var text = new System.Text.StringBuilder($"--- {proc}/status (signals):\n");
+            foreach (string line in File.ReadLines($"{proc}/status").Where(l => l.StartsWith("Sig", StringComparison.Ordinal) ||
+                         l.StartsWith("ShdPnd", StringComparison.Ordinal) || l.StartsWith("State", StringComparison.Ordinal)))
+                text.Append(line).Append('\n');
+            text.Append("--- threads (name, state, wchan):\n");
+            foreach (string task in Directory.EnumerateDirectories($"{proc}/task"))
+            {
+                string name = File.ReadAllText($"{task}/comm").Trim();
+                string state = File.ReadLines($"{task}/status").FirstOrDefault(l => l.StartsWith("State", StringComparison.Ordinal)) ?? "";
+                string wchan = File.Exists($"{task}/wchan") ? File.ReadAllText($"{task}/wchan").Trim() : "";
+                text.Append($"{Path.GetFileName(task)} {name} {state.Replace("State:", "", StringComparison.Ordinal).Trim()} {wchan}\n");
+            }
+            return text.ToString();
+        }
+        catch (IOException e)
+        {
+            return $"({proc}: {e.Message})";
+        }
     }
 
     /// <summary>Writes a line to the process's stdin.</summary>
@@ -103,8 +141,11 @@ public sealed class StreamingProcess : IDisposable
     /// <summary>Sends SIGINT (a Ctrl+C) on Unix, and waits for the exit; false if it outlived <paramref name="timeout"/>.</summary>
     public bool Interrupt(TimeSpan timeout)
     {
-        if (!_process.HasExited && !OperatingSystem.IsWindows())
-            _ = Signals.Send(_process.Id, Signals.Interrupt);
+        if (!_process.HasExited && !OperatingSystem.IsWindows() &&
+            Signals.Send(_process.Id, Signals.Interrupt) != 0 && !_process.HasExited)
+            throw new InvalidOperationException($"{_name}: kill({_process.Id}, SIGINT) failed: errno {Marshal.GetLastPInvokeError()}");
+        lock (_lines)
+            _interruptedAt = _clock.Elapsed;
         if (!_process.WaitForExit(timeout))
             return false;
         // With a timeout, WaitForExit does not wait for the redirected streams' last lines;
@@ -115,6 +156,18 @@ public sealed class StreamingProcess : IDisposable
 
     public int ExitCode => _process.ExitCode;
 
+    private TimeSpan? _interruptedAt;
+
+    /// <summary>When <see cref="Interrupt"/> sent its signal, on the clock <see cref="Tail"/> shows.</summary>
+    public TimeSpan? InterruptedAt
+    {
+        get
+        {
+            lock (_lines)
+                return _interruptedAt;
+        }
+    }
+
     private void Add(string? line, string prefix)
     {
         lock (_lines)
@@ -122,7 +175,10 @@ public sealed class StreamingProcess : IDisposable
             if (line is null)
                 _streamsClosed++;
             else
+            {
                 _lines.Add(prefix + line);
+                _times.Add(_clock.Elapsed);
+            }
             Monitor.PulseAll(_lines);
         }
     }

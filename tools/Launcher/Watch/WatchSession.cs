@@ -114,6 +114,8 @@ internal sealed class WatchSession(WatchOptions options, TextWriter output)
         DropFolder.Write(Path.Combine(ownPlace, compiler.AssemblyName + ".dll"), result.Image!);
         Say($"dropped {compiler.AssemblyName}.dll; waiting for the game's result");
         string? answer = drop.WaitForResult(compiler.AssemblyName, dropped, options.ResultTimeout, newSave, cancellationToken);
+        if (answer is null && cancellationToken.IsCancellationRequested)
+            return; // stopped while waiting (Ctrl+C): not a timeout; "stopped" follows
         if (answer is null && newSave())
             Say("a new save came before the game's result: building that");
         else if (answer is null)
