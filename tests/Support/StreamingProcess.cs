@@ -27,7 +27,12 @@ public sealed class StreamingProcess : IDisposable
     public static StreamingProcess Start(string name, string file, IEnumerable<string> args,
         IReadOnlyDictionary<string, string?>? environment = null, string? workingDirectory = null)
     {
-        ProcessStartInfo start = ChildProcess.StartInfo(file, args, environment, workingDirectory);
+        // Interrupt stands for a Ctrl+C. A process that starts with SIGINT ignored keeps it ignored
+        // (the runtime honours an inherited SIG_IGN), and every test run started as a background
+        // job of a script inherits exactly that: so the child starts with SIGINT back at its default.
+        ProcessStartInfo start = InterruptIgnoredHere()
+            ? ChildProcess.StartInfo("/usr/bin/env", ["--default-signal=INT", file, .. args], environment, workingDirectory)
+            : ChildProcess.StartInfo(file, args, environment, workingDirectory);
         var process = new Process { StartInfo = start };
         var streaming = new StreamingProcess(process, name);
         process.OutputDataReceived += (_, e) => streaming.Add(e.Data, "");
@@ -37,6 +42,15 @@ public sealed class StreamingProcess : IDisposable
         process.BeginOutputReadLine();
         process.BeginErrorReadLine();
         return streaming;
+    }
+
+    /// <summary>Whether this process has SIGINT ignored (Linux: bit 1 of SigIgn in /proc/self/status).</summary>
+    public static bool InterruptIgnoredHere()
+    {
+        if (!OperatingSystem.IsLinux())
+            return false;
+        string? mask = File.ReadLines("/proc/self/status").FirstOrDefault(l => l.StartsWith("SigIgn:", StringComparison.Ordinal));
+        return mask is not null && (Convert.ToUInt64(mask["SigIgn:".Length..].Trim(), 16) & (1UL << (Signals.Interrupt - 1))) != 0;
     }
 
     /// <summary>The number of lines so far: a mark for <see cref="WaitFor"/>.</summary>
