@@ -154,10 +154,31 @@ artifact_checks() {
   tests/artifact/check_artifact.sh "$ALVK_NATIVE_LIBRARY" "$RID"
   step "RID gate"
   tests/artifact/check_rid_gate.sh
-  step "win-x64 build check (mingw-w64 cross-compile: exports and imports)"
-  tests/artifact/check_cross_windows.sh
-  step "linux-arm64 build check (cross-compile: ELF machine, exports, DT_NEEDED)"
-  tests/artifact/check_cross_arm64.sh
+  # The other RIDs' libraries, built into build/native-<rid>/ (what the packages ship), checked,
+  # and recorded as checked (build/native-<rid>/checked.sha256) for the package tests.
+  cross_artifact linux-arm64 "cross-compile (gcc-aarch64-linux-gnu): ELF machine, exports, DT_NEEDED" tests/artifact/check_cross_arm64.sh
+  cross_artifact win-x64 "cross-compile (mingw-w64): PE machine, exports, imports" tests/artifact/check_cross_windows.sh
+  cross_artifact osx-arm64 "cross-compile (clang-14 + ld64.lld, Zig's macOS headers): Mach-O arm64, exports, dylibs, minimum macOS" tests/artifact/check_cross_osx.sh
+}
+
+# cross_artifact RID WHAT SCRIPT: runs one cross-build check with its time; a check that cannot
+# run here (exit 77: a cross tool or the macOS headers missing) is a loud skip, not a failure.
+cross_artifact() {
+  local rid=$1 what=$2 script=$3 log rc start=$SECONDS
+  [ "$rid" = "$RID" ] && return 0
+  step "$rid artifact: build/native-$rid, $what"
+  log=$(mktemp)
+  rc=0
+  "$script" | tee "$log" || rc=${PIPESTATUS[0]}
+  if [ "$rc" -eq 77 ]; then
+    printf '\n!!! skipped: %s artifact (not built or checked here): %s\n' "$rid" "$(sed -n 's/^SKIP //p' "$log")"
+  elif [ "$rc" -ne 0 ]; then
+    rm -f "$log"
+    return "$rc"
+  else
+    echo "$rid artifact: built and checked in $((SECONDS - start)) s"
+  fi
+  rm -f "$log"
 }
 
 proofs() {

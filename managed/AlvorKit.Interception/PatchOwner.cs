@@ -1,5 +1,3 @@
-using System.Security.Cryptography;
-
 namespace AlvorKit.Interception;
 
 /// <summary>
@@ -21,8 +19,12 @@ namespace AlvorKit.Interception;
 public sealed class PatchOwner : IDisposable, IAsyncDisposable
 {
     // Owner IDs: a random base, so they do not collide with IDs other components choose, plus
-    // a counter, so they are unique in the process. The profiler reserves 0.
-    private static readonly ulong Base = (ulong)RandomNumberGenerator.GetInt32(1, int.MaxValue) << 24;
+    // a counter, so they are unique in the process. The profiler reserves 0. Not cryptographic
+    // randomness: on Linux that loads OpenSSL (libssl), which the API must not need (a
+    // linux-arm64 game without libssl aborted in this initializer).
+#pragma warning disable CA5394 // an ID base, not a secret
+    private static readonly ulong Base = (ulong)Random.Shared.Next(1, int.MaxValue) << 24;
+#pragma warning restore CA5394
     private static long _next;
 
     private readonly Lock _gate = new();

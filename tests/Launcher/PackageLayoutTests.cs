@@ -41,13 +41,7 @@ public class PackageLayoutTests(PackagesFixture packages)
         Assert.Contains("buildTransitive/AlvorKit.Interception.Profiler.Native.targets", entries);
         Assert.Contains("README.md", entries);
         Assert.DoesNotContain(entries, e => e.StartsWith("lib/", StringComparison.Ordinal));
-        // Only RIDs the profiler is built for, each with its own file name.
-        foreach (string e in entries.Where(e => e.StartsWith("runtimes/", StringComparison.Ordinal)))
-        {
-            string rid = e.Split('/')[1];
-            Assert.Contains(rid, AlvorKit.Interception.Launcher.Rids.Supported);
-            Assert.Equal($"runtimes/{rid}/native/{AlvorKit.Interception.Launcher.Rids.LibraryFileName(rid)}", e);
-        }
+        AssertEveryRidAsChecked(zip, "");
         XElement metadata = Nuspec(zip);
         Assert.Equal("AlvorKit.Interception.Profiler.Native", Value(metadata, "id"));
         Assert.Equal(PackagesFixture.Version, Value(metadata, "version"));
@@ -81,6 +75,7 @@ public class PackageLayoutTests(PackagesFixture packages)
         Assert.Contains("tools/net10.0/any/AlvorKit.Interception.Launcher.dll", entries);
         Assert.Contains($"tools/net10.0/any/{LibraryEntry}", entries);
         Assert.Equal(Sha256(File.ReadAllBytes(Repo.NativeLibrary)), Sha256(zip.GetEntry($"tools/net10.0/any/{LibraryEntry}")!));
+        AssertEveryRidAsChecked(zip, ToolPrefix);
         using (var reader = new StreamReader(zip.GetEntry("tools/net10.0/any/DotnetToolSettings.xml")!.Open()))
         {
             XElement command = XDocument.Parse(reader.ReadToEnd()).Descendants("Command").Single();
@@ -91,6 +86,60 @@ public class PackageLayoutTests(PackagesFixture packages)
         Assert.Equal("AlvorKit.Interception.Launcher", Value(metadata, "id"));
         Assert.Equal(PackagesFixture.Version, Value(metadata, "version"));
         Assert.Contains(metadata.Descendants(), d => d.Name.LocalName == "packageType" && (string?)d.Attribute("name") == "DotnetTool");
+    }
+
+    private const string ToolPrefix = "tools/net10.0/any/";
+
+    // One fact per RID, so a RID this machine did not build and check shows as skipped, with
+    // the reason, instead of passing unseen. Each: both packages carry the checked file.
+    [CheckedArtifactFact("linux-arm64")]
+    public void LinuxArm64IsPackedAsChecked() => AssertPackedAsChecked("linux-arm64");
+
+    [CheckedArtifactFact("win-x64")]
+    public void WinX64IsPackedAsChecked() => AssertPackedAsChecked("win-x64");
+
+    [CheckedArtifactFact("osx-arm64")]
+    public void OsxArm64IsPackedAsChecked() => AssertPackedAsChecked("osx-arm64");
+
+    [CheckedArtifactFact("linux-x64")]
+    public void LinuxX64IsPackedAsChecked() => AssertPackedAsChecked("linux-x64");
+
+    private void AssertPackedAsChecked(string rid)
+    {
+        CheckedArtifact artifact = CrossArtifacts.Checked(rid)
+            ?? throw new Xunit.Sdk.XunitException($"{CrossArtifacts.Record(rid)} disappeared while the tests ran");
+        string entry = $"runtimes/{rid}/native/{AlvorKit.Interception.Launcher.Rids.LibraryFileName(rid)}";
+        foreach ((string id, string prefix) in new[] { ("AlvorKit.Interception.Profiler.Native", ""), ("AlvorKit.Interception.Launcher", ToolPrefix) })
+        {
+            using ZipArchive zip = ZipFile.OpenRead(packages.Package(id));
+            ZipArchiveEntry? packed = zip.GetEntry(prefix + entry);
+            Assert.True(packed is not null, $"{id} has no {prefix + entry}, though {artifact.Path} was built and checked");
+            Assert.True(artifact.Sha256 == Sha256(packed), $"{id}'s {prefix + entry} is not the checked {artifact.Path}");
+        }
+    }
+
+    /// <summary>Every runtimes/ entry (under `prefix`) is a supported RID's library by its own
+    /// name: this machine's is build/native-release's, another RID's is the checked file of
+    /// build/native-&lt;rid&gt; (never one that was not checked); and every checked RID is there.</summary>
+    private static void AssertEveryRidAsChecked(ZipArchive zip, string prefix)
+    {
+        var packed = new HashSet<string>(StringComparer.Ordinal);
+        foreach (ZipArchiveEntry e in zip.Entries.Where(e => e.FullName.StartsWith(prefix + "runtimes/", StringComparison.Ordinal)))
+        {
+            string rid = e.FullName[prefix.Length..].Split('/')[1];
+            Assert.Contains(rid, AlvorKit.Interception.Launcher.Rids.Supported);
+            Assert.Equal($"{prefix}runtimes/{rid}/native/{AlvorKit.Interception.Launcher.Rids.LibraryFileName(rid)}", e.FullName);
+            packed.Add(rid);
+            if (rid == Repo.Rid)
+                continue;
+            CheckedArtifact? artifact = CrossArtifacts.Checked(rid);
+            Assert.True(artifact is not null,
+                $"{e.FullName} is packed but was never checked: no {CrossArtifacts.Record(rid)} (run tests/artifact/check_cross_*.sh, or ./build.sh test)");
+            Assert.True(artifact.Sha256 == Sha256(e), $"{e.FullName} is not the checked {artifact.Path}");
+        }
+        Assert.Contains(Repo.Rid, packed);
+        foreach (string rid in CrossArtifacts.OtherRids.Where(r => File.Exists(CrossArtifacts.Record(r))))
+            Assert.True(packed.Contains(rid), $"{rid} was built and checked ({CrossArtifacts.Record(rid)}) but is not packed");
     }
 
     [Fact]

@@ -6,12 +6,8 @@ lib=$1
 rid=$2
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-header="$root/include/alvorkit_interception_profiler.h"
-fail=0
-pass=0
-check() { # name, condition-result (0 ok)
-  if [ "$2" -eq 0 ]; then pass=$((pass + 1)); echo "ok   $1"; else fail=$((fail + 1)); echo "FAIL $1"; fi
-}
+# shellcheck source=common.sh
+. "$here/common.sh"
 
 case "$rid" in
   linux-x64) want_machine="Advanced Micro Devices X86-64" ;;
@@ -24,8 +20,7 @@ machine=$(readelf -h "$lib" | awk -F: '/Machine:/ {gsub(/^ +/, "", $2); print $2
 [ "$class" = "ELF64" ]; check "ELF class is ELF64 (got $class)" $?
 [ "$machine" = "$want_machine" ]; check "ELF machine is $want_machine for $rid (got $machine)" $?
 
-expected=$( (grep -oE 'ALVK_API[^;]*ALVK_CALL[[:space:]]+alvk_[a-z0-9_]+\(' "$header" |
-  grep -oE 'alvk_[a-z0-9_]+\($' | tr -d '(' ; echo DllGetClassObject) | sort -u)
+expected=$(expected_exports)
 actual=$(${NM:-nm} -D --defined-only "$lib" | awk '$2 ~ /^[TtWwDdBbRr]$/ {print $3}' | sort -u)
 if [ "$expected" = "$actual" ]; then r=0; else r=1; diff <(echo "$expected") <(echo "$actual") || true; fi
 check "exports are exactly the header's functions plus DllGetClassObject ($(echo "$expected" | wc -l))" $r
@@ -46,5 +41,4 @@ if [ "${ALVK_CROSS:-0}" != 1 ]; then
   "$probe/probe" "$lib"; check "alvk_version_number() equals ALVK_ABI_VERSION from the header" $?
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary

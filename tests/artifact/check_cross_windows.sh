@@ -1,36 +1,34 @@
 #!/usr/bin/env bash
-# The win-x64 build check: cross-compiles the whole native library with mingw-w64 (warnings
-# are errors), then checks the DLL's machine, its exact export list and its imports (the OS
-# and the C runtime only). Runs wherever x86_64-w64-mingw32-gcc exists; CI installs it.
+# The win-x64 artifact: cross-compiles the whole native library with mingw-w64 (warnings are
+# errors) into build/native-win-x64, the library the packages ship for that RID, then checks
+# the DLL's machine, its exact export list and its imports (the OS and the C runtime only) and
+# records the checked file (common.sh). Exits 77 when the cross compiler is missing.
 set -uo pipefail
-root=$(cd "$(dirname "$0")/../.." && pwd)
-build="$root/build/crosscheck-win-x64" # not build/native-<rid>: this binary is never packed
-if ! command -v x86_64-w64-mingw32-gcc >/dev/null; then
-  echo "FAIL x86_64-w64-mingw32-gcc is not installed (Debian: gcc-mingw-w64-x86-64)"
-  echo "0 passed, 1 failed"
-  exit 1
-fi
-pass=0
-fail=0
-check() { if [ "$2" -eq 0 ]; then pass=$((pass + 1)); echo "ok   $1"; else fail=$((fail + 1)); echo "FAIL $1"; fi; }
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+# shellcheck source=common.sh
+. "$here/common.sh"
+build="$root/build/native-win-x64"
+dll="$build/native/interception-profiler/alvorkit_interception_profiler.dll"
+forget_checked "$build"
+command -v x86_64-w64-mingw32-gcc >/dev/null ||
+  skip "win-x64: x86_64-w64-mingw32-gcc is not installed (Debian: gcc-mingw-w64-x86-64)"
 
 cmake -S "$root" -B "$build" -DCMAKE_TOOLCHAIN_FILE="$root/cmake/toolchains/mingw-w64-x86_64.cmake" \
   -DALVK_BUILD_TESTS=OFF -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build "$build" -j "${JOBS:-2}" >/dev/null 2>"$build.log"
-check "the sources compile and link for win-x64 with -Werror" $?
-dll="$build/native/interception-profiler/alvorkit_interception_profiler.dll"
+cmake --build "$build" -j "${JOBS:-2}" >"$build.log" 2>&1
+check "the sources compile and link for win-x64 with -Werror ($dll; log $build.log)" $?
+[ -f "$dll" ] || { summary; exit 1; }
 
 x86_64-w64-mingw32-objdump -f "$dll" 2>/dev/null | grep -q "file format pei-x86-64"
 check "alvorkit_interception_profiler.dll is a PE32+ x86-64 image" $?
 
-header="$root/include/alvorkit_interception_profiler.h"
-expected=$( (grep -oE 'ALVK_API[^;]*ALVK_CALL[[:space:]]+alvk_[a-z0-9_]+\(' "$header" |
-  grep -oE 'alvk_[a-z0-9_]+\($' | tr -d '(' ; echo DllGetClassObject) | sort -u)
+expected=$(expected_exports)
 actual=$(x86_64-w64-mingw32-objdump -p "$dll" | sed -n '/\[Ordinal\/Name Pointer\] Table/,/^$/p' |
   awk '/\[/ && $NF !~ /Table/ {print $NF}' | sort -u)
 [ "$expected" = "$actual" ]; r=$?
 [ $r -eq 0 ] || diff <(echo "$expected") <(echo "$actual")
-check "exports are exactly the header's functions plus DllGetClassObject" $r
+check "exports are exactly the header's functions plus DllGetClassObject ($(echo "$expected" | wc -l))" $r
 
 imports=$(x86_64-w64-mingw32-objdump -p "$dll" | awk '/DLL Name:/ {print $3}' | sort -u)
 r=0
@@ -39,5 +37,5 @@ for i in $imports; do
 done
 check "imports within the OS and the C runtime ($(echo $imports))" $r
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary || exit 1
+record_checked "$build" "$dll"
