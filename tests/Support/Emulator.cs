@@ -5,6 +5,9 @@ namespace AlvorKit.Tests.Support;
 /// under qemu-user (`qemu-aarch64-static -L /usr/aarch64-linux-gnu`, the arm64 cross sysroot),
 /// win-x64 under Wine (`wine64`, in the checkout's own prefix build/wine-prefix). The program is a
 /// self-contained app published for that RID (its apphost), so no .NET install is needed inside.
+/// The arm64 cross sysroot has no OpenSSL, which .NET's SHA-256 needs on Linux: Debian's arm64
+/// libssl3, unpacked into build/arm64-openssl by ./build.sh test, is on the program's
+/// LD_LIBRARY_PATH (read by the emulated dynamic loader, not by qemu, which is static).
 /// </summary>
 public sealed class Emulator
 {
@@ -38,7 +41,10 @@ public sealed class Emulator
     public static Emulator? For(string rid) => rid switch
     {
         "linux-arm64" when OnPath("qemu-aarch64-static") is { } qemu && Directory.Exists("/usr/aarch64-linux-gnu/lib") =>
-            new Emulator(rid, qemu, ["-L", "/usr/aarch64-linux-gnu"], [], "CORECLR_PROFILER_PATH_ARM64"),
+            new Emulator(rid, qemu, ["-L", "/usr/aarch64-linux-gnu"], new Dictionary<string, string?>
+            {
+                ["LD_LIBRARY_PATH"] = Arm64OpenSsl,
+            }, "CORECLR_PROFILER_PATH_ARM64"),
         "win-x64" when FirstExisting("/usr/lib/wine/wine64", OnPath("wine64")) is { } wine =>
             new Emulator(rid, wine, [], new Dictionary<string, string?>
             {
@@ -47,6 +53,10 @@ public sealed class Emulator
             }, "CORECLR_PROFILER_PATH_64"),
         _ => null,
     };
+
+    /// <summary>Where Debian's arm64 libssl3 is unpacked (libssl.so.3, libcrypto.so.3).</summary>
+    public static string Arm64OpenSsl { get; } =
+        Checkout.File("build", "arm64-openssl", "root", "usr", "lib", "aarch64-linux-gnu");
 
     /// <summary>A path of this machine as the emulated program sees it: unchanged under qemu-user;
     /// under Wine, on drive Z: (Wine maps Z: to /).</summary>
