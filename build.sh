@@ -251,6 +251,8 @@ platform_proof() {
   ALVK_PROOF_RID="$rid" ALVK_PROOF_HOST="$out/$host" ALVK_NATIVE_LIBRARY="$lib" \
     dotnet test tests/Proofs/AlvorKit.Proofs/AlvorKit.Proofs.csproj -c Release --no-build -nologo \
       --filter "$filter" --logger "console;verbosity=normal" | tee "$log"
+  # The Wine server the proofs started for the prefix (tests/Support/Emulator), ended now.
+  [ "$rid" = win-x64 ] && WINEPREFIX="$ROOT/build/wine-prefix" "$(dirname "$emulator")/wineserver" -k 2>/dev/null || true
   passed=$(grep -c '^  Passed AlvorKit' "$log" || true)
   printf '==> %s proofs: %s passed in %s s (publish %s s)\n' "$rid" "$passed" "$((SECONDS - start))" "$publish"
 }
@@ -286,11 +288,13 @@ wine_prefix() {
 # ProfilerLoadProofs' mapping check reads /proc/self/maps, Linux only), install, replace and
 # remove, generations with every relocation kind (GenerationProofs: StandAloneSig, TypeSpec,
 # MemberRef, MethodSpec, TypeRef; Abi33: UserString, the catch clause's type; Abi36:
-# AssemblyRef), the managed API, an exact allocation window of each storage and a sampled one.
-# Left out, with why, in the support table (README): inlining callers and woven hooks (their
-# tier-1 waits pass 8 min under qemu) and the timing and memory proofs.
-PLATFORM_PROOFS_COMMON="FullyQualifiedName~PlatformProofs|FullyQualifiedName~PatchLifecycleProofs|FullyQualifiedName~AlvorKit.Proofs.GenerationProofs.|FullyQualifiedName~GenerationAbi33Proofs|FullyQualifiedName~GenerationAbi36Proofs|FullyQualifiedName~InterceptionApiProofs.InstallReplaceAndRemoveChangeWhatTheTargetReturns|FullyQualifiedName~InterceptionApiProofs.ASymbolicPlanRunsInsideThePatchedMethod|FullyQualifiedName~AllocationCaptureProofs.WindowCountsEachTypeExactlyAndNothingAllocatedOutsideIt|FullyQualifiedName~SampledCaptureProofs.EveryWindowIsASampledEstimateThatWaitedForItsSession"
-PLATFORM_PROOFS_ARM64="$PLATFORM_PROOFS_COMMON|FullyQualifiedName~ProfilerLoadProofs.ProfiledHostReachesTheInstanceCoreClrLoaded"
+# AssemblyRef), the managed API, an exact allocation window of each storage, and on linux-arm64
+# a sampled one. Left out, with why, in the support table (README): inlining callers and woven
+# hooks (their launches pass 8 min under qemu), the timing and memory proofs, and on win-x64
+# the mapping check (/proc/self/maps) and sampled windows (=sampled ends in "Internal CLR error"
+# in a DynamicResolver finalizer under Wine 8).
+PLATFORM_PROOFS_COMMON="FullyQualifiedName~PlatformProofs|FullyQualifiedName~PatchLifecycleProofs|FullyQualifiedName~AlvorKit.Proofs.GenerationProofs.|FullyQualifiedName~GenerationAbi33Proofs|FullyQualifiedName~GenerationAbi36Proofs|FullyQualifiedName~InterceptionApiProofs.InstallReplaceAndRemoveChangeWhatTheTargetReturns|FullyQualifiedName~InterceptionApiProofs.ASymbolicPlanRunsInsideThePatchedMethod|FullyQualifiedName~AllocationCaptureProofs.WindowCountsEachTypeExactlyAndNothingAllocatedOutsideIt"
+PLATFORM_PROOFS_ARM64="$PLATFORM_PROOFS_COMMON|FullyQualifiedName~ProfilerLoadProofs.ProfiledHostReachesTheInstanceCoreClrLoaded|FullyQualifiedName~SampledCaptureProofs.EveryWindowIsASampledEstimateThatWaitedForItsSession"
 PLATFORM_PROOFS_WIN="$PLATFORM_PROOFS_COMMON"
 
 stress() {

@@ -18,7 +18,7 @@ public static class ProfiledProcess
     /// <summary>The emulator the host runs under (null on this machine's own RID). A RID whose
     /// emulator this machine lacks fails every proof here, naming it: build.sh skips such a RID.</summary>
     public static Emulator? Emulated { get; } = EmulatedRid is { } r
-        ? Emulator.For(r) ?? throw new InvalidOperationException(
+        ? Emulator.For(r)?.Start() ?? throw new InvalidOperationException(
             $"ALVK_PROOF_RID={r}: this machine has no emulator for it (qemu-user-static, wine64)")
         : null;
 
