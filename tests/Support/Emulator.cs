@@ -70,7 +70,10 @@ public sealed class Emulator
             return this;
         var start = new ProcessStartInfo("/bin/sh") { UseShellExecute = false };
         start.ArgumentList.Add("-c");
-        start.ArgumentList.Add("\"$0\" -p60 >/dev/null 2>&1 </dev/null && \"$1\" wineboot >/dev/null 2>&1 </dev/null");
+        // A server still up for the prefix (wineboot -i's, for its last 3 s) is ended first:
+        // the prefix is this checkout's own.
+        start.ArgumentList.Add("\"$0\" -k >/dev/null 2>&1; \"$0\" -p60 >/dev/null 2>&1 </dev/null && " +
+            "\"$1\" wineboot >/dev/null 2>&1 </dev/null");
         start.ArgumentList.Add(Path.Combine(Path.GetDirectoryName(File)!, "wineserver"));
         start.ArgumentList.Add(File);
         foreach (var (key, value) in Environment)
