@@ -36,7 +36,6 @@ public static class ProfiledProcess
         "tests", "Proofs", "AlvorKit.Proofs.Host", "bin", Checkout.Configuration, "net10.0",
         "AlvorKit.Proofs.Host.dll");
 
-    /// <summary>The profiler's full environment for the given allowlist.</summary>
     /// <summary>The native library's path as the profiled process sees it (under Wine, on Z:).</summary>
     public static string NativeLibraryAsSeen => TargetPath(NativeLibrary);
 
