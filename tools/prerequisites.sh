@@ -14,14 +14,14 @@ target=${1:-test}
 
 missing() { printf '%s\t%s\n' "$1" "$2"; }
 
-command -v cmake >/dev/null || missing cmake "CMake, which builds the native library"
-command -v cc >/dev/null || missing gcc "a C compiler (cc) for the native library"
 if [ "$target" = emulators ]; then
   command -v qemu-aarch64-static >/dev/null || missing qemu-user-static "qemu-user, for the linux-arm64 proofs"
   [ -x /usr/lib/wine/wine64 ] || command -v wine64 >/dev/null || missing wine64 "Wine, for the win-x64 proofs"
   command -v ld64.lld-14 >/dev/null || missing lld-14 "lld's Mach-O linker, for the osx-arm64 link check"
   exit 0
 fi
+command -v cmake >/dev/null || missing cmake "CMake, which builds the native library"
+command -v cc >/dev/null || missing gcc "a C compiler (cc) for the native library"
 [ "$target" = test ] || exit 0
 
 command -v python3 >/dev/null || missing python3 "Python 3, for the include and call checks (tools/check_*.py)"
