@@ -3,13 +3,23 @@
 # it, a tab, what needs it. Prints nothing when nothing is missing; always exits 0.
 #   tools/prerequisites.sh demo    the demo and the packages: a C compiler and CMake
 #                                  (the .NET SDK is checked by build.sh itself)
-#   tools/prerequisites.sh test    everything ./build.sh test runs
-# build.sh stops on these before building anything; .ci/run installs them with apt-get.
+#   tools/prerequisites.sh test    everything ./build.sh test needs
+#   tools/prerequisites.sh emulators  the emulators and cross tools of the other RIDs' steps
+#                                  (qemu-user for linux-arm64, Wine for win-x64, lld for the
+#                                  osx-arm64 link): ./build.sh test skips a step without its
+#                                  tool, loudly, rather than stopping
+# build.sh stops on the first two before building anything; .ci/run installs all three with apt-get.
 set -uo pipefail
 target=${1:-test}
 
 missing() { printf '%s\t%s\n' "$1" "$2"; }
 
+if [ "$target" = emulators ]; then
+  command -v qemu-aarch64-static >/dev/null || missing qemu-user-static "qemu-user, for the linux-arm64 proofs"
+  [ -x /usr/lib/wine/wine64 ] || command -v wine64 >/dev/null || missing wine64 "Wine, for the win-x64 proofs"
+  command -v ld64.lld-14 >/dev/null || missing lld-14 "lld's Mach-O linker, for the osx-arm64 link check"
+  exit 0
+fi
 command -v cmake >/dev/null || missing cmake "CMake, which builds the native library"
 command -v cc >/dev/null || missing gcc "a C compiler (cc) for the native library"
 [ "$target" = test ] || exit 0

@@ -1,3 +1,5 @@
+using System.Diagnostics;
+
 namespace AlvorKit.Tests.Support;
 
 /// <summary>
@@ -5,6 +7,9 @@ namespace AlvorKit.Tests.Support;
 /// under qemu-user (`qemu-aarch64-static -L /usr/aarch64-linux-gnu`, the arm64 cross sysroot),
 /// win-x64 under Wine (`wine64`, in the checkout's own prefix build/wine-prefix). The program is a
 /// self-contained app published for that RID (its apphost), so no .NET install is needed inside.
+/// The arm64 cross sysroot has no OpenSSL, which .NET's SHA-256 needs on Linux: Debian's arm64
+/// libssl3, unpacked into build/arm64-openssl by ./build.sh test, is on the program's
+/// LD_LIBRARY_PATH (read by the emulated dynamic loader, not by qemu, which is static).
 /// </summary>
 public sealed class Emulator
 {
@@ -38,7 +43,10 @@ public sealed class Emulator
     public static Emulator? For(string rid) => rid switch
     {
         "linux-arm64" when OnPath("qemu-aarch64-static") is { } qemu && Directory.Exists("/usr/aarch64-linux-gnu/lib") =>
-            new Emulator(rid, qemu, ["-L", "/usr/aarch64-linux-gnu"], [], "CORECLR_PROFILER_PATH_ARM64"),
+            new Emulator(rid, qemu, ["-L", "/usr/aarch64-linux-gnu"], new Dictionary<string, string?>
+            {
+                ["LD_LIBRARY_PATH"] = Arm64OpenSsl,
+            }, "CORECLR_PROFILER_PATH_ARM64"),
         "win-x64" when FirstExisting("/usr/lib/wine/wine64", OnPath("wine64")) is { } wine =>
             new Emulator(rid, wine, [], new Dictionary<string, string?>
             {
@@ -47,6 +55,39 @@ public sealed class Emulator
             }, "CORECLR_PROFILER_PATH_64"),
         _ => null,
     };
+
+    /// <summary>Where Debian's arm64 libssl3 is unpacked (libssl.so.3, libcrypto.so.3).</summary>
+    public static string Arm64OpenSsl { get; } =
+        Checkout.File("build", "arm64-openssl", "root", "usr", "lib", "aarch64-linux-gnu");
+
+    /// <summary>Readies the emulator for the runs of this process, once, before any: under Wine,
+    /// the prefix's server (kept 60 s past its last program) and its services are started here
+    /// with their output on /dev/null. Started by the first program instead, they would inherit
+    /// its output pipes and hold them open after it exits. Returns this emulator.</summary>
+    public Emulator Start()
+    {
+        if (!Rid.StartsWith("win-", StringComparison.Ordinal))
+            return this;
+        var start = new ProcessStartInfo("/bin/sh") { UseShellExecute = false };
+        start.ArgumentList.Add("-c");
+        // A server still up for the prefix (wineboot -i's, for its last 3 s) is ended first:
+        // the prefix is this checkout's own.
+        start.ArgumentList.Add("\"$0\" -k >/dev/null 2>&1; \"$0\" -p60 >/dev/null 2>&1 </dev/null && " +
+            "\"$1\" wineboot >/dev/null 2>&1 </dev/null");
+        start.ArgumentList.Add(Path.Combine(Path.GetDirectoryName(File)!, "wineserver"));
+        start.ArgumentList.Add(File);
+        foreach (var (key, value) in Environment)
+            start.Environment[key] = value;
+        using var process = Process.Start(start) ?? throw new InvalidOperationException("/bin/sh did not start");
+        if (!process.WaitForExit(TimeSpan.FromSeconds(120)))
+        {
+            process.Kill(entireProcessTree: true);
+            throw new TimeoutException($"{File} wineboot did not finish within 120 s");
+        }
+        if (process.ExitCode != 0)
+            throw new InvalidOperationException($"the Wine server or wineboot failed (exit {process.ExitCode})");
+        return this;
+    }
 
     /// <summary>A path of this machine as the emulated program sees it: unchanged under qemu-user;
     /// under Wine, on drive Z: (Wine maps Z: to /).</summary>

@@ -252,7 +252,7 @@ public static class ApiProof
     // A second generation (* 100) chains after the first; Remove restores x.
     private static SymbolicPlanReport SymbolicPlan(Interceptor interceptor)
     {
-        ApiPlanTargets.AbsPointer = NativeLibrary.GetExport(NativeLibrary.Load("libc.so.6"), "abs");
+        ApiPlanTargets.AbsPointer = CRuntime.Abs();
         Func<int> call = () => ApiPlanTargets.Compute(-7);
         Func<int> zero = () => ApiPlanTargets.Compute(0);
         int original = Patcher.Warm(call);

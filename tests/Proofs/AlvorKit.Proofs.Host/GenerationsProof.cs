@@ -23,7 +23,7 @@ public static unsafe class GenerationsProof
     {
         var patcher = new Patcher();
         using var metadata = new HostMetadata();
-        IntPtr abs = NativeLibrary.GetExport(NativeLibrary.Load("libc.so.6"), "abs");
+        IntPtr abs = CRuntime.Abs();
         CalliReport calli = Calli(patcher, abs);
         FourKindsReport fourKinds = FourKinds(patcher, metadata);
         CrossModuleReport crossModule = CrossModule(patcher, metadata);

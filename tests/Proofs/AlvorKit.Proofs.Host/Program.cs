@@ -5,6 +5,8 @@ using AlvorKit.Proofs.Reports;
 // environment. It reports, as one JSON line on stdout, what it can see from inside: each mode's
 // report record (tests/Proofs/Reports), written by ReportJson.
 //   status  - whether the library is mapped, and the attached profiler's status
+//   platform - the RID, architecture and OS the process runs as (an emulated one's, under
+//             qemu-user or Wine), with the status
 //   demo    - the same, for a person to read
 //   describe - alvk_describe_method against System.Reflection.Metadata, and its refusals
 //   lifecycle - install, replace and remove on a hot method, with the telemetry of each step
@@ -56,6 +58,13 @@ switch (mode)
 {
     case "status":
         return Print(Status());
+    case "platform":
+        return Print(new PlatformReport(
+            System.Runtime.InteropServices.RuntimeInformation.RuntimeIdentifier,
+            System.Runtime.InteropServices.RuntimeInformation.ProcessArchitecture.ToString(),
+            OperatingSystem.IsWindows() ? "Windows" : OperatingSystem.IsLinux() ? "Linux" : OperatingSystem.IsMacOS() ? "macOS" : "other",
+            System.Runtime.InteropServices.RuntimeInformation.OSDescription,
+            Status()));
     case "demo":
         StatusReport report = Status();
         Console.WriteLine(ReportJson.WriteIndented(report));
@@ -142,7 +151,7 @@ switch (mode)
     case "idle":
         return 0;
     default:
-        Console.Error.WriteLine($"unknown mode '{string.Join(' ', args)}'; expected status, demo, describe, " +
+        Console.Error.WriteLine($"unknown mode '{string.Join(' ', args)}'; expected status, platform, demo, describe, " +
             "lifecycle, inlining withinliners|fallback, dispatch, dispatchapi, owners, badinput, stress, generations, members, allocations <variant> [dir], " +
             "sampling windows|cycles|threads|exact|flag, api, " +
             "commands, memory [n], modules plugin|collectible|raw, queuefull, recycling, exit return|environment, " +

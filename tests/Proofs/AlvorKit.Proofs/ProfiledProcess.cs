@@ -3,10 +3,28 @@ using AlvorKit.Tests.Support;
 
 namespace AlvorKit.Proofs;
 
-/// <summary>Launches the proof host with exactly the environment a test gives it.</summary>
+/// <summary>Launches the proof host with exactly the environment a test gives it: `dotnet Host.dll`
+/// on this machine, or, when ALVK_PROOF_RID names another RID (linux-arm64, win-x64), the host
+/// published self-contained for that RID (ALVK_PROOF_HOST, its apphost) under its emulator
+/// (tests/Support/Emulator), with the library cross-built for it (ALVK_NATIVE_LIBRARY).</summary>
 public static class ProfiledProcess
 {
     public const string Clsid = "{3840ACF7-5AF1-49EA-BF94-5F7086C57F57}";
+
+    /// <summary>The RID the proofs run for: ALVK_PROOF_RID, or null for this machine's own.</summary>
+    public static string? EmulatedRid { get; } =
+        Environment.GetEnvironmentVariable("ALVK_PROOF_RID") is { Length: > 0 } rid ? rid : null;
+
+    /// <summary>The emulator the host runs under (null on this machine's own RID). A RID whose
+    /// emulator this machine lacks fails every proof here, naming it: build.sh skips such a RID.</summary>
+    public static Emulator? Emulated { get; } = EmulatedRid is { } r
+        ? Emulator.For(r)?.Start() ?? throw new InvalidOperationException(
+            $"ALVK_PROOF_RID={r}: this machine has no emulator for it (qemu-user-static, wine64)")
+        : null;
+
+    // qemu-user translates every instruction; the limits the proofs set for this machine are
+    // scaled by this much under an emulator.
+    private const int EmulatedSlowdown = 4;
 
     /// <summary>Absolute path of the built native library.</summary>
     public static string NativeLibrary { get; } = Checkout.Required("ALVK_NATIVE_LIBRARY",
@@ -18,11 +36,19 @@ public static class ProfiledProcess
         "tests", "Proofs", "AlvorKit.Proofs.Host", "bin", Checkout.Configuration, "net10.0",
         "AlvorKit.Proofs.Host.dll");
 
-    /// <summary>The profiler's full environment for the given allowlist.</summary>
+    /// <summary>The native library's path as the profiled process sees it (under Wine, on Z:).</summary>
+    public static string NativeLibraryAsSeen => TargetPath(NativeLibrary);
+
+    /// <summary>A path of this machine as the profiled process sees it.</summary>
+    public static string TargetPath(string path) => Emulated?.TargetPath(path) ?? path;
+
+    /// <summary>The profiler's full environment for the given allowlist. Under an emulator the
+    /// path goes in the RID's own variable (CORECLR_PROFILER_PATH_ARM64, _64) and the generic
+    /// one is left unset, so an attached profiler shows CoreCLR read the RID's.</summary>
     public static Dictionary<string, string?> ProfiledEnvironment(string? modules, string? libraryPath = null)
     {
-        string library = libraryPath ?? NativeLibrary;
-        return new Dictionary<string, string?>
+        string library = TargetPath(libraryPath ?? NativeLibrary);
+        var environment = new Dictionary<string, string?>
         {
             ["CORECLR_ENABLE_PROFILING"] = "1",
             ["CORECLR_PROFILER"] = Clsid,
@@ -30,6 +56,12 @@ public static class ProfiledProcess
             ["ALVORKIT_INTERCEPTION_PROFILER_PATH"] = library,
             ["ALVORKIT_INTERCEPTION_MODULES"] = modules,
         };
+        if (Emulated is { } emulator)
+        {
+            environment["CORECLR_PROFILER_PATH"] = null;
+            environment[emulator.ProfilerPathVariable] = library;
+        }
+        return environment;
     }
 
     public static ProcessResult Run(IReadOnlyDictionary<string, string?> environment, params string[] args) =>
@@ -50,10 +82,27 @@ public static class ProfiledProcess
         // runtime loaded first, in the profiled process only (not in the test runner).
         if (Environment.GetEnvironmentVariable("ALVK_PROOF_PRELOAD") is { Length: > 0 } preload)
             childEnvironment["LD_PRELOAD"] = preload;
+        if (Emulated is { } emulator)
+        {
+            if (assembly != Host)
+                throw new NotSupportedException($"{assembly}: only the proof host is published for {emulator.Rid}");
+            foreach (var (key, value) in emulator.Environment)
+                childEnvironment[key] = value;
+        }
         foreach (var (key, value) in environment.Concat(extraEnvironment ?? new Dictionary<string, string?>()))
             childEnvironment[key] = value;
+        if (Emulated is { } emulated)
+        {
+            // An absolute path (an export folder, say; no mode argument starts with '/') is
+            // passed as the emulated process sees it.
+            (string file, string[] emulatedArgs) = emulated.Command(assembly, args.Select(ArgumentAsSeen));
+            return ChildProcess.Run(file, emulatedArgs, childEnvironment, timeout: timeout * EmulatedSlowdown);
+        }
         return ChildProcess.Run("dotnet", [assembly, .. args], childEnvironment, timeout: timeout);
     }
+
+    private static string ArgumentAsSeen(string argument) =>
+        Path.IsPathFullyQualified(argument) ? TargetPath(argument) : argument;
 
     /// <summary>The run's report read as a `T`, one of the host's report records: a report that
     /// does not fit the record fails here, with the process's output.</summary>
