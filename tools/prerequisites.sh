@@ -18,6 +18,7 @@ if [ "$target" = emulators ]; then
   command -v qemu-aarch64-static >/dev/null || missing qemu-user-static "qemu-user, for the linux-arm64 proofs"
   [ -x /usr/lib/wine/wine64 ] || command -v wine64 >/dev/null || missing wine64 "Wine, for the win-x64 proofs"
   command -v ld64.lld-14 >/dev/null || missing lld-14 "lld's Mach-O linker, for the osx-arm64 link check"
+  command -v llvm-objdump-14 >/dev/null || missing llvm-14 "llvm-objdump and llvm-nm, for the osx-arm64 Mach-O checks"
   exit 0
 fi
 command -v cmake >/dev/null || missing cmake "CMake, which builds the native library"

@@ -48,7 +48,7 @@ public class PackageConsumerEmulatedTests(PackagesFixture packages, ITestOutputH
         // library's architecture. It sets the generic CORECLR_PROFILER_PATH, which an arm64
         // runtime reads when CORECLR_PROFILER_PATH_ARM64 is unset.
         (string file, string[] args) = qemu.Command(app, []);
-        Dictionary<string, string?> environment = GuestLibraryPath(qemu);
+        IReadOnlyDictionary<string, string?> environment = qemu.Environment;
         clock.Restart();
         ProcessResult run = Processes.Launcher(
             ["run", "--profiler", library, "--modules", "PackageConsumer", "--", file, .. args], environment,
@@ -80,19 +80,6 @@ public class PackageConsumerEmulatedTests(PackagesFixture packages, ITestOutputH
         Assert.Contains($"profiler {Repo.NativeLibrary} (from --profiler)", wrong.Stderr);
         Assert.Contains("PackageConsumer: the profiler is not available (ProfilerNotLoaded)", wrong.Stderr);
         Assert.Contains($"{Repo.NativeLibrary} cannot be loaded", wrong.Stderr);
-    }
-
-    /// <summary>The emulator's environment, plus the guest's library path pinned to the cross
-    /// sysroot qemu is given (-L /usr/aarch64-linux-gnu). Without it the guest's ld.so reads the
-    /// host's /etc/ld.so.cache, and once a multiarch libc6:arm64 is installed beside
-    /// libc6-arm64-cross (2.36-9+deb12u14 beside 2.36-8cross1 on this machine) it mixes that
-    /// libc.so.6 with the sysroot's ld.so: every .NET process then spins at startup (seen:
-    /// nothing printed in 60 s; with the path pinned, 2 s). QEMU_SET_ENV reaches the guest only.</summary>
-    private static Dictionary<string, string?> GuestLibraryPath(Emulator qemu)
-    {
-        var environment = qemu.Environment.ToDictionary(p => p.Key, p => p.Value);
-        environment.TryAdd("QEMU_SET_ENV", "LD_LIBRARY_PATH=/usr/aarch64-linux-gnu/lib");
-        return environment;
     }
 }
 

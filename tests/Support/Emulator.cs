@@ -45,7 +45,11 @@ public sealed class Emulator
         "linux-arm64" when OnPath("qemu-aarch64-static") is { } qemu && Directory.Exists("/usr/aarch64-linux-gnu/lib") =>
             new Emulator(rid, qemu, ["-L", "/usr/aarch64-linux-gnu"], new Dictionary<string, string?>
             {
-                ["LD_LIBRARY_PATH"] = Arm64OpenSsl,
+                // The sysroot's own libraries first: -L redirects a path only when it exists under
+                // the prefix, so without this the guest's ld.so reads the host's ld.so.cache, and a
+                // multiarch libc6:arm64 installed beside libc6-arm64-cross then mixes two glibc
+                // builds (every .NET process spun at startup, seen 2026-12-01). Then OpenSSL.
+                ["LD_LIBRARY_PATH"] = "/usr/aarch64-linux-gnu/lib:" + Arm64OpenSsl,
             }, "CORECLR_PROFILER_PATH_ARM64"),
         "win-x64" when FirstExisting("/usr/lib/wine/wine64", OnPath("wine64")) is { } wine =>
             new Emulator(rid, wine, [], new Dictionary<string, string?>
