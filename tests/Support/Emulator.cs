@@ -72,6 +72,10 @@ public sealed class Emulator
     {
         if (!Rid.StartsWith("win-", StringComparison.Ordinal))
             return this;
+        string prefix = Environment["WINEPREFIX"]!;
+        if (!System.IO.File.Exists(Path.Combine(prefix, "system.reg")))
+            throw new InvalidOperationException(
+                $"no Wine prefix at {prefix}: ./build.sh platform (or test) makes it (wineboot -i, once)");
         var start = new ProcessStartInfo("/bin/sh") { UseShellExecute = false };
         start.ArgumentList.Add("-c");
         // A server still up for the prefix (wineboot -i's, for its last 3 s) is ended first:
@@ -91,6 +95,20 @@ public sealed class Emulator
         if (process.ExitCode != 0)
             throw new InvalidOperationException($"the Wine server or wineboot failed (exit {process.ExitCode})");
         return this;
+    }
+
+    /// <summary>What a run under this emulator needs beyond the environment a test gives, the
+    /// emulator's own limits (not the profiler's): under Wine 8 a .NET process with an
+    /// in-process EventPipe session or EventListener dies in a DynamicResolver finalizer
+    /// ("Internal CLR error", an access violation in coreclr on the finalizer thread) while
+    /// W^X is on. Reproduced with no profiler loaded (an EventListener alone, any keyword), and
+    /// gone with DOTNET_EnableWriteXorExecute=0; sampled allocation profiling opens such
+    /// sessions, so those runs, and only those, get W^X off. Applied last.</summary>
+    public void ApplyLimits(IDictionary<string, string?> environment)
+    {
+        if (Rid == "win-x64" && environment.TryGetValue("ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING", out string? mode) &&
+            mode is "sampled")
+            environment["DOTNET_EnableWriteXorExecute"] = "0";
     }
 
     /// <summary>A path of this machine as the emulated program sees it: unchanged under qemu-user;

@@ -95,6 +95,7 @@ public static class ProfiledProcess
         {
             // An absolute path (an export folder, say; no mode argument starts with '/') is
             // passed as the emulated process sees it.
+            emulated.ApplyLimits(childEnvironment);
             (string file, string[] emulatedArgs) = emulated.Command(assembly, args.Select(ArgumentAsSeen));
             return ChildProcess.Run(file, emulatedArgs, childEnvironment, timeout: timeout * EmulatedSlowdown);
         }
