@@ -171,7 +171,11 @@ cross_artifact() {
   log=$(mktemp)
   rc=0
   "$script" | tee "$log" || rc=${PIPESTATUS[0]}
-  if [ "$rc" -eq 77 ]; then
+  if [ "$rc" -eq 77 ] && [ "${ALVK_REQUIRE_ALL_RIDS:-0}" = 1 ]; then
+    printf '\n!!! FAILED: %s artifact not built (ALVK_REQUIRE_ALL_RIDS=1, as in .ci/run): %s\n' "$rid" "$(sed -n 's/^SKIP //p' "$log")"
+    rm -f "$log"
+    return 1
+  elif [ "$rc" -eq 77 ]; then
     printf '\n!!! skipped: %s artifact (not built or checked here): %s\n' "$rid" "$(sed -n 's/^SKIP //p' "$log")"
   elif [ "$rc" -ne 0 ]; then
     rm -f "$log"
@@ -220,23 +224,37 @@ SANITIZED_PROOFS="FullyQualifiedName~PatchDispatchProofs|FullyQualifiedName~Inte
 # (build/native-<rid>), its path in the RID's own variable (CORECLR_PROFILER_PATH_ARM64, _64).
 # A machine without the emulator skips the RID, loudly.
 platform_proofs() {
+  local wine
+  wine=$(command -v wine64 || echo /usr/lib/wine/wine64)
   platform_proof linux-arm64 qemu-user-static qemu-aarch64-static AlvorKit.Proofs.Host \
     libalvorkit_interception_profiler.so "$PLATFORM_PROOFS_ARM64"
-  platform_proof win-x64 wine64 /usr/lib/wine/wine64 AlvorKit.Proofs.Host.exe \
-    alvorkit_interception_profiler.dll "$PLATFORM_PROOFS_WIN"
+  # Wine runs x64 code on an x64 host only.
+  if [ "$(uname -m)" = x86_64 ]; then
+    platform_proof win-x64 wine64 "$wine" AlvorKit.Proofs.Host.exe \
+      alvorkit_interception_profiler.dll "$PLATFORM_PROOFS_WIN"
+  fi
 }
 
 # platform_proof RID PACKAGE EMULATOR HOST LIBRARY FILTER
 platform_proof() {
   local rid=$1 package=$2 emulator=$3 host=$4 library=$5 filter=$6
-  local out="$ROOT/build/proofs-$rid" lib="$ROOT/build/native-$rid/native/interception-profiler/$5"
-  local start log passed
+  local out="$ROOT/build/proofs-$rid" dir="$ROOT/build/native-$rid"
+  local lib="$dir/native/interception-profiler/$library" start log passed rc=0 clause missing=""
+  [ "$rid" = "$RID" ] && return 0 # this machine's own RID: the proofs above ran natively
   if ! command -v "$emulator" >/dev/null; then
+    if [ "${ALVK_REQUIRE_ALL_RIDS:-0}" = 1 ]; then
+      printf '\n!!! FAILED: %s proofs: %s not installed (ALVK_REQUIRE_ALL_RIDS=1, as in .ci/run)\n' "$rid" "$package"
+      exit 1
+    fi
     printf '\n==> skipped: %s proofs: %s not installed (%s missing; .ci/run installs it)\n' "$rid" "$package" "$emulator"
     return 0
   fi
   step "$rid proofs: the proof host published for $rid, run under $emulator with the $rid library"
-  [ -f "$lib" ] || { echo "build.sh: $lib is missing (the artifact checks cross-build it)" >&2; exit 1; }
+  # Only the library its artifact check passed on (build/native-<rid>/checked.sha256).
+  if ! [ -f "$dir/checked.sha256" ] || [ "$(sha256sum <"$lib" | cut -d' ' -f1)" != "$(cut -d' ' -f1 "$dir/checked.sha256")" ]; then
+    echo "build.sh: $lib is missing or not the file its artifact check passed (run the artifact checks: ./build.sh test)" >&2
+    exit 1
+  fi
   start=$SECONDS
   dotnet publish tests/Proofs/AlvorKit.Proofs.Host/AlvorKit.Proofs.Host.csproj -c Release -r "$rid" \
     --self-contained -p:InvariantGlobalization=true -o "$out" -v quiet -nologo
@@ -250,16 +268,26 @@ platform_proof() {
   log="$ROOT/build/proofs-$rid.log"
   ALVK_PROOF_RID="$rid" ALVK_PROOF_HOST="$out/$host" ALVK_NATIVE_LIBRARY="$lib" \
     dotnet test tests/Proofs/AlvorKit.Proofs/AlvorKit.Proofs.csproj -c Release --no-build -nologo \
-      --filter "$filter" --logger "console;verbosity=normal" | tee "$log"
+      --filter "$filter" --logger "console;verbosity=normal" | tee "$log" || rc=${PIPESTATUS[0]}
   # The Wine server the proofs started for the prefix (tests/Support/Emulator), ended now.
-  [ "$rid" = win-x64 ] && WINEPREFIX="$ROOT/build/wine-prefix" "$(dirname "$emulator")/wineserver" -k 2>/dev/null || true
+  if [ "$rid" = win-x64 ]; then WINEPREFIX="$ROOT/build/wine-prefix" "$(dirname "$emulator")/wineserver" -k 2>/dev/null || true; fi
   passed=$(grep -c '^  Passed AlvorKit' "$log" || true)
   printf '==> %s proofs: %s passed in %s s (publish %s s)\n' "$rid" "$passed" "$((SECONDS - start))" "$publish"
+  [ "$rc" -eq 0 ] || exit "$rc"
+  # Every clause of the selection ran at least one test: a renamed proof cannot drop out unseen.
+  for clause in ${filter//|/ }; do
+    clause=${clause#FullyQualifiedName~}
+    grep -q -F "  Passed ${clause%.}" "$log" || grep -q -E "^  Passed [A-Za-z.]*${clause%.}" "$log" || missing="$missing $clause"
+  done
+  if [ -n "$missing" ]; then
+    echo "build.sh: $rid proofs: no test ran for:$missing (renamed? update PLATFORM_PROOFS_*)" >&2
+    exit 1
+  fi
 }
 
 # .NET's SHA-256 needs OpenSSL on Linux and the arm64 cross sysroot has none: Debian's arm64
 # libssl3, downloaded with apt (its own lists, this machine's architectures untouched) and
-# unpacked into build/arm64-openssl once (tests/Support/Emulator puts it on LD_LIBRARY_PATH).
+# unpacked into build/arm64-openssl once (tests/Support/Emulator puts it on the guest's LD_LIBRARY_PATH).
 arm64_openssl() {
   local dir="$ROOT/build/arm64-openssl"
   [ -f "$dir/root/usr/lib/aarch64-linux-gnu/libssl.so.3" ] && return 0
@@ -268,7 +296,7 @@ arm64_openssl() {
     -o APT::Architecture=arm64 -o APT::Architectures::=arm64 -o Debug::NoLocking=1)
   mkdir -p "$dir/apt/lists/partial" "$dir/apt/cache/archives/partial"
   apt-get "${apt[@]}" update -qq
-  (cd "$dir" && rm -f libssl3_*.deb && apt-get "${apt[@]}" download libssl3 2>&1 | grep -v '^W: Download is performed unsandboxed' || true)
+  (cd "$dir" && rm -f libssl3_*.deb && apt-get "${apt[@]}" download libssl3 2>&1 | { grep -v '^W: Download is performed unsandboxed' || true; })
   dpkg-deb -x "$dir"/libssl3_*_arm64.deb "$dir/root"
   echo "arm64 OpenSSL (Debian's libssl3) unpacked into build/arm64-openssl in $((SECONDS - start)) s"
 }
@@ -279,7 +307,11 @@ wine_prefix() {
   local prefix="$ROOT/build/wine-prefix"
   [ -f "$prefix/system.reg" ] && return 0
   local start=$SECONDS
-  WINEPREFIX="$prefix" WINEDEBUG=-all "$1" wineboot -i >/dev/null 2>&1
+  if ! WINEPREFIX="$prefix" WINEDEBUG=-all "$1" wineboot -i >"$ROOT/build/wine-prefix.log" 2>&1; then
+    echo "build.sh: wineboot -i failed for build/wine-prefix; the end of build/wine-prefix.log:" >&2
+    tail -n 20 "$ROOT/build/wine-prefix.log" >&2
+    exit 1
+  fi
   echo "Wine prefix build/wine-prefix created in $((SECONDS - start)) s"
 }
 

@@ -45,8 +45,8 @@ public class PackageConsumerEmulatedTests(PackagesFixture packages, ITestOutputH
 
         // The launcher runs on this (x64) machine and takes the arm64 library as given: it cannot
         // know what the command after -- runs (here an emulator), so it does not look at the
-        // library's architecture. It sets the generic CORECLR_PROFILER_PATH, which an arm64
-        // runtime reads when CORECLR_PROFILER_PATH_ARM64 is unset.
+        // library's architecture. It sets CORECLR_PROFILER_PATH and _64 to the file, and the
+        // arm64 runtime loads it from one of those.
         (string file, string[] args) = qemu.Command(app, []);
         IReadOnlyDictionary<string, string?> environment = qemu.Environment;
         clock.Restart();

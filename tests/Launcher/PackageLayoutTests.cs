@@ -101,9 +101,6 @@ public class PackageLayoutTests(PackagesFixture packages)
     [CheckedArtifactFact("osx-arm64")]
     public void OsxArm64IsPackedAsChecked() => AssertPackedAsChecked("osx-arm64");
 
-    [CheckedArtifactFact("linux-x64")]
-    public void LinuxX64IsPackedAsChecked() => AssertPackedAsChecked("linux-x64");
-
     private void AssertPackedAsChecked(string rid)
     {
         CheckedArtifact artifact = CrossArtifacts.Checked(rid)

@@ -49,7 +49,9 @@ public sealed class Emulator
                 // the prefix, so without this the guest's ld.so reads the host's ld.so.cache, and a
                 // multiarch libc6:arm64 installed beside libc6-arm64-cross then mixes two glibc
                 // builds (every .NET process spun at startup, seen 2026-12-01). Then OpenSSL.
-                ["LD_LIBRARY_PATH"] = "/usr/aarch64-linux-gnu/lib:" + Arm64OpenSsl,
+                // QEMU_SET_ENV sets it in the guest only: a host program on the way (the
+                // launcher, say) keeps its own library path.
+                ["QEMU_SET_ENV"] = "LD_LIBRARY_PATH=/usr/aarch64-linux-gnu/lib:" + Arm64OpenSsl,
             }, "CORECLR_PROFILER_PATH_ARM64"),
         "win-x64" when FirstExisting("/usr/lib/wine/wine64", OnPath("wine64")) is { } wine =>
             new Emulator(rid, wine, [], new Dictionary<string, string?>

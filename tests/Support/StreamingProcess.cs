@@ -155,9 +155,12 @@ public sealed class StreamingProcess : IDisposable
     /// <summary>Sends SIGINT (a Ctrl+C) on Unix, and waits for the exit; false if it outlived <paramref name="timeout"/>.</summary>
     public bool Interrupt(TimeSpan timeout)
     {
-        if (!_process.HasExited && !OperatingSystem.IsWindows() &&
-            Signals.Send(_process.Id, Signals.Interrupt) != 0 && !_process.HasExited)
-            throw new InvalidOperationException($"{_name}: kill({_process.Id}, SIGINT) failed: errno {Marshal.GetLastPInvokeError()}");
+        if (!_process.HasExited && !OperatingSystem.IsWindows() && Signals.Send(_process.Id, Signals.Interrupt) != 0)
+        {
+            int errno = Marshal.GetLastPInvokeError();
+            if (!_process.HasExited)
+                throw new InvalidOperationException($"{_name}: kill({_process.Id}, SIGINT) failed: errno {errno}");
+        }
         lock (_lines)
             _interruptedAt = _clock.Elapsed;
         if (!_process.WaitForExit(timeout))

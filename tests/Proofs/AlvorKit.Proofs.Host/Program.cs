@@ -64,6 +64,7 @@ switch (mode)
             System.Runtime.InteropServices.RuntimeInformation.ProcessArchitecture.ToString(),
             OperatingSystem.IsWindows() ? "Windows" : OperatingSystem.IsLinux() ? "Linux" : OperatingSystem.IsMacOS() ? "macOS" : "other",
             System.Runtime.InteropServices.RuntimeInformation.OSDescription,
+            PlatformReport.ProfilerPathVariableNames.ToDictionary(v => v, Environment.GetEnvironmentVariable),
             Status()));
     case "demo":
         StatusReport report = Status();
