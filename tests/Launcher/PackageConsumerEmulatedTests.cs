@@ -55,21 +55,8 @@ public class PackageConsumerEmulatedTests(PackagesFixture packages, ITestOutputH
             workingDirectory: published);
         output.WriteLine($"alvorkit-intercept run ... -- {file} {string.Join(' ', args)}: {clock.Elapsed.TotalSeconds:F1} s");
         output.WriteLine(run.ToString());
-        Assert.True(run.ExitCode == 0, run.ToString());
         Assert.Contains($"profiler {library} (from --profiler)", run.Stderr);
-        Assert.Contains("original: Scoring.Score(20) = 41", run.Stdout);
-        Assert.Contains("patched: Scoring.Score(20) = 2000 (install Ok)", run.Stdout);
-        Assert.Contains("restored: Scoring.Score(20) = 41 (remove Ok)", run.Stdout);
-        JsonObject report = run.Report;
-        Assert.True((bool)report["ok"]!, report.ToJsonString());
-        Assert.Equal(41, (int)report["original"]!);
-        Assert.Equal(2000, (int)report["patched"]!);
-        Assert.Equal(41, (int)report["restored"]!);
-        Assert.Equal("Ok", (string?)report["install"]);
-        Assert.Equal("Ok", (string?)report["remove"]);
-        Assert.Equal(3, (int)report["abiMajor"]!);
-        Assert.Equal(library, (string?)report["profiler"]);
-        Assert.Equal(PackageLayoutTests.ApiExpected ? "api" : "binding", (string?)report["via"]);
+        PackageConsumerTests.AssertPatchedAndRestored(run, library);
 
         // This machine's own (x64) library given for the arm64 app: the launcher starts it all
         // the same; the runtime cannot load it, and the app's API says so.

@@ -48,8 +48,19 @@ public class PackageConsumerTests(PackagesFixture packages)
 
         // Under the launcher: original, patched, restored.
         ProcessResult run = Processes.Launcher(["run", "--modules", "PackageConsumer", "--", "dotnet", app]);
-        Assert.True(run.ExitCode == 0, run.ToString());
         Assert.Contains($"(from the app's output)", run.Stderr);
+        JsonObject report = AssertPatchedAndRestored(run, nextToApp);
+        Assert.Equal(Path.Combine(output, "AlvorKit.Interception.Native.dll"), (string?)report["bindingAssembly"]);
+        Assert.Equal(PackageLayoutTests.ApiExpected ? Path.Combine(output, "AlvorKit.Interception.dll") : null,
+                     (string?)report["apiAssembly"]);
+    }
+
+    /// <summary>The sample's run under the profiler at `library`: original, patched, restored,
+    /// in its output and its report (returned), through the API when the package carries it,
+    /// else the binding's low-level calls.</summary>
+    internal static JsonObject AssertPatchedAndRestored(ProcessResult run, string library)
+    {
+        Assert.True(run.ExitCode == 0, run.ToString());
         Assert.Contains("original: Scoring.Score(20) = 41", run.Stdout);
         Assert.Contains("patched: Scoring.Score(20) = 2000 (install Ok)", run.Stdout);
         Assert.Contains("restored: Scoring.Score(20) = 41 (remove Ok)", run.Stdout);
@@ -61,12 +72,9 @@ public class PackageConsumerTests(PackagesFixture packages)
         Assert.Equal("Ok", (string?)report["install"]);
         Assert.Equal("Ok", (string?)report["remove"]);
         Assert.Equal(3, (int)report["abiMajor"]!);
-        Assert.Equal(nextToApp, (string?)report["profiler"]);
-        Assert.Equal(Path.Combine(output, "AlvorKit.Interception.Native.dll"), (string?)report["bindingAssembly"]);
-        // The game-facing API when the package carries it, else the binding's low-level calls.
-        bool api = PackageLayoutTests.ApiExpected;
-        Assert.Equal(api ? "api" : "binding", (string?)report["via"]);
-        Assert.Equal(api ? Path.Combine(output, "AlvorKit.Interception.dll") : null, (string?)report["apiAssembly"]);
+        Assert.Equal(library, (string?)report["profiler"]);
+        Assert.Equal(PackageLayoutTests.ApiExpected ? "api" : "binding", (string?)report["via"]);
+        return report;
     }
 
     [Fact]

@@ -75,7 +75,9 @@ public sealed class Emulator
         if (!Rid.StartsWith("win-", StringComparison.Ordinal))
             return this;
         string prefix = Environment["WINEPREFIX"]!;
-        if (!System.IO.File.Exists(Path.Combine(prefix, "system.reg")))
+        // drive_c, not system.reg: the server writes the registry files only some seconds after
+        // wineboot -i returns.
+        if (!Directory.Exists(Path.Combine(prefix, "drive_c")))
             throw new InvalidOperationException(
                 $"no Wine prefix at {prefix}: ./build.sh platform (or test) makes it (wineboot -i, once)");
         var start = new ProcessStartInfo("/bin/sh") { UseShellExecute = false };
