@@ -277,7 +277,7 @@ platform_proof() {
   # Every clause of the selection ran at least one test: a renamed proof cannot drop out unseen.
   for clause in ${filter//|/ }; do
     clause=${clause#FullyQualifiedName~}
-    grep -q -F "  Passed ${clause%.}" "$log" || grep -q -E "^  Passed [A-Za-z.]*${clause%.}" "$log" || missing="$missing $clause"
+    grep -q -E "^  Passed [A-Za-z.]*${clause%.}" "$log" || missing="$missing $clause"
   done
   if [ -n "$missing" ]; then
     echo "build.sh: $rid proofs: no test ran for:$missing (renamed? update PLATFORM_PROOFS_*)" >&2

@@ -45,7 +45,7 @@ public sealed class StreamingProcess : IDisposable
     }
 
     /// <summary>Whether this process has SIGINT ignored (Linux: bit 1 of SigIgn in /proc/self/status).</summary>
-    public static bool InterruptIgnoredHere()
+    private static bool InterruptIgnoredHere()
     {
         if (!OperatingSystem.IsLinux())
             return false;

@@ -48,11 +48,8 @@ ln -sfn "$zig/include/any-macos-any" "$sysroot/usr/include"
 ln -sfn "$zig/darwin/libSystem.tbd" "$sysroot/usr/lib/libSystem.tbd"
 printf '{"Version":"%s","MaximumDeploymentTarget":"%s.99"}\n' "$sdk" "$sdk" >"$sysroot/SDKSettings.json"
 
-cmake -S "$root" -B "$build" -DCMAKE_TOOLCHAIN_FILE="$toolchain" -DALVK_OSX_SYSROOT="$sysroot" \
-  -DALVK_BUILD_TESTS=OFF -DCMAKE_BUILD_TYPE=Release >"$build.log" 2>&1 &&
-  cmake --build "$build" -j "${JOBS:-2}" >>"$build.log" 2>&1
-check "the sources compile and link for osx-arm64 with -Werror, clang-14 + ld64.lld, macOS SDK headers $sdk ($lib; log $build.log)" $?
-[ -f "$lib" ] || { summary; exit 1; }
+cross_build "osx-arm64 (clang-14 + ld64.lld, macOS SDK headers $sdk)" "$build" "$toolchain" "$lib" \
+  -DALVK_OSX_SYSROOT="$sysroot" || exit 1
 
 header=$("$objdump" --macho --private-header "$lib")
 echo "$header" | grep -qE 'MH_MAGIC_64 +ARM64 .* DYLIB '

@@ -14,11 +14,7 @@ forget_checked "$build"
 command -v x86_64-w64-mingw32-gcc >/dev/null ||
   skip "win-x64: x86_64-w64-mingw32-gcc is not installed (Debian: gcc-mingw-w64-x86-64)"
 
-cmake -S "$root" -B "$build" -DCMAKE_TOOLCHAIN_FILE="$root/cmake/toolchains/mingw-w64-x86_64.cmake" \
-  -DALVK_BUILD_TESTS=OFF -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build "$build" -j "${JOBS:-2}" >"$build.log" 2>&1
-check "the sources compile and link for win-x64 with -Werror ($dll; log $build.log)" $?
-[ -f "$dll" ] || { summary; exit 1; }
+cross_build win-x64 "$build" "$root/cmake/toolchains/mingw-w64-x86_64.cmake" "$dll" || exit 1
 
 x86_64-w64-mingw32-objdump -f "$dll" 2>/dev/null | grep -q "file format pei-x86-64"
 check "alvorkit_interception_profiler.dll is a PE32+ x86-64 image" $?

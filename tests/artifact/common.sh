@@ -34,6 +34,19 @@ expected_exports() {
   echo DllGetClassObject) | sed "s/^/${1:-}/" | sort -u
 }
 
+# cross_build RID BUILD_DIR TOOLCHAIN LIBRARY [CMAKE_ARG...]: configures and builds the Release
+# library for RID with TOOLCHAIN into BUILD_DIR (its log beside it, BUILD_DIR.log) and checks that
+# it compiled and linked with -Werror; returns non-zero, after the summary, when LIBRARY is missing.
+cross_build() {
+  local rid=$1 build=$2 toolchain=$3 lib=$4
+  shift 4
+  cmake -S "$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)" -B "$build" -DCMAKE_TOOLCHAIN_FILE="$toolchain" \
+    -DALVK_BUILD_TESTS=OFF -DCMAKE_BUILD_TYPE=Release "$@" >"$build.log" 2>&1 &&
+    cmake --build "$build" -j "${JOBS:-2}" >>"$build.log" 2>&1
+  check "the sources compile and link for $rid with -Werror ($lib; log $build.log)" $?
+  [ -f "$lib" ] || { summary; return 1; }
+}
+
 # The record of a checked cross-built library: build/native-<rid>/checked.sha256 (sha256sum's
 # format, the path relative to that folder). Removed before a check starts, written only when
 # every check passed; tests/Launcher's package tests compare the packed file with it.
