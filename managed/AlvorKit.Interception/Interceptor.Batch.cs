@@ -127,6 +127,26 @@ public sealed partial class Interceptor
                     $"{Names.Of(target)} is also plan {seen[(target.Module, target.MetadataToken)]}: a batch names each target once.")));
         }
         ThrowIfRefused(refusals, batch.Count, null, plans: true);
+        return await ApplyLoweredMany([.. batch.Select((p, i) => new LoweredEntry(p.Target, lowered[i], p.Name, p))], owner,
+                                      synchronous, cancellationToken).ConfigureAwait(false);
+    }
+
+    /// <summary>One target of a batch of generations: its lowered body, the name the patch
+    /// gives it, and the plan it was lowered from (null: a body from elsewhere, such as a reload).</summary>
+    internal sealed record LoweredEntry(MethodBase Target, LoweredGeneration Lowered, string? Name, GenerationPlan? Plan);
+
+    /// <summary>The one batch path of generations (ApplyMany, hooks, hot reload): every target's
+    /// gate taken in one order, every target described, then ONE alvk_generation_submit_batch
+    /// (all or nothing, one ReJIT request for every target and its inliners), retried once on a
+    /// stale chain, and each patch adopted. Each target once (the caller checked).</summary>
+    internal async ValueTask<IReadOnlyList<Patch>> ApplyLoweredMany(IReadOnlyList<LoweredEntry> batch, PatchOwner owner,
+        bool synchronous, CancellationToken cancellationToken)
+    {
+        owner.ThrowIfDisposed();
+        if (batch.Count == 0)
+            return [];
+        var refusals = new List<BatchRefusal>();
+        LoweredGeneration[] lowered = [.. batch.Select(e => e.Lowered)];
         EnsurePatchingEnabled();
         SemaphoreSlim[] gates = [.. batch.Select(p => p.Target).OrderBy(t => t.Module.ModuleVersionId)
             .ThenBy(t => t.MetadataToken).ThenBy(t => RuntimeHelpers.GetHashCode(t.Module))
@@ -166,7 +186,7 @@ public sealed partial class Interceptor
                 if (rc == InterceptionStatus.StaleGeneration && attempt == 0)
                     continue;
                 if (rc != InterceptionStatus.Ok)
-                    throw PlanRefusal(batch, lowered, statuses, rc, null, null, (descriptions, owner.Id));
+                    throw PlanRefusal(batch, statuses, rc, null, null, (descriptions, owner.Id));
                 rc = await WaitFor(command, synchronous).ConfigureAwait(false);
                 if (rc == InterceptionStatus.StaleGeneration && attempt == 0)
                 {
@@ -178,7 +198,7 @@ public sealed partial class Interceptor
                     break;
                 if (rc == InterceptionStatus.Timeout)
                     throw Failure(rc, batch[0].Target, "Applying a batch of plans including");
-                throw PlanRefusal(batch, lowered, statuses, rc, handles, ids);
+                throw PlanRefusal(batch, statuses, rc, handles, ids);
             }
             var patches = new Patch[batch.Count];
             for (int i = 0; i < batch.Count; i++)
@@ -190,7 +210,7 @@ public sealed partial class Interceptor
                     patch = new Patch(this, native, owner, batch[i].Target);
                     Hold(native, patch);
                 }
-                patch.Plan = batch[i];
+                patch.Plan = batch[i].Plan;
                 patch.GenerationName = batch[i].Name;
                 patch.Replacement = null;
                 patch.Lowered = lowered[i];
@@ -211,10 +231,10 @@ public sealed partial class Interceptor
     // were fine went down with it: BatchAborted).
     // At the call, an entry that holds its own status is validated alone (alvk_generation_validate)
     // to name its failing relocation, as Apply does.
-    private BatchInstallException PlanRefusal(List<GenerationPlan> batch, LoweredGeneration[] lowered,
-        InterceptionStatus[] statuses, InterceptionStatus status, ulong[]? handles, ulong[]? ids,
-        (MethodDescription[] Descriptions, ulong Owner)? atCall = null)
+    private BatchInstallException PlanRefusal(IReadOnlyList<LoweredEntry> batch, InterceptionStatus[] statuses,
+        InterceptionStatus status, ulong[]? handles, ulong[]? ids, (MethodDescription[] Descriptions, ulong Owner)? atCall = null)
     {
+        LoweredGeneration[] lowered = [.. batch.Select(e => e.Lowered)];
         if (status.IsStartupRefusal())
             throw Refused(status);
         var refusals = new List<BatchRefusal>();
@@ -228,9 +248,10 @@ public sealed partial class Interceptor
             if (atCall is { } call && statuses[i] != InterceptionStatus.Ok &&
                 Native.Validate(lowered[i], call.Descriptions[i], 0, call.Owner, out uint failing) == statuses[i])
                 detail = Entry(statuses[i], (int)failing, lowered[i]);
-            Exception reason = own == InterceptionStatus.StackTypeMismatch && result is not null
-                ? TypeMismatch(batch[i], result)
-                : Failure(own, target, "Applying a plan to", handles?[i] ?? 0, result, detail);
+            Exception reason = own == InterceptionStatus.StackTypeMismatch && result is not null && batch[i].Plan is { } plan
+                ? TypeMismatch(plan, result)
+                : Failure(own, target, batch[i].Plan is null ? "Applying a generation to" : "Applying a plan to",
+                          handles?[i] ?? 0, result, detail);
             refusals.Add(new BatchRefusal(i, target, null, reason));
         }
         return new BatchInstallException(refusals, batch.Count, status, plans: true);

@@ -117,8 +117,8 @@ internal sealed class LauncherCommandLine
     private readonly Option<string> _drop = new("--drop", "-d")
     {
         HelpName = "folder",
-        Description = "The folder the game watches (interceptor.Reload.WatchFolder): each rebuild goes there as " +
-                      "Name.dll, renamed into place; the game answers with Name.result.txt.",
+        Description = "The folder the game watches (interceptor.Reload.WatchFolder): each update goes there as " +
+                      "Name.hotreload, renamed into place; the game answers with Name.result.txt.",
         Required = true,
     };
 
@@ -132,16 +132,16 @@ internal sealed class LauncherCommandLine
     private readonly Option<int> _debounce = new("--debounce")
     {
         HelpName = "ms",
-        Description = "Rebuild once no save came for this long (default 25 ms).",
+        Description = "Compile an update once no save came for this long (default 25 ms).",
         DefaultValueFactory = _ => 25,
     };
 
     private readonly Option<int> _warmUp = new("--warm-up")
     {
         HelpName = "compiles",
-        Description = "At start, compile this many more times as if a file were saved, so the compiler's code is " +
-                      "warm for the first real saves (default 5; each takes about one save's build time).",
-        DefaultValueFactory = _ => 5,
+        Description = "At start, emit this many updates of one unchanged method and drop none, so the compiler's " +
+                      "code is warm for the first real save (default 3).",
+        DefaultValueFactory = _ => 3,
     };
 
     public LauncherCommandLine(Func<Options, int> execute, Func<WatchOptions, int>? watchAction = null)
@@ -171,10 +171,11 @@ internal sealed class LauncherCommandLine
         env.Validators.Add(RequireModulesOrAllocations);
         env.SetAction(parse => execute(Read(parse, Verb.Env)));
 
-        var watch = new Command("watch", "Rebuild a game's project on every save (Roslyn, in this process, with the " +
-                                         "project's own compiler arguments) and drop the assembly into the folder " +
-                                         "the running game watches; print what changed, the build time and what the " +
-                                         "game applied or refused. Ctrl+C stops.")
+        var watch = new Command("watch", "On every save of a game's project, compile what changed as an update of " +
+                                         "the build the game loaded (the C# compiler's own Edit and Continue delta, " +
+                                         "in this process, with the project's own compiler arguments) and drop it " +
+                                         "into the folder the running game watches; print what changed, the compile " +
+                                         "time and what the game applied or refused. Ctrl+C stops.")
         {
             _project, _drop, _configuration, _debounce, _warmUp,
         };
@@ -361,8 +362,9 @@ internal sealed class LauncherCommandLine
             case { Name: "watch" }:
                 o.WriteLine("The game runs its Release build under the profiler and watches the drop folder:");
                 o.WriteLine("  using var watching = interceptor.Reload.WatchFolder(\"build/reload\");");
-                o.WriteLine("The watcher never writes over the files the game loaded; it compiles into");
-                o.WriteLine("obj/alvorkit-watch and drops a copy. A build with errors prints them and drops nothing.");
+                o.WriteLine("The watcher never writes the game's files: it compiles each save as an update of the build");
+                o.WriteLine("the game loaded (bin/ and obj/ as the project's build left them) and drops the update.");
+                o.WriteLine("A save that does not compile, or that the running game cannot take, prints why and drops nothing.");
                 o.WriteLine();
                 o.WriteLine("Examples:");
                 o.WriteLine($"  {Name} watch --project Game/Game.csproj --drop build/reload");

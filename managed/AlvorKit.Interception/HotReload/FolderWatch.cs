@@ -5,16 +5,20 @@ namespace AlvorKit.Interception.HotReload;
 
 /// <summary>
 /// <see cref="HotReloader.WatchFolder"/>: a FileSystemWatcher on the drop folder for
-/// <c>*.dll</c> created or renamed into place, applied one at a time, in order, on a background
-/// task. A file renamed into place (how <c>alvorkit-intercept watch</c> drops it) is whole at its
-/// event and is applied at once; a file created or written in place is applied about 50 ms after
-/// its last event (a debounce: a copy touches it several times). Each result's summary goes to <c>Name.result.txt</c> (a temporary file
-/// renamed over it) and to the callback. Dispose stops the watcher and waits for an apply
-/// under way.
+/// <c>*.hotreload</c> updates (<see cref="ReloadDelta"/> files) created or renamed into place,
+/// applied one at a time, in order, on a background task. A file renamed into place (how
+/// <c>alvorkit-intercept watch</c> drops it) is whole at its event and is applied at once; a file
+/// created or written in place is applied about 50 ms after its last event (a debounce: a copy
+/// touches it several times). Each result goes to <c>Name.result.txt</c> (a temporary file
+/// renamed over it): a first line the watcher reads (<see cref="ResultHeader"/>), then the
+/// summary; and to the callback. Dispose stops the watcher and waits for an apply under way.
 /// </summary>
 internal sealed class FolderWatch : IDisposable
 {
     private static readonly TimeSpan Debounce = TimeSpan.FromMilliseconds(50);
+
+    /// <summary>The extension of an update file.</summary>
+    public const string Extension = ".hotreload";
 
     private readonly HotReloader _reloader;
     private readonly string _folder;
@@ -32,7 +36,7 @@ internal sealed class FolderWatch : IDisposable
         _folder = Path.GetFullPath(folder);
         _onResult = onResult;
         Directory.CreateDirectory(_folder);
-        _watcher = new FileSystemWatcher(_folder, "*.dll")
+        _watcher = new FileSystemWatcher(_folder, "*" + Extension)
         {
             NotifyFilter = NotifyFilters.FileName | NotifyFilters.LastWrite | NotifyFilters.Size,
         };
@@ -71,7 +75,7 @@ internal sealed class FolderWatch : IDisposable
     // A file event: (re)start its timer, due after `settle`.
     private void Touched(string path, TimeSpan settle)
     {
-        if (!path.EndsWith(".dll", StringComparison.OrdinalIgnoreCase))
+        if (!path.EndsWith(Extension, StringComparison.OrdinalIgnoreCase))
             return;
         var timer = new Timer(_ => Settled(path));
         Timer? previous = null;
@@ -110,26 +114,32 @@ internal sealed class FolderWatch : IDisposable
     {
         if (!File.Exists(path))
             return;
+        string name = Path.GetFileNameWithoutExtension(path);
         ReloadResult result;
         try
         {
-            result = await _reloader.ApplyAsync(path, _stop.Token).ConfigureAwait(false);
+            byte[] bytes = await File.ReadAllBytesAsync(path, _stop.Token).ConfigureAwait(false);
+            result = await _reloader.ApplyUpdateAsync(ReloadDelta.Read(bytes), _stop.Token).ConfigureAwait(false);
         }
         catch (OperationCanceledException)
         {
             return;
         }
-        catch (Exception e) when (e is IOException or UnauthorizedAccessException or InterceptionException)
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException or InvalidDataException or InterceptionException)
         {
-            string name = Path.GetFileNameWithoutExtension(path);
-            result = new ReloadResult(name, path, ReloadOutcome.Refused, [],
-                [new ReloadRefusal(ReloadRefusalReason.NotARebuild, name,
-                    $"{ReloadRefusalReason.NotARebuild}: {path} could not be applied: {e.Message}")],
+            result = new ReloadResult(name, ReloadOutcome.Refused, [],
+                [new ReloadRefusal(ReloadRefusalReason.NotADelta, name,
+                    $"{ReloadRefusalReason.NotADelta}: {path} could not be applied: {e.Message}")],
                 TimeSpan.Zero, TimeSpan.Zero);
         }
         WriteResult(path, result);
         _onResult?.Invoke(result);
     }
+
+    /// <summary>The result file's first line: what the watcher needs to keep its generations in
+    /// step with the game's (<c>#alvk outcome=Applied generation=3 id=...</c>).</summary>
+    public static string ResultHeader(ReloadResult result) =>
+        $"#alvk outcome={result.Outcome} generation={result.Generation} id={result.GenerationId:D}";
 
     // Name.result.txt beside the dropped file, written whole: a temporary file renamed over it.
     private static void WriteResult(string path, ReloadResult result)
@@ -139,7 +149,8 @@ internal sealed class FolderWatch : IDisposable
         string temporary = target + $".{Environment.ProcessId}.tmp";
         try
         {
-            File.WriteAllText(temporary, result.Summary + Environment.NewLine, new UTF8Encoding(false));
+            File.WriteAllText(temporary, ResultHeader(result) + "\n" + result.Summary + Environment.NewLine,
+                              new UTF8Encoding(false));
             File.Move(temporary, target, overwrite: true);
         }
         catch (IOException)

@@ -1,27 +1,26 @@
-using System.Collections.Immutable;
 using System.Diagnostics;
 using System.Reflection;
-using System.Reflection.Metadata;
-using System.Reflection.PortableExecutable;
 using System.Runtime.Loader;
-using AlvorKit.Interception.Plans;
 
 namespace AlvorKit.Interception.HotReload;
 
 /// <summary>
-/// Applies the method bodies of a rebuilt assembly to the assembly this process loaded
-/// (<see cref="Interceptor.Reload"/>). Edit, save, rebuild into another folder, and the running
-/// Release game runs the new bodies: every changed body of one rebuild goes in together or not at
-/// all, and <see cref="RevertAll"/> puts every original back.
+/// Applies source edits to the running Release game (<see cref="Interceptor.Reload"/>): each
+/// update is an Edit and Continue delta of a loaded assembly, as the C# compiler emits it
+/// against the build the game loaded (<c>alvorkit-intercept watch</c> makes one per save). The
+/// changed method bodies become generations of the methods they change, applied as ONE batch
+/// (all or nothing, one ReJIT request for the methods and their inliners); what the delta adds
+/// (methods, fields, types, lambdas, closures, state machines) is carried by a side assembly
+/// loaded into the game's load context. <see cref="RevertAll"/> puts every original back.
 /// </summary>
 public sealed class HotReloader
 {
     private readonly Interceptor _interceptor;
 
-    // One reload (or revert) at a time; the bodies applied from source, by loaded method.
+    // One reload (or revert) at a time; what each module's reloads keep, and the bodies applied.
     private readonly SemaphoreSlim _gate;
+    private readonly Dictionary<Module, ModuleReloads> _modules = [];
     private readonly Dictionary<(Module Module, int Token), AppliedBody> _applied = [];
-    private readonly Dictionary<Module, byte[]> _lastRebuild = [];
 
     /// <param name="interceptor">The interceptor whose commands apply the bodies.</param>
     /// <param name="gate">A gate of one (SemaphoreSlim(1, 1)) that reloads and reverts hold, one at a time.</param>
@@ -35,16 +34,31 @@ public sealed class HotReloader
     /// <summary>The owner of every generation applied from source.</summary>
     public PatchOwner Owner { get; }
 
-    /// <summary>Compares <paramref name="rebuiltAssemblyPath"/> with the loaded assembly of the same
-    /// name and the bodies applied from source so far, then applies what changed as one batch.</summary>
-    public ReloadResult Apply(string rebuiltAssemblyPath) =>
-        Interceptor.Completed(ApplyCore(rebuiltAssemblyPath, synchronous: true, CancellationToken.None));
+    /// <summary>Applies one update to the loaded assembly it names (by simple name and build MVID).</summary>
+    /// <param name="delta">The update.</param>
+    /// <returns>What the reload did; a refused or failed one changed nothing.</returns>
+    public ReloadResult ApplyUpdate(ReloadDelta delta) =>
+        Interceptor.Completed(ApplyCore(delta, synchronous: true, CancellationToken.None));
 
-    /// <summary><see cref="Apply"/> without blocking the calling thread on the profiler's worker.</summary>
-    public Task<ReloadResult> ApplyAsync(string rebuiltAssemblyPath, CancellationToken cancellationToken = default) =>
-        Interceptor.Detached(ApplyCore(rebuiltAssemblyPath, synchronous: false, cancellationToken), cancellationToken);
+    /// <summary>
+    /// Applies one update to <paramref name="assembly"/>, given as the three deltas
+    /// <see cref="System.Reflection.Metadata.MetadataUpdater.ApplyUpdate"/> takes: what the C#
+    /// compiler's <c>Compilation.EmitDifference</c> wrote against the build the game loaded.
+    /// </summary>
+    public ReloadResult ApplyUpdate(Assembly assembly, ReadOnlySpan<byte> metadataDelta, ReadOnlySpan<byte> ilDelta,
+                                    ReadOnlySpan<byte> pdbDelta)
+    {
+        ArgumentNullException.ThrowIfNull(assembly);
+        return ApplyUpdate(new ReloadDelta(assembly.GetName().Name ?? assembly.ManifestModule.Name,
+            assembly.ManifestModule.ModuleVersionId, metadataDelta.ToArray(), ilDelta.ToArray(), pdbDelta.ToArray()));
+    }
 
-    /// <summary>Every method applied from source runs its original body again.</summary>
+    /// <summary><see cref="ApplyUpdate(ReloadDelta)"/> without blocking the calling thread on the profiler's worker.</summary>
+    public Task<ReloadResult> ApplyUpdateAsync(ReloadDelta delta, CancellationToken cancellationToken = default) =>
+        Interceptor.Detached(ApplyCore(delta, synchronous: false, cancellationToken), cancellationToken);
+
+    /// <summary>Every method applied from source runs its original body again. Members reloads
+    /// added stay loaded; a later update applies on top of the updates so far.</summary>
     public ReloadResult RevertAll() => Interceptor.Completed(RevertCore(synchronous: true, CancellationToken.None));
 
     /// <summary><see cref="RevertAll"/> without blocking the calling thread.</summary>
@@ -52,11 +66,11 @@ public sealed class HotReloader
         Interceptor.Detached(RevertCore(synchronous: false, cancellationToken), cancellationToken);
 
     /// <summary>
-    /// Watches <paramref name="folder"/> for rebuilt assemblies (<c>Name.dll</c>, written there by
-    /// <c>alvorkit-intercept watch</c> as a temporary file renamed into place) and applies each one
-    /// as <see cref="ApplyAsync"/> does, one at a time. After each, it writes the result's
-    /// <see cref="ReloadResult.Summary"/> to <c>Name.result.txt</c> in the folder (temporary file,
-    /// then rename), for the watcher to print, and calls <paramref name="onResult"/>.
+    /// Watches <paramref name="folder"/> for updates (<c>Name.hotreload</c>, written there by
+    /// <c>alvorkit-intercept watch</c> as a temporary file renamed into place) and applies each
+    /// one as <see cref="ApplyUpdateAsync"/> does, one at a time. After each, it writes the
+    /// result to <c>Name.result.txt</c> in the folder (temporary file, then rename), for the
+    /// watcher to print, and calls <paramref name="onResult"/>.
     /// </summary>
     /// <param name="folder">The drop folder (created if missing).</param>
     /// <param name="onResult">Called with each result on a thread-pool thread; null: none.</param>
@@ -69,41 +83,17 @@ public sealed class HotReloader
 
     // ---------------------------------------------------------------- apply
 
-    private async ValueTask<ReloadResult> ApplyCore(string rebuiltPath, bool synchronous, CancellationToken cancellationToken)
+    private async ValueTask<ReloadResult> ApplyCore(ReloadDelta delta, bool synchronous, CancellationToken cancellationToken)
     {
-        ArgumentException.ThrowIfNullOrEmpty(rebuiltPath);
+        ArgumentNullException.ThrowIfNull(delta);
         long started = Stopwatch.GetTimestamp();
-        string name = Path.GetFileNameWithoutExtension(rebuiltPath);
-        // The rebuild is read once, first: a watcher may write the file again while this runs.
-        byte[] rebuild;
-        try
-        {
-            rebuild = synchronous
-                ? File.ReadAllBytes(rebuiltPath)
-                : await File.ReadAllBytesAsync(rebuiltPath, cancellationToken).ConfigureAwait(false);
-        }
-        catch (Exception e) when (e is IOException or UnauthorizedAccessException or ArgumentException)
-        {
-            return Refused(name, rebuiltPath, Stopwatch.GetElapsedTime(started), new ReloadRefusal(
-                ReloadRefusalReason.NotARebuild, name,
-                $"{ReloadRefusalReason.NotARebuild}: {rebuiltPath} cannot be read ({e.Message})"));
-        }
-        try
-        {
-            name = AssemblyNameOf(rebuild);
-        }
-        catch (BadImageFormatException e)
-        {
-            return Refused(name, rebuiltPath, Stopwatch.GetElapsedTime(started), new ReloadRefusal(
-                ReloadRefusalReason.NotARebuild, name,
-                $"{ReloadRefusalReason.NotARebuild}: {rebuiltPath} is not a .NET assembly ({e.Message})"));
-        }
-        Assembly? assembly = LoadedAssembly(name);
-        if (assembly is null)
-            return Refused(name, rebuiltPath, Stopwatch.GetElapsedTime(started), new ReloadRefusal(
-                ReloadRefusalReason.NotLoaded, name,
-                $"{ReloadRefusalReason.NotLoaded}: {name} — no assembly of that name is loaded in this process " +
-                "(default load context, from a file)"));
+        string name = delta.AssemblyName;
+        if (LoadedAssembly(name, delta.ModuleVersionId, out string? why) is not { } assembly)
+            return Refused(name, Stopwatch.GetElapsedTime(started), ReloadRefusalReason.NotLoaded, name,
+                           $"{ReloadRefusalReason.NotLoaded}: {name} — {why}");
+        if (_interceptor.PatchingRefusal is { } refusal)
+            return Refused(name, Stopwatch.GetElapsedTime(started), ReloadRefusalReason.NotAllowlisted, name,
+                           $"{ReloadRefusalReason.NotAllowlisted}: {name} — the profiler refuses patch commands: {refusal}");
 
         if (synchronous)
             _gate.Wait(CancellationToken.None);
@@ -112,81 +102,94 @@ public sealed class HotReloader
         try
         {
             Module module = assembly.ManifestModule;
-            ReloadTranslation translation;
+            if (!_modules.TryGetValue(module, out ModuleReloads? reloads))
+                _modules[module] = reloads = new ModuleReloads(module);
+            PreparedReload prepared;
             try
             {
-                translation = synchronous
-                    ? Translate(assembly.Location, rebuild)
-                    : await Task.Run(() => Translate(assembly.Location, rebuild), cancellationToken).ConfigureAwait(false);
+                prepared = synchronous
+                    ? reloads.Prepare(delta, LoadedBody.Of)
+                    : await Task.Run(() => reloads.Prepare(delta, LoadedBody.Of), cancellationToken).ConfigureAwait(false);
             }
-            catch (BadImageFormatException e)
+            catch (DeltaRefusedException e)
             {
-                return Refused(name, rebuiltPath, Stopwatch.GetElapsedTime(started), new ReloadRefusal(
-                    ReloadRefusalReason.NotARebuild, name,
-                    $"{ReloadRefusalReason.NotARebuild}: {rebuiltPath} or {assembly.Location} cannot be read as " +
-                    $"metadata ({e.Message})"));
+                return Refused(name, Stopwatch.GetElapsedTime(started), e.Reason, e.Member ?? name, e.Message) with
+                {
+                    Generation = reloads.View.Generation,
+                    GenerationId = reloads.View.EncId,
+                };
             }
-            ForgetRemoved();
-            Dictionary<string, string?> sinceLast = SinceLastRebuild(module, rebuild, translation);
-
-            var apply = new List<(TranslatedBody Body, MethodBase Target)>();
-            foreach (TranslatedBody body in translation.Bodies)
-            {
-                MethodBase target = module.ResolveMethod(body.Method.LoadedToken)!;
-                if (!_applied.TryGetValue((module, body.Method.LoadedToken), out AppliedBody? now) ||
-                    !TranslatedBody.SameBytes(now.Lowered, body.Lowered))
-                    apply.Add((body, target));
-            }
-            List<AppliedBody> restore = translation.Refusals.Count > 0 ? [] : translation.Comparison.Methods
-                .Where(m => !m.BodyChanged && _applied.ContainsKey((module, m.LoadedToken)))
-                .Select(m => _applied[(module, m.LoadedToken)])
-                .ToList();
-
-            ReloadRefusal? allowlist = translation.Comparison.IsCompared ? Allowlisted(module, translation) : null;
             TimeSpan compareTime = Stopwatch.GetElapsedTime(started);
-            if (allowlist is not null)
-                return Refused(name, rebuiltPath, compareTime, allowlist);
-            if (translation.Refusals.Count > 0)
-                return new ReloadResult(name, rebuiltPath, ReloadOutcome.Refused, [], translation.Refusals, compareTime,
-                                        TimeSpan.Zero);
-            if (apply.Count == 0 && restore.Count == 0)
-                return new ReloadResult(name, rebuiltPath, ReloadOutcome.NothingChanged, [], [], compareTime, TimeSpan.Zero);
-
             long applying = Stopwatch.GetTimestamp();
-            // Every body passes the profiler's validation before any is submitted.
+
+            // Every body passes the profiler's validation before the batch is submitted.
             var refusals = new List<ReloadRefusal>();
-            foreach ((TranslatedBody body, MethodBase target) in apply)
+            foreach (PreparedBody body in prepared.Bodies)
             {
-                if (_interceptor.ValidateLowered(target, body.Lowered, Owner) is { } failure)
-                    refusals.Add(new ReloadRefusal(ReloadRefusalReason.ProfilerRefused, body.Method.Member,
-                        $"{ReloadRefusalReason.ProfilerRefused}: {body.Method.Member} — {failure.Message}"));
+                if (_interceptor.ValidateLowered(body.Target, body.Lowered, Owner) is not { } failure)
+                    continue;
+                ReloadRefusalReason reason = failure is InterceptionException { Status: InterceptionStatus.ModuleNotAllowed }
+                    ? ReloadRefusalReason.NotAllowlisted
+                    : ReloadRefusalReason.ProfilerRefused;
+                refusals.Add(new ReloadRefusal(reason, body.Member, $"{reason}: {body.Member} — {failure.Message}"));
             }
             if (refusals.Count > 0)
-                return new ReloadResult(name, rebuiltPath, ReloadOutcome.Refused, [], refusals, compareTime,
-                                        Stopwatch.GetElapsedTime(applying));
-
-            var batch = new Batch(this, synchronous);
-            foreach ((TranslatedBody body, MethodBase target) in apply)
             {
-                string? difference = sinceLast.GetValueOrDefault(body.Method.Member) ?? body.Method.Difference;
-                if (!await batch.Put(target, body.Method.Member, body.Lowered, difference, name)
-                        .ConfigureAwait(false))
-                    break;
+                reloads.Discard();
+                return Result(name, ReloadOutcome.Refused, [], refusals, compareTime, Stopwatch.GetElapsedTime(applying),
+                              reloads, prepared);
             }
-            if (!batch.Failed)
+
+            IReadOnlyList<Patch> patches;
+            try
             {
-                foreach (AppliedBody original in restore)
+                patches = await _interceptor.ApplyLoweredMany(
+                    [.. prepared.Bodies.Select(b => new Interceptor.LoweredEntry(b.Target, b.Lowered, name, null))],
+                    Owner, synchronous, CancellationToken.None).ConfigureAwait(false);
+            }
+            catch (Exception e) when (e is InterceptionException or InvalidOperationException)
+            {
+                reloads.Discard();
+                IReadOnlyList<MethodReload> failed = e is BatchInstallException batch
+                    ? [.. batch.Refusals.Select(r => new MethodReload(prepared.Bodies[r.Index].Member, MethodReloadState.Failed,
+                                                                      prepared.Bodies[r.Index].Difference, r.Reason.Message))]
+                    : [.. prepared.Bodies.Select(b => new MethodReload(b.Member, MethodReloadState.Failed, b.Difference, e.Message))];
+                return Result(name, ReloadOutcome.Failed, failed, [], compareTime, Stopwatch.GetElapsedTime(applying),
+                              reloads, prepared);
+            }
+            reloads.Commit(prepared);
+
+            var methods = new List<MethodReload>();
+            for (int i = 0; i < prepared.Bodies.Count; i++)
+            {
+                PreparedBody body = prepared.Bodies[i];
+                var key = (body.Target.Module, body.Target.MetadataToken);
+                if (!body.IsOriginal)
                 {
-                    if (!await batch.Put(original.Target, original.Member, null, null, name).ConfigureAwait(false))
-                        break;
+                    _applied[key] = new AppliedBody(body.Target, body.Member, patches[i]);
+                    methods.Add(new MethodReload(body.Member, MethodReloadState.Applied, body.Difference));
+                    continue;
+                }
+                // Back to the loaded body: the patch goes, and the original runs (inlined again).
+                try
+                {
+                    if (synchronous)
+                        patches[i].Remove();
+                    else
+                        await patches[i].RemoveAsync(CancellationToken.None).ConfigureAwait(false);
+                    _applied.Remove(key);
+                    methods.Add(new MethodReload(body.Member, MethodReloadState.RestoredOriginal));
+                }
+                catch (InterceptionException e)
+                {
+                    // The original's copy is applied: the method runs its original code either way.
+                    _applied[key] = new AppliedBody(body.Target, body.Member, patches[i]);
+                    methods.Add(new MethodReload(body.Member, MethodReloadState.Applied, "original body (as a generation)",
+                                                 "removing the patch failed: " + e.Message));
                 }
             }
-            if (batch.Failed)
-                await batch.RollBack().ConfigureAwait(false);
-            else
-                _lastRebuild[module] = rebuild;
-            return new ReloadResult(name, rebuiltPath, batch.Failed ? ReloadOutcome.Failed : ReloadOutcome.Applied,
-                                    batch.Methods, [], compareTime, Stopwatch.GetElapsedTime(applying));
+            ReloadOutcome outcome = prepared.Bodies.Count == 0 ? ReloadOutcome.NothingChanged : ReloadOutcome.Applied;
+            return Result(name, outcome, methods, [], compareTime, Stopwatch.GetElapsedTime(applying), reloads, prepared);
         }
         finally
         {
@@ -203,17 +206,32 @@ public sealed class HotReloader
         try
         {
             long started = Stopwatch.GetTimestamp();
-            ForgetRemoved();
             List<AppliedBody> all = [.. _applied.Values];
-            string names = string.Join(", ", all.Select(a => a.Target.Module.Assembly.GetName().Name).Distinct());
-            var batch = new Batch(this, synchronous);
+            string names = string.Join(", ", _modules.Keys.Select(m => m.Assembly.GetName().Name).Distinct());
+            var methods = new List<MethodReload>();
+            bool failed = false;
             foreach (AppliedBody applied in all)
-                await batch.Put(applied.Target, applied.Member, null, null, null, stopOnFailure: false).ConfigureAwait(false);
-            foreach (Module module in _lastRebuild.Keys.Where(m => !_applied.Keys.Any(k => k.Module == m)).ToList())
-                _lastRebuild.Remove(module);
-            return new ReloadResult(names.Length == 0 ? "hot reload" : names, null,
-                                    batch.Failed ? ReloadOutcome.Failed : ReloadOutcome.Reverted, batch.Methods, [],
-                                    TimeSpan.Zero, Stopwatch.GetElapsedTime(started));
+            {
+                try
+                {
+                    if (!applied.Patch.IsRemoved)
+                    {
+                        if (synchronous)
+                            applied.Patch.Remove();
+                        else
+                            await applied.Patch.RemoveAsync(CancellationToken.None).ConfigureAwait(false);
+                    }
+                    _applied.Remove((applied.Target.Module, applied.Target.MetadataToken));
+                    methods.Add(new MethodReload(applied.Member, MethodReloadState.RestoredOriginal));
+                }
+                catch (InterceptionException e)
+                {
+                    failed = true;
+                    methods.Add(new MethodReload(applied.Member, MethodReloadState.Failed, null, e.Message));
+                }
+            }
+            return new ReloadResult(names.Length == 0 ? "hot reload" : names, failed ? ReloadOutcome.Failed : ReloadOutcome.Reverted,
+                                    methods, [], TimeSpan.Zero, Stopwatch.GetElapsedTime(started));
         }
         finally
         {
@@ -221,163 +239,42 @@ public sealed class HotReloader
         }
     }
 
-    private static ReloadTranslation Translate(string loadedPath, byte[] rebuild)
+    /// <summary>The loaded assembly of that simple name and build: the default load context's
+    /// copy first, else another non-collectible one; null with the reason when there is none.</summary>
+    private static Assembly? LoadedAssembly(string name, Guid mvid, out string? why)
     {
-        using var loaded = new PEReader(File.OpenRead(loadedPath), PEStreamOptions.PrefetchEntireImage);
-        using var rebuilt = new PEReader(ImmutableArray.Create(rebuild));
-        return ReloadTranslation.Translate(loaded, rebuilt);
+        why = null;
+        Assembly[] named = [.. AppDomain.CurrentDomain.GetAssemblies()
+            .Where(a => !a.IsDynamic && string.Equals(a.GetName().Name, name, StringComparison.Ordinal))];
+        Assembly? match = named.Where(a => a.ManifestModule.ModuleVersionId == mvid && !a.IsCollectible)
+            .OrderBy(a => AssemblyLoadContext.GetLoadContext(a) == AssemblyLoadContext.Default ? 0 : 1)
+            .FirstOrDefault();
+        if (match is not null)
+            return match;
+        why = named.Length == 0
+            ? "no assembly of that name is loaded in this process"
+            : named.All(a => a.ManifestModule.ModuleVersionId != mvid)
+                ? $"it is loaded as another build (MVID {named[0].ManifestModule.ModuleVersionId}) than the one the update " +
+                  $"was made against ({mvid}): restart the watcher against the build the game runs"
+                : "only a collectible copy of it is loaded, and collectible assemblies are never patched";
+        return null;
     }
 
-    /// <summary>For the methods applied from source before: the first difference between the
-    /// body they run (from the last rebuild applied) and this rebuild's, by member.</summary>
-    private Dictionary<string, string?> SinceLastRebuild(Module module, byte[] rebuild, ReloadTranslation translation)
-    {
-        var differences = new Dictionary<string, string?>(StringComparer.Ordinal);
-        if (!_lastRebuild.TryGetValue(module, out byte[]? last) ||
-            !translation.Bodies.Any(b => _applied.ContainsKey((module, b.Method.LoadedToken))))
-            return differences;
-        using var before = new PEReader(ImmutableArray.Create(last));
-        using var now = new PEReader(ImmutableArray.Create(rebuild));
-        foreach (MethodComparison method in AssemblyComparer.Compare(before, now).ChangedMethods)
-            differences[method.Member] = method.Difference;
-        return differences;
-    }
+    private static ReloadResult Refused(string name, TimeSpan compareTime, ReloadRefusalReason reason, string member,
+                                        string message) =>
+        new(name, ReloadOutcome.Refused, [], [new ReloadRefusal(reason, member, message)], compareTime, TimeSpan.Zero);
 
-    /// <summary>The simple name in an image's assembly definition.</summary>
-    /// <exception cref="BadImageFormatException">It is not a .NET assembly.</exception>
-    private static string AssemblyNameOf(byte[] image)
-    {
-        using var pe = new PEReader(ImmutableArray.Create(image));
-        if (!pe.HasMetadata)
-            throw new BadImageFormatException("no CLI metadata");
-        MetadataReader reader = pe.GetMetadataReader();
-        if (!reader.IsAssembly)
-            throw new BadImageFormatException("a module without an assembly definition");
-        return reader.GetString(reader.GetAssemblyDefinition().Name);
-    }
-
-    /// <summary>The assembly of that simple name loaded from a file in the default load context.</summary>
-    private static Assembly? LoadedAssembly(string name) =>
-        AppDomain.CurrentDomain.GetAssemblies().FirstOrDefault(a =>
-            !a.IsDynamic && string.Equals(a.GetName().Name, name, StringComparison.Ordinal) &&
-            AssemblyLoadContext.GetLoadContext(a) == AssemblyLoadContext.Default && a.Location.Length > 0);
-
-    /// <summary>NotAllowlisted when the profiler refuses patch commands, or refuses to describe a
-    /// method of the module (ALVORKIT_INTERCEPTION_MODULES does not name it).</summary>
-    private ReloadRefusal? Allowlisted(Module module, ReloadTranslation translation)
-    {
-        string name = module.Assembly.GetName().Name ?? module.Name;
-        if (_interceptor.PatchingRefusal is { } refusal)
-            return new ReloadRefusal(ReloadRefusalReason.NotAllowlisted, name,
-                $"{ReloadRefusalReason.NotAllowlisted}: {name} — the profiler refuses patch commands: {refusal}");
-        MethodComparison? probe = translation.Comparison.ChangedMethods.FirstOrDefault() ??
-                                  (translation.Comparison.Methods.Count > 0 ? translation.Comparison.Methods[0] : null);
-        if (probe is null)
-            return null;
-        try
+    private static ReloadResult Result(string name, ReloadOutcome outcome, IReadOnlyList<MethodReload> methods,
+                                       IReadOnlyList<ReloadRefusal> refusals, TimeSpan compareTime, TimeSpan applyTime,
+                                       ModuleReloads reloads, PreparedReload prepared) =>
+        new(name, outcome, methods, refusals, compareTime, applyTime)
         {
-            _interceptor.Describe(module.ResolveMethod(probe.LoadedToken)!);
-            return null;
-        }
-        catch (PatchException e) when (e.Status == InterceptionStatus.ModuleNotAllowed)
-        {
-            return new ReloadRefusal(ReloadRefusalReason.NotAllowlisted, name,
-                $"{ReloadRefusalReason.NotAllowlisted}: {name} — {e.Message}");
-        }
-        catch (PatchException)
-        {
-            return null; // another reason (a method without IL): the validation of each body says
-        }
-    }
+            Notices = prepared.Notices,
+            Generation = reloads.View.Generation,
+            GenerationId = reloads.View.EncId,
+            SideAssembly = outcome is ReloadOutcome.Applied or ReloadOutcome.NothingChanged ? prepared.Side?.Name : null,
+        };
 
-    private void ForgetRemoved()
-    {
-        foreach (var stale in _applied.Where(a => a.Value.Patch.IsRemoved).Select(a => a.Key).ToList())
-            _applied.Remove(stale);
-    }
-
-    private static ReloadResult Refused(string name, string path, TimeSpan compareTime, ReloadRefusal refusal) =>
-        new(name, path, ReloadOutcome.Refused, [], [refusal], compareTime, TimeSpan.Zero);
-
-    /// <summary>A body applied from source: the loaded method, its generation and the patch holding it.</summary>
-    private sealed record AppliedBody(MethodBase Target, string Member, LoweredGeneration Lowered, Patch Patch);
-
-    /// <summary>
-    /// The commands of one reload, in order, with what each method ran before (its previous body
-    /// from source, or the original), so a failure puts back what ran before for every method the
-    /// reload already changed.
-    /// </summary>
-    private sealed class Batch(HotReloader reloader, bool synchronous)
-    {
-        private readonly List<(MethodBase Target, string Member, int Index, AppliedBody? Before)> _done = [];
-
-        public List<MethodReload> Methods { get; } = [];
-
-        public bool Failed { get; private set; }
-
-        /// <summary>Gives `target` the body `lowered` (null: its original); false when that failed.</summary>
-        public async ValueTask<bool> Put(MethodBase target, string member, LoweredGeneration? lowered, string? difference,
-                                         string? name, bool stopOnFailure = true)
-        {
-            var key = (target.Module, target.MetadataToken);
-            reloader._applied.TryGetValue(key, out AppliedBody? before);
-            try
-            {
-                await reloader.Set(target, member, lowered, name, synchronous).ConfigureAwait(false);
-            }
-            catch (Exception e) when (e is InterceptionException or InvalidOperationException or AggregateException)
-            {
-                Failed = true;
-                Methods.Add(new MethodReload(member, MethodReloadState.Failed, difference, e.Message));
-                return !stopOnFailure;
-            }
-            _done.Add((target, member, Methods.Count, before));
-            Methods.Add(new MethodReload(member,
-                lowered is null ? MethodReloadState.RestoredOriginal : MethodReloadState.Applied, difference));
-            return true;
-        }
-
-        /// <summary>Every method this batch changed runs what it ran before, newest first.</summary>
-        public async ValueTask RollBack()
-        {
-            for (int i = _done.Count - 1; i >= 0; i--)
-            {
-                (MethodBase target, string member, int index, AppliedBody? before) = _done[i];
-                try
-                {
-                    await reloader.Set(target, member, before?.Lowered, "rollback", synchronous).ConfigureAwait(false);
-                    Methods[index] = Methods[index] with { State = MethodReloadState.RolledBack };
-                }
-                catch (Exception e) when (e is InterceptionException or InvalidOperationException)
-                {
-                    Methods[index] = Methods[index] with
-                    {
-                        State = MethodReloadState.Failed,
-                        Detail = "the rollback failed too: " + e.Message,
-                    };
-                }
-            }
-        }
-    }
-
-    /// <summary>One method's body from source (or its original, for null), with the bookkeeping.</summary>
-    private async ValueTask Set(MethodBase target, string member, LoweredGeneration? lowered, string? name, bool synchronous)
-    {
-        var key = (target.Module, target.MetadataToken);
-        if (lowered is null)
-        {
-            if (_applied.TryGetValue(key, out AppliedBody? applied))
-            {
-                if (synchronous)
-                    applied.Patch.Remove();
-                else
-                    await applied.Patch.RemoveAsync().ConfigureAwait(false);
-                _applied.Remove(key);
-            }
-            return;
-        }
-        Patch patch = await _interceptor.ApplyLowered(target, lowered, name, Owner, plan: null, synchronous,
-                                                      CancellationToken.None).ConfigureAwait(false);
-        _applied[key] = new AppliedBody(target, member, lowered, patch);
-    }
+    /// <summary>A body applied from source: the method that runs it and the patch holding it.</summary>
+    private sealed record AppliedBody(MethodBase Target, string Member, Patch Patch);
 }

@@ -6,18 +6,19 @@ namespace AlvorKit.Interception.HotReload;
 /// <summary>What one reload did as a whole.</summary>
 public enum ReloadOutcome
 {
-    /// <summary>Every changed body runs from the target's next call (or went back to its original).</summary>
+    /// <summary>Every changed body runs from its next call (or went back to its original), all
+    /// at once: one batch, one ReJIT request.</summary>
     Applied,
 
-    /// <summary>The rebuild's bodies are the ones already running: nothing to do.</summary>
+    /// <summary>The update changes no method body (it only adds members nothing calls yet, or
+    /// only changes what takes effect at the next start): nothing to apply.</summary>
     NothingChanged,
 
-    /// <summary>Refused before anything reached the profiler (rude edits, references the loaded
-    /// module cannot take, an assembly that is not loaded or not patchable): nothing changed.</summary>
+    /// <summary>Refused before anything reached the profiler: nothing changed.</summary>
     Refused,
 
-    /// <summary>The profiler refused or failed a body; the bodies of this reload already applied
-    /// were rolled back, so the game runs what it ran before.</summary>
+    /// <summary>The profiler refused or failed the batch: nothing of it was applied, and the game
+    /// runs what it ran before.</summary>
     Failed,
 
     /// <summary><see cref="HotReloader.RevertAll"/>: every method applied from source runs its original.</summary>
@@ -33,42 +34,42 @@ public enum MethodReloadState
     /// <summary>Its source is back to the original: the original body runs again.</summary>
     RestoredOriginal,
 
-    /// <summary>It was applied in this reload, then rolled back because another method of the
-    /// same reload failed.</summary>
-    RolledBack,
-
-    /// <summary>The profiler refused or failed its body (see the detail).</summary>
+    /// <summary>The profiler refused or failed its body (see the detail); nothing of the reload was applied.</summary>
     Failed,
 }
 
 /// <summary>One method of a reload.</summary>
 /// <param name="Member">The method, as people write it ("Game.World.Update()").</param>
 /// <param name="State">What happened to it.</param>
-/// <param name="Difference">The first difference from the body it ran before ("IL_0004: ldc.i4.1 → ldc.i4.2"), if known.</param>
+/// <param name="Difference">What changed from the body it ran before
+/// ("IL_0004: ldc.i4.s 100 → ldc.i4.s 120"), if known.</param>
 /// <param name="Detail">For a failure: the status and what it was about.</param>
 public sealed record MethodReload(string Member, MethodReloadState State, string? Difference = null, string? Detail = null);
 
 /// <summary>Why a reload (or a method of it) was refused before anything was applied.</summary>
 public enum ReloadRefusalReason
 {
-    /// <summary>A change to metadata a body replacement cannot carry (see <see cref="EditKind"/>).</summary>
+    /// <summary>A change this design cannot carry into a loaded module (see docs/HotReload.md):
+    /// a virtual method or an interface member added to a type that lives, an instance field
+    /// added to a struct, a table of metadata a module cannot take after loading.</summary>
     RudeEdit,
 
-    /// <summary>A lambda, closure class or state machine of the rebuild has no counterpart of the
-    /// same name and shape in the loaded assembly.</summary>
-    GeneratedMemberDoesNotMap,
-
-    /// <summary>No assembly of that name is loaded in this process.</summary>
+    /// <summary>No assembly of that name and build (MVID) is loaded in this process.</summary>
     NotLoaded,
 
     /// <summary>The assembly is loaded but ALVORKIT_INTERCEPTION_MODULES does not allow patching it.</summary>
     NotAllowlisted,
 
-    /// <summary>The file is not a .NET assembly, or not a rebuild of the loaded one.</summary>
-    NotARebuild,
+    /// <summary>The update is not an Edit and Continue delta of the loaded build (unreadable,
+    /// malformed, or for another build).</summary>
+    NotADelta,
 
-    /// <summary>A new body refers to something the loaded module cannot be given (such as an
-    /// assembly it does not reference).</summary>
+    /// <summary>The update follows another generation than the one this process applied last
+    /// (an update was lost, or one came twice).</summary>
+    OutOfSequence,
+
+    /// <summary>A new body refers to something the module it goes into cannot be given (an
+    /// assembly its load context cannot load).</summary>
     UntranslatableReference,
 
     /// <summary>A new body needs more relocations, or is larger, than one generation carries.</summary>
@@ -76,6 +77,9 @@ public enum ReloadRefusalReason
 
     /// <summary>The profiler's validation refused a body before any was applied.</summary>
     ProfilerRefused,
+
+    /// <summary>The runtime refused to load the assembly that carries the added members.</summary>
+    SideAssemblyRefused,
 }
 
 /// <summary>One refusal.</summary>
@@ -84,18 +88,31 @@ public enum ReloadRefusalReason
 /// <param name="Message">For people: what is refused and why.</param>
 public sealed record ReloadRefusal(ReloadRefusalReason Reason, string Member, string Message);
 
-/// <summary>What one <see cref="HotReloader.Apply"/> (or revert) did.</summary>
+/// <summary>What one <see cref="HotReloader.ApplyUpdate(ReloadDelta)"/> (or revert) did.</summary>
 /// <param name="AssemblyName">The loaded assembly's simple name.</param>
-/// <param name="RebuiltPath">The rebuilt file (null for a revert).</param>
 /// <param name="Outcome">The reload as a whole.</param>
-/// <param name="Methods">Every method whose running body this reload changed, tried to change, or rolled back.</param>
+/// <param name="Methods">Every method whose running body this reload changed or tried to change.</param>
 /// <param name="Refusals">Why it was refused (empty otherwise).</param>
-/// <param name="CompareTime">Reading, comparing and translating the rebuild.</param>
+/// <param name="CompareTime">Reading the delta, building the side assembly of what it adds, and
+/// translating every changed body.</param>
 /// <param name="ApplyTime">Validation, submission and the profiler's work until every body was requested.</param>
-public sealed record ReloadResult(string AssemblyName, string? RebuiltPath, ReloadOutcome Outcome,
-    IReadOnlyList<MethodReload> Methods, IReadOnlyList<ReloadRefusal> Refusals, TimeSpan CompareTime, TimeSpan ApplyTime)
+public sealed record ReloadResult(string AssemblyName, ReloadOutcome Outcome, IReadOnlyList<MethodReload> Methods,
+    IReadOnlyList<ReloadRefusal> Refusals, TimeSpan CompareTime, TimeSpan ApplyTime)
 {
-    /// <summary>For the person watching: one line for the reload, then one per method or refusal.</summary>
+    /// <summary>What applied only in part, or takes effect at the next start.</summary>
+    public IReadOnlyList<ReloadNotice> Notices { get; init; } = [];
+
+    /// <summary>The generation the module is at after this reload (how many updates it has
+    /// applied), and the id of that generation (empty before the first).</summary>
+    public int Generation { get; init; }
+
+    /// <summary>The id of the newest generation applied (the delta's EncId).</summary>
+    public Guid GenerationId { get; init; }
+
+    /// <summary>The assembly that carries this reload's added members, if it added any.</summary>
+    public string? SideAssembly { get; init; }
+
+    /// <summary>For the person watching: one line for the reload, then one per method, notice or refusal.</summary>
     public string Summary
     {
         get
@@ -107,21 +124,24 @@ public sealed record ReloadResult(string AssemblyName, string? RebuiltPath, Relo
             text.Append(AssemblyName).Append(": ").Append(Outcome switch
             {
                 ReloadOutcome.Applied => $"{methods} changed, applied in {Ms(CompareTime + ApplyTime)} ms ({times})",
-                ReloadOutcome.NothingChanged => $"nothing changed (compare {Ms(CompareTime)} ms)",
+                ReloadOutcome.NothingChanged => $"no method body changed (compare {Ms(CompareTime)} ms)",
                 ReloadOutcome.Refused => $"refused, nothing changed (compare {Ms(CompareTime)} ms)",
-                ReloadOutcome.Failed => $"failed, the bodies it ran before were put back ({times})",
+                ReloadOutcome.Failed => $"failed, nothing of it was applied ({times})",
                 _ => $"{methods} back to the original in {Ms(ApplyTime)} ms",
             });
+            if (SideAssembly is not null)
+                text.Append("; added members in ").Append(SideAssembly);
             foreach (MethodReload method in Methods)
             {
                 text.AppendLine().Append("  ").Append(method.Member).Append(": ").Append(method.State switch
                 {
                     MethodReloadState.Applied => method.Difference ?? "new body",
                     MethodReloadState.RestoredOriginal => "original body restored",
-                    MethodReloadState.RolledBack => "rolled back (another method of this reload failed)",
                     _ => "failed: " + (method.Detail ?? "unknown"),
                 });
             }
+            foreach (ReloadNotice notice in Notices)
+                text.AppendLine().Append("  note: ").Append(notice.Message);
             foreach (ReloadRefusal refusal in Refusals)
                 text.AppendLine().Append("  refused: ").Append(refusal.Message);
             return text.ToString();

@@ -35,6 +35,55 @@ internal static class SignatureRewriter
         return output.ToArray();
     }
 
+    /// <summary>
+    /// An instance method's signature as a static method's that takes the instance first: the
+    /// same calling convention without HASTHIS, one more parameter, the return type, then what
+    /// <paramref name="writeThis"/> writes, then the parameters.
+    /// </summary>
+    public static byte[] WithExplicitThis(BlobReader blob, Func<EntityHandle, int> mapType, Action<BlobBuilder> writeThis)
+    {
+        var output = new BlobBuilder();
+        byte header = blob.ReadByte();
+        if ((header & 0x20) == 0 || (header & 0x0F) is 0x05 or 0x06 or 0x07 or 0x0A)
+            throw new BadImageFormatException($"a signature with header 0x{header:X2} is not an instance method's");
+        output.WriteByte((byte)(header & ~0x60)); // HASTHIS and EXPLICITTHIS off
+        if ((header & 0x10) != 0)
+            output.WriteCompressedInteger(blob.ReadCompressedInteger()); // generic arity
+        int parameters = blob.ReadCompressedInteger();
+        output.WriteCompressedInteger(parameters + 1);
+        var walk = new Walk(blob, output, mapType);
+        walk.Type(1); // return type
+        writeThis(output);
+        for (int i = 0; i < parameters; i++)
+            walk.Type(1);
+        walk.End();
+        return output.ToArray();
+    }
+
+    /// <summary>
+    /// A TypeSpec blob that is a generic instance (GENERICINST CLASS|VALUETYPE type args), with
+    /// its generic type replaced by the class <paramref name="genericType"/> (a coded value) and
+    /// its arguments mapped: the same instance of another generic class of the same arity.
+    /// </summary>
+    public static byte[] GenericInstance(BlobReader blob, Func<EntityHandle, int> mapType, int genericType)
+    {
+        var output = new BlobBuilder();
+        if (blob.ReadByte() != 0x15)
+            throw new BadImageFormatException("a TypeSpec that is not a generic instance");
+        blob.ReadByte();
+        blob.ReadTypeHandle();
+        output.WriteByte(0x15);
+        output.WriteByte(0x12); // CLASS: a mirror is a class
+        output.WriteCompressedInteger(genericType);
+        int arguments = blob.ReadCompressedInteger();
+        output.WriteCompressedInteger(arguments);
+        var walk = new Walk(blob, output, mapType);
+        for (int i = 0; i < arguments; i++)
+            walk.Type(0);
+        walk.End();
+        return output.ToArray();
+    }
+
     private ref struct Walk(BlobReader input, BlobBuilder output, Func<EntityHandle, int> mapType)
     {
         private BlobReader _in = input;

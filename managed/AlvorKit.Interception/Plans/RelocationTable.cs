@@ -89,6 +89,18 @@ internal sealed class RelocationTable
         _entries.Add((request, ilOffset));
     }
 
+    /// <summary>Every relocation that fills an operand in the code moves <paramref name="by"/>
+    /// bytes further (the code moved down behind a prologue).</summary>
+    public void Shift(int by)
+    {
+        for (int i = 0; i < _entries.Count; i++)
+        {
+            uint offset = _entries[i].ILOffset;
+            if (offset < CatchType(0) && offset != LocalsSignature)
+                _entries[i] = (_entries[i].Request, offset + (uint)by);
+        }
+    }
+
     /// <summary>The specs and the blob pool (names and blobs), with `extra` (the locals
     /// signature) last when there is one.</summary>
     public (List<RelocationSpec> Specs, byte[] Pool) Build((RelocationRequest Request, uint ILOffset)? extra)

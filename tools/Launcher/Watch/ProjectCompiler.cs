@@ -7,32 +7,39 @@ using Microsoft.CodeAnalysis.Text;
 
 namespace AlvorKit.Interception.Launcher.Watch;
 
-/// <summary>What one compile produced.</summary>
-/// <param name="Image">The assembly, or null when it did not compile.</param>
-/// <param name="Pdb">Its portable PDB, when the project emits a separate one.</param>
-/// <param name="Errors">The compiler's errors, as it prints them (file(line,col): error CSxxxx: message).</param>
-/// <param name="ChangedFiles">The source files whose text changed since the last compile (every file the first time).</param>
-/// <param name="Elapsed">Reading, parsing, generating and emitting.</param>
-internal sealed record CompileResult(byte[]? Image, byte[]? Pdb, IReadOnlyList<string> Errors,
-                                     IReadOnlyList<string> ChangedFiles, TimeSpan Elapsed)
+/// <summary>The project's sources as read after a save: the compilation they make (generators
+/// run), which documents changed since the committed state, and the compiler's errors in them.</summary>
+/// <param name="Compilation">The compilation with the generators' output.</param>
+/// <param name="User">The compilation of the project's own files (what the generators ran on).</param>
+/// <param name="Driver">The generator driver after this run.</param>
+/// <param name="Trees">The project's own trees by path.</param>
+/// <param name="Changed">Each changed document (the project's and the generators'): its tree before and after.</param>
+/// <param name="ChangedFiles">The project's files whose text changed.</param>
+/// <param name="Errors">The compiler's errors in the changed documents, as it prints them.</param>
+/// <param name="Elapsed">Reading, parsing, generating and checking.</param>
+internal sealed record SourceUpdate(Compilation Compilation, CSharpCompilation User, GeneratorDriver Driver,
+    IReadOnlyDictionary<string, SyntaxTree> Trees, IReadOnlyList<(SyntaxTree? Old, SyntaxTree? New)> Changed,
+    IReadOnlyList<string> ChangedFiles, IReadOnlyList<string> Errors, TimeSpan Elapsed)
 {
-    public bool Succeeded => Image is not null;
+    public bool Succeeded => Errors.Count == 0;
 }
 
 /// <summary>
-/// Compiles one project with Roslyn in this process, from the compiler arguments its build uses
-/// (CompilerArguments): the same sources, references, options, source generators and analyzer
-/// config, emitted to memory. Between compiles it keeps the syntax trees of files whose text did
-/// not change and the generator driver's incremental state. The set of source files is the one
-/// the arguments name: a file added to the project needs a new watcher.
+/// One project's sources as Roslyn compiles them in this process, from the compiler arguments
+/// its build uses (CompilerArguments): the same sources, references, options, source generators
+/// and analyzer config. It keeps the state the game runs (committed: the build it loaded, then
+/// every update it applied) and reads a save against it: only files whose text changed are
+/// reparsed, the generator driver runs incrementally, and only the changed documents are
+/// checked for errors (an update compiles only the members that changed). The set of source
+/// files is the one the arguments name: a file added to the project needs a new watcher.
 /// </summary>
 internal sealed class ProjectCompiler
 {
     private readonly CSharpCommandLineArguments _args;
     private readonly CSharpParseOptions _parseOptions;
-    private readonly Dictionary<string, SyntaxTree> _trees = new(StringComparer.Ordinal);
     private readonly HashSet<string> _sourceSet;
-    private CSharpCompilation _compilation;
+    private Dictionary<string, SyntaxTree> _trees = new(StringComparer.Ordinal);
+    private CSharpCompilation _user;
     private GeneratorDriver _driver;
 
     public ProjectCompiler(IReadOnlyList<string> compilerArguments, string projectDirectory)
@@ -58,7 +65,7 @@ internal sealed class ProjectCompiler
         CSharpCompilationOptions options = _args.CompilationOptions
             .WithSyntaxTreeOptionsProvider(config.SeverityProvider)
             .WithStrongNameProvider(new DesktopStrongNameProvider(_args.KeyFileSearchPaths));
-        _compilation = CSharpCompilation.Create(_args.CompilationName, [], references, options);
+        _user = CSharpCompilation.Create(_args.CompilationName, [], references, options);
 
         var loader = new AnalyzerLoader();
         ISourceGenerator[] generators = _args.ResolveAnalyzerReferences(loader)
@@ -68,6 +75,7 @@ internal sealed class ProjectCompiler
         ImmutableArray<AdditionalText> additional = [.. _args.AdditionalFiles.Select(f =>
             (AdditionalText)new FileText(Path.GetFullPath(f.Path, projectDirectory)))];
         _driver = CSharpGeneratorDriver.Create(generators, additional, _parseOptions, config.OptionsProvider);
+        Current = _user;
     }
 
     public string ProjectDirectory { get; }
@@ -84,32 +92,26 @@ internal sealed class ProjectCompiler
     /// <summary>The file the project's own build wrote (the compiler's /out:, in obj/).</summary>
     public string BuiltOutput => Path.Combine(_args.OutputDirectory, _args.OutputFileName!);
 
+    /// <summary>Its portable PDB, when the build writes one beside it (null: embedded or none).</summary>
+    public string? BuiltPdb => _args.EmitPdb && _args.EmitOptions.DebugInformationFormat != DebugInformationFormat.Embedded
+        ? _args.PdbPath ?? Path.ChangeExtension(BuiltOutput, ".pdb")
+        : null;
+
+    /// <summary>The committed compilation (generators' output included): what the game runs.</summary>
+    public Compilation Current { get; private set; }
+
     /// <summary>Whether <paramref name="path"/> is one of the project's source files.</summary>
     public bool IsSource(string path) => _sourceSet.Contains(Path.GetFullPath(path));
 
-    /// <summary>Compiles as after a save of the first source file, <paramref name="times"/> times,
-    /// and keeps nothing: the compiler's code is then warm (jitted, tiered up) for the first real
-    /// save instead of slow on it.</summary>
-    public void Rehearse(int times, CancellationToken cancellationToken = default)
-    {
-        if (SourceFiles.Count == 0 || !_trees.TryGetValue(SourceFiles[0], out SyntaxTree? tree))
-            return;
-        for (int i = 0; i < times && !cancellationToken.IsCancellationRequested; i++)
-        {
-            SyntaxTree again = CSharpSyntaxTree.ParseText(tree.GetText(cancellationToken), _parseOptions, tree.FilePath,
-                                                          cancellationToken);
-            _compilation = _compilation.ReplaceSyntaxTree(tree, again);
-            _trees[SourceFiles[0]] = tree = again;
-            _ = Compile(cancellationToken);
-        }
-    }
-
-    /// <summary>Reads every source file, reparses those whose text changed, runs the generators and
-    /// emits the assembly (and its PDB) to memory.</summary>
-    public CompileResult Compile(CancellationToken cancellationToken = default)
+    /// <summary>Reads every source file, reparses those whose text differs from the committed
+    /// state, runs the generators, and checks the changed documents; commits nothing.</summary>
+    public SourceUpdate Read(CancellationToken cancellationToken = default)
     {
         var clock = Stopwatch.StartNew();
-        var changed = new List<string>();
+        var trees = new Dictionary<string, SyntaxTree>(_trees, StringComparer.Ordinal);
+        var changed = new List<(SyntaxTree? Old, SyntaxTree? New)>();
+        var files = new List<string>();
+        CSharpCompilation user = _user;
         foreach (string path in SourceFiles)
         {
             SourceText text;
@@ -120,37 +122,90 @@ internal sealed class ProjectCompiler
             }
             catch (IOException e)
             {
-                return new CompileResult(null, null, [$"{path}: error: cannot read the file: {e.Message}"], changed, clock.Elapsed);
+                return new SourceUpdate(Current, _user, _driver, _trees, [], files,
+                                        [$"{path}: error: cannot read the file: {e.Message}"], clock.Elapsed);
             }
             if (_trees.TryGetValue(path, out SyntaxTree? old) && old.GetText(cancellationToken).ContentEquals(text))
                 continue;
             SyntaxTree tree = CSharpSyntaxTree.ParseText(text, _parseOptions, path, cancellationToken);
-            _compilation = old is null ? _compilation.AddSyntaxTrees(tree) : _compilation.ReplaceSyntaxTree(old, tree);
-            _trees[path] = tree;
-            changed.Add(path);
+            user = old is null ? user.AddSyntaxTrees(tree) : user.ReplaceSyntaxTree(old, tree);
+            trees[path] = tree;
+            changed.Add((old, tree));
+            files.Add(path);
         }
+        if (changed.Count == 0)
+            return new SourceUpdate(Current, _user, _driver, _trees, [], files, [], clock.Elapsed);
 
-        _driver = _driver.RunGeneratorsAndUpdateCompilation(_compilation, out Compilation generated,
-                                                            out ImmutableArray<Diagnostic> generatorDiagnostics, cancellationToken);
-        bool embedded = _args.EmitOptions.DebugInformationFormat == DebugInformationFormat.Embedded;
-        using var image = new MemoryStream();
-        using var pdb = new MemoryStream();
-        using Stream? win32 = _args.Win32ResourceFile is null && _args.Win32Icon is null
-            ? generated.CreateDefaultWin32Resources(versionResource: true, noManifest: _args.NoWin32Manifest,
-                                                    manifestContents: null, iconInIcoFormat: null)
-            : null;
-        EmitResult emit = generated.Emit(image, _args.EmitPdb && !embedded ? pdb : null,
-            win32Resources: win32, manifestResources: _args.ManifestResources,
-            options: _args.EmitOptions, cancellationToken: cancellationToken);
-        string[] errors = generatorDiagnostics.Concat(emit.Diagnostics)
-            .Where(d => d.Severity == DiagnosticSeverity.Error)
-            .Select(d => d.ToString())
-            .Distinct()
-            .ToArray();
-        if (!emit.Success || errors.Length > 0)
-            return new CompileResult(null, null, errors.Length > 0 ? errors : ["error: the compiler emitted nothing"],
-                                     changed, clock.Elapsed);
-        return new CompileResult(image.ToArray(), _args.EmitPdb && !embedded ? pdb.ToArray() : null, [], changed, clock.Elapsed);
+        GeneratorDriver driver = _driver.RunGeneratorsAndUpdateCompilation(user, out Compilation generated,
+            out ImmutableArray<Diagnostic> generatorDiagnostics, cancellationToken);
+        changed.AddRange(GeneratedChanges(Current, _user, generated, user));
+        var errors = new List<string>(generatorDiagnostics.Where(d => d.Severity == DiagnosticSeverity.Error).Select(d => d.ToString()));
+        foreach ((_, SyntaxTree? now) in changed)
+        {
+            if (now is null)
+                continue;
+            errors.AddRange(generated.GetSemanticModel(now).GetDiagnostics(cancellationToken: cancellationToken)
+                .Where(d => d.Severity == DiagnosticSeverity.Error).Select(d => d.ToString()));
+        }
+        return new SourceUpdate(generated, user, driver, trees, changed, files, [.. errors.Distinct()], clock.Elapsed);
+    }
+
+    /// <summary>The compiler's errors anywhere in <paramref name="update"/>'s compilation in
+    /// trees that mention one of <paramref name="names"/> (a member removed or renamed may still
+    /// be used elsewhere).</summary>
+    public static IReadOnlyList<string> ErrorsMentioning(SourceUpdate update, IReadOnlyCollection<string> names,
+                                                        CancellationToken cancellationToken)
+    {
+        if (names.Count == 0)
+            return [];
+        var errors = new List<string>();
+        foreach (SyntaxTree tree in update.Compilation.SyntaxTrees)
+        {
+            if (update.Changed.Any(c => c.New == tree))
+                continue;
+            string text = tree.GetText(cancellationToken).ToString();
+            if (!names.Any(n => text.Contains(n, StringComparison.Ordinal)))
+                continue;
+            errors.AddRange(update.Compilation.GetSemanticModel(tree).GetDiagnostics(cancellationToken: cancellationToken)
+                .Where(d => d.Severity == DiagnosticSeverity.Error).Select(d => d.ToString()));
+        }
+        return errors;
+    }
+
+    /// <summary>The state the game now runs.</summary>
+    public void Commit(SourceUpdate update)
+    {
+        if (update.Changed.Count == 0)
+            return;
+        _trees = new Dictionary<string, SyntaxTree>(update.Trees, StringComparer.Ordinal);
+        _user = update.User;
+        _driver = update.Driver;
+        Current = update.Compilation;
+    }
+
+    // The generators' documents that differ between two compilations (each with the
+    // compilation of the project's own files it was generated from), by path.
+    private static IEnumerable<(SyntaxTree? Old, SyntaxTree? New)> GeneratedChanges(Compilation before, Compilation beforeOwn,
+                                                                                    Compilation after, Compilation afterOwn)
+    {
+        var ownBefore = new HashSet<SyntaxTree>(beforeOwn.SyntaxTrees);
+        var ownAfter = new HashSet<SyntaxTree>(afterOwn.SyntaxTrees);
+        Dictionary<string, SyntaxTree> old = before.SyntaxTrees.Where(t => !ownBefore.Contains(t))
+            .ToDictionary(t => t.FilePath, StringComparer.Ordinal);
+        foreach (SyntaxTree tree in after.SyntaxTrees.Where(t => !ownAfter.Contains(t)))
+        {
+            if (old.Remove(tree.FilePath, out SyntaxTree? previous))
+            {
+                if (!previous.GetText().ContentEquals(tree.GetText()))
+                    yield return (previous, tree);
+            }
+            else
+            {
+                yield return (null, tree);
+            }
+        }
+        foreach (SyntaxTree gone in old.Values)
+            yield return (gone, null);
     }
 
     private sealed class FileText(string path) : AdditionalText

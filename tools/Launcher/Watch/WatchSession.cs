@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using System.Globalization;
 using System.Runtime.InteropServices;
 using AlvorKit.Interception.HotReload;
@@ -9,15 +10,20 @@ internal sealed record WatchOptions(string Project, string Drop, string Configur
                                     TimeSpan ResultTimeout, int WarmUp);
 
 /// <summary>
-/// `watch`: compiles the project once (and says whether that reproduces the project's own build),
-/// then on every save of its source files (debounced) compiles again and drops the assembly into
-/// the drop folder, and prints what changed, the build time, and what the game reported. A build
-/// that does not compile prints the compiler's errors and drops nothing. Ctrl+C (or SIGTERM) stops
-/// it after the build under way.
+/// `watch`: reads the project's sources once and starts an Edit and Continue session against the
+/// build the game loaded (saying whether the sources are that build's), then on every save of
+/// its source files (debounced) compiles what changed as an update of that build, drops it into
+/// the drop folder, and prints what changed, the compile time and what the game reported. The
+/// next update is emitted against the last one the game applied. A save that does not compile,
+/// or that a running game cannot take, prints why and drops nothing. Ctrl+C (or SIGTERM) stops
+/// it after the update under way.
 /// </summary>
 internal sealed class WatchSession(WatchOptions options, TextWriter output)
 {
     private const string Prefix = "watch: ";
+
+    // An update dropped whose answer did not come: the game may still apply it.
+    private (SourceUpdate Sources, EmittedUpdate Update)? _unanswered;
 
     /// <summary>`watch` itself: the SDK's compiler located first (before anything that needs its
     /// types is compiled by the JIT), then <see cref="Run"/>.</summary>
@@ -29,37 +35,33 @@ internal sealed class WatchSession(WatchOptions options, TextWriter output)
 
     public int Run()
     {
+        var clock = Stopwatch.StartNew();
         string project = Path.GetFullPath(options.Project);
         if (!File.Exists(project))
             throw new LauncherException(ExitCodes.Usage, $"watch: no project file {project}");
         var drop = new DropFolder(options.Drop);
         string projectDirectory = Path.GetDirectoryName(project)!;
-        string ownPlace = Directory.CreateDirectory(Path.Combine(projectDirectory, "obj", "alvorkit-watch")).FullName;
 
         Say($"reading the compiler arguments of {project} ({options.Configuration}) from MSBuild; compiling " +
             $"with {SdkCompiler.Directory}");
         IReadOnlyList<string> arguments = CompilerArguments.Read(project, options.Configuration, TimeSpan.FromMinutes(2));
         var compiler = new ProjectCompiler(arguments, projectDirectory);
-        CompileResult first = compiler.Compile();
-        if (!first.Succeeded)
+        SourceUpdate first = compiler.Read();
+        compiler.Commit(first);
+        if (!File.Exists(compiler.BuiltOutput))
+            throw new LauncherException(ExitCodes.BuildFailed,
+                $"watch: {compiler.BuiltOutput} is missing: build the project (dotnet build -c {options.Configuration}) and " +
+                "start the game from that build; updates are compiled against it");
+        byte[] built = File.ReadAllBytes(compiler.BuiltOutput);
+        EditSession session = EditSession.Start(compiler.Current, built, compiler.AssemblyName);
+        Say($"{compiler.AssemblyName}: {compiler.SourceFiles.Count} source files, {compiler.GeneratorCount} source " +
+            $"generators; updates against the build {session.ModuleVersionId} ({compiler.BuiltOutput})");
+        CheckSources(built, compiler);
+        if (options.WarmUp > 0)
         {
-            Say($"the project does not compile as it is ({Ms(first.Elapsed)}):");
-            foreach (string error in first.Errors)
-                output.WriteLine(error);
-        }
-        else
-        {
-            Say($"{compiler.AssemblyName}: {compiler.SourceFiles.Count} source files, {compiler.GeneratorCount} source " +
-                $"generators, compiled in {Ms(first.Elapsed)}");
-            string ours = Path.Combine(ownPlace, compiler.AssemblyName + ".dll");
-            DropFolder.Write(ours, first.Image!);
-            CheckReproduces(compiler.BuiltOutput, ours);
-            if (options.WarmUp > 0)
-            {
-                var clock = System.Diagnostics.Stopwatch.StartNew();
-                compiler.Rehearse(options.WarmUp);
-                Say($"warmed up the compiler ({options.WarmUp} compiles, {Ms(clock.Elapsed)})");
-            }
+            var warm = Stopwatch.StartNew();
+            session.WarmUp(compiler.Current, options.WarmUp, CancellationToken.None);
+            Say($"warmed up the compiler ({options.WarmUp} updates, {Ms(warm.Elapsed)})");
         }
 
         using var stop = new CancellationTokenSource();
@@ -81,9 +83,9 @@ internal sealed class WatchSession(WatchOptions options, TextWriter output)
             });
         try
         {
-            Say($"watching {projectDirectory} for saves; dropping into {drop.Path}; Ctrl+C stops");
+            Say($"watching {projectDirectory} for saves; dropping into {drop.Path}; ready in {Ms(clock.Elapsed)}; Ctrl+C stops");
             while (changes.WaitForChanges(options.Debounce, stop.Token))
-                Rebuild(compiler, drop, ownPlace, () => changes.Pending, stop.Token);
+                Update(compiler, session, drop, () => changes.Pending, stop.Token);
         }
         finally
         {
@@ -93,66 +95,138 @@ internal sealed class WatchSession(WatchOptions options, TextWriter output)
         return ExitCodes.Ok;
     }
 
-    private void Rebuild(ProjectCompiler compiler, DropFolder drop, string ownPlace, Func<bool> newSave,
-                         CancellationToken cancellationToken)
+    private void Update(ProjectCompiler compiler, EditSession session, DropFolder drop, Func<bool> newSave,
+                        CancellationToken cancellationToken)
     {
-        CompileResult result = compiler.Compile(cancellationToken);
-        if (result.ChangedFiles.Count == 0 && result.Succeeded)
+        var clock = Stopwatch.StartNew();
+        CatchUp(compiler, session, drop);
+        SourceUpdate sources = compiler.Read(cancellationToken);
+        if (sources.Changed.Count == 0 && sources.Succeeded)
             return; // saved without a change
-        string files = string.Join(", ", result.ChangedFiles.Select(f => Path.GetRelativePath(compiler.ProjectDirectory, f)));
-        if (!result.Succeeded)
+        string files = string.Join(", ", sources.ChangedFiles.Select(f => Path.GetRelativePath(compiler.ProjectDirectory, f)));
+        if (files.Length == 0)
+            files = "nothing";
+        if (!sources.Succeeded)
         {
-            Say($"changed: {(files.Length > 0 ? files : "nothing")}; build failed in {Ms(result.Elapsed)}, nothing dropped:");
-            foreach (string error in result.Errors)
-                output.WriteLine(error);
-            output.Flush();
+            Say($"changed: {files}; does not compile ({Ms(clock.Elapsed)}), nothing dropped:");
+            Lines(sources.Errors);
             return;
         }
-        Say($"changed: {files}; built in {Ms(result.Elapsed)}");
-        DateTime dropped = drop.Drop(compiler.AssemblyName, result.Image!, result.Pdb);
-        // The watcher's own copy of its latest build, after the drop: not on the way to the game.
-        DropFolder.Write(Path.Combine(ownPlace, compiler.AssemblyName + ".dll"), result.Image!);
-        Say($"dropped {compiler.AssemblyName}.dll; waiting for the game's result");
-        string? answer = drop.WaitForResult(compiler.AssemblyName, dropped, options.ResultTimeout, newSave, cancellationToken);
-        if (answer is null && cancellationToken.IsCancellationRequested)
-            return; // stopped while waiting (Ctrl+C): not a timeout; "stopped" follows
-        if (answer is null && newSave())
-            Say("a new save came before the game's result: building that");
-        else if (answer is null)
-            Say($"no result from the game within {options.ResultTimeout.TotalSeconds:0} s " +
-                $"(is it running with interceptor.Reload.WatchFolder(\"{drop.Path}\")?)");
-        else
-            foreach (string line in answer.TrimEnd().Split('\n'))
-                output.WriteLine("game: " + line.TrimEnd('\r'));
+        EditPlan plan = EditAnalyzer.Analyze(compiler.Current, sources.Compilation, sources.Changed, cancellationToken);
+        if (plan.Refusals.Count > 0)
+        {
+            Say($"changed: {files}; the running game cannot take this save, nothing dropped (restart the game to take it):");
+            Lines(plan.Refusals.Select(r => "  " + r));
+            return;
+        }
+        IReadOnlyList<string> elsewhere = ProjectCompiler.ErrorsMentioning(sources,
+            [.. plan.Notices.Where(n => n.Kind == ReloadNoticeKind.RemovedMemberStays).Select(n => ShortName(n.Member))],
+            cancellationToken);
+        if (elsewhere.Count > 0)
+        {
+            Say($"changed: {files}; does not compile ({Ms(clock.Elapsed)}), nothing dropped:");
+            Lines(elsewhere);
+            return;
+        }
+        if (plan.IsEmpty)
+        {
+            compiler.Commit(sources);
+            Say($"changed: {files}; no method body to update ({Ms(clock.Elapsed)})");
+            Lines(plan.Notices.Select(n => "  note: " + n.Message));
+            return;
+        }
+        (EmittedUpdate? update, IReadOnlyList<string> errors) = session.Emit(sources.Compilation, plan, sources.ChangedFiles,
+                                                                             cancellationToken);
+        if (update is null)
+        {
+            Say($"changed: {files}; does not compile ({Ms(clock.Elapsed)}), nothing dropped:");
+            Lines(errors);
+            return;
+        }
+        Say($"changed: {files}; update {session.Generation + 1} compiled in {Ms(clock.Elapsed)} " +
+            $"({update.Methods} method bodies, {plan.Edits.Count} edits)");
+        DateTime dropped = drop.Drop(compiler.AssemblyName, update.Delta);
+        Say($"dropped {compiler.AssemblyName}.hotreload; waiting for the game's result");
+        GameAnswer? answer = drop.WaitForResult(compiler.AssemblyName, dropped, options.ResultTimeout, newSave, cancellationToken);
+        if (answer is null)
+        {
+            _unanswered = (sources, update);
+            if (cancellationToken.IsCancellationRequested)
+                return; // stopped while waiting (Ctrl+C): not a timeout; "stopped" follows
+            Say(newSave()
+                ? "a new save came before the game's result"
+                : $"no result from the game within {options.ResultTimeout.TotalSeconds:0} s " +
+                  $"(is it running with interceptor.Reload.WatchFolder(\"{drop.Path}\")?)");
+            return;
+        }
+        Print(answer);
+        if (answer.Applied)
+        {
+            compiler.Commit(sources);
+            session.Commit(update);
+        }
+        else if (answer.Outcome == ReloadOutcome.Refused)
+        {
+            Say("the game refused the update and runs what it ran before; the next save is compiled against that");
+        }
+    }
+
+    // The game answered an earlier update after the watcher stopped waiting: that update is the
+    // game's now, so the next one is emitted against it.
+    private void CatchUp(ProjectCompiler compiler, EditSession session, DropFolder drop)
+    {
+        if (_unanswered is not ({ } sources, { } update))
+            return;
+        if (drop.Last(compiler.AssemblyName) is { Applied: true } answer && answer.Generation == session.Generation + 1)
+        {
+            compiler.Commit(sources);
+            session.Commit(update);
+            Say($"the game applied update {answer.Generation} after all");
+        }
+        _unanswered = null;
+    }
+
+    private void CheckSources(byte[] built, ProjectCompiler compiler)
+    {
+        IReadOnlyList<string>? differences = BuildSources.Differences(built, compiler.BuiltPdb, compiler.Current);
+        if (differences is null)
+        {
+            Say("warning: the build has no portable PDB to compare the sources with; if a source changed after the build, " +
+                "rebuild and restart the game");
+            return;
+        }
+        if (differences.Count == 0)
+        {
+            Say("the sources are the build's");
+            return;
+        }
+        Say($"WARNING: {differences.Count} source file(s) changed since the build the game runs: an update carries only what " +
+            "changes from now on, so rebuild (dotnet build -c " + options.Configuration + ") and restart the game to run them:");
+        foreach (string d in differences.Take(10))
+            output.WriteLine("  " + d);
         output.Flush();
     }
 
-    private void CheckReproduces(string builtOutput, string ours)
+    private void Print(GameAnswer answer)
     {
-        if (!File.Exists(builtOutput))
-        {
-            Say($"warning: {builtOutput} is missing: build the project ({options.Configuration}) and start the game from " +
-                "that build, or the game's assembly cannot be compared with what the watcher compiles");
-            return;
-        }
-        AssemblyComparison comparison = AssemblyComparer.Compare(builtOutput, ours);
-        string[] differences =
-        [
-            .. comparison.RefusalMessage is { } refusal ? [refusal] : Array.Empty<string>(),
-            .. comparison.ChangedMethods.Select(m => m.ToString()),
-            .. comparison.RudeEdits.Select(e => e.Message),
-            .. comparison.GeneratedChanges.Select(e => e.Message),
-        ];
-        if (differences.Length == 0)
-        {
-            Say($"unchanged sources reproduce the project's build ({builtOutput})");
-            return;
-        }
-        Say($"WARNING: the unchanged sources do not reproduce the project's build {builtOutput}: " +
-            $"{differences.Length} difference(s); the first edit would carry them too. Rebuild the game " +
-            $"(dotnet build -c {options.Configuration}) and restart it, or check the compiler version. Differences:");
-        foreach (string d in differences.Take(10))
-            output.WriteLine("  " + d);
+        foreach (string line in answer.Text.Split('\n'))
+            output.WriteLine("game: " + line.TrimEnd('\r'));
+        output.Flush();
+    }
+
+    private void Lines(IEnumerable<string> lines)
+    {
+        foreach (string line in lines)
+            output.WriteLine(line);
+        output.Flush();
+    }
+
+    // "Game.World.Update(float)" -> "Update": the name other code would use.
+    private static string ShortName(string member)
+    {
+        string name = member.Split('(')[0];
+        int dot = name.LastIndexOf('.');
+        return dot >= 0 ? name[(dot + 1)..] : name;
     }
 
     private void Say(string message)

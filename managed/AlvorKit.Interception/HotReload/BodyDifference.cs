@@ -1,0 +1,114 @@
+using System.Buffers.Binary;
+using System.Globalization;
+using System.Reflection.Emit;
+using System.Text;
+
+namespace AlvorKit.Interception.HotReload;
+
+/// <summary>
+/// What changed between two bodies of one method, for people: both are decoded into
+/// instructions with their operands written out (decimal constants, branch targets as labels,
+/// members and strings by name), the unchanged instructions at the start and the end are left
+/// out, and the rest is shown old → new, at most three pairs:
+/// <c>IL_0002: ldc.i4.s 100 → ldc.i4.s 120</c>.
+/// </summary>
+internal static class BodyDifference
+{
+    private const int Shown = 3;
+
+    /// <summary>The difference, or "same instructions" when the code decodes alike.</summary>
+    /// <param name="before">The old code (without header or clauses).</param>
+    /// <param name="after">The new code.</param>
+    /// <param name="operand">Names a token operand (a member, type or string).</param>
+    public static string Describe(byte[] before, byte[] after, Func<int, string> operand)
+    {
+        List<(int Offset, string Text)> old = Decode(before, operand), now = Decode(after, operand);
+        int prefix = 0;
+        while (prefix < old.Count && prefix < now.Count && old[prefix].Text == now[prefix].Text)
+            prefix++;
+        int suffix = 0;
+        while (suffix < old.Count - prefix && suffix < now.Count - prefix &&
+               old[old.Count - 1 - suffix].Text == now[now.Count - 1 - suffix].Text)
+            suffix++;
+        int removed = old.Count - prefix - suffix, added = now.Count - prefix - suffix;
+        if (removed == 0 && added == 0)
+            return "same instructions";
+        var text = new StringBuilder();
+        int pairs = Math.Max(removed, added);
+        for (int i = 0; i < Math.Min(pairs, Shown); i++)
+        {
+            if (i > 0)
+                text.Append("; ");
+            (int Offset, string Text)? o = i < removed ? old[prefix + i] : null;
+            (int Offset, string Text)? n = i < added ? now[prefix + i] : null;
+            int at = n?.Offset ?? o!.Value.Offset;
+            text.Append(CultureInfo.InvariantCulture, $"IL_{at:X4}: ")
+                .Append(o?.Text ?? "(nothing)").Append(" → ").Append(n?.Text ?? "(nothing)");
+        }
+        if (pairs > Shown)
+            text.Append(CultureInfo.InvariantCulture, $" (+{pairs - Shown} more)");
+        return text.ToString();
+    }
+
+    /// <summary>The code as instructions with readable operands; a branch names its target.</summary>
+    public static List<(int Offset, string Text)> Decode(ReadOnlySpan<byte> code, Func<int, string> operand)
+    {
+        var instructions = new List<(int, string)>();
+        int offset = 0;
+        while (offset < code.Length)
+        {
+            int start = offset;
+            byte first = code[offset++];
+            byte second = 0;
+            if (first == OpCodeTable.TwoBytePrefix && offset < code.Length)
+                second = code[offset++];
+            if (OpCodeTable.Find(first, second) is not OpCode opcode)
+            {
+                instructions.Add((start, $"(byte 0x{first:X2})"));
+                continue;
+            }
+            int size = OpCodeTable.OperandSize(opcode.OperandType);
+            if (offset + size > code.Length)
+            {
+                instructions.Add((start, opcode.Name + " (truncated)"));
+                break;
+            }
+            ReadOnlySpan<byte> value = code.Slice(offset, size);
+            string text = opcode.OperandType switch
+            {
+                OperandType.InlineNone => opcode.Name!,
+                OperandType.ShortInlineI => $"{opcode.Name} {(opcode.Value == OpCodes.Ldc_I4_S.Value ? (sbyte)value[0] : value[0])}",
+                OperandType.ShortInlineVar => $"{opcode.Name} {value[0]}",
+                OperandType.InlineVar => $"{opcode.Name} {BinaryPrimitives.ReadUInt16LittleEndian(value)}",
+                OperandType.InlineI => $"{opcode.Name} {BinaryPrimitives.ReadInt32LittleEndian(value)}",
+                OperandType.InlineI8 => $"{opcode.Name} {BinaryPrimitives.ReadInt64LittleEndian(value)}",
+                OperandType.ShortInlineR => $"{opcode.Name} {BinaryPrimitives.ReadSingleLittleEndian(value).ToString("R", CultureInfo.InvariantCulture)}",
+                OperandType.InlineR => $"{opcode.Name} {BinaryPrimitives.ReadDoubleLittleEndian(value).ToString("R", CultureInfo.InvariantCulture)}",
+                OperandType.ShortInlineBrTarget => $"{opcode.Name} IL_{offset + 1 + (sbyte)value[0]:X4}",
+                OperandType.InlineBrTarget => $"{opcode.Name} IL_{offset + 4 + BinaryPrimitives.ReadInt32LittleEndian(value):X4}",
+                OperandType.InlineSwitch => $"{opcode.Name} ({BinaryPrimitives.ReadUInt32LittleEndian(value)} targets)",
+                _ => $"{opcode.Name} {Safe(operand, BinaryPrimitives.ReadInt32LittleEndian(value))}",
+            };
+            if (opcode.OperandType == OperandType.InlineSwitch)
+            {
+                uint count = BinaryPrimitives.ReadUInt32LittleEndian(value);
+                size += (int)Math.Min(count, (uint)(code.Length - offset - 4) / 4) * 4;
+            }
+            instructions.Add((start, text));
+            offset += size;
+        }
+        return instructions;
+    }
+
+    private static string Safe(Func<int, string> operand, int token)
+    {
+        try
+        {
+            return operand(token);
+        }
+        catch (Exception e) when (e is BadImageFormatException or ArgumentException or InvalidOperationException)
+        {
+            return $"0x{token:X8}";
+        }
+    }
+}

@@ -1,0 +1,92 @@
+using AlvorKit.Interception;
+using AlvorKit.Interception.HotReload;
+using Xunit;
+
+namespace AlvorKit.HotReload.Tests;
+
+/// <summary>Edits inside existing method bodies: each becomes a generation of the loaded method,
+/// the compiler's body with the delta's new rows translated into the loaded module's tokens.</summary>
+public sealed class BodyEditTests
+{
+    private const string Game = """
+        namespace Demo;
+        public static class Scoring
+        {
+            public static int PointsFor(int inGoal) => inGoal * 100;
+            public static string Name() => "score";
+        }
+        """;
+
+    [Fact]
+    public void AChangedConstantIsOneBodyOfTheLoadedMethodWithNoRelocation()
+    {
+        using var edits = new Edits(Game);
+        PreparedReload reload = edits.Apply(Game.Replace("inGoal * 100", "inGoal * 120", StringComparison.Ordinal));
+        Assert.Null(reload.Side);
+        PreparedBody body = Assert.Single(reload.Bodies);
+        Assert.Equal("Demo.Scoring.PointsFor(int)", body.Member);
+        Assert.Equal(edits.Game.GetType("Demo.Scoring")!.GetMethod("PointsFor"), body.Target);
+        Assert.Empty(body.Lowered.Relocations);
+        Assert.False(body.IsOriginal);
+        Assert.Equal("IL_0001: ldc.i4.s 100 → ldc.i4.s 120", body.Difference);
+        Edits.AssertValid(body);
+    }
+
+    [Fact]
+    public void ANewStringLiteralIsAUserStringRelocation()
+    {
+        using var edits = new Edits(Game);
+        PreparedReload reload = edits.Apply(Game.Replace("\"score\"", "\"points!\"", StringComparison.Ordinal));
+        PreparedBody body = Assert.Single(reload.Bodies);
+        Assert.Single(Edits.Relocations(body, RelocationKind.UserString));
+        Assert.Equal("IL_0000: ldstr \"score\" → ldstr \"points!\"", body.Difference);
+        Edits.AssertValid(body);
+    }
+
+    [Fact]
+    public void TheSourcePutBackIsTheOriginalBody()
+    {
+        using var edits = new Edits(Game);
+        edits.Apply(Game.Replace("inGoal * 100", "inGoal * 120", StringComparison.Ordinal));
+        PreparedReload back = edits.Apply(Game);
+        PreparedBody body = Assert.Single(back.Bodies);
+        Assert.True(body.IsOriginal, "the original source again is the loaded body");
+        Assert.Equal(2, edits.Reloads.View.Generation);
+    }
+
+    [Fact]
+    public void AnUpdateFollowsTheGenerationBeforeIt()
+    {
+        using var edits = new Edits(Game);
+        (ReloadDelta first, Action commitFirst) = edits.Delta(Game.Replace("* 100", "* 101", StringComparison.Ordinal));
+        commitFirst(); // the watcher thinks the game has it; the game never applied it
+        (ReloadDelta second, _) = edits.Delta(Game.Replace("* 100", "* 102", StringComparison.Ordinal));
+        DeltaRefusedException refused = Assert.Throws<DeltaRefusedException>(() => edits.Reloads.Prepare(second, LoadedBody.Of));
+        Assert.Equal(ReloadRefusalReason.OutOfSequence, refused.Reason);
+        _ = first;
+    }
+
+    [Fact]
+    public void BytesThatAreNoDeltaAreRefusedAsSuch()
+    {
+        using var edits = new Edits(Game);
+        var junk = new ReloadDelta("Game", edits.Game.ManifestModule.ModuleVersionId, new byte[] { 1, 2, 3, 4 }, new byte[4]);
+        DeltaRefusedException refused = Assert.Throws<DeltaRefusedException>(() => edits.Reloads.Prepare(junk, LoadedBody.Of));
+        Assert.Equal(ReloadRefusalReason.NotADelta, refused.Reason);
+        Assert.Equal(0, edits.Reloads.View.Generation);
+    }
+
+    [Fact]
+    public void TheBaselineRowsPassAsTheLoadedModulesTokens()
+    {
+        const string caller = "public static class Caller { public static int Twice() => Demo.Scoring.PointsFor(2) * 2; }";
+        using var edits = new Edits(Game + caller);
+        PreparedReload reload = edits.Apply(Game + caller.Replace("PointsFor(2)", "PointsFor(3)", StringComparison.Ordinal));
+        PreparedBody body = Assert.Single(reload.Bodies);
+        Assert.Empty(body.Lowered.Relocations);
+        int token = edits.Game.GetType("Demo.Scoring")!.GetMethod("PointsFor")!.MetadataToken;
+        Assert.True(body.Lowered.Body.AsSpan().IndexOf(BitConverter.GetBytes(token)) > 0,
+                    $"the call names PointsFor by its loaded token 0x{token:X8}");
+        Edits.AssertValid(body);
+    }
+}
