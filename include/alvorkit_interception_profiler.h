@@ -61,7 +61,7 @@ extern "C" {
  * a library whose minor is greater or equal to its own.
  * ------------------------------------------------------------------------------------- */
 #define ALVK_ABI_VERSION_MAJOR 3
-#define ALVK_ABI_VERSION_MINOR 6
+#define ALVK_ABI_VERSION_MINOR 7
 #define ALVK_ABI_VERSION_PATCH 0
 
 #define ALVK_MAKE_VERSION(major, minor, patch) \
@@ -208,6 +208,11 @@ typedef enum alvk_status {
 #define ALVK_MAX_ALLOWLIST_ENTRIES 32
 /* An assembly simple name in the allowlist is 1 to this many bytes of [A-Za-z0-9._-]. */
 #define ALVK_MAX_MODULE_NAME_LENGTH 127
+/* ABI 3.7. Hot reload's side assemblies: what a reload adds to an allowlisted assembly Name
+ * (methods, fields, types) is loaded as an assembly named Name + this infix + a decimal number
+ * (1 to 9 digits, no sign or leading zero), and such an assembly may be patched when Name may
+ * (a later reload changes the bodies it carries). */
+#define ALVK_RELOAD_ASSEMBLY_INFIX ".alvk-reload-"
 /* Capacity of alvk_runtime_status.allowlist, terminating NUL included. */
 #define ALVK_ALLOWLIST_TEXT_CAPACITY 4096
 /* Capacity of alvk_runtime_status.runtime_version, terminating NUL included. */

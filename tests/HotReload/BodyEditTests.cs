@@ -90,3 +90,33 @@ public sealed class BodyEditTests
         Edits.AssertValid(body);
     }
 }
+
+/// <summary>A method's signature changed, then changed back.</summary>
+public sealed class SignatureEditTests
+{
+    private const string Game = """
+        namespace Demo;
+        public static class Edits
+        {
+            public static int Helper(int a) => a;
+            public static int Use() => Helper(5);
+        }
+        public static class Elsewhere
+        {
+            public static int AlsoUse() => Edits.Helper(7);
+        }
+        """;
+
+    [Fact]
+    public void ANewSignatureIsANewMethodAndEveryCallerIsUpdated()
+    {
+        using var edits = new Edits(Game);
+        string changed = Game.Replace("public static int Helper(int a) => a;",
+                                      "public static int Helper(int a, int b = 1) => a + b;", StringComparison.Ordinal);
+        PreparedReload reload = edits.Apply(changed);
+        Assert.Equal(["Demo.Edits.Use()", "Demo.Elsewhere.AlsoUse()"], reload.Bodies.Select(b => b.Member).Order());
+        Edits.CompileAll(reload);
+        PreparedReload back = edits.Apply(Game);
+        Assert.All(back.Bodies, b => Assert.True(b.IsOriginal, $"{b.Member} is its original again"));
+    }
+}

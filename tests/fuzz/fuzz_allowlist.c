@@ -7,7 +7,8 @@
  * leaves the NONE list and says why; the message always fits its buffer; format gives the
  * names joined by ';' (or "*") and needs exactly that many bytes plus the NUL; parse
  * (format (list)) is the same list; allows() holds for every name in any case and for the
- * probe exactly when it matches a name; the flag is accepted exactly for "", "0" (off), "1",
+ * probe exactly when it matches a name, or is a name followed by ".alvk-reload-" and 1 to 9
+ * digits that do not start with 0 (a hot reload side assembly); the flag is accepted exactly for "", "0" (off), "1",
  * "exact" (exact) and "sampled" (sampled). */
 #include "fuzz_input.h"
 
@@ -131,9 +132,28 @@ static void check_format(const aip_allowlist *l)
     free(buf);
 }
 
+/* The probe's length without a side assembly's suffix, or its whole length. */
+static size_t ref_reload_base(const char *probe)
+{
+    const char *infix = ".alvk-reload-";
+    size_t n = strlen(probe), infix_length = strlen(infix);
+    for (size_t at = 1; at + infix_length < n; ++at) {
+        if (!ref_same(probe + at, infix_length, infix, infix_length))
+            continue;
+        const char *digits = probe + at + infix_length;
+        size_t count = strlen(digits), k = 0;
+        while (k < count && digits[k] >= '0' && digits[k] <= '9')
+            ++k;
+        if (k == count && count >= 1 && count <= 9 && digits[0] != '0')
+            return at;
+    }
+    return n;
+}
+
 static void check_allows(const aip_allowlist *l, const char *probe)
 {
     int expected = l->kind == ALVK_ALLOWLIST_ALL;
+    size_t base = ref_reload_base(probe);
     for (uint32_t i = 0; l->kind == ALVK_ALLOWLIST_NAMED && i < l->count; ++i) {
         char flipped[ALVK_MAX_MODULE_NAME_LENGTH + 1];
         size_t n = strlen(l->names[i]);
@@ -144,7 +164,7 @@ static void check_allows(const aip_allowlist *l, const char *probe)
                                                 : c;
         }
         AIP_FUZZ_CHECK(aip_allowlist_allows(l, l->names[i]) && aip_allowlist_allows(l, flipped));
-        expected |= ref_same(l->names[i], n, probe, strlen(probe));
+        expected |= ref_same(l->names[i], n, probe, strlen(probe)) || ref_same(l->names[i], n, probe, base);
     }
     AIP_FUZZ_CHECK(aip_allowlist_allows(l, probe) == expected);
     AIP_FUZZ_CHECK(!aip_allowlist_allows(l, NULL));

@@ -41,6 +41,25 @@ static void lookups_are_case_insensitive_and_exact(void **state)
     assert_false(aip_allowlist_allows(&list, NULL));
 }
 
+static void reload_side_assemblies_go_with_their_assembly(void **state)
+{
+    (void)state;
+    aip_allowlist list;
+    char message[AIP_MESSAGE_CAPACITY];
+    assert_int_equal(parse("Game.Logic;Mod", &list, message), ALVK_OK);
+    assert_true(aip_allowlist_allows(&list, "Game.Logic.alvk-reload-1"));
+    assert_true(aip_allowlist_allows(&list, "game.logic.ALVK-RELOAD-123456789"));
+    assert_true(aip_allowlist_allows(&list, "Mod.alvk-reload-40"));
+    assert_false(aip_allowlist_allows(&list, "Game.alvk-reload-1"));       /* not a name of the list */
+    assert_false(aip_allowlist_allows(&list, "Game.Logic.alvk-reload-"));  /* no number */
+    assert_false(aip_allowlist_allows(&list, "Game.Logic.alvk-reload-01")); /* a leading zero */
+    assert_false(aip_allowlist_allows(&list, "Game.Logic.alvk-reload-1234567890")); /* 10 digits */
+    assert_false(aip_allowlist_allows(&list, "Game.Logic.alvk-reload-1x"));
+    assert_false(aip_allowlist_allows(&list, "Game.Logic.alvk-reload-1.alvk-reload-2"));
+    assert_false(aip_allowlist_allows(&list, ".alvk-reload-1"));
+    assert_false(aip_allowlist_allows(&list, "Game.Logicalvk-reload-1"));
+}
+
 static void star_allows_everything(void **state)
 {
     (void)state;
@@ -159,6 +178,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(named_list_is_normalized),
         cmocka_unit_test(lookups_are_case_insensitive_and_exact),
+        cmocka_unit_test(reload_side_assemblies_go_with_their_assembly),
         cmocka_unit_test(star_allows_everything),
         cmocka_unit_test(unset_and_blank_refuse_patching),
         cmocka_unit_test(malformed_lists_are_refused_whole),

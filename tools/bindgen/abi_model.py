@@ -18,6 +18,7 @@ def _configure():
 class Model:
     def __init__(self):
         self.constants = []   # (name, value)
+        self.strings = []     # (name, text): macros that are one string literal
         self.enums = []       # (name, [(member, value)])
         self.structs = []     # (name, size, [(field, ctype, offset)])
         self.typedefs = {}    # name -> underlying type spelling
@@ -65,6 +66,8 @@ def load(header, extra_args=()):
                 model.statuses = _status_list(tokens)
             elif len(tokens) == 1 and re.fullmatch(r"0x[0-9A-Fa-f]+u?|[0-9]+u?", tokens[0]):
                 model.constants.append((c.spelling, int(tokens[0].rstrip("uU"), 0)))
+            elif len(tokens) == 1 and re.fullmatch(r'"[^"\\]*"', tokens[0]):
+                model.strings.append((c.spelling, _c_string(tokens[0])))
         elif c.kind == ci.CursorKind.ENUM_DECL and c.spelling:
             members = [(m.spelling, m.enum_value) for m in c.get_children()
                        if m.kind == ci.CursorKind.ENUM_CONSTANT_DECL]

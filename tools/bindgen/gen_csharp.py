@@ -89,13 +89,15 @@ class Emitter:
                "",
                "namespace AlvorKit.Interception.Native;",
                "",
-               "/// <summary>The header's numeric macros.</summary>",
+               "/// <summary>The header's numeric and string macros.</summary>",
                "public static class AlvkConstants",
                "{"]
         for name, value in self.m.constants:
             cs = "uint" if value <= 0xFFFFFFFF else "ulong"
             out.append(f"    public const {cs} {pascal(name[5:])} = {value:#x};" if value >= 0x10000000
                        else f"    public const {cs} {pascal(name[5:])} = {value};")
+        for name, text in self.m.strings:
+            out.append(f"    public const string {pascal(name[5:])} = \"{text}\";")
         out += ["}", ""]
         for enum, members in self.m.enums:
             prefix = member_prefix(enum, members)

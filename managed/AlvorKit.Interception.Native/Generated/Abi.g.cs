@@ -9,11 +9,11 @@ using System.Runtime.InteropServices;
 
 namespace AlvorKit.Interception.Native;
 
-/// <summary>The header's numeric macros.</summary>
+/// <summary>The header's numeric and string macros.</summary>
 public static class AlvkConstants
 {
     public const uint AbiVersionMajor = 3;
-    public const uint AbiVersionMinor = 6;
+    public const uint AbiVersionMinor = 7;
     public const uint AbiVersionPatch = 0;
     public const uint MaxAllowlistEntries = 32;
     public const uint MaxModuleNameLength = 127;
@@ -52,6 +52,8 @@ public static class AlvkConstants
     public const uint CaptureSessionRefused = 1;
     public const uint CaptureStopPending = 2;
     public const uint CaptureClosedBeforeSampling = 4;
+    public const string ProfilerClsidString = "{3840ACF7-5AF1-49EA-BF94-5F7086C57F57}";
+    public const string ReloadAssemblyInfix = ".alvk-reload-";
 }
 
 /// <summary>alvk_status.</summary>

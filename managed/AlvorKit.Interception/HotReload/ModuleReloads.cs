@@ -72,7 +72,7 @@ internal sealed class ModuleReloads
         Shapes.Pending = generation;
         try
         {
-            ReloadModule? side = ReloadModule.Side($"{Loaded.Name}.alvk-reload-{_serial + 1}");
+            ReloadModule? side = ReloadModule.Side(Loaded.Name + Native.AlvkConstants.ReloadAssemblyInfix + (_serial + 1).ToString(System.Globalization.CultureInfo.InvariantCulture));
             var notices = new List<ReloadNotice>(delta.Notices);
             SideLayout layout = SideLayout.Plan(Context, side, h => Names.Member(h));
             notices.AddRange(layout.Notices);

@@ -32,7 +32,11 @@ internal sealed class ViewNames(ReloadContext context)
                     TypeDefinitionHandle type = context.Placements.DeclaringType(handle);
                     string name = View.String(method.Name, Pending);
                     string parameters = Parameters(method.Signature);
-                    return UserFacing(type, name, name is ".ctor" or ".cctor" ? name + parameters : name + parameters);
+                    if (name == ".ctor" && !context.Shapes.Name(type).StartsWith('<'))
+                        return "new " + context.Shapes.DisplayName(type) + parameters;
+                    if (name == ".cctor")
+                        return context.Shapes.DisplayName(type) + " (static constructor)";
+                    return UserFacing(type, name, name + parameters);
                 }
                 case HandleKind.FieldDefinition:
                 {

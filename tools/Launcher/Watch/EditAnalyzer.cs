@@ -59,6 +59,7 @@ internal static class EditAnalyzer
         private readonly HashSet<ISymbol> _added = new(SymbolEqualityComparer.Default);
         private readonly HashSet<INamedTypeSymbol> _initializersChanged = new(SymbolEqualityComparer.Default);
         private readonly List<IFieldSymbol> _constantsChanged = [];
+        private readonly HashSet<string> _removedNames = new(StringComparer.Ordinal);
         private readonly List<EditRefusal> _refusals = [];
         private readonly List<ReloadNotice> _notices = [];
 
@@ -84,6 +85,10 @@ internal static class EditAnalyzer
         {
             foreach (IFieldSymbol constant in _constantsChanged)
                 UpdateUsersOf(constant);
+            // A member removed (or whose signature changed: removed, then inserted): every use
+            // of its name, anywhere, may now bind to another member, so it is compiled again.
+            foreach (string name in _removedNames)
+                UpdateUsersOfName(name);
             foreach (INamedTypeSymbol type in _initializersChanged)
                 UpdateConstructorsOf(type);
             return new EditPlan(_edits, _added, _refusals, _notices);
@@ -355,6 +360,8 @@ internal static class EditAnalyzer
             }
             if (symbol is IFieldSymbol { IsStatic: false, IsConst: false } field && Initializer(old.Node) is not null)
                 _initializersChanged.Add(field.ContainingType);
+            if (symbol is IMethodSymbol or IPropertySymbol or IFieldSymbol or IEventSymbol)
+                _removedNames.Add(symbol.Name);
             Notice(ReloadNoticeKind.RemovedMemberStays, old,
                    "removed from the source: it stays in the running game until the next start, and nothing in the updated " +
                    "code calls it");
@@ -399,6 +406,22 @@ internal static class EditAnalyzer
                     if (!SymbolEqualityComparer.Default.Equals(model.GetSymbolInfo(name, cancellationToken).Symbol, constant))
                         continue;
                     UpdateEnclosing(name, model);
+                }
+            }
+        }
+
+        private void UpdateUsersOfName(string name)
+        {
+            foreach (SyntaxTree tree in after.SyntaxTrees)
+            {
+                SyntaxNode root = tree.GetRoot(cancellationToken);
+                SemanticModel? model = null;
+                foreach (SimpleNameSyntax use in root.DescendantNodes().OfType<SimpleNameSyntax>())
+                {
+                    if (use.Identifier.ValueText != name || use.Parent is MemberDeclarationSyntax)
+                        continue;
+                    model ??= after.GetSemanticModel(tree);
+                    UpdateEnclosing(use, model);
                 }
             }
         }
@@ -666,11 +689,13 @@ internal static class EditAnalyzer
             return $"{Path.GetFileName(span.Path)}({span.StartLinePosition.Line + 1},{span.StartLinePosition.Character + 1})";
         }
 
-        public static string Display(ISymbol symbol) =>
-            symbol.ToDisplayString(SymbolDisplayFormat.CSharpShortErrorMessageFormat
-                .WithMemberOptions(SymbolDisplayMemberOptions.IncludeContainingType | SymbolDisplayMemberOptions.IncludeParameters)
-                .WithParameterOptions(SymbolDisplayParameterOptions.IncludeType));
     }
+
+    /// <summary>A symbol as a refusal or notice names it: "Enemy.Score(int)".</summary>
+    public static string Display(ISymbol symbol) =>
+        symbol.ToDisplayString(SymbolDisplayFormat.CSharpShortErrorMessageFormat
+            .WithMemberOptions(SymbolDisplayMemberOptions.IncludeContainingType | SymbolDisplayMemberOptions.IncludeParameters)
+            .WithParameterOptions(SymbolDisplayParameterOptions.IncludeType));
 
     private sealed record Declared(ISymbol Symbol, SyntaxNode Node);
 

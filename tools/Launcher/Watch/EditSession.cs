@@ -74,8 +74,12 @@ internal sealed class EditSession
         using var metadata = new MemoryStream();
         using var il = new MemoryStream();
         using var pdb = new MemoryStream();
-        EmitDifferenceResult result = compilation.EmitDifference(_baseline, plan.Edits, plan.Added.Contains, metadata, il, pdb,
-                                                                 cancellationToken);
+        // A member added to a generic type is named through its instantiation (a MemberRef),
+        // which the runtime's own Edit and Continue cannot resolve and the compiler refuses for
+        // it; here the reload redirects that reference to the member's carrier, so the compiler
+        // is told the member is not new where it checks references.
+        EmitDifferenceResult result = compilation.EmitDifference(_baseline, plan.Edits,
+            s => plan.Added.Contains(s) && s.ContainingType is not { IsGenericType: true }, metadata, il, pdb, cancellationToken);
         string[] errors = [.. result.Diagnostics.Where(d => d.Severity == DiagnosticSeverity.Error).Select(d => d.ToString())];
         if (!result.Success || result.Baseline is null)
             return (null, errors.Length > 0 ? errors : ["error: the compiler emitted no update"]);

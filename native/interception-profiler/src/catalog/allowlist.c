@@ -122,6 +122,35 @@ alvk_status aip_allowlist_parse(const char *text, aip_allowlist *out, char *mess
     return ALVK_OK;
 }
 
+/* The length of `name` without a hot reload side assembly's suffix (".alvk-reload-" and 1 to 9
+ * decimal digits, the first not 0), or 0 when it has none. */
+static size_t without_reload_suffix(const char *name)
+{
+    static const char infix[] = ALVK_RELOAD_ASSEMBLY_INFIX;
+    size_t length = strlen(name), digits = 0;
+    while (digits < length && name[length - 1 - digits] >= '0' && name[length - 1 - digits] <= '9')
+        ++digits;
+    if (digits == 0 || digits > 9 || name[length - digits] == '0')
+        return 0;
+    size_t infix_length = sizeof infix - 1;
+    if (length < digits + infix_length + 1)
+        return 0;
+    size_t base = length - digits - infix_length;
+    for (size_t i = 0; i < infix_length; ++i)
+        if (ascii_lower(name[base + i]) != infix[i])
+            return 0;
+    return base;
+}
+
+static int names_equal_n(const char *entry, const char *name, size_t name_length)
+{
+    size_t i = 0;
+    for (; i < name_length && entry[i] != '\0'; ++i)
+        if (ascii_lower(entry[i]) != ascii_lower(name[i]))
+            return 0;
+    return i == name_length && entry[i] == '\0';
+}
+
 int aip_allowlist_allows(const aip_allowlist *list, const char *assembly_name)
 {
     if (list == NULL || assembly_name == NULL)
@@ -130,8 +159,10 @@ int aip_allowlist_allows(const aip_allowlist *list, const char *assembly_name)
         return 1;
     if (list->kind != ALVK_ALLOWLIST_NAMED)
         return 0;
+    size_t base = without_reload_suffix(assembly_name);
     for (uint32_t i = 0; i < list->count; ++i)
-        if (names_equal(list->names[i], assembly_name))
+        if (names_equal(list->names[i], assembly_name) ||
+            (base > 0 && names_equal_n(list->names[i], assembly_name, base)))
             return 1;
     return 0;
 }

@@ -24,7 +24,9 @@ typedef struct aip_allowlist {
 alvk_status aip_allowlist_parse(const char *text, aip_allowlist *out, char *message,
                                 size_t message_cap);
 
-/* 1 when `assembly_name` may be patched under `list`. */
+/* 1 when `assembly_name` may be patched under `list`: it is a name of the list (ASCII case
+ * ignored), or a hot reload side assembly of one (the name, ALVK_RELOAD_ASSEMBLY_INFIX, then
+ * 1 to 9 decimal digits not starting with 0). */
 int aip_allowlist_allows(const aip_allowlist *list, const char *assembly_name);
 
 /* Writes the normalized list ("A;B" or "*" or "") into buf. Returns ALVK_OK or
