@@ -115,7 +115,7 @@ bindings() {
 }
 
 hotreload_tests() {
-  step "hot reload: a loaded assembly compared with its rebuild (xunit, Roslyn-built pairs)"
+  step "hot reload: the compiler's deltas of edited sources read, carried and translated (xunit, no profiler)"
   dotnet test tests/HotReload/AlvorKit.HotReload.Tests.csproj -c Release --no-build -nologo \
     --logger "console;verbosity=normal"
   step "hooks: binding, order, patch classes and woven bodies (xunit, no runtime)"

@@ -55,6 +55,19 @@ public sealed class BodyEditTests
     }
 
     [Fact]
+    public void ManyGenerationsFollowOneAnother()
+    {
+        using var edits = new Edits(Game);
+        for (int i = 1; i <= 5; i++)
+        {
+            PreparedReload reload = edits.Apply(Game.Replace("inGoal * 100", $"inGoal * {100 + i}", StringComparison.Ordinal));
+            Assert.Single(reload.Bodies);
+            Assert.Equal(i, edits.Reloads.View.Generation);
+        }
+        Assert.True(Assert.Single(edits.Apply(Game).Bodies).IsOriginal);
+    }
+
+    [Fact]
     public void AnUpdateFollowsTheGenerationBeforeIt()
     {
         using var edits = new Edits(Game);

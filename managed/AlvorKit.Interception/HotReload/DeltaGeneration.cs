@@ -187,11 +187,12 @@ internal sealed unsafe class DeltaGeneration
             EncId = view.GetGuid(module.GenerationId, this);
             EncBaseId = module.BaseGenerationId.IsNil ? Guid.Empty : view.GetGuid(module.BaseGenerationId, this);
         }
-        catch (BadImageFormatException)
+        catch (BadImageFormatException e)
         {
             // Its heaps continue generations this view does not have.
             throw new DeltaRefusedException(ReloadRefusalReason.OutOfSequence,
-                $"the delta follows a generation this process has not applied (it is at generation {view.Generation})");
+                $"the delta follows a generation this process has not applied (it is at generation {view.Generation})",
+                inner: e);
         }
         if (mvid != view.ModuleVersionId)
             throw new DeltaRefusedException(ReloadRefusalReason.NotADelta,
@@ -314,8 +315,9 @@ internal sealed unsafe class DeltaGeneration
 }
 
 /// <summary>A delta, or a part of it, cannot be applied; nothing was changed.</summary>
-internal sealed class DeltaRefusedException(ReloadRefusalReason reason, string message, string? member = null)
-    : Exception(message)
+internal sealed class DeltaRefusedException(ReloadRefusalReason reason, string message, string? member = null,
+                                              Exception? inner = null)
+    : Exception(message, inner)
 {
     public ReloadRefusalReason Reason { get; } = reason;
 

@@ -122,11 +122,10 @@ internal sealed class MetadataView
     public bool IsBaseline(UserStringHandle handle) =>
         MetadataTokens.GetHeapOffset(handle) < Baseline.GetHeapSize(HeapIndex.UserString);
 
-    public Guid GetGuid(GuidHandle handle, DeltaGeneration? pending = null)
-    {
-        (MetadataReader reader, Handle local) = Heap(handle, pending);
-        return reader.GetGuid((GuidHandle)local);
-    }
+    /// <summary>A GUID of the view. The compiler writes each delta's #GUID heap whole (every GUID of
+    /// the generations before it, then its own), so the newest generation reads any index as is.</summary>
+    public Guid GetGuid(GuidHandle handle, DeltaGeneration? pending = null) =>
+        (pending?.Reader ?? (_deltas.Count > 0 ? _deltas[^1].Reader : Baseline)).GetGuid(handle);
 
     private (MetadataReader Reader, Handle Local) Heap(Handle handle, DeltaGeneration? pending)
     {
