@@ -54,7 +54,7 @@ static HRESULT STDMETHODCALLTYPE with_inliners(ICorProfilerInfo15 *This, DWORD f
                                                ModuleID *modules, mdMethodDef *methods)
 {
     (void)This;
-    assert_int_equal(flags, COR_PRF_REJIT_BLOCK_INLINING);
+    assert_int_equal(flags, COR_PRF_REJIT_BLOCK_INLINING | COR_PRF_REJIT_INLINING_CALLBACKS);
     F.with_inliners++;
     record(count, modules, methods);
     return F.answer;

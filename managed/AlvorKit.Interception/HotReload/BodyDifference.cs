@@ -9,8 +9,8 @@ namespace AlvorKit.Interception.HotReload;
 /// What changed between two bodies of one method, for people: both are decoded into
 /// instructions with their operands written out (decimal constants, branch targets as labels,
 /// members and strings by name), the unchanged instructions at the start and the end are left
-/// out, and the rest is shown old → new, at most three pairs:
-/// <c>IL_0002: ldc.i4.s 100 → ldc.i4.s 120</c>.
+/// out, and the rest is shown at most three lines: a changed instruction old → new
+/// (<c>IL_0002: ldc.i4.s 100 → ldc.i4.s 120</c>), an added one with +, a removed one with -.
 /// </summary>
 internal static class BodyDifference
 {
@@ -33,20 +33,21 @@ internal static class BodyDifference
         int removed = old.Count - prefix - suffix, added = now.Count - prefix - suffix;
         if (removed == 0 && added == 0)
             return "same instructions";
-        var text = new StringBuilder();
-        int pairs = Math.Max(removed, added);
-        for (int i = 0; i < Math.Min(pairs, Shown); i++)
+        // Changed instructions pair up (old → new); the rest of the longer side is added (+) or removed (-).
+        var lines = new List<string>();
+        for (int i = 0; i < Math.Max(removed, added); i++)
         {
-            if (i > 0)
-                text.Append("; ");
             (int Offset, string Text)? o = i < removed ? old[prefix + i] : null;
             (int Offset, string Text)? n = i < added ? now[prefix + i] : null;
-            int at = n?.Offset ?? o!.Value.Offset;
-            text.Append(CultureInfo.InvariantCulture, $"IL_{at:X4}: ")
-                .Append(o?.Text ?? "(nothing)").Append(" → ").Append(n?.Text ?? "(nothing)");
+            lines.Add(o is { } was && n is { } isNow
+                ? string.Create(CultureInfo.InvariantCulture, $"IL_{isNow.Offset:X4}: {was.Text} → {isNow.Text}")
+                : n is { } inserted
+                    ? string.Create(CultureInfo.InvariantCulture, $"IL_{inserted.Offset:X4}: + {inserted.Text}")
+                    : string.Create(CultureInfo.InvariantCulture, $"IL_{o!.Value.Offset:X4}: - {o.Value.Text}"));
         }
-        if (pairs > Shown)
-            text.Append(CultureInfo.InvariantCulture, $" (+{pairs - Shown} more)");
+        var text = new StringBuilder().AppendJoin("; ", lines.Take(Shown));
+        if (lines.Count > Shown)
+            text.Append(CultureInfo.InvariantCulture, $" (+{lines.Count - Shown} more)");
         return text.ToString();
     }
 

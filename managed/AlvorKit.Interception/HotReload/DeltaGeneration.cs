@@ -317,7 +317,7 @@ internal sealed unsafe class DeltaGeneration
 /// <summary>A delta, or a part of it, cannot be applied; nothing was changed.</summary>
 internal sealed class DeltaRefusedException(ReloadRefusalReason reason, string message, string? member = null,
                                               Exception? inner = null)
-    : Exception(message, inner)
+    : Exception(message.StartsWith(reason + ": ", StringComparison.Ordinal) ? message : $"{reason}: {message}", inner)
 {
     public ReloadRefusalReason Reason { get; } = reason;
 

@@ -1,6 +1,7 @@
 using System.Collections.Immutable;
 using System.Reflection;
 using System.Reflection.Metadata;
+using System.Reflection.Metadata.Ecma335;
 using System.Reflection.PortableExecutable;
 using System.Runtime.Loader;
 using AlvorKit.Interception.Plans;
@@ -81,8 +82,9 @@ internal sealed class ModuleReloads
             else
                 LoadSide(layout, side);
             var bodies = new List<PreparedBody>();
+            var restored = new HashSet<int>(delta.RestoredMethods);
             foreach (MethodDefinitionHandle method in generation.UpdatedMethods)
-                bodies.Add(Translate(method, original));
+                bodies.Add(Translate(method, original, restored));
             return new PreparedReload(generation, side, bodies, notices);
         }
         catch
@@ -134,7 +136,8 @@ internal sealed class ModuleReloads
             side.Mirrors[type] = mirror;
     }
 
-    private PreparedBody Translate(MethodDefinitionHandle method, Func<MethodBase, LoadedBody?> original)
+    private PreparedBody Translate(MethodDefinitionHandle method, Func<MethodBase, LoadedBody?> original,
+                                   HashSet<int> restored)
     {
         Placement placement = Placements.Of(method);
         string member = Names.Member(method);
@@ -171,7 +174,11 @@ internal sealed class ModuleReloads
             throw TooLarge(member, $"its new names and signatures take {pool.Length} bytes; a generation takes at most " +
                                    $"{Native.AlvkConstants.MaxGenerationBlobBytes}");
         var lowered = new LoweredGeneration(body.Bytes, pool, specs, [new ILMapSpec(0, 0, true)], body.MaxStack);
-        bool isOriginal = home.IsBaseline && specs.Count == 0 && original(target) is { } o && o.Matches(body.Bytes, Module);
+        // Back to the loaded body: the same bytes, or (said by the update's producer) the same
+        // source bound the same way, whose new lambdas and state machines behave as the original's.
+        bool isOriginal = home.IsBaseline && View.IsBaseline(method) &&
+                          (restored.Contains(MetadataTokens.GetToken(method)) ||
+                           (specs.Count == 0 && original(target) is { } o && o.Matches(body.Bytes, Module)));
         string? difference = isOriginal ? null : Names.Difference(method, Shapes.Pending!, original(target));
         return new PreparedBody(method, target, lowered, member, difference, isOriginal);
     }

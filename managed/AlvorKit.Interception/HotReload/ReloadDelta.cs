@@ -85,6 +85,11 @@ public sealed class ReloadDelta
     /// <summary>The source files of the save.</summary>
     public IReadOnlyList<string> ChangedFiles { get; }
 
+    /// <summary>MethodDef tokens (of the loaded build) of the methods the update changes back to
+    /// the build's own source, bound as the build bound it: the game puts their original bodies
+    /// back rather than run the update's copy (whose lambdas and state machines are new ones).</summary>
+    public IReadOnlyList<int> RestoredMethods { get; init; } = [];
+
     /// <summary>Writes the file: a fixed header (magic, MVID, section lengths), then the metadata,
     /// IL and PDB deltas and a UTF-8 JSON manifest (name, notices, files).</summary>
     public void Write(Stream stream)
@@ -95,6 +100,7 @@ public sealed class ReloadDelta
             Assembly = AssemblyName,
             Files = [.. ChangedFiles],
             Notices = [.. Notices.Select(n => new ManifestNotice { Kind = n.Kind.ToString(), Member = n.Member, Message = n.Message })],
+            Restored = [.. RestoredMethods],
         }, ManifestContext.Default.Manifest);
         Span<byte> header = stackalloc byte[HeaderBytes];
         Magic.CopyTo(header);
@@ -166,7 +172,12 @@ public sealed class ReloadDelta
                 throw new InvalidDataException($"a reload delta with a notice of unknown kind '{n.Kind}'");
             notices.Add(new ReloadNotice(kind, n.Member, n.Message));
         }
-        return new ReloadDelta(assembly, mvid, metadata, il, pdb, notices, manifest.Files ?? []);
+        if ((manifest.Restored ?? []).Any(t => (t >> 24) != 0x06))
+            throw new InvalidDataException("a reload delta whose restored methods are not MethodDef tokens");
+        return new ReloadDelta(assembly, mvid, metadata, il, pdb, notices, manifest.Files ?? [])
+        {
+            RestoredMethods = manifest.Restored ?? [],
+        };
     }
 
     internal sealed class Manifest
@@ -176,6 +187,8 @@ public sealed class ReloadDelta
         public List<string>? Files { get; set; }
 
         public List<ManifestNotice>? Notices { get; set; }
+
+        public List<int>? Restored { get; set; }
     }
 
     internal sealed class ManifestNotice

@@ -165,6 +165,12 @@ internal sealed class SideLayout
     {
         DeltaGeneration delta = _context.Pending!;
         ViewShapes shapes = _context.Shapes;
+        // Every added member's type first: refusals and notices name members by it.
+        foreach (Addition addition in delta.Additions)
+        {
+            if (addition.Parent.Kind == HandleKind.TypeDefinition)
+                _context.Placements.Declare(addition.Member, (TypeDefinitionHandle)addition.Parent);
+        }
         foreach (TypeDefinitionHandle type in delta.AddedTypes)
             _copies[MetadataTokens.GetToken(type)] = new SideType(SideTypeKind.Copy, type, shapes.Namespace(type), shapes.Name(type));
         foreach (TypeDefinitionHandle type in delta.AddedTypes)

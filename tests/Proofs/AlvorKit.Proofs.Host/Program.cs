@@ -45,9 +45,9 @@ using AlvorKit.Proofs.Reports;
 //             on many targets while two threads call them (default 8 10000 50)
 //   submitstorm [threads] [submits per thread] - generation submits as fast as the queue takes
 //             them (default 4 2000), for the AddressSanitizer build
-//   hotreload - an assembly built here, loaded, and rebuilds of it applied through
-//             Interceptor.Reload (constant, new framework call, rude edit, original, not loaded,
-//             a watched drop folder, RevertAll); needs HotGame in the allowlist
+//   hotreload <script.json> - a game built by the proof (ReloadCore.dll), loaded from its file,
+//             and the updates the script names applied through Interceptor.Reload step by step,
+//             each followed by polling the game's probe methods; needs ReloadCore in the allowlist
 //   scale batch|refused|bound - the patch table at scale: 1,000 targets in one batch, batches
 //             refused whole, single installs up to the table's bound (ScaleProof)
 //   hooks   - prefixes, postfixes and finalizers from AlvorKit.Proofs.HookMod's patch classes
@@ -139,8 +139,8 @@ switch (mode)
         return Print(AlvorKit.Proofs.Host.SubmitStormProof.Run(
             args.Length > 1 ? int.Parse(args[1]) : 4,
             args.Length > 2 ? int.Parse(args[2]) : 2000));
-    case "hotreload":
-        return Print(AlvorKit.Proofs.Host.HotReloadCoreProof.Run());
+    case "hotreload" when args.Length == 2:
+        return Print(AlvorKit.Proofs.Host.HotReloadCoreProof.Run(args[1]));
     case "scale" when args.Length == 2 && args[1] == "batch":
         return Print(AlvorKit.Proofs.Host.ScaleProof.Batch());
     case "scale" when args.Length == 2 && args[1] == "refused":

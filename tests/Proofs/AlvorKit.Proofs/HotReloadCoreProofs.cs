@@ -5,125 +5,159 @@ using Xunit;
 namespace AlvorKit.Proofs;
 
 /// <summary>
-/// The hot reload core in a profiled process (host mode "hotreload"), for edits that need only
-/// ABI 3.2 relocations: a rebuilt assembly's changed body runs from the next call (a constant; a
-/// call to a framework method the module never referenced), the same rebuild again changes
-/// nothing, a batch whose second body the profiler fails puts back the first, a rude edit is refused and changes nothing, the original rebuild restores the
-/// original, a rebuild of an assembly that is not loaded, or loaded and not allowlisted, is
-/// refused, a rebuild dropped into a
-/// watched folder is applied with its summary written beside it, and RevertAll restores every
-/// original. Tiering on and off.
+/// Hot reload in a profiled process, one kind of edit per step (HotReloadScenario): the
+/// compiler's delta of each edit, made by the watcher's own code, applied to the running Release
+/// game through Interceptor.Reload, and every probe method of the game polled for the value the
+/// edit gives it — a changed constant and string, added static and instance methods, an added
+/// instance field (an object that lived reads its default, a new one its initializer), an added
+/// static field, added classes, structs, records, enums and nested types, new lambdas and a
+/// closure that captures more, a local function, a new await, an iterator's new yield, changed
+/// array, collection-expression and UTF-8 data, added properties, events and operators, a new
+/// generic type and its instantiations, an inlined callee, an edit of a method an earlier step
+/// added; two halves of one save seen together by a thread calling them all along; the game's
+/// own refusal of what it cannot carry, with nothing changed; RevertAll; the original source
+/// again; an update through a watched folder; and updates refused as not a delta, for an
+/// assembly not loaded or not allowlisted, or out of sequence. Tiering on and off.
 /// </summary>
 public sealed class HotReloadCoreProofs
 {
+    private static readonly Lazy<HotReloadScenario> Scenario = new(() => new HotReloadScenario());
     private static readonly ConcurrentDictionary<string, Lazy<HotReloadCoreReport>> Runs = new();
 
     private static HotReloadCoreReport Report(string tiering) =>
         Runs.GetOrAdd(tiering, _ => new Lazy<HotReloadCoreReport>(() =>
         {
-            ProcessResult run = ProfiledProcess.Run(ProfiledProcess.ProfiledEnvironment("HotGame"),
-                PatchReports.Tiering(tiering), TimeSpan.FromSeconds(120), "hotreload");
+            ProcessResult run = ProfiledProcess.Run(ProfiledProcess.ProfiledEnvironment(HotReloadScenario.GameName),
+                PatchReports.Tiering(tiering), TimeSpan.FromSeconds(240), "hotreload", Scenario.Value.Script);
             Assert.True(run.ExitCode == 0, run.ToString());
             return run.Report<HotReloadCoreReport>();
         })).Value;
 
-    private static void AssertValue(ReloadStep step)
+    public static TheoryData<string, string> AppliedSteps => PatchReports.WithTierings(
+    [
+        "constant", "literal", "added static method", "added instance method", "added instance field", "added static field",
+        "added types", "new lambdas", "closure capturing more", "local function", "new await", "iterator", "data",
+        "properties events operators", "generic type", "inlined callee", "edit of an added method",
+        "two halves in one save", "original source", "update through a watched folder",
+    ]);
+
+    private static HotReloadStepReport Step(string tiering, string name) =>
+        Report(tiering).Steps.SingleOrDefault(s => s.Name == name) ?? throw new InvalidOperationException($"no step {name}");
+
+    private static void AssertProbes(HotReloadStepReport step)
     {
-        Assert.True(step.Value.Ok, $"the method gave {step.Value.Actual}, not {step.Value.Expected}, after " +
-                                   $"{step.Value.Calls} calls:\n{step.Summary}");
+        foreach (Polled<string> probe in step.Probes)
+            Assert.True(probe.Ok, $"{step.Name}: a probe gave '{probe.Actual}', not '{probe.Expected}', after {probe.Calls} " +
+                                  $"calls\n{step.Summary}");
+    }
+
+    [Theory]
+    [MemberData(nameof(AppliedSteps))]
+    public void TheEditAppliesAndEveryProbeReturnsItsValue(string step, string tiering)
+    {
+        HotReloadStepReport r = Step(tiering, step);
+        Assert.True(r.Outcome == "Applied", $"{step}: {r.Outcome}\n{r.Summary}");
+        Assert.Empty(r.Refusals);
+        Assert.NotEmpty(r.Methods);
+        Assert.All(r.Methods, m => Assert.DoesNotContain("|Failed|", m, StringComparison.Ordinal));
+        AssertProbes(r);
     }
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
-    public void AChangedBodyRunsFromTheNextCallAndTheOriginalComesBack(string tiering)
+    public void EachMethodLineSaysWhatChangedWithReadableOperands(string tiering)
     {
-        HotReloadCoreReport r = Report(tiering);
-
-        Assert.Equal(1, r.Original);
-        Assert.True(r.Constant.Outcome == "Applied", r.Constant.Summary);
-        Assert.Equal(["HotGame.Game.Value()|Applied|IL_0000: ldc.i4.1 → ldc.i4.2"], r.Constant.Methods);
-        Assert.StartsWith("HotGame: 1 method changed, applied in ", r.Constant.Summary, StringComparison.Ordinal);
-        AssertValue(r.Constant);
-
-        Assert.True(r.Same.Outcome == "NothingChanged", r.Same.Summary);
-        Assert.Empty(r.Same.Methods);
-        AssertValue(r.Same);
-
-        Assert.True(r.Back.Outcome == "Applied", r.Back.Summary);
-        Assert.Equal(["HotGame.Game.Value()|RestoredOriginal|"], r.Back.Methods);
-        AssertValue(r.Back);
+        Assert.Contains("ReloadCore.Probes.Constant()|Applied|IL_0000: ldstr \"speed 7\" → ldstr \"speed \"",
+                        Step(tiering, "constant").Methods[0], StringComparison.Ordinal);
+        Assert.Equal("ReloadCore.Probes.Triple(int)|Applied|IL_0001: ldc.i4.3 → ldc.i4.4",
+                     Assert.Single(Step(tiering, "edit of an added method").Methods));
+        Assert.Contains(Step(tiering, "added static method").Methods,
+                        m => m.StartsWith("ReloadCore.Probes.Helper()|Applied|", StringComparison.Ordinal) &&
+                             m.Contains("call ReloadCore.Probes.Triple(int)", StringComparison.Ordinal));
     }
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
-    public void ACallToAFrameworkMethodTheModuleNeverReferencedApplies(string tiering)
+    public void TwoHalvesOfOneSaveAreOneBatch(string tiering)
     {
-        HotReloadCoreReport r = Report(tiering);
-
-        Assert.True(r.NewCall.Outcome == "Applied", r.NewCall.Summary);
-        // The difference from the body it ran before (the previous rebuild's), not the original's.
-        Assert.Equal(["HotGame.Game.Value()|Applied|IL_0000: ldc.i4.2 → ldc.i4.7"], r.NewCall.Methods);
-        AssertValue(r.NewCall);
+        HotReloadStepReport r = Step(tiering, "two halves in one save");
+        Assert.Equal(["ReloadCore.Probes.Left()", "ReloadCore.Probes.Right()"],
+                     r.Methods.Select(m => m.Split('|')[0]).Order(StringComparer.Ordinal));
+        Assert.Equal(["1/1", "2/2"], r.PairSeen);
+        Assert.True(r.PairCalls > 1000, $"the pair was called {r.PairCalls} times");
+        Assert.True(r.PairMixed == 0, $"{r.PairMixed} of {r.PairCalls} calls saw one half of the save without the other");
     }
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
-    public void ABatchWhoseSecondBodyFailsRollsTheFirstBack(string tiering)
+    public void WhatTheGameCannotCarryIsRefusedAndNothingChanges(string tiering)
     {
-        HotReloadCoreReport r = Report(tiering);
-
-        Assert.True(r.Failed.Outcome == "Failed", r.Failed.Summary);
-        Assert.Equal(2, r.Failed.Methods.Count);
-        Assert.StartsWith("HotGame.Game.Value()|RolledBack|", r.Failed.Methods[0], StringComparison.Ordinal);
-        Assert.StartsWith("HotGame.Game.Twin()|Failed|", r.Failed.Methods[1], StringComparison.Ordinal);
-        Assert.Contains("ALVK_E_MEMBER_NOT_FOUND", r.Failed.Summary, StringComparison.Ordinal);
-        AssertValue(r.Failed); // Value() runs the body of the reload before (7), not 3
-        Assert.True(r.TwinAfterFailure.Ok, $"{r.TwinAfterFailure}");
+        HotReloadStepReport r = Step(tiering, "virtual method added (the game's own refusal)");
+        Assert.True(r.Outcome == "Refused", r.Summary);
+        Assert.Empty(r.Methods);
+        Assert.StartsWith("RudeEdit: ReloadCore.Unit.Extra()", Assert.Single(r.Refusals), StringComparison.Ordinal);
+        AssertProbes(r);
     }
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
-    public void ARudeEditAndAssembliesNotLoadedOrNotAllowlistedAreRefusedAndChangeNothing(string tiering)
+    public void RevertAllAndTheOriginalSourceBringEveryOriginalBack(string tiering)
     {
-        HotReloadCoreReport r = Report(tiering);
+        HotReloadStepReport revert = Step(tiering, "revert all");
+        Assert.True(revert.Outcome == "Reverted", revert.Summary);
+        Assert.All(revert.Methods, m => Assert.Contains("|RestoredOriginal|", m, StringComparison.Ordinal));
+        AssertProbes(revert);
 
-        Assert.True(r.Rude.Outcome == "Refused", r.Rude.Summary);
-        Assert.Empty(r.Rude.Methods);
-        string refusal = Assert.Single(r.Rude.Refusals);
-        Assert.StartsWith("MethodAdded: HotGame.Game.Extra()", refusal, StringComparison.Ordinal);
-        AssertValue(r.Rude); // still the body of the reload before
-
-        Assert.True(r.NotLoaded.Outcome == "Refused", r.NotLoaded.Summary);
-        Assert.StartsWith("NotLoaded: HotGameNotLoaded", Assert.Single(r.NotLoaded.Refusals), StringComparison.Ordinal);
-        AssertValue(r.NotLoaded);
-
-        // HotGameOther is loaded, but ALVORKIT_INTERCEPTION_MODULES names only HotGame.
-        Assert.True(r.NotAllowlisted.Outcome == "Refused", r.NotAllowlisted.Summary);
-        Assert.StartsWith("NotAllowlisted: HotGameOther", Assert.Single(r.NotAllowlisted.Refusals), StringComparison.Ordinal);
-        AssertValue(r.NotAllowlisted); // its original body still runs
+        HotReloadStepReport original = Step(tiering, "original source");
+        // Every method of the game the edits changed runs its original again (lambdas and state
+        // machines included); what the compiler generated for earlier edits may get a new body.
+        string[] own = [.. original.Methods.Where(m => !m.Contains(" (", StringComparison.Ordinal))];
+        Assert.Contains(own, m => m.StartsWith("ReloadCore.Probes.Lambda()|", StringComparison.Ordinal));
+        Assert.Contains(own, m => m.StartsWith("ReloadCore.Probes.AsyncValue()|", StringComparison.Ordinal));
+        Assert.All(own, m => Assert.Contains("|RestoredOriginal|", m, StringComparison.Ordinal));
+        Assert.Contains(original.Notices, n => n.StartsWith("RemovedMemberStays|", StringComparison.Ordinal));
+        AssertProbes(original);
+        // Held at the end: the watched folder's update, and the generated methods of the side
+        // assemblies the original source gave new bodies (no method of the game's own).
+        Assert.Equal(1 + original.Methods.Count(m => m.Contains(" (", StringComparison.Ordinal) &&
+                                                      m.Contains("|Applied|", StringComparison.Ordinal)),
+                     Report(tiering).PatchesHeldAtEnd);
     }
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
-    public void ARebuildDroppedInAWatchedFolderIsAppliedAndItsSummaryWritten(string tiering)
+    public void AnUpdateDroppedInAWatchedFolderIsAppliedAndItsResultWritten(string tiering)
     {
-        HotReloadCoreReport r = Report(tiering);
-
-        Assert.True(r.Watched.Outcome == "Applied", r.Watched.Summary);
-        AssertValue(r.Watched);
+        HotReloadStepReport r = Step(tiering, "update through a watched folder");
         Assert.NotNull(r.ResultFile);
-        Assert.Equal(r.Watched.Summary, r.ResultFile.TrimEnd('\n', '\r'));
+        string[] lines = r.ResultFile.Split('\n');
+        Assert.Matches(@"^#alvk outcome=Applied generation=\d+ id=[0-9a-f-]{36}$", lines[0]);
+        Assert.Equal(r.Summary, string.Join('\n', lines.Skip(1)).TrimEnd('\n', '\r'));
     }
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
-    public void RevertAllRestoresEveryOriginal(string tiering)
+    public void UpdatesThatAreNotThisGamesNextAreRefusedAndChangeNothing(string tiering)
+    {
+        foreach ((string step, string reason) in new[]
+                 {
+                     ("not a delta", "NotADelta"), ("an assembly that is not loaded", "NotLoaded"),
+                     ("an assembly that is not allowlisted", "NotAllowlisted"), ("an update out of sequence", "OutOfSequence"),
+                 })
+        {
+            HotReloadStepReport r = Step(tiering, step);
+            Assert.True(r.Outcome == "Refused", $"{step}: {r.Summary}");
+            Assert.StartsWith(reason + ":", Assert.Single(r.Refusals), StringComparison.Ordinal);
+            AssertProbes(r);
+        }
+    }
+
+    [Theory]
+    [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
+    public void WhatTheEditsAddedIsCarriedBySideAssembliesOfTheGame(string tiering)
     {
         HotReloadCoreReport r = Report(tiering);
-
-        Assert.True(r.Reverted.Outcome == "Reverted", r.Reverted.Summary);
-        Assert.Equal(["HotGame.Game.Value()|RestoredOriginal|"], r.Reverted.Methods);
-        AssertValue(r.Reverted);
-        Assert.Equal(0, r.PatchesHeldAtEnd);
+        Assert.NotEmpty(r.SideAssemblies);
+        Assert.All(r.SideAssemblies, s => Assert.Matches(@"^ReloadCore\.alvk-reload-\d+$", s));
     }
 }

@@ -1,34 +1,40 @@
 namespace AlvorKit.Proofs.Reports;
 
-/// <summary>One reload in the "hotreload" mode: the result's outcome, its methods
-/// ("member|state|difference") and refusals (their messages), its summary, and the loaded
-/// method's value afterwards, polled for the value the step should give.</summary>
-public sealed record ReloadStep(
+/// <summary>What the "hotreload" host mode is told to do, step by step (written by the proof,
+/// read by the host): each step applies an update file (or reverts, or drops a file into a
+/// watched folder), then polls every probe for the value the step expects.</summary>
+/// <param name="Game">The game's build (version 0), loaded from its file by the host.</param>
+/// <param name="Other">An assembly loaded too, but not allowlisted.</param>
+/// <param name="Probes">The probes: static methods of the game returning strings ("Type.Method").</param>
+/// <param name="Steps">In order.</param>
+public sealed record HotReloadScript(string Game, string Other, IReadOnlyList<string> Probes,
+                                     IReadOnlyList<HotReloadScriptStep> Steps);
+
+/// <summary>One step: <paramref name="Action"/> is "apply" (the update file <paramref name="File"/>),
+/// "revert" (RevertAll) or "watch" (the file dropped into a folder the game watches);
+/// <paramref name="Expected"/> gives each probe's value after it (every probe, in order);
+/// <paramref name="Pair"/> runs a thread that calls the pair probe the whole step and counts
+/// the calls that saw one half of the update without the other.</summary>
+public sealed record HotReloadScriptStep(string Name, string Action, string? File, IReadOnlyList<string> Expected,
+                                         bool Changes, bool Pair = false);
+
+/// <summary>One step as the host ran it: the result (outcome, "member|state|difference" per
+/// method, refusal messages, notices, summary), what each probe gave, and for the pair step the
+/// pair values seen in order and how many calls saw a mix.</summary>
+public sealed record HotReloadStepReport(
+    string Name,
     string Outcome,
     IReadOnlyList<string> Methods,
     IReadOnlyList<string> Refusals,
+    IReadOnlyList<string> Notices,
     string Summary,
-    Polled<int> Value);
-
-/// <summary>The "hotreload" mode: an assembly built in the host (HotGame, v1 loaded from its
-/// file), then rebuilds of it applied through Interceptor.Reload: a changed constant, the same
-/// file again, a call to a framework method the module never referenced, a batch of two whose
-/// second body the profiler fails (the first rolled back), a rude edit, the
-/// original again, a rebuild of an assembly that is not loaded, one of an assembly loaded but
-/// not allowlisted (HotGameOther), a rebuild dropped into a
-/// watched folder, and RevertAll.</summary>
-public sealed record HotReloadCoreReport(
-    int Original,
-    ReloadStep Constant,
-    ReloadStep Same,
-    ReloadStep NewCall,
-    ReloadStep Failed,
-    Polled<int> TwinAfterFailure,
-    ReloadStep Rude,
-    ReloadStep Back,
-    ReloadStep NotLoaded,
-    ReloadStep NotAllowlisted,
-    ReloadStep Watched,
+    IReadOnlyList<Polled<string>> Probes,
     string? ResultFile,
-    ReloadStep Reverted,
-    int PatchesHeldAtEnd);
+    IReadOnlyList<string> PairSeen,
+    long PairMixed,
+    long PairCalls);
+
+/// <summary>The "hotreload" mode's report: every step in order, the side assemblies loaded, and
+/// the patches the reloader still holds at the end.</summary>
+public sealed record HotReloadCoreReport(IReadOnlyList<HotReloadStepReport> Steps, IReadOnlyList<string> SideAssemblies,
+                                         int PatchesHeldAtEnd);

@@ -49,6 +49,7 @@ namespace AlvorKit.Proofs.Reports;
 [JsonSerializable(typeof(ApiReport))]
 [JsonSerializable(typeof(SubmitStormReport))]
 [JsonSerializable(typeof(HotReloadCoreReport))]
+[JsonSerializable(typeof(HotReloadScript))]
 [JsonSerializable(typeof(ScaleBatchReport))]
 [JsonSerializable(typeof(ScaleRefusedReport))]
 [JsonSerializable(typeof(ScaleBoundReport))]

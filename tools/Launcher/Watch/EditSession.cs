@@ -24,12 +24,12 @@ internal sealed record EmittedUpdate(ReloadDelta Delta, EmitBaseline Next, int M
 /// </summary>
 internal sealed class EditSession
 {
-    private readonly PEReader _image;
+    private readonly BaselineMatch _original;
     private EmitBaseline _baseline;
 
-    private EditSession(PEReader image, EmitBaseline baseline, string assemblyName, Guid mvid)
+    private EditSession(BaselineMatch original, EmitBaseline baseline, string assemblyName, Guid mvid)
     {
-        _image = image;
+        _original = original;
         _baseline = baseline;
         AssemblyName = assemblyName;
         ModuleVersionId = mvid;
@@ -57,7 +57,7 @@ internal sealed class EditSession
             debugInformationProvider: _ => default,
             localSignatureProvider: handle => LocalsOf(image, reader, handle),
             hasPortableDebugInformation: true);
-        return new EditSession(image, baseline, assemblyName, mvid);
+        return new EditSession(new BaselineMatch(compilation, image), baseline, assemblyName, mvid);
     }
 
     private static StandaloneSignatureHandle LocalsOf(PEReader image, MetadataReader reader, MethodDefinitionHandle method)
@@ -83,8 +83,14 @@ internal sealed class EditSession
         string[] errors = [.. result.Diagnostics.Where(d => d.Severity == DiagnosticSeverity.Error).Select(d => d.ToString())];
         if (!result.Success || result.Baseline is null)
             return (null, errors.Length > 0 ? errors : ["error: the compiler emitted no update"]);
+        // The methods back to the build's own: the game puts their originals back.
+        int[] restored = [.. plan.Edits
+            .Where(e => e.Kind == SemanticEditKind.Update && e.NewSymbol is IMethodSymbol)
+            .Select(e => _original.Token(compilation, (IMethodSymbol)e.NewSymbol!, cancellationToken))
+            .Where(token => token != 0)];
         var delta = new ReloadDelta(AssemblyName, ModuleVersionId, metadata.ToArray(), il.ToArray(), pdb.ToArray(),
-                                    plan.Notices, changedFiles);
+                                    plan.Notices, changedFiles)
+        { RestoredMethods = restored };
         return (new EmittedUpdate(delta, result.Baseline, result.UpdatedMethods.Length), errors);
     }
 
@@ -111,14 +117,4 @@ internal sealed class EditSession
         for (int i = 0; i < times && !cancellationToken.IsCancellationRequested; i++)
             _ = Emit(compilation, plan, [], cancellationToken);
     }
-
-    /// <summary>The build's MVID read from a file (the drop's consumer checks it is the game's).</summary>
-    public static Guid MvidOf(byte[] image)
-    {
-        using var pe = new PEReader(ImmutableArray.Create(image));
-        MetadataReader reader = pe.GetMetadataReader();
-        return reader.GetGuid(reader.GetModuleDefinition().Mvid);
-    }
-
-    internal int MethodCount => _image.GetMetadataReader().GetTableRowCount(TableIndex.MethodDef);
 }

@@ -1,6 +1,7 @@
 /* The worker's side of a batch: prepare all, then publish and request all, or none. */
 #include "rejit/apply_batch.h"
 
+#include "rejit/rejit_callbacks.h"
 #include "rejit/rejit_generations.h"
 #include "rejit/rejit_state.h"
 
@@ -79,7 +80,7 @@ static HRESULT request_all(const aip_apply_env *env, const batch_install *w, uin
     if (hr == S_OK && r.count > 0) {
         ICorProfilerInfo15 *info = env->info;
         hr = fallback ? info->lpVtbl->RequestReJIT(info, r.count, r.modules, r.methods)
-                      : info->lpVtbl->RequestReJITWithInliners(info, COR_PRF_REJIT_BLOCK_INLINING,
+                      : info->lpVtbl->RequestReJITWithInliners(info, AIP_REJIT_INLINER_FLAGS,
                                                                r.count, r.modules, r.methods);
     }
     free(r.modules);

@@ -9,6 +9,7 @@
 #include "generation/generation_validate.h"
 #include "il/dispatch.h"
 #include "metadata/signature_shape.h"
+#include "rejit/rejit_callbacks.h"
 #include "rejit/rejit_generations.h"
 #include "rejit/rejit_owners.h"
 #include "rejit/rejit_state.h"
@@ -64,8 +65,8 @@ static HRESULT request_rejit(const aip_apply_env *env, ModuleID module, uint32_t
     ICorProfilerInfo15 *info = env->info;
     if ((flags & ALVK_INSTALL_INLINER_FALLBACK) == 0) {
         mdMethodDef method = token;
-        return info->lpVtbl->RequestReJITWithInliners(info, COR_PRF_REJIT_BLOCK_INLINING, 1,
-                                                      &module, &method);
+        return info->lpVtbl->RequestReJITWithInliners(info, AIP_REJIT_INLINER_FLAGS, 1, &module,
+                                                      &method);
     }
     aip_apply_scratch *x = scratch_of(env);
     x->request_modules[0] = module;

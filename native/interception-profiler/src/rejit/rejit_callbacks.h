@@ -10,8 +10,15 @@
 #include "rejit/inliner_map.h"
 #include "rejit/patch_table.h"
 
-/* GetReJITParameters: the published snapshot of (module, method) handed to the runtime, or
- * S_OK with nothing set (the original IL stays: a restore, or an inliner). */
+/* How every ReJIT request with inliners asks: block the targets' inlining, and ask for the
+ * inliners' IL too (COR_PRF_REJIT_INLINING_CALLBACKS). Without the second flag the runtime
+ * gives every inliner it re-JITs its original IL, unasked: an inliner with a patch of its own
+ * would lose that patch's body whenever a method it inlined is re-JIT'd or restored. */
+#define AIP_REJIT_INLINER_FLAGS (COR_PRF_REJIT_BLOCK_INLINING | COR_PRF_REJIT_INLINING_CALLBACKS)
+
+/* GetReJITParameters (for a target, or for an inliner of one): the published snapshot of
+ * (module, method) handed to the runtime, or S_OK with nothing set (the original IL stays:
+ * a restore, or an inliner without a patch). */
 HRESULT aip_rejit_on_get_parameters(aip_rejit_state *st, ModuleID module, mdMethodDef method,
                                     ICorProfilerFunctionControl *control);
 
