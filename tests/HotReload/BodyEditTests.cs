@@ -133,3 +133,40 @@ public sealed class SignatureEditTests
         Assert.All(back.Bodies, b => Assert.True(b.IsOriginal, $"{b.Member} is its original again"));
     }
 }
+
+/// <summary>Which changed methods the watcher says are back to the build's own.</summary>
+public sealed class RestoredTests
+{
+    [Fact]
+    public void ACallerWhoseTextIsTheBuildsButWhoseCallBindsToANewOverloadIsNotTheOriginal()
+    {
+        const string game = """
+            public static class Edits { public static int Helper(int a) => a; }
+            public static class Frame { public static int Line() => Edits.Helper(5); }
+            """;
+        using var edits = new Edits(game);
+        (ReloadDelta delta, _) = edits.Delta(game.Replace("Helper(int a) => a;", "Helper(int a, int b = 1) => a + b;",
+                                                          StringComparison.Ordinal));
+        Assert.Empty(delta.RestoredMethods);
+        PreparedReload reload = edits.Reloads.Prepare(delta, LoadedBody.Of);
+        PreparedBody line = Assert.Single(reload.Bodies);
+        Assert.Equal("Frame.Line()", line.Member);
+        Assert.False(line.IsOriginal);
+    }
+
+    [Fact]
+    public void AMethodWithALambdaPutBackAsTheBuildHadItIsTheOriginal()
+    {
+        const string game = "public static class S { public static int F(int k) { System.Func<int, int> f = x => x + k; return f(1); } }";
+        using var edits = new Edits(game);
+        edits.Apply(game.Replace("x + k", "x * k", StringComparison.Ordinal));
+        (ReloadDelta back, _) = edits.Delta(game);
+        Assert.Single(back.RestoredMethods);
+        PreparedReload reload = edits.Reloads.Prepare(back, LoadedBody.Of);
+        Assert.True(reload.Bodies.Single(b => b.Member == "S.F(int)").IsOriginal);
+        // The first edit's lambda is gone from the source: the compiler gives it a body that
+        // throws if an old delegate still calls it.
+        PreparedBody deleted = reload.Bodies.Single(b => b.Member.StartsWith("S.F (a lambda:", StringComparison.Ordinal));
+        Assert.Contains("Attempted to invoke a deleted lambda", deleted.Difference, StringComparison.Ordinal);
+    }
+}

@@ -4,12 +4,15 @@ using Xunit;
 namespace AlvorKit.Proofs;
 
 /// <summary>
-/// Edit, save, and the running Release game runs the new body: the real loop of issue 11 in
-/// profiled processes (ReloadLoop: two games, tiering on and off, watching one drop folder, and
-/// `alvorkit-intercept watch` on their project). Each edit is written to the game's source, must
-/// show in the frames both games print, and is then reverted in source, after which the
-/// original output comes back. Refused edits change nothing: the frames after the game's result
-/// are the ones before it. The facts share the loop and leave the source as they found it.
+/// Edit, save, and the running Release game runs it: the real loop in profiled processes
+/// (ReloadLoop: two games, tiering on and off, watching one drop folder, and `alvorkit-intercept
+/// watch` on their project, which compiles each save as an update of the build the games
+/// loaded). Each edit is written to the game's source, must show in the frames both games
+/// print, and is then reverted in source, after which the original output comes back — added
+/// methods, fields and types, a changed signature whose caller is in another file, and new
+/// lambdas included. An edit a running game cannot take is refused by the watcher, by name and
+/// location, before anything is dropped, and the frames do not change. The facts share the loop
+/// and leave the source as they found it.
 /// </summary>
 public sealed class HotReloadProofs(ReloadLoop loop) : IClassFixture<ReloadLoop>
 {
@@ -26,8 +29,9 @@ public sealed class HotReloadProofs(ReloadLoop loop) : IClassFixture<ReloadLoop>
     {
         int watchMark = loop.GameWatch.Mark;
         AppliesThenReverts(EditsFile, "=> \"hello\";", "=> \"howdy, a new literal\";", "greet", "howdy, a new literal");
-        loop.GameWatch.WaitFor(watchMark, l => l.StartsWith("watch: changed: Edits.cs; built in ", StringComparison.Ordinal),
-                               ReloadLoop.Wait, "naming the saved file and the build time");
+        loop.GameWatch.WaitFor(watchMark, l => l.StartsWith("watch: changed: Edits.cs; update ", StringComparison.Ordinal) &&
+                                               l.Contains(" compiled in ", StringComparison.Ordinal),
+                               ReloadLoop.Wait, "naming the saved file and the compile time");
         loop.GameWatch.WaitFor(watchMark, l => l.StartsWith("game: ReloadGame: ", StringComparison.Ordinal) &&
                                                l.Contains("applied in", StringComparison.Ordinal),
                                ReloadLoop.Wait, "with the game's result and apply time");
@@ -63,23 +67,54 @@ public sealed class HotReloadProofs(ReloadLoop loop) : IClassFixture<ReloadLoop>
         AppliesThenReverts("Hot.cs", "public static int Tiny() => 1;", "public static int Tiny() => 2;", "hot", "200000");
 
     [Fact]
-    public void AnAddedFieldIsRefusedWithItsNameAndChangesNothing() =>
-        RefusedAndNothingChanges(EditsFile, "ReloadGame", "RudeEdit", "AddedField",
-            ("return 7;", "return AddedField;"), (GreetingDeclaration, "public static int AddedField = 13;\n\n    " + GreetingDeclaration));
+    public void AnAddedMethodAndFieldApply() =>
+        AppliesThenReverts(EditsFile, [("return 7;", "_speedCalls++;\n        return AddedMethod() + (_speedCalls > 0 ? 0 : 100);"),
+                                       (GreetingDeclaration, "private static int _speedCalls;\n\n    private static int AddedMethod() => 14;\n\n    " + GreetingDeclaration)],
+                           "speed", "14");
 
     [Fact]
-    public void AnAddedMethodIsRefusedWithItsNameAndChangesNothing() =>
-        RefusedAndNothingChanges(EditsFile, "ReloadGame", "RudeEdit", "AddedMethod",
-            ("return 7;", "return AddedMethod();"), (GreetingDeclaration, "public static int AddedMethod() => 14;\n\n    " + GreetingDeclaration));
+    public void AnAddedRecordTypeApplies() =>
+        AppliesThenReverts(EditsFile, [("=> \"hello\";", "=> new Greeting2(\"hi\", 2).ToString();"),
+                                       ("public static class Edits", "public sealed record Greeting2(string Word, int Times);\n\npublic static class Edits")],
+                           "greet", "Greeting2 { Word = hi, Times = 2 }");
 
     [Fact]
-    public void AChangedSignatureIsRefusedWithItsNameAndChangesNothing() =>
-        RefusedAndNothingChanges(EditsFile, "ReloadGame", "RudeEdit", "Helper",
-            ("public static int Helper(int a) => a;", "public static int Helper(int a, int b = 1) => a + b;"));
+    public void ANewSignatureAppliesWithItsCallerInAnotherFile() =>
+        AppliesThenReverts(EditsFile, [("public static int Helper(int a) => a;", "public static int Helper(int a, int b = 1) => a + b;")],
+                           "helper", "6");
+
+    [Fact]
+    public void AnEditTheRunningGameCannotTakeIsRefusedByTheWatcherAndChangesNothing()
+    {
+        string path = loop.Source(EditsFile);
+        string original = File.ReadAllText(path);
+        int watchMark = loop.GameWatch.Mark;
+        int[] marks = loop.Games.Select(g => g.Mark).ToArray();
+        try
+        {
+            Save(path, Replace(original, "public static int Speed(int frame)", "internal static int Speed(int frame)"));
+            (_, int at) = loop.GameWatch.WaitFor(watchMark,
+                l => l.Contains("the running game cannot take this save, nothing dropped", StringComparison.Ordinal),
+                ReloadLoop.Wait, "refusing the save");
+            (string refusal, _) = loop.GameWatch.WaitFor(at, l => l.Contains("its accessibility changed", StringComparison.Ordinal),
+                                                       ReloadLoop.Wait, "naming what it refuses");
+            Assert.Matches(@"Edits\.cs\(\d+,\d+\): Edits\.Speed\(int\): its accessibility changed", refusal);
+            Thread.Sleep(500);
+            for (int g = 0; g < marks.Length; g++)
+            {
+                Assert.DoesNotContain(loop.Games[g].Lines.Skip(marks[g]), l => l.StartsWith("reload:", StringComparison.Ordinal));
+                AssertFramesUnchanged(loop.Games[g], loop.Games[g].Mark, 3);
+            }
+        }
+        finally
+        {
+            RestoreAndSettle(path, original, expectUpdate: false);
+        }
+    }
 
     [Fact]
     public void AnEditToALoadedAssemblyThatIsNotAllowlistedIsRefused() =>
-        RefusedAndNothingChanges(Path.Combine("ReloadLib", "Library.cs"), "ReloadLib", "NotAllowlisted", "ReloadLib",
+        RefusedAndNothingChanges(Path.Combine("ReloadLib", "Library.cs"), "ReloadLib", "NotAllowlisted", "ReloadLib.Library.Tag()",
             ("=> \"lib-1\";", "=> \"lib-2\";"));
 
     [Fact]
@@ -87,7 +122,7 @@ public sealed class HotReloadProofs(ReloadLoop loop) : IClassFixture<ReloadLoop>
     {
         string path = loop.Source(EditsFile);
         string original = File.ReadAllText(path);
-        string dropped = Path.Combine(loop.Drop, "ReloadGame.dll");
+        string dropped = Path.Combine(loop.Drop, "ReloadGame.hotreload");
         DateTime before = File.Exists(dropped) ? File.GetLastWriteTimeUtc(dropped) : DateTime.MinValue;
         int watchMark = loop.GameWatch.Mark;
         int[] marks = loop.Games.Select(g => g.Mark).ToArray();
@@ -95,7 +130,7 @@ public sealed class HotReloadProofs(ReloadLoop loop) : IClassFixture<ReloadLoop>
         {
             Save(path, Replace(original, "return 7;", "return 7 +;"));
             (string failed, int at) = loop.GameWatch.WaitFor(watchMark,
-                l => l.Contains("build failed", StringComparison.Ordinal), ReloadLoop.Wait, "saying the build failed");
+                l => l.Contains("does not compile", StringComparison.Ordinal), ReloadLoop.Wait, "saying it does not compile");
             Assert.Contains("nothing dropped", failed, StringComparison.Ordinal);
             (string error, _) = loop.GameWatch.WaitFor(at, l => l.Contains(": error CS", StringComparison.Ordinal),
                                                        ReloadLoop.Wait, "with a compiler error");
@@ -111,21 +146,24 @@ public sealed class HotReloadProofs(ReloadLoop loop) : IClassFixture<ReloadLoop>
         }
         finally
         {
-            RestoreAndSettle(path, original);
+            RestoreAndSettle(path, original, expectUpdate: false);
         }
     }
 
     /// <summary>Saves the edit; both games must print <paramref name="expected"/> for
     /// <paramref name="key"/>, with the other outputs unchanged; then the source goes back and
     /// both games print the original again.</summary>
-    private void AppliesThenReverts(string file, string from, string to, string key, string expected)
+    private void AppliesThenReverts(string file, string from, string to, string key, string expected) =>
+        AppliesThenReverts(file, [(from, to)], key, expected);
+
+    private void AppliesThenReverts(string file, (string From, string To)[] edits, string key, string expected)
     {
         string path = loop.Source(file);
         string original = File.ReadAllText(path);
         int[] marks = loop.Games.Select(g => g.Mark).ToArray();
         try
         {
-            Save(path, Replace(original, from, to));
+            Save(path, edits.Aggregate(original, (text, e) => Replace(text, e.From, e.To)));
             for (int g = 0; g < marks.Length; g++)
             {
                 (string line, _) = WaitWithResults(loop.Games[g], marks[g], l => Frames.Value(l, key) == expected,
@@ -167,7 +205,7 @@ public sealed class HotReloadProofs(ReloadLoop loop) : IClassFixture<ReloadLoop>
         }
         finally
         {
-            RestoreAndSettle(path, original);
+            RestoreAndSettle(path, original, expectUpdate: false);
         }
     }
 
@@ -200,13 +238,20 @@ public sealed class HotReloadProofs(ReloadLoop loop) : IClassFixture<ReloadLoop>
         }
     }
 
-    /// <summary>Puts the original source back and waits until both games have reported the
-    /// revert's rebuild (every successful rebuild gets a result, NothingChanged included) and then
-    /// print the baseline, so the next fact starts from the original with no result pending.</summary>
-    private void RestoreAndSettle(string path, string original)
+    /// <summary>Puts the original source back and, when the edit was applied, waits until both
+    /// games have reported the revert's update and print the baseline again, so the next fact
+    /// starts from the original with no result pending. An edit that was never applied (refused,
+    /// or not compiling) needs no update to revert: the watcher sees the source it had.</summary>
+    private void RestoreAndSettle(string path, string original, bool expectUpdate = true)
     {
         if (File.ReadAllText(path) == original)
             return;
+        if (!expectUpdate)
+        {
+            Save(path, original);
+            Thread.Sleep(300);
+            return;
+        }
         string assembly = path.Contains("ReloadLib", StringComparison.Ordinal) ? "ReloadLib" : "ReloadGame";
         int[] marks = loop.Games.Select(g => g.Mark).ToArray();
         Save(path, original);

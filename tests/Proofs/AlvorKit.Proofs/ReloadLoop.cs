@@ -45,12 +45,13 @@ public sealed class ReloadLoop : IDisposable
                 throw new InvalidOperationException($"the two games' first frames differ:\n{other}\n{Tiered.Tail(3)}");
             foreach (StreamingProcess w in new[] { GameWatch, LibWatch })
             {
-                // The watcher's compile of the unchanged sources is the build the games loaded.
-                (string said, _) = w.WaitFor(0, l => l.StartsWith("watch: unchanged sources ", StringComparison.Ordinal) ||
-                                                     l.StartsWith("watch: WARNING", StringComparison.Ordinal),
-                                             TimeSpan.FromSeconds(60), "comparing its first compile with the build");
-                if (!said.StartsWith("watch: unchanged sources reproduce the project's build", StringComparison.Ordinal))
-                    throw new InvalidOperationException($"the watcher does not reproduce the build\n{w.Tail(20)}");
+                // The watcher's sources are the ones the build the games loaded was compiled from.
+                (string said, _) = w.WaitFor(0, l => l.StartsWith("watch: the sources are the build's", StringComparison.Ordinal) ||
+                                                     l.StartsWith("watch: WARNING", StringComparison.Ordinal) ||
+                                                     l.StartsWith("watch: warning", StringComparison.Ordinal),
+                                             TimeSpan.FromSeconds(60), "comparing its sources with the build");
+                if (!said.StartsWith("watch: the sources are the build's", StringComparison.Ordinal))
+                    throw new InvalidOperationException($"the watcher's sources are not the build's\n{w.Tail(20)}");
                 _ = w.WaitFor(0, l => l.StartsWith("watch: watching ", StringComparison.Ordinal), Wait, "saying it watches");
             }
         }

@@ -78,9 +78,17 @@ internal sealed class BaselineMatch(Compilation baseline, PEReader image)
         }
     }
 
+    // A symbol's full identity: containing types, parameters with their types, ref kinds and
+    // default values (a call bakes the default in), return type.
+    private static readonly SymbolDisplayFormat Identity = SymbolDisplayFormat.FullyQualifiedFormat
+        .WithMemberOptions(SymbolDisplayMemberOptions.IncludeContainingType | SymbolDisplayMemberOptions.IncludeParameters |
+                           SymbolDisplayMemberOptions.IncludeType | SymbolDisplayMemberOptions.IncludeRef |
+                           SymbolDisplayMemberOptions.IncludeExplicitInterface | SymbolDisplayMemberOptions.IncludeConstantValue)
+        .WithParameterOptions(SymbolDisplayParameterOptions.IncludeType | SymbolDisplayParameterOptions.IncludeModifiers |
+                              SymbolDisplayParameterOptions.IncludeDefaultValue | SymbolDisplayParameterOptions.IncludeParamsRefOut);
+
     private static string Name(ISymbol? symbol) =>
-        symbol is null ? "" : symbol.ToDisplayString(SymbolDisplayFormat.FullyQualifiedFormat) + "#" + symbol.Kind +
-                              (symbol.IsStatic ? "s" : "");
+        symbol is null ? "" : symbol.ToDisplayString(Identity) + "#" + symbol.Kind + (symbol.IsStatic ? "s" : "");
 
     private ISymbol? Counterpart(IMethodSymbol method)
     {
