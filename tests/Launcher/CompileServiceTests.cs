@@ -71,7 +71,8 @@ public sealed class SmallGame : IDisposable
 }
 
 /// <summary>watch's compile service: the project's compiler arguments from MSBuild, Roslyn in
-/// process (unchanged sources reproduce the build; errors as the compiler prints them; only saved
+/// process (the sources are the build's, by the PDB's checksums; an edit is the compiler's delta
+/// of the changed method against the build; errors as the compiler prints them; only saved
 /// files reparsed), and drops that appear whole. Facts that edit a source restore it.</summary>
 public sealed class CompileServiceTests(SmallGame game) : IClassFixture<SmallGame>
 {
@@ -85,32 +86,42 @@ public sealed class CompileServiceTests(SmallGame game) : IClassFixture<SmallGam
         Assert.Contains(game.Arguments, a => a.StartsWith("/out:", StringComparison.Ordinal));
     }
 
-    [Fact]
-    public void UnchangedSourcesReproduceTheBuildAndAnEditDoesNot()
+    private ProjectCompiler Started()
     {
         var compiler = new ProjectCompiler(game.Arguments, game.Folder);
-        Assert.True(compiler.GeneratorCount > 0);
-        CompileResult first = compiler.Compile();
+        SourceUpdate first = compiler.Read();
         Assert.True(first.Succeeded, string.Join('\n', first.Errors));
-        string ours = game.Temp("unchanged.dll");
-        File.WriteAllBytes(ours, first.Image!);
-        AssemblyComparison same = AssemblyComparer.Compare(compiler.BuiltOutput, ours);
-        Assert.True(same.IsCompared, same.RefusalMessage);
-        Assert.Empty(same.ChangedMethods);
-        Assert.Empty(same.RudeEdits);
-        Assert.Empty(same.GeneratedChanges);
+        compiler.Commit(first);
+        return compiler;
+    }
+
+    [Fact]
+    public void TheSourcesAreTheBuildsAndAnEditIsTheDeltaOfTheChangedMethod()
+    {
+        ProjectCompiler compiler = Started();
+        Assert.True(compiler.GeneratorCount > 0);
+        byte[] built = File.ReadAllBytes(compiler.BuiltOutput);
+        Assert.Empty(BuildSources.Differences(built, compiler.BuiltPdb, compiler.Current, compiler.SourceFiles)!);
+        EditSession session = EditSession.Start(compiler.Current, built, compiler.AssemblyName);
 
         string original = File.ReadAllText(game.Game);
         try
         {
             File.WriteAllText(game.Game, original.Replace("Speed() => 7;", "Speed() => 8;", StringComparison.Ordinal));
-            CompileResult edited = compiler.Compile();
+            SourceUpdate edited = compiler.Read();
             Assert.True(edited.Succeeded, string.Join('\n', edited.Errors));
-            string changed = game.Temp("edited.dll");
-            File.WriteAllBytes(changed, edited.Image!);
-            AssemblyComparison diff = AssemblyComparer.Compare(compiler.BuiltOutput, changed);
-            MethodComparison method = Assert.Single(diff.ChangedMethods);
-            Assert.Equal("Rules.Speed()", method.Member);
+            Assert.Equal([game.Game], edited.ChangedFiles);
+            EditPlan plan = EditAnalyzer.Analyze(compiler.Current, edited.Compilation, edited.Changed, CancellationToken.None);
+            Assert.Empty(plan.Refusals);
+            Assert.Equal(["Rules.Speed()"], plan.Edits.Select(e => EditAnalyzer.Display(e.NewSymbol!)));
+            (EmittedUpdate? update, IReadOnlyList<string> errors) = session.Emit(edited.Compilation, plan, edited.ChangedFiles,
+                                                                                 CancellationToken.None);
+            Assert.True(update is not null, string.Join('\n', errors));
+            Assert.Equal(1, update.Methods);
+            Assert.Equal(session.ModuleVersionId, update.Delta.ModuleVersionId);
+            Assert.Equal("Small", update.Delta.AssemblyName);
+            // The sources now differ from the build by that edit.
+            Assert.Single(BuildSources.Differences(built, compiler.BuiltPdb, edited.Compilation, compiler.SourceFiles)!);
         }
         finally
         {
@@ -119,9 +130,9 @@ public sealed class CompileServiceTests(SmallGame game) : IClassFixture<SmallGam
     }
 
     [Fact]
-    public void CompileErrorsArePrintedAsTheCompilerDoesAndNothingIsEmitted()
+    public void CompileErrorsArePrintedAsTheCompilerDoes()
     {
-        var compiler = new ProjectCompiler(game.Arguments, game.Folder);
+        ProjectCompiler compiler = Started();
         string original = File.ReadAllText(game.Game);
         try
         {
@@ -131,9 +142,8 @@ public sealed class CompileServiceTests(SmallGame game) : IClassFixture<SmallGam
             string[] lines = broken.Split('\n');
             int line = Array.FindIndex(lines, l => l.Contains("7 +;", StringComparison.Ordinal));
             int column = lines[line].IndexOf("+;", StringComparison.Ordinal) + 2;
-            CompileResult result = compiler.Compile();
+            SourceUpdate result = compiler.Read();
             Assert.False(result.Succeeded);
-            Assert.Null(result.Image);
             string error = Assert.Single(result.Errors);
             Assert.Equal($"{game.Game}({line + 1},{column}): error CS1525: Invalid expression term ';'", error);
         }
@@ -141,24 +151,26 @@ public sealed class CompileServiceTests(SmallGame game) : IClassFixture<SmallGam
         {
             File.WriteAllText(game.Game, original);
         }
-        Assert.True(compiler.Compile().Succeeded);
+        Assert.True(compiler.Read().Succeeded);
     }
 
     [Fact]
     public void OnlyTheSavedFilesAreReparsed()
     {
         var compiler = new ProjectCompiler(game.Arguments, game.Folder);
-        CompileResult first = compiler.Compile();
+        SourceUpdate first = compiler.Read();
         Assert.Contains(game.Game, first.ChangedFiles);
         Assert.Contains(game.Other, first.ChangedFiles);
-        Assert.Empty(compiler.Compile().ChangedFiles);
+        compiler.Commit(first);
+        Assert.Empty(compiler.Read().ChangedFiles);
         string original = File.ReadAllText(game.Other);
         try
         {
             File.WriteAllText(game.Other, original.Replace("\"other\"", "\"another\"", StringComparison.Ordinal));
-            CompileResult second = compiler.Compile();
+            SourceUpdate second = compiler.Read();
             Assert.True(second.Succeeded, string.Join('\n', second.Errors));
             Assert.Equal([game.Other], second.ChangedFiles);
+            Assert.Single(second.Changed);
         }
         finally
         {
@@ -169,66 +181,70 @@ public sealed class CompileServiceTests(SmallGame game) : IClassFixture<SmallGam
     }
 
     [Fact]
-    public async Task ADroppedAssemblyAppearsWhole()
+    public async Task ADroppedUpdateAppearsWhole()
     {
         using var dir = new TempDir("watch-drop");
         var drop = new DropFolder(dir.Sub("drop"));
-        byte[] small = Enumerable.Repeat((byte)1, 10_000).ToArray();
-        byte[] large = Enumerable.Repeat((byte)2, 3_000_000).ToArray();
-        drop.Drop("Game", small, pdb: [9, 9]);
-        string dll = Path.Combine(drop.Path, "Game.dll");
+        ReloadDelta Delta(int size, byte fill) =>
+            new("Game", Guid.Empty, Enumerable.Repeat(fill, size).ToArray(), new byte[] { fill });
+        ReloadDelta small = Delta(10_000, 1), large = Delta(3_000_000, 2);
+        drop.Drop("Game", small);
+        string file = Path.Combine(drop.Path, "Game.hotreload");
 
-        // A reader polling the file while drops replace it sees one image or the other, whole.
+        // A reader polling the file while drops replace it sees one update or the other, whole.
         using var stop = new CancellationTokenSource();
         var seen = new List<int>();
         Task reader = Task.Run(() =>
         {
             while (!stop.IsCancellationRequested)
             {
-                byte[] read = File.ReadAllBytes(dll);
-                Assert.True(read.Length == small.Length || read.Length == large.Length, $"a partial file: {read.Length} bytes");
-                Assert.True(read.All(b => b == read[0]));
+                ReloadDelta read = ReloadDelta.Read(File.ReadAllBytes(file));
+                Assert.True(read.Metadata.Length is 10_000 or 3_000_000, $"a partial update: {read.Metadata.Length} bytes");
                 lock (seen)
-                    seen.Add(read.Length);
+                    seen.Add(read.Metadata.Length);
             }
         });
         var events = new List<string>();
-        using (var watcher = new FileSystemWatcher(drop.Path, "*.dll") { EnableRaisingEvents = true })
+        using (var watcher = new FileSystemWatcher(drop.Path, "*.hotreload") { EnableRaisingEvents = true })
         {
             watcher.Created += (_, e) => { lock (events) events.Add($"created {e.Name}"); };
             watcher.Renamed += (_, e) => { lock (events) events.Add($"renamed {e.OldName} -> {e.Name}"); };
             for (int i = 0; i < 20; i++)
-                drop.Drop("Game", i % 2 == 0 ? large : small, pdb: null);
+                drop.Drop("Game", i % 2 == 0 ? large : small);
             Thread.Sleep(300);
         }
         stop.Cancel();
         await reader;
         lock (seen)
-            Assert.Contains(large.Length, seen);
-        // Game.dll itself is never created or written: it only arrives by rename.
+            Assert.Contains(3_000_000, seen);
+        // Game.hotreload itself is never created or written: it only arrives by rename.
         lock (events)
         {
             Assert.NotEmpty(events);
-            Assert.All(events, e => Assert.Matches(@"^renamed Game\.dll\.\d+\.tmp -> Game\.dll$", e));
+            Assert.All(events, e => Assert.Matches(@"^renamed Game\.hotreload\.\d+\.tmp -> Game\.hotreload$", e));
         }
-        Assert.Equal(["Game.dll", "Game.pdb"], Directory.GetFiles(drop.Path).Select(Path.GetFileName).Order());
+        Assert.Equal(["Game.hotreload"], Directory.GetFiles(drop.Path).Select(Path.GetFileName));
     }
 
     [Fact]
-    public void TheGamesResultIsReadOnceItIsNewerThanTheDrop()
+    public void TheGamesAnswerIsReadOnceItIsNewerThanTheDrop()
     {
         using var dir = new TempDir("watch-result");
         var drop = new DropFolder(dir.Path);
-        File.WriteAllText(Path.Combine(dir.Path, "Game.result.txt"), "an old result");
-        DateTime dropped = drop.Drop("Game", [1], pdb: null);
+        File.WriteAllText(Path.Combine(dir.Path, "Game.result.txt"), "#alvk outcome=Refused generation=0 id=" + Guid.Empty + "\nold");
+        DateTime dropped = drop.Drop("Game", new ReloadDelta("Game", Guid.Empty, new byte[] { 1 }, new byte[] { 1 }));
         File.SetLastWriteTimeUtc(Path.Combine(dir.Path, "Game.result.txt"), dropped - TimeSpan.FromSeconds(5));
         Assert.Null(drop.WaitForResult("Game", dropped, TimeSpan.FromMilliseconds(300), () => false, CancellationToken.None));
         _ = Task.Run(() =>
         {
             Thread.Sleep(200);
-            DropFolder.Write(Path.Combine(dir.Path, "Game.result.txt"), "Game: 1 method changed"u8.ToArray());
+            DropFolder.Write(Path.Combine(dir.Path, "Game.result.txt"),
+                             System.Text.Encoding.UTF8.GetBytes($"#alvk outcome=Applied generation=1 id={Guid.NewGuid()}\nGame: 1 method changed"));
         });
-        Assert.Equal("Game: 1 method changed",
-                     drop.WaitForResult("Game", dropped, TimeSpan.FromSeconds(10), () => false, CancellationToken.None));
+        GameAnswer? answer = drop.WaitForResult("Game", dropped, TimeSpan.FromSeconds(10), () => false, CancellationToken.None);
+        Assert.NotNull(answer);
+        Assert.True(answer.Applied);
+        Assert.Equal(1, answer.Generation);
+        Assert.Equal("Game: 1 method changed", answer.Text);
     }
 }

@@ -12,7 +12,7 @@ public class WatchCommandTests
         ProcessResult r = Processes.Launcher(["watch", "--help"]);
         Assert.True(r.ExitCode == 0, r.ToString());
         foreach (string option in new[] { "--project <csproj>", "--drop <folder>", "--configuration <name>", "--debounce <ms>",
-                                           "--warm-up <compiles>" })
+                                           "--warm-up <updates>" })
             Assert.Matches($@"(?m)^  (-\w, )?{System.Text.RegularExpressions.Regex.Escape(option)}\s+\S", r.Stdout);
         Assert.Contains("interceptor.Reload.WatchFolder", r.Stdout);
         Assert.Contains("alvorkit-intercept watch --project Game/Game.csproj --drop build/reload", r.Stdout);
@@ -24,7 +24,7 @@ public class WatchCommandTests
     {
         ProcessResult r = Processes.Launcher(["--help"]);
         Assert.True(r.ExitCode == 0, r.ToString());
-        Assert.Matches(@"(?m)^  watch\s+Rebuild a game's project on every save", r.Stdout);
+        Assert.Matches(@"(?m)^  watch\s+On every save of a game's project, compile what changed", r.Stdout);
     }
 
     [Theory]
@@ -49,8 +49,8 @@ public class WatchCommandTests
     }
 
     [Theory]
-    [InlineData("--warm-up", "101", "--warm-up: give a number of compiles from 0 to 100")]
-    [InlineData("--warm-up", "-1", "--warm-up: give a number of compiles from 0 to 100")]
+    [InlineData("--warm-up", "101", "--warm-up: give a number of updates from 0 to 100")]
+    [InlineData("--warm-up", "-1", "--warm-up: give a number of updates from 0 to 100")]
     [InlineData("--debounce", "60001", "--debounce: give milliseconds from 0 to 60000")]
     [InlineData("--debounce", "-5", "--debounce: give milliseconds from 0 to 60000")]
     public void AnOutOfRangeNumberIsAUsageError(string option, string value, string message)

@@ -2,9 +2,9 @@ using Xunit;
 
 namespace AlvorKit.Interception.Launcher.Tests;
 
-/// <summary>`alvorkit-intercept watch` as a process on a small game: it says whether the unchanged
-/// sources reproduce the build, rebuilds on a save and drops the assembly, prints the compiler's
-/// errors and drops nothing for a save that does not compile, and stops cleanly on Ctrl+C.</summary>
+/// <summary>`alvorkit-intercept watch` as a process on a small game: it says whether its sources
+/// are the build's, compiles a save as an update and drops it, prints the compiler's errors and
+/// drops nothing for a save that does not compile, and stops cleanly on Ctrl+C.</summary>
 public sealed class WatchProcessTests(SmallGame game) : IClassFixture<SmallGame>
 {
     private static readonly TimeSpan Wait = TimeSpan.FromSeconds(60);
@@ -14,13 +14,15 @@ public sealed class WatchProcessTests(SmallGame game) : IClassFixture<SmallGame>
     {
         using var dir = new TempDir("watch-process");
         string drop = dir.Sub("drop");
-        string dll = Path.Combine(drop, "Small.dll");
+        string dll = Path.Combine(drop, "Small.hotreload");
         using var watch = StreamingProcess.Start("watch", "dotnet",
             [Repo.Launcher, "watch", "--project", game.Project, "--drop", drop, "--debounce", "50", "--warm-up", "2"],
             Processes.WithEmptyNuGetCache(), game.Folder);
-        watch.WaitFor(0, l => l == $"watch: unchanged sources reproduce the project's build ({Path.Combine(game.Folder,
-            "obj", "Release", "net10.0", "Small.dll")})", Wait, "saying the sources reproduce the build");
-        watch.WaitFor(0, l => l.StartsWith("watch: warmed up the compiler (2 compiles, ", StringComparison.Ordinal), Wait,
+        watch.WaitFor(0, l => l.StartsWith("watch: Small: ", StringComparison.Ordinal) &&
+                              l.EndsWith($"({Path.Combine(game.Folder, "obj", "Release", "net10.0", "Small.dll")})", StringComparison.Ordinal),
+                      Wait, "naming the build it updates");
+        watch.WaitFor(0, l => l == "watch: the sources are the build's", Wait, "saying the sources are the build's");
+        watch.WaitFor(0, l => l.StartsWith("watch: warmed up the compiler (2 updates, ", StringComparison.Ordinal), Wait,
                       "warming up");
         int mark = watch.WaitFor(0, l => l.StartsWith("watch: watching ", StringComparison.Ordinal), Wait, "watching").Index;
         Assert.False(File.Exists(dll)); // nothing dropped before a save
@@ -29,16 +31,18 @@ public sealed class WatchProcessTests(SmallGame game) : IClassFixture<SmallGame>
         try
         {
             File.WriteAllText(game.Other, original.Replace("\"other\"", "\"saved\"", StringComparison.Ordinal));
-            mark = watch.WaitFor(mark, l => l.StartsWith("watch: changed: Other.cs; built in ", StringComparison.Ordinal),
+            mark = watch.WaitFor(mark, l => l.StartsWith("watch: changed: Other.cs; update 1 compiled in ", StringComparison.Ordinal),
                                  Wait, "after the save").Index;
-            mark = watch.WaitFor(mark, l => l == "watch: dropped Small.dll; waiting for the game's result", Wait, "dropping").Index;
+            mark = watch.WaitFor(mark, l => l == "watch: dropped Small.hotreload; waiting for the game's result", Wait,
+                                 "dropping").Index;
             Assert.True(File.Exists(dll));
             DateTime droppedAt = File.GetLastWriteTimeUtc(dll);
 
             // A save that does not compile: the compiler's error, and the drop stays as it was.
             File.WriteAllText(game.Other, original.Replace("\"other\";", "\"other\"", StringComparison.Ordinal));
-            mark = watch.WaitFor(mark, l => l.Contains("build failed", StringComparison.Ordinal), Wait, "saying the build failed").Index;
-            Assert.Contains("watch: changed: Other.cs; build failed in ", watch.Lines[mark]);
+            mark = watch.WaitFor(mark, l => l.Contains("does not compile", StringComparison.Ordinal), Wait,
+                                 "saying it does not compile").Index;
+            Assert.Contains("watch: changed: Other.cs; does not compile (", watch.Lines[mark]);
             Assert.EndsWith("nothing dropped:", watch.Lines[mark]);
             string error = watch.WaitFor(mark + 1, l => l.Contains(": error CS", StringComparison.Ordinal), Wait,
                                          "with the compiler's error").Line;

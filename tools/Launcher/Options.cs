@@ -138,7 +138,7 @@ internal sealed class LauncherCommandLine
 
     private readonly Option<int> _warmUp = new("--warm-up")
     {
-        HelpName = "compiles",
+        HelpName = "updates",
         Description = "At start, emit this many updates of one unchanged method and drop none, so the compiler's " +
                       "code is warm for the first real save (default 3).",
         DefaultValueFactory = _ => 3,
@@ -184,7 +184,7 @@ internal sealed class LauncherCommandLine
             if (r.GetValue(_debounce) is < 0 or > 60_000)
                 r.AddError("--debounce: give milliseconds from 0 to 60000.");
             if (r.GetValue(_warmUp) is < 0 or > 100)
-                r.AddError("--warm-up: give a number of compiles from 0 to 100.");
+                r.AddError("--warm-up: give a number of updates from 0 to 100.");
         });
         watch.SetAction(parse => (watchAction ?? WatchSession.Start)(new WatchOptions(
             parse.GetValue(_project)!, parse.GetValue(_drop)!, parse.GetValue(_configuration) ?? "Release",

@@ -18,8 +18,11 @@ internal static class BuildSources
     private static readonly Guid Sha1 = new("ff1816ec-aa5e-4d10-87f7-6f4963833460");
     private static readonly Guid Sha256 = new("8829d00f-11b8-4213-878b-770e8597ac16");
 
-    /// <summary>The documents that differ (paths, each once), or null when the build has no PDB to compare with.</summary>
-    public static IReadOnlyList<string>? Differences(byte[] image, string? pdbPath, Compilation compilation)
+    /// <summary>The project's source files that differ (paths, each once), or null when the build
+    /// has no PDB to compare with. Only <paramref name="sourceFiles"/> are compared: the source
+    /// generators' documents follow from them (and their checksums from the generator's own choice).</summary>
+    public static IReadOnlyList<string>? Differences(byte[] image, string? pdbPath, Compilation compilation,
+                                                     IReadOnlyCollection<string> sourceFiles)
     {
         MetadataReaderProvider? provider = Open(image, pdbPath);
         if (provider is null)
@@ -27,8 +30,10 @@ internal static class BuildSources
         using (provider)
         {
             MetadataReader pdb = provider.GetMetadataReader();
+            var sources = new HashSet<string>(sourceFiles, StringComparer.Ordinal);
+            SyntaxTree[] own = [.. compilation.SyntaxTrees.Where(t => sources.Contains(t.FilePath))];
             var ours = new Dictionary<(SourceHashAlgorithm, string), string>();
-            foreach (SyntaxTree tree in compilation.SyntaxTrees)
+            foreach (SyntaxTree tree in own)
             {
                 SourceText text = tree.GetText();
                 ours.TryAdd((text.ChecksumAlgorithm, Convert.ToHexString(text.GetChecksum().AsSpan())), tree.FilePath);
@@ -44,15 +49,16 @@ internal static class BuildSources
                 if (kind == SourceHashAlgorithm.None)
                     continue;
                 string hash = Convert.ToHexString(pdb.GetBlobBytes(document.Hash));
+                string name = pdb.GetString(document.Name);
                 if (ours.TryGetValue((kind, hash), out string? path))
                     matched.Add(path);
-                else if (ours.Keys.Any(k => k.Item1 == kind))
-                    differ.Add(pdb.GetString(document.Name));
+                else if (sources.Contains(name))
+                    differ.Add(name);
             }
             // A document the build did not compile (or compiled with other text).
-            foreach (SyntaxTree tree in compilation.SyntaxTrees)
+            foreach (SyntaxTree tree in own)
             {
-                if (!matched.Contains(tree.FilePath) && File.Exists(tree.FilePath) &&
+                if (!matched.Contains(tree.FilePath) &&
                     !differ.Any(d => Path.GetFileName(d) == Path.GetFileName(tree.FilePath)))
                     differ.Add(tree.FilePath);
             }

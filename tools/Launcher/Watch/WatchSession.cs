@@ -188,7 +188,7 @@ internal sealed class WatchSession(WatchOptions options, TextWriter output)
 
     private void CheckSources(byte[] built, ProjectCompiler compiler)
     {
-        IReadOnlyList<string>? differences = BuildSources.Differences(built, compiler.BuiltPdb, compiler.Current);
+        IReadOnlyList<string>? differences = BuildSources.Differences(built, compiler.BuiltPdb, compiler.Current, compiler.SourceFiles);
         if (differences is null)
         {
             Say("warning: the build has no portable PDB to compare the sources with; if a source changed after the build, " +
