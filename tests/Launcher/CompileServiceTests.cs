@@ -181,6 +181,34 @@ public sealed class CompileServiceTests(SmallGame game) : IClassFixture<SmallGam
     }
 
     [Fact]
+    public void OnlyTheFilesSavedSinceTheCommittedStateAreRead()
+    {
+        ProjectCompiler compiler = Started();
+        string game0 = File.ReadAllText(game.Game), other0 = File.ReadAllText(game.Other);
+        try
+        {
+            File.WriteAllText(game.Game, game0.Replace("Speed() => 7;", "Speed() => 8;", StringComparison.Ordinal));
+            File.WriteAllText(game.Other, other0.Replace("\"other\"", "\"another\"", StringComparison.Ordinal));
+            // Told only Game.cs was saved: Other.cs keeps its committed text, unread.
+            SourceUpdate first = compiler.Read([game.Game], null, CancellationToken.None);
+            Assert.Equal([game.Game], first.ChangedFiles);
+            // Not committed (the game refused it, say): Game.cs is read again with the next save.
+            SourceUpdate second = compiler.Read([game.Other], null, CancellationToken.None);
+            Assert.Equal([game.Game, game.Other], second.ChangedFiles.Order(StringComparer.Ordinal));
+            compiler.Commit(second);
+            Assert.Empty(compiler.Read([], null, CancellationToken.None).ChangedFiles);
+            // A commit of another state than the last read (the game went back to it): every file is read.
+            compiler.Commit(first);
+            Assert.Equal([game.Other], compiler.Read([], null, CancellationToken.None).ChangedFiles);
+        }
+        finally
+        {
+            File.WriteAllText(game.Game, game0);
+            File.WriteAllText(game.Other, other0);
+        }
+    }
+
+    [Fact]
     public async Task ADroppedUpdateAppearsWhole()
     {
         using var dir = new TempDir("watch-drop");
@@ -227,24 +255,103 @@ public sealed class CompileServiceTests(SmallGame game) : IClassFixture<SmallGam
     }
 
     [Fact]
-    public void TheGamesAnswerIsReadOnceItIsNewerThanTheDrop()
+    public void TheGamesAnswerToTheUpdateIsRead()
     {
         using var dir = new TempDir("watch-result");
         var drop = new DropFolder(dir.Path);
-        File.WriteAllText(Path.Combine(dir.Path, "Game.result.txt"), "#alvk outcome=Refused generation=0 id=" + Guid.Empty + "\nold");
+        string result = Path.Combine(dir.Path, "Game.result.txt");
+        Guid mine = Guid.NewGuid(), earlier = Guid.NewGuid();
+        string Header(string outcome, int generation, Guid id, Guid update) =>
+            $"#alvk outcome={outcome} generation={generation} id={id:D} update={update:D}";
+        DropFolder.Write(result, System.Text.Encoding.UTF8.GetBytes(Header("Applied", 1, earlier, earlier) + "\nthe one before"));
         DateTime dropped = drop.Drop("Game", new ReloadDelta("Game", Guid.Empty, new byte[] { 1 }, new byte[] { 1 }));
-        File.SetLastWriteTimeUtc(Path.Combine(dir.Path, "Game.result.txt"), dropped - TimeSpan.FromSeconds(5));
-        Assert.Null(drop.WaitForResult("Game", dropped, TimeSpan.FromMilliseconds(300), () => false, CancellationToken.None));
+        // The answer to another update is not this one's, however new it is.
+        Assert.Null(drop.WaitForResult("Game", mine, dropped, TimeSpan.FromMilliseconds(300), () => false, CancellationToken.None));
+        // An answer to a file the game could not read (no update id) counts once it is newer than the drop.
+        DropFolder.Write(result, System.Text.Encoding.UTF8.GetBytes(Header("Refused", 1, earlier, Guid.Empty) + "\nnot a delta"));
+        File.SetLastWriteTimeUtc(result, dropped - TimeSpan.FromSeconds(5));
+        Assert.Null(drop.WaitForResult("Game", mine, dropped, TimeSpan.FromMilliseconds(300), () => false, CancellationToken.None));
         _ = Task.Run(() =>
         {
             Thread.Sleep(200);
-            DropFolder.Write(Path.Combine(dir.Path, "Game.result.txt"),
-                             System.Text.Encoding.UTF8.GetBytes($"#alvk outcome=Applied generation=1 id={Guid.NewGuid()}\nGame: 1 method changed"));
+            DropFolder.Write(result, System.Text.Encoding.UTF8.GetBytes(Header("Applied", 2, mine, mine) + "\nGame: 1 method changed"));
         });
-        GameAnswer? answer = drop.WaitForResult("Game", dropped, TimeSpan.FromSeconds(10), () => false, CancellationToken.None);
+        GameAnswer? answer = drop.WaitForResult("Game", mine, dropped, TimeSpan.FromSeconds(10), () => false, CancellationToken.None);
         Assert.NotNull(answer);
         Assert.True(answer.Applied);
-        Assert.Equal(1, answer.Generation);
+        Assert.Equal((2, mine, mine), (answer.Generation, answer.Id, answer.Update));
         Assert.Equal("Game: 1 method changed", answer.Text);
+        // A header without the update's id, or with a malformed one, is not an answer.
+        Assert.Null(GameAnswer.Parse($"#alvk outcome=Applied generation=1 id={mine:D}\nx"));
+        Assert.Null(GameAnswer.Parse($"#alvk outcome=Applied generation=1 id={mine:D} update=nope\nx"));
+    }
+
+    [Fact]
+    public void TheWatcherFollowsTheGenerationTheGameSaysItRuns()
+    {
+        var compiler = new ProjectCompiler(game.Arguments, game.Folder);
+        SourceUpdate build = compiler.Read();
+        compiler.Commit(build);
+        byte[] built = File.ReadAllBytes(compiler.BuiltOutput);
+        EditSession session = EditSession.Start(compiler.Current, built, compiler.AssemblyName);
+        var history = new UpdateHistory(build, session.Baseline);
+        string original = File.ReadAllText(game.Game);
+        (SourceUpdate, EmittedUpdate) Save(string speed)
+        {
+            File.WriteAllText(game.Game, original.Replace("Speed() => 7;", $"Speed() => {speed};", StringComparison.Ordinal));
+            SourceUpdate sources = compiler.Read();
+            Assert.True(sources.Succeeded, string.Join('\n', sources.Errors));
+            EditPlan plan = EditAnalyzer.Analyze(compiler.Current, sources.Compilation, sources.Changed, CancellationToken.None);
+            (EmittedUpdate? update, IReadOnlyList<string> errors) = session.Emit(sources.Compilation, plan, sources.ChangedFiles,
+                                                                                 CancellationToken.None);
+            Assert.True(update is not null, string.Join('\n', errors));
+            Assert.NotEqual(Guid.Empty, update.Delta.UpdateId);
+            return (sources, update);
+        }
+        GameAnswer Answer(ReloadOutcome outcome, int generation, Guid id, Guid update) => new(outcome, generation, id, update, "");
+        Guid BaseOf(EmittedUpdate update)
+        {
+            using var provider = System.Reflection.Metadata.MetadataReaderProvider.FromMetadataImage(
+                System.Collections.Immutable.ImmutableArray.Create(update.Delta.Metadata.Span));
+            System.Reflection.Metadata.MetadataReader reader = provider.GetMetadataReader();
+            System.Reflection.Metadata.ModuleDefinition module = reader.GetModuleDefinition();
+            return module.BaseGenerationId.IsNil ? Guid.Empty : reader.GetGuid(module.BaseGenerationId);
+        }
+        try
+        {
+            // Update 1, applied.
+            (SourceUpdate s1, EmittedUpdate u1) = Save("8");
+            history.Dropped(s1, u1);
+            history.Applied(compiler, session, s1, u1);
+            Assert.Equal((1, u1.Delta.UpdateId), (session.Generation, history.Current));
+
+            // Update 2 dropped; the watcher stopped waiting; the game applied it after all.
+            (SourceUpdate s2, EmittedUpdate u2) = Save("9");
+            Assert.Equal(u1.Delta.UpdateId, BaseOf(u2));
+            history.Dropped(s2, u2);
+            Assert.Equal("the game applied update 2 after all",
+                         history.Follow(Answer(ReloadOutcome.Applied, 2, u2.Delta.UpdateId, u2.Delta.UpdateId), compiler, session));
+            Assert.Equal((2, u2.Delta.UpdateId), (session.Generation, history.Current));
+            Assert.Null(history.Pending);
+
+            // The game restarted from the build: a refusal says it runs generation 0. The
+            // watcher goes back to the build, and the next update carries every change since.
+            (SourceUpdate s3, EmittedUpdate u3) = Save("10");
+            history.Dropped(s3, u3);
+            string? moved = history.Follow(Answer(ReloadOutcome.Refused, 0, Guid.Empty, u3.Delta.UpdateId), compiler, session);
+            Assert.StartsWith("the game runs the build again", moved);
+            Assert.Equal((0, Guid.Empty), (session.Generation, history.Current));
+            (_, EmittedUpdate again) = Save("10");
+            Assert.Equal(Guid.Empty, BaseOf(again));
+
+            // A generation this watcher never made is named, and nothing moves.
+            string? unknown = history.Follow(Answer(ReloadOutcome.Refused, 4, Guid.NewGuid(), Guid.NewGuid()), compiler, session);
+            Assert.Contains("which this watcher did not make", unknown);
+            Assert.Equal(0, session.Generation);
+        }
+        finally
+        {
+            File.WriteAllText(game.Game, original);
+        }
     }
 }

@@ -1,3 +1,4 @@
+using AlvorKit.Interception.HotReload;
 using Xunit;
 
 namespace AlvorKit.Interception.Launcher.Tests;
@@ -24,8 +25,11 @@ public sealed class WatchProcessTests(SmallGame game) : IClassFixture<SmallGame>
         watch.WaitFor(0, l => l == "watch: the sources are the build's", Wait, "saying the sources are the build's");
         watch.WaitFor(0, l => l.StartsWith("watch: warmed up the compiler (2 updates, ", StringComparison.Ordinal), Wait,
                       "warming up");
+        // No game runs: the rehearsal the watcher drops at its start goes unanswered, and says so.
+        watch.WaitFor(0, l => l.StartsWith("watch: no game answered a rehearsal within 2 s", StringComparison.Ordinal), Wait,
+                      "saying no game rehearsed");
         int mark = watch.WaitFor(0, l => l.StartsWith("watch: watching ", StringComparison.Ordinal), Wait, "watching").Index;
-        Assert.False(File.Exists(dll)); // nothing dropped before a save
+        Assert.True(ReloadDelta.Read(File.ReadAllBytes(dll)).IsRehearsal); // nothing but a rehearsal before a save
 
         string original = File.ReadAllText(game.Other);
         try
@@ -35,7 +39,7 @@ public sealed class WatchProcessTests(SmallGame game) : IClassFixture<SmallGame>
                                  Wait, "after the save").Index;
             mark = watch.WaitFor(mark, l => l == "watch: dropped Small.hotreload; waiting for the game's result", Wait,
                                  "dropping").Index;
-            Assert.True(File.Exists(dll));
+            Assert.False(ReloadDelta.Read(File.ReadAllBytes(dll)).IsRehearsal);
             DateTime droppedAt = File.GetLastWriteTimeUtc(dll);
 
             // A save that does not compile: the compiler's error, and the drop stays as it was.

@@ -132,14 +132,16 @@ internal sealed class LauncherCommandLine
     private readonly Option<int> _debounce = new("--debounce")
     {
         HelpName = "ms",
-        Description = "Compile an update once no save came for this long (default 25 ms).",
-        DefaultValueFactory = _ => 25,
+        Description = "Compile an update once no save came for this long (default 0: at the save; a save that " +
+                      "does not compile is printed only when no other save follows within 100 ms).",
+        DefaultValueFactory = _ => 0,
     };
 
     private readonly Option<int> _warmUp = new("--warm-up")
     {
         HelpName = "updates",
-        Description = "At start, emit this many updates of one unchanged method and drop none, so the compiler's " +
+        Description = "At start, take a save's whole path this many times (a file read with a comment added, " +
+                      "analyzed, one of its methods emitted as an update) and drop nothing, so the compiler's " +
                       "code is warm for the first real save (default 3).",
         DefaultValueFactory = _ => 3,
     };

@@ -8,9 +8,10 @@ namespace ReloadBenchmark;
 /// <summary>
 /// Ours: the copy's Release build of LiveDemo under the profiler in --reload mode (the profiler's
 /// variables set directly, as `alvorkit-intercept run` sets them), and `alvorkit-intercept watch`
-/// rebuilding the copy on save and dropping LiveDemo.dll into the folder the game watches.
-/// Per edit, besides save → frame: when the rebuilt DLL appeared in the drop folder (this
-/// harness's own FileSystemWatcher), the watcher's "built in N ms" and the game's reload line.
+/// compiling an update of the copy on save and dropping LiveDemo.hotreload into the folder the
+/// game watches. Per edit, besides save → frame: when the update appeared in the drop folder
+/// (this harness's own FileSystemWatcher), the watcher's "compiled in N ms" and the game's
+/// reload line.
 /// </summary>
 internal sealed partial class AlvorKitSide(DemoCopy copy, string drop, string launcher, string profiler, int tickMs,
                                            string logs) : ISide
@@ -29,11 +30,15 @@ internal sealed partial class AlvorKitSide(DemoCopy copy, string drop, string la
     /// <summary>More environment variables for the watcher's process.</summary>
     public IReadOnlyDictionary<string, string> WatchEnvironment { get; init; } = new Dictionary<string, string>();
 
+    public StartTimes Started { get; private set; } = new(null, null);
+
     public void Start()
     {
+        long buildStart = Stopwatch.GetTimestamp();
         TimedProcess.RunToEnd("build (Release)", Dotnet(copy.ProjectDirectory, "build", copy.Project, "-c", "Release", "-nologo", "-v", "q"),
                               Path.Combine(logs, "alvorkit-build.log"), TimeSpan.FromMinutes(5));
         Directory.CreateDirectory(drop);
+        double built = Clock.Ms(buildStart, Stopwatch.GetTimestamp());
         _dropWatcher = new FileSystemWatcher(drop) { NotifyFilter = NotifyFilters.FileName | NotifyFilters.LastWrite };
         _dropWatcher.Created += (_, e) => OnDrop(e.Name);
         _dropWatcher.Renamed += (_, e) => OnDrop(e.Name);
@@ -52,12 +57,15 @@ internal sealed partial class AlvorKitSide(DemoCopy copy, string drop, string la
         if (_game.WaitFor(0, FrameLine.IsFrame, TimeSpan.FromSeconds(60)) is null)
             throw new SideFailedException($"the game drew no frame\n{_game.Tail()}");
 
+        long watchStart = Stopwatch.GetTimestamp();
         ProcessStartInfo watch = Dotnet(copy.ProjectDirectory, [launcher, "watch", "--project", copy.Project, "--drop", drop, .. WatchArguments]);
         foreach ((string name, string value) in WatchEnvironment)
             watch.Environment[name] = value;
         _watcher = new TimedProcess("watch", watch, Path.Combine(logs, "alvorkit-watch.log"));
-        if (_watcher.WaitFor(0, l => l.StartsWith("watch: watching", StringComparison.Ordinal), TimeSpan.FromMinutes(3)) is null)
+        TimedLine? watching = _watcher.WaitFor(0, l => l.StartsWith("watch: watching", StringComparison.Ordinal), TimeSpan.FromMinutes(3));
+        if (watching is null)
             throw new SideFailedException($"`alvorkit-intercept watch` did not start watching\n{_watcher.Tail()}");
+        Started = new StartTimes(Clock.Ms(watchStart, watching.Value.Timestamp), built);
         foreach (TimedLine line in _watcher.Since(0))
             if (line.Text.Contains("WARNING", StringComparison.Ordinal) || line.Text.Contains("warning:", StringComparison.Ordinal))
                 Notes.Add("watch said: " + line.Text);
@@ -110,7 +118,7 @@ internal sealed partial class AlvorKitSide(DemoCopy copy, string drop, string la
 
     private void OnDrop(string? name)
     {
-        if (string.Equals(name, "LiveDemo.dll", StringComparison.Ordinal))
+        if (string.Equals(name, "LiveDemo.hotreload", StringComparison.Ordinal))
             _drops.Enqueue(Stopwatch.GetTimestamp());
     }
 
@@ -140,7 +148,8 @@ internal sealed partial class AlvorKitSide(DemoCopy copy, string drop, string la
         _dropWatcher?.Dispose();
     }
 
-    [GeneratedRegex(@"^watch: changed: .*; built in (\d+(?:\.\d+)?) ms")]
+    // "watch: changed: Scoring.cs; update 3 compiled in 41 ms (1 method bodies, 1 edits)".
+    [GeneratedRegex(@"^watch: changed: .*; update \d+ compiled in (\d+(?:\.\d+)?) ms")]
     private static partial Regex BuiltIn();
 
     // ReloadResult.Summary's first line: "LiveDemo: 1 method changed, applied in 55 ms (compare 45 ms, apply 10 ms)".

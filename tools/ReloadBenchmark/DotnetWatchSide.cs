@@ -19,8 +19,11 @@ internal sealed partial class DotnetWatchSide(DemoCopy copy, int tickMs, string 
 
     public List<string> Notes { get; } = [];
 
+    public StartTimes Started { get; private set; } = new(null, null);
+
     public void Start()
     {
+        long t0 = Stopwatch.GetTimestamp();
         ProcessStartInfo start = AlvorKitSide.Dotnet(copy.ProjectDirectory, "watch", "--non-interactive", "run",
             "--project", copy.Project, "-c", "Debug", "--",
             "--loop-only", "--tick-ms", tickMs.ToString(CultureInfo.InvariantCulture), "--frames", "100000000");
@@ -33,8 +36,10 @@ internal sealed partial class DotnetWatchSide(DemoCopy copy, int tickMs, string 
         _pid = FrameLine.BannerPid(banner.Value.Text);
         if (_watch.WaitFor(0, FrameLine.IsFrame, TimeSpan.FromSeconds(60)) is null)
             throw new SideFailedException($"the game drew no frame under dotnet watch\n{_watch.Tail()}");
-        if (_watch.WaitFor(0, l => l.Contains("Waiting for changes", StringComparison.Ordinal), TimeSpan.FromSeconds(60)) is null)
+        TimedLine? waiting = _watch.WaitFor(0, l => l.Contains("Waiting for changes", StringComparison.Ordinal), TimeSpan.FromSeconds(60));
+        if (waiting is null)
             throw new SideFailedException($"dotnet watch never said it was waiting for changes\n{_watch.Tail()}");
+        Started = new StartTimes(Clock.Ms(t0, waiting.Value.Timestamp), null);
         foreach (TimedLine line in _watch.Since(0))
             if (line.Text.StartsWith("dotnet watch", StringComparison.Ordinal) &&
                 line.Text.Contains("Hot reload", StringComparison.OrdinalIgnoreCase))

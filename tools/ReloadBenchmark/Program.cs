@@ -3,7 +3,8 @@ using System.Globalization;
 using System.Text.Json;
 using ReloadBenchmark;
 
-// Save -> first frame running the new body, on copies of samples/LiveDemo, two ways in one session:
+// Save -> first frame running the new body, on copies of samples/LiveDemo (--project demo) or of
+// LiveDemo with a generated colony simulation beside it (--project large), two ways in one session:
 //   ours: the Release build under the profiler (--reload) + `alvorkit-intercept watch`;
 //   dotnet watch: Hot Reload of the Debug build (--loop-only).
 // Each edit makes Scoring.PointsFor return a new constant; the edits alternate between the two
@@ -11,7 +12,8 @@ using ReloadBenchmark;
 // One warm-up edit per side first (reported apart, not in the percentiles).
 const string Usage =
     "usage: ReloadBenchmark --demo <samples/LiveDemo> --profiler <libalvorkit_interception_profiler.so> " +
-    "--launcher <AlvorKit.Interception.Launcher.dll> [--edits 20] [--tick-ms 10] [--out <folder>] " +
+    "--launcher <AlvorKit.Interception.Launcher.dll> [--project demo|large] [--colony-lines 32000] " +
+    "[--edits 20] [--tick-ms 10] [--out <folder>] " +
     "[--only ours|dotnet-watch] [--watch-args \"<more arguments for alvorkit-intercept watch>\"] " +
     "[--watch-env \"NAME=value;...\"] [--keep]";
 
@@ -29,16 +31,20 @@ for (int i = 0; i < args.Length; i++)
         return 64;
     }
 }
-string[] known = ["demo", "profiler", "launcher", "edits", "tick-ms", "out", "only", "watch-args", "watch-env"];
+string[] known = ["demo", "profiler", "launcher", "project", "colony-lines", "edits", "tick-ms", "out", "only", "watch-args",
+                  "watch-env"];
 if (!options.TryGetValue("demo", out string? demoOption) || options.Keys.Any(k => !known.Contains(k)) ||
     !int.TryParse(options.GetValueOrDefault("edits", "20"), out int edits) || edits < 1 ||
     !int.TryParse(options.GetValueOrDefault("tick-ms", "10"), out int tickMs) || tickMs < 1 ||
+    !int.TryParse(options.GetValueOrDefault("colony-lines", "32000"), out int colonyLines) || colonyLines < 1 ||
+    options.GetValueOrDefault("project") is not (null or "demo" or "large") ||
     options.GetValueOrDefault("only") is not (null or "ours" or "dotnet-watch"))
 {
     Console.Error.WriteLine(Usage);
     return 64;
 }
 string? only = options.GetValueOrDefault("only");
+int colony = options.GetValueOrDefault("project") == "large" ? colonyLines : 0;
 bool runOurs = only is null or "ours", runWatch = only is null or "dotnet-watch";
 if (runOurs && (!File.Exists(options.GetValueOrDefault("profiler", "")) || !File.Exists(options.GetValueOrDefault("launcher", ""))))
 {
@@ -56,10 +62,11 @@ string loadBefore = Report.Load();
 var sides = new List<ISide>();
 var notes = new List<string>();
 var samples = new List<EditSample>();
+int lines = 0;
 try
 {
     if (runOurs)
-        sides.Add(new AlvorKitSide(DemoCopy.Create(demo, repoRoot, Path.Combine(work, "ours")), Path.Combine(work, "drop"),
+        sides.Add(new AlvorKitSide(Copy("ours"), Path.Combine(work, "drop"),
                                    Path.GetFullPath(options["launcher"]), Path.GetFullPath(options["profiler"]), tickMs, logs)
         {
             // Experiments on the watcher (the defaults are what a person gets): more options, its environment.
@@ -68,7 +75,7 @@ try
                 .Select(v => v.Split('=', 2)).ToDictionary(v => v[0], v => v.Length > 1 ? v[1] : ""),
         });
     if (runWatch)
-        sides.Add(new DotnetWatchSide(DemoCopy.Create(demo, repoRoot, Path.Combine(work, "dotnet-watch")), tickMs, logs));
+        sides.Add(new DotnetWatchSide(Copy("dotnet-watch"), tickMs, logs));
     var failed = new HashSet<ISide>();
     foreach (ISide side in sides)
     {
@@ -121,12 +128,22 @@ finally
 }
 
 string machine = $"{Report.Machine(repoRoot)}; load average {loadBefore} at the start, {Report.Load()} at the end";
-string report = Report.Markdown(samples, notes, edits, tickMs, machine,
+string project = colony == 0
+    ? $"samples/LiveDemo ({lines} lines of C#)"
+    : $"samples/LiveDemo with a generated colony simulation beside it ({lines} lines of C#)";
+string report = Report.Markdown(samples, sides.ToDictionary(s => s.Name, s => s.Started), notes, project, edits, tickMs, machine,
     string.Join(' ', args.Select(a => a.Contains(' ', StringComparison.Ordinal) ? $"\"{a}\"" : a)));
 Console.WriteLine(report);
 File.WriteAllText(Path.Combine(outDir, "report.md"), report);
 File.WriteAllText(Path.Combine(outDir, "samples.json"),
     JsonSerializer.Serialize(samples, new JsonSerializerOptions { WriteIndented = true }));
 Console.Error.WriteLine($"logs, report.md and samples.json: {outDir}" + (keep ? $"; the copies: {work}" : ""));
+DemoCopy Copy(string name)
+{
+    DemoCopy copy = DemoCopy.Create(demo, repoRoot, Path.Combine(work, name), colony);
+    lines = copy.Lines;
+    return copy;
+}
+
 bool complete = sides.All(s => samples.Count(x => x.Side == s.Name && x.Edit > 0 && x.Ok) == edits);
 return complete ? 0 : 3;

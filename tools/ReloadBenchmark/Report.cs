@@ -11,35 +11,45 @@ internal static class Report
     private const string Ours = "AlvorKit reload (Release, profiler)";
     private const string Watch = "dotnet watch Hot Reload (Debug)";
 
-    public static string Markdown(List<EditSample> samples, List<string> notes, int edits, int tickMs, string machine,
-                                  string arguments)
+    public static string Markdown(List<EditSample> samples, IReadOnlyDictionary<string, StartTimes> starts, List<string> notes,
+                                  string project, int edits, int tickMs, string machine, string arguments)
     {
         var s = new StringBuilder();
         var ic = CultureInfo.InvariantCulture;
         s.AppendLine(ic, $"Save → first frame running the new body: {edits} edits per side (Scoring.PointsFor returns a new " +
-                         $"constant each time), alternating between the sides; LiveDemo at {tickMs} ms per frame.");
+                         $"constant each time), alternating between the sides; {project} at {tickMs} ms per frame.");
         s.AppendLine(ic, $"Machine: {machine}. Harness arguments: `{arguments}`.");
         s.AppendLine();
         s.AppendLine("| row | n | p50 ms | p99 ms | min ms | max ms |");
         s.AppendLine("|---|---:|---:|---:|---:|---:|");
         List<EditSample> measured = samples.Where(x => x.Edit > 0).ToList();
         Row(s, measured, Ours, "ours: save → first frame with the new value", x => x.SaveToFrameMs);
-        Row(s, measured, Ours, "ours, build: save → rebuilt LiveDemo.dll in the drop folder", x => x.SaveToDropMs);
-        Row(s, measured, Ours, "ours, apply: DLL dropped → first frame with the new value", x => x.DropToFrameMs);
-        Row(s, measured, Ours, "ours, build: the watcher's own \"built in N ms\" (Roslyn: read, parse, generators, emit)",
+        Row(s, measured, Ours, "ours, watcher: save → update in the drop folder", x => x.SaveToDropMs);
+        Row(s, measured, Ours, "ours, game: update dropped → first frame with the new value", x => x.DropToFrameMs);
+        Row(s, measured, Ours, "ours, watcher: its own \"compiled in N ms\" (read, parse, generators, analyze, emit the delta)",
             x => x.ReportedBuildMs);
-        Row(s, measured, Ours, "ours, build: the rest (file event, the watcher's debounce, writing the drop)",
+        Row(s, measured, Ours, "ours, watcher: the rest (file event, the watcher's debounce, writing the drop)",
             x => x.SaveToDropMs - x.ReportedBuildMs);
-        Row(s, measured, Ours, "ours, apply: the game's reported compare (read, diff, translate)", x => x.ReportedCompareMs);
-        Row(s, measured, Ours, "ours, apply: the game's reported apply (validate, submit, ReJIT requested)",
+        Row(s, measured, Ours, "ours, game: compare (read the delta, translate, plan the side assembly)", x => x.ReportedCompareMs);
+        Row(s, measured, Ours, "ours, game: apply (validate, submit the batch, ReJIT requested)",
             x => x.ReportedApplyMs);
-        Row(s, measured, Ours, "ours, apply: the rest (file event, the new body's JIT, the next frame)",
+        Row(s, measured, Ours, "ours, game: the rest (file event, the new body's JIT, the next frame)",
             x => x.DropToFrameMs - x.ReportedCompareMs - x.ReportedApplyMs);
         Row(s, measured, Watch, "dotnet watch: save → first frame with the new value", x => x.SaveToFrameMs);
         Row(s, measured, Watch, "dotnet watch: its own \"changes applied in N ms\" (delta compile + apply)",
             x => x.ReportedHotReloadMs);
         Row(s, measured, Watch, "dotnet watch: the rest (file event, its debounce, the next frame)",
             x => x.SaveToFrameMs - x.ReportedHotReloadMs);
+        s.AppendLine();
+        s.AppendLine("| start | ms |");
+        s.AppendLine("|---|---:|");
+        if (starts.TryGetValue(Ours, out StartTimes? ours))
+        {
+            s.AppendLine(ic, $"| ours: `dotnet build -c Release` of the game, before anything starts | {Ms(ours.BuildBeforeMs)} |");
+            s.AppendLine(ic, $"| ours: `alvorkit-intercept watch` launched → \"watching\" (reads the project, compiles the baseline, warms up) | {Ms(ours.ReadyMs)} |");
+        }
+        if (starts.TryGetValue(Watch, out StartTimes? theirs))
+            s.AppendLine(ic, $"| dotnet watch: launched → \"Waiting for changes\" (its build, the game started, Hot Reload connected) | {Ms(theirs.ReadyMs)} |");
         s.AppendLine();
         foreach (string side in new[] { Ours, Watch })
         {
@@ -57,7 +67,7 @@ internal static class Report
             }
         }
         s.AppendLine();
-        s.AppendLine("| edit | points | ours: save → frame | build (save → drop) | apply (drop → frame) | dotnet watch: save → frame | how |");
+        s.AppendLine("| edit | points | ours: save → frame | watcher (save → drop) | game (drop → frame) | dotnet watch: save → frame | how |");
         s.AppendLine("|---:|---:|---:|---:|---:|---:|---|");
         foreach (IGrouping<int, EditSample> edit in samples.GroupBy(x => x.Edit))
         {
@@ -88,6 +98,8 @@ internal static class Report
         s.AppendLine(CultureInfo.InvariantCulture,
             $"| {name} | {xs.Count} | {Stats.Percentile(xs, 0.5):F0} | {Stats.Percentile(xs, 0.99):F0} | {xs.Min():F0} | {xs.Max():F0} |");
     }
+
+    private static string Ms(double? ms) => ms is { } v ? v.ToString("F0", CultureInfo.InvariantCulture) : "-";
 
     private static string Ms(EditSample? sample, double? ms) =>
         sample is null ? "-" : !sample.Ok ? "never shown" : ms is { } v ? v.ToString("F0", CultureInfo.InvariantCulture) : "?";

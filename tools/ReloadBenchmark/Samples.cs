@@ -8,13 +8,13 @@ internal sealed record EditSample(string Side, int Edit, int Points)
     /// <summary>Save → first frame line showing the new points.</summary>
     public double? SaveToFrameMs { get; init; }
 
-    /// <summary>Ours: save → the rebuilt LiveDemo.dll appeared in the drop folder (harness's own watcher).</summary>
+    /// <summary>Ours: save → the update (LiveDemo.hotreload) appeared in the drop folder (harness's own watcher).</summary>
     public double? SaveToDropMs { get; init; }
 
     /// <summary>Ours: that drop → first frame with the new points.</summary>
     public double? DropToFrameMs { get; init; }
 
-    /// <summary>Ours: the watcher's "built in N ms".</summary>
+    /// <summary>Ours: the watcher's "compiled in N ms".</summary>
     public double? ReportedBuildMs { get; init; }
 
     /// <summary>Ours: the game's reload line, compare (read, diff, translate) time.</summary>

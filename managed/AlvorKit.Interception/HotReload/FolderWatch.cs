@@ -43,7 +43,21 @@ internal sealed class FolderWatch : IDisposable
         _watcher.Created += (_, e) => Touched(e.FullPath, Debounce);
         _watcher.Changed += (_, e) => Touched(e.FullPath, Debounce);
         _watcher.Renamed += (_, e) => Touched(e.FullPath, TimeSpan.Zero);
+        // The first update's costs, paid before it comes (an update that comes sooner waits).
+        _queue = Task.Run(WarmUp);
         _watcher.EnableRaisingEvents = true;
+    }
+
+    private void WarmUp()
+    {
+        try
+        {
+            _reloader.WarmUp();
+        }
+        catch (Exception e) when (e is InterceptionException or BadImageFormatException or InvalidOperationException)
+        {
+            // The first update pays for it, or says what is wrong.
+        }
     }
 
     public void Dispose()
@@ -116,10 +130,15 @@ internal sealed class FolderWatch : IDisposable
             return;
         string name = Path.GetFileNameWithoutExtension(path);
         ReloadResult result;
+        Guid update = Guid.Empty;
+        bool rehearsal = false;
         try
         {
             byte[] bytes = await File.ReadAllBytesAsync(path, _stop.Token).ConfigureAwait(false);
-            result = await _reloader.ApplyUpdateAsync(ReloadDelta.Read(bytes), _stop.Token).ConfigureAwait(false);
+            ReloadDelta delta = ReloadDelta.Read(bytes);
+            update = delta.UpdateId;
+            rehearsal = delta.IsRehearsal;
+            result = await _reloader.ApplyUpdateAsync(delta, _stop.Token).ConfigureAwait(false);
         }
         catch (OperationCanceledException)
         {
@@ -132,24 +151,27 @@ internal sealed class FolderWatch : IDisposable
                     $"{ReloadRefusalReason.NotADelta}: {path} could not be applied: {e.Message}")],
                 TimeSpan.Zero, TimeSpan.Zero);
         }
-        WriteResult(path, result);
-        _onResult?.Invoke(result);
+        WriteResult(path, result, update);
+        if (!rehearsal)
+            _onResult?.Invoke(result); // a rehearsal is the producer's business, not the game's
     }
 
     /// <summary>The result file's first line: what the watcher needs to keep its generations in
-    /// step with the game's (<c>#alvk outcome=Applied generation=3 id=...</c>).</summary>
-    public static string ResultHeader(ReloadResult result) =>
-        $"#alvk outcome={result.Outcome} generation={result.Generation} id={result.GenerationId:D}";
+    /// step with the game's: the outcome, the generation the game runs after it (number and
+    /// id) and the update it answers (<c>#alvk outcome=Applied generation=3 id=... update=...</c>;
+    /// the update's id is empty when the file could not be read).</summary>
+    public static string ResultHeader(ReloadResult result, Guid update) =>
+        $"#alvk outcome={result.Outcome} generation={result.Generation} id={result.GenerationId:D} update={update:D}";
 
     // Name.result.txt beside the dropped file, written whole: a temporary file renamed over it.
-    private static void WriteResult(string path, ReloadResult result)
+    private static void WriteResult(string path, ReloadResult result, Guid update)
     {
         string folder = Path.GetDirectoryName(path)!;
         string target = Path.Combine(folder, Path.GetFileNameWithoutExtension(path) + ".result.txt");
         string temporary = target + $".{Environment.ProcessId}.tmp";
         try
         {
-            File.WriteAllText(temporary, ResultHeader(result) + "\n" + result.Summary + Environment.NewLine,
+            File.WriteAllText(temporary, ResultHeader(result, update) + "\n" + result.Summary + Environment.NewLine,
                               new UTF8Encoding(false));
             File.Move(temporary, target, overwrite: true);
         }

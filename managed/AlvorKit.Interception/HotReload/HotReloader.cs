@@ -81,6 +81,30 @@ public sealed class HotReloader
         return new FolderWatch(this, folder, onResult);
     }
 
+    /// <summary>The first update's costs paid ahead (<see cref="ReloadWarmUp"/>): called on a
+    /// folder watch's queue before its first update.</summary>
+    internal void WarmUp()
+    {
+        if (_interceptor.PatchingRefusal is not null)
+            return;
+        ReloadWarmUp.Run(this, _interceptor.PatchableModules);
+    }
+
+    /// <summary>Indexes <paramref name="module"/>'s metadata as its first update would.</summary>
+    internal void Index(Module module)
+    {
+        _gate.Wait(CancellationToken.None);
+        try
+        {
+            if (!_modules.ContainsKey(module))
+                _modules[module] = new ModuleReloads(module);
+        }
+        finally
+        {
+            _gate.Release();
+        }
+    }
+
     // ---------------------------------------------------------------- apply
 
     private async ValueTask<ReloadResult> ApplyCore(ReloadDelta delta, bool synchronous, CancellationToken cancellationToken)
@@ -138,6 +162,15 @@ public sealed class HotReloader
                 reloads.Discard();
                 return Result(name, ReloadOutcome.Refused, [], refusals, compareTime, Stopwatch.GetElapsedTime(applying),
                               reloads, prepared);
+            }
+
+            if (delta.IsRehearsal)
+            {
+                // Everything up to the submission ran; nothing is applied.
+                reloads.Discard();
+                ReloadResult rehearsed = Result(name, ReloadOutcome.NothingChanged, [], [], compareTime,
+                                                Stopwatch.GetElapsedTime(applying), reloads, prepared);
+                return rehearsed with { SideAssembly = null };
             }
 
             IReadOnlyList<Patch> patches;

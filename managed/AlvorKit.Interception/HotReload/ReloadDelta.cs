@@ -1,4 +1,6 @@
 using System.Buffers.Binary;
+using System.Collections.Immutable;
+using System.Reflection.Metadata;
 using System.Text.Json;
 
 namespace AlvorKit.Interception.HotReload;
@@ -90,6 +92,34 @@ public sealed class ReloadDelta
     /// back rather than run the update's copy (whose lambdas and state machines are new ones).</summary>
     public IReadOnlyList<int> RestoredMethods { get; init; } = [];
 
+    /// <summary>A rehearsal: the game reads, lays out, translates and validates the update as it
+    /// would apply it, then discards it and changes nothing (the outcome is
+    /// <see cref="ReloadOutcome.NothingChanged"/>, the generation stays). A producer sends one at
+    /// its start, so that the code an update runs in the game is compiled before the first save.</summary>
+    public bool IsRehearsal { get; init; }
+
+    /// <summary>The update's generation id: its metadata delta's Module.EncId, the id the game
+    /// reports as its generation (<see cref="ReloadResult.GenerationId"/>) once it applied the
+    /// update; <see cref="Guid.Empty"/> when the metadata delta cannot be read.</summary>
+    public Guid UpdateId => _updateId ??= ReadUpdateId(Metadata);
+
+    private Guid? _updateId;
+
+    private static Guid ReadUpdateId(ReadOnlyMemory<byte> metadata)
+    {
+        try
+        {
+            using MetadataReaderProvider provider = MetadataReaderProvider.FromMetadataImage(ImmutableArray.Create(metadata.Span));
+            MetadataReader reader = provider.GetMetadataReader();
+            // A delta's #GUID heap holds every generation's GUIDs so far: its own handle reads it.
+            return reader.GetGuid(reader.GetModuleDefinition().GenerationId);
+        }
+        catch (BadImageFormatException)
+        {
+            return Guid.Empty;
+        }
+    }
+
     /// <summary>Writes the file: a fixed header (magic, MVID, section lengths), then the metadata,
     /// IL and PDB deltas and a UTF-8 JSON manifest (name, notices, files).</summary>
     public void Write(Stream stream)
@@ -101,6 +131,7 @@ public sealed class ReloadDelta
             Files = [.. ChangedFiles],
             Notices = [.. Notices.Select(n => new ManifestNotice { Kind = n.Kind.ToString(), Member = n.Member, Message = n.Message })],
             Restored = [.. RestoredMethods],
+            Rehearsal = IsRehearsal ? true : null,
         }, ManifestContext.Default.Manifest);
         Span<byte> header = stackalloc byte[HeaderBytes];
         Magic.CopyTo(header);
@@ -177,6 +208,7 @@ public sealed class ReloadDelta
         return new ReloadDelta(assembly, mvid, metadata, il, pdb, notices, manifest.Files ?? [])
         {
             RestoredMethods = manifest.Restored ?? [],
+            IsRehearsal = manifest.Rehearsal ?? false,
         };
     }
 
@@ -189,6 +221,8 @@ public sealed class ReloadDelta
         public List<ManifestNotice>? Notices { get; set; }
 
         public List<int>? Restored { get; set; }
+
+        public bool? Rehearsal { get; set; }
     }
 
     internal sealed class ManifestNotice

@@ -43,6 +43,7 @@ internal static class HotReloadCoreProof
             ReloadResult result = step.Action switch
             {
                 "apply" => reload.ApplyUpdate(ReloadDelta.Read(File.ReadAllBytes(step.File!))),
+                "rehearse" => reload.ApplyUpdate(Rehearsal(ReloadDelta.Read(File.ReadAllBytes(step.File!)))),
                 "revert" => reload.RevertAll(),
                 "watch" => Dropped(drop, step.File!, results, out resultFile),
                 _ => throw new InvalidOperationException($"no action {step.Action}"),
@@ -68,6 +69,13 @@ internal static class HotReloadCoreProof
             .Order(StringComparer.Ordinal)];
         return new HotReloadCoreReport(steps, sides, reload.Owner.Patches.Count);
     }
+
+    private static ReloadDelta Rehearsal(ReloadDelta d) =>
+        new(d.AssemblyName, d.ModuleVersionId, d.Metadata, d.IL, d.Pdb, d.Notices, d.ChangedFiles)
+        {
+            RestoredMethods = d.RestoredMethods,
+            IsRehearsal = true,
+        };
 
     private static Func<string> Probe(Assembly game, string name)
     {

@@ -16,7 +16,7 @@ namespace AlvorKit.Proofs;
 /// generic type and its instantiations, an inlined callee, an edit of a method an earlier step
 /// added; two halves of one save seen together by a thread calling them all along; the game's
 /// own refusal of what it cannot carry, with nothing changed; RevertAll; the original source
-/// again; an update through a watched folder; and updates refused as not a delta, for an
+/// again; an update through a watched folder; a rehearsal that changes nothing; and updates refused as not a delta, for an
 /// assembly not loaded or not allowlisted, or out of sequence. Tiering on and off.
 /// </summary>
 public sealed class HotReloadCoreProofs
@@ -90,6 +90,19 @@ public sealed class HotReloadCoreProofs
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
+    public void ARehearsalPreparesTheUpdateAndChangesNothing(string tiering)
+    {
+        HotReloadStepReport rehearsal = Step(tiering, "rehearsal");
+        Assert.True(rehearsal.Outcome == "NothingChanged", rehearsal.Summary);
+        Assert.Empty(rehearsal.Methods);
+        Assert.Empty(rehearsal.Refusals);
+        AssertProbes(rehearsal);
+        // The same update, applied next, follows the same generation: the rehearsal kept it.
+        Assert.Equal("Applied", Step(tiering, "constant").Outcome);
+    }
+
+    [Theory]
+    [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void WhatTheGameCannotCarryIsRefusedAndNothingChanges(string tiering)
     {
         HotReloadStepReport r = Step(tiering, "virtual method added (the game's own refusal)");
@@ -131,7 +144,7 @@ public sealed class HotReloadCoreProofs
         HotReloadStepReport r = Step(tiering, "update through a watched folder");
         Assert.NotNull(r.ResultFile);
         string[] lines = r.ResultFile.Split('\n');
-        Assert.Matches(@"^#alvk outcome=Applied generation=\d+ id=[0-9a-f-]{36}$", lines[0]);
+        Assert.Matches(@"^#alvk outcome=Applied generation=\d+ id=[0-9a-f-]{36} update=[0-9a-f-]{36}$", lines[0]);
         Assert.Equal(r.Summary, string.Join('\n', lines.Skip(1)).TrimEnd('\n', '\r'));
     }
 

@@ -199,7 +199,12 @@ internal sealed class HotReloadScenario : IDisposable
                 : throw new InvalidOperationException($"step {name}: the source has no '{e.From}'"));
             foreach ((string probe, string value) in changes)
                 expected[Array.IndexOf(Probes, probe)] = value;
-            steps.Add(new HotReloadScriptStep(name, "apply", Write(name, Next(next)), [.. expected], Changes: true,
+            string file = Write(name, Next(next));
+            // The first update rehearsed first: prepared, validated, applied nowhere; the same
+            // update then applies, so the rehearsal left the generation where it was.
+            if (steps.Count == 0)
+                steps.Add(new HotReloadScriptStep("rehearsal", "rehearse", file, [.. Initial], Changes: false));
+            steps.Add(new HotReloadScriptStep(name, "apply", file, [.. expected], Changes: true,
                                               Pair: name == "two halves in one save"));
         }
 

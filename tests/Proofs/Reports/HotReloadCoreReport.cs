@@ -11,7 +11,8 @@ public sealed record HotReloadScript(string Game, string Other, IReadOnlyList<st
                                      IReadOnlyList<HotReloadScriptStep> Steps);
 
 /// <summary>One step: <paramref name="Action"/> is "apply" (the update file <paramref name="File"/>),
-/// "revert" (RevertAll) or "watch" (the file dropped into a folder the game watches);
+/// "rehearse" (that file as a rehearsal), "revert" (RevertAll) or "watch" (the file dropped into
+/// a folder the game watches);
 /// <paramref name="Expected"/> gives each probe's value after it (every probe, in order);
 /// <paramref name="Pair"/> runs a thread that calls the pair probe the whole step and counts
 /// the calls that saw one half of the update without the other.</summary>

@@ -6,11 +6,16 @@ namespace AlvorKit.Interception.Launcher.Watch;
 /// <summary>The game's answer to an update: its result file's first line, read.</summary>
 /// <param name="Outcome">Applied, NothingChanged, Refused, Failed.</param>
 /// <param name="Generation">How many updates the game has applied now.</param>
+/// <param name="Id">The id of the generation the game runs now (empty: the build's own).</param>
+/// <param name="Update">The id of the update this answers (empty: the file could not be read).</param>
 /// <param name="Text">The summary to print.</param>
-internal sealed record GameAnswer(ReloadOutcome Outcome, int Generation, string Text)
+internal sealed record GameAnswer(ReloadOutcome Outcome, int Generation, Guid Id, Guid Update, string Text)
 {
     /// <summary>The update is the game's now.</summary>
     public bool Applied => Outcome is ReloadOutcome.Applied or ReloadOutcome.NothingChanged;
+
+    /// <summary>When the game wrote it.</summary>
+    public DateTime Written { get; init; }
 
     /// <summary>Reads a result file; null when it is not one.</summary>
     public static GameAnswer? Parse(string file)
@@ -19,12 +24,15 @@ internal sealed record GameAnswer(ReloadOutcome Outcome, int Generation, string 
         if (lines.Length == 0 || !lines[0].StartsWith("#alvk ", StringComparison.Ordinal))
             return null;
         Dictionary<string, string> fields = lines[0][6..].Split(' ', StringSplitOptions.RemoveEmptyEntries)
-            .Select(f => f.Split('=', 2)).Where(f => f.Length == 2).ToDictionary(f => f[0], f => f[1], StringComparer.Ordinal);
+            .Select(f => f.Split('=', 2)).Where(f => f.Length == 2)
+            .GroupBy(f => f[0], StringComparer.Ordinal).ToDictionary(g => g.Key, g => g.First()[1], StringComparer.Ordinal);
         if (!fields.TryGetValue("outcome", out string? outcome) || !Enum.TryParse(outcome, out ReloadOutcome parsed) ||
             !fields.TryGetValue("generation", out string? generation) ||
-            !int.TryParse(generation, NumberStyles.None, CultureInfo.InvariantCulture, out int number))
+            !int.TryParse(generation, NumberStyles.None, CultureInfo.InvariantCulture, out int number) ||
+            !fields.TryGetValue("id", out string? id) || !Guid.TryParseExact(id, "D", out Guid runs) ||
+            !fields.TryGetValue("update", out string? update) || !Guid.TryParseExact(update, "D", out Guid answers))
             return null;
-        return new GameAnswer(parsed, number, string.Join('\n', lines.Skip(1)).TrimEnd());
+        return new GameAnswer(parsed, number, runs, answers, string.Join('\n', lines.Skip(1)).TrimEnd());
     }
 }
 
@@ -46,43 +54,48 @@ internal sealed class DropFolder(string path)
     }
 
     /// <summary>The game's latest answer for `name`, if it wrote one.</summary>
-    public GameAnswer? Last(string name)
-    {
-        try
-        {
-            string file = System.IO.Path.Combine(Path, name + ".result.txt");
-            return File.Exists(file) ? GameAnswer.Parse(File.ReadAllText(file)) : null;
-        }
-        catch (IOException)
-        {
-            return null;
-        }
-    }
+    public GameAnswer? Last(string name) => Read(System.IO.Path.Combine(Path, name + ".result.txt"), DateTime.MinValue);
 
-    /// <summary>The game's answer for `name`, once it is newer than <paramref name="since"/>;
-    /// null if none came within <paramref name="timeout"/> or <paramref name="giveUp"/> said so first.</summary>
-    public GameAnswer? WaitForResult(string name, DateTime since, TimeSpan timeout, Func<bool> giveUp,
+    /// <summary>The game's answer to the update <paramref name="update"/> of `name` (or to a file
+    /// it could not read, written since <paramref name="since"/>); null if none came within
+    /// <paramref name="timeout"/> or <paramref name="giveUp"/> said so first.</summary>
+    public GameAnswer? WaitForResult(string name, Guid update, DateTime since, TimeSpan timeout, Func<bool> giveUp,
                                      CancellationToken cancellationToken)
     {
         string path = System.IO.Path.Combine(Path, name + ".result.txt");
         DateTime deadline = DateTime.UtcNow + timeout;
+        // A file's time comes from the file system's coarser clock: a little before `since` may be after it.
+        DateTime notBefore = since - TimeSpan.FromMilliseconds(50);
         while (!cancellationToken.IsCancellationRequested)
         {
-            try
-            {
-                var info = new FileInfo(path);
-                if (info.Exists && info.LastWriteTimeUtc >= since && GameAnswer.Parse(File.ReadAllText(path)) is { } answer)
-                    return answer;
-            }
-            catch (IOException)
-            {
-                // being renamed into place: read it on the next turn
-            }
+            if (Read(path, notBefore) is { } answer &&
+                (answer.Update == update || answer.Update == Guid.Empty))
+                return answer;
             if (DateTime.UtcNow >= deadline || giveUp())
                 return null;
             cancellationToken.WaitHandle.WaitOne(5);
         }
         return null;
+    }
+
+    // The answer in `path` if it was written after `since`.
+    private static GameAnswer? Read(string path, DateTime since)
+    {
+        try
+        {
+            var info = new FileInfo(path);
+            if (!info.Exists || info.LastWriteTimeUtc <= since)
+                return null;
+            return GameAnswer.Parse(File.ReadAllText(path)) is { } answer ? answer with { Written = info.LastWriteTimeUtc } : null;
+        }
+        catch (IOException)
+        {
+            return null; // being renamed into place: read it on the next turn
+        }
+        catch (UnauthorizedAccessException)
+        {
+            return null;
+        }
     }
 
     /// <summary>Writes <paramref name="path"/> as a temporary file in the same folder, then renames it into place.</summary>

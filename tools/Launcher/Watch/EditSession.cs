@@ -94,6 +94,9 @@ internal sealed class EditSession
         return (new EmittedUpdate(delta, result.Baseline, result.UpdatedMethods.Length), errors);
     }
 
+    /// <summary>The baseline the next update is emitted against.</summary>
+    public EmitBaseline Baseline => _baseline;
+
     /// <summary>The game applied <paramref name="update"/>: the next is emitted against it.</summary>
     public void Commit(EmittedUpdate update)
     {
@@ -101,20 +104,11 @@ internal sealed class EditSession
         Generation++;
     }
 
-    /// <summary>Compiles and emits an update of one method of <paramref name="compilation"/> as
-    /// itself, <paramref name="times"/> times, and keeps nothing: the compiler's Edit and Continue
-    /// path is then warm (JIT-compiled, tiered up) for the first save.</summary>
-    public void WarmUp(Compilation compilation, int times, CancellationToken cancellationToken)
+    /// <summary>The game runs an earlier state (<see cref="UpdateHistory"/>): the next update is
+    /// emitted against <paramref name="baseline"/>, generation <paramref name="generation"/>.</summary>
+    public void Reset(EmitBaseline baseline, int generation)
     {
-        IMethodSymbol? method = compilation.GetSymbolsWithName(_ => true, SymbolFilter.Member, cancellationToken)
-            .OfType<IMethodSymbol>()
-            .FirstOrDefault(m => m.MethodKind == MethodKind.Ordinary && !m.IsAbstract && !m.IsExtern && !m.IsImplicitlyDeclared &&
-                                 m.DeclaringSyntaxReferences.Length > 0 && m.ContainingType.TypeKind == TypeKind.Class);
-        if (method is null)
-            return;
-        var plan = new EditPlan([new SemanticEdit(SemanticEditKind.Update, method, method)],
-                                new HashSet<ISymbol>(SymbolEqualityComparer.Default), [], []);
-        for (int i = 0; i < times && !cancellationToken.IsCancellationRequested; i++)
-            _ = Emit(compilation, plan, [], cancellationToken);
+        _baseline = baseline;
+        Generation = generation;
     }
 }

@@ -42,6 +42,11 @@ internal sealed class ProjectCompiler
     private CSharpCompilation _user;
     private GeneratorDriver _driver;
 
+    // The files read with a new text since the committed state (null: every file must be read
+    // again, after a commit of another state than the last read), and that last read.
+    private HashSet<string>? _unsettled;
+    private SourceUpdate? _lastRead;
+
     public ProjectCompiler(IReadOnlyList<string> compilerArguments, string projectDirectory)
     {
         _args = CSharpCommandLineParser.Default.Parse(compilerArguments, projectDirectory,
@@ -104,8 +109,17 @@ internal sealed class ProjectCompiler
     public bool IsSource(string path) => _sourceSet.Contains(Path.GetFullPath(path));
 
     /// <summary>Reads every source file, reparses those whose text differs from the committed
-    /// state, runs the generators, and checks the changed documents; commits nothing.</summary>
-    public SourceUpdate Read(CancellationToken cancellationToken = default)
+    /// state, runs the generators, and checks the changed documents; commits nothing. With
+    /// <c>instead</c>: one file's text to use instead of the file's (the warm-up's edit, never saved).</summary>
+    public SourceUpdate Read(CancellationToken cancellationToken = default) => Read(null, null, cancellationToken);
+
+    /// <inheritdoc cref="Read(CancellationToken)"/>
+    /// <param name="only">The files saved since the last read (null: any may have been): the
+    /// others keep their committed text, unread.</param>
+    /// <param name="instead">One file's text to use instead of the file's.</param>
+    /// <param name="cancellationToken">Stops the read.</param>
+    public SourceUpdate Read(IReadOnlyCollection<string>? only, (string Path, SourceText Text)? instead,
+                             CancellationToken cancellationToken)
     {
         var clock = Stopwatch.StartNew();
         var trees = new Dictionary<string, SyntaxTree>(_trees, StringComparer.Ordinal);
@@ -114,11 +128,21 @@ internal sealed class ProjectCompiler
         CSharpCompilation user = _user;
         foreach (string path in SourceFiles)
         {
+            if (only is not null && _unsettled is not null && _trees.ContainsKey(path) && !only.Contains(path) &&
+                !_unsettled.Contains(path) && !(instead is { } i && string.Equals(i.Path, path, StringComparison.Ordinal)))
+                continue;
             SourceText text;
             try
             {
-                using FileStream stream = File.OpenRead(path);
-                text = SourceText.From(stream, _args.Encoding, _args.ChecksumAlgorithm);
+                if (instead is { } given && string.Equals(given.Path, path, StringComparison.Ordinal))
+                {
+                    text = given.Text;
+                }
+                else
+                {
+                    using FileStream stream = File.OpenRead(path);
+                    text = SourceText.From(stream, _args.Encoding, _args.ChecksumAlgorithm);
+                }
             }
             catch (IOException e)
             {
@@ -133,8 +157,9 @@ internal sealed class ProjectCompiler
             changed.Add((old, tree));
             files.Add(path);
         }
+        _unsettled?.UnionWith(files);
         if (changed.Count == 0)
-            return new SourceUpdate(Current, _user, _driver, _trees, [], files, [], clock.Elapsed);
+            return _lastRead = new SourceUpdate(Current, _user, _driver, _trees, [], files, [], clock.Elapsed);
 
         GeneratorDriver driver = _driver.RunGeneratorsAndUpdateCompilation(user, out Compilation generated,
             out ImmutableArray<Diagnostic> generatorDiagnostics, cancellationToken);
@@ -147,7 +172,7 @@ internal sealed class ProjectCompiler
             errors.AddRange(generated.GetSemanticModel(now).GetDiagnostics(cancellationToken: cancellationToken)
                 .Where(d => d.Severity == DiagnosticSeverity.Error).Select(d => d.ToString()));
         }
-        return new SourceUpdate(generated, user, driver, trees, changed, files, [.. errors.Distinct()], clock.Elapsed);
+        return _lastRead = new SourceUpdate(generated, user, driver, trees, changed, files, [.. errors.Distinct()], clock.Elapsed);
     }
 
     /// <summary>The compiler's errors anywhere in <paramref name="update"/>'s compilation in
@@ -175,6 +200,9 @@ internal sealed class ProjectCompiler
     /// <summary>The state the game now runs.</summary>
     public void Commit(SourceUpdate update)
     {
+        // The last read is the state now: nothing read is unsettled. Another state (an earlier
+        // one the game went back to): any file may differ from it, so the next read reads all.
+        _unsettled = ReferenceEquals(update, _lastRead) ? new HashSet<string>(StringComparer.Ordinal) : null;
         if (update.Changed.Count == 0)
             return;
         _trees = new Dictionary<string, SyntaxTree>(update.Trees, StringComparer.Ordinal);

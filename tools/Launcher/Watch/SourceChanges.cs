@@ -12,6 +12,9 @@ internal sealed class SourceChanges : IDisposable
     private readonly Action<string> _onOtherSource;
     private readonly HashSet<string> _otherSeen = new(StringComparer.Ordinal);
     private readonly SemaphoreSlim _signal = new(0);
+    private readonly Lock _gate = new();
+    private HashSet<string> _changed = new(StringComparer.Ordinal);
+    private bool _lost;
     private long _lastChangeTicks;
 
     /// <param name="directory">The project's folder (watched with its subfolders).</param>
@@ -31,12 +34,26 @@ internal sealed class SourceChanges : IDisposable
         _watcher.Changed += (_, e) => OnChange(e.FullPath);
         _watcher.Created += (_, e) => OnChange(e.FullPath);
         _watcher.Renamed += (_, e) => OnChange(e.FullPath);
-        _watcher.Error += (_, _) => Signal(); // events lost: rebuild, the compiler reads every file anyway
+        _watcher.Error += (_, _) => Signal(null); // events lost: every file is read again
         _watcher.EnableRaisingEvents = true;
     }
 
     /// <summary>A save came that no wait has returned for yet.</summary>
     public bool Pending => _signal.CurrentCount > 0;
+
+    /// <summary>The source files saved since the last call, or null when the watcher lost events
+    /// (every file may have changed).</summary>
+    public IReadOnlyCollection<string>? TakeChanged()
+    {
+        lock (_gate)
+        {
+            HashSet<string> changed = _changed;
+            bool lost = _lost;
+            _changed = new HashSet<string>(StringComparer.Ordinal);
+            _lost = false;
+            return lost ? null : changed;
+        }
+    }
 
     /// <summary>Waits for a save, then for the debounce quiet time. False when stopped.</summary>
     public bool WaitForChanges(TimeSpan debounce, CancellationToken cancellationToken)
@@ -68,7 +85,7 @@ internal sealed class SourceChanges : IDisposable
             return;
         if (_isSource(path))
         {
-            Signal();
+            Signal(path);
             return;
         }
         string relative = Path.GetRelativePath(_watcher.Path, path);
@@ -82,8 +99,15 @@ internal sealed class SourceChanges : IDisposable
             _onOtherSource(path);
     }
 
-    private void Signal()
+    private void Signal(string? path)
     {
+        lock (_gate)
+        {
+            if (path is null)
+                _lost = true;
+            else
+                _changed.Add(Path.GetFullPath(path));
+        }
         Interlocked.Exchange(ref _lastChangeTicks, DateTime.UtcNow.Ticks);
         _signal.Release();
     }

@@ -22,8 +22,8 @@ internal sealed class WatchSession(WatchOptions options, TextWriter output)
 {
     private const string Prefix = "watch: ";
 
-    // An update dropped whose answer did not come: the game may still apply it.
-    private (SourceUpdate Sources, EmittedUpdate Update)? _unanswered;
+    // What the game runs, as far as its answers tell (set in Run).
+    private UpdateHistory _history = null!;
 
     /// <summary>`watch` itself: the SDK's compiler located first (before anything that needs its
     /// types is compiled by the JIT), then <see cref="Run"/>.</summary>
@@ -54,14 +54,19 @@ internal sealed class WatchSession(WatchOptions options, TextWriter output)
                 "start the game from that build; updates are compiled against it");
         byte[] built = File.ReadAllBytes(compiler.BuiltOutput);
         EditSession session = EditSession.Start(compiler.Current, built, compiler.AssemblyName);
+        _history = new UpdateHistory(first, session.Baseline);
         Say($"{compiler.AssemblyName}: {compiler.SourceFiles.Count} source files, {compiler.GeneratorCount} source " +
             $"generators; updates against the build {session.ModuleVersionId} ({compiler.BuiltOutput})");
         CheckSources(built, compiler);
         if (options.WarmUp > 0)
         {
             var warm = Stopwatch.StartNew();
-            session.WarmUp(compiler.Current, options.WarmUp, CancellationToken.None);
-            Say($"warmed up the compiler ({options.WarmUp} updates, {Ms(warm.Elapsed)})");
+            ReloadDelta? rehearsal = WarmUp.Run(compiler, session, options.WarmUp, CancellationToken.None);
+            if (rehearsal is not null)
+            {
+                Say($"warmed up the compiler ({options.WarmUp} updates, {Ms(warm.Elapsed)})");
+                Rehearse(compiler, session, drop, rehearsal);
+            }
         }
 
         using var stop = new CancellationTokenSource();
@@ -85,7 +90,7 @@ internal sealed class WatchSession(WatchOptions options, TextWriter output)
         {
             Say($"watching {projectDirectory} for saves; dropping into {drop.Path}; ready in {Ms(clock.Elapsed)}; Ctrl+C stops");
             while (changes.WaitForChanges(options.Debounce, stop.Token))
-                Update(compiler, session, drop, () => changes.Pending, stop.Token);
+                Update(compiler, session, drop, changes, again: true, stop.Token);
         }
         finally
         {
@@ -95,12 +100,22 @@ internal sealed class WatchSession(WatchOptions options, TextWriter output)
         return ExitCodes.Ok;
     }
 
-    private void Update(ProjectCompiler compiler, EditSession session, DropFolder drop, Func<bool> newSave,
+    // How long a save that does not compile waits for a following save before its errors are printed.
+    private static readonly TimeSpan SettleTime = TimeSpan.FromMilliseconds(100);
+
+    // How long the start waits for the game's answer to a rehearsal.
+    private static readonly TimeSpan RehearsalPatience = TimeSpan.FromSeconds(2);
+
+    // How long a new save waits for the game's answer to the update before it.
+    private static readonly TimeSpan PatienceWithNewSaves = TimeSpan.FromSeconds(1);
+
+    private void Update(ProjectCompiler compiler, EditSession session, DropFolder drop, SourceChanges changes, bool again,
                         CancellationToken cancellationToken)
     {
         var clock = Stopwatch.StartNew();
+        Func<bool> newSave = () => changes.Pending;
         CatchUp(compiler, session, drop);
-        SourceUpdate sources = compiler.Read(cancellationToken);
+        SourceUpdate sources = compiler.Read(changes.TakeChanged(), null, cancellationToken);
         if (sources.Changed.Count == 0 && sources.Succeeded)
             return; // saved without a change
         string files = string.Join(", ", sources.ChangedFiles.Select(f => Path.GetRelativePath(compiler.ProjectDirectory, f)));
@@ -108,6 +123,11 @@ internal sealed class WatchSession(WatchOptions options, TextWriter output)
             files = "nothing";
         if (!sources.Succeeded)
         {
+            // An editor that writes a file in several pieces is read half-way at its first
+            // event: a save is compiled at once, and errors are printed only when no other save
+            // follows within a moment (the next save is then read whole).
+            if (cancellationToken.WaitHandle.WaitOne(SettleTime) || newSave())
+                return;
             Say($"changed: {files}; does not compile ({Ms(clock.Elapsed)}), nothing dropped:");
             Lines(sources.Errors);
             return;
@@ -146,11 +166,15 @@ internal sealed class WatchSession(WatchOptions options, TextWriter output)
         Say($"changed: {files}; update {session.Generation + 1} compiled in {Ms(clock.Elapsed)} " +
             $"({update.Methods} method bodies, {plan.Edits.Count} edits)");
         DateTime dropped = drop.Drop(compiler.AssemblyName, update.Delta);
+        _history.Dropped(sources, update);
         Say($"dropped {compiler.AssemblyName}.hotreload; waiting for the game's result");
-        GameAnswer? answer = drop.WaitForResult(compiler.AssemblyName, dropped, options.ResultTimeout, newSave, cancellationToken);
+        // The game answers within milliseconds when it runs: a save that comes meanwhile waits
+        // for the answer, unless it takes long (a game that is not running).
+        var waiting = Stopwatch.StartNew();
+        GameAnswer? answer = drop.WaitForResult(compiler.AssemblyName, update.Delta.UpdateId, dropped, options.ResultTimeout,
+                                                () => waiting.Elapsed > PatienceWithNewSaves && newSave(), cancellationToken);
         if (answer is null)
         {
-            _unanswered = (sources, update);
             if (cancellationToken.IsCancellationRequested)
                 return; // stopped while waiting (Ctrl+C): not a timeout; "stopped" follows
             Say(newSave()
@@ -160,30 +184,54 @@ internal sealed class WatchSession(WatchOptions options, TextWriter output)
             return;
         }
         Print(answer);
-        if (answer.Applied)
+        if (answer.Applied && answer.Update == update.Delta.UpdateId)
         {
-            compiler.Commit(sources);
-            session.Commit(update);
+            _history.Applied(compiler, session, sources, update);
+            return;
         }
-        else if (answer.Outcome == ReloadOutcome.Refused)
+        if (_history.Follow(answer, compiler, session) is { } moved)
         {
+            // The game runs another generation than the one this update followed: emit it again
+            // against what the game runs.
+            Say(moved);
+            if (again)
+                Update(compiler, session, drop, changes, again: false, cancellationToken);
+            return;
+        }
+        if (answer.Outcome == ReloadOutcome.Refused)
             Say("the game refused the update and runs what it ran before; the next save is compiled against that");
-        }
     }
 
-    // The game answered an earlier update after the watcher stopped waiting: that update is the
-    // game's now, so the next one is emitted against it.
+    // The game, if it runs already, prepares an update and applies nothing: the code its first
+    // real update runs is then compiled. Its answer also says which generation it runs.
+    private void Rehearse(ProjectCompiler compiler, EditSession session, DropFolder drop, ReloadDelta rehearsal)
+    {
+        DateTime dropped = drop.Drop(compiler.AssemblyName, rehearsal);
+        GameAnswer? answer = drop.WaitForResult(compiler.AssemblyName, rehearsal.UpdateId, dropped, RehearsalPatience,
+                                                () => false, CancellationToken.None);
+        if (answer is null)
+        {
+            Say($"no game answered a rehearsal within {RehearsalPatience.TotalSeconds:0} s (not started yet?): its first " +
+                "update compiles the game's side of hot reload, and takes longer");
+            return;
+        }
+        if (answer.Outcome == ReloadOutcome.NothingChanged)
+        {
+            Say($"the game rehearsed an update in {Ms(DateTime.UtcNow - dropped)}, applying nothing");
+            return;
+        }
+        Print(answer);
+        if (_history.Follow(answer, compiler, session) is { } moved)
+            Say(moved);
+    }
+
+    // An answer that came after the watcher stopped waiting: the game may run that update now.
     private void CatchUp(ProjectCompiler compiler, EditSession session, DropFolder drop)
     {
-        if (_unanswered is not ({ } sources, { } update))
+        if (_history.Pending is null || drop.Last(compiler.AssemblyName) is not { } answer)
             return;
-        if (drop.Last(compiler.AssemblyName) is { Applied: true } answer && answer.Generation == session.Generation + 1)
-        {
-            compiler.Commit(sources);
-            session.Commit(update);
-            Say($"the game applied update {answer.Generation} after all");
-        }
-        _unanswered = null;
+        if (_history.Follow(answer, compiler, session) is { } moved)
+            Say(moved);
     }
 
     private void CheckSources(byte[] built, ProjectCompiler compiler)

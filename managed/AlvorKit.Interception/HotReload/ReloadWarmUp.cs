@@ -1,0 +1,79 @@
+using System.Reflection;
+using System.Reflection.Metadata;
+using System.Runtime.CompilerServices;
+using AlvorKit.Interception.Native;
+
+namespace AlvorKit.Interception.HotReload;
+
+/// <summary>
+/// What the first update would otherwise pay for, done when the game starts watching a folder,
+/// on the folder's queue (before any update): the code a reload runs is JIT-compiled
+/// (<see cref="RuntimeHelpers.PrepareMethod(RuntimeMethodHandle)"/>: the reader of updates, the
+/// translation, the side assembly's writer, the interceptor's commands and the profiler's
+/// binding; generic code over the reload's own types is compiled at its first use), and each loaded
+/// assembly that ALVORKIT_INTERCEPTION_MODULES names has its metadata indexed, as its first
+/// update would index it, and is sent an update that is refused (its own metadata, which is not
+/// a delta), so the way an update comes in has run once. Nothing is patched.
+/// </summary>
+internal static class ReloadWarmUp
+{
+    // The reload's own code, the lowering of generations, the interceptor's commands and the
+    // profiler's binding (not the hooks' weaving, which a reload does not run).
+    private static readonly string[] Namespaces =
+    [
+        typeof(HotReloader).Namespace!,
+        typeof(Plans.LoweredGeneration).Namespace!,
+        typeof(Interceptor).Namespace!,
+        typeof(Interceptor).Namespace + ".Internal",
+        typeof(ProfilerLibrary).Namespace!,
+    ];
+
+    public static void Run(HotReloader reloader, string patchableModules)
+    {
+        foreach (Type type in typeof(HotReloader).Assembly.GetTypes().Concat(typeof(ProfilerLibrary).Assembly.GetTypes()))
+        {
+            if (type.ContainsGenericParameters || !Namespaces.Contains(type.Namespace, StringComparer.Ordinal))
+                continue;
+            foreach (MethodBase method in type.GetMethods(All).Cast<MethodBase>().Concat(type.GetConstructors(All)))
+                Prepare(method);
+        }
+        var names = new HashSet<string>(patchableModules.Split(';', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries),
+                                        StringComparer.OrdinalIgnoreCase);
+        foreach (Assembly assembly in AppDomain.CurrentDomain.GetAssemblies())
+        {
+            if (assembly.IsDynamic || assembly.GetName().Name is not { } name || !names.Contains(name))
+                continue;
+            reloader.Index(assembly.ManifestModule);
+            // An update's way in, up to the reading of its metadata: the file format (its JSON
+            // manifest), the asynchronous apply, the module's reloads, and a refusal, since the
+            // module's own metadata is not a delta. Nothing changes.
+            byte[] file = new ReloadDelta(name, assembly.ManifestModule.ModuleVersionId, OwnMetadata(assembly),
+                                          ReadOnlyMemory<byte>.Empty, notices: [new ReloadNotice(ReloadNoticeKind.MetadataNotUpdated,
+                                              name, "warm-up")]).ToArray();
+            _ = reloader.ApplyUpdateAsync(ReloadDelta.Read(file)).GetAwaiter().GetResult();
+        }
+    }
+
+    private static unsafe byte[] OwnMetadata(Assembly assembly) =>
+        assembly.TryGetRawMetadata(out byte* blob, out int length) ? new ReadOnlySpan<byte>(blob, length).ToArray() : [];
+
+    private const BindingFlags All = BindingFlags.Public | BindingFlags.NonPublic | BindingFlags.Instance |
+                                     BindingFlags.Static | BindingFlags.DeclaredOnly;
+
+    private static void Prepare(MethodBase method)
+    {
+        if (method.IsAbstract || method.ContainsGenericParameters ||
+            (method.MethodImplementationFlags & (MethodImplAttributes.InternalCall | MethodImplAttributes.Runtime)) != 0 ||
+            (method.Attributes & MethodAttributes.PinvokeImpl) != 0)
+            return;
+        try
+        {
+            RuntimeHelpers.PrepareMethod(method.MethodHandle);
+        }
+        catch (Exception e) when (e is ArgumentException or NotSupportedException or TypeLoadException or
+                                      InvalidOperationException or BadImageFormatException)
+        {
+            // A method the runtime will not compile ahead of its call: its first call compiles it.
+        }
+    }
+}

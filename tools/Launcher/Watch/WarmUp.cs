@@ -1,0 +1,69 @@
+using AlvorKit.Interception.HotReload;
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp.Syntax;
+using Microsoft.CodeAnalysis.Emit;
+using Microsoft.CodeAnalysis.Text;
+
+namespace AlvorKit.Interception.Launcher.Watch;
+
+/// <summary>
+/// The first save's path, taken at the watcher's start without a save, so that the compiler's
+/// code and the watcher's are JIT-compiled before the first real edit: a source file's text with
+/// a comment added is read (reparsed, the generators run, the file checked for errors), the
+/// edit is analyzed, an update of one of the file's methods as itself is emitted and the update
+/// serialized. Nothing is committed; the last update is returned as a rehearsal for the game
+/// (<see cref="ReloadDelta.IsRehearsal"/>: the game prepares it and applies nothing).
+/// </summary>
+internal static class WarmUp
+{
+    /// <summary>Runs that path <paramref name="times"/> times; returns the last update as a
+    /// rehearsal, or null when the project has no method to emit.</summary>
+    public static ReloadDelta? Run(ProjectCompiler compiler, EditSession session, int times, CancellationToken cancellationToken)
+    {
+        (string Path, SyntaxTree Tree, MethodDeclarationSyntax Method)? target = Target(compiler, cancellationToken);
+        if (target is not { } t)
+            return null;
+        EmittedUpdate? last = null;
+        SourceText original = t.Tree.GetText(cancellationToken);
+        for (int i = 0; i < times && !cancellationToken.IsCancellationRequested; i++)
+        {
+            SourceText edited = original.WithChanges(new TextChange(new TextSpan(original.Length, 0), $"\n// warm-up {i}\n"));
+            SourceUpdate update = compiler.Read(null, (t.Path, edited), cancellationToken);
+            _ = EditAnalyzer.Analyze(compiler.Current, update.Compilation, update.Changed, cancellationToken);
+            SyntaxTree tree = update.Trees[t.Path];
+            MethodDeclarationSyntax method = tree.GetRoot(cancellationToken).DescendantNodes()
+                .OfType<MethodDeclarationSyntax>().First(m => m.Identifier.Text == t.Method.Identifier.Text &&
+                                                              m.SpanStart == t.Method.SpanStart);
+            if (update.Compilation.GetSemanticModel(tree).GetDeclaredSymbol(method, cancellationToken) is not { } symbol)
+                return null;
+            var plan = new EditPlan([new SemanticEdit(SemanticEditKind.Update, symbol, symbol)],
+                                    new HashSet<ISymbol>(SymbolEqualityComparer.Default), [], []);
+            (EmittedUpdate? emitted, _) = session.Emit(update.Compilation, plan, update.ChangedFiles, cancellationToken);
+            _ = emitted?.Delta.ToArray();
+            last = emitted ?? last;
+        }
+        if (last?.Delta is not { } d)
+            return null;
+        return new ReloadDelta(d.AssemblyName, d.ModuleVersionId, d.Metadata, d.IL, d.Pdb, d.Notices, d.ChangedFiles)
+        {
+            RestoredMethods = d.RestoredMethods,
+            IsRehearsal = true,
+        };
+    }
+
+    // The first source file with an ordinary method of a class that has a body.
+    private static (string, SyntaxTree, MethodDeclarationSyntax)? Target(ProjectCompiler compiler, CancellationToken cancellationToken)
+    {
+        foreach (string path in compiler.SourceFiles)
+        {
+            if (compiler.Current.SyntaxTrees.FirstOrDefault(t => t.FilePath == path) is not { } tree)
+                continue;
+            MethodDeclarationSyntax? method = tree.GetRoot(cancellationToken).DescendantNodes()
+                .OfType<MethodDeclarationSyntax>()
+                .FirstOrDefault(m => (m.Body is not null || m.ExpressionBody is not null) && m.Parent is ClassDeclarationSyntax);
+            if (method is not null)
+                return (path, tree, method);
+        }
+        return null;
+    }
+}
