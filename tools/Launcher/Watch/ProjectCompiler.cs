@@ -109,7 +109,8 @@ internal sealed class ProjectCompiler
     public bool IsSource(string path) => _sourceSet.Contains(Path.GetFullPath(path));
 
     /// <summary>Reads every source file, reparses those whose text differs from the committed
-    /// state, runs the generators, and checks the changed documents; commits nothing. With
+    /// state, runs the generators, and checks the changed documents (not at the first read: the
+    /// build's sources); commits nothing. With
     /// <c>instead</c>: one file's text to use instead of the file's (the warm-up's edit, never saved).</summary>
     public SourceUpdate Read(CancellationToken cancellationToken = default) => Read(null, null, cancellationToken);
 
@@ -165,7 +166,10 @@ internal sealed class ProjectCompiler
             out ImmutableArray<Diagnostic> generatorDiagnostics, cancellationToken);
         changed.AddRange(GeneratedChanges(Current, _user, generated, user));
         var errors = new List<string>(generatorDiagnostics.Where(d => d.Severity == DiagnosticSeverity.Error).Select(d => d.ToString()));
-        foreach ((_, SyntaxTree? now) in changed)
+        // The first read is of the sources the build compiled (BuildSources says whether they
+        // are): checking them all would be a whole compile, for nothing.
+        bool first = _lastRead is null;
+        foreach ((_, SyntaxTree? now) in first ? [] : changed)
         {
             if (now is null)
                 continue;

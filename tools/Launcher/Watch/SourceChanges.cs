@@ -55,6 +55,23 @@ internal sealed class SourceChanges : IDisposable
         }
     }
 
+    /// <summary>Whether another save comes within <paramref name="timeout"/> (it stays pending for
+    /// the next <see cref="WaitForChanges"/>).</summary>
+    public bool SaveWithin(TimeSpan timeout, CancellationToken cancellationToken)
+    {
+        try
+        {
+            if (!_signal.Wait(timeout, cancellationToken))
+                return false;
+            _signal.Release();
+            return true;
+        }
+        catch (OperationCanceledException)
+        {
+            return false;
+        }
+    }
+
     /// <summary>Waits for a save, then for the debounce quiet time. False when stopped.</summary>
     public bool WaitForChanges(TimeSpan debounce, CancellationToken cancellationToken)
     {

@@ -45,6 +45,7 @@ internal sealed class WatchSession(WatchOptions options, TextWriter output)
         Say($"reading the compiler arguments of {project} ({options.Configuration}) from MSBuild; compiling " +
             $"with {SdkCompiler.Directory}");
         IReadOnlyList<string> arguments = CompilerArguments.Read(project, options.Configuration, TimeSpan.FromMinutes(2));
+        TimeSpan msbuild = clock.Elapsed;
         var compiler = new ProjectCompiler(arguments, projectDirectory);
         SourceUpdate first = compiler.Read();
         compiler.Commit(first);
@@ -56,7 +57,8 @@ internal sealed class WatchSession(WatchOptions options, TextWriter output)
         EditSession session = EditSession.Start(compiler.Current, built, compiler.AssemblyName);
         _history = new UpdateHistory(first, session.Baseline);
         Say($"{compiler.AssemblyName}: {compiler.SourceFiles.Count} source files, {compiler.GeneratorCount} source " +
-            $"generators; updates against the build {session.ModuleVersionId} ({compiler.BuiltOutput})");
+            $"generators; updates against the build {session.ModuleVersionId} ({compiler.BuiltOutput}); " +
+            $"MSBuild {Ms(msbuild)}, sources read {Ms(clock.Elapsed - msbuild)}");
         CheckSources(built, compiler);
         if (options.WarmUp > 0)
         {
@@ -126,7 +128,7 @@ internal sealed class WatchSession(WatchOptions options, TextWriter output)
             // An editor that writes a file in several pieces is read half-way at its first
             // event: a save is compiled at once, and errors are printed only when no other save
             // follows within a moment (the next save is then read whole).
-            if (cancellationToken.WaitHandle.WaitOne(SettleTime) || newSave())
+            if (changes.SaveWithin(SettleTime, cancellationToken) || cancellationToken.IsCancellationRequested)
                 return;
             Say($"changed: {files}; does not compile ({Ms(clock.Elapsed)}), nothing dropped:");
             Lines(sources.Errors);
@@ -135,6 +137,9 @@ internal sealed class WatchSession(WatchOptions options, TextWriter output)
         EditPlan plan = EditAnalyzer.Analyze(compiler.Current, sources.Compilation, sources.Changed, cancellationToken);
         if (plan.Refusals.Count > 0)
         {
+            // Half a file read at its first event may also look like deleted members.
+            if (changes.SaveWithin(SettleTime, cancellationToken) || cancellationToken.IsCancellationRequested)
+                return;
             Say($"changed: {files}; the running game cannot take this save, nothing dropped (restart the game to take it):");
             Lines(plan.Refusals.Select(r => "  " + r));
             return;
