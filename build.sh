@@ -354,16 +354,16 @@ demo() {
   demo_reload
 }
 
-# Edit, save, and the running Release game runs the new body: a copy of the live demo (build/
+# Edit, save, and the running Release game runs the new code: a copy of the live demo (build/
 # demo-reload, two levels down so its project reference still resolves; samples/LiveDemo is never
-# edited) runs in --reload mode under the launcher while `alvorkit-intercept watch` rebuilds it
-# on every save. One line of Scoring.cs is edited (the rule the frames print): the frames must show
-# the new rule; then it is reverted: they must show the original again. Fails when either does not
-# show within 30 s.
+# edited) runs in --reload mode under the launcher while `alvorkit-intercept watch` compiles an
+# update of it on every save. Scoring.cs gets a new method, and the rule the frames print calls
+# it: the frames must show the new rule; then the file is put back: they must show the original
+# again. Fails when either does not show within 30 s.
 demo_reload() {
-  step "live demo, edit-save-run: --reload under the launcher, alvorkit-intercept watch, one line edited then reverted"
+  step "live demo, edit-save-run: --reload under the launcher, alvorkit-intercept watch, a method added then the file put back"
   local work=build/demo-reload launcher=tools/Launcher/bin/Release/net10.0/AlvorKit.Interception.Launcher.dll
-  local original="1 point per runner in the goal" edited="edited while running: 1 point per runner in the goal"
+  local original="1 point per runner in the goal" edited="1 POINT PER RUNNER IN THE GOAL!"
   rm -rf "$work" && mkdir -p "$work/drop"
   cp samples/LiveDemo/*.cs samples/LiveDemo/LiveDemo.csproj "$work/"
   dotnet build "$work/LiveDemo.csproj" -c Release -v quiet -nologo
@@ -387,7 +387,7 @@ demo_reload() {
   sed -n '1,4p' "$work/watch.log"
 
   cp "$work/Scoring.cs" "$work/Scoring.cs.orig"
-  sed -i "s/\"$original\"/\"$edited\"/" "$work/Scoring.cs"
+  sed -i "s|Rule() => \"$original\";|Rule() => Shout(\"$original\");\n\n    private static string Shout(string text) => text.ToUpperInvariant() + \"!\";|" "$work/Scoring.cs"
   printf -- '--- edited %s:\n' "$work/Scoring.cs"; diff "$work/Scoring.cs.orig" "$work/Scoring.cs" || true
   demo_reload_wait "$work/game.log" "rule: $edited" "a frame with the edited rule"
   local changed_at; changed_at=$(grep -n -m1 -F "rule: $edited" "$work/game.log" | cut -d: -f1)

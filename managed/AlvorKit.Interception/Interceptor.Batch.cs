@@ -159,8 +159,7 @@ public sealed partial class Interceptor
             cancellationToken.ThrowIfCancellationRequested();
             var descriptions = new MethodDescription[batch.Count];
             var described = new InterceptionStatus[batch.Count];
-            Parallel.For(0, batch.Count, new ParallelOptions { MaxDegreeOfParallelism = DescribeThreads },
-                i => described[i] = Native.Describe(batch[i].Target, out descriptions[i]!));
+            DescribeAll(batch.Count, i => batch[i].Target, descriptions, described);
             for (int i = 0; i < batch.Count; i++)
                 if (described[i] != InterceptionStatus.Ok)
                     refusals.Add(new BatchRefusal(i, batch[i].Target, null,
@@ -259,6 +258,22 @@ public sealed partial class Interceptor
 
     private static readonly int DescribeThreads = Math.Clamp(Environment.ProcessorCount, 2, 4);
 
+    // Each description is a round trip to the profiler's worker: for a large batch a few threads
+    // keep it busy instead of waiting on one at a time; a small one (a hot reload's save) is
+    // described in turn, without the thread pool's start-up.
+    private void DescribeAll(int count, Func<int, MethodBase> target, MethodDescription[] descriptions,
+                             InterceptionStatus[] described)
+    {
+        if (count < 2 * DescribeThreads)
+        {
+            for (int i = 0; i < count; i++)
+                described[i] = Native.Describe(target(i), out descriptions[i]!);
+            return;
+        }
+        Parallel.For(0, count, new ParallelOptions { MaxDegreeOfParallelism = DescribeThreads },
+            i => described[i] = Native.Describe(target(i), out descriptions[i]!));
+    }
+
     private async ValueTask<IReadOnlyList<Patch>> InstallManyCore(
         IEnumerable<(MethodBase Target, MethodInfo Replacement)> pairs, PatchOwner? owner, bool synchronous,
         CancellationToken cancellationToken)
@@ -297,12 +312,9 @@ public sealed partial class Interceptor
                     refusals.Add(new BatchRefusal(i, target, replacement, held));
             }
             ThrowIfRefused(refusals, batch.Count, null);
-            // Each description is a round trip to the profiler's worker: a few threads keep it
-            // busy instead of waiting on one at a time.
             var descriptions = new MethodDescription[batch.Count];
             var described = new InterceptionStatus[batch.Count];
-            Parallel.For(0, batch.Count, new ParallelOptions { MaxDegreeOfParallelism = DescribeThreads },
-                i => described[i] = Native.Describe(batch[i].Target, out descriptions[i]!));
+            DescribeAll(batch.Count, i => batch[i].Target, descriptions, described);
             for (int i = 0; i < batch.Count; i++)
                 if (described[i] != InterceptionStatus.Ok)
                     refusals.Add(new BatchRefusal(i, batch[i].Target, batch[i].Replacement,

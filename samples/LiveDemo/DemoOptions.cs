@@ -6,7 +6,7 @@ internal enum DemoMode
     /// <summary>The scripted dev console patches the running loop, then removes its patches.</summary>
     Scripted,
 
-    /// <summary>The loop runs and applies rebuilt assemblies dropped into a folder (hot reload from source).</summary>
+    /// <summary>The loop runs and applies the updates of its source dropped into a folder (hot reload from source).</summary>
     Reload,
 
     /// <summary>The loop alone: no profiler, no interceptor (what `dotnet watch` runs in Debug).</summary>
@@ -18,7 +18,7 @@ internal enum DemoMode
 /// <param name="Frames">How many frames; null: until stdin closes or Ctrl+C (the loop modes only).</param>
 /// <param name="TickMs">Milliseconds per frame.</param>
 /// <param name="Json">Scripted mode: a last line for machines.</param>
-/// <param name="DropFolder">Reload mode: the folder rebuilt assemblies are dropped into.</param>
+/// <param name="DropFolder">Reload mode: the folder updates are dropped into.</param>
 internal sealed record DemoOptions(DemoMode Mode, int? Frames, int TickMs, bool Json, string? DropFolder)
 {
     public const string Usage =

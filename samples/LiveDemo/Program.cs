@@ -9,7 +9,7 @@ using LiveDemo;
 // one line: the track, the score, the points Scoring.PointsFor gave, which movement and scoring
 // rules the frame showed and the rule's name (Scoring.Rule).
 // Default: a scripted dev console patches the game and removes its patches (ScriptedDemo.cs).
-// --reload: the game applies every rebuild of itself that `alvorkit-intercept watch` drops into
+// --reload: the game applies every update of its source that `alvorkit-intercept watch` drops into
 // the folder (edit Scoring.cs, save, and the frames change) until --frames, stdin's end or Ctrl+C.
 // --loop-only: the same loop with no profiler and no interceptor, for `dotnet watch` (Debug).
 // The first two need the AlvorKit profiler with ALVORKIT_INTERCEPTION_MODULES=LiveDemo (see README.md).
@@ -70,9 +70,9 @@ using (interceptor)
 
     string drop = Path.GetFullPath(options.DropFolder!);
     Print($"LiveDemo (reload, pid {Environment.ProcessId}): {new World().Entities.Length} runners, a {World.Width}-cell " +
-          $"track; {1000.0 / options.TickMs:0.#} frames/s; {profiler}; applying rebuilds dropped into {drop}");
-    // Each rebuild is compared with the running assembly and its changed bodies applied as one
-    // batch, on a thread-pool thread: the loop never waits for it.
+          $"track; {1000.0 / options.TickMs:0.#} frames/s; {profiler}; applying updates dropped into {drop}");
+    // Each update (the compiler's delta of a save) is applied as one batch, on a thread-pool
+    // thread: the loop never waits for it.
     using IDisposable watch = interceptor.Reload.WatchFolder(drop, result =>
     {
         foreach (string line in result.Summary.Split('\n'))

@@ -148,7 +148,7 @@ internal sealed partial class AlvorKitSide(DemoCopy copy, string drop, string la
         _dropWatcher?.Dispose();
     }
 
-    // "watch: changed: Scoring.cs; update 3 compiled in 41 ms (1 method bodies, 1 edits)".
+    // "watch: changed: Scoring.cs; update 3 compiled in 41 ms (1 method body, 1 edit)".
     [GeneratedRegex(@"^watch: changed: .*; update \d+ compiled in (\d+(?:\.\d+)?) ms")]
     private static partial Regex BuiltIn();
 

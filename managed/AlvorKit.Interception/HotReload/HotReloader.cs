@@ -148,7 +148,11 @@ public sealed class HotReloader
 
             // Every body passes the profiler's validation before the batch is submitted.
             var refusals = new List<ReloadRefusal>();
-            foreach (PreparedBody body in prepared.Bodies)
+            if (prepared.Bodies.Count > (int)Native.AlvkConstants.MaxBatchRequests)
+                refusals.Add(new ReloadRefusal(ReloadRefusalReason.TooLarge, name,
+                    $"{ReloadRefusalReason.TooLarge}: {name} — the update changes {prepared.Bodies.Count} methods; one batch " +
+                    $"applies at most {Native.AlvkConstants.MaxBatchRequests}"));
+            foreach (PreparedBody body in refusals.Count == 0 ? prepared.Bodies : [])
             {
                 if (_interceptor.ValidateLowered(body.Target, body.Lowered, Owner) is not { } failure)
                     continue;

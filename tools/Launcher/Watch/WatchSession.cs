@@ -120,25 +120,25 @@ internal sealed class WatchSession(WatchOptions options, TextWriter output)
         SourceUpdate sources = compiler.Read(changes.TakeChanged(), null, cancellationToken);
         if (sources.Changed.Count == 0 && sources.Succeeded)
             return; // saved without a change
+        if (changes.Pending)
+            return; // saved again meanwhile (or a file read half-written): the next turn reads it
         string files = string.Join(", ", sources.ChangedFiles.Select(f => Path.GetRelativePath(compiler.ProjectDirectory, f)));
         if (files.Length == 0)
             files = "nothing";
         if (!sources.Succeeded)
         {
-            // An editor that writes a file in several pieces is read half-way at its first
-            // event: a save is compiled at once, and errors are printed only when no other save
-            // follows within a moment (the next save is then read whole).
-            if (changes.SaveWithin(SettleTime, cancellationToken) || cancellationToken.IsCancellationRequested)
+            if (!Settled(changes, cancellationToken))
                 return;
             Say($"changed: {files}; does not compile ({Ms(clock.Elapsed)}), nothing dropped:");
             Lines(sources.Errors);
             return;
         }
         EditPlan plan = EditAnalyzer.Analyze(compiler.Current, sources.Compilation, sources.Changed, cancellationToken);
+        if (changes.Pending)
+            return;
         if (plan.Refusals.Count > 0)
         {
-            // Half a file read at its first event may also look like deleted members.
-            if (changes.SaveWithin(SettleTime, cancellationToken) || cancellationToken.IsCancellationRequested)
+            if (!Settled(changes, cancellationToken))
                 return;
             Say($"changed: {files}; the running game cannot take this save, nothing dropped (restart the game to take it):");
             Lines(plan.Refusals.Select(r => "  " + r));
@@ -149,6 +149,8 @@ internal sealed class WatchSession(WatchOptions options, TextWriter output)
             cancellationToken);
         if (elsewhere.Count > 0)
         {
+            if (!Settled(changes, cancellationToken))
+                return;
             Say($"changed: {files}; does not compile ({Ms(clock.Elapsed)}), nothing dropped:");
             Lines(elsewhere);
             return;
@@ -164,12 +166,14 @@ internal sealed class WatchSession(WatchOptions options, TextWriter output)
                                                                              cancellationToken);
         if (update is null)
         {
+            if (!Settled(changes, cancellationToken))
+                return;
             Say($"changed: {files}; does not compile ({Ms(clock.Elapsed)}), nothing dropped:");
             Lines(errors);
             return;
         }
         Say($"changed: {files}; update {session.Generation + 1} compiled in {Ms(clock.Elapsed)} " +
-            $"({update.Methods} method bodies, {plan.Edits.Count} edits)");
+            $"({Count(update.Methods, "method body", "method bodies")}, {Count(plan.Edits.Count, "edit", "edits")})");
         DateTime dropped = drop.Drop(compiler.AssemblyName, update.Delta);
         _history.Dropped(sources, update);
         Say($"dropped {compiler.AssemblyName}.hotreload; waiting for the game's result");
@@ -230,6 +234,13 @@ internal sealed class WatchSession(WatchOptions options, TextWriter output)
             Say(moved);
     }
 
+    // An editor that writes a file in pieces (truncated, then written) is read half-way at its
+    // first event, and half a file does not compile, or reads as deleted members: a save is
+    // compiled at once, and what is wrong with it is printed only when no other save follows
+    // within a moment (the next save is then read whole). False: another save came.
+    private static bool Settled(SourceChanges changes, CancellationToken cancellationToken) =>
+        !changes.SaveWithin(SettleTime, cancellationToken) && !cancellationToken.IsCancellationRequested;
+
     // An answer that came after the watcher stopped waiting: the game may run that update now.
     private void CatchUp(ProjectCompiler compiler, EditSession session, DropFolder drop)
     {
@@ -287,6 +298,9 @@ internal sealed class WatchSession(WatchOptions options, TextWriter output)
         output.WriteLine(Prefix + message);
         output.Flush();
     }
+
+    private static string Count(int n, string one, string many) =>
+        string.Create(CultureInfo.InvariantCulture, $"{n} {(n == 1 ? one : many)}");
 
     private static string Ms(TimeSpan t) => string.Create(CultureInfo.InvariantCulture, $"{t.TotalMilliseconds:0} ms");
 }
