@@ -34,6 +34,17 @@ public sealed class AdditionTests
             public void Add(T item) => _items.Add(item);
             public int Count => _items.Count;
         }
+        public struct Cell
+        {
+            public int X;
+            public int Y;
+            public int Sum() => X + Y;
+        }
+        public static class Spawner
+        {
+            public static int Spawn() => new Player().Hp;
+            public static int Place() => new Cell().Sum();
+        }
         """;
 
     private static string Edit(params (string From, string To)[] edits) =>
@@ -177,6 +188,47 @@ public sealed class AdditionTests
         bagOfInt.GetMethod("Add")!.Invoke(bag, [5]);
         MethodInfo twice = mirror.MakeGenericType(typeof(int)).GetMethod("Twice")!;
         Assert.Equal(2, twice.Invoke(null, [bag]));
+        Edits.AssertValid(Assert.Single(reload.Bodies));
+    }
+
+    [Fact]
+    public void AConstructorAddedToAClassIsAFactoryThatRunsItsBodyWithTheInitializers()
+    {
+        using var edits = new Edits(Game);
+        PreparedReload reload = edits.Apply(Edit(
+            ("public int Hp => _hp;", "public int Hp => _hp;\n    public Player(int hp) { _hp += hp; }\n    public Player() { }"),
+            ("public static int Spawn() => new Player().Hp;", "public static int Spawn() => new Player(5).Hp;")));
+        Edits.CompileAll(reload);
+        Type mirror = Edits.SideType(reload, "Demo.Player");
+        MethodInfo factory = mirror.GetMethod("<new>")!;
+        Assert.True(factory.IsStatic);
+        Assert.Equal(edits.Game.GetType("Demo.Player"), factory.ReturnType);
+        object player = factory.Invoke(null, [5])!;
+        // The field initializer (10) ran before the body (+5), as newobj would run them.
+        Assert.Equal(15, edits.Game.GetType("Demo.Player")!.GetProperty("Hp")!.GetValue(player));
+        PreparedBody spawn = Assert.Single(reload.Bodies, b => b.Member == "Demo.Spawner.Spawn()");
+        Assert.True(spawn.Difference!.Contains("new Demo.Player(int)", StringComparison.Ordinal), spawn.Difference);
+        // newobj of the added constructor became a call of its factory, named through the side assembly.
+        Assert.Equal("<new>", Edits.Name(spawn, Assert.Single(Edits.Relocations(spawn, RelocationKind.MemberRef))));
+        byte[] body = spawn.Lowered.Body;
+        Assert.Equal(2, body[0] & 3); // a tiny header, then ldc.i4.5 and the call
+        Assert.Equal([(byte)System.Reflection.Metadata.ILOpCode.Ldc_i4_5, (byte)System.Reflection.Metadata.ILOpCode.Call], body[1..3]);
+        Edits.AssertValid(spawn);
+    }
+
+    [Fact]
+    public void AConstructorAddedToAStructMakesTheValueAndRunsItsBody()
+    {
+        using var edits = new Edits(Game);
+        PreparedReload reload = edits.Apply(Edit(
+            ("public int Sum() => X + Y;", "public int Sum() => X + Y;\n    public Cell(int x) { X = x; Y = x * 2; }"),
+            ("public static int Place() => new Cell().Sum();", "public static int Place() => new Cell(4).Sum();")));
+        Edits.CompileAll(reload);
+        MethodInfo factory = Edits.SideType(reload, "Demo.Cell").GetMethod("<new>")!;
+        Type cell = edits.Game.GetType("Demo.Cell")!;
+        Assert.Equal(cell, factory.ReturnType);
+        object value = factory.Invoke(null, [4])!;
+        Assert.Equal(12, cell.GetMethod("Sum")!.Invoke(value, []));
         Edits.AssertValid(Assert.Single(reload.Bodies));
     }
 

@@ -25,6 +25,8 @@ public sealed class RudeEditTests
         public struct Point { public int X; public int Length() => X; }
         [StructLayout(LayoutKind.Sequential)] public class Packed { public int A; }
         public static class Use { public static int Twice() => Enemy.Base * 2; public static int Three() => 3; }
+        public class Box<T> { public T Value = default!; }
+        public enum Mood { Calm, Angry }
         """;
 
     private static EditPlan Plan(params (string From, string To)[] edits)
@@ -71,9 +73,23 @@ public sealed class RudeEditTests
         Refused(Plan(("public class Enemy : IScorer", "public class Enemy : Exception, IScorer")), "Enemy", "base type");
 
     [Fact]
-    public void AConstructorAddedToALivingTypeIsRefused() =>
-        Refused(Plan(("private int _hp = 5;", "private int _hp = 5;\n    public Enemy(int hp) { _hp = hp; }\n    public Enemy() { }")),
-                "Enemy.Enemy(int)", "constructor");
+    public void AMemberAddedToAnEnumThatLivesIsRefused() =>
+        Refused(Plan(("public enum Mood { Calm, Angry }", "public enum Mood { Calm, Angry, Bored }")), "Mood.Bored", "enum");
+
+    [Fact]
+    public void AConstructorAddedToAGenericTypeThatLivesIsRefused() =>
+        Refused(Plan(("public class Box<T> { public T Value = default!; }",
+                      "public class Box<T> { public T Value = default!; public Box(T v) { Value = v; } public Box() { } }")),
+                "Box<T>.Box(T)", "generic type");
+
+    [Fact]
+    public void AConstructorAddedToAClassThatLivesIsAnInsert()
+    {
+        EditPlan plan = Plan(("private int _hp = 5;", "private int _hp = 5;\n    public Enemy(int hp) { _hp = hp; }\n    public Enemy() { }"));
+        Assert.Empty(plan.Refusals);
+        Assert.Contains(plan.Edits, e => e.Kind == Microsoft.CodeAnalysis.Emit.SemanticEditKind.Insert &&
+                                         e.NewSymbol is Microsoft.CodeAnalysis.IMethodSymbol { MethodKind: Microsoft.CodeAnalysis.MethodKind.Constructor });
+    }
 
     [Fact]
     public void AnAccessibilityChangeIsRefused() =>

@@ -234,6 +234,12 @@ internal static class BodyRewriter
         {
             case OperandType.InlineMethod:
             {
+                // A constructor a reload added to a type that lived: its factory makes the object.
+                if (opcode == ILOpCode.Newobj && target.Factory(handle) is { } factory)
+                {
+                    replacement = ILOpCode.Call;
+                    return factory;
+                }
                 Operand method = target.Method(handle, out CallShape shape);
                 if (shape == CallShape.Static)
                 {

@@ -93,8 +93,9 @@ internal enum PlacementKind
 /// <param name="Instance">An Extension of an instance method.</param>
 /// <param name="Setter">Stored: the setter's token.</param>
 /// <param name="Address">Stored: the address accessor's token.</param>
+/// <param name="Factory">An Extension of a constructor: its factory's token (0 otherwise).</param>
 internal sealed record Placement(PlacementKind Kind, ReloadModule Home, int Token, TypeDefinitionHandle Declaring,
-                                 bool Instance = false, int Setter = 0, int Address = 0);
+                                 bool Instance = false, int Setter = 0, int Address = 0, int Factory = 0);
 
 /// <summary>
 /// Where every definition of the view lives: the baseline's in the loaded module (by their own

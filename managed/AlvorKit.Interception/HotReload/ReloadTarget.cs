@@ -214,6 +214,39 @@ internal abstract class ReloadTarget(ReloadContext context, ReloadModule module)
         }
     }
 
+    /// <summary>The factory of a constructor a reload added to a type that already lived (what a
+    /// <c>newobj</c> of it calls instead), or null for any other method.</summary>
+    public Operand? Factory(EntityHandle method)
+    {
+        if (method.Kind != HandleKind.MethodDefinition || Existing(method) is not null)
+            return null;
+        var definition = (MethodDefinitionHandle)method;
+        Placement placement = context.Placements.Of(definition);
+        if (placement.Factory == 0)
+            return null;
+        if (ReferenceEquals(placement.Home, Module))
+            return Operand.Direct(placement.Factory);
+        byte[] signature = FactorySignature(View.MethodDef(definition, Pending).Signature, placement.Declaring);
+        return MemberRef(MirrorIn(placement.Home, placement.Declaring), SideLayout.FactoryName, signature,
+                         $"MemberRef {context.Shapes.DisplayName(placement.Declaring)}.{SideLayout.FactoryName}");
+    }
+
+    /// <summary>A constructor's signature as its factory's: static, returning the object.</summary>
+    public byte[] FactorySignature(BlobHandle constructor, TypeDefinitionHandle declaring)
+    {
+        byte[] translated = TranslateSignature(constructor); // HASTHIS, count, VOID, parameters
+        int countBytes = (translated[1] & 0x80) == 0 ? 1 : (translated[1] & 0xC0) == 0x80 ? 2 : 4;
+        int parameters = 1 + countBytes + 1;
+        if (translated[parameters - 1] != (byte)SignatureTypeCode.Void)
+            throw new BadImageFormatException("a constructor whose signature does not return void");
+        var writer = new BlobBuilder();
+        writer.WriteByte(0x00); // DEFAULT: static
+        writer.WriteBytes(translated, 1, countBytes);
+        WriteThis(writer, declaring);
+        writer.WriteBytes(translated, parameters, translated.Length - parameters);
+        return writer.ToArray();
+    }
+
     /// <summary>A FieldDef or MemberRef of the view, for <paramref name="opcode"/>; a field a
     /// delta added to a class that already lived is read and written through its accessors,
     /// and <paramref name="replacement"/> is then <c>call</c>.</summary>
@@ -277,8 +310,9 @@ internal abstract class ReloadTarget(ReloadContext context, ReloadModule module)
                 byte[] sig = placement.Instance
                     ? CarrierSignature(signature, placement.Declaring)
                     : TranslateSignature(signature);
-                return MemberRef(parentSpec ?? MirrorIn(placement.Home, placement.Declaring), name, sig,
-                                 $"MemberRef {context.Shapes.DisplayName(placement.Declaring)}.{name}");
+                string carrier = placement.Factory != 0 ? SideLayout.InitName : name;
+                return MemberRef(parentSpec ?? MirrorIn(placement.Home, placement.Declaring), carrier, sig,
+                                 $"MemberRef {context.Shapes.DisplayName(placement.Declaring)}.{carrier}");
             }
             default:
                 throw Untranslatable($"the method {name} placed as a {placement.Kind}");

@@ -263,6 +263,8 @@ internal sealed class SideAssemblyWriter
             }
             case SideMemberRole.Getter or SideMemberRole.Setter or SideMemberRole.Address:
                 return AddAccessor(type, method, parameter);
+            case SideMemberRole.Factory:
+                return AddFactory(type, method, parameter);
             case SideMemberRole.StorageConstructor:
             {
                 byte[] code = Code(il =>
@@ -311,6 +313,120 @@ internal sealed class SideAssemblyWriter
             default:
                 throw new InvalidOperationException($"a method of role {method.Role}");
         }
+    }
+
+    // <new>: a constructor added to a type that lived, as newobj would run it: the object made
+    // (a class's uninitialized, as the runtime allocates it; a struct's default value), the
+    // constructor's body (<init>, which runs the field initializers and the base constructor
+    // first, as the compiler wrote it) run on it, the object returned.
+    private int AddFactory(SideType mirror, SideMethod factory, int parameter)
+    {
+        MethodDefinition row = View.MethodDef(factory.View, Delta);
+        SideMethod body = mirror.Methods.Single(m => m.Role == SideMemberRole.Extension && m.View == factory.View);
+        _target.Member = Describe(mirror, factory.Name);
+        byte[] signature = _target.FactorySignature(row.Signature, mirror.View);
+        int count = ParameterCount(View.Blob(row.Signature, Delta));
+        int bodyToken = MetadataTokens.GetToken(MetadataTokens.MethodDefinitionHandle(body.Row));
+        Operand self = _target.Type(mirror.View);
+        int offset;
+        if (!Shapes.IsValueType(mirror.View))
+        {
+            Operand typeType = _target.CoreType("System", "Type");
+            Operand handleType = _target.CoreType("System", "RuntimeTypeHandle");
+            byte[] fromHandle = Blob(w =>
+            {
+                w.WriteByte(0x00);
+                w.WriteCompressedInteger(1);
+                w.WriteByte((byte)SignatureTypeKind.Class);
+                w.WriteCompressedInteger(_target.CodedClass(typeType));
+                w.WriteByte((byte)SignatureTypeKind.ValueType);
+                w.WriteCompressedInteger(_target.CodedClass(handleType));
+            });
+            byte[] uninitialized = Blob(w =>
+            {
+                w.WriteByte(0x00);
+                w.WriteCompressedInteger(1);
+                w.WriteByte((byte)SignatureTypeCode.Object);
+                w.WriteByte((byte)SignatureTypeKind.Class);
+                w.WriteCompressedInteger(_target.CodedClass(typeType));
+            });
+            byte[] code = Code(il =>
+            {
+                Call(il, ILOpCode.Ldtoken, self);
+                Call(il, ILOpCode.Call, _target.Reference(typeType, "GetTypeFromHandle", fromHandle));
+                Call(il, ILOpCode.Call, _target.Reference(_target.CoreType("System.Runtime.CompilerServices", "RuntimeHelpers"),
+                                                          "GetUninitializedObject", uninitialized));
+                il.WriteByte((byte)ILOpCode.Dup);
+                LoadArguments(il, count);
+                il.WriteByte((byte)ILOpCode.Call);
+                il.WriteInt32(bodyToken);
+                il.WriteByte((byte)ILOpCode.Ret);
+            });
+            offset = FatBody(count + 2, code);
+        }
+        else
+        {
+            byte[] locals = Blob(w =>
+            {
+                w.WriteByte((byte)SignatureKind.LocalVariables);
+                w.WriteCompressedInteger(1);
+                _target.WriteThis(w, mirror.View);
+            });
+            int localsToken = MetadataTokens.GetToken(_metadata.AddStandaloneSignature(_metadata.GetOrAddBlob(locals)));
+            byte[] code = Code(il =>
+            {
+                il.WriteByte((byte)ILOpCode.Ldloca_s);
+                il.WriteByte(0);
+                il.WriteUInt16(0x15FE); // initobj (FE 15)
+                il.WriteInt32(self.Token);
+                il.WriteByte((byte)ILOpCode.Ldloca_s);
+                il.WriteByte(0);
+                LoadArguments(il, count);
+                il.WriteByte((byte)ILOpCode.Call);
+                il.WriteInt32(bodyToken);
+                il.WriteByte((byte)ILOpCode.Ldloc_0);
+                il.WriteByte((byte)ILOpCode.Ret);
+            });
+            offset = FatBody(count + 1, code, localsToken);
+        }
+        _metadata.AddMethodDefinition(MethodAttributes.Public | MethodAttributes.Static | MethodAttributes.HideBySig,
+            MethodImplAttributes.IL, _metadata.GetOrAddString(factory.Name), _metadata.GetOrAddBlob(signature), offset,
+            MetadataTokens.ParameterHandle(parameter));
+        return parameter;
+    }
+
+    private static int ParameterCount(BlobReader signature)
+    {
+        _ = signature.ReadSignatureHeader();
+        return signature.ReadCompressedInteger();
+    }
+
+    private static void LoadArguments(BlobBuilder il, int count)
+    {
+        for (int i = 0; i < count; i++)
+        {
+            if (i < 4)
+            {
+                il.WriteByte((byte)((int)ILOpCode.Ldarg_0 + i));
+            }
+            else if (i < 256)
+            {
+                il.WriteByte((byte)ILOpCode.Ldarg_s);
+                il.WriteByte((byte)i);
+            }
+            else
+            {
+                il.WriteUInt16(0x09FE); // ldarg (FE 09)
+                il.WriteUInt16((ushort)i);
+            }
+        }
+    }
+
+    private static byte[] Blob(Action<BlobBuilder> write)
+    {
+        var blob = new BlobBuilder();
+        write(blob);
+        return blob.ToArray();
     }
 
     // name<get, name<set, name<ref: the stored value of `this`, through the storage's table.
@@ -432,14 +548,14 @@ internal sealed class SideAssemblyWriter
         return code.ToArray();
     }
 
-    private int FatBody(int maxStack, byte[] code)
+    private int FatBody(int maxStack, byte[] code, int locals = 0)
     {
         _il.Align(4);
         int offset = _il.Count;
-        _il.WriteUInt16(0x3003); // fat, header size 3 dwords
+        _il.WriteUInt16(locals == 0 ? (ushort)0x3003 : (ushort)0x3013); // fat, header size 3 dwords (, init locals)
         _il.WriteUInt16((ushort)maxStack);
         _il.WriteInt32(code.Length);
-        _il.WriteInt32(0);
+        _il.WriteInt32(locals);
         _il.WriteBytes(code);
         return offset;
     }

@@ -34,6 +34,10 @@ internal enum SideMemberRole
     StorageConstructor,
     StorageInitializer,
     AttributeConstructor,
+
+    /// <summary>A constructor added to a type that lived: the static method that makes the
+    /// object and runs the constructor's body (its Extension) on it.</summary>
+    Factory,
 }
 
 internal sealed class SideType(SideTypeKind kind, TypeDefinitionHandle view, string ns, string name)
@@ -102,7 +106,13 @@ internal sealed class SideMethod(SideMemberRole role, MethodDefinitionHandle vie
 /// abstract method added to a type that lived (its method table is laid out), a member added to
 /// an interface, an instance field added to a struct or to a class with a fixed layout, an
 /// explicit interface implementation added to a type that lived, P/Invoke and runtime-
-/// implemented methods, and (for now) a constructor added to a type that lived.
+/// implemented methods, and a constructor added to a generic type that lived.
+/// A constructor added to a (non-generic) type that lived is two methods of its mirror: its
+/// body as an Extension named <see cref="InitName"/> (the object as its explicit <c>this</c>),
+/// and a factory named <see cref="FactoryName"/> that makes the object (uninitialized, as
+/// <c>newobj</c> would allocate it; a struct's default value) and runs that body on it:
+/// <c>newobj</c> of the constructor becomes <c>call</c> of the factory, a chained
+/// <c>call</c> of it (<c>: this(...)</c>, <c>: base(...)</c>) a call of the body.
 /// </summary>
 internal sealed class SideLayout
 {
@@ -111,6 +121,12 @@ internal sealed class SideLayout
     private readonly Dictionary<int, SideType> _copies = [];
     private readonly Dictionary<int, SideType> _mirrors = [];
     private readonly List<SideType> _roots = [];
+
+    /// <summary>The name of an added constructor's body on the mirror (C# cannot write it).</summary>
+    public const string InitName = "<init>";
+
+    /// <summary>The name of an added constructor's factory on the mirror.</summary>
+    public const string FactoryName = "<new>";
 
     private SideLayout(ReloadContext context, ReloadModule side)
     {
@@ -242,7 +258,16 @@ internal sealed class SideLayout
             return;
         }
         if (name == ".ctor")
-            throw Rude(member, "a constructor added to a type that already lives (restart to take it)");
+        {
+            if (_context.Shapes.GenericParams(parent).Count > 0)
+                throw Rude(member, $"a constructor added to the generic type {_context.Shapes.DisplayName(parent)}, which " +
+                                   "already lives: not carried (restart to take it)");
+            var body = new SideMethod(SideMemberRole.Extension, method, InitName) { Instance = true };
+            Mirror(parent).Methods.Add(body);
+            Mirror(parent).Methods.Add(new SideMethod(SideMemberRole.Factory, method, FactoryName));
+            methods[MetadataTokens.GetToken(method)] = body;
+            return;
+        }
         if ((attributes & (MethodAttributes.Virtual | MethodAttributes.Abstract)) != 0)
             throw Rude(member, "a virtual or abstract method added to a type that already lives (its method table is laid out)");
         if ((attributes & MethodAttributes.PinvokeImpl) != 0 ||
@@ -360,8 +385,13 @@ internal sealed class SideLayout
             if (type.Kind != SideTypeKind.Mirror)
                 continue;
             foreach (SideMethod m in type.Methods.Where(m => m.Role == SideMemberRole.Extension))
+            {
+                SideMethod? factory = type.Methods.FirstOrDefault(f => f.Role == SideMemberRole.Factory && f.View == m.View);
                 placements.Place(m.View, new Placement(PlacementKind.Extension, _side, Token(TableIndex.MethodDef, m.Row),
-                                                       type.View, m.Instance), m.Name);
+                                                       type.View, m.Instance,
+                                                       Factory: factory is null ? 0 : Token(TableIndex.MethodDef, factory.Row)),
+                                 m.Name);
+            }
             foreach (SideField f in type.Fields)
                 placements.Place(f.View, new Placement(PlacementKind.MirrorStatic, _side, Token(TableIndex.Field, f.Row),
                                                        type.View), f.Name);

@@ -13,7 +13,8 @@ namespace AlvorKit.Proofs;
 /// static field, added classes, structs, records, enums and nested types, new lambdas and a
 /// closure that captures more, a local function, a new await, an iterator's new yield, changed
 /// array, collection-expression and UTF-8 data, added properties, events and operators, a new
-/// generic type and its instantiations, an inlined callee, an edit of a method an earlier step
+/// generic type and its instantiations, an inlined callee, constructors added to a class and a
+/// struct that lived, an edit of a method an earlier step
 /// added; two halves of one save seen together by a thread calling them all along; the game's
 /// own refusal of what it cannot carry, with nothing changed; RevertAll; the original source
 /// again; an update through a watched folder; a rehearsal that changes nothing; and updates refused as not a delta, for an
@@ -37,7 +38,7 @@ public sealed class HotReloadCoreProofs
     [
         "constant", "literal", "added static method", "added instance method", "added instance field", "added static field",
         "added types", "new lambdas", "closure capturing more", "local function", "new await", "iterator", "data",
-        "properties events operators", "generic type", "inlined callee", "edit of an added method",
+        "properties events operators", "generic type", "inlined callee", "added constructors", "edit of an added method",
         "two halves in one save", "original source", "update through a watched folder",
     ]);
 

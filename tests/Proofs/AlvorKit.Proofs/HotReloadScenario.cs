@@ -24,7 +24,7 @@ internal sealed class HotReloadScenario : IDisposable
     public static readonly string[] Probes =
     [
         "Constant", "Literal", "Helper", "Instance", "Field", "StaticField", "Types", "Lambda", "Closure", "LocalFunction",
-        "Async", "Iterator", "Data", "Members", "Generic", "Inlined", "Pair",
+        "Async", "Iterator", "Data", "Members", "Generic", "Inlined", "Pair", "Ctor",
     ];
 
     private const string Version0 = """
@@ -40,6 +40,12 @@ internal sealed class HotReloadScenario : IDisposable
             private int _hp = 10;
             public int Hp => _hp;
             public int Hit(int damage) => damage;
+        }
+
+        public struct Spot
+        {
+            public int X;
+            public int Twice() => X * 2;
         }
 
         public static class Probes
@@ -69,6 +75,7 @@ internal sealed class HotReloadScenario : IDisposable
             public static string Pair() => Left() + "/" + Right();
             public static int Left() => 1;
             public static int Right() => 1;
+            public static string Ctor() => "ctor " + new Unit().Hp + " " + new Spot().Twice();
         }
         """;
 
@@ -81,6 +88,7 @@ internal sealed class HotReloadScenario : IDisposable
     [
         "speed 7", "hello", "helper none", "instance 3", "field none", "static none", "types none", "lambda 2", "closure 6",
         "local none", "async 1", "iterator 1,2", "data 1,2,3 15 2", "members none", "generic none", "inlined 1000", "1/1",
+        "ctor 10 0",
     ];
 
     /// <summary>The edits, in order: each its source changes (from, to), and the probes whose
@@ -140,6 +148,10 @@ internal sealed class HotReloadScenario : IDisposable
              "public static string Generic() => $\"generic {new Box<string>(\"s\").Value} {new Box<int>(3).Value} {new List<Box<int>> { new(4) }.Count}\";")],
             [("Generic", "generic s 3 1")]),
         ("inlined callee", [("private static int Tiny() => 1;", "private static int Tiny() => 2;")], [("Inlined", "inlined 2000")]),
+        ("added constructors", [("public int Hp => _hp;", "public int Hp => _hp;\n    public Unit(int bonus) { _hp += bonus; }\n    public Unit() { }"),
+            ("public int Twice() => X * 2;", "public int Twice() => X * 2;\n    public Spot(int x) { X = x; }"),
+            ("\"ctor \" + new Unit().Hp + \" \" + new Spot().Twice()", "\"ctor \" + new Unit(5).Hp + \" \" + new Spot(4).Twice()")],
+            [("Ctor", "ctor 15 8")]),
         ("edit of an added method", [("x * 3;", "x * 4;")], [("Helper", "helper 20")]),
         ("two halves in one save", [("public static int Left() => 1;", "public static int Left() => 2;"),
             ("public static int Right() => 1;", "public static int Right() => 2;")], [("Pair", "2/2")]),

@@ -282,8 +282,11 @@ internal static class EditAnalyzer
                            "a static constructor added to a type that was initialized already never runs in this process; it " +
                            "takes effect at the next start");
                     return;
+                case MethodKind.Constructor when method.ContainingType.IsGenericType:
+                    Refuse(now, "a constructor added to a generic type that lives: not carried (restart to take it)");
+                    return;
                 case MethodKind.Constructor:
-                    Refuse(now, "a constructor added to a type that lives (restart to take it)");
+                    InsertMember(method, now);
                     return;
                 case MethodKind.Destructor:
                     Refuse(now, "a finalizer added to a type that lives: it overrides Finalize (restart to take it)");
@@ -304,6 +307,12 @@ internal static class EditAnalyzer
 
         private void InsertedField(IFieldSymbol field, Declared now)
         {
+            if (field.ContainingType.TypeKind == TypeKind.Enum && Existed(field.ContainingType))
+            {
+                Refuse(now, $"a member added to the enum {field.ContainingType.ToDisplayString()}, which lives: its names and " +
+                            "values are the running type's (restart to take it)");
+                return;
+            }
             if (field.IsConst)
             {
                 InsertMember(field, now);
