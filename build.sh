@@ -449,12 +449,16 @@ bench() {
   dotnet build tools/AllocationBenchmark/AllocationBenchmark.csproj -c Release -v quiet -nologo
   dotnet tools/AllocationBenchmark/bin/Release/net10.0/AllocationBenchmark.dll \
     "$ALVK_NATIVE_LIBRARY" "${RUNS:-7}" "${OBJECTS:-20000000}"
-  step "hot reload: save -> first frame running the new body, ours (Release) beside dotnet watch (Debug)"
+  step "hot reload: save -> first frame running the new body, ours (Release) beside dotnet watch (Debug), two projects"
   dotnet build tools/Launcher/AlvorKit.Interception.Launcher.csproj -c Release -v quiet -nologo
   dotnet build tools/ReloadBenchmark/ReloadBenchmark.csproj -c Release -v quiet -nologo
-  dotnet tools/ReloadBenchmark/bin/Release/net10.0/ReloadBenchmark.dll --demo samples/LiveDemo \
-    --profiler "$ALVK_NATIVE_LIBRARY" --launcher tools/Launcher/bin/Release/net10.0/AlvorKit.Interception.Launcher.dll \
-    --edits "${EDITS:-20}" --out build/reload-bench
+  # Twice: the live demo, then the live demo with a generated 32,000-line colony beside it.
+  local project
+  for project in demo large; do
+    dotnet tools/ReloadBenchmark/bin/Release/net10.0/ReloadBenchmark.dll --demo samples/LiveDemo --project "$project" \
+      --profiler "$ALVK_NATIVE_LIBRARY" --launcher tools/Launcher/bin/Release/net10.0/AlvorKit.Interception.Launcher.dll \
+      --edits "${EDITS:-20}" --out "build/reload-bench-$project"
+  done
 }
 
 target=${1:-test}

@@ -25,13 +25,7 @@ namespace AlvorKit.HotReload.Tests;
 /// </summary>
 internal sealed class Edits : IDisposable
 {
-    private static readonly ImmutableArray<MetadataReference> References =
-        ((string)AppContext.GetData("TRUSTED_PLATFORM_ASSEMBLIES")!)
-        .Split(Path.PathSeparator, StringSplitOptions.RemoveEmptyEntries)
-        .Where(p => Path.GetFileName(p).StartsWith("System.", StringComparison.Ordinal) ||
-                    Path.GetFileName(p) is "netstandard.dll" or "mscorlib.dll")
-        .Select(p => (MetadataReference)MetadataReference.CreateFromFile(p))
-        .ToImmutableArray();
+    private static readonly ImmutableArray<MetadataReference> References = AlvorKit.Tests.FrameworkReferences.All;
 
     private readonly AssemblyLoadContext _context = new("hot reload test", isCollectible: true);
     private readonly EditSession _session;

@@ -157,13 +157,7 @@ internal sealed class HotReloadScenario : IDisposable
             ("public static int Right() => 1;", "public static int Right() => 2;")], [("Pair", "2/2")]),
     ];
 
-    private static readonly ImmutableArray<MetadataReference> References =
-        ((string)AppContext.GetData("TRUSTED_PLATFORM_ASSEMBLIES")!)
-        .Split(Path.PathSeparator, StringSplitOptions.RemoveEmptyEntries)
-        .Where(p => Path.GetFileName(p).StartsWith("System.", StringComparison.Ordinal) ||
-                    Path.GetFileName(p) is "netstandard.dll" or "mscorlib.dll")
-        .Select(p => (MetadataReference)MetadataReference.CreateFromFile(p))
-        .ToImmutableArray();
+    private static readonly ImmutableArray<MetadataReference> References = AlvorKit.Tests.FrameworkReferences.All;
 
     private readonly DirectoryInfo _folder = Directory.CreateTempSubdirectory("alvk-hotreload-core-");
 

@@ -133,7 +133,9 @@ internal sealed class WatchSession(WatchOptions options, TextWriter output)
             Lines(sources.Errors);
             return;
         }
+        TimeSpan read = clock.Elapsed;
         EditPlan plan = EditAnalyzer.Analyze(compiler.Current, sources.Compilation, sources.Changed, cancellationToken);
+        TimeSpan analyzed = clock.Elapsed;
         if (changes.Pending)
             return;
         if (plan.Refusals.Count > 0)
@@ -173,7 +175,8 @@ internal sealed class WatchSession(WatchOptions options, TextWriter output)
             return;
         }
         Say($"changed: {files}; update {session.Generation + 1} compiled in {Ms(clock.Elapsed)} " +
-            $"({Count(update.Methods, "method body", "method bodies")}, {Count(plan.Edits.Count, "edit", "edits")})");
+            $"({Count(update.Methods, "method body", "method bodies")}, {Count(plan.Edits.Count, "edit", "edits")}; " +
+            $"read and checked {Ms(read)}, analyzed {Ms(analyzed - read)}, emitted {Ms(clock.Elapsed - analyzed)})");
         DateTime dropped = drop.Drop(compiler.AssemblyName, update.Delta);
         _history.Dropped(sources, update);
         Say($"dropped {compiler.AssemblyName}.hotreload; waiting for the game's result");
