@@ -201,6 +201,12 @@ internal sealed class ProjectCompiler
         return errors;
     }
 
+    /// <summary>Keeps the generator driver of <paramref name="update"/> (the warm-up's, never
+    /// committed): its pipelines have run incrementally once, which the first run after the
+    /// initial one pays for. The driver caches what it computed from its inputs, and the next run
+    /// compares its inputs with the last ones, so its output stays that of the sources it is given.</summary>
+    public void AdoptGenerators(SourceUpdate update) => _driver = update.Driver;
+
     /// <summary>The state the game now runs.</summary>
     public void Commit(SourceUpdate update)
     {

@@ -24,11 +24,12 @@ internal static class WarmUp
         if (target is not { } t)
             return null;
         EmittedUpdate? last = null;
+        SourceUpdate? read = null;
         SourceText original = t.Tree.GetText(cancellationToken);
         for (int i = 0; i < times && !cancellationToken.IsCancellationRequested; i++)
         {
             SourceText edited = original.WithChanges(new TextChange(new TextSpan(original.Length, 0), $"\n// warm-up {i}\n"));
-            SourceUpdate update = compiler.Read(null, (t.Path, edited), cancellationToken);
+            SourceUpdate update = read = compiler.Read(null, (t.Path, edited), cancellationToken);
             _ = EditAnalyzer.Analyze(compiler.Current, update.Compilation, update.Changed, cancellationToken);
             SyntaxTree tree = update.Trees[t.Path];
             MethodDeclarationSyntax method = tree.GetRoot(cancellationToken).DescendantNodes()
@@ -42,6 +43,8 @@ internal static class WarmUp
             _ = emitted?.Delta.ToArray();
             last = emitted ?? last;
         }
+        if (read is not null)
+            compiler.AdoptGenerators(read);
         if (last?.Delta is not { } d)
             return null;
         return new ReloadDelta(d.AssemblyName, d.ModuleVersionId, d.Metadata, d.IL, d.Pdb, d.Notices, d.ChangedFiles)
