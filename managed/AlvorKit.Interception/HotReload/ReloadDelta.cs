@@ -95,7 +95,9 @@ public sealed class ReloadDelta
     /// <summary>A rehearsal: the game reads, lays out, translates and validates the update as it
     /// would apply it, then discards it and changes nothing (the outcome is
     /// <see cref="ReloadOutcome.NothingChanged"/>, the generation stays). A producer sends one at
-    /// its start, so that the code an update runs in the game is compiled before the first save.</summary>
+    /// its start, so that the code an update runs in the game is compiled before the first save;
+    /// it rehearses an update that adds nothing, since a side assembly an update needs is built and
+    /// loaded in a rehearsal too (and stays loaded, unreferenced).</summary>
     public bool IsRehearsal { get; init; }
 
     /// <summary>The update's generation id: its metadata delta's Module.EncId, the id the game

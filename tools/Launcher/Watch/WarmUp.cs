@@ -1,5 +1,6 @@
 using AlvorKit.Interception.HotReload;
 using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
 using Microsoft.CodeAnalysis.Emit;
 using Microsoft.CodeAnalysis.Text;
@@ -54,7 +55,10 @@ internal static class WarmUp
         };
     }
 
-    // The first source file with an ordinary method of a class that has a body.
+    // The first source file with an ordinary method of a class that has a body from which the
+    // compiler synthesizes nothing (no lambda, local function, await, yield or initialized
+    // data): in a Release baseline such members would be new ones, and the rehearsal would make
+    // the game load a side assembly for them.
     private static (string, SyntaxTree, MethodDeclarationSyntax)? Target(ProjectCompiler compiler, CancellationToken cancellationToken)
     {
         foreach (string path in compiler.SourceFiles)
@@ -63,10 +67,17 @@ internal static class WarmUp
                 continue;
             MethodDeclarationSyntax? method = tree.GetRoot(cancellationToken).DescendantNodes()
                 .OfType<MethodDeclarationSyntax>()
-                .FirstOrDefault(m => (m.Body is not null || m.ExpressionBody is not null) && m.Parent is ClassDeclarationSyntax);
+                .FirstOrDefault(m => (m.Body is not null || m.ExpressionBody is not null) && m.Parent is ClassDeclarationSyntax &&
+                                     !m.Modifiers.Any(SyntaxKind.AsyncKeyword) && !m.DescendantNodes().Any(Synthesizes));
             if (method is not null)
                 return (path, tree, method);
         }
         return null;
     }
+
+    private static bool Synthesizes(SyntaxNode node) =>
+        node is AnonymousFunctionExpressionSyntax or LocalFunctionStatementSyntax or AwaitExpressionSyntax or
+            YieldStatementSyntax or InitializerExpressionSyntax or CollectionExpressionSyntax or QueryExpressionSyntax or
+            StackAllocArrayCreationExpressionSyntax or AnonymousObjectCreationExpressionSyntax ||
+        node.IsKind(SyntaxKind.Utf8StringLiteralExpression);
 }
