@@ -8,8 +8,8 @@
  * names joined by ';' (or "*") and needs exactly that many bytes plus the NUL; parse
  * (format (list)) is the same list; allows() holds for every name in any case and for the
  * probe exactly when it matches a name, or is a name followed by ".alvk-reload-" and 1 to 9
- * digits that do not start with 0 (a hot reload side assembly); the flag is accepted exactly for "", "0" (off), "1",
- * "exact" (exact) and "sampled" (sampled). */
+ * digits that do not start with 0 (a hot reload side assembly); the flag is accepted exactly for
+ * "", "0" (off), "1", "exact" (exact) and "sampled" (sampled). */
 #include "fuzz_input.h"
 
 #include "runtime/config.h"
@@ -164,7 +164,8 @@ static void check_allows(const aip_allowlist *l, const char *probe)
                                                 : c;
         }
         AIP_FUZZ_CHECK(aip_allowlist_allows(l, l->names[i]) && aip_allowlist_allows(l, flipped));
-        expected |= ref_same(l->names[i], n, probe, strlen(probe)) || ref_same(l->names[i], n, probe, base);
+        expected |=
+            ref_same(l->names[i], n, probe, strlen(probe)) || ref_same(l->names[i], n, probe, base);
     }
     AIP_FUZZ_CHECK(aip_allowlist_allows(l, probe) == expected);
     AIP_FUZZ_CHECK(!aip_allowlist_allows(l, NULL));
