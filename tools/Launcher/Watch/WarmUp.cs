@@ -55,6 +55,33 @@ internal static class WarmUp
         };
     }
 
+    /// <summary>Binds every source file of the committed compilation once, on a background
+    /// thread, after the watcher is ready: the compiler's binding of each kind of code is then
+    /// compiled by the JIT, and what it reads of the referenced assemblies loaded, before a save
+    /// binds the file it changed. The diagnostics are not used (the build compiled these sources).</summary>
+    public static void BindAllInBackground(ProjectCompiler compiler, CancellationToken cancellationToken)
+    {
+        Compilation compilation = compiler.Current;
+        SyntaxTree[] own = [.. compilation.SyntaxTrees.Where(t => compiler.IsSource(t.FilePath))];
+        var thread = new Thread(() =>
+        {
+            try
+            {
+                foreach (SyntaxTree tree in own)
+                {
+                    cancellationToken.ThrowIfCancellationRequested();
+                    _ = compilation.GetSemanticModel(tree).GetDiagnostics(cancellationToken: cancellationToken);
+                }
+            }
+            catch (OperationCanceledException)
+            {
+                // stopped
+            }
+        })
+        { IsBackground = true, Name = "watch warm-up", Priority = ThreadPriority.BelowNormal };
+        thread.Start();
+    }
+
     // The first source file with an ordinary method of a class that has a body from which the
     // compiler synthesizes nothing (no lambda, local function, await, yield or initialized
     // data): in a Release baseline such members would be new ones, and the rehearsal would make

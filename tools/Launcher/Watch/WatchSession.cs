@@ -91,6 +91,8 @@ internal sealed class WatchSession(WatchOptions options, TextWriter output)
         try
         {
             Say($"watching {projectDirectory} for saves; dropping into {drop.Path}; ready in {Ms(clock.Elapsed)}; Ctrl+C stops");
+            if (options.WarmUp > 0)
+                WarmUp.BindAllInBackground(compiler, stop.Token);
             while (changes.WaitForChanges(options.Debounce, stop.Token))
                 Update(compiler, session, drop, changes, again: true, stop.Token);
         }
