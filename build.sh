@@ -27,6 +27,7 @@ case "$RID" in
 esac
 RELEASE_DIR="$ROOT/build/native-release"
 ASAN_DIR="$ROOT/build/native-asan"
+HOST_DIR="$ROOT/build/native-host"
 export ALVK_NATIVE_LIBRARY="$RELEASE_DIR/native/interception-profiler/$LIBNAME"
 export ALVK_PROOF_HOST="$ROOT/tests/Proofs/AlvorKit.Proofs.Host/bin/Release/net10.0/AlvorKit.Proofs.Host.dll"
 
@@ -39,10 +40,10 @@ include_check() {
 }
 
 format_check() {
-  step "C formatting: the native sources and the fuzz harnesses as .clang-format lays them out"
+  step "C formatting: the native sources, the fuzz harnesses and the native host as .clang-format lays them out"
   local format
   format=$(command -v clang-format-14 || command -v clang-format)
-  find native/interception-profiler/src tests/fuzz -name '*.[ch]' -print0 |
+  find native/interception-profiler/src tests/fuzz tests/NativeHost -name '*.[ch]' -print0 |
     xargs -0 "$format" --dry-run --Werror
 }
 
@@ -84,6 +85,15 @@ build_native() {
   step "native unit tests (Debug, AddressSanitizer + UBSan)"
   cmake -S . -B "$ASAN_DIR" -DCMAKE_BUILD_TYPE=Debug -DALVK_SANITIZE=ON >/dev/null
   cmake --build "$ASAN_DIR" -j "$JOBS"
+}
+
+# The C program NativeHostProofs runs (tests/NativeHost): it starts .NET through hostfxr, as game
+# engines embed it, with nethost from the SDK's apphost pack. Release, without sanitizers: the
+# runtime it hosts handles its own signals.
+build_native_host() {
+  step "native host (tests/NativeHost, build/native-host): a C program that starts .NET through hostfxr"
+  cmake -S . -B "$HOST_DIR" -DCMAKE_BUILD_TYPE=Release -DALVK_BUILD_TESTS=OFF -DALVK_NATIVE_HOST=ON >/dev/null
+  cmake --build "$HOST_DIR" -j "$JOBS" --target alvk_native_host
 }
 
 test_tools() {
@@ -359,12 +369,20 @@ demo() {
 # edited) runs in --reload mode under the launcher while `alvorkit-intercept watch` compiles an
 # update of it on every save. Scoring.cs gets a new method, and the rule the frames print calls
 # it: the frames must show the new rule; then the file is put back: they must show the original
-# again. Fails when either does not show within 30 s.
+# again. Fails when either does not show within 30 s. ALVK_DEMO_WATCH_DELAY=<s> starts the watcher
+# that much later, the game running and logging meanwhile (a slow machine's start, rehearsed).
 demo_reload() {
   step "live demo, edit-save-run: --reload under the launcher, alvorkit-intercept watch, a method added then the file put back"
   local work=build/demo-reload launcher=tools/Launcher/bin/Release/net10.0/AlvorKit.Interception.Launcher.dll
   local original="1 point per runner in the goal" edited="1 POINT PER RUNNER IN THE GOAL!"
-  rm -rf "$work" && mkdir -p "$work/drop"
+  local delay=${ALVK_DEMO_WATCH_DELAY:-0}
+  case "$delay" in
+    '' | *[!0-9]*) echo "build.sh: ALVK_DEMO_WATCH_DELAY=$delay: give whole seconds" >&2; return 64 ;;
+  esac
+  # The game runs (40 frames/s) through the delay, the watcher's start (up to 90 s) and both
+  # edits (up to 30 s each), with time to spare; it is stopped once the demo has seen them.
+  local frames=$(((delay + 240) * 40))
+  rm -rf "$work" && mkdir -p "$work" && mkdir -m 700 "$work/drop"
   cp samples/LiveDemo/*.cs samples/LiveDemo/LiveDemo.csproj "$work/"
   dotnet build "$work/LiveDemo.csproj" -c Release -v quiet -nologo
   DEMO_GAME_PID="" DEMO_WATCH_PID=""
@@ -377,9 +395,13 @@ demo_reload() {
     DEMO_WATCH_PID="" DEMO_GAME_PID=""
   }
   dotnet "$launcher" run --profiler "$ALVK_NATIVE_LIBRARY" --modules LiveDemo -- \
-    dotnet "$work/bin/Release/net10.0/LiveDemo.dll" --reload "$work/drop" --frames 2400 --tick-ms 25 \
+    dotnet "$work/bin/Release/net10.0/LiveDemo.dll" --reload "$work/drop" --frames "$frames" --tick-ms 25 \
     </dev/null >"$work/game.log" 2>&1 &
   DEMO_GAME_PID=$!
+  if [ "$delay" -gt 0 ]; then
+    echo "live demo, edit-save-run: the game runs; the watcher starts in $delay s (ALVK_DEMO_WATCH_DELAY)"
+    sleep "$delay"
+  fi
   dotnet "$launcher" watch --project "$work/LiveDemo.csproj" --drop "$work/drop" >"$work/watch.log" 2>&1 &
   DEMO_WATCH_PID=$!
   DEMO_WAIT=90 demo_reload_wait "$work/watch.log" "watch: watching " "the watcher to start (MSBuild, then a first compile)"
@@ -400,21 +422,31 @@ demo_reload() {
   printf -- '--- the game (its reloads, and the frames around them):\n'
   grep -n -F -e "reload:" "$work/game.log" || true
   grep -F -m2 "rule: $edited" "$work/game.log"
-  tail -n +"$changed_at" "$work/game.log" | grep -F -m2 "rule: $original"
+  demo_reload_lines "$work/game.log" "rule: $original" "$changed_at" 2
   echo "live demo, edit-save-run: the frames changed with the edit and returned after the revert"
 }
 
 # demo_reload_wait FILE TEXT WHAT [AFTER_LINE]: waits up to $DEMO_WAIT s (30) for TEXT in FILE
-# (after line AFTER_LINE).
+# (after line AFTER_LINE). The file is searched by one process, with no pipe: under pipefail,
+# `tail | grep -q` fails once the file outgrows the pipe's buffer (grep stops at its match, and
+# tail, still writing, dies of SIGPIPE), and the wait could never succeed.
 demo_reload_wait() {
   local file=$1 text=$2 what=$3 after=${4:-0} seconds=${DEMO_WAIT:-30} i
   for i in $(seq 1 $((seconds * 10))); do
-    if tail -n +"$((after + 1))" "$file" 2>/dev/null | grep -q -F -- "$text"; then return 0; fi
+    if [ -n "$(demo_reload_lines "$file" "$text" "$after" 1)" ]; then return 0; fi
     sleep 0.1
   done
   echo "live demo, edit-save-run: FAILED: no $what within $seconds s ($file: '$text'). Last lines:" >&2
   tail -n 15 "$file" >&2
   return 1
+}
+
+# demo_reload_lines FILE TEXT AFTER_LINE COUNT: the first COUNT lines of FILE after line AFTER_LINE
+# that contain TEXT (as it is: no pattern), read to them and no further; nothing when FILE is missing.
+demo_reload_lines() {
+  [ -f "$1" ] || return 0
+  DEMO_TEXT=$2 awk -v after="$3" -v count="$4" \
+    'NR > after && index($0, ENVIRON["DEMO_TEXT"]) { print; if (++found == count) exit }' "$1"
 }
 
 profiled() { # runs "$@" under the profiler with patching allowed for module $MODULES
@@ -465,7 +497,7 @@ target=${1:-test}
 case "$target" in
   native) require demo; build_release ;;
   managed) build_managed ;;
-  test) require test; include_check; format_check; build_native; call_check; build_managed; test_tools; native_tests; tsan_tests; fuzz_bounded; artifact_checks; binding_tests; hotreload_tests; proofs; sanitized_proofs; platform_proofs; launcher_tests ;;
+  test) require test; include_check; format_check; build_native; call_check; build_managed; build_native_host; test_tools; native_tests; tsan_tests; fuzz_bounded; artifact_checks; binding_tests; hotreload_tests; proofs; sanitized_proofs; platform_proofs; launcher_tests ;;
   fuzz) tests/fuzz/run.sh long "${FUZZ_SECONDS:-600}" ;;
   tsan) tsan_tests ;;
   platform) platform_proofs ;;

@@ -61,7 +61,7 @@ extern "C" {
  * a library whose minor is greater or equal to its own.
  * ------------------------------------------------------------------------------------- */
 #define ALVK_ABI_VERSION_MAJOR 3
-#define ALVK_ABI_VERSION_MINOR 7
+#define ALVK_ABI_VERSION_MINOR 8
 #define ALVK_ABI_VERSION_PATCH 0
 
 #define ALVK_MAKE_VERSION(major, minor, patch) \
@@ -146,6 +146,8 @@ extern "C" {
       "the replacement or a type enclosing it is not public: the target's module cannot call it directly") \
     X(ALVK_E_REPLACEMENT_UNSUPPORTED, 324,                                                 \
       "the replacement is generic, of a generic type, or not a static method with IL: no direct call") \
+    X(ALVK_E_REPLACEMENT_IS_TARGET, 325,                                                   \
+      "the replacement is the target itself: every call of it would call itself") \
     X(ALVK_E_UNKNOWN_PATCH, 400, "no patch has that handle (never issued, or recycled)")   \
     X(ALVK_E_NOT_OWNER, 401, "the owner does not hold this patch")                         \
     X(ALVK_E_INVALID_OWNER, 402, "owner 0 is reserved; give a nonzero owner")              \
@@ -434,7 +436,7 @@ typedef struct alvk_install_request {
     /* ABI 3.4: the replacement as a method, for a direct call (see alvk_dispatch_path): the
      * loaded copy that defines it (alvk_module_identify) and its MethodDef token there. Both
      * 0: calli through `replacement` only. They must name the method whose entry point
-     * `replacement` is. */
+     * `replacement` is. ABI 3.8: naming the target itself is ALVK_E_REPLACEMENT_IS_TARGET. */
     uint64_t replacement_module_id;
     uint32_t replacement_token;
     uint32_t reserved2;         /* 0 */

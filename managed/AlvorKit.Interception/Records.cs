@@ -88,7 +88,14 @@ public sealed record PatchTelemetry
     /// <summary>ReJITError callbacks seen for the target.</summary>
     public int ReJITErrors { get; init; }
 
-    /// <summary>Other methods (callers that had inlined the target) re-JITted with its requests.</summary>
+    /// <summary>Inliners re-JITted so far: callers that had inlined the target (as the JIT
+    /// reported it), each counted once per request of the target (install, replace, remove) that
+    /// re-JITted it.</summary>
+    /// <remarks>Inliners recompile lazily, at their next call after the request, so this is 0 right
+    /// after <see cref="Interceptor.Install"/> returns and grows as they run; it stays 0 when no
+    /// caller had inlined the target (callers compiled after the install call it instead). An
+    /// inliner whose inlining the JIT did not report (ReadyToRun code) counts for the most
+    /// recently requested patch.</remarks>
     public int InlinersReJITted { get; init; }
 
     /// <summary>HRESULT of the latest RequestReJIT(WithInliners).</summary>
@@ -138,7 +145,7 @@ public sealed record PatchTelemetry
         text.Append(CultureInfo.InvariantCulture,
             $"{State}, {OwnerCount} owner(s), {CommandsCompleted} command(s) done; callbacks: " +
             $"{GetReJITParametersCallbacks} GetReJITParameters, {ReJITCompilationsStarted} started, " +
-            $"{ReJITCompilationsFinished} finished, {ReJITErrors} errors, {InlinersReJITted} inliners; " +
+            $"{ReJITCompilationsFinished} finished, {ReJITErrors} errors; {InlinersReJITted} inliners re-JITted so far; " +
             $"command {CommandElapsed.TotalMilliseconds:0.###} ms, compile {CompileElapsed.TotalMilliseconds:0.###} ms");
         foreach ((string name, int hr) in new[]
                  {

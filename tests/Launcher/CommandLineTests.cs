@@ -108,6 +108,52 @@ public class HelpAndUsageTests
         Assert.Contains($"see `alvorkit-intercept {verb} --help` for the options and an example", r.Stderr);
         Assert.False(File.Exists(marker), "the command ran after a usage error");
     }
+
+    // Every number option of every command, with words that are not numbers, numbers past int's
+    // range either way, negative numbers and numbers past the option's own range; and every
+    // option that takes a path or a name, given an empty one.
+    public static TheoryData<string[], string> BadValues()
+    {
+        var data = new TheoryData<string[], string>();
+        string[] watch = ["watch", "--project", "p.csproj", "--drop", "d"];
+        foreach ((string option, string give, int max) in new[]
+                 {
+                     ("--debounce", "give milliseconds from 0 to 60000", 60_000),
+                     ("--warm-up", "give a number of updates from 0 to 100", 100),
+                 })
+        {
+            foreach (string value in new[]
+                     {
+                         "abc", "1.5", "0x10", "1e3", "", "99999999999", "2147483648", "-99999999999", "-2147483649",
+                         "-1", (max + 1).ToString(System.Globalization.CultureInfo.InvariantCulture),
+                     })
+                data.Add([.. watch, option, value], $"{option}: {give} (got '{value}').");
+            data.Add([.. watch, $"{option}=abc"], $"{option}: {give} (got 'abc').");
+            data.Add([.. watch, option, "1", option, "2"], $"Option '{option}' expects a single argument but 2 were provided.");
+            data.Add([.. watch, option], $"Required argument missing for option: '{option}'.");
+        }
+        data.Add(["watch", "--project", "", "--drop", "d"], "--project: give the game's project file, not an empty value.");
+        data.Add(["watch", "--project", "p.csproj", "--drop", ""], "--drop: give the folder the game watches, not an empty value.");
+        data.Add([.. watch, "--configuration", ""], "--configuration: give a build configuration, not an empty value.");
+        data.Add(["run", "--modules", "A", "--profiler", "", "--", "true"],
+                 "--profiler: give the library's file or folder, not an empty value.");
+        data.Add(["env", "--modules", "A", "--profiler", ""], "--profiler: give the library's file or folder, not an empty value.");
+        return data;
+    }
+
+    [Theory]
+    [MemberData(nameof(BadValues))]
+    public void EveryBadValueOfEveryOptionIsAOneLineUsageError(string[] args, string message)
+    {
+        string marker = Path.Combine(Path.GetTempPath(), $"alvk-usage-{Guid.NewGuid():N}");
+        ProcessResult r = Processes.Launcher(args.Select(a => a == "true" ? "touch" : a).Concat(args.Contains("true") ? [marker] : []));
+        Assert.True(r.ExitCode == 64, r.ToString());
+        Assert.Empty(r.Stdout);
+        Assert.Equal(["alvorkit-intercept: " + message,
+                      $"alvorkit-intercept: see `alvorkit-intercept {args[0]} --help` for the options and an example."],
+                     r.Stderr.Split('\n', StringSplitOptions.RemoveEmptyEntries));
+        Assert.False(File.Exists(marker), "the command ran after a usage error");
+    }
 }
 
 /// <summary>How the parser reads a command line (in process: the options `run` and `env` get).</summary>

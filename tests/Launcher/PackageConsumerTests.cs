@@ -101,5 +101,17 @@ public class PackageConsumerTests(PackagesFixture packages)
         Assert.Equal(File.ReadAllBytes(Repo.NativeLibrary), File.ReadAllBytes(path));
         var variables = json["environment"]!.AsObject().ToDictionary(p => p.Key, p => (string)p.Value!);
         EnvCommandTests.AssertVariables(variables, "Game.Logic", allocations: null);
+
+        // run --reload from the package: its startup hook, and the AlvorKit assemblies the hook
+        // loads, lie beside the installed launcher.
+        string drop = Path.Combine(temp.Path, "drop");
+        ProcessResult reload = Processes.Run(command,
+            ["run", "--reload", drop, "--modules", "EnvProbe", "--", "dotnet", Repo.EnvProbe, "env"],
+            Processes.WithEmptyNuGetCache(), temp.Path);
+        Assert.True(reload.ExitCode == 0, reload.ToString());
+        Assert.Contains($"alvorkit-reload: watching {drop} for updates (patchable: EnvProbe)", reload.Stderr);
+        string hook = (string)reload.Report["environment"]!["DOTNET_STARTUP_HOOKS"]!;
+        Assert.StartsWith(Path.Combine(toolPath, ".store", "alvorkit.interception.launcher"), hook);
+        Assert.EndsWith("AlvorKit.Interception.StartupHook.dll", hook);
     }
 }

@@ -73,6 +73,10 @@ public class PackageLayoutTests(PackagesFixture packages)
         using ZipArchive zip = ZipFile.OpenRead(packages.Package("AlvorKit.Interception.Launcher"));
         var entries = Entries(zip);
         Assert.Contains("tools/net10.0/any/AlvorKit.Interception.Launcher.dll", entries);
+        // run --reload's startup hook, and the AlvorKit assemblies it loads into a game that has none.
+        foreach (string hookFile in new[] { "AlvorKit.Interception.StartupHook.dll", "AlvorKit.Interception.dll",
+                                            "AlvorKit.Interception.Native.dll", "AlvorKit.Interception.Allocations.dll" })
+            Assert.Contains($"tools/net10.0/any/{hookFile}", entries);
         Assert.Contains($"tools/net10.0/any/{LibraryEntry}", entries);
         Assert.Equal(Sha256(File.ReadAllBytes(Repo.NativeLibrary)), Sha256(zip.GetEntry($"tools/net10.0/any/{LibraryEntry}")!));
         AssertEveryRidAsChecked(zip, ToolPrefix);

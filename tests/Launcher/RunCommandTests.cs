@@ -73,6 +73,46 @@ public partial class RunCommandTests
     }
 
     [Fact]
+    public void AStartupHookInTheLaunchersEnvironmentRunsInTheGameAloneAndReloadAddsItsOwnAfterIt()
+    {
+        // EnvProbe's hook, as a user sets one for the game: it throws in any process but EnvProbe.
+        using var dir = new TempDir("startup-hooks");
+        string log = Path.Combine(dir.Path, "hook.log");
+        var env = new Dictionary<string, string?> { ["DOTNET_STARTUP_HOOKS"] = Repo.EnvProbe, ["ALVK_PROBE_HOOK_LOG"] = log };
+        ProcessResult r = Processes.Launcher(["run", "--modules", "EnvProbe", "--", "dotnet", Repo.EnvProbe, "env"], env);
+        Assert.True(r.ExitCode == 0, r.ToString());
+        Assert.Equal(["EnvProbe"], File.ReadAllLines(log)); // the game ran it; the launcher did not
+        Assert.Equal(Repo.EnvProbe, (string?)r.Report["environment"]!["DOTNET_STARTUP_HOOKS"]);
+
+        // --reload: the launcher's hook after the user's (the platform's separator between them), and
+        // a missing folder made private. The hook opens the interceptor in a game that has only the
+        // binding (its other AlvorKit assemblies come from beside the hook), and takes the folder's
+        // variable out of the game's environment, for processes the game starts.
+        File.Delete(log);
+        string drop = Path.Combine(dir.Path, "drop");
+        string hook = Path.Combine(Path.GetDirectoryName(Repo.Launcher)!, "AlvorKit.Interception.StartupHook.dll");
+        ProcessResult reload = Processes.Launcher(
+            ["run", "--reload", drop, "--modules", "EnvProbe", "--", "dotnet", Repo.EnvProbe, "env"], env);
+        Assert.True(reload.ExitCode == 0, reload.ToString());
+        Assert.Equal(["EnvProbe"], File.ReadAllLines(log));
+        JsonObject seen = reload.Report["environment"]!.AsObject();
+        Assert.Equal(Repo.EnvProbe + Path.PathSeparator + hook, (string?)seen["DOTNET_STARTUP_HOOKS"]);
+        Assert.False(seen.ContainsKey("ALVORKIT_INTERCEPTION_RELOAD_FOLDER"), seen.ToJsonString());
+        Assert.Contains($"alvorkit-reload: watching {drop} for updates (patchable: EnvProbe)", reload.Stderr);
+        if (!OperatingSystem.IsWindows())
+            Assert.Equal(UnixFileMode.UserRead | UnixFileMode.UserWrite | UnixFileMode.UserExecute, File.GetUnixFileMode(drop));
+    }
+
+    [Fact]
+    public void ReloadNeedsModules()
+    {
+        ProcessResult r = Processes.Launcher(["run", "--reload", "drop", "--allocations", "--", "dotnet", Repo.EnvProbe, "env"]);
+        Assert.Equal(64, r.ExitCode);
+        Assert.Contains("--reload needs --modules naming the game's assemblies", r.Stderr);
+        Assert.Empty(r.Stdout);
+    }
+
+    [Fact]
     public void TheCommandsExitCodeIsTheLaunchers()
     {
         ProcessResult r = Processes.Launcher(["run", "--quiet", "--modules", "EnvProbe", "--", "dotnet", Repo.EnvProbe, "exit", "7"]);

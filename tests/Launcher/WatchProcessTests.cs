@@ -77,4 +77,68 @@ public sealed class WatchProcessTests(SmallGame game) : IClassFixture<SmallGame>
         Assert.Equal(0, watch.ExitCode);
         Assert.Contains("watch: stopped", watch.Lines);
     }
+
+    // An editor (or a slow disk) that writes a file in place: truncated, then written in pieces
+    // with a pause between them. The watcher reads the file at its first event, half written: an
+    // empty file (a class removed) or half a class (does not compile). Neither may print an
+    // error, commit or drop anything: the one update is the whole file's.
+    [Theory]
+    [InlineData("two halves")]
+    [InlineData("empty, then whole")]
+    public void AFileWrittenInPlaceInPiecesIsCompiledOnceWhole(string pieces)
+    {
+        using var dir = new TempDir("watch-pieces");
+        string drop = dir.Sub("drop");
+        string dll = Path.Combine(drop, "Small.hotreload");
+        using var watch = StreamingProcess.Start("watch", "dotnet",
+            [Repo.Launcher, "watch", "--project", game.Project, "--drop", drop, "--warm-up", "2"],
+            Processes.WithEmptyNuGetCache(), game.Folder);
+        int mark = watch.WaitFor(0, l => l.StartsWith("watch: watching ", StringComparison.Ordinal), Wait, "watching").Index;
+
+        string original = File.ReadAllText(game.Other);
+        const string Literal = "written in place, in pieces";
+        byte[] whole = System.Text.Encoding.UTF8.GetBytes(
+            "// Other.cs, written in place\ninternal static class Other\n{\n    public static string Name() => \"" + Literal +
+            "\";\n}\n");
+        int first = pieces == "two halves" ? whole.Length / 2 : 0;
+        try
+        {
+            using (var file = new FileStream(game.Other, FileMode.Open, FileAccess.Write, FileShare.ReadWrite))
+            {
+                file.SetLength(0);
+                file.Write(whole, 0, first);
+                file.Flush(flushToDisk: true);
+                Thread.Sleep(300);
+                file.Write(whole, first, whole.Length - first);
+            }
+            int dropped = watch.WaitFor(mark, l => l == "watch: dropped Small.hotreload; waiting for the game's result", Wait,
+                                        "dropping the whole file's update").Index;
+            // Longer than the watcher waits for a file to settle: nothing else comes of the pieces.
+            Thread.Sleep(2000);
+            string[] after = [.. watch.Lines.Skip(mark + 1)];
+            string[] changed = [.. after.Where(l => l.StartsWith("watch: changed: ", StringComparison.Ordinal))];
+            Assert.True(changed.Length == 1 && changed[0].StartsWith("watch: changed: Other.cs; update 1 compiled in ",
+                                                                      StringComparison.Ordinal),
+                        $"one update of the whole file expected\n{watch.Tail(20)}");
+            Assert.DoesNotContain(after, l => l.Contains("error", StringComparison.OrdinalIgnoreCase) ||
+                                              l.Contains("does not compile", StringComparison.Ordinal) ||
+                                              l.Contains("cannot take", StringComparison.Ordinal) ||
+                                              l.Contains("note:", StringComparison.Ordinal));
+            Assert.Equal("watch: dropped Small.hotreload; waiting for the game's result", watch.Lines[dropped]);
+
+            // The update is the whole file's: its new string, nothing removed, only Other.cs.
+            ReloadDelta delta = ReloadDelta.Read(File.ReadAllBytes(dll));
+            Assert.False(delta.IsRehearsal);
+            Assert.Equal(["Other.cs"], delta.ChangedFiles.Select(Path.GetFileName));
+            Assert.Empty(delta.Notices);
+            byte[] literal = System.Text.Encoding.Unicode.GetBytes(Literal);
+            Assert.True(delta.Metadata.Span.IndexOf(literal) >= 0, "the update does not carry the whole file's string");
+        }
+        finally
+        {
+            File.WriteAllText(game.Other, original);
+        }
+        Assert.True(watch.Interrupt(TimeSpan.FromSeconds(30)), watch.Tail(20));
+        Assert.Equal(0, watch.ExitCode);
+    }
 }

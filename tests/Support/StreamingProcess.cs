@@ -153,13 +153,17 @@ public sealed class StreamingProcess : IDisposable
     }
 
     /// <summary>Sends SIGINT (a Ctrl+C) on Unix, and waits for the exit; false if it outlived <paramref name="timeout"/>.</summary>
-    public bool Interrupt(TimeSpan timeout)
+    public bool Interrupt(TimeSpan timeout) => Signal(Signals.Interrupt, timeout);
+
+    /// <summary>Sends <paramref name="signal"/> (<see cref="Signals"/>) on Unix, and waits for the
+    /// exit; false if it outlived <paramref name="timeout"/>.</summary>
+    public bool Signal(int signal, TimeSpan timeout)
     {
-        if (!_process.HasExited && !OperatingSystem.IsWindows() && Signals.Send(_process.Id, Signals.Interrupt) != 0)
+        if (!_process.HasExited && !OperatingSystem.IsWindows() && Signals.Send(_process.Id, signal) != 0)
         {
             int errno = Marshal.GetLastPInvokeError();
             if (!_process.HasExited)
-                throw new InvalidOperationException($"{_name}: kill({_process.Id}, SIGINT) failed: errno {errno}");
+                throw new InvalidOperationException($"{_name}: kill({_process.Id}, {signal}) failed: errno {errno}");
         }
         lock (_lines)
             _interruptedAt = _clock.Elapsed;
@@ -175,7 +179,7 @@ public sealed class StreamingProcess : IDisposable
 
     private TimeSpan? _interruptedAt;
 
-    /// <summary>When <see cref="Interrupt"/> sent its signal, on the clock <see cref="Tail"/> shows.</summary>
+    /// <summary>When <see cref="Signal"/> sent its signal, on the clock <see cref="Tail"/> shows.</summary>
     public TimeSpan? InterruptedAt
     {
         get

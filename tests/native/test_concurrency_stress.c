@@ -702,7 +702,7 @@ static void s_jit_main(void *arg)
             uint64_t rejit_id = ((uint64_t)(j->n + 1) << 40) | n;
             uint32_t index = 0;
             aip_rejit_record(&w->st, S_MODULE, token, AIP_EVENT_STARTED, 0);
-            aip_rejit_record_inliner(&w->st, S_MODULE, token + 0x1000, rejit_id);
+            aip_rejit_record_inliner(&w->st, S_MODULE, token + 0x1000, rejit_id, NULL);
             int rollback = aip_rejit_generation_started(&w->st, S_MODULE, token, rejit_id, &index);
             int fail = n % 13 == 0;
             int32_t hr = fail ? (int32_t)0x80004005 : 0;
@@ -1160,7 +1160,7 @@ static void r_callback_main(void *arg)
         if (aip_rejit_generation_compiled(&w->st, R_MODULE, R_TOKEN(i), hr, &index))
             atomic_fetch_add(&w->failures_reported, 1);
         aip_prepared_release(aip_rejit_acquire_for(&w->st, R_MODULE, R_TOKEN(i)));
-        aip_rejit_record_inliner(&w->st, R_MODULE, R_TOKEN(i) + 0x8000u, seed);
+        aip_rejit_record_inliner(&w->st, R_MODULE, R_TOKEN(i) + 0x8000u, seed, NULL);
         alvk_patch_handle h = atomic_load(&w->handles[i]);
         alvk_patch_telemetry t;
         if (h != 0) {

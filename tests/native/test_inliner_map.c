@@ -1,4 +1,5 @@
-/* The recorded inliners: deduplicated pairs, lookup by callee, bounded. */
+/* The recorded inliners: deduplicated pairs, lookup by callee and by caller (nested inlines
+ * too), bounded. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -70,12 +71,58 @@ static void an_unloaded_module_leaves_no_pairs(void **state)
     assert_int_equal(aip_inliner_map_callers(&map, small, out, 4), 0);
 }
 
+static void inlinees_follow_nested_inlines_and_the_count_is_raised_once(void **state)
+{
+    (void)state;
+    memset(&map, 0, sizeof map); /* init requires zeroed storage */
+    assert_int_equal(aip_inliner_map_init(&map), 0);
+    /* outer inlined middle and leaf; middle inlined small, which inlined tiny, which inlined
+     * deepest (a level too deep); other inlined small too. */
+    aip_method_key outer = {0x100, 0x06000001}, middle = {0x100, 0x06000002};
+    aip_method_key leaf = {0x100, 0x06000003}, small = {0x100, 0x06000004};
+    aip_method_key tiny = {0x100, 0x06000005}, deepest = {0x100, 0x06000006};
+    aip_method_key other = {0x200, 0x06000007};
+    aip_inliner_map_add(&map, middle, outer);
+    aip_inliner_map_add(&map, leaf, outer);
+    aip_inliner_map_add(&map, small, middle);
+    aip_inliner_map_add(&map, tiny, small);
+    aip_inliner_map_add(&map, deepest, tiny);
+    aip_inliner_map_add(&map, small, other);
+    aip_method_key out[8];
+    uint64_t counted = 99;
+    assert_int_equal(aip_inliner_map_inlinees(&map, outer, out, 8, &counted), 4);
+    assert_int_equal(counted, 0);
+    uint32_t seen = 0;
+    for (uint32_t i = 0; i < 4; ++i)
+        seen |= 1u << (out[i].token - 0x06000001);
+    assert_int_equal(seen, 0x1E); /* middle, leaf, small, tiny: not deepest, not outer */
+    assert_int_equal(aip_inliner_map_inlinees(&map, outer, out, 2, &counted), 2);
+    assert_int_equal(aip_inliner_map_inlinees(&map, small, out, 8, &counted), 2);
+    assert_int_equal(aip_inliner_map_inlinees(&map, deepest, out, 8, &counted), 0);
+    /* Raised from what was read: once; a second compilation that read the same loses. */
+    assert_int_equal(aip_inliner_map_raise_counted(&map, outer, 0, 5), 1);
+    assert_int_equal(aip_inliner_map_raise_counted(&map, outer, 0, 5), 0);
+    aip_inliner_map_inlinees(&map, outer, out, 8, &counted);
+    assert_int_equal(counted, 5);
+    aip_inliner_map_inlinees(&map, middle, out, 8, &counted);
+    assert_int_equal(counted, 0); /* each caller's own */
+    /* A pair the JIT reports later still shares the caller's count. */
+    aip_method_key late = {0x100, 0x06000008};
+    aip_inliner_map_add(&map, late, outer);
+    aip_inliner_map_inlinees(&map, outer, out, 8, &counted);
+    assert_int_equal(counted, 5);
+    assert_int_equal(aip_inliner_map_raise_counted(&map, outer, 5, 7), 1);
+    aip_inliner_map_inlinees(&map, outer, out, 8, &counted);
+    assert_int_equal(counted, 7);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(pairs_are_recorded_once_and_found_by_callee),
         cmocka_unit_test(a_full_map_counts_drops),
         cmocka_unit_test(an_unloaded_module_leaves_no_pairs),
+        cmocka_unit_test(inlinees_follow_nested_inlines_and_the_count_is_raised_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

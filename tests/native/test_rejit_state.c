@@ -192,13 +192,14 @@ static void snapshots_callbacks_and_unload(void **state)
     assert_int_equal(got->generation, 5);
     assert_int_equal(got->il_map_count, 0);
     aip_prepared_release(got);
-    /* A method without a patch keeps its IL; its compilations count as inliners of the
-     * latest request, once per ReJIT ID. */
+    /* A method without a patch keeps its IL; its compilations count as inliners, once per
+     * ReJIT ID: with nothing known of what they inlined, of the latest request
+     * (test_inliner_attribution.c: with what the JIT reported). */
     assert_null(aip_rejit_acquire_for(&st, MODULE, TOKEN + 1));
-    aip_rejit_record_inliner(&st, MODULE, TOKEN + 1, 41);
-    aip_rejit_record_inliner(&st, MODULE, TOKEN + 1, 41); /* tier-up of the same version */
-    aip_rejit_record_inliner(&st, MODULE, TOKEN + 2, 42);
-    aip_rejit_record_inliner(&st, MODULE, TOKEN, 43);     /* the target itself: not an inliner */
+    aip_rejit_record_inliner(&st, MODULE, TOKEN + 1, 41, NULL);
+    aip_rejit_record_inliner(&st, MODULE, TOKEN + 1, 41, NULL); /* tier-up of the same version */
+    aip_rejit_record_inliner(&st, MODULE, TOKEN + 2, 42, NULL);
+    aip_rejit_record_inliner(&st, MODULE, TOKEN, 43, NULL); /* the target itself: no inliner */
     aip_rejit_record(&st, MODULE, TOKEN, AIP_EVENT_STARTED, 0);
     aip_rejit_record(&st, MODULE, TOKEN, AIP_EVENT_FINISHED, 0);
     aip_rejit_record(&st, MODULE, TOKEN, AIP_EVENT_ERROR, (int32_t)0x80131506);

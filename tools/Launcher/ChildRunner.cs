@@ -81,7 +81,7 @@ internal static partial class ChildRunner
         }
     }
 
-    private static int NativeNumber(PosixSignal signal) => signal switch
+    internal static int NativeNumber(PosixSignal signal) => signal switch
     {
         PosixSignal.SIGINT => 2,
         PosixSignal.SIGQUIT => 3,
@@ -91,7 +91,7 @@ internal static partial class ChildRunner
 
     /// <summary>Whether this process is in the foreground process group of its controlling
     /// terminal, i.e. whether a Ctrl+C typed there reached the command too.</summary>
-    private static bool InTerminalForegroundGroup()
+    internal static bool InTerminalForegroundGroup()
     {
         int fd = Open("/dev/tty", 0 /* O_RDONLY */);
         if (fd < 0)
@@ -108,7 +108,7 @@ internal static partial class ChildRunner
     }
 
     [LibraryImport("libc", EntryPoint = "kill", SetLastError = true)]
-    private static partial int Kill(int pid, int signal);
+    internal static partial int Kill(int pid, int signal);
 
     [LibraryImport("libc", EntryPoint = "open", SetLastError = true, StringMarshalling = StringMarshalling.Utf8)]
     private static partial int Open(string path, int flags);

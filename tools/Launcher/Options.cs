@@ -1,5 +1,6 @@
 using System.CommandLine;
 using System.CommandLine.Help;
+using System.Globalization;
 using System.CommandLine.Invocation;
 using System.CommandLine.Parsing;
 using AlvorKit.Interception.Launcher.Watch;
@@ -22,7 +23,11 @@ internal sealed record Options(
     bool Quiet,
     string? ProfilerPath,
     EnvFormat Format,
-    IReadOnlyList<string> Command);
+    IReadOnlyList<string> Command)
+{
+    /// <summary>run --reload: the drop folder the game's startup hook watches; null: no reload.</summary>
+    public string? ReloadFolder { get; init; }
+}
 
 /// <summary>
 /// The command line (System.CommandLine): `run`, `env` and `watch`, their options, --help, --version.
@@ -76,6 +81,16 @@ internal sealed class LauncherCommandLine
         Description = "The native profiler library to load: a file, or a folder holding it. By default it is " +
                       "found next to the app, next to this tool, in the NuGet packages folder or in a " +
                       "repository build (docs/Packages.md).",
+        Validators = { NotEmpty("give the library's file or folder") },
+    };
+
+    private readonly Option<string> _reload = new("--reload")
+    {
+        HelpName = "folder",
+        Description = "Hot reload with no code in the game: the game applies every update dropped into this folder " +
+                      "(by `watch --drop <folder>`), through a startup hook the launcher adds to the game's " +
+                      "DOTNET_STARTUP_HOOKS (after any already there). A missing folder is created private (mode 0700).",
+        Validators = { NotEmpty("give the folder the game is to watch") },
     };
 
     private readonly Option<bool> _isolatedProof = new("--isolated-proof")
@@ -112,14 +127,27 @@ internal sealed class LauncherCommandLine
         HelpName = "csproj",
         Description = "The game's C# project whose sources to watch (the one that builds the assembly the game loaded).",
         Required = true,
+        Validators = { NotEmpty("give the game's project file") },
     };
 
     private readonly Option<string> _drop = new("--drop", "-d")
     {
         HelpName = "folder",
         Description = "The folder the game watches (interceptor.Reload.WatchFolder): each update goes there as " +
-                      "Name.hotreload, renamed into place; the game answers with Name.result.txt.",
-        Required = true,
+                      "Name.hotreload, renamed into place; the game answers with Name.result.txt. Required unless " +
+                      "a command follows `--`: then a private folder of watch's own by default.",
+        Validators = { NotEmpty("give the folder the game watches") },
+    };
+
+    // watch's game: after `--`, how to start it; a bare `--` starts `dotnet <the project's TargetPath>`.
+    private readonly Argument<string[]> _game = new("command")
+    {
+        HelpName = "command",
+        Description = "After `--`: how to start the game (`dotnet bin/Release/net10.0/Game.dll`); watch builds the " +
+                      "project, starts it under the profiler with reload on, and stops it with itself. A bare `--`: " +
+                      "`dotnet <the project's TargetPath>`.",
+        Arity = ArgumentArity.ZeroOrMore,
+        CaptureRemainingTokens = true,
     };
 
     private readonly Option<string> _configuration = new("--configuration", "-c")
@@ -127,14 +155,17 @@ internal sealed class LauncherCommandLine
         HelpName = "name",
         Description = "The build configuration whose compiler arguments to use: the game's (default Release).",
         DefaultValueFactory = _ => "Release",
+        Validators = { NotEmpty("give a build configuration") },
     };
 
     private readonly Option<int> _debounce = new("--debounce")
     {
         HelpName = "ms",
         Description = "Compile an update once no save came for this long (default 0: at the save; a save that " +
-                      "does not compile is printed only when no other save follows within 100 ms).",
+                      "does not compile, or that removes members, is taken only once its files have stayed as read " +
+                      "for 1 s: a file written in pieces is read whole).",
         DefaultValueFactory = _ => 0,
+        CustomParser = r => Number(r, "--debounce", 60_000, "give milliseconds from 0 to 60000"),
     };
 
     private readonly Option<int> _warmUp = new("--warm-up")
@@ -145,6 +176,7 @@ internal sealed class LauncherCommandLine
                       "prepares and applies nothing of, then bind every file once in the background, so the first " +
                       "real save is as fast as the next (default 3; 0: none of it).",
         DefaultValueFactory = _ => 3,
+        CustomParser = r => Number(r, "--warm-up", 100, "give a number of updates from 0 to 100"),
     };
 
     public LauncherCommandLine(Func<Options, int> execute, Func<WatchOptions, int>? watchAction = null)
@@ -155,7 +187,7 @@ internal sealed class LauncherCommandLine
                                      "profiler's variables, the same standard streams. Ctrl+C and SIGTERM reach the " +
                                      "command; the launcher exits with the command's exit code.")
         {
-            _modules, _allocations, _allocationsSampled, _allocationsExact, _profiler, _isolatedProof, _quiet, _command,
+            _modules, _allocations, _allocationsSampled, _allocationsExact, _profiler, _reload, _isolatedProof, _quiet, _command,
         };
         run.Validators.Add(r =>
         {
@@ -178,20 +210,20 @@ internal sealed class LauncherCommandLine
                                          "the build the game loaded (the C# compiler's own Edit and Continue delta, " +
                                          "in this process, with the project's own compiler arguments) and drop it " +
                                          "into the folder the running game watches; print what changed, the compile " +
-                                         "time and what the game applied or refused. Ctrl+C stops.")
+                                         "time and what the game applied or refused. With `-- [command]`, the whole " +
+                                         "loop in one command: it builds the project, starts the game under the " +
+                                         "profiler with reload on, and stops it with itself. Ctrl+C stops.")
         {
-            _project, _drop, _configuration, _debounce, _warmUp,
+            _project, _drop, _configuration, _debounce, _warmUp, _profiler, _game,
         };
-        watch.Validators.Add(r =>
+        // Without a game, --drop is required (MoreErrors); with one, an empty Drop asks for a private folder.
+        watch.SetAction(parse => (watchAction ?? WatchCommand.Start)(new WatchOptions(
+            parse.GetValue(_project)!, parse.GetValue(_drop) ?? "", parse.GetValue(_configuration) ?? "Release",
+            TimeSpan.FromMilliseconds(parse.GetValue(_debounce)), TimeSpan.FromSeconds(10), parse.GetValue(_warmUp))
         {
-            if (r.GetValue(_debounce) is < 0 or > 60_000)
-                r.AddError("--debounce: give milliseconds from 0 to 60000.");
-            if (r.GetValue(_warmUp) is < 0 or > 100)
-                r.AddError("--warm-up: give a number of updates from 0 to 100.");
-        });
-        watch.SetAction(parse => (watchAction ?? WatchSession.Start)(new WatchOptions(
-            parse.GetValue(_project)!, parse.GetValue(_drop)!, parse.GetValue(_configuration) ?? "Release",
-            TimeSpan.FromMilliseconds(parse.GetValue(_debounce)), TimeSpan.FromSeconds(10), parse.GetValue(_warmUp))));
+            Game = StartsGame(parse) ? parse.GetValue(_game) ?? [] : null,
+            ProfilerPath = parse.GetValue(_profiler),
+        }));
 
         Root = new RootCommand("Start a .NET game under the AlvorKit Interception Profiler, so that the game (or a " +
                                "dev console inside it) can hot-patch its own methods and capture its allocations.")
@@ -223,8 +255,9 @@ internal sealed class LauncherCommandLine
     /// <summary>Usage errors the parser cannot see: a switch written with a value
     /// (`--quiet=1`: the parser would take the value for the command's first word), a value of
     /// --allocations other than sampled or exact, or one not joined to it by '=' or ':', and
-    /// an unknown option where `run`'s command would start (`--modles A`: the parser would start
-    /// it as the command) unless `--` comes before it.</summary>
+    /// an unknown option where `run`'s command (or `watch`'s game) would start (`--modles A`: the
+    /// parser would start it as the command) unless `--` comes before it, and a `watch` with neither
+    /// --drop nor a game to start.</summary>
     public IEnumerable<string> MoreErrors(ParseResult parse, IReadOnlyList<string> args)
     {
         foreach (string error in AllocationErrors(parse, args))
@@ -239,14 +272,22 @@ internal sealed class LauncherCommandLine
             if (args.Contains($"{name}={value}") || args.Contains($"{name}:{value}"))
                 yield return $"{name} takes no value (got '{value}').";
         }
-        if (parse.CommandResult.Command.Name == "run" && parse.GetValue(_command) is [var first, ..] command &&
+        string verb = parse.CommandResult.Command.Name;
+        if (verb is "run" or "watch" && parse.GetValue(verb == "run" ? _command : _game) is [var first, ..] command &&
             first.StartsWith('-') && first != "-" && args.Count > command.Length)
         {
             string before = args[args.Count - command.Length - 1];
             if (before != "--")
-                yield return $"Unrecognized option '{first}' for run; a command that starts with '-' goes after `--`.";
+                yield return $"Unrecognized option '{first}' for {verb}; a command that starts with '-' goes after `--`.";
         }
+        if (verb == "watch" && parse.Action is not HelpWithExamples && parse.GetResult(_drop) is null && !StartsGame(parse))
+            yield return "Option '--drop' is required: give --drop <folder> (the folder your running game watches), " +
+                         "or end with `-- [command]` for watch to start the game with reload on.";
     }
+
+    /// <summary>watch starts the game: a command, or a bare `--`, ends the command line.</summary>
+    private bool StartsGame(ParseResult parse) =>
+        parse.GetValue(_game) is { Length: > 0 } || parse.Tokens.Any(t => t.Type == TokenType.DoubleDash);
 
     /// <summary>--allocations=sampled and --allocations=exact are whole arguments (see
     /// _allocations): any other joined value reaches the parser split, the value standing after
@@ -294,7 +335,10 @@ internal sealed class LauncherCommandLine
         verb == Verb.Run && parse.GetValue(_quiet),
         parse.GetValue(_profiler),
         (verb == Verb.Env ? parse.GetValue(_format) : null) ?? DefaultFormat,
-        verb == Verb.Run ? parse.GetValue(_command) ?? [] : []);
+        verb == Verb.Run ? parse.GetValue(_command) ?? [] : [])
+    {
+        ReloadFolder = verb == Verb.Run ? parse.GetValue(_reload) : null,
+    };
 
     private void RequireModulesOrAllocations(CommandResult r)
     {
@@ -306,6 +350,29 @@ internal sealed class LauncherCommandLine
 
     // A switch's result exists with its default too: given means written on the command line.
     private static bool Given(SymbolResult r, Option option) => r.GetResult(option) is { Implicit: false };
+
+    // A number option's value, from 0 to `max`. Anything else (a word, a fraction, a number past
+    // int's range either way, a negative one) is a usage error naming the range: the parser's own
+    // int conversion would leave such a word to GetValue, which throws. No value, or several,
+    // are the parser's errors (the option's arity).
+    private static int Number(ArgumentResult r, string name, int max, string give)
+    {
+        if (r.Tokens.Count != 1)
+            return 0;
+        string value = r.Tokens[0].Value;
+        if (int.TryParse(value, NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture, out int n) && n >= 0 && n <= max)
+            return n;
+        r.AddError($"{name}: {give} (got '{value}').");
+        return 0;
+    }
+
+    // A path or a name given empty (`--drop ""`, an unset shell variable) is refused: it does not
+    // mean what leaving the option out means.
+    private static Action<OptionResult> NotEmpty(string give) => r =>
+    {
+        if (r.Tokens.Any(t => string.IsNullOrWhiteSpace(t.Value)))
+            r.AddError($"{r.Option.Name}: {give}, not an empty value.");
+    };
 
     private static EnvFormat? ParseFormat(ArgumentResult r)
     {
@@ -333,6 +400,7 @@ internal sealed class LauncherCommandLine
                 o.WriteLine($"  {Name} run --modules Game.Logic,Game.Core --allocations -- ./bin/Release/net10.0/Game");
                 o.WriteLine($"  eval \"$({Name} env --modules Game.Logic)\"");
                 o.WriteLine($"  {Name} watch --project Game/Game.csproj --drop build/reload");
+                o.WriteLine($"  {Name} watch --project Game/Game.csproj --");
                 o.WriteLine();
                 o.WriteLine($"Run `{Name} run --help`, `{Name} env --help` or `{Name} watch --help` for each command's options.");
                 o.WriteLine("Start the built game (dotnet Game.dll, or its executable), not `dotnet run`: every .NET");
@@ -351,6 +419,9 @@ internal sealed class LauncherCommandLine
                 o.WriteLine("      patching off");
                 o.WriteLine($"  {Name} run --allocations=exact -- ./bin/Release/net10.0/Game");
                 o.WriteLine("      exact allocation counts; every allocation of the game is several times slower");
+                o.WriteLine($"  {Name} run --reload build/reload --modules Game -- dotnet Game.dll");
+                o.WriteLine("      hot reload with no code in the game: it applies every update `watch --drop");
+                o.WriteLine("      build/reload` drops (a startup hook added to the game's DOTNET_STARTUP_HOOKS)");
                 o.WriteLine();
                 WriteExitCodes(o);
                 return;
@@ -365,16 +436,23 @@ internal sealed class LauncherCommandLine
             case { Name: "watch" }:
                 o.WriteLine("The game runs its Release build under the profiler and watches the drop folder:");
                 o.WriteLine("  using var watching = interceptor.Reload.WatchFolder(\"build/reload\");");
+                o.WriteLine("or, with no code in the game, `run --reload build/reload` starts it watching. With a");
+                o.WriteLine("command after `--` (a bare `--`: dotnet <the project's TargetPath>), watch does it all:");
+                o.WriteLine("builds the project, starts the game under the profiler with reload on (--modules: the");
+                o.WriteLine("project's assembly; a private drop folder unless --drop names one) and stops it with itself.");
                 o.WriteLine("The watcher never writes the game's files: it compiles each save as an update of the build");
                 o.WriteLine("the game loaded (bin/ and obj/ as the project's build left them) and drops the update.");
                 o.WriteLine("A save that does not compile, or that the running game cannot take, prints why and drops nothing.");
                 o.WriteLine();
                 o.WriteLine("Examples:");
+                o.WriteLine($"  {Name} watch --project Game/Game.csproj --");
+                o.WriteLine($"  {Name} watch -p Game/Game.csproj -- dotnet Game/bin/Release/net10.0/Game.dll --level 3");
                 o.WriteLine($"  {Name} watch --project Game/Game.csproj --drop build/reload");
                 o.WriteLine($"  {Name} watch -p Game/Game.csproj -d build/reload --configuration Release");
                 o.WriteLine();
-                o.WriteLine("Exit codes: 0 stopped (Ctrl+C); 1 MSBuild could not give the compiler arguments;");
-                o.WriteLine("64 bad arguments or no such project.");
+                o.WriteLine("Exit codes: 0 stopped (Ctrl+C); 1 the build failed, or MSBuild could not give the compiler");
+                o.WriteLine("arguments; 64 bad arguments or no such project. With a game: the game's own (128 + the");
+                o.WriteLine("signal that ended it; Ctrl+C and SIGTERM reach it, and it is ended when watch stops).");
                 return;
         }
     }

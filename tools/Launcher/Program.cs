@@ -69,7 +69,19 @@ internal static class Program
         if (IsDotnetSdkCommand(options.Command))
             Info(quiet, $"warning: every .NET process `{string.Join(' ', options.Command.Take(2))}` starts loads the " +
                         "profiler, MSBuild and the SDK included; build first, then run `dotnet <app>.dll` or the app's executable.");
-        return ChildRunner.Run(options.Command, settings.Variables());
+        IReadOnlyList<Variable> variables = settings.Variables();
+        if (options.ReloadFolder is { } reload)
+        {
+            if (modules is null)
+                throw new LauncherException(ExitCodes.Usage, "--reload needs --modules naming the game's assemblies: " +
+                                                             "without them patching is off and no update could apply.");
+            string hook = ReloadHook.Locate();
+            string folder = ReloadHook.PrepareFolder(reload);
+            variables = [.. variables, .. ReloadHook.Variables(folder, hook,
+                                                               Environment.GetEnvironmentVariable(ReloadHook.HooksVariable))];
+            Info(quiet, $"reload: the game applies every update dropped into {folder} (its startup hook: {hook})");
+        }
+        return ChildRunner.Run(options.Command, variables);
     }
 
     private static void Info(bool quiet, string message)

@@ -37,7 +37,11 @@ internal sealed partial class AlvorKitSide(DemoCopy copy, string drop, string la
         long buildStart = Stopwatch.GetTimestamp();
         TimedProcess.RunToEnd("build (Release)", Dotnet(copy.ProjectDirectory, "build", copy.Project, "-c", "Release", "-nologo", "-v", "q"),
                               Path.Combine(logs, "alvorkit-build.log"), TimeSpan.FromMinutes(5));
-        Directory.CreateDirectory(drop);
+        // The game watches private folders only.
+        if (OperatingSystem.IsWindows())
+            Directory.CreateDirectory(drop);
+        else
+            Directory.CreateDirectory(drop, UnixFileMode.UserRead | UnixFileMode.UserWrite | UnixFileMode.UserExecute);
         double built = Clock.Ms(buildStart, Stopwatch.GetTimestamp());
         _dropWatcher = new FileSystemWatcher(drop) { NotifyFilter = NotifyFilters.FileName | NotifyFilters.LastWrite };
         _dropWatcher.Created += (_, e) => OnDrop(e.Name);

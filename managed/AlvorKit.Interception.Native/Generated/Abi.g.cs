@@ -13,7 +13,7 @@ namespace AlvorKit.Interception.Native;
 public static class AlvkConstants
 {
     public const uint AbiVersionMajor = 3;
-    public const uint AbiVersionMinor = 7;
+    public const uint AbiVersionMinor = 8;
     public const uint AbiVersionPatch = 0;
     public const uint MaxAllowlistEntries = 32;
     public const uint MaxModuleNameLength = 127;
@@ -98,6 +98,7 @@ public enum AlvkStatus : int
     TargetNonVersionable = 322,
     ReplacementNotAccessible = 323,
     ReplacementUnsupported = 324,
+    ReplacementIsTarget = 325,
     UnknownPatch = 400,
     NotOwner = 401,
     InvalidOwner = 402,

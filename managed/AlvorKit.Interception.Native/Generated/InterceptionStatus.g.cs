@@ -132,6 +132,9 @@ public enum InterceptionStatus
     /// <summary><c>ALVK_E_REPLACEMENT_UNSUPPORTED</c>: the replacement is generic, of a generic type, or not a static method with IL: no direct call.</summary>
     ReplacementUnsupported = 324,
 
+    /// <summary><c>ALVK_E_REPLACEMENT_IS_TARGET</c>: the replacement is the target itself: every call of it would call itself.</summary>
+    ReplacementIsTarget = 325,
+
     /// <summary><c>ALVK_E_UNKNOWN_PATCH</c>: no patch has that handle (never issued, or recycled).</summary>
     UnknownPatch = 400,
 

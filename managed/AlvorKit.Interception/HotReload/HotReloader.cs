@@ -65,20 +65,43 @@ public sealed class HotReloader
     public Task<ReloadResult> RevertAllAsync(CancellationToken cancellationToken = default) =>
         Interceptor.Detached(RevertCore(synchronous: false, cancellationToken), cancellationToken);
 
+    /// <summary>The largest update <see cref="WatchFolder"/> reads unless told otherwise (16 MiB;
+    /// an update of a save is a few kilobytes).</summary>
+    public const int DefaultMaxUpdateBytes = 16 * 1024 * 1024;
+
     /// <summary>
     /// Watches <paramref name="folder"/> for updates (<c>Name.hotreload</c>, written there by
     /// <c>alvorkit-intercept watch</c> as a temporary file renamed into place) and applies each
     /// one as <see cref="ApplyUpdateAsync"/> does, one at a time. After each, it writes the
     /// result to <c>Name.result.txt</c> in the folder (temporary file, then rename), for the
-    /// watcher to print, and calls <paramref name="onResult"/>.
+    /// watcher to print, and calls <paramref name="onResult"/>: every dropped file gets a result,
+    /// whatever went wrong with it.
+    /// <para>Only the user the game runs as may be able to write to the folder: a missing folder
+    /// is created private (mode 0700; on Windows a DACL of this user, SYSTEM and Administrators),
+    /// and a folder others can write to, or swap, is refused. A dropped link, FIFO, device or
+    /// folder is refused without being read, as is a file over <paramref name="maxUpdateBytes"/>.</para>
+    /// <para>The watch stays alive until it is disposed, whether or not the game keeps the
+    /// returned object.</para>
+    /// <para>A process watches a folder once: a second call for a folder already watched (by any
+    /// interceptor: the launcher's startup hook and the game's own code, say) joins that watch, so
+    /// each update is applied once, and <paramref name="onResult"/> gets its results too. The
+    /// watch stops when the last caller disposes what it was given.</para>
     /// </summary>
     /// <param name="folder">The drop folder (created if missing).</param>
-    /// <param name="onResult">Called with each result on a thread-pool thread; null: none.</param>
+    /// <param name="onResult">Called with each result on a thread-pool thread; null: none. An
+    /// exception it throws is written to stderr and the watch goes on.</param>
+    /// <param name="maxUpdateBytes">The largest file read (1 byte to <see cref="ReloadDelta.MaxFileBytes"/>;
+    /// <see cref="DefaultMaxUpdateBytes"/> by default).</param>
     /// <returns>Dispose it to stop watching (an apply under way finishes first).</returns>
-    public IDisposable WatchFolder(string folder, Action<ReloadResult>? onResult = null)
+    /// <exception cref="UnauthorizedAccessException">Someone other than this user can write to
+    /// the folder, or put another in its place; the message says who and how to fix it.</exception>
+    public IDisposable WatchFolder(string folder, Action<ReloadResult>? onResult = null,
+                                   int maxUpdateBytes = DefaultMaxUpdateBytes)
     {
         ArgumentException.ThrowIfNullOrEmpty(folder);
-        return new FolderWatch(this, folder, onResult);
+        ArgumentOutOfRangeException.ThrowIfLessThan(maxUpdateBytes, 1);
+        ArgumentOutOfRangeException.ThrowIfGreaterThan(maxUpdateBytes, ReloadDelta.MaxFileBytes);
+        return FolderWatches.Watch(this, folder, onResult, maxUpdateBytes);
     }
 
     /// <summary>The first update's costs paid ahead (<see cref="ReloadWarmUp"/>): called on a
@@ -138,6 +161,18 @@ public sealed class HotReloader
             catch (DeltaRefusedException e)
             {
                 return Refused(name, Stopwatch.GetElapsedTime(started), e.Reason, e.Member ?? name, e.Message) with
+                {
+                    Generation = reloads.View.Generation,
+                    GenerationId = reloads.View.EncId,
+                };
+            }
+            catch (Exception e) when (e is not OperationCanceledException)
+            {
+                // A delta the reader or the translation cannot make sense of (a token out of its
+                // table, a blob cut short): Prepare kept nothing of it.
+                return Refused(name, Stopwatch.GetElapsedTime(started), ReloadRefusalReason.NotADelta, name,
+                               $"{ReloadRefusalReason.NotADelta}: {name} — the update could not be read as an Edit and " +
+                               $"Continue delta of the loaded build ({e.GetType().Name}: {e.Message})") with
                 {
                     Generation = reloads.View.Generation,
                     GenerationId = reloads.View.EncId,

@@ -80,6 +80,14 @@ public enum ReloadRefusalReason
 
     /// <summary>The runtime refused to load the assembly that carries the added members.</summary>
     SideAssemblyRefused,
+
+    /// <summary>What was dropped into a watched folder is not read: a link, something other than
+    /// a regular file (a FIFO, a device), or larger than the watch's limit.</summary>
+    UnsafeFile,
+
+    /// <summary>The reload stopped at an error this library did not expect; the message names it.
+    /// The batch is all or nothing, so the game runs what it ran before.</summary>
+    Unexpected,
 }
 
 /// <summary>One refusal.</summary>

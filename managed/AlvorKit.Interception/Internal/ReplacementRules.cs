@@ -39,9 +39,17 @@ internal static class ReplacementRules
             throw new NotSupportedException($"{Names.Of(target)} is abstract: it has no body to replace.");
     }
 
-    /// <summary>Throws SignatureMismatchException when `replacement` cannot stand in for `target`.</summary>
+    /// <summary>Throws SignatureMismatchException when `replacement` cannot stand in for `target`,
+    /// and InterceptionException (ReplacementIsTarget) when it is the target itself: every call
+    /// would call itself until the stack overflows.</summary>
     public static void Check(MethodBase target, MethodInfo replacement)
     {
+        if (replacement.Module.Equals(target.Module) && replacement.MetadataToken == target.MetadataToken)
+            throw new InterceptionException(
+                $"{Names.Of(target)} cannot be its own replacement: every call of it would call itself until the stack " +
+                "overflows. Give a static method that computes the new result (a hook's Prefix/Postfix can run " +
+                "around the original instead).", InterceptionStatus.ReplacementIsTarget);
+
         string targetName = Names.Of(target), replacementName = Names.Of(replacement);
         if (replacement is DynamicMethod)
             throw new NotSupportedException(

@@ -3,7 +3,8 @@ using System.Runtime.InteropServices;
 using System.Text.Json.Nodes;
 using AlvorKit.Interception.Native;
 
-// EnvProbe env              one JSON line: the CORECLR_*/ALVORKIT_* variables and the profiler's status
+// EnvProbe env              one JSON line: the CORECLR_*/ALVORKIT_* variables, DOTNET_STARTUP_HOOKS and the
+//                           profiler's status
 // EnvProbe exit <code>      exits with <code>
 // EnvProbe wait-signal <code>
 //                           prints {"ready":true}, waits (at most 30 s) for SIGINT or SIGTERM,
@@ -28,7 +29,8 @@ static JsonObject Variables()
     foreach (DictionaryEntry e in Environment.GetEnvironmentVariables())
     {
         string key = (string)e.Key;
-        if (key.StartsWith("CORECLR_", StringComparison.Ordinal) || key.StartsWith("ALVORKIT_", StringComparison.Ordinal))
+        if (key.StartsWith("CORECLR_", StringComparison.Ordinal) || key.StartsWith("ALVORKIT_", StringComparison.Ordinal) ||
+            key == "DOTNET_STARTUP_HOOKS")
             json[key] = (string?)e.Value;
     }
     return json;

@@ -83,6 +83,9 @@ public static unsafe class BadInputProof
         Install("replacementTokenNotMethodDef", named,
             (ref r) => r.ReplacementToken = (uint)typeof(BadInputTargets).MetadataToken);
         Install("replacementTokenNilMethodDef", named, (ref r) => r.ReplacementToken = 0x06000000);
+        // The target named as its own replacement: every call would call itself.
+        Install("replacementIsTarget", patcher.NameReplacement(valid, guarded),
+            (ref r) => r.Replacement = (ulong)Patcher.EntryPoint(guarded));
         installs["nullRequest"] = Observe(patcher, library.PatchInstallWithNulls(valid, nullRequest: true, nullHandle: false), 0);
         installs["nullHandle"] = Observe(patcher, library.PatchInstallWithNulls(valid, nullRequest: false, nullHandle: true), 0);
 
@@ -96,7 +99,43 @@ public static unsafe class BadInputProof
                 library.PatchGetTelemetry(handle, out _).ToString());
         }
         LiveRefusals live = LiveRefusals(patcher, valid, replacement);
-        return new BadInputReport(original, installs, handles, live, BadInputTargets.Guarded(Input));
+        int final = BadInputTargets.Guarded(Input);
+        (string selfInstall, string selfReplace) = ManagedSelf(guarded, replacementMethod);
+        return new BadInputReport(original, installs, handles, live, final, selfInstall, selfReplace,
+                                  BadInputTargets.Guarded(Input));
+    }
+
+    // Interceptor.Install(m, m), and a live patch of m replaced with m: each refused with its
+    // status before anything reaches the profiler (before the check, the next call of m
+    // overflowed the stack and killed the process).
+    private static (string Install, string Replace) ManagedSelf(MethodInfo guarded, MethodInfo replacement)
+    {
+        using var interceptor = AlvorKit.Interception.Interceptor.Open();
+        string install = Threw(() => interceptor.Install(guarded, guarded).Remove());
+        string replace;
+        AlvorKit.Interception.Patch patch = interceptor.Install(guarded, replacement);
+        try
+        {
+            replace = Threw(() => patch.Replace(guarded));
+        }
+        finally
+        {
+            patch.Remove();
+        }
+        return (install, replace);
+    }
+
+    private static string Threw(Action action)
+    {
+        try
+        {
+            action();
+            return "none";
+        }
+        catch (AlvorKit.Interception.InterceptionException e)
+        {
+            return e.Status?.ToString() ?? "no status";
+        }
     }
 
     // Refusals against a live patch: nothing they do may change it.
@@ -128,6 +167,12 @@ public static unsafe class BadInputProof
                 good with { MethodToken = (uint)typeof(BadInputTargets).MetadataToken }).ToString();
             replaceWith["entryPointZero"] = library.PatchReplaceWith(handle, Owner, good with { EntryPoint = 0 }).ToString();
             replaceWith["stranger"] = library.PatchReplaceWith(handle, Stranger, good).ToString();
+            MethodInfo target = Patcher.Method(typeof(BadInputTargets), nameof(BadInputTargets.Guarded));
+            replaceWith["target"] = library.PatchReplaceWith(handle, Owner, good with
+            {
+                MethodToken = patcher.NameReplacement(valid, target).ReplacementToken,
+                EntryPoint = (ulong)Patcher.EntryPoint(target),
+            }).ToString();
         }
         string telemetryNullOut = library.PatchGetTelemetryWithNull(handle).ToString();
         string telemetrySmallStruct = library.PatchGetTelemetry(handle, out _, size: 8).ToString();

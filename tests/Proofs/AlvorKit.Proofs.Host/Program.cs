@@ -11,6 +11,8 @@ using AlvorKit.Proofs.Reports;
 //   describe - alvk_describe_method against System.Reflection.Metadata, and its refusals
 //   lifecycle - install, replace and remove on a hot method, with the telemetry of each step
 //   inlining withinliners|fallback - patch a method a tier-1 caller inlined
+//   inlinercount - the managed API's inliner count: two targets patched one after the other, each
+//             inlined by its own hot caller and both by a third; each patch counts its own inliners
 //   dispatch - the exact-dispatch matrix: every shape installed, called, checked, removed
 //   dispatchapi - the managed API's dispatch path per install and replace (direct call, calli
 //             with its reason, PreferCalli), as the telemetry and Patch.ToString say
@@ -76,6 +78,8 @@ switch (mode)
         return Print(AlvorKit.Proofs.Host.LifecycleProof.Run());
     case "inlining" when args.Length == 2 && args[1] is "withinliners" or "fallback":
         return Print(AlvorKit.Proofs.Host.InliningProof.Run(fallback: args[1] == "fallback"));
+    case "inlinercount":
+        return Print(AlvorKit.Proofs.Host.InlinerCountProof.Run());
     case "dispatch":
         return Print(AlvorKit.Proofs.Host.DispatchProof.Run());
     case "dispatchapi":
@@ -141,6 +145,8 @@ switch (mode)
             args.Length > 2 ? int.Parse(args[2]) : 2000));
     case "hotreload" when args.Length == 2:
         return Print(AlvorKit.Proofs.Host.HotReloadCoreProof.Run(args[1]));
+    case "dropfolder" when args.Length == 4 && !OperatingSystem.IsWindows():
+        return Print(AlvorKit.Proofs.Host.DropFolderProof.Run(args[1], args[2], args[3]));
     case "scale" when args.Length == 2 && args[1] == "batch":
         return Print(AlvorKit.Proofs.Host.ScaleProof.Batch());
     case "scale" when args.Length == 2 && args[1] == "refused":
@@ -153,10 +159,10 @@ switch (mode)
         return 0;
     default:
         Console.Error.WriteLine($"unknown mode '{string.Join(' ', args)}'; expected status, platform, demo, describe, " +
-            "lifecycle, inlining withinliners|fallback, dispatch, dispatchapi, owners, badinput, stress, generations, members, allocations <variant> [dir], " +
+            "lifecycle, inlining withinliners|fallback, inlinercount, dispatch, dispatchapi, owners, badinput, stress, generations, members, allocations <variant> [dir], " +
             "sampling windows|cycles|threads|exact|flag, api, " +
             "commands, memory [n], modules plugin|collectible|raw, queuefull, recycling, exit return|environment, " +
-            "mixedstress [threads] [commands] [targets], submitstorm [threads] [submits], hotreload, " +
+            "mixedstress [threads] [commands] [targets], submitstorm [threads] [submits], hotreload, dropfolder <game> <update> <value>, " +
             "scale batch|refused|bound, hooks or idle");
         return 64;
 }

@@ -163,7 +163,7 @@ internal sealed class HotReloadScenario : IDisposable
 
     public HotReloadScenario()
     {
-        string game = Path.Combine(_folder.FullName, GameName + ".dll");
+        string game = Game = Path.Combine(_folder.FullName, GameName + ".dll");
         (Compilation compilation, SyntaxTree tree) = Build(GameName, Version0, game);
         string other = Path.Combine(_folder.FullName, "ReloadCoreOther.dll");
         (Compilation otherCompilation, SyntaxTree otherTree) = Build("ReloadCoreOther", OtherSource, other);
@@ -248,6 +248,9 @@ internal sealed class HotReloadScenario : IDisposable
             [.. Probes.Select(p => "ReloadCore.Probes." + p)], steps)));
         Steps = steps;
     }
+
+    /// <summary>The game's build (version 0).</summary>
+    public string Game { get; }
 
     /// <summary>The script the host runs.</summary>
     public string Script { get; }

@@ -35,6 +35,7 @@ public sealed class PatchBadInputProofs
         ("replacementTokenWithoutModule", "InvalidFlags", false),
         ("replacementTokenNotMethodDef", "TokenNotMethodDef", false),
         ("replacementTokenNilMethodDef", "TokenNotMethodDef", false),
+        ("replacementIsTarget", "ReplacementIsTarget", false),
     ];
 
     public static TheoryData<string, string> InstallInputs => PatchReports.WithTierings(Installs.Select(i => i.Input));
@@ -77,6 +78,16 @@ public sealed class PatchBadInputProofs
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
+    public void AMethodCannotBeItsOwnReplacementThroughTheApi(string tiering)
+    {
+        BadInputReport r = Report(tiering);
+        Assert.Equal("ReplacementIsTarget", r.ManagedSelfInstall);
+        Assert.Equal("ReplacementIsTarget", r.ManagedSelfReplace);
+        Assert.Equal(6, r.AfterManagedSelf);
+    }
+
+    [Theory]
+    [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void UnknownHandlesAreRefused(string tiering)
     {
         IReadOnlyDictionary<string, HandleRefusals> handles = Report(tiering).Handles;
@@ -110,7 +121,7 @@ public sealed class PatchBadInputProofs
                  {
                      ("null", "NullArgument"), ("smallStruct", "StructSize"), ("tokenWithoutModule", "InvalidFlags"),
                      ("moduleWithoutToken", "InvalidFlags"), ("typeDefToken", "TokenNotMethodDef"),
-                     ("entryPointZero", "InvalidReplacement"), ("stranger", "NotOwner"),
+                     ("entryPointZero", "InvalidReplacement"), ("stranger", "NotOwner"), ("target", "ReplacementIsTarget"),
                  })
             Assert.True(live.ReplaceWith.GetValueOrDefault(call) == status,
                 $"replace_with {call}: expected {status}: {string.Join(", ", live.ReplaceWith)}");

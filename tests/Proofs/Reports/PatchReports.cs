@@ -143,13 +143,18 @@ public sealed record LiveRefusals(
     CommandStep Remove,
     IReadOnlyDictionary<string, string> ReplaceWith);
 
-/// <summary>The "badinput" mode: every refused patch input.</summary>
+/// <summary>The "badinput" mode: every refused patch input; and the managed API asked to make
+/// a method its own replacement (Install(m, m), then Replace with m): the status each threw
+/// ("none" if it did not), and what m returned after.</summary>
 public sealed record BadInputReport(
     int Original,
     IReadOnlyDictionary<string, BadInstall> Installs,
     IReadOnlyDictionary<string, HandleRefusals> Handles,
     LiveRefusals Live,
-    int FinalResult);
+    int FinalResult,
+    string ManagedSelfInstall,
+    string ManagedSelfReplace,
+    int AfterManagedSelf);
 
 /// <summary>A command by its ID: the call's status, the ID, and when the call accepted it,
 /// alvk_command_wait's status and the command's result.</summary>

@@ -14,7 +14,10 @@ internal static class CompilerArguments
 {
     /// <summary>The compiler arguments (csc's, relative paths against the project's folder).</summary>
     /// <exception cref="LauncherException">MSBuild failed or gave no compiler arguments.</exception>
-    public static IReadOnlyList<string> Read(string projectPath, string configuration, TimeSpan timeout)
+    /// <exception cref="OperationCanceledException"><paramref name="cancellationToken"/> was canceled:
+    /// MSBuild was ended.</exception>
+    public static IReadOnlyList<string> Read(string projectPath, string configuration, TimeSpan timeout,
+                                             CancellationToken cancellationToken = default)
     {
         var start = new ProcessStartInfo(DotnetHost())
         {
@@ -31,9 +34,11 @@ internal static class CompilerArguments
                      "-getItem:CscCommandLineArgs",
                  })
             start.ArgumentList.Add(arg);
-        // MSBuild is not the game: no profiler in it, and no node or server left behind.
+        // MSBuild is not the game: no profiler in it, no startup hook meant for the game, and no node
+        // or server left behind.
         foreach (string key in start.Environment.Keys.Where(k => k.StartsWith("CORECLR_", StringComparison.Ordinal)).ToList())
             start.Environment.Remove(key);
+        start.Environment.Remove(ReloadHook.HooksVariable);
         start.Environment["MSBUILDDISABLENODEREUSE"] = "1";
         start.Environment["DOTNET_CLI_USE_MSBUILD_SERVER"] = "0";
         start.Environment["DOTNET_CLI_TELEMETRY_OPTOUT"] = "1";
@@ -41,15 +46,20 @@ internal static class CompilerArguments
 
         using var process = Process.Start(start)
                             ?? throw new LauncherException(ExitCodes.BuildFailed, "cannot start dotnet msbuild");
-        Task<string> stdout = process.StandardOutput.ReadToEndAsync();
-        Task<string> stderr = process.StandardError.ReadToEndAsync();
-        if (!process.WaitForExit(timeout))
+        // Read to their end even when stopped: the ended process closes them.
+        Task<string> stdout = process.StandardOutput.ReadToEndAsync(CancellationToken.None);
+        Task<string> stderr = process.StandardError.ReadToEndAsync(CancellationToken.None);
+        using (cancellationToken.Register(() => End(process)))
         {
-            process.Kill(entireProcessTree: true);
-            throw new LauncherException(ExitCodes.BuildFailed,
-                $"dotnet msbuild {projectPath} did not finish within {timeout.TotalSeconds:0} s");
+            if (!process.WaitForExit(timeout))
+            {
+                End(process);
+                throw new LauncherException(ExitCodes.BuildFailed,
+                    $"dotnet msbuild {projectPath} did not finish within {timeout.TotalSeconds:0} s");
+            }
         }
         process.WaitForExit();
+        cancellationToken.ThrowIfCancellationRequested();
         string output = stdout.Result;
         if (process.ExitCode != 0)
             throw new LauncherException(ExitCodes.BuildFailed,
@@ -60,6 +70,18 @@ internal static class CompilerArguments
             throw new LauncherException(ExitCodes.BuildFailed,
                 $"dotnet msbuild gave no compiler arguments for {projectPath}: is it a C# project?");
         return args;
+    }
+
+    private static void End(Process process)
+    {
+        try
+        {
+            process.Kill(entireProcessTree: true);
+        }
+        catch (Exception e) when (e is InvalidOperationException or System.ComponentModel.Win32Exception)
+        {
+            // exited meanwhile
+        }
     }
 
     /// <summary>The items of `-getItem:CscCommandLineArgs` output, in order.</summary>
@@ -81,7 +103,7 @@ internal static class CompilerArguments
 
     /// <summary>The dotnet host that runs this process (or the SDK's, when it set
     /// DOTNET_HOST_PATH), else `dotnet` on the PATH.</summary>
-    private static string DotnetHost()
+    internal static string DotnetHost()
     {
         if (Environment.GetEnvironmentVariable("DOTNET_HOST_PATH") is { Length: > 0 } host && File.Exists(host))
             return host;

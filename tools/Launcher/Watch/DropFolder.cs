@@ -43,7 +43,11 @@ internal sealed record GameAnswer(ReloadOutcome Outcome, int Generation, Guid Id
 /// </summary>
 internal sealed class DropFolder(string path)
 {
-    public string Path { get; } = Directory.CreateDirectory(path).FullName;
+    // Created private (0700), as the game's watch creates it: it refuses a folder anyone else
+    // can write to.
+    public string Path { get; } = (OperatingSystem.IsWindows()
+        ? Directory.CreateDirectory(path)
+        : Directory.CreateDirectory(path, UnixFileMode.UserRead | UnixFileMode.UserWrite | UnixFileMode.UserExecute)).FullName;
 
     /// <summary>Drops the update for `name` and returns the time just before its rename.</summary>
     public DateTime Drop(string name, ReloadDelta delta)

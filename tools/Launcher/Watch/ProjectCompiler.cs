@@ -65,6 +65,12 @@ internal sealed class ProjectCompiler
         _sourceSet = new HashSet<string>(SourceFiles, StringComparer.Ordinal);
 
         ProjectAnalyzerConfig config = ProjectAnalyzerConfig.Read(_args.AnalyzerConfigPaths);
+        // A referenced project's output is missing when it was not built in this configuration.
+        if (_args.MetadataReferences.Select(r => Path.GetFullPath(r.Reference, projectDirectory))
+                .FirstOrDefault(p => !File.Exists(p)) is { } missing)
+            throw new LauncherException(ExitCodes.BuildFailed,
+                $"watch: {missing}, a reference of the project, is missing: build the project in the configuration " +
+                "watch was given (--configuration), and start the game from that build");
         var references = _args.MetadataReferences.Select(r =>
             (MetadataReference)MetadataReference.CreateFromFile(Path.GetFullPath(r.Reference, projectDirectory), r.Properties));
         CSharpCompilationOptions options = _args.CompilationOptions
@@ -177,6 +183,28 @@ internal sealed class ProjectCompiler
                 .Where(d => d.Severity == DiagnosticSeverity.Error).Select(d => d.ToString()));
         }
         return _lastRead = new SourceUpdate(generated, user, driver, trees, changed, files, [.. errors.Distinct()], clock.Elapsed);
+    }
+
+    /// <summary>Whether each of the project's files <paramref name="update"/> read with a new
+    /// text still holds that text (false: a file written since, or that cannot be read).</summary>
+    public bool AsRead(SourceUpdate update)
+    {
+        foreach (string path in update.ChangedFiles)
+        {
+            if (!update.Trees.TryGetValue(path, out SyntaxTree? tree))
+                return false;
+            try
+            {
+                using FileStream stream = File.OpenRead(path);
+                if (!SourceText.From(stream, _args.Encoding, _args.ChecksumAlgorithm).ContentEquals(tree.GetText()))
+                    return false;
+            }
+            catch (IOException)
+            {
+                return false;
+            }
+        }
+        return true;
     }
 
     /// <summary>The compiler's errors anywhere in <paramref name="update"/>'s compilation in

@@ -55,6 +55,10 @@ internal sealed class SourceChanges : IDisposable
         }
     }
 
+    /// <summary>Makes the next <see cref="WaitForChanges"/> return at once, as a save would (with
+    /// nothing new saved): the files last read are read again.</summary>
+    public void ReadAgain() => _signal.Release();
+
     /// <summary>Whether another save comes within <paramref name="timeout"/> (it stays pending for
     /// the next <see cref="WaitForChanges"/>).</summary>
     public bool SaveWithin(TimeSpan timeout, CancellationToken cancellationToken)
@@ -126,7 +130,14 @@ internal sealed class SourceChanges : IDisposable
                 _changed.Add(Path.GetFullPath(path));
         }
         Interlocked.Exchange(ref _lastChangeTicks, DateTime.UtcNow.Ticks);
-        _signal.Release();
+        try
+        {
+            _signal.Release();
+        }
+        catch (ObjectDisposedException)
+        {
+            // an event the watcher raised as it was disposed (the watch stopping)
+        }
     }
 
     public void Dispose()

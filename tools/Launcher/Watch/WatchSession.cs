@@ -7,7 +7,18 @@ namespace AlvorKit.Interception.Launcher.Watch;
 
 /// <summary>What `watch` was asked to do.</summary>
 internal sealed record WatchOptions(string Project, string Drop, string Configuration, TimeSpan Debounce,
-                                    TimeSpan ResultTimeout, int WarmUp);
+                                    TimeSpan ResultTimeout, int WarmUp)
+{
+    /// <summary>`-- [command]`: the game watch starts itself (empty: `dotnet` the project's
+    /// TargetPath; WatchCommand); null: a game started some other way watches <see cref="Drop"/>.</summary>
+    public IReadOnlyList<string>? Game { get; init; }
+
+    /// <summary>--profiler, for the game watch starts.</summary>
+    public string? ProfilerPath { get; init; }
+
+    /// <summary>Canceled when the game watch started has exited: the watch ends with it.</summary>
+    public CancellationToken GameExited { get; init; }
+}
 
 /// <summary>
 /// `watch`: reads the project's sources once and starts an Edit and Continue session against the
@@ -16,7 +27,8 @@ internal sealed record WatchOptions(string Project, string Drop, string Configur
 /// the drop folder, and prints what changed, the compile time and what the game reported. The
 /// next update is emitted against the last one the game applied. A save that does not compile,
 /// or that a running game cannot take, prints why and drops nothing. Ctrl+C (or SIGTERM) stops
-/// it after the update under way.
+/// it at any moment, MSBuild's and a compile's included: what is under way is abandoned (an
+/// update is dropped whole or not at all: a drop is a rename), and it exits 0.
 /// </summary>
 internal sealed class WatchSession(WatchOptions options, TextWriter output)
 {
@@ -25,56 +37,15 @@ internal sealed class WatchSession(WatchOptions options, TextWriter output)
     // What the game runs, as far as its answers tell (set in Run).
     private UpdateHistory _history = null!;
 
-    /// <summary>`watch` itself: the SDK's compiler located first (before anything that needs its
-    /// types is compiled by the JIT), then <see cref="Run"/>.</summary>
-    public static int Start(WatchOptions options)
-    {
-        SdkCompiler.Require();
-        return new WatchSession(options, Console.Out).Run();
-    }
+    /// <summary>`watch` itself: <see cref="Run"/>.</summary>
+    public static int Start(WatchOptions options) => new WatchSession(options, Console.Out).Run();
 
     public int Run()
     {
-        var clock = Stopwatch.StartNew();
-        string project = Path.GetFullPath(options.Project);
-        if (!File.Exists(project))
-            throw new LauncherException(ExitCodes.Usage, $"watch: no project file {project}");
-        var drop = new DropFolder(options.Drop);
-        string projectDirectory = Path.GetDirectoryName(project)!;
-
-        Say($"reading the compiler arguments of {project} ({options.Configuration}) from MSBuild; compiling " +
-            $"with {SdkCompiler.Directory}");
-        IReadOnlyList<string> arguments = CompilerArguments.Read(project, options.Configuration, TimeSpan.FromMinutes(2));
-        TimeSpan msbuild = clock.Elapsed;
-        var compiler = new ProjectCompiler(arguments, projectDirectory);
-        SourceUpdate first = compiler.Read();
-        compiler.Commit(first);
-        if (!File.Exists(compiler.BuiltOutput))
-            throw new LauncherException(ExitCodes.BuildFailed,
-                $"watch: {compiler.BuiltOutput} is missing: build the project (dotnet build -c {options.Configuration}) and " +
-                "start the game from that build; updates are compiled against it");
-        byte[] built = File.ReadAllBytes(compiler.BuiltOutput);
-        EditSession session = EditSession.Start(compiler.Current, built, compiler.AssemblyName);
-        _history = new UpdateHistory(first, session.Baseline);
-        Say($"{compiler.AssemblyName}: {compiler.SourceFiles.Count} source files, {compiler.GeneratorCount} source " +
-            $"generators; updates against the build {session.ModuleVersionId} ({compiler.BuiltOutput}); " +
-            $"MSBuild {Ms(msbuild)}, sources read {Ms(clock.Elapsed - msbuild)}");
-        CheckSources(built, compiler);
-        if (options.WarmUp > 0)
-        {
-            var warm = Stopwatch.StartNew();
-            ReloadDelta? rehearsal = WarmUp.Run(compiler, session, options.WarmUp, CancellationToken.None);
-            if (rehearsal is not null)
-            {
-                Say($"warmed up the compiler ({options.WarmUp} updates, {Ms(warm.Elapsed)})");
-                Rehearse(compiler, session, drop, rehearsal);
-            }
-        }
-
-        using var stop = new CancellationTokenSource();
-        using var changes = new SourceChanges(projectDirectory, compiler.IsSource, path =>
-            Say($"{Path.GetRelativePath(projectDirectory, path)} is not one of the files the project compiled when the " +
-                "watcher started (a new file?): restart watch to compile it"));
+        // Ctrl+C and SIGTERM are the watch's from its start: each step takes the token (MSBuild is
+        // ended, a compile abandoned), so a signal never meets an unhandled cancellation or the
+        // runtime's default ending (130, 143), whatever the watch is doing.
+        using var stop = CancellationTokenSource.CreateLinkedTokenSource(options.GameExited);
         ConsoleCancelEventHandler onCancel = (_, e) =>
         {
             e.Cancel = true;
@@ -90,11 +61,15 @@ internal sealed class WatchSession(WatchOptions options, TextWriter output)
             });
         try
         {
-            Say($"watching {projectDirectory} for saves; dropping into {drop.Path}; ready in {Ms(clock.Elapsed)}; Ctrl+C stops");
-            if (options.WarmUp > 0)
-                WarmUp.BindAllInBackground(compiler, stop.Token);
-            while (changes.WaitForChanges(options.Debounce, stop.Token))
-                Update(compiler, session, drop, changes, again: true, stop.Token);
+            // The SDK's compiler is located before anything that needs its types is compiled by
+            // the JIT (Watch is, when it is first called).
+            SdkCompiler.Require();
+            Watch(stop.Token);
+        }
+        // Stopped in the middle of a step; MSBuild may also have failed first, from the Ctrl+C a
+        // terminal sends it too.
+        catch (Exception e) when (stop.IsCancellationRequested && e is OperationCanceledException or LauncherException)
+        {
         }
         finally
         {
@@ -104,8 +79,69 @@ internal sealed class WatchSession(WatchOptions options, TextWriter output)
         return ExitCodes.Ok;
     }
 
-    // How long a save that does not compile waits for a following save before its errors are printed.
-    private static readonly TimeSpan SettleTime = TimeSpan.FromMilliseconds(100);
+    // The watch until `stopping` is canceled (it then returns, or throws OperationCanceledException).
+    private void Watch(CancellationToken stopping)
+    {
+        var clock = Stopwatch.StartNew();
+        string project = Path.GetFullPath(options.Project);
+        if (!File.Exists(project))
+            throw new LauncherException(ExitCodes.Usage, $"watch: no project file {project}");
+        DropFolder drop;
+        try
+        {
+            drop = new DropFolder(options.Drop);
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            throw new LauncherException(ExitCodes.Usage, $"watch: --drop {options.Drop}: cannot make the folder: {e.Message}");
+        }
+        string projectDirectory = Path.GetDirectoryName(project)!;
+
+        Say($"reading the compiler arguments of {project} ({options.Configuration}) from MSBuild; compiling " +
+            $"with {SdkCompiler.Directory}");
+        IReadOnlyList<string> arguments = CompilerArguments.Read(project, options.Configuration, TimeSpan.FromMinutes(2),
+                                                                 stopping);
+        TimeSpan msbuild = clock.Elapsed;
+        var compiler = new ProjectCompiler(arguments, projectDirectory);
+        SourceUpdate first = compiler.Read(stopping);
+        compiler.Commit(first);
+        if (!File.Exists(compiler.BuiltOutput))
+            throw new LauncherException(ExitCodes.BuildFailed,
+                $"watch: {compiler.BuiltOutput} is missing: build the project (dotnet build -c {options.Configuration}) and " +
+                "start the game from that build; updates are compiled against it");
+        byte[] built = File.ReadAllBytes(compiler.BuiltOutput);
+        EditSession session = EditSession.Start(compiler.Current, built, compiler.AssemblyName);
+        _history = new UpdateHistory(first, session.Baseline);
+        Say($"{compiler.AssemblyName}: {compiler.SourceFiles.Count} source files, {compiler.GeneratorCount} source " +
+            $"generators; updates against the build {session.ModuleVersionId} ({compiler.BuiltOutput}); " +
+            $"MSBuild {Ms(msbuild)}, sources read {Ms(clock.Elapsed - msbuild)}");
+        CheckSources(built, compiler);
+        if (options.WarmUp > 0)
+        {
+            var warm = Stopwatch.StartNew();
+            ReloadDelta? rehearsal = WarmUp.Run(compiler, session, options.WarmUp, stopping);
+            stopping.ThrowIfCancellationRequested();
+            if (rehearsal is not null)
+            {
+                Say($"warmed up the compiler ({options.WarmUp} updates, {Ms(warm.Elapsed)})");
+                Rehearse(compiler, session, drop, rehearsal, stopping);
+            }
+        }
+
+        using var changes = new SourceChanges(projectDirectory, compiler.IsSource, path =>
+            Say($"{Path.GetRelativePath(projectDirectory, path)} is not one of the files the project compiled when the " +
+                "watcher started (a new file?): restart watch to compile it"));
+        Say($"watching {projectDirectory} for saves; dropping into {drop.Path}; ready in {Ms(clock.Elapsed)}; Ctrl+C stops");
+        if (options.WarmUp > 0)
+            WarmUp.BindAllInBackground(compiler, stopping);
+        while (changes.WaitForChanges(options.Debounce, stopping))
+            Update(compiler, session, drop, changes, again: true, stopping);
+    }
+
+    // How long the files of a save that does not compile (or that removes members) must have
+    // stayed as they were read before it is trusted: longer than the pauses of a writer that
+    // writes a file in place in pieces.
+    private static readonly TimeSpan SettleTime = TimeSpan.FromSeconds(1);
 
     // How long the start waits for the game's answer to a rehearsal.
     private static readonly TimeSpan RehearsalPatience = TimeSpan.FromSeconds(2);
@@ -129,7 +165,7 @@ internal sealed class WatchSession(WatchOptions options, TextWriter output)
             files = "nothing";
         if (!sources.Succeeded)
         {
-            if (!Settled(changes, cancellationToken))
+            if (!Settled(compiler, changes, sources, cancellationToken))
                 return;
             Say($"changed: {files}; does not compile ({Ms(clock.Elapsed)}), nothing dropped:");
             Lines(sources.Errors);
@@ -142,18 +178,24 @@ internal sealed class WatchSession(WatchOptions options, TextWriter output)
             return;
         if (plan.Refusals.Count > 0)
         {
-            if (!Settled(changes, cancellationToken))
+            if (!Settled(compiler, changes, sources, cancellationToken))
                 return;
             Say($"changed: {files}; the running game cannot take this save, nothing dropped (restart the game to take it):");
             Lines(plan.Refusals.Select(r => "  " + r));
             return;
         }
+        // A member removed may be a file cut short: taken (committed, or emitted) once it settles.
+        TimeSpan settled = clock.Elapsed;
+        if (plan.Notices.Any(n => n.Kind == ReloadNoticeKind.RemovedMemberStays) &&
+            !Settled(compiler, changes, sources, cancellationToken))
+            return;
+        settled = clock.Elapsed - settled;
         IReadOnlyList<string> elsewhere = ProjectCompiler.ErrorsMentioning(sources,
             [.. plan.Notices.Where(n => n.Kind == ReloadNoticeKind.RemovedMemberStays).Select(n => ShortName(n.Member))],
             cancellationToken);
         if (elsewhere.Count > 0)
         {
-            if (!Settled(changes, cancellationToken))
+            if (!Settled(compiler, changes, sources, cancellationToken))
                 return;
             Say($"changed: {files}; does not compile ({Ms(clock.Elapsed)}), nothing dropped:");
             Lines(elsewhere);
@@ -170,7 +212,7 @@ internal sealed class WatchSession(WatchOptions options, TextWriter output)
                                                                              cancellationToken);
         if (update is null)
         {
-            if (!Settled(changes, cancellationToken))
+            if (!Settled(compiler, changes, sources, cancellationToken))
                 return;
             Say($"changed: {files}; does not compile ({Ms(clock.Elapsed)}), nothing dropped:");
             Lines(errors);
@@ -178,7 +220,9 @@ internal sealed class WatchSession(WatchOptions options, TextWriter output)
         }
         Say($"changed: {files}; update {session.Generation + 1} compiled in {Ms(clock.Elapsed)} " +
             $"({Count(update.Methods, "method body", "method bodies")}, {Count(plan.Edits.Count, "edit", "edits")}; " +
-            $"read and checked {Ms(read)}, analyzed {Ms(analyzed - read)}, emitted {Ms(clock.Elapsed - analyzed)})");
+            $"read and checked {Ms(read)}, analyzed {Ms(analyzed - read)}, " +
+            (settled >= TimeSpan.FromMilliseconds(1) ? $"settled {Ms(settled)}, " : "") +
+            $"emitted {Ms(clock.Elapsed - analyzed - settled)})");
         DateTime dropped = drop.Drop(compiler.AssemblyName, update.Delta);
         _history.Dropped(sources, update);
         Say($"dropped {compiler.AssemblyName}.hotreload; waiting for the game's result");
@@ -218,11 +262,13 @@ internal sealed class WatchSession(WatchOptions options, TextWriter output)
 
     // The game, if it runs already, prepares an update and applies nothing: the code its first
     // real update runs is then compiled. Its answer also says which generation it runs.
-    private void Rehearse(ProjectCompiler compiler, EditSession session, DropFolder drop, ReloadDelta rehearsal)
+    private void Rehearse(ProjectCompiler compiler, EditSession session, DropFolder drop, ReloadDelta rehearsal,
+                          CancellationToken cancellationToken)
     {
         DateTime dropped = drop.Drop(compiler.AssemblyName, rehearsal);
         GameAnswer? answer = drop.WaitForResult(compiler.AssemblyName, rehearsal.UpdateId, dropped, RehearsalPatience,
-                                                () => false, CancellationToken.None);
+                                                () => false, cancellationToken);
+        cancellationToken.ThrowIfCancellationRequested();
         if (answer is null)
         {
             Say($"no game answered a rehearsal within {RehearsalPatience.TotalSeconds:0} s (not started yet?): its first " +
@@ -239,12 +285,50 @@ internal sealed class WatchSession(WatchOptions options, TextWriter output)
             Say(moved);
     }
 
-    // An editor that writes a file in pieces (truncated, then written) is read half-way at its
-    // first event, and half a file does not compile, or reads as deleted members: a save is
-    // compiled at once, and what is wrong with it is printed only when no other save follows
-    // within a moment (the next save is then read whole). False: another save came.
-    private static bool Settled(SourceChanges changes, CancellationToken cancellationToken) =>
-        !changes.SaveWithin(SettleTime, cancellationToken) && !cancellationToken.IsCancellationRequested;
+    // An editor (or a slow disk) that writes a file in place, truncated then written in pieces,
+    // perhaps with pauses between them, is read at its first event, half written: half a file does
+    // not compile, or reads as deleted members. A save is compiled at once, and such a read is
+    // trusted (its errors printed, its removals taken) only once it has settled: no other save
+    // came and no file it changed was written for SettleTime, and each still holds the text that
+    // was read. False: it is read again, at the next turn (SourceChanges.ReadAgain).
+    private static bool Settled(ProjectCompiler compiler, SourceChanges changes, SourceUpdate sources,
+                                CancellationToken cancellationToken)
+    {
+        bool settled = Quiet(changes, sources.ChangedFiles, cancellationToken) && compiler.AsRead(sources);
+        if (!settled && !cancellationToken.IsCancellationRequested)
+            changes.ReadAgain();
+        return settled && !cancellationToken.IsCancellationRequested;
+    }
+
+    // Whether no save comes until each of `files` was last written SettleTime ago (at most
+    // SettleTime from now: a clock that runs ahead waits no longer).
+    private static bool Quiet(SourceChanges changes, IReadOnlyList<string> files, CancellationToken cancellationToken)
+    {
+        DateTime deadline = DateTime.UtcNow + SettleTime;
+        while (true)
+        {
+            DateTime written = files.Select(LastWrite).DefaultIfEmpty(DateTime.UtcNow).Max();
+            TimeSpan wait = Min(written + SettleTime, deadline) - DateTime.UtcNow;
+            if (wait <= TimeSpan.Zero)
+                return true;
+            if (changes.SaveWithin(wait, cancellationToken) || cancellationToken.IsCancellationRequested)
+                return false;
+        }
+    }
+
+    private static DateTime LastWrite(string path)
+    {
+        try
+        {
+            return File.GetLastWriteTimeUtc(path);
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            return DateTime.UtcNow;
+        }
+    }
+
+    private static DateTime Min(DateTime a, DateTime b) => a < b ? a : b;
 
     // An answer that came after the watcher stopped waiting: the game may run that update now.
     private void CatchUp(ProjectCompiler compiler, EditSession session, DropFolder drop)

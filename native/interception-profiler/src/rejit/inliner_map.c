@@ -83,3 +83,66 @@ uint32_t aip_inliner_map_callers(aip_inliner_map *map, aip_method_key callee, ai
     aip_mutex_unlock(&map->lock);
     return n;
 }
+
+/* 1 when key is one of the n in list. */
+static int listed(const aip_method_key *list, uint32_t n, aip_method_key key)
+{
+    for (uint32_t i = 0; i < n; ++i)
+        if (same(list[i], key))
+            return 1;
+    return 0;
+}
+
+static int live_pair(const aip_inliner_pair *slot)
+{
+    return slot->callee.module_id != 0 && slot->callee.module_id != AIP_TOMBSTONE;
+}
+
+uint32_t aip_inliner_map_inlinees(aip_inliner_map *map, aip_method_key caller, aip_method_key *out,
+                                  uint32_t capacity, uint64_t *counted)
+{
+    uint32_t n = 0;
+    /* Each level's callers: caller itself, then out[from, to), the level found before. */
+    uint32_t from = 0, to = 0;
+    *counted = 0;
+    aip_mutex_lock(&map->lock);
+    for (uint32_t depth = 0; depth < AIP_INLINEE_DEPTH; ++depth) {
+        for (uint32_t i = 0; i < AIP_INLINER_MAP_CAPACITY; ++i) {
+            const aip_inliner_pair *slot = &map->slots[i];
+            if (!live_pair(slot))
+                continue;
+            int direct = same(slot->caller, caller);
+            if (direct && slot->counted > *counted)
+                *counted = slot->counted;
+            if (n < capacity &&
+                (depth == 0 ? direct : listed(out + from, to - from, slot->caller)) &&
+                !same(slot->callee, caller) && !listed(out, n, slot->callee))
+                out[n++] = slot->callee;
+        }
+        if (n == to)
+            break; /* nothing new: no deeper level */
+        from = to;
+        to = n;
+    }
+    aip_mutex_unlock(&map->lock);
+    return n;
+}
+
+int aip_inliner_map_raise_counted(aip_inliner_map *map, aip_method_key caller, uint64_t seen,
+                                  uint64_t request)
+{
+    int raised = 1;
+    aip_mutex_lock(&map->lock);
+    for (uint32_t i = 0; i < AIP_INLINER_MAP_CAPACITY && raised; ++i) {
+        const aip_inliner_pair *slot = &map->slots[i];
+        if (live_pair(slot) && same(slot->caller, caller) && slot->counted > seen)
+            raised = 0;
+    }
+    for (uint32_t i = 0; i < AIP_INLINER_MAP_CAPACITY && raised; ++i) {
+        aip_inliner_pair *slot = &map->slots[i];
+        if (live_pair(slot) && same(slot->caller, caller))
+            slot->counted = request;
+    }
+    aip_mutex_unlock(&map->lock);
+    return raised;
+}

@@ -1,7 +1,8 @@
 /* The inliners the JIT reported (JITInlining) for methods of allowed modules: which caller
  * inlined which callee. The fallback ReJIT path re-JITs them with a patched target, since
- * a caller that inlined the target keeps running the old body otherwise. Bounded: when
- * full, new pairs are counted as dropped. Pure. */
+ * a caller that inlined the target keeps running the old body otherwise; and an inliner's
+ * re-JIT is counted for the patches of the methods it inlined. Bounded: when full, new pairs
+ * are counted as dropped. Pure. */
 #ifndef AIP_INLINER_MAP_H
 #define AIP_INLINER_MAP_H
 
@@ -19,6 +20,8 @@ typedef struct aip_method_key {
 typedef struct aip_inliner_pair {
     aip_method_key callee;
     aip_method_key caller;
+    uint64_t counted; /* the newest patch request the caller's re-JIT was counted for (the
+                       * same on every pair of one caller; aip_inliner_map_raise_counted) */
 } aip_inliner_pair;
 
 typedef struct aip_inliner_map {
@@ -43,5 +46,22 @@ void aip_inliner_map_forget_module(aip_inliner_map *map, uintptr_t module_id);
 /* Copies up to capacity callers of callee into out; returns how many there are in all. */
 uint32_t aip_inliner_map_callers(aip_inliner_map *map, aip_method_key callee, aip_method_key *out,
                                  uint32_t capacity);
+
+/* How many levels of nested inlines aip_inliner_map_inlinees follows. */
+#define AIP_INLINEE_DEPTH 3
+
+/* What caller inlined: the callees it inlined, and theirs up to AIP_INLINEE_DEPTH levels (the
+ * JIT reports an inline nested in another with the method it was inlined into as the caller,
+ * while the runtime re-JITs the outermost method). Copies up to capacity distinct methods into
+ * out and returns how many it copied; *counted: the newest request caller's re-JIT was counted
+ * for (0: none). */
+uint32_t aip_inliner_map_inlinees(aip_inliner_map *map, aip_method_key caller, aip_method_key *out,
+                                  uint32_t capacity, uint64_t *counted);
+
+/* Records that caller's re-JIT was counted for the requests up to `request`, when it was still
+ * counted up to `seen` (as aip_inliner_map_inlinees read it): 1, or 0 when another compilation
+ * of caller recorded a count since (it counted this request already). */
+int aip_inliner_map_raise_counted(aip_inliner_map *map, aip_method_key caller, uint64_t seen,
+                                  uint64_t request);
 
 #endif

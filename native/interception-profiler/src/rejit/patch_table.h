@@ -68,6 +68,7 @@ typedef struct aip_patch {
     uint32_t history_next;
     aip_generation_entry history[AIP_GENERATION_HISTORY];
     uint64_t awaiting_compile_since; /* command time, until a compilation finishes */
+    uint64_t request;                /* the number of its latest ReJIT request (0: none) */
     uint64_t inliner_rejit_ids[AIP_PATCH_INLINER_IDS]; /* distinct inliner ReJIT IDs counted */
     alvk_patch_telemetry telemetry; /* counters and HRESULTs; state fields filled on read */
     /* The table's own links (patch_slots.c): the free list (a slot whose first command was
@@ -115,6 +116,7 @@ typedef struct aip_rejit_state {
     aip_command_record commands[ALVK_COMMAND_HISTORY];
     alvk_generation_id last_generation_id;
     int32_t last_requested; /* patch index of the latest ReJIT request, or -1 */
+    uint64_t requests;      /* ReJIT requests made: each numbers its patches' aip_patch.request */
     uint32_t rollbacks_due; /* patches with rollback_due set (aip_patch_set_rollback_due) */
     uint32_t capacity;      /* the bound (ALVORKIT_INTERCEPTION_MAX_PATCHES) */
     uint32_t extent;        /* slots handed out so far: every loop over the table stops here */

@@ -37,9 +37,29 @@ HRESULT aip_rejit_on_get_parameters(aip_rejit_state *st, ModuleID module, mdMeth
     return hr;
 }
 
-int aip_rejit_on_compilation(aip_rejit_state *st, ICorProfilerInfo15 *info, FunctionID function,
-                             ReJITID rejit_id, int finished, HRESULT status,
-                             uint32_t *rollback_index)
+/* The most methods one inliner's re-JIT is attributed through (its inlines, nested ones too). */
+#define AIP_INLINEES_PER_INLINER 32
+
+/* A compilation of a method without a patch started: an inliner, counted for the patches of the
+ * methods the JIT reported it inlined (rejit_events.h), each request once. */
+static void record_inliner(aip_rejit_state *st, aip_inliner_map *inliners, aip_method_key key,
+                           ReJITID rejit_id)
+{
+    aip_method_key inlined[AIP_INLINEES_PER_INLINER];
+    aip_inliner_facts facts = {inlined, 0, 0, 0};
+    facts.count =
+        aip_inliner_map_inlinees(inliners, key, inlined, AIP_INLINEES_PER_INLINER, &facts.counted);
+    facts.newest = aip_rejit_newest_request(st, inlined, facts.count);
+    /* Counted for these requests by another compilation of it (a tier-up) since: done. */
+    if (facts.newest > facts.counted &&
+        !aip_inliner_map_raise_counted(inliners, key, facts.counted, facts.newest))
+        return;
+    aip_rejit_record_inliner(st, key.module_id, key.token, rejit_id, &facts);
+}
+
+int aip_rejit_on_compilation(aip_rejit_state *st, aip_inliner_map *inliners,
+                             ICorProfilerInfo15 *info, FunctionID function, ReJITID rejit_id,
+                             int finished, HRESULT status, uint32_t *rollback_index)
 {
     aip_method_key key;
     if (!method_of(info, function, &key))
@@ -49,7 +69,8 @@ int aip_rejit_on_compilation(aip_rejit_state *st, ICorProfilerInfo15 *info, Func
     if (finished)
         return aip_rejit_generation_finished(st, key.module_id, key.token, rejit_id, status,
                                              rollback_index);
-    aip_rejit_record_inliner(st, key.module_id, key.token, rejit_id);
+    if (!aip_rejit_is_target(st, key.module_id, key.token))
+        record_inliner(st, inliners, key, rejit_id);
     return aip_rejit_generation_started(st, key.module_id, key.token, rejit_id, rollback_index);
 }
 

@@ -22,11 +22,13 @@
 HRESULT aip_rejit_on_get_parameters(aip_rejit_state *st, ModuleID module, mdMethodDef method,
                                     ICorProfilerFunctionControl *control);
 
-/* ReJITCompilationStarted (finished 0) and ReJITCompilationFinished (finished 1). Returns 1
- * with *rollback_index when the patch's current generation failed: a rollback must be queued. */
-int aip_rejit_on_compilation(aip_rejit_state *st, ICorProfilerInfo15 *info, FunctionID function,
-                             ReJITID rejit_id, int finished, HRESULT status,
-                             uint32_t *rollback_index);
+/* ReJITCompilationStarted (finished 0) and ReJITCompilationFinished (finished 1). A start of a
+ * method without a patch is an inliner's, counted for the patches whose targets `inliners`
+ * says it inlined. Returns 1 with *rollback_index when the patch's current generation failed:
+ * a rollback must be queued. */
+int aip_rejit_on_compilation(aip_rejit_state *st, aip_inliner_map *inliners,
+                             ICorProfilerInfo15 *info, FunctionID function, ReJITID rejit_id,
+                             int finished, HRESULT status, uint32_t *rollback_index);
 
 /* ReJITError; returns as aip_rejit_on_compilation. */
 int aip_rejit_on_error(aip_rejit_state *st, ModuleID module, mdMethodDef method, HRESULT status,

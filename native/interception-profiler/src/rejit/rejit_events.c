@@ -71,20 +71,53 @@ void aip_rejit_record(aip_rejit_state *st, uintptr_t module_id, uint32_t token,
     aip_mutex_unlock(&st->lock);
 }
 
-void aip_rejit_record_inliner(aip_rejit_state *st, uintptr_t module_id, uint32_t token,
-                              uint64_t rejit_id)
+int aip_rejit_is_target(aip_rejit_state *st, uintptr_t module_id, uint32_t token)
 {
     aip_mutex_lock(&st->lock);
-    if (st->last_requested >= 0 && newest_for(st, module_id, token) == NULL) {
-        aip_patch *p = aip_patch_at(st, (uint32_t)st->last_requested);
-        uint32_t seen = p->telemetry.inliners_rejitted;
-        int known = 0;
-        for (uint32_t i = 0; i < seen && i < AIP_PATCH_INLINER_IDS && !known; ++i)
-            known = p->inliner_rejit_ids[i] == rejit_id;
-        if (!known) {
-            if (seen < AIP_PATCH_INLINER_IDS)
-                p->inliner_rejit_ids[seen] = rejit_id;
-            p->telemetry.inliners_rejitted++;
+    int target = newest_for(st, module_id, token) != NULL;
+    aip_mutex_unlock(&st->lock);
+    return target;
+}
+
+uint64_t aip_rejit_newest_request(aip_rejit_state *st, const aip_method_key *methods,
+                                  uint32_t count)
+{
+    uint64_t newest = 0;
+    aip_mutex_lock(&st->lock);
+    for (uint32_t i = 0; i < count; ++i) {
+        const aip_patch *p = newest_for(st, methods[i].module_id, methods[i].token);
+        if (p != NULL && p->request > newest)
+            newest = p->request;
+    }
+    aip_mutex_unlock(&st->lock);
+    return newest;
+}
+
+/* One inliner re-JIT counted on p, once per ReJIT ID. Lock held. */
+static void count_inliner(aip_patch *p, uint64_t rejit_id)
+{
+    uint32_t seen = p->telemetry.inliners_rejitted;
+    for (uint32_t i = 0; i < seen && i < AIP_PATCH_INLINER_IDS; ++i)
+        if (p->inliner_rejit_ids[i] == rejit_id)
+            return;
+    if (seen < AIP_PATCH_INLINER_IDS)
+        p->inliner_rejit_ids[seen] = rejit_id;
+    p->telemetry.inliners_rejitted++;
+}
+
+void aip_rejit_record_inliner(aip_rejit_state *st, uintptr_t module_id, uint32_t token,
+                              uint64_t rejit_id, const aip_inliner_facts *facts)
+{
+    aip_mutex_lock(&st->lock);
+    if (newest_for(st, module_id, token) == NULL) {
+        if (facts != NULL && facts->newest != 0) {
+            for (uint32_t i = 0; i < facts->count; ++i) {
+                aip_patch *p = newest_for(st, facts->inlined[i].module_id, facts->inlined[i].token);
+                if (p != NULL && p->request > facts->counted && p->request <= facts->newest)
+                    count_inliner(p, rejit_id);
+            }
+        } else if (st->last_requested >= 0) {
+            count_inliner(aip_patch_at(st, (uint32_t)st->last_requested), rejit_id);
         }
     }
     aip_mutex_unlock(&st->lock);

@@ -4,6 +4,7 @@
 #ifndef AIP_REJIT_EVENTS_H
 #define AIP_REJIT_EVENTS_H
 
+#include "rejit/inliner_map.h"
 #include "rejit/patch_table.h"
 
 /* GetReJITParameters: the snapshot of the newest patch of (module, token), acquired (the
@@ -20,11 +21,31 @@ typedef enum aip_rejit_event {
 void aip_rejit_record(aip_rejit_state *st, uintptr_t module_id, uint32_t token,
                       aip_rejit_event event, int32_t hresult);
 
-/* ReJITCompilationStarted of a method that is not a target: an inliner re-JITted along with
- * the latest request. Counted once per ReJIT ID (tiering compiles one ID several times).
- * Attribution goes to the most recently requested patch. */
+/* 1 when (module, token) has a patch (live, or ended): its compilations are its own. */
+int aip_rejit_is_target(aip_rejit_state *st, uintptr_t module_id, uint32_t token);
+
+/* The newest request (aip_patch.request) among the patches of the `count` methods, 0 when
+ * none of them has a requested patch. */
+uint64_t aip_rejit_newest_request(aip_rejit_state *st, const aip_method_key *methods,
+                                  uint32_t count);
+
+/* What the inliner map says of a method being re-JITted (aip_inliner_map_inlinees). */
+typedef struct aip_inliner_facts {
+    const aip_method_key *inlined; /* the methods it inlined, as the JIT reported them */
+    uint32_t count;
+    uint64_t counted; /* the newest request it was counted for already (0: none) */
+    uint64_t newest;  /* aip_rejit_newest_request of `inlined` */
+} aip_inliner_facts;
+
+/* ReJITCompilationStarted of a method that is not a target: an inliner re-JITted with a
+ * request. It counts for the patches of the methods it inlined whose request is newer than
+ * facts->counted and not newer than facts->newest: each request re-JITs it once, and a version
+ * a later request superseded before its first call is compiled for both. When it inlined no
+ * method with a requested patch, as far as the JIT reported (ReadyToRun code inlines unreported;
+ * the map may be full), it counts for the most recently requested patch. Once per ReJIT ID
+ * (tiering compiles one ID several times). facts may be NULL: nothing known. */
 void aip_rejit_record_inliner(aip_rejit_state *st, uintptr_t module_id, uint32_t token,
-                              uint64_t rejit_id);
+                              uint64_t rejit_id, const aip_inliner_facts *facts);
 
 /* ModuleUnloadStarted: every live patch of the module ends UNLOADED. */
 void aip_rejit_module_unloaded(aip_rejit_state *st, uintptr_t module_id);

@@ -132,6 +132,7 @@ void aip_rejit_mark_requested(aip_rejit_state *st, aip_request_mark *marks, uint
                               uint64_t queued_ns)
 {
     aip_mutex_lock(&st->lock);
+    uint64_t request = ++st->requests;
     for (uint32_t i = 0; i < count; ++i) {
         aip_request_mark *m = &marks[i];
         aip_patch *p = aip_patch_at(st, m->index);
@@ -140,8 +141,10 @@ void aip_rejit_mark_requested(aip_rejit_state *st, aip_request_mark *marks, uint
         m->was = old != NULL ? old->result.state : ALVK_GENERATION_PENDING;
         m->awaiting_since = p->awaiting_compile_since;
         m->floor = p->rejit_floor;
+        m->request = p->request;
         aip_patch_generation_requested(p, m->id, NULL);
         p->awaiting_compile_since = queued_ns;
+        p->request = request;
         st->last_requested = (int32_t)m->index;
     }
     aip_mutex_unlock(&st->lock);
@@ -166,6 +169,7 @@ void aip_rejit_unmark_requested(aip_rejit_state *st, const aip_request_mark *mar
             old->result.state = m->was;
         p->awaiting_compile_since = m->awaiting_since;
         p->rejit_floor = m->floor; /* the previous version's callbacks count again */
+        p->request = m->request;   /* no inliner re-JITs with a refused request */
         p->telemetry.request_hresult = hresult;
     }
     aip_mutex_unlock(&st->lock);

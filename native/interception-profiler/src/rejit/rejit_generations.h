@@ -38,9 +38,11 @@ typedef struct aip_request_mark {
     alvk_generation_state was;   /* its record's state before (SUPERSEDED now) */
     uint64_t awaiting_since;     /* the patch's awaiting_compile_since before */
     uint64_t floor;              /* the patch's rejit_floor before */
+    uint64_t request;            /* the patch's request number before */
 } aip_request_mark;
 /* Before RequestReJIT(WithInliners), under one lock for all `count` patches: each mark's
- * generation becomes current (REQUESTED) and its patch awaits compilation since queued_ns, so
+ * generation becomes current (REQUESTED), its patch takes the request's number (one for all
+ * of them: aip_rejit_record_inliner) and awaits compilation since queued_ns, so
  * a compilation or ReJITError the request raises (the runtime reports some inside the call)
  * finds the generation it belongs to. The snapshot it replaced is released by the commit. */
 void aip_rejit_mark_requested(aip_rejit_state *st, aip_request_mark *marks, uint32_t count,

@@ -48,6 +48,19 @@ static alvk_status check_replacement_method(uint64_t module_id, uint32_t token)
     return ALVK_OK;
 }
 
+/* A replacement named as the target itself (the same loaded copy and token) would call itself
+ * on every call until the stack overflows: refused before anything is queued. A calli-only
+ * replacement (no method named) cannot be told from its entry point here; the managed API
+ * refuses it by method. */
+static alvk_status check_not_target(uint64_t replacement_module, uint32_t replacement_token,
+                                    uintptr_t target_copy, uint32_t target_token)
+{
+    return replacement_token != 0 && replacement_token == target_token && target_copy != 0 &&
+                   replacement_module == (uint64_t)target_copy
+               ? ALVK_E_REPLACEMENT_IS_TARGET
+               : ALVK_OK;
+}
+
 /* Accepts a command into RejitState (one transition) and queues it into the slot reserved
  * for it, which cannot refuse it any more; gives the slot back on refusal. */
 static alvk_status accept(aip_profiler *rt, uint32_t slot, const aip_rejit_request *request,
@@ -109,6 +122,9 @@ alvk_status aip_runtime_patch_install(aip_profiler *rt, const alvk_install_reque
     aip_patch_command c;
     aip_rejit_request r;
     install_command(rt, request, &c, &r);
+    status = check_not_target(c.replacement_module, c.replacement_token, r.copy_id, c.token);
+    if (status != ALVK_OK)
+        return status;
     uint32_t slot = 0;
     aip_rejit_accepted a;
     if ((status = aip_queue_reserve(&rt->worker.queue, &slot)) != ALVK_OK ||
@@ -156,8 +172,21 @@ static alvk_status queue_batch(aip_profiler *rt, const alvk_install_request *req
                                aip_rejit_accepted *accepted, alvk_patch_handle *handles,
                                alvk_status *statuses, alvk_command_id *command)
 {
-    for (uint32_t i = 0; i < count; ++i)
+    alvk_status first = ALVK_OK;
+    for (uint32_t i = 0; i < count; ++i) {
         install_command(rt, &requests[i], &b->entries[i], &r[i]);
+        statuses[i] =
+            check_not_target(b->entries[i].replacement_module, b->entries[i].replacement_token,
+                             r[i].copy_id, b->entries[i].token);
+        if (first == ALVK_OK)
+            first = statuses[i];
+    }
+    if (first != ALVK_OK) {
+        for (uint32_t i = 0; i < count; ++i)
+            if (statuses[i] == ALVK_OK)
+                statuses[i] = ALVK_E_BATCH_ABORTED;
+        return first;
+    }
     uint32_t slot = 0;
     alvk_status status = reserve_and_accept(rt, r, count, accepted, statuses, &slot);
     if (status != ALVK_OK)
@@ -270,6 +299,14 @@ alvk_status aip_runtime_patch_replace_with(aip_profiler *rt, alvk_patch_handle h
         return status;
     if (replacement->entry_point == 0)
         return ALVK_E_INVALID_REPLACEMENT;
+    alvk_patch_telemetry target;
+    memset(&target, 0, sizeof target);
+    target.size = sizeof target;
+    if (replacement->method_token != 0 &&
+        aip_rejit_telemetry(&rt->rejit, handle, &target) == ALVK_OK &&
+        (status = check_not_target(replacement->module_id, replacement->method_token,
+                                   (uintptr_t)target.module_id, target.method_token)) != ALVK_OK)
+        return status;
     return command(rt, handle, owner, replacement, AIP_PATCH_REPLACE, issued);
 }
 

@@ -31,7 +31,8 @@ static inline void aip_runtime_rejit_event(aip_profiler *p, FunctionID function,
 {
     uint32_t index = 0;
     if (aip_profiler_patching(p) &&
-        aip_rejit_on_compilation(&p->rejit, p->info, function, rejit_id, finished, status, &index))
+        aip_rejit_on_compilation(&p->rejit, &p->inliners, p->info, function, rejit_id, finished,
+                                 status, &index))
         aip_runtime_queue_rollback(p, index);
 }
 
