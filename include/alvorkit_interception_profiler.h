@@ -498,7 +498,8 @@ typedef struct alvk_patch_telemetry {
     uint32_t rejit_started;
     uint32_t rejit_finished;
     uint32_t rejit_errors;
-    uint32_t inliners_rejitted;     /* other methods ReJITted with the target's requests */
+    uint32_t inliners_rejitted;     /* callers that had inlined the target, counted as each
+                                     * is re-JITted (at its next call), once per request */
     int32_t request_hresult;        /* last RequestReJIT / RequestReJITWithInliners */
     int32_t set_il_hresult;         /* last SetILFunctionBody in GetReJITParameters */
     int32_t compilation_hresult;    /* last ReJITCompilationFinished status */

@@ -17,7 +17,9 @@ namespace AlvorKit.Interception.Launcher;
 /// </summary>
 internal static partial class ChildRunner
 {
-    public static int Run(IReadOnlyList<string> command, IReadOnlyList<Variable> variables)
+    /// <summary>How to start `command` (its first word the program, the rest its arguments,
+    /// passed on unchanged) with `variables` set in its environment (a null value removes one).</summary>
+    internal static ProcessStartInfo StartInfo(IReadOnlyList<string> command, IReadOnlyList<Variable> variables)
     {
         var start = new ProcessStartInfo(command[0]) { UseShellExecute = false };
         foreach (string arg in command.Skip(1))
@@ -29,6 +31,12 @@ internal static partial class ChildRunner
             else
                 start.Environment[v.Name] = v.Value;
         }
+        return start;
+    }
+
+    public static int Run(IReadOnlyList<string> command, IReadOnlyList<Variable> variables)
+    {
+        ProcessStartInfo start = StartInfo(command, variables);
 
         Process process;
         try

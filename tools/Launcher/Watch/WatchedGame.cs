@@ -40,16 +40,7 @@ internal sealed class WatchedGame : IDisposable
     /// <exception cref="LauncherException">It could not be started (exit 127).</exception>
     public static WatchedGame Start(IReadOnlyList<string> command, IReadOnlyList<Variable> variables, Action<int> onExit)
     {
-        var start = new ProcessStartInfo(command[0]) { UseShellExecute = false };
-        foreach (string arg in command.Skip(1))
-            start.ArgumentList.Add(arg);
-        foreach (Variable v in variables)
-        {
-            if (v.Value is null)
-                start.Environment.Remove(v.Name);
-            else
-                start.Environment[v.Name] = v.Value;
-        }
+        ProcessStartInfo start = ChildRunner.StartInfo(command, variables);
         var process = new Process { StartInfo = start, EnableRaisingEvents = true };
         var game = new WatchedGame(process);
         process.Exited += (_, _) =>

@@ -150,6 +150,15 @@ static alvk_status refuse_batch(alvk_status *statuses, uint32_t count, alvk_stat
     return status;
 }
 
+/* A request of the batch was refused with `first`: every other one is ALVK_E_BATCH_ABORTED. */
+static alvk_status abort_batch(alvk_status *statuses, uint32_t count, alvk_status first)
+{
+    for (uint32_t i = 0; i < count; ++i)
+        if (statuses[i] == ALVK_OK)
+            statuses[i] = ALVK_E_BATCH_ABORTED;
+    return first;
+}
+
 /* One reserved queue slot and every request accepted in RejitState under one command, or
  * neither: the slot is released and statuses[] says why. */
 static alvk_status reserve_and_accept(aip_profiler *rt, const aip_rejit_request *r, uint32_t count,
@@ -181,12 +190,8 @@ static alvk_status queue_batch(aip_profiler *rt, const alvk_install_request *req
         if (first == ALVK_OK)
             first = statuses[i];
     }
-    if (first != ALVK_OK) {
-        for (uint32_t i = 0; i < count; ++i)
-            if (statuses[i] == ALVK_OK)
-                statuses[i] = ALVK_E_BATCH_ABORTED;
-        return first;
-    }
+    if (first != ALVK_OK)
+        return abort_batch(statuses, count, first);
     uint32_t slot = 0;
     alvk_status status = reserve_and_accept(rt, r, count, accepted, statuses, &slot);
     if (status != ALVK_OK)
@@ -220,12 +225,8 @@ alvk_status aip_runtime_patch_install_batch(aip_profiler *rt, const alvk_install
         if (first == ALVK_OK)
             first = statuses[i];
     }
-    if (first != ALVK_OK) {
-        for (uint32_t i = 0; i < count; ++i)
-            if (statuses[i] == ALVK_OK)
-                statuses[i] = ALVK_E_BATCH_ABORTED;
-        return first;
-    }
+    if (first != ALVK_OK)
+        return abort_batch(statuses, count, first);
     alvk_status status = aip_runtime_commands_available(rt);
     if (status != ALVK_OK)
         return refuse_batch(statuses, count, status);
