@@ -47,8 +47,10 @@ public sealed partial class Interceptor
     /// for all its instantiations: every value whose type involves a generic parameter (the receiver of a
     /// generic type, such an argument or result) is taken as object, boxed (no <c>ref</c>). Hooking a member of
     /// a constructed type (<c>Box&lt;int&gt;.Get</c>) hooks its definition, so every instantiation.</para>
-    /// <para><b>Prefix</b>: returns void or bool. ALL prefixes run, in order (HarmonyX's rule: Harmony skips the
-    /// later ones); if any returned false, the original is skipped, and the result is what the prefixes set
+    /// <para><b>Prefix</b>: returns void or bool. Prefixes run in order, by Harmony's rule: once one returned false,
+    /// a later prefix that could change the outcome (returns bool, or takes anything but __instance,
+    /// __originalMethod and __state by ref, out or as a reference type) is skipped, one that only reads values
+    /// still runs; if any returned false, the original is skipped, and the result is what the prefixes set
     /// through <c>ref __result</c> (default otherwise). In a constructor, prefixes run first, before the base
     /// constructor call.</para>
     /// <para><b>Postfix</b>: returns void; or, pass-through, returns the target's return type and takes the result

@@ -115,6 +115,16 @@ public static class Hooks
     {
     }
 
+    /// <summary>A prefix that only observes (a value-type argument): it runs even after a prefix
+    /// returned false.</summary>
+    public static void ObserveAmount(int amount)
+    {
+    }
+
+    /// <summary>A prefix that could change the outcome (ref __result): skipped once a prefix
+    /// returned false.</summary>
+    public static void SetResult(ref int __result) => __result = 7;
+
     public static void BoxGet(object __instance, object fallback, object __result)
     {
     }

@@ -217,6 +217,27 @@ public sealed partial class WeavingTests(ITestOutputHelper output)
     }
 
     [Fact]
+    public void ALaterPrefixThatCouldChangeTheOutcomeIsSkippedOnceOneReturnedFalse()
+    {
+        // Harmony's rule: a bool prefix first; then one that only reads a value-type argument
+        // (runs regardless); then one with ref __result (runs only while runOriginal holds).
+        string[] lines = Listing(Weave(typeof(Enemy).GetMethod(nameof(Enemy.Damage))!,
+            [Hook(nameof(Hooks.Prefix)), Hook(nameof(Hooks.ObserveAmount)), Hook(nameof(Hooks.SetResult))]))
+            .Split('\n').Select(l => l.Trim()).ToArray();
+        int observe = Array.FindIndex(lines, l => l.EndsWith("call Hooks.ObserveAmount(int)", StringComparison.Ordinal));
+        int set = Array.FindIndex(lines, l => l.EndsWith("call Hooks.SetResult(ref int)", StringComparison.Ordinal));
+        int first = Array.FindIndex(lines, l => l.Contains("call Hooks.Prefix(", StringComparison.Ordinal));
+        Assert.True(first >= 0 && observe > first && set > observe, string.Join('\n', lines));
+        // Between the observing prefix and the one before it: no test of runOriginal.
+        Assert.DoesNotContain(lines[(first + 1)..observe], l => l.Contains("brfalse", StringComparison.Ordinal));
+        // Before the affecting one: ldloc runOriginal; brfalse past it.
+        Assert.Matches(@"ldloc V_\d+ \(bool\)$", lines[set - 3]);
+        Assert.Contains("brfalse", lines[set - 2], StringComparison.Ordinal);
+        // The first prefix has nothing to test: no prefix ran before it.
+        Assert.DoesNotContain("brfalse", lines[first - 1], StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void EachSetKeepsThePreferCalliItWasAddedWith()
     {
         // Two sets on one target: the first added with PreferCalli (its prefix through calli), the second

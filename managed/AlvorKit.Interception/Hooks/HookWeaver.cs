@@ -12,7 +12,8 @@ namespace AlvorKit.Interception.Hooks;
 ///     runOriginal = true; br PRE              (inserted at the start; no br without prefixes)
 /// ORIG: original body                         (every ret: stloc result; br POST)
 /// POST: postfixes; ldloc result; ret
-/// PRE:  prefixes (a false return clears runOriginal); ldloc runOriginal; brfalse POST; br ORIG
+/// PRE:  prefixes (a false return clears runOriginal; after one did, a later prefix that could change
+///       the outcome is skipped); ldloc runOriginal; brfalse POST; br ORIG
 /// </code>
 /// With finalizers, one try/catch(Exception) covers the start, the original, the postfixes and the
 /// prefixes (the original's returns leave to POST, inside it); POST ends with <c>leave SUCCESS</c>;
@@ -118,8 +119,22 @@ internal static class HookWeaver
             if (prefixes)
             {
                 plan.MarkLabel(pre);
-                foreach (ComposedHook hook in composition.Prefixes)
+                for (int i = 0; i < composition.Prefixes.Count; i++)
+                {
+                    ComposedHook hook = composition.Prefixes[i];
+                    // Harmony's rule: once a prefix returned false, a later one that could change
+                    // the outcome is skipped; one that only observes still runs. The first prefix
+                    // needs no check: nothing has returned false before it.
+                    PlanLabel? skip = i > 0 && AffectsOriginal(hook.Hook) ? plan.DefineLabel() : null;
+                    if (skip is { } skipped)
+                    {
+                        plan.LoadLocal(_runOriginal!);
+                        plan.Emit(OpCodes.Brfalse, skipped);
+                    }
                     Call(hook);
+                    if (skip is { } after)
+                        plan.MarkLabel(after);
+                }
                 plan.LoadLocal(_runOriginal!);
                 plan.Emit(OpCodes.Brfalse, post);
                 plan.Emit(OpCodes.Br, original);
@@ -162,6 +177,16 @@ internal static class HookWeaver
             Exit();
             return plan;
         }
+
+        /// <summary>Whether a prefix could change the outcome (Harmony's PrefixAffectsOriginal): it
+        /// returns bool, or takes something other than __instance, __originalMethod and __state by
+        /// reference or out, or as a reference type (whose object it could change, __args
+        /// included). A prefix that takes only values (value-type arguments, __runOriginal) cannot.</summary>
+        private static bool AffectsOriginal(BoundHook hook) =>
+            hook.Return == HookReturn.RunOriginal ||
+            hook.Arguments.Zip(hook.Method.GetParameters()).Any(pair =>
+                pair.First.Source is not (HookSource.Instance or HookSource.OriginalMethod or HookSource.State) &&
+                (pair.Second.ParameterType.IsByRef || pair.Second.IsOut || !pair.Second.ParameterType.IsValueType));
 
         private void Exit()
         {

@@ -27,6 +27,27 @@ public static class SkipPatch
     }
 }
 
+/// <summary>A later prefix of Twice that only reads a value-type argument: Harmony runs it even
+/// after SkipPatch's prefix returned false, so it counts both calls.</summary>
+[Patch(typeof(HookTargets), nameof(HookTargets.Twice))]
+[PatchPriority(HookPriority.Low)]
+public static class ObservingPrefixPatch
+{
+    public static int Runs { get; private set; }
+
+    public static void Prefix(int x) => Runs += x == int.MinValue ? 0 : 1;
+}
+
+/// <summary>A later prefix of Twice that could change the outcome (ref __result): Harmony skips
+/// it once SkipPatch's prefix returned false, so the skipped call keeps SkipPatch's -100 (with
+/// it run, -100 + 1000); on the call that runs the original, the original's result replaces it.</summary>
+[Patch(typeof(HookTargets), nameof(HookTargets.Twice))]
+[PatchPriority(HookPriority.Low)]
+public static class AffectingPrefixPatch
+{
+    public static void Prefix(ref int __result) => __result += 1000;
+}
+
 /// <summary>A postfix that reads __result (kept in Seen) and changes it.</summary>
 [Patch(typeof(HookTargets), nameof(HookTargets.Plus))]
 public static class ResultPatch

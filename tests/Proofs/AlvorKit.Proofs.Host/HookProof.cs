@@ -104,7 +104,7 @@ public static class HookProof
 
         string[] classes =
         [
-            "SkipPatch", "ResultPatch", "PassThroughPatch", "StatePatch", "RefArgumentPatch", "ArgsPatch", "RefReturnPatch",
+            "SkipPatch", "ObservingPrefixPatch", "AffectingPrefixPatch", "ResultPatch", "PassThroughPatch", "StatePatch", "RefArgumentPatch", "ArgsPatch", "RefReturnPatch",
             "GuardedPatch", "ObservingFinalizer", "SwallowingFinalizer", "ReplacingFinalizer", "ClassInstancePatch",
             "StructInstancePatch", "GenericMethodPatch", "GenericTypePatch",
         ];
@@ -124,9 +124,12 @@ public static class HookProof
         steps.Count("values.woven", hooked);
 
         int twiceRuns = HookTargets.TwiceRuns, finallies = HookTargets.GuardedFinallies, adds = counter.Calls;
+        System.Reflection.PropertyInfo observed = steps.ModType("ObservingPrefixPatch").GetProperty("Runs")!;
+        int observedRuns = (int)observed.GetValue(null)!;
         foreach ((string name, Func<long> call) in calls)
             steps.Call($"{name}.hooked", call);
         steps.Count("twice.hookedRuns", HookTargets.TwiceRuns - twiceRuns);
+        steps.Count("twice.observingPrefixRuns", (int)observed.GetValue(null)! - observedRuns);
         steps.Count("guarded.hookedFinallies", HookTargets.GuardedFinallies - finallies);
         steps.Count("classInstance.hookedCalls", counter.Calls - adds);
         steps.Count("plus.seen", steps.ModValue("ResultPatch", "Seen"));

@@ -45,7 +45,7 @@ public sealed class HookProofs
             (string Call, long Original, long Hooked)[] cases =
             [
                 ("twice.run", 8, 8),                   // the prefix returned true: the original ran
-                ("twice.skip", -6, -101),              // false: skipped, __result -100, postfix saw !__runOriginal
+                ("twice.skip", -6, -101),              // false: skipped, __result -100 (the later ref __result prefix skipped), postfix saw !__runOriginal
                 ("plus", 5, 500),                      // postfix read 5 and multiplied it
                 ("passThrough", 5, 3005),              // pass-through postfix: result + x * 1000 (calli, non-public)
                 ("state", 6, 20),                      // __state 2 * 7 from prefix to postfix
@@ -95,8 +95,11 @@ public sealed class HookProofs
     public void TheOriginalStillRunsUnderTheHooks(string tiering)
     {
         HookReport r = Report(tiering);
-        Assert.Equal(15, Value(r, "values.woven"));
+        Assert.Equal(17, Value(r, "values.woven"));
         Assert.Equal(1, Value(r, "twice.hookedRuns"));          // run, not skip
+        // Harmony's prefix rule: the observing prefix ran on both calls; the affecting one was
+        // skipped after the false (twice.skip stays -101, not 899).
+        Assert.Equal(2, Value(r, "twice.observingPrefixRuns"));
         Assert.Equal(5, Value(r, "plus.seen"));                 // the postfix read the original's result
         Assert.Equal(2, Value(r, "guarded.hookedFinallies"));    // both calls ran the original's finally
         Assert.Equal(1, Value(r, "classInstance.hookedCalls"));
