@@ -21,7 +21,7 @@ internal static class LauncherInfo
 /// <summary>One variable: a value to set, or null for a variable that must be absent.</summary>
 internal readonly record struct Variable(string Name, string? Value);
 
-/// <summary>What the profiler is started with (README.md, "Environment variables").</summary>
+/// <summary>What the profiler is started with (docs/Guide.md, "Environment variables").</summary>
 internal sealed record ProfilerSettings(LocatedProfiler Profiler, string Rid, string? Modules,
     AllocationProfiling Allocations)
 {

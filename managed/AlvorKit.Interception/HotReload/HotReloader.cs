@@ -166,10 +166,13 @@ public sealed class HotReloader
                     GenerationId = reloads.View.EncId,
                 };
             }
-            catch (Exception e) when (e is not OperationCanceledException)
+            catch (Exception e) when (e is BadImageFormatException or ArgumentException or IndexOutOfRangeException
+                                          or InvalidDataException)
             {
-                // A delta the reader or the translation cannot make sense of (a token out of its
-                // table, a blob cut short): Prepare kept nothing of it.
+                // A delta the metadata reader or the translation cannot make sense of (a token out
+                // of its table, a blob cut short): Prepare kept nothing of it. Anything else is not
+                // the input's fault and goes to the caller (a watched folder reports it as
+                // Unexpected).
                 return Refused(name, Stopwatch.GetElapsedTime(started), ReloadRefusalReason.NotADelta, name,
                                $"{ReloadRefusalReason.NotADelta}: {name} — the update could not be read as an Edit and " +
                                $"Continue delta of the loaded build ({e.GetType().Name}: {e.Message})") with
