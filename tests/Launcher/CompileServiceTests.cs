@@ -232,12 +232,20 @@ public sealed class CompileServiceTests(SmallGame game) : IClassFixture<SmallGam
                     seen.Add(read.Metadata.Length);
             }
         });
+        bool SawLarge()
+        {
+            lock (seen)
+                return seen.Contains(3_000_000);
+        }
         var events = new List<string>();
         using (var watcher = new FileSystemWatcher(drop.Path, "*.hotreload") { EnableRaisingEvents = true })
         {
             watcher.Created += (_, e) => { lock (events) events.Add($"created {e.Name}"); };
             watcher.Renamed += (_, e) => { lock (events) events.Add($"renamed {e.OldName} -> {e.Name}"); };
-            for (int i = 0; i < 20; i++)
+            // At least 20 drops, and on until the reader has seen a large one (a loaded machine
+            // can let 20 drops pass between two of its reads), for at most 10 s.
+            var deadline = DateTime.UtcNow.AddSeconds(10);
+            for (int i = 0; i < 20 || (!SawLarge() && DateTime.UtcNow < deadline); i++)
                 drop.Drop("Game", i % 2 == 0 ? large : small);
             Thread.Sleep(300);
         }
