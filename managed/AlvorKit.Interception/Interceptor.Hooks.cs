@@ -11,7 +11,7 @@ public sealed partial class Interceptor
     internal static HookComposer Composer => HookComposer.Shared;
 
     /// <summary>
-    /// Weaves a prefix, a postfix and/or a finalizer (Harmony's) into <paramref name="target"/>'s original IL:
+    /// Weaves a prefix, a postfix, a finalizer and/or a transpiler (Harmony's) into <paramref name="target"/>'s original IL:
     /// from its next call on, the target runs them around its own body, everywhere (callers that inlined it are
     /// re-JITted too). The hooks of every owner on the target are composed into one body; blocks this thread
     /// until the profiler's worker ran the command (<see cref="HookAsync"/> does not).
@@ -62,7 +62,17 @@ public sealed partial class Interceptor
     /// is thrown (on success too). When several finalizers run, each sees the exception the previous left. An
     /// exception a finalizer throws propagates. With finalizers, one try/catch(Exception) covers the prefixes,
     /// the original and the postfixes.</para>
-    /// <para><b>Order and owners.</b> Per kind, hooks run by <see cref="HookMethod.Before"/>/<see cref="HookMethod.After"/>
+    /// <para><b>Transpiler</b> (Harmony's): a static method
+    /// <c>IEnumerable&lt;BodyInstruction&gt; Transpiler(IEnumerable&lt;BodyInstruction&gt; instructions)</c> that
+    /// may also take <see cref="GenerationPlan"/> (to define labels and declare locals: Harmony's ILGenerator) and
+    /// <see cref="MethodBase"/> (the target), in any order, bound by type. It gets the target's original
+    /// instructions (<see cref="GenerationPlan.FromOriginal"/>) and returns the new ones; the body is built as:
+    /// the original, then every transpiler of every owner in order (each gets the previous one's output), then
+    /// the prefixes, postfixes and finalizers woven around the result. A target with only transpilers is valid.
+    /// Transpilers run again each time the body is composed (every add or removal on the target): write them
+    /// as pure functions of their input. One that throws, returns null, or makes a body that is not valid
+    /// (<see cref="TranspilerException"/>) refuses the change: nothing is applied, the target keeps its body.</para>
+    /// <para><b>Order and owners.</b> Per kind (transpilers too), hooks run by <see cref="HookMethod.Before"/>/<see cref="HookMethod.After"/>
     /// (owner names; Harmony IDs are owner names here), then <see cref="HookMethod.Priority"/> (higher first),
     /// then install order, as Harmony's PatchSorter orders them (so a port keeps its order): on a cycle of
     /// Before/After, one dependency of the least important waiting hook is dropped at a time. Every
@@ -94,16 +104,21 @@ public sealed partial class Interceptor
     /// <param name="postfix">Runs after the original (null: none).</param>
     /// <param name="finalizer">Runs last, also after an exception (null: none).</param>
     /// <param name="owner">The owner scope; null: <see cref="DefaultOwner"/>. Disposing it removes these hooks.</param>
+    /// <param name="transpiler">Edits the original's instructions before the hooks are woven around them (null:
+    /// none; see the remarks).</param>
     /// <returns>The hook set, woven: the ReJIT is requested.</returns>
     /// <exception cref="HookBindingException">A hook does not fit the target, or the target cannot be hooked
     /// (nothing reached the profiler).</exception>
     /// <exception cref="PlanException">The woven body cannot be built for the target.</exception>
+    /// <exception cref="TranspilerException">A transpiler threw, returned null, or made a body that is not valid:
+    /// nothing was applied.</exception>
     /// <exception cref="InterceptionUnavailableException">The profiler refuses patch commands.</exception>
     /// <exception cref="PatchException">The profiler refused or failed the woven body; the target keeps the
     /// body it had.</exception>
     public WovenPatch Hook(MethodBase target, HookMethod? prefix = null, HookMethod? postfix = null,
-        HookMethod? finalizer = null, PatchOwner? owner = null) =>
-        Completed(HookCore(target, prefix, postfix, finalizer, owner, synchronous: true, CancellationToken.None));
+        HookMethod? finalizer = null, PatchOwner? owner = null, HookMethod? transpiler = null) =>
+        Completed(HookCore(target, prefix, postfix, finalizer, owner, transpiler, synchronous: true,
+            CancellationToken.None));
 
     /// <summary><see cref="Hook"/> without blocking the calling thread on the profiler's worker.</summary>
     /// <param name="target">As for <see cref="Hook"/>.</param>
@@ -111,12 +126,14 @@ public sealed partial class Interceptor
     /// <param name="postfix">As for <see cref="Hook"/>.</param>
     /// <param name="finalizer">As for <see cref="Hook"/>.</param>
     /// <param name="owner">As for <see cref="Hook"/>.</param>
+    /// <param name="transpiler">As for <see cref="Hook"/> (before the token: a CancellationToken comes last).</param>
     /// <param name="cancellationToken">Stops the waiting; once the woven body is queued it is still applied
     /// and held as usual.</param>
     /// <returns>The hook set; the task fails with the exceptions <see cref="Hook"/> throws.</returns>
     public Task<WovenPatch> HookAsync(MethodBase target, HookMethod? prefix = null, HookMethod? postfix = null,
-        HookMethod? finalizer = null, PatchOwner? owner = null, CancellationToken cancellationToken = default) =>
-        Detached(HookCore(target, prefix, postfix, finalizer, owner, synchronous: false, cancellationToken),
+        HookMethod? finalizer = null, PatchOwner? owner = null, HookMethod? transpiler = null,
+        CancellationToken cancellationToken = default) =>
+        Detached(HookCore(target, prefix, postfix, finalizer, owner, transpiler, synchronous: false, cancellationToken),
             cancellationToken);
 
     /// <summary>
@@ -139,8 +156,8 @@ public sealed partial class Interceptor
 
     /// <summary>
     /// Weaves the hooks of one patch class (Harmony's <c>PatchAll</c> for one class) in one batch. A patch class
-    /// holds static methods named Prefix, Postfix and Finalizer or marked <see cref="PatchPrefixAttribute"/>,
-    /// <see cref="PatchPostfixAttribute"/>, <see cref="PatchFinalizerAttribute"/>. <see cref="PatchAttribute"/> on
+    /// holds static methods named Prefix, Postfix, Finalizer and Transpiler or marked <see cref="PatchPrefixAttribute"/>,
+    /// <see cref="PatchPostfixAttribute"/>, <see cref="PatchFinalizerAttribute"/>, <see cref="PatchTranspilerAttribute"/>. <see cref="PatchAttribute"/> on
     /// the class names its targets (several: the hooks patch each, one hook set per target); on a hook method,
     /// that method alone patches the named target. <see cref="PatchPriorityAttribute"/>,
     /// <see cref="PatchBeforeAttribute"/> and <see cref="PatchAfterAttribute"/> on the class apply to its hooks;
@@ -166,25 +183,31 @@ public sealed partial class Interceptor
         if (discovered.Count == 0)
             return [];
         HookComposer composer = Composer;
-        List<WovenPatch> sets = [.. discovered.Select(d => new WovenPatch(this, composer, d.Target, owner,
-            HookBinder.BindSet(d.Target, d.Prefixes, d.Postfixes, d.Finalizers), Names.Of(d.PatchClass)))];
+        List<WovenPatch> sets = [.. discovered.Select(d =>
+        {
+            (BoundSet hooks, IReadOnlyList<BoundTranspiler> transpilers) =
+                Transpilers.BindSet(d.Target, d.Prefixes, d.Postfixes, d.Finalizers, d.Transpilers);
+            return new WovenPatch(this, composer, d.Target, owner, hooks, Names.Of(d.PatchClass), transpilers);
+        })];
         EnsurePatchingEnabled();
         return Completed(composer.AddAsync(sets, synchronous: true, CancellationToken.None));
     }
 
     private async ValueTask<WovenPatch> HookCore(MethodBase target, HookMethod? prefix, HookMethod? postfix,
-        HookMethod? finalizer, PatchOwner? owner, bool synchronous, CancellationToken cancellationToken)
+        HookMethod? finalizer, PatchOwner? owner, HookMethod? transpiler, bool synchronous,
+        CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(target);
         ThrowIfDisposed();
         owner ??= DefaultOwner;
         owner.ThrowIfDisposed();
         target = PatchDiscovery.Definition(target);
-        BoundSet bound = HookBinder.BindSet(target, prefix is null ? [] : [prefix], postfix is null ? [] : [postfix],
-            finalizer is null ? [] : [finalizer]);
+        (BoundSet bound, IReadOnlyList<BoundTranspiler> transpilers) = Transpilers.BindSet(target,
+            prefix is null ? [] : [prefix], postfix is null ? [] : [postfix], finalizer is null ? [] : [finalizer],
+            transpiler is null ? [] : [transpiler]);
         EnsurePatchingEnabled();
         HookComposer composer = Composer;
-        var set = new WovenPatch(this, composer, target, owner, bound, "Hook call");
+        var set = new WovenPatch(this, composer, target, owner, bound, "Hook call", transpilers);
         await composer.AddAsync([set], synchronous, cancellationToken).ConfigureAwait(false);
         return set;
     }

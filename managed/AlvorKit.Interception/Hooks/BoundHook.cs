@@ -2,12 +2,15 @@ using System.Reflection;
 
 namespace AlvorKit.Interception.Hooks;
 
-/// <summary>The three kinds of hooks.</summary>
+/// <summary>The kinds of hooks.</summary>
 internal enum HookKind
 {
     Prefix,
     Postfix,
     Finalizer,
+
+    /// <summary>Edits the original's instructions (not woven as a call: run when the body is built).</summary>
+    Transpiler,
 }
 
 /// <summary>What a hook returns, as the weaver uses it.</summary>

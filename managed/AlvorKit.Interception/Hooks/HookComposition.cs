@@ -6,9 +6,10 @@ using AlvorKit.Interception.Internal;
 namespace AlvorKit.Interception.Hooks;
 
 /// <summary>One hook set as the composition sees it: its bound hooks, its owner's name, its install
-/// order, a label for listings (the patch class, or "Hook call") and whether its hooks are called through
-/// their entry points (the PreferCalli of the interceptor that added it).</summary>
-internal sealed record HookSetInfo(BoundSet Bound, string OwnerName, long Order, string Label, bool PreferCalli = false);
+/// order, a label for listings (the patch class, or "Hook call"), whether its hooks are called through
+/// their entry points (the PreferCalli of the interceptor that added it), and its transpilers.</summary>
+internal sealed record HookSetInfo(BoundSet Bound, string OwnerName, long Order, string Label, bool PreferCalli = false,
+    IReadOnlyList<BoundTranspiler>? Transpilers = null);
 
 /// <summary>One hook in the composed order: the hook, the index of its set (its __state local), its owner,
 /// its set's PreferCalli.</summary>
@@ -21,10 +22,37 @@ internal readonly record struct ComposedHook(BoundHook Hook, int Set, string Own
 internal sealed record HookComposition(MethodBase Target, IReadOnlyList<ComposedHook> Prefixes,
     IReadOnlyList<ComposedHook> Postfixes, IReadOnlyList<ComposedHook> Finalizers, IReadOnlyList<Type?> StateTypes)
 {
+    /// <summary>Every set's transpilers, in the order they run (the same rule as the hooks of a kind): the
+    /// first edits the original's instructions, each next one the previous one's output.</summary>
+    public IReadOnlyList<ComposedTranspiler> Transpilers { get; init; } = [];
+
+    /// <summary>Whether the body has hooks to weave around the (transpiled) original.</summary>
+    public bool HasHooks => Prefixes.Count + Postfixes.Count + Finalizers.Count > 0;
+
     public static HookComposition Compose(MethodBase target, IReadOnlyList<HookSetInfo> sets)
     {
         return new HookComposition(target, Kind(s => s.Prefixes), Kind(s => s.Postfixes), Kind(s => s.Finalizers),
-            [.. sets.Select(s => s.Bound.StateType)]);
+            [.. sets.Select(s => s.Bound.StateType)])
+        {
+            Transpilers = TranspilerOrder(),
+        };
+
+        List<ComposedTranspiler> TranspilerOrder()
+        {
+            var transpilers = new List<ComposedTranspiler>();
+            var items = new List<HookOrderItem>();
+            for (int s = 0; s < sets.Count; s++)
+            {
+                IReadOnlyList<BoundTranspiler> list = sets[s].Transpilers ?? [];
+                for (int k = 0; k < list.Count; k++)
+                {
+                    transpilers.Add(new ComposedTranspiler(list[k], sets[s].OwnerName));
+                    HookMethod h = list[k].Hook;
+                    items.Add(new HookOrderItem(h.Priority, sets[s].OwnerName, h.Before, h.After, (sets[s].Order, k)));
+                }
+            }
+            return [.. HookOrder.Sort(items).Select(i => transpilers[i])];
+        }
 
         List<ComposedHook> Kind(Func<BoundSet, IReadOnlyList<BoundHook>> of)
         {
@@ -51,6 +79,8 @@ internal sealed record HookComposition(MethodBase Target, IReadOnlyList<Composed
     {
         var text = new StringBuilder();
         text.Append(CultureInfo.InvariantCulture, $"hooks on {Names.Of(Target)}:");
+        for (int i = 0; i < Transpilers.Count; i++)
+            Line("transpiler", i, Transpilers[i].Transpiler.Hook, Transpilers[i].OwnerName);
         Lines("prefix", Prefixes);
         Lines("postfix", Postfixes);
         Lines("finalizer", Finalizers);
@@ -59,16 +89,18 @@ internal sealed record HookComposition(MethodBase Target, IReadOnlyList<Composed
         void Lines(string kind, IReadOnlyList<ComposedHook> hooks)
         {
             for (int i = 0; i < hooks.Count; i++)
-            {
-                HookMethod h = hooks[i].Hook.Hook;
-                text.Append(CultureInfo.InvariantCulture,
-                    $"\n  {kind} {i + 1}: {Names.Of(h.Method)} (owner '{hooks[i].OwnerName}', priority {h.Priority}");
-                if (h.Before.Count > 0)
-                    text.Append(", before ").AppendJoin(", ", h.Before);
-                if (h.After.Count > 0)
-                    text.Append(", after ").AppendJoin(", ", h.After);
-                text.Append(')');
-            }
+                Line(kind, i, hooks[i].Hook.Hook, hooks[i].OwnerName);
+        }
+
+        void Line(string kind, int i, HookMethod h, string owner)
+        {
+            text.Append(CultureInfo.InvariantCulture,
+                $"\n  {kind} {i + 1}: {Names.Of(h.Method)} (owner '{owner}', priority {h.Priority}");
+            if (h.Before.Count > 0)
+                text.Append(", before ").AppendJoin(", ", h.Before);
+            if (h.After.Count > 0)
+                text.Append(", after ").AppendJoin(", ", h.After);
+            text.Append(')');
         }
     }
 }

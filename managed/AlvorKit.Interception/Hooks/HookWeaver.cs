@@ -35,10 +35,16 @@ internal static class HookWeaver
         typeof(MethodBase).GetMethod(nameof(MethodBase.GetMethodFromHandle),
             [typeof(RuntimeMethodHandle), typeof(RuntimeTypeHandle)])!;
 
+    /// <summary>The composed body: the target's original IL, edited by every transpiler in the composed order
+    /// (each on the previous one's output; <see cref="TranspilerException"/> when one fails or their body is
+    /// not valid), then the prefixes, postfixes and finalizers woven around the result.</summary>
     public static GenerationPlan Weave(HookComposition composition)
     {
         MethodBase target = composition.Target;
         GenerationPlan plan = GenerationPlan.FromOriginal(target);
+        Transpilers.Run(plan, [.. composition.Transpilers.Select(t => t.Transpiler)], target);
+        if (!composition.HasHooks && composition.Transpilers.Count > 0)
+            return plan;
         return new Weaving(composition, plan).Run();
     }
 

@@ -5,7 +5,11 @@ namespace AlvorKit.Interception.Hooks;
 
 /// <summary>One hook set a patch class declares for one target.</summary>
 internal sealed record DiscoveredSet(MethodBase Target, IReadOnlyList<HookMethod> Prefixes,
-    IReadOnlyList<HookMethod> Postfixes, IReadOnlyList<HookMethod> Finalizers, Type PatchClass);
+    IReadOnlyList<HookMethod> Postfixes, IReadOnlyList<HookMethod> Finalizers, Type PatchClass)
+{
+    /// <summary>The set's transpilers (methods marked <see cref="PatchTranspilerAttribute"/> or named Transpiler).</summary>
+    public IReadOnlyList<HookMethod> Transpilers { get; init; } = [];
+}
 
 /// <summary>
 /// Finds the hook sets of patch classes (<see cref="Interceptor.PatchAll(Type, PatchOwner?)"/>): the hooks
@@ -60,14 +64,14 @@ internal static class PatchDiscovery
                 targets = classTargets;
             if (targets.Count == 0)
                 throw HookBinder.Refuse(HookBindingKind.NoHooks, method, null, -1, null, null,
-                    $"The {HookBinder.Kind(kind)} {Names.Of(method)} of the patch class {Names.Of(patchClass)} has no " +
+                    $"The {(kind == HookKind.Transpiler ? "transpiler" : HookBinder.Kind(kind))} {Names.Of(method)} of the patch class {Names.Of(patchClass)} has no " +
                     "target: put [Patch(typeof(TheType), \"TheMethod\")] on the class or on the method.");
             foreach (MethodBase target in targets)
             {
                 int at = sets.FindIndex(s => Patch.SameMethod(s.Target, target));
                 if (at < 0)
                 {
-                    sets.Add((target, [[], [], []]));
+                    sets.Add((target, [[], [], [], []]));
                     at = sets.Count - 1;
                 }
                 sets[at].Hooks[(int)kind].Add(hook);
@@ -75,13 +79,16 @@ internal static class PatchDiscovery
         }
         if (!any)
             throw HookBinder.Refuse(HookBindingKind.NoHooks, null, classTargets.FirstOrDefault(), -1, null, null,
-                $"The patch class {Names.Of(patchClass)} has no hooks: declare static methods named Prefix, Postfix or " +
-                "Finalizer, or mark them [PatchPrefix], [PatchPostfix] or [PatchFinalizer].");
+                $"The patch class {Names.Of(patchClass)} has no hooks: declare static methods named Prefix, Postfix, " +
+                "Finalizer or Transpiler, or mark them [PatchPrefix], [PatchPostfix], [PatchFinalizer] or [PatchTranspiler].");
         if (sets.Count == 0)
             throw HookBinder.Refuse(HookBindingKind.NoHooks, null, null, -1, null, null,
                 $"The patch class {Names.Of(patchClass)} names no target: put [Patch(typeof(TheType), \"TheMethod\")] " +
                 "on the class or on its hooks.");
-        return [.. sets.Select(s => new DiscoveredSet(s.Target, s.Hooks[0], s.Hooks[1], s.Hooks[2], patchClass))];
+        return [.. sets.Select(s => new DiscoveredSet(s.Target, s.Hooks[0], s.Hooks[1], s.Hooks[2], patchClass)
+        {
+            Transpilers = s.Hooks[3],
+        })];
     }
 
     /// <summary>The kind a method of a patch class has: its attribute, else its name; null: not a hook.</summary>
@@ -89,11 +96,13 @@ internal static class PatchDiscovery
         method.IsDefined(typeof(PatchPrefixAttribute), false) ? HookKind.Prefix
         : method.IsDefined(typeof(PatchPostfixAttribute), false) ? HookKind.Postfix
         : method.IsDefined(typeof(PatchFinalizerAttribute), false) ? HookKind.Finalizer
+        : method.IsDefined(typeof(PatchTranspilerAttribute), false) ? HookKind.Transpiler
         : method.Name switch
         {
             "Prefix" => HookKind.Prefix,
             "Postfix" => HookKind.Postfix,
             "Finalizer" => HookKind.Finalizer,
+            "Transpiler" => HookKind.Transpiler,
             _ => null,
         };
 

@@ -6,14 +6,16 @@ namespace AlvorKit.Interception;
 
 /// <summary>
 /// One owner's hook set on one target (from one <see cref="Interceptor.Hook"/> call, or one patch class's
-/// hooks on one of its targets): its prefixes, postfixes and finalizers, woven with every other owner's into
-/// the target's original IL. <see cref="Remove"/> (or Dispose, or disposing the owner) takes them out: the
+/// hooks on one of its targets): its transpilers, prefixes, postfixes and finalizers, composed with every
+/// other owner's into the target's original IL. <see cref="Remove"/> (or Dispose, or disposing the owner) takes them out: the
 /// target's body is woven again from the remaining sets, or gets its original back when none remain.
 /// </summary>
 public sealed class WovenPatch : IDisposable, IAsyncDisposable
 {
-    internal WovenPatch(Interceptor interceptor, HookComposer composer, MethodBase target, PatchOwner owner, BoundSet bound, string label)
+    internal WovenPatch(Interceptor interceptor, HookComposer composer, MethodBase target, PatchOwner owner, BoundSet bound, string label,
+        IReadOnlyList<BoundTranspiler>? transpilers = null)
     {
+        BoundTranspilers = transpilers ?? [];
         Interceptor = interceptor;
         Composer = composer;
         Target = target;
@@ -37,6 +39,9 @@ public sealed class WovenPatch : IDisposable, IAsyncDisposable
 
     /// <summary>The finalizers of this set.</summary>
     public IReadOnlyList<HookMethod> Finalizers => [.. Bound.Finalizers.Select(h => h.Hook)];
+
+    /// <summary>The transpilers of this set.</summary>
+    public IReadOnlyList<HookMethod> Transpilers => [.. BoundTranspilers.Select(t => t.Hook)];
 
     /// <summary>Whether these hooks are woven into the target now (no call to the profiler: it changes only
     /// through this library).</summary>
@@ -75,7 +80,7 @@ public sealed class WovenPatch : IDisposable, IAsyncDisposable
     /// <inheritdoc/>
     public override string ToString() =>
         $"{Names.Of(Target)} <- {Label}: {Bound.Prefixes.Count} prefix(es), {Bound.Postfixes.Count} postfix(es), " +
-        $"{Bound.Finalizers.Count} finalizer(s) [{(IsInstalled ? "installed" : "removed")}, {Owner.Name}]";
+        $"{Bound.Finalizers.Count} finalizer(s), {BoundTranspilers.Count} transpiler(s) [{(IsInstalled ? "installed" : "removed")}, {Owner.Name}]";
 
     internal HookComposer Composer { get; }
 
@@ -83,6 +88,8 @@ public sealed class WovenPatch : IDisposable, IAsyncDisposable
     internal Interceptor Interceptor { get; }
 
     internal BoundSet Bound { get; }
+
+    internal IReadOnlyList<BoundTranspiler> BoundTranspilers { get; }
 
     /// <summary>Where the set came from: "Hook call" or the patch class's name.</summary>
     internal string Label { get; }
@@ -94,5 +101,5 @@ public sealed class WovenPatch : IDisposable, IAsyncDisposable
     /// <summary>Install order, given by the composer when the set is added.</summary>
     internal long Order { get; set; }
 
-    internal HookSetInfo Info => new(Bound, Owner.Name, Order, Label, PreferCalli);
+    internal HookSetInfo Info => new(Bound, Owner.Name, Order, Label, PreferCalli, BoundTranspilers);
 }
