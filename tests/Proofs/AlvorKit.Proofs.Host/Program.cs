@@ -54,6 +54,9 @@ using AlvorKit.Proofs.Reports;
 //             refused whole, single installs up to the table's bound (ScaleProof)
 //   hooks   - prefixes, postfixes and finalizers from AlvorKit.Proofs.HookMod's patch classes
 //             woven around HookTargets: values before, hooked and after removal (HookProof)
+//   transpile - transpilers composed with hooks around TranspileTargets, and reverse patches of
+//             Vault into stubs of AlvorKit.Proofs.HookMod (TranspileProof); needs HookMod and
+//             Replacements in the allowlist
 //   idle    - does nothing (the launch-time benchmark's workload)
 string mode = args.Length > 0 ? args[0] : "status";
 switch (mode)
@@ -155,6 +158,8 @@ switch (mode)
         return Print(AlvorKit.Proofs.Host.ScaleProof.Bound());
     case "hooks":
         return Print(AlvorKit.Proofs.Host.HookProof.Run());
+    case "transpile":
+        return Print(AlvorKit.Proofs.Host.TranspileProof.Run());
     case "idle":
         return 0;
     default:
@@ -163,7 +168,7 @@ switch (mode)
             "sampling windows|cycles|threads|exact|flag, api, " +
             "commands, memory [n], modules plugin|collectible|raw, queuefull, recycling, exit return|environment, " +
             "mixedstress [threads] [commands] [targets], submitstorm [threads] [submits], hotreload, dropfolder <game> <update> <value>, " +
-            "scale batch|refused|bound, hooks or idle");
+            "scale batch|refused|bound, hooks, transpile or idle");
         return 64;
 }
 
