@@ -72,6 +72,11 @@ public sealed partial class Interceptor
     /// Transpilers run again each time the body is composed (every add or removal on the target): write them
     /// as pure functions of their input. One that throws, returns null, or makes a body that is not valid
     /// (<see cref="TranspilerException"/>) refuses the change: nothing is applied, the target keeps its body.</para>
+    /// <para><b>Reverse patches</b> in a patch class: a static stub marked <see cref="PatchReversePatchAttribute"/>
+    /// gets the original body of the method its own <see cref="PatchAttribute"/> (else the class's single one) names,
+    /// as <see cref="ReversePatch"/> gives it; PatchAll applies the reverse patches first (one batch, held by the
+    /// owner, not in the returned list: <see cref="PatchOwner.Patches"/>), then the hooks, and removes the reverse
+    /// patches again when the hooks fail.</para>
     /// <para><b>Order and owners.</b> Per kind (transpilers too), hooks run by <see cref="HookMethod.Before"/>/<see cref="HookMethod.After"/>
     /// (owner names; Harmony IDs are owner names here), then <see cref="HookMethod.Priority"/> (higher first),
     /// then install order, as Harmony's PatchSorter orders them (so a port keeps its order): on a cycle of
@@ -148,10 +153,12 @@ public sealed partial class Interceptor
     /// patch class has no hooks: nothing was applied.</exception>
     /// <exception cref="BatchInstallException">The profiler refused the batch: nothing was applied.</exception>
     /// <exception cref="PatchException">The profiler failed a single-target change.</exception>
+    /// <exception cref="ReversePatchException">A <see cref="PatchReversePatchAttribute"/> stub cannot receive its
+    /// original (see <see cref="ReversePatch"/>): nothing was applied.</exception>
     public IReadOnlyList<WovenPatch> PatchAll(Assembly assembly, PatchOwner? owner = null)
     {
         ArgumentNullException.ThrowIfNull(assembly);
-        return PatchSets([.. PatchDiscovery.PatchClasses(assembly).SelectMany(PatchDiscovery.Discover)], owner);
+        return PatchClasses(PatchDiscovery.PatchClasses(assembly), owner);
     }
 
     /// <summary>
@@ -169,10 +176,43 @@ public sealed partial class Interceptor
     /// <exception cref="HookBindingException">As for <see cref="PatchAll(Assembly, PatchOwner?)"/>.</exception>
     /// <exception cref="BatchInstallException">The profiler refused the batch: nothing was applied.</exception>
     /// <exception cref="PatchException">The profiler failed a single-target change.</exception>
+    /// <exception cref="ReversePatchException">A <see cref="PatchReversePatchAttribute"/> stub cannot receive its
+    /// original (see <see cref="ReversePatch"/>): nothing was applied.</exception>
     public IReadOnlyList<WovenPatch> PatchAll(Type patchClass, PatchOwner? owner = null)
     {
         ArgumentNullException.ThrowIfNull(patchClass);
-        return PatchSets(PatchDiscovery.Discover(patchClass), owner);
+        return PatchClasses([patchClass], owner);
+    }
+
+    /// <summary>The reverse patches of the classes (<see cref="PatchReversePatchAttribute"/>) first, in one
+    /// batch, then their hooks; when the hooks fail, the reverse patches are removed again.</summary>
+    private IReadOnlyList<WovenPatch> PatchClasses(IReadOnlyList<Type> classes, PatchOwner? owner)
+    {
+        List<(Type Class, IReadOnlyList<DiscoveredReversePatch> Reverse)> found =
+            [.. classes.Select(c => (c, ReversePatchDiscovery.Discover(c)))];
+        IReadOnlyList<DiscoveredSet> sets = [.. found
+            .Where(f => f.Reverse.Count == 0 || ReversePatchDiscovery.HasHooks(f.Class))
+            .SelectMany(f => PatchDiscovery.Discover(f.Class))];
+        List<DiscoveredReversePatch> reverse = [.. found.SelectMany(f => f.Reverse)];
+        if (reverse.Count == 0)
+            return PatchSets(sets, owner);
+        ThrowIfDisposed();
+        EnsurePatchingEnabled();
+        foreach (DiscoveredReversePatch r in reverse)
+            CheckStubModule(r.Original, r.Stub);
+        List<GenerationPlan> plans = [.. reverse.Select(r =>
+            ReversePatcher.Plan(r.Original, r.Stub, r.Transpiler is { } t ? new HookMethod(t) : null))];
+        IReadOnlyList<Patch> applied = ApplyMany(plans, owner);
+        try
+        {
+            return PatchSets(sets, owner);
+        }
+        catch (Exception e) when (e is InterceptionException or InvalidOperationException or NotSupportedException)
+        {
+            foreach (Patch patch in applied)
+                patch.Remove();
+            throw;
+        }
     }
 
     private IReadOnlyList<WovenPatch> PatchSets(IReadOnlyList<DiscoveredSet> discovered, PatchOwner? owner)

@@ -151,5 +151,33 @@ namespace AlvorKit.Hooks.Tests
             ReversePatchException self = Assert.Throws<ReversePatchException>(() => ReversePatcher.Plan(plain, plain, null));
             Assert.Equal(ReversePatchRefusal.StubIsOriginal, self.Kind);
         }
+
+        [Fact]
+        public void APatchClassDeclaresReversePatchesOnItsStubs()
+        {
+            DiscoveredReversePatch r = Assert.Single(ReversePatchDiscovery.Discover(typeof(ReverseStubClass)));
+            Assert.Equal(typeof(Forge).GetMethod(nameof(Forge.Temper)), r.Original);
+            Assert.Equal(nameof(ReverseStubClass.Temper), r.Stub.Name);
+            Assert.Equal(nameof(ReverseStubClass.Edit), r.Transpiler?.Name);
+            Assert.False(ReversePatchDiscovery.HasHooks(typeof(ReverseStubClass)));
+
+            DiscoveredReversePatch classLevel = Assert.Single(ReversePatchDiscovery.Discover(typeof(ClassLevelReverseStub)));
+            Assert.Equal(typeof(Forge).GetMethod(nameof(Forge.Plain)), classLevel.Original);
+            Assert.Null(classLevel.Transpiler);
+            Assert.Empty(ReversePatchDiscovery.Discover(typeof(TranspilerPatchClass)));
+        }
+
+        [Fact]
+        public void AReversePatchStubWithoutAnOriginalOrWithAMissingTranspilerIsRefused()
+        {
+            HookBindingException none = Assert.Throws<HookBindingException>(() =>
+                ReversePatchDiscovery.Discover(typeof(ReverseStubWithoutOriginal)));
+            Assert.Equal(HookBindingKind.TargetNotFound, none.Kind);
+            Assert.Contains("names no original", none.Message, StringComparison.Ordinal);
+
+            HookBindingException missing = Assert.Throws<HookBindingException>(() =>
+                ReversePatchDiscovery.Discover(typeof(ReverseStubWithMissingTranspiler)));
+            Assert.Contains("Transpiler = \"Missing\"", missing.Message, StringComparison.Ordinal);
+        }
     }
 }

@@ -177,3 +177,32 @@ public static class ForgeHooks
 
     public static void Postfix(ref int __result) => __result *= 10;
 }
+
+internal static class ReverseStubClass
+{
+    [PatchReversePatch(Transpiler = nameof(Edit))]
+    [Patch(typeof(Forge), nameof(Forge.Temper))]
+    public static int Temper(Forge self, int x) => throw null!;
+
+    public static IEnumerable<BodyInstruction> Edit(IEnumerable<BodyInstruction> instructions) => instructions;
+}
+
+[Patch(typeof(Forge), nameof(Forge.Plain))]
+internal static class ClassLevelReverseStub
+{
+    [PatchReversePatch]
+    public static int Plain(int x) => throw null!;
+}
+
+internal static class ReverseStubWithoutOriginal
+{
+    [PatchReversePatch]
+    public static int Plain(int x) => throw null!;
+}
+
+[Patch(typeof(Forge), nameof(Forge.Plain))]
+internal static class ReverseStubWithMissingTranspiler
+{
+    [PatchReversePatch(Transpiler = "Missing")]
+    public static int Plain(int x) => throw null!;
+}

@@ -34,3 +34,24 @@ namespace AlvorKit.Proofs.HookMod
         public static int Rate(int x) => -1;
     }
 }
+
+namespace AlvorKit.Proofs.HookMod
+{
+    /// <summary>Reverse patches declared in a patch class (PatchAll): a stub, and one whose transpiler makes the
+    /// 100 a 1000.</summary>
+    public static class VaultReversePatches
+    {
+        [AlvorKit.Interception.PatchReversePatch]
+        [AlvorKit.Interception.Patch(typeof(Vault), nameof(Vault.Worth))]
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        public static int Worth(Vault self, int x) => -1;
+
+        [AlvorKit.Interception.PatchReversePatch(Transpiler = nameof(Edit))]
+        [AlvorKit.Interception.Patch(typeof(Vault), nameof(Vault.Worth))]
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        public static int WorthEdited(Vault self, int x) => -1;
+
+        public static IEnumerable<AlvorKit.Interception.BodyInstruction> Edit(
+            IEnumerable<AlvorKit.Interception.BodyInstruction> instructions) => TranspileEdits.HundredToThousand(instructions);
+    }
+}

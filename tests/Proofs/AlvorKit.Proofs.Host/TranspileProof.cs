@@ -38,6 +38,7 @@ public static class TranspileProof
             Run(steps, "refused", () => Refused(interceptor, steps));
             Run(steps, "reverse", () => Reverse(interceptor, steps));
             Run(steps, "access", () => Access(interceptor, steps));
+            Run(steps, "reverseClass", () => ReverseClass(interceptor, steps));
             return new HookReport(null, steps.All, interceptor.Patches.Count);
         }
     }
@@ -208,6 +209,33 @@ public static class TranspileProof
         steps.Call("reverse.bonus.removed", bonusCall);
         steps.Call("reverse.rate.removed", rateCall);
         steps.Call("reverse.original.removed", originalCall);
+    }
+
+    // [PatchReversePatch] stubs of a patch class, applied by PatchAll and restored by the owner's disposal.
+    private static void ReverseClass(Interceptor interceptor, Steps steps)
+    {
+        var vault = new Vault();
+        Type stubs = steps.ModType("VaultReversePatches");
+        var worth = stubs.GetMethod("Worth")!.CreateDelegate<Func<Vault, int, int>>();
+        var edited = stubs.GetMethod("WorthEdited")!.CreateDelegate<Func<Vault, int, int>>();
+        Func<long> worthCall = () => worth(vault, 3), editedCall = () => edited(vault, 3);
+        Warm(worthCall);
+        Warm(editedCall);
+        steps.Call("reverseClass.worth.before", worthCall);
+        var owner = new PatchOwner("reverse class");
+        try
+        {
+            steps.Count("reverseClass.wovenSets", interceptor.PatchAll(stubs, owner).Count);
+            steps.Count("reverseClass.ownerPatches", owner.Patches.Count);
+            steps.Call("reverseClass.worth.patched", worthCall);
+            steps.Call("reverseClass.edited.patched", editedCall);
+        }
+        finally
+        {
+            owner.Dispose();
+        }
+        steps.Call("reverseClass.worth.removed", worthCall);
+        steps.Call("reverseClass.edited.removed", editedCall);
     }
 
     // What cannot work is refused before the profiler: a stub whose module is not patchable (Math.Abs), a stub

@@ -179,4 +179,18 @@ public sealed class TranspileProofs
         Assert.Equal(12, Value(r, "reverse.rate.patched"));
         Assert.Equal(-1, Value(r, "access.stub.removed"));
     }
+
+    [Theory]
+    [MemberData(nameof(Tierings))]
+    public void PatchAllAppliesAPatchClassesReversePatchStubsUntilItsOwnerLeaves(string tiering)
+    {
+        HookReport r = Report(tiering);
+        Assert.Equal(-1, Value(r, "reverseClass.worth.before"));
+        Assert.Equal(0, Value(r, "reverseClass.wovenSets"));     // no hooks in the class: no woven set
+        Assert.Equal(2, Value(r, "reverseClass.ownerPatches"));  // the two stubs' generations, held by the owner
+        Assert.Equal(706, Value(r, "reverseClass.worth.patched"));
+        Assert.Equal(7006, Value(r, "reverseClass.edited.patched"));
+        Assert.Equal(-1, Value(r, "reverseClass.worth.removed"));
+        Assert.Equal(-1, Value(r, "reverseClass.edited.removed"));
+    }
 }
