@@ -145,7 +145,7 @@ internal static class Transpilers
                 Exception thrown = e is TargetInvocationException { InnerException: { } inner } ? inner : e;
                 throw new TranspilerException(transpiler.Method, original,
                     $"The transpiler {Names.Of(transpiler.Method)} threw {thrown.GetType().Name} on {Names.Of(original)}: " +
-                    $"{thrown.Message} Nothing was applied; the target keeps the body it had.", thrown);
+                    $"{thrown.Message.TrimEnd('.')}. Nothing was applied; the target keeps the body it had.", thrown);
             }
             int hole = output.IndexOf(null!);
             if (hole >= 0)
