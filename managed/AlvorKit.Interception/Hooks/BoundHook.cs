@@ -40,6 +40,9 @@ internal enum HookSource
 
     /// <summary>A pass-through postfix's first parameter: the result so far.</summary>
     PassThrough,
+
+    /// <summary>A field of the target's declaring type or a base (<c>___name</c>): <see cref="HookArgument.Field"/>.</summary>
+    Field,
 }
 
 /// <summary>How the value is handed over.</summary>
@@ -59,13 +62,19 @@ internal enum HookPassing
 
     /// <summary>The slot holds a reference: the value it points to, boxed.</summary>
     LoadBox,
+
+    /// <summary>A <c>ref object</c> over a slot of another type (Harmony's): the slot's value (read through it when it
+    /// holds a reference) boxed into a temporary object local, whose address is passed; after the hook, the
+    /// temporary is unboxed (unbox.any <see cref="HookArgument.ValueType"/>) back into the slot.</summary>
+    BoxedTemporary,
 }
 
 /// <summary>One hook parameter bound: its source, how it is passed, the target argument (for
 /// <see cref="HookSource.Argument"/>: the IL argument index, the receiver counted), the type to
-/// load or box, and the type the hook declares (castclass when narrower, for __originalMethod).</summary>
+/// load or box, the type the hook declares (castclass when narrower, for __originalMethod), and for
+/// <see cref="HookSource.Field"/> the field.</summary>
 internal readonly record struct HookArgument(HookSource Source, HookPassing Passing, int ArgumentIndex, Type ValueType,
-    Type ParameterType);
+    Type ParameterType, FieldInfo? Field = null);
 
 /// <summary>A hook whose every parameter is bound to its target.</summary>
 internal sealed record BoundHook(HookMethod Hook, HookKind Kind, HookReturn Return, IReadOnlyList<HookArgument> Arguments)

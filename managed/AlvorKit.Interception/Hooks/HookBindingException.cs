@@ -68,6 +68,17 @@ public enum HookBindingKind
     /// module's, none of its AssemblyRefs reaches it, and a new AssemblyRef would not bind to its assembly from
     /// the target's AssemblyLoadContext.</summary>
     UnreachableType,
+
+    /// <summary>A <c>___field</c> parameter names no field of the target's declaring type or its base classes (or a
+    /// constant, which has no storage).</summary>
+    UnknownField,
+
+    /// <summary>A <c>___field</c> parameter names an instance field, but the target is static.</summary>
+    InstanceFieldOnStaticTarget,
+
+    /// <summary>A <c>___field</c> parameter names a field the target's own code cannot name: private to a base class,
+    /// or internal to another assembly (the woven body is the target's body, bound by the runtime's access rules).</summary>
+    InaccessibleField,
 }
 
 /// <summary>

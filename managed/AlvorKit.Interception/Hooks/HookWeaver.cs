@@ -60,6 +60,7 @@ internal static class HookWeaver
         private readonly MethodBase _target = composition.Target;
         private readonly Type _returns = ReplacementRules.ReturnTypeOf(composition.Target);
         private PlanLocal? _result, _runOriginal, _args, _caught, _current;
+        private readonly List<(HookArgument Argument, PlanLocal Temporary)> _temporaries = [];
         private readonly PlanLocal?[] _states = new PlanLocal?[composition.StateTypes.Count];
 
         public GenerationPlan Run()
@@ -202,6 +203,7 @@ internal static class HookWeaver
             bool args = hook.Uses(HookSource.Args);
             if (args)
                 BuildArgs();
+            _temporaries.Clear();
             foreach (HookArgument argument in hook.Arguments)
                 Load(argument, composed.Set);
             MethodInfo method = hook.Method;
@@ -234,10 +236,54 @@ internal static class HookWeaver
             }
             if (args)
                 WriteBackArgs();
+            foreach ((HookArgument argument, PlanLocal temporary) in _temporaries)
+                WriteBackTemporary(argument, temporary);
         }
+
+        /// <summary>A <c>ref object</c> over a slot of another type: the value, boxed into a new object local,
+        /// whose address is passed (<see cref="WriteBackTemporary"/> unboxes it back after the call).</summary>
+        private void LoadBoxedTemporary(HookArgument argument)
+        {
+            bool throughReference = argument.Source == HookSource.Instance ||
+                                    (argument.Source == HookSource.Argument && ArgumentIsByRef(argument.ArgumentIndex));
+            if (argument.Source == HookSource.Result)
+                plan.LoadLocal(_result!);
+            else
+                plan.LoadArgument(argument.Source == HookSource.Instance ? 0 : argument.ArgumentIndex);
+            if (throughReference)
+                plan.Emit(OpCodes.Ldobj, argument.ValueType);
+            BoxIfNeeded(argument.ValueType);
+            PlanLocal temporary = plan.DeclareLocal(typeof(object));
+            plan.StoreLocal(temporary);
+            plan.LoadLocalAddress(temporary);
+            _temporaries.Add((argument, temporary));
+        }
+
+        private void WriteBackTemporary(HookArgument argument, PlanLocal temporary)
+        {
+            bool throughReference = argument.Source == HookSource.Instance ||
+                                    (argument.Source == HookSource.Argument && ArgumentIsByRef(argument.ArgumentIndex));
+            if (throughReference)
+                plan.LoadArgument(argument.Source == HookSource.Instance ? 0 : argument.ArgumentIndex);
+            plan.LoadLocal(temporary);
+            plan.Emit(OpCodes.Unbox_Any, argument.ValueType);
+            if (throughReference)
+                plan.Emit(OpCodes.Stobj, argument.ValueType);
+            else if (argument.Source == HookSource.Result)
+                plan.StoreLocal(_result!);
+            else
+                plan.StoreArgument(argument.ArgumentIndex);
+        }
+
+        private bool ArgumentIsByRef(int slot) => TargetArguments().First(a => a.Slot == slot).ByRef;
 
         private void Load(HookArgument argument, int set)
         {
+            if (argument.Passing == HookPassing.BoxedTemporary)
+            {
+                LoadBoxedTemporary(argument);
+                return;
+            }
             switch (argument.Source)
             {
                 case HookSource.Instance:
@@ -263,9 +309,26 @@ internal static class HookWeaver
                     break;
                 case HookSource.State:
                     if (argument.Passing == HookPassing.Address)
+                    {
                         plan.LoadLocalAddress(_states[set]!);
+                    }
                     else
+                    {
                         plan.LoadLocal(_states[set]!);
+                        // A compatible __state: a value-type local taken as object or an interface is boxed.
+                        if (composition.StateTypes[set] is { IsValueType: true } local && !argument.ParameterType.IsValueType)
+                            plan.Emit(OpCodes.Box, local);
+                    }
+                    break;
+                case HookSource.Field:
+                    FieldInfo field = argument.Field!;
+                    if (!field.IsStatic)
+                        plan.LoadArgument(0);
+                    if (argument.Passing == HookPassing.Address)
+                        plan.Emit(field.IsStatic ? OpCodes.Ldsflda : OpCodes.Ldflda, field);
+                    else
+                        plan.Emit(field.IsStatic ? OpCodes.Ldsfld : OpCodes.Ldfld, field);
+                    Pass(argument.Passing, argument.ValueType);
                     break;
                 case HookSource.Exception:
                     plan.LoadLocal(_current!);
@@ -306,15 +369,21 @@ internal static class HookWeaver
                 plan.Emit(OpCodes.Box, type);
         }
 
+        /// <summary>The target as the running instantiation: for a generic target, ldtoken of the target and of
+        /// its declaring type over their own generic parameters (Bag&lt;!0&gt;::Add, M&lt;!!0&gt;), which the generic
+        /// context resolves to Bag&lt;int&gt;.Add or M&lt;string&gt; (Harmony's tokens name the open definition).</summary>
         private void LoadOriginalMethod(Type declared)
         {
-            if (_target is MethodInfo method)
+            Type? generic = _target.DeclaringType is { IsGenericType: true } declaring ? declaring.GetGenericTypeDefinition() : null;
+            if (generic is not null || _target is MethodInfo { IsGenericMethodDefinition: true })
+                plan.EmitOwnInstantiation(new Plans.OwnInstantiation(_target));
+            else if (_target is MethodInfo method)
                 plan.Emit(OpCodes.Ldtoken, method);
             else
                 plan.Emit(OpCodes.Ldtoken, (ConstructorInfo)_target);
-            if (_target.DeclaringType is { IsGenericType: true } generic)
+            if (generic is not null)
             {
-                plan.Emit(OpCodes.Ldtoken, generic);
+                plan.EmitOwnInstantiation(new Plans.OwnInstantiation(generic));
                 plan.Emit(OpCodes.Call, FromHandleInType);
             }
             else

@@ -155,6 +155,8 @@ switch (mode)
         return Print(AlvorKit.Proofs.Host.ScaleProof.Bound());
     case "hooks":
         return Print(AlvorKit.Proofs.Host.HookProof.Run());
+    case "hookbinding":
+        return Print(AlvorKit.Proofs.Host.BindingProof.Run());
     case "idle":
         return 0;
     default:
@@ -163,7 +165,7 @@ switch (mode)
             "sampling windows|cycles|threads|exact|flag, api, " +
             "commands, memory [n], modules plugin|collectible|raw, queuefull, recycling, exit return|environment, " +
             "mixedstress [threads] [commands] [targets], submitstorm [threads] [submits], hotreload, dropfolder <game> <update> <value>, " +
-            "scale batch|refused|bound, hooks or idle");
+            "scale batch|refused|bound, hooks, hookbinding or idle");
         return 64;
 }
 
