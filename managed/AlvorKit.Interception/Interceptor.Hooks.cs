@@ -31,7 +31,10 @@ public sealed partial class Interceptor
     /// the original returned, nor after it threw (<see cref="HookBindingKind.RefResultNotReturned"/> for a prefix
     /// or finalizer). On a ref-returning target a prefix returns void and a finalizer returns void: skipping the
     /// original or swallowing its exception would return no reference
-    /// (<see cref="HookBindingKind.NullReferenceReturn"/>).</item>
+    /// (<see cref="HookBindingKind.NullReferenceReturn"/>), except a bool prefix that takes <c>__resultRef</c>.</item>
+    /// <item><c>__resultRef</c> (a ref-returning target's prefix or postfix): <c>ref RefResult&lt;T&gt;</c>; a delegate
+    /// the hook sets there is called once right after it, and its reference becomes the result (a bool prefix that
+    /// sets it may skip the original). Elsewhere: <see cref="HookBindingKind.ResultRef"/>.</item>
     /// <item><c>__state</c>: one local per hook set (the hooks of one <see cref="Hook"/> call, or of one patch
     /// class on one target): a prefix takes it as <c>out T</c> or <c>ref T</c>; a postfix or finalizer as
     /// <c>T</c> or <c>ref T</c>. The local has the prefix's type; a hook may take it by value as any type it is
@@ -58,9 +61,14 @@ public sealed partial class Interceptor
     /// element is written back to its argument (ref/out included), so a hook may change arguments through it.</item>
     /// </list>
     /// <para>A target with generic parameters (a generic method, a method of a generic type) gets one woven body
-    /// for all its instantiations: every value whose type involves a generic parameter (the receiver of a
-    /// generic type, such an argument or result) is taken as object, boxed (no <c>ref</c>). Hooking a member of
-    /// a constructed type (<c>Box&lt;int&gt;.Get</c>) hooks its definition, so every instantiation.</para>
+    /// for all its instantiations: a value whose type involves a generic parameter (the receiver of a generic
+    /// type, such an argument or result) is taken as object, boxed, and the hook runs for every instantiation;
+    /// or as one instantiation (<c>int item</c>, <c>Bag&lt;int&gt; __instance</c>, <c>ref string item</c>), every
+    /// such parameter agreeing on the generic arguments: the hook then runs for that instantiation only (the
+    /// body tests <c>typeof(T) == typeof(int)</c>, which the JIT folds; shared code compares at run time, so a
+    /// hook typed for <c>Bag&lt;string&gt;</c> does not run for <c>Bag&lt;object&gt;</c>), its values converted
+    /// (box, unbox.any). Hooking a member of a constructed type (<c>Box&lt;int&gt;.Get</c>) hooks its definition:
+    /// the hook's parameter types, not the target given, decide which instantiations it runs for.</para>
     /// <para><b>Prefix</b>: returns void or bool. Prefixes run in order, by Harmony's rule: once one returned false,
     /// a later prefix that could change the outcome (returns bool, or takes anything but __instance,
     /// __originalMethod and __state by ref, out or as a reference type) is skipped, one that only reads values

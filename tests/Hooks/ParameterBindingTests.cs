@@ -185,6 +185,57 @@ public sealed class ParameterBindingTests(ITestOutputHelper output)
     }
 
     [Fact]
+    public void AHookTypedForOneInstantiationRunsThereOnly()
+    {
+        MethodInfo add = typeof(Bag<>).GetMethod("Add")!;
+        BoundHook bound = HookBinder.Bind(add, Hook(nameof(BindingHooks.IntBag)), HookKind.Postfix);
+
+        Assert.Equal([HookPassing.Convert, HookPassing.Convert, HookPassing.Address], bound.Arguments.Select(a => a.Passing));
+        GenericBinding binding = Assert.Single(bound.Instantiation);
+        Assert.Equal(("T", typeof(int)), (binding.Parameter.Name, binding.Argument));
+        Assert.Empty(HookBinder.Bind(add, Hook(nameof(BindingHooks.BagFields)), HookKind.Postfix).Instantiation);
+        string listing = Weave(add, postfixes: [Hook(nameof(BindingHooks.IntBag))]);
+        Assert.Contains("call Type.op_Equality", listing, StringComparison.Ordinal);
+        Assert.Contains("unbox.any int", listing, StringComparison.Ordinal);
+        Assert.Contains("unbox.any Bag<int>", listing, StringComparison.Ordinal);
+
+        // By reference: a temporary of the hook's type, converted back after it.
+        Assert.Equal(HookPassing.ConvertedTemporary,
+            HookBinder.Bind(add, Hook(nameof(BindingHooks.RefStringItem)), HookKind.Prefix).Arguments[0].Passing);
+        Weave(add, [Hook(nameof(BindingHooks.RefStringItem))]);
+
+        // A generic method's parameter.
+        MethodInfo pick = typeof(Picker).GetMethod(nameof(Picker.Pick))!;
+        Assert.Equal(typeof(string), Assert.Single(HookBinder.Bind(pick, Hook(nameof(BindingHooks.StringValue)),
+            HookKind.Prefix).Instantiation).Argument);
+        Weave(pick, [Hook(nameof(BindingHooks.StringValue))]);
+    }
+
+    [Fact]
+    public void HookParametersThatDisagreeOnAnInstantiationAreRefused()
+    {
+        HookBindingException e = Refused(typeof(Bag<>).GetMethod("Add")!, Hook(nameof(BindingHooks.MixedBag)), HookKind.Postfix);
+
+        Assert.Equal(HookBindingKind.ParameterType, e.Kind);
+        Assert.Equal(1, e.ParameterIndex);
+    }
+
+    [Fact]
+    public void AResultRefSuppliesTheReturnedReferenceEvenForAPrefixThatSkipsTheOriginal()
+    {
+        MethodInfo cell = typeof(Cells).GetMethod(nameof(Cells.Cell))!;
+        BoundHook prefix = HookBinder.Bind(cell, Hook(nameof(BindingHooks.SupplyingPrefix)), HookKind.Prefix);
+        Assert.Equal(HookReturn.RunOriginal, prefix.Return); // a bool prefix: allowed, it supplies the reference
+        Assert.Equal(HookSource.ResultRef, prefix.Arguments[1].Source);
+        string listing = Weave(cell, [Hook(nameof(BindingHooks.SupplyingPrefix))], [Hook(nameof(BindingHooks.SupplyingPostfix))]);
+        Assert.Contains("callvirt RefResult<int>.Invoke()", listing, StringComparison.Ordinal);
+
+        Assert.Equal(HookBindingKind.ResultRef, Refused(Hit, Hook(nameof(BindingHooks.SupplyingPostfix)), HookKind.Postfix).Kind);
+        Assert.Equal(HookBindingKind.ResultRef, Refused(cell, Hook(nameof(BindingHooks.SupplyingPostfix)), HookKind.Finalizer).Kind);
+        Assert.Equal(HookBindingKind.ParameterType, Refused(cell, Hook(nameof(BindingHooks.WrongSupplier)), HookKind.Postfix).Kind);
+    }
+
+    [Fact]
     public void TheOriginalMethodOfAGenericTargetIsNamedOverItsOwnParameters()
     {
         string listing = Weave(typeof(Bag<>).GetMethod("Add")!, [Hook(nameof(BindingHooks.Original))]);
@@ -250,6 +301,13 @@ public class Bag<T>
         _last = item;
         return ++_size + (_last is null ? 0 : 0);
     }
+}
+
+public static class Cells
+{
+    public static readonly int[] All = [0, 1, 2, 3];
+
+    public static ref int Cell(int i) => ref All[i];
 }
 
 public static class Picker
@@ -335,6 +393,35 @@ public static class BindingHooks
     }
 
     public static void RefObjectValues(ref object amount, ref object __result)
+    {
+    }
+
+    public static void IntBag(int item, Bag<int> __instance, ref int __result)
+    {
+    }
+
+    public static void MixedBag(int item, Bag<string> __instance)
+    {
+    }
+
+    public static void RefStringItem(ref string item)
+    {
+    }
+
+    public static void StringValue(string value)
+    {
+    }
+
+    public static bool SupplyingPrefix(int i, ref RefResult<int> __resultRef)
+    {
+        return true;
+    }
+
+    public static void SupplyingPostfix(ref RefResult<int> __resultRef)
+    {
+    }
+
+    public static void WrongSupplier(ref RefResult<long> __resultRef)
     {
     }
 

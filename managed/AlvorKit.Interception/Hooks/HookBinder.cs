@@ -14,8 +14,8 @@ namespace AlvorKit.Interception.Hooks;
 internal static class HookBinder
 {
     private static readonly string[] InjectedNames =
-        ["__instance", "__result", "__state", "__exception", "__runOriginal", "__originalMethod", "__args", "__0, __1, ...",
-            "___field"];
+        ["__instance", "__result", "__resultRef", "__state", "__exception", "__runOriginal", "__originalMethod", "__args",
+            "__0, __1, ...", "___field"];
 
     /// <summary>Refuses a target hooks cannot be woven into (no IL, varargs).</summary>
     public static void CheckTarget(MethodBase target, MethodInfo? hook = null)
@@ -168,6 +168,7 @@ internal static class HookBinder
         HookReturn returnUse = ReturnOf(target, hook, kind, returns, hookName);
         ParameterInfo[] parameters = hook.GetParameters();
         var arguments = new List<HookArgument>(parameters.Length);
+        var instantiation = new Dictionary<Type, Type>();
         for (int i = 0; i < parameters.Length; i++)
         {
             if (i == 0 && returnUse == HookReturn.PassThrough)
@@ -182,15 +183,19 @@ internal static class HookBinder
                 arguments.Add(new HookArgument(HookSource.PassThrough, HookPassing.Value, -1, returns, returns));
                 continue;
             }
-            arguments.Add(BindParameter(target, hook, kind, hookName, parameters, i));
+            arguments.Add(BindParameter(target, hook, kind, hookName, parameters, i, instantiation));
         }
-        if (returns.IsByRef && (returnUse == HookReturn.RunOriginal ||
+        bool suppliesReference = arguments.Any(a => a.Source == HookSource.ResultRef);
+        if (returns.IsByRef && ((returnUse == HookReturn.RunOriginal && !suppliesReference) ||
                                 (kind == HookKind.Finalizer && returnUse == HookReturn.Exception)))
             throw Refuse(HookBindingKind.NullReferenceReturn, hook, target, -1, "void", Names.Of(hook.ReturnType),
                 $"The {hookName} returns {Names.Of(hook.ReturnType)}, but {Names.Of(target)} returns a reference " +
                 $"({Names.Of(returns)}): {(kind == HookKind.Prefix ? "skipping the original" : "swallowing the exception")} " +
                 $"would return no reference at all. Expected: {Declaration(hook, -1, null, returnType: "void")}.");
-        return new BoundHook(hookMethod, kind, returnUse, arguments);
+        return new BoundHook(hookMethod, kind, returnUse, arguments,
+            [.. instantiation.OrderBy(pair => pair.Key.DeclaringMethod is null ? 0 : 1)
+                .ThenBy(pair => pair.Key.GenericParameterPosition)
+                .Select(pair => new GenericBinding(pair.Key, pair.Value))]);
     }
 
     private static HookReturn ReturnOf(MethodBase target, MethodInfo hook, HookKind kind, Type returns, string hookName)
@@ -229,7 +234,7 @@ internal static class HookBinder
     }
 
     private static HookArgument BindParameter(MethodBase target, MethodInfo hook, HookKind kind, string hookName,
-        ParameterInfo[] parameters, int i)
+        ParameterInfo[] parameters, int i, Dictionary<Type, Type> instantiation)
     {
         ParameterInfo parameter = parameters[i];
         string name = BoundName(hook, parameter);
@@ -248,6 +253,8 @@ internal static class HookBinder
                 return Result();
             case "__state":
                 return State();
+            case "__resultRef":
+                return ResultRef();
             case "__exception":
                 if (kind != HookKind.Finalizer)
                     throw Refuse(HookBindingKind.ExceptionOutsideFinalizer, hook, target, i, null, Names.Of(type),
@@ -350,6 +357,8 @@ internal static class HookBinder
                     $"static. Expected: {Declaration(hook, i, null)}.");
             Type declaring = target.DeclaringType!;
             bool generic = declaring.ContainsGenericParameters;
+            if (generic && !type.IsByRef && type != typeof(object) && Instantiates(declaring, type))
+                return new HookArgument(HookSource.Instance, HookPassing.Convert, 0, declaring, type);
             if (!declaring.IsValueType)
             {
                 if (generic ? type == typeof(object) : !type.IsByRef && !type.IsPointer && type.IsAssignableFrom(declaring))
@@ -396,6 +405,27 @@ internal static class HookBinder
             return ValueSlot(HookSource.Result, -1, returns, $"the result of {Names.Of(target)}");
         }
 
+        // A delegate the hook may set to supply the returned reference (a prefix, or a postfix replacing it).
+        HookArgument ResultRef()
+        {
+            if (!returns.IsByRef || kind == HookKind.Finalizer)
+                throw Refuse(HookBindingKind.ResultRef, hook, target, i, null, Names.Of(type),
+                    $"Parameter {i} ('__resultRef') of the {hookName} supplies the reference a ref-returning target " +
+                    $"returns, but {(returns.IsByRef ? "a finalizer runs after the result is final" : $"{Names.Of(target)} returns {Names.Of(returns)}, not a reference")}. " +
+                    $"{(returns.IsByRef ? "Take it in a prefix or a postfix" : "Take __result instead")}: {Declaration(hook, i, null)}.");
+            Type element = returns.GetElementType()!;
+            string expected = $"ref RefResult<{Names.Of(element)}>";
+            if (!element.ContainsGenericParameters && !element.IsByRefLike)
+            {
+                Type supplier = typeof(RefResult<>).MakeGenericType(element);
+                if (type == supplier.MakeByRefType())
+                    return new HookArgument(HookSource.ResultRef, HookPassing.Address, -1, supplier, type);
+            }
+            throw Mismatch(element.ContainsGenericParameters
+                ? $"{expected} over one instantiation, which a non-generic hook cannot name (take __result in a postfix)"
+                : expected, expected, $"the supplier of the reference {Names.Of(target)} returns");
+        }
+
         HookArgument State()
         {
             if (kind == HookKind.Prefix && !type.IsByRef)
@@ -440,6 +470,9 @@ internal static class HookBinder
                     return new HookArgument(HookSource.Argument, HookPassing.LoadBox, slot, element, type);
                 if (type == RefObject && Boxable(element))
                     return new HookArgument(HookSource.Argument, HookPassing.BoxedTemporary, slot, element, type);
+                if (element.ContainsGenericParameters && Boxable(element) && Instantiates(element, Unref(type)))
+                    return new HookArgument(HookSource.Argument,
+                        type.IsByRef ? HookPassing.ConvertedTemporary : HookPassing.Convert, slot, element, type);
                 throw Mismatch(element.ContainsGenericParameters
                         ? $"{Names.Of(p)} or object (boxed: its type involves the target's generic parameters)"
                         : $"{Names.Of(p)} (its location), {Names.Of(element)} (read through it) or object",
@@ -457,8 +490,12 @@ internal static class HookBinder
             {
                 if (type == typeof(object))
                     return new HookArgument(source, HookPassing.Box, slot, p, type);
-                throw Mismatch("object (boxed: its type involves the target's generic parameters, and one woven body " +
-                               "serves every instantiation)", "object", what);
+                if (Boxable(p) && Instantiates(p, Unref(type)))
+                    return new HookArgument(source, type.IsByRef ? HookPassing.ConvertedTemporary : HookPassing.Convert, slot,
+                        p, type);
+                throw Mismatch("object (boxed: its type involves the target's generic parameters), or one instantiation " +
+                               $"of {Names.Of(p)} that agrees with the hook's other parameters (the hook then runs for " +
+                               "that instantiation only)", "object", what);
             }
             if (type == p)
                 return new HookArgument(source, HookPassing.Value, slot, p, type);
@@ -469,6 +506,20 @@ internal static class HookBinder
             throw Mismatch(Boxable(p)
                 ? $"{Names.Of(p)}, ref {Names.Of(p)} (to change it) or object (boxed)"
                 : $"{Names.Of(p)} or ref {Names.Of(p)} (a {Names.Of(p)} cannot be boxed)", Names.Of(p), what);
+        }
+
+        // Whether the hook's type is an instantiation of the open slot type consistent with what the hook's other
+        // parameters already bound (T: int): then the hook runs for that instantiation only.
+        bool Instantiates(Type open, Type closed)
+        {
+            if (closed.ContainsGenericParameters)
+                return false;
+            var trial = new Dictionary<Type, Type>(instantiation);
+            if (!Unify(open, closed, trial))
+                return false;
+            foreach (KeyValuePair<Type, Type> pair in trial)
+                instantiation[pair.Key] = pair.Value;
+            return true;
         }
 
         HookBindingException Mismatch(string expected, string fix, string what) =>
@@ -540,6 +591,43 @@ internal static class HookBinder
         return false;
 
         static Type Definition(Type t) => t.IsGenericType ? t.GetGenericTypeDefinition() : t;
+    }
+
+    /// <summary>Matches an open type (over the target's generic parameters) with a closed one, recording each
+    /// parameter's argument in `map`; false when they differ in shape or a parameter would get two arguments.</summary>
+    private static bool Unify(Type open, Type closed, Dictionary<Type, Type> map)
+    {
+        if (open.IsGenericParameter)
+        {
+            if (map.TryGetValue(open, out Type? bound))
+                return bound == closed;
+            if (closed.IsByRefLike || closed.IsPointer || closed.IsFunctionPointer)
+                return false;
+            map[open] = closed;
+            return true;
+        }
+        if (!open.ContainsGenericParameters)
+            return open == closed;
+        if (open.HasElementType)
+        {
+            bool sameShape = (open.IsSZArray && closed.IsSZArray) ||
+                             (open.IsArray && closed.IsArray && !open.IsSZArray && !closed.IsSZArray &&
+                              open.GetArrayRank() == closed.GetArrayRank()) ||
+                             (open.IsByRef && closed.IsByRef) || (open.IsPointer && closed.IsPointer);
+            return sameShape && Unify(open.GetElementType()!, closed.GetElementType()!, map);
+        }
+        if (open.IsGenericType && closed.IsConstructedGenericType &&
+            open.GetGenericTypeDefinition() == closed.GetGenericTypeDefinition())
+        {
+            Type[] a = open.GetGenericArguments(), b = closed.GetGenericArguments();
+            for (int k = 0; k < a.Length; k++)
+            {
+                if (!Unify(a[k], b[k], map))
+                    return false;
+            }
+            return true;
+        }
+        return false;
     }
 
     /// <summary>"'hp', 'name' (static)" of `type` and its base classes, for a refusal's message.</summary>

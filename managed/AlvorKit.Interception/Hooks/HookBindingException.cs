@@ -79,6 +79,10 @@ public enum HookBindingKind
     /// <summary>A <c>___field</c> parameter names a field the target's own code cannot name: private to a base class,
     /// or internal to another assembly (the woven body is the target's body, bound by the runtime's access rules).</summary>
     InaccessibleField,
+
+    /// <summary><c>__resultRef</c> on a target that does not return a reference, or in a finalizer (it runs once the
+    /// result is final).</summary>
+    ResultRef,
 }
 
 /// <summary>

@@ -35,6 +35,12 @@ internal static class HookWeaver
         typeof(MethodBase).GetMethod(nameof(MethodBase.GetMethodFromHandle),
             [typeof(RuntimeMethodHandle), typeof(RuntimeTypeHandle)])!;
 
+    private static readonly MethodInfo TypeFromHandle =
+        typeof(Type).GetMethod(nameof(Type.GetTypeFromHandle), [typeof(RuntimeTypeHandle)])!;
+
+    private static readonly MethodInfo TypeEquality =
+        typeof(Type).GetMethod("op_Equality", [typeof(Type), typeof(Type)])!;
+
     public static GenerationPlan Weave(HookComposition composition)
     {
         MethodBase target = composition.Target;
@@ -59,7 +65,7 @@ internal static class HookWeaver
     {
         private readonly MethodBase _target = composition.Target;
         private readonly Type _returns = ReplacementRules.ReturnTypeOf(composition.Target);
-        private PlanLocal? _result, _runOriginal, _args, _caught, _current;
+        private PlanLocal? _result, _runOriginal, _args, _caught, _current, _resultRef;
         private readonly List<(HookArgument Argument, PlanLocal Temporary)> _temporaries = [];
         private readonly PlanLocal?[] _states = new PlanLocal?[composition.StateTypes.Count];
 
@@ -81,6 +87,8 @@ internal static class HookWeaver
                 _states[s] = composition.StateTypes[s] is { } state ? plan.DeclareLocal(state) : null;
             if (all.Any(h => h.Uses(HookSource.Args)))
                 _args = plan.DeclareLocal(typeof(object[]));
+            if (all.Any(h => h.Uses(HookSource.ResultRef)))
+                _resultRef = plan.DeclareLocal(typeof(RefResult<>).MakeGenericType(_returns.GetElementType()!));
             if (finalizers)
             {
                 _caught = plan.DeclareLocal(typeof(Exception));
@@ -204,6 +212,9 @@ internal static class HookWeaver
             if (args)
                 BuildArgs();
             _temporaries.Clear();
+            PlanLabel? otherInstantiation = hook.Instantiation.Count == 0 ? null : plan.DefineLabel();
+            if (otherInstantiation is { } skipped)
+                TestInstantiation(hook.Instantiation, skipped);
             foreach (HookArgument argument in hook.Arguments)
                 Load(argument, composed.Set);
             MethodInfo method = hook.Method;
@@ -238,14 +249,56 @@ internal static class HookWeaver
                 WriteBackArgs();
             foreach ((HookArgument argument, PlanLocal temporary) in _temporaries)
                 WriteBackTemporary(argument, temporary);
+            if (hook.Uses(HookSource.ResultRef))
+                TakeSuppliedReference();
+            if (otherInstantiation is { } end)
+            {
+                plan.MarkLabel(end);
+                plan.Emit(OpCodes.Nop);
+            }
         }
 
-        /// <summary>A <c>ref object</c> over a slot of another type: the value, boxed into a new object local,
-        /// whose address is passed (<see cref="WriteBackTemporary"/> unboxes it back after the call).</summary>
-        private void LoadBoxedTemporary(HookArgument argument)
+        /// <summary>After a hook that takes __resultRef: a delegate it set is called once, its reference becomes the
+        /// result, and the local is cleared (Harmony's order).</summary>
+        private void TakeSuppliedReference()
         {
-            bool throughReference = argument.Source == HookSource.Instance ||
-                                    (argument.Source == HookSource.Argument && ArgumentIsByRef(argument.ArgumentIndex));
+            PlanLabel none = plan.DefineLabel();
+            plan.LoadLocal(_resultRef!);
+            plan.Emit(OpCodes.Brfalse, none);
+            plan.LoadLocal(_resultRef!);
+            plan.Emit(OpCodes.Callvirt, _resultRef!.LocalType.GetMethod("Invoke")!);
+            plan.StoreLocal(_result!);
+            plan.Emit(OpCodes.Ldnull);
+            plan.StoreLocal(_resultRef!);
+            plan.MarkLabel(none);
+            plan.Emit(OpCodes.Nop);
+        }
+
+        /// <summary>A hook typed for one instantiation runs only there: <c>typeof(T) == typeof(int)</c> for each
+        /// generic argument it fixes, else to `skip`. The JIT folds the test where T is exact (value-type
+        /// instantiations); shared code compares at run time.</summary>
+        private void TestInstantiation(IReadOnlyList<GenericBinding> instantiation, PlanLabel skip)
+        {
+            foreach (GenericBinding binding in instantiation)
+            {
+                plan.Emit(OpCodes.Ldtoken, binding.Parameter);
+                plan.Emit(OpCodes.Call, TypeFromHandle);
+                plan.Emit(OpCodes.Ldtoken, binding.Argument);
+                plan.Emit(OpCodes.Call, TypeFromHandle);
+                plan.Emit(OpCodes.Call, TypeEquality);
+                plan.Emit(OpCodes.Brfalse, skip);
+            }
+        }
+
+        /// <summary>A <c>ref object</c> over a slot of another type, or a slot of a generic type taken as one
+        /// instantiation (by value or by reference): the slot's value (read through it when it holds a reference),
+        /// boxed, then unboxed to the hook's type; by reference, stored in a new local of the hook's type whose
+        /// address is passed (<see cref="WriteBackTemporary"/> converts it back after the call).</summary>
+        private void LoadConverted(HookArgument argument)
+        {
+            bool throughReference = argument.Source == HookSource.Instance
+                ? argument.ValueType.IsValueType
+                : argument.Source == HookSource.Argument && ArgumentIsByRef(argument.ArgumentIndex);
             if (argument.Source == HookSource.Result)
                 plan.LoadLocal(_result!);
             else
@@ -253,11 +306,18 @@ internal static class HookWeaver
             if (throughReference)
                 plan.Emit(OpCodes.Ldobj, argument.ValueType);
             BoxIfNeeded(argument.ValueType);
-            PlanLocal temporary = plan.DeclareLocal(typeof(object));
+            Type hookType = Unref(argument.ParameterType);
+            if (hookType != typeof(object))
+                plan.Emit(OpCodes.Unbox_Any, hookType);
+            if (argument.Passing == HookPassing.Convert)
+                return;
+            PlanLocal temporary = plan.DeclareLocal(hookType);
             plan.StoreLocal(temporary);
             plan.LoadLocalAddress(temporary);
             _temporaries.Add((argument, temporary));
         }
+
+        private static Type Unref(Type type) => type.IsByRef ? type.GetElementType()! : type;
 
         private void WriteBackTemporary(HookArgument argument, PlanLocal temporary)
         {
@@ -266,6 +326,9 @@ internal static class HookWeaver
             if (throughReference)
                 plan.LoadArgument(argument.Source == HookSource.Instance ? 0 : argument.ArgumentIndex);
             plan.LoadLocal(temporary);
+            Type hookType = Unref(argument.ParameterType);
+            if (hookType != typeof(object))
+                BoxIfNeeded(hookType);
             plan.Emit(OpCodes.Unbox_Any, argument.ValueType);
             if (throughReference)
                 plan.Emit(OpCodes.Stobj, argument.ValueType);
@@ -279,9 +342,9 @@ internal static class HookWeaver
 
         private void Load(HookArgument argument, int set)
         {
-            if (argument.Passing == HookPassing.BoxedTemporary)
+            if (argument.Passing is HookPassing.BoxedTemporary or HookPassing.Convert or HookPassing.ConvertedTemporary)
             {
-                LoadBoxedTemporary(argument);
+                LoadConverted(argument);
                 return;
             }
             switch (argument.Source)
@@ -332,6 +395,9 @@ internal static class HookWeaver
                     break;
                 case HookSource.Exception:
                     plan.LoadLocal(_current!);
+                    break;
+                case HookSource.ResultRef:
+                    plan.LoadLocalAddress(_resultRef!);
                     break;
                 case HookSource.RunOriginal:
                     plan.LoadLocal(_runOriginal!);

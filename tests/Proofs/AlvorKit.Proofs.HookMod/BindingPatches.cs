@@ -153,3 +153,56 @@ public static class RefObjectValuesPatch
 
     public static void Postfix(ref object __result) => __result = (int)__result + 500;
 }
+
+/// <summary>Hooks typed for BindingBag&lt;int&gt; (int item, the receiver as BindingBag&lt;int&gt;): they run for that
+/// instantiation only: __result += item * 1000 + 1 when the receiver kept the item.</summary>
+[Patch(typeof(BindingBag<>), nameof(BindingBag<int>.Put))]
+public static class IntInstantiationPatch
+{
+    public static void Postfix(int item, BindingBag<int> __instance, ref int __result) =>
+        __result += item * 1000 + (__instance.Last == item ? 1 : 0);
+}
+
+/// <summary>Hooks typed for BindingBag&lt;string&gt; (shared code with every reference type): the prefix appends
+/// "!" to the item by reference; the postfix adds its length * 100 000. Not for BindingBag&lt;object&gt;.</summary>
+[Patch(typeof(BindingBag<>), nameof(BindingBag<int>.Put))]
+public static class StringInstantiationPatch
+{
+    public static void Prefix(ref string item) => item += "!";
+
+    public static void Postfix(string item, ref int __result) => __result += item.Length * 100_000;
+}
+
+/// <summary>A hook typed object runs for every instantiation: + 1.</summary>
+[Patch(typeof(BindingBag<>), nameof(BindingBag<int>.Put))]
+public static class AnyInstantiationPatch
+{
+    public static void Postfix(object item, ref int __result) => __result += item is null ? 0 : 1;
+}
+
+/// <summary>A generic method's hook typed for Measure&lt;string&gt;: + length * 10, there only.</summary>
+[Patch(typeof(BindingPicker), nameof(BindingPicker.Measure))]
+public static class GenericMethodInstantiationPatch
+{
+    public static void Postfix(string value, ref int __result) => __result += value.Length * 10;
+}
+
+/// <summary>__resultRef: a prefix that skips the original for i = 9 and supplies the spare cell instead; a postfix
+/// that redirects i = 1 to cell 2.</summary>
+[Patch(typeof(BindingCells), nameof(BindingCells.Cell))]
+public static class ResultRefPatch
+{
+    public static bool Prefix(int i, ref RefResult<int> __resultRef)
+    {
+        if (i != 9)
+            return true;
+        __resultRef = () => ref BindingCells.Spare[0];
+        return false;
+    }
+
+    public static void Postfix(int i, ref RefResult<int> __resultRef)
+    {
+        if (i == 1)
+            __resultRef = () => ref BindingCells.All[2];
+    }
+}

@@ -18,7 +18,8 @@ public static class BindingProof
     [
         "OriginalInstantiationPatch", "OriginalGenericMethodPatch", "FieldPatch", "StructFieldPatch", "StaticFieldPatch",
         "GenericFieldPatch", "RenamedArgumentPatch", "CompatibleStatePatch", "BoxedStatePatch", "RefObjectInstancePatch",
-        "RefObjectValuesPatch",
+        "RefObjectValuesPatch", "IntInstantiationPatch", "StringInstantiationPatch", "AnyInstantiationPatch",
+        "GenericMethodInstantiationPatch", "ResultRefPatch",
     ];
 
     private static readonly string[] Refused = ["MissingFieldPatch", "PrivateBaseFieldPatch"];
@@ -80,6 +81,37 @@ public static class BindingProof
                     var tally = new BindingTally(5);
                     int returned = tally.Grow();
                     return returned * 100_000L + tally.Value;
+                }),
+                ("instantiation.int", () => new BindingBag<int>().Put(7)),
+                ("instantiation.string", () =>
+                {
+                    var bag = new BindingBag<string>();
+                    int returned = bag.Put("abc");
+                    return returned * 10L + bag.Last!.Length;
+                }),
+                ("instantiation.long", () => new BindingBag<long>().Put(5)),
+                ("instantiation.object", () =>
+                {
+                    var bag = new BindingBag<object>();
+                    int returned = bag.Put("xy");
+                    return returned * 10L + ((string)bag.Last!).Length;
+                }),
+                ("instantiation.measureString", () => BindingPicker.Measure("abcd")),
+                ("instantiation.measureObject", () => BindingPicker.Measure<object>("abcd")),
+                ("instantiation.measureInt", () => BindingPicker.Measure(4)),
+                ("resultRef.skip", () =>
+                {
+                    BindingCells.Spare[0] = 77;
+                    BindingCells.All[3] = 3;
+                    return BindingCells.Cell(9);
+                }),
+                ("resultRef.redirect", () =>
+                {
+                    BindingCells.All[1] = 1;
+                    BindingCells.All[2] = 2;
+                    ref int cell = ref BindingCells.Cell(1);
+                    cell = 500;
+                    return BindingCells.All[2] * 1_000L + BindingCells.All[1];
                 }),
                 ("refObject.values", () =>
                 {

@@ -94,6 +94,14 @@ public sealed class BindingBag<T>
         return ++_size;
     }
 
+    /// <summary>Keeps the item; returns the new size * 10 (hooks typed for one instantiation run only there).</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public int Put(T item)
+    {
+        _last = item;
+        return ++_size * 10;
+    }
+
     /// <summary>The last item added.</summary>
     public T? Last => _last;
 }
@@ -104,4 +112,22 @@ public static class BindingPicker
     /// <summary>1 for a value, 0 for null.</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
     public static int Pick<T>(T value) => value is null ? 0 : 1;
+
+    /// <summary>1 (a hook typed for Measure&lt;string&gt; runs only there).</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static int Measure<T>(T value) => value is null ? 0 : 1;
+}
+
+/// <summary>A ref-returning target whose hooks supply the reference through <c>__resultRef</c>.</summary>
+public static class BindingCells
+{
+    /// <summary>The cells Cell returns references into.</summary>
+    public static readonly int[] All = [0, 1, 2, 3];
+
+    /// <summary>A spare cell, outside All.</summary>
+    public static readonly int[] Spare = [0];
+
+    /// <summary>A reference to cell i (the last one for any i past it).</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static ref int Cell(int i) => ref All[Math.Min(i, All.Length - 1)];
 }

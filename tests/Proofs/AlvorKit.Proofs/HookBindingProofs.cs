@@ -56,6 +56,18 @@ public sealed class HookBindingProofs
                 ("state.compatible", 4, 804),
                 // An int __state read as object (boxed): 4 + 7000.
                 ("state.boxed", 4, 7_004),
+                // Hooks typed for one instantiation run there only; the object-typed one everywhere (+ 1).
+                ("instantiation.int", 10, 7_012),          // + 7 * 1000 + 1 (the receiver as BindingBag<int>) + 1
+                ("instantiation.string", 103, 4_000_114),  // item "abc!" (ref string): + 4 * 100 000 + 1; Last "abc!"
+                ("instantiation.long", 10, 11),            // a value-type instantiation no typed hook names
+                ("instantiation.object", 102, 112),        // shared code with BindingBag<string>, but not string
+                ("instantiation.measureString", 1, 41),    // Measure<string>: + 4 * 10
+                ("instantiation.measureObject", 1, 1),     // Measure<object> shares its code: not string
+                ("instantiation.measureInt", 1, 1),
+                // __resultRef: the prefix skips the original for 9 and supplies the spare cell (77, not cell 3).
+                ("resultRef.skip", 3, 77),
+                // The postfix redirects cell 1 to cell 2: the caller's write lands in cell 2 (cell 2 * 1000 + cell 1).
+                ("resultRef.redirect", 2_500, 500_001),
                 // ref object __instance on a struct: the prefix's new boxed receiver (105) is the one doubled.
                 ("refObject.instance", 1_000_010, 21_000_210),
                 // ref object over a by-value and a by-ref int argument (4, 12: 48) and over the int result (+ 500):
@@ -86,7 +98,7 @@ public sealed class HookBindingProofs
     {
         HookReport r = Report(tiering);
         Assert.DoesNotContain(r.Steps, s => s.Name.StartsWith("patchAll.", StringComparison.Ordinal));
-        Assert.Equal(11, Value(r, "binding.woven"));
+        Assert.Equal(16, Value(r, "binding.woven"));
         Assert.Equal(0, Value(r, "binding.patchesAfterRemoval"));
         // The last calls observed while hooked: BindingBag<string>.Add and Pick<string>.
         Assert.Equal("AlvorKit.Proofs.Host.BindingBag`1[System.String].Add", Step(r, "OriginalInstantiationPatch.last").Text);
