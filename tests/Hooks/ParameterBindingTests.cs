@@ -138,6 +138,15 @@ public sealed class ParameterBindingTests(ITestOutputHelper output)
     }
 
     [Fact]
+    public void APatchClassRenamesTheParametersOfEveryHookItHoldsAndAMethodsRenameWins()
+    {
+        MethodInfo heal = typeof(Knight).GetMethod(nameof(Knight.Heal))!;
+        BoundHook bound = HookBinder.Bind(heal, typeof(RenamingClass).GetMethod(nameof(RenamingClass.Prefix))!, HookKind.Prefix);
+
+        Assert.Equal([1, 2], bound.Arguments.Select(a => a.ArgumentIndex)); // damage: amount (the class's); extra: bonus (the method's)
+    }
+
+    [Fact]
     public void CompatibleStateTypesBindAndTheLocalHasThePrefixsType()
     {
         MethodInfo heal = typeof(Knight).GetMethod(nameof(Knight.Heal))!;
@@ -261,6 +270,16 @@ internal sealed class OtherArgumentAttribute(int index) : Attribute, IHookArgume
     public int Index => index;
 
     public string? NewName => null;
+}
+
+[PatchArgument("amount", "damage")]
+[PatchArgument("amount", "extra")]
+public static class RenamingClass
+{
+    [PatchArgument("bonus", "extra")]
+    public static void Prefix(int damage, int extra)
+    {
+    }
 }
 
 public class Creature

@@ -57,8 +57,8 @@ public enum HookBindingKind
     /// (and after it threw) there is no reference to pass.</summary>
     RefResultNotReturned,
 
-    /// <summary>A bool prefix (it could skip the original) or an Exception-returning finalizer (it could swallow the
-    /// exception) on a ref-returning target: the target would return no reference.</summary>
+    /// <summary>A bool prefix (it could skip the original) that takes no <c>__resultRef</c>, or an Exception-returning
+    /// finalizer (it could swallow the exception), on a ref-returning target: the target would return no reference.</summary>
     NullReferenceReturn,
 
     /// <summary>The hook's assembly is collectible: the woven body would call into a context that can unload.</summary>
