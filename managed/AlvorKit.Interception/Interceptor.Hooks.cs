@@ -22,31 +22,53 @@ public sealed partial class Interceptor
     /// it expected, what it found and a declaration that works):</para>
     /// <list type="bullet">
     /// <item><c>__instance</c>: the receiver. Class: the declaring type, a base, an interface it implements, or
-    /// object. Struct: <c>ref T</c> (by value <c>T</c> is a copy; object or an interface: boxed copy).</item>
+    /// object. Struct: <c>ref T</c> (by value <c>T</c> is a copy; object or an interface: boxed copy;
+    /// <c>ref object</c>: a boxed copy, unboxed back into the receiver after the hook).</item>
     /// <item><c>__result</c>: the result so far (default until the original or a hook sets it): <c>T</c>, or
-    /// object (boxed), or <c>ref T</c> to change it. A ref-returning target: <c>ref T</c> is the returned
+    /// object (boxed), or <c>ref T</c> to change it, or <c>ref object</c> (boxed into a temporary, unboxed back
+    /// after the hook). A ref-returning target: <c>ref T</c> is the returned
     /// reference (<c>T</c> or object read through it), so only postfixes take it: there is no reference before
     /// the original returned, nor after it threw (<see cref="HookBindingKind.RefResultNotReturned"/> for a prefix
     /// or finalizer). On a ref-returning target a prefix returns void and a finalizer returns void: skipping the
     /// original or swallowing its exception would return no reference
-    /// (<see cref="HookBindingKind.NullReferenceReturn"/>).</item>
+    /// (<see cref="HookBindingKind.NullReferenceReturn"/>), except a bool prefix that takes <c>__resultRef</c>.</item>
+    /// <item><c>__resultRef</c> (a ref-returning target's prefix or postfix): <c>ref RefResult&lt;T&gt;</c>; a delegate
+    /// the hook sets there is called once right after it, and its reference becomes the result (a bool prefix that
+    /// sets it may skip the original). Elsewhere: <see cref="HookBindingKind.ResultRef"/>.</item>
     /// <item><c>__state</c>: one local per hook set (the hooks of one <see cref="Hook"/> call, or of one patch
     /// class on one target): a prefix takes it as <c>out T</c> or <c>ref T</c>; a postfix or finalizer as
-    /// <c>T</c> or <c>ref T</c>; every hook of the set with the same T.</item>
+    /// <c>T</c> or <c>ref T</c>. The local has the prefix's type; a hook may take it by value as any type it is
+    /// assignable to (a prefix's <c>out List&lt;int&gt;</c>, a postfix's <c>IEnumerable&lt;int&gt;</c> or object;
+    /// a value-type state boxed), by ref only as that very type (else <see cref="HookBindingKind.StateType"/>).</item>
     /// <item><c>__exception</c> (finalizers only): the exception the prefixes, the original or the postfixes
     /// threw, or null on success; type Exception.</item>
     /// <item><c>__runOriginal</c>: bool, by value: whether the original runs (in a prefix: so far) or ran.</item>
-    /// <item><c>__originalMethod</c>: the target as MethodBase (or MethodInfo/ConstructorInfo/object).</item>
+    /// <item><c>__originalMethod</c>: the target as MethodBase (or MethodInfo/ConstructorInfo/object); of a generic
+    /// target, the instantiation running (<c>Bag&lt;int&gt;.Add</c>, <c>Pick&lt;string&gt;</c>), shared code included.</item>
     /// <item>An argument, by the target parameter's name or by position <c>__0</c>, <c>__1</c>...: by value
     /// (the same type, or object: boxed), or <c>ref T</c> for the argument's location (to change it). A target's
-    /// ref/out/in argument: <c>ref T</c> is its location; by value (T or object) reads through it.</item>
+    /// ref/out/in argument: <c>ref T</c> is its location; by value (T or object) reads through it. <c>ref object</c>:
+    /// boxed into a temporary, unboxed back into the argument after the hook (a by-value one too).</item>
+    /// <item><c>___name</c> (three underscores): the field <c>name</c> of the target's declaring type or of a base
+    /// class (<c>___0</c>: the type's first declared field), instance or static: by value (a copy; object: boxed) or
+    /// <c>ref T</c> to change it (a struct receiver's field in place); a field whose type involves the target's
+    /// generic parameters as object. None: <see cref="HookBindingKind.UnknownField"/>; an instance field of a static
+    /// target: <see cref="HookBindingKind.InstanceFieldOnStaticTarget"/>; private to a base class or internal to
+    /// another assembly (the woven body is the target's own code): <see cref="HookBindingKind.InaccessibleField"/>.</item>
+    /// <item>Any of these under another name: <see cref="PatchArgumentAttribute"/> on the parameter (a name or a
+    /// position), or on the hook method or its class with the parameter's name as <c>newName</c>.</item>
     /// <item><c>__args</c>: object[] of boxed copies of every argument, built before the hook; after it, every
     /// element is written back to its argument (ref/out included), so a hook may change arguments through it.</item>
     /// </list>
     /// <para>A target with generic parameters (a generic method, a method of a generic type) gets one woven body
-    /// for all its instantiations: every value whose type involves a generic parameter (the receiver of a
-    /// generic type, such an argument or result) is taken as object, boxed (no <c>ref</c>). Hooking a member of
-    /// a constructed type (<c>Box&lt;int&gt;.Get</c>) hooks its definition, so every instantiation.</para>
+    /// for all its instantiations: a value whose type involves a generic parameter (the receiver of a generic
+    /// type, such an argument or result) is taken as object, boxed, and the hook runs for every instantiation;
+    /// or as one instantiation (<c>int item</c>, <c>Bag&lt;int&gt; __instance</c>, <c>ref string item</c>), every
+    /// such parameter agreeing on the generic arguments: the hook then runs for that instantiation only (the
+    /// body tests <c>typeof(T) == typeof(int)</c>, which the JIT folds; shared code compares at run time, so a
+    /// hook typed for <c>Bag&lt;string&gt;</c> does not run for <c>Bag&lt;object&gt;</c>), its values converted
+    /// (box, unbox.any). Hooking a member of a constructed type (<c>Box&lt;int&gt;.Get</c>) hooks its definition:
+    /// the hook's parameter types, not the target given, decide which instantiations it runs for.</para>
     /// <para><b>Prefix</b>: returns void or bool. Prefixes run in order, by Harmony's rule: once one returned false,
     /// a later prefix that could change the outcome (returns bool, or takes anything but __instance,
     /// __originalMethod and __state by ref, out or as a reference type) is skipped, one that only reads values

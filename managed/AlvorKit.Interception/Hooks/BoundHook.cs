@@ -43,6 +43,13 @@ internal enum HookSource
 
     /// <summary>A pass-through postfix's first parameter: the result so far.</summary>
     PassThrough,
+
+    /// <summary>A field of the target's declaring type or a base (<c>___name</c>): <see cref="HookArgument.Field"/>.</summary>
+    Field,
+
+    /// <summary><c>__resultRef</c>: the address of the woven body's RefResult local; a delegate set in it supplies
+    /// the returned reference.</summary>
+    ResultRef,
 }
 
 /// <summary>How the value is handed over.</summary>
@@ -62,16 +69,37 @@ internal enum HookPassing
 
     /// <summary>The slot holds a reference: the value it points to, boxed.</summary>
     LoadBox,
+
+    /// <summary>A <c>ref object</c> over a slot of another type (Harmony's): the slot's value (read through it when it
+    /// holds a reference) boxed into a temporary object local, whose address is passed; after the hook, the
+    /// temporary is unboxed (unbox.any <see cref="HookArgument.ValueType"/>) back into the slot.</summary>
+    BoxedTemporary,
+
+    /// <summary>A slot whose type involves the target's generic parameters, taken as one instantiation of it (T as
+    /// int): box <see cref="HookArgument.ValueType"/>, unbox.any the hook's type (the hook runs only for that
+    /// instantiation, so the JIT folds the pair).</summary>
+    Convert,
+
+    /// <summary><see cref="Convert"/> by reference: the converted value in a temporary of the hook's type, whose
+    /// address is passed; after the hook it is converted back into the slot.</summary>
+    ConvertedTemporary,
 }
 
 /// <summary>One hook parameter bound: its source, how it is passed, the target argument (for
 /// <see cref="HookSource.Argument"/>: the IL argument index, the receiver counted), the type to
-/// load or box, and the type the hook declares (castclass when narrower, for __originalMethod).</summary>
+/// load or box, the type the hook declares (castclass when narrower, for __originalMethod), and for
+/// <see cref="HookSource.Field"/> the field.</summary>
 internal readonly record struct HookArgument(HookSource Source, HookPassing Passing, int ArgumentIndex, Type ValueType,
-    Type ParameterType);
+    Type ParameterType, FieldInfo? Field = null);
 
-/// <summary>A hook whose every parameter is bound to its target.</summary>
-internal sealed record BoundHook(HookMethod Hook, HookKind Kind, HookReturn Return, IReadOnlyList<HookArgument> Arguments)
+/// <summary>One generic parameter of the target (T of Bag&lt;T&gt;, or of M&lt;T&gt;) that a hook's parameter types
+/// bind to one argument (int): the hook runs only where the running instantiation has it.</summary>
+internal readonly record struct GenericBinding(Type Parameter, Type Argument);
+
+/// <summary>A hook whose every parameter is bound to its target; <see cref="Instantiation"/>: the generic
+/// arguments its parameter types fix (empty: it runs for every instantiation).</summary>
+internal sealed record BoundHook(HookMethod Hook, HookKind Kind, HookReturn Return, IReadOnlyList<HookArgument> Arguments,
+    IReadOnlyList<GenericBinding> Instantiation)
 {
     public MethodInfo Method => Hook.Method;
 

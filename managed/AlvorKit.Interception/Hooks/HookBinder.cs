@@ -14,7 +14,8 @@ namespace AlvorKit.Interception.Hooks;
 internal static class HookBinder
 {
     private static readonly string[] InjectedNames =
-        ["__instance", "__result", "__state", "__exception", "__runOriginal", "__originalMethod", "__args", "__0, __1, ..."];
+        ["__instance", "__result", "__resultRef", "__state", "__exception", "__runOriginal", "__originalMethod", "__args",
+            "__0, __1, ...", "___field"];
 
     /// <summary>Refuses a target hooks cannot be woven into (no IL, varargs).</summary>
     public static void CheckTarget(MethodBase target, MethodInfo? hook = null)
@@ -40,7 +41,7 @@ internal static class HookBinder
     }
 
     /// <summary>Binds one hook set (the hooks of one Hook call or one patch class on one target):
-    /// every hook, and the set's __state type, which all its hooks must agree on.</summary>
+    /// every hook, and the set's __state type, which all its hooks must be compatible with.</summary>
     public static BoundSet BindSet(MethodBase target, IEnumerable<HookMethod> prefixes, IEnumerable<HookMethod> postfixes,
         IEnumerable<HookMethod> finalizers)
     {
@@ -51,31 +52,7 @@ internal static class HookBinder
         if (pre.Count + post.Count + fin.Count == 0)
             throw Refuse(HookBindingKind.NoHooks, null, target, -1, null, null,
                 $"No prefix, postfix or finalizer was given for {Names.Of(target)}.");
-        Type? state = null;
-        BoundHook? first = null;
-        foreach (BoundHook hook in pre.Concat(post).Concat(fin))
-        {
-            for (int i = 0; i < hook.Arguments.Count; i++)
-            {
-                if (hook.Arguments[i].Source != HookSource.State)
-                    continue;
-                Type type = hook.Arguments[i].ValueType;
-                if (state is null)
-                {
-                    state = type;
-                    first = hook;
-                }
-                else if (state != type)
-                {
-                    throw Refuse(HookBindingKind.StateType, hook.Method, target, i, Names.Of(state), Names.Of(type),
-                        $"Parameter {i} ('__state') of the {Kind(hook.Kind)} {Names.Of(hook.Method)} is " +
-                        $"{Names.Of(hook.Method.GetParameters()[i].ParameterType)}, but the {Kind(first!.Kind)} " +
-                        $"{Names.Of(first.Method)} of the same hook set keeps a {Names.Of(state)} there: a set has one " +
-                        $"__state local, so every hook of it takes the same type. Expected: " +
-                        $"{Declaration(hook.Method, i, (hook.Kind == HookKind.Prefix ? "ref " : "") + Names.Of(state))}.");
-                }
-            }
-        }
+        Type? state = StateType(target, [.. pre, .. post, .. fin]);
         if (state is not null && Unreachable(target, state) is { } unreachable)
         {
             BoundHook holder = pre.Concat(post).Concat(fin).First(h => h.Arguments.Any(a => a.Source == HookSource.State));
@@ -87,6 +64,49 @@ internal static class HookBinder
                 "(such as object, or a tuple of framework types).");
         }
         return new BoundSet(pre, post, fin, state);
+    }
+
+    /// <summary>The type of a set's one __state local (null: no hook takes it). As in Harmony, the local has the type
+    /// the prefix declares (the first hook that takes it by ref or out; without one, the most derived type the hooks
+    /// declare) and every hook of the set gets that local; a hook that takes it by value may declare any type the
+    /// local's value is assignable to (a base class, an interface, object: a value-type state is boxed), by ref
+    /// exactly the local's type. Anything else is refused here (Harmony would emit code that fails at run time).</summary>
+    private static Type? StateType(MethodBase target, IReadOnlyList<BoundHook> hooks)
+    {
+        var uses = new List<(BoundHook Hook, int Index, Type Type, bool ByRef)>();
+        foreach (BoundHook hook in hooks)
+        {
+            for (int i = 0; i < hook.Arguments.Count; i++)
+            {
+                if (hook.Arguments[i].Source == HookSource.State)
+                    uses.Add((hook, i, hook.Arguments[i].ValueType, hook.Arguments[i].Passing == HookPassing.Address));
+            }
+        }
+        if (uses.Count == 0)
+            return null;
+        (BoundHook Hook, int Index, Type Type, bool ByRef) first = uses.FirstOrDefault(u => u.ByRef);
+        if (first.Hook is null)
+            first = uses.FirstOrDefault(u => uses.All(other => Fits(u.Type, other.Type, other.ByRef)));
+        if (first.Hook is null)
+            first = uses[0];
+        foreach ((BoundHook hook, int i, Type type, bool byRef) in uses)
+        {
+            if (Fits(first.Type, type, byRef))
+                continue;
+            string kind = Kind(hook.Kind);
+            throw Refuse(HookBindingKind.StateType, hook.Method, target, i, Names.Of(first.Type), Names.Of(type),
+                $"Parameter {i} ('__state') of the {kind} {Names.Of(hook.Method)} is " +
+                $"{Names.Of(hook.Method.GetParameters()[i].ParameterType)}, but the {Kind(first.Hook.Kind)} " +
+                $"{Names.Of(first.Hook.Method)} of the same hook set keeps a {Names.Of(first.Type)} there: a set has one " +
+                $"__state local, which a hook takes by ref as that very type, or by value as a type it is assignable to " +
+                $"(a base class, an interface, object). Expected: " +
+                $"{Declaration(hook.Method, i, (hook.Kind == HookKind.Prefix ? "ref " : "") + Names.Of(first.Type))}.");
+        }
+        return first.Type;
+
+        // Whether a hook taking `type` (by ref: its location) can be handed a local of type `local`.
+        static bool Fits(Type local, Type type, bool byRef) =>
+            local == type || (!byRef && type.IsAssignableFrom(local) && (!local.IsValueType || Boxable(local)));
     }
 
     /// <summary>The first type inside `type` (itself, its element, its generic arguments) that the target's module
@@ -148,6 +168,7 @@ internal static class HookBinder
         HookReturn returnUse = ReturnOf(target, hook, kind, returns, hookName);
         ParameterInfo[] parameters = hook.GetParameters();
         var arguments = new List<HookArgument>(parameters.Length);
+        var instantiation = new Dictionary<Type, Type>();
         for (int i = 0; i < parameters.Length; i++)
         {
             if (i == 0 && returnUse == HookReturn.PassThrough)
@@ -162,15 +183,19 @@ internal static class HookBinder
                 arguments.Add(new HookArgument(HookSource.PassThrough, HookPassing.Value, -1, returns, returns));
                 continue;
             }
-            arguments.Add(BindParameter(target, hook, kind, hookName, parameters, i));
+            arguments.Add(BindParameter(target, hook, kind, hookName, parameters, i, instantiation));
         }
-        if (returns.IsByRef && (returnUse == HookReturn.RunOriginal ||
+        bool suppliesReference = arguments.Any(a => a.Source == HookSource.ResultRef);
+        if (returns.IsByRef && ((returnUse == HookReturn.RunOriginal && !suppliesReference) ||
                                 (kind == HookKind.Finalizer && returnUse == HookReturn.Exception)))
             throw Refuse(HookBindingKind.NullReferenceReturn, hook, target, -1, "void", Names.Of(hook.ReturnType),
                 $"The {hookName} returns {Names.Of(hook.ReturnType)}, but {Names.Of(target)} returns a reference " +
                 $"({Names.Of(returns)}): {(kind == HookKind.Prefix ? "skipping the original" : "swallowing the exception")} " +
                 $"would return no reference at all. Expected: {Declaration(hook, -1, null, returnType: "void")}.");
-        return new BoundHook(hookMethod, kind, returnUse, arguments);
+        return new BoundHook(hookMethod, kind, returnUse, arguments,
+            [.. instantiation.OrderBy(pair => pair.Key.DeclaringMethod is null ? 0 : 1)
+                .ThenBy(pair => pair.Key.GenericParameterPosition)
+                .Select(pair => new GenericBinding(pair.Key, pair.Value))]);
     }
 
     private static HookReturn ReturnOf(MethodBase target, MethodInfo hook, HookKind kind, Type returns, string hookName)
@@ -209,10 +234,10 @@ internal static class HookBinder
     }
 
     private static HookArgument BindParameter(MethodBase target, MethodInfo hook, HookKind kind, string hookName,
-        ParameterInfo[] parameters, int i)
+        ParameterInfo[] parameters, int i, Dictionary<Type, Type> instantiation)
     {
         ParameterInfo parameter = parameters[i];
-        string name = parameter.Name ?? "";
+        string name = BoundName(hook, parameter);
         Type type = parameter.ParameterType;
         Type returns = target is MethodInfo m ? m.ReturnType : typeof(void);
 
@@ -228,6 +253,8 @@ internal static class HookBinder
                 return Result();
             case "__state":
                 return State();
+            case "__resultRef":
+                return ResultRef();
             case "__exception":
                 if (kind != HookKind.Finalizer)
                     throw Refuse(HookBindingKind.ExceptionOutsideFinalizer, hook, target, i, null, Names.Of(type),
@@ -247,6 +274,8 @@ internal static class HookBinder
                         $"by name instead: {Declaration(hook, i, null)}.");
                 return Exact(typeof(object[]), HookSource.Args, "object[] (boxed copies, written back after the hook)");
         }
+        if (name.StartsWith(FieldPrefix, StringComparison.Ordinal) && name.Length > FieldPrefix.Length)
+            return Field(name[FieldPrefix.Length..]);
         ParameterInfo[] targetParameters = target.GetParameters();
         int index = -1;
         if (name.StartsWith("__", StringComparison.Ordinal) &&
@@ -274,6 +303,52 @@ internal static class HookBinder
         }
         return Argument(index, targetParameters[index]);
 
+        // ___name: a field of the target's declaring type or a base (___0: its first declared field).
+        HookArgument Field(string fieldName)
+        {
+            Type declaring = target.DeclaringType!;
+            FieldInfo? field = FindField(declaring, fieldName);
+            if (field is null)
+                throw Refuse(HookBindingKind.UnknownField, hook, target, i, null, name,
+                    $"Parameter {i} ('{name}') of the {hookName} asks for the field '{fieldName}', but {Names.Of(declaring)} " +
+                    $"{(fieldName.All(char.IsAsciiDigit) ? "declares fewer fields" : "and its base classes have no field of that name")} " +
+                    $"({FieldList(declaring)}). Name one of them after three underscores, or drop it: {Declaration(hook, i, null)}.");
+            if (field.IsLiteral)
+                throw Refuse(HookBindingKind.UnknownField, hook, target, i, null, name,
+                    $"Parameter {i} ('{name}') of the {hookName} asks for {Names.Of(field)}, a constant, which has no " +
+                    $"storage to read or change. Use its value directly: {Declaration(hook, i, null)}.");
+            if (!Accessible(field, declaring))
+                throw Refuse(HookBindingKind.InaccessibleField, hook, target, i, null, name,
+                    $"Parameter {i} ('{name}') of the {hookName} asks for {Names.Of(field)}, which is private to " +
+                    $"{Names.Of(field.DeclaringType!)} (or internal to another assembly): the woven body is " +
+                    $"{Names.Of(target)}'s own, and the runtime lets it name only fields {Names.Of(declaring)} can see. " +
+                    $"Read it another way (a property, reflection), or drop it: {Declaration(hook, i, null)}.");
+            if (!field.IsStatic && target.IsStatic)
+                throw Refuse(HookBindingKind.InstanceFieldOnStaticTarget, hook, target, i, null, name,
+                    $"Parameter {i} ('{name}') of the {hookName} asks for the instance field {Names.Of(field)}, but " +
+                    $"{Names.Of(target)} is static: there is no instance to read it from. Static fields of " +
+                    $"{Names.Of(declaring)}: {FieldList(declaring, staticOnly: true)}. Expected: {Declaration(hook, i, null)}.");
+            Type fieldType = field.FieldType;
+            string what = $"the field {Names.Of(field)}";
+            if (fieldType.ContainsGenericParameters)
+            {
+                if (type == typeof(object))
+                    return new HookArgument(HookSource.Field, HookPassing.Box, -1, fieldType, type, field);
+                throw Mismatch("object (boxed: its type involves the target's generic parameters, and one woven body " +
+                               "serves every instantiation)", "object", what);
+            }
+            if (type == fieldType)
+                return new HookArgument(HookSource.Field, HookPassing.Value, -1, fieldType, type, field);
+            if (type == fieldType.MakeByRefType())
+                return new HookArgument(HookSource.Field, HookPassing.Address, -1, fieldType, type, field);
+            if (type == typeof(object) && Boxable(fieldType))
+                return new HookArgument(HookSource.Field, fieldType.IsValueType ? HookPassing.Box : HookPassing.Value, -1,
+                    fieldType, type, field);
+            throw Mismatch(Boxable(fieldType)
+                ? $"{Names.Of(fieldType)} (a copy), ref {Names.Of(fieldType)} (to change it) or object (boxed)"
+                : $"{Names.Of(fieldType)} or ref {Names.Of(fieldType)}", Names.Of(fieldType), what);
+        }
+
         HookArgument Instance()
         {
             if (target.IsStatic)
@@ -282,6 +357,8 @@ internal static class HookBinder
                     $"static. Expected: {Declaration(hook, i, null)}.");
             Type declaring = target.DeclaringType!;
             bool generic = declaring.ContainsGenericParameters;
+            if (generic && !type.IsByRef && type != typeof(object) && Instantiates(declaring, type))
+                return new HookArgument(HookSource.Instance, HookPassing.Convert, 0, declaring, type);
             if (!declaring.IsValueType)
             {
                 if (generic ? type == typeof(object) : !type.IsByRef && !type.IsPointer && type.IsAssignableFrom(declaring))
@@ -292,6 +369,8 @@ internal static class HookBinder
             }
             if (!generic && type == declaring.MakeByRefType())
                 return new HookArgument(HookSource.Instance, HookPassing.Value, 0, declaring, type);
+            if (type == RefObject && Boxable(declaring))
+                return new HookArgument(HookSource.Instance, HookPassing.BoxedTemporary, 0, declaring, type);
             if (!generic && type == declaring)
                 return new HookArgument(HookSource.Instance, HookPassing.Load, 0, declaring, type);
             if (Boxable(declaring) &&
@@ -324,6 +403,27 @@ internal static class HookBinder
                     Names.Of(returns), $"the result of {Names.Of(target)}, a reference");
             }
             return ValueSlot(HookSource.Result, -1, returns, $"the result of {Names.Of(target)}");
+        }
+
+        // A delegate the hook may set to supply the returned reference (a prefix, or a postfix replacing it).
+        HookArgument ResultRef()
+        {
+            if (!returns.IsByRef || kind == HookKind.Finalizer)
+                throw Refuse(HookBindingKind.ResultRef, hook, target, i, null, Names.Of(type),
+                    $"Parameter {i} ('__resultRef') of the {hookName} supplies the reference a ref-returning target " +
+                    $"returns, but {(returns.IsByRef ? "a finalizer runs after the result is final" : $"{Names.Of(target)} returns {Names.Of(returns)}, not a reference")}. " +
+                    $"{(returns.IsByRef ? "Take it in a prefix or a postfix" : "Take __result instead")}: {Declaration(hook, i, null)}.");
+            Type element = returns.GetElementType()!;
+            string expected = $"ref RefResult<{Names.Of(element)}>";
+            if (!element.ContainsGenericParameters && !element.IsByRefLike)
+            {
+                Type supplier = typeof(RefResult<>).MakeGenericType(element);
+                if (type == supplier.MakeByRefType())
+                    return new HookArgument(HookSource.ResultRef, HookPassing.Address, -1, supplier, type);
+            }
+            throw Mismatch(element.ContainsGenericParameters
+                ? $"{expected} over one instantiation, which a non-generic hook cannot name (take __result in a postfix)"
+                : expected, expected, $"the supplier of the reference {Names.Of(target)} returns");
         }
 
         HookArgument State()
@@ -368,6 +468,11 @@ internal static class HookBinder
                     return new HookArgument(HookSource.Argument, HookPassing.Load, slot, element, type);
                 if (type == typeof(object) && Boxable(element))
                     return new HookArgument(HookSource.Argument, HookPassing.LoadBox, slot, element, type);
+                if (type == RefObject && Boxable(element))
+                    return new HookArgument(HookSource.Argument, HookPassing.BoxedTemporary, slot, element, type);
+                if (element.ContainsGenericParameters && Boxable(element) && Instantiates(element, Unref(type)))
+                    return new HookArgument(HookSource.Argument,
+                        type.IsByRef ? HookPassing.ConvertedTemporary : HookPassing.Convert, slot, element, type);
                 throw Mismatch(element.ContainsGenericParameters
                         ? $"{Names.Of(p)} or object (boxed: its type involves the target's generic parameters)"
                         : $"{Names.Of(p)} (its location), {Names.Of(element)} (read through it) or object",
@@ -379,12 +484,18 @@ internal static class HookBinder
         // A value slot (an argument by value, or the result local): T, ref T or object.
         HookArgument ValueSlot(HookSource source, int slot, Type p, string what)
         {
+            if (type == RefObject && p != typeof(object) && Boxable(p))
+                return new HookArgument(source, HookPassing.BoxedTemporary, slot, p, type);
             if (p.ContainsGenericParameters)
             {
                 if (type == typeof(object))
                     return new HookArgument(source, HookPassing.Box, slot, p, type);
-                throw Mismatch("object (boxed: its type involves the target's generic parameters, and one woven body " +
-                               "serves every instantiation)", "object", what);
+                if (Boxable(p) && Instantiates(p, Unref(type)))
+                    return new HookArgument(source, type.IsByRef ? HookPassing.ConvertedTemporary : HookPassing.Convert, slot,
+                        p, type);
+                throw Mismatch("object (boxed: its type involves the target's generic parameters), or one instantiation " +
+                               $"of {Names.Of(p)} that agrees with the hook's other parameters (the hook then runs for " +
+                               "that instantiation only)", "object", what);
             }
             if (type == p)
                 return new HookArgument(source, HookPassing.Value, slot, p, type);
@@ -397,10 +508,140 @@ internal static class HookBinder
                 : $"{Names.Of(p)} or ref {Names.Of(p)} (a {Names.Of(p)} cannot be boxed)", Names.Of(p), what);
         }
 
+        // Whether the hook's type is an instantiation of the open slot type consistent with what the hook's other
+        // parameters already bound (T: int): then the hook runs for that instantiation only.
+        bool Instantiates(Type open, Type closed)
+        {
+            if (closed.ContainsGenericParameters)
+                return false;
+            var trial = new Dictionary<Type, Type>(instantiation);
+            if (!Unify(open, closed, trial))
+                return false;
+            foreach (KeyValuePair<Type, Type> pair in trial)
+                instantiation[pair.Key] = pair.Value;
+            return true;
+        }
+
         HookBindingException Mismatch(string expected, string fix, string what) =>
             Refuse(HookBindingKind.ParameterType, hook, target, i, fix, Names.Of(type),
                 $"Parameter {i} ('{name}') of the {hookName} is {Names.Of(type)}; expected {expected} ({what}). " +
                 $"Expected: {Declaration(hook, i, fix)}.");
+    }
+
+    private const string FieldPrefix = "___";
+
+    private static readonly Type RefObject = typeof(object).MakeByRefType();
+
+    private const BindingFlags DeclaredMembers =
+        BindingFlags.Public | BindingFlags.NonPublic | BindingFlags.Instance | BindingFlags.Static | BindingFlags.DeclaredOnly;
+
+    /// <summary>The name a hook parameter binds as: its own <see cref="IHookArgumentName"/> attribute's, else the one
+    /// of its hook method (then of the method's class) that renames it (NewName), else its own name. A position
+    /// binds as <c>__n</c>.</summary>
+    internal static string BoundName(MethodInfo hook, ParameterInfo parameter)
+    {
+        string own = parameter.Name ?? "";
+        IHookArgumentName? rename = parameter.GetCustomAttributes(false).OfType<IHookArgumentName>().FirstOrDefault() ??
+                                    Renaming(hook.GetCustomAttributes(false)) ??
+                                    Renaming(hook.DeclaringType?.GetCustomAttributes(false) ?? []);
+        if (rename is null)
+            return own;
+        if (!string.IsNullOrEmpty(rename.OriginalName))
+            return rename.OriginalName;
+        return rename.Index >= 0 ? "__" + rename.Index.ToString(CultureInfo.InvariantCulture) : own;
+
+        IHookArgumentName? Renaming(object[] attributes) =>
+            attributes.OfType<IHookArgumentName>().FirstOrDefault(a => a.NewName is not null && a.NewName == own);
+    }
+
+    /// <summary>The field `name` of `type` or of a base class (the nearest); digits: the field `type` declares at that
+    /// position (declaration order), as Harmony's ___0.</summary>
+    private static FieldInfo? FindField(Type type, string name)
+    {
+        if (name.All(char.IsAsciiDigit))
+        {
+            FieldInfo[] declared = type.GetFields(DeclaredMembers);
+            return int.TryParse(name, NumberStyles.None, CultureInfo.InvariantCulture, out int n) && n < declared.Length
+                ? declared.OrderBy(f => f.MetadataToken).ElementAt(n)
+                : null;
+        }
+        for (Type? t = type; t is not null; t = t.BaseType)
+        {
+            if (t.GetField(name, DeclaredMembers) is { } field)
+                return field;
+        }
+        return null;
+    }
+
+    /// <summary>Whether code of `from` may name `field` (a field of `from` or of a base class): the rule the JIT
+    /// applies to the woven body, which is `from`'s own code (not a DynamicMethod that skips visibility).</summary>
+    private static bool Accessible(FieldInfo field, Type from)
+    {
+        bool sameAssembly = field.Module.Assembly == from.Assembly;
+        if (field.IsPublic || field.IsFamily || field.IsFamilyOrAssembly)
+            return true;
+        if (field.IsAssembly || field.IsFamilyAndAssembly)
+            return sameAssembly;
+        Type owner = Definition(field.DeclaringType!);
+        for (Type? t = from; t is not null; t = t.DeclaringType)
+        {
+            if (Definition(t) == owner)
+                return true;
+        }
+        return false;
+
+        static Type Definition(Type t) => t.IsGenericType ? t.GetGenericTypeDefinition() : t;
+    }
+
+    /// <summary>Matches an open type (over the target's generic parameters) with a closed one, recording each
+    /// parameter's argument in `map`; false when they differ in shape or a parameter would get two arguments.</summary>
+    private static bool Unify(Type open, Type closed, Dictionary<Type, Type> map)
+    {
+        if (open.IsGenericParameter)
+        {
+            if (map.TryGetValue(open, out Type? bound))
+                return bound == closed;
+            if (closed.IsByRefLike || closed.IsPointer || closed.IsFunctionPointer)
+                return false;
+            map[open] = closed;
+            return true;
+        }
+        if (!open.ContainsGenericParameters)
+            return open == closed;
+        if (open.HasElementType)
+        {
+            bool sameShape = (open.IsSZArray && closed.IsSZArray) ||
+                             (open.IsArray && closed.IsArray && !open.IsSZArray && !closed.IsSZArray &&
+                              open.GetArrayRank() == closed.GetArrayRank()) ||
+                             (open.IsByRef && closed.IsByRef) || (open.IsPointer && closed.IsPointer);
+            return sameShape && Unify(open.GetElementType()!, closed.GetElementType()!, map);
+        }
+        if (open.IsGenericType && closed.IsConstructedGenericType &&
+            open.GetGenericTypeDefinition() == closed.GetGenericTypeDefinition())
+        {
+            Type[] a = open.GetGenericArguments(), b = closed.GetGenericArguments();
+            for (int k = 0; k < a.Length; k++)
+            {
+                if (!Unify(a[k], b[k], map))
+                    return false;
+            }
+            return true;
+        }
+        return false;
+    }
+
+    /// <summary>"'hp', 'name' (static)" of `type` and its base classes, for a refusal's message.</summary>
+    private static string FieldList(Type type, bool staticOnly = false)
+    {
+        var names = new List<string>();
+        for (Type? t = type; t is not null && t != typeof(object) && t != typeof(ValueType); t = t.BaseType)
+        {
+            names.AddRange(t.GetFields(DeclaredMembers)
+                .Where(f => !f.IsLiteral && (!staticOnly || f.IsStatic))
+                .OrderBy(f => f.MetadataToken)
+                .Select(f => $"'{f.Name}'{(f.IsStatic && !staticOnly ? " (static)" : "")}{(t == type ? "" : $" (of {Names.Of(t)})")}"));
+        }
+        return names.Count == 0 ? "it has none" : string.Join(", ", names);
     }
 
     /// <summary>"static bool Prefix(Enemy __instance, ref int hp)": the hook's declaration with parameter

@@ -57,8 +57,8 @@ public enum HookBindingKind
     /// (and after it threw) there is no reference to pass.</summary>
     RefResultNotReturned,
 
-    /// <summary>A bool prefix (it could skip the original) or an Exception-returning finalizer (it could swallow the
-    /// exception) on a ref-returning target: the target would return no reference.</summary>
+    /// <summary>A bool prefix (it could skip the original) that takes no <c>__resultRef</c>, or an Exception-returning
+    /// finalizer (it could swallow the exception), on a ref-returning target: the target would return no reference.</summary>
     NullReferenceReturn,
 
     /// <summary>The hook's assembly is collectible: the woven body would call into a context that can unload.</summary>
@@ -68,6 +68,21 @@ public enum HookBindingKind
     /// module's, none of its AssemblyRefs reaches it, and a new AssemblyRef would not bind to its assembly from
     /// the target's AssemblyLoadContext.</summary>
     UnreachableType,
+
+    /// <summary>A <c>___field</c> parameter names no field of the target's declaring type or its base classes (or a
+    /// constant, which has no storage).</summary>
+    UnknownField,
+
+    /// <summary>A <c>___field</c> parameter names an instance field, but the target is static.</summary>
+    InstanceFieldOnStaticTarget,
+
+    /// <summary>A <c>___field</c> parameter names a field the target's own code cannot name: private to a base class,
+    /// or internal to another assembly (the woven body is the target's body, bound by the runtime's access rules).</summary>
+    InaccessibleField,
+
+    /// <summary><c>__resultRef</c> on a target that does not return a reference, or in a finalizer (it runs once the
+    /// result is final).</summary>
+    ResultRef,
 }
 
 /// <summary>

@@ -35,6 +35,12 @@ internal static class HookWeaver
         typeof(MethodBase).GetMethod(nameof(MethodBase.GetMethodFromHandle),
             [typeof(RuntimeMethodHandle), typeof(RuntimeTypeHandle)])!;
 
+    private static readonly MethodInfo TypeFromHandle =
+        typeof(Type).GetMethod(nameof(Type.GetTypeFromHandle), [typeof(RuntimeTypeHandle)])!;
+
+    private static readonly MethodInfo TypeEquality =
+        typeof(Type).GetMethod("op_Equality", [typeof(Type), typeof(Type)])!;
+
     /// <summary>The composed body: the target's original IL, edited by every transpiler in the composed order
     /// (each on the previous one's output; <see cref="TranspilerException"/> when one fails or their body is
     /// not valid), then the prefixes, postfixes and finalizers woven around the result.</summary>
@@ -65,7 +71,8 @@ internal static class HookWeaver
     {
         private readonly MethodBase _target = composition.Target;
         private readonly Type _returns = ReplacementRules.ReturnTypeOf(composition.Target);
-        private PlanLocal? _result, _runOriginal, _args, _caught, _current;
+        private PlanLocal? _result, _runOriginal, _args, _caught, _current, _resultRef;
+        private readonly List<(HookArgument Argument, PlanLocal Temporary)> _temporaries = [];
         private readonly PlanLocal?[] _states = new PlanLocal?[composition.StateTypes.Count];
 
         public GenerationPlan Run()
@@ -86,6 +93,8 @@ internal static class HookWeaver
                 _states[s] = composition.StateTypes[s] is { } state ? plan.DeclareLocal(state) : null;
             if (all.Any(h => h.Uses(HookSource.Args)))
                 _args = plan.DeclareLocal(typeof(object[]));
+            if (all.Any(h => h.Uses(HookSource.ResultRef)))
+                _resultRef = plan.DeclareLocal(typeof(RefResult<>).MakeGenericType(_returns.GetElementType()!));
             if (finalizers)
             {
                 _caught = plan.DeclareLocal(typeof(Exception));
@@ -208,6 +217,10 @@ internal static class HookWeaver
             bool args = hook.Uses(HookSource.Args);
             if (args)
                 BuildArgs();
+            _temporaries.Clear();
+            PlanLabel? otherInstantiation = hook.Instantiation.Count == 0 ? null : plan.DefineLabel();
+            if (otherInstantiation is { } skipped)
+                TestInstantiation(hook.Instantiation, skipped);
             foreach (HookArgument argument in hook.Arguments)
                 Load(argument, composed.Set);
             MethodInfo method = hook.Method;
@@ -240,10 +253,106 @@ internal static class HookWeaver
             }
             if (args)
                 WriteBackArgs();
+            foreach ((HookArgument argument, PlanLocal temporary) in _temporaries)
+                WriteBackTemporary(argument, temporary);
+            if (hook.Uses(HookSource.ResultRef))
+                TakeSuppliedReference();
+            if (otherInstantiation is { } end)
+            {
+                plan.MarkLabel(end);
+                plan.Emit(OpCodes.Nop);
+            }
         }
+
+        /// <summary>After a hook that takes __resultRef: a delegate it set is called once, its reference becomes the
+        /// result, and the local is cleared (Harmony's order).</summary>
+        private void TakeSuppliedReference()
+        {
+            PlanLabel none = plan.DefineLabel();
+            plan.LoadLocal(_resultRef!);
+            plan.Emit(OpCodes.Brfalse, none);
+            plan.LoadLocal(_resultRef!);
+            plan.Emit(OpCodes.Callvirt, _resultRef!.LocalType.GetMethod("Invoke")!);
+            plan.StoreLocal(_result!);
+            plan.Emit(OpCodes.Ldnull);
+            plan.StoreLocal(_resultRef!);
+            plan.MarkLabel(none);
+            plan.Emit(OpCodes.Nop);
+        }
+
+        /// <summary>A hook typed for one instantiation runs only there: <c>typeof(T) == typeof(int)</c> for each
+        /// generic argument it fixes, else to `skip`. The JIT folds the test where T is exact (value-type
+        /// instantiations); shared code compares at run time.</summary>
+        private void TestInstantiation(IReadOnlyList<GenericBinding> instantiation, PlanLabel skip)
+        {
+            foreach (GenericBinding binding in instantiation)
+            {
+                plan.Emit(OpCodes.Ldtoken, binding.Parameter);
+                plan.Emit(OpCodes.Call, TypeFromHandle);
+                plan.Emit(OpCodes.Ldtoken, binding.Argument);
+                plan.Emit(OpCodes.Call, TypeFromHandle);
+                plan.Emit(OpCodes.Call, TypeEquality);
+                plan.Emit(OpCodes.Brfalse, skip);
+            }
+        }
+
+        /// <summary>A <c>ref object</c> over a slot of another type, or a slot of a generic type taken as one
+        /// instantiation (by value or by reference): the slot's value (read through it when it holds a reference),
+        /// boxed, then unboxed to the hook's type; by reference, stored in a new local of the hook's type whose
+        /// address is passed (<see cref="WriteBackTemporary"/> converts it back after the call).</summary>
+        private void LoadConverted(HookArgument argument)
+        {
+            bool throughReference = argument.Source == HookSource.Instance
+                ? argument.ValueType.IsValueType
+                : argument.Source == HookSource.Argument && ArgumentIsByRef(argument.ArgumentIndex);
+            if (argument.Source == HookSource.Result)
+                plan.LoadLocal(_result!);
+            else
+                plan.LoadArgument(argument.Source == HookSource.Instance ? 0 : argument.ArgumentIndex);
+            if (throughReference)
+                plan.Emit(OpCodes.Ldobj, argument.ValueType);
+            BoxIfNeeded(argument.ValueType);
+            Type hookType = Unref(argument.ParameterType);
+            if (hookType != typeof(object))
+                plan.Emit(OpCodes.Unbox_Any, hookType);
+            if (argument.Passing == HookPassing.Convert)
+                return;
+            PlanLocal temporary = plan.DeclareLocal(hookType);
+            plan.StoreLocal(temporary);
+            plan.LoadLocalAddress(temporary);
+            _temporaries.Add((argument, temporary));
+        }
+
+        private static Type Unref(Type type) => type.IsByRef ? type.GetElementType()! : type;
+
+        private void WriteBackTemporary(HookArgument argument, PlanLocal temporary)
+        {
+            bool throughReference = argument.Source == HookSource.Instance ||
+                                    (argument.Source == HookSource.Argument && ArgumentIsByRef(argument.ArgumentIndex));
+            if (throughReference)
+                plan.LoadArgument(argument.Source == HookSource.Instance ? 0 : argument.ArgumentIndex);
+            plan.LoadLocal(temporary);
+            Type hookType = Unref(argument.ParameterType);
+            if (hookType != typeof(object))
+                BoxIfNeeded(hookType);
+            plan.Emit(OpCodes.Unbox_Any, argument.ValueType);
+            if (throughReference)
+                plan.Emit(OpCodes.Stobj, argument.ValueType);
+            else if (argument.Source == HookSource.Result)
+                plan.StoreLocal(_result!);
+            else
+                plan.StoreArgument(argument.ArgumentIndex);
+        }
+
+        private bool ArgumentIsByRef(int slot) => TargetArguments().First(a => a.Slot == slot).ByRef;
 
         private void Load(HookArgument argument, int set)
         {
+            if (argument.Passing is HookPassing.BoxedTemporary or HookPassing.Convert or HookPassing.ConvertedTemporary)
+            {
+                LoadConverted(argument);
+                return;
+            }
             switch (argument.Source)
             {
                 case HookSource.Instance:
@@ -269,12 +378,32 @@ internal static class HookWeaver
                     break;
                 case HookSource.State:
                     if (argument.Passing == HookPassing.Address)
+                    {
                         plan.LoadLocalAddress(_states[set]!);
+                    }
                     else
+                    {
                         plan.LoadLocal(_states[set]!);
+                        // A compatible __state: a value-type local taken as object or an interface is boxed.
+                        if (composition.StateTypes[set] is { IsValueType: true } local && !argument.ParameterType.IsValueType)
+                            plan.Emit(OpCodes.Box, local);
+                    }
+                    break;
+                case HookSource.Field:
+                    FieldInfo field = argument.Field!;
+                    if (!field.IsStatic)
+                        plan.LoadArgument(0);
+                    if (argument.Passing == HookPassing.Address)
+                        plan.Emit(field.IsStatic ? OpCodes.Ldsflda : OpCodes.Ldflda, field);
+                    else
+                        plan.Emit(field.IsStatic ? OpCodes.Ldsfld : OpCodes.Ldfld, field);
+                    Pass(argument.Passing, argument.ValueType);
                     break;
                 case HookSource.Exception:
                     plan.LoadLocal(_current!);
+                    break;
+                case HookSource.ResultRef:
+                    plan.LoadLocalAddress(_resultRef!);
                     break;
                 case HookSource.RunOriginal:
                     plan.LoadLocal(_runOriginal!);
@@ -312,15 +441,21 @@ internal static class HookWeaver
                 plan.Emit(OpCodes.Box, type);
         }
 
+        /// <summary>The target as the running instantiation: for a generic target, ldtoken of the target and of
+        /// its declaring type over their own generic parameters (Bag&lt;!0&gt;::Add, M&lt;!!0&gt;), which the generic
+        /// context resolves to Bag&lt;int&gt;.Add or M&lt;string&gt; (Harmony's tokens name the open definition).</summary>
         private void LoadOriginalMethod(Type declared)
         {
-            if (_target is MethodInfo method)
+            Type? generic = _target.DeclaringType is { IsGenericType: true } declaring ? declaring.GetGenericTypeDefinition() : null;
+            if (generic is not null || _target is MethodInfo { IsGenericMethodDefinition: true })
+                plan.EmitOwnInstantiation(new Plans.OwnInstantiation(_target));
+            else if (_target is MethodInfo method)
                 plan.Emit(OpCodes.Ldtoken, method);
             else
                 plan.Emit(OpCodes.Ldtoken, (ConstructorInfo)_target);
-            if (_target.DeclaringType is { IsGenericType: true } generic)
+            if (generic is not null)
             {
-                plan.Emit(OpCodes.Ldtoken, generic);
+                plan.EmitOwnInstantiation(new Plans.OwnInstantiation(generic));
                 plan.Emit(OpCodes.Call, FromHandleInType);
             }
             else

@@ -148,6 +148,9 @@ public sealed partial class GenerationPlan
             case PlanLocal local:
                 Emit(op, local);
                 break;
+            case OwnInstantiation own:
+                EmitOwnInstantiation(own);
+                break;
             case CalliSignature calli:
                 Expect(op, "a signature", OperandType.InlineSig);
                 EmitCalli(op, calli.Convention, calli.HasThis, calli.ReturnType, calli.ParameterTypes);

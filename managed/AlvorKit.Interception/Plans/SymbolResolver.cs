@@ -195,6 +195,38 @@ internal sealed class SymbolResolver
         return Operand.Relocated(MemberRef(method, use));
     }
 
+    /// <summary>An ldtoken operand for a definition over its own generic parameters (<see cref="Plans.OwnInstantiation"/>):
+    /// the target's declaring type definition as a TypeSpec <c>GENERICINST</c> over VAR 0..n; the target as a
+    /// MemberRef on that TypeSpec, or, a generic method, a MethodSpec over MVAR 0..n.</summary>
+    public Operand OwnInstantiation(MemberInfo definition, string use)
+    {
+        switch (definition)
+        {
+            case Type { IsGenericTypeDefinition: true } type when SharesTargetsTypeParameters(type):
+                return Operand.Relocated(new RelocationRequest(RelocationKind.TypeSpec,
+                    _writer.TypeSpec(SigType.From(type), use), null, Parent.None,
+                    $"{use}: TypeSpec {Names.Of(type)} over its own generic parameters"));
+            case MethodBase method when method.Module == _target.Module && method.MetadataToken == _target.MetadataToken:
+                if (method is MethodInfo { IsGenericMethodDefinition: true } generic)
+                {
+                    Parent parent = Defines(generic)
+                        ? Parent.OfToken(generic.MetadataToken)
+                        : Parent.OfRelocation(_table.Reference(MemberRef(generic, use) with
+                        {
+                            Description = $"{use}: MemberRef {Names.Of(generic)} (parent)",
+                        }));
+                    return Operand.Relocated(new RelocationRequest(RelocationKind.MethodSpec,
+                        _writer.MethodSpec(generic.GetGenericArguments().Select(SigType.From).ToList(), use), null, parent,
+                        $"{use}: MethodSpec {Names.Of(generic)} over its own generic parameters"));
+                }
+                if (method.DeclaringType is { IsGenericTypeDefinition: true })
+                    return Operand.Relocated(MemberRef(method, use));
+                break;
+        }
+        throw Refuse($"{use}: only the target's generic declaring type definition, or the generic target itself, can " +
+                     $"be named over its own generic parameters; {definition.Name} is neither.");
+    }
+
     private RelocationRequest MemberRef(MethodBase method, string use)
     {
         Type declaring = method.DeclaringType ?? throw Refuse(

@@ -160,6 +160,8 @@ switch (mode)
         return Print(AlvorKit.Proofs.Host.HookProof.Run());
     case "transpile":
         return Print(AlvorKit.Proofs.Host.TranspileProof.Run());
+    case "hookbinding":
+        return Print(AlvorKit.Proofs.Host.BindingProof.Run());
     case "idle":
         return 0;
     default:
@@ -168,7 +170,7 @@ switch (mode)
             "sampling windows|cycles|threads|exact|flag, api, " +
             "commands, memory [n], modules plugin|collectible|raw, queuefull, recycling, exit return|environment, " +
             "mixedstress [threads] [commands] [targets], submitstorm [threads] [submits], hotreload, dropfolder <game> <update> <value>, " +
-            "scale batch|refused|bound, hooks, transpile or idle");
+            "scale batch|refused|bound, hooks, transpile, hookbinding or idle");
         return 64;
 }
 
