@@ -121,20 +121,23 @@ public sealed partial class Interceptor
 
     /// <summary>
     /// Weaves every patch class of <paramref name="assembly"/> (a class with <see cref="PatchAttribute"/>, or
-    /// with a hook that has one; see <see cref="PatchAll(Type, PatchOwner?)"/>) in ONE batch: every hook is bound
-    /// first, every touched target's body is woven, and all are applied together, all or nothing.
+    /// with a hook that has one; see <see cref="PatchAll(Type, PatchOwner?)"/>), in a category or not, in ONE
+    /// batch: every hook is bound first, every touched target's body is woven, and all are applied together, all
+    /// or nothing. <see cref="PatchCategory"/> and <see cref="PatchAllUncategorized"/> select by category.
     /// </summary>
     /// <param name="assembly">The mod's assembly.</param>
     /// <param name="owner">The owner scope; null: <see cref="DefaultOwner"/>.</param>
     /// <returns>One hook set per (patch class, target), in class, then declaration order.</returns>
     /// <exception cref="HookBindingException">A hook does not fit, a [Patch] names no (or an ambiguous) member, or a
     /// patch class has no hooks: nothing was applied.</exception>
+    /// <exception cref="PatchClassException">A lifecycle method (Prepare, Cleanup, TargetMethod, TargetMethods)
+    /// threw or returned what it must not: nothing was applied (unless a Cleanup returned it afterwards).</exception>
     /// <exception cref="BatchInstallException">The profiler refused the batch: nothing was applied.</exception>
     /// <exception cref="PatchException">The profiler failed a single-target change.</exception>
     public IReadOnlyList<WovenPatch> PatchAll(Assembly assembly, PatchOwner? owner = null)
     {
         ArgumentNullException.ThrowIfNull(assembly);
-        return PatchSets([.. PatchDiscovery.PatchClasses(assembly).SelectMany(PatchDiscovery.Discover)], owner);
+        return PatchClasses(assembly, CorePatchConvention.Instance, _ => true, owner);
     }
 
     /// <summary>
@@ -146,30 +149,46 @@ public sealed partial class Interceptor
     /// <see cref="PatchBeforeAttribute"/> and <see cref="PatchAfterAttribute"/> on the class apply to its hooks;
     /// on a method they win over the class's.
     /// </summary>
+    /// <remarks>
+    /// Harmony's patch-class lifecycle: a Prepare method (<see cref="PatchPrepareAttribute"/>) is called first
+    /// without a target (false skips the class), then once per target (false skips the target); TargetMethods or
+    /// TargetMethod (<see cref="PatchTargetMethodsAttribute"/>, <see cref="PatchTargetMethodAttribute"/>) supply the
+    /// targets instead of the attributes; with <see cref="PatchDeclaredMembersAttribute"/> every member of the type
+    /// named by <c>[Patch(typeof(TheType))]</c> is a target; a Cleanup method (<see cref="PatchCleanupAttribute"/>) is
+    /// called per target and once more at the end, with the exception if one occurred (returning Exception replaces
+    /// it, null suppresses it). The Prepare calls and the binding come before the batch is applied, the Cleanup
+    /// calls after it.
+    /// </remarks>
     /// <param name="patchClass">The patch class.</param>
     /// <param name="owner">The owner scope; null: <see cref="DefaultOwner"/>.</param>
-    /// <returns>One hook set per target, in declaration order.</returns>
+    /// <returns>One hook set per target, in declaration order (none when Prepare skipped the class).</returns>
     /// <exception cref="HookBindingException">As for <see cref="PatchAll(Assembly, PatchOwner?)"/>.</exception>
+    /// <exception cref="PatchClassException">As for <see cref="PatchAll(Assembly, PatchOwner?)"/>.</exception>
     /// <exception cref="BatchInstallException">The profiler refused the batch: nothing was applied.</exception>
     /// <exception cref="PatchException">The profiler failed a single-target change.</exception>
     public IReadOnlyList<WovenPatch> PatchAll(Type patchClass, PatchOwner? owner = null)
     {
         ArgumentNullException.ThrowIfNull(patchClass);
-        return PatchSets(PatchDiscovery.Discover(patchClass), owner);
+        owner ??= DefaultOwner;
+        return PatchModels([CorePatchConvention.Instance.Read(patchClass)], [owner, this], owner);
     }
 
-    private IReadOnlyList<WovenPatch> PatchSets(IReadOnlyList<DiscoveredSet> discovered, PatchOwner? owner)
+    /// <summary>The classes of one batch, with their lifecycle (<see cref="PatchClassRun"/>): bound, then applied
+    /// for <paramref name="owner"/>; <paramref name="context"/> is what their lifecycle methods may take.</summary>
+    internal IReadOnlyList<WovenPatch> PatchModels(IReadOnlyList<PatchClassModel> classes, object[] context, PatchOwner owner)
     {
         ThrowIfDisposed();
-        owner ??= DefaultOwner;
         owner.ThrowIfDisposed();
-        if (discovered.Count == 0)
-            return [];
         HookComposer composer = Composer;
-        List<WovenPatch> sets = [.. discovered.Select(d => new WovenPatch(this, composer, d.Target, owner,
-            HookBinder.BindSet(d.Target, d.Prefixes, d.Postfixes, d.Finalizers), Names.Of(d.PatchClass)))];
-        EnsurePatchingEnabled();
-        return Completed(composer.AddAsync(sets, synchronous: true, CancellationToken.None));
+        return PatchClassRun.Run(classes, context, Bind, bound =>
+        {
+            List<WovenPatch> sets = [.. bound.Select(b => new WovenPatch(this, composer, b.Set.Target, owner, b.Bound,
+                Names.Of(b.Set.PatchClass)))];
+            EnsurePatchingEnabled();
+            return Completed(composer.AddAsync(sets, synchronous: true, CancellationToken.None));
+        });
+
+        static BoundSet Bind(DiscoveredSet d) => HookBinder.BindSet(d.Target, d.Prefixes, d.Postfixes, d.Finalizers);
     }
 
     private async ValueTask<WovenPatch> HookCore(MethodBase target, HookMethod? prefix, HookMethod? postfix,
