@@ -288,6 +288,21 @@ public sealed class HarmonySurfaceTests
     }
 
     [Fact]
+    public void TheOverloadsThatFindTheirCallerAreNeitherInlinedNorTailCalled()
+    {
+        foreach (MethodInfo method in new[]
+                 {
+                     typeof(Harmony).GetMethod(nameof(Harmony.PatchAll), Type.EmptyTypes)!,
+                     typeof(Harmony).GetMethod(nameof(Harmony.PatchAllUncategorized), Type.EmptyTypes)!,
+                     typeof(Harmony).GetMethod(nameof(Harmony.PatchCategory), [typeof(string)])!,
+                 })
+        {
+            Assert.True((method.Attributes & MethodAttributes.RequireSecObject) != 0, $"{method} can be tail-called");
+            Assert.True((method.MethodImplementationFlags & MethodImplAttributes.NoInlining) != 0, $"{method} can be inlined");
+        }
+    }
+
+    [Fact]
     public void AHarmonyInstanceNeedsAnIdAndRefusesTranspilers()
     {
         Assert.Throws<ArgumentException>(() => new Harmony(""));

@@ -44,8 +44,11 @@ public class Harmony
     /// this ID does, which keeps the owner usable).</summary>
     public PatchOwner Owner => HarmonyIds.OwnerOf(Id);
 
-    /// <summary>Patches every Harmony patch class of the calling assembly (<see cref="PatchAll(Assembly)"/>).</summary>
+    /// <summary>Patches every Harmony patch class of the calling assembly (<see cref="PatchAll(Assembly)"/>). The
+    /// caller is found on the stack, as Harmony does (the method is never inlined nor tail-called, so a call in
+    /// tail position, <c>void Load() =&gt; harmony.PatchAll();</c>, finds it too).</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
+    [System.Security.DynamicSecurityMethod]
     public void PatchAll() => PatchAll(Assembly.GetCallingAssembly());
 
     /// <summary>Patches every Harmony patch class of <paramref name="assembly"/> (a class or struct with a class-level
@@ -58,8 +61,10 @@ public class Harmony
         PatchClasses(assembly, _ => true, $"the patch classes of {assembly.GetName().Name}");
     }
 
-    /// <summary>Patches the Harmony patch classes of the calling assembly that have no category.</summary>
+    /// <summary>Patches the Harmony patch classes of the calling assembly that have no category (found as for
+    /// <see cref="PatchAll()"/>).</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
+    [System.Security.DynamicSecurityMethod]
     public void PatchAllUncategorized() => PatchAllUncategorized(Assembly.GetCallingAssembly());
 
     /// <summary>Patches the Harmony patch classes of <paramref name="assembly"/> that have no (or an empty)
@@ -72,9 +77,11 @@ public class Harmony
         PatchClasses(assembly, string.IsNullOrEmpty, $"the uncategorized patch classes of {assembly.GetName().Name}");
     }
 
-    /// <summary>Patches the Harmony patch classes of the calling assembly in <paramref name="category"/>.</summary>
+    /// <summary>Patches the Harmony patch classes of the calling assembly (found as for <see cref="PatchAll()"/>)
+    /// in <paramref name="category"/>.</summary>
     /// <param name="category">The category's name.</param>
     [MethodImpl(MethodImplOptions.NoInlining)]
+    [System.Security.DynamicSecurityMethod]
     public void PatchCategory(string category) => PatchCategory(Assembly.GetCallingAssembly(), category);
 
     /// <summary>Patches the Harmony patch classes of <paramref name="assembly"/> whose
