@@ -54,6 +54,10 @@ using AlvorKit.Proofs.Reports;
 //             refused whole, single installs up to the table's bound (ScaleProof)
 //   hooks   - prefixes, postfixes and finalizers from AlvorKit.Proofs.HookMod's patch classes
 //             woven around HookTargets: values before, hooked and after removal (HookProof)
+//   harmony - a mod written only against AlvorKit.Interception.HarmonyLib (AlvorKit.Proofs.HarmonyMod)
+//             patches and unpatches HarmonyGame step by step: values after each step (HarmonyProof)
+//   patchclasses - the core API's PatchAllUncategorized, PatchCategory and PatchAll of core patch classes
+//             with TargetMethods, Prepare, Cleanup and whole types: values after each step (CorePatchClassProof)
 //   idle    - does nothing (the launch-time benchmark's workload)
 string mode = args.Length > 0 ? args[0] : "status";
 switch (mode)
@@ -155,6 +159,10 @@ switch (mode)
         return Print(AlvorKit.Proofs.Host.ScaleProof.Bound());
     case "hooks":
         return Print(AlvorKit.Proofs.Host.HookProof.Run());
+    case "harmony":
+        return Print(AlvorKit.Proofs.Host.HarmonyProof.Run());
+    case "patchclasses":
+        return Print(AlvorKit.Proofs.Host.CorePatchClassProof.Run());
     case "idle":
         return 0;
     default:
@@ -163,7 +171,7 @@ switch (mode)
             "sampling windows|cycles|threads|exact|flag, api, " +
             "commands, memory [n], modules plugin|collectible|raw, queuefull, recycling, exit return|environment, " +
             "mixedstress [threads] [commands] [targets], submitstorm [threads] [submits], hotreload, dropfolder <game> <update> <value>, " +
-            "scale batch|refused|bound, hooks or idle");
+            "scale batch|refused|bound, hooks, harmony, patchclasses or idle");
         return 64;
 }
 

@@ -1,0 +1,111 @@
+using AlvorKit.Proofs.Reports;
+using Xunit;
+
+namespace AlvorKit.Proofs;
+
+/// <summary>
+/// A mod written only against the Harmony-shaped surface (AlvorKit.Proofs.HarmonyMod) in a profiled process (the
+/// host's "harmony" mode, HarmonyProof), under default tiering with PGO and with tiered compilation off. After each
+/// of the mod's steps every target is called: the assertions are on the values they returned.
+/// </summary>
+public sealed class HarmonyProofs
+{
+    // Originals: Score(5) 5, Damage(3) 6, Heal(3) 4, Skipped(3) 2, Disabled(3) 9, Categorized(3) 8, Manual(3) 12,
+    // First(1) 2, Second(1) 3.
+    private static readonly string[] Targets =
+        ["score", "damage", "heal", "skipped", "disabled", "categorized", "manual", "whole.first", "whole.second"];
+
+    // Per step, what each target returns after it (in the order of Targets).
+    private static readonly (string Step, long[] Values)[] Expected =
+    [
+        ("before", [5, 6, 4, 2, 9, 8, 12, 2, 3]),
+        // alpha, uncategorized classes: Score's digit 1, TargetMethods +1000 (Skipped refused by Prepare),
+        // Disabled's Prepare() false, Categorized waits for its category, HarmonyPatchAll +100 on both members.
+        ("PatchUncategorized", [51, 1006, 1004, 2, 9, 8, 12, 102, 103]),
+        // beta's digit 2 runs before alpha's (HarmonyBefore("mod.alpha")), though installed after it.
+        ("PatchBetaCategory", [521, 1006, 1004, 2, 9, 8, 12, 102, 103]),
+        ("PatchLateCategory", [521, 1006, 1004, 2, 9, 7008, 12, 102, 103]),
+        // gamma's Harmony.Patch: the prefix doubles x (6 + 9), the postfix adds 900.
+        ("PatchManual", [521, 1006, 1004, 2, 9, 7008, 915, 102, 103]),
+        ("UnpatchManualPostfixes", [521, 1006, 1004, 2, 9, 7008, 15, 102, 103]),
+        // UnpatchAll("mod.alpha"): alpha's hooks gone everywhere, beta's and gamma's stay.
+        ("UnpatchAlpha", [52, 6, 4, 2, 9, 8, 15, 2, 3]),
+        ("UnpatchBeta", [5, 6, 4, 2, 9, 8, 15, 2, 3]),
+        // alpha.PatchAll(): categorized classes too; beta's class is alpha's now, and Before naming its own ID
+        // does not order it (install order: alpha's digit first).
+        ("PatchEverything", [512, 1006, 1004, 2, 9, 7008, 15, 102, 103]),
+        // UnpatchAll(): every Harmony ID.
+        ("UnpatchEveryId", [5, 6, 4, 2, 9, 8, 12, 2, 3]),
+    ];
+
+    public static TheoryData<string, string> Steps
+    {
+        get
+        {
+            var data = new TheoryData<string, string>();
+            foreach (string tiering in PatchReports.Tierings)
+                foreach ((string step, long[] _) in Expected)
+                    data.Add(tiering, step);
+            return data;
+        }
+    }
+
+    private static HookReport Report(string tiering)
+    {
+        HookReport r = PatchReports.Get<HookReport>(tiering, "harmony");
+        Assert.True(r.Unavailable is null, r.Unavailable);
+        return r;
+    }
+
+    private static HookStep Step(HookReport r, string name) =>
+        r.Steps.SingleOrDefault(s => s.Name == name) ?? throw new Xunit.Sdk.XunitException($"no step '{name}' in the report");
+
+    [Theory]
+    [MemberData(nameof(Steps))]
+    public void EachStepOfAHarmonyModLeavesTheValuesItsHooksMake(string tiering, string step)
+    {
+        HookReport r = Report(tiering);
+        Assert.DoesNotContain(r.Steps, s => s.Name == $"{step}.threw");
+        long[] expected = Expected.Single(e => e.Step == step).Values;
+        for (int i = 0; i < Targets.Length; i++)
+        {
+            HookStep call = Step(r, $"{step}.{Targets[i]}");
+            Assert.True(call.Threw is null, $"{call.Name} threw {call.Threw}");
+            Assert.True(call.Value == expected[i], $"{call.Name}: expected {expected[i]}, returned {call.Value}");
+        }
+    }
+
+    [Theory]
+    [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
+    public void PrepareTargetMethodsAndCleanupRunInHarmonysOrderAroundTheBatch(string tiering)
+    {
+        HookReport r = Report(tiering);
+        foreach (string step in new[] { "PatchUncategorized", "PatchEverything" })
+        {
+            string[] log = (Step(r, $"{step}.log").Text ?? "").Split('\n');
+            // The class whose Prepare() returned false: only its Cleanup ran.
+            Assert.Equal(1, log.Count(l => l == "Disabled.Cleanup"));
+            Assert.Equal(
+            [
+                "Prepare(null, mod.alpha)", "TargetMethods",
+                "Prepare(Damage, mod.alpha)", "Prepare(Heal, mod.alpha)", "Prepare(Skipped, mod.alpha)",
+                "Cleanup(Damage, null)", "Cleanup(Heal, null)", "Cleanup(Skipped, null)", "Cleanup(null, null)",
+            ], log.Where(l => l != "Disabled.Cleanup"));
+        }
+        Assert.Equal("", Step(r, "PatchBetaCategory.log").Text);   // beta's category has no lifecycle methods
+    }
+
+    [Theory]
+    [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
+    public void HasAnyPatchesAndGetPatchedMethodsFollowEachId(string tiering)
+    {
+        HookReport r = Report(tiering);
+        Assert.Equal("mod.alpha: patches [Damage,First,Heal,Score,Second]\nmod.beta: none []\nmod.gamma: none []",
+            Step(r, "PatchUncategorized.state").Text);
+        Assert.Equal("mod.alpha: patches [Categorized,Damage,First,Heal,Score,Second]\nmod.beta: patches [Score]\n" +
+                     "mod.gamma: patches [Manual]", Step(r, "PatchManual.state").Text);
+        Assert.Equal("mod.alpha: none []\nmod.beta: patches [Score]\nmod.gamma: patches [Manual]",
+            Step(r, "UnpatchAlpha.state").Text);
+        Assert.Equal("mod.alpha: none []\nmod.beta: none []\nmod.gamma: none []", Step(r, "UnpatchEveryId.state").Text);
+    }
+}
