@@ -249,6 +249,7 @@ public sealed class HarmonySurfaceTests
         Assert.DoesNotContain(typeof(CombatPatch), classes);                // the core's attributes
         Assert.Equal("harmony category", HarmonyPatchConvention.Instance.Read(typeof(HarmonyCategorized)).Category);
         Assert.Null(HarmonyPatchConvention.Instance.Read(typeof(MergedPatch)).Category);
+        Assert.Equal("harmony category", HarmonyPatchConvention.CategoryOf(typeof(HarmonyCategorized)));
     }
 
     [Fact]
@@ -295,6 +296,7 @@ public sealed class HarmonySurfaceTests
                      typeof(Harmony).GetMethod(nameof(Harmony.PatchAll), Type.EmptyTypes)!,
                      typeof(Harmony).GetMethod(nameof(Harmony.PatchAllUncategorized), Type.EmptyTypes)!,
                      typeof(Harmony).GetMethod(nameof(Harmony.PatchCategory), [typeof(string)])!,
+                     typeof(Harmony).GetMethod(nameof(Harmony.UnpatchCategory), [typeof(string)])!,
                  })
         {
             Assert.True((method.Attributes & MethodAttributes.RequireSecObject) != 0, $"{method} can be tail-called");

@@ -96,6 +96,29 @@ public class Harmony
         PatchClasses(assembly, c => c == category, $"the patch classes of {assembly.GetName().Name} in the category '{category}'");
     }
 
+    /// <summary>Removes the hooks of the calling assembly's patch classes in <paramref name="category"/> (found as for
+    /// <see cref="PatchAll()"/>), whichever Harmony ID added them.</summary>
+    /// <param name="category">The category's name.</param>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    [System.Security.DynamicSecurityMethod]
+    public void UnpatchCategory(string category) => UnpatchCategory(Assembly.GetCallingAssembly(), category);
+
+    /// <summary>Removes the hooks of the patch classes of <paramref name="assembly"/> in <paramref name="category"/>
+    /// from every target, whichever Harmony ID added them (Harmony removes a class's hook methods).</summary>
+    /// <param name="assembly">The mod's assembly.</param>
+    /// <param name="category">The category's name.</param>
+    public void UnpatchCategory(Assembly assembly, string category)
+    {
+        ArgumentNullException.ThrowIfNull(assembly);
+        ArgumentNullException.ThrowIfNull(category);
+        HashSet<Type> classes = [.. PatchDiscovery.PatchClasses(assembly, HarmonyPatchConvention.Instance)
+            .Where(t => HarmonyPatchConvention.CategoryOf(t) == category)];
+        if (classes.Count == 0)
+            return;
+        List<WovenPatch> sets = [.. HarmonyIds.All.SelectMany(o => o.WovenPatches).Where(s => s.IsInstalled)];
+        HarmonyIds.RemoveHooks(sets, (h, _) => h.Method.DeclaringType is { } declaring && classes.Contains(declaring));
+    }
+
     /// <summary>Weaves hooks into <paramref name="original"/> for this ID, as one hook set.</summary>
     /// <param name="original">The method or constructor to patch.</param>
     /// <param name="prefix">A prefix (null: none).</param>

@@ -20,6 +20,10 @@ internal sealed class HarmonyPatchConvention : IPatchConvention
 
     public bool IsPatchClass(Type type) => (type.IsClass || type.IsValueType) && type.IsDefined(typeof(HarmonyAttribute), true);
 
+    /// <summary>The category of a patch class (its class-level attributes merged); null: none.</summary>
+    public static string? CategoryOf(Type patchClass) =>
+        HarmonyInfo.Merge(patchClass.GetCustomAttributes<HarmonyAttribute>(true).Select(a => a.Info)).Category;
+
     public PatchClassModel Read(Type patchClass)
     {
         ArgumentNullException.ThrowIfNull(patchClass);

@@ -23,6 +23,24 @@ public static class Entry
     /// <summary>alpha: the classes of the category "late".</summary>
     public static void PatchLateCategory() => Alpha.PatchCategory(typeof(Entry).Assembly, "late");
 
+    /// <summary>Removes the hooks of the category "late" (whichever ID added them).</summary>
+    public static void UnpatchLateCategory() => Beta.UnpatchCategory("late");
+
+    /// <summary>gamma: a prefix that does not fit its target: a HarmonyException around the core's refusal,
+    /// logged; nothing changes.</summary>
+    public static void PatchBadHook()
+    {
+        try
+        {
+            Gamma.Patch(typeof(AlvorKit.Proofs.Host.HarmonyGame).GetMethod(nameof(AlvorKit.Proofs.Host.HarmonyGame.Damage))!,
+                prefix: typeof(ManualHooks).GetMethod(nameof(ManualHooks.WrongType))!);
+        }
+        catch (HarmonyException e)
+        {
+            Log.Add($"{e.GetType().Name}: {e.InnerException?.GetType().Name}");
+        }
+    }
+
     /// <summary>gamma: a postfix and a prefix through Harmony.Patch with HarmonyMethods.</summary>
     public static void PatchManual()
     {
@@ -36,6 +54,11 @@ public static class Entry
     public static void UnpatchManualPostfixes() =>
         Gamma.Unpatch(typeof(AlvorKit.Proofs.Host.HarmonyGame).GetMethod(nameof(AlvorKit.Proofs.Host.HarmonyGame.Manual))!,
             HarmonyPatchType.Postfix);
+
+    /// <summary>Removes the prefix method from Manual, whichever ID added it.</summary>
+    public static void UnpatchManualPrefix() =>
+        Alpha.Unpatch(typeof(AlvorKit.Proofs.Host.HarmonyGame).GetMethod(nameof(AlvorKit.Proofs.Host.HarmonyGame.Manual))!,
+            typeof(ManualHooks).GetMethod(nameof(ManualHooks.Doubling))!);
 
     /// <summary>Removes alpha's hooks only.</summary>
     public static void UnpatchAlpha() => Alpha.UnpatchAll(Alpha.Id);

@@ -74,4 +74,7 @@ public static class ManualHooks
 
     /// <summary>+900.</summary>
     public static void Adding(ref int __result) => __result += 900;
+
+    /// <summary>Takes the int argument x as a string: does not fit.</summary>
+    public static void WrongType(string x) => _ = x;
 }

@@ -8,8 +8,8 @@ namespace AlvorKit.Proofs.Host;
 /// <summary>
 /// A mod written only against AlvorKit.Interception.HarmonyLib (AlvorKit.Proofs.HarmonyMod, loaded here by path)
 /// patches HarmonyGame and HarmonyWholeGame step by step: two Harmony IDs, PatchAllUncategorized, PatchCategory,
-/// PatchAll, TargetMethods with Prepare/Cleanup, HarmonyPatchAll, HarmonyBefore across the IDs, Harmony.Patch and
-/// Unpatch, UnpatchAll of one ID and of all. After each step every target is called: the report holds the values
+/// PatchAll, UnpatchCategory, TargetMethods with Prepare/Cleanup, HarmonyPatchAll, HarmonyBefore across the IDs,
+/// Harmony.Patch (a hook that fits and one that does not) and both Unpatch forms, UnpatchAll of one ID and of all. After each step every target is called: the report holds the values
 /// they returned (HookReport), the mod's lifecycle log and its queries; HarmonyProofs asserts them.
 /// </summary>
 public static class HarmonyProof
@@ -30,8 +30,9 @@ public static class HarmonyProof
     // The mod's entry points, in order; after each, every target is called.
     private static readonly string[] Mod =
     [
-        "PatchUncategorized", "PatchBetaCategory", "PatchLateCategory", "PatchManual", "UnpatchManualPostfixes",
-        "UnpatchAlpha", "UnpatchBeta", "PatchEverything", "UnpatchEveryId",
+        "PatchUncategorized", "PatchBetaCategory", "PatchLateCategory", "UnpatchLateCategory", "PatchManual",
+        "PatchBadHook", "UnpatchManualPostfixes", "UnpatchManualPrefix", "UnpatchAlpha", "UnpatchBeta", "PatchEverything",
+        "UnpatchEveryId",
     ];
 
     public static HookReport Run()

@@ -25,15 +25,19 @@ public sealed class HarmonyProofs
         // beta's digit 2 runs before alpha's (HarmonyBefore("mod.alpha")), though installed after it.
         ("PatchBetaCategory", [521, 1006, 1004, 2, 9, 8, 12, 102, 103]),
         ("PatchLateCategory", [521, 1006, 1004, 2, 9, 7008, 12, 102, 103]),
+        ("UnpatchLateCategory", [521, 1006, 1004, 2, 9, 8, 12, 102, 103]),
         // gamma's Harmony.Patch: the prefix doubles x (6 + 9), the postfix adds 900.
-        ("PatchManual", [521, 1006, 1004, 2, 9, 7008, 915, 102, 103]),
-        ("UnpatchManualPostfixes", [521, 1006, 1004, 2, 9, 7008, 15, 102, 103]),
-        // UnpatchAll("mod.alpha"): alpha's hooks gone everywhere, beta's and gamma's stay.
-        ("UnpatchAlpha", [52, 6, 4, 2, 9, 8, 15, 2, 3]),
-        ("UnpatchBeta", [5, 6, 4, 2, 9, 8, 15, 2, 3]),
+        ("PatchManual", [521, 1006, 1004, 2, 9, 8, 915, 102, 103]),
+        // A hook that does not fit: refused (HarmonyException), nothing changed.
+        ("PatchBadHook", [521, 1006, 1004, 2, 9, 8, 915, 102, 103]),
+        ("UnpatchManualPostfixes", [521, 1006, 1004, 2, 9, 8, 15, 102, 103]),
+        ("UnpatchManualPrefix", [521, 1006, 1004, 2, 9, 8, 12, 102, 103]),
+        // UnpatchAll("mod.alpha"): alpha's hooks gone everywhere, beta's stay.
+        ("UnpatchAlpha", [52, 6, 4, 2, 9, 8, 12, 2, 3]),
+        ("UnpatchBeta", [5, 6, 4, 2, 9, 8, 12, 2, 3]),
         // alpha.PatchAll(): categorized classes too; beta's class is alpha's now, and Before naming its own ID
         // does not order it (install order: alpha's digit first).
-        ("PatchEverything", [512, 1006, 1004, 2, 9, 7008, 15, 102, 103]),
+        ("PatchEverything", [512, 1006, 1004, 2, 9, 7008, 12, 102, 103]),
         // UnpatchAll(): every Harmony ID.
         ("UnpatchEveryId", [5, 6, 4, 2, 9, 8, 12, 2, 3]),
     ];
@@ -93,6 +97,7 @@ public sealed class HarmonyProofs
             ], log.Where(l => l != "Disabled.Cleanup"));
         }
         Assert.Equal("", Step(r, "PatchBetaCategory.log").Text);   // beta's category has no lifecycle methods
+        Assert.Equal("HarmonyException: HookBindingException", Step(r, "PatchBadHook.log").Text);
     }
 
     [Theory]
@@ -103,8 +108,10 @@ public sealed class HarmonyProofs
         Assert.Equal("mod.alpha: patches [Damage,First,Heal,Score,Second]\nmod.beta: none []\nmod.gamma: none []",
             Step(r, "PatchUncategorized.state").Text);
         Assert.Equal("mod.alpha: patches [Categorized,Damage,First,Heal,Score,Second]\nmod.beta: patches [Score]\n" +
+                     "mod.gamma: none []", Step(r, "PatchLateCategory.state").Text);
+        Assert.Equal("mod.alpha: patches [Damage,First,Heal,Score,Second]\nmod.beta: patches [Score]\n" +
                      "mod.gamma: patches [Manual]", Step(r, "PatchManual.state").Text);
-        Assert.Equal("mod.alpha: none []\nmod.beta: patches [Score]\nmod.gamma: patches [Manual]",
+        Assert.Equal("mod.alpha: none []\nmod.beta: patches [Score]\nmod.gamma: none []",
             Step(r, "UnpatchAlpha.state").Text);
         Assert.Equal("mod.alpha: none []\nmod.beta: none []\nmod.gamma: none []", Step(r, "UnpatchEveryId.state").Text);
     }
