@@ -46,3 +46,38 @@ public static class HarmonyWholeGame
     [MethodImpl(MethodImplOptions.NoInlining)]
     public static int Second(int x) => x + 2;
 }
+
+/// <summary>Members Harmony names by method type and argument variation: a constructor by its argument types, a
+/// property getter, and the ref overload of Swap.</summary>
+public sealed class HarmonyUnit
+{
+    /// <summary>Level 1.</summary>
+    public HarmonyUnit() => Level = 1;
+
+    /// <summary>The given level (+40 when hooked).</summary>
+    /// <param name="level">The level.</param>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public HarmonyUnit(int level) => Level = level;
+
+    /// <summary>The level.</summary>
+    public int Level { get; set; }
+
+    /// <summary>Twice the level (+500 when hooked).</summary>
+    public int Boosted => Level * 2;
+
+    /// <summary>The ref overload: increments a and returns it (the prefix adds 10 first).</summary>
+    /// <param name="a">The value.</param>
+    /// <returns>The incremented value.</returns>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static int Swap(ref int a)
+    {
+        a += 1;
+        return a;
+    }
+
+    /// <summary>The by-value overload: returns a (never hooked).</summary>
+    /// <param name="a">The value.</param>
+    /// <returns>The value.</returns>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static int Swap(int a) => a;
+}

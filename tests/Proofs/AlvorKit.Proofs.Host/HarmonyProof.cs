@@ -25,6 +25,14 @@ public static class HarmonyProof
         ("manual", () => HarmonyGame.Manual(3)),
         ("whole.first", () => HarmonyWholeGame.First(1)),
         ("whole.second", () => HarmonyWholeGame.Second(1)),
+        ("unit.constructor", () => new HarmonyUnit(3).Level),
+        ("unit.getter", () => new HarmonyUnit().Boosted),
+        ("unit.ref", () =>
+        {
+            int a = 1;
+            return HarmonyUnit.Swap(ref a) * 1000L + a;
+        }),
+        ("unit.byValue", () => HarmonyUnit.Swap(5)),
     ];
 
     // The mod's entry points, in order; after each, every target is called.

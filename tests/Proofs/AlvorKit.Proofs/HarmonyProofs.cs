@@ -79,6 +79,32 @@ public sealed class HarmonyProofs
         }
     }
 
+    // new HarmonyUnit(3).Level, new HarmonyUnit().Boosted, Swap(ref 1) as result * 1000 + a, Swap(5):
+    // originals, and hooked (constructor +40, getter +500, the ref overload's argument +10 first; the by-value
+    // overload untouched).
+    private static readonly long[] UnitOriginals = [3, 2, 2_002, 5];
+    private static readonly long[] UnitHooked = [43, 502, 12_012, 5];
+
+    [Theory]
+    [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
+    public void MethodTypesAndArgumentVariationsNameTheMembersTheValuesShow(string tiering)
+    {
+        HookReport r = Report(tiering);
+        string[] units = ["unit.constructor", "unit.getter", "unit.ref", "unit.byValue"];
+        foreach ((string step, long[] expected) in new[]
+                 {
+                     ("before", UnitOriginals), ("PatchUncategorized", UnitHooked), ("UnpatchAlpha", UnitOriginals),
+                     ("PatchEverything", UnitHooked), ("UnpatchEveryId", UnitOriginals),
+                 })
+        {
+            for (int i = 0; i < units.Length; i++)
+            {
+                HookStep call = Step(r, $"{step}.{units[i]}");
+                Assert.True(call.Value == expected[i], $"{call.Name}: expected {expected[i]}, returned {call.Value} {call.Threw}");
+            }
+        }
+    }
+
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void PrepareTargetMethodsAndCleanupRunInHarmonysOrderAroundTheBatch(string tiering)
@@ -105,11 +131,11 @@ public sealed class HarmonyProofs
     public void HasAnyPatchesAndGetPatchedMethodsFollowEachId(string tiering)
     {
         HookReport r = Report(tiering);
-        Assert.Equal("mod.alpha: patches [Damage,First,Heal,Score,Second]\nmod.beta: none []\nmod.gamma: none []",
+        Assert.Equal("mod.alpha: patches [.ctor,Damage,First,Heal,Score,Second,Swap,get_Boosted]\nmod.beta: none []\nmod.gamma: none []",
             Step(r, "PatchUncategorized.state").Text);
-        Assert.Equal("mod.alpha: patches [Categorized,Damage,First,Heal,Score,Second]\nmod.beta: patches [Score]\n" +
+        Assert.Equal("mod.alpha: patches [.ctor,Categorized,Damage,First,Heal,Score,Second,Swap,get_Boosted]\nmod.beta: patches [Score]\n" +
                      "mod.gamma: none []", Step(r, "PatchLateCategory.state").Text);
-        Assert.Equal("mod.alpha: patches [Damage,First,Heal,Score,Second]\nmod.beta: patches [Score]\n" +
+        Assert.Equal("mod.alpha: patches [.ctor,Damage,First,Heal,Score,Second,Swap,get_Boosted]\nmod.beta: patches [Score]\n" +
                      "mod.gamma: patches [Manual]", Step(r, "PatchManual.state").Text);
         Assert.Equal("mod.alpha: none []\nmod.beta: patches [Score]\nmod.gamma: none []",
             Step(r, "UnpatchAlpha.state").Text);
