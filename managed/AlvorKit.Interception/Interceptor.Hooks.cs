@@ -165,14 +165,17 @@ public sealed partial class Interceptor
 
     /// <summary>
     /// Weaves every patch class of <paramref name="assembly"/> (a class with <see cref="PatchAttribute"/>, or
-    /// with a hook that has one; see <see cref="PatchAll(Type, PatchOwner?)"/>) in ONE batch: every hook is bound
-    /// first, every touched target's body is woven, and all are applied together, all or nothing.
+    /// with a hook that has one; see <see cref="PatchAll(Type, PatchOwner?)"/>), in a category or not, in ONE
+    /// batch: every hook is bound first, every touched target's body is woven, and all are applied together, all
+    /// or nothing. <see cref="PatchCategory"/> and <see cref="PatchAllUncategorized"/> select by category.
     /// </summary>
     /// <param name="assembly">The mod's assembly.</param>
     /// <param name="owner">The owner scope; null: <see cref="DefaultOwner"/>.</param>
     /// <returns>One hook set per (patch class, target), in class, then declaration order.</returns>
     /// <exception cref="HookBindingException">A hook does not fit, a [Patch] names no (or an ambiguous) member, or a
     /// patch class has no hooks: nothing was applied.</exception>
+    /// <exception cref="PatchClassException">A lifecycle method (Prepare, Cleanup, TargetMethod, TargetMethods)
+    /// threw or returned what it must not: nothing was applied (unless a Cleanup returned it afterwards).</exception>
     /// <exception cref="BatchInstallException">The profiler refused the batch: nothing was applied.</exception>
     /// <exception cref="PatchException">The profiler failed a single-target change.</exception>
     /// <exception cref="ReversePatchException">A <see cref="PatchReversePatchAttribute"/> stub cannot receive its
@@ -180,7 +183,7 @@ public sealed partial class Interceptor
     public IReadOnlyList<WovenPatch> PatchAll(Assembly assembly, PatchOwner? owner = null)
     {
         ArgumentNullException.ThrowIfNull(assembly);
-        return PatchClasses(PatchDiscovery.PatchClasses(assembly), owner);
+        return PatchClasses(assembly, CorePatchConvention.Instance, _ => true, owner);
     }
 
     /// <summary>
@@ -192,10 +195,21 @@ public sealed partial class Interceptor
     /// <see cref="PatchBeforeAttribute"/> and <see cref="PatchAfterAttribute"/> on the class apply to its hooks;
     /// on a method they win over the class's.
     /// </summary>
+    /// <remarks>
+    /// Harmony's patch-class lifecycle: a Prepare method (<see cref="PatchPrepareAttribute"/>) is called first
+    /// without a target (false skips the class), then once per target (false skips the target); TargetMethods or
+    /// TargetMethod (<see cref="PatchTargetMethodsAttribute"/>, <see cref="PatchTargetMethodAttribute"/>) supply the
+    /// targets instead of the attributes; with <see cref="PatchDeclaredMembersAttribute"/> every member of the type
+    /// named by <c>[Patch(typeof(TheType))]</c> is a target; a Cleanup method (<see cref="PatchCleanupAttribute"/>) is
+    /// called per target and once more at the end, with the exception if one occurred (returning Exception replaces
+    /// it, null suppresses it). The Prepare calls and the binding come before the batch is applied, the Cleanup
+    /// calls after it.
+    /// </remarks>
     /// <param name="patchClass">The patch class.</param>
     /// <param name="owner">The owner scope; null: <see cref="DefaultOwner"/>.</param>
-    /// <returns>One hook set per target, in declaration order.</returns>
+    /// <returns>One hook set per target, in declaration order (none when Prepare skipped the class).</returns>
     /// <exception cref="HookBindingException">As for <see cref="PatchAll(Assembly, PatchOwner?)"/>.</exception>
+    /// <exception cref="PatchClassException">As for <see cref="PatchAll(Assembly, PatchOwner?)"/>.</exception>
     /// <exception cref="BatchInstallException">The profiler refused the batch: nothing was applied.</exception>
     /// <exception cref="PatchException">The profiler failed a single-target change.</exception>
     /// <exception cref="ReversePatchException">A <see cref="PatchReversePatchAttribute"/> stub cannot receive its
@@ -203,56 +217,53 @@ public sealed partial class Interceptor
     public IReadOnlyList<WovenPatch> PatchAll(Type patchClass, PatchOwner? owner = null)
     {
         ArgumentNullException.ThrowIfNull(patchClass);
-        return PatchClasses([patchClass], owner);
+        owner ??= DefaultOwner;
+        return PatchModels([CorePatchConvention.Instance.Read(patchClass)], [owner, this], owner);
     }
 
-    /// <summary>The reverse patches of the classes (<see cref="PatchReversePatchAttribute"/>) first, in one
-    /// batch, then their hooks; when the hooks fail, the reverse patches are removed again.</summary>
-    private IReadOnlyList<WovenPatch> PatchClasses(IReadOnlyList<Type> classes, PatchOwner? owner)
+    /// <summary>The classes of one batch, with their lifecycle (<see cref="PatchClassRun"/>): bound, then applied
+    /// for <paramref name="owner"/>; <paramref name="context"/> is what their lifecycle methods may take.</summary>
+    internal IReadOnlyList<WovenPatch> PatchModels(IReadOnlyList<PatchClassModel> classes, object[] context, PatchOwner owner)
     {
-        List<(Type Class, IReadOnlyList<DiscoveredReversePatch> Reverse)> found =
-            [.. classes.Select(c => (c, ReversePatchDiscovery.Discover(c)))];
-        IReadOnlyList<DiscoveredSet> sets = [.. found
-            .Where(f => f.Reverse.Count == 0 || ReversePatchDiscovery.HasHooks(f.Class))
-            .SelectMany(f => PatchDiscovery.Discover(f.Class))];
-        List<DiscoveredReversePatch> reverse = [.. found.SelectMany(f => f.Reverse)];
-        if (reverse.Count == 0)
-            return PatchSets(sets, owner);
         ThrowIfDisposed();
+        owner.ThrowIfDisposed();
+        HookComposer composer = Composer;
+        return PatchClassRun.Run(classes, context, Bind, (prepared, bound) =>
+        {
+            // Reverse patches first (Harmony's order), held by the owner; removed again when the hooks fail.
+            List<DiscoveredReversePatch> reverse = [.. prepared.SelectMany(m => ReversePatchDiscovery.Discover(m.Type))];
+            IReadOnlyList<Patch> reversed = reverse.Count == 0 ? [] : ApplyReversePatches(reverse, owner);
+            try
+            {
+                if (bound.Count == 0)
+                    return [];
+                List<WovenPatch> sets = [.. bound.Select(b => new WovenPatch(this, composer, b.Set.Target, owner,
+                    b.Bound.Hooks, Names.Of(b.Set.PatchClass), b.Bound.Transpilers))];
+                EnsurePatchingEnabled();
+                return Completed(composer.AddAsync(sets, synchronous: true, CancellationToken.None));
+            }
+            catch (Exception e) when (reversed.Count > 0 &&
+                                      e is InterceptionException or InvalidOperationException or NotSupportedException)
+            {
+                foreach (Patch patch in reversed)
+                    patch.Remove();
+                throw;
+            }
+        });
+
+        static (BoundSet Hooks, IReadOnlyList<BoundTranspiler> Transpilers) Bind(DiscoveredSet d) =>
+            Transpilers.BindSet(d.Target, d.Prefixes, d.Postfixes, d.Finalizers, d.Transpilers);
+    }
+
+    /// <summary>The reverse patches of a batch of patch classes, applied together (all or nothing) for the owner.</summary>
+    private IReadOnlyList<Patch> ApplyReversePatches(IReadOnlyList<DiscoveredReversePatch> reverse, PatchOwner owner)
+    {
         EnsurePatchingEnabled();
         foreach (DiscoveredReversePatch r in reverse)
             CheckStubModule(r.Original, r.Stub);
         List<GenerationPlan> plans = [.. reverse.Select(r =>
             ReversePatcher.Plan(r.Original, r.Stub, r.Transpiler is { } t ? new HookMethod(t) : null))];
-        IReadOnlyList<Patch> applied = ApplyMany(plans, owner);
-        try
-        {
-            return PatchSets(sets, owner);
-        }
-        catch (Exception e) when (e is InterceptionException or InvalidOperationException or NotSupportedException)
-        {
-            foreach (Patch patch in applied)
-                patch.Remove();
-            throw;
-        }
-    }
-
-    private IReadOnlyList<WovenPatch> PatchSets(IReadOnlyList<DiscoveredSet> discovered, PatchOwner? owner)
-    {
-        ThrowIfDisposed();
-        owner ??= DefaultOwner;
-        owner.ThrowIfDisposed();
-        if (discovered.Count == 0)
-            return [];
-        HookComposer composer = Composer;
-        List<WovenPatch> sets = [.. discovered.Select(d =>
-        {
-            (BoundSet hooks, IReadOnlyList<BoundTranspiler> transpilers) =
-                Transpilers.BindSet(d.Target, d.Prefixes, d.Postfixes, d.Finalizers, d.Transpilers);
-            return new WovenPatch(this, composer, d.Target, owner, hooks, Names.Of(d.PatchClass), transpilers);
-        })];
-        EnsurePatchingEnabled();
-        return Completed(composer.AddAsync(sets, synchronous: true, CancellationToken.None));
+        return ApplyMany(plans, owner);
     }
 
     private async ValueTask<WovenPatch> HookCore(MethodBase target, HookMethod? prefix, HookMethod? postfix,

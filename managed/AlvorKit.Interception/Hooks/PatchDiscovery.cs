@@ -12,21 +12,24 @@ internal sealed record DiscoveredSet(MethodBase Target, IReadOnlyList<HookMethod
 }
 
 /// <summary>
-/// Finds the hook sets of patch classes (<see cref="Interceptor.PatchAll(Type, PatchOwner?)"/>): the hooks
-/// of a class are its methods marked <see cref="PatchPrefixAttribute"/>, <see cref="PatchPostfixAttribute"/>
-/// or <see cref="PatchFinalizerAttribute"/>, or named Prefix, Postfix or Finalizer (declared by the class
-/// itself, public or not; an instance method is refused by the binder as not static). A hook with its own
-/// <see cref="PatchAttribute"/>s patches those targets alone; the others patch every target the class's
-/// <see cref="PatchAttribute"/>s name. One set per (class, target), its hooks in declaration order.
-/// Priority, Before and After come from the method's attributes, else the class's.
+/// Finds the hook sets of patch classes (<see cref="Interceptor.PatchAll(Type, PatchOwner?)"/>), whichever
+/// convention reads them (<see cref="CorePatchConvention"/>, or the Harmony-shaped attributes): the hooks of a
+/// class are its methods marked <see cref="PatchPrefixAttribute"/>, <see cref="PatchPostfixAttribute"/> or
+/// <see cref="PatchFinalizerAttribute"/>, or named Prefix, Postfix or Finalizer (declared by the class itself,
+/// public or not; an instance method is refused by the binder as not static). Their targets, in Harmony's order
+/// of precedence: whole-type patching (every member the type declares), else what TargetMethods or TargetMethod
+/// returns (every hook patches each), else what the attributes name (a hook's own, else the class's). One set per
+/// (class, target), its hooks in declaration order. Priority, Before and After come from the method's
+/// attributes, else the class's.
 /// </summary>
 internal static class PatchDiscovery
 {
-    private const BindingFlags Declared = BindingFlags.Public | BindingFlags.NonPublic | BindingFlags.Static |
-                                          BindingFlags.Instance | BindingFlags.DeclaredOnly;
+    /// <summary>The patch classes of an assembly under the core convention: types with a class-level [Patch],
+    /// or with a method that has one (see <see cref="CorePatchConvention.IsPatchClass"/>).</summary>
+    public static IReadOnlyList<Type> PatchClasses(Assembly assembly) => PatchClasses(assembly, CorePatchConvention.Instance);
 
-    /// <summary>The patch classes of an assembly: types with a class-level [Patch], or with a method that has one.</summary>
-    public static IReadOnlyList<Type> PatchClasses(Assembly assembly)
+    /// <summary>The patch classes of an assembly under <paramref name="convention"/>, in metadata order.</summary>
+    public static IReadOnlyList<Type> PatchClasses(Assembly assembly, IPatchConvention convention)
     {
         Type[] types;
         try
@@ -37,35 +40,43 @@ internal static class PatchDiscovery
         {
             types = [.. e.Types.OfType<Type>()];
         }
-        return [.. types.Where(t => t.IsClass &&
-            (t.IsDefined(typeof(PatchAttribute), false) ||
-             t.GetMethods(Declared).Any(m => m.IsDefined(typeof(PatchAttribute), false))))
-            .OrderBy(t => t.MetadataToken)];
+        return [.. types.Where(convention.IsPatchClass).OrderBy(t => t.MetadataToken)];
     }
 
-    /// <summary>The hook sets of one patch class; HookBindingException when it has none, or names a target
-    /// that does not exist.</summary>
+    /// <summary>The hook sets of one core patch class (its TargetMethod(s) called, not its Prepare or Cleanup);
+    /// HookBindingException when it has none, or names a target that does not exist.</summary>
     public static IReadOnlyList<DiscoveredSet> Discover(Type patchClass)
     {
         ArgumentNullException.ThrowIfNull(patchClass);
-        List<MethodBase> classTargets = [.. patchClass.GetCustomAttributes<PatchAttribute>(false)
-            .Select(a => Resolve(a, patchClass, null))];
+        PatchClassModel model = CorePatchConvention.Instance.Read(patchClass);
+        return Sets(model, PatchLifecycle.Targets(model, []));
+    }
+
+    /// <summary>The hook sets of a patch class, given what its TargetMethod(s) returned (null: it has neither).</summary>
+    public static IReadOnlyList<DiscoveredSet> Sets(PatchClassModel model, IReadOnlyList<MethodBase>? returned)
+    {
+        ArgumentNullException.ThrowIfNull(model);
+        Type patchClass = model.Type;
+        if (model.WholeTypeWithoutType)
+            throw new PatchClassException(patchClass, null, null,
+                $"The patch class {Names.Of(patchClass)} asks for whole-type patching but names no type; expected " +
+                "[Patch(typeof(TheType))] beside [PatchDeclaredMembers] ([HarmonyPatch(typeof(TheType))] beside [HarmonyPatchAll]).");
+        IReadOnlyList<MethodBase> bulk = model.WholeType is { } whole ? PatchTargets.DeclaredMembers(whole) : returned ?? [];
+        if (bulk.Count > 0 && model.Hooks.FirstOrDefault(h => h.NamesMember) is { } named)
+            throw new PatchClassException(patchClass, named.Method, null,
+                $"The hook {Names.Of(named.Method)} of the patch class {Names.Of(patchClass)} names its target with an " +
+                $"attribute, but the class's targets come from {(model.WholeType is null ? "TargetMethod(s)" : "whole-type patching")}; " +
+                "expected one or the other: keep only the type on the class ([Patch(typeof(TheType))]) and no target on the hooks.");
         var sets = new List<(MethodBase Target, List<HookMethod>[] Hooks)>();
-        bool any = false;
-        foreach (MethodInfo method in patchClass.GetMethods(Declared).OrderBy(m => m.MetadataToken))
+        foreach (PatchClassHook hook in model.Hooks)
         {
-            if (KindOf(method) is not { } kind)
-                continue;
-            any = true;
-            HookMethod hook = WithOrder(method, patchClass);
-            List<MethodBase> targets = [.. method.GetCustomAttributes<PatchAttribute>(false)
-                .Select(a => Resolve(a, patchClass, method))];
+            IReadOnlyList<MethodBase> targets = bulk.Count > 0 ? bulk
+                : [.. (hook.Targets.Count > 0 ? hook.Targets : model.ClassTargets).Select(s => PatchTargets.Resolve(s, hook.Method))];
             if (targets.Count == 0)
-                targets = classTargets;
-            if (targets.Count == 0)
-                throw HookBinder.Refuse(HookBindingKind.NoHooks, method, null, -1, null, null,
-                    $"The {(kind == HookKind.Transpiler ? "transpiler" : HookBinder.Kind(kind))} {Names.Of(method)} of the patch class {Names.Of(patchClass)} has no " +
-                    "target: put [Patch(typeof(TheType), \"TheMethod\")] on the class or on the method.");
+                throw HookBinder.Refuse(HookBindingKind.NoHooks, hook.Method, null, -1, null, null,
+                    $"The {(hook.Kind == HookKind.Transpiler ? "transpiler" : HookBinder.Kind(hook.Kind))} {Names.Of(hook.Method)} of the patch class {Names.Of(patchClass)} has no " +
+                    "target: put [Patch(typeof(TheType), \"TheMethod\")] on the class or on the method" +
+                    (returned is { Count: 0 } ? " (its TargetMethods returned no method)." : "."));
             foreach (MethodBase target in targets)
             {
                 int at = sets.FindIndex(s => Patch.SameMethod(s.Target, target));
@@ -74,17 +85,18 @@ internal static class PatchDiscovery
                     sets.Add((target, [[], [], [], []]));
                     at = sets.Count - 1;
                 }
-                sets[at].Hooks[(int)kind].Add(hook);
+                sets[at].Hooks[(int)hook.Kind].Add(hook.Hook);
             }
         }
-        if (!any)
-            throw HookBinder.Refuse(HookBindingKind.NoHooks, null, classTargets.FirstOrDefault(), -1, null, null,
+        if (model.Hooks.Count == 0)
+        {
+            // Harmony's annotated outer classes patch nothing; a class of reverse-patch stubs alone is applied by them.
+            if (model.SilentWithoutHooks || ReversePatchDiscovery.Discover(patchClass).Count > 0)
+                return [];
+            throw HookBinder.Refuse(HookBindingKind.NoHooks, null, null, -1, null, null,
                 $"The patch class {Names.Of(patchClass)} has no hooks: declare static methods named Prefix, Postfix, " +
                 "Finalizer or Transpiler, or mark them [PatchPrefix], [PatchPostfix], [PatchFinalizer] or [PatchTranspiler].");
-        if (sets.Count == 0)
-            throw HookBinder.Refuse(HookBindingKind.NoHooks, null, null, -1, null, null,
-                $"The patch class {Names.Of(patchClass)} names no target: put [Patch(typeof(TheType), \"TheMethod\")] " +
-                "on the class or on its hooks.");
+        }
         return [.. sets.Select(s => new DiscoveredSet(s.Target, s.Hooks[0], s.Hooks[1], s.Hooks[2], patchClass)
         {
             Transpilers = s.Hooks[3],
@@ -106,7 +118,8 @@ internal static class PatchDiscovery
             _ => null,
         };
 
-    private static HookMethod WithOrder(MethodInfo method, Type patchClass) => new(method)
+    /// <summary>A core hook with its order: the method's attributes, else the class's.</summary>
+    public static HookMethod WithOrder(MethodInfo method, Type patchClass) => new(method)
     {
         Priority = (method.GetCustomAttribute<PatchPriorityAttribute>(false) ??
                     patchClass.GetCustomAttribute<PatchPriorityAttribute>(false))?.Priority ?? HookPriority.Normal,
@@ -116,54 +129,6 @@ internal static class PatchDiscovery
                  patchClass.GetCustomAttribute<PatchAfterAttribute>(false))?.Owners ?? [],
     };
 
-    /// <summary>The member a [Patch] names, as the target hooks are woven into: for a member of a constructed
-    /// generic type or a generic method instantiation, its definition (one woven body serves every
-    /// instantiation).</summary>
-    public static MethodBase Resolve(PatchAttribute patch, Type patchClass, MethodInfo? hook)
-    {
-        ArgumentNullException.ThrowIfNull(patch);
-        Type? declaring = patch.DeclaringType;
-        string where = $"[Patch] on {(hook is null ? Names.Of(patchClass) : Names.Of(hook))}";
-        if (declaring is null)
-            throw HookBinder.Refuse(HookBindingKind.TargetNotFound, hook, null, -1, null, null,
-                $"{where} names no type.");
-        var candidates = new List<MethodBase>();
-        string what;
-        switch (patch.Kind)
-        {
-            case PatchMethodKind.Constructor:
-                what = $"constructor of {Names.Of(declaring)}";
-                candidates.AddRange(declaring.GetConstructors(BindingFlags.Public | BindingFlags.NonPublic |
-                                                              BindingFlags.Instance | BindingFlags.DeclaredOnly));
-                break;
-            case PatchMethodKind.Getter or PatchMethodKind.Setter:
-                bool getter = patch.Kind == PatchMethodKind.Getter;
-                what = $"{(getter ? "getter" : "setter")} of the property {Names.Of(declaring)}.{patch.MethodName}";
-                candidates.AddRange(declaring.GetProperties(Declared)
-                    .Where(p => p.Name == patch.MethodName)
-                    .Select(p => getter ? p.GetGetMethod(true) : p.GetSetMethod(true))
-                    .OfType<MethodInfo>());
-                break;
-            default:
-                what = $"method {Names.Of(declaring)}.{patch.MethodName}";
-                candidates.AddRange(declaring.GetMethods(Declared).Where(m => m.Name == patch.MethodName));
-                break;
-        }
-        List<MethodBase> matches = patch.ArgumentTypes is { } types
-            ? [.. candidates.Where(c => c.GetParameters().Select(p => p.ParameterType).SequenceEqual(types))]
-            : candidates;
-        string overloads = candidates.Count == 0 ? "" : $" It has: {string.Join("; ", candidates.Select(Names.Of))}.";
-        if (matches.Count == 0)
-            throw HookBinder.Refuse(HookBindingKind.TargetNotFound, hook, null, -1, null, null,
-                $"{where} names the {what}{(patch.ArgumentTypes is { } a ? $"({string.Join(", ", a.Select(Names.Of))})" : "")}, " +
-                $"which {Names.Of(declaring)} does not declare.{overloads}");
-        if (matches.Count > 1)
-            throw HookBinder.Refuse(HookBindingKind.TargetAmbiguous, hook, null, -1, null, null,
-                $"{where} names the {what}, which has {matches.Count} overloads; give the argument types " +
-                $"([Patch(typeof({Names.Of(declaring)}), \"{patch.MethodName}\", typeof(...))]).{overloads}");
-        return Definition(matches[0]);
-    }
-
     /// <summary>The definition of a method of a constructed generic type or of a generic method instantiation.</summary>
-    public static MethodBase Definition(MethodBase target) => Plans.TargetDefinition.Of(target);
+    public static MethodBase Definition(MethodBase target) => PatchTargets.Definition(target);
 }

@@ -57,6 +57,10 @@ using AlvorKit.Proofs.Reports;
 //   transpile - transpilers composed with hooks around TranspileTargets, and reverse patches of
 //             Vault into stubs of AlvorKit.Proofs.HookMod (TranspileProof); needs HookMod and
 //             Replacements in the allowlist
+//   harmony - a mod written only against AlvorKit.Interception.HarmonyLib (AlvorKit.Proofs.HarmonyMod)
+//             patches and unpatches HarmonyGame step by step: values after each step (HarmonyProof)
+//   patchclasses - the core API's PatchAllUncategorized, PatchCategory and PatchAll of core patch classes
+//             with TargetMethods, Prepare, Cleanup and whole types: values after each step (CorePatchClassProof)
 //   idle    - does nothing (the launch-time benchmark's workload)
 string mode = args.Length > 0 ? args[0] : "status";
 switch (mode)
@@ -162,6 +166,10 @@ switch (mode)
         return Print(AlvorKit.Proofs.Host.TranspileProof.Run());
     case "hookbinding":
         return Print(AlvorKit.Proofs.Host.BindingProof.Run());
+    case "harmony":
+        return Print(AlvorKit.Proofs.Host.HarmonyProof.Run());
+    case "patchclasses":
+        return Print(AlvorKit.Proofs.Host.CorePatchClassProof.Run());
     case "idle":
         return 0;
     default:
@@ -170,7 +178,7 @@ switch (mode)
             "sampling windows|cycles|threads|exact|flag, api, " +
             "commands, memory [n], modules plugin|collectible|raw, queuefull, recycling, exit return|environment, " +
             "mixedstress [threads] [commands] [targets], submitstorm [threads] [submits], hotreload, dropfolder <game> <update> <value>, " +
-            "scale batch|refused|bound, hooks, transpile, hookbinding or idle");
+            "scale batch|refused|bound, hooks, transpile, hookbinding, harmony, patchclasses or idle");
         return 64;
 }
 
