@@ -54,6 +54,8 @@ using AlvorKit.Proofs.Reports;
 //             refused whole, single installs up to the table's bound (ScaleProof)
 //   hooks   - prefixes, postfixes and finalizers from AlvorKit.Proofs.HookMod's patch classes
 //             woven around HookTargets: values before, hooked and after removal (HookProof)
+//   relocations - __args on a 33-parameter method, 1,000 distinct relocations, one relocation
+//             on three operands, and the relocation bound (RelocationProof)
 //   idle    - does nothing (the launch-time benchmark's workload)
 string mode = args.Length > 0 ? args[0] : "status";
 switch (mode)
@@ -155,6 +157,8 @@ switch (mode)
         return Print(AlvorKit.Proofs.Host.ScaleProof.Bound());
     case "hooks":
         return Print(AlvorKit.Proofs.Host.HookProof.Run());
+    case "relocations":
+        return Print(AlvorKit.Proofs.Host.RelocationProof.Run());
     case "idle":
         return 0;
     default:
@@ -163,7 +167,7 @@ switch (mode)
             "sampling windows|cycles|threads|exact|flag, api, " +
             "commands, memory [n], modules plugin|collectible|raw, queuefull, recycling, exit return|environment, " +
             "mixedstress [threads] [commands] [targets], submitstorm [threads] [submits], hotreload, dropfolder <game> <update> <value>, " +
-            "scale batch|refused|bound, hooks or idle");
+            "scale batch|refused|bound, hooks, relocations or idle");
         return 64;
 }
 
