@@ -63,15 +63,17 @@ public sealed class RelocationSharingTests
     public void AParentOnlyReferenceTakesTheFirstOperandThenSites()
     {
         var table = new RelocationTable();
-        int parent = table.Reference(String("p"));
+        int parent = table.Reference(String("p") with { Description = "parent" });
         Assert.Equal(parent, table.Reference(String("p")));
         table.AtOperand(String("p"), 5);
-        table.AtOperand(String("p"), 11);
+        table.AtOperand(String("p") with { Description = "second" }, 11);
         (List<RelocationSpec> specs, byte[] pool) = table.Build(null);
 
         RelocationSpec only = Assert.Single(specs);
         Assert.Equal(5u, only.ILOffset);
         Assert.Equal([11u], SitesOf(only, pool));
+        // Described by its first operand's use, then the site's.
+        Assert.Equal("ldstr \"p\"; second", only.Description);
     }
 
     [Fact]

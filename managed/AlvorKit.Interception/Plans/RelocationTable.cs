@@ -68,7 +68,7 @@ internal sealed class RelocationTable
 
     private sealed class Entry(RelocationRequest request, uint ilOffset)
     {
-        public RelocationRequest Request { get; } = request;
+        public RelocationRequest Request { get; set; } = request;
         public uint ILOffset { get; set; } = ilOffset;
         public List<uint> Sites { get; } = [];
         public List<string> SiteDescriptions { get; } = [];
@@ -110,6 +110,8 @@ internal sealed class RelocationTable
             Entry e = _entries[i];
             if (e.ILOffset == NoOperand)
             {
+                // A parent until now: the operand's use describes it.
+                e.Request = request;
                 e.ILOffset = ilOffset;
                 return;
             }
