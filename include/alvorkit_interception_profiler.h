@@ -61,7 +61,7 @@ extern "C" {
  * a library whose minor is greater or equal to its own.
  * ------------------------------------------------------------------------------------- */
 #define ALVK_ABI_VERSION_MAJOR 3
-#define ALVK_ABI_VERSION_MINOR 8
+#define ALVK_ABI_VERSION_MINOR 9
 #define ALVK_ABI_VERSION_PATCH 0
 
 #define ALVK_MAKE_VERSION(major, minor, patch) \
@@ -525,10 +525,11 @@ typedef struct alvk_patch_telemetry {
  *
  * A generation is a complete IL method body for a target, built by the caller against the
  * target module's metadata, plus what the body needs that the module may not have yet:
- * bounded relocations, each naming the 4-byte token operand it fills and the metadata it
- * stands for. The profiler validates everything before touching metadata, emits (or reuses)
- * the tokens for the loaded module epoch, writes them into a private copy of the body and
- * publishes it as the target's next ReJIT body. Generations chain: each names the one it
+ * bounded relocations, each naming the metadata it stands for and the 4-byte token operands
+ * it fills (one relocation per distinct reference, however many instructions name it). The
+ * profiler validates everything before touching metadata, emits (or reuses) the tokens for
+ * the loaded module epoch, writes them into a private copy of the body and publishes it as
+ * the target's next ReJIT body. Generations chain: each names the one it
  * replaces (0 for the first), so a stale caller cannot overwrite a newer body. An exact-
  * dispatch install is one kind of generation. alvk_patch_remove by the last owner restores
  * the original body.
@@ -537,8 +538,11 @@ typedef struct alvk_patch_telemetry {
 /* Bounds of one generation. */
 #define ALVK_MAX_GENERATION_BODY_BYTES 65536
 #define ALVK_MAX_GENERATION_BLOB_BYTES 65536
-#define ALVK_MAX_RELOCATIONS 64
+#define ALVK_MAX_RELOCATIONS 4096
 #define ALVK_MAX_IL_MAP_ENTRIES 4096
+/* The extra operand sites (alvk_relocation.site_count) of all a generation's relocations
+ * together. Each site takes 4 bytes of the blob pool, and no two sites share an operand. */
+#define ALVK_MAX_RELOCATION_SITES 16384
 /* A relocation that is emitted (for example as another relocation's parent) but whose token
  * is written nowhere in the body. */
 #define ALVK_RELOCATION_NO_OPERAND 0xFFFFFFFFu
@@ -611,6 +615,18 @@ typedef struct alvk_relocation {
     uint32_t name_length;
     uint32_t blob_offset;       /* signature blob in the blob pool */
     uint32_t blob_length;
+    /* ABI 3.9. More operands the same token fills: site_count little-endian uint32 offsets
+     * at sites_offset in the blob pool (no alignment needed), each one what il_offset may be
+     * except ALVK_RELOCATION_NO_OPERAND and ALVK_RELOCATION_LOCALS_SIGNATURE: the offset in
+     * the code of a 4-byte token operand, or ALVK_RELOCATION_CATCH_TYPE(clause). Each is
+     * checked as il_offset is (its instruction must take this kind; no operand is filled by
+     * two sites of any relocations), and gets the token written. So identical references
+     * share one relocation however many instructions name them. 0 and 0: none. A caller
+     * built against ABI 3.8 passes the struct without these two fields (size 36), which is
+     * accepted as having none: the array's stride is the first relocation's size, and every
+     * relocation must carry that size. */
+    uint32_t sites_offset;
+    uint32_t site_count;
 } alvk_relocation;
 
 /* An original-to-instrumented IL offset pair (ICorProfilerFunctionControl's COR_IL_MAP). */

@@ -1,3 +1,5 @@
+using System.Runtime.InteropServices;
+
 namespace AlvorKit.Interception.Native;
 
 // The generation functions: thin calls that return the native status. Submit validates on
@@ -17,13 +19,13 @@ public sealed unsafe partial class ProfilerLibrary
     {
         handle = 0;
         id = 0;
-        AlvkGeneration copy = WithSizes(generation, size, relocationSize, out AlvkRelocation[] relocations);
-        fixed (AlvkRelocation* r = relocations)
+        AlvkGeneration copy = WithSizes(generation, size, relocationSize, out byte[] relocations);
+        fixed (byte* r = relocations)
         fixed (ulong* h = &handle)
         fixed (ulong* g = &id)
         {
             if (relocations.Length > 0)
-                copy.Relocations = r;
+                copy.Relocations = (AlvkRelocation*)r;
             return _exports.GenerationSubmit(&copy, h, g);
         }
     }
@@ -39,35 +41,37 @@ public sealed unsafe partial class ProfilerLibrary
         uint? relocationSize)
     {
         failingIndex = 0;
-        AlvkGeneration copy = WithSizes(generation, size, relocationSize, out AlvkRelocation[] relocations);
-        fixed (AlvkRelocation* r = relocations)
+        AlvkGeneration copy = WithSizes(generation, size, relocationSize, out byte[] relocations);
+        fixed (byte* r = relocations)
         fixed (uint* f = &failingIndex)
         {
             if (relocations.Length > 0)
-                copy.Relocations = r;
+                copy.Relocations = (AlvkRelocation*)r;
             return _exports.GenerationValidate(&copy, f);
         }
     }
 
-    // A copy of `generation` with its Size set, and its relocations copied with theirs set
-    // (the caller points the copy at them while they are pinned).
-    private static AlvkGeneration WithSizes(in AlvkGeneration generation, uint? size, uint? relocationSize,
-        out AlvkRelocation[] relocations)
+    // A copy of `generation` with its Size set, and its relocations copied with theirs set,
+    // laid out for this library (ProfilerLibrary.Relocations.cs; the caller points the copy at
+    // them while they are pinned).
+    private AlvkGeneration WithSizes(in AlvkGeneration generation, uint? size, uint? relocationSize,
+        out byte[] relocations)
     {
         AlvkGeneration copy = generation;
         copy.Size = size ?? (uint)sizeof(AlvkGeneration);
         relocations = [];
         if (copy.Relocations != null && copy.RelocationCount > 0)
         {
-            relocations = new ReadOnlySpan<AlvkRelocation>(copy.Relocations, checked((int)copy.RelocationCount)).ToArray();
-            for (int i = 0; i < relocations.Length; i++)
-                relocations[i].Size = relocationSize ?? (uint)sizeof(AlvkRelocation);
+            relocations = LaidOut(new ReadOnlySpan<AlvkRelocation>(copy.Relocations, checked((int)copy.RelocationCount)),
+                copy.Blobs, relocationSize, out uint count);
+            copy.RelocationCount = count;
         }
         return copy;
     }
 
     /// <summary>alvk_generation_submit_batch (ABI 3.6): every generation (each's Size set here, on
-    /// a copy; the caller sets the Size of every relocation) in one command, all or nothing;
+    /// a copy; the caller sets the Size of every relocation, except for a library older than ABI
+    /// 3.9, which gets them laid out as GenerationSubmit does) in one command, all or nothing;
     /// `handles`, `ids` and `statuses` hold at least as many entries as `generations`. Bodies,
     /// pools, relocations and IL maps must stay pinned for the call; the library copies them.</summary>
     public AlvkStatus GenerationSubmitBatch(ReadOnlySpan<AlvkGeneration> generations, Span<ulong> handles,
@@ -76,13 +80,32 @@ public sealed unsafe partial class ProfilerLibrary
         if (handles.Length < generations.Length || ids.Length < generations.Length || statuses.Length < generations.Length)
             throw new ArgumentException("handles, ids and statuses need an entry per generation");
         AlvkGeneration[] copies = generations.ToArray();
-        for (int i = 0; i < copies.Length; i++)
-            copies[i].Size = (uint)sizeof(AlvkGeneration);
-        fixed (AlvkGeneration* g = copies)
-        fixed (ulong* h = handles)
-        fixed (ulong* id = ids)
-        fixed (AlvkStatus* s = statuses)
-            return _exports.GenerationSubmitBatch(g, (uint)copies.Length, h, id, s);
+        var pins = new List<GCHandle>();
+        try
+        {
+            for (int i = 0; i < copies.Length; i++)
+            {
+                copies[i].Size = (uint)sizeof(AlvkGeneration);
+                if (TakesRelocationSites)
+                    continue; /* the caller's relocations as they are */
+                copies[i] = WithSizes(copies[i], null, null, out byte[] relocations);
+                if (relocations.Length == 0)
+                    continue;
+                GCHandle pin = GCHandle.Alloc(relocations, GCHandleType.Pinned);
+                pins.Add(pin);
+                copies[i].Relocations = (AlvkRelocation*)pin.AddrOfPinnedObject();
+            }
+            fixed (AlvkGeneration* g = copies)
+            fixed (ulong* h = handles)
+            fixed (ulong* id = ids)
+            fixed (AlvkStatus* s = statuses)
+                return _exports.GenerationSubmitBatch(g, (uint)copies.Length, h, id, s);
+        }
+        finally
+        {
+            foreach (GCHandle pin in pins)
+                pin.Free();
+        }
     }
 
     /// <summary>alvk_generation_submit_batch with raw arguments (NULLs, a count or stride of the

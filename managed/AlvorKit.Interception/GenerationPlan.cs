@@ -95,8 +95,10 @@ public sealed class PlanLocal
 /// reference yet is a TypeRef relocation too, which the signature names by a class reference
 /// (ABI 3.3); the profiler puts the TypeRef's token in its place before it defines the
 /// signature. Each such type takes one relocation, shared by every signature and parent that
-/// names it; a generation carries at most 64 relocations of every kind, the locals signature and
-/// ASSEMBLY_REF relocations included. A type of an assembly the module has no AssemblyRef for is
+/// names it. Identical references share one relocation however many instructions name them (its
+/// other operands are the relocation's sites), so a generation's relocations are its distinct
+/// references: it carries at most 4,096 of every kind, the locals signature and ASSEMBLY_REF
+/// relocations included, and at most 16,384 operands beyond each relocation's first. A type of an assembly the module has no AssemblyRef for is
 /// named through an ASSEMBLY_REF relocation (ABI 3.6) when the target's load context binds that
 /// assembly's name to that very assembly, and refused otherwise. Such problems are reported as a
 /// <see cref="PlanException"/> by the Emit call that introduced them; a
@@ -117,7 +119,10 @@ public sealed class PlanLocal
 /// </remarks>
 public sealed partial class GenerationPlan
 {
-    private const int MaxRelocations = 64, MaxBodyBytes = 65536, MaxBlobBytes = 65536;
+    private const int MaxRelocations = (int)Native.AlvkConstants.MaxRelocations,
+        MaxRelocationSites = (int)Native.AlvkConstants.MaxRelocationSites,
+        MaxBodyBytes = (int)Native.AlvkConstants.MaxGenerationBodyBytes,
+        MaxBlobBytes = (int)Native.AlvkConstants.MaxGenerationBlobBytes;
 
     // What a relocated catch clause's class token holds until the profiler writes the real one:
     // the last TypeRef row (ControlFlowBuilder takes no nil token).
@@ -196,7 +201,7 @@ public sealed partial class GenerationPlan
     /// writes), to show how a refusal of the profiler's own validation surfaces.</summary>
     internal Func<LoweredGeneration, LoweredGeneration>? AfterLowering { get; set; }
 
-    /// <summary>Relocations the plan needs so far (the profiler takes at most 64, the locals
+    /// <summary>Relocations the plan needs so far, one per distinct reference (the profiler takes at most 4,096, the locals
     /// signature and ASSEMBLY_REF relocations included). For a FromOriginal plan, those of its
     /// instruction list as it is now (the list is laid out to count them).</summary>
     /// <exception cref="PlanException">A FromOriginal plan's list cannot be laid out as it is.</exception>
@@ -898,6 +903,10 @@ public sealed partial class GenerationPlan
         if (specs.Count > MaxRelocations)
             throw Refuse($"the plan needs {specs.Count} relocations; a generation carries at most {MaxRelocations}. " +
                          "Move some of the work into a helper method of the target's module and call that instead");
+        if (_table.SiteCount > MaxRelocationSites)
+            throw Refuse($"the plan's instructions name its references {_table.SiteCount} times beyond the first of each; " +
+                         $"a generation takes at most {MaxRelocationSites}. Move some of the work into a helper method " +
+                         "of the target's module and call that instead");
         if (body.Length > MaxBodyBytes)
             throw Refuse($"the body is {body.Length} bytes; a generation takes at most {MaxBodyBytes}");
         if (pool.Length > MaxBlobBytes)

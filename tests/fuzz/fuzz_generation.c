@@ -3,19 +3,24 @@
  * Input, little-endian:
  *   u8  control: bit 0 size field 4 short; bits 1-4 pass NULL for body, blobs,
  *       relocations, il_map; bit 5 claim 65537 more body bytes than given (must be refused
- *       by the bound before any read)
+ *       by the bound before any read); bit 6 relocations in today's layout (11 u32, with
+ *       sites_offset and site_count), else in ABI 3.8's (9 u32): those are packed as an ABI
+ *       3.8 caller passes them and widened as the entry points do (relocation_widen.h),
+ *       or, when their first size field is not 36, read into today's layout without sites
  *   u8  relocation_count   u16 il_map_count   u32 body_size   u32 blobs_size
  *   u32 flags  u32 reserved  u64 owner  u64 module_id  u32 module_epoch  u32 reserved1
  *   u32 original_code_size
- *   then the body, the blob pool, relocation_count x 9 u32 (alvk_relocation's fields in
- *   order) and il_map_count x 3 u32; sizes and counts shrink to what the input holds.
+ *   then the body, the blob pool, relocation_count x 9 or 11 u32 (alvk_relocation's fields
+ *   in order) and il_map_count x 3 u32; sizes and counts shrink to what the input holds.
  * Checks: the status is one the header documents; the shape rules and their order, the
  * body and code steps are recomputed here and must give the same first failure; a failing
  * index names an existing relocation or map entry that indeed breaks the rule the status
  * names; on ALVK_OK every relocation, operand (instructions by an independent walk, catch
  * clauses from the parsed clause list), parent, class reference (ABI 3.3: an earlier
  * TYPE_REF; ABI 3.6: an ASSEMBLY_REF is 8 blob bytes on no operand, with neither name nor
- * parent, and the parent of TYPE_REFs only) and map entry satisfies the rules and out->body
+ * parent, and the parent of TYPE_REFs only), every operand site (ABI 3.9: inside the pool, on
+ * an operand il_offset could name but the locals, no operand filled twice) and map entry
+ * satisfies the rules and out->body
  * is the parsed body, and every blob substitutes (stand-ins and emitted-looking tokens) into
  * a blob that parses as its kind without references, within AIP_SIG_SUBSTITUTED_MAX, and the
  * stack-type check runs over it;
@@ -26,6 +31,8 @@
 #include "generation/generation_stack_check.h"
 #include "generation/generation_validate.h"
 #include "generation/relocation_blob.h"
+#include "generation/relocation_sites.h"
+#include "generation/relocation_widen.h"
 #include "il/il_walk.h"
 #include "metadata/signature_blobs.h"
 
@@ -74,6 +81,11 @@ static alvk_status expected_prefix(const alvk_generation *g, aip_method_body *bo
     if (g->body_size > ALVK_MAX_GENERATION_BODY_BYTES ||
         g->blobs_size > ALVK_MAX_GENERATION_BLOB_BYTES ||
         g->relocation_count > ALVK_MAX_RELOCATIONS || g->il_map_count > ALVK_MAX_IL_MAP_ENTRIES)
+        return ALVK_E_LIMIT_EXCEEDED;
+    uint64_t sites = 0;
+    for (uint32_t i = 0; i < g->relocation_count; ++i)
+        sites += g->relocations[i].site_count;
+    if (sites > ALVK_MAX_RELOCATION_SITES)
         return ALVK_E_LIMIT_EXCEEDED;
     alvk_status status = aip_method_body_parse(g->body, g->body_size, body, NULL, 0);
     if (status != ALVK_OK)
@@ -202,6 +214,64 @@ static int token_operand_at(const uint8_t *code, uint32_t code_size, uint32_t at
     return -1;
 }
 
+/* The operands relocation i fills: il_offset (unless ALVK_RELOCATION_NO_OPERAND), then its
+ * sites (inside the pool: checked before this is used). */
+static uint32_t operand_count(const alvk_generation *g, uint32_t i)
+{
+    const alvk_relocation *r = &g->relocations[i];
+    return (r->il_offset != ALVK_RELOCATION_NO_OPERAND) + r->site_count;
+}
+
+static uint32_t operand_of(const alvk_generation *g, uint32_t i, uint32_t k)
+{
+    const alvk_relocation *r = &g->relocations[i];
+    if (r->il_offset != ALVK_RELOCATION_NO_OPERAND) {
+        if (k == 0)
+            return r->il_offset;
+        --k;
+    }
+    return aip_relocation_site(g, r, k);
+}
+
+/* An accepted relocation's operand `at` (not the locals, not ALVK_RELOCATION_NO_OPERAND): a
+ * typed catch clause taking a TYPE_REF or TYPE_SPEC, or a token operand of the code taking
+ * this kind. */
+static void check_operand(const aip_method_body *body, const aip_eh_clause *clauses,
+                          const uint8_t *code, const alvk_relocation *r, uint32_t at, int method)
+{
+    if (at >= ALVK_RELOCATION_CATCH_TYPE(0) &&
+        at < ALVK_RELOCATION_CATCH_TYPE(ALVK_MAX_CATCH_TYPE_CLAUSE)) {
+        uint32_t clause = at - ALVK_RELOCATION_CATCH_TYPE(0);
+        AIP_FUZZ_CHECK(clause < body->eh_clause_count && clauses[clause].flags == 0);
+        AIP_FUZZ_CHECK(kind_is(r, ALVK_RELOCATION_TYPE_REF, ALVK_RELOCATION_TYPE_SPEC));
+        return;
+    }
+    int operand = token_operand_at(code, body->code_size, at);
+    AIP_FUZZ_CHECK(operand >= 0);
+    switch (operand) {
+    case AIP_OPERAND_SIG:
+        AIP_FUZZ_CHECK(r->kind == ALVK_RELOCATION_STANDALONE_SIG && method);
+        break;
+    case AIP_OPERAND_METHOD:
+        AIP_FUZZ_CHECK((r->kind == ALVK_RELOCATION_MEMBER_REF && method) ||
+                       r->kind == ALVK_RELOCATION_METHOD_SPEC);
+        break;
+    case AIP_OPERAND_FIELD:
+        AIP_FUZZ_CHECK(r->kind == ALVK_RELOCATION_MEMBER_REF && !method);
+        break;
+    case AIP_OPERAND_TYPE:
+        AIP_FUZZ_CHECK(kind_is(r, ALVK_RELOCATION_TYPE_SPEC, ALVK_RELOCATION_TYPE_REF));
+        break;
+    case AIP_OPERAND_TOK:
+        AIP_FUZZ_CHECK(r->kind != ALVK_RELOCATION_STANDALONE_SIG &&
+                       r->kind != ALVK_RELOCATION_USER_STRING &&
+                       r->kind != ALVK_RELOCATION_ASSEMBLY_REF);
+        break;
+    default: /* STRING */
+        AIP_FUZZ_CHECK(r->kind == ALVK_RELOCATION_USER_STRING);
+    }
+}
+
 /* Everything a generation that passed must satisfy. */
 static void check_accepted(const alvk_generation *g, const aip_generation_check *out,
                            uint32_t original)
@@ -258,47 +328,29 @@ static void check_accepted(const alvk_generation *g, const aip_generation_check 
         } else {
             AIP_FUZZ_CHECK(aip_relocation_module_id(g, i) == 0);
         }
-        if (r->il_offset == ALVK_RELOCATION_NO_OPERAND)
-            continue;
-        for (uint32_t j = 0; j < i; ++j)
-            AIP_FUZZ_CHECK(g->relocations[j].il_offset != r->il_offset);
         if (r->il_offset == ALVK_RELOCATION_LOCALS_SIGNATURE) {
             AIP_FUZZ_CHECK(body.is_fat && r->kind == ALVK_RELOCATION_STANDALONE_SIG && !method);
             locals_filled = 1;
-            continue;
+        } else if (r->il_offset != ALVK_RELOCATION_NO_OPERAND) {
+            check_operand(&body, clauses, code, r, r->il_offset, method);
         }
-        if (r->il_offset >= ALVK_RELOCATION_CATCH_TYPE(0) &&
-            r->il_offset < ALVK_RELOCATION_CATCH_TYPE(ALVK_MAX_CATCH_TYPE_CLAUSE)) {
-            uint32_t clause = r->il_offset - ALVK_RELOCATION_CATCH_TYPE(0);
-            AIP_FUZZ_CHECK(clause < body.eh_clause_count && clauses[clause].flags == 0);
-            AIP_FUZZ_CHECK(kind_is(r, ALVK_RELOCATION_TYPE_REF, ALVK_RELOCATION_TYPE_SPEC));
-            continue;
-        }
-        int operand = token_operand_at(code, body.code_size, r->il_offset);
-        AIP_FUZZ_CHECK(operand >= 0);
-        switch (operand) {
-        case AIP_OPERAND_SIG:
-            AIP_FUZZ_CHECK(r->kind == ALVK_RELOCATION_STANDALONE_SIG && method);
-            break;
-        case AIP_OPERAND_METHOD:
-            AIP_FUZZ_CHECK((r->kind == ALVK_RELOCATION_MEMBER_REF && method) ||
-                           r->kind == ALVK_RELOCATION_METHOD_SPEC);
-            break;
-        case AIP_OPERAND_FIELD:
-            AIP_FUZZ_CHECK(r->kind == ALVK_RELOCATION_MEMBER_REF && !method);
-            break;
-        case AIP_OPERAND_TYPE:
-            AIP_FUZZ_CHECK(kind_is(r, ALVK_RELOCATION_TYPE_SPEC, ALVK_RELOCATION_TYPE_REF));
-            break;
-        case AIP_OPERAND_TOK:
-            AIP_FUZZ_CHECK(r->kind != ALVK_RELOCATION_STANDALONE_SIG &&
-                           r->kind != ALVK_RELOCATION_USER_STRING &&
-                           r->kind != ALVK_RELOCATION_ASSEMBLY_REF);
-            break;
-        default: /* STRING */
-            AIP_FUZZ_CHECK(r->kind == ALVK_RELOCATION_USER_STRING);
+        AIP_FUZZ_CHECK(r->site_count == 0 ||
+                       (uint64_t)r->sites_offset + 4ull * r->site_count <= g->blobs_size);
+        for (uint32_t j = 0; j < r->site_count; ++j) {
+            uint32_t at = aip_relocation_site(g, r, j);
+            AIP_FUZZ_CHECK(at != ALVK_RELOCATION_NO_OPERAND &&
+                           at != ALVK_RELOCATION_LOCALS_SIGNATURE);
+            check_operand(&body, clauses, code, r, at, method);
         }
     }
+    /* No operand filled twice: every il_offset and site, all relocations together. */
+    for (uint32_t i = 0; i < g->relocation_count; ++i)
+        for (uint32_t k = 0; k < operand_count(g, i); ++k) {
+            uint32_t at = operand_of(g, i, k);
+            for (uint32_t j = 0; j <= i; ++j)
+                for (uint32_t l = 0; l < (j == i ? k : operand_count(g, j)); ++l)
+                    AIP_FUZZ_CHECK(operand_of(g, j, l) != at);
+        }
     free(clauses);
     if (body.local_var_sig_token == mdtSignature)
         AIP_FUZZ_CHECK(locals_filled);
@@ -345,15 +397,20 @@ static void check_refused(const alvk_generation *g, alvk_status status,
         AIP_FUZZ_CHECK(!grammar_ok(g, out->failing_index, &method, &refs_ok));
         break;
     case ALVK_E_RELOCATION_OVERLAP: {
+        /* One of its operands is an earlier operand (its own included). */
+        uint32_t i = out->failing_index;
+        AIP_FUZZ_CHECK(aip_relocation_sites_inside(g, r));
         int earlier = 0;
-        for (uint32_t j = 0; j < out->failing_index; ++j)
-            earlier |= g->relocations[j].il_offset == r->il_offset;
-        AIP_FUZZ_CHECK(earlier && r->il_offset != ALVK_RELOCATION_NO_OPERAND);
+        for (uint32_t k = 0; k < operand_count(g, i); ++k)
+            for (uint32_t j = 0; j <= i; ++j)
+                for (uint32_t l = 0; l < (j == i ? k : operand_count(g, j)); ++l)
+                    earlier |= operand_of(g, j, l) == operand_of(g, i, k);
+        AIP_FUZZ_CHECK(earlier);
         break;
     }
     case ALVK_E_RELOCATION_NOT_OPERAND:
     case ALVK_E_RELOCATION_KIND_MISMATCH:
-        AIP_FUZZ_CHECK(r->il_offset != ALVK_RELOCATION_NO_OPERAND &&
+        AIP_FUZZ_CHECK((r->il_offset != ALVK_RELOCATION_NO_OPERAND || r->site_count > 0) &&
                        blob_ok(g, out->failing_index, &method));
         break;
     default:
@@ -388,9 +445,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     p = aip_fuzz_bytes(&in, blobs_size, &got);
     uint8_t *blobs = aip_fuzz_copy(p, got);
     g->blobs_size = (uint32_t)got;
-    if (relocation_count > aip_fuzz_left(&in) / 36)
-        relocation_count = (uint32_t)(aip_fuzz_left(&in) / 36);
+    int with_sites = (control & 64) != 0;
+    uint32_t record = with_sites ? 44u : 36u;
+    if (relocation_count > aip_fuzz_left(&in) / record)
+        relocation_count = (uint32_t)(aip_fuzz_left(&in) / record);
     alvk_relocation *relocations = aip_fuzz_alloc(relocation_count * sizeof *relocations);
+    memset(relocations, 0, relocation_count * sizeof *relocations);
     for (uint32_t i = 0; i < relocation_count; ++i) {
         alvk_relocation *r = &relocations[i];
         r->size = aip_fuzz_u32(&in);
@@ -402,6 +462,34 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         r->name_length = aip_fuzz_u32(&in);
         r->blob_offset = aip_fuzz_u32(&in);
         r->blob_length = aip_fuzz_u32(&in);
+        if (with_sites) {
+            r->sites_offset = aip_fuzz_u32(&in);
+            r->site_count = aip_fuzz_u32(&in);
+        }
+    }
+    /* ABI 3.8's layout: packed as such a caller passes it, and widened as the entry points
+     * widen it; when it is not widened (its first size is not 36), today's layout without
+     * sites, as read above. */
+    alvk_relocation *widened = NULL;
+    if (!with_sites && relocation_count > 0 && relocations[0].size == AIP_RELOCATION_SIZE_3_8) {
+        uint8_t *packed = aip_fuzz_alloc(relocation_count * AIP_RELOCATION_SIZE_3_8);
+        for (uint32_t i = 0; i < relocation_count; ++i)
+            memcpy(packed + i * AIP_RELOCATION_SIZE_3_8, &relocations[i], AIP_RELOCATION_SIZE_3_8);
+        alvk_generation as_given;
+        memset(&as_given, 0, sizeof as_given);
+        as_given.relocations = (const alvk_relocation *)(void *)packed;
+        as_given.relocation_count = relocation_count;
+        AIP_FUZZ_CHECK(aip_relocations_widen(&as_given, &widened) == ALVK_OK);
+        AIP_FUZZ_CHECK(widened != NULL && as_given.relocations == widened);
+        for (uint32_t i = 0; i < relocation_count; ++i) {
+            alvk_relocation expected = relocations[i];
+            if (expected.size == AIP_RELOCATION_SIZE_3_8)
+                expected.size = sizeof expected;
+            AIP_FUZZ_CHECK(memcmp(&widened[i], &expected, sizeof expected) == 0);
+        }
+        free(packed);
+        memcpy(relocations, widened, relocation_count * sizeof *relocations);
+        free(widened);
     }
     if (il_map_count > aip_fuzz_left(&in) / 12)
         il_map_count = (uint32_t)(aip_fuzz_left(&in) / 12);

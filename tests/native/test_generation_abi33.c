@@ -492,15 +492,15 @@ static void substitution(void **state)
                 BYTES(0x15, 0x12, 0xC0, 0x01, 0x00, 0x01, 0x02, 0x11, 0xC0, 0x01, 0x00, 0x01, 0x08));
     /* Stand-ins before emission: a TypeRef no module reaches, mapped back to its row. */
     uint32_t stand_in = aip_relocation_stand_in(1), row = 0;
-    assert_int_equal(stand_in, 0x01FFFFC0u);
+    assert_int_equal(stand_in, 0x01FFF000u);
     assert_true(aip_relocation_stand_in_row(stand_in, &row));
     assert_int_equal(row, 1);
     assert_true(aip_relocation_stand_in_row(aip_relocation_stand_in(ALVK_MAX_RELOCATIONS), &row));
     assert_int_equal(row, ALVK_MAX_RELOCATIONS);
-    assert_false(aip_relocation_stand_in_row(0x01FFFFBFu, &row));
-    assert_false(aip_relocation_stand_in_row(0x02FFFFC0u, &row));
+    assert_false(aip_relocation_stand_in_row(0x01FFEFFFu, &row));
+    assert_false(aip_relocation_stand_in_row(0x02FFF000u, &row));
     substituted(&x, 1, NULL,
-                BYTES(0x15, 0x12, 0xC3, 0xFF, 0xFF, 0x01, 0x02, 0x11, 0xC3, 0xFF, 0xFF, 0x01, 0x08));
+                BYTES(0x15, 0x12, 0xC3, 0xFF, 0xC0, 0x01, 0x02, 0x11, 0xC3, 0xFF, 0xC0, 0x01, 0x08));
     /* The result parses as the kind says, without references. */
     uint8_t out[64];
     size_t length = 0;

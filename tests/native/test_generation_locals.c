@@ -75,10 +75,10 @@ static void the_header_is_filled_once_and_only_in_fat_bodies(void **state)
 
     /* A tiny body has no header token to fill. */
     static const uint8_t tiny[] = {(2u << 2) | 0x2u, 0x00, 0x2A}; /* nop; ret */
-    static const alvk_relocation locals = {sizeof(alvk_relocation),
-                                           ALVK_RELOCATION_STANDALONE_SIG,
-                                           ALVK_RELOCATION_LOCALS_SIGNATURE, 0, 0, 0, 0, 0,
-                                           sizeof k_locals};
+    static const alvk_relocation locals = {.size = sizeof(alvk_relocation),
+                                           .kind = ALVK_RELOCATION_STANDALONE_SIG,
+                                           .il_offset = ALVK_RELOCATION_LOCALS_SIGNATURE,
+                                           .blob_length = sizeof k_locals};
     alvk_generation g;
     memset(&g, 0, sizeof g);
     g.size = sizeof g;

@@ -117,8 +117,10 @@ static void exact_dispatch_generation(void **state)
     assert_int_equal(aip_dispatch_build_calli_signature(&dt, calli, sizeof calli, &calli_length), ALVK_OK);
     assert_int_equal(aip_dispatch_emit_body(&dt, 0x1234, 0x11000001u, body, sizeof body,
                                             &body_length, &token_offset), ALVK_OK);
-    alvk_relocation r = {sizeof r, ALVK_RELOCATION_STANDALONE_SIG, token_offset - 12u, 0, 0, 0, 0,
-                         0, (uint32_t)calli_length};
+    alvk_relocation r = {.size = sizeof r,
+                         .kind = ALVK_RELOCATION_STANDALONE_SIG,
+                         .il_offset = token_offset - 12u,
+                         .blob_length = (uint32_t)calli_length};
     alvk_generation g;
     memset(&g, 0, sizeof g);
     g.size = sizeof g;

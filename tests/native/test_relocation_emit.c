@@ -302,11 +302,69 @@ static void cache_keyed_by_substituted_blob(void **state)
     assert_int_equal(get32(body + y.class_token), 0x01001100u);
 }
 
+/* One relocation with two more sites: one user string defined, its token written at all
+ * three ldstr operands, nothing else of the body touched. */
+static void writes_the_token_at_every_site(void **state)
+{
+    (void)state;
+    fake_init();
+    aip_emitter e;
+    memset(&e, 0, sizeof e); /* init requires zeroed storage */
+    assert_int_equal(aip_emitter_init(&e, &F.info), 0);
+    /* tiny body: ldstr; pop; ldstr; pop; ldstr; pop; ret */
+    static const uint8_t three[] = {0x72, 0, 0, 0, 0x70, 0x26, 0x72, 0, 0, 0, 0x70,
+                                    0x26, 0x72, 0, 0, 0, 0x70, 0x26, 0x2A};
+    uint8_t source[1 + sizeof three];
+    source[0] = (uint8_t)((sizeof three << 2) | 0x2u);
+    memcpy(source + 1, three, sizeof three);
+    uint8_t pool[2 + 8];
+    pool[0] = 'x', pool[1] = 0;
+    put32(pool + 2, 7);
+    put32(pool + 6, 13);
+    alvk_relocation r;
+    memset(&r, 0, sizeof r);
+    r.size = sizeof r;
+    r.kind = ALVK_RELOCATION_USER_STRING;
+    r.il_offset = 1;
+    r.blob_offset = 0;
+    r.blob_length = 2;
+    r.sites_offset = 2;
+    r.site_count = 2;
+    alvk_generation g;
+    memset(&g, 0, sizeof g);
+    g.size = sizeof g;
+    g.owner = 1;
+    g.body = source;
+    g.body_size = sizeof source;
+    g.blobs = pool;
+    g.blobs_size = sizeof pool;
+    g.relocations = &r;
+    g.relocation_count = 1;
+    aip_generation_check check;
+    assert_int_equal(aip_generation_validate(&g, AIP_ORIGINAL_SIZE_UNKNOWN, &check), ALVK_OK);
+    uint8_t body[sizeof source];
+    memcpy(body, source, sizeof source);
+    alvk_relocation_result result;
+    uint32_t failing = 0;
+    HRESULT hr = S_OK;
+    assert_int_equal(aip_emit_generation(&e, NULL, 0x1234, &g, body, 1, scratch, &result,
+                                         &failing, &hr),
+                     ALVK_OK);
+    assert_int_equal(F.user_strings, 1);
+    assert_int_equal(result.token, 0x70000001u);
+    for (uint32_t at = 1; at <= 13; at += 6) {
+        assert_int_equal(get32(body + 1 + at), 0x70000001u);
+        put32(body + 1 + at, 0x70000000u);
+    }
+    assert_memory_equal(body, source, sizeof source);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(emits_into_the_body),
         cmocka_unit_test(cache_keyed_by_substituted_blob),
+        cmocka_unit_test(writes_the_token_at_every_site),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

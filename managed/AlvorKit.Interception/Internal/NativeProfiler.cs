@@ -438,7 +438,16 @@ internal sealed unsafe class NativeProfiler
     {
         if (id == 0)
             return null;
-        var relocations = new AlvkRelocationResult[(int)AlvkConstants.MaxRelocations];
+        // As many results as the generation has: its plan's count (a library older than ABI 3.9
+        // may add one per operand site), else what the profiler says it has.
+        int capacity = lowered?.Relocations.Sum(s => 1 + (int)s.SiteCount) ?? 0;
+        if (lowered is null)
+        {
+            if (_library.GenerationGetResult(handle, id, out AlvkGenerationResult first, []) != AlvkStatus.Ok)
+                return null;
+            capacity = (int)Math.Min(first.RelocationCount, AlvkConstants.MaxRelocations);
+        }
+        var relocations = new AlvkRelocationResult[capacity];
         if (_library.GenerationGetResult(handle, id, out AlvkGenerationResult r, relocations) != AlvkStatus.Ok)
             return null;
         var list = new List<RelocationInfo>();
@@ -511,6 +520,8 @@ internal sealed unsafe class NativeProfiler
                 NameLength = s.NameLength,
                 BlobOffset = s.BlobOffset,
                 BlobLength = s.BlobLength,
+                SitesOffset = s.SitesOffset,
+                SiteCount = s.SiteCount,
             };
         }
         var map = new AlvkILMapEntry[g.ILMap.Count];

@@ -28,9 +28,12 @@ internal sealed record RelocationRequest(RelocationKind Kind, byte[]? Blob, stri
         (Blob ?? []).AsSpan().SequenceEqual(other.Blob ?? []);
 }
 
-/// <summary>One relocation as alvk_relocation needs it (offsets into the pool).</summary>
+/// <summary>One relocation as alvk_relocation needs it (offsets into the pool): the operand
+/// ILOffset and, when more operands take the same token, SiteCount more operand offsets at
+/// SitesOffset in the pool (little-endian uint32 each).</summary>
 internal sealed record RelocationSpec(RelocationKind Kind, uint ILOffset, uint ParentToken, uint ParentRelocation,
-    uint NameOffset, uint NameLength, uint BlobOffset, uint BlobLength, string Description, Assembly? Referenced = null);
+    uint NameOffset, uint NameLength, uint BlobOffset, uint BlobLength, string Description, Assembly? Referenced = null,
+    uint SitesOffset = 0, uint SiteCount = 0);
 
 /// <summary>One IL map entry (COR_IL_MAP).</summary>
 internal readonly record struct ILMapSpec(uint OldOffset, uint NewOffset, bool Accurate);
@@ -41,10 +44,11 @@ internal sealed record LoweredGeneration(byte[] Body, byte[] Pool, IReadOnlyList
     IReadOnlyList<ILMapSpec> ILMap, int MaxStack, bool Unverifiable = false);
 
 /// <summary>
-/// The relocations of one plan, in order (a parent always comes before its children). A
-/// definition used only as a parent is added once and shared; every operand gets its own
-/// relocation (one relocation fills one operand), reusing an identical parent-only one when
-/// there is one.
+/// The relocations of one plan, in order (a parent always comes before its children). Identical
+/// references (same kind, name, parent, blob and referenced assembly) share one relocation: the
+/// first operand that takes it is its ILOffset, every later one a site of the same relocation,
+/// and a definition used only as a parent is the same relocation too. The fat header's locals
+/// signature is never a site (the ABI takes it only as an ILOffset).
 /// </summary>
 internal sealed class RelocationTable
 {
@@ -59,60 +63,104 @@ internal sealed class RelocationTable
     public static int SignatureReference(int relocation) =>
         (relocation << 2) | (int)Native.AlvkConstants.SignatureRelocationTag;
 
-    private readonly List<(RelocationRequest Request, uint ILOffset)> _entries = [];
+    // Uses named in a shared relocation's description (the first, then up to this many more).
+    private const int DescribedSites = 3;
+
+    private sealed class Entry(RelocationRequest request, uint ilOffset)
+    {
+        public RelocationRequest Request { get; set; } = request;
+        public uint ILOffset { get; set; } = ilOffset;
+        public List<uint> Sites { get; } = [];
+        public List<string> SiteDescriptions { get; } = [];
+
+        // The first use's description; then, for a shared one, the next few uses' and how many more.
+        public string Description()
+        {
+            if (Sites.Count == 0)
+                return Request.Description;
+            string more = Sites.Count > DescribedSites ? $"; and {Sites.Count - DescribedSites} more operands" : "";
+            return string.Join("; ", SiteDescriptions.Prepend(Request.Description)) + more;
+        }
+    }
+
+    private readonly List<Entry> _entries = [];
+    // Each definition's first relocation (its 0-based index).
+    private readonly Dictionary<Definition, int> _byDefinition = [];
 
     public int Count => _entries.Count;
+
+    /// <summary>Operands filled beyond each relocation's first (the sites of all relocations).</summary>
+    public int SiteCount { get; private set; }
 
     /// <summary>A relocation no instruction takes (a parent); its 1-based index.</summary>
     public int Reference(RelocationRequest request)
     {
-        for (int i = 0; i < _entries.Count; i++)
-        {
-            if (_entries[i].Request.SameDefinition(request))
-                return i + 1;
-        }
-        _entries.Add((request, NoOperand));
+        if (_byDefinition.TryGetValue(new Definition(request), out int i))
+            return i + 1;
+        Add(request, NoOperand);
         return _entries.Count;
     }
 
-    /// <summary>The relocation that fills the token operand at `ilOffset`.</summary>
+    /// <summary>The relocation that fills the token operand at `ilOffset`: the one of an
+    /// identical reference when there is one (its operand, or one more site), else a new one.</summary>
     public void AtOperand(RelocationRequest request, uint ilOffset)
     {
-        for (int i = 0; i < _entries.Count; i++)
+        if (_byDefinition.TryGetValue(new Definition(request), out int i))
         {
-            if (_entries[i].ILOffset == NoOperand && _entries[i].Request.SameDefinition(request))
+            Entry e = _entries[i];
+            if (e.ILOffset == NoOperand)
             {
-                _entries[i] = (request, ilOffset);
+                // A parent until now: the operand's use describes it.
+                e.Request = request;
+                e.ILOffset = ilOffset;
+                return;
+            }
+            if (ilOffset != LocalsSignature && e.ILOffset != LocalsSignature)
+            {
+                e.Sites.Add(ilOffset);
+                if (e.SiteDescriptions.Count < DescribedSites)
+                    e.SiteDescriptions.Add(request.Description);
+                SiteCount++;
                 return;
             }
         }
-        _entries.Add((request, ilOffset));
+        Add(request, ilOffset);
+    }
+
+    private void Add(RelocationRequest request, uint ilOffset)
+    {
+        _byDefinition.TryAdd(new Definition(request), _entries.Count);
+        _entries.Add(new Entry(request, ilOffset));
     }
 
     /// <summary>Every relocation that fills an operand in the code moves <paramref name="by"/>
     /// bytes further (the code moved down behind a prologue).</summary>
     public void Shift(int by)
     {
-        for (int i = 0; i < _entries.Count; i++)
+        foreach (Entry e in _entries)
         {
-            uint offset = _entries[i].ILOffset;
-            if (offset < CatchType(0) && offset != LocalsSignature)
-                _entries[i] = (_entries[i].Request, offset + (uint)by);
+            e.ILOffset = Shifted(e.ILOffset, by);
+            for (int j = 0; j < e.Sites.Count; j++)
+                e.Sites[j] = Shifted(e.Sites[j], by);
         }
     }
 
-    /// <summary>The specs and the blob pool (names and blobs), with `extra` (the locals
+    private static uint Shifted(uint offset, int by) =>
+        offset < CatchType(0) && offset != LocalsSignature ? offset + (uint)by : offset;
+
+    /// <summary>The specs and the blob pool (names, blobs and sites), with `extra` (the locals
     /// signature) last when there is one.</summary>
     public (List<RelocationSpec> Specs, byte[] Pool) Build((RelocationRequest Request, uint ILOffset)? extra)
     {
         var pool = new BlobBuilder();
         var specs = new List<RelocationSpec>();
-        IEnumerable<(RelocationRequest Request, uint ILOffset)> all = _entries;
-        if (extra is { } e)
-            all = all.Append(e);
-        foreach ((RelocationRequest r, uint offset) in all)
+        IEnumerable<Entry> all = _entries;
+        if (extra is { } x)
+            all = all.Append(new Entry(x.Request, x.ILOffset));
+        foreach (Entry e in all)
         {
-            uint nameOffset = 0, nameLength = 0, blobOffset = 0, blobLength = 0;
+            RelocationRequest r = e.Request;
+            uint nameOffset = 0, nameLength = 0, blobOffset = 0, blobLength = 0, sitesOffset = 0;
             if (r.Name is not null)
             {
                 byte[] name = Encoding.UTF8.GetBytes(r.Name);
@@ -124,9 +172,36 @@ internal sealed class RelocationTable
                 (blobOffset, blobLength) = ((uint)pool.Count, (uint)r.Blob.Length);
                 pool.WriteBytes(r.Blob);
             }
-            specs.Add(new RelocationSpec(r.Kind, offset, r.Parent.Token, (uint)r.Parent.Relocation, nameOffset,
-                nameLength, blobOffset, blobLength, r.Description, r.Referenced));
+            if (e.Sites.Count > 0)
+            {
+                sitesOffset = (uint)pool.Count;
+                foreach (uint site in e.Sites)
+                    pool.WriteUInt32(site); // little-endian
+            }
+            specs.Add(new RelocationSpec(r.Kind, e.ILOffset, r.Parent.Token, (uint)r.Parent.Relocation, nameOffset,
+                nameLength, blobOffset, blobLength, e.Description(), r.Referenced, sitesOffset, (uint)e.Sites.Count));
         }
         return (specs, pool.ToArray());
+    }
+
+    // What makes two requests the same definition (RelocationRequest.SameDefinition), hashable.
+    private readonly struct Definition(RelocationRequest request) : IEquatable<Definition>
+    {
+        private readonly RelocationRequest _request = request;
+
+        public bool Equals(Definition other) => _request.SameDefinition(other._request);
+
+        public override bool Equals(object? obj) => obj is Definition d && Equals(d);
+
+        public override int GetHashCode()
+        {
+            var hash = new HashCode();
+            hash.Add(_request.Kind);
+            hash.Add(_request.Name);
+            hash.Add(_request.Parent);
+            hash.Add(_request.Referenced);
+            hash.AddBytes(_request.Blob ?? []);
+            return hash.ToHashCode();
+        }
     }
 }

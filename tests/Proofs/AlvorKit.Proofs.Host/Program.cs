@@ -61,6 +61,8 @@ using AlvorKit.Proofs.Reports;
 //             patches and unpatches HarmonyGame step by step: values after each step (HarmonyProof)
 //   patchclasses - the core API's PatchAllUncategorized, PatchCategory and PatchAll of core patch classes
 //             with TargetMethods, Prepare, Cleanup and whole types: values after each step (CorePatchClassProof)
+//   relocations - __args on a 33-parameter method, 1,000 distinct relocations, one relocation
+//             on three operands, and the relocation bound (RelocationProof)
 //   idle    - does nothing (the launch-time benchmark's workload)
 string mode = args.Length > 0 ? args[0] : "status";
 switch (mode)
@@ -170,6 +172,8 @@ switch (mode)
         return Print(AlvorKit.Proofs.Host.HarmonyProof.Run());
     case "patchclasses":
         return Print(AlvorKit.Proofs.Host.CorePatchClassProof.Run());
+    case "relocations":
+        return Print(AlvorKit.Proofs.Host.RelocationProof.Run());
     case "idle":
         return 0;
     default:
@@ -178,7 +182,7 @@ switch (mode)
             "sampling windows|cycles|threads|exact|flag, api, " +
             "commands, memory [n], modules plugin|collectible|raw, queuefull, recycling, exit return|environment, " +
             "mixedstress [threads] [commands] [targets], submitstorm [threads] [submits], hotreload, dropfolder <game> <update> <value>, " +
-            "scale batch|refused|bound, hooks, transpile, hookbinding, harmony, patchclasses or idle");
+            "scale batch|refused|bound, hooks, transpile, hookbinding, harmony, patchclasses, relocations, infix or idle");
         return 64;
 }
 

@@ -283,9 +283,8 @@ public sealed class InterceptionApiProofs
         AssertStep(r.Applied, 14, "Active"); // 5 + new ApiBox<int>[3].Length + "List`1".Length
         AssertRelocations(Generated(r.Applied),
         [
-            ("TypeRef", TypeRef, "box int"),
-            ("TypeRef", TypeRef, "isinst int"),
-            ("TypeRef", TypeRef, "unbox.any int"),
+            // One TypeRef for int, filling all three operands (box, then its sites isinst and unbox.any).
+            ("TypeRef", TypeRef, "box int at IL_0001: TypeRef int; isinst int at IL_0006: TypeRef int; unbox.any int"),
             ("TypeSpec", TypeSpec, "newarr ApiBox<int>"),
             ("TypeSpec", TypeSpec, "ldtoken List<int>"),
             ("TypeRef", TypeRef, "TypeRef Type (parent)"),

@@ -57,6 +57,7 @@ namespace AlvorKit.Proofs.Reports;
 [JsonSerializable(typeof(ScaleBoundReport))]
 [JsonSerializable(typeof(OriginalPlanReport))]
 [JsonSerializable(typeof(HookReport))]
+[JsonSerializable(typeof(RelocationReport))]
 internal sealed partial class ReportJson : JsonSerializerContext
 {
     /// <summary>The generated contract of report type `T`.</summary>

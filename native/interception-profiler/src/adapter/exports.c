@@ -6,6 +6,7 @@
 #include "allocation/allocation_capture.h"
 #include "allocation/allocation_resolve.h"
 #include "generation/generation_validate.h"
+#include "generation/relocation_widen.h"
 #include "runtime/profiler_runtime.h"
 
 #include <stddef.h>
@@ -193,8 +194,13 @@ ALVK_API alvk_status ALVK_CALL alvk_generation_submit(const alvk_generation *gen
         return ALVK_E_STRUCT_SIZE;
     alvk_generation full;
     copy_in(&full, sizeof full, generation);
-    return aip_runtime_generation_submit(aip_attached_profiler(), &full, handle, id,
-                                         &t_last_command);
+    alvk_relocation *wide = NULL;
+    alvk_status status = aip_relocations_widen(&full, &wide);
+    if (status == ALVK_OK)
+        status = aip_runtime_generation_submit(aip_attached_profiler(), &full, handle, id,
+                                               &t_last_command);
+    free(wide);
+    return status;
 }
 
 ALVK_API alvk_status ALVK_CALL alvk_generation_get_result(alvk_patch_handle handle,
@@ -229,8 +235,13 @@ ALVK_API alvk_status ALVK_CALL alvk_generation_validate(const alvk_generation *g
         return ALVK_E_STRUCT_SIZE;
     alvk_generation full;
     copy_in(&full, sizeof full, generation);
+    alvk_relocation *wide = NULL;
     aip_generation_check check;
-    alvk_status status = aip_generation_validate(&full, AIP_ORIGINAL_SIZE_UNKNOWN, &check);
+    memset(&check, 0, sizeof check);
+    alvk_status status = aip_relocations_widen(&full, &wide);
+    if (status == ALVK_OK)
+        status = aip_generation_validate(&full, AIP_ORIGINAL_SIZE_UNKNOWN, &check);
+    free(wide);
     *failing_index = status == ALVK_OK ? 0 : check.failing_index;
     return status;
 }
@@ -422,12 +433,20 @@ ALVK_API alvk_status ALVK_CALL alvk_generation_submit_batch(const alvk_generatio
             return refuse_generations(handles, ids, statuses, count, i, ALVK_E_STRUCT_SIZE);
     }
     alvk_generation *full = malloc((size_t)count * sizeof *full);
-    if (full == 0)
-        return refuse_generations(handles, ids, statuses, count, count, ALVK_E_INTERNAL);
-    for (uint32_t i = 0; i < count; ++i)
+    alvk_relocation **wide = calloc(count, sizeof *wide);
+    alvk_status status = ALVK_OK;
+    for (uint32_t i = 0; full != 0 && wide != 0 && i < count && status == ALVK_OK; ++i) {
         copy_in(&full[i], sizeof full[i], (const char *)generations + (size_t)i * stride);
-    alvk_status status = aip_runtime_generation_submit_batch(
-        aip_attached_profiler(), full, count, handles, ids, statuses, &t_last_command);
+        status = aip_relocations_widen(&full[i], &wide[i]);
+    }
+    if (full == 0 || wide == 0 || status != ALVK_OK)
+        status = refuse_generations(handles, ids, statuses, count, count, ALVK_E_INTERNAL);
+    else
+        status = aip_runtime_generation_submit_batch(aip_attached_profiler(), full, count, handles,
+                                                     ids, statuses, &t_last_command);
+    for (uint32_t i = 0; wide != 0 && i < count; ++i)
+        free(wide[i]);
+    free(wide);
     free(full);
     return status;
 }

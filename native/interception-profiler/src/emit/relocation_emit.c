@@ -7,6 +7,7 @@
 #include "emit/metadata_emit.h"
 #include "generation/relocation_blob.h"
 #include "generation/relocation_parent.h"
+#include "generation/relocation_sites.h"
 #include "il/method_body.h"
 
 #include <string.h>
@@ -130,12 +131,12 @@ static alvk_status emit_one(emit_session *s, const alvk_generation *g, uint32_t 
     return ALVK_OK;
 }
 
-/* Where relocation `i`'s token goes in the private body copy: an instruction's operand, the
- * fat header's LocalVarSigTok (byte 8), or a catch clause's ClassToken; NULL when nowhere. */
+/* Where a relocation's operand `at` (its il_offset or a site) is in the private body copy: an
+ * instruction's operand, the fat header's LocalVarSigTok (byte 8), or a catch clause's
+ * ClassToken; NULL when nowhere. */
 static uint8_t *operand_of(const alvk_generation *g, uint8_t *body, uint32_t code_offset,
-                           uint32_t i)
+                           uint32_t at)
 {
-    uint32_t at = g->relocations[i].il_offset;
     if (at == ALVK_RELOCATION_NO_OPERAND)
         return NULL;
     if (at == ALVK_RELOCATION_LOCALS_SIGNATURE)
@@ -152,6 +153,17 @@ static uint8_t *operand_of(const alvk_generation *g, uint8_t *body, uint32_t cod
     return body + code_offset + at;
 }
 
+/* A token, little-endian, into a 4-byte operand (nowhere when operand is NULL). */
+static void write_token(uint8_t *operand, uint32_t t)
+{
+    if (operand == NULL)
+        return;
+    operand[0] = (uint8_t)t;
+    operand[1] = (uint8_t)(t >> 8);
+    operand[2] = (uint8_t)(t >> 16);
+    operand[3] = (uint8_t)(t >> 24);
+}
+
 alvk_status aip_emit_generation(aip_emitter *e, aip_module_catalog *catalog, ModuleID module,
                                 const alvk_generation *g, uint8_t *body, uint32_t code_offset,
                                 uint8_t *blob_scratch, alvk_relocation_result *res,
@@ -164,17 +176,16 @@ alvk_status aip_emit_generation(aip_emitter *e, aip_module_catalog *catalog, Mod
     memset(res, 0, g->relocation_count * sizeof *res);
     for (uint32_t i = 0; i < g->relocation_count && status == ALVK_OK; ++i) {
         status = emit_one(&s, g, i, res, &emitted);
-        uint8_t *operand = status == ALVK_OK ? operand_of(g, body, code_offset, i) : NULL;
         if (status != ALVK_OK) {
             *failing = i;
             *metadata_hr = res[i].hresult;
-        } else if (operand != NULL) {
-            uint32_t t = res[i].token;
-            operand[0] = (uint8_t)t;
-            operand[1] = (uint8_t)(t >> 8);
-            operand[2] = (uint8_t)(t >> 16);
-            operand[3] = (uint8_t)(t >> 24);
+            break;
         }
+        const alvk_relocation *r = &g->relocations[i];
+        write_token(operand_of(g, body, code_offset, r->il_offset), res[i].token);
+        for (uint32_t j = 0; j < r->site_count; ++j)
+            write_token(operand_of(g, body, code_offset, aip_relocation_site(g, r, j)),
+                        res[i].token);
     }
     close_session(&s);
     if (status == ALVK_OK && emitted) {

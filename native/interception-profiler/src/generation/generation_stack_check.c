@@ -3,6 +3,7 @@
 
 #include "coreclr/cor_metadata_defs.h"
 #include "generation/relocation_blob.h"
+#include "generation/relocation_sites.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -12,8 +13,9 @@ typedef struct layered {
     const aip_stack_oracle *module;
     /* Each relocation's blob as the checks read it: class references (ABI 3.3) replaced by
      * stand-in tokens, which this oracle answers from the TYPE_REF relocations they name. */
-    const uint8_t *blob[ALVK_MAX_RELOCATIONS];
-    uint32_t blob_length[ALVK_MAX_RELOCATIONS];
+    const uint8_t **blob; /* relocation_count of each, on the heap */
+    uint32_t *blob_length;
+    aip_site_map sites; /* which relocation fills an operand */
 } layered;
 
 /* Fills l->blob: the blob itself when it has no class references (or cannot be resolved,
@@ -63,15 +65,11 @@ alvk_stack_type aip_stack_type_of_type_spec(const uint8_t *spec, uint32_t length
     }
 }
 
-/* The relocation that fills operand_offset, or NULL. */
-static const alvk_relocation *relocation_at(const alvk_generation *g, uint32_t operand_offset)
+/* The relocation that fills operand_offset (its il_offset or one of its sites), or NULL. */
+static const alvk_relocation *relocation_at(const layered *l, uint32_t operand_offset)
 {
-    if (operand_offset == ALVK_RELOCATION_NO_OPERAND)
-        return NULL;
-    for (uint32_t i = 0; i < g->relocation_count; ++i)
-        if (g->relocations[i].il_offset == operand_offset)
-            return &g->relocations[i];
-    return NULL;
+    uint32_t i = aip_site_map_find(&l->sites, l->g, operand_offset);
+    return i != UINT32_MAX ? &l->g->relocations[i] : NULL;
 }
 
 /* A relocation's blob as the checks read it. */
@@ -201,7 +199,7 @@ static int relocated_member(const layered *l, const alvk_relocation *r, aip_stac
 static int member(void *context, uint32_t token, uint32_t operand_offset, aip_stack_member *out)
 {
     const layered *l = context;
-    const alvk_relocation *r = relocation_at(l->g, operand_offset);
+    const alvk_relocation *r = relocation_at(l, operand_offset);
     if (r != NULL)
         return relocated_member(l, r, out);
     if (operand_offset == ALVK_RELOCATION_LOCALS_SIGNATURE && token == mdtSignature)
@@ -212,7 +210,7 @@ static int member(void *context, uint32_t token, uint32_t operand_offset, aip_st
 static int type(void *context, uint32_t token, uint32_t operand_offset, aip_stack_type_answer *out)
 {
     const layered *l = context;
-    const alvk_relocation *r = relocation_at(l->g, operand_offset);
+    const alvk_relocation *r = relocation_at(l, operand_offset);
     if (r == NULL)
         return module_type(l, token, out);
     if (r->kind == ALVK_RELOCATION_TYPE_SPEC) {
@@ -257,6 +255,17 @@ alvk_status aip_generation_check_stack_types(const alvk_generation *g,
     memset(&l, 0, sizeof l);
     l.g = g;
     l.module = module;
+    size_t n = g->relocation_count;
+    void *per_relocation = n > 0 ? malloc(n * (sizeof *l.blob + sizeof *l.blob_length)) : NULL;
+    if (n > 0 && per_relocation == NULL) {
+        free(clauses);
+        return ALVK_OK; /* complete stays 0 */
+    }
+    if (per_relocation != NULL) {
+        l.blob = per_relocation;
+        l.blob_length = (uint32_t *)(void *)((char *)per_relocation + n * sizeof *l.blob);
+    }
+    aip_site_map_build(g, &l.sites);
     uint8_t *arena = NULL;
     resolve_blobs(&l, &arena);
     aip_stack_oracle oracle = {&l, member, type};
@@ -264,6 +273,8 @@ alvk_status aip_generation_check_stack_types(const alvk_generation *g,
                            parsed.eh_clause_count, parsed.local_var_sig_token};
     status = aip_il_check_stack_types(&body, target, &oracle, out);
     free(arena);
+    aip_site_map_free(&l.sites);
+    free(per_relocation);
     free(clauses);
     return status;
 }

@@ -1,6 +1,6 @@
 /* Generation validation (generation_validate.h): shape, body, code, relocations, IL map, in
  * that order, stopping at the first failure. Nothing is allocated; the instruction-start
- * bitmap (8 KiB) lives on the caller's stack. */
+ * bitmap (8 KiB) and the relocation scope (about 20 KiB) live on the caller's stack. */
 #include "generation/generation_validate.h"
 
 #include "coreclr/cor_metadata_defs.h"
@@ -28,6 +28,11 @@ static alvk_status check_shape(const alvk_generation *g)
     if (g->body_size > ALVK_MAX_GENERATION_BODY_BYTES ||
         g->blobs_size > ALVK_MAX_GENERATION_BLOB_BYTES ||
         g->relocation_count > ALVK_MAX_RELOCATIONS || g->il_map_count > ALVK_MAX_IL_MAP_ENTRIES)
+        return ALVK_E_LIMIT_EXCEEDED;
+    uint64_t sites = 0;
+    for (uint32_t i = 0; i < g->relocation_count; ++i)
+        sites += g->relocations[i].site_count;
+    if (sites > ALVK_MAX_RELOCATION_SITES)
         return ALVK_E_LIMIT_EXCEEDED;
     return ALVK_OK;
 }

@@ -20,7 +20,8 @@ typedef struct aip_generation_check {
 /* Checks, in this order, stopping at the first failure:
  *  1. shape: size field, owner != 0 (ALVK_E_INVALID_OWNER), flags and reserved
  *     (ALVK_E_INVALID_FLAGS), NULL pointers with nonzero counts (ALVK_E_NULL_ARGUMENT), the
- *     bounds ALVK_MAX_* (ALVK_E_LIMIT_EXCEEDED);
+ *     bounds ALVK_MAX_*, the relocations' site_count summed against
+ *     ALVK_MAX_RELOCATION_SITES included (ALVK_E_LIMIT_EXCEEDED);
  *  2. the body: aip_method_body_parse over exactly body_size bytes (trailing bytes after the
  *     last section are ALVK_E_METHOD_BODY_MALFORMED);
  *  3. the code: an instruction walk (ALVK_E_IL_MALFORMED for unknown opcodes, operands cut by
@@ -46,7 +47,11 @@ typedef struct aip_generation_check {
  *     TYPE_SPEC, TYPE_REF; InlineTok: TYPE_SPEC, TYPE_REF, MEMBER_REF, METHOD_SPEC;
  *     InlineString: USER_STRING; the locals: a STANDALONE_SIG local signature; a catch
  *     clause: TYPE_REF, TYPE_SPEC): ALVK_E_RELOCATION_KIND_MISMATCH; two relocations on one
- *     operand: ALVK_E_RELOCATION_OVERLAP;
+ *     operand: ALVK_E_RELOCATION_OVERLAP. Then each site (ABI 3.9), in order, as il_offset:
+ *     sites outside the pool are ALVK_E_RELOCATION_MALFORMED (checked with the shape), a
+ *     site ALVK_RELOCATION_NO_OPERAND or ALVK_RELOCATION_LOCALS_SIGNATURE is
+ *     ALVK_E_RELOCATION_NOT_OPERAND, and a site on an operand that an earlier site or
+ *     il_offset (of any relocation, this one included) fills is ALVK_E_RELOCATION_OVERLAP;
  *  5. the IL map (failing_index = entry): new_offset <= code size, old_offset <=
  *     original_code_size, entries strictly increasing by old_offset: ALVK_E_IL_MAP_INVALID.
  *
@@ -60,7 +65,8 @@ typedef struct aip_generation_check {
  *  - the body's LocalVarSigTok is 0 or a non-nil StandAloneSig (0x11) token, else
  *    ALVK_E_METHOD_BODY_MALFORMED. EH clauses are checked as aip_method_body_parse does
  *    (ranges inside the code), not against instruction starts. Empty code is accepted.
- *  - a relocation's size must equal sizeof(alvk_relocation) (it is the array's stride).
+ *  - a relocation's size must equal sizeof(alvk_relocation) (it is the array's stride; the
+ *    C ABI's entry points widen an ABI 3.8 array first, relocation_widen.h).
  *    Offsets are checked against the pool even when the length is 0.
  *  - parents (ALVK_E_RELOCATION_MALFORMED): parent_token is a non-nil token of a table the
  *    row allows (MEMBER_REF: TypeDef, TypeRef, ModuleRef, MethodDef, TypeSpec; METHOD_SPEC:

@@ -18,7 +18,7 @@
 /* Room for any relocation blob with its references replaced. */
 #define AIP_RELOCATION_BLOB_MAX AIP_SIG_SUBSTITUTED_MAX(ALVK_MAX_GENERATION_BLOB_BYTES)
 
-/* Stand-ins: TypeRef rows at the very top of the table (0xFFFFC0 + row - 1, one per possible
+/* Stand-ins: TypeRef rows at the very top of the table (0xFFF000 + row - 1, one per possible
  * relocation), which a module would need over sixteen million TypeRefs to reach. They live
  * only inside the checks that run before emission and never reach the runtime. */
 #define AIP_RELOCATION_STAND_IN_FIRST_RID (0x01000000u - ALVK_MAX_RELOCATIONS)

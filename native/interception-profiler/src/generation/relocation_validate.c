@@ -1,11 +1,12 @@
 /* One relocation of a generation: shape, parent, name and blob, the blob's signature and its
  * class references, the operand it fills (an instruction's, the locals', a catch clause's)
- * and the token kind it takes, overlap with earlier relocations. */
+ * and every site, and the token kind they take, overlap with earlier operands. */
 #include "generation/relocation_validate.h"
 
 #include "coreclr/cor_metadata_defs.h"
 #include "generation/relocation_blob.h"
 #include "generation/relocation_parent.h"
+#include "generation/relocation_sites.h"
 #include "il/method_body.h"
 #include "metadata/signature_blobs.h"
 #include "text/utf.h"
@@ -51,7 +52,8 @@ static alvk_status check_shape(const aip_relocation_scope *scope, const alvk_rel
     if (kind < ALVK_RELOCATION_STANDALONE_SIG || kind > ALVK_RELOCATION_ASSEMBLY_REF)
         return ALVK_E_RELOCATION_MALFORMED;
     if (!inside_pool(r->name_offset, r->name_length, g->blobs_size) ||
-        !inside_pool(r->blob_offset, r->blob_length, g->blobs_size))
+        !inside_pool(r->blob_offset, r->blob_length, g->blobs_size) ||
+        !aip_relocation_sites_inside(g, r))
         return ALVK_E_RELOCATION_MALFORMED;
     if (!parent_ok(scope, r, index))
         return ALVK_E_RELOCATION_MALFORMED;
@@ -129,20 +131,22 @@ static int kind_fits(aip_operand_kind operand, alvk_relocation_kind kind, int me
     }
 }
 
-/* An earlier relocation on the same operand (instruction, locals or catch clause). */
-static alvk_status check_overlap(const alvk_relocation *all, uint32_t index)
+/* Claims one bit of a filled-operand bitmap: an overlap when an earlier operand has it. */
+static alvk_status claim(uint8_t *bits, uint32_t at)
 {
-    for (uint32_t j = 0; j < index; ++j)
-        if (all[j].il_offset == all[index].il_offset)
-            return ALVK_E_RELOCATION_OVERLAP;
+    uint8_t mask = (uint8_t)(1u << (at % 8u));
+    if (bits[at / 8u] & mask)
+        return ALVK_E_RELOCATION_OVERLAP;
+    bits[at / 8u] |= mask;
     return ALVK_OK;
 }
 
 /* ALVK_RELOCATION_CATCH_TYPE(clause): the class token of a typed catch clause. */
-static alvk_status check_catch_type(const aip_relocation_scope *scope, const alvk_relocation *r)
+static alvk_status check_catch_type(const aip_relocation_scope *scope, const alvk_relocation *r,
+                                    uint32_t at)
 {
     const alvk_generation *g = scope->generation;
-    uint32_t clause = r->il_offset - ALVK_RELOCATION_CATCH_TYPE(0);
+    uint32_t clause = at - ALVK_RELOCATION_CATCH_TYPE(0);
     aip_eh_clause found;
     uint32_t class_token = 0;
     if (!aip_method_body_find_clause(g->body, g->body_size, clause, &found, &class_token) ||
@@ -159,35 +163,49 @@ static int is_catch_type(uint32_t il_offset)
            il_offset < ALVK_RELOCATION_CATCH_TYPE(ALVK_MAX_CATCH_TYPE_CLAUSE);
 }
 
-alvk_status aip_generation_check_relocation(aip_relocation_scope *scope, uint32_t index)
+/* One operand relocation `index` fills: il_offset (not ALVK_RELOCATION_NO_OPERAND) or, with
+ * is_site, one of its sites (which may not be the locals). */
+static alvk_status check_operand(aip_relocation_scope *scope, const alvk_relocation *r,
+                                 uint32_t index, uint32_t at, int is_site)
 {
-    const alvk_relocation *all = scope->generation->relocations;
-    const alvk_relocation *r = &all[index];
-    alvk_status status = check_shape(scope, r, index);
-    if (status != ALVK_OK)
-        return status;
-    status = check_blob(scope->generation, index, &scope->method_sig[index]);
-    if (status != ALVK_OK)
-        return status;
-    if (r->il_offset == ALVK_RELOCATION_NO_OPERAND)
-        return ALVK_OK;
-    if (r->il_offset == ALVK_RELOCATION_LOCALS_SIGNATURE) {
+    if (at == ALVK_RELOCATION_NO_OPERAND || (is_site && at == ALVK_RELOCATION_LOCALS_SIGNATURE))
+        return ALVK_E_RELOCATION_NOT_OPERAND;
+    if (at == ALVK_RELOCATION_LOCALS_SIGNATURE) {
         /* The fat header's locals token: a local variable signature, once. */
         if (!scope->fat_header)
             return ALVK_E_RELOCATION_NOT_OPERAND;
         if (r->kind != ALVK_RELOCATION_STANDALONE_SIG || scope->method_sig[index])
             return ALVK_E_RELOCATION_KIND_MISMATCH;
-        return check_overlap(all, index);
+        return claim(&scope->locals_filled, 0);
     }
-    if (is_catch_type(r->il_offset)) {
-        status = check_catch_type(scope, r);
-        return status != ALVK_OK ? status : check_overlap(all, index);
+    if (is_catch_type(at)) {
+        alvk_status status = check_catch_type(scope, r, at);
+        return status != ALVK_OK ? status
+                                 : claim(scope->catch_filled, at - ALVK_RELOCATION_CATCH_TYPE(0));
     }
     aip_il_instruction insn;
-    if (!aip_il_find_operand(scope->code, scope->code_size, scope->starts, r->il_offset, &insn) ||
+    if (!aip_il_find_operand(scope->code, scope->code_size, scope->starts, at, &insn) ||
         !aip_il_operand_is_token(insn.operand_kind))
         return ALVK_E_RELOCATION_NOT_OPERAND;
     if (!kind_fits(insn.operand_kind, r->kind, scope->method_sig[index]))
         return ALVK_E_RELOCATION_KIND_MISMATCH;
-    return check_overlap(all, index);
+    return claim(scope->code_filled, at);
+}
+
+alvk_status aip_generation_check_relocation(aip_relocation_scope *scope, uint32_t index)
+{
+    const alvk_generation *g = scope->generation;
+    const alvk_relocation *r = &g->relocations[index];
+    alvk_status status = check_shape(scope, r, index);
+    if (status != ALVK_OK)
+        return status;
+    status = check_blob(g, index, &scope->method_sig[index]);
+    if (status != ALVK_OK)
+        return status;
+    if (r->il_offset != ALVK_RELOCATION_NO_OPERAND &&
+        (status = check_operand(scope, r, index, r->il_offset, 0)) != ALVK_OK)
+        return status;
+    for (uint32_t j = 0; j < r->site_count && status == ALVK_OK; ++j)
+        status = check_operand(scope, r, index, aip_relocation_site(g, r, j), 1);
+    return status;
 }

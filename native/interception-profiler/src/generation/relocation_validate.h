@@ -17,10 +17,17 @@ typedef struct aip_relocation_scope {
     /* Per relocation already checked: 1 when its blob is a method signature (MEMBER_REF
      * or STANDALONE_SIG). Lets a later METHOD_SPEC require a method MemberRef parent. */
     uint8_t method_sig[ALVK_MAX_RELOCATIONS];
+    /* The operands relocations checked so far fill (il_offset and sites), one bit each: in
+     * the code by operand offset, catch clauses by number, and the locals; a second claim of
+     * one is an overlap. */
+    uint8_t code_filled[AIP_IL_MAX_CODE_BYTES / 8];
+    uint8_t catch_filled[(ALVK_MAX_CATCH_TYPE_CLAUSE + 7) / 8];
+    uint8_t locals_filled;
 } aip_relocation_scope;
 
-/* Checks relocation `index` (< relocation_count), given that every earlier one passed.
- * Returns ALVK_OK or the status of the first failure, in the order of step 4. */
+/* Checks relocation `index` (< relocation_count), given that every earlier one passed
+ * (scope zeroed before the first). Returns ALVK_OK or the status of the first failure, in
+ * the order of step 4: il_offset first, then each site in order. */
 alvk_status aip_generation_check_relocation(aip_relocation_scope *scope, uint32_t index);
 
 #endif

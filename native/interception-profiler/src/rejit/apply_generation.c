@@ -274,8 +274,15 @@ static alvk_relocation relocation(alvk_relocation_kind kind, uint32_t il_offset,
                                   uint32_t parent_token, uint32_t parent_relocation,
                                   aip_name_span name, uint32_t blob_offset, uint32_t blob_length)
 {
-    alvk_relocation r = {sizeof r,    kind,        il_offset,   parent_token, parent_relocation,
-                         name.offset, name.length, blob_offset, blob_length};
+    alvk_relocation r = {.size = sizeof r,
+                         .kind = kind,
+                         .il_offset = il_offset,
+                         .parent_token = parent_token,
+                         .parent_relocation = parent_relocation,
+                         .name_offset = name.offset,
+                         .name_length = name.length,
+                         .blob_offset = blob_offset,
+                         .blob_length = blob_length};
     return r;
 }
 

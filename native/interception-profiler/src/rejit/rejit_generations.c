@@ -376,6 +376,28 @@ alvk_status aip_rejit_generation_lookup(aip_rejit_state *st, alvk_patch_handle h
     return status;
 }
 
+alvk_status aip_rejit_generation_result(aip_rejit_state *st, alvk_patch_handle handle,
+                                        alvk_generation_id id, alvk_generation_result *out,
+                                        alvk_relocation_result *relocations, uint32_t capacity)
+{
+    alvk_status status = ALVK_OK;
+    aip_mutex_lock(&st->lock);
+    aip_patch *p = aip_patch_from_handle(st, handle, NULL);
+    aip_generation_entry *r = p != NULL ? record_of(p, id) : NULL;
+    if (p == NULL)
+        status = ALVK_E_UNKNOWN_PATCH;
+    else if (r == NULL)
+        status = ALVK_E_UNKNOWN_GENERATION;
+    else {
+        *out = r->result;
+        uint32_t n = r->result.relocation_count < capacity ? r->result.relocation_count : capacity;
+        if (n > 0 && r->relocations != NULL)
+            memcpy(relocations, r->relocations, n * sizeof *relocations);
+    }
+    aip_mutex_unlock(&st->lock);
+    return status;
+}
+
 int aip_rejit_unreported_failure(aip_rejit_state *st, uint32_t index, uintptr_t *module_id,
                                  aip_generation_record *out)
 {

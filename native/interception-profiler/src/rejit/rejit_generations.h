@@ -88,6 +88,12 @@ int aip_rejit_next_rollback(aip_rejit_state *st, uint32_t *index);
 /* SetILInstrumentedCodeMap's result for the generation of a snapshot. */
 void aip_rejit_generation_il_map(aip_rejit_state *st, uintptr_t module_id, uint32_t token,
                                  alvk_generation_id id, int32_t hresult);
+/* A generation's result and up to `capacity` of its relocations' results, copied into the
+ * caller's arrays (what alvk_generation_get_result answers, without a whole record):
+ * ALVK_E_UNKNOWN_PATCH / ALVK_E_UNKNOWN_GENERATION. */
+alvk_status aip_rejit_generation_result(aip_rejit_state *st, alvk_patch_handle handle,
+                                        alvk_generation_id id, alvk_generation_result *out,
+                                        alvk_relocation_result *relocations, uint32_t capacity);
 /* A copy of a generation's record: ALVK_E_UNKNOWN_PATCH / ALVK_E_UNKNOWN_GENERATION. */
 alvk_status aip_rejit_generation_lookup(aip_rejit_state *st, alvk_patch_handle handle,
                                         alvk_generation_id id, aip_generation_record *out);

@@ -504,16 +504,7 @@ alvk_status aip_runtime_generation_result(aip_profiler *rt, alvk_patch_handle ha
 {
     if (!aip_profiler_attached(rt))
         return ALVK_E_NOT_ATTACHED;
-    static _Thread_local aip_generation_record record; /* the caller's thread's copy */
-    alvk_status status = aip_rejit_generation_lookup(&rt->rejit, handle, id, &record);
-    if (status != ALVK_OK)
-        return status;
-    *out = record.result;
-    uint32_t n =
-        record.result.relocation_count < capacity ? record.result.relocation_count : capacity;
-    if (n > 0)
-        memcpy(relocations, record.relocations, n * sizeof *relocations);
-    return ALVK_OK;
+    return aip_rejit_generation_result(&rt->rejit, handle, id, out, relocations, capacity);
 }
 
 /* The patch carries a rollback-due flag, so if the queue refuses this command (full), the
