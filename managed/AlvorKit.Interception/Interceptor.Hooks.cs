@@ -225,9 +225,9 @@ public sealed partial class Interceptor
         HookComposer composer = Composer;
         List<WovenPatch> sets = [.. discovered.Select(d =>
         {
-            (BoundSet hooks, IReadOnlyList<BoundTranspiler> transpilers) =
-                Transpilers.BindSet(d.Target, d.Prefixes, d.Postfixes, d.Finalizers, d.Transpilers);
-            return new WovenPatch(this, composer, d.Target, owner, hooks, Names.Of(d.PatchClass), transpilers);
+            (BoundSet hooks, IReadOnlyList<BoundTranspiler> transpilers, IReadOnlyList<BoundInfix> infixes) =
+                InfixBinder.BindDiscovered(d);
+            return new WovenPatch(this, composer, d.Target, owner, hooks, Names.Of(d.PatchClass), transpilers, infixes);
         })];
         EnsurePatchingEnabled();
         return Completed(composer.AddAsync(sets, synchronous: true, CancellationToken.None));

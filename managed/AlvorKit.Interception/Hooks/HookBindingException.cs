@@ -68,6 +68,10 @@ public enum HookBindingKind
     /// module's, none of its AssemblyRefs reaches it, and a new AssemblyRef would not bind to its assembly from
     /// the target's AssemblyLoadContext.</summary>
     UnreachableType,
+
+    /// <summary>An inner hook names a call the target does not make (that often), or a call infixes do not
+    /// support (a constructor, a struct's instance method, by-ref parameters or result, a constrained. call).</summary>
+    InnerCall,
 }
 
 /// <summary>
