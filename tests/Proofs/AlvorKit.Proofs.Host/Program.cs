@@ -57,6 +57,8 @@ using AlvorKit.Proofs.Reports;
 //   transpile - transpilers composed with hooks around TranspileTargets, and reverse patches of
 //             Vault into stubs of AlvorKit.Proofs.HookMod (TranspileProof); needs HookMod and
 //             Replacements in the allowlist
+//   infix   - inner prefixes and postfixes around calls inside InfixTargets, from
+//             AlvorKit.Proofs.HookMod (InfixProof); needs HookMod in the allowlist
 //   idle    - does nothing (the launch-time benchmark's workload)
 string mode = args.Length > 0 ? args[0] : "status";
 switch (mode)
@@ -160,6 +162,8 @@ switch (mode)
         return Print(AlvorKit.Proofs.Host.HookProof.Run());
     case "transpile":
         return Print(AlvorKit.Proofs.Host.TranspileProof.Run());
+    case "infix":
+        return Print(AlvorKit.Proofs.Host.InfixProof.Run());
     case "idle":
         return 0;
     default:
@@ -168,7 +172,7 @@ switch (mode)
             "sampling windows|cycles|threads|exact|flag, api, " +
             "commands, memory [n], modules plugin|collectible|raw, queuefull, recycling, exit return|environment, " +
             "mixedstress [threads] [commands] [targets], submitstorm [threads] [submits], hotreload, dropfolder <game> <update> <value>, " +
-            "scale batch|refused|bound, hooks, transpile or idle");
+            "scale batch|refused|bound, hooks, transpile, infix or idle");
         return 64;
 }
 
