@@ -238,7 +238,7 @@ public sealed partial class Interceptor
                 if (bound.Count == 0)
                     return [];
                 List<WovenPatch> sets = [.. bound.Select(b => new WovenPatch(this, composer, b.Set.Target, owner,
-                    b.Bound.Hooks, Names.Of(b.Set.PatchClass), b.Bound.Transpilers))];
+                    b.Bound.Hooks, Names.Of(b.Set.PatchClass), b.Bound.Transpilers, b.Bound.Infixes))];
                 EnsurePatchingEnabled();
                 return Completed(composer.AddAsync(sets, synchronous: true, CancellationToken.None));
             }
@@ -251,8 +251,8 @@ public sealed partial class Interceptor
             }
         });
 
-        static (BoundSet Hooks, IReadOnlyList<BoundTranspiler> Transpilers) Bind(DiscoveredSet d) =>
-            Transpilers.BindSet(d.Target, d.Prefixes, d.Postfixes, d.Finalizers, d.Transpilers);
+        static (BoundSet Hooks, IReadOnlyList<BoundTranspiler> Transpilers, IReadOnlyList<BoundInfix> Infixes) Bind(
+            DiscoveredSet d) => InfixBinder.BindDiscovered(d);
     }
 
     /// <summary>The reverse patches of a batch of patch classes, applied together (all or nothing) for the owner.</summary>

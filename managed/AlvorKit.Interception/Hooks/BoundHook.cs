@@ -11,6 +11,12 @@ internal enum HookKind
 
     /// <summary>Edits the original's instructions (not woven as a call: run when the body is built).</summary>
     Transpiler,
+
+    /// <summary>Runs before a call inside the original (<see cref="PatchInnerPrefixAttribute"/>; bound by <see cref="InfixBinder"/>).</summary>
+    InnerPrefix,
+
+    /// <summary>Runs after a call inside the original (<see cref="PatchInnerPostfixAttribute"/>).</summary>
+    InnerPostfix,
 }
 
 /// <summary>What a hook returns, as the weaver uses it.</summary>

@@ -681,6 +681,9 @@ internal static class HookBinder
     {
         HookKind.Prefix => "prefix",
         HookKind.Postfix => "postfix",
+        HookKind.Transpiler => "transpiler",
+        HookKind.InnerPrefix => "inner prefix",
+        HookKind.InnerPostfix => "inner postfix",
         _ => "finalizer",
     };
 

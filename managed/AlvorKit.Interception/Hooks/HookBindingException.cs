@@ -83,6 +83,10 @@ public enum HookBindingKind
     /// <summary><c>__resultRef</c> on a target that does not return a reference, or in a finalizer (it runs once the
     /// result is final).</summary>
     ResultRef,
+
+    /// <summary>An inner hook names a call the target does not make (that often), or a call infixes do not
+    /// support (a constructor, a struct's instance method, by-ref parameters or result, a constrained. call).</summary>
+    InnerCall,
 }
 
 /// <summary>

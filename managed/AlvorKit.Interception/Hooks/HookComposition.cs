@@ -9,7 +9,11 @@ namespace AlvorKit.Interception.Hooks;
 /// order, a label for listings (the patch class, or "Hook call"), whether its hooks are called through
 /// their entry points (the PreferCalli of the interceptor that added it), and its transpilers.</summary>
 internal sealed record HookSetInfo(BoundSet Bound, string OwnerName, long Order, string Label, bool PreferCalli = false,
-    IReadOnlyList<BoundTranspiler>? Transpilers = null);
+    IReadOnlyList<BoundTranspiler>? Transpilers = null)
+{
+    /// <summary>The set's inner prefixes and postfixes (<see cref="InfixWeaver"/>).</summary>
+    public IReadOnlyList<BoundInfix> Infixes { get; init; } = [];
+}
 
 /// <summary>One hook in the composed order: the hook, the index of its set (its __state local), its owner,
 /// its set's PreferCalli.</summary>
@@ -26,6 +30,9 @@ internal sealed record HookComposition(MethodBase Target, IReadOnlyList<Composed
     /// first edits the original's instructions, each next one the previous one's output.</summary>
     public IReadOnlyList<ComposedTranspiler> Transpilers { get; init; } = [];
 
+    /// <summary>Every set's inner hooks, woven around their calls after the transpilers (ordered per call site).</summary>
+    public IReadOnlyList<ComposedInfix> Infixes { get; init; } = [];
+
     /// <summary>Whether the body has hooks to weave around the (transpiled) original.</summary>
     public bool HasHooks => Prefixes.Count + Postfixes.Count + Finalizers.Count > 0;
 
@@ -35,6 +42,8 @@ internal sealed record HookComposition(MethodBase Target, IReadOnlyList<Composed
             [.. sets.Select(s => s.Bound.StateType)])
         {
             Transpilers = TranspilerOrder(),
+            Infixes = [.. sets.SelectMany(s => s.Infixes.Select((f, k) =>
+                new ComposedInfix(f, s.OwnerName, s.Order, k, s.PreferCalli)))],
         };
 
         List<ComposedTranspiler> TranspilerOrder()
@@ -84,6 +93,9 @@ internal sealed record HookComposition(MethodBase Target, IReadOnlyList<Composed
         Lines("prefix", Prefixes);
         Lines("postfix", Postfixes);
         Lines("finalizer", Finalizers);
+        for (int i = 0; i < Infixes.Count; i++)
+            Line($"{Infixes[i].Infix.Kind} (call {Infixes[i].Infix.Occurrence} of {Names.Of(Infixes[i].Infix.Callee)})", i,
+                Infixes[i].Infix.Hook, Infixes[i].OwnerName);
         return text.ToString();
 
         void Lines(string kind, IReadOnlyList<ComposedHook> hooks)

@@ -49,7 +49,8 @@ internal static class HookWeaver
         MethodBase target = composition.Target;
         GenerationPlan plan = GenerationPlan.FromOriginal(target);
         Transpilers.Run(plan, [.. composition.Transpilers.Select(t => t.Transpiler)], target);
-        if (!composition.HasHooks && composition.Transpilers.Count > 0)
+        InfixWeaver.Run(plan, composition.Infixes, target);
+        if (!composition.HasHooks && composition.Transpilers.Count + composition.Infixes.Count > 0)
             return plan;
         return new Weaving(composition, plan).Run();
     }

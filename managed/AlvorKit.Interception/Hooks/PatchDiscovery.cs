@@ -9,6 +9,12 @@ internal sealed record DiscoveredSet(MethodBase Target, IReadOnlyList<HookMethod
 {
     /// <summary>The set's transpilers (methods marked <see cref="PatchTranspilerAttribute"/> or named Transpiler).</summary>
     public IReadOnlyList<HookMethod> Transpilers { get; init; } = [];
+
+    /// <summary>The set's inner prefixes (methods marked <see cref="PatchInnerPrefixAttribute"/>).</summary>
+    public IReadOnlyList<HookMethod> InnerPrefixes { get; init; } = [];
+
+    /// <summary>The set's inner postfixes (methods marked <see cref="PatchInnerPostfixAttribute"/>).</summary>
+    public IReadOnlyList<HookMethod> InnerPostfixes { get; init; } = [];
 }
 
 /// <summary>
@@ -74,7 +80,7 @@ internal static class PatchDiscovery
                 : [.. (hook.Targets.Count > 0 ? hook.Targets : model.ClassTargets).Select(s => PatchTargets.Resolve(s, hook.Method))];
             if (targets.Count == 0)
                 throw HookBinder.Refuse(HookBindingKind.NoHooks, hook.Method, null, -1, null, null,
-                    $"The {(hook.Kind == HookKind.Transpiler ? "transpiler" : HookBinder.Kind(hook.Kind))} {Names.Of(hook.Method)} of the patch class {Names.Of(patchClass)} has no " +
+                    $"The {HookBinder.Kind(hook.Kind)} {Names.Of(hook.Method)} of the patch class {Names.Of(patchClass)} has no " +
                     "target: put [Patch(typeof(TheType), \"TheMethod\")] on the class or on the method" +
                     (returned is { Count: 0 } ? " (its TargetMethods returned no method)." : "."));
             foreach (MethodBase target in targets)
@@ -82,7 +88,7 @@ internal static class PatchDiscovery
                 int at = sets.FindIndex(s => Patch.SameMethod(s.Target, target));
                 if (at < 0)
                 {
-                    sets.Add((target, [[], [], [], []]));
+                    sets.Add((target, [[], [], [], [], [], []]));
                     at = sets.Count - 1;
                 }
                 sets[at].Hooks[(int)hook.Kind].Add(hook.Hook);
@@ -95,11 +101,14 @@ internal static class PatchDiscovery
                 return [];
             throw HookBinder.Refuse(HookBindingKind.NoHooks, null, null, -1, null, null,
                 $"The patch class {Names.Of(patchClass)} has no hooks: declare static methods named Prefix, Postfix, " +
-                "Finalizer or Transpiler, or mark them [PatchPrefix], [PatchPostfix], [PatchFinalizer] or [PatchTranspiler].");
+                "Finalizer or Transpiler, or mark them [PatchPrefix], [PatchPostfix], [PatchFinalizer], [PatchTranspiler], " +
+                "[PatchInnerPrefix] or [PatchInnerPostfix].");
         }
         return [.. sets.Select(s => new DiscoveredSet(s.Target, s.Hooks[0], s.Hooks[1], s.Hooks[2], patchClass)
         {
             Transpilers = s.Hooks[3],
+            InnerPrefixes = s.Hooks[4],
+            InnerPostfixes = s.Hooks[5],
         })];
     }
 
@@ -109,6 +118,8 @@ internal static class PatchDiscovery
         : method.IsDefined(typeof(PatchPostfixAttribute), false) ? HookKind.Postfix
         : method.IsDefined(typeof(PatchFinalizerAttribute), false) ? HookKind.Finalizer
         : method.IsDefined(typeof(PatchTranspilerAttribute), false) ? HookKind.Transpiler
+        : method.IsDefined(typeof(PatchInnerPrefixAttribute), false) ? HookKind.InnerPrefix
+        : method.IsDefined(typeof(PatchInnerPostfixAttribute), false) ? HookKind.InnerPostfix
         : method.Name switch
         {
             "Prefix" => HookKind.Prefix,

@@ -13,8 +13,9 @@ namespace AlvorKit.Interception;
 public sealed class WovenPatch : IDisposable, IAsyncDisposable
 {
     internal WovenPatch(Interceptor interceptor, HookComposer composer, MethodBase target, PatchOwner owner, BoundSet bound, string label,
-        IReadOnlyList<BoundTranspiler>? transpilers = null)
+        IReadOnlyList<BoundTranspiler>? transpilers = null, IReadOnlyList<BoundInfix>? infixes = null)
     {
+        BoundInfixes = infixes ?? [];
         BoundTranspilers = transpilers ?? [];
         Interceptor = interceptor;
         Composer = composer;
@@ -42,6 +43,12 @@ public sealed class WovenPatch : IDisposable, IAsyncDisposable
 
     /// <summary>The transpilers of this set.</summary>
     public IReadOnlyList<HookMethod> Transpilers => [.. BoundTranspilers.Select(t => t.Hook)];
+
+    /// <summary>The inner prefixes of this set (run before a call inside the target; <see cref="Interceptor.HookCall"/>).</summary>
+    public IReadOnlyList<HookMethod> InnerPrefixes => [.. BoundInfixes.Where(f => f.IsPrefix).Select(f => f.Hook)];
+
+    /// <summary>The inner postfixes of this set (run after a call inside the target).</summary>
+    public IReadOnlyList<HookMethod> InnerPostfixes => [.. BoundInfixes.Where(f => !f.IsPrefix).Select(f => f.Hook)];
 
     /// <summary>Whether these hooks are woven into the target now (no call to the profiler: it changes only
     /// through this library).</summary>
@@ -91,6 +98,8 @@ public sealed class WovenPatch : IDisposable, IAsyncDisposable
 
     internal IReadOnlyList<BoundTranspiler> BoundTranspilers { get; }
 
+    internal IReadOnlyList<BoundInfix> BoundInfixes { get; }
+
     /// <summary>Where the set came from: "Hook call" or the patch class's name.</summary>
     internal string Label { get; }
 
@@ -101,5 +110,8 @@ public sealed class WovenPatch : IDisposable, IAsyncDisposable
     /// <summary>Install order, given by the composer when the set is added.</summary>
     internal long Order { get; set; }
 
-    internal HookSetInfo Info => new(Bound, Owner.Name, Order, Label, PreferCalli, BoundTranspilers);
+    internal HookSetInfo Info => new(Bound, Owner.Name, Order, Label, PreferCalli, BoundTranspilers)
+    {
+        Infixes = BoundInfixes,
+    };
 }

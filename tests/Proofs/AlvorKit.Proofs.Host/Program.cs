@@ -63,6 +63,8 @@ using AlvorKit.Proofs.Reports;
 //             with TargetMethods, Prepare, Cleanup and whole types: values after each step (CorePatchClassProof)
 //   relocations - __args on a 33-parameter method, 1,000 distinct relocations, one relocation
 //             on three operands, and the relocation bound (RelocationProof)
+//   infix   - inner prefixes and postfixes around calls inside InfixTargets, from
+//             AlvorKit.Proofs.HookMod (InfixProof); needs HookMod in the allowlist
 //   idle    - does nothing (the launch-time benchmark's workload)
 string mode = args.Length > 0 ? args[0] : "status";
 switch (mode)
@@ -174,6 +176,8 @@ switch (mode)
         return Print(AlvorKit.Proofs.Host.CorePatchClassProof.Run());
     case "relocations":
         return Print(AlvorKit.Proofs.Host.RelocationProof.Run());
+    case "infix":
+        return Print(AlvorKit.Proofs.Host.InfixProof.Run());
     case "idle":
         return 0;
     default:
