@@ -67,8 +67,9 @@ public sealed partial class Interceptor
     /// such parameter agreeing on the generic arguments: the hook then runs for that instantiation only (the
     /// body tests <c>typeof(T) == typeof(int)</c>, which the JIT folds; shared code compares at run time, so a
     /// hook typed for <c>Bag&lt;string&gt;</c> does not run for <c>Bag&lt;object&gt;</c>), its values converted
-    /// (box, unbox.any). Hooking a member of a constructed type (<c>Box&lt;int&gt;.Get</c>) hooks its definition:
-    /// the hook's parameter types, not the target given, decide which instantiations it runs for.</para>
+    /// (box, unbox.any). A target given as one instantiation (<c>Box&lt;int&gt;.Get</c>) is woven into its
+    /// definition, and its hooks, whatever they take, run for that instantiation only (Harmony's binding of a
+    /// patch of one instantiation); a hook typed for another one is refused.</para>
     /// <para><b>Prefix</b>: returns void or bool. Prefixes run in order, by Harmony's rule: once one returned false,
     /// a later prefix that could change the outcome (returns bool, or takes anything but __instance,
     /// __originalMethod and __state by ref, out or as a reference type) is skipped, one that only reads values
@@ -274,10 +275,11 @@ public sealed partial class Interceptor
         ThrowIfDisposed();
         owner ??= DefaultOwner;
         owner.ThrowIfDisposed();
+        MethodBase given = target;
         target = PatchDiscovery.Definition(target);
         (BoundSet bound, IReadOnlyList<BoundTranspiler> transpilers) = Transpilers.BindSet(target,
             prefix is null ? [] : [prefix], postfix is null ? [] : [postfix], finalizer is null ? [] : [finalizer],
-            transpiler is null ? [] : [transpiler]);
+            transpiler is null ? [] : [transpiler], given);
         EnsurePatchingEnabled();
         HookComposer composer = Composer;
         var set = new WovenPatch(this, composer, target, owner, bound, "Hook call", transpilers);

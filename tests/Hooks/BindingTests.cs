@@ -75,6 +75,31 @@ public sealed class BindingTests
     }
 
     [Fact]
+    public void ATargetGivenAsOneInstantiationBindsItsHooksToIt()
+    {
+        MethodInfo get = typeof(Box<>).GetMethod("Get")!;
+        MethodInfo getInt = typeof(Box<int>).GetMethod("Get")!, getString = typeof(Box<string>).GetMethod("Get")!;
+
+        // A hook that takes only objects runs for the instantiation the target was given as.
+        BoundSet set = HookBinder.BindSet(get, [], [Hook(nameof(Hooks.BoxGet))], [], getString);
+        GenericBinding binding = Assert.Single(Assert.Single(set.Postfixes).Instantiation);
+        Assert.Equal(typeof(Box<>).GetGenericArguments()[0], binding.Parameter);
+        Assert.Equal(typeof(string), binding.Argument);
+
+        // The definition given: every instantiation, as before.
+        Assert.Empty(Assert.Single(HookBinder.BindSet(get, [], [Hook(nameof(Hooks.BoxGet))], [], get).Postfixes).Instantiation);
+
+        // A hook typed for Box<int> agrees with Box<int>.Get, and is refused for Box<string>.Get.
+        Assert.Equal(typeof(int), Assert.Single(Assert.Single(
+            HookBinder.BindSet(get, [Hook(nameof(Hooks.BoxGetTyped))], [], [], getInt).Prefixes).Instantiation).Argument);
+        HookBindingException e = Assert.Throws<HookBindingException>(() =>
+            HookBinder.BindSet(get, [Hook(nameof(Hooks.BoxGetTyped))], [], [], getString));
+        Assert.Equal(HookBindingKind.ParameterType, e.Kind);
+        Assert.Contains("typed for T = int", e.Message, StringComparison.Ordinal);
+        Assert.Contains("where T is string", e.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void AnUnknownNameIsRefusedWithTheTargetsParameters()
     {
         HookBindingException e = Refused(Damage, Hook(nameof(Hooks.WrongName)));

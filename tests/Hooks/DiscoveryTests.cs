@@ -152,8 +152,11 @@ public sealed class DiscoveryTests
         Assert.Equal(typeof(Enemy).GetProperty(nameof(Enemy.Level))!.SetMethod, sets[0].Target);
         Assert.IsType<ConstructorInfo>(sets[1].Target, exactMatch: false);
         Assert.Equal(typeof(Spawner), sets[1].Target.DeclaringType);
-        // Box<int>.Get is hooked as its definition: one woven body for every instantiation.
+        // Box<int>.Get is woven into its definition (one body for every instantiation), and its hooks are
+        // bound for the instantiation it was named as.
         Assert.Equal(typeof(Box<>), sets[2].Target.DeclaringType);
+        Assert.Equal(typeof(Box<int>), sets[2].Given!.DeclaringType);
+        Assert.Null(sets[0].Given);
     }
 
     [Fact]

@@ -75,21 +75,20 @@ internal static class HarmonyIds
         var again = new List<WovenPatch>();
         foreach (WovenPatch set in sets)
         {
-            List<HookMethod> pre = [.. set.Prefixes.Where(h => !remove(h, HookKind.Prefix))];
-            List<HookMethod> post = [.. set.Postfixes.Where(h => !remove(h, HookKind.Postfix))];
-            List<HookMethod> fin = [.. set.Finalizers.Where(h => !remove(h, HookKind.Finalizer))];
-            List<HookMethod> trans = [.. set.Transpilers.Where(h => !remove(h, HookKind.Transpiler))];
+            // The bound hooks are kept as they are (their instantiation included): the rest is the same set less
+            // the removed ones.
+            List<BoundHook> pre = [.. set.Bound.Prefixes.Where(h => !remove(h.Hook, HookKind.Prefix))];
+            List<BoundHook> post = [.. set.Bound.Postfixes.Where(h => !remove(h.Hook, HookKind.Postfix))];
+            List<BoundHook> fin = [.. set.Bound.Finalizers.Where(h => !remove(h.Hook, HookKind.Finalizer))];
+            List<BoundTranspiler> trans = [.. set.BoundTranspilers.Where(t => !remove(t.Hook, HookKind.Transpiler))];
             int left = pre.Count + post.Count + fin.Count + trans.Count;
-            if (left == set.Prefixes.Count + set.Postfixes.Count + set.Finalizers.Count + set.Transpilers.Count)
+            if (left == set.Bound.Prefixes.Count + set.Bound.Postfixes.Count + set.Bound.Finalizers.Count +
+                set.BoundTranspilers.Count)
                 continue;
             gone.Add(set);
-            if (left > 0)
-            {
-                (BoundSet hooks, IReadOnlyList<BoundTranspiler> transpilers) =
-                    Transpilers.BindSet(set.Target, pre, post, fin, trans);
-                again.Add(new WovenPatch(set.Interceptor, set.Composer, set.Target, set.Owner, hooks, set.Label,
-                    transpilers));
-            }
+            if (left + set.BoundInfixes.Count > 0)
+                again.Add(new WovenPatch(set.Interceptor, set.Composer, set.Target, set.Owner,
+                    new BoundSet(pre, post, fin, set.Bound.StateType), set.Label, trans, set.BoundInfixes));
         }
         if (gone.Count == 0)
             return;

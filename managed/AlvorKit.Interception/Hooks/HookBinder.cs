@@ -43,12 +43,13 @@ internal static class HookBinder
     /// <summary>Binds one hook set (the hooks of one Hook call or one patch class on one target):
     /// every hook, and the set's __state type, which all its hooks must be compatible with.</summary>
     public static BoundSet BindSet(MethodBase target, IEnumerable<HookMethod> prefixes, IEnumerable<HookMethod> postfixes,
-        IEnumerable<HookMethod> finalizers)
+        IEnumerable<HookMethod> finalizers, MethodBase? given = null)
     {
         CheckTarget(target);
-        List<BoundHook> pre = [.. prefixes.Select(h => Bind(target, h, HookKind.Prefix))];
-        List<BoundHook> post = [.. postfixes.Select(h => Bind(target, h, HookKind.Postfix))];
-        List<BoundHook> fin = [.. finalizers.Select(h => Bind(target, h, HookKind.Finalizer))];
+        IReadOnlyList<GenericBinding> instantiation = given is null ? [] : InstantiationOf(target, given);
+        List<BoundHook> pre = [.. prefixes.Select(h => Restrict(Bind(target, h, HookKind.Prefix), instantiation, given))];
+        List<BoundHook> post = [.. postfixes.Select(h => Restrict(Bind(target, h, HookKind.Postfix), instantiation, given))];
+        List<BoundHook> fin = [.. finalizers.Select(h => Restrict(Bind(target, h, HookKind.Finalizer), instantiation, given))];
         if (pre.Count + post.Count + fin.Count == 0)
             throw Refuse(HookBindingKind.NoHooks, null, target, -1, null, null,
                 $"No prefix, postfix or finalizer was given for {Names.Of(target)}.");
@@ -107,6 +108,46 @@ internal static class HookBinder
         // Whether a hook taking `type` (by ref: its location) can be handed a local of type `local`.
         static bool Fits(Type local, Type type, bool byRef) =>
             local == type || (!byRef && type.IsAssignableFrom(local) && (!local.IsValueType || Boxable(local)));
+    }
+
+    /// <summary>The generic arguments a constructed target names for its definition's generic parameters (the
+    /// declaring type's, then the method's): a hook set given <c>Bag&lt;int&gt;.Add</c> runs for that instantiation
+    /// only, as Harmony binds a patch of one instantiation. Empty for a definition (or a partly open one).</summary>
+    internal static IReadOnlyList<GenericBinding> InstantiationOf(MethodBase definition, MethodBase given)
+    {
+        var bindings = new List<GenericBinding>();
+        if (definition.DeclaringType is { IsGenericTypeDefinition: true } open &&
+            given.DeclaringType is { IsConstructedGenericType: true, ContainsGenericParameters: false } closed)
+            bindings.AddRange(open.GetGenericArguments().Zip(closed.GetGenericArguments(), (p, a) => new GenericBinding(p, a)));
+        if (definition is MethodInfo { IsGenericMethodDefinition: true } method &&
+            given is MethodInfo { IsGenericMethod: true, IsGenericMethodDefinition: false, ContainsGenericParameters: false } instance)
+            bindings.AddRange(method.GetGenericArguments().Zip(instance.GetGenericArguments(), (p, a) => new GenericBinding(p, a)));
+        return bindings;
+    }
+
+    /// <summary>A hook bound for the instantiation the target was given as: its own typed parameters must name
+    /// the same generic arguments (ParameterType otherwise), and it runs for that instantiation only.</summary>
+    private static BoundHook Restrict(BoundHook hook, IReadOnlyList<GenericBinding> instantiation, MethodBase? given)
+    {
+        if (instantiation.Count == 0)
+            return hook;
+        foreach (GenericBinding own in hook.Instantiation)
+        {
+            if (instantiation.FirstOrDefault(b => b.Parameter == own.Parameter) is { Argument: { } argument } &&
+                argument != own.Argument)
+                throw Refuse(HookBindingKind.ParameterType, hook.Method, given, -1, Names.Of(argument),
+                    Names.Of(own.Argument),
+                    $"The {Kind(hook.Kind)} {Names.Of(hook.Method)} is typed for {own.Parameter.Name} = " +
+                    $"{Names.Of(own.Argument)}, but the target was given as {Names.Of(given!)}, where " +
+                    $"{own.Parameter.Name} is {Names.Of(argument)}: type its parameters for that instantiation, or as object.");
+        }
+        List<GenericBinding> merged = [.. instantiation,
+            .. hook.Instantiation.Where(own => instantiation.All(b => b.Parameter != own.Parameter))];
+        return hook with
+        {
+            Instantiation = [.. merged.OrderBy(b => b.Parameter.DeclaringMethod is null ? 0 : 1)
+                .ThenBy(b => b.Parameter.GenericParameterPosition)],
+        };
     }
 
     /// <summary>The first type inside `type` (itself, its element, its generic arguments) that the target's module

@@ -50,7 +50,7 @@ internal static class InfixBinder
         if (infixes.Count > 0 && set.Prefixes.Count + set.Postfixes.Count + set.Finalizers.Count + set.Transpilers.Count == 0)
             return (new BoundSet([], [], [], null), [], infixes);
         (BoundSet hooks, IReadOnlyList<BoundTranspiler> transpilers) =
-            Transpilers.BindSet(set.Target, set.Prefixes, set.Postfixes, set.Finalizers, set.Transpilers);
+            Transpilers.BindSet(set.Target, set.Prefixes, set.Postfixes, set.Finalizers, set.Transpilers, set.Given);
         return (hooks, transpilers, infixes);
     }
 

@@ -7,6 +7,10 @@ namespace AlvorKit.Interception.Hooks;
 internal sealed record DiscoveredSet(MethodBase Target, IReadOnlyList<HookMethod> Prefixes,
     IReadOnlyList<HookMethod> Postfixes, IReadOnlyList<HookMethod> Finalizers, Type PatchClass)
 {
+    /// <summary>The instantiation the target was named as (<c>Bag&lt;int&gt;.Add</c>), whose hooks run for it only;
+    /// null when it was named as its definition (or is not generic). <see cref="Target"/> is the definition.</summary>
+    public MethodBase? Given { get; init; }
+
     /// <summary>The set's transpilers (methods marked <see cref="PatchTranspilerAttribute"/> or named Transpiler).</summary>
     public IReadOnlyList<HookMethod> Transpilers { get; init; } = [];
 
@@ -73,7 +77,7 @@ internal static class PatchDiscovery
                 $"The hook {Names.Of(named.Method)} of the patch class {Names.Of(patchClass)} names its target with an " +
                 $"attribute, but the class's targets come from {(model.WholeType is null ? "TargetMethod(s)" : "whole-type patching")}; " +
                 "expected one or the other: keep only the type on the class ([Patch(typeof(TheType))]) and no target on the hooks.");
-        var sets = new List<(MethodBase Target, List<HookMethod>[] Hooks)>();
+        var sets = new List<(MethodBase Target, MethodBase? Given, List<HookMethod>[] Hooks)>();
         foreach (PatchClassHook hook in model.Hooks)
         {
             IReadOnlyList<MethodBase> targets = bulk.Count > 0 ? bulk
@@ -83,12 +87,14 @@ internal static class PatchDiscovery
                     $"The {HookBinder.Kind(hook.Kind)} {Names.Of(hook.Method)} of the patch class {Names.Of(patchClass)} has no " +
                     "target: put [Patch(typeof(TheType), \"TheMethod\")] on the class or on the method" +
                     (returned is { Count: 0 } ? " (its TargetMethods returned no method)." : "."));
-            foreach (MethodBase target in targets)
+            foreach (MethodBase asNamed in targets)
             {
-                int at = sets.FindIndex(s => Patch.SameMethod(s.Target, target));
+                MethodBase target = PatchTargets.Definition(asNamed);
+                MethodBase? given = HookBinder.InstantiationOf(target, asNamed).Count > 0 ? asNamed : null;
+                int at = sets.FindIndex(s => Patch.SameMethod(s.Target, target) && SameInstantiation(s.Given, given));
                 if (at < 0)
                 {
-                    sets.Add((target, [[], [], [], [], [], []]));
+                    sets.Add((target, given, [[], [], [], [], [], []]));
                     at = sets.Count - 1;
                 }
                 sets[at].Hooks[(int)hook.Kind].Add(hook.Hook);
@@ -106,11 +112,19 @@ internal static class PatchDiscovery
         }
         return [.. sets.Select(s => new DiscoveredSet(s.Target, s.Hooks[0], s.Hooks[1], s.Hooks[2], patchClass)
         {
+            Given = s.Given,
             Transpilers = s.Hooks[3],
             InnerPrefixes = s.Hooks[4],
             InnerPostfixes = s.Hooks[5],
         })];
     }
+
+    /// <summary>Whether two targets were named as the same instantiation (both null: as the definition).</summary>
+    private static bool SameInstantiation(MethodBase? a, MethodBase? b) =>
+        a is null ? b is null
+        : b is not null && a.DeclaringType == b.DeclaringType && a.MetadataToken == b.MetadataToken &&
+          (a is not MethodInfo { IsGenericMethod: true } ma ||
+           ma.GetGenericArguments().SequenceEqual(((MethodInfo)b).GetGenericArguments()));
 
     /// <summary>The kind a method of a patch class has: its attribute, else its name; null: not a hook.</summary>
     public static HookKind? KindOf(MethodInfo method) =>

@@ -78,7 +78,7 @@ internal static class PatchLifecycle
                 throw new PatchClassException(model.Type, many, null,
                     $"{Names.Of(many)} of the patch class {Names.Of(model.Type)} returned {(result is null ? "null" : "a null element")}; " +
                     "expected methods or constructors (to skip patching, return false from a Prepare method).");
-            return [.. targets.Select(t => PatchTargets.Definition(t!))];
+            return [.. targets.Select(t => t!)];
         }
         if (model.Lifecycle.TargetMethod is { } one)
         {
@@ -89,7 +89,7 @@ internal static class PatchLifecycle
                 throw new PatchClassException(model.Type, one, null,
                     $"{Names.Of(one)} of the patch class {Names.Of(model.Type)} returned null; expected the method or " +
                     "constructor to patch (to skip patching, return false from a Prepare method).");
-            return [PatchTargets.Definition(target)];
+            return [target];
         }
         return null;
     }

@@ -103,7 +103,7 @@ internal static class PatchTargets
         MethodBase found = matches[0];
         if (spec.Kind is PatchMethodKind.Enumerator or PatchMethodKind.Async)
             found = MoveNext(found, spec, hook);
-        return Definition(found);
+        return found;
     }
 
     /// <summary>Whole-type patching: every constructor (static too) and method <paramref name="type"/> declares,
@@ -114,7 +114,7 @@ internal static class PatchTargets
         ArgumentNullException.ThrowIfNull(type);
         IEnumerable<MethodBase> constructors = type.GetConstructors(Declared).OrderBy(c => c.MetadataToken);
         IEnumerable<MethodBase> methods = type.GetMethods(Declared).OrderBy(m => m.MetadataToken);
-        return [.. constructors.Concat(methods).Where(HasBody).Select(Definition)];
+        return [.. constructors.Concat(methods).Where(HasBody)];
     }
 
     /// <summary>Whether a member has IL to weave hooks into.</summary>

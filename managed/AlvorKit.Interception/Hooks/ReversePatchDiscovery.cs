@@ -36,7 +36,8 @@ internal static class ReversePatchDiscovery
                     $"The reverse-patch stub {Names.Of(stub)} of {Names.Of(patchClass)} names " +
                     $"{(patches.Count == 0 ? "no original" : $"{patches.Count} originals")}: put one " +
                     "[Patch(typeof(TheType), \"TheMethod\")] on the stub (or one on its class).");
-            MethodBase original = PatchTargets.Resolve(CorePatchConvention.Spec(patches[0], $"[Patch] on {Names.Of(stub)}"), stub);
+            MethodBase original = PatchTargets.Definition(
+                PatchTargets.Resolve(CorePatchConvention.Spec(patches[0], $"[Patch] on {Names.Of(stub)}"), stub));
             MethodInfo? transpiler = null;
             if (reverse.Transpiler is { } name)
             {

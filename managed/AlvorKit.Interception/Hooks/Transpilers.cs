@@ -45,7 +45,7 @@ internal static class Transpilers
     /// <see cref="HookBinder.BindSet"/> (a set of transpilers alone binds none), the transpilers here.</summary>
     public static (BoundSet Hooks, IReadOnlyList<BoundTranspiler> Transpilers) BindSet(MethodBase target,
         IReadOnlyList<HookMethod> prefixes, IReadOnlyList<HookMethod> postfixes, IReadOnlyList<HookMethod> finalizers,
-        IReadOnlyList<HookMethod> transpilers)
+        IReadOnlyList<HookMethod> transpilers, MethodBase? given = null)
     {
         ArgumentNullException.ThrowIfNull(target);
         if (prefixes.Count + postfixes.Count + finalizers.Count + transpilers.Count == 0)
@@ -57,7 +57,7 @@ internal static class Transpilers
             HookBinder.CheckTarget(target);
             return (new BoundSet([], [], [], null), bound);
         }
-        return (HookBinder.BindSet(target, prefixes, postfixes, finalizers), bound);
+        return (HookBinder.BindSet(target, prefixes, postfixes, finalizers, given), bound);
     }
 
     /// <summary>Binds one transpiler to `target` (HookBindingException: what does not fit, and a declaration

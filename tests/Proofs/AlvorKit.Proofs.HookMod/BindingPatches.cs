@@ -163,6 +163,20 @@ public static class IntInstantiationPatch
         __result += item * 1000 + (__instance.Last == item ? 1 : 0);
 }
 
+/// <summary>A hook that takes nothing generic, on a target named as one instantiation (BindingBag&lt;int&gt;.Tag):
+/// as Harmony binds a patch of one instantiation, it runs for that one only: __result += 100.</summary>
+[Patch(typeof(BindingBag<int>), nameof(BindingBag<int>.Tag))]
+public static class GivenInstantiationPatch
+{
+    public static void Postfix(ref int __result) => __result += 100;
+}
+
+/// <summary>A hook the host adds with Hook(BindingBag&lt;string&gt;.Tag): __result += 1000 there only.</summary>
+public static class GivenInstantiationHooks
+{
+    public static void PlusThousand(ref int __result) => __result += 1000;
+}
+
 /// <summary>Hooks typed for BindingBag&lt;string&gt; (shared code with every reference type): the prefix appends
 /// "!" to the item by reference; the postfix adds its length * 100 000. Not for BindingBag&lt;object&gt;.</summary>
 [Patch(typeof(BindingBag<>), nameof(BindingBag<int>.Put))]

@@ -19,7 +19,7 @@ public static class BindingProof
         "OriginalInstantiationPatch", "OriginalGenericMethodPatch", "FieldPatch", "StructFieldPatch", "StaticFieldPatch",
         "GenericFieldPatch", "RenamedArgumentPatch", "CompatibleStatePatch", "BoxedStatePatch", "RefObjectInstancePatch",
         "RefObjectValuesPatch", "IntInstantiationPatch", "StringInstantiationPatch", "AnyInstantiationPatch",
-        "GenericMethodInstantiationPatch", "ResultRefPatch",
+        "GenericMethodInstantiationPatch", "ResultRefPatch", "GivenInstantiationPatch",
     ];
 
     private static readonly string[] Refused = ["MissingFieldPatch", "PrivateBaseFieldPatch"];
@@ -96,6 +96,10 @@ public static class BindingProof
                     int returned = bag.Put("xy");
                     return returned * 10L + ((string)bag.Last!).Length;
                 }),
+                ("given.int", () => new BindingBag<int>().Tag(1)),
+                ("given.string", () => new BindingBag<string>().Tag("a")),
+                ("given.long", () => new BindingBag<long>().Tag(1)),
+                ("given.object", () => new BindingBag<object>().Tag("a")),
                 ("instantiation.measureString", () => BindingPicker.Measure("abcd")),
                 ("instantiation.measureObject", () => BindingPicker.Measure<object>("abcd")),
                 ("instantiation.measureInt", () => BindingPicker.Measure(4)),
@@ -140,6 +144,16 @@ public static class BindingProof
                 {
                     steps.Add(Threw($"patchAll.{name}", e));
                 }
+            }
+            try
+            {
+                interceptor.Hook(typeof(BindingBag<string>).GetMethod(nameof(BindingBag<string>.Tag))!,
+                    postfix: ModType("GivenInstantiationHooks").GetMethod("PlusThousand")!, owner: owner);
+                woven++;
+            }
+            catch (Exception e)
+            {
+                steps.Add(Threw("hook.GivenInstantiationHooks", e));
             }
             steps.Add(new HookStep("binding.woven", woven, null, null));
             foreach (string name in Refused)

@@ -104,6 +104,10 @@ public sealed class BindingBag<T>
 
     /// <summary>The last item added.</summary>
     public T? Last => _last;
+
+    /// <summary>1 (hooks given one instantiation of this method, such as BindingBag&lt;int&gt;.Tag, run only there).</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public int Tag(T item) => item is null ? 0 : 1;
 }
 
 /// <summary>A generic method: hooks ask for the running instantiation.</summary>

@@ -61,6 +61,12 @@ public sealed class HookBindingProofs
                 ("instantiation.string", 103, 4_000_114),  // item "abc!" (ref string): + 4 * 100 000 + 1; Last "abc!"
                 ("instantiation.long", 10, 11),            // a value-type instantiation no typed hook names
                 ("instantiation.object", 102, 112),        // shared code with BindingBag<string>, but not string
+                // A target named as one instantiation binds its hooks to it (Harmony's rule), whatever they take:
+                // [Patch(typeof(BindingBag<int>), "Tag")] + 100; Hook(BindingBag<string>.Tag) + 1000.
+                ("given.int", 1, 101),
+                ("given.string", 1, 1_001),
+                ("given.long", 1, 1),
+                ("given.object", 1, 1),                    // shares BindingBag<string>'s code, but is not string
                 ("instantiation.measureString", 1, 41),    // Measure<string>: + 4 * 10
                 ("instantiation.measureObject", 1, 1),     // Measure<object> shares its code: not string
                 ("instantiation.measureInt", 1, 1),
@@ -98,7 +104,8 @@ public sealed class HookBindingProofs
     {
         HookReport r = Report(tiering);
         Assert.DoesNotContain(r.Steps, s => s.Name.StartsWith("patchAll.", StringComparison.Ordinal));
-        Assert.Equal(16, Value(r, "binding.woven"));
+        Assert.Equal(18, Value(r, "binding.woven"));
+        Assert.DoesNotContain(r.Steps, s => s.Name.StartsWith("hook.", StringComparison.Ordinal));
         Assert.Equal(0, Value(r, "binding.patchesAfterRemoval"));
         // The last calls observed while hooked: BindingBag<string>.Add and Pick<string>.
         Assert.Equal("AlvorKit.Proofs.Host.BindingBag`1[System.String].Add", Step(r, "OriginalInstantiationPatch.last").Text);
