@@ -63,6 +63,8 @@ using AlvorKit.Proofs.Reports;
 //             with TargetMethods, Prepare, Cleanup and whole types: values after each step (CorePatchClassProof)
 //   relocations - __args on a 33-parameter method, 1,000 distinct relocations, one relocation
 //             on three operands, and the relocation bound (RelocationProof)
+//   memberkinds - hooks on a static constructor, iterator and async MoveNext, a finalizer and an
+//             event's add accessor (MemberKindProof)
 //   infix   - inner prefixes and postfixes around calls inside InfixTargets, from
 //             AlvorKit.Proofs.HookMod (InfixProof); needs HookMod in the allowlist
 //   idle    - does nothing (the launch-time benchmark's workload)
@@ -176,6 +178,8 @@ switch (mode)
         return Print(AlvorKit.Proofs.Host.CorePatchClassProof.Run());
     case "relocations":
         return Print(AlvorKit.Proofs.Host.RelocationProof.Run());
+    case "memberkinds":
+        return Print(AlvorKit.Proofs.Host.MemberKindProof.Run());
     case "infix":
         return Print(AlvorKit.Proofs.Host.InfixProof.Run());
     case "idle":
@@ -186,7 +190,7 @@ switch (mode)
             "sampling windows|cycles|threads|exact|flag, api, " +
             "commands, memory [n], modules plugin|collectible|raw, queuefull, recycling, exit return|environment, " +
             "mixedstress [threads] [commands] [targets], submitstorm [threads] [submits], hotreload, dropfolder <game> <update> <value>, " +
-            "scale batch|refused|bound, hooks, transpile, hookbinding, harmony, patchclasses, relocations, infix or idle");
+            "scale batch|refused|bound, hooks, transpile, hookbinding, harmony, patchclasses, relocations, infix, memberkinds or idle");
         return 64;
 }
 

@@ -255,8 +255,13 @@ public static class TranspileProof
             steps.Threw("access.notPatchable", e);
         }
         MethodInfo rate = typeof(Vault).GetMethod(nameof(Vault.Rate))!;
-        MethodInfo stub = typeof(Replacements.ReverseStubsWithoutAccess).GetMethod(nameof(Replacements.ReverseStubsWithoutAccess.Rate))!;
-        Func<long> call = () => Replacements.ReverseStubsWithoutAccess.Rate(3);
+        // By name, not by a typed reference: the host's own file must keep no AssemblyRef to the replacements'
+        // assembly (PatchDispatchProofs counts on emitting it).
+        MethodInfo stub = Type.GetType(
+                "AlvorKit.Proofs.Replacements.ReverseStubsWithoutAccess, AlvorKit.Proofs.Replacements", throwOnError: true)!
+            .GetMethod("Rate")!;
+        var stubCall = stub.CreateDelegate<Func<int, int>>();
+        Func<long> call = () => stubCall(3);
         Warm(call);
         steps.Call("access.stub.before", call);
         try
