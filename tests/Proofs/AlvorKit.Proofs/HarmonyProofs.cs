@@ -1,5 +1,6 @@
 using AlvorKit.Proofs.Reports;
 using Xunit;
+using static AlvorKit.Proofs.HookSteps;
 
 namespace AlvorKit.Proofs;
 
@@ -60,9 +61,6 @@ public sealed class HarmonyProofs
         Assert.True(r.Unavailable is null, r.Unavailable);
         return r;
     }
-
-    private static HookStep Step(HookReport r, string name) =>
-        r.Steps.SingleOrDefault(s => s.Name == name) ?? throw new Xunit.Sdk.XunitException($"no step '{name}' in the report");
 
     [Theory]
     [MemberData(nameof(Steps))]

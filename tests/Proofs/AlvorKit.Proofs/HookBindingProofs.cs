@@ -1,5 +1,6 @@
 using AlvorKit.Proofs.Reports;
 using Xunit;
+using static AlvorKit.Proofs.HookSteps;
 
 namespace AlvorKit.Proofs;
 
@@ -16,17 +17,6 @@ public sealed class HookBindingProofs
         HookReport r = PatchReports.Get<HookReport>(tiering, "hookbinding");
         Assert.True(r.Unavailable is null, r.Unavailable);
         return r;
-    }
-
-    private static HookStep Step(HookReport r, string name) =>
-        r.Steps.SingleOrDefault(s => s.Name == name) ?? throw new Xunit.Sdk.XunitException($"no step '{name}' in the report");
-
-    private static long Value(HookReport r, string name)
-    {
-        HookStep step = Step(r, name);
-        Assert.True(step.Threw is null, $"{name} threw {step.Threw}");
-        Assert.True(step.Value is not null, $"{name} has no value: {step}");
-        return step.Value.Value;
     }
 
     // (call, original, hooked)

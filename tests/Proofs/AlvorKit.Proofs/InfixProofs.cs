@@ -1,5 +1,6 @@
 using AlvorKit.Proofs.Reports;
 using Xunit;
+using static AlvorKit.Proofs.HookSteps;
 
 namespace AlvorKit.Proofs;
 
@@ -23,18 +24,6 @@ public sealed class InfixProofs
         Assert.True(!r.Steps.Any(s => s.Name.EndsWith(".failed", StringComparison.Ordinal)),
             string.Join("\n", r.Steps.Where(s => s.Name.EndsWith(".failed", StringComparison.Ordinal))));
         return r;
-    }
-
-    private static HookStep Step(HookReport r, string name) =>
-        r.Steps.SingleOrDefault(s => s.Name == name) ??
-        throw new Xunit.Sdk.XunitException($"no step '{name}' in the report: {string.Join(", ", r.Steps.Select(s => s.Name))}");
-
-    private static long Value(HookReport r, string name)
-    {
-        HookStep step = Step(r, name);
-        Assert.True(step.Threw is null, $"{name} threw {step.Threw}");
-        Assert.True(step.Value is not null, $"{name} has no value: {step}");
-        return step.Value.Value;
     }
 
     [Theory]

@@ -1,5 +1,6 @@
 using AlvorKit.Proofs.Reports;
 using Xunit;
+using static AlvorKit.Proofs.HookSteps;
 
 namespace AlvorKit.Proofs;
 
@@ -16,15 +17,6 @@ public sealed class MemberKindProofs
         HookReport r = PatchReports.Get<HookReport>(tiering, "memberkinds");
         Assert.True(r.Unavailable is null, r.Unavailable);
         return r;
-    }
-
-    private static long Value(HookReport r, string name)
-    {
-        HookStep step = r.Steps.SingleOrDefault(s => s.Name == name) ??
-                        throw new Xunit.Sdk.XunitException($"no step '{name}' in the report");
-        Assert.True(step.Threw is null, $"{name} threw {step.Threw}");
-        Assert.True(step.Value is not null, $"{name} has no value: {step}");
-        return step.Value.Value;
     }
 
     public static TheoryData<string, string, long, long> Cases

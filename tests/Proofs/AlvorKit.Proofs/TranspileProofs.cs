@@ -1,6 +1,7 @@
 using System.Collections.Concurrent;
 using AlvorKit.Proofs.Reports;
 using Xunit;
+using static AlvorKit.Proofs.HookSteps;
 
 namespace AlvorKit.Proofs;
 
@@ -30,25 +31,6 @@ public sealed class TranspileProofs
         })).Value;
         Assert.True(r.Unavailable is null, r.Unavailable);
         return r;
-    }
-
-    private static HookStep Step(HookReport r, string name) =>
-        r.Steps.SingleOrDefault(s => s.Name == name) ??
-        throw new Xunit.Sdk.XunitException($"no step '{name}' in the report: {string.Join(", ", r.Steps.Select(s => s.Name))}");
-
-    private static long Value(HookReport r, string name)
-    {
-        HookStep step = Step(r, name);
-        Assert.True(step.Threw is null, $"{name} threw {step.Threw}");
-        Assert.True(step.Value is not null, $"{name} has no value: {step}");
-        return step.Value.Value;
-    }
-
-    private static HookThrown Threw(HookReport r, string name)
-    {
-        HookStep step = Step(r, name);
-        Assert.True(step.Threw is not null, $"{name} did not throw: {step}");
-        return step.Threw;
     }
 
     private static void NoScenarioFailed(HookReport r) =>
