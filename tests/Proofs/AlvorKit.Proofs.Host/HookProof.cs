@@ -1,6 +1,5 @@
 using System.Diagnostics;
 using System.Reflection;
-using System.Runtime.Loader;
 using AlvorKit.Interception;
 using AlvorKit.Proofs.Reports;
 
@@ -14,33 +13,17 @@ namespace AlvorKit.Proofs.Host;
 /// </summary>
 public static class HookProof
 {
-    public static HookReport Run()
+    public static HookReport Run() => HookModRun.Run((interceptor, mod) =>
     {
-        Interceptor interceptor;
-        try
-        {
-            interceptor = Interceptor.Open();
-        }
-        catch (InterceptionUnavailableException e)
-        {
-            return new HookReport(e.Message, [], 0);
-        }
-        using (interceptor)
-        {
-            if (!interceptor.IsPatchingEnabled)
-                return new HookReport(interceptor.PatchingRefusal ?? "patching is disabled", [], 0);
-            Assembly mod = AssemblyLoadContext.Default.LoadFromAssemblyPath(
-                Path.Combine(AppContext.BaseDirectory, "AlvorKit.Proofs.HookMod.dll"));
-            var steps = new Steps(mod);
-            // The inlining caller first: it must be optimized with Small inlined before any patch.
-            Inlining(interceptor, steps, mod);
-            Values(interceptor, steps);
-            Composition(interceptor, steps);
-            WholeBody(interceptor, steps);
-            Batch(interceptor, steps);
-            return new HookReport(null, steps.All, interceptor.Patches.Count);
-        }
-    }
+        var steps = new Steps(mod);
+        // The inlining caller first: it must be optimized with Small inlined before any patch.
+        Inlining(interceptor, steps, mod);
+        Values(interceptor, steps);
+        Composition(interceptor, steps);
+        WholeBody(interceptor, steps);
+        Batch(interceptor, steps);
+        return new HookReport(null, steps.All, interceptor.Patches.Count);
+    });
 
     // Every single-owner scenario: values before, hooked, and after the owner left.
     private static void Values(Interceptor interceptor, Steps steps)

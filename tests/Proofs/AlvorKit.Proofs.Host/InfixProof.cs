@@ -1,5 +1,4 @@
 using System.Reflection;
-using System.Runtime.Loader;
 using AlvorKit.Interception;
 using AlvorKit.Proofs.Reports;
 
@@ -15,39 +14,23 @@ public static class InfixProof
     private static readonly MethodInfo Twice = typeof(InfixTargets).GetMethod(nameof(InfixTargets.Twice))!;
     private static readonly MethodInfo Scale = typeof(InfixTargets).GetMethod(nameof(InfixTargets.Scale))!;
 
-    public static HookReport Run()
+    public static HookReport Run() => HookModRun.Run((interceptor, mod) =>
     {
-        Interceptor interceptor;
-        try
-        {
-            interceptor = Interceptor.Open();
-        }
-        catch (InterceptionUnavailableException e)
-        {
-            return new HookReport(e.Message, [], 0);
-        }
-        using (interceptor)
-        {
-            if (!interceptor.IsPatchingEnabled)
-                return new HookReport(interceptor.PatchingRefusal ?? "patching is disabled", [], 0);
-            Assembly mod = AssemblyLoadContext.Default.LoadFromAssemblyPath(
-                Path.Combine(AppContext.BaseDirectory, "AlvorKit.Proofs.HookMod.dll"));
-            var steps = new InfixSteps(mod);
-            Func<long> twice = () => InfixTargets.Twice(2);
-            for (int i = 0; i < 4; i++)
-                twice();
-            steps.Call("before", twice);
-            Run(steps, "argument", () => Single(interceptor, steps, "argument", 1, prefix: "AddHundred"));
-            Run(steps, "skip", () => Single(interceptor, steps, "skip", -1, prefix: "SkipWithSeven"));
-            Run(steps, "result", () => Single(interceptor, steps, "result", 2, postfix: "PlusOne"));
-            Run(steps, "every", () => Single(interceptor, steps, "every", 0, postfix: "PlusOne"));
-            Run(steps, "receiver", () => Receiver(interceptor, steps));
-            Run(steps, "patchClass", () => PatchClass(interceptor, steps));
-            Run(steps, "composed", () => Composed(interceptor, steps));
-            Run(steps, "refused", () => Refused(interceptor, steps));
-            return new HookReport(null, steps.All, interceptor.Patches.Count);
-        }
-    }
+        var steps = new InfixSteps(mod);
+        Func<long> twice = () => InfixTargets.Twice(2);
+        for (int i = 0; i < 4; i++)
+            twice();
+        steps.Call("before", twice);
+        Run(steps, "argument", () => Single(interceptor, steps, "argument", 1, prefix: "AddHundred"));
+        Run(steps, "skip", () => Single(interceptor, steps, "skip", -1, prefix: "SkipWithSeven"));
+        Run(steps, "result", () => Single(interceptor, steps, "result", 2, postfix: "PlusOne"));
+        Run(steps, "every", () => Single(interceptor, steps, "every", 0, postfix: "PlusOne"));
+        Run(steps, "receiver", () => Receiver(interceptor, steps));
+        Run(steps, "patchClass", () => PatchClass(interceptor, steps));
+        Run(steps, "composed", () => Composed(interceptor, steps));
+        Run(steps, "refused", () => Refused(interceptor, steps));
+        return new HookReport(null, steps.All, interceptor.Patches.Count);
+    });
 
     private static void Run(InfixSteps steps, string scenario, Action run)
     {

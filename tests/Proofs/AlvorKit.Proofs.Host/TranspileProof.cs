@@ -1,5 +1,4 @@
 using System.Reflection;
-using System.Runtime.Loader;
 using AlvorKit.Interception;
 using AlvorKit.Interception.Hooks;
 using AlvorKit.Proofs.Reports;
@@ -14,34 +13,18 @@ namespace AlvorKit.Proofs.Host;
 /// </summary>
 public static class TranspileProof
 {
-    public static HookReport Run()
+    public static HookReport Run() => HookModRun.Run((interceptor, mod) =>
     {
-        Interceptor interceptor;
-        try
-        {
-            interceptor = Interceptor.Open();
-        }
-        catch (InterceptionUnavailableException e)
-        {
-            return new HookReport(e.Message, [], 0);
-        }
-        using (interceptor)
-        {
-            if (!interceptor.IsPatchingEnabled)
-                return new HookReport(interceptor.PatchingRefusal ?? "patching is disabled", [], 0);
-            Assembly mod = AssemblyLoadContext.Default.LoadFromAssemblyPath(
-                Path.Combine(AppContext.BaseDirectory, "AlvorKit.Proofs.HookMod.dll"));
-            var steps = new Steps(mod);
-            Run(steps, "constant", () => PatchClass(interceptor, steps));
-            Run(steps, "digits", () => Digits(interceptor, steps));
-            Run(steps, "clamp", () => Clamp(interceptor, steps));
-            Run(steps, "refused", () => Refused(interceptor, steps));
-            Run(steps, "reverse", () => Reverse(interceptor, steps));
-            Run(steps, "access", () => Access(interceptor, steps));
-            Run(steps, "reverseClass", () => ReverseClass(interceptor, steps));
-            return new HookReport(null, steps.All, interceptor.Patches.Count);
-        }
-    }
+        var steps = new Steps(mod);
+        Run(steps, "constant", () => PatchClass(interceptor, steps));
+        Run(steps, "digits", () => Digits(interceptor, steps));
+        Run(steps, "clamp", () => Clamp(interceptor, steps));
+        Run(steps, "refused", () => Refused(interceptor, steps));
+        Run(steps, "reverse", () => Reverse(interceptor, steps));
+        Run(steps, "access", () => Access(interceptor, steps));
+        Run(steps, "reverseClass", () => ReverseClass(interceptor, steps));
+        return new HookReport(null, steps.All, interceptor.Patches.Count);
+    });
 
     private static void Run(Steps steps, string scenario, Action run)
     {
