@@ -15,7 +15,7 @@ public static class HookProof
 {
     public static HookReport Run() => HookModRun.Run((interceptor, mod) =>
     {
-        var steps = new Steps(mod);
+        var steps = new HookModSteps(mod);
         // The inlining caller first: it must be optimized with Small inlined before any patch.
         Inlining(interceptor, steps, mod);
         Values(interceptor, steps);
@@ -26,7 +26,7 @@ public static class HookProof
     });
 
     // Every single-owner scenario: values before, hooked, and after the owner left.
-    private static void Values(Interceptor interceptor, Steps steps)
+    private static void Values(Interceptor interceptor, HookModSteps steps)
     {
         var counter = new HookCounter();
         var vector = new HookVector { X = 4 };
@@ -127,7 +127,7 @@ public static class HookProof
 
     // A small method inlined into a hot, optimized caller: hooking Small changes what HotCaller
     // returns, and removing the hook changes it back, though HotCaller itself is never patched.
-    private static void Inlining(Interceptor interceptor, Steps steps, Assembly mod)
+    private static void Inlining(Interceptor interceptor, HookModSteps steps, Assembly mod)
     {
         long warm = 0;
         for (int batch = 0; batch < 10; batch++)
@@ -152,7 +152,7 @@ public static class HookProof
 
     // Three owners on Composed (each postfix appends a digit): beta is High, gamma runs Before
     // alpha; alpha leaves (recomposed), then beta, then gamma (the original back).
-    private static void Composition(Interceptor interceptor, Steps steps)
+    private static void Composition(Interceptor interceptor, HookModSteps steps)
     {
         Func<long> call = () => HookTargets.Composed(5);
         Warm(call);
@@ -190,7 +190,7 @@ public static class HookProof
 
     // Hooks, then a whole-body replacement (Install) on the same target: the body set last is
     // in force; the replacement's removal republishes the woven body; the hooks' removal the original.
-    private static void WholeBody(Interceptor interceptor, Steps steps)
+    private static void WholeBody(Interceptor interceptor, HookModSteps steps)
     {
         Func<long> call = () => HookTargets.WholeBody(7);
         Warm(call);
@@ -222,7 +222,7 @@ public static class HookProof
 
     // PatchAll of a class over ten targets: one batch, all applied; a class with one binding
     // that cannot be made refuses the whole batch and changes nothing.
-    private static void Batch(Interceptor interceptor, Steps steps)
+    private static void Batch(Interceptor interceptor, HookModSteps steps)
     {
         long Sum()
         {
@@ -298,57 +298,6 @@ public static class HookProof
             }
         }
     }
-
-    /// <summary>The report's steps, in the order they were observed.</summary>
-    private sealed class Steps(Assembly mod)
-    {
-        public List<HookStep> All { get; } = [];
-
-        public Type ModType(string name) => mod.GetType($"AlvorKit.Proofs.HookMod.{name}", throwOnError: true)!;
-
-        public long ModValue(string type, string property) =>
-            Convert.ToInt64(ModType(type).GetProperty(property)!.GetValue(null), System.Globalization.CultureInfo.InvariantCulture);
-
-        public void Call(string name, Func<long> call)
-        {
-            try
-            {
-                All.Add(new HookStep(name, call(), null, null));
-            }
-            catch (Exception e)
-            {
-                Threw(name, e);
-            }
-        }
-
-        public void Count(string name, long value) => All.Add(new HookStep(name, value, null, null));
-
-        public void Text(string name, string text) => All.Add(new HookStep(name, null, null, text));
-
-        // Calls until `expected` or two seconds: Value is the last result, Text how many calls it took.
-        public void Poll(string name, Func<long> call, long expected)
-        {
-            var clock = Stopwatch.StartNew();
-            int calls = 0;
-            long last;
-            do
-            {
-                last = call();
-                calls++;
-            } while (last != expected && clock.Elapsed < TimeSpan.FromSeconds(2));
-            All.Add(new HookStep(name, last, null, $"{calls} calls"));
-        }
-
-        public void Threw(string name, Exception e)
-        {
-            string? top = e.StackTrace?.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)
-                .FirstOrDefault();
-            var binding = e as HookBindingException;
-            All.Add(new HookStep(name, null, new HookThrown(e.GetType().Name, e.Message, top, e.InnerException?.GetType().Name,
-                binding?.Kind.ToString(), binding?.ParameterIndex, binding?.Target?.Name, binding?.Hook?.Name), null));
-        }
-    }
-
     private static ulong SettledCommands(Interceptor interceptor)
     {
         var deadline = Stopwatch.StartNew();

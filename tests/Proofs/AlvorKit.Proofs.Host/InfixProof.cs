@@ -16,7 +16,7 @@ public static class InfixProof
 
     public static HookReport Run() => HookModRun.Run((interceptor, mod) =>
     {
-        var steps = new InfixSteps(mod);
+        var steps = new HookModSteps(mod);
         Func<long> twice = () => InfixTargets.Twice(2);
         for (int i = 0; i < 4; i++)
             twice();
@@ -32,7 +32,7 @@ public static class InfixProof
         return new HookReport(null, steps.All, interceptor.Patches.Count);
     });
 
-    private static void Run(InfixSteps steps, string scenario, Action run)
+    private static void Run(HookModSteps steps, string scenario, Action run)
     {
         try
         {
@@ -45,7 +45,7 @@ public static class InfixProof
     }
 
     // One inner hook on Scale's calls in Twice(2) (Scale(2) + Scale(3) = 50), then removed.
-    private static void Single(Interceptor interceptor, InfixSteps steps, string name, int occurrence,
+    private static void Single(Interceptor interceptor, HookModSteps steps, string name, int occurrence,
         string? prefix = null, string? postfix = null)
     {
         Func<long> call = () => InfixTargets.Twice(2);
@@ -59,7 +59,7 @@ public static class InfixProof
     }
 
     // An inner postfix with __instance and an argument by index, on the first of two instance calls.
-    private static void Receiver(Interceptor interceptor, InfixSteps steps)
+    private static void Receiver(Interceptor interceptor, HookModSteps steps)
     {
         Func<long> call = () => InfixTargets.Sum(5);
         for (int i = 0; i < 4; i++)
@@ -74,7 +74,7 @@ public static class InfixProof
     }
 
     // A patch class whose only hook is a [PatchInnerPrefix] on the second call.
-    private static void PatchClass(Interceptor interceptor, InfixSteps steps)
+    private static void PatchClass(Interceptor interceptor, HookModSteps steps)
     {
         Func<long> call = () => InfixTargets.Twice(2);
         using var owner = new PatchOwner("infix patch class");
@@ -86,7 +86,7 @@ public static class InfixProof
     }
 
     // One owner's inner prefix and another owner's outer postfix on Twice; each owner leaves in turn.
-    private static void Composed(Interceptor interceptor, InfixSteps steps)
+    private static void Composed(Interceptor interceptor, HookModSteps steps)
     {
         Func<long> call = () => InfixTargets.Twice(2);
         Type hooks = steps.ModType("InfixHooks");
@@ -112,7 +112,7 @@ public static class InfixProof
     }
 
     // A third call of Scale, which Twice does not make: refused before the profiler; the body stays.
-    private static void Refused(Interceptor interceptor, InfixSteps steps)
+    private static void Refused(Interceptor interceptor, HookModSteps steps)
     {
         Func<long> call = () => InfixTargets.Twice(2);
         try
@@ -126,37 +126,5 @@ public static class InfixProof
             steps.Threw("refused.thrown", e);
         }
         steps.Call("refused.after", call);
-    }
-
-    /// <summary>The report's steps, in the order they were observed.</summary>
-    private sealed class InfixSteps(Assembly mod)
-    {
-        public List<HookStep> All { get; } = [];
-
-        public Type ModType(string name) => mod.GetType($"AlvorKit.Proofs.HookMod.{name}", throwOnError: true)!;
-
-        public void Call(string name, Func<long> call)
-        {
-            try
-            {
-                All.Add(new HookStep(name, call(), null, null));
-            }
-            catch (Exception e)
-            {
-                Threw(name, e);
-            }
-        }
-
-        public void Count(string name, long value) => All.Add(new HookStep(name, value, null, null));
-
-        public void Text(string name, string text) => All.Add(new HookStep(name, null, null, text));
-
-        public void Threw(string name, Exception e)
-        {
-            string? top = e.StackTrace?.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)
-                .FirstOrDefault();
-            All.Add(new HookStep(name, null, new HookThrown(e.GetType().Name, e.Message, top, e.InnerException?.GetType().Name,
-                (e as HookBindingException)?.Kind.ToString(), null, null, null), null));
-        }
     }
 }

@@ -15,7 +15,7 @@ public static class TranspileProof
 {
     public static HookReport Run() => HookModRun.Run((interceptor, mod) =>
     {
-        var steps = new Steps(mod);
+        var steps = new HookModSteps(mod);
         Run(steps, "constant", () => PatchClass(interceptor, steps));
         Run(steps, "digits", () => Digits(interceptor, steps));
         Run(steps, "clamp", () => Clamp(interceptor, steps));
@@ -26,7 +26,7 @@ public static class TranspileProof
         return new HookReport(null, steps.All, interceptor.Patches.Count);
     });
 
-    private static void Run(Steps steps, string scenario, Action run)
+    private static void Run(HookModSteps steps, string scenario, Action run)
     {
         try
         {
@@ -39,7 +39,7 @@ public static class TranspileProof
     }
 
     // A patch class whose method is named Transpiler (PatchAll): a target with a transpiler alone.
-    private static void PatchClass(Interceptor interceptor, Steps steps)
+    private static void PatchClass(Interceptor interceptor, HookModSteps steps)
     {
         Func<long> call = () => TranspileTargets.Constant(5);
         Warm(call);
@@ -54,7 +54,7 @@ public static class TranspileProof
 
     // Two owners' transpilers (the second High: it runs first) and a third owner's prefix and postfix on Digits,
     // then each owner leaves: every step's digits say which edits ran, in which order.
-    private static void Digits(Interceptor interceptor, Steps steps)
+    private static void Digits(Interceptor interceptor, HookModSteps steps)
     {
         Func<long> call = () => TranspileTargets.Digits(5);
         Warm(call);
@@ -91,7 +91,7 @@ public static class TranspileProof
     }
 
     // A transpiler that takes the plan (a local, a label) and the original.
-    private static void Clamp(Interceptor interceptor, Steps steps)
+    private static void Clamp(Interceptor interceptor, HookModSteps steps)
     {
         Func<long> negative = () => TranspileTargets.Clamp(2), positive = () => TranspileTargets.Clamp(9);
         Warm(negative);
@@ -109,7 +109,7 @@ public static class TranspileProof
 
     // A postfix holds Refused's body; a throwing transpiler and one that makes an invalid body are refused:
     // nothing is applied, the postfixed body stays, and its removal restores the original.
-    private static void Refused(Interceptor interceptor, Steps steps)
+    private static void Refused(Interceptor interceptor, HookModSteps steps)
     {
         Func<long> call = () => TranspileTargets.Refused(3);
         Warm(call);
@@ -149,7 +149,7 @@ public static class TranspileProof
 
     // Reverse patches: stubs of HookMod (which ignores access checks to this assembly) get Vault's original
     // bodies, private members included; hooks on the original do not reach them; removal restores each stub.
-    private static void Reverse(Interceptor interceptor, Steps steps)
+    private static void Reverse(Interceptor interceptor, HookModSteps steps)
     {
         var vault = new Vault();
         Type stubs = steps.ModType("VaultStubs"), edits = steps.ModType("TranspileEdits");
@@ -195,7 +195,7 @@ public static class TranspileProof
     }
 
     // [PatchReversePatch] stubs of a patch class, applied by PatchAll and restored by the owner's disposal.
-    private static void ReverseClass(Interceptor interceptor, Steps steps)
+    private static void ReverseClass(Interceptor interceptor, HookModSteps steps)
     {
         var vault = new Vault();
         Type stubs = steps.ModType("VaultReversePatches");
@@ -224,7 +224,7 @@ public static class TranspileProof
     // What cannot work is refused before the profiler: a stub whose module is not patchable (Math.Abs), a stub
     // whose assembly may not access the body's private field. Forced past that check, CoreCLR's own rule shows:
     // the stub throws when called.
-    private static void Access(Interceptor interceptor, Steps steps)
+    private static void Access(Interceptor interceptor, HookModSteps steps)
     {
         using var owner = new PatchOwner("access");
         try
@@ -276,44 +276,5 @@ public static class TranspileProof
     {
         for (int i = 0; i < 4; i++)
             call();
-    }
-
-    /// <summary>The report's steps, in the order they were observed.</summary>
-    private sealed class Steps(Assembly mod)
-    {
-        public List<HookStep> All { get; } = [];
-
-        public Type ModType(string name) => mod.GetType($"AlvorKit.Proofs.HookMod.{name}", throwOnError: true)!;
-
-        public void Call(string name, Func<long> call)
-        {
-            try
-            {
-                All.Add(new HookStep(name, call(), null, null));
-            }
-            catch (Exception e)
-            {
-                Threw(name, e);
-            }
-        }
-
-        public void Count(string name, long value) => All.Add(new HookStep(name, value, null, null));
-
-        public void Text(string name, string text) => All.Add(new HookStep(name, null, null, text));
-
-        public void Threw(string name, Exception e)
-        {
-            string? top = e.StackTrace?.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)
-                .FirstOrDefault();
-            string? kind = e switch
-            {
-                HookBindingException b => b.Kind.ToString(),
-                ReversePatchException r => r.Kind.ToString(),
-                _ => null,
-            };
-            All.Add(new HookStep(name, null, new HookThrown(e.GetType().Name, e.Message, top, e.InnerException?.GetType().Name,
-                kind, null, (e as TranspilerException)?.Target.Name ?? (e as ReversePatchException)?.Original.Name,
-                (e as TranspilerException)?.Transpiler?.Name ?? (e as ReversePatchException)?.Member?.Name), null));
-        }
     }
 }
