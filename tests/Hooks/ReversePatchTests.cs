@@ -159,7 +159,8 @@ namespace AlvorKit.Hooks.Tests
             Assert.Equal(typeof(Forge).GetMethod(nameof(Forge.Temper)), r.Original);
             Assert.Equal(nameof(ReverseStubClass.Temper), r.Stub.Name);
             Assert.Equal(nameof(ReverseStubClass.Edit), r.Transpiler?.Name);
-            Assert.False(ReversePatchDiscovery.HasHooks(typeof(ReverseStubClass)));
+            Assert.True(ReversePatchDiscovery.Declares(typeof(ReverseStubClass)));
+            Assert.False(ReversePatchDiscovery.Declares(typeof(TranspilerPatchClass)));
 
             DiscoveredReversePatch classLevel = Assert.Single(ReversePatchDiscovery.Discover(typeof(ClassLevelReverseStub)));
             Assert.Equal(typeof(Forge).GetMethod(nameof(Forge.Plain)), classLevel.Original);

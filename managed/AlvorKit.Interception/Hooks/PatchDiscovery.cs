@@ -103,7 +103,7 @@ internal static class PatchDiscovery
         if (model.Hooks.Count == 0)
         {
             // Harmony's annotated outer classes patch nothing; a class of reverse-patch stubs alone is applied by them.
-            if (model.SilentWithoutHooks || ReversePatchDiscovery.Discover(patchClass).Count > 0)
+            if (model.SilentWithoutHooks || ReversePatchDiscovery.Declares(patchClass))
                 return [];
             throw HookBinder.Refuse(HookBindingKind.NoHooks, null, null, -1, null, null,
                 $"The patch class {Names.Of(patchClass)} has no hooks: declare static methods named Prefix, Postfix, " +

@@ -15,10 +15,9 @@ internal static class ReversePatchDiscovery
     private const BindingFlags Declared = BindingFlags.Public | BindingFlags.NonPublic | BindingFlags.Static |
                                           BindingFlags.Instance | BindingFlags.DeclaredOnly;
 
-    /// <summary>Whether the class declares any hook (a method PatchDiscovery takes as a prefix, postfix,
-    /// finalizer or transpiler).</summary>
-    public static bool HasHooks(Type patchClass) =>
-        patchClass.GetMethods(Declared).Any(m => PatchDiscovery.KindOf(m) is not null);
+    /// <summary>Whether the class declares a reverse-patch stub (without resolving its original).</summary>
+    public static bool Declares(Type patchClass) =>
+        patchClass.GetMethods(Declared).Any(m => m.IsDefined(typeof(PatchReversePatchAttribute), false));
 
     /// <summary>The class's reverse patches, in declaration order (HookBindingException: no original, or several).</summary>
     public static IReadOnlyList<DiscoveredReversePatch> Discover(Type patchClass)

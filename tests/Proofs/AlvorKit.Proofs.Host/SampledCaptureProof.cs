@@ -1,5 +1,4 @@
 using System.Diagnostics;
-using System.Runtime.InteropServices;
 using AlvorKit.Interception;
 using AlvorKit.Interception.Allocations;
 using AlvorKit.Interception.Native;
@@ -15,15 +14,13 @@ namespace AlvorKit.Proofs.Host;
 ///             sampling), a sixth type allocated only before each opens and after it ends; a
 ///             window with every stack, one with every tenth; one of large and pinned arrays
 ///   cycles  - 1,000 plain Begin/End windows, then 1,000 waiting for sampling: the state, the
-///             managed heap and RssAnon, and a fixed allocation loop timed outside any window
-///             before the first window, and after the cycles in turn without and inside a count-only
-///             window
+///             managed heap and RssAnon before and after, and 100 MB allocated with no window open
 ///   threads - the process's first Begin timed on the calling thread; then windows ended from
 ///             another thread while four threads allocate
 ///   exact   - (=exact) the workload at 1/100 scale in a count-only and a sampled window
 ///   flag    - (a malformed value) the startup status and the refused capture
 /// </summary>
-public static partial class SampledCaptureProof
+public static class SampledCaptureProof
 {
     private const int AccuracyWindows = 10;
     private const int OutsidePerSide = 320_000; // 10.24 MB of SampledOutside: ~100 events' worth
@@ -219,12 +216,10 @@ public static partial class SampledCaptureProof
 
     public static SampledCyclesReport Cycles()
     {
-        const int cycles = 1000, fastPathObjects = 1_000_000, reps = 25;
+        const int cycles = 1000;
         AllocationCapture capture = Interceptor.Open().Allocations;
         SampledWorkload.Run(SampledWorkload.Counts(0.001));
         SampledWorkload.AllocateOutside(1000);
-        // The allocation loop outside any window, before the process's first window.
-        List<double> fastBefore = FastPath(fastPathObjects, reps, warmup: 40);
 
         // Warm-up: the first session (waited for), then plain windows.
         int warmupClosedBefore = 0;
@@ -272,26 +267,9 @@ public static partial class SampledCaptureProof
         SampledWorkload.AllocateOutside(3_200_000);
         long outsideBytes = GC.GetAllocatedBytesForCurrentThread() - outsideBefore;
         CaptureStateFigures afterOutside = State(capture);
-        // The loop after the cycles with no window open, in five blocks, each after a count-only
-        // window in which the same loop runs too (what a session costs, the scale the loop
-        // after the cycles is judged on): the two measured side by side, under the same load.
-        var fastAfter = new List<double>();
-        var fastOpen = new List<double>();
-        for (int block = 0; block < 5; block++)
-        {
-            using (AllocationWindow w = capture.Begin(new AllocationCaptureOptions(AllocationCaptureMode.CountOnly,
-                WaitUntilSampling: true)))
-            {
-                fastOpen.AddRange(FastPath(fastPathObjects, reps / 5));
-                w.End();
-            }
-            WaitIdle(capture);
-            fastAfter.AddRange(FastPath(fastPathObjects, reps / 5));
-        }
         return new SampledCyclesReport(cycles, cycles, plainMs, waitingMs, maxPlain, maxWaiting, warmupClosedBefore,
             plainClosedBefore,
-            waitingClosedBefore, stopPending, refused, plainEvents, waitingEvents, fastBefore, fastAfter, fastOpen,
-            fastPathObjects * SampledWorkload.FixedSize(SampledWorkload.Tiny), managedBefore, managedAfter, rssBefore,
+            waitingClosedBefore, stopPending, refused, plainEvents, waitingEvents, managedBefore, managedAfter, rssBefore,
             rssAfter, stateBefore, afterCycles, afterOutside, outsideBytes, refusedStopping);
     }
 
@@ -338,33 +316,6 @@ public static partial class SampledCaptureProof
         var clock = Stopwatch.StartNew();
         while (capture.GetState().Phase != AllocationCapturePhase.Idle && clock.Elapsed < TimeSpan.FromSeconds(10))
             Thread.Sleep(1);
-    }
-
-    // The loop's CPU time on this thread (the scheduler's share of a shared machine left out;
-    // a workstation GC's gen0 collections run on the allocating thread, so they are in it),
-    // in ms, per repetition.
-    // `warmup` loops first, discarded: the first loops of a process run measurably slower (the
-    // GC's heap still growing into fresh pages), which would make A read high.
-    private static List<double> FastPath(int objects, int reps, int warmup = 1)
-    {
-        for (int i = 0; i < warmup; i++)
-            SampledWorkload.AllocateFastPath(objects);
-        var times = new List<double>(reps);
-        for (int i = 0; i < reps; i++)
-        {
-            long start = ThreadCpuNs();
-            SampledWorkload.AllocateFastPath(objects);
-            times.Add((ThreadCpuNs() - start) / 1e6);
-        }
-        return times;
-    }
-
-    private static long ThreadCpuNs()
-    {
-        const int clockThreadCpuTimeId = 3; // CLOCK_THREAD_CPUTIME_ID on Linux
-        if (Native.ClockGetTime(clockThreadCpuTimeId, out Native.TimeSpec t) != 0)
-            throw new InvalidOperationException("clock_gettime(CLOCK_THREAD_CPUTIME_ID) failed");
-        return t.Seconds * 1_000_000_000 + t.Nanoseconds;
     }
 
     // The managed heap after full collections, and the process's anonymous resident memory.
@@ -530,18 +481,5 @@ public static partial class SampledCaptureProof
             CountVariance += n * (1 - p) / p;
             BytesVariance += n * (double)size * size * (1 - p) / p;
         }
-    }
-
-    private static partial class Native
-    {
-        [StructLayout(LayoutKind.Sequential)]
-        public struct TimeSpec
-        {
-            public long Seconds;
-            public long Nanoseconds;
-        }
-
-        [LibraryImport("libc", EntryPoint = "clock_gettime")]
-        public static partial int ClockGetTime(int clock, out TimeSpec time);
     }
 }

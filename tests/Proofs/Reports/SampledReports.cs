@@ -98,8 +98,8 @@ public sealed record CaptureStateFigures(
     ulong CurrentWindowEvents);
 
 /// <summary>The "sampling cycles" mode: windows opened and closed in loops (plain Begin/End as
-/// a game would, then Begin waiting for sampling), with the process's memory and the cost of
-/// allocating outside any window measured before and after.</summary>
+/// a game would, then Begin waiting for sampling), with the process's memory before and after
+/// and what allocating outside any window delivered.</summary>
 public sealed record SampledCyclesReport(
     int PlainWindows,
     int WaitingWindows,
@@ -114,10 +114,6 @@ public sealed record SampledCyclesReport(
     int Refused,
     ulong PlainSampledEvents,
     ulong WaitingSampledEvents,
-    IReadOnlyList<double> FastPathBeforeCpuMs,
-    IReadOnlyList<double> FastPathAfterCpuMs,
-    IReadOnlyList<double> FastPathOpenCpuMs,
-    long FastPathBytes,
     long ManagedBefore,
     long ManagedAfter,
     long RssAnonBeforeKb,

@@ -435,12 +435,17 @@ ALVK_API alvk_status ALVK_CALL alvk_generation_submit_batch(const alvk_generatio
     alvk_generation *full = malloc((size_t)count * sizeof *full);
     alvk_relocation **wide = calloc(count, sizeof *wide);
     alvk_status status = ALVK_OK;
+    uint32_t failing = count; /* the generation whose relocations could not be widened */
     for (uint32_t i = 0; full != 0 && wide != 0 && i < count && status == ALVK_OK; ++i) {
         copy_in(&full[i], sizeof full[i], (const char *)generations + (size_t)i * stride);
         status = aip_relocations_widen(&full[i], &wide[i]);
+        if (status != ALVK_OK)
+            failing = i;
     }
-    if (full == 0 || wide == 0 || status != ALVK_OK)
+    if (full == 0 || wide == 0)
         status = refuse_generations(handles, ids, statuses, count, count, ALVK_E_INTERNAL);
+    else if (status != ALVK_OK)
+        status = refuse_generations(handles, ids, statuses, count, failing, status);
     else
         status = aip_runtime_generation_submit_batch(aip_attached_profiler(), full, count, handles,
                                                      ids, statuses, &t_last_command);
