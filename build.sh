@@ -120,7 +120,7 @@ binding_tests() {
 }
 
 bindings() {
-  step "regenerating managed/AlvorKit.Interception.Native/Generated/Abi.g.cs from the header"
+  step "regenerating the binding (Abi.g.cs), the status enum and the public enums mirroring the header"
   /usr/bin/python3 tools/bindgen/generate.py
 }
 

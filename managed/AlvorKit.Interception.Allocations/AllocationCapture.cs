@@ -4,36 +4,6 @@ using AlvorKit.Interception.Native;
 
 namespace AlvorKit.Interception.Allocations;
 
-/// <summary>What ALVORKIT_INTERCEPTION_ALLOCATION_PROFILING chose at startup for the whole process
-/// (<see cref="AllocationCapture.Profiling"/>, <see cref="AllocationReport.Source"/>).</summary>
-public enum AllocationProfiling
-{
-    /// <summary>No allocation profiling: <see cref="AllocationCapture.Begin"/> throws.</summary>
-    Off = 0,
-
-    /// <summary>"exact" (or "1"): the runtime calls the profiler for every allocation of the
-    /// process, window open or not, so every allocation takes the runtime's slow path for the
-    /// life of the process (several times slower; docs/Benchmarks.md has the figures). Windows count
-    /// every object exactly.</summary>
-    Exact = 1,
-
-    /// <summary>"sampled": the runtime keeps its fast allocation path and, while a window is
-    /// open, reports about one allocation per 100 KiB allocated (its AllocationSampled event);
-    /// windows report per-type estimates with approximate 95% intervals (large and pinned
-    /// objects counted exactly).</summary>
-    Sampled = 2,
-}
-
-/// <summary>What a window records.</summary>
-public enum AllocationCaptureMode
-{
-    /// <summary>Per-type counts and bytes only (estimates in sampled profiling).</summary>
-    CountOnly = 0,
-
-    /// <summary>Counts, plus allocation stacks of sampled allocations.</summary>
-    Sampled = 1,
-}
-
 /// <summary>How a window records (0 means the profiler's default).</summary>
 /// <param name="Mode">Counts only, or counts and sampled stacks.</param>
 /// <param name="SampleIntervalBytes">Exact profiling: the mean bytes between two stack samples.

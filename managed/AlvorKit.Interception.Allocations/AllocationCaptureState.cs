@@ -1,25 +1,5 @@
 namespace AlvorKit.Interception.Allocations;
 
-/// <summary>The phase of the capture machinery (<see cref="AllocationCaptureState.Phase"/>).</summary>
-public enum AllocationCapturePhase
-{
-    /// <summary>No window is open; the last sampling session (if any) has stopped.</summary>
-    Idle = 0,
-
-    /// <summary>A window is open; its sampling session is being started.</summary>
-    Opening = 1,
-
-    /// <summary>A window is open and counting (sampled profiling: the session delivers).</summary>
-    Open = 2,
-
-    /// <summary>A window is being closed.</summary>
-    Closing = 3,
-
-    /// <summary>No window is open; a sampling session's stop has not returned yet (a new window
-    /// is refused with <see cref="InterceptionStatus.CaptureStopping"/> until it does).</summary>
-    Stopping = 4,
-}
-
 /// <summary>The capture machinery now (<see cref="AllocationCapture.GetState"/>), for tools and tests.</summary>
 /// <param name="Phase">Where the machinery is.</param>
 /// <param name="Profiling">The allocation profiling chosen at startup.</param>

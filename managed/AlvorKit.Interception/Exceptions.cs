@@ -149,39 +149,6 @@ public sealed class PlanException : InterceptionException
     public MethodBase Target { get; }
 }
 
-/// <summary>The types of the evaluation stack (ECMA-335 III.1.1), as a stack-type check reports
-/// them. The first eight values are the profiler's alvk_stack_type.</summary>
-public enum StackType
-{
-    /// <summary>No value: an empty stack, or a return with no value.</summary>
-    Nothing = 0,
-
-    /// <summary>int32: bool, char, the 8-, 16- and 32-bit integers and enums over them.</summary>
-    Int32 = 1,
-
-    /// <summary>int64: long, ulong and enums over them.</summary>
-    Int64 = 2,
-
-    /// <summary>native int: nint, nuint, unmanaged pointers, function pointers.</summary>
-    NativeInt = 3,
-
-    /// <summary>F: float and double.</summary>
-    Float = 4,
-
-    /// <summary>O: an object reference (or null).</summary>
-    ObjectReference = 5,
-
-    /// <summary>&amp;: a managed pointer (ref, out, in, ldloca, ldflda, ...).</summary>
-    ManagedPointer = 6,
-
-    /// <summary>A value type instance (a struct that is not a primitive or an enum).</summary>
-    ValueType = 7,
-
-    /// <summary>A value of a generic parameter's type (what it is depends on the
-    /// instantiation). Only the plan's own check reports it.</summary>
-    GenericParameter = 8,
-}
-
 /// <summary>
 /// A generation body that is not type-safe (ECMA-335 III.1.8): an instruction finds a value on
 /// the evaluation stack that it cannot take (an int where the method returns a reference, a

@@ -4,46 +4,6 @@ using System.Text;
 
 namespace AlvorKit.Interception;
 
-/// <summary>Where a patch is in its life.</summary>
-public enum PatchState
-{
-    /// <summary>The command is queued or running on the profiler's worker.</summary>
-    Pending = 0,
-
-    /// <summary>The replacement (or generation) is requested and in force.</summary>
-    Active = 1,
-
-    /// <summary>Removed: for this owner, or for everybody once the last owner removed it, and the
-    /// original body runs again.</summary>
-    Removed = 2,
-
-    /// <summary>The runtime refused the ReJIT; the original runs.</summary>
-    Failed = 3,
-
-    /// <summary>The install failed validation; nothing changed.</summary>
-    Rejected = 4,
-
-    /// <summary>The target's module unloaded.</summary>
-    Unloaded = 5,
-}
-
-/// <summary>How a patched target reaches its replacement (the telemetry's
-/// <see cref="PatchTelemetry.DispatchPath"/>).</summary>
-public enum DispatchPath
-{
-    /// <summary>No replacement in force: a generation, or the original body.</summary>
-    None = 0,
-
-    /// <summary>The target's body calls the replacement's entry point through <c>calli</c>: any
-    /// replacement, one indirect jump more per call, and the replacement is never inlined.</summary>
-    Calli = 1,
-
-    /// <summary>The target's body calls the replacement directly (its MethodDef, or a MemberRef the
-    /// profiler emitted into the target's module): the JIT may inline the replacement into the
-    /// target, so a patched call costs one call.</summary>
-    DirectCall = 2,
-}
-
 /// <summary>What the profiler counted and timed for one patch (shared by every owner of the
 /// target's patch).</summary>
 public sealed record PatchTelemetry
@@ -166,31 +126,6 @@ public sealed record PatchTelemetry
     }
 }
 
-/// <summary>Facts about a method as the profiler sees it in its loaded module.</summary>
-[Flags]
-public enum MethodTraits
-{
-    /// <summary>A static, non-generic method of a non-generic type.</summary>
-    None = 0,
-
-    /// <summary>An instance method (it has a receiver).</summary>
-    Instance = 0x1,
-
-    /// <summary>The method has its own generic parameters.</summary>
-    Generic = 0x2,
-
-    /// <summary>The method is declared on a generic type.</summary>
-    DeclaringTypeGeneric = 0x4,
-
-    /// <summary>An instance method of a value type (its receiver arrives by reference).</summary>
-    ValueTypeReceiver = 0x8,
-
-    /// <summary>Marked [System.Runtime.Versioning.NonVersionable]: ReadyToRun code of other
-    /// assemblies may have inlined it without the runtime tracking it, so it cannot be patched
-    /// (<see cref="InterceptionStatus.TargetNonVersionable"/>).</summary>
-    NonVersionable = 0x10,
-}
-
 /// <summary>What the profiler reports for one method of a loaded, allowed module: its shape and
 /// the two hashes that prove a patch is built against exactly this method.</summary>
 public sealed record MethodDescription
@@ -250,54 +185,6 @@ public sealed record MethodDescription
     /// <summary>SHA-256 of the loaded IL body (its identity: a generation names the body it
     /// was built against by it).</summary>
     public Sha256Digest BodyIdentity { get; init; }
-}
-
-/// <summary>The metadata a generation's relocation asks the profiler to emit (or reuse).</summary>
-public enum RelocationKind
-{
-    /// <summary>A StandAloneSig: a calli signature or the body's local variables.</summary>
-    StandAloneSignature = 1,
-
-    /// <summary>A TypeSpec: a generic instantiation, array, pointer or generic parameter.</summary>
-    TypeSpec = 2,
-
-    /// <summary>A MemberRef: a method, constructor or field of another module, or of a generic type.</summary>
-    MemberRef = 3,
-
-    /// <summary>A MethodSpec: a generic method instantiation.</summary>
-    MethodSpec = 4,
-
-    /// <summary>A TypeRef: a type of another assembly.</summary>
-    TypeRef = 5,
-
-    /// <summary>A user string: a string literal the module does not have yet (ABI 3.3).</summary>
-    UserString = 6,
-
-    /// <summary>An AssemblyRef to an assembly the module does not reference yet, the parent of
-    /// the TypeRefs a plan names in it (ABI 3.6).</summary>
-    AssemblyRef = 7,
-}
-
-/// <summary>Where a generation is: the profiler's alvk_generation_state.</summary>
-public enum GenerationState
-{
-    /// <summary>Queued, or being emitted.</summary>
-    Pending = 0,
-
-    /// <summary>Emitted and requested; the target compiles it on its next call.</summary>
-    Requested = 1,
-
-    /// <summary>Compiled; the target runs it.</summary>
-    Active = 2,
-
-    /// <summary>A later generation, or the restore of the original, replaced it.</summary>
-    Superseded = 3,
-
-    /// <summary>The JIT rejected it; the previous body was restored.</summary>
-    Failed = 4,
-
-    /// <summary>Validation or metadata emission refused it; nothing changed.</summary>
-    Rejected = 5,
 }
 
 /// <summary>One relocation of a generation, as the profiler resolved it.</summary>

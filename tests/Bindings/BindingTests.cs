@@ -57,6 +57,54 @@ public sealed class BindingTests
     }
 
     [Fact]
+    public void ThePublicEnumsMirroringTheHeaderHaveItsValues()
+    {
+        // The public enums are generated from the header's enums (values) and public_enums.py
+        // (names, docs): each value of the C# binding's enum is a member of the public one.
+        AssertMirrors<AlvkPatchState, PatchState>();
+        AssertMirrors<AlvkDispatchPath, DispatchPath>();
+        AssertMirrors<AlvkMethodFlags, MethodTraits>();
+        AssertMirrors<AlvkRelocationKind, RelocationKind>();
+        AssertMirrors<AlvkGenerationState, GenerationState>();
+        AssertMirrors<AlvkStackType, StackType>();
+        AssertMirrors<AlvkAllocationProfiling, AlvorKit.Interception.Allocations.AllocationProfiling>();
+        AssertMirrors<AlvkCaptureMode, AlvorKit.Interception.Allocations.AllocationCaptureMode>();
+        AssertMirrors<AlvkCapturePhase, AlvorKit.Interception.Allocations.AllocationCapturePhase>();
+        Assert.Equal(0x10, (int)MethodTraits.NonVersionable);
+        Assert.Equal(7, (int)RelocationKind.AssemblyRef);
+    }
+
+    private static void AssertMirrors<TNative, TPublic>() where TNative : struct, Enum where TPublic : struct, Enum
+    {
+        long[] published = [.. Enum.GetValues<TPublic>().Select(v => Convert.ToInt64(v))];
+        foreach (TNative value in Enum.GetValues<TNative>())
+        {
+            if (value.ToString().EndsWith("MaxEnum", StringComparison.Ordinal))
+                continue;
+            Assert.True(published.Contains(Convert.ToInt64(value)),
+                $"{typeof(TPublic).Name} has no member for {typeof(TNative).Name}.{value} ({Convert.ToInt64(value)})");
+        }
+    }
+
+    [Fact]
+    public void TheCheckFailsWhenAMirroredEnumGainsAMemberOrChangesAValue()
+    {
+        string added = EditedHeader(h => h.Replace(
+            "    ALVK_PATCH_UNLOADED = 5, /* terminal: the target's module unloaded */",
+            "    ALVK_PATCH_UNLOADED = 5, /* terminal: the target's module unloaded */\n    ALVK_PATCH_PARKED = 6,"));
+        var (code, output) = Run("/usr/bin/python3", Generator, "--check", "--header", added);
+        Assert.Equal(1, code);
+        Assert.Contains("PatchState and alvk_patch_state disagree", output);
+        Assert.Contains("ALVK_PATCH_PARKED", output);
+
+        string moved = EditedHeader(h => h.Replace("    ALVK_CAPTURE_PHASE_STOPPING = 4,", "    ALVK_CAPTURE_PHASE_STOPPING = 9,"));
+        (code, output) = Run("/usr/bin/python3", Generator, "--check", "--header", moved);
+        Assert.Equal(1, code);
+        Assert.Contains("PublicEnums.g.cs", output);
+        Assert.Contains("Stopping = 9,", output);
+    }
+
+    [Fact]
     public void TheCheckFailsWhenAStatusDescriptionChanges()
     {
         string edited = EditedHeader(h => h.Replace(

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Generates the C# binding and the C layout probe from the public header.
 
-  generate.py                      write managed/AlvorKit.Interception.Native/Generated/Abi.g.cs
-                                   and Generated/InterceptionStatus.g.cs (the public status enum)
+  generate.py                      write managed/AlvorKit.Interception.Native/Generated/Abi.g.cs,
+                                   Generated/InterceptionStatus.g.cs (the public status enum) and
+                                   the public enums mirroring header enums (public_enums.py) in
+                                   managed/<assembly>/Generated/PublicEnums.g.cs
   generate.py --check [--header H] fail (exit 1) when the checked-in binding is not what H gives
   generate.py --probe OUT.c        write a C program printing every struct's size and offsets
 Needs libclang's Python bindings (Debian: python3-clang-14), run with /usr/bin/python3."""
@@ -14,12 +16,15 @@ import sys
 sys.path.insert(0, os.path.dirname(__file__))
 import abi_model  # noqa: E402
 import gen_csharp  # noqa: E402
+import public_enums  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 HEADER = os.path.join(ROOT, "include", "alvorkit_interception_profiler.h")
 OUTPUT = os.path.join(ROOT, "managed", "AlvorKit.Interception.Native", "Generated", "Abi.g.cs")
 # The public status enum, beside the binding: same assembly, the game-facing namespace.
 STATUS_FILE = "InterceptionStatus.g.cs"
+# The public enums that mirror header enums, in the assembly that declares them.
+PUBLIC_ENUM_ASSEMBLIES = ["AlvorKit.Interception", "AlvorKit.Interception.Allocations"]
 
 
 def probe(model):
@@ -50,6 +55,9 @@ def main():
     emitter = gen_csharp.Emitter(model)
     files = [(args.output, emitter.emit()),
              (os.path.join(os.path.dirname(args.output), STATUS_FILE), emitter.emit_status())]
+    files += [(os.path.join(ROOT, "managed", assembly, "Generated", "PublicEnums.g.cs"),
+               gen_csharp.emit_public_enums(model, assembly, public_enums.ENUMS))
+              for assembly in PUBLIC_ENUM_ASSEMBLIES]
     if args.check:
         differences = []
         for path, text in files:
@@ -65,8 +73,8 @@ def main():
             return 0
         print("bindings differ from the header:\n" + "\n".join(differences))
         return 1
-    os.makedirs(os.path.dirname(args.output), exist_ok=True)
     for path, text in files:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, "w") as f:
             f.write(text)
         print(f"wrote {path}")
