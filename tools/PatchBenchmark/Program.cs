@@ -16,7 +16,11 @@ using BenchmarkDotNet.Toolchains.InProcess.Emit;
 //   hooks   - BenchmarkDotNet: a call through an empty prefix + empty postfix (direct and
 //             calli) and through working hooks, against the unpatched original (the baseline)
 //   hooksdisasm - the hooks applied and called until their code is final, for DOTNET_JitDisasm
+//   inlinedhooks [outer] [pairs] - hooks on a target the JIT inlines: the hooked caller against its
+//             unhooked twin, alternated pairs in this process, per phase (InlinedHooks.cs)
 string mode = args.Length > 0 ? args[0] : "calls";
+if (mode == "inlinedhooks")
+    return InlinedHooks.Run(args.Length > 1 ? int.Parse(args[1]) : 20_000, args.Length > 2 ? int.Parse(args[2]) : 7);
 if (mode == "hooks")
 {
     var config = DefaultConfig.Instance.AddJob(Job.Default.WithToolchain(InProcessEmitToolchain.Instance));

@@ -11,6 +11,9 @@ using AlvorKit.Proofs.Reports;
 //   describe - alvk_describe_method against System.Reflection.Metadata, and its refusals
 //   lifecycle - install, replace and remove on a hot method, with the telemetry of each step
 //   inlining withinliners|fallback - patch a method a tier-1 caller inlined
+//   inlinesites - a hooked method the JIT inlines: its hot caller's values and JIT listing before,
+//             hooked, re-JIT'd to call a never-ReJIT'd carrier of the woven body, and after each
+//             removal (InlineSiteProof; run with DOTNET_JitDisasm=InlineSiteCaller and DOTNET_JitStdOutFile)
 //   inlinercount - the managed API's inliner count: two targets patched one after the other, each
 //             inlined by its own hot caller and both by a third; each patch counts its own inliners
 //   dispatch - the exact-dispatch matrix: every shape installed, called, checked, removed
@@ -91,6 +94,8 @@ switch (mode)
         return Print(AlvorKit.Proofs.Host.LifecycleProof.Run());
     case "inlining" when args.Length == 2 && args[1] is "withinliners" or "fallback":
         return Print(AlvorKit.Proofs.Host.InliningProof.Run(fallback: args[1] == "fallback"));
+    case "inlinesites":
+        return Print(AlvorKit.Proofs.Host.InlineSiteProof.Run());
     case "inlinercount":
         return Print(AlvorKit.Proofs.Host.InlinerCountProof.Run());
     case "dispatch":
@@ -186,7 +191,7 @@ switch (mode)
         return 0;
     default:
         Console.Error.WriteLine($"unknown mode '{string.Join(' ', args)}'; expected status, platform, demo, describe, " +
-            "lifecycle, inlining withinliners|fallback, inlinercount, dispatch, dispatchapi, owners, badinput, stress, generations, members, allocations <variant> [dir], " +
+            "lifecycle, inlining withinliners|fallback, inlinesites, inlinercount, dispatch, dispatchapi, owners, badinput, stress, generations, members, allocations <variant> [dir], " +
             "sampling windows|cycles|threads|exact|flag, api, " +
             "commands, memory [n], modules plugin|collectible|raw, queuefull, recycling, exit return|environment, " +
             "mixedstress [threads] [commands] [targets], submitstorm [threads] [submits], hotreload, dropfolder <game> <update> <value>, " +

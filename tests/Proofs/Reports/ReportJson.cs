@@ -21,6 +21,7 @@ namespace AlvorKit.Proofs.Reports;
 [JsonSerializable(typeof(LifecycleReport))]
 [JsonSerializable(typeof(InliningReport))]
 [JsonSerializable(typeof(InlinerCountReport))]
+[JsonSerializable(typeof(InlineSiteReport))]
 [JsonSerializable(typeof(DispatchReport))]
 [JsonSerializable(typeof(DispatchApiReport))]
 [JsonSerializable(typeof(StressReport))]

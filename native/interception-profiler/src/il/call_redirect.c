@@ -1,0 +1,63 @@
+/* Redirecting call sites in place: one walk to check and count, one to rewrite. */
+#include "il/call_redirect.h"
+
+#include <stddef.h>
+
+typedef struct redirect_pass {
+    uint8_t *code;
+    uint32_t from;
+    uint32_t to;
+    int rewrite;
+    aip_call_redirect_counts counts;
+} redirect_pass;
+
+static uint32_t read_token(const uint8_t *p)
+{
+    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
+}
+
+static void write_token(uint8_t *p, uint32_t token)
+{
+    p[0] = (uint8_t)token;
+    p[1] = (uint8_t)(token >> 8);
+    p[2] = (uint8_t)(token >> 16);
+    p[3] = (uint8_t)(token >> 24);
+}
+
+static alvk_status visit(void *context, const aip_il_instruction *instruction)
+{
+    redirect_pass *pass = context;
+    if (instruction->opcode != AIP_CEE_CALL && instruction->opcode != AIP_CEE_CALLVIRT)
+        return ALVK_OK;
+    uint8_t *operand = pass->code + instruction->operand_offset;
+    if (read_token(operand) != pass->from)
+        return ALVK_OK;
+    if (instruction->opcode == AIP_CEE_CALLVIRT) {
+        pass->counts.virtual_calls++;
+        return ALVK_OK;
+    }
+    pass->counts.redirected++;
+    if (pass->rewrite)
+        write_token(operand, pass->to);
+    return ALVK_OK;
+}
+
+alvk_status aip_il_redirect_calls(uint8_t *code, uint32_t code_size, uint32_t from, uint32_t to,
+                                  aip_il_starts *starts, aip_call_redirect_counts *counts)
+{
+    if (code == NULL || starts == NULL || counts == NULL)
+        return ALVK_E_NULL_ARGUMENT;
+    redirect_pass pass = {code, from, to, 0, {0, 0}};
+    alvk_status status = aip_il_walk(code, code_size, starts, visit, &pass);
+    if (status != ALVK_OK)
+        return status;
+    if (pass.counts.redirected > 0) {
+        pass.rewrite = 1;
+        pass.counts = (aip_call_redirect_counts){0, 0};
+        status = aip_il_walk(code, code_size, starts, visit, &pass);
+        if (status != ALVK_OK)
+            return status; /* not reached: the same code walked a moment ago */
+    }
+    *counts = pass.counts;
+    return ALVK_OK;
+}

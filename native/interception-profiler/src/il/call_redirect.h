@@ -1,0 +1,27 @@
+/* Redirecting the call sites of one method in a method's code: every `call <from>` made a
+ * `call <to>` in place. Both operands are 4-byte tokens, so no offset, branch target or
+ * exception clause moves. Meant for a known inliner of a hooked target, whose calls go to a
+ * carrier of the woven body that has no ReJIT version and so may be inlined (docs/Benchmarks.md,
+ * "Hooks on inlined targets"); not used by the apply path yet. Pure. */
+#ifndef AIP_IL_CALL_REDIRECT_H
+#define AIP_IL_CALL_REDIRECT_H
+
+#include "alvorkit_interception_profiler.h"
+#include "il/il_walk.h"
+
+#include <stdint.h>
+
+typedef struct aip_call_redirect_counts {
+    uint32_t redirected;    /* `call <from>` rewritten to `call <to>` */
+    uint32_t virtual_calls; /* `callvirt <from>`, left as they are: a static carrier would drop
+                             * the receiver's null check */
+} aip_call_redirect_counts;
+
+/* Walks code[0 .. code_size) as aip_il_walk does (*starts is its scratch); when the whole code
+ * walks, rewrites every `call` whose operand is `from` to `to` and fills *counts. Any other
+ * use of `from` (callvirt, ldftn, newobj, jmp) and any operand that merely holds the same bytes
+ * stays. On failure (the walk's statuses; ALVK_E_NULL_ARGUMENT) the code is unchanged. */
+alvk_status aip_il_redirect_calls(uint8_t *code, uint32_t code_size, uint32_t from, uint32_t to,
+                                  aip_il_starts *starts, aip_call_redirect_counts *counts);
+
+#endif

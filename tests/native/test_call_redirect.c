@@ -1,0 +1,100 @@
+/* Call-site redirection: every `call <from>` becomes `call <to>` in place; callvirt, ldftn,
+ * newobj and look-alike operand bytes stay; malformed code is left unchanged. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "il/call_redirect.h"
+
+#define FROM 0x06000012u
+#define TO 0x06000040u
+
+static aip_il_starts starts;
+
+static void redirects_every_call_and_nothing_else(void **state)
+{
+    (void)state;
+    uint8_t code[] = {
+        0x02,                         /* ldarg.0 */
+        0x28, 0x12, 0x00, 0x00, 0x06, /* call FROM */
+        0x20, 0x12, 0x00, 0x00, 0x06, /* ldc.i4 with FROM's bytes */
+        0x58,                         /* add */
+        0x28, 0x12, 0x00, 0x00, 0x06, /* call FROM */
+        0x28, 0x13, 0x00, 0x00, 0x06, /* call another method */
+        0x6F, 0x12, 0x00, 0x00, 0x06, /* callvirt FROM */
+        0xFE, 0x06, 0x12, 0x00, 0x00, 0x06, /* ldftn FROM */
+        0x73, 0x12, 0x00, 0x00, 0x06, /* newobj FROM */
+        0x26,                         /* pop */
+        0x2A,                         /* ret */
+    };
+    uint8_t expected[sizeof code];
+    memcpy(expected, code, sizeof code);
+    expected[2] = 0x40;  /* the first call */
+    expected[13] = 0x40; /* the second call */
+    aip_call_redirect_counts counts = {99, 99};
+    assert_int_equal(aip_il_redirect_calls(code, sizeof code, FROM, TO, &starts, &counts), ALVK_OK);
+    assert_int_equal(counts.redirected, 2);
+    assert_int_equal(counts.virtual_calls, 1);
+    assert_memory_equal(code, expected, sizeof code);
+}
+
+static void code_without_the_call_is_unchanged(void **state)
+{
+    (void)state;
+    uint8_t code[] = {0x02, 0x28, 0x13, 0x00, 0x00, 0x06, 0x2A};
+    uint8_t before[sizeof code];
+    memcpy(before, code, sizeof code);
+    aip_call_redirect_counts counts;
+    assert_int_equal(aip_il_redirect_calls(code, sizeof code, FROM, TO, &starts, &counts), ALVK_OK);
+    assert_int_equal(counts.redirected, 0);
+    assert_int_equal(counts.virtual_calls, 0);
+    assert_memory_equal(code, before, sizeof code);
+}
+
+static void malformed_code_is_refused_and_left_as_it_was(void **state)
+{
+    (void)state;
+    /* A call of FROM, then a branch into the middle of it. */
+    uint8_t code[] = {0x28, 0x12, 0x00, 0x00, 0x06, 0x2B, 0xFA, 0x2A};
+    uint8_t before[sizeof code];
+    memcpy(before, code, sizeof code);
+    aip_call_redirect_counts counts = {7, 7};
+    assert_int_equal(aip_il_redirect_calls(code, sizeof code, FROM, TO, &starts, &counts),
+                     ALVK_E_IL_MALFORMED);
+    assert_memory_equal(code, before, sizeof code);
+    assert_int_equal(counts.redirected, 7);
+    /* An operand cut short at the end. */
+    uint8_t cut[] = {0x28, 0x12, 0x00, 0x00, 0x06, 0x28, 0x12, 0x00};
+    memcpy(before, cut, sizeof cut);
+    assert_int_equal(aip_il_redirect_calls(cut, sizeof cut, FROM, TO, &starts, &counts),
+                     ALVK_E_IL_MALFORMED);
+    assert_memory_equal(cut, before, sizeof cut);
+}
+
+static void null_arguments_are_refused(void **state)
+{
+    (void)state;
+    uint8_t code[] = {0x2A};
+    aip_call_redirect_counts counts;
+    assert_int_equal(aip_il_redirect_calls(NULL, 1, FROM, TO, &starts, &counts),
+                     ALVK_E_NULL_ARGUMENT);
+    assert_int_equal(aip_il_redirect_calls(code, 1, FROM, TO, NULL, &counts),
+                     ALVK_E_NULL_ARGUMENT);
+    assert_int_equal(aip_il_redirect_calls(code, 1, FROM, TO, &starts, NULL),
+                     ALVK_E_NULL_ARGUMENT);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(redirects_every_call_and_nothing_else),
+        cmocka_unit_test(code_without_the_call_is_unchanged),
+        cmocka_unit_test(malformed_code_is_refused_and_left_as_it_was),
+        cmocka_unit_test(null_arguments_are_refused),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
