@@ -1,0 +1,77 @@
+/* Fuzzes il/call_redirect.h: the input's first 8 bytes are the `from` and `to` tokens (little
+ * endian), the rest is code. aip_il_redirect_calls must answer what aip_il_walk answers for the
+ * code; when it refuses, the code is unchanged; when it succeeds, the code is as long as before,
+ * walks again, and differs exactly in the operands of the `call <from>` instructions (now
+ * `call <to>`), whose number is `redirected`; every `callvirt <from>` is counted in
+ * `virtual_calls` and left as it was. The instructions are found by the walk of the original
+ * code (il_walk's own harness checks that walk against a reference). */
+#include "fuzz_input.h"
+
+#include "il/call_redirect.h"
+
+static aip_il_starts starts;
+
+typedef struct found_calls {
+    const uint8_t *code;
+    uint32_t from;
+    uint8_t *changed; /* 1 at the first byte of each `call <from>` operand */
+    uint32_t calls, virtual_calls;
+} found_calls;
+
+static uint32_t rd32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
+}
+
+static alvk_status find(void *context, const aip_il_instruction *insn)
+{
+    found_calls *f = context;
+    if ((insn->opcode == AIP_CEE_CALL || insn->opcode == AIP_CEE_CALLVIRT) &&
+        rd32(f->code + insn->operand_offset) == f->from) {
+        if (insn->opcode == AIP_CEE_CALL) {
+            f->changed[insn->operand_offset] = 1;
+            f->calls++;
+        } else {
+            f->virtual_calls++;
+        }
+    }
+    return ALVK_OK;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size < 8 || size - 8 > AIP_IL_MAX_CODE_BYTES)
+        return 0;
+    uint32_t from = rd32(data), to = rd32(data + 4), n = (uint32_t)(size - 8);
+    uint8_t *original = aip_fuzz_copy(data + 8, n);
+    uint8_t *code = aip_fuzz_copy(data + 8, n);
+    found_calls f = {original, from, aip_fuzz_alloc(n + 1), 0, 0};
+    memset(f.changed, 0, n + 1);
+    alvk_status walked = aip_il_walk(original, n, &starts, find, &f);
+
+    aip_call_redirect_counts counts = {UINT32_MAX, UINT32_MAX};
+    alvk_status status = aip_il_redirect_calls(code, n, from, to, &starts, &counts);
+    AIP_FUZZ_CHECK(status == walked);
+    if (status != ALVK_OK) {
+        AIP_FUZZ_CHECK(memcmp(code, original, n) == 0);
+        goto done;
+    }
+    AIP_FUZZ_CHECK(counts.redirected == f.calls && counts.virtual_calls == f.virtual_calls);
+    for (uint32_t at = 0; at < n;) {
+        if (f.changed[at] && at + 4 <= n) {
+            AIP_FUZZ_CHECK(rd32(code + at) == to);
+            at += 4;
+            continue;
+        }
+        AIP_FUZZ_CHECK(code[at] == original[at]);
+        at++;
+    }
+    AIP_FUZZ_CHECK(aip_il_walk(code, n, &starts, NULL, NULL) == ALVK_OK);
+    /* A null argument is refused and changes nothing. */
+    AIP_FUZZ_CHECK(aip_il_redirect_calls(code, n, from, to, &starts, NULL) == ALVK_E_NULL_ARGUMENT);
+done:
+    free(f.changed);
+    free(code);
+    free(original);
+    return 0;
+}
