@@ -16,7 +16,11 @@ using BenchmarkDotNet.Toolchains.InProcess.Emit;
 //   hooks   - BenchmarkDotNet: a call through an empty prefix + empty postfix (direct and
 //             calli) and through working hooks, against the unpatched original (the baseline)
 //   hooksdisasm - the hooks applied and called until their code is final, for DOTNET_JitDisasm
+//   removal [rounds] [calls] - a caller that inlines its target, against its never-patched twin,
+//             before a patch of the target, while patched and after the removal (RemovalBenchmark)
 string mode = args.Length > 0 ? args[0] : "calls";
+if (mode == "removal")
+    return RemovalBenchmark.Run(args.Length > 1 ? int.Parse(args[1]) : 7, args.Length > 2 ? int.Parse(args[2]) : 20_000_000);
 if (mode == "hooks")
 {
     var config = DefaultConfig.Instance.AddJob(Job.Default.WithToolchain(InProcessEmitToolchain.Instance));
@@ -70,7 +74,7 @@ if (mode == "disasm")
 }
 if (mode != "latency")
 {
-    Console.Error.WriteLine("usage: PatchBenchmark calls|latency [cycles]|disasm|hooks|hooksdisasm");
+    Console.Error.WriteLine("usage: PatchBenchmark calls|latency [cycles]|disasm|hooks|hooksdisasm|removal [rounds] [calls]");
     return 64;
 }
 

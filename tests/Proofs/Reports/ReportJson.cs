@@ -21,6 +21,8 @@ namespace AlvorKit.Proofs.Reports;
 [JsonSerializable(typeof(LifecycleReport))]
 [JsonSerializable(typeof(InliningReport))]
 [JsonSerializable(typeof(InlinerCountReport))]
+[JsonSerializable(typeof(NestedRemovalReport))]
+[JsonSerializable(typeof(RestoredCallerReport))]
 [JsonSerializable(typeof(DispatchReport))]
 [JsonSerializable(typeof(DispatchApiReport))]
 [JsonSerializable(typeof(StressReport))]
