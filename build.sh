@@ -470,6 +470,11 @@ bench() {
   (cd build/bench && MODULES=PatchBenchmark profiled \
     dotnet "$ROOT/tools/PatchBenchmark/bin/Release/net10.0/PatchBenchmark.dll" calls) |
     grep -E '^\||^BenchmarkDotNet|^(AMD|Intel)|^  \[Host\]'
+  step "removal: a caller that inlines its target, before a patch, patched, after the removal (against its twin)"
+  (cd build/bench && MODULES=PatchBenchmark DOTNET_TieredPGO=1 profiled \
+    dotnet "$ROOT/tools/PatchBenchmark/bin/Release/net10.0/PatchBenchmark.dll" removal)
+  (cd build/bench && MODULES=PatchBenchmark DOTNET_TieredCompilation=0 profiled \
+    dotnet "$ROOT/tools/PatchBenchmark/bin/Release/net10.0/PatchBenchmark.dll" removal)
   step "woven hooks: a call through an empty prefix + postfix against the original (BenchmarkDotNet)"
   (cd build/bench && MODULES=PatchBenchmark profiled \
     dotnet "$ROOT/tools/PatchBenchmark/bin/Release/net10.0/PatchBenchmark.dll" hooks) |

@@ -5,7 +5,9 @@
  * status and failing index, the others ALVK_E_BATCH_ABORTED, new patches REJECTED, a joined
  * patch keeping its body and owners; the request refused -> every previous body back. The
  * same through the generation batch's own entries (aip_apply_generation_batch: staged
- * generations, each resolved against fake metadata, checked and held as a submitted one). */
+ * generations, each resolved against fake metadata, checked and held as a submitted one). And
+ * the last owner's removal: the inliners re-JIT'd, then the target's original version made
+ * active (RequestRevert); a refused request reverts nothing. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -67,6 +69,24 @@ static HRESULT STDMETHODCALLTYPE plain(ICorProfilerInfo15 *This, ULONG count, Mo
     F.plain++;
     record(count, modules, methods);
     return F.answer;
+}
+
+/* RequestRevert: counted, with the call it came after (the requests before it). */
+static uint32_t g_reverts, g_requests_before_revert;
+static ModuleID g_revert_module;
+static mdMethodDef g_revert_method;
+
+static HRESULT STDMETHODCALLTYPE revert(ICorProfilerInfo15 *This, ULONG count, ModuleID *modules,
+                                        mdMethodDef *methods, HRESULT *status)
+{
+    (void)This;
+    assert_int_equal(count, 1);
+    g_reverts++;
+    g_requests_before_revert = F.with_inliners + F.plain;
+    g_revert_module = modules[0];
+    g_revert_method = methods[0];
+    status[0] = S_OK;
+    return S_OK;
 }
 
 /* ---- the world: RejitState, the env, a batch of entries --------------------------------- */
@@ -133,6 +153,10 @@ static void world(void)
     memset(&F, 0, sizeof F);
     vtbl.RequestReJITWithInliners = with_inliners;
     vtbl.RequestReJIT = plain;
+    vtbl.RequestRevert = revert;
+    g_reverts = g_requests_before_revert = 0;
+    g_revert_module = 0;
+    g_revert_method = 0;
     F.info.lpVtbl = &vtbl;
     assert_int_equal(aip_rejit_init(&st, ALVK_MIN_PATCH_CAPACITY), 0);
     epoch = 3;
@@ -542,6 +566,75 @@ static void a_refused_request_of_staged_generations_restores_every_body(void **s
     assert_int_equal(command_result(command), ALVK_E_REJIT_FAILED);
 }
 
+/* ---- The last owner's removal: the original back, its own version active -------------- */
+
+/* A live patch of OWNER on TOKEN whose generation is in force, and OWNER's remove command as
+ * the worker gets it. */
+static aip_patch_command live_patch_and_its_removal(void)
+{
+    aip_rejit_request first = {AIP_REQUEST_GENERATION, &k_mvid, MODULE, epoch, TOKEN, 0, 0, OWNER, 0};
+    aip_rejit_accepted a;
+    assert_int_equal(aip_rejit_accept(&st, &first, &a), ALVK_OK);
+    aip_rejit_set_target(&st, a.index, MODULE, epoch);
+    aip_request_mark mark;
+    memset(&mark, 0, sizeof mark);
+    mark.index = a.index;
+    mark.id = a.generation;
+    aip_prepared_release(aip_rejit_publish(
+        &st, a.index, aip_prepared_create(a.generation, k_body, sizeof k_body, NULL, 0)));
+    aip_rejit_mark_requested(&st, &mark, 1, aip_monotonic_ns());
+    aip_rejit_finish_command(&st, a.index, a.command, ALVK_PATCH_ACTIVE, ALVK_OK,
+                             aip_monotonic_ns());
+    aip_rejit_request leave = {AIP_REQUEST_REMOVE, NULL, 0, 0, 0, 0, a.handle, OWNER, 0};
+    aip_rejit_accepted r;
+    assert_int_equal(aip_rejit_accept(&st, &leave, &r), ALVK_OK);
+    aip_patch_command c;
+    memset(&c, 0, sizeof c);
+    c.kind = AIP_PATCH_REMOVE;
+    c.index = r.index;
+    c.owner = OWNER;
+    c.token = TOKEN;
+    c.command = r.command;
+    c.queued_ns = aip_monotonic_ns();
+    return c;
+}
+
+static void the_last_removal_reverts_the_target_after_requesting_its_inliners(void **state)
+{
+    (void)state;
+    world();
+    F.answer = S_OK;
+    aip_patch_command c = live_patch_and_its_removal();
+    assert_int_equal(aip_apply_patch_command(&c, &env), ALVK_OK);
+    /* The inliners re-JIT'd first (the original IL, each inliner its own patch's body)... */
+    assert_int_equal(F.with_inliners, 1);
+    assert_int_equal(F.count, 1);
+    assert_int_equal(F.modules[0], MODULE);
+    assert_int_equal(F.methods[0], TOKEN);
+    /* ...then the target's original version made active, so they can inline it. */
+    assert_int_equal(g_reverts, 1);
+    assert_int_equal(g_requests_before_revert, 1);
+    assert_int_equal(g_revert_module, MODULE);
+    assert_int_equal(g_revert_method, TOKEN);
+    aip_patch now;
+    aip_rejit_copy(&st, c.index, &now);
+    assert_int_equal(now.state, ALVK_PATCH_REMOVED);
+}
+
+static void a_refused_removal_reverts_nothing(void **state)
+{
+    (void)state;
+    world();
+    F.answer = E_FAIL;
+    aip_patch_command c = live_patch_and_its_removal();
+    assert_int_equal(aip_apply_patch_command(&c, &env), ALVK_E_REJIT_FAILED);
+    assert_int_equal(F.with_inliners, 1);
+    assert_int_equal(g_reverts, 0); /* the patch's body still runs: nothing reverted under it */
+    aip_patch now;
+    aip_rejit_copy(&st, c.index, &now);
+    assert_int_equal(now.state, ALVK_PATCH_ACTIVE);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -552,6 +645,8 @@ int main(void)
         cmocka_unit_test(staged_generations_publish_all_with_one_request),
         cmocka_unit_test(a_refused_staged_generation_publishes_nothing),
         cmocka_unit_test(a_refused_request_of_staged_generations_restores_every_body),
+        cmocka_unit_test(the_last_removal_reverts_the_target_after_requesting_its_inliners),
+        cmocka_unit_test(a_refused_removal_reverts_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, teardown);
 }

@@ -18,9 +18,13 @@ using BenchmarkDotNet.Toolchains.InProcess.Emit;
 //   hooksdisasm - the hooks applied and called until their code is final, for DOTNET_JitDisasm
 //   inlinedhooks [outer] [pairs] - hooks on a target the JIT inlines: the hooked caller against its
 //             unhooked twin, alternated pairs in this process, per phase (InlinedHooks.cs)
+//   removal [rounds] [calls] - a caller that inlines its target, against its never-patched twin,
+//             before a patch of the target, while patched and after the removal (RemovalBenchmark)
 string mode = args.Length > 0 ? args[0] : "calls";
 if (mode == "inlinedhooks")
     return InlinedHooks.Run(args.Length > 1 ? int.Parse(args[1]) : 20_000, args.Length > 2 ? int.Parse(args[2]) : 7);
+if (mode == "removal")
+    return RemovalBenchmark.Run(args.Length > 1 ? int.Parse(args[1]) : 7, args.Length > 2 ? int.Parse(args[2]) : 20_000_000);
 if (mode == "hooks")
 {
     var config = DefaultConfig.Instance.AddJob(Job.Default.WithToolchain(InProcessEmitToolchain.Instance));
@@ -74,7 +78,7 @@ if (mode == "disasm")
 }
 if (mode != "latency")
 {
-    Console.Error.WriteLine("usage: PatchBenchmark calls|latency [cycles]|disasm|hooks|hooksdisasm");
+    Console.Error.WriteLine("usage: PatchBenchmark calls|latency [cycles]|disasm|hooks|hooksdisasm|removal [rounds] [calls]");
     return 64;
 }
 

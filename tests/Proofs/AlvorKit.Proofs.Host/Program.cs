@@ -16,6 +16,9 @@ using AlvorKit.Proofs.Reports;
 //             removal (InlineSiteProof; run with DOTNET_JitDisasm=InlineSiteCaller and DOTNET_JitStdOutFile)
 //   inlinercount - the managed API's inliner count: two targets patched one after the other, each
 //             inlined by its own hot caller and both by a third; each patch counts its own inliners
+//   removal nested-inner|nested-outer|caller - a removal undoes only its own patch: two nested
+//             patches removed in either order; and a caller's JIT listings before, during and
+//             after a patch of the method it inlines (RemovalProof)
 //   dispatch - the exact-dispatch matrix: every shape installed, called, checked, removed
 //   dispatchapi - the managed API's dispatch path per install and replace (direct call, calli
 //             with its reason, PreferCalli), as the telemetry and Patch.ToString say
@@ -98,6 +101,10 @@ switch (mode)
         return Print(AlvorKit.Proofs.Host.InlineSiteProof.Run());
     case "inlinercount":
         return Print(AlvorKit.Proofs.Host.InlinerCountProof.Run());
+    case "removal" when args.Length == 2 && args[1] is "nested-inner" or "nested-outer":
+        return Print(AlvorKit.Proofs.Host.RemovalProof.Nested(innerFirst: args[1] == "nested-inner"));
+    case "removal" when args.Length == 2 && args[1] == "caller":
+        return Print(AlvorKit.Proofs.Host.RemovalProof.Caller());
     case "dispatch":
         return Print(AlvorKit.Proofs.Host.DispatchProof.Run());
     case "dispatchapi":
@@ -191,7 +198,7 @@ switch (mode)
         return 0;
     default:
         Console.Error.WriteLine($"unknown mode '{string.Join(' ', args)}'; expected status, platform, demo, describe, " +
-            "lifecycle, inlining withinliners|fallback, inlinesites, inlinercount, dispatch, dispatchapi, owners, badinput, stress, generations, members, allocations <variant> [dir], " +
+            "lifecycle, inlining withinliners|fallback, inlinesites, inlinercount, removal nested-inner|nested-outer|caller, dispatch, dispatchapi, owners, badinput, stress, generations, members, allocations <variant> [dir], " +
             "sampling windows|cycles|threads|exact|flag, api, " +
             "commands, memory [n], modules plugin|collectible|raw, queuefull, recycling, exit return|environment, " +
             "mixedstress [threads] [commands] [targets], submitstorm [threads] [submits], hotreload, dropfolder <game> <update> <value>, " +

@@ -22,6 +22,8 @@ namespace AlvorKit.Proofs.Reports;
 [JsonSerializable(typeof(InliningReport))]
 [JsonSerializable(typeof(InlinerCountReport))]
 [JsonSerializable(typeof(InlineSiteReport))]
+[JsonSerializable(typeof(NestedRemovalReport))]
+[JsonSerializable(typeof(RestoredCallerReport))]
 [JsonSerializable(typeof(DispatchReport))]
 [JsonSerializable(typeof(DispatchApiReport))]
 [JsonSerializable(typeof(StressReport))]

@@ -83,6 +83,21 @@ static HRESULT request_rejit(const aip_apply_env *env, ModuleID module, uint32_t
     return info->lpVtbl->RequestReJIT(info, n + 1, x->request_modules, x->request_methods);
 }
 
+/* The original body back in force: the target's original IL version made active again
+ * (RequestRevert), after the request that re-JITs its inliners. The runtime inlines a method
+ * only while its active IL version is ready and carries the original IL (CEEInfo::canInline);
+ * the version the request just made for the target stays "requested" until the target's next
+ * call, so an inliner compiled before that call would keep calling the target out of line.
+ * The original version is ready at once, and its native code is the target's original code.
+ * A refusal changes nothing that ran before: the target then runs the requested original IL. */
+static void revert_to_original(const aip_apply_env *env, ModuleID module, uint32_t token)
+{
+    ICorProfilerInfo15 *info = env->info;
+    mdMethodDef method = token;
+    HRESULT status = S_OK;
+    (void)info->lpVtbl->RequestRevert(info, 1, &module, &method, &status);
+}
+
 /* Publishes `prepared` (NULL: the original IL) for generation `id` (0: the original) of the
  * patch `p` describes, makes `id` current (requested) and requests the ReJIT. Granted, the
  * rest (the HRESULT, the snapshot replaced) goes into *a for the command's one commit;
@@ -98,6 +113,7 @@ static alvk_status publish(const aip_apply_env *env, uint32_t index, const aip_p
         *env->held = h;
         return ALVK_OK;
     }
+    int original = prepared == NULL;
     aip_prepared_rejit *previous = aip_rejit_publish(env->rejit, index, prepared);
     /* Current before the runtime is asked: what the request raises finds it. */
     aip_request_mark mark;
@@ -111,6 +127,8 @@ static alvk_status publish(const aip_apply_env *env, uint32_t index, const aip_p
         aip_prepared_release(aip_rejit_publish(env->rejit, index, previous));
         return ALVK_E_REJIT_FAILED;
     }
+    if (original)
+        revert_to_original(env, p->module_id, p->token);
     a->requested = 1;
     a->request_hresult = hr;
     a->replaced = previous;
@@ -474,7 +492,9 @@ static alvk_status restore_successor(const aip_apply_env *env, const aip_patch_c
     return status;
 }
 
-/* The last owner's removal asks the runtime to re-JIT the original IL everywhere. */
+/* The last owner's removal asks the runtime to re-JIT the original IL everywhere (the target's
+ * inliners get what their own patches call for) and makes the target's original version active
+ * again (publish: revert_to_original). */
 static alvk_status remove_owner(const aip_apply_env *env, const aip_patch_command *c,
                                 const aip_patch *p, int *ended, aip_rejit_applied *a)
 {
