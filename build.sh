@@ -217,11 +217,19 @@ sanitized_proofs() {
   local asan_lib="$ASAN_DIR/native/interception-profiler/$LIBNAME"
   local runtime
   runtime=$(cc -print-file-name=libasan.so)
+  local log="$ROOT/build/sanitized-proofs.log" rc=0 passed
   ALVK_NATIVE_LIBRARY="$asan_lib" ALVK_PROOF_PRELOAD="$runtime" \
   ASAN_OPTIONS=detect_leaks=0:handle_segv=0:handle_sigbus=0:handle_sigfpe=0:halt_on_error=1:abort_on_error=1 \
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     dotnet test tests/Proofs/AlvorKit.Proofs/AlvorKit.Proofs.csproj -c Release --no-build -nologo \
-      --filter "$SANITIZED_PROOFS" --logger "console;verbosity=minimal"
+      --filter "$SANITIZED_PROOFS" --logger "console;verbosity=minimal" | tee "$log" || rc=${PIPESTATUS[0]}
+  [ "$rc" -eq 0 ] || exit "$rc"
+  # A filter that selects nothing passes quietly: the selection must have run.
+  passed=$(sed -n 's/.*Passed: *\([0-9]*\).*/\1/p' "$log" | tail -1)
+  if [ "${passed:-0}" -eq 0 ]; then
+    echo "build.sh: no proof ran under ASan (filter $SANITIZED_PROOFS)" >&2
+    exit 1
+  fi
 }
 # The proofs that run again with the profiler under ASan: the classes marked
 # [Trait("Sanitized", "yes")] in tests/Proofs/AlvorKit.Proofs. Generations, the managed API,
