@@ -7,6 +7,8 @@
 #                        artifact checks, profiled-process proofs); checks first that the
 #                        machine has what they need (tools/prerequisites.sh)
 #   ./build.sh native    the Release library alone (same needs)
+#   ./build.sh step NAME...  some steps of the test target alone, each timed (names: the
+#                        TEST_STEPS list below)
 #   ./build.sh managed | bench | tsan | stress | fuzz
 #   ./build.sh platform  the linux-arm64 and win-x64 proofs alone (after a ./build.sh test)
 set -euo pipefail
@@ -104,13 +106,11 @@ test_tools() {
   fi
 }
 
+# One build of every test project (tests/AlvorKit.Tests.slnx: one restore, one evaluation of
+# the projects they share); every later step runs them with --no-build.
 build_managed() {
-  step "managed projects (Release)"
-  dotnet build tests/Proofs/AlvorKit.Proofs/AlvorKit.Proofs.csproj -c Release -v quiet -nologo
-  dotnet build tests/Launcher/AlvorKit.Interception.Launcher.Tests.csproj -c Release -v quiet -nologo
-  dotnet build tests/Bindings/AlvorKit.Bindings.Tests.csproj -c Release -v quiet -nologo
-  dotnet build tests/HotReload/AlvorKit.HotReload.Tests.csproj -c Release -v quiet -nologo
-  dotnet build tests/Hooks/AlvorKit.Hooks.Tests.csproj -c Release -v quiet -nologo
+  step "managed projects (Release, tests/AlvorKit.Tests.slnx)"
+  dotnet build tests/AlvorKit.Tests.slnx -c Release -v quiet -nologo
 }
 
 binding_tests() {
@@ -150,14 +150,19 @@ native_tests() {
     ctest --test-dir "$ASAN_DIR" --output-on-failure -j "$JOBS"
 }
 
+# The native tests that start threads (ctest label `threads`), the queue/state stress among
+# them, under ThreadSanitizer; the single-threaded ones give TSan nothing to see (./build.sh
+# tsan runs every test under it).
 tsan_tests() {
-  step "native unit tests and the queue/state stress under ThreadSanitizer (build/native-tsan)"
-  JOBS="$JOBS" tests/native/run_tsan.sh
+  step "native unit tests that start threads, the queue/state stress among them, under ThreadSanitizer (build/native-tsan)"
+  JOBS="$JOBS" tests/native/run_tsan.sh threads
 }
 
-fuzz_bounded() {
-  step "libFuzzer harnesses (clang, ASan + UBSan): each over its seed corpus plus a short random run"
-  tests/fuzz/run.sh bounded
+# Every harness over its committed corpus (the inputs found by long runs, kept as regression
+# tests); random exploration is ./build.sh fuzz's (tests/fuzz/run.sh long).
+fuzz_corpus() {
+  step "libFuzzer harnesses (clang, ASan + UBSan): each over its committed corpus"
+  tests/fuzz/run.sh replay
 }
 
 artifact_checks() {
@@ -212,19 +217,28 @@ sanitized_proofs() {
   local asan_lib="$ASAN_DIR/native/interception-profiler/$LIBNAME"
   local runtime
   runtime=$(cc -print-file-name=libasan.so)
+  local log="$ROOT/build/sanitized-proofs.log" rc=0 passed
   ALVK_NATIVE_LIBRARY="$asan_lib" ALVK_PROOF_PRELOAD="$runtime" \
   ASAN_OPTIONS=detect_leaks=0:handle_segv=0:handle_sigbus=0:handle_sigfpe=0:halt_on_error=1:abort_on_error=1 \
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     dotnet test tests/Proofs/AlvorKit.Proofs/AlvorKit.Proofs.csproj -c Release --no-build -nologo \
-      --filter "$SANITIZED_PROOFS" --logger "console;verbosity=minimal"
+      --filter "$SANITIZED_PROOFS" --logger "console;verbosity=minimal" | tee "$log" || rc=${PIPESTATUS[0]}
+  [ "$rc" -eq 0 ] || exit "$rc"
+  # A filter that selects nothing passes quietly: the selection must have run.
+  passed=$(sed -n 's/.*Passed: *\([0-9]*\).*/\1/p' "$log" | tail -1)
+  if [ "${passed:-0}" -eq 0 ]; then
+    echo "build.sh: no proof ran under ASan (filter $SANITIZED_PROOFS)" >&2
+    exit 1
+  fi
 }
-# The proofs that run again with the profiler under ASan: generations, the managed API,
+# The proofs that run again with the profiler under ASan: the classes marked
+# [Trait("Sanitized", "yes")] in tests/Proofs/AlvorKit.Proofs. Generations, the managed API,
 # command identity, concurrency (the native queue and the managed per-target gates), bad input,
 # both dispatch paths (the direct call reads the replacement's metadata and emits references),
 # the patch table at scale (batches, growth, the bound) and sampled allocation profiling (its
 # correctness; SampledCostProofs, timing and resident memory, stay out) and woven hooks
-# (HookProofs: the AssemblyRef relocation and batch submits).
-SANITIZED_PROOFS="FullyQualifiedName~PatchDispatchProofs|FullyQualifiedName~InterceptionDispatchProofs|FullyQualifiedName~HotReloadProofs|FullyQualifiedName~HotReloadCoreProofs|FullyQualifiedName~GenerationProofs|FullyQualifiedName~GenerationAbi33Proofs|FullyQualifiedName~GenerationRefusalProofs|FullyQualifiedName~InterceptionApiProofs|FullyQualifiedName~InterceptionConcurrencyProofs|FullyQualifiedName~CommandProofs|FullyQualifiedName~PatchStressProofs|FullyQualifiedName~PatchBadInputProofs|FullyQualifiedName~ModuleCopyProofs|FullyQualifiedName~MemoryProofs|FullyQualifiedName~QueueFullProofs|FullyQualifiedName~RecyclingProofs|FullyQualifiedName~ExitProofs|FullyQualifiedName~MixedStressProofs|FullyQualifiedName~SubmitStormProofs|FullyQualifiedName~ReadyToRunProofs|FullyQualifiedName~ScaleProofs|FullyQualifiedName~SampledCaptureProofs|FullyQualifiedName~GenerationAbi36Proofs|FullyQualifiedName~OriginalPlanProofs|FullyQualifiedName~HookProofs|FullyQualifiedName~RelocationProofs"
+# (HookProofs: the AssemblyRef relocation and batch submits). A new class joins by its trait.
+SANITIZED_PROOFS="Sanitized=yes"
 
 # The proofs again in a profiled process of another RID, under its emulator on this machine:
 # linux-arm64 under qemu-user, win-x64 under Wine. For each, the proof host is published
@@ -266,10 +280,20 @@ platform_proof() {
     exit 1
   fi
   start=$SECONDS
-  dotnet publish tests/Proofs/AlvorKit.Proofs.Host/AlvorKit.Proofs.Host.csproj -c Release -r "$rid" \
-    --self-contained -p:InvariantGlobalization=true -o "$out" -v quiet -nologo
+  # The publish is kept while its inputs are unchanged (publish_inputs: the sources and
+  # projects it compiles, the build settings, the SDK, the RID).
+  local inputs publish
+  inputs=$(publish_inputs "$rid")
+  if [ -f "$out/$host" ] && [ "$(cat "$out/.inputs.sha256" 2>/dev/null)" = "$inputs" ]; then
+    publish="cached"
+  else
+    rm -f "$out/.inputs.sha256"
+    dotnet publish tests/Proofs/AlvorKit.Proofs.Host/AlvorKit.Proofs.Host.csproj -c Release -r "$rid" \
+      --self-contained -p:InvariantGlobalization=true -o "$out" -v quiet -nologo
+    echo "$inputs" >"$out/.inputs.sha256"
+    publish="$((SECONDS - start)) s"
+  fi
   cp tests/Proofs/AlvorKit.Proofs.Host/bin/Release/net10.0/AlvorKit.Proofs.{GameMod,HookMod}.dll "$out/"
-  local publish=$((SECONDS - start))
   case "$rid" in
     linux-arm64) arm64_openssl ;;
     win-x64) wine_prefix "$emulator" ;;
@@ -282,7 +306,7 @@ platform_proof() {
   # The Wine server the proofs started for the prefix (tests/Support/Emulator), ended now.
   if [ "$rid" = win-x64 ]; then WINEPREFIX="$ROOT/build/wine-prefix" "$(dirname "$emulator")/wineserver" -k 2>/dev/null || true; fi
   passed=$(grep -c '^  Passed AlvorKit' "$log" || true)
-  printf '==> %s proofs: %s passed in %s s (publish %s s)\n' "$rid" "$passed" "$((SECONDS - start))" "$publish"
+  printf '==> %s proofs: %s passed in %s s (publish %s)\n' "$rid" "$passed" "$((SECONDS - start))" "$publish"
   [ "$rc" -eq 0 ] || exit "$rc"
   # Every clause of the selection ran at least one test: a renamed proof cannot drop out unseen.
   for clause in ${filter//|/ }; do
@@ -293,6 +317,16 @@ platform_proof() {
     echo "build.sh: $rid proofs: no test ran for:$missing (renamed? update PLATFORM_PROOFS_*)" >&2
     exit 1
   fi
+}
+
+# publish_inputs RID: one hash of what a RID's publish of the proof host is made from: every
+# source and project file under tests/Proofs and managed (bin/ and obj/ left out), the
+# repository's build settings, the SDK's version and the RID.
+publish_inputs() {
+  {
+    find tests/Proofs managed \( -name bin -o -name obj \) -prune -o -type f -print
+    ls Directory.Build.props Directory.Build.targets Directory.Packages.props global.json
+  } | LC_ALL=C sort | xargs sha256sum | { cat; dotnet --version; echo "$1"; } | sha256sum | cut -d' ' -f1
 }
 
 # .NET's SHA-256 needs OpenSSL on Linux and the arm64 cross sysroot has none: Debian's arm64
@@ -503,18 +537,53 @@ bench() {
   done
 }
 
+# The test target's steps, in order. Each is timed; the times are printed as a table at the
+# end (up to the failing step when one fails).
+TEST_STEPS=(include_check format_check build_native call_check build_managed build_native_host test_tools
+  native_tests tsan_tests fuzz_corpus artifact_checks binding_tests hotreload_tests proofs sanitized_proofs
+  platform_proofs launcher_tests)
+STEP_TIMES=()
+
+print_step_times() {
+  local line total=0
+  [ "${#STEP_TIMES[@]}" -gt 0 ] || return 0
+  printf '\n==> step times\n| step | seconds |\n|---|---:|\n'
+  for line in "${STEP_TIMES[@]}"; do
+    printf '| %s | %s |\n' "${line% *}" "${line##* }"
+    total=$((total + ${line##* }))
+  done
+  printf '| total | %s |\n' "$total"
+}
+
+run_steps() {
+  local name start
+  for name in "$@"; do
+    if [[ " ${TEST_STEPS[*]} " != *" $name "* ]]; then
+      echo "build.sh: no step $name (steps: ${TEST_STEPS[*]})" >&2
+      exit 64
+    fi
+  done
+  trap print_step_times EXIT
+  for name in "$@"; do
+    start=$SECONDS
+    "$name"
+    STEP_TIMES+=("$name $((SECONDS - start))")
+  done
+}
+
 target=${1:-test}
 case "$target" in
   native) require demo; build_release ;;
   managed) build_managed ;;
-  test) require test; include_check; format_check; build_native; call_check; build_managed; build_native_host; test_tools; native_tests; tsan_tests; fuzz_bounded; artifact_checks; binding_tests; hotreload_tests; proofs; sanitized_proofs; platform_proofs; launcher_tests ;;
+  test) require test; run_steps "${TEST_STEPS[@]}" ;;
+  step) shift; [ "$#" -gt 0 ] || { echo "usage: ./build.sh step NAME... (${TEST_STEPS[*]})" >&2; exit 64; }; run_steps "$@" ;;
   fuzz) tests/fuzz/run.sh long "${FUZZ_SECONDS:-600}" ;;
-  tsan) tsan_tests ;;
+  tsan) JOBS="$JOBS" tests/native/run_tsan.sh all ;;
   platform) platform_proofs ;;
   stress) build_native; build_managed; stress ;;
   packages) require demo; build_release; packages ;;
   bindings) bindings ;;
   demo) require demo; build_release; demo ;;
   bench) require demo; build_release; build_managed; bench ;;
-  *) echo "usage: ./build.sh [test|demo|native|managed|packages|bindings|bench|tsan|stress|fuzz|platform]" >&2; exit 64 ;;
+  *) echo "usage: ./build.sh [test|step NAME...|demo|native|managed|packages|bindings|bench|tsan|stress|fuzz|platform]" >&2; exit 64 ;;
 esac

@@ -2,6 +2,9 @@
 # Builds the libFuzzer harnesses (tests/fuzz/fuzz_<name>.c) and runs each over its seed
 # corpus (tests/fuzz/corpus/<name>/) plus random inputs; any crash, sanitizer report or
 # violated property fails the run, and its input is kept under build/fuzz/artifacts/.
+#   tests/fuzz/run.sh replay             each harness over its committed corpus once (libFuzzer's
+#                                        -runs=0: every seed executed, no random input): what
+#                                        ./build.sh test runs, seconds in all
 #   tests/fuzz/run.sh bounded [seconds]  each harness for ~seconds (default 8) from a fresh
 #                                        temporary working corpus; the committed corpus is
 #                                        only read
@@ -20,9 +23,10 @@ cd "$(dirname "$0")/../.."
 ROOT=$(pwd)
 MODE=${1:-bounded}
 case "$MODE" in
+  replay) SECONDS_EACH=0; JOBS=${FUZZ_JOBS:-2} ;;
   bounded) SECONDS_EACH=${2:-8}; JOBS=${FUZZ_JOBS:-2} ;;
   long) SECONDS_EACH=${2:-600}; JOBS=${FUZZ_JOBS:-1} ;;
-  *) echo "usage: tests/fuzz/run.sh bounded|long [seconds]" >&2; exit 64 ;;
+  *) echo "usage: tests/fuzz/run.sh replay | bounded [seconds] | long [seconds]" >&2; exit 64 ;;
 esac
 CC_FUZZ=${FUZZ_CC:-clang-14}
 BUILD=$(mkdir -p "${FUZZ_BUILD_DIR:-build/fuzz}" && cd "${FUZZ_BUILD_DIR:-build/fuzz}" && pwd)
@@ -74,8 +78,9 @@ run_one() {
   mkdir -p "$work" "$ARTIFACTS/$name"
   local seeds=()
   [ -d "$corpus" ] && seeds+=("$corpus")
-  local rc=0
-  "$BIN/fuzz_$name" -max_total_time="$SECONDS_EACH" -print_final_stats=1 -timeout=10 \
+  local rc=0 budget=(-max_total_time="$SECONDS_EACH")
+  [ "$MODE" = replay ] && budget=(-runs=0)
+  "$BIN/fuzz_$name" "${budget[@]}" -print_final_stats=1 -timeout=10 \
     -rss_limit_mb=2048 -artifact_prefix="$ARTIFACTS/$name/" "$work" "${seeds[@]}" \
     >"$WORK/$name.log" 2>&1 &
   echo $! >"$WORK/$name.pid"
@@ -111,7 +116,11 @@ merge_new() {
   echo "$count" >"$WORK/$name.new"
 }
 
-echo "==> $MODE run: ${#names[@]} harnesses, ${SECONDS_EACH}s each, $JOBS at a time"
+if [ "$MODE" = replay ]; then
+  echo "==> replay: ${#names[@]} harnesses, each over its committed corpus, $JOBS at a time"
+else
+  echo "==> $MODE run: ${#names[@]} harnesses, ${SECONDS_EACH}s each, $JOBS at a time"
+fi
 running=0
 for name in "${names[@]}"; do
   run_one "$name" &

@@ -71,12 +71,18 @@ static void sampled_profiling_keeps_the_fast_allocation_path(void **state)
     assert_int_equal(config.allocation_profiling, ALVK_ALLOCATION_PROFILING_SAMPLED);
     aip_event_mask mask = aip_event_mask_for(&config);
     /* Never the immutable allocation bit (it selects the slow allocation helpers for the life
-     * of the process); the stack walks' bit and EventPipe at startup; the large and pinned
-     * objects only while a window is open. */
+     * of the process); nothing of allocation profiling at startup: the stack walks' bit and
+     * EventPipe come with the first window, the large and pinned objects only while one is
+     * open. The mask of the same process without allocation profiling. */
     assert_false(mask.low & COR_PRF_ENABLE_OBJECT_ALLOCATED);
     assert_false(mask.low & COR_PRF_MONITOR_OBJECT_ALLOCATED);
-    assert_true(mask.low & COR_PRF_ENABLE_STACK_SNAPSHOT);
-    assert_int_equal(mask.high, COR_PRF_HIGH_MONITOR_EVENT_PIPE);
+    assert_false(mask.low & COR_PRF_ENABLE_STACK_SNAPSHOT);
+    assert_int_equal(mask.high, 0);
+    in.allocations = NULL;
+    aip_config plain;
+    aip_config_evaluate(&in, &plain);
+    assert_int_equal(aip_event_mask_for(&plain).low, mask.low);
+    assert_int_equal(aip_event_mask_for(&plain).high, mask.high);
 }
 
 static void no_modules_keeps_profiler_but_drops_rejit(void **state)

@@ -805,6 +805,41 @@ static void a_refused_mask_keeps_the_last_results(void **state)
     assert_int_equal(t.samples, 1);
 }
 
+/* Nothing of sampled profiling is in the mask until the first window: init sets no mask; a
+ * refused first begin arms nothing; the first window arms EventPipe's delivery and the stack
+ * walks beside the large and pinned objects, and only the latter go when it closes. */
+static void the_first_window_arms_event_pipe_and_stack_walks(void **state)
+{
+    teardown(state);
+    memset(&A, 0, sizeof A);
+    aip_allocation_port port = {NULL, reserve, release, run, no_mvid};
+    const uint32_t startup_low = COR_PRF_MONITOR_MODULE_LOADS;
+    F.mask_low = F.mask_high = 0xFFFFFFFFu;
+    assert_int_equal(aip_allocation_init(&A, &F.info, 15, 10, ALVK_ALLOCATION_PROFILING_SAMPLED,
+                                         startup_low, 0, 64, 16, &port),
+                     0);
+    assert_int_equal(F.mask_low, 0xFFFFFFFFu);
+    assert_int_equal(F.mask_high, 0xFFFFFFFFu);
+    alvk_capture_options o = options(ALVK_CAPTURE_COUNT_ONLY, ALVK_CAPTURE_WAIT_UNTIL_SAMPLING, 0);
+    F.mask_hr = E_FAKE;
+    assert_int_equal(aip_allocation_begin(&A, &o), ALVK_E_EVENT_MASK_REFUSED);
+    F.mask_hr = S_OK;
+    assert_int_equal(A.base_mask_low, startup_low);
+    assert_int_equal(A.base_mask_high, 0);
+    assert_int_equal(aip_allocation_begin(&A, &o), ALVK_OK);
+    assert_int_equal(F.mask_low, startup_low | COR_PRF_ENABLE_STACK_SNAPSHOT);
+    assert_int_equal(F.mask_high, COR_PRF_HIGH_MONITOR_EVENT_PIPE |
+                                      COR_PRF_HIGH_MONITOR_LARGEOBJECT_ALLOCATED |
+                                      COR_PRF_HIGH_MONITOR_PINNEDOBJECT_ALLOCATED);
+    deliver(RUNTIME_PROVIDER, 303, 0, 0, FOO, 24);
+    alvk_capture_summary s;
+    assert_int_equal(aip_allocation_end(&A, &s), ALVK_OK);
+    assert_int_equal(s.sampled_events, 1);
+    assert_int_equal(F.mask_low, startup_low | COR_PRF_ENABLE_STACK_SNAPSHOT);
+    assert_int_equal(F.mask_high, COR_PRF_HIGH_MONITOR_EVENT_PIPE);
+    wait_until_idle();
+}
+
 /* Without .NET 10 (no AllocationSampled) or Info12 (no sessions) windows answer 608, and no
  * control thread runs. */
 static void sampling_needs_net10_and_info12(void **state)
@@ -870,6 +905,8 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(readers_fill_only_the_callers_size, setup, teardown),
         cmocka_unit_test_setup_teardown(a_refused_mask_keeps_the_last_results, setup, teardown),
+        cmocka_unit_test_setup_teardown(the_first_window_arms_event_pipe_and_stack_walks, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(sampling_needs_net10_and_info12, setup, teardown),
         cmocka_unit_test_setup_teardown(no_overflow_reads_zero, setup, teardown),
     };

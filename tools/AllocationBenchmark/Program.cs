@@ -35,7 +35,9 @@ const int Repetitions = 3;
 var configurations = new Configuration[]
 {
     new("off", "profiler off (no CORECLR_ENABLE_PROFILING)", null, "-"),
+    new("attached", "profiler attached, no allocation profiling", "", "reference"),
     new("sampled-nowindow", "sampled profiling on, no window", "sampled", "≤1.01×"),
+    new("sampled-after2000", "sampled profiling on, no window, after 2,000 windows opened and closed", "sampled", "≤1.01×"),
     new("sampled-stacks", "sampled window, a stack every event", "sampled", "loop ≤1.12×, frames ≤1.03×"),
     new("sampled-every10", "sampled window, stack_every=10", "sampled", "loop ≤1.12× (1-in-N)"),
     new("sampled-count", "sampled window, no stacks (COUNT_ONLY)", "sampled", "frames ≤1.03×"),
@@ -43,6 +45,10 @@ var configurations = new Configuration[]
     new("exact-nowindow", "exact profiling (=1), no window", "1", "measured"),
     new("exact-window", "exact window (=1, COUNT_ONLY)", "1", "measured"),
 };
+// ALLOCATION_BENCHMARK_ONLY=off,sampled-nowindow runs those configurations alone (the first
+// row stays the base: list "off" first).
+if (Environment.GetEnvironmentVariable("ALLOCATION_BENCHMARK_ONLY") is { Length: > 0 } only)
+    configurations = [.. configurations.Where(c => only.Split(',').Contains(c.Id))];
 string[] workloads = ["loop", "frames"];
 var results = new Dictionary<(string, string), List<JsonObject>>();
 foreach (Configuration c in configurations)
@@ -66,18 +72,25 @@ void Report()
         $"repetition; {processes} processes x {Repetitions} repetitions per configuration and workload (after one " +
         "warm-up repetition per process), processes interleaved.");
     Console.WriteLine();
-    Console.WriteLine("| configuration | loop median ms | loop ratio | frame p50 ms | frame p99 ms | frame mean ms | " +
-        "frames ratio (mean / p50 / p99) | frames GB/s | sampled events per repetition (loop / frames) | goal |");
-    Console.WriteLine("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|");
+    Console.WriteLine("| configuration | loop median ms | loop ratio | loop CPU median ms | loop CPU ratio | frame p50 ms | " +
+        "frame p99 ms | frame mean ms | frames ratio (mean / p50 / p99) | frames GB/s | sampled events per repetition " +
+        "(loop / frames) | goal |");
+    Console.WriteLine("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|");
     Stats baseLoop = LoopStats("off"), baseFrames = FrameStats("off");
+    double baseCpu = LoopCpu("off");
     foreach (Configuration c in configurations)
     {
         Stats loop = LoopStats(c.Id), f = FrameStats(c.Id);
-        Console.WriteLine($"| {c.Name} | {loop.Median:F0} | {loop.Median / baseLoop.Median:F2} | {f.Median:F3} | " +
+        double cpu = LoopCpu(c.Id);
+        Console.WriteLine($"| {c.Name} | {loop.Median:F0} | {loop.Median / baseLoop.Median:F2} | {cpu:F1} | " +
+            $"{cpu / baseCpu:F3} | {f.Median:F3} | " +
             $"{f.P99:F3} | {f.Mean:F3} | {f.Mean / baseFrames.Mean:F2} / {f.Median / baseFrames.Median:F2} / " +
             $"{f.P99 / baseFrames.P99:F2} | {f.Rate:F2} | {Events(c.Id, "loop")} / {Events(c.Id, "frames")} | {c.Goal} |");
     }
     Console.WriteLine();
+    if (!Has("listener") || !Has("sampled-stacks") || !Has("sampled-every10") || !Has("sampled-count") ||
+        !Has("exact-window"))
+        return; // a selection (ALLOCATION_BENCHMARK_ONLY): the table alone
     Stats listenerLoop = LoopStats("listener"), listenerFrames = FrameStats("listener");
     foreach (string id in (string[])["sampled-stacks", "sampled-every10", "sampled-count"])
         Console.WriteLine($"- {Name(id)} / the runtime's own events in an EventListener: loop " +
@@ -123,7 +136,15 @@ void Report()
     }
 }
 
+bool Has(string id) => configurations.Any(c => c.Id == id);
+
 string Name(string id) => configurations.First(c => c.Id == id).Name;
+
+double LoopCpu(string id)
+{
+    var ms = results[(id, "loop")].Where(r => r["cpuMs"] is not null).Select(r => r["cpuMs"]!.GetValue<double>()).ToList();
+    return ms.Count > 0 ? Median(ms) : double.NaN;
+}
 
 Stats LoopStats(string id)
 {
@@ -178,7 +199,8 @@ List<JsonObject> Launch(Configuration configuration, string workload, long size)
         start.Environment["CORECLR_PROFILER"] = ProfilerLibrary.ProfilerClsid;
         start.Environment["CORECLR_PROFILER_PATH"] = library;
         start.Environment[ProfilerLibrary.PathVariable] = library;
-        start.Environment[AlvkCapture.ProfilingVariable] = configuration.Profiling;
+        if (configuration.Profiling.Length > 0)
+            start.Environment[AlvkCapture.ProfilingVariable] = configuration.Profiling;
     }
     using var process = Process.Start(start)!;
     Task<string> stderr = process.StandardError.ReadToEndAsync();
@@ -202,6 +224,8 @@ static int Child(string configuration, string workload, long size, int repetitio
         _ => AllocationCaptureOptions.CountOnly,
     };
     double jitMs = capture is null ? 0 : CompileBegin();
+    if (configuration == "sampled-after2000")
+        Cycles.Run(Interceptor.Open().Allocations);
     var run = new Run(capture, options, listener, workload);
     JsonObject warm = run.Repetition(workload == "loop" ? size / 10 : Math.Max(1, size / 10), first: true);
     for (int i = 0; i < repetitions; ++i)
@@ -309,6 +333,7 @@ internal sealed class Run(AllocationCapture? capture, AllocationCaptureOptions o
         }
         long events0 = listener?.Events ?? 0;
         long allocated0 = GC.GetAllocatedBytesForCurrentThread();
+        long cpu0 = ThreadCpu.Nanoseconds();
         long start = Stopwatch.GetTimestamp();
         if (workload == "loop")
         {
@@ -329,6 +354,8 @@ internal sealed class Run(AllocationCapture? capture, AllocationCaptureOptions o
             result["frameMs"] = frameMs;
         }
         result["ms"] = Stopwatch.GetElapsedTime(start).TotalMilliseconds;
+        if (cpu0 >= 0)
+            result["cpuMs"] = (ThreadCpu.Nanoseconds() - cpu0) / 1e6;
         result["allocated"] = (double)(GC.GetAllocatedBytesForCurrentThread() - allocated0);
         if (window is not null)
         {
@@ -343,6 +370,52 @@ internal sealed class Run(AllocationCapture? capture, AllocationCaptureOptions o
             result["events"] = (double)(listener.Events - events0);
         }
         return result;
+    }
+}
+
+/// <summary>2,000 sampled windows opened and closed before the timed repetitions, as a game
+/// that profiles some frames: 1,000 plain ones, then 1,000 that wait until the runtime samples,
+/// each around about 200 KB of allocation; then until no session is starting or stopping.</summary>
+internal static class Cycles
+{
+    private static object? _sink;
+
+    public static void Run(AllocationCapture capture)
+    {
+        var waiting = new AllocationCaptureOptions(WaitUntilSampling: true);
+        for (int i = 0; i < 2000; i++)
+        {
+            using AllocationWindow w = BeginRetrying(capture, i < 1000 ? AllocationCaptureOptions.Sampled : waiting);
+            for (int k = 0; k < 8000; k++)
+                _sink = new Small { Value = k };
+            w.End();
+        }
+        var clock = Stopwatch.StartNew();
+        while (capture.GetState().Phase != AllocationCapturePhase.Idle)
+        {
+            if (clock.Elapsed > TimeSpan.FromSeconds(10))
+                throw new InvalidOperationException("sessions still starting or stopping 10 s after the 2,000 windows");
+            Thread.Sleep(1);
+        }
+    }
+
+    // A window closed before its session's start returned leaves the stop pending, and Begin
+    // answers CaptureStopping until it is done: tried again, for 10 s at most.
+    private static AllocationWindow BeginRetrying(AllocationCapture capture, AllocationCaptureOptions options)
+    {
+        var clock = Stopwatch.StartNew();
+        for (; ; )
+        {
+            try
+            {
+                return capture.Begin(options);
+            }
+            catch (AllocationCaptureException e) when (e.Status == InterceptionStatus.CaptureStopping &&
+                                                       clock.Elapsed < TimeSpan.FromSeconds(10))
+            {
+                Thread.Sleep(1);
+            }
+        }
     }
 }
 
@@ -459,6 +532,22 @@ internal static class Workload
 
 // The calling thread's context switches so far, from /proc/thread-self/status (Linux; (-1, -1)
 // elsewhere): voluntary ones are waits, involuntary ones preemptions.
+/// <summary>The calling thread's time on a CPU (/proc/thread-self/schedstat, nanoseconds), or
+/// -1 where the kernel does not give it: on a shared machine, where wall time also counts the
+/// time the thread waited for a core, the figure that compares configurations.</summary>
+internal static class ThreadCpu
+{
+    public static long Nanoseconds()
+    {
+        const string schedstat = "/proc/thread-self/schedstat";
+        if (!File.Exists(schedstat))
+            return -1;
+        string text = File.ReadAllText(schedstat);
+        int space = text.IndexOf(' ', StringComparison.Ordinal);
+        return space > 0 ? long.Parse(text.AsSpan(0, space), CultureInfo.InvariantCulture) : -1;
+    }
+}
+
 internal static class ContextSwitches
 {
     public static (long Voluntary, long Involuntary) OfThisThread()

@@ -13,6 +13,7 @@ namespace AlvorKit.Proofs;
 /// references that do not name an earlier TypeRef relocation are refused with
 /// ALVK_E_RELOCATION_MALFORMED and change nothing.
 /// </summary>
+[Trait("Sanitized", "yes")]
 public sealed class GenerationAbi33Proofs
 {
     private const uint UserStringTable = 0x70;

@@ -14,6 +14,7 @@ namespace AlvorKit.Proofs;
 /// BatchAborted), and refuses bad input at the call with each generation's status and nothing
 /// changed.
 /// </summary>
+[Trait("Sanitized", "yes")]
 public sealed class GenerationAbi36Proofs
 {
     private const uint AssemblyRefTable = 0x23;

@@ -10,6 +10,7 @@ namespace AlvorKit.Proofs;
 /// tokens they emitted, reach generic targets for value and reference instantiations, and
 /// give the original back on removal.
 /// </summary>
+[Trait("Sanitized", "yes")]
 public sealed class GenerationProofs
 {
     public const uint StandAloneSig = 0x11, TypeSpec = 0x1B, MemberRef = 0x0A, MethodSpec = 0x2B, TypeRef = 0x01;

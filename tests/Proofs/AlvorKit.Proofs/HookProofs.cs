@@ -11,6 +11,7 @@ namespace AlvorKit.Proofs;
 /// (or threw) before, while and after it was hooked; each ".before" value is the original's and
 /// each ".removed" one must equal it.
 /// </summary>
+[Trait("Sanitized", "yes")]
 public sealed class HookProofs
 {
     private static HookReport Report(string tiering)

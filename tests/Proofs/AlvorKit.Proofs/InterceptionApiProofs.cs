@@ -12,6 +12,7 @@ namespace AlvorKit.Proofs;
 /// TypeSpec, constructor and field MemberRefs, locals) runs inside the patched method and is
 /// removed cleanly.
 /// </summary>
+[Trait("Sanitized", "yes")]
 public sealed class InterceptionApiProofs
 {
     public const uint StandAloneSig = 0x11, TypeSpec = 0x1B, MemberRef = 0x0A, MethodSpec = 0x2B, TypeRef = 0x01;

@@ -12,6 +12,7 @@ namespace AlvorKit.Proofs;
 /// cancellation, and the status enum in caught exceptions. Every assertion is on what the
 /// patched methods returned.
 /// </summary>
+[Trait("Sanitized", "yes")]
 public sealed class InterceptionConcurrencyProofs
 {
     private const int Input = 5;

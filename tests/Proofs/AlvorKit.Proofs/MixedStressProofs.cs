@@ -18,6 +18,7 @@ namespace AlvorKit.Proofs;
 /// The bounded version (8 x 1,000) runs in ./build.sh test, under both tiering modes; the full
 /// one (8 x 10,000) is MixedStressFullProofs.
 /// </summary>
+[Trait("Sanitized", "yes")]
 public sealed class MixedStressProofs(ITestOutputHelper output)
 {
     public const int Threads = 8, Commands = 1000, Targets = 50;

@@ -8,6 +8,7 @@ namespace AlvorKit.Proofs;
 /// a caller thread calls the target without pause: the caller only ever sees the original,
 /// A or B, every command finishes, and the process ends with the original and an empty queue.
 /// </summary>
+[Trait("Sanitized", "yes")]
 public sealed class PatchStressProofs
 {
     // An install holds the patch from the moment it is queued, so a join cannot lose a race

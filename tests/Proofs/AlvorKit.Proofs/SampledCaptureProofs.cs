@@ -14,6 +14,7 @@ namespace AlvorKit.Proofs;
 /// memory figures of the same launches are judged in SampledCostProofs.
 /// </summary>
 [Collection(SampledAlone.Name)]
+[Trait("Sanitized", "yes")]
 public sealed class SampledCaptureProofs(ITestOutputHelper output)
 {
     private const string Tiny = "AlvorKit.Proofs.Host.SampledTiny";

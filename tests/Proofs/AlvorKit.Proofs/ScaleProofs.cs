@@ -10,6 +10,7 @@ namespace AlvorKit.Proofs;
 /// table, and ALVORKIT_INTERCEPTION_MAX_PATCHES bounding live patches; a malformed bound's
 /// startup status.
 /// </summary>
+[Trait("Sanitized", "yes")]
 public sealed class ScaleProofs
 {
     private const int Input = 5, Patched = Input + 1_000_000;

@@ -260,16 +260,21 @@ alvk_status aip_sampled_begin(aip_allocation_state *a, const alvk_capture_option
         o.stack_every = 0;
     if (o.seed == 0)
         o.seed = aip_monotonic_ns() | 1; /* the stack phases' per-window seed */
-    /* Large and pinned objects come through ObjectAllocated while the window is open. The
-     * mask before the reset: refused, the last window's results stay readable (the callback
-     * finds `active` still 0 meanwhile). */
-    HRESULT hr = a->info->lpVtbl->SetEventMask2(a->info, a->base_mask_low,
-                                                a->base_mask_high | AIP_LARGE_AND_PINNED);
+    /* Large and pinned objects come through ObjectAllocated while the window is open; the
+     * first window also arms EventPipe's delivery and the stack walks, which then stay in the
+     * mask outside windows. The mask before the reset: refused, the last window's results
+     * stay readable (the callback finds `active` still 0 meanwhile) and nothing is armed. */
+    uint32_t armed_low = a->base_mask_low | AIP_SAMPLED_ARMED_LOW;
+    uint32_t armed_high = a->base_mask_high | AIP_SAMPLED_ARMED_HIGH;
+    HRESULT hr =
+        a->info->lpVtbl->SetEventMask2(a->info, armed_low, armed_high | AIP_LARGE_AND_PINNED);
     if (FAILED(hr)) {
         a->mask_hresult = hr;
         atomic_store(&a->phase, 0);
         return ALVK_E_EVENT_MASK_REFUSED;
     }
+    a->base_mask_low = armed_low;
+    a->base_mask_high = armed_high;
     aip_allocation_reset_window(a, &o);
     a->mask_hresult = 0;
     /* Counting before the session is asked for: the runtime delivers the first events before

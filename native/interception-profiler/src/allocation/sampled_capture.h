@@ -6,10 +6,19 @@
 #define AIP_SAMPLED_CAPTURE_H
 
 #include "allocation/capture_state.h"
+#include "coreclr/corprof_enums.h"
 
 /* The provider, keyword and level of AllocationSampled (.NET 10), and its event. */
 #define AIP_RUNTIME_PROVIDER_NAME "Microsoft-Windows-DotNETRuntime"
 #define AIP_ALLOCATION_SAMPLING_KEYWORD 0x80000000000ull
+
+/* The event-mask bits sampled profiling needs from its first window on, both mutable:
+ * EventPipe's delivery to the profiler and the stack walks. Not set at startup: a process that
+ * never opens a window runs with the mask of a profiler without allocation profiling. The
+ * first begin adds them to the mask kept outside windows, for good (a window's session stops,
+ * and its dummy session runs, after the window has closed). */
+#define AIP_SAMPLED_ARMED_LOW COR_PRF_ENABLE_STACK_SNAPSHOT
+#define AIP_SAMPLED_ARMED_HIGH COR_PRF_HIGH_MONITOR_EVENT_PIPE
 
 /* Startup: the capture-control thread (not when the runtime's interface is older than
  * ICorProfilerInfo12, which has no EventPipe sessions, or the runtime older than .NET 10,

@@ -13,14 +13,12 @@ aip_event_mask aip_event_mask_for(const aip_config *config)
     /* Immutable bits only: COR_PRF_MONITOR_OBJECT_ALLOCATED (exact) and the large and pinned
      * object bits (sampled) are switched on while a capture window is open
      * (allocation_capture.c, sampled_capture.c), so no allocation callback runs outside
-     * windows. Sampled profiling never sets ENABLE_OBJECT_ALLOCATED, which would put every
-     * allocation of the process on the runtime's slow path; it listens to EventPipe instead
-     * (mutable, free without a session). */
+     * windows. Sampled profiling sets nothing here: it never sets ENABLE_OBJECT_ALLOCATED,
+     * which would put every allocation of the process on the runtime's slow path, and the
+     * mutable bits it needs (EventPipe's delivery, the stack walks) are armed by its first
+     * window (sampled_capture.c), so a process that never opens one has the mask of a
+     * profiler without allocation profiling. */
     if (config->allocation_profiling == ALVK_ALLOCATION_PROFILING_EXACT)
         mask.low |= COR_PRF_ENABLE_OBJECT_ALLOCATED | COR_PRF_ENABLE_STACK_SNAPSHOT;
-    else if (config->allocation_profiling == ALVK_ALLOCATION_PROFILING_SAMPLED) {
-        mask.low |= COR_PRF_ENABLE_STACK_SNAPSHOT;
-        mask.high |= COR_PRF_HIGH_MONITOR_EVENT_PIPE;
-    }
     return mask;
 }
