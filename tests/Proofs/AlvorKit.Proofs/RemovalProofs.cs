@@ -11,6 +11,7 @@ namespace AlvorKit.Proofs;
 /// patch); then both are removed, inner first or outer first. After every step each caller returns
 /// what the patches still installed call for, and each patch still installed says so.
 /// </summary>
+[Trait("Sanitized", "yes")]
 public sealed class NestedPatchRemovalProofs
 {
     private const int Input = 7;
