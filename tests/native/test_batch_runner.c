@@ -621,6 +621,27 @@ static void the_last_removal_reverts_the_target_after_requesting_its_inliners(vo
     assert_int_equal(now.state, ALVK_PATCH_REMOVED);
 }
 
+/* Another method of the module is patched: the target's original native code may hold an
+ * inlined copy of it (ReadyToRun code inlines within its module unreported), so the removal
+ * re-JITs the original IL (which calls it) and reverts nothing. */
+static void a_removal_beside_another_live_patch_of_the_module_reverts_nothing(void **state)
+{
+    (void)state;
+    world();
+    F.answer = S_OK;
+    aip_rejit_request other = {AIP_REQUEST_GENERATION, &k_mvid, MODULE, epoch, TOKEN + 1, 0, 0, OWNER, 0};
+    aip_rejit_accepted o;
+    assert_int_equal(aip_rejit_accept(&st, &other, &o), ALVK_OK);
+    aip_rejit_set_target(&st, o.index, MODULE, epoch);
+    aip_patch_command c = live_patch_and_its_removal();
+    assert_int_equal(aip_apply_patch_command(&c, &env), ALVK_OK);
+    assert_int_equal(F.with_inliners, 1);
+    assert_int_equal(g_reverts, 0);
+    aip_patch now;
+    aip_rejit_copy(&st, c.index, &now);
+    assert_int_equal(now.state, ALVK_PATCH_REMOVED);
+}
+
 static void a_refused_removal_reverts_nothing(void **state)
 {
     (void)state;
@@ -647,6 +668,7 @@ int main(void)
         cmocka_unit_test(a_refused_request_of_staged_generations_restores_every_body),
         cmocka_unit_test(the_last_removal_reverts_the_target_after_requesting_its_inliners),
         cmocka_unit_test(a_refused_removal_reverts_nothing),
+        cmocka_unit_test(a_removal_beside_another_live_patch_of_the_module_reverts_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, teardown);
 }

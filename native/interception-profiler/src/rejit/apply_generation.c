@@ -10,6 +10,7 @@
 #include "il/dispatch.h"
 #include "metadata/signature_shape.h"
 #include "rejit/rejit_callbacks.h"
+#include "rejit/rejit_events.h"
 #include "rejit/rejit_generations.h"
 #include "rejit/rejit_owners.h"
 #include "rejit/rejit_state.h"
@@ -88,10 +89,25 @@ static HRESULT request_rejit(const aip_apply_env *env, ModuleID module, uint32_t
  * only while its active IL version is ready and carries the original IL (CEEInfo::canInline);
  * the version the request just made for the target stays "requested" until the target's next
  * call, so an inliner compiled before that call would keep calling the target out of line.
- * The original version is ready at once, and its native code is the target's original code.
- * A refusal changes nothing that ran before: the target then runs the requested original IL. */
+ * The original version is ready at once, and its native code is the target's original code;
+ * so it is not reverted while that code may hold an inlined copy of a method patched now
+ * (aip_rejit_revert_unsafe; an incomplete inliner map counts as such): it then runs the
+ * requested original IL, which calls the patched method. A refusal changes nothing that ran
+ * before either. */
+#define AIP_REVERT_INLINEES 64
 static void revert_to_original(const aip_apply_env *env, ModuleID module, uint32_t token)
 {
+    aip_method_key key = {module, token}, inlined[AIP_REVERT_INLINEES];
+    uint64_t counted = 0;
+    uint32_t count = 0;
+    if (env->inliners != NULL) { /* NULL: no inline was ever reported (a runtime-free test) */
+        count =
+            aip_inliner_map_inlinees(env->inliners, key, inlined, AIP_REVERT_INLINEES, &counted);
+        if (count == AIP_REVERT_INLINEES || aip_inliner_map_dropped(env->inliners) != 0)
+            return;
+    }
+    if (aip_rejit_revert_unsafe(env->rejit, module, token, inlined, count))
+        return;
     ICorProfilerInfo15 *info = env->info;
     mdMethodDef method = token;
     HRESULT status = S_OK;

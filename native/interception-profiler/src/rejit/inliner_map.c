@@ -146,3 +146,11 @@ int aip_inliner_map_raise_counted(aip_inliner_map *map, aip_method_key caller, u
     aip_mutex_unlock(&map->lock);
     return raised;
 }
+
+uint32_t aip_inliner_map_dropped(aip_inliner_map *map)
+{
+    aip_mutex_lock(&map->lock);
+    uint32_t dropped = map->dropped;
+    aip_mutex_unlock(&map->lock);
+    return dropped;
+}

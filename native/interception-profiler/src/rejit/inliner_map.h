@@ -47,6 +47,9 @@ void aip_inliner_map_forget_module(aip_inliner_map *map, uintptr_t module_id);
 uint32_t aip_inliner_map_callers(aip_inliner_map *map, aip_method_key callee, aip_method_key *out,
                                  uint32_t capacity);
 
+/* Pairs not recorded because the map was full: what it says of inlinees is then incomplete. */
+uint32_t aip_inliner_map_dropped(aip_inliner_map *map);
+
 /* How many levels of nested inlines aip_inliner_map_inlinees follows. */
 #define AIP_INLINEE_DEPTH 3
 

@@ -144,6 +144,24 @@ void aip_rejit_module_unloaded(aip_rejit_state *st, uintptr_t module_id)
     aip_mutex_unlock(&st->lock);
 }
 
+int aip_rejit_revert_unsafe(aip_rejit_state *st, uintptr_t module_id, uint32_t token,
+                            const aip_method_key *inlined, uint32_t count)
+{
+    int unsafe = 0;
+    aip_mutex_lock(&st->lock);
+    for (uint32_t i = 0; i < st->extent && !unsafe; ++i) {
+        const aip_patch *p = aip_patch_at(st, i);
+        unsafe = p->in_use && !aip_patch_state_is_terminal(p->state) && p->module_id == module_id &&
+                 p->token != token;
+    }
+    for (uint32_t i = 0; i < count && !unsafe; ++i) {
+        const aip_patch *p = newest_for(st, inlined[i].module_id, inlined[i].token);
+        unsafe = p != NULL && !aip_patch_state_is_terminal(p->state);
+    }
+    aip_mutex_unlock(&st->lock);
+    return unsafe;
+}
+
 int aip_rejit_blocks_inlining(aip_rejit_state *st, uintptr_t module_id, uint32_t token)
 {
     aip_mutex_lock(&st->lock);

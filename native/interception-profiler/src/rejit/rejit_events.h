@@ -50,6 +50,13 @@ void aip_rejit_record_inliner(aip_rejit_state *st, uintptr_t module_id, uint32_t
 /* ModuleUnloadStarted: every live patch of the module ends UNLOADED. */
 void aip_rejit_module_unloaded(aip_rejit_state *st, uintptr_t module_id);
 
+/* 1 when making (module, token)'s original IL version active again (RequestRevert) could run
+ * native code with an inlined copy of a method that is patched now: a live patch of another
+ * method of the same module (ReadyToRun code inlines within its module without the JIT's
+ * report), or of one of the `count` methods the JIT reported it inlined. */
+int aip_rejit_revert_unsafe(aip_rejit_state *st, uintptr_t module_id, uint32_t token,
+                            const aip_method_key *inlined, uint32_t count);
+
 /* 1 when a live patch of (module, token) was installed with ALVK_INSTALL_INLINER_FALLBACK. */
 int aip_rejit_blocks_inlining(aip_rejit_state *st, uintptr_t module_id, uint32_t token);
 
