@@ -117,15 +117,17 @@ static void initialize_then_shutdown(void **state)
                                         COR_PRF_ENABLE_OBJECT_ALLOCATED |
                                         COR_PRF_ENABLE_STACK_SNAPSHOT);
     assert_int_equal(fake.mask_high, 0);
+    /* Initialize starts no thread: the worker starts with the ABI's first call. */
+    assert_int_equal(atomic_load(&fake.init_thread_calls), 0);
+
+    alvk_runtime_status s;
+    s.size = sizeof s;
+    assert_int_equal(alvk_get_runtime_status(&s), ALVK_OK);
     uint64_t deadline = aip_monotonic_ns() + 5000000000ull;
     while (atomic_load(&fake.init_thread_calls) == 0 && aip_monotonic_ns() < deadline) {
     }
     assert_int_equal(atomic_load(&fake.init_thread_calls), 1);
     assert_false(pthread_equal(fake.init_thread, pthread_self()));
-
-    alvk_runtime_status s;
-    s.size = sizeof s;
-    assert_int_equal(alvk_get_runtime_status(&s), ALVK_OK);
     assert_int_equal(s.attached, 1);
     assert_int_equal(s.startup_status, ALVK_OK);
     assert_int_equal(s.profiler_info_version, 12);

@@ -151,6 +151,8 @@ switch (mode)
         return args[1] == "plugin"
             ? Print(AlvorKit.Proofs.Host.ModulesProof.PluginPattern())
             : Print(AlvorKit.Proofs.Host.ModulesProof.CollectibleCopy());
+    case "modules" when args.Length == 2 && args[1] == "loadorder":
+        return Print(AlvorKit.Proofs.Host.ModuleLoadOrderProof.Run());
     case "modules" when args.Length == 2 && args[1] == "raw":
         return Print(AlvorKit.Proofs.Host.ModulesRawProof.Run());
     case "queuefull":

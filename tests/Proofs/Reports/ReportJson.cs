@@ -17,6 +17,7 @@ namespace AlvorKit.Proofs.Reports;
     RespectRequiredConstructorParameters = true,
     UnmappedMemberHandling = JsonUnmappedMemberHandling.Disallow)]
 [JsonSerializable(typeof(StatusReport))]
+[JsonSerializable(typeof(ModuleLoadOrderReport))]
 [JsonSerializable(typeof(PlatformReport))]
 [JsonSerializable(typeof(LifecycleReport))]
 [JsonSerializable(typeof(InliningReport))]

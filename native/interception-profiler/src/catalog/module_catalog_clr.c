@@ -29,12 +29,10 @@ static IMetaDataImport2 *open_import(ICorProfilerInfo15 *info, ModuleID module_i
     return SUCCEEDED(*hr) ? (IMetaDataImport2 *)unknown : NULL;
 }
 
-/* The image's ReadyToRun header, read from its loaded bytes: the runtime loaded and checked
- * the PE headers, so they are read step by step, never past what they declare. */
-static int read_readytorun(LPCBYTE base, DWORD module_flags, aip_readytorun_info *out)
+/* How far the loaded image's bytes go, as its PE headers say: the runtime loaded and checked
+ * them, so they are read step by step, never past what they declare. 0 when they do not read. */
+static uint32_t image_extent(LPCBYTE base, aip_image_layout layout)
 {
-    aip_image_layout layout =
-        (module_flags & COR_PRF_MODULE_FLAT_LAYOUT) != 0 ? AIP_IMAGE_FLAT : AIP_IMAGE_MAPPED;
     size_t readable = 64, needed = 0;
     uint32_t extent = 0;
     aip_image_result result = AIP_IMAGE_NEED_MORE;
@@ -42,17 +40,50 @@ static int read_readytorun(LPCBYTE base, DWORD module_flags, aip_readytorun_info
         result = aip_pe_extent(base, readable, layout, &needed, &extent);
         readable = needed;
     }
-    return result == AIP_IMAGE_OK &&
-           aip_readytorun_parse(base, extent, layout, out) == AIP_IMAGE_OK;
+    return result == AIP_IMAGE_OK ? extent : 0;
 }
 
-/* 1 when one of the module's assembly references names an allowlisted assembly. */
-static int references_allowlisted(IMetaDataImport2 *import, const aip_allowlist *allowlist)
+static aip_image_layout layout_of(DWORD module_flags)
 {
+    return (module_flags & COR_PRF_MODULE_FLAT_LAYOUT) != 0 ? AIP_IMAGE_FLAT : AIP_IMAGE_MAPPED;
+}
+
+/* The image's ReadyToRun header, read from its loaded bytes. */
+static int read_readytorun(LPCBYTE base, DWORD module_flags, aip_readytorun_info *out)
+{
+    aip_image_layout layout = layout_of(module_flags);
+    uint32_t extent = image_extent(base, layout);
+    return extent != 0 && aip_readytorun_parse(base, extent, layout, out) == AIP_IMAGE_OK;
+}
+
+/* The MVID from the image's own metadata: 1 when it reads there. */
+static int read_image_mvid(LPCBYTE base, DWORD module_flags, GUID *mvid)
+{
+    aip_image_layout layout = layout_of(module_flags);
+    uint32_t extent = base != NULL ? image_extent(base, layout) : 0;
+    uint8_t bytes[16];
+    _Static_assert(sizeof bytes == sizeof *mvid, "an MVID is one GUID");
+    if (extent == 0 || aip_image_mvid(base, extent, layout, bytes) != AIP_IMAGE_OK)
+        return 0;
+    memcpy(mvid, bytes, sizeof bytes);
+    return 1;
+}
+
+/* 1 when one of the module's assembly references names an allowlisted assembly. Opens the
+ * module's public metadata interface, which the runtime then keeps for the module, converted to
+ * its slower read-write form: only for the few images that may inline other assemblies. */
+static int references_allowlisted(ICorProfilerInfo15 *info, ModuleID module_id,
+                                  const aip_allowlist *allowlist)
+{
+    HRESULT hr;
+    IMetaDataImport2 *import = open_import(info, module_id, &hr);
     void *unknown = NULL;
-    if (FAILED(import->lpVtbl->QueryInterface(import, &IID_IMetaDataAssemblyImport, &unknown)) ||
-        unknown == NULL)
+    if (import == NULL)
         return 1; /* cannot tell: refuse, the safe side */
+    hr = import->lpVtbl->QueryInterface(import, &IID_IMetaDataAssemblyImport, &unknown);
+    import->lpVtbl->Release(import);
+    if (FAILED(hr) || unknown == NULL)
+        return 1;
     IMetaDataAssemblyImport *assembly = unknown;
     HCORENUM e = NULL;
     mdAssemblyRef refs[32];
@@ -83,7 +114,7 @@ static int references_allowlisted(IMetaDataImport2 *import, const aip_allowlist 
  * references an allowlisted one: its precompiled code is refused (JITCachedFunctionSearch).
  * One the runtime calls ReadyToRun (COR_PRF_MODULE_NGEN) whose header cannot be read here may
  * inline, as a failed reference query refuses: the safe side. */
-static void check_precompiled(IMetaDataImport2 *import, const aip_allowlist *allowlist,
+static void check_precompiled(ICorProfilerInfo15 *info, const aip_allowlist *allowlist,
                               aip_precompiled_refusals *refusals, ModuleID module_id, LPCBYTE base,
                               DWORD module_flags, const char *name)
 {
@@ -104,7 +135,7 @@ static void check_precompiled(IMetaDataImport2 *import, const aip_allowlist *all
     } else if (!r2r.may_inline_other_modules) {
         return;
     }
-    if (!references_allowlisted(import, allowlist))
+    if (!references_allowlisted(info, module_id, allowlist))
         return;
     int held = aip_refusals_add(refusals, module_id);
     snprintf(line, sizeof line,
@@ -132,22 +163,30 @@ void aip_catalog_on_module_loaded(ICorProfilerInfo15 *info, aip_module_catalog *
     if (SUCCEEDED(info->lpVtbl->GetAssemblyInfo(info, assembly, AIP_ASSEMBLY_NAME_CAPACITY, &length,
                                                 wide, NULL, NULL)))
         narrow(wide, length, name, sizeof name);
-    HRESULT hr;
-    IMetaDataImport2 *import = open_import(info, module_id, &hr);
-    if (import == NULL)
-        return;
+    int dynamic = (module_flags & COR_PRF_MODULE_DYNAMIC) != 0;
     GUID mvid;
     memset(&mvid, 0, sizeof mvid);
-    hr = import->lpVtbl->GetScopeProps(import, NULL, 0, NULL, &mvid);
-    if ((module_flags & COR_PRF_MODULE_DYNAMIC) == 0)
-        check_precompiled(import, allowlist, refusals, module_id, base, module_flags, name);
-    import->lpVtbl->Release(import);
-    if (FAILED(hr))
-        return;
+    /* The MVID from the image's bytes: asking the runtime for the module's public metadata
+     * interface (GetModuleMetaData) would convert the module's metadata to the read-write form
+     * for the rest of the process, which slows every later type load and compilation that
+     * reads it (PEAssembly::OpenImporter); done for every framework module at start-up, that
+     * was most of a profiled launch's cost. A dynamic module, or an image whose metadata does
+     * not read here, is asked the runtime. */
+    if (dynamic || !read_image_mvid(base, module_flags, &mvid)) {
+        HRESULT hr;
+        IMetaDataImport2 *import = open_import(info, module_id, &hr);
+        if (import == NULL)
+            return;
+        hr = import->lpVtbl->GetScopeProps(import, NULL, 0, NULL, &mvid);
+        import->lpVtbl->Release(import);
+        if (FAILED(hr))
+            return;
+    }
+    if (!dynamic)
+        check_precompiled(info, allowlist, refusals, module_id, base, module_flags, name);
     alvk_mvid id;
     _Static_assert(sizeof id.bytes == sizeof mvid, "an MVID is one GUID");
     memcpy(id.bytes, &mvid, sizeof id.bytes); /* little-endian fields, as Guid.ToByteArray */
-    int dynamic = (module_flags & COR_PRF_MODULE_DYNAMIC) != 0;
     aip_catalog_add(catalog, module_id, &id, name,
                     !dynamic && aip_allowlist_allows(allowlist, name),
                     (module_flags & COR_PRF_MODULE_COLLECTIBLE) != 0, NULL);

@@ -335,3 +335,119 @@ aip_image_result aip_readytorun_parse(const uint8_t *image, size_t length, aip_i
         (has_inline_info ? other : bubble);
     return AIP_IMAGE_OK;
 }
+
+/* ---- The module's MVID (ECMA-335 II.24.2) ------------------------------------------------ */
+
+#define CLI_METADATA_DIRECTORY_OFFSET 8u
+#define MD_ROOT_SIGNATURE 0x424A5342u /* "BSJB" */
+#define MD_ROOT_FIXED_BYTES 16u       /* signature, versions, reserved, version length */
+#define MD_MAX_STREAMS 16u
+#define MD_STREAM_NAME_MAX 32u
+#define MD_TABLES_HEADER_BYTES 24u
+#define MD_HEAP_STRINGS_WIDE 0x01u
+#define MD_HEAP_GUID_WIDE 0x02u
+#define MD_HEAP_EXTRA_DATA 0x40u /* #- streams: 4 more bytes after the row counts */
+#define MD_GUID_BYTES 16u
+
+typedef struct md_stream {
+    uint32_t offset;
+    uint32_t size;
+} md_stream;
+
+/* Whether the stream header's name at [name, name + room) is `expected`, and how many bytes
+ * (the name, its terminator, padded to 4) the header's name takes; 0 when it is not terminated
+ * inside the room or MD_STREAM_NAME_MAX. */
+static uint32_t stream_name(const uint8_t *name, size_t room, const char *expected, int *match)
+{
+    size_t limit = room < MD_STREAM_NAME_MAX ? room : MD_STREAM_NAME_MAX;
+    size_t n = 0;
+    while (n < limit && name[n] != 0)
+        ++n;
+    if (n == limit)
+        return 0;
+    *match = strlen(expected) == n && memcmp(name, expected, n) == 0;
+    return (uint32_t)((n + 1 + 3) & ~(size_t)3);
+}
+
+/* The #~ (or #-) and #GUID streams of the metadata root at [root, root + size). */
+static int find_streams(const uint8_t *root, uint32_t size, md_stream *tables, md_stream *guids)
+{
+    if (size < MD_ROOT_FIXED_BYTES || rd32(root) != MD_ROOT_SIGNATURE)
+        return 0;
+    uint32_t version_length = rd32(root + 12);
+    if (version_length > size - MD_ROOT_FIXED_BYTES - 4u)
+        return 0;
+    size_t at = MD_ROOT_FIXED_BYTES + version_length;
+    uint32_t count = rd16(root + at + 2);
+    at += 4;
+    int found_tables = 0, found_guids = 0;
+    for (uint32_t i = 0; i < count && i < MD_MAX_STREAMS; ++i) {
+        if (size - at < 8u + 4u)
+            return 0;
+        md_stream s = {rd32(root + at), rd32(root + at + 4)};
+        if (s.offset > size || s.size > size - s.offset)
+            return 0;
+        int compressed = 0, uncompressed = 0, guid = 0;
+        const uint8_t *name = root + at + 8;
+        size_t room = size - at - 8u;
+        uint32_t taken = stream_name(name, room, "#~", &compressed);
+        if (taken == 0 || taken > room)
+            return 0;
+        stream_name(name, room, "#-", &uncompressed);
+        stream_name(name, room, "#GUID", &guid);
+        if (compressed || uncompressed) {
+            *tables = s;
+            found_tables = 1;
+        } else if (guid) {
+            *guids = s;
+            found_guids = 1;
+        }
+        at += 8u + taken;
+    }
+    return found_tables && found_guids;
+}
+
+aip_image_result aip_image_mvid(const uint8_t *image, size_t length, aip_image_layout layout,
+                                uint8_t mvid[16])
+{
+    memset(mvid, 0, MD_GUID_BYTES);
+    pe_view v;
+    size_t needed = 0;
+    if (read_headers(image, length, layout, &needed, &v) != AIP_IMAGE_OK ||
+        v.directory_count <= PE_CLI_DIRECTORY)
+        return AIP_IMAGE_MALFORMED;
+    const uint8_t *cli_dir = image + v.directory + PE_CLI_DIRECTORY * 8u;
+    uint64_t cli = 0;
+    if (rd32(cli_dir) == 0 || rd32(cli_dir + 4) < CLI_HEADER_BYTES ||
+        !locate(&v, rd32(cli_dir), CLI_HEADER_BYTES, &cli))
+        return AIP_IMAGE_MALFORMED;
+    uint32_t md_rva = rd32(image + cli + CLI_METADATA_DIRECTORY_OFFSET);
+    uint32_t md_size = rd32(image + cli + CLI_METADATA_DIRECTORY_OFFSET + 4);
+    uint64_t md = 0;
+    if (md_rva == 0 || !locate(&v, md_rva, md_size, &md))
+        return AIP_IMAGE_MALFORMED;
+    const uint8_t *root = image + md;
+    md_stream tables = {0, 0}, guids = {0, 0};
+    if (!find_streams(root, md_size, &tables, &guids) || tables.size < MD_TABLES_HEADER_BYTES)
+        return AIP_IMAGE_MALFORMED;
+    const uint8_t *t = root + tables.offset;
+    uint32_t heaps = t[6];
+    uint64_t valid = (uint64_t)rd32(t + 8) | ((uint64_t)rd32(t + 12) << 32);
+    if ((valid & 1u) == 0)
+        return AIP_IMAGE_MALFORMED; /* no Module table */
+    uint32_t present = 0;
+    for (uint64_t bits = valid; bits != 0; bits &= bits - 1)
+        ++present;
+    uint64_t row =
+        MD_TABLES_HEADER_BYTES + 4ull * present + ((heaps & MD_HEAP_EXTRA_DATA) != 0 ? 4u : 0u);
+    uint32_t string_width = (heaps & MD_HEAP_STRINGS_WIDE) != 0 ? 4u : 2u;
+    uint32_t guid_width = (heaps & MD_HEAP_GUID_WIDE) != 0 ? 4u : 2u;
+    if (row + 2u + string_width + guid_width > tables.size || rd32(t + MD_TABLES_HEADER_BYTES) == 0)
+        return AIP_IMAGE_MALFORMED; /* the Module table's row count comes first: table 0 */
+    const uint8_t *index = t + row + 2u + string_width;
+    uint32_t guid = guid_width == 4u ? rd32(index) : rd16(index);
+    if (guid == 0 || (uint64_t)guid * MD_GUID_BYTES > guids.size)
+        return AIP_IMAGE_MALFORMED;
+    memcpy(mvid, root + guids.offset + (size_t)(guid - 1u) * MD_GUID_BYTES, MD_GUID_BYTES);
+    return AIP_IMAGE_OK;
+}

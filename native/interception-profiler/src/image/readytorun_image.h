@@ -89,4 +89,13 @@ aip_image_result aip_pe_extent(const uint8_t *image, size_t length, aip_image_la
 aip_image_result aip_readytorun_parse(const uint8_t *image, size_t length, aip_image_layout layout,
                                       aip_readytorun_info *out);
 
+/* The module's MVID, read from its metadata inside [image, image + length) (ECMA-335 II.24.2:
+ * the CLI header's MetaData directory, the metadata root, its #~ (or #-) and #GUID streams, the
+ * Module table's one row and its Mvid index into #GUID), without the runtime's metadata
+ * interfaces. AIP_IMAGE_OK with the 16 bytes as stored (the GUID's little-endian fields);
+ * AIP_IMAGE_MALFORMED when the image has no CLI metadata or a header, a stream or the row does
+ * not lie inside the range. */
+aip_image_result aip_image_mvid(const uint8_t *image, size_t length, aip_image_layout layout,
+                                uint8_t mvid[16]);
+
 #endif

@@ -511,5 +511,7 @@ alvk_status aip_runtime_generation_result(aip_profiler *rt, alvk_patch_handle ha
  * next command of any kind serves the rollback when it finishes. */
 void aip_runtime_queue_rollback(aip_profiler *rt, uint32_t index)
 {
+    if (!atomic_load(&rt->worker.started))
+        return; /* no patch was applied: nothing to roll back */
     aip_queue_submit(&rt->worker.queue, aip_apply_rollbacks, &index, sizeof index, NULL);
 }

@@ -22,9 +22,16 @@
 
 /* The native worker: the thread, the bounded command queue it drains, and the scratch only
  * it touches. The only thread that requests ReJIT and reads metadata outside callbacks. */
+/* The worker's start (worker_start.c): NONE until Initialize allows one, STARTABLE until the
+ * first call that needs it, TRIED once it was started (alive says whether it runs), CLOSED
+ * from Shutdown on. */
+enum { AIP_WORKER_NONE = 0, AIP_WORKER_STARTABLE = 1, AIP_WORKER_TRIED = 2, AIP_WORKER_CLOSED = 3 };
+
 typedef struct aip_worker {
     aip_queue queue;
     aip_thread thread;
+    _Atomic uint32_t start_state;
+    aip_mutex start_lock; /* serializes the start and the close */
     _Atomic uint32_t started;
     _Atomic uint32_t alive;
     _Atomic int32_t init_hresult; /* InitializeCurrentThread's, on the worker */
@@ -58,6 +65,13 @@ static inline int aip_profiler_attached(aip_profiler *p)
     return p != NULL && atomic_load_explicit(&p->attached, memory_order_acquire) != 0;
 }
 
+/* Starts the worker if it may start and has not been yet (the first call that needs it);
+ * afterwards `worker.alive` says whether it runs. Never after aip_runtime_close_worker. */
+void aip_runtime_ensure_worker(aip_profiler *p);
+
+/* Shutdown: no worker starts from now on. */
+void aip_runtime_close_worker(aip_profiler *p);
+
 /* Why commands are refused right now, or ALVK_OK. */
 static inline alvk_status aip_runtime_commands_available(aip_profiler *p)
 {
@@ -65,6 +79,7 @@ static inline alvk_status aip_runtime_commands_available(aip_profiler *p)
         return ALVK_E_NOT_ATTACHED;
     if (p->config.startup_status != ALVK_OK)
         return p->config.startup_status;
+    aip_runtime_ensure_worker(p);
     if (!atomic_load(&p->worker.alive))
         return ALVK_E_WORKER_UNAVAILABLE;
     return ALVK_OK;

@@ -71,44 +71,6 @@ static void read_runtime_information(IUnknown *unknown, aip_profiler *rt)
     info3->lpVtbl->Release(info3);
 }
 
-static void worker_main(void *arg)
-{
-    aip_profiler *rt = arg;
-    /* Must come first: it makes this native thread known to the runtime, so the ReJIT
-     * entry points accept calls from it. */
-    HRESULT hr = rt->info->lpVtbl->InitializeCurrentThread(rt->info);
-    atomic_store(&rt->worker.init_hresult, hr);
-    aip_apply_scratch_claim(&rt->worker.scratch);
-    if (FAILED(hr)) {
-        char message[128];
-        snprintf(message, sizeof message, "the worker's InitializeCurrentThread failed (0x%08X)",
-                 (unsigned)hr);
-        aip_runtime_log(message);
-    }
-    aip_queue_run_worker(&rt->worker.queue);
-    aip_mutex_lock(&rt->worker.queue.lock);
-    atomic_store(&rt->worker.alive, 0);
-    aip_cond_broadcast(&rt->worker.queue.work_done);
-    aip_mutex_unlock(&rt->worker.queue.lock);
-}
-
-static HRESULT start_worker(aip_profiler *rt)
-{
-    aip_apply_env env = {rt->info,     &rt->rejit,          &rt->catalog, &rt->inliners,
-                         &rt->emitter, &rt->worker.scratch, NULL};
-    rt->worker.env = env;
-    if (aip_queue_init(&rt->worker.queue, AIP_COMMAND_QUEUE_CAPACITY, &rt->worker.env) != ALVK_OK)
-        return E_OUTOFMEMORY;
-    atomic_store(&rt->worker.alive, 1);
-    if (aip_thread_start(&rt->worker.thread, worker_main, rt) != 0) {
-        atomic_store(&rt->worker.alive, 0);
-        aip_runtime_log("could not start the native worker thread");
-        return E_FAIL;
-    }
-    atomic_store(&rt->worker.started, 1);
-    return S_OK;
-}
-
 /* Allocation capture's port: the worker and the catalog, through the profiler. */
 static alvk_status port_reserve(void *context, uint32_t *slot)
 {
@@ -181,9 +143,13 @@ static alvk_status attach(aip_profiler *rt)
                  rt->runtime_version[0] ? rt->runtime_version : "unknown");
         aip_runtime_log(message);
     }
-    /* The profiler stays attached without a worker; the status then says why commands fail. */
-    if (start_worker(rt) != S_OK)
+    /* The worker starts with the first call that needs it (worker_start.c), not here: a
+     * thread the runtime is told about at start-up is launch time every profiled process
+     * pays, and most never patch. The profiler stays attached without one; the status then
+     * says why commands fail. */
+    if (aip_mutex_init(&rt->worker.start_lock) != 0)
         return ALVK_E_WORKER_UNAVAILABLE;
+    atomic_store(&rt->worker.start_state, AIP_WORKER_STARTABLE);
     return rt->config.startup_status;
 }
 
@@ -227,6 +193,7 @@ void aip_runtime_shutdown(aip_profiler *rt)
         return;
     /* The capture-control thread first: it stops a session still open (bounded). */
     aip_allocation_shutdown(&rt->allocations);
+    aip_runtime_close_worker(rt); /* none starts after this */
     if (!atomic_load(&rt->worker.started))
         return;
     aip_queue_stop(&rt->worker.queue);
@@ -257,6 +224,8 @@ alvk_status aip_runtime_get_status(aip_profiler *rt, alvk_runtime_status *out)
         return ALVK_E_NOT_ATTACHED;
     }
     out->attached = aip_profiler_attached(rt);
+    if (out->attached)
+        aip_runtime_ensure_worker(rt); /* the ABI's first call starts it */
     out->startup_status = out->attached ? rt->config.startup_status : ALVK_E_NOT_ATTACHED;
     out->profiler_info_version = rt->info_version;
     out->event_mask_low = rt->mask.low;

@@ -52,6 +52,7 @@ alvk_status aip_runtime_reserve_worker(aip_profiler *rt, uint32_t *slot)
 {
     if (!aip_profiler_attached(rt))
         return ALVK_E_NOT_ATTACHED;
+    aip_runtime_ensure_worker(rt);
     if (!atomic_load(&rt->worker.alive))
         return ALVK_E_WORKER_UNAVAILABLE; /* nobody would ever take the command */
     return aip_queue_reserve(&rt->worker.queue, slot);
