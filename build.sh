@@ -108,9 +108,17 @@ test_tools() {
 
 # One build of every test project (tests/AlvorKit.Tests.slnx: one restore, one evaluation of
 # the projects they share); every later step runs them with --no-build.
+# Each test project on its own, not tests/AlvorKit.Tests.slnx (which .ci/run restores): a
+# solution build builds the projects it does not list (the proof host, the mods, the hosted
+# game: referenced without their output) in their default configuration, Debug, where the
+# proofs do not look for them.
 build_managed() {
-  step "managed projects (Release, tests/AlvorKit.Tests.slnx)"
-  dotnet build tests/AlvorKit.Tests.slnx -c Release -v quiet -nologo
+  step "managed projects (Release)"
+  dotnet build tests/Proofs/AlvorKit.Proofs/AlvorKit.Proofs.csproj -c Release -v quiet -nologo
+  dotnet build tests/Launcher/AlvorKit.Interception.Launcher.Tests.csproj -c Release -v quiet -nologo
+  dotnet build tests/Bindings/AlvorKit.Bindings.Tests.csproj -c Release -v quiet -nologo
+  dotnet build tests/HotReload/AlvorKit.HotReload.Tests.csproj -c Release -v quiet -nologo
+  dotnet build tests/Hooks/AlvorKit.Hooks.Tests.csproj -c Release -v quiet -nologo
 }
 
 binding_tests() {
