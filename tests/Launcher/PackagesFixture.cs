@@ -8,7 +8,7 @@ public sealed class PackagesFixture
 {
     public PackagesFixture()
     {
-        Result = Processes.Run("bash", [Path.Combine(Repo.Root, "packaging", "pack.sh")], timeout: TimeSpan.FromMinutes(10)); // crossgen2 per RID on a first pack
+        Result = Processes.Run("bash", [Path.Combine(Repo.Root, "packaging", "pack.sh")], timeout: TimeSpan.FromMinutes(5));
         Paths = Result.Stdout.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
     }
 
