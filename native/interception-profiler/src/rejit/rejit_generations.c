@@ -359,18 +359,24 @@ static void copy_record(const aip_generation_entry *r, aip_generation_record *ou
                r->result.relocation_count * sizeof *r->relocations);
 }
 
+/* Generation `id` of the live patch behind `handle`, or NULL with *status saying which is
+ * unknown. Lock held. */
+static aip_generation_entry *record_of_handle(aip_rejit_state *st, alvk_patch_handle handle,
+                                              alvk_generation_id id, alvk_status *status)
+{
+    aip_patch *p = aip_patch_from_handle(st, handle, NULL);
+    aip_generation_entry *r = p != NULL ? record_of(p, id) : NULL;
+    *status = p == NULL ? ALVK_E_UNKNOWN_PATCH : r == NULL ? ALVK_E_UNKNOWN_GENERATION : ALVK_OK;
+    return r;
+}
+
 alvk_status aip_rejit_generation_lookup(aip_rejit_state *st, alvk_patch_handle handle,
                                         alvk_generation_id id, aip_generation_record *out)
 {
-    alvk_status status = ALVK_OK;
+    alvk_status status;
     aip_mutex_lock(&st->lock);
-    aip_patch *p = aip_patch_from_handle(st, handle, NULL);
-    aip_generation_entry *r = p != NULL ? record_of(p, id) : NULL;
-    if (p == NULL)
-        status = ALVK_E_UNKNOWN_PATCH;
-    else if (r == NULL)
-        status = ALVK_E_UNKNOWN_GENERATION;
-    else
+    aip_generation_entry *r = record_of_handle(st, handle, id, &status);
+    if (r != NULL)
         copy_record(r, out);
     aip_mutex_unlock(&st->lock);
     return status;
@@ -380,15 +386,10 @@ alvk_status aip_rejit_generation_result(aip_rejit_state *st, alvk_patch_handle h
                                         alvk_generation_id id, alvk_generation_result *out,
                                         alvk_relocation_result *relocations, uint32_t capacity)
 {
-    alvk_status status = ALVK_OK;
+    alvk_status status;
     aip_mutex_lock(&st->lock);
-    aip_patch *p = aip_patch_from_handle(st, handle, NULL);
-    aip_generation_entry *r = p != NULL ? record_of(p, id) : NULL;
-    if (p == NULL)
-        status = ALVK_E_UNKNOWN_PATCH;
-    else if (r == NULL)
-        status = ALVK_E_UNKNOWN_GENERATION;
-    else {
+    aip_generation_entry *r = record_of_handle(st, handle, id, &status);
+    if (r != NULL) {
         *out = r->result;
         uint32_t n = r->result.relocation_count < capacity ? r->result.relocation_count : capacity;
         if (n > 0 && r->relocations != NULL)
