@@ -35,6 +35,15 @@ export ALVK_PROOF_HOST="$ROOT/tests/Proofs/AlvorKit.Proofs.Host/bin/Release/net1
 
 step() { printf '\n==> %s\n' "$*"; }
 
+# xunit NAME PROJECT [ARGS...]: the built test project run, its results also written as a .trx
+# under build/test-results/NAME, which a failed run's recap reads (run_steps_exit).
+xunit() {
+  local name=$1 project=$2
+  shift 2
+  dotnet test "$project" -c Release --no-build -nologo --results-directory "$ROOT/build/test-results/$name" \
+    --logger "trx;LogFileName=$name.trx" "$@"
+}
+
 include_check() {
   step "include graph: no file, unit or folder cycles, no include against the layer rules"
   python3 tests/tools/test_check_includes.py
@@ -123,7 +132,7 @@ build_managed() {
 
 binding_tests() {
   step "generated binding: strict check against the header, C layout of every struct"
-  dotnet test tests/Bindings/AlvorKit.Bindings.Tests.csproj -c Release --no-build -nologo \
+  xunit bindings tests/Bindings/AlvorKit.Bindings.Tests.csproj \
     --logger "console;verbosity=normal"
 }
 
@@ -134,16 +143,16 @@ bindings() {
 
 hotreload_tests() {
   step "hot reload: the compiler's deltas of edited sources read, carried and translated (xunit, no profiler)"
-  dotnet test tests/HotReload/AlvorKit.HotReload.Tests.csproj -c Release --no-build -nologo \
+  xunit hotreload tests/HotReload/AlvorKit.HotReload.Tests.csproj \
     --logger "console;verbosity=normal"
   step "hooks: binding, order, patch classes and woven bodies (xunit, no runtime)"
-  dotnet test tests/Hooks/AlvorKit.Hooks.Tests.csproj -c Release --no-build -nologo \
+  xunit hooks tests/Hooks/AlvorKit.Hooks.Tests.csproj \
     --logger "console;verbosity=normal"
 }
 
 launcher_tests() {
   step "launcher, packages and the package consumer sample (xunit)"
-  dotnet test tests/Launcher/AlvorKit.Interception.Launcher.Tests.csproj -c Release --no-build -nologo \
+  xunit launcher tests/Launcher/AlvorKit.Interception.Launcher.Tests.csproj \
     --logger "console;verbosity=normal"
 }
 
@@ -211,7 +220,7 @@ cross_artifact() {
 
 proofs() {
   step "profiled-process proofs"
-  dotnet test tests/Proofs/AlvorKit.Proofs/AlvorKit.Proofs.csproj -c Release --no-build -nologo \
+  xunit proofs tests/Proofs/AlvorKit.Proofs/AlvorKit.Proofs.csproj \
     --logger "console;verbosity=normal"
 }
 
@@ -229,7 +238,7 @@ sanitized_proofs() {
   ALVK_NATIVE_LIBRARY="$asan_lib" ALVK_PROOF_PRELOAD="$runtime" \
   ASAN_OPTIONS=detect_leaks=0:handle_segv=0:handle_sigbus=0:handle_sigfpe=0:halt_on_error=1:abort_on_error=1 \
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-    dotnet test tests/Proofs/AlvorKit.Proofs/AlvorKit.Proofs.csproj -c Release --no-build -nologo \
+    xunit sanitized tests/Proofs/AlvorKit.Proofs/AlvorKit.Proofs.csproj \
       --filter "$SANITIZED_PROOFS" --logger "console;verbosity=minimal" | tee "$log" || rc=${PIPESTATUS[0]}
   [ "$rc" -eq 0 ] || exit "$rc"
   # A filter that selects nothing passes quietly: the selection must have run.
@@ -309,7 +318,7 @@ platform_proof() {
   start=$SECONDS
   log="$ROOT/build/proofs-$rid.log"
   ALVK_PROOF_RID="$rid" ALVK_PROOF_HOST="$out/$host" ALVK_NATIVE_LIBRARY="$lib" \
-    dotnet test tests/Proofs/AlvorKit.Proofs/AlvorKit.Proofs.csproj -c Release --no-build -nologo \
+    xunit "proofs-$rid" tests/Proofs/AlvorKit.Proofs/AlvorKit.Proofs.csproj \
       --filter "$filter" --logger "console;verbosity=normal" | tee "$log" || rc=${PIPESTATUS[0]}
   # The Wine server the proofs started for the prefix (tests/Support/Emulator), ended now.
   if [ "$rid" = win-x64 ]; then WINEPREFIX="$ROOT/build/wine-prefix" "$(dirname "$emulator")/wineserver" -k 2>/dev/null || true; fi
@@ -563,6 +572,15 @@ print_step_times() {
   printf '| total | %s |\n' "$total"
 }
 
+# At the end of the steps: their times, and when a step failed, its failed tests named again
+# with their messages, so that the end of the log (all a CI excerpt may keep) says what failed.
+run_steps_exit() {
+  print_step_times
+  if [ "$1" -ne 0 ] && [ -d "$ROOT/build/test-results" ]; then
+    /usr/bin/python3 "$ROOT/tools/test_failures.py" "$ROOT/build/test-results"
+  fi
+}
+
 run_steps() {
   local name start
   for name in "$@"; do
@@ -571,7 +589,8 @@ run_steps() {
       exit 64
     fi
   done
-  trap print_step_times EXIT
+  rm -rf "$ROOT/build/test-results"
+  trap 'run_steps_exit $?' EXIT
   for name in "$@"; do
     start=$SECONDS
     "$name"
