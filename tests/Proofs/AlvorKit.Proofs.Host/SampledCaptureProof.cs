@@ -347,6 +347,7 @@ public static class SampledCaptureProof
         long start = Stopwatch.GetTimestamp();
         AllocationWindow first = capture.Begin(AllocationCaptureOptions.Sampled);
         double firstBeginMs = Stopwatch.GetElapsedTime(start).TotalMilliseconds;
+        string firstPhaseAtReturn = capture.GetState().Phase.ToString();
         start = Stopwatch.GetTimestamp();
         bool firstWaited = first.WaitUntilSampling(TimeSpan.FromSeconds(10));
         double firstWaitMs = Stopwatch.GetElapsedTime(start).TotalMilliseconds;
@@ -407,7 +408,7 @@ public static class SampledCaptureProof
         foreach (Thread t in allocators)
             t.Join(TimeSpan.FromSeconds(20));
         WaitIdle(capture);
-        return new SampledThreadsReport(firstBeginMs, firstWaited, firstWaitMs, threads, ends,
+        return new SampledThreadsReport(firstBeginMs, firstPhaseAtReturn, firstWaited, firstWaitMs, threads, ends,
             Interlocked.Read(ref allocatedTotal), State(capture), refusedStopping);
     }
 
@@ -419,8 +420,10 @@ public static class SampledCaptureProof
         SampledWorkload.RecordLines();
         bool waited;
         double waitMs;
+        string phaseAtBegin;
         using (AllocationWindow w = capture.Begin(AllocationCaptureOptions.CountOnly))
         {
+            phaseAtBegin = capture.GetState().Phase.ToString();
             long start = Stopwatch.GetTimestamp();
             waited = w.WaitUntilSampling(TimeSpan.FromSeconds(10));
             waitMs = Stopwatch.GetElapsedTime(start).TotalMilliseconds;
@@ -430,7 +433,7 @@ public static class SampledCaptureProof
             outside: true);
         EstimatedWindow sampled = Window(capture, "exact sampled", AllocationCaptureOptions.Sampled, counts, outside: true);
         return new ExactProfilingReport(RuntimeProfiling(), capture.Profiling.ToString(), capture.IsEnabled,
-            capture.GetState().Profiling.ToString(), waited, waitMs, countOnly, sampled);
+            capture.GetState().Profiling.ToString(), phaseAtBegin, waited, waitMs, countOnly, sampled);
     }
 
     public static ProfilingFlagReport Flag()

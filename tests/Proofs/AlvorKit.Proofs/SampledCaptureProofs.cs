@@ -413,8 +413,11 @@ public sealed class SampledCaptureProofs(ITestOutputHelper output)
         ExactProfilingReport r = Get<ExactProfilingReport>(Exact);
         string json = ReportJson.Write(r);
         Assert.True(r.AllocationProfiling == 1 && r.Profiling == "Exact" && r.IsEnabled && r.StateProfiling == "Exact", json);
-        // Nothing to wait for: a window counts from the moment Begin returns.
-        Assert.True(r.WaitedAtOnce && r.WaitMs < 50, json);
+        // Nothing to wait for: a window counts from the moment Begin returns (no session to
+        // open), and waiting for it returns true at once (its time is printed, not asserted:
+        // a shared machine may deschedule the thread for longer than the call takes).
+        Assert.True(r.PhaseAtBegin == "Open" && r.WaitedAtOnce, json);
+        output.WriteLine($"exact: waiting for an open window took {r.WaitMs:F2} ms");
         foreach (EstimatedWindow w in new[] { r.CountOnly, r.Sampled })
         {
             string window = ReportJson.Write(w);

@@ -43,11 +43,14 @@ public sealed class SampledCostProofs(ITestOutputHelper output)
         SampledThreadsReport r = Get<SampledThreadsReport>(Threads);
         // The first session of a process blocks its starter for ~230 ms (the app's managed
         // EventSource enable callback runs on it): the capture-control thread pays that, not
-        // the game. 50 ms leaves room for compiling Begin and a shared machine; the benchmark
-        // measures the real figure.
-        output.WriteLine($"first Begin: {r.FirstBeginMs:F2} ms on the calling thread; the session delivered " +
-            $"{r.FirstWaitMs:F0} ms later");
-        Assert.True(r.FirstBeginMs < 50, ReportJson.Write(r));
+        // the game. A Begin that waited for the session would return ~230 ms later with the
+        // window already counting; this one returns while the session is still opening, or,
+        // when the machine descheduled the game thread long enough for the session to open
+        // meanwhile, quickly (50 ms leaves room for compiling Begin); the benchmark measures
+        // the real figure.
+        output.WriteLine($"first Begin: {r.FirstBeginMs:F2} ms on the calling thread, phase {r.FirstPhaseAtReturn} " +
+            $"at its return; the session delivered {r.FirstWaitMs:F0} ms later");
+        Assert.True(r.FirstPhaseAtReturn == "Opening" || r.FirstBeginMs < 50, ReportJson.Write(r));
         Assert.True(r.FirstWaited, ReportJson.Write(r));
         output.WriteLine($"End from another thread: {string.Join(", ", r.Ends.Select(e => $"{e.EndMs:F1}"))} ms");
     }

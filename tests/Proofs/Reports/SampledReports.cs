@@ -128,6 +128,7 @@ public sealed record SampledCyclesReport(
 /// thread, then windows ended from another thread while several threads allocate.</summary>
 public sealed record SampledThreadsReport(
     double FirstBeginMs,
+    string FirstPhaseAtReturn,
     bool FirstWaited,
     double FirstWaitMs,
     int Threads,
@@ -152,6 +153,7 @@ public sealed record ExactProfilingReport(
     string Profiling,
     bool IsEnabled,
     string StateProfiling,
+    string PhaseAtBegin,
     bool WaitedAtOnce,
     double WaitMs,
     EstimatedWindow CountOnly,
