@@ -79,7 +79,7 @@ public sealed class PublicSurfaceTests
     [Fact]
     public void TheAllocationReportTypesCarryTheEstimateFields()
     {
-        // The contract of issue 13: the per-type interval and the report's sampling facts are public.
+        // The sampling contract: the per-type interval and the report's sampling facts are public.
         string[] typeAllocation = ["CountLow", "CountHigh", "BytesLow", "BytesHigh", "Samples", "ExactCount",
             "ExactBytes", "IsEstimate"];
         string[] report = ["Source", "IsEstimate", "SampledEvents", "LargeObjects", "LargeBytes", "PinnedObjects",

@@ -12,7 +12,7 @@ import hashlib
 import os
 import struct
 
-from make_abi33_corpus import (LOCALS, MEMBER_REF, NO_OPERAND, OUT, TYPE_REF, USER_STRING,
+from make_literal_catch_corpus import (LOCALS, MEMBER_REF, NO_OPERAND, OUT, TYPE_REF, USER_STRING,
                                Generation, catch, fat_body, small_section, u32)
 
 SITES = 64  # control bit 6

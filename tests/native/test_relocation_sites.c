@@ -238,7 +238,7 @@ static unsigned char *packed_3_8(void)
     return old;
 }
 
-static void abi_3_8_relocations_are_widened(void **state)
+static void narrow_relocations_are_widened(void **state)
 {
     (void)state;
     assert_int_equal(AIP_RELOCATION_SIZE_3_8, 36);
@@ -286,7 +286,7 @@ static void abi_3_8_relocations_are_widened(void **state)
 }
 
 /* Through the exported entry point, as a caller built against ABI 3.8 calls it. */
-static void abi_3_8_caller_validates(void **state)
+static void narrow_layout_caller_validates(void **state)
 {
     (void)state;
     unsigned char *old = packed_3_8();
@@ -320,8 +320,8 @@ int main(void)
         T(sites_outside_the_pool),
         T(too_many_sites),
         T(as_many_relocations_as_the_bound),
-        T(abi_3_8_relocations_are_widened),
-        T(abi_3_8_caller_validates),
+        T(narrow_relocations_are_widened),
+        T(narrow_layout_caller_validates),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

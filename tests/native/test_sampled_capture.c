@@ -540,7 +540,7 @@ static void exact_profiling_checks_the_new_options(void **state)
 /* The exported calls' size checks (no profiler is attached in this process, so a call that
  * passes them answers ALVK_E_ALLOCATION_PROFILING_OFF): the ABI 3.0 sizes are the minimum, an
  * array of type counts takes its stride from its first element. */
-static void exported_capture_calls_take_abi_30_sizes(void **state)
+static void exported_capture_calls_take_minimum_sizes(void **state)
 {
     (void)state;
     alvk_capture_options o;
@@ -895,7 +895,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(a_refused_session_closes_the_window_again, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(exact_profiling_checks_the_new_options, setup, teardown),
-        cmocka_unit_test(exported_capture_calls_take_abi_30_sizes),
+        cmocka_unit_test(exported_capture_calls_take_minimum_sizes),
         cmocka_unit_test_setup_teardown(an_end_racing_an_opening_begin_finds_no_window, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(an_end_does_not_wait_for_a_running_start, setup,

@@ -119,16 +119,16 @@ switch (mode)
         return Print(AlvorKit.Proofs.Host.CommandsProof.Run());
     case "memory":
         return Print(AlvorKit.Proofs.Host.MemoryProof.Run(args.Length > 1 ? int.Parse(args[1]) : 2000));
-    case "hookfix" when args.Length == 2:
-        return AlvorKit.Proofs.Host.HookFixProof.Print(args[1]);
+    case "hookgenericsowners" when args.Length == 2:
+        return AlvorKit.Proofs.Host.HookGenericsAndOwnersProof.Print(args[1]);
     case "originalplans":
         return Print(AlvorKit.Proofs.Host.OriginalPlanProof.Run());
     case "generations":
         return Print(AlvorKit.Proofs.Host.GenerationsProof.Run());
-    case "abi36":
-        return Print(AlvorKit.Proofs.Host.GenerationAbi36Proof.Run());
-    case "abi33":
-        return Print(AlvorKit.Proofs.Host.GenerationAbi33Proof.Run());
+    case "assemblyrefbatches":
+        return Print(AlvorKit.Proofs.Host.AssemblyRefAndBatchProof.Run());
+    case "literaltyperelocations":
+        return Print(AlvorKit.Proofs.Host.LiteralAndTypeRelocationProof.Run());
     case "members":
         return Print(AlvorKit.Proofs.Host.MembersProof.Run());
     case "allocations" when args.Length is 2 or 3:

@@ -17,7 +17,7 @@ public static class ScaleReplacements
 }
 
 /// <summary>
-/// The patch table at scale (issue 12):
+/// The patch table at scale:
 ///   batch   - 1,000 distinct targets installed with one Interceptor.InstallMany, each called
 ///             patched, then all removed and called original;
 ///   refused - batches with one bad request, refused whole: by the managed API (a signature

@@ -10,6 +10,7 @@ namespace AlvorKit.Proofs;
 /// window allocated (and nothing of what the process allocated before or after it), sampled
 /// stacks attributed to methods and source lines, and the fixed-size sample storage.
 /// </summary>
+[Trait("Feature", "Allocations")]
 public class AllocationCaptureProofs
 {
     // Object sizes on linux-x64, as the runtime reports them (GetObjectSize2, unaligned).
@@ -34,6 +35,7 @@ public class AllocationCaptureProofs
         Assert.Equal(24 + 256, sizes.MethodInfo);
     }
 
+    [Trait("Platform", "all")]
     [Theory]
     [MemberData(nameof(CapturingVariants), MemberType = typeof(AllocationReports))]
     public void WindowCountsEachTypeExactlyAndNothingAllocatedOutsideIt(string variant)

@@ -15,6 +15,7 @@ namespace AlvorKit.Proofs;
 /// (validated against speedscope's schema), folded stacks and gzipped pprof, each with the
 /// report's sample count and sampled bytes.
 /// </summary>
+[Trait("Feature", "Allocations")]
 public class AllocationExportProofs
 {
     private const string AllocateALeaf = "AlvorKit.Proofs.Host.AllocationWorkload.AllocateA";

@@ -8,6 +8,7 @@ namespace AlvorKit.Proofs;
 /// result (alvk_patch_wait gives the patch's latest), refused calls issue no command, and a
 /// generation refused at the call (stale, or the queue full) takes no generation ID.
 /// </summary>
+[Trait("Feature", "Patches")]
 [Trait("Sanitized", "yes")]
 public sealed class CommandProofs
 {

@@ -13,6 +13,7 @@ namespace AlvorKit.Proofs;
 /// at once with a FIFO just dropped; a watch whose object the game never kept still answers
 /// after collections.
 /// </summary>
+[Trait("Feature", "Hot reload")]
 public sealed class DropFolderProofs
 {
     private static readonly Lazy<DropFolderReport> Run = new(() =>

@@ -14,6 +14,7 @@ namespace AlvorKit.Proofs;
 /// Each exit runs in exact profiling ("return", "environment") and in sampled profiling
 /// ("-sampled": the window's sampling session may be open or stopping at exit).
 /// </summary>
+[Trait("Feature", "Reliability and concurrency")]
 [Trait("Sanitized", "yes")]
 public sealed class ExitProofs
 {

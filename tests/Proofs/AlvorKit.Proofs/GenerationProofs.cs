@@ -10,7 +10,9 @@ namespace AlvorKit.Proofs;
 /// tokens they emitted, reach generic targets for value and reference instantiations, and
 /// give the original back on removal.
 /// </summary>
+[Trait("Feature", "Generations")]
 [Trait("Sanitized", "yes")]
+[Trait("Platform", "all")]
 public sealed class GenerationProofs
 {
     public const uint StandAloneSig = 0x11, TypeSpec = 0x1B, MemberRef = 0x0A, MethodSpec = 0x2B, TypeRef = 0x01;

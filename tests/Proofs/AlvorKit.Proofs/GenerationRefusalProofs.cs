@@ -8,6 +8,7 @@ namespace AlvorKit.Proofs;
 /// back), one built against another body (rejected on the worker), stale chains and every
 /// malformed submission (refused at the call). The target keeps what it ran before.
 /// </summary>
+[Trait("Feature", "Generations")]
 [Trait("Sanitized", "yes")]
 public sealed class GenerationRefusalProofs
 {

@@ -9,6 +9,7 @@ namespace AlvorKit.Proofs;
 /// host's "harmony" mode, HarmonyProof), under default tiering with PGO and with tiered compilation off. After each
 /// of the mod's steps every target is called: the assertions are on the values they returned.
 /// </summary>
+[Trait("Feature", "Harmony API")]
 public sealed class HarmonyProofs
 {
     // Originals: Score(5) 5, Damage(3) 6, Heal(3) 4, Skipped(3) 2, Disabled(3) 9, Categorized(3) 8, Manual(3) 12,

@@ -10,6 +10,7 @@ namespace AlvorKit.Proofs;
 /// off. Every assertion is on a value a patched method returned: ".before" is the original's, ".hooked" what the
 /// hooks made of it through what they bound, ".removed" the original's again.
 /// </summary>
+[Trait("Feature", "Hooks")]
 public sealed class HookBindingProofs
 {
     private static HookReport Report(string tiering)

@@ -11,6 +11,7 @@ namespace AlvorKit.Proofs;
 /// (or threw) before, while and after it was hooked; each ".before" value is the original's and
 /// each ".removed" one must equal it.
 /// </summary>
+[Trait("Feature", "Hooks")]
 [Trait("Sanitized", "yes")]
 public sealed class HookProofs
 {
@@ -90,6 +91,7 @@ public sealed class HookProofs
         Assert.Equal(0, Value(r, "values.patchesAfterRemoval"));  // the owner's removal released every woven body
     }
 
+    [Trait("Platform", "all")]
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void FinalizersObserveSwallowAndReplace(string tiering)
@@ -115,6 +117,7 @@ public sealed class HookProofs
         Assert.Equal(("InvalidOperationException", "replaced 5"), (replacedAfter.Type, replacedAfter.Message));
     }
 
+    [Trait("Platform", "all")]
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void TheInliningCallerIsUpdatedWithoutBeingPatched(string tiering)
@@ -162,6 +165,7 @@ public sealed class HookProofs
         Assert.Equal(8, Value(r, "wholeBody.hooksRemoved"));
     }
 
+    [Trait("Platform", "all")]
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void PatchAllAppliesTenTargetsInOneBatchOrNone(string tiering)

@@ -20,6 +20,7 @@ namespace AlvorKit.Proofs;
 /// again; an update through a watched folder; a rehearsal that changes nothing; and updates refused as not a delta, for an
 /// assembly not loaded or not allowlisted, or out of sequence. Tiering on and off.
 /// </summary>
+[Trait("Feature", "Hot reload")]
 [Trait("Sanitized", "yes")]
 public sealed class HotReloadCoreProofs
 {

@@ -14,6 +14,7 @@ namespace AlvorKit.Proofs;
 /// location, before anything is dropped, and the frames do not change. The facts share the loop
 /// and leave the source as they found it.
 /// </summary>
+[Trait("Feature", "Hot reload")]
 [Trait("Sanitized", "yes")]
 public sealed class HotReloadProofs(ReloadLoop loop) : IClassFixture<ReloadLoop>
 {

@@ -11,6 +11,7 @@ namespace AlvorKit.Proofs;
 /// = 50 and InfixTargets.Sum(5) = Add(5) + Add(1) = 105 + 101 = 206 unhooked, so each value says which call an inner
 /// hook changed and how.
 /// </summary>
+[Trait("Feature", "Hooks")]
 public sealed class InfixProofs
 {
     private const long Original = 50;

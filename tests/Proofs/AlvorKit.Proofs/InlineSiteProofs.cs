@@ -12,6 +12,7 @@ namespace AlvorKit.Proofs;
 /// ReJIT version carrying the same woven body inlines it, hooks included, and runs them. This is what
 /// a design for hooks at the inlined floor relies on (docs/Benchmarks.md, "Hooks on inlined targets").
 /// </summary>
+[Trait("Feature", "Hooks")]
 public sealed partial class InlineSiteProofs
 {
     private const string Caller = "InlineSiteTargets:InlineSiteCaller(int):int";

@@ -12,6 +12,7 @@ namespace AlvorKit.Proofs;
 /// TypeSpec, constructor and field MemberRefs, locals) runs inside the patched method and is
 /// removed cleanly.
 /// </summary>
+[Trait("Feature", "Managed API")]
 [Trait("Sanitized", "yes")]
 public sealed class InterceptionApiProofs
 {
@@ -89,6 +90,7 @@ public sealed class InterceptionApiProofs
         Assert.Matches("^[0-9A-F]{64}$", d.BodyIdentity);
     }
 
+    [Trait("Platform", "all")]
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void InstallReplaceAndRemoveChangeWhatTheTargetReturns(string tiering)
@@ -218,6 +220,7 @@ public sealed class InterceptionApiProofs
         Assert.True(r.LivePatchesUnchanged);
     }
 
+    [Trait("Platform", "all")]
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void ASymbolicPlanRunsInsideThePatchedMethod(string tiering)
@@ -369,8 +372,8 @@ public sealed class InterceptionApiProofs
         }
         Assert.Null(r["existingLiteral"].Thrown);
         Assert.Contains("ldstr \"none\"", r["existingLiteral"].Listing);
-        // ABI 3.3: a type the module does not reference inside a blob, and a literal it does not
-        // have, are relocations now (GenerationAbi33Proofs applies such plans).
+        // A type the module does not reference inside a blob, and a literal it does not
+        // have, are relocations (LiteralAndTypeRelocationProofs applies such plans).
         Assert.Null(r["unreferencedTypeInBlob"].Thrown);
         Assert.Null(r["missingLiteral"].Thrown);
         Assert.Contains("UserString relocation", r["missingLiteral"].Listing);

@@ -12,6 +12,7 @@ namespace AlvorKit.Proofs;
 /// cancellation, and the status enum in caught exceptions. Every assertion is on what the
 /// patched methods returned.
 /// </summary>
+[Trait("Feature", "Reliability and concurrency")]
 [Trait("Sanitized", "yes")]
 public sealed class InterceptionConcurrencyProofs
 {

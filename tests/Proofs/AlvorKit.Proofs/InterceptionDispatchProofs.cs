@@ -13,6 +13,7 @@ namespace AlvorKit.Proofs;
 /// the telemetry and ToString;
 /// an owner leaving restores the other owner's body with the path it took.
 /// </summary>
+[Trait("Feature", "Managed API")]
 [Trait("Sanitized", "yes")]
 public sealed class InterceptionDispatchProofs
 {

@@ -11,6 +11,7 @@ namespace AlvorKit.Proofs;
 /// bonus rules that stage expects: changed after the patches, back to the original after their
 /// removal; under the woven postfix the bonus changed while the original still counted the streak.
 /// </summary>
+[Trait("Feature", "Managed API")]
 public sealed class LiveDemoProofs
 {
     public static string Demo { get; } = LocateDemo();

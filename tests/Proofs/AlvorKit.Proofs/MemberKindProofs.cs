@@ -10,6 +10,7 @@ namespace AlvorKit.Proofs;
 /// AlvorKit.Proofs.HookMod), under default tiering with PGO and with tiered compilation off. Each value is the
 /// original's own result * 1000 + what the hooks counted during the call.
 /// </summary>
+[Trait("Feature", "Hooks")]
 public sealed class MemberKindProofs
 {
     private static HookReport Report(string tiering)

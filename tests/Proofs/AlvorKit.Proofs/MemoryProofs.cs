@@ -8,6 +8,7 @@ namespace AlvorKit.Proofs;
 /// as they were, the dispatch signature is emitted once and then reused, and each new
 /// signature a generation brings is counted (token and bytes) in the runtime status.
 /// </summary>
+[Trait("Feature", "Reliability and concurrency")]
 [Trait("Sanitized", "yes")]
 public sealed class MemoryProofs
 {

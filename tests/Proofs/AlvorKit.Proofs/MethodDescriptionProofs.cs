@@ -8,6 +8,7 @@ namespace AlvorKit.Proofs;
 /// MVID, and the native signature hash and loaded-body identity equal what
 /// System.Reflection.Metadata computes from the assembly file; bad input gets its status.
 /// </summary>
+[Trait("Feature", "Launch and loading")]
 public sealed class MethodDescriptionProofs
 {
     private static readonly Lazy<DescribeReport> Report = new(() =>

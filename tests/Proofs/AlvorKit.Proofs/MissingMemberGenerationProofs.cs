@@ -11,6 +11,7 @@ namespace AlvorKit.Proofs;
 /// MissingMethodException or MissingFieldException), and the chain goes on from there. A member
 /// that exists only on a base type is no reason to refuse.
 /// </summary>
+[Trait("Feature", "Generations")]
 [Trait("Sanitized", "yes")]
 public sealed class MissingMemberGenerationProofs
 {

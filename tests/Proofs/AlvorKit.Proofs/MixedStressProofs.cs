@@ -18,6 +18,7 @@ namespace AlvorKit.Proofs;
 /// The bounded version (8 x 1,000) runs in ./build.sh test, under both tiering modes; the full
 /// one (8 x 10,000) is MixedStressFullProofs.
 /// </summary>
+[Trait("Feature", "Reliability and concurrency")]
 [Trait("Sanitized", "yes")]
 public sealed class MixedStressProofs(ITestOutputHelper output)
 {
@@ -70,6 +71,7 @@ public sealed class MixedStressProofs(ITestOutputHelper output)
 /// ALVK_STRESS_COMMANDS on ALVK_STRESS_TARGETS targets (default 8 x 10,000 on 50), default
 /// tiering. Its defect proofs also need ALVK_DEFECT_PROOFS.
 /// </summary>
+[Trait("Feature", "Reliability and concurrency")]
 [Trait("Category", "FullStress")]
 public sealed class MixedStressFullProofs(ITestOutputHelper output)
 {

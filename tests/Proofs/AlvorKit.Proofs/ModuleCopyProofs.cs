@@ -12,6 +12,7 @@ namespace AlvorKit.Proofs;
 /// copy is refused with its own status and never makes the default copy unpatchable; the raw ABI
 /// refuses an ambiguous MVID, a bogus module_id and a stale epoch without changing anything.
 /// </summary>
+[Trait("Feature", "Launch and loading")]
 [Trait("Sanitized", "yes")]
 public sealed class ModuleCopyProofs
 {

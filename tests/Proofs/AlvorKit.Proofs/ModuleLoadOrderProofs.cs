@@ -10,6 +10,7 @@ namespace AlvorKit.Proofs;
 /// from bytes into another AssemblyLoadContext after it (its image laid out as the file: the
 /// profiler reads its MVID through the image's section table, and the API finds the copy by it).
 /// </summary>
+[Trait("Feature", "Launch and loading")]
 public sealed class ModuleLoadOrderProofs
 {
     private const int Input = 5, Original = Input * 2;

@@ -19,6 +19,7 @@ namespace AlvorKit.Proofs;
 /// allocation window; every value it printed is asserted here, with tiering on and off. The same
 /// program and game without the launcher hold nothing: the profiler is what makes them hold.
 /// </summary>
+[Trait("Feature", "Launch and loading")]
 public sealed class NativeHostProofs(NativeHostProofs.HostedLevel level) : IClassFixture<NativeHostProofs.HostedLevel>
 {
     private const string Modules = "HostedGame,HostedGame.Level";

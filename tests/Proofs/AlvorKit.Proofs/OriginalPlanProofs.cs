@@ -15,6 +15,7 @@ namespace AlvorKit.Proofs;
 /// reference (ASSEMBLY_REF); a closed generic target applies to its definition; a recursive
 /// generic method round-trips. ApplyMany applies three plans at once, or none.
 /// </summary>
+[Trait("Feature", "Generations")]
 [Trait("Sanitized", "yes")]
 public sealed class OriginalPlanProofs
 {

@@ -8,6 +8,7 @@ namespace AlvorKit.Proofs;
 /// with nothing queued; checks against the loaded method on the worker, ending the patch
 /// Rejected. The running target keeps returning what it returned before.
 /// </summary>
+[Trait("Feature", "Patches")]
 [Trait("Sanitized", "yes")]
 public sealed class PatchBadInputProofs
 {

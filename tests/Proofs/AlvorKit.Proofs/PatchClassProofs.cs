@@ -10,6 +10,7 @@ namespace AlvorKit.Proofs;
 /// Prepare and Cleanup, Prepare skipping a class and a target, whole-type patching; both tiering modes. The
 /// assertions are on the values the targets returned after each step.
 /// </summary>
+[Trait("Feature", "Hooks")]
 public sealed class PatchClassProofs
 {
     private static readonly string[] Targets = ["alpha", "beta", "late", "plain", "whole.first", "whole.second"];

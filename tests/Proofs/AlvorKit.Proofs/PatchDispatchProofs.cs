@@ -12,6 +12,7 @@ namespace AlvorKit.Proofs;
 /// direct-call cases: replacements of another assembly (AssemblyRef, TypeRef chain, MemberRef
 /// emitted), the refusals that fall back to calli, and a replacement the JIT inlines.
 /// </summary>
+[Trait("Feature", "Patches")]
 [Trait("Sanitized", "yes")]
 public sealed class PatchDispatchProofs
 {

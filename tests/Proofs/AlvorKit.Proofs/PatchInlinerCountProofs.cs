@@ -8,9 +8,10 @@ namespace AlvorKit.Proofs;
 /// one after the other, as a game developer does: SmallA and SmallB, each inlined by its own hot
 /// caller and both by CallerAB, are installed before the callers run again. Each patch counts the
 /// callers that inlined its own target (the runtime re-JITs them at their next call), not the
-/// latest request's: attributed to the last request, A said 0 inliners while CallerA and
-/// CallerAB ran its replacement, and B counted all three.
+/// latest request's: attributed to the last request, A would say 0 inliners while CallerA and
+/// CallerAB ran its replacement, and B would count all three.
 /// </summary>
+[Trait("Feature", "Patches")]
 public sealed class PatchInlinerCountProofs
 {
     private static InlinerCountReport Report(string tiering) => PatchReports.Get<InlinerCountReport>(tiering, "inlinercount");

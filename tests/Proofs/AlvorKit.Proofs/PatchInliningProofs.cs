@@ -8,6 +8,8 @@ namespace AlvorKit.Proofs;
 /// replacement's result after install and the original's after removal, both with
 /// RequestReJITWithInliners (the default) and with ALVK_INSTALL_INLINER_FALLBACK.
 /// </summary>
+[Trait("Feature", "Patches")]
+[Trait("Platform", "all")]
 public sealed class PatchInliningProofs
 {
     public static TheoryData<string, string> Paths => PatchReports.WithTierings(["withinliners", "fallback"]);

@@ -7,6 +7,8 @@ namespace AlvorKit.Proofs;
 /// Install, replace and remove on a hot method in a profiled process: what the target
 /// returns after each step, and the telemetry that accounts for it.
 /// </summary>
+[Trait("Feature", "Patches")]
+[Trait("Platform", "all")]
 public sealed class PatchLifecycleProofs
 {
     private static LifecycleReport Report(string tiering) => PatchReports.Get<LifecycleReport>(tiering, "lifecycle");

@@ -8,6 +8,7 @@ namespace AlvorKit.Proofs;
 /// returns only when the last owner removes it, and an owner that holds nothing is refused
 /// at the call without changing anything.
 /// </summary>
+[Trait("Feature", "Patches")]
 public sealed class PatchOwnerProofs
 {
     private static OwnersReport Report(string tiering) => PatchReports.Get<OwnersReport>(tiering, "owners");

@@ -8,6 +8,7 @@ namespace AlvorKit.Proofs;
 /// a caller thread calls the target without pause: the caller only ever sees the original,
 /// A or B, every command finishes, and the process ends with the original and an empty queue.
 /// </summary>
+[Trait("Feature", "Reliability and concurrency")]
 [Trait("Sanitized", "yes")]
 public sealed class PatchStressProofs
 {

@@ -9,6 +9,8 @@ namespace AlvorKit.Proofs;
 /// emulator, linux-arm64 under qemu-user or win-x64 under Wine; this machine's own otherwise),
 /// and CoreCLR there loaded the library from the path the profiler's variable names.
 /// </summary>
+[Trait("Feature", "Platforms")]
+[Trait("Platform", "all")]
 public sealed class PlatformProofs
 {
     private static (string Architecture, string Platform) Expected(string rid) => rid switch

@@ -22,11 +22,13 @@ internal static class CorPrf
 }
 
 /// <summary>The profiler loads into a real .NET 10 process and managed code reaches it.</summary>
+[Trait("Feature", "Launch and loading")]
 public sealed class ProfilerLoadProofs
 {
     private static RuntimeStatusReport Status(StatusReport report) =>
         report.Status ?? throw new Xunit.Sdk.XunitException($"no status in {report}");
 
+    [Trait("Platform", "linux")]
     [Fact]
     public void ProfiledHostReachesTheInstanceCoreClrLoaded()
     {

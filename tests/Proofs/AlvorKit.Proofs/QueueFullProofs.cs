@@ -14,6 +14,7 @@ namespace AlvorKit.Proofs;
 /// slot or opened a record would show; so would a generation ID it took (the next filler's ID
 /// is the last filler's plus one) and a capture window it closed.
 /// </summary>
+[Trait("Feature", "Reliability and concurrency")]
 [Trait("Sanitized", "yes")]
 public sealed class QueueFullProofs
 {

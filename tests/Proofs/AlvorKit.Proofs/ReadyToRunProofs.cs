@@ -13,6 +13,7 @@ namespace AlvorKit.Proofs;
 /// patched body while patched and the original after removal; a [NonVersionable] target is
 /// refused with its status; framework methods keep their precompiled code.
 /// </summary>
+[Trait("Feature", "Patches")]
 [Trait("Sanitized", "yes")]
 public sealed class ReadyToRunProofs
 {

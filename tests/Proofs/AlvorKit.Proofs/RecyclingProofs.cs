@@ -13,6 +13,7 @@ namespace AlvorKit.Proofs;
 /// function that takes a handle, even with the new patch's owner; every other ended handle
 /// still answers; the new patch behind the slot is untouched by the stale handle's calls.
 /// </summary>
+[Trait("Feature", "Patches")]
 [Trait("Sanitized", "yes")]
 public sealed class RecyclingProofs
 {

@@ -12,6 +12,7 @@ namespace AlvorKit.Proofs;
 /// their lengths; one raw relocation fills three ldstr operands; (c) a plan and a raw
 /// generation past ALVK_MAX_RELOCATIONS are refused, the target unchanged.
 /// </summary>
+[Trait("Feature", "Generations")]
 [Trait("Sanitized", "yes")]
 public sealed class RelocationProofs
 {

@@ -11,6 +11,7 @@ namespace AlvorKit.Proofs;
 /// patch); then both are removed, inner first or outer first. After every step each caller returns
 /// what the patches still installed call for, and each patch still installed says so.
 /// </summary>
+[Trait("Feature", "Patches")]
 [Trait("Sanitized", "yes")]
 public sealed class NestedPatchRemovalProofs
 {
@@ -59,6 +60,7 @@ public sealed class NestedPatchRemovalProofs
 /// does not inline a re-JIT'd method) and none again in the code compiled after the removal; the
 /// caller's values follow. Phase marks the host compiles as each phase starts place each listing.
 /// </summary>
+[Trait("Feature", "Patches")]
 public sealed class RemovalRestoresInliningProofs
 {
     private const int Input = 7;

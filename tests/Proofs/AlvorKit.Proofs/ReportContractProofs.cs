@@ -7,6 +7,7 @@ namespace AlvorKit.Proofs;
 /// The reports are read strictly: a report that does not fit its record fails the read with
 /// the process's output, instead of giving the proof a default or a null to assert on.
 /// </summary>
+[Trait("Feature", "Proof harness")]
 public sealed class ReportContractProofs
 {
     private static ProcessResult Printed(string json) => new(0, $"not a report\n{json}\n", "");

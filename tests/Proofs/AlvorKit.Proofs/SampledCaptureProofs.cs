@@ -13,6 +13,7 @@ namespace AlvorKit.Proofs;
 /// thread while threads allocate; and the exact setting and a malformed one. The timing and
 /// memory figures of the same launches are judged in SampledCostProofs.
 /// </summary>
+[Trait("Feature", "Allocations")]
 [Collection(SampledAlone.Name)]
 [Trait("Sanitized", "yes")]
 public sealed class SampledCaptureProofs(ITestOutputHelper output)
@@ -63,6 +64,7 @@ public sealed class SampledCaptureProofs(ITestOutputHelper output)
         }
     }
 
+    [Trait("Platform", "all")]
     [Fact]
     public void EveryWindowIsASampledEstimateThatWaitedForItsSession()
     {

@@ -16,6 +16,7 @@ namespace AlvorKit.Proofs;
 /// the heap's own history (the loop after the windows once ran slower than inside an open
 /// window), so a threshold there fails on noise, not on a cost.
 /// </summary>
+[Trait("Feature", "Allocations")]
 [Collection(SampledAlone.Name)]
 public sealed class SampledCostProofs(ITestOutputHelper output)
 {

@@ -4,12 +4,13 @@ using Xunit;
 namespace AlvorKit.Proofs;
 
 /// <summary>
-/// The patch table at scale (issue 12), in profiled processes under both tiering modes: 1,000
+/// The patch table at scale, in profiled processes under both tiering modes: 1,000
 /// distinct targets in one batch, all active, then removed with every original back; batches
-/// with one bad request refused whole, nothing patched; single installs past the old 256-patch
-/// table, and ALVORKIT_INTERCEPTION_MAX_PATCHES bounding live patches; a malformed bound's
+/// with one bad request refused whole, nothing patched; single installs past 256 patches (the
+/// table grows), and ALVORKIT_INTERCEPTION_MAX_PATCHES bounding live patches; a malformed bound's
 /// startup status.
 /// </summary>
+[Trait("Feature", "Patches")]
 [Trait("Sanitized", "yes")]
 public sealed class ScaleProofs
 {

@@ -11,6 +11,7 @@ namespace AlvorKit.Proofs;
 /// compilation off. Every assertion is on a value a patched method returned (or what it threw): before, while
 /// patched and after each removal.
 /// </summary>
+[Trait("Feature", "Hooks")]
 public sealed class TranspileProofs
 {
     // A reverse patch patches its stub: the stubs' assemblies are patchable in this mode.

@@ -10,8 +10,8 @@ using AlvorKit.Proofs.Reports;
 
 namespace AlvorKit.Proofs.Host;
 
-// Targets of the ABI 3.6 proofs.
-public static class Abi36Targets
+// Targets of the AssemblyRef and generation batch proofs.
+public static class AssemblyRefBatchTargets
 {
     [MethodImpl(MethodImplOptions.NoInlining)]
     public static int Hooked(int x) => x + 1;
@@ -33,23 +33,23 @@ public static class Abi36Targets
 }
 
 /// <summary>
-/// ABI 3.6 through the raw C ABI in a profiled process. (a) A generation of a host target
-/// calls ModReplacements.WidgetOffset of the mod (AlvorKit.Proofs.GameMod, loaded by path; the
-/// host has no AssemblyRef to it) through ASSEMBLY_REF (the mod's module_id from
-/// alvk_module_identify) -> TYPE_REF -> MEMBER_REF; a generation naming a module_id no module
-/// has is refused on the worker. (b) alvk_generation_submit_batch: three new patches at once;
-/// the same owner replacing all three bodies (joins; their bodies call the mod); a batch with a
-/// member the mod lacks, refused on the worker with nothing published; bad input refused at the
-/// call with nothing changed; then removal.
+/// The AssemblyRef relocation and generation batches, through the raw C ABI in a profiled process.
+/// (a) A generation of a host target calls ModReplacements.WidgetOffset of the mod
+/// (AlvorKit.Proofs.GameMod, loaded by path; the host has no AssemblyRef to it) through
+/// ASSEMBLY_REF (the mod's module_id from alvk_module_identify) -> TYPE_REF -> MEMBER_REF; a
+/// generation naming a module_id no module has is refused on the worker. (b)
+/// alvk_generation_submit_batch: three new patches at once; the same owner replacing all three
+/// bodies (joins; their bodies call the mod); a batch with a member the mod lacks, refused on the
+/// worker with nothing published; bad input refused at the call with nothing changed; then removal.
 /// </summary>
-public static unsafe class GenerationAbi36Proof
+public static unsafe class AssemblyRefAndBatchProof
 {
     private const ulong HookOwner = 0x3602, UnknownOwner = 0x3603;
     private const int Input = 5;
     private const string ModName = "AlvorKit.Proofs.GameMod";
     private const string ModType = "AlvorKit.Proofs.GameMod.ModReplacements";
 
-    public static Abi36Report Run()
+    public static AssemblyRefAndBatchReport Run()
     {
         var patcher = new Patcher();
         using var metadata = new HostMetadata();
@@ -62,15 +62,15 @@ public static unsafe class GenerationAbi36Proof
         AlvkStatus identify = patcher.Library.ModuleIdentify(offset.Module.ModuleVersionId, offset.MetadataToken,
             offset.MethodHandle.Value, out AlvkModuleInfo module);
         var batch = new BatchProof(patcher, module.ModuleId);
-        return new Abi36Report(AssemblyRef(patcher, referenced, identify, module.ModuleId), batch.Run());
+        return new AssemblyRefAndBatchReport(AssemblyRef(patcher, referenced, identify, module.ModuleId), batch.Run());
     }
 
     // (a) Hooked(x) = ModReplacements.WidgetOffset(DispatchTargets.TheWidget, x) = 40 * 7 + x.
-    private static Abi36AssemblyRefReport AssemblyRef(Patcher patcher, bool referenced, AlvkStatus identify,
+    private static ModAssemblyRefReport AssemblyRef(Patcher patcher, bool referenced, AlvkStatus identify,
         ulong moduleId)
     {
-        Func<int> call = () => Abi36Targets.Hooked(Input);
-        AlvkMethodDescription target = patcher.Describe(Patcher.Method(typeof(Abi36Targets), nameof(Abi36Targets.Hooked)));
+        Func<int> call = () => AssemblyRefBatchTargets.Hooked(Input);
+        AlvkMethodDescription target = patcher.Describe(Patcher.Method(typeof(AssemblyRefBatchTargets), nameof(AssemblyRefBatchTargets.Hooked)));
         int original = Patcher.Warm(call);
         GenerationBuilder b = new();
         CallMod(b, moduleId, "WidgetOffset");
@@ -80,16 +80,16 @@ public static unsafe class GenerationAbi36Proof
         RemoveStep<int> remove = GenerationsProof.Remove(patcher, handle, HookOwner, id, call, original);
 
         // A module_id no module has: accepted at the call (the catalog is the worker's), refused there.
-        Func<int> unknownCall = () => Abi36Targets.Unknown(Input);
+        Func<int> unknownCall = () => AssemblyRefBatchTargets.Unknown(Input);
         AlvkMethodDescription unknownTarget =
-            patcher.Describe(Patcher.Method(typeof(Abi36Targets), nameof(Abi36Targets.Unknown)));
+            patcher.Describe(Patcher.Method(typeof(AssemblyRefBatchTargets), nameof(AssemblyRefBatchTargets.Unknown)));
         int unknownOriginal = Patcher.Warm(unknownCall);
         GenerationBuilder u = new();
         CallMod(u, 0x7FFF_FFFF_FFF0, "WidgetOffset");
         u.IL.OpCode(ILOpCode.Ret);
         GenerationStep<int> unknown = GenerationsProof.Submit(patcher, u, unknownTarget, 0, UnknownOwner, unknownCall,
             unknownOriginal, out _, out _);
-        return new Abi36AssemblyRefReport(referenced, identify.ToString(), moduleId != 0, original, applied, remove,
+        return new ModAssemblyRefReport(referenced, identify.ToString(), moduleId != 0, original, applied, remove,
             unknown);
     }
 
@@ -134,7 +134,7 @@ public static unsafe class GenerationAbi36Proof
     }
 }
 
-/// <summary>(b): alvk_generation_submit_batch on Abi36Targets.BatchA..C (and D, for the flags).</summary>
+/// <summary>(b): alvk_generation_submit_batch on AssemblyRefBatchTargets.BatchA..C (and D, for the flags).</summary>
 internal sealed unsafe class BatchProof(Patcher patcher, ulong moduleId)
 {
     private const ulong Owner = 0x3601;
@@ -142,75 +142,75 @@ internal sealed unsafe class BatchProof(Patcher patcher, ulong moduleId)
     private const ulong Sentinel = 0xDEAD_BEEF;
 
     private static readonly string[] Names =
-        [nameof(Abi36Targets.BatchA), nameof(Abi36Targets.BatchB), nameof(Abi36Targets.BatchC)];
+        [nameof(AssemblyRefBatchTargets.BatchA), nameof(AssemblyRefBatchTargets.BatchB), nameof(AssemblyRefBatchTargets.BatchC)];
 
     private static readonly Func<int>[] Calls =
-        [() => Abi36Targets.BatchA(Input), () => Abi36Targets.BatchB(Input), () => Abi36Targets.BatchC(Input)];
+        [() => AssemblyRefBatchTargets.BatchA(Input), () => AssemblyRefBatchTargets.BatchB(Input), () => AssemblyRefBatchTargets.BatchC(Input)];
 
     private readonly delegate* unmanaged<AlvkGeneration*, uint, ulong*, ulong*, AlvkStatus*, AlvkStatus> _submitBatch =
         (delegate* unmanaged<AlvkGeneration*, uint, ulong*, ulong*, AlvkStatus*, AlvkStatus>)NativeLibrary.GetExport(
             NativeLibrary.Load(patcher.Library.Path), "alvk_generation_submit_batch");
 
     private readonly AlvkMethodDescription[] _targets =
-        [.. Names.Select(n => patcher.Describe(Patcher.Method(typeof(Abi36Targets), n)))];
+        [.. Names.Select(n => patcher.Describe(Patcher.Method(typeof(AssemblyRefBatchTargets), n)))];
 
     // One generation of a batch: its body, its target, the generation it replaces, its flags.
     private sealed record Item(GenerationBuilder Body, AlvkMethodDescription Target, ulong Prior,
         AlvkInstallFlags Flags = AlvkInstallFlags.None);
 
-    public Abi36BatchReport Run()
+    public GenerationBatchReport Run()
     {
         int[] originals = [.. Calls.Select(Patcher.Warm)];
         // 1. Three new patches in one batch.
         int[] firstAdds = [100, 200, 300];
-        Abi36BatchStep first = Step([.. Enumerable.Range(0, 3).Select(i =>
-            new Item(GenerationAbi36Proof.AddBody(firstAdds[i]), _targets[i], 0))], i => Input + firstAdds[i]);
+        GenerationBatchStep first = Step([.. Enumerable.Range(0, 3).Select(i =>
+            new Item(AssemblyRefAndBatchProof.AddBody(firstAdds[i]), _targets[i], 0))], i => Input + firstAdds[i]);
         ulong[] handles = [.. first.Call.Handles];
         // 2. The same owner replaces all three bodies (joins): bodies that call the mod.
         int[] joinedAdds = [1000, 2000, 3000];
-        Abi36BatchStep joined = Step([.. Enumerable.Range(0, 3).Select(i =>
-                new Item(GenerationAbi36Proof.ModBody(moduleId, joinedAdds[i]), _targets[i], first.Call.Ids[i]))],
+        GenerationBatchStep joined = Step([.. Enumerable.Range(0, 3).Select(i =>
+                new Item(AssemblyRefAndBatchProof.ModBody(moduleId, joinedAdds[i]), _targets[i], first.Call.Ids[i]))],
             i => 280 + Input + joinedAdds[i]);
         ulong[] current = [.. joined.Call.Ids];
         int[] values = [.. Enumerable.Range(0, 3).Select(i => 280 + Input + joinedAdds[i])];
         // 3. The second names a member the mod lacks: the member check refuses it on the worker,
         //    before anything is published; the others end BATCH_ABORTED.
-        Abi36BatchStep badMember = Step([
-            new Item(GenerationAbi36Proof.AddBody(4000), _targets[0], current[0]),
-            new Item(GenerationAbi36Proof.ModBody(moduleId, 5000, "NoSuchHook"), _targets[1], current[1]),
-            new Item(GenerationAbi36Proof.AddBody(6000), _targets[2], current[2])], i => values[i]);
+        GenerationBatchStep badMember = Step([
+            new Item(AssemblyRefAndBatchProof.AddBody(4000), _targets[0], current[0]),
+            new Item(AssemblyRefAndBatchProof.ModBody(moduleId, 5000, "NoSuchHook"), _targets[1], current[1]),
+            new Item(AssemblyRefAndBatchProof.AddBody(6000), _targets[2], current[2])], i => values[i]);
         Polled<int>[] steadyAfterBadMember = Steady(values);
         // 4. Bad input: each refused at the call; nothing changes.
         TelemetryReport[] before = [.. handles.Select(patcher.ReadTelemetry)];
-        Dictionary<string, Abi36BatchCall> bad = BadInput(current);
+        Dictionary<string, GenerationBatchCall> bad = BadInput(current);
         Polled<int>[] steadyAfterBadInput = Steady(values);
         TelemetryReport[] after = [.. handles.Select(patcher.ReadTelemetry)];
         RemoveStep<int>[] removes = [.. Enumerable.Range(0, 3).Select(i =>
             GenerationsProof.Remove(patcher, handles[i], Owner, current[i], Calls[i], originals[i]))];
-        return new Abi36BatchReport(originals, first, joined, badMember, steadyAfterBadMember, bad, steadyAfterBadInput,
+        return new GenerationBatchReport(originals, first, joined, badMember, steadyAfterBadMember, bad, steadyAfterBadInput,
             before, after, removes);
     }
 
     private static Polled<int>[] Steady(int[] values) =>
         [.. Enumerable.Range(0, 3).Select(i => Patcher.Steady(Calls[i], values[i], TimeSpan.FromMilliseconds(200)))];
 
-    private Abi36BatchStep Step(Item[] items, Func<int, int> expected)
+    private GenerationBatchStep Step(Item[] items, Func<int, int> expected)
     {
-        Abi36BatchCall call = Submit(items);
+        GenerationBatchCall call = Submit(items);
         Polled<int>[] values = [.. Enumerable.Range(0, items.Length).Select(i => Patcher.PollFor(Calls[i], expected(i)))];
         GenerationResultReport[] results = [.. Enumerable.Range(0, items.Length).Select(i =>
             patcher.SettleGeneration(call.Handles[i], call.Ids[i]))];
-        return new Abi36BatchStep(call, values, results);
+        return new GenerationBatchStep(call, values, results);
     }
 
-    private Dictionary<string, Abi36BatchCall> BadInput(ulong[] current)
+    private Dictionary<string, GenerationBatchCall> BadInput(ulong[] current)
     {
         Item[] Valid() => [.. Enumerable.Range(0, 3).Select(i =>
-            new Item(GenerationAbi36Proof.AddBody(7000 + i), _targets[i], current[i]))];
-        AlvkMethodDescription d = patcher.Describe(Patcher.Method(typeof(Abi36Targets), nameof(Abi36Targets.BatchD)));
-        GenerationBuilder malformed = GenerationAbi36Proof.AddBody(7100);
+            new Item(AssemblyRefAndBatchProof.AddBody(7000 + i), _targets[i], current[i]))];
+        AlvkMethodDescription d = patcher.Describe(Patcher.Method(typeof(AssemblyRefBatchTargets), nameof(AssemblyRefBatchTargets.BatchD)));
+        GenerationBuilder malformed = AssemblyRefAndBatchProof.AddBody(7100);
         malformed.Reference(AlvkRelocationKind.AssemblyRef, [1, 2, 3]); // a module_id of 3 bytes
-        return new Dictionary<string, Abi36BatchCall>
+        return new Dictionary<string, GenerationBatchCall>
         {
             ["nullGenerations"] = Submit(Valid(), nullGenerations: true),
             ["nullHandles"] = Submit(Valid(), nullHandles: true),
@@ -223,12 +223,12 @@ internal sealed unsafe class BatchProof(Patcher patcher, ulong moduleId)
                 if (i == 1)
                     g.Size -= 8;
             }),
-            ["duplicateTarget"] = Submit([.. Valid(), new Item(GenerationAbi36Proof.AddBody(7003), _targets[0], current[0])]),
+            ["duplicateTarget"] = Submit([.. Valid(), new Item(AssemblyRefAndBatchProof.AddBody(7003), _targets[0], current[0])]),
             // D has no patch: it takes the request's flag, A, B and C their patches' (none).
-            ["flagsMismatch"] = Submit([.. Valid(), new Item(GenerationAbi36Proof.AddBody(7004), d, 0,
+            ["flagsMismatch"] = Submit([.. Valid(), new Item(AssemblyRefAndBatchProof.AddBody(7004), d, 0,
                 AlvkInstallFlags.InlinerFallback)]),
             ["stalePrior"] = Submit([.. Valid().Take(2),
-                new Item(GenerationAbi36Proof.AddBody(7005), _targets[2], current[2] - 1)]),
+                new Item(AssemblyRefAndBatchProof.AddBody(7005), _targets[2], current[2] - 1)]),
             ["malformedRelocation"] = Submit([.. Valid().Take(2), new Item(malformed, _targets[2], current[2])]),
         };
     }
@@ -237,7 +237,7 @@ internal sealed unsafe class BatchProof(Patcher patcher, ulong moduleId)
 
     // alvk_generation_submit_batch over `items` (every buffer pinned), then alvk_last_command and,
     // when queued, alvk_command_wait.
-    private Abi36BatchCall Submit(Item[] items, bool nullGenerations = false, bool nullHandles = false,
+    private GenerationBatchCall Submit(Item[] items, bool nullGenerations = false, bool nullHandles = false,
         bool nullIds = false, bool nullStatuses = false, uint? count = null, Mutate? mutate = null)
     {
         var pins = new List<GCHandle>();
@@ -277,7 +277,7 @@ internal sealed unsafe class BatchProof(Patcher patcher, ulong moduleId)
                 wait = patcher.Library.CommandWait(command, Patcher.WaitMs, out AlvkStatus commandStatus).ToString();
                 result = commandStatus.ToString();
             }
-            return new Abi36BatchCall(returned.ToString(), [.. statuses.Select(x => x.ToString())], handles, ids, command,
+            return new GenerationBatchCall(returned.ToString(), [.. statuses.Select(x => x.ToString())], handles, ids, command,
                 wait, result);
         }
         finally

@@ -4,29 +4,31 @@ using Xunit;
 namespace AlvorKit.Proofs;
 
 /// <summary>
-/// ABI 3.6 through the raw C ABI in a profiled process. A host target's generation calls a
-/// public static method of the mod (AlvorKit.Proofs.GameMod), which the host's metadata does not
-/// reference, through an ASSEMBLY_REF relocation (the mod's module_id) parenting the TypeRef of
-/// the MemberRef; the result reports the AssemblyRef token; a module_id no module has is refused
-/// on the worker (UnknownModule, failing index 0). alvk_generation_submit_batch creates three
-/// patches at once, replaces all three bodies in one batch (joins), refuses a whole batch on the
-/// worker when one generation names a member the mod lacks (nothing published, the others
-/// BatchAborted), and refuses bad input at the call with each generation's status and nothing
-/// changed.
+/// The AssemblyRef relocation and generation batches, through the raw C ABI in a profiled process.
+/// A host target's generation calls a public static method of the mod (AlvorKit.Proofs.GameMod),
+/// which the host's metadata does not reference, through an ASSEMBLY_REF relocation (the mod's
+/// module_id) parenting the TypeRef of the MemberRef; the result reports the AssemblyRef token; a
+/// module_id no module has is refused on the worker (UnknownModule, failing index 0).
+/// alvk_generation_submit_batch creates three patches at once, replaces all three bodies in one
+/// batch (joins), refuses a whole batch on the worker when one generation names a member the mod
+/// lacks (nothing published, the others BatchAborted), and refuses bad input at the call with each
+/// generation's status and nothing changed.
 /// </summary>
+[Trait("Feature", "Generations")]
 [Trait("Sanitized", "yes")]
-public sealed class GenerationAbi36Proofs
+[Trait("Platform", "all")]
+public sealed class AssemblyRefAndBatchProofs
 {
     private const uint AssemblyRefTable = 0x23;
     private const int WidgetOffset = 40 * 7; // ModReplacements.WidgetOffset(TheWidget, x) - x
 
-    private static Abi36Report Report(string tiering) => PatchReports.Get<Abi36Report>(tiering, "abi36");
+    private static AssemblyRefAndBatchReport Report(string tiering) => PatchReports.Get<AssemblyRefAndBatchReport>(tiering, "assemblyrefbatches");
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void AGenerationCallsTheModThroughAnAssemblyRefItAdds(string tiering)
     {
-        Abi36AssemblyRefReport r = Report(tiering).AssemblyRef;
+        ModAssemblyRefReport r = Report(tiering).AssemblyRef;
         string json = ReportJson.Write(r);
         Assert.False(r.HostReferencedModBefore, $"the host must not reference the mod: {json}");
         Assert.True(r.Identify == "Ok" && r.ModuleIdNonZero, json);
@@ -60,7 +62,7 @@ public sealed class GenerationAbi36Proofs
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void ABatchAppliesEveryGenerationAtOnceThenReplacesThemAll(string tiering)
     {
-        Abi36BatchReport r = Report(tiering).Batch;
+        GenerationBatchReport r = Report(tiering).Batch;
         Assert.Equal([15, 25, 35], r.Originals);
         AssertApplied(r.First, [105, 205, 305], priors: [0, 0, 0]);
         AssertApplied(r.Joined, [WidgetOffset + 1005, WidgetOffset + 2005, WidgetOffset + 3005], r.First.Call.Ids);
@@ -80,8 +82,8 @@ public sealed class GenerationAbi36Proofs
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void ABatchWithAMissingMemberPublishesNothing(string tiering)
     {
-        Abi36BatchReport r = Report(tiering).Batch;
-        Abi36BatchStep s = r.BadMember;
+        GenerationBatchReport r = Report(tiering).Batch;
+        GenerationBatchStep s = r.BadMember;
         string json = ReportJson.Write(s);
         Assert.True(s.Call.Returned == "Ok" && s.Call.Statuses.All(x => x == "Ok"), $"queued: {json}");
         Assert.True(s.Call.LastCommand != 0 && s.Call.Wait == "Ok", json);
@@ -102,7 +104,7 @@ public sealed class GenerationAbi36Proofs
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void BadInputIsRefusedAtTheCallAndChangesNothing(string tiering)
     {
-        Abi36BatchReport r = Report(tiering).Batch;
+        GenerationBatchReport r = Report(tiering).Batch;
         string json = ReportJson.Write(r.BadInput);
         const string untouched = "-1"; // the sentinel the proof filled statuses with
         foreach (string name in new[] { "nullGenerations", "nullHandles", "nullIds", "nullStatuses" })
@@ -128,7 +130,7 @@ public sealed class GenerationAbi36Proofs
         }
     }
 
-    private static void AssertApplied(Abi36BatchStep s, int[] values, IReadOnlyList<ulong> priors)
+    private static void AssertApplied(GenerationBatchStep s, int[] values, IReadOnlyList<ulong> priors)
     {
         string json = ReportJson.Write(s);
         Assert.True(s.Call.Returned == "Ok" && s.Call.Statuses.All(x => x == "Ok"), json);
@@ -143,7 +145,7 @@ public sealed class GenerationAbi36Proofs
         }
     }
 
-    private static void AssertRefused(Abi36BatchCall c, string status, int at, string json)
+    private static void AssertRefused(GenerationBatchCall c, string status, int at, string json)
     {
         Assert.True(c.Returned == status, $"{status}: {json}");
         for (int i = 0; i < c.Statuses.Count; i++)

@@ -1,4 +1,4 @@
-/* ABI 3.6, the ASSEMBLY_REF relocation: validation (generation/relocation_validate.c: exactly
+/* The ASSEMBLY_REF relocation: validation (generation/relocation_validate.c: exactly
  * 8 blob bytes, NO_OPERAND, no name, no parent; only a TYPE_REF may name it as parent; a
  * class reference may not name it) and emission against fake metadata
  * (emit/relocation_emit.c, emit/assembly_ref.c): the module_id looked up in the catalog, the

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Adds ABI 3.6 seeds to the corpus of fuzz_generation.c (tests/fuzz/corpus/generation), in
-the harness's input layout (make_abi33_corpus.py's Generation): ASSEMBLY_REF relocations
+"""Adds AssemblyRef seeds to the corpus of fuzz_generation.c (tests/fuzz/corpus/generation), in
+the harness's input layout (make_literal_catch_corpus.py's Generation): ASSEMBLY_REF relocations
 parenting TypeRefs (and nested TypeRefs, MemberRefs under them, class references to those
 TypeRefs), and refusals: blobs of 0, 7 and 9 bytes, a name, a parent token or relocation, an
 operand (call, locals, catch clause), a MemberRef or MethodSpec under it, a class reference
@@ -9,7 +9,7 @@ import hashlib
 import os
 import struct
 
-from make_abi33_corpus import (CALL_CODE, CATCH_CODE, LOCALS, MEMBER_REF, METHOD_SPEC,
+from make_literal_catch_corpus import (CALL_CODE, CATCH_CODE, LOCALS, MEMBER_REF, METHOD_SPEC,
                                NO_OPERAND, OUT, TYPE_REF, TYPE_SPEC, Generation, catch, fat_body,
                                ref, small_section)
 

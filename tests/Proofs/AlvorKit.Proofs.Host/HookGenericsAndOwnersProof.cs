@@ -77,13 +77,13 @@ public static class FixHooks
 }
 
 /// <summary>
-/// The hooks review fixes in a profiled process: a generic struct's own type as a boxed receiver and a
+/// Hooks over generic types and hook ownership in a profiled process: a generic struct's own type as a boxed receiver and a
 /// generic class's own type through __args (TypeSpecs, not TypeDefs, outside ldtoken); two interceptors
 /// (two Interceptor.Open calls, as two mods would) hooking one target: both hooks run, by priority, and each
 /// interceptor's Dispose removes only its default owner's; an owner disposed while hooks are added to it
 /// on another thread: the hooks are refused or removed, never left running.
 /// </summary>
-public static class HookFixProof
+public static class HookGenericsAndOwnersProof
 {
     private const int Races = 40;
 
@@ -107,7 +107,7 @@ public static class HookFixProof
                 RemovalFailure(report);
                 break;
             default:
-                Console.Error.WriteLine($"hookfix: unknown part '{part}' (generic, interceptors, race, removal)");
+                Console.Error.WriteLine($"hookgenericsowners: unknown part '{part}' (generic, interceptors, race, removal)");
                 return 2;
         }
         Console.WriteLine(report.ToJsonString());

@@ -9,8 +9,8 @@ using AlvorKit.Proofs.Reports;
 
 namespace AlvorKit.Proofs.Host;
 
-// Targets of the ABI 3.3 proofs.
-public static class Abi33Targets
+// Targets of the literal and type relocation proofs.
+public static class LiteralTypeTargets
 {
     [MethodImpl(MethodImplOptions.NoInlining)]
     public static string Literal() => "original literal";
@@ -26,16 +26,16 @@ public static class Abi33Targets
 }
 
 /// <summary>
-/// ABI 3.3 in a profiled process. Three GenerationPlans through the managed API, each over
-/// something this module does not have: a string literal (a USER_STRING relocation), a type
-/// inside signatures (System.Globalization.SortVersion: a TypeRef relocation that a MethodSpec,
-/// a MemberRef signature and the locals signature name by class references), and the exception
-/// type of a catch clause (System.Globalization.CultureNotFoundException: a CATCH_TYPE
-/// relocation). None of these names occurs in this module's metadata: the types are found by
-/// name at run time and the literal is built from characters. Then, through the C ABI,
-/// generations whose class references are wrong are refused before anything changes.
+/// Literal and type relocations in a profiled process. Three GenerationPlans through the managed
+/// API, each over something this module does not have: a string literal (a USER_STRING relocation),
+/// a type inside signatures (System.Globalization.SortVersion: a TypeRef relocation that a
+/// MethodSpec, a MemberRef signature and the locals signature name by class references), and the
+/// exception type of a catch clause (System.Globalization.CultureNotFoundException: a CATCH_TYPE
+/// relocation). None of these names occurs in this module's metadata: the types are found by name
+/// at run time and the literal is built from characters. Then, through the C ABI, generations whose
+/// class references are wrong are refused before anything changes.
 /// </summary>
-public static class GenerationAbi33Proof
+public static class LiteralAndTypeRelocationProof
 {
     private const ulong RefusalOwner = 0x3303;
     private const int Input = 5;
@@ -51,17 +51,17 @@ public static class GenerationAbi33Proof
     internal static readonly string NewLiteral = new(['A', 'B', 'I', ' ', '3', '.', '3', ' ', 'l', 'i', 't', 'e', 'r',
         'a', 'l', ' ', '\u2713']);
 
-    public static Abi33Report Run()
+    public static LiteralTypeReport Run()
     {
         using Interceptor interceptor = Interceptor.Open();
-        return new Abi33Report(Literal(interceptor), Instantiation(interceptor), Catch(interceptor), Refusal());
+        return new LiteralTypeReport(Literal(interceptor), Instantiation(interceptor), Catch(interceptor), Refusal());
     }
 
     // Literal() = "ABI 3.3 literal ✓": ldstr of a new literal; ret.
-    private static Abi33PlanStep Literal(Interceptor interceptor)
+    private static LiteralTypePlanStep Literal(Interceptor interceptor)
     {
-        Func<string> call = () => Patcher.Outcome(Abi33Targets.Literal);
-        var plan = new GenerationPlan(Patcher.Method(typeof(Abi33Targets), nameof(Abi33Targets.Literal)));
+        Func<string> call = () => Patcher.Outcome(LiteralTypeTargets.Literal);
+        var plan = new GenerationPlan(Patcher.Method(typeof(LiteralTypeTargets), nameof(LiteralTypeTargets.Literal)));
         plan.Emit(OpCodes.Ldstr, NewLiteral);
         plan.Return();
         return Apply(interceptor, plan, call, NewLiteral);
@@ -70,10 +70,10 @@ public static class GenerationAbi33Proof
     // Instantiation() = Array.Empty<SortVersion>().GetType().Name + (local == null).ToString(),
     // with a SortVersion local and SortVersion.op_Equality(SortVersion, SortVersion):
     // "SortVersion[]True".
-    private static Abi33PlanStep Instantiation(Interceptor interceptor)
+    private static LiteralTypePlanStep Instantiation(Interceptor interceptor)
     {
-        Func<string> call = () => Patcher.Outcome(Abi33Targets.Instantiation);
-        var plan = new GenerationPlan(Patcher.Method(typeof(Abi33Targets), nameof(Abi33Targets.Instantiation)));
+        Func<string> call = () => Patcher.Outcome(LiteralTypeTargets.Instantiation);
+        var plan = new GenerationPlan(Patcher.Method(typeof(LiteralTypeTargets), nameof(LiteralTypeTargets.Instantiation)));
         PlanLocal version = plan.DeclareLocal(SortVersion);
         plan.Emit(OpCodes.Ldnull);
         plan.Emit(OpCodes.Stloc, version);
@@ -91,12 +91,12 @@ public static class GenerationAbi33Proof
 
     // Guarded(x): try { throw x == 0 ? new CultureNotFoundException() : new InvalidOperationException(); }
     // catch (CultureNotFoundException e) { r = e.GetType().Name; } return r;
-    private static Abi33CatchStep Catch(Interceptor interceptor)
+    private static LiteralTypeCatchStep Catch(Interceptor interceptor)
     {
-        Func<string> caught = () => Patcher.Outcome(() => Abi33Targets.Guarded(0));
-        Func<string> other = () => Patcher.Outcome(() => Abi33Targets.Guarded(1));
+        Func<string> caught = () => Patcher.Outcome(() => LiteralTypeTargets.Guarded(0));
+        Func<string> other = () => Patcher.Outcome(() => LiteralTypeTargets.Guarded(1));
         string otherOriginal = Patcher.Warm(other);
-        var plan = new GenerationPlan(Patcher.Method(typeof(Abi33Targets), nameof(Abi33Targets.Guarded)));
+        var plan = new GenerationPlan(Patcher.Method(typeof(LiteralTypeTargets), nameof(LiteralTypeTargets.Guarded)));
         PlanLocal result = plan.DeclareLocal(typeof(string));
         PlanLabel tryStart = plan.DefineLabel(), otherThrow = plan.DefineLabel(), handler = plan.DefineLabel(),
             end = plan.DefineLabel();
@@ -118,13 +118,13 @@ public static class GenerationAbi33Proof
         plan.Return();
         plan.AddCatchRegion(tryStart, handler, handler, end, CultureNotFound);
         string otherPatched = "";
-        Abi33PlanStep step = Apply(interceptor, plan, caught, CultureNotFound.Name, () => otherPatched = other());
-        return new Abi33CatchStep(step, otherOriginal, otherPatched);
+        LiteralTypePlanStep step = Apply(interceptor, plan, caught, CultureNotFound.Name, () => otherPatched = other());
+        return new LiteralTypeCatchStep(step, otherOriginal, otherPatched);
     }
 
     // Applies `plan`, polls the target for `expected`, runs `whilePatched`, removes the patch and
     // polls for the original.
-    private static Abi33PlanStep Apply(Interceptor interceptor, GenerationPlan plan, Func<string> call, string expected,
+    private static LiteralTypePlanStep Apply(Interceptor interceptor, GenerationPlan plan, Func<string> call, string expected,
         Action? whilePatched = null)
     {
         string original = Patcher.Warm(call);
@@ -136,14 +136,14 @@ public static class GenerationAbi33Proof
         }
         catch (Exception e)
         {
-            return new Abi33PlanStep(original, listing, null, null, plan.RelocationCount, null,
+            return new LiteralTypePlanStep(original, listing, null, null, plan.RelocationCount, null,
                 $"{e.GetType().Name}: {e.Message}");
         }
         Polled<string> patched = Patcher.PollFor(call, expected);
         whilePatched?.Invoke();
         ApiGeneration? generation = Patcher.Report(patch.ReadLastGeneration());
         patch.Remove();
-        return new Abi33PlanStep(original, listing, patched, generation, plan.RelocationCount,
+        return new LiteralTypePlanStep(original, listing, patched, generation, plan.RelocationCount,
             Patcher.PollFor(call, original), null);
     }
 
@@ -151,19 +151,19 @@ public static class GenerationAbi33Proof
     // relocation, to the relocation itself, to a TypeSpec, and to row 0, each in a TypeSpec blob
     // on no operand. Each is refused with ALVK_E_RELOCATION_MALFORMED at the call; the target keeps
     // running the first generation.
-    private static Abi33RefusalReport Refusal()
+    private static LiteralTypeRefusalReport Refusal()
     {
         var patcher = new Patcher();
         using var metadata = new HostMetadata();
         uint systemRuntime = metadata.AssemblyRef("System.Runtime");
-        Func<int> call = () => Abi33Targets.Refused(Input);
-        AlvkMethodDescription target = patcher.Describe(Patcher.Method(typeof(Abi33Targets), nameof(Abi33Targets.Refused)));
+        Func<int> call = () => LiteralTypeTargets.Refused(Input);
+        AlvkMethodDescription target = patcher.Describe(Patcher.Method(typeof(LiteralTypeTargets), nameof(LiteralTypeTargets.Refused)));
         int original = Patcher.Warm(call);
         GenerationStep<int> first = GenerationsProof.Submit(patcher, AddBody(100), target, 0, RefusalOwner, call, Input + 100,
             out ulong handle, out ulong firstId);
         TelemetryReport before = patcher.ReadTelemetry(handle);
 
-        var refusals = new Dictionary<string, Abi33Refusal>();
+        var refusals = new Dictionary<string, LiteralTypeRefusal>();
         void Refuse(string name, Action<GenerationBuilder> relocations)
         {
             GenerationBuilder b = AddBody(200);
@@ -172,7 +172,7 @@ public static class GenerationAbi33Proof
             AlvkStatus sync = b.Submit(patcher.Library, target, firstId, RefusalOwner, out _, out ulong id);
             if (sync == AlvkStatus.Ok) // wrongly accepted: let it finish so the record says what it did
                 patcher.Library.PatchWait(handle, Patcher.WaitMs);
-            refusals[name] = new Abi33Refusal(dryRun.ToString(), failingIndex, sync.ToString(), id);
+            refusals[name] = new LiteralTypeRefusal(dryRun.ToString(), failingIndex, sync.ToString(), id);
         }
 
         void TypeRef(GenerationBuilder b) =>
@@ -210,7 +210,7 @@ public static class GenerationAbi33Proof
             callsAfter.Add(call());
         GenerationResultReport firstAfter = patcher.ReadGenerationResult(handle, firstId);
         TelemetryReport after = patcher.ReadTelemetry(handle);
-        return new Abi33RefusalReport(original, first, refusals, controlDryRun, callsAfter, firstAfter, before, after,
+        return new LiteralTypeRefusalReport(original, first, refusals, controlDryRun, callsAfter, firstAfter, before, after,
             GenerationsProof.Remove(patcher, handle, RefusalOwner, firstId, call, original));
     }
 

@@ -65,8 +65,10 @@ public static class FixHooks
     }
 }
 
-/// <summary>The review's defects of the hooks, each pinned without a runtime.</summary>
-public sealed class HookFixTests
+/// <summary>Generic types in woven hooks, and the hooks refused (a generic definition out of
+/// its context, ref returns that would read a null reference, a collectible assembly, a state type the
+/// target cannot name), each pinned without a runtime.</summary>
+public sealed class HookGenericsAndRefusalTests
 {
     private static MethodInfo Hook(string name) => typeof(FixHooks).GetMethod(name)!;
 

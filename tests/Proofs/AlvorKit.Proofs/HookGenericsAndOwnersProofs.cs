@@ -6,21 +6,22 @@ using Xunit;
 namespace AlvorKit.Proofs;
 
 /// <summary>
-/// The hooks review fixes in a profiled process (HookFixProof), under both tiering modes: a generic
-/// struct's own type as an object __instance and a generic class's own type through __args compile and run
-/// (TypeSpecs outside ldtoken: a TypeDef of a generic type there is refused by the JIT); hooks added through
-/// two interceptors on one target compose (both run, by priority) and each interceptor's Dispose takes out
-/// only its own default owner's; an owner disposed while hooks are added to it on another thread never
-/// keeps them running.
+/// Hooks over generic types and hook ownership in a profiled process (HookGenericsAndOwnersProof), under
+/// both tiering modes: a generic struct's own type as an object __instance and a generic class's own type
+/// through __args compile and run (TypeSpecs outside ldtoken: a TypeDef of a generic type there is refused
+/// by the JIT); hooks added through two interceptors on one target compose (both run, by priority) and each
+/// interceptor's Dispose takes out only its own default owner's; an owner disposed while hooks are added to
+/// it on another thread never keeps them running.
 /// </summary>
-public sealed class HookFixProofs
+[Trait("Feature", "Hooks")]
+public sealed class HookGenericsAndOwnersProofs
 {
     private static readonly ConcurrentDictionary<string, Lazy<JsonObject>> Reports = new();
 
     private static JsonObject Report(string tiering, string part) => Reports.GetOrAdd($"{tiering} {part}", _ => new Lazy<JsonObject>(() =>
     {
         ProcessResult run = ProfiledProcess.Run(ProfiledProcess.ProfiledEnvironment("AlvorKit.Proofs.Host"),
-            PatchReports.Tiering(tiering), TimeSpan.FromSeconds(120), "hookfix", part);
+            PatchReports.Tiering(tiering), TimeSpan.FromSeconds(120), "hookgenericsowners", part);
         Assert.True(run.ExitCode == 0, run.ToString());
         return run.Report;
     })).Value;

@@ -4,27 +4,29 @@ using Xunit;
 namespace AlvorKit.Proofs;
 
 /// <summary>
-/// ABI 3.3 in a profiled process: a plan that loads a string literal the module does not have
-/// (a USER_STRING relocation), a plan that instantiates a framework generic method over a type
-/// the module never referenced (a TypeRef relocation that the MethodSpec, a MemberRef signature
-/// and the locals signature name by class references), and a plan whose catch clause catches an
-/// exception type new to the module (a CATCH_TYPE relocation) and only that type; each returns
-/// what the new body computes, and Remove gives the original back. Through the C ABI, class
-/// references that do not name an earlier TypeRef relocation are refused with
-/// ALVK_E_RELOCATION_MALFORMED and change nothing.
+/// Relocations of names the module lacks, in a profiled process: a plan that loads a string literal
+/// the module does not have (a USER_STRING relocation), a plan that instantiates a framework
+/// generic method over a type the module never referenced (a TypeRef relocation that the
+/// MethodSpec, a MemberRef signature and the locals signature name by class references), and a plan
+/// whose catch clause catches an exception type new to the module (a CATCH_TYPE relocation) and
+/// only that type; each returns what the new body computes, and Remove gives the original back.
+/// Through the C ABI, class references that do not name an earlier TypeRef relocation are refused
+/// with ALVK_E_RELOCATION_MALFORMED and change nothing.
 /// </summary>
+[Trait("Feature", "Generations")]
 [Trait("Sanitized", "yes")]
-public sealed class GenerationAbi33Proofs
+[Trait("Platform", "all")]
+public sealed class LiteralAndTypeRelocationProofs
 {
     private const uint UserStringTable = 0x70;
 
-    private static Abi33Report Report(string tiering) => PatchReports.Get<Abi33Report>(tiering, "abi33");
+    private static LiteralTypeReport Report(string tiering) => PatchReports.Get<LiteralTypeReport>(tiering, "literaltyperelocations");
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void ABrandNewStringLiteralIsLoaded(string tiering)
     {
-        Abi33PlanStep r = Report(tiering).Literal;
+        LiteralTypePlanStep r = Report(tiering).Literal;
         string json = ReportJson.Write(r);
         string expected = new(['A', 'B', 'I', ' ', '3', '.', '3', ' ', 'l', 'i', 't', 'e', 'r', 'a', 'l', ' ', '\u2713']);
         AssertPatched(r, "original literal", expected);
@@ -36,7 +38,7 @@ public sealed class GenerationAbi33Proofs
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void AGenericMethodIsInstantiatedOverATypeTheModuleNeverReferenced(string tiering)
     {
-        Abi33PlanStep r = Report(tiering).Instantiation;
+        LiteralTypePlanStep r = Report(tiering).Instantiation;
         string json = ReportJson.Write(r);
         AssertPatched(r, "original instantiation", "SortVersion[]True");
         IReadOnlyList<ApiRelocation> relocations = r.Generation!.Relocations;
@@ -55,7 +57,7 @@ public sealed class GenerationAbi33Proofs
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void ACatchClauseCatchesAnExceptionTypeNewToTheModule(string tiering)
     {
-        Abi33CatchStep r = Report(tiering).Catch;
+        LiteralTypeCatchStep r = Report(tiering).Catch;
         string json = ReportJson.Write(r);
         AssertPatched(r.Plan, "original guarded", "CultureNotFoundException");
         // Only that type: another exception goes through the clause to the caller.
@@ -72,13 +74,13 @@ public sealed class GenerationAbi33Proofs
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void ABadClassReferenceIsRefusedAndChangesNothing(string tiering)
     {
-        Abi33RefusalReport r = Report(tiering).Refusal;
+        LiteralTypeRefusalReport r = Report(tiering).Refusal;
         string json = ReportJson.Write(r);
         Assert.Equal(6, r.Original);
         GenerationProofs.AssertApplied(r.First, 105, prior: 0);
         foreach ((string name, uint failing) in new[] { ("forward", 0u), ("itself", 1u), ("typeSpec", 2u), ("rowZero", 1u) })
         {
-            Assert.True(r.Refusals.TryGetValue(name, out Abi33Refusal? refusal), json);
+            Assert.True(r.Refusals.TryGetValue(name, out LiteralTypeRefusal? refusal), json);
             Assert.True(refusal.DryRun == "RelocationMalformed" && refusal.FailingIndex == failing,
                 $"{name}: the dry run names relocation {failing}: {json}");
             Assert.True(refusal.Sync == "RelocationMalformed" && refusal.Generation == 0, $"{name}: {json}");
@@ -94,7 +96,7 @@ public sealed class GenerationAbi33Proofs
         GenerationProofs.AssertRemoved(r.Remove, 6);
     }
 
-    private static void AssertPatched(Abi33PlanStep r, string original, string expected)
+    private static void AssertPatched(LiteralTypePlanStep r, string original, string expected)
     {
         string json = ReportJson.Write(r);
         Assert.True(r.Threw is null, $"Apply threw: {json}");

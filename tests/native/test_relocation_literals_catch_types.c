@@ -1,8 +1,8 @@
-/* ABI 3.3 in validation, emission's blob substitution and the stack-type check: USER_STRING
- * relocations on ldstr, CATCH_TYPE relocations on typed catch clauses (small, fat and
- * chained EH sections), and class references (tag 3) inside relocation blobs: every
- * acceptance, every refusal with its status and failing index, and the bytes substitution
- * writes. */
+/* Literal and catch-type relocations in validation, emission's blob substitution and the
+ * stack-type check: USER_STRING relocations on ldstr, CATCH_TYPE relocations on typed catch
+ * clauses (small, fat and chained EH sections), and class references (tag 3) inside
+ * relocation blobs: every acceptance, every refusal with its status and failing index, and
+ * the bytes substitution writes. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>

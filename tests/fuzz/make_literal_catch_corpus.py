@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Adds ABI 3.3 seeds to the corpus of fuzz_generation.c (tests/fuzz/corpus/generation), in
+"""Adds literal and catch-type seeds to the corpus of fuzz_generation.c (tests/fuzz/corpus/generation), in
 the harness's input layout: USER_STRING relocations on ldstr (and a few refusals), CATCH_TYPE
 relocations on typed catch clauses in small, fat and chained EH sections (and on clauses that
 are not typed catches), and class references (tag 3) in TypeSpec, MemberRef, MethodSpec,
