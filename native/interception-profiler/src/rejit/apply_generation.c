@@ -4,8 +4,8 @@
 #include "rejit/apply_generation.h"
 
 #include "emit/assembly_ref.h"
-#include "emit/member_check.h"
-#include "emit/stack_type_oracle.h"
+#include "catalog/member_check.h"
+#include "catalog/stack_type_oracle.h"
 #include "generation/generation_validate.h"
 #include "il/dispatch.h"
 #include "metadata/signature_shape.h"
