@@ -131,7 +131,8 @@ static alvk_status prepare(const aip_apply_env *e, const void *batch, uint32_t i
     aip_prepared_rejit *p =
         aip_prepared_create(b->accepted[i].generation, k_body, sizeof k_body, NULL, 0);
     assert_non_null(p);
-    aip_held_publish h = {p, b->accepted[i].generation, MODULE, TOKEN + i, b->flags[i]};
+    /* The slot is the runner's to fill in (0 here); nothing is replaced yet. */
+    aip_held_publish h = {p, b->accepted[i].generation, MODULE, TOKEN + i, b->flags[i], 0, NULL};
     *held = h;
     a->owner_body = OWNER;
     return ALVK_OK;

@@ -7,6 +7,7 @@
 #include "allocation/allocation_resolve.h"
 #include "generation/generation_validate.h"
 #include "generation/relocation_widen.h"
+#include "rejit/batch_abort.h"
 #include "runtime/profiler_runtime.h"
 
 #include <stddef.h>
@@ -27,6 +28,9 @@
 #define AIP_MIN_CAPTURE_SUMMARY offsetof(alvk_capture_summary, source)
 #define AIP_MIN_TYPE_COUNT offsetof(alvk_type_count, count_low)
 #define AIP_MIN_SAMPLE offsetof(alvk_sample, object_size)
+/* Every struct the ABI sizes starts with its size (copy_in, check_stride read it there). */
+_Static_assert(offsetof(alvk_install_request, size) == 0, "size first");
+_Static_assert(offsetof(alvk_generation, size) == 0, "size first");
 
 /* alvk_last_command: the command this thread queued with its latest queuing call (errno's
  * pattern: per thread, so concurrent callers each read their own). */
@@ -272,33 +276,47 @@ ALVK_API alvk_status ALVK_CALL alvk_capture_end(alvk_capture_summary *summary)
     return status;
 }
 
-/* An output array whose elements all carry one size of at least `minimum` (their ABI 3.0
- * size), which is also the stride (it need not keep them aligned); *stride receives it. */
-static alvk_status check_stride(const void *out, uint32_t capacity, size_t minimum,
+/* An array whose elements all carry one size of at least `minimum` (their ABI 3.0 size),
+ * which is also the stride (it need not keep them aligned: each size is copied out, not read
+ * in place); *stride receives it. ALVK_E_STRUCT_SIZE with *at the first element that breaks
+ * the rule, else ALVK_OK. Every array of structs the ABI takes (outputs and batches) is
+ * checked here. */
+static alvk_status check_stride(const void *array, uint32_t count, size_t minimum, uint32_t *stride,
+                                uint32_t *at)
+{
+    *stride = 0;
+    *at = 0;
+    if (count == 0)
+        return ALVK_OK;
+    memcpy(stride, array, sizeof *stride);
+    if (*stride < minimum)
+        return ALVK_E_STRUCT_SIZE;
+    for (uint32_t i = 1; i < count; ++i) {
+        uint32_t size = 0;
+        memcpy(&size, (const char *)array + (size_t)i * *stride, sizeof size);
+        if (size != *stride) {
+            *at = i;
+            return ALVK_E_STRUCT_SIZE;
+        }
+    }
+    return ALVK_OK;
+}
+
+/* An output array and its written count present, then its stride as above. */
+static alvk_status check_output(const void *out, uint32_t capacity, size_t minimum,
                                 uint32_t *written, uint32_t *stride)
 {
     if ((out == 0 && capacity > 0) || written == 0)
         return ALVK_E_NULL_ARGUMENT;
-    *stride = 0;
-    if (capacity == 0)
-        return ALVK_OK;
-    memcpy(stride, out, sizeof *stride);
-    if (*stride < minimum)
-        return ALVK_E_STRUCT_SIZE;
-    for (uint32_t i = 1; i < capacity; ++i) {
-        uint32_t size = 0;
-        memcpy(&size, (const char *)out + (size_t)i * *stride, sizeof size);
-        if (size != *stride)
-            return ALVK_E_STRUCT_SIZE;
-    }
-    return ALVK_OK;
+    uint32_t at = 0;
+    return check_stride(out, capacity, minimum, stride, &at);
 }
 
 ALVK_API alvk_status ALVK_CALL alvk_capture_read_types(uint32_t first, alvk_type_count *out,
                                                        uint32_t capacity, uint32_t *written)
 {
     uint32_t stride = 0;
-    alvk_status status = check_stride(out, capacity, AIP_MIN_TYPE_COUNT, written, &stride);
+    alvk_status status = check_output(out, capacity, AIP_MIN_TYPE_COUNT, written, &stride);
     if (status != ALVK_OK)
         return status;
     return aip_allocation_read_types(aip_runtime_allocations(aip_attached_profiler()), first, out,
@@ -309,7 +327,7 @@ ALVK_API alvk_status ALVK_CALL alvk_capture_read_samples(uint32_t first, alvk_sa
                                                          uint32_t capacity, uint32_t *written)
 {
     uint32_t stride = 0;
-    alvk_status status = check_stride(out, capacity, AIP_MIN_SAMPLE, written, &stride);
+    alvk_status status = check_output(out, capacity, AIP_MIN_SAMPLE, written, &stride);
     if (status != ALVK_OK)
         return status;
     return aip_allocation_read_samples(aip_runtime_allocations(aip_attached_profiler()), first, out,
@@ -357,11 +375,9 @@ ALVK_API alvk_status ALVK_CALL alvk_patch_replace_with(alvk_patch_handle handle,
 static alvk_status refuse_batch(alvk_patch_handle *handles, alvk_status *statuses, uint32_t count,
                                 uint32_t at, alvk_status status)
 {
-    for (uint32_t k = 0; k < count; ++k) {
+    for (uint32_t k = 0; k < count; ++k)
         handles[k] = 0;
-        statuses[k] = k == at || at == count ? status : ALVK_E_BATCH_ABORTED;
-    }
-    return status;
+    return aip_batch_refuse(statuses, count, at, status);
 }
 
 ALVK_API alvk_status ALVK_CALL alvk_patch_install_batch(const alvk_install_request *requests,
@@ -373,19 +389,10 @@ ALVK_API alvk_status ALVK_CALL alvk_patch_install_batch(const alvk_install_reque
         return ALVK_E_NULL_ARGUMENT;
     if (count == 0 || count > ALVK_MAX_BATCH_REQUESTS)
         return ALVK_E_LIMIT_EXCEEDED;
-    uint32_t stride = requests[0].size;
-    if (stride < AIP_MIN_INSTALL_REQUEST)
-        return refuse_batch(handles, statuses, count, 0, ALVK_E_STRUCT_SIZE);
-    /* Every request as long as the first (the stride), else that one is refused, none queued.
-     * A stride need not keep the requests aligned: each size is copied out, not read in place. */
-    for (uint32_t i = 1; i < count; ++i) {
-        uint32_t size = 0;
-        memcpy(&size,
-               (const char *)requests + (size_t)i * stride + offsetof(alvk_install_request, size),
-               sizeof size);
-        if (size != stride)
-            return refuse_batch(handles, statuses, count, i, ALVK_E_STRUCT_SIZE);
-    }
+    /* Every request as long as the first (the stride), else that one is refused, none queued. */
+    uint32_t stride = 0, at = 0;
+    if (check_stride(requests, count, AIP_MIN_INSTALL_REQUEST, &stride, &at) != ALVK_OK)
+        return refuse_batch(handles, statuses, count, at, ALVK_E_STRUCT_SIZE);
     alvk_install_request *full = malloc((size_t)count * sizeof *full);
     if (full == 0)
         return refuse_batch(handles, statuses, count, count, ALVK_E_INTERNAL);
@@ -419,19 +426,11 @@ ALVK_API alvk_status ALVK_CALL alvk_generation_submit_batch(const alvk_generatio
         return ALVK_E_NULL_ARGUMENT;
     if (count == 0 || count > ALVK_MAX_BATCH_REQUESTS)
         return ALVK_E_LIMIT_EXCEEDED;
-    uint32_t stride = generations[0].size;
-    if (stride < AIP_MIN_GENERATION)
-        return refuse_generations(handles, ids, statuses, count, 0, ALVK_E_STRUCT_SIZE);
     /* Every generation as long as the first (the stride), else that one is refused, none
-     * queued. Each size is copied out, not read in place (the stride may misalign them). */
-    for (uint32_t i = 1; i < count; ++i) {
-        uint32_t size = 0;
-        memcpy(&size,
-               (const char *)generations + (size_t)i * stride + offsetof(alvk_generation, size),
-               sizeof size);
-        if (size != stride)
-            return refuse_generations(handles, ids, statuses, count, i, ALVK_E_STRUCT_SIZE);
-    }
+     * queued. */
+    uint32_t stride = 0, at = 0;
+    if (check_stride(generations, count, AIP_MIN_GENERATION, &stride, &at) != ALVK_OK)
+        return refuse_generations(handles, ids, statuses, count, at, ALVK_E_STRUCT_SIZE);
     alvk_generation *full = malloc((size_t)count * sizeof *full);
     alvk_relocation **wide = calloc(count, sizeof *wide);
     alvk_status status = ALVK_OK;

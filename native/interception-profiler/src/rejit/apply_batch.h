@@ -1,10 +1,12 @@
-/* The worker's side of a batch (alvk_patch_install_batch; alvk_generation_submit_batch runs
- * through the same aip_batch_run): every entry of the batch prepared as a single command
- * prepares it (target resolved and checked against the loaded method, body built, emitted
- * and checked) before any body is published; one failure rejects the whole batch. Then
- * every body is published and the targets requested at once: one RequestReJITWithInliners
- * for all of them (one RequestReJIT with their recorded inliners for those installed with
- * ALVK_INSTALL_INLINER_FALLBACK). Runs on the worker thread only. */
+/* The worker's command runner: every install and generation runs as a batch, a single one
+ * (alvk_patch_install, alvk_patch_replace, alvk_generation_submit) as a batch of one. Every
+ * entry is prepared as its command prepares it (target resolved and checked against the
+ * loaded method, body built, emitted and checked) before any body is published; one failure
+ * rejects the whole batch. Then every body is published and every target requested at once
+ * (aip_apply_publish: one RequestReJITWithInliners for all of them, or one RequestReJIT with
+ * their recorded inliners for those installed with ALVK_INSTALL_INLINER_FALLBACK). A
+ * removal, which has no body to prepare, runs through aip_apply_remove. Runs on the worker
+ * thread only. */
 #ifndef AIP_APPLY_BATCH_H
 #define AIP_APPLY_BATCH_H
 
@@ -21,14 +23,19 @@ typedef struct aip_patch_batch {
 /* An empty batch of `count` installs (malloc; NULL when out of memory). Freed with free(). */
 aip_patch_batch *aip_patch_batch_create(uint32_t count);
 
-/* The worker queue's commands (payload: aip_patch_batch *, freed): the batch run to its end
- * (every patch's state and result, then the batch's command), returning the batch's result;
- * or, when it will never run, every patch and the command ended with
- * ALVK_E_WORKER_UNAVAILABLE. */
+/* The worker queue's commands (runtime/command_queue.h): `context` is the queue's, the
+ * const aip_apply_env * the worker was started with.
+ * aip_apply_batch (payload: aip_patch_batch *, freed) and aip_apply_patch_command (payload:
+ * aip_patch_command: an install or a replace as a batch of one, or a removal) run a queued
+ * command to its end (every patch's state and result, then the command's), returning its
+ * result; the discard functions end a command that will never run (the worker stopped):
+ * every patch and the command with ALVK_E_WORKER_UNAVAILABLE. */
 alvk_status aip_apply_batch(void *payload, void *context);
 void aip_discard_batch(void *payload, void *context);
+alvk_status aip_apply_patch_command(void *payload, void *context);
+void aip_discard_patch_command(void *payload, void *context);
 
-/* ---- The one algorithm of every batch (installs here, generations in
+/* ---- The one algorithm of every install and generation (generations in
  * apply_generation_batch.c): prepare all, then publish all and request once, or none. ---- */
 
 /* What the runner needs of entry `i` of a batch. */
@@ -50,11 +57,12 @@ typedef struct aip_batch_kind {
 
 /* Runs `count` entries of `batch` under `command`: each prepared (nothing published) until
  * the first refusal; then, when none was refused, every body published and every target
- * requested at once (one RequestReJITWithInliners, or one RequestReJIT with the recorded
- * inliners for ALVK_INSTALL_INLINER_FALLBACK); else nothing published: the refused entry
- * ends with its own status and refusal, the others with ALVK_E_BATCH_ABORTED. Every patch
- * finishes (command 0), then the command ends with the first failure (or ALVK_OK), which is
- * returned. Does not free `batch`. */
+ * requested at once (aip_apply_publish); else nothing published, and the batch's abort rule
+ * (rejit/batch_abort.h) gives each entry its status: the refused entry its own (and its
+ * refusal), the others ALVK_E_BATCH_ABORTED; a refused request, ALVK_E_REJIT_FAILED for
+ * every entry. Every patch finishes, then the command ends with the first failure (or
+ * ALVK_OK), which is returned; a batch of one ends its command with its patch, in one
+ * transition, as its status is the command's. Does not free `batch`. */
 alvk_status aip_batch_run(const aip_apply_env *env, const aip_batch_kind *kind, const void *batch,
                           uint32_t count, alvk_command_id command);
 

@@ -1,11 +1,11 @@
-/* The worker's apply path: resolve the target, build or take the generation, apply it
- * (check, emit, publish, request), and finish the command. One path for exact dispatch and
- * for submitted generations. */
+/* The worker's apply path: resolve the target, build or take the generation, prepare it
+ * (check, emit) for the command runner's publish, and finish the command. One path for exact
+ * dispatch and for submitted generations. */
 #include "rejit/apply_generation.h"
 
 #include "emit/assembly_ref.h"
-#include "emit/member_check.h"
-#include "emit/stack_type_oracle.h"
+#include "catalog/member_check.h"
+#include "catalog/stack_type_oracle.h"
 #include "generation/generation_validate.h"
 #include "il/dispatch.h"
 #include "metadata/signature_shape.h"
@@ -18,20 +18,6 @@
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* The scratch the calling thread may use (set once, on the worker). */
-static _Thread_local const aip_apply_scratch *t_claimed;
-
-void aip_apply_scratch_claim(aip_apply_scratch *scratch)
-{
-    t_claimed = scratch;
-}
-
-static aip_apply_scratch *scratch_of(const aip_apply_env *env)
-{
-    assert(t_claimed == env->scratch && "apply scratch touched off the worker thread");
-    return env->scratch;
-}
 
 aip_staged_generation *aip_generation_stage(const alvk_generation *g)
 {
@@ -58,96 +44,31 @@ aip_staged_generation *aip_generation_stage(const alvk_generation *g)
     return s;
 }
 
-/* ---- Requesting the ReJIT -------------------------------------------------------------- */
+/* ---- Publishing ------------------------------------------------------------------------- */
 
-static HRESULT request_rejit(const aip_apply_env *env, ModuleID module, uint32_t token,
-                             uint32_t flags)
-{
-    ICorProfilerInfo15 *info = env->info;
-    if ((flags & ALVK_INSTALL_INLINER_FALLBACK) == 0) {
-        mdMethodDef method = token;
-        return info->lpVtbl->RequestReJITWithInliners(info, AIP_REJIT_INLINER_FLAGS, 1, &module,
-                                                      &method);
-    }
-    aip_apply_scratch *x = scratch_of(env);
-    x->request_modules[0] = module;
-    x->request_methods[0] = token;
-    aip_method_key callee = {module, token};
-    uint32_t n = aip_inliner_map_callers(env->inliners, callee, x->request_callers,
-                                         AIP_MAX_INLINERS_PER_REQUEST);
-    if (n > AIP_MAX_INLINERS_PER_REQUEST)
-        n = AIP_MAX_INLINERS_PER_REQUEST;
-    for (uint32_t i = 0; i < n; ++i) {
-        x->request_modules[i + 1] = x->request_callers[i].module_id;
-        x->request_methods[i + 1] = x->request_callers[i].token;
-    }
-    return info->lpVtbl->RequestReJIT(info, n + 1, x->request_modules, x->request_methods);
-}
-
-/* The original body back in force: the target's original IL version made active again
- * (RequestRevert), after the request that re-JITs its inliners. The runtime inlines a method
- * only while its active IL version is ready and carries the original IL (CEEInfo::canInline);
- * the version the request just made for the target stays "requested" until the target's next
- * call, so an inliner compiled before that call would keep calling the target out of line.
- * The original version is ready at once, and its native code is the target's original code;
- * so it is not reverted while that code may hold an inlined copy of a method patched now
- * (aip_rejit_revert_unsafe; an incomplete inliner map counts as such): it then runs the
- * requested original IL, which calls the patched method. A refusal changes nothing that ran
- * before either. */
-#define AIP_REVERT_INLINEES 64
-static void revert_to_original(const aip_apply_env *env, ModuleID module, uint32_t token)
-{
-    aip_method_key key = {module, token}, inlined[AIP_REVERT_INLINEES];
-    uint64_t counted = 0;
-    uint32_t count = 0;
-    if (env->inliners != NULL) { /* NULL: no inline was ever reported (a runtime-free test) */
-        count =
-            aip_inliner_map_inlinees(env->inliners, key, inlined, AIP_REVERT_INLINEES, &counted);
-        if (count == AIP_REVERT_INLINEES || aip_inliner_map_dropped(env->inliners) != 0)
-            return;
-    }
-    if (aip_rejit_revert_unsafe(env->rejit, module, token, inlined, count))
-        return;
-    ICorProfilerInfo15 *info = env->info;
-    mdMethodDef method = token;
-    HRESULT status = S_OK;
-    (void)info->lpVtbl->RequestRevert(info, 1, &module, &method, &status);
-}
-
-/* Publishes `prepared` (NULL: the original IL) for generation `id` (0: the original) of the
- * patch `p` describes, makes `id` current (requested) and requests the ReJIT. Granted, the
- * rest (the HRESULT, the snapshot replaced) goes into *a for the command's one commit;
- * refused, `id` is no longer current, the request is noted and the previous snapshot comes
- * back at once. Takes `prepared`. */
+/* Puts `prepared` (NULL: the original IL) for generation `id` (0: the original) of the patch
+ * `p` describes in force: held for the command runner while an install or generation is
+ * prepared (env->held), else published and requested at once as a command of one
+ * (aip_apply_publish). Granted, the rest (the HRESULT, the snapshot replaced) goes into *a
+ * for the command's one commit; refused, `id` is no longer current, the request is noted and
+ * the previous snapshot comes back at once. Takes `prepared`. */
 static alvk_status publish(const aip_apply_env *env, uint32_t index, const aip_patch *p,
                            alvk_generation_id id, aip_prepared_rejit *prepared, uint64_t queued_ns,
                            aip_rejit_applied *a)
 {
     assert(!a->requested && "one request per commit");
-    if (env->held != NULL) { /* a batch's install: published with the others, or not at all */
-        aip_held_publish h = {prepared, id, p->module_id, p->token, p->telemetry.flags};
+    aip_held_publish h = {prepared, id, p->module_id, p->token, p->telemetry.flags, index, NULL};
+    if (env->held != NULL) {
         *env->held = h;
         return ALVK_OK;
     }
-    int original = prepared == NULL;
-    aip_prepared_rejit *previous = aip_rejit_publish(env->rejit, index, prepared);
-    /* Current before the runtime is asked: what the request raises finds it. */
     aip_request_mark mark;
-    memset(&mark, 0, sizeof mark);
-    mark.index = index;
-    mark.id = id;
-    aip_rejit_mark_requested(env->rejit, &mark, 1, queued_ns);
-    HRESULT hr = request_rejit(env, p->module_id, p->token, p->telemetry.flags);
-    if (FAILED(hr)) {
-        aip_rejit_unmark_requested(env->rejit, &mark, 1, hr);
-        aip_prepared_release(aip_rejit_publish(env->rejit, index, previous));
+    HRESULT hr = aip_apply_publish(env, &h, &mark, 1, queued_ns);
+    if (FAILED(hr))
         return ALVK_E_REJIT_FAILED;
-    }
-    if (original)
-        revert_to_original(env, p->module_id, p->token);
     a->requested = 1;
     a->request_hresult = hr;
-    a->replaced = previous;
+    a->replaced = h.replaced;
     return ALVK_OK;
 }
 
@@ -187,7 +108,7 @@ static alvk_status prepare_generation(const aip_apply_env *env, uint32_t index,
                                       HRESULT *metadata_hr, refusal *why,
                                       aip_prepared_rejit **prepared)
 {
-    aip_apply_scratch *x = scratch_of(env);
+    aip_apply_scratch *x = aip_apply_scratch_of(env);
     /* The JIT does not verify IL: a type-unsafe body is refused before any metadata is
      * emitted, unless the caller flagged it as deliberately unverifiable. */
     if ((g->flags & ALVK_INSTALL_UNVERIFIABLE) == 0 &&
@@ -243,7 +164,7 @@ static alvk_status resolve_target(const aip_apply_env *env, const aip_patch *p, 
         return resolve_status != ALVK_OK ? resolve_status : ALVK_E_INTERNAL;
     alvk_status status =
         aip_catalog_resolve(env->info, env->catalog, &p->mvid, p->copy_id, p->copy_epoch, token,
-                            &scratch_of(env)->target_sig, target, &hr);
+                            &aip_apply_scratch_of(env)->target_sig, target, &hr);
     if (status == ALVK_OK && p->module_id != 0 && p->module_id != target->module_id)
         status = ALVK_E_MODULE_UNLOADED; /* the live patch belongs to an older epoch */
     if (status == ALVK_OK && (target->description.flags & ALVK_METHOD_NON_VERSIONABLE) != 0)
@@ -348,7 +269,7 @@ static alvk_status build_direct(const aip_apply_env *env, const aip_patch_comman
                                 const uint8_t *calli_sig, size_t sig_length, dispatch_body *d,
                                 HRESULT *hr)
 {
-    aip_apply_scratch *x = scratch_of(env);
+    aip_apply_scratch *x = aip_apply_scratch_of(env);
     aip_module_entry module;
     alvk_status status = aip_assembly_ref_module(env->catalog, c->replacement_module, &module);
     if (status != ALVK_OK)
@@ -412,7 +333,7 @@ static alvk_status prepare_direct(const aip_apply_env *env, const aip_patch_comm
     }
     *call_token = d->g.relocation_count == 0
                       ? c->replacement_token
-                      : scratch_of(env)->results[d->g.relocation_count - 1].token;
+                      : aip_apply_scratch_of(env)->results[d->g.relocation_count - 1].token;
     return ALVK_OK;
 }
 
@@ -439,7 +360,7 @@ static alvk_status install_or_replace(const aip_apply_env *env, const aip_patch_
     /* The target's signature, as resolve parsed it into the scratch. */
     uint32_t flags = target.description.flags;
     aip_dispatch_target dt = {
-        target.signature, target.signature_length, &scratch_of(env)->target_sig,
+        target.signature, target.signature_length, &aip_apply_scratch_of(env)->target_sig,
         (flags & ALVK_METHOD_HAS_THIS) == 0              ? AIP_RECEIVER_NONE
         : (flags & ALVK_METHOD_VALUE_TYPE_RECEIVER) != 0 ? AIP_RECEIVER_VALUE_TYPE
                                                          : AIP_RECEIVER_CLASS,
@@ -468,7 +389,7 @@ static alvk_status install_or_replace(const aip_apply_env *env, const aip_patch_
                                         &target, &metadata_hr, why, &prepared);
         if (status != ALVK_OK)
             return status;
-        calli_token = scratch_of(env)->results[0].token;
+        calli_token = aip_apply_scratch_of(env)->results[0].token;
         if (SUCCEEDED(metadata_hr))
             metadata_hr = direct_hr;
     }
@@ -510,7 +431,7 @@ static alvk_status restore_successor(const aip_apply_env *env, const aip_patch_c
 
 /* The last owner's removal asks the runtime to re-JIT the original IL everywhere (the target's
  * inliners get what their own patches call for) and makes the target's original version active
- * again (publish: revert_to_original). */
+ * again (aip_apply_publish). */
 static alvk_status remove_owner(const aip_apply_env *env, const aip_patch_command *c,
                                 const aip_patch *p, int *ended, aip_rejit_applied *a)
 {
@@ -581,29 +502,19 @@ static void finish(const aip_apply_env *env, uint32_t index, alvk_command_id com
     aip_rejit_commit(env->rejit, index, a);
 }
 
-alvk_status aip_apply_patch_command(void *payload, void *context)
+alvk_status aip_apply_remove(const aip_apply_env *env, const aip_patch_command *c)
 {
-    const aip_apply_env *env = context;
-    const aip_patch_command *c = payload;
     aip_patch p;
     aip_rejit_copy(env->rejit, c->index, &p);
     alvk_status status;
     int ended = 0;
-    refusal why;
-    memset(&why, 0, sizeof why);
     aip_rejit_applied a;
     memset(&a, 0, sizeof a);
     if (aip_patch_state_is_terminal(p.state))
         status = ALVK_E_PATCH_ENDED; /* ended (e.g. unloaded) while the command waited */
-    else if (c->kind == AIP_PATCH_REMOVE)
+    else
         status =
             p.state == ALVK_PATCH_ACTIVE ? remove_owner(env, c, &p, &ended, &a) : ALVK_E_NOT_OWNER;
-    else if (c->kind == AIP_PATCH_REPLACE && p.state != ALVK_PATCH_ACTIVE)
-        status = ALVK_E_NOT_OWNER;
-    else
-        status = install_or_replace(env, c, &p, &why, &a);
-    if (status != ALVK_OK && c->kind != AIP_PATCH_REMOVE)
-        record_refusal(env, c->index, c->generation, status, &why);
     if (ended) {
         end_command(&a, c->command, ALVK_PATCH_REMOVED, status, c->queued_ns);
         aip_rejit_commit(env->rejit, c->index, &a);
@@ -612,14 +523,6 @@ alvk_status aip_apply_patch_command(void *payload, void *context)
     finish(env, c->index, c->command, &p, status, c->added_owner ? c->owner : 0, c->queued_ns, &a);
     apply_rollbacks(env); /* any rollback whose own command was refused */
     return status;
-}
-
-void aip_discard_patch_command(void *payload, void *context)
-{
-    const aip_apply_env *env = context;
-    const aip_patch_command *c = payload;
-    aip_rejit_discard_command(env->rejit, c->index, c->command, c->generation,
-                              c->added_owner ? c->owner : 0, c->queued_ns);
 }
 
 /* ---- Submitted generations --------------------------------------------------------------- */
@@ -657,37 +560,6 @@ static alvk_status run_generation(const aip_apply_env *env, aip_staged_generatio
     return status;
 }
 
-alvk_status aip_apply_staged_generation(void *payload, void *context)
-{
-    const aip_apply_env *env = context;
-    aip_staged_generation *s = *(aip_staged_generation **)payload;
-    aip_patch p;
-    aip_rejit_copy(env->rejit, s->index, &p);
-    refusal why;
-    memset(&why, 0, sizeof why);
-    aip_rejit_applied a;
-    memset(&a, 0, sizeof a);
-    alvk_status status = aip_patch_state_is_terminal(p.state)
-                             ? ALVK_E_PATCH_ENDED
-                             : run_generation(env, s, &p, &why, &a);
-    if (status != ALVK_OK)
-        record_refusal(env, s->index, s->id, status, &why);
-    finish(env, s->index, s->command, &p, status, s->added_owner ? s->g.owner : 0, s->queued_ns,
-           &a);
-    apply_rollbacks(env); /* any rollback whose own command was refused */
-    free(s);
-    return status;
-}
-
-void aip_discard_staged_generation(void *payload, void *context)
-{
-    const aip_apply_env *env = context;
-    aip_staged_generation *s = *(aip_staged_generation **)payload;
-    aip_rejit_discard_command(env->rejit, s->index, s->command, s->id,
-                              s->added_owner ? s->g.owner : 0, s->queued_ns);
-    free(s);
-}
-
 /* ---- Rollbacks ----------------------------------------------------------------------------- */
 
 /* After a failed compilation the runtime did not report: the member check again, on the
@@ -696,7 +568,7 @@ void aip_discard_staged_generation(void *payload, void *context)
  * missing becomes the failure's cause (what the caller saw, and its relocation). */
 static void find_failure_cause(const aip_apply_env *env, uint32_t index)
 {
-    aip_generation_record *failed = &scratch_of(env)->failed;
+    aip_generation_record *failed = &aip_apply_scratch_of(env)->failed;
     uintptr_t module_id = 0;
     if (!aip_rejit_unreported_failure(env->rejit, index, &module_id, failed))
         return;
@@ -742,12 +614,14 @@ alvk_status aip_apply_rollbacks(void *payload, void *context)
     return apply_rollbacks(context);
 }
 
-/* ---- The batch's pieces (apply_batch.c) ------------------------------------------------- */
+/* ---- The command runner's pieces (apply_batch.c) ----------------------------------------- */
 
 alvk_status aip_apply_install_held(const aip_apply_env *env, const aip_patch_command *c,
                                    const aip_patch *p, aip_refusal *why, aip_rejit_applied *a,
                                    aip_held_publish *held)
 {
+    if (c->kind == AIP_PATCH_REPLACE && p->state != ALVK_PATCH_ACTIVE)
+        return ALVK_E_NOT_OWNER;
     aip_apply_env holding = *env;
     holding.held = held;
     return install_or_replace(&holding, c, p, why, a);

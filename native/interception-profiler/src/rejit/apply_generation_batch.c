@@ -1,4 +1,4 @@
-/* The worker's side of a generation batch: the batch runner over staged generations. */
+/* The worker's side of submitted generations: the command runner over staged generations. */
 #include "rejit/apply_generation_batch.h"
 
 #include "rejit/apply_batch.h"
@@ -25,9 +25,15 @@ void aip_generation_batch_free(aip_generation_batch *b)
     free(b);
 }
 
+/* `batch` is the staged generations' array (a batch's entries, or a single one's pointer). */
+static aip_staged_generation *staged(const void *batch, uint32_t i)
+{
+    return ((aip_staged_generation *const *)batch)[i];
+}
+
 static void generation_entry(const void *batch, uint32_t i, aip_batch_entry *out)
 {
-    const aip_staged_generation *s = ((const aip_generation_batch *)batch)->entries[i];
+    const aip_staged_generation *s = staged(batch, i);
     out->index = s->index;
     out->generation = s->id;
     out->added_owner = s->added_owner ? s->g.owner : 0;
@@ -38,8 +44,7 @@ static alvk_status generation_prepare(const aip_apply_env *env, const void *batc
                                       const aip_patch *before, aip_refusal *why,
                                       aip_rejit_applied *a, aip_held_publish *held)
 {
-    aip_staged_generation *s = ((const aip_generation_batch *)batch)->entries[i];
-    return aip_apply_generation_held(env, s, before, why, a, held);
+    return aip_apply_generation_held(env, staged(batch, i), before, why, a, held);
 }
 
 static const aip_batch_kind generations = {generation_entry, generation_prepare};
@@ -47,7 +52,7 @@ static const aip_batch_kind generations = {generation_entry, generation_prepare}
 alvk_status aip_apply_generation_batch(void *payload, void *context)
 {
     aip_generation_batch *b = *(aip_generation_batch **)payload;
-    alvk_status status = aip_batch_run(context, &generations, b, b->count, b->command);
+    alvk_status status = aip_batch_run(context, &generations, b->entries, b->count, b->command);
     aip_generation_batch_free(b);
     return status;
 }
@@ -55,6 +60,21 @@ alvk_status aip_apply_generation_batch(void *payload, void *context)
 void aip_discard_generation_batch(void *payload, void *context)
 {
     aip_generation_batch *b = *(aip_generation_batch **)payload;
-    aip_batch_discard(context, &generations, b, b->count, b->command);
+    aip_batch_discard(context, &generations, b->entries, b->count, b->command);
     aip_generation_batch_free(b);
+}
+
+alvk_status aip_apply_staged_generation(void *payload, void *context)
+{
+    aip_staged_generation *s = *(aip_staged_generation **)payload;
+    alvk_status status = aip_batch_run(context, &generations, &s, 1, s->command);
+    free(s);
+    return status;
+}
+
+void aip_discard_staged_generation(void *payload, void *context)
+{
+    aip_staged_generation *s = *(aip_staged_generation **)payload;
+    aip_batch_discard(context, &generations, &s, 1, s->command);
+    free(s);
 }

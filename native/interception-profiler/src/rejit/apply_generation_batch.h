@@ -1,8 +1,8 @@
-/* The worker's side of a generation batch (alvk_generation_submit_batch, ABI 3.6): every
- * generation checked (stack types, members) and emitted as a single submitted generation is,
+/* The worker's side of submitted generations (alvk_generation_submit, and ABI 3.6
+ * alvk_generation_submit_batch): every generation checked (stack types, members) and emitted
  * before any body is published, then all published and requested at once, or none: the
- * batch runner of apply_batch.h with generations as its entries. Runs on the worker thread
- * only. */
+ * command runner of apply_batch.h with generations as its entries, a single one as a batch
+ * of one. Runs on the worker thread only. */
 #ifndef AIP_APPLY_GENERATION_BATCH_H
 #define AIP_APPLY_GENERATION_BATCH_H
 
@@ -27,5 +27,8 @@ void aip_generation_batch_free(aip_generation_batch *b);
  * ALVK_E_WORKER_UNAVAILABLE. */
 alvk_status aip_apply_generation_batch(void *payload, void *context);
 void aip_discard_generation_batch(void *payload, void *context);
+/* The same for a single generation (payload: aip_staged_generation *, freed). */
+alvk_status aip_apply_staged_generation(void *payload, void *context);
+void aip_discard_staged_generation(void *payload, void *context);
 
 #endif

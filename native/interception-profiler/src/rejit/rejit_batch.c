@@ -1,6 +1,7 @@
 /* RejitState's side of a batch install: check all, then accept all or none. */
 #include "rejit/rejit_batch.h"
 
+#include "rejit/batch_abort.h"
 #include "rejit/patch_slots.h"
 #include "rejit/rejit_generations.h"
 #include "rejit/rejit_owners.h"
@@ -81,19 +82,6 @@ static void check_all(aip_rejit_state *st, const aip_rejit_request *requests, ui
     }
 }
 
-/* The first failure (statuses of the others set to BATCH_ABORTED), or ALVK_OK. */
-static alvk_status first_failure(alvk_status *statuses, uint32_t count)
-{
-    alvk_status first = ALVK_OK;
-    for (uint32_t i = 0; i < count && first == ALVK_OK; ++i)
-        first = statuses[i];
-    if (first != ALVK_OK)
-        for (uint32_t i = 0; i < count; ++i)
-            if (statuses[i] == ALVK_OK)
-                statuses[i] = ALVK_E_BATCH_ABORTED;
-    return first;
-}
-
 alvk_status aip_rejit_accept_batch(aip_rejit_state *st, const aip_rejit_request *requests,
                                    uint32_t count, aip_rejit_accepted *accepted,
                                    alvk_status *statuses)
@@ -103,18 +91,15 @@ alvk_status aip_rejit_accept_batch(aip_rejit_state *st, const aip_rejit_request 
         size *= 2;
     uint32_t *seen = calloc(size, sizeof *seen);
     memset(accepted, 0, count * sizeof *accepted);
-    if (seen == NULL) {
-        for (uint32_t i = 0; i < count; ++i)
-            statuses[i] = ALVK_E_INTERNAL;
-        return ALVK_E_INTERNAL;
-    }
+    if (seen == NULL)
+        return aip_batch_refuse(statuses, count, count, ALVK_E_INTERNAL);
     for (uint32_t i = 0; i < count; ++i)
         statuses[i] = ALVK_OK;
     mark_duplicates(requests, count, seen, size - 1, statuses);
     free(seen);
     aip_mutex_lock(&st->lock);
     check_all(st, requests, count, statuses);
-    alvk_status status = first_failure(statuses, count);
+    alvk_status status = aip_batch_abort(statuses, count);
     int checked = status == ALVK_OK;
     /* Every patch first (only memory can fail here: a chunk of the table, its index), then
      * every generation: a refusal has opened none, so it consumes no generation ID and
@@ -134,13 +119,8 @@ alvk_status aip_rejit_accept_batch(aip_rejit_state *st, const aip_rejit_request 
             aip_rejit_cancel_locked(st, accepted[i].index,
                                     accepted[i].added_owner ? requests[i].owner : 0);
         memset(accepted, 0, count * sizeof *accepted);
-        if (status == ALVK_E_INTERNAL) { /* memory ran out: every status says so */
-            for (uint32_t i = 0; i < count; ++i)
-                statuses[i] = ALVK_E_INTERNAL;
-        } else {
-            statuses[done - 1] = status;
-            status = first_failure(statuses, count);
-        }
+        /* Memory ran out: every status says so; else the refused one's. */
+        aip_batch_refuse(statuses, count, status == ALVK_E_INTERNAL ? count : done - 1, status);
     } else if (status == ALVK_OK) {
         /* Checked against each patch's latest above: opening cannot fail. */
         for (uint32_t i = 0; i < count; ++i)

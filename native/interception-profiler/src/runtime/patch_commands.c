@@ -8,6 +8,7 @@
 #include "rejit/apply_batch.h"
 #include "rejit/apply_generation_batch.h"
 #include "rejit/apply_generation.h"
+#include "rejit/batch_abort.h"
 #include "rejit/rejit_batch.h"
 #include "rejit/rejit_events.h"
 #include "rejit/rejit_generations.h"
@@ -142,23 +143,6 @@ alvk_status aip_runtime_patch_install(aip_profiler *rt, const alvk_install_reque
     return ALVK_OK;
 }
 
-/* Every request's status `status` (one that concerns the batch as a whole). */
-static alvk_status refuse_batch(alvk_status *statuses, uint32_t count, alvk_status status)
-{
-    for (uint32_t i = 0; i < count; ++i)
-        statuses[i] = status;
-    return status;
-}
-
-/* A request of the batch was refused with `first`: every other one is ALVK_E_BATCH_ABORTED. */
-static alvk_status abort_batch(alvk_status *statuses, uint32_t count, alvk_status first)
-{
-    for (uint32_t i = 0; i < count; ++i)
-        if (statuses[i] == ALVK_OK)
-            statuses[i] = ALVK_E_BATCH_ABORTED;
-    return first;
-}
-
 /* One reserved queue slot and every request accepted in RejitState under one command, or
  * neither: the slot is released and statuses[] says why. */
 static alvk_status reserve_and_accept(aip_profiler *rt, const aip_rejit_request *r, uint32_t count,
@@ -167,7 +151,7 @@ static alvk_status reserve_and_accept(aip_profiler *rt, const aip_rejit_request 
 {
     alvk_status status = aip_queue_reserve(&rt->worker.queue, slot);
     if (status != ALVK_OK)
-        return refuse_batch(statuses, count, status);
+        return aip_batch_refuse(statuses, count, count, status);
     status = aip_rejit_accept_batch(&rt->rejit, r, count, accepted, statuses);
     if (status != ALVK_OK)
         aip_queue_release(&rt->worker.queue, *slot);
@@ -181,17 +165,15 @@ static alvk_status queue_batch(aip_profiler *rt, const alvk_install_request *req
                                aip_rejit_accepted *accepted, alvk_patch_handle *handles,
                                alvk_status *statuses, alvk_command_id *command)
 {
-    alvk_status first = ALVK_OK;
     for (uint32_t i = 0; i < count; ++i) {
         install_command(rt, &requests[i], &b->entries[i], &r[i]);
         statuses[i] =
             check_not_target(b->entries[i].replacement_module, b->entries[i].replacement_token,
                              r[i].copy_id, b->entries[i].token);
-        if (first == ALVK_OK)
-            first = statuses[i];
     }
+    alvk_status first = aip_batch_abort(statuses, count);
     if (first != ALVK_OK)
-        return abort_batch(statuses, count, first);
+        return first;
     uint32_t slot = 0;
     alvk_status status = reserve_and_accept(rt, r, count, accepted, statuses, &slot);
     if (status != ALVK_OK)
@@ -218,24 +200,22 @@ alvk_status aip_runtime_patch_install_batch(aip_profiler *rt, const alvk_install
                                             uint32_t count, alvk_patch_handle *handles,
                                             alvk_status *statuses, alvk_command_id *command)
 {
-    alvk_status first = ALVK_OK;
     for (uint32_t i = 0; i < count; ++i) {
         handles[i] = 0;
         statuses[i] = check_install(&requests[i]);
-        if (first == ALVK_OK)
-            first = statuses[i];
     }
+    alvk_status first = aip_batch_abort(statuses, count);
     if (first != ALVK_OK)
-        return abort_batch(statuses, count, first);
+        return first;
     alvk_status status = aip_runtime_commands_available(rt);
     if (status != ALVK_OK)
-        return refuse_batch(statuses, count, status);
+        return aip_batch_refuse(statuses, count, count, status);
     aip_patch_batch *b = aip_patch_batch_create(count);
     aip_rejit_request *r = malloc(count * sizeof *r);
     aip_rejit_accepted *accepted = malloc(count * sizeof *accepted);
     status = b != NULL && r != NULL && accepted != NULL
                  ? queue_batch(rt, requests, count, b, r, accepted, handles, statuses, command)
-                 : refuse_batch(statuses, count, ALVK_E_INTERNAL);
+                 : aip_batch_refuse(statuses, count, count, ALVK_E_INTERNAL);
     if (status != ALVK_OK)
         free(b);
     free(r);
@@ -393,15 +373,6 @@ alvk_status aip_runtime_generation_submit(aip_profiler *rt, const alvk_generatio
     return ALVK_OK;
 }
 
-/* Statuses after the first failure: every one that passed becomes ALVK_E_BATCH_ABORTED. */
-static alvk_status abort_others(alvk_status *statuses, uint32_t count, alvk_status first)
-{
-    for (uint32_t i = 0; i < count; ++i)
-        if (statuses[i] == ALVK_OK)
-            statuses[i] = ALVK_E_BATCH_ABORTED;
-    return first;
-}
-
 /* Generation i staged into b with its RejitState request in *r, its module copy resolved;
  * ALVK_OK, or (as alvk_generation_submit) the copy's status when it does not resolve and the
  * generation chains on a prior one; ALVK_E_INTERNAL when out of memory. */
@@ -432,16 +403,14 @@ static alvk_status queue_generation_batch(aip_profiler *rt, const alvk_generatio
                                           alvk_patch_handle *handles, alvk_generation_id *ids,
                                           alvk_status *statuses, alvk_command_id *command)
 {
-    alvk_status first = ALVK_OK;
     for (uint32_t i = 0; i < count; ++i) {
         statuses[i] = stage_generation(rt, &generations[i], b, i, &r[i]);
         if (statuses[i] == ALVK_E_INTERNAL)
-            return refuse_batch(statuses, count, ALVK_E_INTERNAL);
-        if (first == ALVK_OK)
-            first = statuses[i];
+            return aip_batch_refuse(statuses, count, count, ALVK_E_INTERNAL);
     }
+    alvk_status first = aip_batch_abort(statuses, count);
     if (first != ALVK_OK)
-        return abort_others(statuses, count, first);
+        return first;
     uint32_t slot = 0;
     alvk_status status = reserve_and_accept(rt, r, count, accepted, statuses, &slot);
     if (status != ALVK_OK)
@@ -470,27 +439,25 @@ alvk_status aip_runtime_generation_submit_batch(aip_profiler *rt,
                                                 alvk_patch_handle *handles, alvk_generation_id *ids,
                                                 alvk_status *statuses, alvk_command_id *command)
 {
-    alvk_status first = ALVK_OK;
     for (uint32_t i = 0; i < count; ++i) {
         handles[i] = 0;
         ids[i] = 0;
         aip_generation_check check;
         statuses[i] = aip_generation_validate(&generations[i], AIP_ORIGINAL_SIZE_UNKNOWN, &check);
-        if (first == ALVK_OK)
-            first = statuses[i];
     }
+    alvk_status first = aip_batch_abort(statuses, count);
     if (first != ALVK_OK)
-        return abort_others(statuses, count, first);
+        return first;
     alvk_status status = aip_runtime_commands_available(rt);
     if (status != ALVK_OK)
-        return refuse_batch(statuses, count, status);
+        return aip_batch_refuse(statuses, count, count, status);
     aip_generation_batch *b = aip_generation_batch_create(count);
     aip_rejit_request *r = malloc(count * sizeof *r);
     aip_rejit_accepted *accepted = malloc(count * sizeof *accepted);
     status = b != NULL && r != NULL && accepted != NULL
                  ? queue_generation_batch(rt, generations, count, b, r, accepted, handles, ids,
                                           statuses, command)
-                 : refuse_batch(statuses, count, ALVK_E_INTERNAL);
+                 : aip_batch_refuse(statuses, count, count, ALVK_E_INTERNAL);
     if (status != ALVK_OK)
         aip_generation_batch_free(b);
     free(r);

@@ -1,7 +1,7 @@
 /* The stack-type checker's module oracle over IMetaDataImport2: method, field and standalone
  * signatures, MethodSpec instantiations, declaring types, and what a type's values are on the
  * stack (classes, structs, enums with their underlying type, the primitive types of System). */
-#include "emit/stack_type_oracle.h"
+#include "catalog/stack_type_oracle.h"
 
 #include "coreclr/cor_guids.h"
 #include "coreclr/cor_metadata.h"

@@ -1,6 +1,6 @@
 /* The member check: a generation's MemberRefs looked up as the runtime binds them, so a
  * member that does not exist is refused before anything is published. */
-#include "emit/member_check.h"
+#include "catalog/member_check.h"
 
 #include "coreclr/cor_guids.h"
 #include "coreclr/cor_metadata.h"
@@ -11,26 +11,6 @@
 
 #define AIP_COR_E_MISSINGFIELD ((int32_t)0x80131511)
 #define AIP_COR_E_MISSINGMETHOD ((int32_t)0x80131513)
-
-/* ECMA-335 II.23.1.16 element types the comparison looks into. */
-enum {
-    ET_PTR = 0x0F,
-    ET_BYREF = 0x10,
-    ET_VALUETYPE = 0x11,
-    ET_CLASS = 0x12,
-    ET_VAR = 0x13,
-    ET_ARRAY = 0x14,
-    ET_GENERICINST = 0x15,
-    ET_FNPTR = 0x1B,
-    ET_SZARRAY = 0x1D,
-    ET_MVAR = 0x1E,
-    ET_CMOD_REQD = 0x1F,
-    ET_CMOD_OPT = 0x20,
-    ET_PINNED = 0x45
-};
-#define SIG_FIELD 0x06
-#define SIG_VARARG 0x05
-#define SIG_EXPLICITTHIS 0x40
 
 /* ---------------------------------------------------------------- signatures (pure) */
 
@@ -49,19 +29,19 @@ typedef struct sig_cursor {
 
 static int is_named(uint8_t e)
 {
-    return e == ET_CLASS || e == ET_VALUETYPE || e == ET_GENERICINST;
+    return e == ELEMENT_TYPE_CLASS || e == ELEMENT_TYPE_VALUETYPE || e == ELEMENT_TYPE_GENERICINST;
 }
 
 /* A generic variable may stand for any type once the runtime substitutes the parent's
  * instantiation, so a difference involving one is never certain. */
 static int is_variable(uint8_t e)
 {
-    return e == ET_VAR || e == ET_MVAR;
+    return e == ELEMENT_TYPE_VAR || e == ELEMENT_TYPE_MVAR;
 }
 
 static int is_modifier(uint8_t e)
 {
-    return e == ET_CMOD_REQD || e == ET_CMOD_OPT;
+    return e == ELEMENT_TYPE_CMOD_REQD || e == ELEMENT_TYPE_CMOD_OPT;
 }
 
 /* Two named-type tokens of one module: equal, two distinct TypeDefs, or unknowable. */
@@ -81,24 +61,24 @@ static aip_member_match compare_rest(uint8_t e, sig_cursor *a, sig_cursor *b, in
 {
     uint32_t x = 0, y = 0;
     switch (e) {
-    case ET_PTR:
-    case ET_BYREF:
-    case ET_SZARRAY:
-    case ET_PINNED:
+    case ELEMENT_TYPE_PTR:
+    case ELEMENT_TYPE_BYREF:
+    case ELEMENT_TYPE_SZARRAY:
+    case ELEMENT_TYPE_PINNED:
         return compare_type(a, b, depth + 1);
-    case ET_VAR:
-    case ET_MVAR:
+    case ELEMENT_TYPE_VAR:
+    case ELEMENT_TYPE_MVAR:
         if (aip_sig_read_compressed(a->blob, a->length, &a->at, &x) != ALVK_OK ||
             aip_sig_read_compressed(b->blob, b->length, &b->at, &y) != ALVK_OK)
             return AIP_MEMBER_MAYBE;
         return x == y ? AIP_MEMBER_MATCHES : AIP_MEMBER_MAYBE;
-    case ET_CLASS:
-    case ET_VALUETYPE:
+    case ELEMENT_TYPE_CLASS:
+    case ELEMENT_TYPE_VALUETYPE:
         if (aip_sig_read_type_token(a->blob, a->length, &a->at, &x) != ALVK_OK ||
             aip_sig_read_type_token(b->blob, b->length, &b->at, &y) != ALVK_OK)
             return AIP_MEMBER_MAYBE;
         return compare_tokens(x, y);
-    case ET_GENERICINST: {
+    case ELEMENT_TYPE_GENERICINST: {
         /* CLASS or VALUETYPE, the generic type, the count, the arguments. */
         if (a->at >= a->length || b->at >= b->length || a->blob[a->at] != b->blob[b->at])
             return AIP_MEMBER_MAYBE;
@@ -116,7 +96,7 @@ static aip_member_match compare_rest(uint8_t e, sig_cursor *a, sig_cursor *b, in
             m = worst(m, compare_type(a, b, depth + 1));
         return m;
     }
-    case ET_ARRAY: {
+    case ELEMENT_TYPE_ARRAY: {
         /* The element type decides; equal element types with different bytes overall
          * (compare_type's caller saw them differ) have different shapes. */
         aip_member_match m = compare_type(a, b, depth + 1);
@@ -143,7 +123,7 @@ static aip_member_match compare_type(sig_cursor *a, sig_cursor *b, int depth)
     }
     uint8_t ea = a->blob[a->at], eb = b->blob[b->at];
     aip_member_match m;
-    if (is_modifier(ea) || is_modifier(eb) || ea == ET_FNPTR)
+    if (is_modifier(ea) || is_modifier(eb) || ea == ELEMENT_TYPE_FNPTR)
         m = AIP_MEMBER_MAYBE; /* whether modifiers take part in binding is the runtime's call */
     else if (ea != eb)
         m = is_named(ea) || is_named(eb) || is_variable(ea) || is_variable(eb)
@@ -162,7 +142,8 @@ aip_member_match aip_member_sig_compare(const uint8_t *ref, size_t ref_length, c
 {
     if (ref == NULL || def == NULL || ref_length == 0 || def_length == 0)
         return AIP_MEMBER_MAYBE;
-    int ref_field = ref[0] == SIG_FIELD, def_field = def[0] == SIG_FIELD;
+    int ref_field = ref[0] == IMAGE_CEE_CS_CALLCONV_FIELD,
+        def_field = def[0] == IMAGE_CEE_CS_CALLCONV_FIELD;
     if (ref_field != def_field)
         return AIP_MEMBER_DIFFERENT;
     if (same_scope && ref_length == def_length && memcmp(ref, def, ref_length) == 0)
@@ -180,14 +161,15 @@ aip_member_match aip_member_sig_compare(const uint8_t *ref, size_t ref_length, c
     if (aip_sig_parse_method(ref, ref_length, 0, &sa) != ALVK_OK ||
         aip_sig_parse_method(def, def_length, 0, &sb) != ALVK_OK)
         return AIP_MEMBER_MAYBE;
-    if ((sa.calling_convention & 0x0F) == SIG_VARARG)
+    if ((sa.calling_convention & IMAGE_CEE_CS_CALLCONV_MASK) == IMAGE_CEE_CS_CALLCONV_VARARG)
         return AIP_MEMBER_MAYBE; /* its parameter list includes the call site's extras */
     if (sa.param_count != sb.param_count)
         return AIP_MEMBER_DIFFERENT;
     if (!same_scope)
         return AIP_MEMBER_MAYBE;
     if (sa.calling_convention != sb.calling_convention)
-        return ((sa.calling_convention ^ sb.calling_convention) & ~SIG_EXPLICITTHIS) == 0
+        return ((sa.calling_convention ^ sb.calling_convention) &
+                ~IMAGE_CEE_CS_CALLCONV_EXPLICITTHIS) == 0
                    ? AIP_MEMBER_MAYBE
                    : AIP_MEMBER_DIFFERENT;
     if (sa.generic_param_count != sb.generic_param_count)
@@ -455,7 +437,7 @@ static int resolve(check_session *s, check_scope *c, uint32_t token, resolved_ty
         size_t at = 2;
         uint32_t generic = 0;
         if (FAILED(c->import->lpVtbl->GetTypeSpecFromToken(c->import, token, &sig, &length)) ||
-            length < 3 || sig[0] != ET_GENERICINST ||
+            length < 3 || sig[0] != ELEMENT_TYPE_GENERICINST ||
             aip_sig_read_type_token(sig, length, &at, &generic) != ALVK_OK ||
             AIP_TYPE_FROM_TOKEN(generic) == mdtTypeSpec)
             return 0; /* arrays, pointers, generic variables: the runtime's own types */
@@ -465,8 +447,6 @@ static int resolve(check_session *s, check_scope *c, uint32_t token, resolved_ty
         return 0;
     }
 }
-
-#define AIP_TD_INTERFACE 0x00000020u
 
 /* Candidates named `name` of one kind on one type: FOUND when one may be the member. */
 static aip_member_verdict search_type(check_session *s, const resolved_type *t, const WCHAR *name,
@@ -529,7 +509,7 @@ static aip_member_verdict search_chain(check_session *s, resolved_type t, const 
         if (FAILED(t.scope->import->lpVtbl->GetTypeDefProps(t.scope->import, t.type_def, NULL, 0,
                                                             &length, &flags, &extends)))
             return AIP_MEMBER_UNKNOWN;
-        if ((flags & AIP_TD_INTERFACE) != 0)
+        if ((flags & tdInterface) != 0)
             return AIP_MEMBER_UNKNOWN; /* how far an interface's reference reaches: not ours */
         if (AIP_RID_FROM_TOKEN(extends) == 0)
             return AIP_MEMBER_MISSING; /* the root: the whole chain was searched */
@@ -556,7 +536,7 @@ static aip_member_verdict check_one(check_session *s, uint32_t member_ref, int *
                                                     &sig_length)) ||
         length > AIP_CHECK_NAME_UNITS || sig == NULL || sig_length == 0)
         return AIP_MEMBER_UNKNOWN;
-    *field = sig[0] == SIG_FIELD;
+    *field = sig[0] == IMAGE_CEE_CS_CALLCONV_FIELD;
     resolved_type t;
     s->steps = AIP_CHECK_MAX_DEPTH;
     if (!resolve(s, c, parent, &t))
