@@ -42,6 +42,9 @@ public class PackageConsumerEmulatedTests(PackagesFixture packages, ITestOutputH
         Assert.True(File.Exists(app), app);
         Assert.True(File.Exists(library), $"no {library}: the package's {Rid} library did not land next to the app");
         Assert.Equal(arm64.Sha256, CrossArtifacts.Sha256(File.ReadAllBytes(library)));
+        // The publish took the package's linux-arm64 images of the managed assemblies
+        // (runtimes/linux-arm64/lib/), which the arm64 runtime below runs.
+        Assert.Equal(Rid, ManagedImage.Read(File.ReadAllBytes(Path.Combine(published, "AlvorKit.Interception.Native.dll"))).CompiledFor);
 
         // The launcher runs on this (x64) machine and takes the arm64 library as given: it cannot
         // know what the command after -- runs (here an emulator), so it does not look at the

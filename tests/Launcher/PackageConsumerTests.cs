@@ -50,9 +50,16 @@ public class PackageConsumerTests(PackagesFixture packages)
         ProcessResult run = Processes.Launcher(["run", "--modules", "PackageConsumer", "--", "dotnet", app]);
         Assert.Contains($"(from the app's output)", run.Stderr);
         JsonObject report = AssertPatchedAndRestored(run, nextToApp);
-        Assert.Equal(Path.Combine(output, "AlvorKit.Interception.Native.dll"), (string?)report["bindingAssembly"]);
-        Assert.Equal(PackageLayoutTests.ApiExpected ? Path.Combine(output, "AlvorKit.Interception.dll") : null,
+        // The app (built without a RID) loads the package's assemblies precompiled for this RID:
+        // the SDK copied runtimes/<rid>/lib/ into the output and listed it in the app's
+        // deps.json, and the host takes it over the IL images of lib/ on this RID.
+        string precompiled = Path.Combine(output, "runtimes", Repo.Rid, "lib", "net10.0");
+        Assert.Equal(Path.Combine(precompiled, "AlvorKit.Interception.Native.dll"), (string?)report["bindingAssembly"]);
+        Assert.Equal(PackageLayoutTests.ApiExpected ? Path.Combine(precompiled, "AlvorKit.Interception.dll") : null,
                      (string?)report["apiAssembly"]);
+        Assert.Equal(Repo.Rid, ManagedImage.Read(File.ReadAllBytes((string)report["bindingAssembly"]!)).CompiledFor);
+        // The IL images are beside the app for any other runtime.
+        Assert.True(ManagedImage.Read(File.ReadAllBytes(Path.Combine(output, "AlvorKit.Interception.Native.dll"))).IsIlOnly);
     }
 
     /// <summary>The sample's run under the profiler at `library`: original, patched, restored,

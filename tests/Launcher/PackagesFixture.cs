@@ -8,7 +8,7 @@ public sealed class PackagesFixture
 {
     public PackagesFixture()
     {
-        Result = Processes.Run("bash", [Path.Combine(Repo.Root, "packaging", "pack.sh")], timeout: TimeSpan.FromMinutes(5));
+        Result = Processes.Run("bash", [Path.Combine(Repo.Root, "packaging", "pack.sh")], timeout: TimeSpan.FromMinutes(10)); // crossgen2 for every RID on a first pack
         Paths = Result.Stdout.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
     }
 
