@@ -9,6 +9,11 @@
 #   packaging/pack.sh                     into build/packages
 #   ALVK_PACKAGE_OUTPUT=dir packaging/pack.sh
 #   ALVK_PACK_API=0 packaging/pack.sh     the binding alone, even if managed/AlvorKit.Interception exists
+#   ALVK_PACKAGE_BASELINE=AlvorKit.Interception.X.Y.Z.nupkg packaging/pack.sh
+#                                         AlvorKit.Interception's API also checked against that
+#                                         released package (package validation's baseline)
+# Their version is computed from Git (MinVer; docs/Packages.md, "Versions"); the packages of
+# these ids already in the output folder, of any version, are removed first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -16,17 +21,31 @@ OUT=${ALVK_PACKAGE_OUTPUT:-$ROOT/build/packages}
 CONFIG=${CONFIGURATION:-Release}
 export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1
 
-VERSION=$(sed -n 's:.*<AlvkPackageVersion>\(.*\)</AlvkPackageVersion>.*:\1:p' packaging/AlvorKit.Packaging.props)
 IDS=(AlvorKit.Interception.Profiler.Native AlvorKit.Interception AlvorKit.Interception.Launcher)
 args=(-c "$CONFIG" -o "$OUT" -nologo -v quiet)
 if [ "${ALVK_PACK_API:-1}" = 0 ]; then
   args+=(-p:AlvkIncludeApi=false)
 fi
+if [ -n "${ALVK_PACKAGE_BASELINE:-}" ]; then
+  args+=("-p:AlvkPackageBaseline=$(realpath "$ALVK_PACKAGE_BASELINE")")
+fi
 
+# Packages of an earlier commit (another version) would stay beside the new ones, and a
+# consumer's floating version could pick one of them: only this build's are left.
 mkdir -p "$OUT"
-for id in "${IDS[@]}"; do rm -f "$OUT/$id.$VERSION.nupkg"; done
-echo "pack.sh: packing $VERSION into $OUT" >&2
+for id in "${IDS[@]}"; do
+  find "$OUT" -maxdepth 1 -name "$id.[0-9]*.nupkg" -delete
+done
+echo "pack.sh: packing into $OUT" >&2
 dotnet pack packaging/AlvorKit.Packages.slnx "${args[@]}" >&2
+
+# The version MinVer gave them: the native package's, which the others must share.
+shopt -s nullglob
+native=("$OUT"/AlvorKit.Interception.Profiler.Native.[0-9]*.nupkg)
+[ ${#native[@]} -eq 1 ] || { echo "pack.sh: expected one AlvorKit.Interception.Profiler.Native package in $OUT, found ${#native[@]}" >&2; exit 1; }
+VERSION=$(basename "${native[0]}" .nupkg)
+VERSION=${VERSION#AlvorKit.Interception.Profiler.Native.}
+echo "pack.sh: packed version $VERSION" >&2
 
 # A restore takes a package version from the global packages folder when it is already there,
 # so a consumer would keep getting the previous build of this same version: drop those copies.

@@ -20,7 +20,9 @@ public sealed class PackagesFixture
         Paths.SingleOrDefault(p => Path.GetFileName(p) == $"{id}.{Version}.nupkg")
         ?? throw new Xunit.Sdk.XunitException($"pack.sh did not print {id}.{Version}.nupkg\n{Result}");
 
-    public const string Version = "0.3.0";
+    /// <summary>The version this checkout builds as (MinVer, from Git): the built launcher's
+    /// own, which every package pack.sh makes must carry.</summary>
+    public static string Version => LauncherInfo.Version;
 }
 
 [CollectionDefinition(Name)]

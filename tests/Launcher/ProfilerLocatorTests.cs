@@ -42,7 +42,7 @@ public sealed class ProfilerLocatorTests : IDisposable
         Assert.Equal((cachedOlder, "the AlvorKit.Interception.Profiler.Native package"), Found(Locator(app: Dir("app"))));
 
         string cachedSame = Library($"nuget/alvorkit.interception.profiler.native/0.3.0/runtimes/{Rid}/native/{File}");
-        Library($"nuget/alvorkit.interception.profiler.native/0.4.0/runtimes/{Rid}/native/{File}"); // another ABI: never
+        Library($"nuget/alvorkit.interception.profiler.native/0.4.0/runtimes/{Rid}/native/{File}"); // another minor line: never
         Assert.Equal(cachedSame, Found(Locator(app: Dir("app"))).Path);
 
         string tool = Library($"tool/runtimes/{Rid}/native/{File}");

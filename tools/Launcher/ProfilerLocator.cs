@@ -17,7 +17,8 @@ internal sealed record LocatedProfiler(string Path, string Source);
 /// <item>the tool's own package layout: runtimes/&lt;rid&gt;/native/ next to the launcher;</item>
 /// <item>the AlvorKit.Interception.Profiler.Native package in the NuGet global packages folder
 ///   (NUGET_PACKAGES, else ~/.nuget/packages): the launcher's own version first, then other
-///   versions of the same ABI (0.&lt;abi&gt;.*), newest first;</item>
+///   versions of its major.minor line (while the major is 0, the minor changes with every break of
+///   the managed API or the ABI: docs/Packages.md, "Versions"), newest first;</item>
 /// <item>a repository checkout above the launcher or the working directory:
 ///   build/native-release/native/interception-profiler/, then build/native-&lt;rid&gt;/native/interception-profiler/.</item>
 /// </list>
@@ -126,11 +127,11 @@ internal sealed class ProfilerLocator
         var versions = new List<string> { ToolVersion };
         if (Directory.Exists(root))
         {
-            string abiPrefix = string.Join('.', ToolVersion.Split('.').Take(2)) + ".";
+            string linePrefix = string.Join('.', ToolVersion.Split('.').Take(2)) + ".";
             versions.AddRange(Directory.GetDirectories(root)
                 .Select(Path.GetFileName)
                 .OfType<string>()
-                .Where(v => v.StartsWith(abiPrefix, StringComparison.Ordinal) && v != ToolVersion)
+                .Where(v => v.StartsWith(linePrefix, StringComparison.Ordinal) && v != ToolVersion)
                 .OrderByDescending(v => v, VersionOrder.Instance));
         }
         else
