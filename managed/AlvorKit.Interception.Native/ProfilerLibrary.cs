@@ -35,9 +35,10 @@ public sealed unsafe partial class ProfilerLibrary
     /// <summary>The profiler's COM class id, the value of CORECLR_PROFILER.</summary>
     public const string ProfilerClsid = "{3840ACF7-5AF1-49EA-BF94-5F7086C57F57}";
     /// <summary>The ABI major version this binding implements; the library must match it.</summary>
-    public const uint AbiMajor = 3;
-    /// <summary>The ABI minor version this binding was generated from.</summary>
-    public const uint AbiMinor = 2;
+    public const uint AbiMajor = AlvkConstants.AbiVersionMajor;
+    /// <summary>The ABI minor version this binding was generated from: the library must have it
+    /// or a later minor, since the binding calls what that minor added.</summary>
+    public const uint AbiMinor = AlvkConstants.AbiVersionMinor;
 
     private const string SetupHint =
         "Start the process with CORECLR_ENABLE_PROFILING=1, CORECLR_PROFILER=" + ProfilerClsid +
