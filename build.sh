@@ -129,11 +129,9 @@ test_tools() {
 # proofs do not look for them.
 build_managed() {
   step "managed projects (Release)"
-  dotnet build tests/Proofs/AlvorKit.Proofs/AlvorKit.Proofs.csproj -c Release -v quiet -nologo
-  dotnet build tests/Launcher/AlvorKit.Interception.Launcher.Tests.csproj -c Release -v quiet -nologo
-  dotnet build tests/Bindings/AlvorKit.Bindings.Tests.csproj -c Release -v quiet -nologo
-  dotnet build tests/HotReload/AlvorKit.HotReload.Tests.csproj -c Release -v quiet -nologo
-  dotnet build tests/Hooks/AlvorKit.Hooks.Tests.csproj -c Release -v quiet -nologo
+  # Every test project and what it references, in one MSBuild run (tests/AlvorKit.Tests.proj says
+  # why not the solution).
+  dotnet msbuild tests/AlvorKit.Tests.proj -restore -m -p:Configuration=Release -v:quiet -nologo
 }
 
 binding_tests() {
