@@ -36,9 +36,11 @@ public sealed unsafe partial class ProfilerLibrary
     public const string ProfilerClsid = "{3840ACF7-5AF1-49EA-BF94-5F7086C57F57}";
     /// <summary>The ABI major version this binding implements; the library must match it.</summary>
     public const uint AbiMajor = AlvkConstants.AbiVersionMajor;
-    /// <summary>The ABI minor version this binding was generated from: the library must have it
-    /// or a later minor, since the binding calls what that minor added.</summary>
-    public const uint AbiMinor = AlvkConstants.AbiVersionMinor;
+    /// <summary>The oldest ABI minor version this binding loads against: 3.8 has every export it
+    /// binds, and a generation's relocations go to a 3.8 library in 3.8's layout
+    /// (<see cref="TakesRelocationSites"/>). The binding was generated from
+    /// <see cref="AlvkConstants.AbiVersionMinor"/>.</summary>
+    public const uint AbiMinor = 8;
 
     private const string SetupHint =
         "Start the process with CORECLR_ENABLE_PROFILING=1, CORECLR_PROFILER=" + ProfilerClsid +
