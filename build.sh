@@ -51,8 +51,9 @@ include_check() {
 }
 
 proofs_index() {
-  step "proofs index: docs/Proofs.md is what the proof classes give (their Feature traits and summaries)"
+  step "proofs index: docs/Proofs.md is what the proof classes give (their Feature traits and summaries); the .trx reader"
   python3 tests/tools/test_proofs_index.py
+  python3 tests/tools/test_trx.py
   python3 tools/proofs_index.py --check
 }
 

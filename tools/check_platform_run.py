@@ -9,35 +9,19 @@ or not found under the emulator) fails, naming what is missing.
 
 Python 3 standard library only."""
 import os
-import re
 import sys
-import xml.etree.ElementTree as ET
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from proof_classes import read_proofs  # noqa: E402
+from trx import read_results  # noqa: E402
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-NS = "{http://microsoft.com/schemas/VisualStudio/TeamTest/2010}"
 TRAIT = "Platform"
 
 
 def passed_tests(trx):
     """(class name without namespace, method name) of every passed test of the .trx."""
-    root = ET.parse(trx).getroot()
-    methods = {}
-    for test in root.iter(NS + "UnitTest"):
-        method = test.find(NS + "TestMethod")
-        if method is None:
-            continue
-        class_name = method.get("className", "").rsplit(".", 1)[-1]
-        # xunit names a test by its display name: Namespace.Class.Method(arguments).
-        name = re.sub(r"\(.*$", "", method.get("name", "")).rsplit(".", 1)[-1]
-        methods[test.get("id")] = (class_name, name)
-    passed = set()
-    for result in root.iter(NS + "UnitTestResult"):
-        if result.get("outcome") == "Passed" and result.get("testId") in methods:
-            passed.add(methods[result.get("testId")])
-    return passed
+    return {(r.class_name, r.method) for r in read_results(trx) if r.outcome == "Passed" and r.class_name}
 
 
 def missing(classes, values, passed):
