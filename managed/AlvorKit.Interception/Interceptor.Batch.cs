@@ -6,7 +6,8 @@ using AlvorKit.Interception.Plans;
 
 namespace AlvorKit.Interception;
 
-// Many targets in one request: InstallMany and InstallManyAsync; ApplyMany and ApplyManyAsync.
+// Many targets in one request: InstallMany and InstallManyAsync; ApplyMany and ApplyManyAsync. The
+// single commands (Install, Apply, a hook's one target) are batches of one through the same paths.
 public sealed partial class Interceptor
 {
     /// <summary>
@@ -163,7 +164,7 @@ public sealed partial class Interceptor
             for (int i = 0; i < batch.Count; i++)
                 if (described[i] != InterceptionStatus.Ok)
                     refusals.Add(new BatchRefusal(i, batch[i].Target, null,
-                        Failure(described[i], batch[i].Target, "Applying a plan to")));
+                        Failure(described[i], batch[i].Target, Doing(batch[i]))));
             ThrowIfRefused(refusals, batch.Count, refusals.Count > 0 && refusals[0].Reason is InterceptionException e
                 ? e.Status : null, plans: true);
             var handles = new ulong[batch.Count];
@@ -196,7 +197,8 @@ public sealed partial class Interceptor
                 if (rc == InterceptionStatus.Ok)
                     break;
                 if (rc == InterceptionStatus.Timeout)
-                    throw Failure(rc, batch[0].Target, "Applying a batch of plans including");
+                    throw batch.Count == 1 ? Failure(rc, batch[0].Target, Doing(batch[0]), handles[0])
+                        : Failure(rc, batch[0].Target, "Applying a batch of plans including");
                 throw PlanRefusal(batch, statuses, rc, handles, ids);
             }
             var patches = new Patch[batch.Count];
@@ -249,12 +251,14 @@ public sealed partial class Interceptor
                 detail = Entry(statuses[i], (int)failing, lowered[i]);
             Exception reason = own == InterceptionStatus.StackTypeMismatch && result is not null && batch[i].Plan is { } plan
                 ? TypeMismatch(plan, result)
-                : Failure(own, target, batch[i].Plan is null ? "Applying a generation to" : "Applying a plan to",
-                          handles?[i] ?? 0, result, detail);
+                : Failure(own, target, Doing(batch[i]), handles?[i] ?? 0, result, detail);
             refusals.Add(new BatchRefusal(i, target, null, reason));
         }
         return new BatchInstallException(refusals, batch.Count, status, plans: true);
     }
+
+    private static string Doing(LoweredEntry entry) =>
+        entry.Plan is null ? "Applying a generation to" : "Applying a plan to";
 
     private static readonly int DescribeThreads = Math.Clamp(Environment.ProcessorCount, 2, 4);
 
@@ -332,8 +336,9 @@ public sealed partial class Interceptor
             {
                 for (int i = 0; i < batch.Count; i++)
                     statuses[i] = Native.Telemetry(handles[i])?.LastStatus ?? result;
-                throw result == InterceptionStatus.Timeout ? Failure(result, batch[0].Target, "Installing a batch including")
-                    : Refusal(batch, statuses, result, handles);
+                throw result != InterceptionStatus.Timeout ? Refusal(batch, statuses, result, handles)
+                    : batch.Count == 1 ? Failure(result, batch[0].Target, "Installing a patch on", handles[0])
+                    : Failure(result, batch[0].Target, "Installing a batch including");
             }
             var patches = new Patch[batch.Count];
             for (int i = 0; i < batch.Count; i++)

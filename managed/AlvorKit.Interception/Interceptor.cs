@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Reflection;
 using System.Runtime.CompilerServices;
+using System.Runtime.ExceptionServices;
 using AlvorKit.Interception.Allocations;
 using AlvorKit.Interception.Internal;
 using AlvorKit.Interception.Plans;
@@ -183,39 +184,12 @@ public sealed partial class Interceptor : IDisposable
         CancellationToken cancellationToken = default) =>
         Detached(InstallCore(target, replacement, owner, synchronous: false, cancellationToken), cancellationToken);
 
-    private async ValueTask<Patch> InstallCore(MethodBase target, MethodInfo replacement, PatchOwner? owner,
+    private ValueTask<Patch> InstallCore(MethodBase target, MethodInfo replacement, PatchOwner? owner,
         bool synchronous, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(target);
         ArgumentNullException.ThrowIfNull(replacement);
-        ThrowIfDisposed();
-        owner ??= DefaultOwner;
-        owner.ThrowIfDisposed();
-        ReplacementRules.CheckTarget(target);
-        ReplacementRules.Check(target, replacement);
-        EnsurePatchingEnabled();
-        IntPtr entry = EntryPoint(replacement);
-        SemaphoreSlim gate = PatchRegistry.GateOf(target);
-        await Enter(gate, synchronous, cancellationToken).ConfigureAwait(false);
-        try
-        {
-            if (AlreadyHeld(target, owner) is { } held)
-                throw held;
-            cancellationToken.ThrowIfCancellationRequested();
-            MethodDescription description = DescribeCore(target, "Installing a patch on");
-            InterceptionStatus rc = Native.Install(description, entry, MethodOf(target, replacement), owner.Id,
-                out ulong handle, out ulong command);
-            if (rc != InterceptionStatus.Ok)
-                throw Failure(rc, target, "Installing a patch on");
-            rc = await WaitFor(command, synchronous).ConfigureAwait(false);
-            if (rc != InterceptionStatus.Ok)
-                throw Failure(rc, target, "Installing a patch on", handle);
-            return Adopt(target, replacement, owner, handle);
-        }
-        finally
-        {
-            gate.Release();
-        }
+        return One(InstallManyCore([(target, replacement)], owner, synchronous, cancellationToken));
     }
 
     /// <summary>
@@ -261,89 +235,29 @@ public sealed partial class Interceptor : IDisposable
         owner ??= DefaultOwner;
         owner.ThrowIfDisposed();
         LoweredGeneration lowered = plan.Lower();
-        return ApplyLowered(plan.Target, lowered, plan.Name, owner, plan, synchronous, cancellationToken);
+        return One(ApplyLoweredMany([new LoweredEntry(plan.Target, lowered, plan.Name, plan)], owner, synchronous,
+                                    cancellationToken));
     }
 
-    /// <summary>Gives <paramref name="target"/> the body <paramref name="lowered"/> as
-    /// <paramref name="owner"/>'s next generation: validation, submission (once more on a stale
-    /// chain), the wait and the patch's bookkeeping. <paramref name="plan"/> is the plan it was
-    /// lowered from, if any (for the patch and the profiler's type errors); <paramref name="name"/>
-    /// names the generation in the patch's description.</summary>
-    internal async ValueTask<Patch> ApplyLowered(MethodBase target, LoweredGeneration lowered, string? name,
-        PatchOwner owner, GenerationPlan? plan, bool synchronous, CancellationToken cancellationToken)
-    {
-        ThrowIfDisposed();
-        return await ApplyLoweredUnchecked(target, lowered, name, owner, plan, synchronous, cancellationToken)
-            .ConfigureAwait(false);
-    }
-
-    /// <summary>The hooks' path: <paramref name="plan"/> as <paramref name="owner"/>'s next generation, even
+    /// <summary>The hooks' path for one target: <see cref="ApplyManyForHooks"/> as a batch of one, even
     /// through a disposed interceptor (it needs only the profiler, as <see cref="RemoveCore"/> does), so the
     /// process-wide hook composition can still change, and be removed, after every interceptor that added
     /// hooks was disposed.</summary>
     internal ValueTask<Patch> ApplyForHooks(GenerationPlan plan, PatchOwner owner, bool synchronous) =>
-        ApplyLoweredUnchecked(plan.Target, plan.Lower(), plan.Name, owner, plan, synchronous, CancellationToken.None);
+        One(ApplyManyForHooks([plan], owner, synchronous));
 
-    private async ValueTask<Patch> ApplyLoweredUnchecked(MethodBase target, LoweredGeneration lowered, string? name,
-        PatchOwner owner, GenerationPlan? plan, bool synchronous, CancellationToken cancellationToken)
+    /// <summary>A single command is a batch of one: its patch, or the one refusal's own reason (the
+    /// exception the single call documents) rather than a <see cref="BatchInstallException"/>.</summary>
+    private static async ValueTask<Patch> One(ValueTask<IReadOnlyList<Patch>> batch)
     {
-        owner.ThrowIfDisposed();
-        string doing = plan is null ? "Applying a generation to" : "Applying a plan to";
-        EnsurePatchingEnabled();
-        SemaphoreSlim gate = PatchRegistry.GateOf(target);
-        await Enter(gate, synchronous, cancellationToken).ConfigureAwait(false);
         try
         {
-            cancellationToken.ThrowIfCancellationRequested();
-            MethodDescription description = DescribeCore(target, doing);
-            NativePatch? native = PatchRegistry.Find(target);
-            InterceptionStatus rc = Native.Validate(lowered, description, 0, owner.Id, out uint failing);
-            if (rc != InterceptionStatus.Ok)
-                throw Failure(rc, target, plan is null ? "Validating the generation for" : "Validating the plan for",
-                    detail: Entry(rc, (int)failing, lowered));
-            ulong handle = 0, id = 0;
-            for (int attempt = 0; ; attempt++)
-            {
-                // The prior is the patch's latest generation, as its telemetry reports it.
-                ulong prior = native is null ? 0 : Native.LatestGeneration(native.Handle);
-                rc = Native.Submit(lowered, description, prior, owner.Id, out handle, out id, out ulong command);
-                // Another component moved the chain between the look and the submission (at the
-                // call), or a command still queued did (on the worker): once more, from a fresh look.
-                if (rc == InterceptionStatus.StaleGeneration && attempt == 0)
-                    continue;
-                if (rc != InterceptionStatus.Ok)
-                    throw Failure(rc, target, doing, native?.Handle ?? 0);
-                rc = await WaitFor(command, synchronous).ConfigureAwait(false);
-                if (rc == InterceptionStatus.StaleGeneration && attempt == 0)
-                {
-                    native = PatchRegistry.Track(target, handle);
-                    continue;
-                }
-                if (rc == InterceptionStatus.Ok)
-                    break;
-                GenerationInfo? result = Native.Generation(handle, id, lowered);
-                if (rc == InterceptionStatus.StackTypeMismatch && result is not null && plan is not null)
-                    throw TypeMismatch(plan, result);
-                throw Failure(rc, target, doing, handle, result,
-                    result is null ? null : Entry(rc, result.FailingIndex, lowered));
-            }
-            native = PatchRegistry.Track(target, handle);
-            Patch? patch = native.Holders.FirstOrDefault(p => p.Owner == owner);
-            if (patch is null)
-            {
-                patch = new Patch(this, native, owner, target);
-                Hold(native, patch);
-            }
-            patch.Plan = plan;
-            patch.GenerationName = name;
-            patch.Replacement = null;
-            patch.Lowered = lowered;
-            patch.GenerationId = id;
-            return patch;
+            return (await batch.ConfigureAwait(false))[0];
         }
-        finally
+        catch (BatchInstallException e) when (e.Refusals.Count == 1)
         {
-            gate.Release();
+            ExceptionDispatchInfo.Throw(e.Refusals[0].Reason);
+            throw;
         }
     }
 

@@ -259,14 +259,6 @@ internal sealed unsafe class NativeProfiler
         return InterceptionStatus.Ok;
     }
 
-    public InterceptionStatus Install(MethodDescription target, IntPtr replacement, ReplacementMethod? method,
-        ulong owner, out ulong handle, out ulong command)
-    {
-        var rc = (InterceptionStatus)_library.PatchInstall(Request(target, replacement, method, owner), out handle);
-        command = _library.LastCommand();
-        return rc;
-    }
-
     /// <summary>alvk_patch_install_batch for these targets (descriptions) and replacements: the
     /// batch's status, each request's status and handle, and its one command.</summary>
     public InterceptionStatus InstallBatch(IReadOnlyList<MethodDescription> targets, IReadOnlyList<IntPtr> replacements,
@@ -409,26 +401,6 @@ internal sealed unsafe class NativeProfiler
             return status;
         });
         failingIndex = failing;
-        return rc;
-    }
-
-    public InterceptionStatus Submit(LoweredGeneration g, MethodDescription target, ulong prior, ulong owner, out ulong handle,
-        out ulong generationId, out ulong command)
-    {
-        ulong h = 0, id = 0, issued = 0;
-        handle = generationId = command = 0;
-        InterceptionStatus rc = WithModuleIds(g, out g, out _);
-        if (rc != InterceptionStatus.Ok)
-            return rc;
-        rc = Pinned(g, target, prior, owner, (in AlvkGeneration generation) =>
-        {
-            AlvkStatus status = _library.GenerationSubmit(generation, out h, out id);
-            issued = _library.LastCommand();
-            return status;
-        });
-        handle = h;
-        generationId = id;
-        command = issued;
         return rc;
     }
 

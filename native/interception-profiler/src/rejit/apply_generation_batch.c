@@ -63,18 +63,3 @@ void aip_discard_generation_batch(void *payload, void *context)
     aip_batch_discard(context, &generations, b->entries, b->count, b->command);
     aip_generation_batch_free(b);
 }
-
-alvk_status aip_apply_staged_generation(void *payload, void *context)
-{
-    aip_staged_generation *s = *(aip_staged_generation **)payload;
-    alvk_status status = aip_batch_run(context, &generations, &s, 1, s->command);
-    free(s);
-    return status;
-}
-
-void aip_discard_staged_generation(void *payload, void *context)
-{
-    aip_staged_generation *s = *(aip_staged_generation **)payload;
-    aip_batch_discard(context, &generations, &s, 1, s->command);
-    free(s);
-}

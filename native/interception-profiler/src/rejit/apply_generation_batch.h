@@ -27,8 +27,5 @@ void aip_generation_batch_free(aip_generation_batch *b);
  * ALVK_E_WORKER_UNAVAILABLE. */
 alvk_status aip_apply_generation_batch(void *payload, void *context);
 void aip_discard_generation_batch(void *payload, void *context);
-/* The same for a single generation (payload: aip_staged_generation *, freed). */
-alvk_status aip_apply_staged_generation(void *payload, void *context);
-void aip_discard_staged_generation(void *payload, void *context);
 
 #endif

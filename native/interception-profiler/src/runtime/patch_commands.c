@@ -111,38 +111,6 @@ static void install_command(aip_profiler *rt, const alvk_install_request *reques
     r->copy_id = (uintptr_t)copy_id;
 }
 
-alvk_status aip_runtime_patch_install(aip_profiler *rt, const alvk_install_request *request,
-                                      alvk_patch_handle *handle, alvk_command_id *command)
-{
-    alvk_status status = check_install(request);
-    if (status != ALVK_OK)
-        return status;
-    status = aip_runtime_commands_available(rt);
-    if (status != ALVK_OK)
-        return status;
-    aip_patch_command c;
-    aip_rejit_request r;
-    install_command(rt, request, &c, &r);
-    status = check_not_target(c.replacement_module, c.replacement_token, r.copy_id, c.token);
-    if (status != ALVK_OK)
-        return status;
-    uint32_t slot = 0;
-    aip_rejit_accepted a;
-    if ((status = aip_queue_reserve(&rt->worker.queue, &slot)) != ALVK_OK ||
-        (status = accept(rt, slot, &r, &a)) != ALVK_OK)
-        return status;
-    c.index = a.index;
-    c.added_owner = (uint32_t)a.added_owner;
-    c.generation = a.generation;
-    c.command = a.command;
-    c.queued_ns = aip_monotonic_ns();
-    aip_queue_commit(&rt->worker.queue, slot, aip_apply_patch_command, aip_discard_patch_command,
-                     &c, sizeof c, NULL);
-    *handle = a.handle;
-    *command = c.command;
-    return ALVK_OK;
-}
-
 /* One reserved queue slot and every request accepted in RejitState under one command, or
  * neither: the slot is released and statuses[] says why. */
 static alvk_status reserve_and_accept(aip_profiler *rt, const aip_rejit_request *r, uint32_t count,
@@ -221,6 +189,14 @@ alvk_status aip_runtime_patch_install_batch(aip_profiler *rt, const alvk_install
     free(r);
     free(accepted);
     return status;
+}
+
+/* alvk_patch_install: a batch of one, whose status is its one request's. */
+alvk_status aip_runtime_patch_install(aip_profiler *rt, const alvk_install_request *request,
+                                      alvk_patch_handle *handle, alvk_command_id *command)
+{
+    alvk_status own = ALVK_OK;
+    return aip_runtime_patch_install_batch(rt, request, 1, handle, &own, command);
 }
 
 static alvk_status command(aip_profiler *rt, alvk_patch_handle handle, uint64_t owner,
@@ -321,58 +297,6 @@ alvk_status aip_runtime_patch_telemetry(aip_profiler *rt, alvk_patch_handle hand
     return aip_rejit_telemetry(&rt->rejit, handle, out);
 }
 
-alvk_status aip_runtime_generation_submit(aip_profiler *rt, const alvk_generation *g,
-                                          alvk_patch_handle *handle, alvk_generation_id *id,
-                                          alvk_command_id *command)
-{
-    aip_generation_check check;
-    alvk_status status = aip_generation_validate(g, AIP_ORIGINAL_SIZE_UNKNOWN, &check);
-    if (status != ALVK_OK)
-        return status;
-    if ((status = aip_runtime_commands_available(rt)) != ALVK_OK)
-        return status;
-    uint32_t slot = 0;
-    if ((status = aip_queue_reserve(&rt->worker.queue, &slot)) != ALVK_OK)
-        return status;
-    aip_staged_generation *s = aip_generation_stage(g);
-    if (s == NULL) {
-        aip_queue_release(&rt->worker.queue, slot);
-        return ALVK_E_INTERNAL;
-    }
-    aip_rejit_request r = {AIP_REQUEST_GENERATION, &g->module_mvid, 0, 0,
-                           g->method_token,        g->flags,        0, g->owner,
-                           g->prior_generation};
-    uint64_t copy_id = 0;
-    aip_runtime_resolve_copy(rt, &g->module_mvid, g->module_id, g->module_epoch, &copy_id,
-                             &r.copy_epoch, &s->resolve_status);
-    r.copy_id = (uintptr_t)copy_id;
-    if (s->resolve_status != ALVK_OK && g->prior_generation != 0) {
-        /* A chain on a copy that does not resolve (gone, or now one of several): say why,
-         * rather than call the prior stale against a patch that cannot be found. */
-        aip_queue_release(&rt->worker.queue, slot);
-        status = s->resolve_status;
-        free(s);
-        return status;
-    }
-    aip_rejit_accepted a;
-    if ((status = accept(rt, slot, &r, &a)) != ALVK_OK) {
-        free(s);
-        return status;
-    }
-    s->index = a.index;
-    s->added_owner = (uint32_t)a.added_owner;
-    s->id = a.generation;
-    s->command = a.command;
-    s->queued_ns = aip_monotonic_ns();
-    /* The worker owns s once it is committed (it frees it): read what we return first. */
-    *handle = a.handle;
-    *id = s->id;
-    *command = s->command;
-    aip_queue_commit(&rt->worker.queue, slot, aip_apply_staged_generation,
-                     aip_discard_staged_generation, &s, sizeof s, NULL);
-    return ALVK_OK;
-}
-
 /* Generation i staged into b with its RejitState request in *r, its module copy resolved;
  * ALVK_OK, or (as alvk_generation_submit) the copy's status when it does not resolve and the
  * generation chains on a prior one; ALVK_E_INTERNAL when out of memory. */
@@ -463,6 +387,15 @@ alvk_status aip_runtime_generation_submit_batch(aip_profiler *rt,
     free(r);
     free(accepted);
     return status;
+}
+
+/* alvk_generation_submit: a batch of one, whose status is its one generation's. */
+alvk_status aip_runtime_generation_submit(aip_profiler *rt, const alvk_generation *g,
+                                          alvk_patch_handle *handle, alvk_generation_id *id,
+                                          alvk_command_id *command)
+{
+    alvk_status own = ALVK_OK;
+    return aip_runtime_generation_submit_batch(rt, g, 1, handle, id, &own, command);
 }
 
 alvk_status aip_runtime_generation_result(aip_profiler *rt, alvk_patch_handle handle,
