@@ -70,6 +70,11 @@ static void certain_differences_in_one_module(void **state)
     /* one generic type, other arguments */
     assert_int_equal(CMP(SAME, R(0x06, 0x15, 0x12, TD2, 0x01, 0x08), R(0x06, 0x15, 0x12, TD2, 0x01, 0x0A)),
                      AIP_MEMBER_DIFFERENT);
+    /* a rank differs whatever a TypeRef element is; one generic type as class and as struct */
+    assert_int_equal(CMP(SAME, R(0x06, 0x14, 0x12, TR2, 0x02, 0x00, 0x00), R(0x06, 0x14, 0x12, TR2, 0x03, 0x00, 0x00)),
+                     AIP_MEMBER_DIFFERENT);
+    assert_int_equal(CMP(SAME, R(0x06, 0x15, 0x12, TD2, 0x01, 0x08), R(0x06, 0x15, 0x11, TD2, 0x01, 0x08)),
+                     AIP_MEMBER_DIFFERENT);
     /* a field is never a method, in any module */
     assert_int_equal(CMP(SAME, R(0x06, 0x08), R(0x00, 0x00, 0x08)), AIP_MEMBER_DIFFERENT);
     assert_int_equal(CMP(OTHER, R(0x00, 0x00, 0x08), R(0x06, 0x08)), AIP_MEMBER_DIFFERENT);
@@ -99,6 +104,8 @@ static void token_differences_stay_maybe(void **state)
     assert_int_equal(CMP(SAME, R(0x06, 0x1B, 0x00, 0x00, 0x01), R(0x06, 0x1B, 0x00, 0x00, 0x08)),
                      AIP_MEMBER_MAYBE);
     assert_int_equal(CMP(SAME, R(0x60, 0x00, 0x01), R(0x20, 0x00, 0x01)), AIP_MEMBER_MAYBE);
+    /* a function pointer on either side */
+    assert_int_equal(CMP(SAME, R(0x06, 0x08), R(0x06, 0x1B, 0x00, 0x00, 0x08)), AIP_MEMBER_MAYBE);
     /* one certain difference outweighs a token that may match */
     assert_int_equal(CMP(SAME, R(0x00, 0x02, 0x01, 0x12, TR2, 0x0A), R(0x00, 0x02, 0x01, 0x12, TD2, 0x08)),
                      AIP_MEMBER_DIFFERENT);

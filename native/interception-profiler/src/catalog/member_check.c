@@ -6,135 +6,15 @@
 #include "coreclr/cor_metadata.h"
 #include "metadata/signature.h"
 #include "metadata/signature_blobs.h"
+#include "metadata/signature_compare.h"
 
 #include <string.h>
 
-#define AIP_COR_E_MISSINGFIELD ((int32_t)0x80131511)
-#define AIP_COR_E_MISSINGMETHOD ((int32_t)0x80131513)
-
 /* ---------------------------------------------------------------- signatures (pure) */
 
-static aip_member_match worst(aip_member_match a, aip_member_match b)
+static aip_member_match match_of(aip_sig_relation r)
 {
-    if (a == AIP_MEMBER_DIFFERENT || b == AIP_MEMBER_DIFFERENT)
-        return AIP_MEMBER_DIFFERENT;
-    return a == AIP_MEMBER_MAYBE || b == AIP_MEMBER_MAYBE ? AIP_MEMBER_MAYBE : AIP_MEMBER_MATCHES;
-}
-
-typedef struct sig_cursor {
-    const uint8_t *blob;
-    size_t length;
-    size_t at;
-} sig_cursor;
-
-static int is_named(uint8_t e)
-{
-    return e == ELEMENT_TYPE_CLASS || e == ELEMENT_TYPE_VALUETYPE || e == ELEMENT_TYPE_GENERICINST;
-}
-
-/* A generic variable may stand for any type once the runtime substitutes the parent's
- * instantiation, so a difference involving one is never certain. */
-static int is_variable(uint8_t e)
-{
-    return e == ELEMENT_TYPE_VAR || e == ELEMENT_TYPE_MVAR;
-}
-
-static int is_modifier(uint8_t e)
-{
-    return e == ELEMENT_TYPE_CMOD_REQD || e == ELEMENT_TYPE_CMOD_OPT;
-}
-
-/* Two named-type tokens of one module: equal, two distinct TypeDefs, or unknowable. */
-static aip_member_match compare_tokens(uint32_t a, uint32_t b)
-{
-    if (a == b)
-        return AIP_MEMBER_MATCHES;
-    if (AIP_TYPE_FROM_TOKEN(a) == mdtTypeDef && AIP_TYPE_FROM_TOKEN(b) == mdtTypeDef)
-        return AIP_MEMBER_DIFFERENT;
-    return AIP_MEMBER_MAYBE;
-}
-
-static aip_member_match compare_type(sig_cursor *a, sig_cursor *b, int depth);
-
-/* After the lead element of both types (equal, `e`): the rest of it. */
-static aip_member_match compare_rest(uint8_t e, sig_cursor *a, sig_cursor *b, int depth)
-{
-    uint32_t x = 0, y = 0;
-    switch (e) {
-    case ELEMENT_TYPE_PTR:
-    case ELEMENT_TYPE_BYREF:
-    case ELEMENT_TYPE_SZARRAY:
-    case ELEMENT_TYPE_PINNED:
-        return compare_type(a, b, depth + 1);
-    case ELEMENT_TYPE_VAR:
-    case ELEMENT_TYPE_MVAR:
-        if (aip_sig_read_compressed(a->blob, a->length, &a->at, &x) != ALVK_OK ||
-            aip_sig_read_compressed(b->blob, b->length, &b->at, &y) != ALVK_OK)
-            return AIP_MEMBER_MAYBE;
-        return x == y ? AIP_MEMBER_MATCHES : AIP_MEMBER_MAYBE;
-    case ELEMENT_TYPE_CLASS:
-    case ELEMENT_TYPE_VALUETYPE:
-        if (aip_sig_read_type_token(a->blob, a->length, &a->at, &x) != ALVK_OK ||
-            aip_sig_read_type_token(b->blob, b->length, &b->at, &y) != ALVK_OK)
-            return AIP_MEMBER_MAYBE;
-        return compare_tokens(x, y);
-    case ELEMENT_TYPE_GENERICINST: {
-        /* CLASS or VALUETYPE, the generic type, the count, the arguments. */
-        if (a->at >= a->length || b->at >= b->length || a->blob[a->at] != b->blob[b->at])
-            return AIP_MEMBER_MAYBE;
-        a->at++, b->at++;
-        uint32_t na = 0, nb = 0;
-        if (aip_sig_read_type_token(a->blob, a->length, &a->at, &x) != ALVK_OK ||
-            aip_sig_read_type_token(b->blob, b->length, &b->at, &y) != ALVK_OK ||
-            aip_sig_read_compressed(a->blob, a->length, &a->at, &na) != ALVK_OK ||
-            aip_sig_read_compressed(b->blob, b->length, &b->at, &nb) != ALVK_OK)
-            return AIP_MEMBER_MAYBE;
-        aip_member_match m = compare_tokens(x, y);
-        if (m != AIP_MEMBER_MATCHES || na != nb)
-            return m == AIP_MEMBER_MATCHES ? AIP_MEMBER_DIFFERENT : AIP_MEMBER_MAYBE;
-        for (uint32_t i = 0; i < na && m != AIP_MEMBER_DIFFERENT; ++i)
-            m = worst(m, compare_type(a, b, depth + 1));
-        return m;
-    }
-    case ELEMENT_TYPE_ARRAY: {
-        /* The element type decides; equal element types with different bytes overall
-         * (compare_type's caller saw them differ) have different shapes. */
-        aip_member_match m = compare_type(a, b, depth + 1);
-        return m == AIP_MEMBER_MATCHES ? AIP_MEMBER_DIFFERENT : m;
-    }
-    default:
-        return AIP_MEMBER_MAYBE; /* FNPTR, and anything else with operands */
-    }
-}
-
-/* One Type at each cursor; both cursors end past their type (or the result is MAYBE and the
- * cursors are left where the types end, when they parse). */
-static aip_member_match compare_type(sig_cursor *a, sig_cursor *b, int depth)
-{
-    size_t ao = a->at, bo = b->at;
-    aip_sig_type ta, tb;
-    if (depth > AIP_SIG_MAX_DEPTH ||
-        aip_sig_parse_type(a->blob, a->length, &ao, 1, &ta) != ALVK_OK ||
-        aip_sig_parse_type(b->blob, b->length, &bo, 1, &tb) != ALVK_OK)
-        return AIP_MEMBER_MAYBE;
-    if (ta.length == tb.length && memcmp(a->blob + a->at, b->blob + b->at, ta.length) == 0) {
-        a->at = ao, b->at = bo;
-        return AIP_MEMBER_MATCHES;
-    }
-    uint8_t ea = a->blob[a->at], eb = b->blob[b->at];
-    aip_member_match m;
-    if (is_modifier(ea) || is_modifier(eb) || ea == ELEMENT_TYPE_FNPTR)
-        m = AIP_MEMBER_MAYBE; /* whether modifiers take part in binding is the runtime's call */
-    else if (ea != eb)
-        m = is_named(ea) || is_named(eb) || is_variable(ea) || is_variable(eb)
-                ? AIP_MEMBER_MAYBE
-                : AIP_MEMBER_DIFFERENT;
-    else {
-        a->at++, b->at++;
-        m = compare_rest(ea, a, b, depth);
-    }
-    a->at = ao, b->at = bo; /* wherever the walk stopped, each type ends here */
-    return m;
+    return r == AIP_SIG_DIFFERENT ? AIP_MEMBER_DIFFERENT : AIP_MEMBER_MAYBE;
 }
 
 aip_member_match aip_member_sig_compare(const uint8_t *ref, size_t ref_length, const uint8_t *def,
@@ -153,9 +33,9 @@ aip_member_match aip_member_sig_compare(const uint8_t *ref, size_t ref_length, c
         if (!same_scope || aip_sig_parse_field(ref, ref_length, &ta) != ALVK_OK ||
             aip_sig_parse_field(def, def_length, &tb) != ALVK_OK)
             return AIP_MEMBER_MAYBE;
-        sig_cursor a = {ref, ref_length, 1}, b = {def, def_length, 1};
-        return compare_type(&a, &b, 0) == AIP_MEMBER_DIFFERENT ? AIP_MEMBER_DIFFERENT
-                                                               : AIP_MEMBER_MAYBE;
+        size_t a = 1, b = 1;
+        return match_of(
+            aip_sig_compare_type(ref, ref_length, &a, def, def_length, &b, AIP_SIG_ONE_MODULE));
     }
     aip_method_sig sa, sb; /* 6 KiB: no recursion holds them */
     if (aip_sig_parse_method(ref, ref_length, 0, &sa) != ALVK_OK ||
@@ -174,14 +54,9 @@ aip_member_match aip_member_sig_compare(const uint8_t *ref, size_t ref_length, c
                    : AIP_MEMBER_DIFFERENT;
     if (sa.generic_param_count != sb.generic_param_count)
         return AIP_MEMBER_DIFFERENT;
-    sig_cursor a = {ref, ref_length, sa.ret.offset}, b = {def, def_length, sb.ret.offset};
-    aip_member_match m = compare_type(&a, &b, 0);
-    for (uint32_t i = 0; i < sa.param_count && m != AIP_MEMBER_DIFFERENT; ++i) {
-        a.at = sa.params[i].offset, b.at = sb.params[i].offset;
-        m = worst(m, compare_type(&a, &b, 0));
-    }
     /* Equal bytes were MATCHES above; whatever else is not DIFFERENT is only possibly equal. */
-    return m == AIP_MEMBER_DIFFERENT ? AIP_MEMBER_DIFFERENT : AIP_MEMBER_MAYBE;
+    return match_of(aip_sig_compare_method_types(ref, ref_length, &sa, def, def_length, &sb,
+                                                 AIP_SIG_ONE_MODULE));
 }
 
 /* ------------------------------------------------------------- resolution (runtime) */
@@ -560,7 +435,7 @@ alvk_status aip_member_check(ICorProfilerInfo15 *info, aip_module_catalog *catal
             check_one(&s, results[i].token, &field) == AIP_MEMBER_MISSING) {
             status = ALVK_E_MEMBER_NOT_FOUND;
             *failing = i;
-            *missing_hresult = field ? AIP_COR_E_MISSINGFIELD : AIP_COR_E_MISSINGMETHOD;
+            *missing_hresult = field ? COR_E_MISSINGFIELD : COR_E_MISSINGMETHOD;
         }
     }
     close_session(&s);

@@ -26,7 +26,8 @@ typedef enum aip_member_match {
  * differences that hold whatever the tokens resolve to are DIFFERENT (another primitive or
  * shape, two distinct TypeDefs, another calling convention, generic arity or parameter
  * count); a difference that involves a TypeRef, a TypeSpec, a generic variable (the runtime
- * may substitute it), a custom modifier or a function pointer is MAYBE. Without `same_scope` only
+ * may substitute it), a custom modifier or a function pointer is MAYBE (the types are walked by
+ * metadata/signature_compare.c, AIP_SIG_ONE_MODULE). Without `same_scope` only
  * the kind (method or field) and the parameter count are compared. A VARARG reference, or a blob
  * that does not parse, is never DIFFERENT. */
 aip_member_match aip_member_sig_compare(const uint8_t *ref, size_t ref_length, const uint8_t *def,

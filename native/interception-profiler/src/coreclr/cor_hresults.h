@@ -37,6 +37,10 @@ typedef int32_t HRESULT;
 #define META_E_BAD_INPUT_PARAMETER ((HRESULT)0x80131193)
 #define META_E_CANNOTRESOLVETYPEREF ((HRESULT)0x80131196)
 
+/* ... the loader's, for a member a reference names that does not exist ... */
+#define COR_E_MISSINGFIELD ((HRESULT)0x80131511)
+#define COR_E_MISSINGMETHOD ((HRESULT)0x80131513)
+
 /* ... and profiling. */
 #define CORPROF_E_FUNCTION_NOT_COMPILED ((HRESULT)0x80131350)
 #define CORPROF_E_DATAINCOMPLETE ((HRESULT)0x80131351)
