@@ -127,6 +127,7 @@ public sealed partial class Interceptor
                     $"{Names.Of(target)} is also plan {seen[(target.Module, target.MetadataToken)]}: a batch names each target once.")));
         }
         ThrowIfRefused(refusals, batch.Count, null, plans: true);
+        PhaseProbe.Mark("lowered");
         return await ApplyLoweredMany([.. batch.Select((p, i) => new LoweredEntry(p.Target, lowered[i], p.Name, p))], owner,
                                       synchronous, cancellationToken).ConfigureAwait(false);
     }
@@ -160,6 +161,7 @@ public sealed partial class Interceptor
             var descriptions = new MethodDescription[batch.Count];
             var described = new InterceptionStatus[batch.Count];
             DescribeAll(batch.Count, i => batch[i].Target, descriptions, described);
+            PhaseProbe.Mark("described");
             for (int i = 0; i < batch.Count; i++)
                 if (described[i] != InterceptionStatus.Ok)
                     refusals.Add(new BatchRefusal(i, batch[i].Target, null,
@@ -180,6 +182,7 @@ public sealed partial class Interceptor
                         native is null ? 0 : Native.LatestGeneration(native.Handle));
                 }
                 InterceptionStatus rc = Native.SubmitBatch(entries, owner.Id, handles, ids, statuses, out ulong command);
+                PhaseProbe.Mark("submitted");
                 // Another component moved a chain between the look and the submission (at the
                 // call), or a command still queued did (on the worker): once more, from a fresh look.
                 if (rc == InterceptionStatus.StaleGeneration && attempt == 0)
@@ -187,6 +190,7 @@ public sealed partial class Interceptor
                 if (rc != InterceptionStatus.Ok)
                     throw PlanRefusal(batch, statuses, rc, null, null, (descriptions, owner.Id));
                 rc = await WaitFor(command, synchronous).ConfigureAwait(false);
+                PhaseProbe.Mark("answered");
                 if (rc == InterceptionStatus.StaleGeneration && attempt == 0)
                 {
                     for (int i = 0; i < batch.Count; i++)
@@ -216,6 +220,7 @@ public sealed partial class Interceptor
                 patch.GenerationId = ids[i];
                 patches[i] = patch;
             }
+            PhaseProbe.Mark("adopted");
             return patches;
         }
         finally

@@ -76,8 +76,10 @@ internal sealed class HookComposer(PatchOwner hookOwner, SemaphoreSlim gate)
                 touched[at].Sets.Add(sets[i]);
             }
             List<HookComposition> compositions = [.. touched.Select(t => Compose(t.Entry.Target, t.Sets))];
+            PhaseProbe.Mark("composed");
             Interceptor interceptor = sets[0].Interceptor;
             List<GenerationPlan> plans = [.. compositions.Select(HookWeaver.Weave)];
+            PhaseProbe.Mark("woven");
             IReadOnlyList<Patch> patches = await ApplyAll(interceptor, plans, synchronous).ConfigureAwait(false);
             lock (_read)
             {

@@ -1,4 +1,5 @@
 using System.Reflection;
+using AlvorKit.Interception.Internal;
 
 namespace AlvorKit.Interception.Hooks;
 
@@ -36,7 +37,9 @@ internal static class PatchClassRun
             Exception? failure = null;
             try
             {
-                foreach (DiscoveredSet set in PatchDiscovery.Sets(model, PatchLifecycle.Targets(model, context)))
+                IReadOnlyList<DiscoveredSet> discovered = PatchDiscovery.Sets(model, PatchLifecycle.Targets(model, context));
+                PhaseProbe.Mark("discovered");
+                foreach (DiscoveredSet set in discovered)
                 {
                     if (!PatchLifecycle.Prepare(model, set.Target, context))
                     {
@@ -57,6 +60,7 @@ internal static class PatchClassRun
                     targets.Add(set.Target);
                     bound.Add((set, boundSet));
                 }
+                PhaseProbe.Mark("bound");
             }
             catch (Exception e) when (e is not OutOfMemoryException)
             {
