@@ -108,7 +108,7 @@ public sealed partial class Interceptor
         // Every plan lowered and checked (the stack-type check included) on this thread, each target once.
         var lowered = new LoweredGeneration[batch.Count];
         var refusals = new List<BatchRefusal>();
-        var seen = new Dictionary<(Module, int), int>();
+        var seen = new Dictionary<MethodKey, int>();
         for (int i = 0; i < batch.Count; i++)
         {
             MethodBase target = batch[i].Target;
@@ -122,9 +122,9 @@ public sealed partial class Interceptor
                 refusals.Add(new BatchRefusal(i, target, null, e));
                 continue;
             }
-            if (!seen.TryAdd((target.Module, target.MetadataToken), i))
+            if (!seen.TryAdd(MethodKey.Of(target), i))
                 refusals.Add(new BatchRefusal(i, target, null, new ArgumentException(
-                    $"{Names.Of(target)} is also plan {seen[(target.Module, target.MetadataToken)]}: a batch names each target once.")));
+                    $"{Names.Of(target)} is also plan {seen[MethodKey.Of(target)]}: a batch names each target once.")));
         }
         ThrowIfRefused(refusals, batch.Count, null, plans: true);
         PhaseProbe.Mark("lowered");
@@ -149,9 +149,7 @@ public sealed partial class Interceptor
         var refusals = new List<BatchRefusal>();
         LoweredGeneration[] lowered = [.. batch.Select(e => e.Lowered)];
         EnsurePatchingEnabled();
-        SemaphoreSlim[] gates = [.. batch.Select(p => p.Target).OrderBy(t => t.Module.ModuleVersionId)
-            .ThenBy(t => t.MetadataToken).ThenBy(t => RuntimeHelpers.GetHashCode(t.Module))
-            .Select(PatchRegistry.GateOf)];
+        SemaphoreSlim[] gates = GatesInOrder(batch, p => p.Target);
         int entered = 0;
         try
         {
@@ -261,6 +259,27 @@ public sealed partial class Interceptor
         return new BatchInstallException(refusals, batch.Count, status, plans: true);
     }
 
+    // Every target's gate, always taken in one order (module MVID, token, then the module copy), so two
+    // batches cannot deadlock. Sorted with a comparison over the methods (reference-type elements: the
+    // framework's shared sort, not a LINQ ordering by value-type keys compiled at its first use).
+    private static SemaphoreSlim[] GatesInOrder<T>(IReadOnlyList<T> batch, Func<T, MethodBase> target)
+    {
+        var targets = new MethodBase[batch.Count];
+        for (int i = 0; i < targets.Length; i++)
+            targets[i] = target(batch[i]);
+        Array.Sort(targets, static (a, b) =>
+        {
+            int order = a.Module.ModuleVersionId.CompareTo(b.Module.ModuleVersionId);
+            if (order == 0)
+                order = a.MetadataToken.CompareTo(b.MetadataToken);
+            return order != 0 ? order : RuntimeHelpers.GetHashCode(a.Module).CompareTo(RuntimeHelpers.GetHashCode(b.Module));
+        });
+        var gates = new SemaphoreSlim[targets.Length];
+        for (int i = 0; i < targets.Length; i++)
+            gates[i] = PatchRegistry.GateOf(targets[i]);
+        return gates;
+    }
+
     private static readonly int DescribeThreads = Math.Clamp(Environment.ProcessorCount, 2, 4);
 
     // Each description is a round trip to the profiler's worker: for a large batch a few threads
@@ -300,9 +319,7 @@ public sealed partial class Interceptor
         EnsurePatchingEnabled();
         IntPtr[] entries = [.. batch.Select(p => EntryPoint(p.Replacement))];
         // Every target's gate, always taken in one order, so two batches cannot deadlock.
-        SemaphoreSlim[] gates = [.. batch.Select(p => p.Target).OrderBy(t => t.Module.ModuleVersionId)
-            .ThenBy(t => t.MetadataToken).ThenBy(t => RuntimeHelpers.GetHashCode(t.Module))
-            .Select(PatchRegistry.GateOf)];
+        SemaphoreSlim[] gates = GatesInOrder(batch, p => p.Target);
         int entered = 0;
         try
         {
@@ -357,7 +374,7 @@ public sealed partial class Interceptor
     private static List<BatchRefusal> CheckPairs(List<(MethodBase Target, MethodInfo Replacement)> batch)
     {
         var refusals = new List<BatchRefusal>();
-        var seen = new Dictionary<(Module, int), int>();
+        var seen = new Dictionary<MethodKey, int>();
         for (int i = 0; i < batch.Count; i++)
         {
             (MethodBase target, MethodInfo replacement) = batch[i];
@@ -371,9 +388,9 @@ public sealed partial class Interceptor
                 refusals.Add(new BatchRefusal(i, target, replacement, e));
                 continue;
             }
-            if (!seen.TryAdd((target.Module, target.MetadataToken), i))
+            if (!seen.TryAdd(MethodKey.Of(target), i))
                 refusals.Add(new BatchRefusal(i, target, replacement, new ArgumentException(
-                    $"{Names.Of(target)} is also pair {seen[(target.Module, target.MetadataToken)]}: a batch names each target once.")));
+                    $"{Names.Of(target)} is also pair {seen[MethodKey.Of(target)]}: a batch names each target once.")));
         }
         return refusals;
     }

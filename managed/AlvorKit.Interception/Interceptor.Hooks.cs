@@ -241,8 +241,10 @@ public sealed partial class Interceptor
             {
                 if (bound.Count == 0)
                     return [];
-                List<WovenPatch> sets = [.. bound.Select(b => new WovenPatch(this, composer, b.Set.Target, owner,
-                    b.Bound.Hooks, Names.Of(b.Set.PatchClass), b.Bound.Transpilers, b.Bound.Infixes))];
+                var sets = new List<WovenPatch>(bound.Count);
+                foreach (BoundClassSet b in bound)
+                    sets.Add(new WovenPatch(this, composer, b.Set.Target, owner, b.Hooks, Names.Of(b.Set.PatchClass),
+                        b.Transpilers, b.Infixes));
                 EnsurePatchingEnabled();
                 PhaseProbe.Mark("sets made");
                 return Completed(composer.AddAsync(sets, synchronous: true, CancellationToken.None));
@@ -256,8 +258,7 @@ public sealed partial class Interceptor
             }
         });
 
-        static (BoundSet Hooks, IReadOnlyList<BoundTranspiler> Transpilers, IReadOnlyList<BoundInfix> Infixes) Bind(
-            DiscoveredSet d) => InfixBinder.BindDiscovered(d);
+        static BoundClassSet Bind(DiscoveredSet d) => InfixBinder.BindDiscovered(d);
     }
 
     /// <summary>The reverse patches of a batch of patch classes, applied together (all or nothing) for the owner.</summary>

@@ -315,17 +315,33 @@ internal static class Parent
         string file = Path.Combine(Path.GetTempPath(), $"alvk-first-use-jit-{Guid.NewGuid():N}.txt");
         try
         {
-            _ = Launch(folder, library, new() { ["DOTNET_JitStdOutFile"] = file, ["DOTNET_JitDisasmSummary"] = "1" }, modules);
+            ChildRun run = LaunchChild(folder, library, new() { ["DOTNET_JitStdOutFile"] = file, ["DOTNET_JitDisasmSummary"] = "1" }, modules);
             string[] methods = [.. File.ReadLines(file).Where(l => l.Contains("JIT compiled", StringComparison.Ordinal))];
             string[] names = [.. methods.Select(l => l[(l.IndexOf("JIT compiled ", StringComparison.Ordinal) + 13)..])];
             int ours = names.Count(n => n.StartsWith("AlvorKit.Interception", StringComparison.Ordinal));
             int targets = names.Count(n => n.StartsWith("AlvorKit.Proofs.Host.ScaleTargets", StringComparison.Ordinal));
             int hooks = names.Count(n => n.StartsWith("AlvorKit.ScaleBenchmark", StringComparison.Ordinal));
             int generic = names.Count(n => !n.StartsWith("AlvorKit", StringComparison.Ordinal) && n.Contains("AlvorKit.Interception", StringComparison.Ordinal));
+            // The first PatchAll's share of the listing: the JIT's own count at the call's start and end
+            // (the phase marks), which numbers the methods as the listing does.
+            var first = run.Phases.Where(p => p.Round == "first").ToList();
+            string during = "";
+            if (first.Count > 0)
+            {
+                int from = (int)(first[0].Values[3] - first[0].Values[1]), to = (int)first[^1].Values[3];
+                string[] call = [.. names.Skip(from).Take(Math.Max(0, to - from))];
+                int overOurs = call.Count(n => !n.StartsWith("AlvorKit", StringComparison.Ordinal) && n.Contains("AlvorKit.Interception", StringComparison.Ordinal));
+                int valueTuples = call.Count(n => !n.StartsWith("AlvorKit", StringComparison.Ordinal) && !n.Contains("AlvorKit.Interception", StringComparison.Ordinal) && n.Contains("ValueTuple", StringComparison.Ordinal));
+                int oursInCall = call.Count(n => n.StartsWith("AlvorKit.Interception", StringComparison.Ordinal));
+                during = string.Create(CultureInfo.InvariantCulture,
+                    $"; of them during the first PatchAll (methods {from + 1}-{to} of the listing): {call.Length}, of which {oursInCall} of AlvorKit.Interception*, " +
+                    $"{overOurs} framework generics over AlvorKit.Interception types, {valueTuples} over value tuples, {call.Length - oursInCall - overOurs - valueTuples} others " +
+                    $"(generics over primitives, async builders, stubs)");
+            }
             return string.Create(CultureInfo.InvariantCulture,
                 $"the whole child JIT-compiled {methods.Length} methods (DOTNET_JitDisasmSummary): {ours} of AlvorKit.Interception*, " +
                 $"{targets} of the targets (ScaleTargets: their first calls and each woven body), {hooks} of the patch class, " +
-                $"{generic} framework generics instantiated over AlvorKit.Interception types, {methods.Length - ours - targets - hooks - generic} others (the benchmark, other generics, stubs)");
+                $"{generic} framework generics instantiated over AlvorKit.Interception types, {methods.Length - ours - targets - hooks - generic} others (the benchmark, other generics, stubs){during}");
         }
         finally
         {
