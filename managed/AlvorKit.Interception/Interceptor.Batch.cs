@@ -109,7 +109,7 @@ public sealed partial class Interceptor
         // Every plan lowered and checked (the stack-type check included) on this thread, each target once.
         var lowered = new LoweredGeneration[batch.Count];
         var refusals = new List<BatchRefusal>();
-        var seen = new Dictionary<(Module, int), int>();
+        var seen = new Dictionary<MethodKey, int>();
         for (int i = 0; i < batch.Count; i++)
         {
             MethodBase target = batch[i].Target;
@@ -123,11 +123,12 @@ public sealed partial class Interceptor
                 refusals.Add(new BatchRefusal(i, target, null, e));
                 continue;
             }
-            if (!seen.TryAdd((target.Module, target.MetadataToken), i))
+            if (!seen.TryAdd(MethodKey.Of(target), i))
                 refusals.Add(new BatchRefusal(i, target, null, new ArgumentException(
-                    $"{Names.Of(target)} is also plan {seen[(target.Module, target.MetadataToken)]}: a batch names each target once.")));
+                    $"{Names.Of(target)} is also plan {seen[MethodKey.Of(target)]}: a batch names each target once.")));
         }
         ThrowIfRefused(refusals, batch.Count, null, plans: true);
+        PhaseProbe.Mark("lowered");
         return await ApplyLoweredMany([.. batch.Select((p, i) => new LoweredEntry(p.Target, lowered[i], p.Name, p))], owner,
                                       synchronous, cancellationToken).ConfigureAwait(false);
     }
@@ -149,9 +150,7 @@ public sealed partial class Interceptor
         var refusals = new List<BatchRefusal>();
         LoweredGeneration[] lowered = [.. batch.Select(e => e.Lowered)];
         EnsurePatchingEnabled();
-        SemaphoreSlim[] gates = [.. batch.Select(p => p.Target).OrderBy(t => t.Module.ModuleVersionId)
-            .ThenBy(t => t.MetadataToken).ThenBy(t => RuntimeHelpers.GetHashCode(t.Module))
-            .Select(PatchRegistry.GateOf)];
+        SemaphoreSlim[] gates = GatesInOrder(batch, p => p.Target);
         int entered = 0;
         try
         {
@@ -161,6 +160,7 @@ public sealed partial class Interceptor
             var descriptions = new MethodDescription[batch.Count];
             var described = new InterceptionStatus[batch.Count];
             DescribeAll(batch.Count, i => batch[i].Target, descriptions, described);
+            PhaseProbe.Mark("described");
             for (int i = 0; i < batch.Count; i++)
                 if (described[i] != InterceptionStatus.Ok)
                     refusals.Add(new BatchRefusal(i, batch[i].Target, null,
@@ -181,6 +181,7 @@ public sealed partial class Interceptor
                         native is null ? 0 : Native.LatestGeneration(native.Handle));
                 }
                 InterceptionStatus rc = Native.SubmitBatch(entries, owner.Id, handles, ids, statuses, out ulong command);
+                PhaseProbe.Mark("submitted");
                 // Another component moved a chain between the look and the submission (at the
                 // call), or a command still queued did (on the worker): once more, from a fresh look.
                 if (rc == InterceptionStatus.StaleGeneration && attempt == 0)
@@ -188,6 +189,7 @@ public sealed partial class Interceptor
                 if (rc != InterceptionStatus.Ok)
                     throw PlanRefusal(batch, statuses, rc, null, null, (descriptions, owner.Id));
                 rc = await WaitFor(command, synchronous).ConfigureAwait(false);
+                PhaseProbe.Mark("answered");
                 if (rc == InterceptionStatus.StaleGeneration && attempt == 0)
                 {
                     for (int i = 0; i < batch.Count; i++)
@@ -218,6 +220,7 @@ public sealed partial class Interceptor
                 patch.GenerationId = ids[i];
                 patches[i] = patch;
             }
+            PhaseProbe.Mark("adopted");
             return patches;
         }
         finally
@@ -260,6 +263,27 @@ public sealed partial class Interceptor
     private static string Doing(LoweredEntry entry) =>
         entry.Plan is null ? "Applying a generation to" : "Applying a plan to";
 
+    // Every target's gate, always taken in one order (module MVID, token, then the module copy), so two
+    // batches cannot deadlock. Sorted with a comparison over the methods (reference-type elements: the
+    // framework's shared sort, not a LINQ ordering by value-type keys compiled at its first use).
+    private static SemaphoreSlim[] GatesInOrder<T>(IReadOnlyList<T> batch, Func<T, MethodBase> target)
+    {
+        var targets = new MethodBase[batch.Count];
+        for (int i = 0; i < targets.Length; i++)
+            targets[i] = target(batch[i]);
+        Array.Sort(targets, static (a, b) =>
+        {
+            int order = a.Module.ModuleVersionId.CompareTo(b.Module.ModuleVersionId);
+            if (order == 0)
+                order = a.MetadataToken.CompareTo(b.MetadataToken);
+            return order != 0 ? order : RuntimeHelpers.GetHashCode(a.Module).CompareTo(RuntimeHelpers.GetHashCode(b.Module));
+        });
+        var gates = new SemaphoreSlim[targets.Length];
+        for (int i = 0; i < targets.Length; i++)
+            gates[i] = PatchRegistry.GateOf(targets[i]);
+        return gates;
+    }
+
     private static readonly int DescribeThreads = Math.Clamp(Environment.ProcessorCount, 2, 4);
 
     // Each description is a round trip to the profiler's worker: for a large batch a few threads
@@ -299,9 +323,7 @@ public sealed partial class Interceptor
         EnsurePatchingEnabled();
         IntPtr[] entries = [.. batch.Select(p => EntryPoint(p.Replacement))];
         // Every target's gate, always taken in one order, so two batches cannot deadlock.
-        SemaphoreSlim[] gates = [.. batch.Select(p => p.Target).OrderBy(t => t.Module.ModuleVersionId)
-            .ThenBy(t => t.MetadataToken).ThenBy(t => RuntimeHelpers.GetHashCode(t.Module))
-            .Select(PatchRegistry.GateOf)];
+        SemaphoreSlim[] gates = GatesInOrder(batch, p => p.Target);
         int entered = 0;
         try
         {
@@ -357,7 +379,7 @@ public sealed partial class Interceptor
     private static List<BatchRefusal> CheckPairs(List<(MethodBase Target, MethodInfo Replacement)> batch)
     {
         var refusals = new List<BatchRefusal>();
-        var seen = new Dictionary<(Module, int), int>();
+        var seen = new Dictionary<MethodKey, int>();
         for (int i = 0; i < batch.Count; i++)
         {
             (MethodBase target, MethodInfo replacement) = batch[i];
@@ -371,9 +393,9 @@ public sealed partial class Interceptor
                 refusals.Add(new BatchRefusal(i, target, replacement, e));
                 continue;
             }
-            if (!seen.TryAdd((target.Module, target.MetadataToken), i))
+            if (!seen.TryAdd(MethodKey.Of(target), i))
                 refusals.Add(new BatchRefusal(i, target, replacement, new ArgumentException(
-                    $"{Names.Of(target)} is also pair {seen[(target.Module, target.MetadataToken)]}: a batch names each target once.")));
+                    $"{Names.Of(target)} is also pair {seen[MethodKey.Of(target)]}: a batch names each target once.")));
         }
         return refusals;
     }

@@ -219,7 +219,9 @@ public sealed partial class Interceptor
     {
         ArgumentNullException.ThrowIfNull(patchClass);
         owner ??= DefaultOwner;
-        return PatchModels([CorePatchConvention.Instance.Read(patchClass)], [owner, this], owner);
+        PatchClassModel model = CorePatchConvention.Instance.Read(patchClass);
+        PhaseProbe.Mark("read");
+        return PatchModels([model], [owner, this], owner);
     }
 
     /// <summary>The classes of one batch, with their lifecycle (<see cref="PatchClassRun"/>): bound, then applied
@@ -234,13 +236,17 @@ public sealed partial class Interceptor
             // Reverse patches first (Harmony's order), held by the owner; removed again when the hooks fail.
             List<DiscoveredReversePatch> reverse = [.. prepared.SelectMany(m => ReversePatchDiscovery.Discover(m.Type))];
             IReadOnlyList<Patch> reversed = reverse.Count == 0 ? [] : ApplyReversePatches(reverse, owner);
+            PhaseProbe.Mark("reverse patches");
             try
             {
                 if (bound.Count == 0)
                     return [];
-                List<WovenPatch> sets = [.. bound.Select(b => new WovenPatch(this, composer, b.Set.Target, owner,
-                    b.Bound.Hooks, Names.Of(b.Set.PatchClass), b.Bound.Transpilers, b.Bound.Infixes))];
+                var sets = new List<WovenPatch>(bound.Count);
+                foreach (BoundClassSet b in bound)
+                    sets.Add(new WovenPatch(this, composer, b.Set.Target, owner, b.Hooks, Names.Of(b.Set.PatchClass),
+                        b.Transpilers, b.Infixes));
                 EnsurePatchingEnabled();
+                PhaseProbe.Mark("sets made");
                 return Completed(composer.AddAsync(sets, synchronous: true, CancellationToken.None));
             }
             catch (Exception e) when (reversed.Count > 0 &&
@@ -252,8 +258,7 @@ public sealed partial class Interceptor
             }
         });
 
-        static (BoundSet Hooks, IReadOnlyList<BoundTranspiler> Transpilers, IReadOnlyList<BoundInfix> Infixes) Bind(
-            DiscoveredSet d) => InfixBinder.BindDiscovered(d);
+        static BoundClassSet Bind(DiscoveredSet d) => InfixBinder.BindDiscovered(d);
     }
 
     /// <summary>The reverse patches of a batch of patch classes, applied together (all or nothing) for the owner.</summary>

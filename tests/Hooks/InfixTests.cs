@@ -111,7 +111,7 @@ public sealed class InfixTests(ITestOutputHelper output)
         DiscoveredSet set = Assert.Single(PatchDiscovery.Discover(typeof(MillInfixPatch)));
         Assert.Single(set.InnerPrefixes);
         Assert.Single(set.InnerPostfixes);
-        (BoundSet hooks, _, IReadOnlyList<BoundInfix> infixes) = InfixBinder.BindDiscovered(set);
+        (_, BoundSet hooks, _, IReadOnlyList<BoundInfix> infixes) = InfixBinder.BindDiscovered(set);
         Assert.Empty(hooks.Prefixes);
         Assert.Equal([(true, 2), (false, -1)], infixes.Select(i => (i.IsPrefix, i.Occurrence)));
         Assert.All(infixes, i => Assert.Equal(Grind, i.Callee));

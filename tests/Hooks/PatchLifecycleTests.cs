@@ -160,8 +160,9 @@ public sealed class PatchLifecycleTests
     private static readonly PatchOwner Owner = new("lifecycle owner");
 
     private static IReadOnlyList<(DiscoveredSet Set, BoundSet Bound)> Run(params Type[] classes) =>
-        PatchClassRun.Run([.. classes.Select(CorePatchConvention.Instance.Read)], [Owner],
-            d => HookBinder.BindSet(d.Target, d.Prefixes, d.Postfixes, d.Finalizers), (_, bound) => bound);
+        [.. PatchClassRun.Run([.. classes.Select(CorePatchConvention.Instance.Read)], [Owner],
+            d => new BoundClassSet(d, HookBinder.BindSet(d.Target, d.Prefixes, d.Postfixes, d.Finalizers), [], []),
+            (_, bound) => bound).Select(b => (b.Set, b.Hooks))];
 
     [Fact]
     public void PrepareTargetMethodsAndCleanupAreCalledInHarmonysOrderWithArgumentsByType()

@@ -32,8 +32,11 @@ internal static class Child
 
     // Prints: open_ms open_jit_methods open_jit_ms open_again_ms patchall_ms patchall_jit_methods
     // patchall_jit_ms warm_patchall_ms(median) warm_jit_methods(median) start_to_open_ms
+    // then one line per phase of the first PatchAll and of the median warm one:
+    // phase first|warm name ms jit_methods jit_ms jit_count_at_end
     internal static int Run()
     {
+        Probe.Install();
         double sinceStart = (DateTime.Now - Process.GetCurrentProcess().StartTime).TotalMilliseconds;
         Func<int, int>[] calls = [.. Enumerable.Range(0, HookPatches.Count).Select(i => typeof(ScaleTargets)
             .GetMethod($"T{i:D4}", BindingFlags.Public | BindingFlags.Static)!.CreateDelegate<Func<int, int>>())];
@@ -54,6 +57,10 @@ internal static class Child
             Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
                 $"first-use {open.Ms:F3} {open.JitMethods} {open.JitMs:F3} {openAgain.Ms:F3} " +
                 $"{first.Ms:F3} {first.JitMethods} {first.JitMs:F3} {median.Ms:F3} {median.JitMethods} {sinceStart:F1}"));
+            foreach ((string which, Phase round) in new[] { ("first", first), ("warm", median) })
+                foreach (Mark m in round.Marks)
+                    Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                        $"phase {which} {m.Name.Replace(' ', '_')} {m.Ms:F3} {m.JitMethods} {m.JitMs:F3} {m.JitCountAtEnd}"));
         }
         return 0;
     }
@@ -79,12 +86,67 @@ internal static class Child
         long methods = JitInfo.GetCompiledMethodCount();
         TimeSpan jit = JitInfo.GetCompilationTime();
         long start = Stopwatch.GetTimestamp();
+        Probe.Start(start, methods, jit);
         T value = action();
         double ms = Stopwatch.GetElapsedTime(start).TotalMilliseconds;
-        return (value, new Phase(ms, JitInfo.GetCompiledMethodCount() - methods, (JitInfo.GetCompilationTime() - jit).TotalMilliseconds));
+        Mark[] marks = Probe.Stop("returned");
+        return (value, new Phase(ms, JitInfo.GetCompiledMethodCount() - methods, (JitInfo.GetCompilationTime() - jit).TotalMilliseconds, marks));
     }
 
-    private readonly record struct Phase(double Ms, long JitMethods, double JitMs);
+    private readonly record struct Phase(double Ms, long JitMethods, double JitMs, Mark[] Marks);
+
+    /// <summary>One phase of a call: from the previous mark (or the call's start) to this one.</summary>
+    internal readonly record struct Mark(string Name, double Ms, long JitMethods, double JitMs, long JitCountAtEnd);
+
+    /// <summary>The library's internal phase marks (AlvorKit.Interception.Internal.PhaseProbe.Sink, set by
+    /// reflection: it is internal), each with the time and the JIT's counters since the previous one. The sink
+    /// records into a preallocated array; it and the recording are called once before any timing, so their own
+    /// compilation is not counted in a phase.</summary>
+    private static class Probe
+    {
+        private static readonly (string Name, long At, long Methods, TimeSpan Jit)[] Points = new (string, long, long, TimeSpan)[64];
+        private static int _count;
+        private static (long At, long Methods, TimeSpan Jit) _start;
+
+        internal static void Install()
+        {
+            FieldInfo sink = typeof(Interceptor).Assembly.GetType("AlvorKit.Interception.Internal.PhaseProbe", throwOnError: true)!
+                .GetField("Sink", BindingFlags.NonPublic | BindingFlags.Static)
+                ?? throw new InvalidOperationException("AlvorKit.Interception has no PhaseProbe.Sink");
+            Action<string> record = Record;
+            Start(Stopwatch.GetTimestamp(), 0, TimeSpan.Zero);
+            record("warm-up");
+            _ = Stop("warm-up");
+            sink.SetValue(null, record);
+        }
+
+        internal static void Start(long at, long methods, TimeSpan jit)
+        {
+            _count = 0;
+            _start = (at, methods, jit);
+        }
+
+        private static void Record(string name)
+        {
+            if (_count < Points.Length)
+                Points[_count++] = (name, Stopwatch.GetTimestamp(), JitInfo.GetCompiledMethodCount(), JitInfo.GetCompilationTime());
+        }
+
+        internal static Mark[] Stop(string last)
+        {
+            Record(last);
+            var marks = new Mark[_count];
+            (long at, long methods, TimeSpan jit) = _start;
+            for (int i = 0; i < _count; i++)
+            {
+                (string name, long pointAt, long pointMethods, TimeSpan pointJit) = Points[i];
+                marks[i] = new Mark(name, Stopwatch.GetElapsedTime(at, pointAt).TotalMilliseconds, pointMethods - methods,
+                    (pointJit - jit).TotalMilliseconds, pointMethods);
+                (at, methods, jit) = (pointAt, pointMethods, pointJit);
+            }
+            return marks;
+        }
+    }
 }
 
 internal static class Parent
@@ -127,11 +189,14 @@ internal static class Parent
             foreach (var c in configurations)
                 _ = Launch(c.Folder, library); // warm the file cache for both
             var lines = configurations.Select(_ => new List<double[]>()).ToArray();
+            var runs = configurations.Select(_ => new List<ChildRun>()).ToArray();
             for (int pair = 0; pair < pairs; pair++)
                 for (int k = 0; k < configurations.Length; k++)
                 {
                     int c = pair % 2 == 0 ? k : configurations.Length - 1 - k;
-                    lines[c].Add(Launch(configurations[c].Folder, library));
+                    ChildRun run = LaunchChild(configurations[c].Folder, library);
+                    runs[c].Add(run);
+                    lines[c].Add(run.Figures);
                 }
             Console.WriteLine("| assemblies | first `Interceptor.Open` | its JIT: methods / ms | second `Open` | first `PatchAll` (100 targets) | its JIT: methods / ms | warm `PatchAll` (median of 3) | its JIT methods | first / warm | process start → first `Open` |");
             Console.WriteLine("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
@@ -142,6 +207,8 @@ internal static class Parent
                     $"| {configurations[c].Name} | {M(0):F1} | {M(1):F0} / {M(2):F1} | {M(3):F3} | {M(4):F1} | {M(5):F0} / {M(6):F1} | " +
                     $"{M(7):F1} | {M(8):F0} | {Median(lines[c].Select(l => l[4] / l[7])):F2} | {M(9):F0} |"));
             }
+            Console.WriteLine();
+            PhaseTable(configurations.Select(c => c.Name).ToArray(), runs);
             Console.WriteLine();
             Console.WriteLine(string.Create(ic, $"Load average after the runs: {LoadAverage()}"));
             Console.WriteLine();
@@ -156,6 +223,29 @@ internal static class Parent
         finally
         {
             Directory.Delete(precompiled, recursive: true);
+        }
+    }
+
+    // The first PatchAll and the median warm one, phase by phase (the library's internal marks, in the order
+    // they come; each phase from the previous mark): medians over the children of each configuration.
+    private static void PhaseTable(string[] names, List<ChildRun>[] runs)
+    {
+        CultureInfo ic = CultureInfo.InvariantCulture;
+        Console.WriteLine("PatchAll of 100 targets by phase (medians; ms, JIT-compiled methods / JIT ms): first call, warm call");
+        Console.WriteLine();
+        Console.WriteLine("| phase (ends at the mark) | " + string.Join(" | ", names.Select(n => $"{n}: first | its JIT | warm")) + " |");
+        Console.WriteLine("|---|" + string.Concat(names.Select(_ => "---:|---:|---:|")));
+        string[] order = [.. runs[0][0].Phases.Where(p => p.Round == "first").Select(p => p.Name)];
+        foreach (string phase in order)
+        {
+            var cells = new List<string>();
+            for (int c = 0; c < names.Length; c++)
+            {
+                double[][] first = [.. runs[c].SelectMany(r => r.Phases.Where(p => p.Round == "first" && p.Name == phase).Take(1)).Select(p => p.Values)];
+                double[][] warm = [.. runs[c].SelectMany(r => r.Phases.Where(p => p.Round == "warm" && p.Name == phase).Take(1)).Select(p => p.Values)];
+                cells.Add(string.Create(ic, $"{Median(first.Select(v => v[0])):F1} | {Median(first.Select(v => v[1])):F0} / {Median(first.Select(v => v[2])):F1} | {Median(warm.Select(v => v[0])):F2}"));
+            }
+            Console.WriteLine($"| {phase.Replace('_', ' ')} | {string.Join(" | ", cells)} |");
         }
     }
 
@@ -183,7 +273,14 @@ internal static class Parent
         return pe.PEHeaders.CorHeader?.ManagedNativeHeaderDirectory.Size > 0;
     }
 
-    private static double[] Launch(string folder, string library, Dictionary<string, string>? more = null, string modules = "FirstUseBenchmark")
+    // One child's figures (the first-use line) and its phases ("first name" / "warm name" -> ms, JIT methods,
+    // JIT ms, the JIT's method count at the phase's end).
+    private sealed record ChildRun(double[] Figures, List<(string Round, string Name, double[] Values)> Phases);
+
+    private static double[] Launch(string folder, string library, Dictionary<string, string>? more = null, string modules = "FirstUseBenchmark") =>
+        LaunchChild(folder, library, more, modules).Figures;
+
+    private static ChildRun LaunchChild(string folder, string library, Dictionary<string, string>? more = null, string modules = "FirstUseBenchmark")
     {
         var start = new ProcessStartInfo("dotnet") { RedirectStandardOutput = true, RedirectStandardError = true };
         start.ArgumentList.Add(Path.Combine(folder, "FirstUseBenchmark.dll"));
@@ -202,8 +299,14 @@ internal static class Parent
         string? line = output.Split('\n').FirstOrDefault(l => l.StartsWith("first-use ", StringComparison.Ordinal));
         if (p.ExitCode != 0 || line is null)
             throw new InvalidOperationException($"child in {folder} failed ({p.ExitCode}): {output}{stderr.Result}");
-        return [.. line.Split(' ', StringSplitOptions.RemoveEmptyEntries).Skip(1).Select(s => double.Parse(s, CultureInfo.InvariantCulture))];
+        List<(string, string, double[])> phases = [.. output.Split('\n').Where(l => l.StartsWith("phase ", StringComparison.Ordinal))
+            .Select(l => l.Split(' ', StringSplitOptions.RemoveEmptyEntries))
+            .Select(f => (f[1], f[2], f.Skip(3).Select(v => double.Parse(v, CultureInfo.InvariantCulture)).ToArray()))];
+        return new ChildRun(Numbers(line), phases);
     }
+
+    private static double[] Numbers(string line) =>
+        [.. line.Split(' ', StringSplitOptions.RemoveEmptyEntries).Skip(1).Select(s => double.Parse(s, CultureInfo.InvariantCulture))];
 
     // One more child with the JIT's own list of what it compiled (DOTNET_JitStdOutFile +
     // DOTNET_JitDisasmSummary=1): how many methods, and how many of them are AlvorKit's.
@@ -212,17 +315,33 @@ internal static class Parent
         string file = Path.Combine(Path.GetTempPath(), $"alvk-first-use-jit-{Guid.NewGuid():N}.txt");
         try
         {
-            _ = Launch(folder, library, new() { ["DOTNET_JitStdOutFile"] = file, ["DOTNET_JitDisasmSummary"] = "1" }, modules);
+            ChildRun run = LaunchChild(folder, library, new() { ["DOTNET_JitStdOutFile"] = file, ["DOTNET_JitDisasmSummary"] = "1" }, modules);
             string[] methods = [.. File.ReadLines(file).Where(l => l.Contains("JIT compiled", StringComparison.Ordinal))];
             string[] names = [.. methods.Select(l => l[(l.IndexOf("JIT compiled ", StringComparison.Ordinal) + 13)..])];
             int ours = names.Count(n => n.StartsWith("AlvorKit.Interception", StringComparison.Ordinal));
             int targets = names.Count(n => n.StartsWith("AlvorKit.Proofs.Host.ScaleTargets", StringComparison.Ordinal));
             int hooks = names.Count(n => n.StartsWith("AlvorKit.ScaleBenchmark", StringComparison.Ordinal));
             int generic = names.Count(n => !n.StartsWith("AlvorKit", StringComparison.Ordinal) && n.Contains("AlvorKit.Interception", StringComparison.Ordinal));
+            // The first PatchAll's share of the listing: the JIT's own count at the call's start and end
+            // (the phase marks), which numbers the methods as the listing does.
+            var first = run.Phases.Where(p => p.Round == "first").ToList();
+            string during = "";
+            if (first.Count > 0)
+            {
+                int from = (int)(first[0].Values[3] - first[0].Values[1]), to = (int)first[^1].Values[3];
+                string[] call = [.. names.Skip(from).Take(Math.Max(0, to - from))];
+                int overOurs = call.Count(n => !n.StartsWith("AlvorKit", StringComparison.Ordinal) && n.Contains("AlvorKit.Interception", StringComparison.Ordinal));
+                int valueTuples = call.Count(n => !n.StartsWith("AlvorKit", StringComparison.Ordinal) && !n.Contains("AlvorKit.Interception", StringComparison.Ordinal) && n.Contains("ValueTuple", StringComparison.Ordinal));
+                int oursInCall = call.Count(n => n.StartsWith("AlvorKit.Interception", StringComparison.Ordinal));
+                during = string.Create(CultureInfo.InvariantCulture,
+                    $"; of them during the first PatchAll (methods {from + 1}-{to} of the listing): {call.Length}, of which {oursInCall} of AlvorKit.Interception*, " +
+                    $"{overOurs} framework generics over AlvorKit.Interception types, {valueTuples} over value tuples, {call.Length - oursInCall - overOurs - valueTuples} others " +
+                    $"(generics over primitives, async builders, stubs)");
+            }
             return string.Create(CultureInfo.InvariantCulture,
                 $"the whole child JIT-compiled {methods.Length} methods (DOTNET_JitDisasmSummary): {ours} of AlvorKit.Interception*, " +
                 $"{targets} of the targets (ScaleTargets: their first calls and each woven body), {hooks} of the patch class, " +
-                $"{generic} framework generics instantiated over AlvorKit.Interception types, {methods.Length - ours - targets - hooks - generic} others (the benchmark, other generics, stubs)");
+                $"{generic} framework generics instantiated over AlvorKit.Interception types, {methods.Length - ours - targets - hooks - generic} others (the benchmark, other generics, stubs){during}");
         }
         finally
         {

@@ -95,12 +95,12 @@ internal enum HookPassing
 /// <see cref="HookSource.Argument"/>: the IL argument index, the receiver counted), the type to
 /// load or box, the type the hook declares (castclass when narrower, for __originalMethod), and for
 /// <see cref="HookSource.Field"/> the field.</summary>
-internal readonly record struct HookArgument(HookSource Source, HookPassing Passing, int ArgumentIndex, Type ValueType,
+internal sealed record HookArgument(HookSource Source, HookPassing Passing, int ArgumentIndex, Type ValueType,
     Type ParameterType, FieldInfo? Field = null);
 
 /// <summary>One generic parameter of the target (T of Bag&lt;T&gt;, or of M&lt;T&gt;) that a hook's parameter types
 /// bind to one argument (int): the hook runs only where the running instantiation has it.</summary>
-internal readonly record struct GenericBinding(Type Parameter, Type Argument);
+internal sealed record GenericBinding(Type Parameter, Type Argument);
 
 /// <summary>A hook whose every parameter is bound to its target; <see cref="Instantiation"/>: the generic
 /// arguments its parameter types fix (empty: it runs for every instantiation).</summary>

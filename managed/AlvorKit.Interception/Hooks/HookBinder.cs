@@ -233,10 +233,24 @@ internal static class HookBinder
                 $"The {hookName} returns {Names.Of(hook.ReturnType)}, but {Names.Of(target)} returns a reference " +
                 $"({Names.Of(returns)}): {(kind == HookKind.Prefix ? "skipping the original" : "swallowing the exception")} " +
                 $"would return no reference at all. Expected: {Declaration(hook, -1, null, returnType: "void")}.");
-        return new BoundHook(hookMethod, kind, returnUse, arguments,
-            [.. instantiation.OrderBy(pair => pair.Key.DeclaringMethod is null ? 0 : 1)
-                .ThenBy(pair => pair.Key.GenericParameterPosition)
-                .Select(pair => new GenericBinding(pair.Key, pair.Value))]);
+        return new BoundHook(hookMethod, kind, returnUse, arguments, Bindings(instantiation));
+    }
+
+    // The generic arguments a hook fixes, the type's parameters first, each by position (none: the common case,
+    // which allocates and sorts nothing).
+    private static List<GenericBinding> Bindings(Dictionary<Type, Type> instantiation)
+    {
+        var bindings = new List<GenericBinding>(instantiation.Count);
+        if (instantiation.Count == 0)
+            return bindings;
+        foreach (KeyValuePair<Type, Type> pair in instantiation)
+            bindings.Add(new GenericBinding(pair.Key, pair.Value));
+        bindings.Sort(static (a, b) =>
+        {
+            int order = (a.Parameter.DeclaringMethod is null ? 0 : 1).CompareTo(b.Parameter.DeclaringMethod is null ? 0 : 1);
+            return order != 0 ? order : a.Parameter.GenericParameterPosition.CompareTo(b.Parameter.GenericParameterPosition);
+        });
+        return bindings;
     }
 
     private static HookReturn ReturnOf(MethodBase target, MethodInfo hook, HookKind kind, Type returns, string hookName)

@@ -26,7 +26,7 @@ internal sealed class HookComposer(PatchOwner hookOwner, SemaphoreSlim gate)
 
     private readonly SemaphoreSlim _gate = gate;
     private readonly Lock _read = new();
-    private readonly Dictionary<(Module Module, int Token), TargetHooks> _targets = new();
+    private readonly Dictionary<MethodKey, TargetHooks> _targets = new();
     private long _order;
 
     /// <summary>The internal owner that holds every woven body of the process.</summary>
@@ -43,7 +43,10 @@ internal sealed class HookComposer(PatchOwner hookOwner, SemaphoreSlim gate)
         public HookComposition? Composition { get; set; }
     }
 
-    private static (Module, int) Key(MethodBase target) => (target.Module, target.MetadataToken);
+    /// <summary>A target an addition changes: its entry and its sets with the new ones.</summary>
+    private sealed record Touched(TargetHooks Entry, List<WovenPatch> Sets);
+
+    private static MethodKey Key(MethodBase target) => MethodKey.Of(target);
 
     /// <summary>Adds the sets (already bound) and applies every touched target's new body in one go: one
     /// generation, or one batch for several targets (all or nothing).</summary>
@@ -62,22 +65,32 @@ internal sealed class HookComposer(PatchOwner hookOwner, SemaphoreSlim gate)
                 if (!sets[reserved].Owner.TryAdd(sets[reserved]))
                     sets[reserved].Owner.ThrowIfDisposed();
             }
-            var touched = new List<(TargetHooks Entry, List<WovenPatch> Sets)>();
+            // Each target once, in the order of its first set (a table by target: a batch of many targets is
+            // not searched once per set).
+            var touched = new List<Touched>();
+            var byTarget = new Dictionary<MethodKey, Touched>();
             for (int i = 0; i < sets.Count; i++)
             {
                 sets[i].Order = _order + i;
-                int at = touched.FindIndex(t => Patch.SameMethod(t.Entry.Target, sets[i].Target));
-                if (at < 0)
+                MethodKey key = Key(sets[i].Target);
+                if (!byTarget.TryGetValue(key, out Touched? at))
                 {
                     TargetHooks entry = Existing(sets[i].Target) ?? new TargetHooks(sets[i].Target);
-                    touched.Add((entry, [.. entry.Sets]));
-                    at = touched.Count - 1;
+                    at = new Touched(entry, [.. entry.Sets]);
+                    byTarget.Add(key, at);
+                    touched.Add(at);
                 }
-                touched[at].Sets.Add(sets[i]);
+                at.Sets.Add(sets[i]);
             }
-            List<HookComposition> compositions = [.. touched.Select(t => Compose(t.Entry.Target, t.Sets))];
+            var compositions = new List<HookComposition>(touched.Count);
+            foreach (Touched t in touched)
+                compositions.Add(Compose(t.Entry.Target, t.Sets));
+            PhaseProbe.Mark("composed");
             Interceptor interceptor = sets[0].Interceptor;
-            List<GenerationPlan> plans = [.. compositions.Select(HookWeaver.Weave)];
+            var plans = new List<GenerationPlan>(compositions.Count);
+            foreach (HookComposition composition in compositions)
+                plans.Add(HookWeaver.Weave(composition));
+            PhaseProbe.Mark("woven");
             IReadOnlyList<Patch> patches = await ApplyAll(interceptor, plans, synchronous).ConfigureAwait(false);
             lock (_read)
             {

@@ -17,7 +17,7 @@ internal sealed record HookSetInfo(BoundSet Bound, string OwnerName, long Order,
 
 /// <summary>One hook in the composed order: the hook, the index of its set (its __state local), its owner,
 /// its set's PreferCalli.</summary>
-internal readonly record struct ComposedHook(BoundHook Hook, int Set, string OwnerName, bool PreferCalli);
+internal sealed record ComposedHook(BoundHook Hook, int Set, string OwnerName, bool PreferCalli);
 
 /// <summary>
 /// Every hook set on one target, ordered per kind (<see cref="HookOrder"/>): what the weaver turns

@@ -6,7 +6,7 @@ namespace AlvorKit.Interception.Hooks;
 /// <param name="Before">Owner names whose hooks it runs before.</param>
 /// <param name="After">Owner names whose hooks it runs after.</param>
 /// <param name="Order">Install order (earlier first), then its place in its set.</param>
-internal readonly record struct HookOrderItem(int Priority, string Owner, IReadOnlyList<string> Before,
+internal sealed record HookOrderItem(int Priority, string Owner, IReadOnlyList<string> Before,
     IReadOnlyList<string> After, (long Set, int Index) Order);
 
 /// <summary>

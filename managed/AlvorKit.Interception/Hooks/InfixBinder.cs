@@ -42,16 +42,15 @@ internal static class InfixBinder
 
     /// <summary>A patch class's set with its inner hooks: the other kinds bound as usual (none is fine when it
     /// has inner hooks), the inner hooks bound to the calls their attributes name.</summary>
-    public static (BoundSet Hooks, IReadOnlyList<BoundTranspiler> Transpilers, IReadOnlyList<BoundInfix> Infixes)
-        BindDiscovered(DiscoveredSet set)
+    public static BoundClassSet BindDiscovered(DiscoveredSet set)
     {
         List<BoundInfix> infixes = [.. set.InnerPrefixes.Select(h => BindAttributed(set.Target, h, true)),
             .. set.InnerPostfixes.Select(h => BindAttributed(set.Target, h, false))];
         if (infixes.Count > 0 && set.Prefixes.Count + set.Postfixes.Count + set.Finalizers.Count + set.Transpilers.Count == 0)
-            return (new BoundSet([], [], [], null), [], infixes);
+            return new BoundClassSet(set, new BoundSet([], [], [], null), [], infixes);
         (BoundSet hooks, IReadOnlyList<BoundTranspiler> transpilers) =
             Transpilers.BindSet(set.Target, set.Prefixes, set.Postfixes, set.Finalizers, set.Transpilers, set.Given);
-        return (hooks, transpilers, infixes);
+        return new BoundClassSet(set, hooks, transpilers, infixes);
     }
 
     private static BoundInfix BindAttributed(MethodBase target, HookMethod hook, bool prefix)

@@ -7,7 +7,7 @@ namespace AlvorKit.Interception.Hooks;
 
 /// <summary>One inner hook in a composition: the bound hook, its owner, its set's install order and index
 /// (for <see cref="HookOrder"/>), its set's PreferCalli.</summary>
-internal readonly record struct ComposedInfix(BoundInfix Infix, string OwnerName, long SetOrder, int Index, bool PreferCalli);
+internal sealed record ComposedInfix(BoundInfix Infix, string OwnerName, long SetOrder, int Index, bool PreferCalli);
 
 /// <summary>
 /// Weaves inner prefixes and postfixes around calls inside a plan's instructions (after the transpilers,

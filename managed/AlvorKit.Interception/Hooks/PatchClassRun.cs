@@ -1,4 +1,5 @@
 using System.Reflection;
+using AlvorKit.Interception.Internal;
 
 namespace AlvorKit.Interception.Hooks;
 
@@ -19,11 +20,14 @@ internal static class PatchClassRun
     /// <summary>Runs the classes; <paramref name="apply"/> gets the classes Prepare let through (for their reverse
     /// patches) and every bound set, and applies them at once.</summary>
     public static IReadOnlyList<T> Run<TBound, T>(IReadOnlyList<PatchClassModel> classes, object[] context,
-        Func<DiscoveredSet, TBound> bind,
-        Func<IReadOnlyList<PatchClassModel>, IReadOnlyList<(DiscoveredSet Set, TBound Bound)>, IReadOnlyList<T>> apply)
+        Func<DiscoveredSet, TBound> bind, Func<IReadOnlyList<PatchClassModel>, IReadOnlyList<TBound>, IReadOnlyList<T>> apply)
+        where TBound : class
+        where T : class
     {
-        var runs = new List<(PatchClassModel Model, List<MethodBase> Targets, bool CleanedUp)>();
-        var bound = new List<(DiscoveredSet Set, TBound Bound)>();
+        // Reference-type elements only on this path (no value tuples): the framework's shared code, which its
+        // precompiled images hold, serves them; a value-type element would be JIT-compiled at the first call.
+        var runs = new List<ClassRun>();
+        var bound = new List<TBound>();
         foreach (PatchClassModel model in classes)
         {
             if (!PatchLifecycle.Prepare(model, null, context))
@@ -36,7 +40,9 @@ internal static class PatchClassRun
             Exception? failure = null;
             try
             {
-                foreach (DiscoveredSet set in PatchDiscovery.Sets(model, PatchLifecycle.Targets(model, context)))
+                IReadOnlyList<DiscoveredSet> discovered = PatchDiscovery.Sets(model, PatchLifecycle.Targets(model, context));
+                PhaseProbe.Mark("discovered");
+                foreach (DiscoveredSet set in discovered)
                 {
                     if (!PatchLifecycle.Prepare(model, set.Target, context))
                     {
@@ -55,8 +61,9 @@ internal static class PatchClassRun
                         continue;
                     }
                     targets.Add(set.Target);
-                    bound.Add((set, boundSet));
+                    bound.Add(boundSet);
                 }
+                PhaseProbe.Mark("bound");
             }
             catch (Exception e) when (e is not OutOfMemoryException)
             {
@@ -70,12 +77,15 @@ internal static class PatchClassRun
                         System.Runtime.ExceptionServices.ExceptionDispatchInfo.Capture(left).Throw();
                     throw left;
                 }
-                runs.Add((model, targets, true));
+                runs.Add(new ClassRun(model, targets, CleanedUp: true));
                 continue;
             }
-            runs.Add((model, targets, false));
+            runs.Add(new ClassRun(model, targets, CleanedUp: false));
         }
-        IReadOnlyList<T> applied = runs.Count == 0 ? [] : apply([.. runs.Select(r => r.Model)], bound);
+        var prepared = new PatchClassModel[runs.Count];
+        for (int i = 0; i < runs.Count; i++)
+            prepared[i] = runs[i].Model;
+        IReadOnlyList<T> applied = runs.Count == 0 ? [] : apply(prepared, bound);
         foreach ((PatchClassModel model, List<MethodBase> targets, bool cleanedUp) in runs)
         {
             foreach (MethodBase target in targets)
@@ -88,4 +98,6 @@ internal static class PatchClassRun
         }
         return applied;
     }
+
+    private sealed record ClassRun(PatchClassModel Model, List<MethodBase> Targets, bool CleanedUp);
 }

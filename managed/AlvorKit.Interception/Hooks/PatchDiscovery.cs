@@ -77,7 +77,7 @@ internal static class PatchDiscovery
                 $"The hook {Names.Of(named.Method)} of the patch class {Names.Of(patchClass)} names its target with an " +
                 $"attribute, but the class's targets come from {(model.WholeType is null ? "TargetMethod(s)" : "whole-type patching")}; " +
                 "expected one or the other: keep only the type on the class ([Patch(typeof(TheType))]) and no target on the hooks.");
-        var sets = new List<(MethodBase Target, MethodBase? Given, List<HookMethod>[] Hooks)>();
+        var sets = new List<SetUnderWay>();
         foreach (PatchClassHook hook in model.Hooks)
         {
             IReadOnlyList<MethodBase> targets = bulk.Count > 0 ? bulk
@@ -94,7 +94,7 @@ internal static class PatchDiscovery
                 int at = sets.FindIndex(s => Patch.SameMethod(s.Target, target) && SameInstantiation(s.Given, given));
                 if (at < 0)
                 {
-                    sets.Add((target, given, [[], [], [], [], [], []]));
+                    sets.Add(new SetUnderWay(target, given, [[], [], [], [], [], []]));
                     at = sets.Count - 1;
                 }
                 sets[at].Hooks[(int)hook.Kind].Add(hook.Hook);
@@ -118,6 +118,10 @@ internal static class PatchDiscovery
             InnerPostfixes = s.Hooks[5],
         })];
     }
+
+    /// <summary>One (class, target) set as its hooks are gathered, by kind (a class, not a value tuple: see
+    /// <see cref="MethodKey"/>).</summary>
+    private sealed record SetUnderWay(MethodBase Target, MethodBase? Given, List<HookMethod>[] Hooks);
 
     /// <summary>Whether two targets were named as the same instantiation (both null: as the definition).</summary>
     private static bool SameInstantiation(MethodBase? a, MethodBase? b) =>

@@ -24,7 +24,7 @@ internal sealed record BoundTranspiler(HookMethod Hook, IReadOnlyList<Transpiler
 }
 
 /// <summary>One transpiler in the composed order, with its owner's name.</summary>
-internal readonly record struct ComposedTranspiler(BoundTranspiler Transpiler, string OwnerName);
+internal sealed record ComposedTranspiler(BoundTranspiler Transpiler, string OwnerName);
 
 /// <summary>
 /// Binds transpilers (<c>IEnumerable&lt;BodyInstruction&gt; Transpiler(IEnumerable&lt;BodyInstruction&gt;

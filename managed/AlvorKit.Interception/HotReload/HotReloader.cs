@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Reflection;
 using System.Runtime.Loader;
+using AlvorKit.Interception.Internal;
 
 namespace AlvorKit.Interception.HotReload;
 
@@ -20,7 +21,7 @@ public sealed class HotReloader
     // One reload (or revert) at a time; what each module's reloads keep, and the bodies applied.
     private readonly SemaphoreSlim _gate;
     private readonly Dictionary<Module, ModuleReloads> _modules = [];
-    private readonly Dictionary<(Module Module, int Token), AppliedBody> _applied = [];
+    private readonly Dictionary<MethodKey, AppliedBody> _applied = [];
 
     /// <param name="interceptor">The interceptor whose commands apply the bodies.</param>
     /// <param name="gate">A gate of one (SemaphoreSlim(1, 1)) that reloads and reverts hold, one at a time.</param>
@@ -238,7 +239,7 @@ public sealed class HotReloader
             for (int i = 0; i < prepared.Bodies.Count; i++)
             {
                 PreparedBody body = prepared.Bodies[i];
-                var key = (body.Target.Module, body.Target.MetadataToken);
+                var key = MethodKey.Of(body.Target);
                 if (!body.IsOriginal)
                 {
                     _applied[key] = new AppliedBody(body.Target, body.Member, patches[i]);
@@ -296,7 +297,7 @@ public sealed class HotReloader
                         else
                             await applied.Patch.RemoveAsync(CancellationToken.None).ConfigureAwait(false);
                     }
-                    _applied.Remove((applied.Target.Module, applied.Target.MetadataToken));
+                    _applied.Remove(MethodKey.Of(applied.Target));
                     methods.Add(new MethodReload(applied.Member, MethodReloadState.RestoredOriginal));
                 }
                 catch (InterceptionException e)

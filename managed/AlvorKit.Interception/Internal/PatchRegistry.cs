@@ -32,12 +32,12 @@ internal static class PatchRegistry
 
     // By module copy, not MVID: one assembly loaded in two AssemblyLoadContexts has two copies
     // of every method, and each is a target (and a native patch) of its own.
-    private static readonly Dictionary<(Module Module, int Token), NativePatch> Live = new();
+    private static readonly Dictionary<MethodKey, NativePatch> Live = new();
 
     // A gate per target, created on first use and kept while its module lives.
     private static readonly ConditionalWeakTable<Module, ConcurrentDictionary<int, SemaphoreSlim>> Gates = new();
 
-    private static (Module, int) Key(MethodBase target) => (target.Module, target.MetadataToken);
+    private static MethodKey Key(MethodBase target) => MethodKey.Of(target);
 
     /// <summary>The gate every command on `target` holds while it runs.</summary>
     public static SemaphoreSlim GateOf(MethodBase target) =>

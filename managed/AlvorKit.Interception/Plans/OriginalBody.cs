@@ -40,7 +40,7 @@ internal sealed class OriginalBody(OriginalBodyReader reader)
 }
 
 /// <summary>A local of the original body (its reflection type, pinned or not).</summary>
-internal readonly record struct OriginalLocal(Type Type, bool Pinned);
+internal sealed record OriginalLocal(Type Type, bool Pinned);
 
 /// <summary>The generic context the original's tokens resolve in.</summary>
 internal readonly record struct GenericContext(Type[]? TypeArguments, Type[]? MethodArguments)

@@ -180,7 +180,7 @@ internal sealed class OriginalBodyReader
 
     // ------------------------------------------------------------------ decoding
 
-    private readonly record struct Raw(int Offset, OpCode OpCode, long Value, int[] Targets);
+    private sealed record Raw(int Offset, OpCode OpCode, long Value, int[] Targets);
 
     private List<Raw> Decode()
     {

@@ -36,7 +36,7 @@ internal sealed record RelocationSpec(RelocationKind Kind, uint ILOffset, uint P
     uint SitesOffset = 0, uint SiteCount = 0);
 
 /// <summary>One IL map entry (COR_IL_MAP).</summary>
-internal readonly record struct ILMapSpec(uint OldOffset, uint NewOffset, bool Accurate);
+internal sealed record ILMapSpec(uint OldOffset, uint NewOffset, bool Accurate);
 
 /// <summary>A plan lowered into exactly what alvk_generation_submit takes (Unverifiable:
 /// submitted with ALVK_INSTALL_UNVERIFIABLE).</summary>

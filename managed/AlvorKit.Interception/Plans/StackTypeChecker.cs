@@ -9,7 +9,7 @@ namespace AlvorKit.Interception.Plans;
 /// encoder may write a shorter or longer form) and its symbolic operand (an int, long, float,
 /// double, PlanLabel, PlanLabel[], PlanLocal, MethodBase, FieldInfo, Type, string or
 /// CalliSignature).</summary>
-internal readonly record struct PlanInstruction(int Offset, OpCode OpCode, object? Operand);
+internal sealed record PlanInstruction(int Offset, OpCode OpCode, object? Operand);
 
 /// <summary>A calli's signature, as EmitCalli was given it.</summary>
 internal sealed record CalliSignature(bool HasThis, Type ReturnType, Type[] ParameterTypes,
@@ -71,7 +71,7 @@ internal static class StackTypeChecker
 
     /// <summary>A stack slot: its kind and, for Object (null: the null literal), ByRef (the
     /// element type), Value and Generic, its exact type.</summary>
-    internal readonly record struct Slot(Kind Kind, Type? Type = null)
+    internal sealed record Slot(Kind Kind, Type? Type = null)
     {
         public static readonly Slot I4 = new(Kind.Int32), I8 = new(Kind.Int64), I = new(Kind.NativeInt),
             F = new(Kind.Float), Null = new(Kind.Object), Any = new(Kind.Unknown);
