@@ -88,6 +88,47 @@ static void null_arguments_are_refused(void **state)
                      ALVK_E_NULL_ARGUMENT);
 }
 
+/* A whole body: a tiny header, then code calling FROM and 0x06000013; both routes applied, the
+ * header left as it was. */
+static void a_whole_body_takes_every_route(void **state)
+{
+    (void)state;
+    uint8_t body[] = {
+        (uint8_t)((17u << 2) | 0x2u), /* tiny header: 17 bytes of code */
+        0x02,                         /* ldarg.0 */
+        0x28, 0x12, 0x00, 0x00, 0x06, /* call FROM */
+        0x02,                         /* ldarg.0 */
+        0x28, 0x13, 0x00, 0x00, 0x06, /* call 0x06000013 */
+        0x58,                         /* add */
+        0x6F, 0x12, 0x00, 0x00, 0x06, /* callvirt FROM: a truncated instruction, see below */
+    };
+    /* The last instruction runs past the 17 bytes of code: malformed, so nothing changes. */
+    uint8_t copy[sizeof body];
+    memcpy(copy, body, sizeof body);
+    aip_call_route routes[] = {{FROM, TO}, {0x06000013u, 0x06000041u}};
+    uint32_t redirected = 99;
+    assert_int_equal(aip_il_redirect_body(copy, sizeof copy, routes, 2, &starts, &redirected),
+                     ALVK_E_IL_MALFORMED);
+    assert_memory_equal(copy, body, sizeof body);
+    /* Cut to 13 bytes of code and a ret: both routes rewrite their one call each. */
+    body[0] = (uint8_t)((13u << 2) | 0x2u);
+    body[13] = 0x2A; /* ret */
+    memcpy(copy, body, sizeof body);
+    assert_int_equal(aip_il_redirect_body(copy, 14, routes, 2, &starts, &redirected), ALVK_OK);
+    assert_int_equal(redirected, 2);
+    assert_int_equal(copy[0], body[0]);
+    assert_int_equal(copy[3], 0x40);
+    assert_int_equal(copy[9], 0x41);
+    assert_memory_equal(copy + 10, body + 10, sizeof body - 10);
+    /* No route: nothing changes, nothing counted. */
+    memcpy(copy, body, sizeof body);
+    assert_int_equal(aip_il_redirect_body(copy, 14, NULL, 0, &starts, &redirected), ALVK_OK);
+    assert_int_equal(redirected, 0);
+    assert_memory_equal(copy, body, sizeof body);
+    assert_int_equal(aip_il_redirect_body(NULL, 14, routes, 2, &starts, &redirected),
+                     ALVK_E_NULL_ARGUMENT);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -95,6 +136,7 @@ int main(void)
         cmocka_unit_test(code_without_the_call_is_unchanged),
         cmocka_unit_test(malformed_code_is_refused_and_left_as_it_was),
         cmocka_unit_test(null_arguments_are_refused),
+        cmocka_unit_test(a_whole_body_takes_every_route),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

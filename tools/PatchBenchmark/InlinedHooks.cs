@@ -33,31 +33,20 @@ public static class InlinedTargets
         return sum;
     }
 
-    // What a carrier of Tiny's woven body looks like: HookWeaver's layout around Tiny's body
-    // (a run-original flag, the prefix, the original, the postfix), as a method that is never
-    // ReJIT'd. The experiment has the profiler re-JIT HookedCaller with IL that calls this in
-    // place of Tiny, to see whether the JIT inlines it there.
-    public static int TinyCarrier(int x)
-    {
-        bool runOriginal = true;
-        Hooks.EmptyPrefix();
-        int result = 0;
-        if (runOriginal)
-            result = x * 3 + 1;
-        Hooks.EmptyPostfix();
-        return result;
-    }
+    // What Install puts in Tiny's place: the same value from another method.
+    public static int TinyReplacement(int x) => x * 3 + 1;
 }
 
 /// <summary>
-/// Hooks on a target the JIT inlines: HookedCaller against TwinCaller (the same code calling an
-/// unhooked twin), timed in alternated pairs in this one process, in four phases: nothing hooked;
-/// Tiny hooked with an empty prefix + postfix (the runtime re-JITs HookedCaller, which may no
-/// longer inline the ReJIT'd Tiny); HookedCaller re-JIT'd with IL calling TinyCarrier (a never
-/// ReJIT'd method with the woven body) in place of Tiny; and the hook removed. Run with
-/// DOTNET_JitDisasm=HookedCaller and DOTNET_JitStdOutFile to read each phase's caller code.
-/// Each sample is the calling thread's CPU time on Linux (CLOCK_THREAD_CPUTIME_ID: time the thread
-/// waited for a core on a loaded machine is not counted), wall-clock time elsewhere.
+/// Hooks and a whole-body replacement on a target the JIT inlines: HookedCaller against TwinCaller
+/// (the same code calling an unhooked twin), timed in alternated pairs in this one process, in five
+/// phases: nothing hooked; Tiny hooked with an empty prefix + postfix (Interceptor.Hook alone: the
+/// profiler re-JITs HookedCaller, its known inliner, with IL calling a carrier of the woven body,
+/// since the runtime never inlines the ReJIT'd Tiny); the hook removed; Tiny replaced whole
+/// (Interceptor.Install, the same way); the replacement removed. Run with DOTNET_JitDisasm=HookedCaller
+/// and DOTNET_JitStdOutFile to read each phase's caller code. Each sample is the calling thread's CPU
+/// time on Linux (CLOCK_THREAD_CPUTIME_ID: time the thread waited for a core on a loaded machine is
+/// not counted), wall-clock time elsewhere.
 /// </summary>
 public static partial class InlinedHooks
 {
@@ -68,7 +57,6 @@ public static partial class InlinedHooks
         using var interceptor = Interceptor.Open();
         using var owner = new PatchOwner("inlined hooks");
         MethodInfo tiny = Of(typeof(InlinedTargets), nameof(InlinedTargets.Tiny));
-        MethodInfo caller = Of(typeof(InlinedTargets), nameof(InlinedTargets.HookedCaller));
         int expected = InlinedTargets.TwinCaller(Inner);
 
         Console.WriteLine($"Hooks on an inlined target: HookedCaller / TwinCaller, {pairs} alternated pairs of " +
@@ -82,17 +70,14 @@ public static partial class InlinedHooks
             postfix: Of(typeof(Hooks), nameof(Hooks.EmptyPostfix)), owner: owner);
         Phase("Tiny hooked (empty prefix + postfix)", outer, pairs, expected);
 
-        var plan = GenerationPlan.FromOriginal(caller);
-        if (plan.ReplaceCalls(tiny, Of(typeof(InlinedTargets), nameof(InlinedTargets.TinyCarrier))) != 1)
-            throw new InvalidOperationException("HookedCaller does not call Tiny once");
-        Patch redirect = interceptor.Apply(plan, owner);
-        Phase("HookedCaller re-JIT'd calling the carrier", outer, pairs, expected);
-
-        redirect.Remove();
-        Phase("carrier redirect removed (hook kept)", outer, pairs, expected);
-
         hook.Remove();
         Phase("hook removed", outer, pairs, expected);
+
+        Patch replaced = interceptor.Install(tiny, Of(typeof(InlinedTargets), nameof(InlinedTargets.TinyReplacement)), owner);
+        Phase("Tiny replaced whole (Install)", outer, pairs, expected);
+
+        replaced.Remove();
+        Phase("replacement removed", outer, pairs, expected);
         return 0;
     }
 

@@ -16,7 +16,7 @@ using BenchmarkDotNet.Toolchains.InProcess.Emit;
 //   hooks   - BenchmarkDotNet: a call through an empty prefix + empty postfix (direct and
 //             calli) and through working hooks, against the unpatched original (the baseline)
 //   hooksdisasm - the hooks applied and called until their code is final, for DOTNET_JitDisasm
-//   inlinedhooks [outer] [pairs] - hooks on a target the JIT inlines: the hooked caller against its
+//   inlinedhooks [outer] [pairs] - hooks and a replacement on a target the JIT inlines: its caller against its
 //             unhooked twin, alternated pairs in this process, per phase (InlinedHooks.cs)
 //   removal [rounds] [calls] - a caller that inlines its target, against its never-patched twin,
 //             before a patch of the target, while patched and after the removal (RemovalBenchmark)

@@ -5,9 +5,8 @@ using AlvorKit.Proofs.Reports;
 
 namespace AlvorKit.Proofs.Host;
 
-// A target the JIT inlines (`x * 3 + 1`, no attribute), its one hot caller, and a carrier: the
-// body HookWeaver weaves around Tiny with these hooks (a run-original flag, the prefix, the
-// original, the postfix) as a method of its own that is never ReJIT'd.
+// A target the JIT inlines (`x * 3 + 1`, no attribute), its one hot caller, a whole-body
+// replacement for it, and one marker per phase.
 public static class InlineSiteTargets
 {
     public static int Tiny(int x) => x * 3 + 1;
@@ -21,16 +20,8 @@ public static class InlineSiteTargets
         return sum;
     }
 
-    public static int TinyCarrier(int x)
-    {
-        bool runOriginal = true;
-        InlineSiteHooks.CountingPrefix();
-        int result = 0;
-        if (runOriginal)
-            result = x * 3 + 1;
-        InlineSiteHooks.EmptyPostfix();
-        return result;
-    }
+    // What Install puts in Tiny's place: a different value, so the caller's sum says which runs.
+    public static int TinyReplacement(int x) => x * 3 + 2;
 
     // One per phase, each compiled once at its phase's start: their listings cut the JIT's output
     // (which it writes buffered, so only the finished file can be read) into phases.
@@ -62,14 +53,15 @@ public static class InlineSiteHooks
 }
 
 /// <summary>
-/// What the runtime allows for hooks on a method the JIT inlines. Tiny is hooked (a counting
-/// prefix, an empty postfix); the runtime re-JITs its hot caller, which may not inline the ReJIT'd
-/// Tiny. The caller is then re-JIT'd with IL calling TinyCarrier (the woven body in a method that
-/// has no ReJIT version) in Tiny's place, which the JIT may inline; then that redirect and the hook
-/// are removed. Each phase records the caller's value and how often the prefix ran; the listings
-/// come from DOTNET_JitDisasm=InlineSiteCaller,InlineSitePhase* written to DOTNET_JitStdOutFile,
-/// which the proof reads after the process ends. The phase-marking methods are called only
-/// after a phase's code is final: the JIT's compile count has stopped growing.
+/// Hooks and a whole-body replacement on a method the JIT inlines, through the product alone.
+/// Tiny is hooked with Interceptor.Hook (a counting prefix, an empty postfix): the runtime never
+/// inlines the ReJIT'd Tiny, so the profiler re-JITs its known inliner with IL that calls a carrier
+/// of the woven body (a method it defines, with no ReJIT version), which the JIT inlines. Then the
+/// hook is removed, Tiny replaced with Interceptor.Install, and that removed too. Each phase records
+/// the caller's value and how often the prefix ran; the listings come from
+/// DOTNET_JitDisasm=InlineSiteCaller,InlineSitePhase* written to DOTNET_JitStdOutFile, which the
+/// proof reads after the process ends. The phase-marking methods are called only after a phase's
+/// code is final: the JIT's compile count has stopped growing.
 /// </summary>
 public static class InlineSiteProof
 {
@@ -106,17 +98,15 @@ public static class InlineSiteProof
                 postfix: Method(typeof(InlineSiteHooks), nameof(InlineSiteHooks.EmptyPostfix)), owner: owner);
             phases.Add(Phase(1, "hooked"));
 
-            var plan = GenerationPlan.FromOriginal(Method(typeof(InlineSiteTargets), nameof(InlineSiteTargets.InlineSiteCaller)));
-            if (plan.ReplaceCalls(tiny, Method(typeof(InlineSiteTargets), nameof(InlineSiteTargets.TinyCarrier))) != 1)
-                throw new InvalidOperationException("the caller does not call Tiny once");
-            Patch redirect = interceptor.Apply(plan, owner);
-            phases.Add(Phase(2, "redirected"));
-
-            redirect.Remove();
-            phases.Add(Phase(3, "redirectRemoved"));
-
             hook.Remove();
-            phases.Add(Phase(4, "hookRemoved"));
+            phases.Add(Phase(2, "hookRemoved"));
+
+            Patch replaced = interceptor.Install(tiny,
+                Method(typeof(InlineSiteTargets), nameof(InlineSiteTargets.TinyReplacement)), owner);
+            phases.Add(Phase(3, "replaced"));
+
+            replaced.Remove();
+            phases.Add(Phase(4, "replaceRemoved"));
             return new InlineSiteReport(tieringOn, null, expected, [.. phases]);
         }
     }

@@ -11,9 +11,9 @@ using AlvorKit.Proofs.Reports;
 //   describe - alvk_describe_method against System.Reflection.Metadata, and its refusals
 //   lifecycle - install, replace and remove on a hot method, with the telemetry of each step
 //   inlining withinliners|fallback - patch a method a tier-1 caller inlined
-//   inlinesites - a hooked method the JIT inlines: its hot caller's values and JIT listing before,
-//             hooked, re-JIT'd to call a never-ReJIT'd carrier of the woven body, and after each
-//             removal (InlineSiteProof; run with DOTNET_JitDisasm=InlineSiteCaller and DOTNET_JitStdOutFile)
+//   inlinesites - hooks and a replacement on a method the JIT inlines: its hot caller's values and JIT
+//             listing before, hooked, after the hook's removal, replaced whole, after that removal
+//             (InlineSiteProof; run with DOTNET_JitDisasm=InlineSiteCaller and DOTNET_JitStdOutFile)
 //   inlinercount - the managed API's inliner count: two targets patched one after the other, each
 //             inlined by its own hot caller and both by a third; each patch counts its own inliners
 //   removal nested-inner|nested-outer|caller - a removal undoes only its own patch: two nested

@@ -6,11 +6,13 @@ using Xunit;
 namespace AlvorKit.Proofs;
 
 /// <summary>
-/// Hooks on a method the JIT inlines, read from the JIT's own listings of the hot caller (both
-/// tierings): the runtime never inlines a method with an active ReJIT version, so hooking Tiny
-/// turns every inlined copy into a real call; a caller re-JIT'd with IL that calls a method with no
-/// ReJIT version carrying the same woven body inlines it, hooks included, and runs them. This is what
-/// a design for hooks at the inlined floor relies on (docs/Benchmarks.md, "Hooks on inlined targets").
+/// Hooks and a whole-body replacement on a method the JIT inlines, read from the JIT's own listings
+/// of the hot caller (both tierings): the runtime never inlines a method with an active ReJIT
+/// version, so the profiler re-JITs the target's known inliner with IL calling a carrier of the
+/// target's new body (a method with no ReJIT version), which the JIT inlines, hooks included; the
+/// hooks run as often as they would through the target. Each removal gives the caller its original
+/// IL back, which inlines the original target again (docs/Benchmarks.md, "Hooks on inlined
+/// targets").
 /// </summary>
 [Trait("Feature", "Hooks")]
 public sealed partial class InlineSiteProofs
@@ -80,54 +82,69 @@ public sealed partial class InlineSiteProofs
     {
         InlineSiteReport r = Run(tiering).Report;
         Assert.True(r.Refused is null, $"the interceptor did not open: {r.Refused}");
-        Assert.Equal(["before", "hooked", "redirected", "redirectRemoved", "hookRemoved"], r.Phases.Select(p => p.Name));
+        Assert.Equal(["before", "hooked", "hookRemoved", "replaced", "replaceRemoved"], r.Phases.Select(p => p.Name));
         return r;
+    }
+
+    private static string Listing(string tiering, int phase)
+    {
+        string listing = Run(tiering).Listings[phase];
+        Assert.True(listing.Length > 0, $"no optimized listing of the caller in phase {phase}");
+        return listing;
     }
 
     [Theory]
     [MemberData(nameof(Tierings))]
-    public void TheCallerReturnsTheOriginalValuesAndRunsThePrefixOnlyWhileHooked(string tiering)
+    public void TheCallerReturnsWhatTheTargetWouldAndRunsThePrefixOnlyWhileHooked(string tiering)
     {
         InlineSiteReport r = Report(tiering);
         Assert.Equal(tiering == PatchReports.TieredPgo, r.TieringOn);
-        foreach (InlineSitePhase p in r.Phases)
-            Assert.True(p.Value == r.Expected, $"{p.Name}: {p.Value}, expected {r.Expected}");
+        // The replacement returns one more than Tiny, for each of the 100 calls.
+        int[] expected = [r.Expected, r.Expected, r.Expected, r.Expected + 100, r.Expected];
+        Assert.Equal(expected, r.Phases.Select(p => p.Value));
         // 100 calls of Tiny per call of the caller: the prefix runs for each while Tiny is hooked,
-        // through the carrier too (inlined, it still runs).
-        Assert.Equal([0, 100, 100, 100, 0], r.Phases.Select(p => p.PrefixRuns));
+        // inlined through the carrier as it would through Tiny, and never after the removal.
+        Assert.Equal([0, 100, 0, 0, 0], r.Phases.Select(p => p.PrefixRuns));
     }
 
     [Theory]
     [MemberData(nameof(Tierings))]
     public void AnOptimizedCallerInlinesTheUnhookedTarget(string tiering)
     {
-        string before = Run(tiering).Listings[0];
-        Assert.True(before.Length > 0, "no optimized listing of the caller before hooking");
+        string before = Listing(tiering, 0);
         Assert.False(Calls(before, "InlineSiteTargets:Tiny("), before);
         Assert.True(InlineCount(before) >= 1, before);
     }
 
     [Theory]
     [MemberData(nameof(Tierings))]
-    public void TheRuntimeNeverInlinesTheHookedTargetItself(string tiering)
+    public void TheHookedTargetIsInlinedWithItsHooksThroughItsCarrier(string tiering)
     {
-        string[] listings = Run(tiering).Listings;
-        foreach (int phase in new[] { 1, 3 }) // hooked; hooked again after the redirect was removed
-        {
-            Assert.True(listings[phase].Length > 0, $"no optimized listing of the caller in phase {phase}");
-            Assert.True(Calls(listings[phase], "InlineSiteTargets:Tiny(int):int"), listings[phase]);
-        }
+        string hooked = Listing(tiering, 1);
+        // No call left: the carrier, its prefix and its postfix are all inlined into the loop.
+        Assert.False(Calls(hooked, "InlineSiteTargets"), hooked);
+        Assert.False(Calls(hooked, "InlineSiteHooks:"), hooked);
+        Assert.True(InlineCount(hooked) >= 3, $"the carrier and both hooks inlined: {hooked}");
     }
 
     [Theory]
     [MemberData(nameof(Tierings))]
-    public void AReJitCallerInlinesANeverReJitCarrierOfTheWovenBody(string tiering)
+    public void TheReplacedTargetIsInlinedWithItsReplacementThroughItsCarrier(string tiering)
     {
-        string redirected = Run(tiering).Listings[2];
-        Assert.True(redirected.Length > 0, "no optimized listing of the redirected caller");
-        // No call left: the carrier, its prefix and its postfix are all inlined into the loop.
-        Assert.False(Calls(redirected, "InlineSiteTargets:"), redirected);
-        Assert.False(Calls(redirected, "InlineSiteHooks:"), redirected);
-        Assert.True(InlineCount(redirected) >= 3, $"the carrier and both hooks inlined: {redirected}");
+        string replaced = Listing(tiering, 3);
+        Assert.False(Calls(replaced, "InlineSiteTargets"), replaced);
+        Assert.True(InlineCount(replaced) >= 2, $"the carrier and the replacement inlined: {replaced}");
+    }
+
+    [Theory]
+    [MemberData(nameof(Tierings))]
+    public void EachRemovalGivesTheCallerTheInlinedOriginalBack(string tiering)
+    {
+        foreach (int phase in new[] { 2, 4 })
+        {
+            string restored = Listing(tiering, phase);
+            Assert.False(Calls(restored, "InlineSiteTargets"), restored);
+            Assert.True(InlineCount(restored) >= 1, restored);
+        }
     }
 }

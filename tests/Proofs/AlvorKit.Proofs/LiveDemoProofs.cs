@@ -77,9 +77,12 @@ public sealed class LiveDemoProofs
         Assert.Equal(["Active", "Active", "Removed", "Removed"], telemetry.Select(t => t!.Text("state")));
         foreach (JsonNode? t in telemetry.Take(2))
         {
-            Assert.True(t!["callbacks"]!.Value<int>("finished") >= 1, t.ToJsonString());
+            // In force through the target's own compilation; or, for a target its callers inline,
+            // through their re-JIT calling a carrier of its body, when nothing calls the target
+            // itself any more (the frames above show the body in force either way).
+            bool compiled = t!["callbacks"]!.Value<int>("finished") >= 1 && t.Value<double>("compileElapsedMs") > 0;
+            Assert.True(compiled || t["callbacks"]!.Value<int>("inliners") >= 1, t.ToJsonString());
             Assert.Equal(0, t["callbacks"]!.Value<int>("errors"));
-            Assert.True(t.Value<double>("compileElapsedMs") > 0, t.ToJsonString());
         }
         Assert.Contains("[telemetry] scoring: Scoring.PointsFor(int) -> plan 'bonus x100'", run.Stdout);
     }

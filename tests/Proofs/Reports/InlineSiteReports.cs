@@ -2,9 +2,9 @@ namespace AlvorKit.Proofs.Reports;
 
 /// <summary>
 /// The inline-site mode (InlineSiteProof): a hot caller of a method the JIT inlines, through five
-/// phases (nothing hooked; the target hooked; the caller re-JIT'd calling a never-ReJIT'd carrier
-/// of the woven body; that redirect removed; the hook removed). Each phase's values and the
-/// caller's final listing from the JIT (DOTNET_JitDisasm into DOTNET_JitStdOutFile).
+/// phases (nothing hooked; the target hooked; the hook removed; the target replaced whole; the
+/// replacement removed). Each phase's values and the caller's final listing from the JIT
+/// (DOTNET_JitDisasm into DOTNET_JitStdOutFile).
 /// </summary>
 public sealed record InlineSiteReport(
     bool TieringOn,
@@ -12,7 +12,7 @@ public sealed record InlineSiteReport(
     int Expected,
     InlineSitePhase[] Phases);
 
-/// <param name="Name">before, hooked, redirected, redirectRemoved, hookRemoved.</param>
+/// <param name="Name">before, hooked, hookRemoved, replaced, replaceRemoved.</param>
 /// <param name="Value">The caller's result over 100 calls of the target.</param>
 /// <param name="PrefixRuns">How many times the counting prefix ran during that one call of the caller.</param>
 /// <param name="Listing">The caller's last optimized listing (Tier1 or FullOpts) compiled in this phase;

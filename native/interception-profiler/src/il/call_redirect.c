@@ -1,6 +1,8 @@
 /* Redirecting call sites in place: one walk to check and count, one to rewrite. */
 #include "il/call_redirect.h"
 
+#include "il/method_body.h"
+
 #include <stddef.h>
 
 typedef struct redirect_pass {
@@ -60,4 +62,22 @@ alvk_status aip_il_redirect_calls(uint8_t *code, uint32_t code_size, uint32_t fr
     }
     *counts = pass.counts;
     return ALVK_OK;
+}
+
+alvk_status aip_il_redirect_body(uint8_t *body, uint32_t size, const aip_call_route *routes,
+                                 uint32_t count, aip_il_starts *starts, uint32_t *redirected)
+{
+    if (body == NULL || redirected == NULL || (routes == NULL && count > 0))
+        return ALVK_E_NULL_ARGUMENT;
+    *redirected = 0;
+    aip_method_body parsed;
+    alvk_status status = aip_method_body_parse(body, size, &parsed, NULL, 0);
+    for (uint32_t i = 0; i < count && status == ALVK_OK; ++i) {
+        aip_call_redirect_counts counts;
+        status = aip_il_redirect_calls(body + parsed.code_offset, parsed.code_size, routes[i].from,
+                                       routes[i].to, starts, &counts);
+        if (status == ALVK_OK)
+            *redirected += counts.redirected;
+    }
+    return status;
 }

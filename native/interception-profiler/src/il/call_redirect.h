@@ -2,7 +2,7 @@
  * `call <to>` in place. Both operands are 4-byte tokens, so no offset, branch target or
  * exception clause moves. Meant for a known inliner of a hooked target, whose calls go to a
  * carrier of the woven body that has no ReJIT version and so may be inlined (docs/Benchmarks.md,
- * "Hooks on inlined targets"); not used by the apply path yet. Pure. */
+ * "Hooks on inlined targets"). Pure. */
 #ifndef AIP_IL_CALL_REDIRECT_H
 #define AIP_IL_CALL_REDIRECT_H
 
@@ -23,5 +23,19 @@ typedef struct aip_call_redirect_counts {
  * stays. On failure (the walk's statuses; ALVK_E_NULL_ARGUMENT) the code is unchanged. */
 alvk_status aip_il_redirect_calls(uint8_t *code, uint32_t code_size, uint32_t from, uint32_t to,
                                   aip_il_starts *starts, aip_call_redirect_counts *counts);
+
+/* One redirect: calls of `from` made calls of `to`. */
+typedef struct aip_call_route {
+    uint32_t from;
+    uint32_t to;
+} aip_call_route;
+
+/* A whole IL method body (header, code, exception sections) at body[0 .. size) with every
+ * route applied to its code, in place; *redirected: the calls rewritten in all. The header is
+ * parsed as aip_method_body_parse does (ALVK_E_METHOD_BODY_MALFORMED); then each route as
+ * aip_il_redirect_calls, whose failures leave the code unchanged by that route and later
+ * ones. */
+alvk_status aip_il_redirect_body(uint8_t *body, uint32_t size, const aip_call_route *routes,
+                                 uint32_t count, aip_il_starts *starts, uint32_t *redirected);
 
 #endif

@@ -1,6 +1,7 @@
 /* The one publish sequence: publish, mark requested, request, or undo all of it. */
 #include "rejit/apply_publish.h"
 
+#include "rejit/apply_redirects.h"
 #include "rejit/rejit_callbacks.h"
 #include "rejit/rejit_events.h"
 
@@ -132,14 +133,25 @@ HRESULT aip_apply_publish(const aip_apply_env *env, aip_held_publish *held, aip_
         marks[i].index = held[i].index;
         marks[i].id = held[i].id;
     }
-    /* Current before the runtime is asked: what the request raises finds it. */
+    /* Current before the runtime is asked: what the request raises finds it; and so are the
+     * bodies of the targets' known inliners, which the request re-JITs with them. */
     aip_rejit_mark_requested(env->rejit, marks, count, queued_ns);
+    aip_redirect_env redirect = {env->info,
+                                 env->inliners,
+                                 env->emitter,
+                                 env->redirects,
+                                 aip_apply_scratch_of(env)->request_callers,
+                                 AIP_MAX_INLINERS_PER_REQUEST};
+    for (uint32_t i = 0; i < count; ++i)
+        aip_apply_redirects(&redirect, held[i].module_id, held[i].token, held[i].prepared);
     HRESULT hr = request_all(env, held, count);
     if (FAILED(hr))
         aip_rejit_unmark_requested(env->rejit, marks, count, hr);
     for (uint32_t i = 0; i < count; ++i) {
         if (FAILED(hr)) {
             aip_prepared_release(aip_rejit_publish(env->rejit, held[i].index, held[i].replaced));
+            /* The table holds it again: the inliners' bodies follow it back. */
+            aip_apply_redirects(&redirect, held[i].module_id, held[i].token, held[i].replaced);
             held[i].replaced = NULL;
         } else if (held[i].prepared == NULL) {
             revert_to_original(env, held[i].module_id, held[i].token);

@@ -14,6 +14,7 @@
 #include "il/dispatch.h"
 #include "metadata/signature.h"
 #include "rejit/inliner_map.h"
+#include "rejit/inliner_redirects.h"
 #include "rejit/rejit_generations.h"
 #include "rejit/rejit_state.h"
 
@@ -62,6 +63,8 @@ typedef struct aip_apply_env {
     aip_inliner_map *inliners;
     aip_emitter *emitter;
     aip_apply_scratch *scratch;
+    /* The known inliners' redirected bodies (NULL: none kept, a runtime-free test). */
+    aip_inliner_redirects *redirects;
     /* NULL; while an install or generation is prepared (the command runner, apply_batch.h):
      * where its body is held until every request of its command is prepared. */
     aip_held_publish *held;

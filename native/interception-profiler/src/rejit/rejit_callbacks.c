@@ -18,10 +18,22 @@ static int method_of(ICorProfilerInfo15 *info, FunctionID function, aip_method_k
     return 1;
 }
 
-HRESULT aip_rejit_on_get_parameters(aip_rejit_state *st, ModuleID module, mdMethodDef method,
+HRESULT aip_rejit_on_get_parameters(aip_rejit_state *st, aip_inliner_redirects *redirects,
+                                    ModuleID module, mdMethodDef method,
                                     ICorProfilerFunctionControl *control)
 {
     aip_prepared_rejit *prepared = aip_rejit_acquire_for(st, module, method);
+    if (prepared == NULL && redirects != NULL) {
+        /* A known inliner of a hooked target: its IL calling the target's carrier. */
+        aip_prepared_rejit *redirected = aip_redirects_acquire(redirects, module, method);
+        if (redirected == NULL)
+            return S_OK; /* the original IL stays: a restore, or an inliner */
+        HRESULT hr =
+            control->lpVtbl->SetILFunctionBody(control, redirected->body_size, redirected->data);
+        aip_rejit_record(st, module, method, AIP_EVENT_SET_IL, hr);
+        aip_prepared_release(redirected);
+        return hr;
+    }
     if (prepared == NULL)
         return S_OK; /* the original IL stays: a restore, or an inliner */
     /* The runtime copies the body (and the map) into memory it owns. */

@@ -8,6 +8,7 @@
 #include "coreclr/corprof_control.h"
 #include "coreclr/corprof_info.h"
 #include "rejit/inliner_map.h"
+#include "rejit/inliner_redirects.h"
 #include "rejit/patch_table.h"
 
 /* How every ReJIT request with inliners asks: block the targets' inlining, and ask for the
@@ -17,9 +18,11 @@
 #define AIP_REJIT_INLINER_FLAGS (COR_PRF_REJIT_BLOCK_INLINING | COR_PRF_REJIT_INLINING_CALLBACKS)
 
 /* GetReJITParameters (for a target, or for an inliner of one): the published snapshot of
- * (module, method) handed to the runtime, or S_OK with nothing set (the original IL stays:
- * a restore, or an inliner without a patch). */
-HRESULT aip_rejit_on_get_parameters(aip_rejit_state *st, ModuleID module, mdMethodDef method,
+ * (module, method) handed to the runtime; for a method without one, an inliner's redirected
+ * body from `redirects` (its calls of hooked targets made calls of their carriers); else S_OK
+ * with nothing set (the original IL stays: a restore, or an inliner without a redirect). */
+HRESULT aip_rejit_on_get_parameters(aip_rejit_state *st, aip_inliner_redirects *redirects,
+                                    ModuleID module, mdMethodDef method,
                                     ICorProfilerFunctionControl *control);
 
 /* ReJITCompilationStarted (finished 0) and ReJITCompilationFinished (finished 1). A start of a

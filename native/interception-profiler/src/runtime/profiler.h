@@ -13,6 +13,7 @@
 #include "platform/platform.h"
 #include "rejit/apply_generation.h"
 #include "rejit/inliner_map.h"
+#include "rejit/inliner_redirects.h"
 #include "rejit/patch_table.h"
 #include "runtime/command_queue.h"
 #include "runtime/config.h"
@@ -54,6 +55,7 @@ typedef struct aip_profiler {
     aip_precompiled_refusals refusals; /* ReadyToRun images whose code is JIT-compiled instead */
     aip_rejit_state rejit;
     aip_inliner_map inliners;
+    aip_inliner_redirects redirects; /* the known inliners of hooked targets, redirected */
     aip_emitter emitter;
     aip_worker worker;
     aip_allocation_state allocations;

@@ -23,7 +23,7 @@ static inline HRESULT aip_runtime_get_rejit_parameters(aip_profiler *p, ModuleID
 {
     if (!aip_profiler_patching(p))
         return S_OK;
-    return aip_rejit_on_get_parameters(&p->rejit, module, method, control);
+    return aip_rejit_on_get_parameters(&p->rejit, &p->redirects, module, method, control);
 }
 
 static inline void aip_runtime_rejit_event(aip_profiler *p, FunctionID function, ReJITID rejit_id,

@@ -1,0 +1,244 @@
+/* Carriers: a nested type and its one method per distinct body, defined through
+ * IMetaDataEmit2 and given the body with SetILFunctionBody. */
+#include "emit/carrier.h"
+
+#include "coreclr/cor_guids.h"
+#include "coreclr/cor_metadata.h"
+#include "coreclr/corprof_control.h"
+#include "coreclr/corprof_info.h"
+
+#include <string.h>
+
+/* The token cache's kind for carriers: outside alvk_relocation_kind's values. */
+#define AIP_CARRIER_TOKEN_KIND 0x43415252u
+
+#define CARRIER_TYPE_FLAGS (tdNestedAssembly | 0x80u /* tdAbstract */ | 0x100u /* tdSealed */)
+#define CARRIER_METHOD_FLAGS (mdAssem | mdStatic | mdHideBySig)
+#define CARRIER_IMPL_FLAGS 0x0100u /* miIL | miAggressiveInlining */
+
+static const WCHAR k_carry[] = {'C', 'a', 'r', 'r', 'y', 0};
+static const WCHAR k_object[] = {'S', 'y', 's', 't', 'e', 'm', '.',
+                                 'O', 'b', 'j', 'e', 'c', 't', 0};
+
+typedef struct carrier_session {
+    IMetaDataEmit2 *emit;
+    IMetaDataImport2 *import;
+} carrier_session;
+
+static HRESULT open_session(ICorProfilerInfo15 *info, ModuleID module, carrier_session *s)
+{
+    IUnknown *unknown = NULL;
+    s->emit = NULL;
+    s->import = NULL;
+    HRESULT hr = info->lpVtbl->GetModuleMetaData(info, module, ofRead | ofWrite,
+                                                 &IID_IMetaDataEmit2, &unknown);
+    if (FAILED(hr))
+        return hr;
+    s->emit = (IMetaDataEmit2 *)unknown;
+    void *import = NULL;
+    hr = s->emit->lpVtbl->QueryInterface(s->emit, &IID_IMetaDataImport2, &import);
+    s->import = SUCCEEDED(hr) ? import : NULL;
+    return hr;
+}
+
+static void close_session(carrier_session *s)
+{
+    if (s->import != NULL)
+        s->import->lpVtbl->Release(s->import);
+    if (s->emit != NULL)
+        s->emit->lpVtbl->Release(s->emit);
+}
+
+static int has_generic_params(IMetaDataImport2 *im, mdToken owner)
+{
+    HCORENUM e = NULL;
+    mdGenericParam param = 0;
+    ULONG n = 0;
+    HRESULT hr = im->lpVtbl->EnumGenericParams(im, &e, owner, &param, 1, &n);
+    im->lpVtbl->CloseEnum(im, e);
+    return SUCCEEDED(hr) && n > 0;
+}
+
+/* 1 generic, 0 not, -1 unreadable; *klass and the signature when not NULL. */
+static int method_generic(IMetaDataImport2 *im, uint32_t method, mdTypeDef *klass, DWORD *attr,
+                          PCCOR_SIGNATURE *sig, ULONG *sig_size)
+{
+    mdTypeDef owner = 0;
+    DWORD flags = 0;
+    PCCOR_SIGNATURE blob = NULL;
+    ULONG size = 0, rva = 0;
+    DWORD impl = 0;
+    if (FAILED(im->lpVtbl->GetMethodProps(im, method, &owner, NULL, 0, NULL, &flags, &blob, &size,
+                                          &rva, &impl)) ||
+        size == 0)
+        return -1;
+    if (klass != NULL) {
+        *klass = owner;
+        *attr = flags;
+        *sig = blob;
+        *sig_size = size;
+    }
+    if ((blob[0] & IMAGE_CEE_CS_CALLCONV_GENERIC) != 0)
+        return 1;
+    /* A type nested in a generic type repeats its encloser's parameters (ECMA-335 II.10.7). */
+    for (mdTypeDef t = owner; t != 0;) {
+        if (has_generic_params(im, t))
+            return 1;
+        mdTypeDef encloser = 0;
+        if (FAILED(im->lpVtbl->GetNestedClassProps(im, t, &encloser)))
+            break;
+        t = encloser;
+    }
+    return 0;
+}
+
+int aip_carrier_method_generic(aip_emitter *e, ModuleID module, uint32_t method)
+{
+    IUnknown *unknown = NULL;
+    if (FAILED(e->info->lpVtbl->GetModuleMetaData(e->info, module, ofRead, &IID_IMetaDataImport2,
+                                                  &unknown)))
+        return -1;
+    IMetaDataImport2 *im = (IMetaDataImport2 *)unknown;
+    int generic = method_generic(im, method, NULL, NULL, NULL, NULL);
+    im->lpVtbl->Release(im);
+    return generic;
+}
+
+static int is_object(IMetaDataImport2 *im, mdToken type)
+{
+    WCHAR name[32];
+    ULONG length = 0;
+    mdToken scope = 0;
+    if ((type & 0xFF000000u) != mdtTypeRef ||
+        FAILED(im->lpVtbl->GetTypeRefProps(im, type, &scope, name, 32, &length)))
+        return 0;
+    return length == sizeof k_object / sizeof k_object[0] &&
+           memcmp(name, k_object, sizeof k_object) == 0;
+}
+
+/* The module's TypeRef of System.Object: the declaring type's base when it is that, else the
+ * first TypeRef of that name; 0 when there is none. */
+static mdToken object_ref(IMetaDataImport2 *im, mdTypeDef klass)
+{
+    DWORD flags = 0;
+    mdToken base = 0;
+    if (SUCCEEDED(im->lpVtbl->GetTypeDefProps(im, klass, NULL, 0, NULL, &flags, &base)) &&
+        is_object(im, base))
+        return base;
+    HCORENUM e = NULL;
+    mdTypeRef refs[64];
+    ULONG n = 0;
+    mdToken found = 0;
+    while (found == 0 && SUCCEEDED(im->lpVtbl->EnumTypeRefs(im, &e, refs, 64, &n)) && n > 0)
+        for (ULONG i = 0; i < n && found == 0; ++i)
+            if (is_object(im, refs[i]))
+                found = refs[i];
+    im->lpVtbl->CloseEnum(im, e);
+    return found;
+}
+
+/* `AlvkCarrier_` and 16 hex digits of the body's digest. */
+static void carrier_name(const uint8_t digest[32], WCHAR name[29])
+{
+    static const char prefix[] = "AlvkCarrier_";
+    static const char hex[] = "0123456789abcdef";
+    size_t at = 0;
+    for (; prefix[at] != 0; ++at)
+        name[at] = (WCHAR)prefix[at];
+    for (int i = 0; i < 8; ++i) {
+        name[at++] = (WCHAR)hex[digest[i] >> 4];
+        name[at++] = (WCHAR)hex[digest[i] & 15];
+    }
+    name[at] = 0;
+}
+
+/* The body given to the new method: a copy in the module's IL allocator's memory. */
+static HRESULT set_body(ICorProfilerInfo15 *info, ModuleID module, mdMethodDef method,
+                        const uint8_t *body, uint32_t size)
+{
+    IMethodMalloc *allocator = NULL;
+    HRESULT hr = info->lpVtbl->GetILFunctionBodyAllocator(info, module, &allocator);
+    if (FAILED(hr))
+        return hr;
+    void *copy = allocator->lpVtbl->Alloc(allocator, size);
+    allocator->lpVtbl->Release(allocator);
+    if (copy == NULL)
+        return E_OUTOFMEMORY;
+    memcpy(copy, body, size);
+    return info->lpVtbl->SetILFunctionBody(info, module, method, copy);
+}
+
+static aip_carrier_outcome define(aip_emitter *e, carrier_session *s, ModuleID module,
+                                  mdTypeDef klass, PCCOR_SIGNATURE sig, ULONG sig_size,
+                                  const uint8_t digest[32], const uint8_t *body, uint32_t size,
+                                  uint32_t *carrier, int *defined, HRESULT *hr)
+{
+    WCHAR name[29];
+    carrier_name(digest, name);
+    mdTypeDef type = 0;
+    mdMethodDef method = 0;
+    IMetaDataImport2 *im = s->import;
+    /* Defined in this module before, its cache entry dropped: the same name, the same body. */
+    if (SUCCEEDED(im->lpVtbl->FindTypeDefByName(im, name, klass, &type)) &&
+        SUCCEEDED(im->lpVtbl->FindMethod(im, type, k_carry, sig, sig_size, &method))) {
+        *carrier = method;
+        return AIP_CARRIER_DEFINED;
+    }
+    mdToken base = object_ref(im, klass);
+    if (base == 0) {
+        *hr = E_FAIL;
+        return AIP_CARRIER_FAILED;
+    }
+    *hr = s->emit->lpVtbl->DefineNestedType(s->emit, name, CARRIER_TYPE_FLAGS, base, NULL, klass,
+                                            &type);
+    if (SUCCEEDED(*hr))
+        *hr = s->emit->lpVtbl->DefineMethod(s->emit, type, k_carry, CARRIER_METHOD_FLAGS, sig,
+                                            sig_size, 0, CARRIER_IMPL_FLAGS, &method);
+    if (SUCCEEDED(*hr))
+        *hr = set_body(e->info, module, method, body, size);
+    if (SUCCEEDED(*hr))
+        *hr = e->info->lpVtbl->ApplyMetaData(e->info, module);
+    if (FAILED(*hr))
+        return AIP_CARRIER_FAILED;
+    atomic_fetch_add_explicit(&e->tokens_emitted, 2, memory_order_relaxed);
+    *carrier = method;
+    *defined = 1;
+    return AIP_CARRIER_DEFINED;
+}
+
+aip_carrier_outcome aip_carrier_for(aip_emitter *e, ModuleID module, uint32_t target,
+                                    const uint8_t *body, uint32_t size, uint32_t *carrier,
+                                    int *defined, HRESULT *hr)
+{
+    static const uint8_t k_name[] = "carrier";
+    *hr = S_OK;
+    *defined = 0;
+    aip_token_key key = aip_token_key_make(module, AIP_CARRIER_TOKEN_KIND, target, k_name,
+                                           sizeof k_name - 1, body, size);
+    if (aip_token_cache_find(&e->tokens, &key, carrier)) {
+        atomic_fetch_add_explicit(&e->tokens_reused, 1, memory_order_relaxed);
+        return AIP_CARRIER_DEFINED;
+    }
+    carrier_session s;
+    *hr = open_session(e->info, module, &s);
+    if (FAILED(*hr) || s.import == NULL) {
+        close_session(&s);
+        return AIP_CARRIER_FAILED;
+    }
+    mdTypeDef klass = 0;
+    DWORD attr = 0;
+    PCCOR_SIGNATURE sig = NULL;
+    ULONG sig_size = 0;
+    int generic = method_generic(s.import, target, &klass, &attr, &sig, &sig_size);
+    aip_carrier_outcome outcome = generic < 0              ? AIP_CARRIER_FAILED
+                                  : generic > 0            ? AIP_CARRIER_GENERIC
+                                  : (attr & mdStatic) == 0 ? AIP_CARRIER_INSTANCE
+                                                           : AIP_CARRIER_DEFINED;
+    if (outcome == AIP_CARRIER_DEFINED)
+        outcome = define(e, &s, module, klass, sig, sig_size, key.digest, body, size, carrier,
+                         defined, hr);
+    close_session(&s);
+    if (outcome == AIP_CARRIER_DEFINED)
+        aip_token_cache_put(&e->tokens, &key, *carrier);
+    return outcome;
+}

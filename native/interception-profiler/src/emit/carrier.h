@@ -1,0 +1,38 @@
+/* Carriers: for a hooked (or replaced) target the JIT inlined, a method of the target's module
+ * that carries the target's current body and has no ReJIT version, so the target's known
+ * inliners may call it instead and the JIT may inline it (the runtime never inlines a method
+ * with an active ReJIT version). Defined in a nested type of the target's declaring type
+ * (tdNestedAssembly | tdAbstract | tdSealed, extending the module's System.Object reference),
+ * one type per distinct body, so the body keeps the target's access to its type's private
+ * members and a new type is loaded with its one method: `Carry`, mdAssem | mdStatic |
+ * mdHideBySig, miAggressiveInlining, the target's signature, the body set with
+ * SetILFunctionBody before ApplyMetaData. The same body in the same module epoch finds its
+ * carrier again (the emitter's token cache, then the type's name, which is the body's digest);
+ * metadata rows are never removed, so a module holds one carrier per distinct body applied.
+ * Static non-generic targets only. Worker thread. */
+#ifndef AIP_CARRIER_H
+#define AIP_CARRIER_H
+
+#include "alvorkit_interception_profiler.h"
+#include "emit/emitter.h"
+
+#include <stdint.h>
+
+typedef enum aip_carrier_outcome {
+    AIP_CARRIER_DEFINED = 0, /* *carrier is the carrier's MethodDef */
+    AIP_CARRIER_GENERIC,     /* a generic method, or a method of a generic type */
+    AIP_CARRIER_INSTANCE,    /* an instance method */
+    AIP_CARRIER_FAILED,      /* a metadata call failed (*hr), or no System.Object reference */
+} aip_carrier_outcome;
+
+/* The carrier of `body` (a whole IL method body, size bytes, whose tokens are the module's)
+ * for target in module: found or defined. *defined: 1 when this call defined it. */
+aip_carrier_outcome aip_carrier_for(aip_emitter *e, ModuleID module, uint32_t target,
+                                    const uint8_t *body, uint32_t size, uint32_t *carrier,
+                                    int *defined, HRESULT *hr);
+
+/* 1 when method (a MethodDef of module) is generic or declared in a generic type; 0 when not;
+ * -1 when its metadata could not be read. */
+int aip_carrier_method_generic(aip_emitter *e, ModuleID module, uint32_t method);
+
+#endif

@@ -1,0 +1,168 @@
+/* Redirecting a target's known inliners to its carrier, or back to the target. */
+#include "rejit/apply_redirects.h"
+
+#include "emit/carrier.h"
+#include "il/call_redirect.h"
+#include "il/method_body.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Scratch for one caller's rebuild: the walker's bit set is 8 KiB. */
+static _Thread_local aip_il_starts t_starts;
+
+static void count(_Atomic uint64_t *counter)
+{
+    atomic_fetch_add_explicit(counter, 1, memory_order_relaxed);
+}
+
+/* caller's body rebuilt from its original IL with `routes` applied and published (none: its
+ * entry goes, and it is re-JIT'd with the original IL). 0; 1 when its code calls `target`
+ * nowhere (it reached it through a nested inline); -1 when the body could not be read. */
+static int rebuild(const aip_redirect_env *env, uintptr_t module, uint32_t caller, uint32_t target,
+                   const aip_call_route *routes, int route_count)
+{
+    aip_inliner_redirects *r = env->redirects;
+    if (route_count <= 0) {
+        aip_redirects_publish(r, module, caller, NULL);
+        return 0;
+    }
+    LPCBYTE original = NULL;
+    ULONG size = 0;
+    ICorProfilerInfo15 *info = env->info;
+    if (FAILED(info->lpVtbl->GetILFunctionBody(info, module, caller, &original, &size)) ||
+        size == 0)
+        return -1;
+    uint8_t *copy = malloc(size);
+    if (copy == NULL)
+        return -1;
+    memcpy(copy, original, size);
+    /* The target's route alone first: a caller that reaches it only through callvirt (or a
+     * nested inline) has nothing to redirect. */
+    uint32_t redirected = 0;
+    aip_call_route own = {target, 0};
+    for (int i = 0; i < route_count; ++i)
+        if (routes[i].from == target)
+            own = routes[i];
+    alvk_status status =
+        own.to != 0 ? aip_il_redirect_body(copy, size, &own, 1, &t_starts, &redirected) : ALVK_OK;
+    if (status == ALVK_OK && own.to != 0 && redirected == 0) {
+        free(copy);
+        return 1;
+    }
+    if (status == ALVK_OK) {
+        memcpy(copy, original, size);
+        status =
+            aip_il_redirect_body(copy, size, routes, (uint32_t)route_count, &t_starts, &redirected);
+    }
+    aip_prepared_rejit *body =
+        status == ALVK_OK ? aip_prepared_create(0, copy, size, NULL, 0) : NULL;
+    free(copy);
+    if (body == NULL)
+        return -1;
+    aip_redirects_publish(r, module, caller, body);
+    count(&r->redirected);
+    return 0;
+}
+
+/* The target's route taken out of caller's body. */
+static void unroute(const aip_redirect_env *env, uintptr_t module, uint32_t caller, uint32_t target)
+{
+    aip_call_route routes[AIP_REDIRECT_ROUTES];
+    int left = aip_redirects_route(env->redirects, module, caller, target, 0, routes);
+    if (rebuild(env, module, caller, target, routes, left) != 0) {
+        /* The remaining routes' body could not be built: the caller gets its original IL. */
+        while (left > 0)
+            left = aip_redirects_route(env->redirects, module, caller, routes[left - 1].from, 0,
+                                       routes);
+        aip_redirects_publish(env->redirects, module, caller, NULL);
+    }
+}
+
+/* Every caller with a route for target loses it. */
+static void unroute_all(const aip_redirect_env *env, uintptr_t module, uint32_t target)
+{
+    uint32_t callers[AIP_REDIRECT_CALLERS];
+    uint32_t n =
+        aip_redirects_callers_of(env->redirects, module, target, callers, AIP_REDIRECT_CALLERS);
+    for (uint32_t i = 0; i < n && i < AIP_REDIRECT_CALLERS; ++i)
+        unroute(env, module, callers[i], target);
+}
+
+/* The carrier of body for target, or 0 (the reason counted). */
+static uint32_t carrier_of(const aip_redirect_env *env, uintptr_t module, uint32_t target,
+                           const aip_prepared_rejit *body)
+{
+    aip_redirect_skips *skips = &env->redirects->skips;
+    aip_method_body parsed;
+    if (aip_method_body_parse(body->data, body->body_size, &parsed, NULL, 0) != ALVK_OK) {
+        count(&skips->failed);
+        return 0;
+    }
+    if (parsed.eh_clause_count > 0) {
+        count(&skips->handlers);
+        return 0;
+    }
+    uint32_t carrier = 0;
+    int defined = 0;
+    HRESULT hr = S_OK;
+    switch (aip_carrier_for(env->emitter, module, target, body->data, body->body_size, &carrier,
+                            &defined, &hr)) {
+    case AIP_CARRIER_DEFINED:
+        if (defined)
+            count(&env->redirects->carriers);
+        return carrier;
+    case AIP_CARRIER_GENERIC:
+        count(&skips->generic);
+        return 0;
+    case AIP_CARRIER_INSTANCE:
+        count(&skips->instance);
+        return 0;
+    default:
+        count(&skips->failed);
+        return 0;
+    }
+}
+
+void aip_apply_redirects(const aip_redirect_env *env, uintptr_t module, uint32_t target,
+                         const aip_prepared_rejit *body)
+{
+    if (env->redirects == NULL || env->inliners == NULL)
+        return;
+    aip_method_key callee = {module, target};
+    aip_method_key *callers = env->callers;
+    uint32_t n = aip_inliner_map_callers(env->inliners, callee, callers, env->capacity);
+    if (n > env->capacity)
+        n = env->capacity;
+    uint32_t carrier = n > 0 && body != NULL ? carrier_of(env, module, target, body) : 0;
+    if (carrier == 0) {
+        unroute_all(env, module, target);
+        return;
+    }
+    aip_redirect_skips *skips = &env->redirects->skips;
+    for (uint32_t i = 0; i < n; ++i) {
+        if (callers[i].module_id != module) {
+            count(&skips->other_module);
+            continue;
+        }
+        if (callers[i].token == target)
+            continue;
+        if (aip_carrier_method_generic(env->emitter, module, callers[i].token) != 0) {
+            count(&skips->generic);
+            continue;
+        }
+        aip_call_route routes[AIP_REDIRECT_ROUTES];
+        int routed =
+            aip_redirects_route(env->redirects, module, callers[i].token, target, carrier, routes);
+        if (routed < 0) {
+            count(&skips->full);
+            continue;
+        }
+        int rebuilt = rebuild(env, module, callers[i].token, target, routes, routed);
+        if (rebuilt != 0) {
+            if (rebuilt < 0)
+                count(&skips->failed);
+            unroute(env, module, callers[i].token, target);
+        }
+    }
+}

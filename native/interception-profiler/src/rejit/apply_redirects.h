@@ -1,0 +1,31 @@
+/* The known inliners of a target whose body changes: before the ReJIT request that re-JITs
+ * them, each one in the target's module gets its original IL with `call <target>` redirected
+ * to the carrier of the target's new body (emit/carrier.h), published in the inliner redirect
+ * table (rejit/inliner_redirects.h) for GetReJITParameters; when the target's original IL comes
+ * back (a removal), or its new body cannot be carried, the target's routes are taken out of
+ * every caller's body, so the removal's re-JIT gives those callers their original IL again.
+ * What is skipped (generic targets or callers, instance targets, inliners in other modules,
+ * bodies with exception clauses) keeps the real call and is counted. Worker thread. */
+#ifndef AIP_APPLY_REDIRECTS_H
+#define AIP_APPLY_REDIRECTS_H
+
+#include "coreclr/corprof_info.h"
+#include "emit/emitter.h"
+#include "rejit/inliner_map.h"
+#include "rejit/inliner_redirects.h"
+
+/* What redirecting reads and changes (the apply env's, on the worker). */
+typedef struct aip_redirect_env {
+    ICorProfilerInfo15 *info;
+    aip_inliner_map *inliners;
+    aip_emitter *emitter;
+    aip_inliner_redirects *redirects; /* NULL: nothing is redirected */
+    aip_method_key *callers;          /* scratch for a target's known inliners */
+    uint32_t capacity;
+} aip_redirect_env;
+
+/* The target (module, token) now runs `body` (NULL: its original IL). */
+void aip_apply_redirects(const aip_redirect_env *env, uintptr_t module, uint32_t target,
+                         const aip_prepared_rejit *body);
+
+#endif
