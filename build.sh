@@ -559,56 +559,179 @@ bench() {
   done
 }
 
-# The test target's steps, in order. Each is timed; the times are printed as a table at the
-# end (up to the failing step when one fails).
-TEST_STEPS=(include_check proofs_index format_check build_native call_check build_managed build_native_host test_tools
-  native_tests tsan_tests fuzz_corpus artifact_checks binding_tests hotreload_tests proofs sanitized_proofs
-  platform_proofs launcher_tests)
-STEP_TIMES=()
+# The test target's plan: stages, one after another; within a stage, lanes (separated by "|")
+# run at the same time, each its steps in order. Two lanes share a stage only when neither
+# reads what the other writes, so that each keeps busy a core the other leaves idle: the
+# managed build beside the native lane (the C builds, their tests under the sanitizers, the
+# fuzz corpora, the cross builds), which needs none of its output; the tests that load the
+# library (hot reload, the proofs) after both.
+TEST_PLAN=(
+  "include_check proofs_index format_check"
+  "build_managed test_tools | build_native call_check build_native_host native_tests tsan_tests fuzz_corpus artifact_checks"
+  "binding_tests hotreload_tests proofs sanitized_proofs platform_proofs launcher_tests"
+)
+read -r -a TEST_STEPS <<<"$(printf '%s ' "${TEST_PLAN[@]}" | tr -d '|')"
+# One row per step run: "name wall cpu lane": wall in seconds, cpu in hundredths of a second,
+# lane the first step of the lane it ran in when its stage had several ("-" otherwise).
+STEP_ROWS=()
+STEP_DIR="$ROOT/build/step-logs"
+STAGE_LANES=() # the other lanes of the stage running: "pid|steps"
+RUNNING_STEP=""
 
-print_step_times() {
-  local line total=0
-  [ "${#STEP_TIMES[@]}" -gt 0 ] || return 0
-  printf '\n==> step times\n| step | seconds |\n|---|---:|\n'
-  for line in "${STEP_TIMES[@]}"; do
-    printf '| %s | %s |\n' "${line% *}" "${line##* }"
-    total=$((total + ${line##* }))
-  done
-  printf '| total | %s |\n' "$total"
+# cpu_now: sets CPU_NOW to the CPU time (user + system, hundredths of a second) that this
+# shell's children have used so far: the processes it started and waited for, and theirs.
+# Read with `times` in this shell itself (a command substitution is a new process, with none).
+cpu_now() {
+  local line user sys
+  times >"$STEP_DIR/times.$BASHPID"
+  { read -r line; read -r user sys; } <"$STEP_DIR/times.$BASHPID"
+  CPU_NOW=$(($(centis "$user") + $(centis "$sys")))
 }
 
-# At the end of the steps: their times, and when a step failed, its failed tests named again
-# with their messages, so that the end of the log (all a CI excerpt may keep) says what failed.
+# centis 1m2.345s: 6234, that time in hundredths of a second.
+centis() {
+  local t=${1//,/.} minutes seconds whole fraction
+  minutes=${t%%m*}
+  seconds=${t#*m}
+  seconds=${seconds%s}
+  whole=${seconds%.*}
+  fraction=${seconds#*.}00
+  echo $((10#$minutes * 6000 + 10#$whole * 100 + 10#${fraction:0:2}))
+}
+
+# run_step NAME LANE: runs one step, its wall and CPU time added to STEP_ROWS.
+run_step() {
+  local name=$1 lane=$2 start=$SECONDS cpu
+  cpu_now
+  cpu=$CPU_NOW
+  RUNNING_STEP=$name
+  "$name"
+  RUNNING_STEP=
+  cpu_now
+  STEP_ROWS+=("$name $((SECONDS - start)) $((CPU_NOW - cpu)) $lane")
+}
+
+# run_stage "STEPS | STEPS ...": the lanes of one stage at the same time. The first runs in this
+# shell, its output as it comes; each other in a subshell, its output kept in
+# build/step-logs/<its first step>.log and printed whole once the first lane is done (never
+# interleaved with another lane's), its rows in <its first step>.rows. A lane stops at its first
+# failed step (set -e), as the run does; the stage waits for every lane, then fails if one did.
+run_stage() {
+  local lanes=() steps=() name i
+  IFS='|' read -r -a lanes <<<"$1"
+  for i in "${!lanes[@]}"; do
+    [ "$i" -gt 0 ] || continue
+    read -r -a steps <<<"${lanes[$i]}"
+    rm -f "$STEP_DIR/${steps[0]}.rows"
+    (
+      STEP_ROWS=()
+      trap '[ "${#STEP_ROWS[@]}" -eq 0 ] || printf "%s\n" "${STEP_ROWS[@]}" >"$STEP_DIR/${steps[0]}.rows"' EXIT
+      for name in "${steps[@]}"; do run_step "$name" "${steps[0]}"; done
+    ) >"$STEP_DIR/${steps[0]}.log" 2>&1 </dev/null &
+    STAGE_LANES+=("$!|${steps[*]}")
+    printf '\n==> beside the steps below: %s (its output at their end; as it comes: build/step-logs/%s.log)\n' \
+      "${steps[*]}" "${steps[0]}"
+  done
+  read -r -a steps <<<"${lanes[0]}"
+  for name in "${steps[@]}"; do
+    if [ "${#lanes[@]}" -gt 1 ]; then run_step "$name" "${steps[0]}"; else run_step "$name" -; fi
+  done
+  join_lanes
+}
+
+# join_lanes: waits for the other lanes of the stage (STAGE_LANES), prints each one's output
+# and takes its rows; fails if one failed, naming the step. Also run on the way out of a failed
+# run, so that a lane still running is waited for and what it did is shown.
+join_lanes() {
+  local entry pid steps=() lane_rc rc=0 row done_steps
+  for entry in "${STAGE_LANES[@]}"; do
+    pid=${entry%%|*}
+    read -r -a steps <<<"${entry#*|}"
+    lane_rc=0
+    wait "$pid" || lane_rc=$?
+    printf '\n==> the steps that ran beside: %s\n' "${steps[*]}"
+    cat "$STEP_DIR/${steps[0]}.log"
+    done_steps=0
+    if [ -f "$STEP_DIR/${steps[0]}.rows" ]; then
+      while IFS= read -r row; do
+        STEP_ROWS+=("$row")
+        done_steps=$((done_steps + 1))
+      done <"$STEP_DIR/${steps[0]}.rows"
+    fi
+    if [ "$lane_rc" -ne 0 ]; then
+      printf '\n!!! FAILED: step %s (exit status %s; it ran beside the steps above, its output is above)\n' \
+        "${steps[$done_steps]:-?}" "$lane_rc"
+      [ "$rc" -ne 0 ] || rc=$lane_rc
+    fi
+  done
+  STAGE_LANES=()
+  return "$rc"
+}
+
+# seconds_of CENTIS: 1234 -> 12.3
+seconds_of() { printf '%d.%d' $(($1 / 100)) $(($1 % 100 / 10)); }
+
+# ratio CENTIS WALL: the CPU time over the wall time, cores kept busy on average (2 decimals).
+ratio() {
+  [ "$2" -gt 0 ] || { echo -; return; }
+  local r=$(($1 / $2))
+  printf '%d.%02d' $((r / 100)) $((r % 100))
+}
+
+# The table of the steps run: each one's wall time, its CPU time (user + system of its
+# processes) and their ratio, the cores it kept busy on average; the lane it ran in when
+# another ran beside it. The total's wall time is the run's (lanes overlap), its CPU the sum.
+print_step_times() {
+  local row name wall cpu lane total_cpu=0
+  [ "${#STEP_ROWS[@]}" -gt 0 ] || return 0
+  printf '\n==> step times (wall and CPU seconds; cores: CPU / wall; lane: the steps ran beside another lane)\n'
+  printf '| step | wall s | CPU s | cores | lane |\n|---|---:|---:|---:|---|\n'
+  for row in "${STEP_ROWS[@]}"; do
+    read -r name wall cpu lane <<<"$row"
+    [ "$lane" = - ] && lane=""
+    printf '| %s | %s | %s | %s | %s |\n' "$name" "$wall" "$(seconds_of "$cpu")" "$(ratio "$cpu" "$wall")" "$lane"
+    total_cpu=$((total_cpu + cpu))
+  done
+  wall=$((SECONDS - RUN_START))
+  printf '| total | %s | %s | %s | |\n' "$wall" "$(seconds_of "$total_cpu")" "$(ratio "$total_cpu" "$wall")"
+}
+
+# At the end of the steps: a lane still running waited for and shown, the times, and when a
+# step failed, its failed tests named again with their messages, so that the end of the log (all
+# a CI excerpt may keep) says what failed.
 run_steps_exit() {
+  local rc=$1
+  [ -z "$RUNNING_STEP" ] || printf '\n!!! FAILED: step %s (exit status %s)\n' "$RUNNING_STEP" "$rc"
+  join_lanes || true
   print_step_times
-  if [ "$1" -ne 0 ] && [ -d "$ROOT/build/test-results" ]; then
+  rm -f "$STEP_DIR"/times.*
+  if [ "$rc" -ne 0 ] && [ -d "$ROOT/build/test-results" ]; then
     /usr/bin/python3 "$ROOT/tools/test_failures.py" "$ROOT/build/test-results"
   fi
 }
 
+# run_steps STAGE...: each stage ("STEPS" or "STEPS | STEPS ...", run_stage) in order.
 run_steps() {
-  local name start
-  for name in "$@"; do
+  local stage name
+  for name in $(printf '%s ' "$@" | tr -d '|'); do
     if [[ " ${TEST_STEPS[*]} " != *" $name "* ]]; then
       echo "build.sh: no step $name (steps: ${TEST_STEPS[*]})" >&2
       exit 64
     fi
   done
   rm -rf "$ROOT/build/test-results"
+  mkdir -p "$STEP_DIR"
+  RUN_START=$SECONDS
   trap 'run_steps_exit $?' EXIT
-  for name in "$@"; do
-    start=$SECONDS
-    "$name"
-    STEP_TIMES+=("$name $((SECONDS - start))")
-  done
+  for stage in "$@"; do run_stage "$stage"; done
 }
 
 target=${1:-test}
 case "$target" in
   native) require demo; build_release ;;
   managed) build_managed ;;
-  test) require test; run_steps "${TEST_STEPS[@]}" ;;
-  step) shift; [ "$#" -gt 0 ] || { echo "usage: ./build.sh step NAME... (${TEST_STEPS[*]})" >&2; exit 64; }; run_steps "$@" ;;
+  test) require test; run_steps "${TEST_PLAN[@]}" ;;
+  step) shift; [ "$#" -gt 0 ] || { echo "usage: ./build.sh step NAME... (${TEST_STEPS[*]})" >&2; exit 64; }; run_steps "$*" ;;
   fuzz) tests/fuzz/run.sh long "${FUZZ_SECONDS:-600}" ;;
   tsan) JOBS="$JOBS" tests/native/run_tsan.sh all ;;
   platform) platform_proofs ;;
