@@ -8,7 +8,7 @@
 #                        machine has what they need (tools/prerequisites.sh)
 #   ./build.sh native    the Release library alone (same needs)
 #   ./build.sh step NAME...  some steps of the test target alone, each timed (names: the
-#                        TEST_STEPS list below)
+#                        TEST_PLAN below); NAME... '|' NAME... runs the two lists at the same time
 #   ./build.sh managed | bench | tsan | stress | fuzz
 #   ./build.sh platform  the linux-arm64 and win-x64 proofs alone (after a ./build.sh test)
 set -euo pipefail
@@ -16,6 +16,9 @@ cd "$(dirname "$0")"
 ROOT=$(pwd)
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1
+# MSBuild's worker nodes end with their build: none outlives a step (holding its files, or using
+# CPU that the step's time would not count).
+export MSBUILDDISABLENODEREUSE=1
 
 case "$(uname -s)-$(uname -m)" in
   Linux-x86_64) RID=linux-x64 ;;
@@ -263,66 +266,131 @@ sanitized_proofs() {
 SANITIZED_PROOFS="Sanitized=yes"
 
 # The proofs again in a profiled process of another RID, under its emulator on this machine:
-# linux-arm64 under qemu-user, win-x64 under Wine. For each, the proof host is published
-# self-contained for the RID (build/proofs-<rid>, invariant globalization: the arm64 sysroot has
-# no ICU), the mods the proofs load by path are copied beside it, and the proofs whose Platform
-# trait is one of PLATFORM_PROOFS_<rid> run against the library cross-built for the RID by the
-# artifact checks (build/native-<rid>), its path in the RID's own variable
-# (CORECLR_PROFILER_PATH_ARM64, _64).
+# linux-arm64 under qemu-user, win-x64 under Wine. For each, platform_publish publishes the proof
+# host self-contained for the RID (build/proofs-<rid>, invariant globalization: the arm64 sysroot
+# has no ICU) and copies beside it the mods the proofs load by path; platform_proofs then runs
+# the proofs whose Platform trait is one of PLATFORM_PROOFS_<rid> against the library
+# cross-built for the RID by the artifact checks (build/native-<rid>), its path in the RID's own
+# variable (CORECLR_PROFILER_PATH_ARM64, _64); both RIDs at the same time.
 # A machine without the emulator skips the RID, loudly.
+platform_publish() {
+  # One publish after the other: both build the libraries the host references.
+  platform_each platform_prepare one-by-one
+}
+
 platform_proofs() {
-  local wine
+  platform_each platform_proof together
+}
+
+# platform_each FUNCTION one-by-one|together: FUNCTION RID EMULATOR HOST LIBRARY PLATFORM_VALUES
+# for each emulated RID whose proofs run here (platform_check), each in a subshell (so that its
+# own failures stop it, set -e). Together, the first one's output comes as it is written, the
+# others' is kept in build/step-logs/<function>-<rid>.log and printed after it. Fails when one did.
+platform_each() {
+  local function=$1 how=$2 wine pids=() rids=() rc=0 i status
   wine=$(command -v wine64 || echo /usr/lib/wine/wine64)
-  platform_proof linux-arm64 qemu-user-static qemu-aarch64-static AlvorKit.Proofs.Host \
-    libalvorkit_interception_profiler.so "$PLATFORM_PROOFS_ARM64"
+  mkdir -p "$STEP_DIR"
+  platform_one "$function" linux-arm64 qemu-user-static qemu-aarch64-static AlvorKit.Proofs.Host \
+    libalvorkit_interception_profiler.so "$PLATFORM_PROOFS_ARM64" &
+  pids+=($!)
+  rids+=(linux-arm64)
   # Wine runs x64 code on an x64 host only.
   if [ "$(uname -m)" = x86_64 ]; then
-    platform_proof win-x64 wine64 "$wine" AlvorKit.Proofs.Host.exe \
-      alvorkit_interception_profiler.dll "$PLATFORM_PROOFS_WIN"
+    if [ "$how" = one-by-one ]; then
+      wait "${pids[0]}" || return $?
+      platform_one "$function" win-x64 wine64 "$wine" AlvorKit.Proofs.Host.exe alvorkit_interception_profiler.dll \
+        "$PLATFORM_PROOFS_WIN" &
+      pids=($!)
+      rids=(win-x64)
+    else
+      platform_one "$function" win-x64 wine64 "$wine" AlvorKit.Proofs.Host.exe alvorkit_interception_profiler.dll \
+        "$PLATFORM_PROOFS_WIN" >"$STEP_DIR/$function-win-x64.log" 2>&1 </dev/null &
+      pids+=($!)
+      rids+=(win-x64)
+    fi
+  fi
+  for i in "${!pids[@]}"; do
+    status=0
+    wait "${pids[$i]}" || status=$?
+    [ "$how" = one-by-one ] || [ "$i" -eq 0 ] || cat "$STEP_DIR/$function-${rids[$i]}.log"
+    if [ "$status" -ne 0 ]; then
+      printf '\n!!! FAILED: %s %s (exit status %s)\n' "$function" "${rids[$i]}" "$status"
+      rc=$status
+    fi
+  done
+  return "$rc"
+}
+
+# platform_one FUNCTION RID PACKAGE EMULATOR HOST LIBRARY PLATFORM_VALUES: FUNCTION RID EMULATOR
+# HOST LIBRARY PLATFORM_VALUES when the RID's proofs run here (platform_check).
+platform_one() {
+  local function=$1 rid=$2 package=$3
+  shift 3
+  if platform_check "$rid" "$package" "$1" "$function"; then
+    "$function" "$rid" "$@"
   fi
 }
 
-# platform_proof RID PACKAGE EMULATOR HOST LIBRARY PLATFORM_VALUES
-platform_proof() {
-  local rid=$1 package=$2 emulator=$3 host=$4 library=$5 traits=$6 filter
-  filter=$(printf 'Platform=%s|' $traits)
-  filter=${filter%|}
-  local out="$ROOT/build/proofs-$rid" dir="$ROOT/build/native-$rid"
-  local lib="$dir/native/interception-profiler/$library" start log passed rc=0
-  [ "$rid" = "$RID" ] && return 0 # this machine's own RID: the proofs above ran natively
-  if ! command -v "$emulator" >/dev/null; then
-    if [ "${ALVK_REQUIRE_ALL_RIDS:-0}" = 1 ]; then
-      printf '\n!!! FAILED: %s proofs: %s not installed (ALVK_REQUIRE_ALL_RIDS=1, as in .ci/run)\n' "$rid" "$package"
-      exit 1
-    fi
-    printf '\n==> skipped: %s proofs: %s not installed (%s missing; .ci/run installs it)\n' "$rid" "$package" "$emulator"
-    return 0
-  fi
-  step "$rid proofs: the proof host published for $rid, run under $emulator with the $rid library"
-  # Only the library its artifact check passed on (build/native-<rid>/checked.sha256).
-  if ! [ -f "$dir/checked.sha256" ] || [ "$(sha256sum <"$lib" | cut -d' ' -f1)" != "$(cut -d' ' -f1 "$dir/checked.sha256")" ]; then
-    echo "build.sh: $lib is missing or not the file its artifact check passed (run the artifact checks: ./build.sh test)" >&2
+# platform_check RID PACKAGE EMULATOR FUNCTION: whether the RID's proofs run here. Not for this
+# machine's own RID (its proofs ran natively), nor without the emulator: said out loud by
+# platform_proof (platform_prepare skips quietly), and with ALVK_REQUIRE_ALL_RIDS=1 (as in
+# .ci/run) a failure.
+platform_check() {
+  local rid=$1 package=$2 emulator=$3 function=$4
+  [ "$rid" != "$RID" ] || return 1
+  command -v "$emulator" >/dev/null && return 0
+  [ "$function" = platform_proof ] || return 1
+  if [ "${ALVK_REQUIRE_ALL_RIDS:-0}" = 1 ]; then
+    printf '\n!!! FAILED: %s proofs: %s not installed (ALVK_REQUIRE_ALL_RIDS=1, as in .ci/run)\n' "$rid" "$package"
     exit 1
   fi
-  start=$SECONDS
+  printf '\n==> skipped: %s proofs: %s not installed (%s missing; .ci/run installs it)\n' "$rid" "$package" "$emulator"
+  return 1
+}
+
+# platform_prepare RID EMULATOR HOST LIBRARY PLATFORM_VALUES: the RID's publish of the proof host
+# with the mods beside it, and what its emulator needs (arm64: OpenSSL; Wine: its prefix).
+# The publish compiles the host again for the RID with the analyzers off: the Release build
+# (build_managed) analyzed the same sources.
+platform_prepare() {
+  local rid=$1 emulator=$2 host=$3 out="$ROOT/build/proofs-$rid" start=$SECONDS inputs
+  step "$rid proofs, prepared: the proof host published for $rid (build/proofs-$rid)"
   # The publish is kept while its inputs are unchanged (publish_inputs: the sources and
   # projects it compiles, the build settings, the SDK, the RID).
-  local inputs publish
   inputs=$(publish_inputs "$rid")
   if [ -f "$out/$host" ] && [ "$(cat "$out/.inputs.sha256" 2>/dev/null)" = "$inputs" ]; then
-    publish="cached"
+    echo "$rid proofs, prepared: the publish is kept (its inputs are unchanged)"
   else
     rm -f "$out/.inputs.sha256"
     dotnet publish tests/Proofs/AlvorKit.Proofs.Host/AlvorKit.Proofs.Host.csproj -c Release -r "$rid" \
-      --self-contained -p:InvariantGlobalization=true -o "$out" -v quiet -nologo
+      --self-contained -p:InvariantGlobalization=true -p:RunAnalyzers=false -o "$out" -v quiet -nologo
     echo "$inputs" >"$out/.inputs.sha256"
-    publish="$((SECONDS - start)) s"
+    echo "$rid proofs, prepared: published in $((SECONDS - start)) s"
   fi
   cp tests/Proofs/AlvorKit.Proofs.Host/bin/Release/net10.0/AlvorKit.Proofs.{GameMod,HookMod}.dll "$out/"
   case "$rid" in
     linux-arm64) arm64_openssl ;;
     win-x64) wine_prefix "$emulator" ;;
   esac
+}
+
+# platform_proof RID EMULATOR HOST LIBRARY PLATFORM_VALUES: the RID's proofs (platform_prepare first).
+platform_proof() {
+  local rid=$1 emulator=$2 host=$3 library=$4 traits=$5 filter
+  filter=$(printf 'Platform=%s|' $traits)
+  filter=${filter%|}
+  local out="$ROOT/build/proofs-$rid" dir="$ROOT/build/native-$rid"
+  local lib="$dir/native/interception-profiler/$library" start log passed rc=0
+  step "$rid proofs: the proof host published for $rid, run under $emulator with the $rid library"
+  if ! [ -f "$out/$host" ]; then
+    echo "build.sh: $out/$host is missing (publish it: ./build.sh step platform_publish)" >&2
+    exit 1
+  fi
+  # Only the library its artifact check passed on (build/native-<rid>/checked.sha256).
+  if ! [ -f "$dir/checked.sha256" ] || [ "$(sha256sum <"$lib" | cut -d' ' -f1)" != "$(cut -d' ' -f1 "$dir/checked.sha256")" ]; then
+    echo "build.sh: $lib is missing or not the file its artifact check passed (run the artifact checks: ./build.sh test)" >&2
+    exit 1
+  fi
   start=$SECONDS
   log="$ROOT/build/proofs-$rid.log"
   ALVK_PROOF_RID="$rid" ALVK_PROOF_HOST="$out/$host" ALVK_NATIVE_LIBRARY="$lib" \
@@ -331,7 +399,7 @@ platform_proof() {
   # The Wine server the proofs started for the prefix (tests/Support/Emulator), ended now.
   if [ "$rid" = win-x64 ]; then WINEPREFIX="$ROOT/build/wine-prefix" "$(dirname "$emulator")/wineserver" -k 2>/dev/null || true; fi
   passed=$(grep -c '^  Passed AlvorKit' "$log" || true)
-  printf '==> %s proofs: %s passed in %s s (publish %s)\n' "$rid" "$passed" "$((SECONDS - start))" "$publish"
+  printf '==> %s proofs: %s passed in %s s\n' "$rid" "$passed" "$((SECONDS - start))"
   [ "$rc" -eq 0 ] || exit "$rc"
   # Every class (and every method) carrying the selected traits passed at least one test: a
   # proof that quietly ran nothing under the emulator cannot drop out unseen.
@@ -561,14 +629,18 @@ bench() {
 
 # The test target's plan: stages, one after another; within a stage, lanes (separated by "|")
 # run at the same time, each its steps in order. Two lanes share a stage only when neither
-# reads what the other writes, so that each keeps busy a core the other leaves idle: the
-# managed build beside the native lane (the C builds, their tests under the sanitizers, the
-# fuzz corpora, the cross builds), which needs none of its output; the tests that load the
-# library (hot reload, the proofs) after both.
+# reads what the other writes, so that each keeps busy a core the other leaves idle:
+# - the managed build, then the platform proofs' publishes, beside the native lane (the checks
+#   of the sources, the C builds, their tests under the sanitizers, the fuzz corpora, the cross
+#   builds), which needs none of their output;
+# - the proofs (one process per proof, xunit's two at a time), with the library of both lanes;
+# - the launcher and package tests (mostly one process at a time) beside the emulated platform
+#   proofs (which only run what the stages before built and published) and the xunit tests
+#   without a runtime.
 TEST_PLAN=(
-  "include_check proofs_index format_check"
-  "build_managed test_tools | build_native call_check build_native_host native_tests tsan_tests fuzz_corpus artifact_checks"
-  "binding_tests hotreload_tests proofs sanitized_proofs platform_proofs launcher_tests"
+  "build_managed platform_publish test_tools | include_check proofs_index format_check build_native call_check build_native_host native_tests tsan_tests fuzz_corpus artifact_checks"
+  "proofs sanitized_proofs"
+  "launcher_tests | platform_proofs binding_tests hotreload_tests"
 )
 read -r -a TEST_STEPS <<<"$(printf '%s ' "${TEST_PLAN[@]}" | tr -d '|')"
 # One row per step run: "name wall cpu lane": wall in seconds, cpu in hundredths of a second,
@@ -734,7 +806,7 @@ case "$target" in
   step) shift; [ "$#" -gt 0 ] || { echo "usage: ./build.sh step NAME... (${TEST_STEPS[*]})" >&2; exit 64; }; run_steps "$*" ;;
   fuzz) tests/fuzz/run.sh long "${FUZZ_SECONDS:-600}" ;;
   tsan) JOBS="$JOBS" tests/native/run_tsan.sh all ;;
-  platform) platform_proofs ;;
+  platform) platform_publish; platform_proofs ;;
   stress) build_native; build_managed; stress ;;
   packages) require demo; build_release; packages ;;
   bindings) bindings ;;
