@@ -648,16 +648,44 @@ read -r -a TEST_STEPS <<<"$(printf '%s ' "${TEST_PLAN[@]}" | tr -d '|')"
 STEP_ROWS=()
 STEP_DIR="$ROOT/build/step-logs"
 STAGE_LANES=() # the other lanes of the stage running: "pid|steps"
+LANES_CPU_DONE=0 # the CPU time of the lanes of the stages before (cpu_now)
 RUNNING_STEP=""
 
 # cpu_now: sets CPU_NOW to the CPU time (user + system, hundredths of a second) that this
-# shell's children have used so far: the processes it started and waited for, and theirs.
-# Read with `times` in this shell itself (a command substitution is a new process, with none).
+# shell's children have used so far: the processes it started and waited for, and theirs; less
+# the other lanes of the stage (STAGE_LANES) once reaped. Bash reaps a background lane when it
+# ends, whatever step this shell is in, and its time then joins this shell's children's: the
+# lane's own rows count it, so this shell's steps must not (each lane leaves its total in
+# build/step-logs/<its first step>.cpu). Read with `times` in this shell itself (a command
+# substitution is a new process, with none), between two looks at which lanes are reaped, again
+# until both agree.
 cpu_now() {
-  local line user sys
-  times >"$STEP_DIR/times.$BASHPID"
+  local line user sys before
+  while :; do
+    lanes_reaped
+    before=$LANES_REAPED
+    times >"$STEP_DIR/times.$BASHPID"
+    lanes_reaped
+    [ "$LANES_REAPED" != "$before" ] || break
+  done
   { read -r line; read -r user sys; } <"$STEP_DIR/times.$BASHPID"
-  CPU_NOW=$(($(centis "$user") + $(centis "$sys")))
+  CPU_NOW=$(($(centis "$user") + $(centis "$sys") - LANES_CPU))
+}
+
+# lanes_reaped: LANES_REAPED, the pids of the stage's other lanes that are reaped (a lane that
+# ended but is not reaped is a zombie, which kill -0 still finds), and LANES_CPU, their CPU time.
+lanes_reaped() {
+  local entry pid steps=() cpu
+  LANES_REAPED=""
+  LANES_CPU=$LANES_CPU_DONE
+  for entry in "${STAGE_LANES[@]}"; do
+    pid=${entry%%|*}
+    kill -0 "$pid" 2>/dev/null && continue
+    read -r -a steps <<<"${entry#*|}"
+    cpu=$(cat "$STEP_DIR/${steps[0]}.cpu" 2>/dev/null || echo 0)
+    LANES_REAPED+=" $pid"
+    LANES_CPU=$((LANES_CPU + cpu))
+  done
 }
 
 # centis 1m2.345s: 6234, that time in hundredths of a second.
@@ -695,9 +723,12 @@ run_stage() {
     [ "$i" -gt 0 ] || continue
     read -r -a steps <<<"${lanes[$i]}"
     rm -f "$STEP_DIR/${steps[0]}.rows"
+    rm -f "$STEP_DIR/${steps[0]}.cpu"
     (
       STEP_ROWS=()
-      trap '[ "${#STEP_ROWS[@]}" -eq 0 ] || printf "%s\n" "${STEP_ROWS[@]}" >"$STEP_DIR/${steps[0]}.rows"' EXIT
+      STAGE_LANES=()
+      LANES_CPU_DONE=0
+      trap 'lane_exit "${steps[0]}"' EXIT
       for name in "${steps[@]}"; do run_step "$name" "${steps[0]}"; done
     ) >"$STEP_DIR/${steps[0]}.log" 2>&1 </dev/null &
     STAGE_LANES+=("$!|${steps[*]}")
@@ -709,6 +740,17 @@ run_stage() {
     if [ "${#lanes[@]}" -gt 1 ]; then run_step "$name" "${steps[0]}"; else run_step "$name" -; fi
   done
   join_lanes
+}
+
+# lane_exit FIRST: on the way out of a lane's subshell, its rows (FIRST.rows) and its CPU time in
+# all (FIRST.cpu: this shell's and its children's, what its parent's children's time grows by).
+lane_exit() {
+  local own_user own_sys user sys
+  [ "${#STEP_ROWS[@]}" -eq 0 ] || printf '%s\n' "${STEP_ROWS[@]}" >"$STEP_DIR/$1.rows"
+  times >"$STEP_DIR/times.$BASHPID"
+  { read -r own_user own_sys; read -r user sys; } <"$STEP_DIR/times.$BASHPID"
+  rm -f "$STEP_DIR/times.$BASHPID"
+  echo $(($(centis "$own_user") + $(centis "$own_sys") + $(centis "$user") + $(centis "$sys"))) >"$STEP_DIR/$1.cpu"
 }
 
 # join_lanes: waits for the other lanes of the stage (STAGE_LANES), prints each one's output
@@ -736,6 +778,9 @@ join_lanes() {
       [ "$rc" -ne 0 ] || rc=$lane_rc
     fi
   done
+  # Their time is in this shell's children's now: kept out of its later steps.
+  lanes_reaped
+  LANES_CPU_DONE=$LANES_CPU
   STAGE_LANES=()
   return "$rc"
 }
