@@ -699,7 +699,7 @@ centis() {
   echo $((10#$minutes * 6000 + 10#$whole * 100 + 10#${fraction:0:2}))
 }
 
-# run_step NAME LANE: runs one step, its wall and CPU time added to STEP_ROWS.
+# run_step NAME LANE: runs one step, its wall and CPU time added to STEP_ROWS and printed.
 run_step() {
   local name=$1 lane=$2 start=$SECONDS cpu
   cpu_now
@@ -709,6 +709,7 @@ run_step() {
   RUNNING_STEP=
   cpu_now
   STEP_ROWS+=("$name $((SECONDS - start)) $((CPU_NOW - cpu)) $lane")
+  printf '==> step %s: %s s wall, %s s CPU\n' "$name" "$((SECONDS - start))" "$(seconds_of $((CPU_NOW - cpu)))"
 }
 
 # run_stage "STEPS | STEPS ...": the lanes of one stage at the same time. The first runs in this
