@@ -819,7 +819,11 @@ print_step_times() {
 # a CI excerpt may keep) says what failed.
 run_steps_exit() {
   local rc=$1
-  [ -z "$RUNNING_STEP" ] || printf '\n!!! FAILED: step %s (exit status %s)\n' "$RUNNING_STEP" "$rc"
+  if [ -n "$RUNNING_STEP" ] && [ "$rc" -ne 0 ]; then
+    printf '\n!!! FAILED: step %s (exit status %s)\n' "$RUNNING_STEP" "$rc"
+  elif [ -n "$RUNNING_STEP" ]; then
+    printf '\n!!! STOPPED: step %s (the run was ended by a signal)\n' "$RUNNING_STEP"
+  fi
   join_lanes || true
   print_step_times
   rm -f "$STEP_DIR"/times.*
