@@ -634,13 +634,15 @@ bench() {
 #   of the sources, the C builds, their tests under the sanitizers, the fuzz corpora, the cross
 #   builds), which needs none of their output;
 # - the proofs (one process per proof, xunit's two at a time), with the library of both lanes;
-# - the launcher and package tests (mostly one process at a time) beside the emulated platform
-#   proofs (which only run what the stages before built and published) and the xunit tests
-#   without a runtime.
+# - the emulated platform proofs (both RIDs at once), the xunit tests without a runtime;
+# - the launcher and package tests alone: their watch and reload tests wait on MSBuild and the
+#   compiler within fixed times, which a run beside the emulated proofs on a loaded machine
+#   exceeded (two timeouts).
 TEST_PLAN=(
   "build_managed platform_publish test_tools | include_check proofs_index format_check build_native call_check build_native_host native_tests tsan_tests fuzz_corpus artifact_checks"
   "proofs sanitized_proofs"
-  "launcher_tests | platform_proofs binding_tests hotreload_tests"
+  "platform_proofs binding_tests hotreload_tests"
+  "launcher_tests"
 )
 read -r -a TEST_STEPS <<<"$(printf '%s ' "${TEST_PLAN[@]}" | tr -d '|')"
 # One row per step run: "name wall cpu lane": wall in seconds, cpu in hundredths of a second,
