@@ -8,7 +8,7 @@
 #                        machine has what they need (tools/prerequisites.sh)
 #   ./build.sh native    the Release library alone (same needs)
 #   ./build.sh step NAME...  some steps of the test target alone, each timed (names: the
-#                        TEST_STEPS list below)
+#                        TEST_PLAN below); NAME... '|' NAME... runs the two lists at the same time
 #   ./build.sh managed | bench | tsan | stress | fuzz
 #   ./build.sh platform  the linux-arm64 and win-x64 proofs alone (after a ./build.sh test)
 set -euo pipefail
@@ -16,6 +16,9 @@ cd "$(dirname "$0")"
 ROOT=$(pwd)
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1
+# MSBuild's worker nodes end with their build: none outlives a step (holding its files, or using
+# CPU that the step's time would not count).
+export MSBUILDDISABLENODEREUSE=1
 
 case "$(uname -s)-$(uname -m)" in
   Linux-x86_64) RID=linux-x64 ;;
@@ -263,66 +266,131 @@ sanitized_proofs() {
 SANITIZED_PROOFS="Sanitized=yes"
 
 # The proofs again in a profiled process of another RID, under its emulator on this machine:
-# linux-arm64 under qemu-user, win-x64 under Wine. For each, the proof host is published
-# self-contained for the RID (build/proofs-<rid>, invariant globalization: the arm64 sysroot has
-# no ICU), the mods the proofs load by path are copied beside it, and the proofs whose Platform
-# trait is one of PLATFORM_PROOFS_<rid> run against the library cross-built for the RID by the
-# artifact checks (build/native-<rid>), its path in the RID's own variable
-# (CORECLR_PROFILER_PATH_ARM64, _64).
+# linux-arm64 under qemu-user, win-x64 under Wine. For each, platform_publish publishes the proof
+# host self-contained for the RID (build/proofs-<rid>, invariant globalization: the arm64 sysroot
+# has no ICU) and copies beside it the mods the proofs load by path; platform_proofs then runs
+# the proofs whose Platform trait is one of PLATFORM_PROOFS_<rid> against the library
+# cross-built for the RID by the artifact checks (build/native-<rid>), its path in the RID's own
+# variable (CORECLR_PROFILER_PATH_ARM64, _64); both RIDs at the same time.
 # A machine without the emulator skips the RID, loudly.
+platform_publish() {
+  # One publish after the other: both build the libraries the host references.
+  platform_each platform_prepare one-by-one
+}
+
 platform_proofs() {
-  local wine
+  platform_each platform_proof together
+}
+
+# platform_each FUNCTION one-by-one|together: FUNCTION RID EMULATOR HOST LIBRARY PLATFORM_VALUES
+# for each emulated RID whose proofs run here (platform_check), each in a subshell (so that its
+# own failures stop it, set -e). Together, the first one's output comes as it is written, the
+# others' is kept in build/step-logs/<function>-<rid>.log and printed after it. Fails when one did.
+platform_each() {
+  local function=$1 how=$2 wine pids=() rids=() rc=0 i status
   wine=$(command -v wine64 || echo /usr/lib/wine/wine64)
-  platform_proof linux-arm64 qemu-user-static qemu-aarch64-static AlvorKit.Proofs.Host \
-    libalvorkit_interception_profiler.so "$PLATFORM_PROOFS_ARM64"
+  mkdir -p "$STEP_DIR"
+  platform_one "$function" linux-arm64 qemu-user-static qemu-aarch64-static AlvorKit.Proofs.Host \
+    libalvorkit_interception_profiler.so "$PLATFORM_PROOFS_ARM64" &
+  pids+=($!)
+  rids+=(linux-arm64)
   # Wine runs x64 code on an x64 host only.
   if [ "$(uname -m)" = x86_64 ]; then
-    platform_proof win-x64 wine64 "$wine" AlvorKit.Proofs.Host.exe \
-      alvorkit_interception_profiler.dll "$PLATFORM_PROOFS_WIN"
+    if [ "$how" = one-by-one ]; then
+      wait "${pids[0]}" || return $?
+      platform_one "$function" win-x64 wine64 "$wine" AlvorKit.Proofs.Host.exe alvorkit_interception_profiler.dll \
+        "$PLATFORM_PROOFS_WIN" &
+      pids=($!)
+      rids=(win-x64)
+    else
+      platform_one "$function" win-x64 wine64 "$wine" AlvorKit.Proofs.Host.exe alvorkit_interception_profiler.dll \
+        "$PLATFORM_PROOFS_WIN" >"$STEP_DIR/$function-win-x64.log" 2>&1 </dev/null &
+      pids+=($!)
+      rids+=(win-x64)
+    fi
+  fi
+  for i in "${!pids[@]}"; do
+    status=0
+    wait "${pids[$i]}" || status=$?
+    [ "$how" = one-by-one ] || [ "$i" -eq 0 ] || cat "$STEP_DIR/$function-${rids[$i]}.log"
+    if [ "$status" -ne 0 ]; then
+      printf '\n!!! FAILED: %s %s (exit status %s)\n' "$function" "${rids[$i]}" "$status"
+      rc=$status
+    fi
+  done
+  return "$rc"
+}
+
+# platform_one FUNCTION RID PACKAGE EMULATOR HOST LIBRARY PLATFORM_VALUES: FUNCTION RID EMULATOR
+# HOST LIBRARY PLATFORM_VALUES when the RID's proofs run here (platform_check).
+platform_one() {
+  local function=$1 rid=$2 package=$3
+  shift 3
+  if platform_check "$rid" "$package" "$1" "$function"; then
+    "$function" "$rid" "$@"
   fi
 }
 
-# platform_proof RID PACKAGE EMULATOR HOST LIBRARY PLATFORM_VALUES
-platform_proof() {
-  local rid=$1 package=$2 emulator=$3 host=$4 library=$5 traits=$6 filter
-  filter=$(printf 'Platform=%s|' $traits)
-  filter=${filter%|}
-  local out="$ROOT/build/proofs-$rid" dir="$ROOT/build/native-$rid"
-  local lib="$dir/native/interception-profiler/$library" start log passed rc=0
-  [ "$rid" = "$RID" ] && return 0 # this machine's own RID: the proofs above ran natively
-  if ! command -v "$emulator" >/dev/null; then
-    if [ "${ALVK_REQUIRE_ALL_RIDS:-0}" = 1 ]; then
-      printf '\n!!! FAILED: %s proofs: %s not installed (ALVK_REQUIRE_ALL_RIDS=1, as in .ci/run)\n' "$rid" "$package"
-      exit 1
-    fi
-    printf '\n==> skipped: %s proofs: %s not installed (%s missing; .ci/run installs it)\n' "$rid" "$package" "$emulator"
-    return 0
-  fi
-  step "$rid proofs: the proof host published for $rid, run under $emulator with the $rid library"
-  # Only the library its artifact check passed on (build/native-<rid>/checked.sha256).
-  if ! [ -f "$dir/checked.sha256" ] || [ "$(sha256sum <"$lib" | cut -d' ' -f1)" != "$(cut -d' ' -f1 "$dir/checked.sha256")" ]; then
-    echo "build.sh: $lib is missing or not the file its artifact check passed (run the artifact checks: ./build.sh test)" >&2
+# platform_check RID PACKAGE EMULATOR FUNCTION: whether the RID's proofs run here. Not for this
+# machine's own RID (its proofs ran natively), nor without the emulator: said out loud by
+# platform_proof (platform_prepare skips quietly), and with ALVK_REQUIRE_ALL_RIDS=1 (as in
+# .ci/run) a failure.
+platform_check() {
+  local rid=$1 package=$2 emulator=$3 function=$4
+  [ "$rid" != "$RID" ] || return 1
+  command -v "$emulator" >/dev/null && return 0
+  [ "$function" = platform_proof ] || return 1
+  if [ "${ALVK_REQUIRE_ALL_RIDS:-0}" = 1 ]; then
+    printf '\n!!! FAILED: %s proofs: %s not installed (ALVK_REQUIRE_ALL_RIDS=1, as in .ci/run)\n' "$rid" "$package"
     exit 1
   fi
-  start=$SECONDS
+  printf '\n==> skipped: %s proofs: %s not installed (%s missing; .ci/run installs it)\n' "$rid" "$package" "$emulator"
+  return 1
+}
+
+# platform_prepare RID EMULATOR HOST LIBRARY PLATFORM_VALUES: the RID's publish of the proof host
+# with the mods beside it, and what its emulator needs (arm64: OpenSSL; Wine: its prefix).
+# The publish compiles the host again for the RID with the analyzers off: the Release build
+# (build_managed) analyzed the same sources.
+platform_prepare() {
+  local rid=$1 emulator=$2 host=$3 out="$ROOT/build/proofs-$rid" start=$SECONDS inputs
+  step "$rid proofs, prepared: the proof host published for $rid (build/proofs-$rid)"
   # The publish is kept while its inputs are unchanged (publish_inputs: the sources and
   # projects it compiles, the build settings, the SDK, the RID).
-  local inputs publish
   inputs=$(publish_inputs "$rid")
   if [ -f "$out/$host" ] && [ "$(cat "$out/.inputs.sha256" 2>/dev/null)" = "$inputs" ]; then
-    publish="cached"
+    echo "$rid proofs, prepared: the publish is kept (its inputs are unchanged)"
   else
     rm -f "$out/.inputs.sha256"
     dotnet publish tests/Proofs/AlvorKit.Proofs.Host/AlvorKit.Proofs.Host.csproj -c Release -r "$rid" \
-      --self-contained -p:InvariantGlobalization=true -o "$out" -v quiet -nologo
+      --self-contained -p:InvariantGlobalization=true -p:RunAnalyzers=false -o "$out" -v quiet -nologo
     echo "$inputs" >"$out/.inputs.sha256"
-    publish="$((SECONDS - start)) s"
+    echo "$rid proofs, prepared: published in $((SECONDS - start)) s"
   fi
   cp tests/Proofs/AlvorKit.Proofs.Host/bin/Release/net10.0/AlvorKit.Proofs.{GameMod,HookMod}.dll "$out/"
   case "$rid" in
     linux-arm64) arm64_openssl ;;
     win-x64) wine_prefix "$emulator" ;;
   esac
+}
+
+# platform_proof RID EMULATOR HOST LIBRARY PLATFORM_VALUES: the RID's proofs (platform_prepare first).
+platform_proof() {
+  local rid=$1 emulator=$2 host=$3 library=$4 traits=$5 filter
+  filter=$(printf 'Platform=%s|' $traits)
+  filter=${filter%|}
+  local out="$ROOT/build/proofs-$rid" dir="$ROOT/build/native-$rid"
+  local lib="$dir/native/interception-profiler/$library" start log passed rc=0
+  step "$rid proofs: the proof host published for $rid, run under $emulator with the $rid library"
+  if ! [ -f "$out/$host" ]; then
+    echo "build.sh: $out/$host is missing (publish it: ./build.sh step platform_publish)" >&2
+    exit 1
+  fi
+  # Only the library its artifact check passed on (build/native-<rid>/checked.sha256).
+  if ! [ -f "$dir/checked.sha256" ] || [ "$(sha256sum <"$lib" | cut -d' ' -f1)" != "$(cut -d' ' -f1 "$dir/checked.sha256")" ]; then
+    echo "build.sh: $lib is missing or not the file its artifact check passed (run the artifact checks: ./build.sh test)" >&2
+    exit 1
+  fi
   start=$SECONDS
   log="$ROOT/build/proofs-$rid.log"
   ALVK_PROOF_RID="$rid" ALVK_PROOF_HOST="$out/$host" ALVK_NATIVE_LIBRARY="$lib" \
@@ -331,7 +399,7 @@ platform_proof() {
   # The Wine server the proofs started for the prefix (tests/Support/Emulator), ended now.
   if [ "$rid" = win-x64 ]; then WINEPREFIX="$ROOT/build/wine-prefix" "$(dirname "$emulator")/wineserver" -k 2>/dev/null || true; fi
   passed=$(grep -c '^  Passed AlvorKit' "$log" || true)
-  printf '==> %s proofs: %s passed in %s s (publish %s)\n' "$rid" "$passed" "$((SECONDS - start))" "$publish"
+  printf '==> %s proofs: %s passed in %s s\n' "$rid" "$passed" "$((SECONDS - start))"
   [ "$rc" -eq 0 ] || exit "$rc"
   # Every class (and every method) carrying the selected traits passed at least one test: a
   # proof that quietly ran nothing under the emulator cannot drop out unseen.
@@ -559,59 +627,238 @@ bench() {
   done
 }
 
-# The test target's steps, in order. Each is timed; the times are printed as a table at the
-# end (up to the failing step when one fails).
-TEST_STEPS=(include_check proofs_index format_check build_native call_check build_managed build_native_host test_tools
-  native_tests tsan_tests fuzz_corpus artifact_checks binding_tests hotreload_tests proofs sanitized_proofs
-  platform_proofs launcher_tests)
-STEP_TIMES=()
+# The test target's plan: stages, one after another; within a stage, lanes (separated by "|")
+# run at the same time, each its steps in order. Two lanes share a stage only when neither
+# reads what the other writes, so that each keeps busy a core the other leaves idle:
+# - the managed build, then the platform proofs' publishes, beside the native lane (the checks
+#   of the sources, the C builds, their tests under the sanitizers, the fuzz corpora, the cross
+#   builds), which needs none of their output;
+# - the proofs (one process per proof, xunit's two at a time), with the library of both lanes;
+# - the emulated platform proofs (both RIDs at once), the xunit tests without a runtime;
+# - the launcher and package tests alone: their watch and reload tests wait on MSBuild and the
+#   compiler within fixed times, which a run beside the emulated proofs on a loaded machine
+#   exceeded (two timeouts).
+TEST_PLAN=(
+  "build_managed platform_publish test_tools | include_check proofs_index format_check build_native call_check build_native_host native_tests tsan_tests fuzz_corpus artifact_checks"
+  "proofs sanitized_proofs"
+  "platform_proofs binding_tests hotreload_tests"
+  "launcher_tests"
+)
+read -r -a TEST_STEPS <<<"$(printf '%s ' "${TEST_PLAN[@]}" | tr -d '|')"
+# One row per step run: "name wall cpu lane": wall in seconds, cpu in hundredths of a second,
+# lane the first step of the lane it ran in when its stage had several ("-" otherwise).
+STEP_ROWS=()
+STEP_DIR="$ROOT/build/step-logs"
+STAGE_LANES=() # the other lanes of the stage running: "pid|steps"
+LANES_CPU_DONE=0 # the CPU time of the lanes of the stages before (cpu_now)
+RUNNING_STEP=""
 
-print_step_times() {
-  local line total=0
-  [ "${#STEP_TIMES[@]}" -gt 0 ] || return 0
-  printf '\n==> step times\n| step | seconds |\n|---|---:|\n'
-  for line in "${STEP_TIMES[@]}"; do
-    printf '| %s | %s |\n' "${line% *}" "${line##* }"
-    total=$((total + ${line##* }))
+# cpu_now: sets CPU_NOW to the CPU time (user + system, hundredths of a second) that this
+# shell's children have used so far: the processes it started and waited for, and theirs; less
+# the other lanes of the stage (STAGE_LANES) once reaped. Bash reaps a background lane when it
+# ends, whatever step this shell is in, and its time then joins this shell's children's: the
+# lane's own rows count it, so this shell's steps must not (each lane leaves its total in
+# build/step-logs/<its first step>.cpu). Read with `times` in this shell itself (a command
+# substitution is a new process, with none), between two looks at which lanes are reaped, again
+# until both agree.
+cpu_now() {
+  local line user sys before
+  while :; do
+    lanes_reaped
+    before=$LANES_REAPED
+    times >"$STEP_DIR/times.$BASHPID"
+    lanes_reaped
+    [ "$LANES_REAPED" != "$before" ] || break
   done
-  printf '| total | %s |\n' "$total"
+  { read -r line; read -r user sys; } <"$STEP_DIR/times.$BASHPID"
+  CPU_NOW=$(($(centis "$user") + $(centis "$sys") - LANES_CPU))
 }
 
-# At the end of the steps: their times, and when a step failed, its failed tests named again
-# with their messages, so that the end of the log (all a CI excerpt may keep) says what failed.
+# lanes_reaped: LANES_REAPED, the pids of the stage's other lanes that are reaped (a lane that
+# ended but is not reaped is a zombie, which kill -0 still finds), and LANES_CPU, their CPU time.
+lanes_reaped() {
+  local entry pid steps=() cpu
+  LANES_REAPED=""
+  LANES_CPU=$LANES_CPU_DONE
+  for entry in "${STAGE_LANES[@]}"; do
+    pid=${entry%%|*}
+    kill -0 "$pid" 2>/dev/null && continue
+    read -r -a steps <<<"${entry#*|}"
+    cpu=$(cat "$STEP_DIR/${steps[0]}.cpu" 2>/dev/null || echo 0)
+    LANES_REAPED+=" $pid"
+    LANES_CPU=$((LANES_CPU + cpu))
+  done
+}
+
+# centis 1m2.345s: 6234, that time in hundredths of a second.
+centis() {
+  local t=${1//,/.} minutes seconds whole fraction
+  minutes=${t%%m*}
+  seconds=${t#*m}
+  seconds=${seconds%s}
+  whole=${seconds%.*}
+  fraction=${seconds#*.}00
+  echo $((10#$minutes * 6000 + 10#$whole * 100 + 10#${fraction:0:2}))
+}
+
+# run_step NAME LANE: runs one step, its wall and CPU time added to STEP_ROWS and printed.
+run_step() {
+  local name=$1 lane=$2 start=$SECONDS cpu
+  cpu_now
+  cpu=$CPU_NOW
+  RUNNING_STEP=$name
+  "$name"
+  RUNNING_STEP=
+  cpu_now
+  STEP_ROWS+=("$name $((SECONDS - start)) $((CPU_NOW - cpu)) $lane")
+  printf '==> step %s: %s s wall, %s s CPU\n' "$name" "$((SECONDS - start))" "$(seconds_of $((CPU_NOW - cpu)))"
+}
+
+# run_stage "STEPS | STEPS ...": the lanes of one stage at the same time. The first runs in this
+# shell, its output as it comes; each other in a subshell, its output kept in
+# build/step-logs/<its first step>.log and printed whole once the first lane is done (never
+# interleaved with another lane's), its rows in <its first step>.rows. A lane stops at its first
+# failed step (set -e), as the run does; the stage waits for every lane, then fails if one did.
+run_stage() {
+  local lanes=() steps=() name i
+  IFS='|' read -r -a lanes <<<"$1"
+  for i in "${!lanes[@]}"; do
+    [ "$i" -gt 0 ] || continue
+    read -r -a steps <<<"${lanes[$i]}"
+    rm -f "$STEP_DIR/${steps[0]}.rows"
+    rm -f "$STEP_DIR/${steps[0]}.cpu"
+    (
+      STEP_ROWS=()
+      STAGE_LANES=()
+      LANES_CPU_DONE=0
+      trap 'lane_exit "${steps[0]}"' EXIT
+      for name in "${steps[@]}"; do run_step "$name" "${steps[0]}"; done
+    ) >"$STEP_DIR/${steps[0]}.log" 2>&1 </dev/null &
+    STAGE_LANES+=("$!|${steps[*]}")
+    printf '\n==> beside the steps below: %s (its output at their end; as it comes: build/step-logs/%s.log)\n' \
+      "${steps[*]}" "${steps[0]}"
+  done
+  read -r -a steps <<<"${lanes[0]}"
+  for name in "${steps[@]}"; do
+    if [ "${#lanes[@]}" -gt 1 ]; then run_step "$name" "${steps[0]}"; else run_step "$name" -; fi
+  done
+  join_lanes
+}
+
+# lane_exit FIRST: on the way out of a lane's subshell, its rows (FIRST.rows) and its CPU time in
+# all (FIRST.cpu: this shell's and its children's, what its parent's children's time grows by).
+lane_exit() {
+  local own_user own_sys user sys
+  [ "${#STEP_ROWS[@]}" -eq 0 ] || printf '%s\n' "${STEP_ROWS[@]}" >"$STEP_DIR/$1.rows"
+  times >"$STEP_DIR/times.$BASHPID"
+  { read -r own_user own_sys; read -r user sys; } <"$STEP_DIR/times.$BASHPID"
+  rm -f "$STEP_DIR/times.$BASHPID"
+  echo $(($(centis "$own_user") + $(centis "$own_sys") + $(centis "$user") + $(centis "$sys"))) >"$STEP_DIR/$1.cpu"
+}
+
+# join_lanes: waits for the other lanes of the stage (STAGE_LANES), prints each one's output
+# and takes its rows; fails if one failed, naming the step. Also run on the way out of a failed
+# run, so that a lane still running is waited for and what it did is shown.
+join_lanes() {
+  local entry pid steps=() lane_rc rc=0 row done_steps
+  for entry in "${STAGE_LANES[@]}"; do
+    pid=${entry%%|*}
+    read -r -a steps <<<"${entry#*|}"
+    lane_rc=0
+    wait "$pid" || lane_rc=$?
+    printf '\n==> the steps that ran beside: %s\n' "${steps[*]}"
+    cat "$STEP_DIR/${steps[0]}.log"
+    done_steps=0
+    if [ -f "$STEP_DIR/${steps[0]}.rows" ]; then
+      while IFS= read -r row; do
+        STEP_ROWS+=("$row")
+        done_steps=$((done_steps + 1))
+      done <"$STEP_DIR/${steps[0]}.rows"
+    fi
+    if [ "$lane_rc" -ne 0 ]; then
+      printf '\n!!! FAILED: step %s (exit status %s; it ran beside the steps above, its output is above)\n' \
+        "${steps[$done_steps]:-?}" "$lane_rc"
+      [ "$rc" -ne 0 ] || rc=$lane_rc
+    fi
+  done
+  # Their time is in this shell's children's now: kept out of its later steps.
+  lanes_reaped
+  LANES_CPU_DONE=$LANES_CPU
+  STAGE_LANES=()
+  return "$rc"
+}
+
+# seconds_of CENTIS: 1234 -> 12.3
+seconds_of() { printf '%d.%d' $(($1 / 100)) $(($1 % 100 / 10)); }
+
+# ratio CENTIS WALL: the CPU time over the wall time, cores kept busy on average (2 decimals).
+ratio() {
+  [ "$2" -gt 0 ] || { echo -; return; }
+  local r=$(($1 / $2))
+  printf '%d.%02d' $((r / 100)) $((r % 100))
+}
+
+# The table of the steps run: each one's wall time, its CPU time (user + system of its
+# processes) and their ratio, the cores it kept busy on average; the lane it ran in when
+# another ran beside it. The total's wall time is the run's (lanes overlap), its CPU the sum.
+print_step_times() {
+  local row name wall cpu lane total_cpu=0
+  [ "${#STEP_ROWS[@]}" -gt 0 ] || return 0
+  printf '\n==> step times (wall and CPU seconds; cores: CPU / wall; lane: the steps ran beside another lane)\n'
+  printf '| step | wall s | CPU s | cores | lane |\n|---|---:|---:|---:|---|\n'
+  for row in "${STEP_ROWS[@]}"; do
+    read -r name wall cpu lane <<<"$row"
+    [ "$lane" = - ] && lane=""
+    printf '| %s | %s | %s | %s | %s |\n' "$name" "$wall" "$(seconds_of "$cpu")" "$(ratio "$cpu" "$wall")" "$lane"
+    total_cpu=$((total_cpu + cpu))
+  done
+  wall=$((SECONDS - RUN_START))
+  printf '| total | %s | %s | %s | |\n' "$wall" "$(seconds_of "$total_cpu")" "$(ratio "$total_cpu" "$wall")"
+}
+
+# At the end of the steps: a lane still running waited for and shown, the times, and when a
+# step failed, its failed tests named again with their messages, so that the end of the log (all
+# a CI excerpt may keep) says what failed.
 run_steps_exit() {
+  local rc=$1
+  if [ -n "$RUNNING_STEP" ] && [ "$rc" -ne 0 ]; then
+    printf '\n!!! FAILED: step %s (exit status %s)\n' "$RUNNING_STEP" "$rc"
+  elif [ -n "$RUNNING_STEP" ]; then
+    printf '\n!!! STOPPED: step %s (the run was ended by a signal)\n' "$RUNNING_STEP"
+  fi
+  join_lanes || true
   print_step_times
-  if [ "$1" -ne 0 ] && [ -d "$ROOT/build/test-results" ]; then
+  rm -f "$STEP_DIR"/times.*
+  if [ "$rc" -ne 0 ] && [ -d "$ROOT/build/test-results" ]; then
     /usr/bin/python3 "$ROOT/tools/test_failures.py" "$ROOT/build/test-results"
   fi
 }
 
+# run_steps STAGE...: each stage ("STEPS" or "STEPS | STEPS ...", run_stage) in order.
 run_steps() {
-  local name start
-  for name in "$@"; do
+  local stage name
+  for name in $(printf '%s ' "$@" | tr -d '|'); do
     if [[ " ${TEST_STEPS[*]} " != *" $name "* ]]; then
       echo "build.sh: no step $name (steps: ${TEST_STEPS[*]})" >&2
       exit 64
     fi
   done
   rm -rf "$ROOT/build/test-results"
+  mkdir -p "$STEP_DIR"
+  RUN_START=$SECONDS
   trap 'run_steps_exit $?' EXIT
-  for name in "$@"; do
-    start=$SECONDS
-    "$name"
-    STEP_TIMES+=("$name $((SECONDS - start))")
-  done
+  for stage in "$@"; do run_stage "$stage"; done
 }
 
 target=${1:-test}
 case "$target" in
   native) require demo; build_release ;;
   managed) build_managed ;;
-  test) require test; run_steps "${TEST_STEPS[@]}" ;;
-  step) shift; [ "$#" -gt 0 ] || { echo "usage: ./build.sh step NAME... (${TEST_STEPS[*]})" >&2; exit 64; }; run_steps "$@" ;;
+  test) require test; run_steps "${TEST_PLAN[@]}" ;;
+  step) shift; [ "$#" -gt 0 ] || { echo "usage: ./build.sh step NAME... (${TEST_STEPS[*]})" >&2; exit 64; }; run_steps "$*" ;;
   fuzz) tests/fuzz/run.sh long "${FUZZ_SECONDS:-600}" ;;
   tsan) JOBS="$JOBS" tests/native/run_tsan.sh all ;;
-  platform) platform_proofs ;;
+  platform) platform_publish; platform_proofs ;;
   stress) build_native; build_managed; stress ;;
   packages) require demo; build_release; packages ;;
   bindings) bindings ;;
