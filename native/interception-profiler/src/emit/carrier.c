@@ -6,6 +6,7 @@
 #include "coreclr/cor_metadata.h"
 #include "coreclr/corprof_control.h"
 #include "coreclr/corprof_info.h"
+#include "emit/module_metadata.h"
 
 #include <string.h>
 
@@ -24,30 +25,6 @@ typedef struct carrier_session {
     IMetaDataEmit2 *emit;
     IMetaDataImport2 *import;
 } carrier_session;
-
-static HRESULT open_session(ICorProfilerInfo15 *info, ModuleID module, carrier_session *s)
-{
-    IUnknown *unknown = NULL;
-    s->emit = NULL;
-    s->import = NULL;
-    HRESULT hr = info->lpVtbl->GetModuleMetaData(info, module, ofRead | ofWrite,
-                                                 &IID_IMetaDataEmit2, &unknown);
-    if (FAILED(hr))
-        return hr;
-    s->emit = (IMetaDataEmit2 *)unknown;
-    void *import = NULL;
-    hr = s->emit->lpVtbl->QueryInterface(s->emit, &IID_IMetaDataImport2, &import);
-    s->import = SUCCEEDED(hr) ? import : NULL;
-    return hr;
-}
-
-static void close_session(carrier_session *s)
-{
-    if (s->import != NULL)
-        s->import->lpVtbl->Release(s->import);
-    if (s->emit != NULL)
-        s->emit->lpVtbl->Release(s->emit);
-}
 
 static int has_generic_params(IMetaDataImport2 *im, mdToken owner)
 {
@@ -220,9 +197,9 @@ aip_carrier_outcome aip_carrier_for(aip_emitter *e, ModuleID module, uint32_t ta
         return AIP_CARRIER_DEFINED;
     }
     carrier_session s;
-    *hr = open_session(e->info, module, &s);
+    *hr = aip_module_metadata_open(e->info, module, &s.emit, &s.import);
     if (FAILED(*hr) || s.import == NULL) {
-        close_session(&s);
+        aip_module_metadata_release(s.emit, s.import);
         return AIP_CARRIER_FAILED;
     }
     mdTypeDef klass = 0;
@@ -237,7 +214,7 @@ aip_carrier_outcome aip_carrier_for(aip_emitter *e, ModuleID module, uint32_t ta
     if (outcome == AIP_CARRIER_DEFINED)
         outcome = define(e, &s, module, klass, sig, sig_size, key.digest, body, size, carrier,
                          defined, hr);
-    close_session(&s);
+    aip_module_metadata_release(s.emit, s.import);
     if (outcome == AIP_CARRIER_DEFINED)
         aip_token_cache_put(&e->tokens, &key, *carrier);
     return outcome;

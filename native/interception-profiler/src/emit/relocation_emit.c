@@ -5,6 +5,7 @@
 #include "coreclr/cor_guids.h"
 #include "emit/assembly_ref.h"
 #include "emit/metadata_emit.h"
+#include "emit/module_metadata.h"
 #include "generation/relocation_blob.h"
 #include "generation/relocation_parent.h"
 #include "generation/relocation_sites.h"
@@ -37,26 +38,8 @@ typedef struct emit_session {
 
 static HRESULT open_session(emit_session *s)
 {
-    if (s->emit != NULL)
-        return S_OK;
-    IUnknown *unknown = NULL;
-    HRESULT hr = s->e->info->lpVtbl->GetModuleMetaData(s->e->info, s->module, ofRead | ofWrite,
-                                                       &IID_IMetaDataEmit2, &unknown);
-    if (FAILED(hr))
-        return hr;
-    s->emit = (IMetaDataEmit2 *)unknown;
-    void *import = NULL;
-    hr = s->emit->lpVtbl->QueryInterface(s->emit, &IID_IMetaDataImport2, &import);
-    s->import = SUCCEEDED(hr) ? import : NULL;
-    return hr;
-}
-
-static void close_session(emit_session *s)
-{
-    if (s->import != NULL)
-        s->import->lpVtbl->Release(s->import);
-    if (s->emit != NULL)
-        s->emit->lpVtbl->Release(s->emit);
+    return s->emit != NULL ? S_OK
+                           : aip_module_metadata_open(s->e->info, s->module, &s->emit, &s->import);
 }
 
 /* ABI 3.6: the AssemblyRef to the assembly of the module the blob names (assembly_ref.h). */
@@ -187,7 +170,7 @@ alvk_status aip_emit_generation(aip_emitter *e, aip_module_catalog *catalog, Mod
             write_token(operand_of(g, body, code_offset, aip_relocation_site(g, r, j)),
                         res[i].token);
     }
-    close_session(&s);
+    aip_module_metadata_release(s.emit, s.import);
     if (status == ALVK_OK && emitted) {
         *metadata_hr = e->info->lpVtbl->ApplyMetaData(e->info, module);
         if (FAILED(*metadata_hr))
