@@ -24,9 +24,6 @@ public sealed class PlanRoundTripTests(ITestOutputHelper output)
         .Select(f => (OpCode)f.GetValue(null)!)
         .ToDictionary(o => o.Value);
 
-    private const BindingFlags Declared = BindingFlags.Public | BindingFlags.NonPublic | BindingFlags.Instance |
-                                          BindingFlags.Static | BindingFlags.DeclaredOnly;
-
     [Fact]
     public void EveryMethodOfRealAssembliesRoundTrips()
     {
@@ -48,7 +45,7 @@ public sealed class PlanRoundTripTests(ITestOutputHelper output)
         {
             using var pe = new PEReader(File.OpenRead(assembly.Location));
             MetadataReader reader = pe.GetMetadataReader();
-            foreach (MethodBase method in MethodsOf(assembly))
+            foreach (MethodBase method in DeclaredMethods.Of(assembly))
             {
                 if (method.GetMethodBody() is null)
                     continue;
@@ -104,26 +101,6 @@ public sealed class PlanRoundTripTests(ITestOutputHelper output)
         string reason = message[(message.IndexOf(": ", StringComparison.Ordinal) + 2)..];
         reason = System.Text.RegularExpressions.Regex.Replace(reason, @"IL_[0-9A-F]{4}|0x[0-9A-F]{8}|\d+", "#");
         return reason.Length > 140 ? reason[..140] : reason;
-    }
-
-    private static IEnumerable<MethodBase> MethodsOf(Assembly assembly)
-    {
-        Type[] types;
-        try
-        {
-            types = assembly.GetTypes();
-        }
-        catch (ReflectionTypeLoadException e)
-        {
-            types = [.. e.Types.OfType<Type>()];
-        }
-        foreach (Type type in types)
-        {
-            foreach (MethodInfo method in type.GetMethods(Declared))
-                yield return method;
-            foreach (ConstructorInfo constructor in type.GetConstructors(Declared))
-                yield return constructor;
-        }
     }
 
     /// <summary>What the comparison needs of a method body, copied out of its memory.</summary>

@@ -45,10 +45,7 @@ public static class AgreementTargets
 /// </summary>
 public sealed class StackTypeAgreementTests(ITestOutputHelper output)
 {
-    private const int StackTypeMismatch = 510; // ALVK_E_STACK_TYPE_MISMATCH
-
-    private const BindingFlags Declared = BindingFlags.Public | BindingFlags.NonPublic | BindingFlags.Instance |
-                                          BindingFlags.Static | BindingFlags.DeclaredOnly;
+    private const int StackTypeMismatch = (int)InterceptionStatus.StackTypeMismatch;
 
     /// <summary>One body: its name, the plan's verdict (null: accepted) and what the native side gets.
     /// ReturnsUnclassified: the body returns a value where its target returns a generic parameter of its
@@ -78,7 +75,7 @@ public sealed class StackTypeAgreementTests(ITestOutputHelper output)
 
         // Real methods (and their mutations) of System.Linq; this module: woven and hand-written bodies.
         var linq = new List<Case>();
-        foreach (MethodBase method in MethodsOf(typeof(Enumerable).Assembly))
+        foreach (MethodBase method in DeclaredMethods.Of(typeof(Enumerable).Assembly).Where(m => m.GetMethodBody() is not null))
         {
             if (Lowered(method.ToString()!, () => GenerationPlan.FromOriginal(method)) is { } real)
                 linq.Add(real);
@@ -94,8 +91,8 @@ public sealed class StackTypeAgreementTests(ITestOutputHelper output)
         foreach ((string name, Func<GenerationPlan> make) in Woven().Concat(HandWritten()))
             if (Lowered(name, make) is { } c)
                 own.Add(c);
-        foreach (MethodBase method in MethodsOf(typeof(Enemy).Assembly).Where(m => m.DeclaringType == typeof(Enemy) ||
-                     m.DeclaringType == typeof(AgreementTargets)))
+        foreach (MethodBase method in DeclaredMethods.Of(typeof(Enemy).Assembly).Where(m =>
+                     m.GetMethodBody() is not null && (m.DeclaringType == typeof(Enemy) || m.DeclaringType == typeof(AgreementTargets))))
         {
             if (Lowered(method.ToString()!, () => GenerationPlan.FromOriginal(method)) is { } real)
                 own.Add(real);
@@ -361,28 +358,6 @@ public sealed class StackTypeAgreementTests(ITestOutputHelper output)
             p.MarkLabel(join);
             p.Emit(OpCodes.Ret);
         }));
-    }
-
-    private static IEnumerable<MethodBase> MethodsOf(Assembly assembly)
-    {
-        Type[] types;
-        try
-        {
-            types = assembly.GetTypes();
-        }
-        catch (ReflectionTypeLoadException e)
-        {
-            types = [.. e.Types.OfType<Type>()];
-        }
-        foreach (Type type in types)
-        {
-            foreach (MethodInfo method in type.GetMethods(Declared))
-                if (method.GetMethodBody() is not null)
-                    yield return method;
-            foreach (ConstructorInfo constructor in type.GetConstructors(Declared))
-                if (constructor.GetMethodBody() is not null)
-                    yield return constructor;
-        }
     }
 
     // ------------------------------------------------------------------ the native side
