@@ -7,8 +7,10 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdatomic.h>
 #include <string.h>
 
+#include "platform/platform.h"
 #include "rejit/inliner_redirects.h"
 
 #define MODULE 0x1000u
@@ -131,6 +133,54 @@ static void a_modules_entries_go_when_it_unloads(void **state)
     assert_int_equal(table.count, 1);
 }
 
+/* The worker's side (routes set and taken out, bodies published) and a ReJIT callback's
+ * (acquire, read, release) at once: every body acquired is whole (one of the markers
+ * published, its bytes intact) until its release, and none is left when both end. */
+#define RACE_ROUNDS 20000u
+
+typedef struct race {
+    _Atomic uint32_t done;
+    uint64_t acquired;
+    uint32_t torn;
+} race;
+
+static void race_callback(void *arg)
+{
+    race *r = arg;
+    while (atomic_load(&r->done) == 0) {
+        aip_prepared_rejit *b = aip_redirects_acquire(&table, MODULE, CALLER);
+        if (b == NULL)
+            continue;
+        ++r->acquired;
+        if (b->body_size != 2 || b->data[1] < 0x10 || b->data[1] > 0x1F)
+            ++r->torn;
+        aip_prepared_release(b);
+    }
+}
+
+static void a_callback_acquires_while_the_worker_publishes(void **state)
+{
+    (void)state;
+    race r = {0};
+    aip_thread callback;
+    assert_int_equal(aip_thread_start(&callback, race_callback, &r), 0);
+    aip_call_route out[AIP_REDIRECT_ROUTES];
+    for (uint32_t i = 0; i < RACE_ROUNDS; ++i) {
+        assert_int_equal(aip_redirects_route(&table, MODULE, CALLER, TINY, 0x06000040u + i % 4, out),
+                         1);
+        aip_redirects_publish(&table, MODULE, CALLER, body_of((uint8_t)(0x10 + i % 16)));
+        if (i % 8 == 7) { /* the last route out: the entry and its body go */
+            assert_int_equal(aip_redirects_route(&table, MODULE, CALLER, TINY, 0, out), 0);
+            aip_redirects_publish(&table, MODULE, CALLER, NULL);
+        }
+    }
+    atomic_store(&r.done, 1);
+    aip_thread_join(&callback);
+    assert_int_equal(r.torn, 0);
+    print_message("%llu bodies acquired while %u were published\n",
+                  (unsigned long long)r.acquired, RACE_ROUNDS);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -140,6 +190,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(the_table_and_a_callers_routes_are_bounded, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(a_modules_entries_go_when_it_unloads, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_callback_acquires_while_the_worker_publishes, setup,
+                                        teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
