@@ -30,7 +30,10 @@ string library = Path.GetFullPath(args[0]);
 int processes = args.Length > 1 ? int.Parse(args[1], CultureInfo.InvariantCulture) : 5;
 long objects = args.Length > 2 ? long.Parse(args[2], CultureInfo.InvariantCulture) : 20_000_000;
 long frames = args.Length > 3 ? long.Parse(args[3], CultureInfo.InvariantCulture) : 1000;
-const int Repetitions = 3;
+// ALLOCATION_BENCHMARK_REPETITIONS: timed repetitions per child (3 unless set); more give each
+// process's best repetition (the loop's per-process figure below) more chances.
+int Repetitions = Environment.GetEnvironmentVariable("ALLOCATION_BENCHMARK_REPETITIONS") is { Length: > 0 } repetitionsText
+    ? int.Parse(repetitionsText, CultureInfo.InvariantCulture) : 3;
 
 var configurations = new Configuration[]
 {
@@ -57,7 +60,11 @@ foreach (Configuration c in configurations)
 for (int p = 0; p < processes; ++p)
     foreach (string w in workloads)
         foreach (Configuration c in configurations)
-            results[(c.Id, w)].AddRange(Launch(c, w, w == "loop" ? objects : frames));
+            foreach (JsonObject r in Launch(c, w, w == "loop" ? objects : frames))
+            {
+                r["process"] = p;
+                results[(c.Id, w)].Add(r);
+            }
 
 Report();
 return 0;
@@ -86,6 +93,20 @@ void Report()
             $"{cpu / baseCpu:F3} | {f.Median:F3} | " +
             $"{f.P99:F3} | {f.Mean:F3} | {f.Mean / baseFrames.Mean:F2} / {f.Median / baseFrames.Median:F2} / " +
             $"{f.P99 / baseFrames.P99:F2} | {f.Rate:F2} | {Events(c.Id, "loop")} / {Events(c.Id, "frames")} | {c.Goal} |");
+    }
+    Console.WriteLine();
+    // The loop per process: a repetition's time varies between processes more than within one
+    // (where the GC's heap lands, page faults: 124-273 ms per repetition with the profiler off
+    // on one idle run), so each process's best repetition is its figure, and each round's
+    // processes (one per configuration, launched one after the other) are compared in pairs.
+    foreach (Configuration c in configurations.Skip(1))
+    {
+        var pairs = Enumerable.Range(0, processes)
+            .Select(p => Best(c.Id, p) / Best(configurations[0].Id, p)).ToList();
+        var bests = Enumerable.Range(0, processes).Select(p => Best(c.Id, p)).ToList();
+        Console.WriteLine($"- loop, each process's best repetition, {c.Name} / {configurations[0].Name}: " +
+            $"median of the {processes} rounds' pairs {Median(pairs):F3} (range {pairs.Min():F3}-{pairs.Max():F3}); " +
+            $"median of bests {Median(bests):F0} ms / {Median(Enumerable.Range(0, processes).Select(p => Best(configurations[0].Id, p)).ToList()):F0} ms");
     }
     Console.WriteLine();
     if (!Has("listener") || !Has("sampled-stacks") || !Has("sampled-every10") || !Has("sampled-count") ||
@@ -135,6 +156,9 @@ void Report()
             "(listener minus off)");
     }
 }
+
+double Best(string id, int process) =>
+    results[(id, "loop")].Where(r => r["process"]!.GetValue<int>() == process).Min(r => r["ms"]!.GetValue<double>());
 
 bool Has(string id) => configurations.Any(c => c.Id == id);
 
