@@ -22,6 +22,9 @@
 #include "generation/generation_validate.h"
 #include "generation/relocation_blob.h"
 
+#include "fake_assembly_metadata.h"
+#include "relocation_append.h"
+
 #define TARGET_MODULE 0x1234u
 #define MOD_MODULE 0x5000u      /* the hooks' module: catalogued, not collectible */
 #define DYNAMIC_MODULE 0x6000u  /* collectible */
@@ -42,23 +45,7 @@ typedef struct gen {
 static alvk_relocation *add(gen *x, alvk_relocation_kind kind, uint32_t il_offset,
                             const void *blob, uint32_t blob_length, const char *name)
 {
-    alvk_relocation *r = &x->relocs[x->g.relocation_count++];
-    memset(r, 0, sizeof *r);
-    r->size = sizeof *r;
-    r->kind = kind;
-    r->il_offset = il_offset;
-    if (name != NULL) {
-        r->name_offset = x->g.blobs_size;
-        r->name_length = (uint32_t)strlen(name);
-        memcpy(x->blobs + x->g.blobs_size, name, r->name_length);
-        x->g.blobs_size += r->name_length;
-    }
-    r->blob_offset = x->g.blobs_size;
-    r->blob_length = blob_length;
-    if (blob_length > 0)
-        memcpy(x->blobs + x->g.blobs_size, blob, blob_length);
-    x->g.blobs_size += blob_length;
-    return r;
+    return relocation_append(&x->g, x->relocs, x->blobs, kind, il_offset, blob, blob_length, name);
 }
 
 static void module_id_blob(uint64_t id, uint8_t out[8])
@@ -253,15 +240,9 @@ typedef struct fake {
     ICorProfilerInfo15 info;
     IMetaDataEmit2 emit;
     IMetaDataImport2 import;
-    IMetaDataAssemblyImport assembly_import;
-    IMetaDataAssemblyEmit assembly_emit;
-    const char *existing_ref; /* the target's second AssemblyRef's name, or NULL */
-    HRESULT define_hr, identity_hr;
-    ULONG name_units; /* the length the Assembly row's name reports, or 0: "GameMod"'s */
-    uint32_t defines, type_refs, member_refs, applies;
+    fake_assemblies assemblies; /* the target's; its own Assembly row is "GameMod" */
+    uint32_t type_refs, member_refs, applies;
     mdToken type_ref_scope, member_ref_parent;
-    WCHAR defined_name[32];
-    uint16_t defined_version[4];
     ModuleID metadata_of[8]; /* the modules GetModuleMetaData was asked for */
     uint32_t metadata_calls;
 } fake;
@@ -270,18 +251,6 @@ static fake F;
 static ICorProfilerInfo15Vtbl info_vtbl;
 static IMetaDataEmit2Vtbl emit_vtbl;
 static IMetaDataImport2Vtbl import_vtbl;
-static IMetaDataAssemblyImportVtbl assembly_import_vtbl;
-static IMetaDataAssemblyEmitVtbl assembly_emit_vtbl;
-
-static void widen(const char *in, WCHAR *out, ULONG capacity, ULONG *length)
-{
-    ULONG n = 0;
-    for (; in[n] != 0 && n + 1 < capacity; ++n)
-        out[n] = (WCHAR)in[n];
-    out[n] = 0;
-    if (length != NULL)
-        *length = n + 1;
-}
 
 static int same_iid(REFIID a, const GUID *b)
 {
@@ -301,7 +270,7 @@ static HRESULT STDMETHODCALLTYPE get_module_metadata(ICorProfilerInfo15 *This, M
         return S_OK;
     }
     if (same_iid(riid, &IID_IMetaDataAssemblyEmit))
-        *out = (IUnknown *)(void *)&F.assembly_emit;
+        *out = (IUnknown *)(void *)&F.assemblies.emit;
     else
         *out = (IUnknown *)(void *)&F.emit;
     return S_OK;
@@ -350,7 +319,7 @@ static HRESULT STDMETHODCALLTYPE define_member_ref(IMetaDataEmit2 *This, mdToken
 static HRESULT STDMETHODCALLTYPE import_query(IMetaDataImport2 *This, REFIID riid, void **out)
 {
     (void)This, (void)riid;
-    *out = &F.assembly_import;
+    *out = &F.assemblies.import;
     return S_OK;
 }
 
@@ -366,101 +335,6 @@ static BOOL STDMETHODCALLTYPE is_valid_token(IMetaDataImport2 *This, mdToken tok
     return 1;
 }
 
-static HRESULT STDMETHODCALLTYPE from_scope(IMetaDataAssemblyImport *This, mdAssembly *token)
-{
-    (void)This;
-    *token = 0x20000001u;
-    return F.identity_hr;
-}
-
-static HRESULT STDMETHODCALLTYPE assembly_props(IMetaDataAssemblyImport *This, mdAssembly token,
-                                                const void **key, ULONG *key_length, ULONG *hash,
-                                                LPWSTR name, ULONG capacity, ULONG *length,
-                                                ASSEMBLYMETADATA *md, DWORD *flags)
-{
-    (void)This, (void)token;
-    *key = NULL;
-    *key_length = 0;
-    *hash = 0x8004;
-    widen("GameMod", name, capacity, length);
-    if (F.name_units != 0)
-        *length = F.name_units;
-    md->usMajorVersion = 1, md->usMinorVersion = 2, md->usBuildNumber = 3;
-    md->usRevisionNumber = 4;
-    md->cbLocale = 0;
-    *flags = 0;
-    return S_OK;
-}
-
-static HRESULT STDMETHODCALLTYPE enum_refs(IMetaDataAssemblyImport *This, HCORENUM *e,
-                                           mdAssemblyRef *refs, ULONG capacity, ULONG *count)
-{
-    (void)This, (void)capacity;
-    *count = *e == NULL ? 2 : 0;
-    *e = (HCORENUM)(uintptr_t)1;
-    refs[0] = 0x23000001u, refs[1] = 0x23000002u;
-    return S_OK;
-}
-
-static HRESULT STDMETHODCALLTYPE ref_props(IMetaDataAssemblyImport *This, mdAssemblyRef ref,
-                                           const void **key, ULONG *key_length, LPWSTR name,
-                                           ULONG capacity, ULONG *length, ASSEMBLYMETADATA *md,
-                                           const void **hash, ULONG *hash_length, DWORD *flags)
-{
-    (void)This, (void)key, (void)key_length, (void)md, (void)hash, (void)hash_length, (void)flags;
-    widen(ref == 0x23000001u       ? "System.Runtime"
-          : F.existing_ref != NULL ? F.existing_ref
-                                   : "Game",
-          name, capacity, length);
-    return S_OK;
-}
-
-static void STDMETHODCALLTYPE assembly_import_close(IMetaDataAssemblyImport *This, HCORENUM e)
-{
-    (void)This, (void)e;
-}
-
-static ULONG STDMETHODCALLTYPE assembly_import_release(IMetaDataAssemblyImport *This)
-{
-    (void)This;
-    return 0;
-}
-
-static HRESULT STDMETHODCALLTYPE assembly_emit_query(IMetaDataAssemblyEmit *This, REFIID riid,
-                                                     void **out)
-{
-    (void)This, (void)riid;
-    *out = &F.assembly_import;
-    return S_OK;
-}
-
-static ULONG STDMETHODCALLTYPE assembly_emit_release(IMetaDataAssemblyEmit *This)
-{
-    (void)This;
-    return 0;
-}
-
-static HRESULT STDMETHODCALLTYPE define_ref(IMetaDataAssemblyEmit *This, const void *key,
-                                            ULONG key_length, LPCWSTR name,
-                                            const ASSEMBLYMETADATA *md, const void *hash,
-                                            ULONG hash_length, DWORD flags, mdAssemblyRef *out)
-{
-    (void)This, (void)key, (void)key_length, (void)hash, (void)hash_length, (void)flags;
-    if (FAILED(F.define_hr))
-        return F.define_hr;
-    F.defines++;
-    size_t n = 0;
-    for (; name[n] != 0 && n + 1 < 32; ++n)
-        F.defined_name[n] = name[n];
-    F.defined_name[n] = 0;
-    F.defined_version[0] = md->usMajorVersion;
-    F.defined_version[1] = md->usMinorVersion;
-    F.defined_version[2] = md->usBuildNumber;
-    F.defined_version[3] = md->usRevisionNumber;
-    *out = 0x23000010u + F.defines;
-    return S_OK;
-}
-
 static void fake_init(void)
 {
     memset(&F, 0, sizeof F);
@@ -473,20 +347,10 @@ static void fake_init(void)
     import_vtbl.QueryInterface = import_query;
     import_vtbl.Release = import_release;
     import_vtbl.IsValidToken = is_valid_token;
-    assembly_import_vtbl.GetAssemblyFromScope = from_scope;
-    assembly_import_vtbl.GetAssemblyProps = assembly_props;
-    assembly_import_vtbl.EnumAssemblyRefs = enum_refs;
-    assembly_import_vtbl.GetAssemblyRefProps = ref_props;
-    assembly_import_vtbl.CloseEnum = assembly_import_close;
-    assembly_import_vtbl.Release = assembly_import_release;
-    assembly_emit_vtbl.QueryInterface = assembly_emit_query;
-    assembly_emit_vtbl.Release = assembly_emit_release;
-    assembly_emit_vtbl.DefineAssemblyRef = define_ref;
     F.info.lpVtbl = &info_vtbl;
     F.emit.lpVtbl = &emit_vtbl;
     F.import.lpVtbl = &import_vtbl;
-    F.assembly_import.lpVtbl = &assembly_import_vtbl;
-    F.assembly_emit.lpVtbl = &assembly_emit_vtbl;
+    fake_assemblies_init(&F.assemblies, "GameMod", "Game");
 }
 
 /* The catalog and the emitter: zeroed statics, as the profiler object's are. */
@@ -542,12 +406,12 @@ static void the_assembly_ref_is_defined_then_reused(void **state)
     assert_int_equal(emit(&x, body, res, &failing, &hr), ALVK_OK);
     /* The hooks' module was read for its identity; the target got an AssemblyRef with it. */
     assert_int_equal(F.metadata_of[0], MOD_MODULE);
-    assert_int_equal(F.defines, 1);
+    assert_int_equal(F.assemblies.defines, 1);
     WCHAR expected[32];
-    widen("GameMod", expected, 32, NULL);
-    assert_memory_equal(F.defined_name, expected, 8 * sizeof(WCHAR));
-    assert_int_equal(F.defined_version[0], 1);
-    assert_int_equal(F.defined_version[3], 4);
+    fake_widen("GameMod", expected, 32, NULL);
+    assert_memory_equal(F.assemblies.defined_name, expected, 8 * sizeof(WCHAR));
+    assert_int_equal(F.assemblies.defined_md.usMajorVersion, 1);
+    assert_int_equal(F.assemblies.defined_md.usRevisionNumber, 4);
     /* The result reports the AssemblyRef; the TypeRef's scope is it; the MemberRef's parent
      * the TypeRef; the call names the MemberRef; the new metadata was applied once. */
     assert_int_equal(res[0].kind, ALVK_RELOCATION_ASSEMBLY_REF);
@@ -566,7 +430,7 @@ static void the_assembly_ref_is_defined_then_reused(void **state)
      * defined, nothing applied. */
     uint32_t metadata_calls = F.metadata_calls;
     assert_int_equal(emit(&x, body, res, &failing, &hr), ALVK_OK);
-    assert_int_equal(F.defines, 1);
+    assert_int_equal(F.assemblies.defines, 1);
     assert_int_equal(res[0].token, 0x23000011u);
     assert_int_equal(res[0].reused, 1);
     assert_int_equal(res[1].reused, 1);
@@ -578,7 +442,7 @@ static void the_assembly_ref_is_defined_then_reused(void **state)
      * defined again. */
     aip_emitter_forget_module(&emitter, TARGET_MODULE);
     assert_int_equal(emit(&x, body, res, &failing, &hr), ALVK_OK);
-    assert_int_equal(F.defines, 2);
+    assert_int_equal(F.assemblies.defines, 2);
     assert_int_equal(res[0].reused, 0);
 }
 
@@ -586,7 +450,7 @@ static void the_modules_own_reference_is_found_by_name(void **state)
 {
     (void)state;
     world_init();
-    F.existing_ref = "GAMEMOD"; /* compared without regard to ASCII case */
+    F.assemblies.second_ref = "GAMEMOD"; /* compared without regard to ASCII case */
     gen x;
     gen_init(&x, MOD_MODULE);
     uint8_t body[8];
@@ -594,7 +458,7 @@ static void the_modules_own_reference_is_found_by_name(void **state)
     uint32_t failing;
     HRESULT hr;
     assert_int_equal(emit(&x, body, res, &failing, &hr), ALVK_OK);
-    assert_int_equal(F.defines, 0);
+    assert_int_equal(F.assemblies.defines, 0);
     assert_int_equal(res[0].token, 0x23000002u);
     assert_int_equal(res[0].reused, 0);
     assert_int_equal(F.type_ref_scope, 0x23000002u);
@@ -628,7 +492,7 @@ static void refused_module_ids_fail_that_relocation(void **state)
         assert_int_equal(hr, S_OK);
         assert_int_equal(res[0].kind, ALVK_RELOCATION_ASSEMBLY_REF);
         /* Nothing touched the target's metadata, nothing was applied, the body is as it was. */
-        assert_int_equal(F.defines + F.type_refs + F.member_refs + F.applies, 0);
+        assert_int_equal(F.assemblies.defines + F.type_refs + F.member_refs + F.applies, 0);
         assert_int_equal(F.metadata_calls, 0); /* refused before any metadata was opened */
         assert_memory_equal(body, x.body, x.g.body_size);
     }
@@ -657,7 +521,7 @@ static void metadata_failures_fail_that_relocation_with_their_hresult(void **sta
     HRESULT hr;
     /* The definition fails. */
     world_init();
-    F.define_hr = (HRESULT)0x80131130;
+    F.assemblies.define_hr = (HRESULT)0x80131130;
     gen_init(&x, MOD_MODULE);
     assert_int_equal(emit(&x, body, res, &failing, &hr), ALVK_E_METADATA_EMIT_FAILED);
     assert_int_equal(failing, 0);
@@ -666,22 +530,22 @@ static void metadata_failures_fail_that_relocation_with_their_hresult(void **sta
     assert_int_equal(F.type_refs + F.applies, 0);
     /* The hooks' module's identity cannot be read: a read failure, not an emission's. */
     world_init();
-    F.identity_hr = E_FAIL;
+    F.assemblies.identity_hr = E_FAIL;
     assert_int_equal(emit(&x, body, res, &failing, &hr), ALVK_E_METADATA_FAILED);
     assert_int_equal(failing, 0);
     assert_int_equal(hr, E_FAIL);
     assert_int_equal(res[0].hresult, E_FAIL);
-    assert_int_equal(F.defines + F.type_refs + F.applies, 0);
+    assert_int_equal(F.assemblies.defines + F.type_refs + F.applies, 0);
     /* Its name exceeds the reader's bound (511 UTF-16 units): a limit, with no HRESULT. */
     world_init();
-    F.name_units = AIP_ASSEMBLY_NAME_UNITS + 1;
+    F.assemblies.name_units = AIP_ASSEMBLY_NAME_UNITS + 1;
     assert_int_equal(emit(&x, body, res, &failing, &hr), ALVK_E_LIMIT_EXCEEDED);
     assert_int_equal(failing, 0);
     assert_int_equal(hr, S_OK);
-    assert_int_equal(F.defines + F.type_refs + F.applies, 0);
+    assert_int_equal(F.assemblies.defines + F.type_refs + F.applies, 0);
     /* At the bound it is read. */
     world_init();
-    F.name_units = AIP_ASSEMBLY_NAME_UNITS;
+    F.assemblies.name_units = AIP_ASSEMBLY_NAME_UNITS;
     assert_int_equal(emit(&x, body, res, &failing, &hr), ALVK_OK);
 }
 

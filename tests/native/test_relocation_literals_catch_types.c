@@ -17,6 +17,7 @@
 #include "il/method_body.h"
 #include "metadata/signature_blobs.h"
 #include "metadata/signature_references.h"
+#include "relocation_append.h"
 
 #define BYTES(...) ((const uint8_t[]){__VA_ARGS__}), (uint32_t)sizeof((const uint8_t[]){__VA_ARGS__})
 
@@ -60,23 +61,7 @@ static uint32_t gen_init(gen *x, const uint8_t *code, uint32_t code_size, uint32
 static alvk_relocation *gen_reloc(gen *x, alvk_relocation_kind kind, uint32_t il_offset,
                                   const uint8_t *blob, uint32_t blob_length, const char *name)
 {
-    alvk_relocation *r = &x->relocs[x->g.relocation_count++];
-    memset(r, 0, sizeof *r);
-    r->size = sizeof *r;
-    r->kind = kind;
-    r->il_offset = il_offset;
-    if (name != NULL) {
-        r->name_offset = x->g.blobs_size;
-        r->name_length = (uint32_t)strlen(name);
-        memcpy(x->blobs + x->g.blobs_size, name, r->name_length);
-        x->g.blobs_size += r->name_length;
-    }
-    r->blob_offset = x->g.blobs_size;
-    r->blob_length = blob_length;
-    if (blob_length)
-        memcpy(x->blobs + x->g.blobs_size, blob, blob_length);
-    x->g.blobs_size += blob_length;
-    return r;
+    return relocation_append(&x->g, x->relocs, x->blobs, kind, il_offset, blob, blob_length, name);
 }
 
 /* A TypeRef of another assembly, on no operand. */

@@ -17,6 +17,8 @@
 #include "emit/replacement_read.h"
 #include "text/utf.h"
 
+#include "fake_assembly_metadata.h"
+
 #define REPLACEMENT_MODULE 0x1000u
 #define TARGET_MODULE 0x2000u
 #define METHOD 0x06000010u
@@ -27,22 +29,13 @@
 typedef struct fake {
     ICorProfilerInfo15 info;
     IMetaDataImport2 import;
-    IMetaDataAssemblyImport assembly_import;
-    IMetaDataAssemblyEmit assembly_emit;
+    fake_assemblies assemblies; /* the target's module: its own Assembly row is "Mods" */
     DWORD method_attributes, impl_flags, outer_flags, inner_flags;
     ULONG rva;
     int nested;
     int no_signature;
     mdToken generic_owner; /* the one token with a generic parameter, or 0 */
-    HRESULT method_props_hr, metadata_hr, define_hr;
-    const char *existing_ref; /* an AssemblyRef name the target's module already has, or NULL */
-    uint32_t defines;
-    WCHAR defined_name[64];
-    ASSEMBLYMETADATA defined_md;
-    WCHAR defined_locale[16];
-    uint8_t defined_key[16];
-    ULONG defined_key_length;
-    DWORD defined_flags;
+    HRESULT method_props_hr, metadata_hr;
 } fake;
 
 static fake F;
@@ -50,19 +43,7 @@ static fake F;
 static const uint8_t method_sig[] = {0x00, 0x02, 0x08, 0x12, 0x0D, 0x10, 0x08};
 static ICorProfilerInfo15Vtbl info_vtbl;
 static IMetaDataImport2Vtbl import_vtbl;
-static IMetaDataAssemblyImportVtbl assembly_import_vtbl;
-static IMetaDataAssemblyEmitVtbl assembly_emit_vtbl;
 static const uint8_t public_key[] = {0x00, 0x24, 0x00, 0x00, 0x04, 0x80, 0x00, 0x00};
-
-static void widen(const char *in, WCHAR *out, ULONG capacity, ULONG *length)
-{
-    ULONG n = 0;
-    for (; in[n] != 0 && n + 1 < capacity; ++n)
-        out[n] = (WCHAR)in[n];
-    out[n] = 0;
-    if (length != NULL)
-        *length = n + 1; /* with the terminating 0, as the runtime counts */
-}
 
 static HRESULT STDMETHODCALLTYPE get_module_metadata(ICorProfilerInfo15 *This, ModuleID module,
                                                      DWORD flags, REFIID riid, IUnknown **out)
@@ -71,14 +52,14 @@ static HRESULT STDMETHODCALLTYPE get_module_metadata(ICorProfilerInfo15 *This, M
     if (FAILED(F.metadata_hr))
         return F.metadata_hr;
     *out = module == REPLACEMENT_MODULE ? (IUnknown *)(void *)&F.import
-                                        : (IUnknown *)(void *)&F.assembly_emit;
+                                        : (IUnknown *)(void *)&F.assemblies.emit;
     return S_OK;
 }
 
 static HRESULT STDMETHODCALLTYPE import_query(IMetaDataImport2 *This, REFIID riid, void **out)
 {
     (void)This, (void)riid;
-    *out = &F.assembly_import;
+    *out = &F.assemblies.import;
     return S_OK;
 }
 
@@ -104,7 +85,7 @@ static HRESULT STDMETHODCALLTYPE method_props(IMetaDataImport2 *This, mdMethodDe
     if (FAILED(F.method_props_hr))
         return F.method_props_hr;
     *type = INNER;
-    widen("Replace", name, capacity, length);
+    fake_widen("Replace", name, capacity, length);
     *attributes = F.method_attributes;
     *sig = F.no_signature ? NULL : method_sig;
     *sig_length = F.no_signature ? 0 : (ULONG)sizeof method_sig;
@@ -120,10 +101,10 @@ static HRESULT STDMETHODCALLTYPE type_props(IMetaDataImport2 *This, mdTypeDef ty
     (void)This;
     *extends = 0;
     if (type == OUTER) {
-        widen("Mods.Outer", name, capacity, length);
+        fake_widen("Mods.Outer", name, capacity, length);
         *flags = F.outer_flags;
     } else {
-        widen(F.nested ? "Inner" : "Mods.Inner", name, capacity, length);
+        fake_widen(F.nested ? "Inner" : "Mods.Inner", name, capacity, length);
         *flags = F.inner_flags;
     }
     return S_OK;
@@ -153,103 +134,6 @@ static void STDMETHODCALLTYPE import_close(IMetaDataImport2 *This, HCORENUM e)
     (void)This, (void)e;
 }
 
-static HRESULT STDMETHODCALLTYPE from_scope(IMetaDataAssemblyImport *This, mdAssembly *token)
-{
-    (void)This;
-    *token = 0x20000001u;
-    return S_OK;
-}
-
-static HRESULT STDMETHODCALLTYPE assembly_props(IMetaDataAssemblyImport *This, mdAssembly token,
-                                                const void **key, ULONG *key_length, ULONG *hash,
-                                                LPWSTR name, ULONG capacity, ULONG *length,
-                                                ASSEMBLYMETADATA *md, DWORD *flags)
-{
-    (void)This, (void)token;
-    *key = public_key;
-    *key_length = sizeof public_key;
-    *hash = 0x8004;
-    widen("Mods", name, capacity, length);
-    md->usMajorVersion = 1, md->usMinorVersion = 2, md->usBuildNumber = 3;
-    md->usRevisionNumber = 4;
-    widen("fr", md->szLocale, md->cbLocale, &md->cbLocale);
-    *flags = afPublicKey;
-    return S_OK;
-}
-
-static HRESULT STDMETHODCALLTYPE enum_refs(IMetaDataAssemblyImport *This, HCORENUM *e,
-                                           mdAssemblyRef *refs, ULONG capacity, ULONG *count)
-{
-    (void)This, (void)capacity;
-    /* Two references (System.Runtime, then the existing one) on the first call, none after. */
-    *count = *e == NULL ? 2 : 0;
-    *e = (HCORENUM)(uintptr_t)1;
-    refs[0] = 0x23000001u, refs[1] = 0x23000002u;
-    return S_OK;
-}
-
-static HRESULT STDMETHODCALLTYPE ref_props(IMetaDataAssemblyImport *This, mdAssemblyRef ref,
-                                           const void **key, ULONG *key_length, LPWSTR name,
-                                           ULONG capacity, ULONG *length, ASSEMBLYMETADATA *md,
-                                           const void **hash, ULONG *hash_length, DWORD *flags)
-{
-    (void)This, (void)key, (void)key_length, (void)md, (void)hash, (void)hash_length, (void)flags;
-    widen(ref == 0x23000001u       ? "System.Runtime"
-          : F.existing_ref != NULL ? F.existing_ref
-                                   : "Other",
-          name, capacity, length);
-    return S_OK;
-}
-
-static void STDMETHODCALLTYPE assembly_import_close(IMetaDataAssemblyImport *This, HCORENUM e)
-{
-    (void)This, (void)e;
-}
-
-static ULONG STDMETHODCALLTYPE assembly_import_release(IMetaDataAssemblyImport *This)
-{
-    (void)This;
-    return 0;
-}
-
-static HRESULT STDMETHODCALLTYPE emit_query(IMetaDataAssemblyEmit *This, REFIID riid, void **out)
-{
-    (void)This, (void)riid;
-    *out = &F.assembly_import;
-    return S_OK;
-}
-
-static ULONG STDMETHODCALLTYPE emit_release(IMetaDataAssemblyEmit *This)
-{
-    (void)This;
-    return 0;
-}
-
-static HRESULT STDMETHODCALLTYPE define_ref(IMetaDataAssemblyEmit *This, const void *key,
-                                            ULONG key_length, LPCWSTR name,
-                                            const ASSEMBLYMETADATA *md, const void *hash,
-                                            ULONG hash_length, DWORD flags, mdAssemblyRef *out)
-{
-    (void)This, (void)hash, (void)hash_length;
-    if (FAILED(F.define_hr))
-        return F.define_hr;
-    F.defines++;
-    size_t n = 0;
-    for (; name[n] != 0 && n + 1 < 64; ++n)
-        F.defined_name[n] = name[n];
-    F.defined_name[n] = 0;
-    F.defined_md = *md;
-    for (n = 0; n < md->cbLocale && n + 1 < 16; ++n)
-        F.defined_locale[n] = md->szLocale[n];
-    F.defined_locale[n] = 0;
-    assert_true(key_length <= sizeof F.defined_key);
-    memcpy(F.defined_key, key, key_length);
-    F.defined_key_length = key_length;
-    F.defined_flags = flags;
-    *out = 0x23000010u + F.defines;
-    return S_OK;
-}
-
 static void fake_init(void)
 {
     memset(&F, 0, sizeof F);
@@ -262,19 +146,13 @@ static void fake_init(void)
     import_vtbl.GetNestedClassProps = nested_props;
     import_vtbl.EnumGenericParams = generic_params;
     import_vtbl.CloseEnum = import_close;
-    assembly_import_vtbl.GetAssemblyFromScope = from_scope;
-    assembly_import_vtbl.GetAssemblyProps = assembly_props;
-    assembly_import_vtbl.EnumAssemblyRefs = enum_refs;
-    assembly_import_vtbl.GetAssemblyRefProps = ref_props;
-    assembly_import_vtbl.CloseEnum = assembly_import_close;
-    assembly_import_vtbl.Release = assembly_import_release;
-    assembly_emit_vtbl.QueryInterface = emit_query;
-    assembly_emit_vtbl.Release = emit_release;
-    assembly_emit_vtbl.DefineAssemblyRef = define_ref;
     F.info.lpVtbl = &info_vtbl;
     F.import.lpVtbl = &import_vtbl;
-    F.assembly_import.lpVtbl = &assembly_import_vtbl;
-    F.assembly_emit.lpVtbl = &assembly_emit_vtbl;
+    fake_assemblies_init(&F.assemblies, "Mods", "Other");
+    F.assemblies.public_key = public_key;
+    F.assemblies.public_key_length = sizeof public_key;
+    F.assemblies.locale = "fr";
+    F.assemblies.flags = afPublicKey;
     /* public static, IL with a body, of a public type nested public in a public type */
     F.method_attributes = mdPublic | mdStatic | mdHideBySig;
     F.impl_flags = miIL | miManaged;
@@ -443,36 +321,36 @@ static void an_assembly_ref_is_defined_once_per_module(void **state)
     assert_int_equal(aip_emit_assembly_ref(&emitter, TARGET_MODULE, &name.assembly, &token, &hr),
                      ALVK_OK);
     assert_int_equal(token, 0x23000011u);
-    assert_int_equal(F.defines, 1);
+    assert_int_equal(F.assemblies.defines, 1);
     char defined[16], locale[8];
-    assert_true(aip_utf16_to_utf8((const uint16_t *)F.defined_name, defined, sizeof defined) > 0);
-    assert_true(aip_utf16_to_utf8((const uint16_t *)F.defined_locale, locale, sizeof locale) > 0);
+    assert_true(aip_utf16_to_utf8((const uint16_t *)F.assemblies.defined_name, defined, sizeof defined) > 0);
+    assert_true(aip_utf16_to_utf8((const uint16_t *)F.assemblies.defined_locale, locale, sizeof locale) > 0);
     assert_string_equal(defined, "Mods");
     assert_string_equal(locale, "fr");
-    assert_int_equal(F.defined_md.usMajorVersion, 1);
-    assert_int_equal(F.defined_md.usMinorVersion, 2);
-    assert_int_equal(F.defined_md.usBuildNumber, 3);
-    assert_int_equal(F.defined_md.usRevisionNumber, 4);
-    assert_int_equal(F.defined_key_length, sizeof public_key);
-    assert_memory_equal(F.defined_key, public_key, sizeof public_key);
-    assert_int_equal(F.defined_flags, afPublicKey);
+    assert_int_equal(F.assemblies.defined_md.usMajorVersion, 1);
+    assert_int_equal(F.assemblies.defined_md.usMinorVersion, 2);
+    assert_int_equal(F.assemblies.defined_md.usBuildNumber, 3);
+    assert_int_equal(F.assemblies.defined_md.usRevisionNumber, 4);
+    assert_int_equal(F.assemblies.defined_key_length, sizeof public_key);
+    assert_memory_equal(F.assemblies.defined_key, public_key, sizeof public_key);
+    assert_int_equal(F.assemblies.defined_flags, afPublicKey);
     assert_int_equal(atomic_load(&emitter.tokens_emitted), 1);
 
     /* Cached: the same token, nothing defined, counted as reused. */
     assert_int_equal(aip_emit_assembly_ref(&emitter, TARGET_MODULE, &name.assembly, &again, &hr),
                      ALVK_OK);
     assert_int_equal(again, token);
-    assert_int_equal(F.defines, 1);
+    assert_int_equal(F.assemblies.defines, 1);
     assert_int_equal(atomic_load(&emitter.tokens_reused), 1);
 
     /* Another module is another entry; an unloaded module's entries are gone. */
     assert_int_equal(
         aip_emit_assembly_ref(&emitter, TARGET_MODULE + 1, &name.assembly, &again, &hr), ALVK_OK);
-    assert_int_equal(F.defines, 2);
+    assert_int_equal(F.assemblies.defines, 2);
     aip_emitter_forget_module(&emitter, TARGET_MODULE);
     assert_int_equal(aip_emit_assembly_ref(&emitter, TARGET_MODULE, &name.assembly, &again, &hr),
                      ALVK_OK);
-    assert_int_equal(F.defines, 3);
+    assert_int_equal(F.assemblies.defines, 3);
 }
 
 static void an_existing_reference_of_that_name_is_reused(void **state)
@@ -482,21 +360,21 @@ static void an_existing_reference_of_that_name_is_reused(void **state)
     emitter_init();
     HRESULT hr;
     assert_int_equal(read(0, &hr), ALVK_OK);
-    F.existing_ref = "MODS"; /* the binder compares names without regard to ASCII case */
+    F.assemblies.second_ref = "MODS"; /* the binder compares names without regard to ASCII case */
     uint32_t token = 0;
     assert_int_equal(aip_emit_assembly_ref(&emitter, TARGET_MODULE, &name.assembly, &token, &hr),
                      ALVK_OK);
     assert_int_equal(token, 0x23000002u);
-    assert_int_equal(F.defines, 0);
+    assert_int_equal(F.assemblies.defines, 0);
     assert_int_equal(atomic_load(&emitter.tokens_emitted), 0);
     /* A name that only starts the same is another assembly. */
     fake_init();
     emitter_init();
     assert_int_equal(read(0, &hr), ALVK_OK);
-    F.existing_ref = "Mods.Extra";
+    F.assemblies.second_ref = "Mods.Extra";
     assert_int_equal(aip_emit_assembly_ref(&emitter, TARGET_MODULE, &name.assembly, &token, &hr),
                      ALVK_OK);
-    assert_int_equal(F.defines, 1);
+    assert_int_equal(F.assemblies.defines, 1);
 }
 
 static void emission_failures_are_metadata_emit_failed(void **state)
@@ -506,16 +384,16 @@ static void emission_failures_are_metadata_emit_failed(void **state)
     emitter_init();
     HRESULT hr = S_OK;
     assert_int_equal(read(0, &hr), ALVK_OK);
-    F.define_hr = (HRESULT)0x80131187;
+    F.assemblies.define_hr = (HRESULT)0x80131187;
     uint32_t token = 0;
     assert_int_equal(aip_emit_assembly_ref(&emitter, TARGET_MODULE, &name.assembly, &token, &hr),
                      ALVK_E_METADATA_EMIT_FAILED);
     assert_int_equal(hr, (HRESULT)0x80131187);
     /* Nothing cached: it is tried again. */
-    F.define_hr = S_OK;
+    F.assemblies.define_hr = S_OK;
     assert_int_equal(aip_emit_assembly_ref(&emitter, TARGET_MODULE, &name.assembly, &token, &hr),
                      ALVK_OK);
-    assert_int_equal(F.defines, 1);
+    assert_int_equal(F.assemblies.defines, 1);
     F.metadata_hr = (HRESULT)0x80131130;
     assert_int_equal(
         aip_emit_assembly_ref(&emitter, TARGET_MODULE + 5, &name.assembly, &token, &hr),
