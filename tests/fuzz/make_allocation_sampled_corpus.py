@@ -7,9 +7,10 @@ pointer-sized, TypeName UTF-16LE NUL-terminated, Address pointer-sized, ObjectSi
 SampledByteOffset u64). Seeds: small, large and pinned objects of both pointer sizes, an empty
 name, a non-ASCII name, trailing bytes of a later version, and refusals (truncated, no NUL, a
 bad pointer size). Files are named by the SHA-1 of their content, like the rest of the corpus."""
-import hashlib
 import os
 import struct
+
+from corpus_files import write_seeds
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "corpus", "allocation_sampled_event")
@@ -46,12 +47,7 @@ def main():
         seeds.append(seed(ptr, payload(ptr, 0, 1, big, "Huge", 6, (1 << 64) - 1, 0), mean=2))
     # A pointer size other than 4 and 8 (16), to be refused.
     seeds.append(seed(8, payload(8, 0, 1, 9, "Wide", 5, 64, 6), pick=(16 << 2) | 2))
-    os.makedirs(OUT, exist_ok=True)
-    for data in seeds:
-        name = hashlib.sha1(data).hexdigest()
-        with open(os.path.join(OUT, name), "wb") as f:
-            f.write(data)
-    print(f"{len(seeds)} seeds in {os.path.relpath(OUT, os.path.dirname(os.path.dirname(HERE)))}")
+    write_seeds(OUT, seeds)
 
 
 if __name__ == "__main__":

@@ -5,9 +5,10 @@ parenting TypeRefs (and nested TypeRefs, MemberRefs under them, class references
 TypeRefs), and refusals: blobs of 0, 7 and 9 bytes, a name, a parent token or relocation, an
 operand (call, locals, catch clause), a MemberRef or MethodSpec under it, a class reference
 to it, kind 8. Files are named by the SHA-1 of their content, like the rest of the corpus."""
-import hashlib
 import os
 import struct
+
+from corpus_files import write_seeds
 
 from make_literal_catch_corpus import (CALL_CODE, CATCH_CODE, LOCALS, MEMBER_REF, METHOD_SPEC,
                                NO_OPERAND, OUT, TYPE_REF, TYPE_SPEC, Generation, catch, fat_body,
@@ -80,15 +81,7 @@ def seeds():
 
 
 def main():
-    os.makedirs(OUT, exist_ok=True)
-    count = 0
-    for g in seeds():
-        data = g.seed()
-        name = hashlib.sha1(data).hexdigest()
-        with open(os.path.join(OUT, name), "wb") as f:
-            f.write(data)
-        count += 1
-    print(f"{count} seeds in {OUT}")
+    write_seeds(OUT, [g.seed() for g in seeds()])
 
 
 if __name__ == "__main__":

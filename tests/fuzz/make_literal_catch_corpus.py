@@ -5,9 +5,10 @@ relocations on typed catch clauses in small, fat and chained EH sections (and on
 are not typed catches), and class references (tag 3) in TypeSpec, MemberRef, MethodSpec,
 calli and locals blobs (and references that point forward, at themselves, at a non-TypeRef,
 or at row 0). Files are named by the SHA-1 of their content, like the rest of the corpus."""
-import hashlib
 import os
 import struct
+
+from corpus_files import write_seeds
 
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus", "generation")
 NO_OPERAND = 0xFFFFFFFF
@@ -153,15 +154,7 @@ def seeds():
 
 
 def main():
-    os.makedirs(OUT, exist_ok=True)
-    count = 0
-    for g in seeds():
-        data = g.seed()
-        name = hashlib.sha1(data).hexdigest()
-        with open(os.path.join(OUT, name), "wb") as f:
-            f.write(data)
-        count += 1
-    print(f"{count} seeds in {OUT}")
+    write_seeds(OUT, [g.seed() for g in seeds()])
 
 
 if __name__ == "__main__":

@@ -10,9 +10,10 @@ ReadyToRun with cross-module inline information (section 119), in a multi-module
 with unrelated code, a composite's component, a composite, with another kind of native header,
 a native PE without a CLI header, and a few malformed ones (CLI or ReadyToRun header past the end,
 too many sections). Files are named by the SHA-1 of their content, like the rest of the corpus."""
-import hashlib
 import os
 import struct
+
+from corpus_files import write_seeds
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "corpus", "readytorun_image")
@@ -91,17 +92,9 @@ def main():
         ]
         for section in REAL_119:
             seeds.append(image(flat, flags=0x4B, types=(102, 103, 119), section119=section))
-    write(OUT, seeds)
-    write(OUT_SCOPE, [bytes([multi]) + s for s in REAL_119 + SYNTHETIC_119 for multi in (0, 1)])
+    write_seeds(OUT, seeds)
+    write_seeds(OUT_SCOPE, [bytes([multi]) + s for s in REAL_119 + SYNTHETIC_119 for multi in (0, 1)])
 
-
-def write(folder, seeds):
-    os.makedirs(folder, exist_ok=True)
-    for seed in seeds:
-        name = hashlib.sha1(seed).hexdigest()
-        with open(os.path.join(folder, name), "wb") as f:
-            f.write(seed)
-    print(f"{len(seeds)} seeds in {folder}")
 
 
 if __name__ == "__main__":

@@ -8,9 +8,10 @@ fills, on its own il_offset, twice, on an opcode byte, past the code, on the loc
 operand, on a call for a TypeRef, sites cut by the pool's end, more sites than
 ALVK_MAX_RELOCATION_SITES. Files are named by the SHA-1 of their content, like the rest of
 the corpus."""
-import hashlib
 import os
 import struct
+
+from corpus_files import write_seeds
 
 from make_literal_catch_corpus import (LOCALS, MEMBER_REF, NO_OPERAND, OUT, TYPE_REF, USER_STRING,
                                Generation, catch, fat_body, small_section, u32)
@@ -102,15 +103,7 @@ def seeds():
 
 
 def main():
-    os.makedirs(OUT, exist_ok=True)
-    count = 0
-    for g in seeds():
-        data = g.seed()
-        name = hashlib.sha1(data).hexdigest()
-        with open(os.path.join(OUT, name), "wb") as f:
-            f.write(data)
-        count += 1
-    print(f"{count} seeds in {OUT}")
+    write_seeds(OUT, [g.seed() for g in seeds()])
 
 
 if __name__ == "__main__":

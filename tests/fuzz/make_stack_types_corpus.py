@@ -4,6 +4,8 @@ shapes the project submits and one body per refusal kind, in the harness's input
 import os
 import struct
 
+from corpus_files import write_seeds
+
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus", "stack_types")
 ANY = 0xFFFFFFFF
 
@@ -104,8 +106,4 @@ seeds = {
                  + bytes([0x2A]), pool=bytes([4, 0x00, 0x01, 0x08, 0x08, 2, 0x06, 0x08, 3, 0x20, 0x00, 0x0E] * 4)),
 }
 
-os.makedirs(OUT, exist_ok=True)
-for name, data in seeds.items():
-    with open(os.path.join(OUT, name), "wb") as f:
-        f.write(data)
-print(f"{len(seeds)} seeds in {OUT}")
+write_seeds(OUT, seeds)
