@@ -23,7 +23,7 @@ INDEX = os.path.join("docs", "Proofs.md")
 FEATURES = [
     ("Patches", "Interception.md#patches-how-a-method-is-replaced-and-restored",
      "install, replace and remove; dispatch paths; owners; inlining callers; ReadyToRun code; the patch table"),
-    ("Generations", "Interception.md#method-generations-abi-v3",
+    ("Generations", "Interception.md#method-generations",
      "complete IL bodies, their relocations, plans from the original IL, batches and refusals"),
     ("Managed API", "ManagedApi.md", "AlvorKit.Interception from a profiled process"),
     ("Hooks", "ManagedApi.md#hooks-prefixes-postfixes-and-finalizers",
