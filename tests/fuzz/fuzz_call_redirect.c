@@ -1,10 +1,10 @@
 /* Fuzzes il/call_redirect.h: the input's first 8 bytes are the `from` and `to` tokens (little
  * endian), the rest is code. aip_il_redirect_calls must answer what aip_il_walk answers for the
  * code; when it refuses, the code is unchanged; when it succeeds, the code is as long as before,
- * walks again, and differs exactly in the operands of the `call <from>` instructions (now
- * `call <to>`), whose number is `redirected`; every `callvirt <from>` is counted in
- * `virtual_calls` and left as it was. The instructions are found by the walk of the original
- * code (il_walk's own harness checks that walk against a reference). */
+ * walks again, and differs exactly in the `call <from>` and `callvirt <from>` instructions (now
+ * `call <to>`), whose number is `redirected`, the callvirts among them `virtual_calls`. The
+ * instructions are found by the walk of the original code (il_walk's own harness checks that walk
+ * against a reference). */
 #include "fuzz_input.h"
 
 #include "il/call_redirect.h"
@@ -14,7 +14,7 @@ static aip_il_starts starts;
 typedef struct found_calls {
     const uint8_t *code;
     uint32_t from;
-    uint8_t *changed; /* 1 at the first byte of each `call <from>` operand */
+    uint8_t *changed; /* 1 at each `call`/`callvirt <from>` operand's first byte, 2 at a callvirt */
     uint32_t calls, virtual_calls;
 } found_calls;
 
@@ -28,10 +28,11 @@ static alvk_status find(void *context, const aip_il_instruction *insn)
     found_calls *f = context;
     if ((insn->opcode == AIP_CEE_CALL || insn->opcode == AIP_CEE_CALLVIRT) &&
         rd32(f->code + insn->operand_offset) == f->from) {
+        f->changed[insn->operand_offset] = 1;
         if (insn->opcode == AIP_CEE_CALL) {
-            f->changed[insn->operand_offset] = 1;
             f->calls++;
         } else {
+            f->changed[insn->offset] = 2;
             f->virtual_calls++;
         }
     }
@@ -56,9 +57,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         AIP_FUZZ_CHECK(memcmp(code, original, n) == 0);
         goto done;
     }
-    AIP_FUZZ_CHECK(counts.redirected == f.calls && counts.virtual_calls == f.virtual_calls);
+    AIP_FUZZ_CHECK(counts.redirected == f.calls + f.virtual_calls &&
+                   counts.virtual_calls == f.virtual_calls);
     for (uint32_t at = 0; at < n;) {
-        if (f.changed[at] && at + 4 <= n) {
+        if (f.changed[at] == 2) {
+            AIP_FUZZ_CHECK(code[at] == AIP_CEE_CALL);
+            at++;
+            continue;
+        }
+        if (f.changed[at] == 1 && at + 4 <= n) {
             AIP_FUZZ_CHECK(rd32(code + at) == to);
             at += 4;
             continue;

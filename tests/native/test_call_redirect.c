@@ -1,5 +1,5 @@
-/* Call-site redirection: every `call <from>` becomes `call <to>` in place; callvirt, ldftn,
- * newobj and look-alike operand bytes stay; malformed code is left unchanged. */
+/* Call-site redirection: every `call <from>` and `callvirt <from>` becomes `call <to>` in place;
+ * ldftn, newobj and look-alike operand bytes stay; malformed code is left unchanged. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -35,9 +35,11 @@ static void redirects_every_call_and_nothing_else(void **state)
     memcpy(expected, code, sizeof code);
     expected[2] = 0x40;  /* the first call */
     expected[13] = 0x40; /* the second call */
+    expected[22] = 0x28; /* the callvirt, now a call */
+    expected[23] = 0x40;
     aip_call_redirect_counts counts = {99, 99};
     assert_int_equal(aip_il_redirect_calls(code, sizeof code, FROM, TO, &starts, &counts), ALVK_OK);
-    assert_int_equal(counts.redirected, 2);
+    assert_int_equal(counts.redirected, 3);
     assert_int_equal(counts.virtual_calls, 1);
     assert_memory_equal(code, expected, sizeof code);
 }

@@ -5,10 +5,14 @@ using AlvorKit.Proofs.Reports;
 
 namespace AlvorKit.Proofs.Host;
 
-// A target the JIT inlines (`x * 3 + 1`, no attribute), its one hot caller, a whole-body
-// replacement for it, and one marker per phase.
+// Targets the JIT inlines (`x * 3 + 1`, no attribute): a static method, a class's instance method
+// (its caller's `callvirt` checks the receiver for null) and a struct's; each one's hot caller, a
+// whole-body replacement for each, and one marker per phase.
 public static class InlineSiteTargets
 {
+    private static readonly InlineSiteCounter Counter = new(3);
+    private static readonly InlineSiteVector Vector = new() { Factor = 3 };
+
     public static int Tiny(int x) => x * 3 + 1;
 
     [MethodImpl(MethodImplOptions.NoInlining)]
@@ -20,8 +24,37 @@ public static class InlineSiteTargets
         return sum;
     }
 
-    // What Install puts in Tiny's place: a different value, so the caller's sum says which runs.
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static int InlineSiteClassCaller(int n)
+    {
+        InlineSiteCounter counter = Counter;
+        int sum = 0;
+        for (int i = 0; i < n; i++)
+            sum += counter.Scaled(i);
+        return sum;
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static int InlineSiteStructCaller(int n)
+    {
+        InlineSiteVector vector = Vector;
+        int sum = 0;
+        for (int i = 0; i < n; i++)
+            sum += vector.Scaled(i);
+        return sum;
+    }
+
+    // A callvirt of the class's target on a null receiver: a NullReferenceException before the
+    // target's (or its carrier's) first instruction.
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static int InlineSiteNullCaller(InlineSiteCounter? counter) => counter!.Scaled(1);
+
+    // What Install puts in each target's place: a different value, so the caller's sum says which runs.
     public static int TinyReplacement(int x) => x * 3 + 2;
+
+    public static int ScaledReplacement(InlineSiteCounter self, int x) => x * self.Factor + 2;
+
+    public static int ScaledReplacement(ref InlineSiteVector self, int x) => x * self.Factor + 2;
 
     // One per phase, each compiled once at its phase's start: their listings cut the JIT's output
     // (which it writes buffered, so only the finished file can be read) into phases.
@@ -41,6 +74,20 @@ public static class InlineSiteTargets
     public static int InlineSitePhase4() => 4;
 }
 
+public sealed class InlineSiteCounter(int factor)
+{
+    public int Factor { get; } = factor;
+
+    public int Scaled(int x) => x * Factor + 1;
+}
+
+public struct InlineSiteVector
+{
+    public int Factor { get; init; }
+
+    public readonly int Scaled(int x) => x * Factor + 1;
+}
+
 public static class InlineSiteHooks
 {
     public static int Runs { get; private set; }
@@ -53,8 +100,9 @@ public static class InlineSiteHooks
 }
 
 /// <summary>
-/// Hooks and a whole-body replacement on a method the JIT inlines, through the product alone.
-/// Tiny is hooked with Interceptor.Hook (a counting prefix, an empty postfix): the runtime never
+/// Hooks and a whole-body replacement on a method the JIT inlines, through the product alone, for
+/// one kind of target: `static` (Tiny), `class` (InlineSiteCounter.Scaled, called with callvirt) or
+/// `struct` (InlineSiteVector.Scaled). The target is hooked with Interceptor.Hook (a counting prefix, an empty postfix): the runtime never
 /// inlines the ReJIT'd Tiny, so the profiler re-JITs its known inliner with IL that calls a carrier
 /// of the woven body (a method it defines, with no ReJIT version), which the JIT inlines. Then the
 /// hook is removed, Tiny replaced with Interceptor.Install, and that removed too. Each phase records
@@ -72,8 +120,24 @@ public static class InlineSiteProof
         InlineSiteTargets.InlineSitePhase3, InlineSiteTargets.InlineSitePhase4,
     ];
 
-    public static InlineSiteReport Run()
+    private sealed record Kind(MethodInfo Target, MethodInfo Replacement, Func<int, int> Caller);
+
+    private static Kind Of(string kind) => kind switch
     {
+        "static" => new(Method(typeof(InlineSiteTargets), nameof(InlineSiteTargets.Tiny)),
+            Method(typeof(InlineSiteTargets), nameof(InlineSiteTargets.TinyReplacement)),
+            InlineSiteTargets.InlineSiteCaller),
+        "class" => new(typeof(InlineSiteCounter).GetMethod(nameof(InlineSiteCounter.Scaled))!,
+            typeof(InlineSiteTargets).GetMethod(nameof(InlineSiteTargets.ScaledReplacement), [typeof(InlineSiteCounter), typeof(int)])!,
+            InlineSiteTargets.InlineSiteClassCaller),
+        _ => new(typeof(InlineSiteVector).GetMethod(nameof(InlineSiteVector.Scaled))!,
+            typeof(InlineSiteTargets).GetMethod(nameof(InlineSiteTargets.ScaledReplacement), [typeof(InlineSiteVector).MakeByRefType(), typeof(int)])!,
+            InlineSiteTargets.InlineSiteStructCaller),
+    };
+
+    public static InlineSiteReport Run(string kindName)
+    {
+        Kind kind = Of(kindName);
         bool tieringOn = Environment.GetEnvironmentVariable("DOTNET_TieredCompilation") != "0";
         int expected = 0;
         for (int i = 0; i < Calls; i++)
@@ -90,41 +154,54 @@ public static class InlineSiteProof
         using (interceptor)
         using (var owner = new PatchOwner("inline sites"))
         {
-            MethodInfo tiny = Method(typeof(InlineSiteTargets), nameof(InlineSiteTargets.Tiny));
-            var phases = new List<InlineSitePhase> { Phase(0, "before") };
+            var phases = new List<InlineSitePhase> { Phase(kind, 0, "before") };
 
-            WovenPatch hook = interceptor.Hook(tiny,
+            WovenPatch hook = interceptor.Hook(kind.Target,
                 prefix: Method(typeof(InlineSiteHooks), nameof(InlineSiteHooks.CountingPrefix)),
                 postfix: Method(typeof(InlineSiteHooks), nameof(InlineSiteHooks.EmptyPostfix)), owner: owner);
-            phases.Add(Phase(1, "hooked"));
+            phases.Add(Phase(kind, 1, "hooked"));
 
             hook.Remove();
-            phases.Add(Phase(2, "hookRemoved"));
+            phases.Add(Phase(kind, 2, "hookRemoved"));
 
-            Patch replaced = interceptor.Install(tiny,
-                Method(typeof(InlineSiteTargets), nameof(InlineSiteTargets.TinyReplacement)), owner);
-            phases.Add(Phase(3, "replaced"));
+            Patch replaced = interceptor.Install(kind.Target, kind.Replacement, owner);
+            phases.Add(Phase(kind, 3, "replaced"));
 
             replaced.Remove();
-            phases.Add(Phase(4, "replaceRemoved"));
+            phases.Add(Phase(kind, 4, "replaceRemoved"));
             return new InlineSiteReport(tieringOn, null, expected, [.. phases]);
         }
     }
 
-    private static InlineSitePhase Phase(int index, string name)
+    private static InlineSitePhase Phase(Kind kind, int index, string name)
     {
         Marks[index]();
-        Settle();
+        Settle(kind.Caller);
         int before = InlineSiteHooks.Runs;
-        int value = InlineSiteTargets.InlineSiteCaller(Calls);
+        int value = kind.Caller(Calls);
+        int runs = InlineSiteHooks.Runs - before;
+        bool? threw = null;
+        before = InlineSiteHooks.Runs;
+        if (kind.Target.DeclaringType == typeof(InlineSiteCounter))
+        {
+            try
+            {
+                InlineSiteTargets.InlineSiteNullCaller(null);
+                threw = false;
+            }
+            catch (NullReferenceException)
+            {
+                threw = true;
+            }
+        }
         // The listings are filled in by the proof from the JIT's file.
-        return new InlineSitePhase(name, value, InlineSiteHooks.Runs - before, null, 0);
+        return new InlineSitePhase(name, value, runs, null, 0, threw, InlineSiteHooks.Runs - before);
     }
 
     // Calls the caller in batches with pauses (tiering's call counting and background compiles)
     // until the JIT's compile count stays the same over several batches: the caller's code is
     // final. At least 2 s, at most 20 s.
-    private static void Settle()
+    private static void Settle(Func<int, int> caller)
     {
         var clock = System.Diagnostics.Stopwatch.StartNew();
         long last = -1;
@@ -132,7 +209,7 @@ public static class InlineSiteProof
         while (clock.ElapsedMilliseconds < 20_000)
         {
             for (int i = 0; i < 50; i++)
-                InlineSiteTargets.InlineSiteCaller(Calls);
+                caller(Calls);
             Thread.Sleep(20);
             long compiled = System.Runtime.JitInfo.GetCompiledMethodCount();
             quiet = compiled == last ? quiet + 1 : 0;

@@ -6,8 +6,9 @@ using Xunit;
 namespace AlvorKit.Proofs;
 
 /// <summary>
-/// Hooks and a whole-body replacement on a method the JIT inlines, read from the JIT's own listings
-/// of the hot caller (both tierings): the runtime never inlines a method with an active ReJIT
+/// Hooks and a whole-body replacement on a method the JIT inlines (a static method, a class's
+/// instance method its caller reaches through callvirt, a struct's instance method), read from the
+/// JIT's own listings of the hot caller (both tierings): the runtime never inlines a method with an active ReJIT
 /// version, so the profiler re-JITs the target's known inliner with IL calling a carrier of the
 /// target's new body (a method with no ReJIT version), which the JIT inlines, hooks included; the
 /// hooks run as often as they would through the target. Each removal gives the caller its original
@@ -17,34 +18,51 @@ namespace AlvorKit.Proofs;
 [Trait("Feature", "Hooks")]
 public sealed partial class InlineSiteProofs
 {
-    private const string Caller = "InlineSiteTargets:InlineSiteCaller(int):int";
+    // Per kind of target: its hot caller (as the JIT's listings name it) and the type whose
+    // methods the caller must not call once its code is final.
+    private static readonly Dictionary<string, (string Caller, string Target)> Kinds = new()
+    {
+        ["static"] = ("InlineSiteCaller", "InlineSiteTargets"),
+        ["class"] = ("InlineSiteClassCaller", "InlineSiteCounter"),
+        ["struct"] = ("InlineSiteStructCaller", "InlineSiteVector"),
+    };
 
-    private static readonly ConcurrentDictionary<string, Lazy<(InlineSiteReport Report, string[] Listings)>> Runs = new();
+    private static readonly ConcurrentDictionary<(string, string), Lazy<(InlineSiteReport Report, string[] Listings)>> Runs = new();
 
-    public static TheoryData<string> Tierings => PatchReports.TieringModes;
-
-    // One launch per tiering: the report, and each phase's listings of the caller from the JIT's file.
-    private static (InlineSiteReport Report, string[] Listings) Run(string tiering) =>
-        Runs.GetOrAdd(tiering, t => new Lazy<(InlineSiteReport, string[])>(() =>
+    public static TheoryData<string, string> KindsAndTierings
+    {
+        get
         {
-            string file = Path.Combine(Path.GetTempPath(), $"alvk-inline-sites-{Environment.ProcessId}-{t}.txt");
+            var data = new TheoryData<string, string>();
+            foreach (string kind in Kinds.Keys)
+                foreach (string tiering in PatchReports.TieringModes)
+                    data.Add(kind, tiering);
+            return data;
+        }
+    }
+
+    // One launch per kind and tiering: the report, and each phase's listings of the caller from the JIT's file.
+    private static (InlineSiteReport Report, string[] Listings) Run(string kind, string tiering) =>
+        Runs.GetOrAdd((kind, tiering), k => new Lazy<(InlineSiteReport, string[])>(() =>
+        {
+            string file = Path.Combine(Path.GetTempPath(), $"alvk-inline-sites-{Environment.ProcessId}-{kind}-{tiering}.txt");
             File.Delete(file);
-            var environment = new Dictionary<string, string?>(PatchReports.Tiering(t))
+            var environment = new Dictionary<string, string?>(PatchReports.Tiering(tiering))
             {
-                ["DOTNET_JitDisasm"] = "InlineSiteCaller InlineSitePhase0 InlineSitePhase1 InlineSitePhase2 " +
+                ["DOTNET_JitDisasm"] = $"{Kinds[kind].Caller} InlineSitePhase0 InlineSitePhase1 InlineSitePhase2 " +
                                        "InlineSitePhase3 InlineSitePhase4",
                 ["DOTNET_JitStdOutFile"] = file,
             };
             ProcessResult run = ProfiledProcess.Run(ProfiledProcess.ProfiledEnvironment("AlvorKit.Proofs.Host"),
-                environment, TimeSpan.FromSeconds(180), "inlinesites");
+                environment, TimeSpan.FromSeconds(180), "inlinesites", kind);
             Assert.True(run.ExitCode == 0, run.ToString());
             string text = File.Exists(file) ? File.ReadAllText(file) : "";
             File.Delete(file);
-            return (run.Report<InlineSiteReport>(), FinalListings(text));
+            return (run.Report<InlineSiteReport>(), FinalListings(text, $"InlineSiteTargets:{Kinds[kind].Caller}(int):int"));
         })).Value;
 
     // Per phase (cut at the listing of InlineSitePhaseN), the caller's last optimized listing, or "".
-    private static string[] FinalListings(string text)
+    private static string[] FinalListings(string text, string caller)
     {
         var finals = new string[5];
         Array.Fill(finals, "");
@@ -55,7 +73,7 @@ public sealed partial class InlineSiteProofs
             Match mark = PhaseMark().Match(header);
             if (mark.Success)
                 phase = int.Parse(mark.Groups[1].Value, System.Globalization.CultureInfo.InvariantCulture);
-            else if (phase >= 0 && header.Contains(Caller, StringComparison.Ordinal) &&
+            else if (phase >= 0 && header.Contains(caller, StringComparison.Ordinal) &&
                      (header.EndsWith("(Tier1)", StringComparison.Ordinal) || header.EndsWith("(FullOpts)", StringComparison.Ordinal)))
                 finals[phase] = listing;
         }
@@ -78,72 +96,87 @@ public sealed partial class InlineSiteProofs
         return m.Success ? m.Groups.Values.Skip(1).Sum(g => int.Parse(g.Value, System.Globalization.CultureInfo.InvariantCulture)) : 0;
     }
 
-    private static InlineSiteReport Report(string tiering)
+    private static InlineSiteReport Report(string kind, string tiering)
     {
-        InlineSiteReport r = Run(tiering).Report;
+        InlineSiteReport r = Run(kind, tiering).Report;
         Assert.True(r.Refused is null, $"the interceptor did not open: {r.Refused}");
         Assert.Equal(["before", "hooked", "hookRemoved", "replaced", "replaceRemoved"], r.Phases.Select(p => p.Name));
         return r;
     }
 
-    private static string Listing(string tiering, int phase)
+    private static string Listing(string kind, string tiering, int phase)
     {
-        string listing = Run(tiering).Listings[phase];
+        string listing = Run(kind, tiering).Listings[phase];
         Assert.True(listing.Length > 0, $"no optimized listing of the caller in phase {phase}");
         return listing;
     }
 
     [Theory]
-    [MemberData(nameof(Tierings))]
-    public void TheCallerReturnsWhatTheTargetWouldAndRunsThePrefixOnlyWhileHooked(string tiering)
+    [MemberData(nameof(KindsAndTierings))]
+    public void TheCallerReturnsWhatTheTargetWouldAndRunsThePrefixOnlyWhileHooked(string kind, string tiering)
     {
-        InlineSiteReport r = Report(tiering);
+        InlineSiteReport r = Report(kind, tiering);
         Assert.Equal(tiering == PatchReports.TieredPgo, r.TieringOn);
-        // The replacement returns one more than Tiny, for each of the 100 calls.
+        // The replacement returns one more than the target, for each of the 100 calls.
         int[] expected = [r.Expected, r.Expected, r.Expected, r.Expected + 100, r.Expected];
         Assert.Equal(expected, r.Phases.Select(p => p.Value));
-        // 100 calls of Tiny per call of the caller: the prefix runs for each while Tiny is hooked,
-        // inlined through the carrier as it would through Tiny, and never after the removal.
+        // 100 calls of the target per call of the caller: the prefix runs for each while the target
+        // is hooked, inlined through the carrier as it would through the target, and never after the
+        // removal.
         Assert.Equal([0, 100, 0, 0, 0], r.Phases.Select(p => p.PrefixRuns));
     }
 
     [Theory]
-    [MemberData(nameof(Tierings))]
-    public void AnOptimizedCallerInlinesTheUnhookedTarget(string tiering)
+    [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
+    public void ANullReceiverThrowsBeforeTheHooksRunAsTheCallersCallvirtChecked(string tiering)
     {
-        string before = Listing(tiering, 0);
-        Assert.False(Calls(before, "InlineSiteTargets:Tiny("), before);
+        // The class's carrier is static: it checks the receiver itself, first, as the callvirt it
+        // replaced did (tiering off, the null caller was compiled optimized before the hook and so
+        // inlined the target: it is one of the redirected callers).
+        InlineSiteReport r = Report("class", tiering);
+        Assert.All(r.Phases, p => Assert.True(p.NullReceiverThrew == true, $"{p.Name}: no NullReferenceException"));
+        Assert.All(r.Phases, p => Assert.Equal(0, p.NullReceiverPrefixRuns));
+    }
+
+    [Theory]
+    [MemberData(nameof(KindsAndTierings))]
+    public void AnOptimizedCallerInlinesTheUnhookedTarget(string kind, string tiering)
+    {
+        string before = Listing(kind, tiering, 0);
+        Assert.False(Calls(before, Kinds[kind].Target), before);
         Assert.True(InlineCount(before) >= 1, before);
     }
 
     [Theory]
-    [MemberData(nameof(Tierings))]
-    public void TheHookedTargetIsInlinedWithItsHooksThroughItsCarrier(string tiering)
+    [MemberData(nameof(KindsAndTierings))]
+    public void TheHookedTargetIsInlinedWithItsHooksThroughItsCarrier(string kind, string tiering)
     {
-        string hooked = Listing(tiering, 1);
+        string hooked = Listing(kind, tiering, 1);
         // No call left: the carrier, its prefix and its postfix are all inlined into the loop.
-        Assert.False(Calls(hooked, "InlineSiteTargets"), hooked);
+        Assert.False(Calls(hooked, Kinds[kind].Target), hooked);
         Assert.False(Calls(hooked, "InlineSiteHooks:"), hooked);
+        Assert.False(Calls(hooked, "InlineSiteTargets"), hooked);
         Assert.True(InlineCount(hooked) >= 3, $"the carrier and both hooks inlined: {hooked}");
     }
 
     [Theory]
-    [MemberData(nameof(Tierings))]
-    public void TheReplacedTargetIsInlinedWithItsReplacementThroughItsCarrier(string tiering)
+    [MemberData(nameof(KindsAndTierings))]
+    public void TheReplacedTargetIsInlinedWithItsReplacementThroughItsCarrier(string kind, string tiering)
     {
-        string replaced = Listing(tiering, 3);
+        string replaced = Listing(kind, tiering, 3);
+        Assert.False(Calls(replaced, Kinds[kind].Target), replaced);
         Assert.False(Calls(replaced, "InlineSiteTargets"), replaced);
         Assert.True(InlineCount(replaced) >= 2, $"the carrier and the replacement inlined: {replaced}");
     }
 
     [Theory]
-    [MemberData(nameof(Tierings))]
-    public void EachRemovalGivesTheCallerTheInlinedOriginalBack(string tiering)
+    [MemberData(nameof(KindsAndTierings))]
+    public void EachRemovalGivesTheCallerTheInlinedOriginalBack(string kind, string tiering)
     {
         foreach (int phase in new[] { 2, 4 })
         {
-            string restored = Listing(tiering, phase);
-            Assert.False(Calls(restored, "InlineSiteTargets"), restored);
+            string restored = Listing(kind, tiering, phase);
+            Assert.False(Calls(restored, Kinds[kind].Target), restored);
             Assert.True(InlineCount(restored) >= 1, restored);
         }
     }

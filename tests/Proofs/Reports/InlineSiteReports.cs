@@ -18,9 +18,16 @@ public sealed record InlineSiteReport(
 /// <param name="Listing">The caller's last optimized listing (Tier1 or FullOpts) compiled in this phase;
 /// null when none came within the wait.</param>
 /// <param name="Listings">How many listings of the caller the JIT wrote in this phase.</param>
+/// <param name="NullReceiverThrew">For the class kind: whether a call of the target on a null
+/// receiver, from a caller compiled (and, tiering off, inlining the target) before the hook, threw
+/// NullReferenceException; null for the other kinds.</param>
+/// <param name="NullReceiverPrefixRuns">How many times the prefix ran during that call: a callvirt
+/// checks the receiver before the callee's first instruction, so 0.</param>
 public sealed record InlineSitePhase(
     string Name,
     int Value,
     int PrefixRuns,
     string? Listing,
-    int Listings);
+    int Listings,
+    bool? NullReceiverThrew = null,
+    int NullReceiverPrefixRuns = 0);

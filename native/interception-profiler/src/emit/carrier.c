@@ -7,7 +7,12 @@
 #include "coreclr/corprof_control.h"
 #include "coreclr/corprof_info.h"
 #include "emit/module_metadata.h"
+#include "il/dispatch.h"
+#include "il/il_walk.h"
+#include "il/method_body.h"
+#include "metadata/signature.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* The token cache's kind for carriers: outside alvk_relocation_kind's values. */
@@ -20,6 +25,8 @@
 static const WCHAR k_carry[] = {'C', 'a', 'r', 'r', 'y', 0};
 static const WCHAR k_object[] = {'S', 'y', 's', 't', 'e', 'm', '.',
                                  'O', 'b', 'j', 'e', 'c', 't', 0};
+static const WCHAR k_value_type[] = {'S', 'y', 's', 't', 'e', 'm', '.', 'V', 'a',
+                                     'l', 'u', 'e', 'T', 'y', 'p', 'e', 0};
 
 typedef struct carrier_session {
     IMetaDataEmit2 *emit;
@@ -81,7 +88,8 @@ int aip_carrier_method_generic(aip_emitter *e, ModuleID module, uint32_t method)
     return generic;
 }
 
-static int is_object(IMetaDataImport2 *im, mdToken type)
+/* 1 when type is a TypeRef named `expected` (terminated, `units` with the 0). */
+static int is_type_ref_named(IMetaDataImport2 *im, mdToken type, const WCHAR *expected, ULONG units)
 {
     WCHAR name[32];
     ULONG length = 0;
@@ -89,8 +97,26 @@ static int is_object(IMetaDataImport2 *im, mdToken type)
     if ((type & 0xFF000000u) != mdtTypeRef ||
         FAILED(im->lpVtbl->GetTypeRefProps(im, type, &scope, name, 32, &length)))
         return 0;
-    return length == sizeof k_object / sizeof k_object[0] &&
-           memcmp(name, k_object, sizeof k_object) == 0;
+    return length == units && memcmp(name, expected, units * sizeof(WCHAR)) == 0;
+}
+
+static int is_object(IMetaDataImport2 *im, mdToken type)
+{
+    return is_type_ref_named(im, type, k_object, sizeof k_object / sizeof k_object[0]);
+}
+
+/* The receiver an instance method of klass takes: `ref klass` for a struct (its base is the
+ * module's System.ValueType reference), `klass` for a class; NONE when klass's base is a
+ * TypeDef of this module or cannot be read (a struct of the core library itself). */
+static aip_receiver_kind receiver_of(IMetaDataImport2 *im, mdTypeDef klass)
+{
+    DWORD flags = 0;
+    mdToken base = 0;
+    if (FAILED(im->lpVtbl->GetTypeDefProps(im, klass, NULL, 0, NULL, &flags, &base)))
+        return AIP_RECEIVER_NONE;
+    if (is_type_ref_named(im, base, k_value_type, sizeof k_value_type / sizeof k_value_type[0]))
+        return AIP_RECEIVER_VALUE_TYPE;
+    return (base & 0xFF000000u) == mdtTypeDef ? AIP_RECEIVER_NONE : AIP_RECEIVER_CLASS;
 }
 
 /* The module's TypeRef of System.Object: the declaring type's base when it is that, else the
@@ -183,6 +209,47 @@ static aip_carrier_outcome define(aip_emitter *e, carrier_session *s, ModuleID m
     return AIP_CARRIER_DEFINED;
 }
 
+/* An instance target's carrier is static: the receiver becomes its first parameter, as the
+ * dispatch's calli signature passes it (CLASS klass, or BYREF VALUETYPE klass), so each
+ * argument keeps its index and the body its meaning. A class's carrier starts with the check
+ * its callers' `callvirt` made (`ldarg.0; brtrue.s +2; ldnull; throw`: a NullReferenceException
+ * before anything of the body runs); a struct's receiver is a managed pointer, never null. */
+typedef struct instance_carrier {
+    uint8_t sig[AIP_DISPATCH_MAX_SIG_BYTES];
+    size_t sig_size;
+    uint8_t *body; /* malloc'd */
+    uint32_t body_size;
+} instance_carrier;
+
+static const uint8_t k_null_check[] = {AIP_CEE_LDARG_0, AIP_CEE_BRTRUE_S, 2, AIP_CEE_LDNULL,
+                                       AIP_CEE_THROW};
+
+static alvk_status instance_carrier_make(aip_receiver_kind receiver, mdTypeDef klass,
+                                         PCCOR_SIGNATURE sig, ULONG sig_size, const uint8_t *body,
+                                         uint32_t size, instance_carrier *out)
+{
+    aip_method_sig parsed;
+    alvk_status status = aip_sig_parse_method(sig, sig_size, 0, &parsed);
+    aip_dispatch_target dt = {sig, sig_size, &parsed, receiver, klass};
+    if (status == ALVK_OK)
+        status = aip_dispatch_build_calli_signature(&dt, out->sig, sizeof out->sig, &out->sig_size);
+    aip_method_body b;
+    if (status == ALVK_OK)
+        status = aip_method_body_parse(body, size, &b, NULL, 0);
+    if (status != ALVK_OK)
+        return status;
+    uint32_t prologue = receiver == AIP_RECEIVER_CLASS ? (uint32_t)sizeof k_null_check : 0;
+    out->body_size = AIP_FAT_HEADER_BYTES + prologue + b.code_size;
+    out->body = malloc(out->body_size);
+    if (out->body == NULL)
+        return ALVK_E_INTERNAL;
+    aip_method_body_write_fat_header(out->body, b.max_stack > 0 ? b.max_stack : 1,
+                                     prologue + b.code_size, b.local_var_sig_token, b.init_locals);
+    memcpy(out->body + AIP_FAT_HEADER_BYTES, k_null_check, prologue);
+    memcpy(out->body + AIP_FAT_HEADER_BYTES + prologue, body + b.code_offset, b.code_size);
+    return ALVK_OK;
+}
+
 aip_carrier_outcome aip_carrier_for(aip_emitter *e, ModuleID module, uint32_t target,
                                     const uint8_t *body, uint32_t size, uint32_t *carrier,
                                     int *defined, HRESULT *hr)
@@ -207,13 +274,25 @@ aip_carrier_outcome aip_carrier_for(aip_emitter *e, ModuleID module, uint32_t ta
     PCCOR_SIGNATURE sig = NULL;
     ULONG sig_size = 0;
     int generic = method_generic(s.import, target, &klass, &attr, &sig, &sig_size);
-    aip_carrier_outcome outcome = generic < 0              ? AIP_CARRIER_FAILED
-                                  : generic > 0            ? AIP_CARRIER_GENERIC
-                                  : (attr & mdStatic) == 0 ? AIP_CARRIER_INSTANCE
-                                                           : AIP_CARRIER_DEFINED;
-    if (outcome == AIP_CARRIER_DEFINED)
+    aip_receiver_kind receiver =
+        generic == 0 && (attr & mdStatic) == 0 ? receiver_of(s.import, klass) : AIP_RECEIVER_NONE;
+    aip_carrier_outcome outcome = generic < 0                     ? AIP_CARRIER_FAILED
+                                  : generic > 0                   ? AIP_CARRIER_GENERIC
+                                  : (attr & mdVirtual) != 0       ? AIP_CARRIER_VIRTUAL
+                                  : (attr & mdStatic) != 0        ? AIP_CARRIER_DEFINED
+                                  : receiver != AIP_RECEIVER_NONE ? AIP_CARRIER_DEFINED
+                                                                  : AIP_CARRIER_FAILED;
+    if (outcome == AIP_CARRIER_DEFINED && (attr & mdStatic) != 0) {
         outcome = define(e, &s, module, klass, sig, sig_size, key.digest, body, size, carrier,
                          defined, hr);
+    } else if (outcome == AIP_CARRIER_DEFINED) {
+        instance_carrier c = {.body = NULL};
+        outcome = instance_carrier_make(receiver, klass, sig, sig_size, body, size, &c) == ALVK_OK
+                      ? define(e, &s, module, klass, c.sig, (ULONG)c.sig_size, key.digest, c.body,
+                               c.body_size, carrier, defined, hr)
+                      : AIP_CARRIER_FAILED;
+        free(c.body);
+    }
     aip_module_metadata_release(s.emit, s.import);
     if (outcome == AIP_CARRIER_DEFINED)
         aip_token_cache_put(&e->tokens, &key, *carrier);

@@ -9,7 +9,11 @@
  * SetILFunctionBody before ApplyMetaData. The same body in the same module epoch finds its
  * carrier again (the emitter's token cache, then the type's name, which is the body's digest);
  * metadata rows are never removed, so a module holds one carrier per distinct body applied.
- * Static non-generic targets only. Worker thread. */
+ * An instance target's carrier is static too, its receiver the first parameter (`klass`, or
+ * `ref klass` for a struct), and a class's carrier checks the receiver for null first, as the
+ * callers' `callvirt` did (the runtime does not find a method added to a type already loaded:
+ * MissingMethodException, so the carrier cannot be an instance method of the target's type).
+ * Non-generic, non-virtual targets. Worker thread. */
 #ifndef AIP_CARRIER_H
 #define AIP_CARRIER_H
 
@@ -21,7 +25,7 @@
 typedef enum aip_carrier_outcome {
     AIP_CARRIER_DEFINED = 0, /* *carrier is the carrier's MethodDef */
     AIP_CARRIER_GENERIC,     /* a generic method, or a method of a generic type */
-    AIP_CARRIER_INSTANCE,    /* an instance method */
+    AIP_CARRIER_VIRTUAL,     /* a virtual method: a call through the target may reach another */
     AIP_CARRIER_FAILED,      /* a metadata call failed (*hr), or no System.Object reference */
 } aip_carrier_outcome;
 

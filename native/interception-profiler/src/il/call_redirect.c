@@ -34,13 +34,13 @@ static alvk_status visit(void *context, const aip_il_instruction *instruction)
     uint8_t *operand = pass->code + instruction->operand_offset;
     if (read_token(operand) != pass->from)
         return ALVK_OK;
-    if (instruction->opcode == AIP_CEE_CALLVIRT) {
+    if (instruction->opcode == AIP_CEE_CALLVIRT)
         pass->counts.virtual_calls++;
-        return ALVK_OK;
-    }
     pass->counts.redirected++;
-    if (pass->rewrite)
+    if (pass->rewrite) {
+        pass->code[instruction->offset] = (uint8_t)AIP_CEE_CALL; /* callvirt's one byte */
         write_token(operand, pass->to);
+    }
     return ALVK_OK;
 }
 

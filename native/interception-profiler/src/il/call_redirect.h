@@ -1,8 +1,8 @@
-/* Redirecting the call sites of one method in a method's code: every `call <from>` made a
- * `call <to>` in place. Both operands are 4-byte tokens, so no offset, branch target or
- * exception clause moves. Meant for a known inliner of a hooked target, whose calls go to a
- * carrier of the woven body that has no ReJIT version and so may be inlined (docs/Benchmarks.md,
- * "Hooks on inlined targets"). Pure. */
+/* Redirecting the call sites of one method in a method's code: every `call <from>` and every
+ * `callvirt <from>` made a `call <to>` in place (callvirt and call are one byte each). Both
+ * operands are 4-byte tokens, so no offset, branch target or exception clause moves. Meant for a
+ * known inliner of a hooked target, whose calls go to a carrier of the woven body that has no ReJIT
+ * version and so may be inlined (docs/Benchmarks.md, "Hooks on inlined targets"). Pure. */
 #ifndef AIP_IL_CALL_REDIRECT_H
 #define AIP_IL_CALL_REDIRECT_H
 
@@ -12,15 +12,17 @@
 #include <stdint.h>
 
 typedef struct aip_call_redirect_counts {
-    uint32_t redirected;    /* `call <from>` rewritten to `call <to>` */
-    uint32_t virtual_calls; /* `callvirt <from>`, left as they are: a static carrier would drop
-                             * the receiver's null check */
+    uint32_t redirected;    /* `call <from>` and `callvirt <from>` rewritten */
+    uint32_t virtual_calls; /* of those, `callvirt`: made `call`, which keeps their meaning only
+                             * for a non-virtual `from` and a `to` that checks the receiver for
+                             * null itself (emit/carrier.h) */
 } aip_call_redirect_counts;
 
 /* Walks code[0 .. code_size) as aip_il_walk does (*starts is its scratch); when the whole code
- * walks, rewrites every `call` whose operand is `from` to `to` and fills *counts. Any other
- * use of `from` (callvirt, ldftn, newobj, jmp) and any operand that merely holds the same bytes
- * stays. On failure (the walk's statuses; ALVK_E_NULL_ARGUMENT) the code is unchanged. */
+ * walks, rewrites every `call` and `callvirt` whose operand is `from` to `call <to>` and fills
+ * *counts. Any other use of `from` (ldftn, ldvirtftn, newobj, jmp) and any operand that merely
+ * holds the same bytes stays. On failure (the walk's statuses; ALVK_E_NULL_ARGUMENT) the code is
+ * unchanged. */
 alvk_status aip_il_redirect_calls(uint8_t *code, uint32_t code_size, uint32_t from, uint32_t to,
                                   aip_il_starts *starts, aip_call_redirect_counts *counts);
 

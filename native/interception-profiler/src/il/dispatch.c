@@ -142,11 +142,8 @@ static size_t put_ldarg(uint8_t *out, uint32_t index)
 static size_t put_header_and_args(uint8_t *out, uint32_t arg_count, uint32_t max_stack,
                                   size_t code_size)
 {
-    size_t at = 0;
-    at += put_le(out + at, CorILMethod_FatFormat | ((AIP_FAT_HEADER_BYTES / 4u) << 12), 2);
-    at += put_le(out + at, max_stack, 2);
-    at += put_le(out + at, code_size, 4);
-    at += put_le(out + at, 0, 4); /* no locals */
+    aip_method_body_write_fat_header(out, (uint16_t)max_stack, (uint32_t)code_size, 0, 0);
+    size_t at = AIP_FAT_HEADER_BYTES;
     for (uint32_t i = 0; i < arg_count; ++i)
         at += put_ldarg(out + at, i);
     return at;

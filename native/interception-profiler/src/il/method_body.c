@@ -262,3 +262,22 @@ int aip_method_body_find_clause(const uint8_t *bytes, size_t available, uint32_t
     *class_token_offset = (uint32_t)located.wanted_class_token; /* inside the body's bytes */
     return 1;
 }
+
+static void put32(uint8_t *p, uint32_t v)
+{
+    for (int k = 0; k < 4; ++k)
+        p[k] = (uint8_t)(v >> (8 * k));
+}
+
+void aip_method_body_write_fat_header(uint8_t *out, uint16_t max_stack, uint32_t code_size,
+                                      uint32_t local_var_sig_token, int init_locals)
+{
+    uint16_t flags = (uint16_t)(CorILMethod_FatFormat | (init_locals ? CorILMethod_InitLocals : 0) |
+                                ((AIP_FAT_HEADER_BYTES / 4u) << 12));
+    out[0] = (uint8_t)flags;
+    out[1] = (uint8_t)(flags >> 8);
+    out[2] = (uint8_t)max_stack;
+    out[3] = (uint8_t)(max_stack >> 8);
+    put32(out + 4, code_size);
+    put32(out + 8, local_var_sig_token);
+}

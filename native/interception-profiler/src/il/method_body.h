@@ -49,6 +49,11 @@ typedef struct aip_method_body {
 alvk_status aip_method_body_parse(const uint8_t *bytes, size_t available, aip_method_body *out,
                                   aip_eh_clause *clauses, uint32_t clause_capacity);
 
+/* A fat header (AIP_FAT_HEADER_BYTES) into out: max_stack, code_size, the locals' StandAloneSig
+ * token (0: none), CorILMethod_InitLocals when init_locals, no extra sections. */
+void aip_method_body_write_fat_header(uint8_t *out, uint16_t max_stack, uint32_t code_size,
+                                      uint32_t local_var_sig_token, int init_locals);
+
 /* EH clause `index` (0-based, over every section in order) of the body at bytes[0 ..
  * available): 1 with *clause and *class_token_offset, the offset from bytes[0] of the
  * clause's 4-byte ClassToken field (byte 20 of a fat clause, byte 8 of a small one; a

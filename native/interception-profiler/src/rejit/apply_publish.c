@@ -59,9 +59,19 @@ static int request_add(request_list *r, ModuleID module, mdMethodDef method)
     return 0;
 }
 
+static int request_has(const request_list *r, ModuleID module, mdMethodDef method)
+{
+    for (uint32_t i = 0; i < r->count; ++i)
+        if (r->modules[i] == module && r->methods[i] == method)
+            return 1;
+    return 0;
+}
+
 /* The request of every target (one flag for all): with inliners, RequestReJITWithInliners;
- * on the fallback, RequestReJIT with the callers the profiler saw inline each target. */
-static HRESULT request_all(const aip_apply_env *env, const aip_held_publish *held, uint32_t count)
+ * on the fallback, RequestReJIT with the callers the profiler saw inline each target. Either
+ * way with every caller whose redirected body changed (`touched`), by name. */
+static HRESULT request_all(const aip_apply_env *env, const aip_held_publish *held, uint32_t count,
+                           const aip_redirect_touched *touched)
 {
     aip_apply_scratch *x = aip_apply_scratch_of(env);
     request_list r = {x->request_modules, x->request_methods, 0, AIP_MAX_INLINERS_PER_REQUEST + 1,
@@ -81,6 +91,10 @@ static HRESULT request_all(const aip_apply_env *env, const aip_held_publish *hel
             if (request_add(&r, x->request_callers[k].module_id, x->request_callers[k].token) != 0)
                 hr = E_OUTOFMEMORY;
     }
+    for (uint32_t k = 0; k < touched->count && hr == S_OK; ++k)
+        if (!request_has(&r, touched->keys[k].module_id, touched->keys[k].token) &&
+            request_add(&r, touched->keys[k].module_id, touched->keys[k].token) != 0)
+            hr = E_OUTOFMEMORY;
     if (hr == S_OK && r.count > 0) {
         ICorProfilerInfo15 *info = env->info;
         hr = fallback ? info->lpVtbl->RequestReJIT(info, r.count, r.modules, r.methods)
@@ -136,15 +150,17 @@ HRESULT aip_apply_publish(const aip_apply_env *env, aip_held_publish *held, aip_
     /* Current before the runtime is asked: what the request raises finds it; and so are the
      * bodies of the targets' known inliners, which the request re-JITs with them. */
     aip_rejit_mark_requested(env->rejit, marks, count, queued_ns);
+    aip_redirect_touched touched = {.count = 0};
     aip_redirect_env redirect = {env->info,
                                  env->inliners,
                                  env->emitter,
                                  env->redirects,
                                  aip_apply_scratch_of(env)->request_callers,
-                                 AIP_MAX_INLINERS_PER_REQUEST};
+                                 AIP_MAX_INLINERS_PER_REQUEST,
+                                 &touched};
     for (uint32_t i = 0; i < count; ++i)
         aip_apply_redirects(&redirect, held[i].module_id, held[i].token, held[i].prepared);
-    HRESULT hr = request_all(env, held, count);
+    HRESULT hr = request_all(env, held, count, &touched);
     if (FAILED(hr))
         aip_rejit_unmark_requested(env->rejit, marks, count, hr);
     for (uint32_t i = 0; i < count; ++i) {

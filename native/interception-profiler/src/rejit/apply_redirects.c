@@ -16,6 +16,19 @@ static void count(_Atomic uint64_t *counter)
     atomic_fetch_add_explicit(counter, 1, memory_order_relaxed);
 }
 
+/* caller recorded as re-JIT'd with its new redirected body (once). */
+static void touch(const aip_redirect_env *env, uintptr_t module, uint32_t caller)
+{
+    aip_redirect_touched *t = env->touched;
+    if (t == NULL)
+        return;
+    for (uint32_t i = 0; i < t->count; ++i)
+        if (t->keys[i].module_id == module && t->keys[i].token == caller)
+            return;
+    if (t->count < AIP_REDIRECT_CALLERS)
+        t->keys[t->count++] = (aip_method_key){module, caller};
+}
+
 /* caller's body rebuilt from its original IL with `routes` applied and published (none: its
  * entry goes, and it is re-JIT'd with the original IL). 0; 1 when its code calls `target`
  * nowhere (it reached it through a nested inline); -1 when the body could not be read. */
@@ -25,6 +38,7 @@ static int rebuild(const aip_redirect_env *env, uintptr_t module, uint32_t calle
     aip_inliner_redirects *r = env->redirects;
     if (route_count <= 0) {
         aip_redirects_publish(r, module, caller, NULL);
+        touch(env, module, caller);
         return 0;
     }
     LPCBYTE original = NULL;
@@ -37,8 +51,8 @@ static int rebuild(const aip_redirect_env *env, uintptr_t module, uint32_t calle
     if (copy == NULL)
         return -1;
     memcpy(copy, original, size);
-    /* The target's route alone first: a caller that reaches it only through callvirt (or a
-     * nested inline) has nothing to redirect. */
+    /* The target's route alone first: a caller that reaches it only through a nested inline
+     * has nothing to redirect. */
     uint32_t redirected = 0;
     aip_call_route own = {target, 0};
     for (int i = 0; i < route_count; ++i)
@@ -61,6 +75,7 @@ static int rebuild(const aip_redirect_env *env, uintptr_t module, uint32_t calle
     if (body == NULL)
         return -1;
     aip_redirects_publish(r, module, caller, body);
+    touch(env, module, caller);
     count(&r->redirected);
     return 0;
 }
@@ -76,6 +91,7 @@ static void unroute(const aip_redirect_env *env, uintptr_t module, uint32_t call
             left = aip_redirects_route(env->redirects, module, caller, routes[left - 1].from, 0,
                                        routes);
         aip_redirects_publish(env->redirects, module, caller, NULL);
+        touch(env, module, caller);
     }
 }
 
@@ -115,8 +131,8 @@ static uint32_t carrier_of(const aip_redirect_env *env, uintptr_t module, uint32
     case AIP_CARRIER_GENERIC:
         count(&skips->generic);
         return 0;
-    case AIP_CARRIER_INSTANCE:
-        count(&skips->instance);
+    case AIP_CARRIER_VIRTUAL:
+        count(&skips->virtual_target);
         return 0;
     default:
         count(&skips->failed);

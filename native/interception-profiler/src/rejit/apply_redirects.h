@@ -15,6 +15,14 @@
 #include "rejit/inliner_redirects.h"
 
 /* What redirecting reads and changes (the apply env's, on the worker). */
+/* The callers whose redirected body changed (routes added, changed or taken out) in one
+ * publish: the request re-JITs each of them by name. The runtime's own inliner tracking may not
+ * list them: a redirected caller's code inlined the carrier, not the target. */
+typedef struct aip_redirect_touched {
+    aip_method_key keys[AIP_REDIRECT_CALLERS];
+    uint32_t count;
+} aip_redirect_touched;
+
 typedef struct aip_redirect_env {
     ICorProfilerInfo15 *info;
     aip_inliner_map *inliners;
@@ -22,6 +30,7 @@ typedef struct aip_redirect_env {
     aip_inliner_redirects *redirects; /* NULL: nothing is redirected */
     aip_method_key *callers;          /* scratch for a target's known inliners */
     uint32_t capacity;
+    aip_redirect_touched *touched; /* NULL: not recorded */
 } aip_redirect_env;
 
 /* The target (module, token) now runs `body` (NULL: its original IL). */
