@@ -123,7 +123,7 @@ static void decide_all(const aip_apply_env *env, batch_work *w, const alvk_statu
 static void commit(const aip_apply_env *env, const aip_batch_kind *kind, batch_work *x,
                    alvk_command_id command)
 {
-    const aip_owner_result *r = x->s.d.publish && !x->s.granted ? &x->s.d.refused : &x->s.d.granted;
+    const aip_owner_result *r = aip_owner_result_of(&x->s.d, x->s.granted);
     aip_rejit_applied *a = &x->s.a;
     a->owner_body = r->body_owner;
     a->drop_owner = r->drop_owner;

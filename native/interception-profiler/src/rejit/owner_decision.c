@@ -93,3 +93,8 @@ void aip_owner_decide_end(const aip_patch *p, alvk_patch_state before, const aip
     d->granted.state = ALVK_PATCH_REMOVED;
     d->refused.drop_owner = 0; /* still patched: it keeps holding */
 }
+
+const aip_owner_result *aip_owner_result_of(const aip_owner_decision *d, int publish_granted)
+{
+    return d->publish && !publish_granted ? &d->refused : &d->granted;
+}

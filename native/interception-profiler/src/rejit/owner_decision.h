@@ -60,4 +60,8 @@ void aip_owner_decide_leave(const aip_patch *p, uint64_t owner, aip_owner_decisi
 void aip_owner_decide_end(const aip_patch *p, alvk_patch_state before, const aip_owner_command *c,
                           alvk_status status, aip_owner_decision *d);
 
+/* The side of `d` that applies: `refused` when a body was to be published and its publish
+ * was refused, else `granted`. */
+const aip_owner_result *aip_owner_result_of(const aip_owner_decision *d, int publish_granted);
+
 #endif
