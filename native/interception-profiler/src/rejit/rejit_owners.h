@@ -14,7 +14,9 @@ void aip_patch_drop_all_owners(aip_patch *p);
 /* set_owner_body's work, lock held. */
 void aip_patch_set_owner_body(aip_patch *p, uint64_t owner, uint64_t replacement);
 
-/* Owner bookkeeping (worker only, lock taken inside). */
+/* Reads and direct edits of the owner set (lock taken inside). The worker only reads
+ * (has_owner); it changes the set through the decisions below and aip_rejit_commit. The
+ * direct edits set up and check RejitState in its unit tests. */
 int aip_rejit_has_owner(aip_rejit_state *st, uint32_t index, uint64_t owner);
 alvk_status aip_rejit_add_owner(aip_rejit_state *st, uint32_t index, uint64_t owner);
 /* An owner's body (its exact-dispatch replacement, or 0 for a generation) is now the one
@@ -37,7 +39,7 @@ void aip_rejit_decide_end(aip_rejit_state *st, uint32_t index, alvk_patch_state 
                           aip_patch *copy);
 /* Returns the owners left after removing, or -1 when owner did not hold the patch. When none
  * are left the patch is closing: installs no longer join it, commands get PATCH_ENDED, until
- * the worker ends it (or, if restoring fails, adds the owner back, which reopens it). */
+ * an owner is added (which reopens it). */
 int aip_rejit_remove_owner(aip_rejit_state *st, uint32_t index, uint64_t owner);
 
 #endif
