@@ -19,6 +19,7 @@
 #include "emit/relocation_emit.h"
 #include "identity/sha256.h"
 #include "rejit/apply_batch.h"
+#include "rejit/apply_commands.h"
 #include "rejit/apply_generation_batch.h"
 #include "rejit/rejit_batch.h"
 #include "rejit/rejit_events.h"
@@ -111,16 +112,18 @@ static void entry(const void *batch, uint32_t i, aip_batch_entry *out)
     const test_batch *b = batch;
     out->index = b->accepted[i].index;
     out->generation = b->accepted[i].generation;
-    out->added_owner = b->accepted[i].added_owner ? OWNER : 0;
+    out->owner.change = AIP_OWNER_SET;
+    out->owner.owner = OWNER;
+    out->owner.added = b->accepted[i].added_owner;
     out->queued_ns = b->queued_ns;
 }
 
-/* As aip_apply_generation_held ends: the body held back for the batch's one publish, or a
+/* As aip_apply_generation_prepare ends: the body held back for the batch's one publish, or a
  * refusal with its failing index. */
 static alvk_status prepare(const aip_apply_env *e, const void *batch, uint32_t i,
-                           const aip_patch *before, aip_refusal *why, aip_rejit_applied *a,
-                           aip_held_publish *held)
+                           const aip_patch *before, aip_batch_step *step)
 {
+    aip_refusal *why = &step->why;
     (void)e, (void)before;
     test_batch *b = (test_batch *)(uintptr_t)batch;
     b->prepared++;
@@ -133,12 +136,12 @@ static alvk_status prepare(const aip_apply_env *e, const void *batch, uint32_t i
     assert_non_null(p);
     /* The slot is the runner's to fill in (0 here); nothing is replaced yet. */
     aip_held_publish h = {p, b->accepted[i].generation, MODULE, TOKEN + i, b->flags[i], 0, NULL};
-    *held = h;
-    a->owner_body = OWNER;
+    step->held = h;
+    step->due = 1;
     return ALVK_OK;
 }
 
-static const aip_batch_kind kind = {entry, prepare};
+static const aip_batch_kind kind = {entry, prepare, 1};
 
 static int teardown(void **state)
 {
@@ -424,7 +427,7 @@ static HRESULT STDMETHODCALLTYPE attribute_by_name(IMetaDataImport2 *This, mdTok
 static aip_emitter emitter;
 
 /* The world above, with a catalogued, allowed module whose methods the fake metadata
- * describes, and an emitter: what aip_apply_generation_held resolves a target through. */
+ * describes, and an emitter: what aip_apply_generation_prepare resolves a target through. */
 static void generation_world(void)
 {
     world();

@@ -437,8 +437,9 @@ static aip_prepared_rejit *s_snapshot(s_world *w, alvk_generation_id generation)
 /* Publishes `body` as generation `id`, marks it requested before the (simulated) request and
  * commits the granted request after it, as the worker does: the JIT threads' callbacks may
  * land in between. */
+/* A body published and its generation marked requested; what the commit releases in *a. */
 static void s_publish(s_world *w, uint32_t index, alvk_generation_id id,
-                      aip_prepared_rejit *body, uint64_t queued_ns)
+                      aip_prepared_rejit *body, uint64_t queued_ns, aip_rejit_applied *a)
 {
     aip_prepared_rejit *previous = aip_rejit_publish(&w->st, index, body);
     aip_request_mark mark;
@@ -446,11 +447,8 @@ static void s_publish(s_world *w, uint32_t index, alvk_generation_id id,
     mark.index = index;
     mark.id = id;
     aip_rejit_mark_requested(&w->st, &mark, 1, queued_ns);
-    aip_rejit_applied a;
-    memset(&a, 0, sizeof a);
-    a.requested = 1;
-    a.replaced = previous;
-    aip_rejit_commit(&w->st, index, &a);
+    a->requested = 1;
+    a->replaced = previous;
 }
 
 static void s_serve_rollbacks(s_world *w)
@@ -460,13 +458,17 @@ static void s_serve_rollbacks(s_world *w)
         aip_prepared_rejit *prepared = NULL;
         alvk_generation_id back = 0;
         if (aip_rejit_take_rollback(&w->st, index, &prepared, &back)) {
-            s_publish(w, index, back, prepared, aip_monotonic_ns());
+            aip_rejit_applied a;
+            memset(&a, 0, sizeof a);
+            s_publish(w, index, back, prepared, aip_monotonic_ns(), &a);
+            aip_rejit_commit(&w->st, index, &a);
             atomic_fetch_add(&w->rollbacks_served, 1);
         }
     }
 }
 
-static alvk_status s_install_or_replace(s_world *w, const s_cmd *c, const aip_patch *before)
+static alvk_status s_install_or_replace(s_world *w, const s_cmd *c, const aip_patch *before,
+                                        aip_rejit_applied *a)
 {
     if (c->kind == S_REPLACE && !aip_rejit_has_owner(&w->st, c->index, c->owner))
         return ALVK_E_NOT_OWNER;
@@ -475,35 +477,29 @@ static alvk_status s_install_or_replace(s_world *w, const s_cmd *c, const aip_pa
     aip_prepared_rejit *body = s_snapshot(w, c->generation);
     if (body == NULL)
         return ALVK_E_INTERNAL;
-    s_publish(w, c->index, c->generation, body, c->queued_ns);
+    s_publish(w, c->index, c->generation, body, c->queued_ns, a);
     aip_rejit_set_dispatch(&w->st, c->index, 0x11000001u, 0, c->replacement);
-    aip_rejit_set_owner_body(&w->st, c->index, c->owner, c->replacement);
+    a->owner_replacement = c->replacement;
     return ALVK_OK;
 }
 
-static alvk_status s_remove(s_world *w, const s_cmd *c, const aip_patch *before, int *ended)
+/* A removal decided on the live patch (rejit_owners.h), its body put in force. */
+static alvk_status s_remove(s_world *w, const s_cmd *c, aip_owner_decision *d,
+                            aip_rejit_applied *a)
 {
-    int left = aip_rejit_remove_owner(&w->st, c->index, c->owner);
-    if (left < 0)
-        return ALVK_E_NOT_OWNER;
-    if (left > 0) { /* the newest body of a remaining owner takes over */
-        uint64_t replacement = 0;
-        aip_prepared_rejit *body = aip_rejit_successor_body(&w->st, c->index, &replacement);
-        alvk_generation_id id = body != NULL ? body->generation : 0;
-        if (id == before->current_generation)
-            aip_prepared_release(body);
-        else
-            s_publish(w, c->index, id, body, c->queued_ns);
+    aip_patch now;
+    aip_prepared_rejit *body = NULL;
+    aip_rejit_decide_leave(&w->st, c->index, c->owner, d, &now, &body);
+    if (d->publish) {
+        s_publish(w, c->index, d->id, body, c->queued_ns, a);
+        uint64_t replacement = body != NULL ? body->dispatch.replacement : 0;
         aip_rejit_set_dispatch(&w->st, c->index, 0x11000001u, 0, replacement);
-        return ALVK_OK;
     }
-    s_publish(w, c->index, 0, NULL, c->queued_ns); /* the original everywhere */
-    aip_rejit_set_dispatch(&w->st, c->index, 0x11000001u, 0, 0);
-    *ended = 1;
-    return ALVK_OK;
+    return d->granted.status;
 }
 
-/* The worker's side of a patch command, shaped like rejit/apply_generation.c's. */
+/* The worker's side of a patch command, shaped like rejit/apply_batch.c's: prepare (a removal
+ * decides its body), publish, the owner change decided, one commit. */
 static alvk_status s_run(void *payload, void *context)
 {
     s_world *w = context;
@@ -519,27 +515,40 @@ static alvk_status s_run(void *payload, void *context)
         !CHECK(before.pending > 0) || !CHECK(before.token - S_TOKEN0 < TARGETS))
         return ALVK_E_INTERNAL;
     alvk_status status;
-    int ended = 0;
+    aip_owner_decision d;
+    int decided = 0;
+    aip_rejit_applied a;
+    memset(&a, 0, sizeof a);
     if (aip_patch_state_is_terminal(before.state))
         status = ALVK_E_PATCH_ENDED;
     else if (c->kind == S_REMOVE)
-        status = before.state == ALVK_PATCH_ACTIVE ? s_remove(w, c, &before, &ended)
-                                                  : ALVK_E_NOT_OWNER;
+        status = s_remove(w, c, &d, &a), decided = 1;
     else if (c->kind == S_REPLACE && before.state != ALVK_PATCH_ACTIVE)
         status = ALVK_E_NOT_OWNER;
     else
-        status = s_install_or_replace(w, c, &before);
+        status = s_install_or_replace(w, c, &before, &a);
     if (status != ALVK_OK && c->kind != S_REMOVE)
         aip_rejit_generation_rejected(&w->st, c->index, c->generation, status, 0, 0);
-    alvk_patch_state next = ended ? ALVK_PATCH_REMOVED : before.state;
-    if (!ended && before.state == ALVK_PATCH_PENDING) {
-        if (status != ALVK_OK && c->added_owner)
-            aip_rejit_remove_owner(&w->st, c->index, c->owner);
-        next = status == ALVK_OK ? ALVK_PATCH_ACTIVE : ALVK_PATCH_REJECTED;
+    if (!decided) {
+        aip_owner_command oc = {c->kind == S_REMOVE ? AIP_OWNER_LEAVE : AIP_OWNER_SET, c->owner,
+                                c->added_owner};
+        aip_patch now;
+        aip_rejit_decide_end(&w->st, c->index, before.state, &oc, status, &d, &now);
+        if (d.publish) /* a failed join nobody else holds: the original back */
+            s_publish(w, c->index, 0, NULL, c->queued_ns, &a);
     }
-    if (aip_patch_state_is_terminal(next) && next != ALVK_PATCH_REMOVED)
-        aip_prepared_release(aip_rejit_publish(&w->st, c->index, NULL));
-    aip_rejit_finish_command(&w->st, c->index, c->command, next, status, c->queued_ns);
+    /* Everything the command learned, committed in one transition (this model's publishes
+     * are never refused). */
+    const aip_owner_result *r = aip_owner_result_of(&d, 1);
+    a.owner_body = r->body_owner;
+    a.drop_owner = r->drop_owner;
+    a.decided_close = d.closes;
+    a.finish = 1;
+    a.command = c->command;
+    a.state = r->state;
+    a.status = r->status;
+    a.queued_ns = c->queued_ns;
+    aip_rejit_commit(&w->st, c->index, &a);
     s_serve_rollbacks(w); /* rollbacks whose own command was refused */
     return status;
 }

@@ -2,6 +2,7 @@
 #include "rejit/apply_generation_batch.h"
 
 #include "rejit/apply_batch.h"
+#include "rejit/apply_rollback.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -34,26 +35,32 @@ static aip_staged_generation *staged(const void *batch, uint32_t i)
 static void generation_entry(const void *batch, uint32_t i, aip_batch_entry *out)
 {
     const aip_staged_generation *s = staged(batch, i);
+    memset(out, 0, sizeof *out);
     out->index = s->index;
     out->generation = s->id;
-    out->added_owner = s->added_owner ? s->g.owner : 0;
+    out->owner.change = AIP_OWNER_SET;
+    out->owner.owner = s->g.owner;
+    out->owner.added = s->added_owner != 0;
     out->queued_ns = s->queued_ns;
 }
 
 static alvk_status generation_prepare(const aip_apply_env *env, const void *batch, uint32_t i,
-                                      const aip_patch *before, aip_refusal *why,
-                                      aip_rejit_applied *a, aip_held_publish *held)
+                                      const aip_patch *before, aip_batch_step *step)
 {
-    return aip_apply_generation_held(env, staged(batch, i), before, why, a, held);
+    alvk_status status = aip_apply_generation_prepare(env, staged(batch, i), before, &step->why,
+                                                      &step->a, &step->held);
+    step->due = status == ALVK_OK;
+    return status;
 }
 
-static const aip_batch_kind generations = {generation_entry, generation_prepare};
+static const aip_batch_kind generations = {generation_entry, generation_prepare, 1};
 
 alvk_status aip_apply_generation_batch(void *payload, void *context)
 {
     aip_generation_batch *b = *(aip_generation_batch **)payload;
     alvk_status status = aip_batch_run(context, &generations, b->entries, b->count, b->command);
     aip_generation_batch_free(b);
+    aip_apply_rollbacks_once(context); /* any rollback whose own command was refused */
     return status;
 }
 

@@ -1,8 +1,9 @@
 /* The state every command is applied with on the worker (its env and scratch), and the one
  * sequence that puts bodies in force: every body of a command published, every generation
  * made current (requested), every target requested from the runtime at once, or, when the
- * runtime refuses, all of it undone. A single install or generation, a batch of them, a
- * removal, a rollback: each ends in aip_apply_publish. Runs on the worker thread only. */
+ * runtime refuses, all of it undone. The command runner (apply_batch.h) is its one caller:
+ * installs, replaces, generations, removals and rollbacks alike. Runs on the worker thread
+ * only. */
 #ifndef AIP_APPLY_PUBLISH_H
 #define AIP_APPLY_PUBLISH_H
 
@@ -65,9 +66,6 @@ typedef struct aip_apply_env {
     aip_apply_scratch *scratch;
     /* The known inliners' redirected bodies (NULL: none kept, a runtime-free test). */
     aip_inliner_redirects *redirects;
-    /* NULL; while an install or generation is prepared (the command runner, apply_batch.h):
-     * where its body is held until every request of its command is prepared. */
-    aip_held_publish *held;
 } aip_apply_env;
 
 /* Marks the calling thread as the one that may use `scratch` (the worker, when it starts). */

@@ -110,3 +110,30 @@ aip_prepared_rejit *aip_rejit_successor_body(aip_rejit_state *st, uint32_t index
     aip_mutex_unlock(&st->lock);
     return body;
 }
+
+void aip_rejit_decide_leave(aip_rejit_state *st, uint32_t index, uint64_t owner,
+                            aip_owner_decision *d, aip_patch *copy, aip_prepared_rejit **body)
+{
+    aip_mutex_lock(&st->lock);
+    aip_patch *p = aip_patch_at(st, index);
+    aip_owner_decide_leave(p, owner, d);
+    *body =
+        d->publish && d->successor >= 0 ? aip_prepared_retain(p->owner_bodies[d->successor]) : NULL;
+    if (d->closes)
+        p->closing = 1;
+    *copy = *p;
+    aip_mutex_unlock(&st->lock);
+}
+
+void aip_rejit_decide_end(aip_rejit_state *st, uint32_t index, alvk_patch_state before,
+                          const aip_owner_command *c, alvk_status status, aip_owner_decision *d,
+                          aip_patch *copy)
+{
+    aip_mutex_lock(&st->lock);
+    aip_patch *p = aip_patch_at(st, index);
+    aip_owner_decide_end(p, before, c, status, d);
+    if (d->closes)
+        p->closing = 1;
+    *copy = *p;
+    aip_mutex_unlock(&st->lock);
+}

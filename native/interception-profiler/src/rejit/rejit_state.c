@@ -393,6 +393,21 @@ void aip_rejit_set_dispatch(aip_rejit_state *st, uint32_t index, uint32_t calli_
     aip_mutex_unlock(&st->lock);
 }
 
+void aip_rejit_applied_dispatch(aip_rejit_applied *a, const aip_patch *p,
+                                const aip_dispatch_facts *facts)
+{
+    static const aip_dispatch_facts none = {ALVK_DISPATCH_NONE, ALVK_OK, 0, 0};
+    if (facts == NULL)
+        facts = &none;
+    a->dispatch = 1;
+    a->calli_token = p->telemetry.calli_signature_token;
+    a->metadata_hresult = p->telemetry.metadata_hresult;
+    a->replacement = facts->replacement;
+    a->dispatch_path = facts->path;
+    a->dispatch_fallback = facts->fallback;
+    a->call_token = facts->call_token;
+}
+
 void aip_rejit_commit(aip_rejit_state *st, uint32_t index, aip_rejit_applied *a)
 {
     aip_mutex_lock(&st->lock);
@@ -404,15 +419,27 @@ void aip_rejit_commit(aip_rejit_state *st, uint32_t index, aip_rejit_applied *a)
     }
     if (a->owner_body != 0)
         aip_patch_set_owner_body(p, a->owner_body, a->owner_replacement);
+    int leaving = a->drop_owner != 0 ? aip_patch_find_owner(p, a->drop_owner) : -1;
+    if (leaving >= 0)
+        aip_patch_drop_owner(p, leaving);
+    if (a->decided_close)
+        p->closing = 0;
     if (a->dispatch) {
         set_dispatch_locked(p, a->calli_token, a->metadata_hresult, a->replacement);
         p->telemetry.dispatch_path = a->dispatch_path;
         p->telemetry.dispatch_fallback = a->dispatch_fallback;
         p->telemetry.call_token = a->call_token;
     }
+    aip_prepared_rejit *dropped = NULL;
+    if (a->finish && !aip_patch_state_is_terminal(p->state) &&
+        aip_patch_state_is_terminal(a->state) && a->state != ALVK_PATCH_REMOVED) {
+        dropped = p->prepared; /* failed or rejected: nothing of it runs any more */
+        p->prepared = NULL;
+    }
     if (a->finish)
         finish_locked(st, index, a->command, a->state, a->status, a->queued_ns);
     aip_mutex_unlock(&st->lock);
+    aip_prepared_release(dropped);
     memset(a, 0, sizeof *a); /* the reference to `replaced` is taken */
 }
 

@@ -127,15 +127,18 @@ void aip_rejit_set_dispatch(aip_rejit_state *st, uint32_t index, uint32_t calli_
                             int32_t metadata_hresult, uint64_t replacement);
 
 /* What the worker learned applying a command, committed in one transition (the request's
- * HRESULT, the owner's body, the dispatch telemetry, the command's end, in that order): each
- * part only when its flag (or owner) is set. The requested generation itself was made current
- * before the runtime was asked (aip_rejit_mark_requested), not here. */
+ * HRESULT, the owner decided on (owner_decision.h): its body recorded or it taken out, the
+ * dispatch telemetry, the command's end, in that order): each part only when its flag (or
+ * owner) is set. The requested generation itself was made current before the runtime was
+ * asked (aip_rejit_mark_requested), not here. */
 typedef struct aip_rejit_applied {
     int requested;                /* a ReJIT request succeeded: */
     int32_t request_hresult;      /*   its HRESULT */
     aip_prepared_rejit *replaced; /*   the snapshot it replaced (the commit releases it) */
-    uint64_t owner_body;          /* set_owner_body's owner (0: none) ... */
-    uint64_t owner_replacement;   /*   ... and replacement */
+    uint64_t owner_body;          /* the owner whose body is now the published one ... */
+    uint64_t owner_replacement;   /*   ... and its replacement (0: a generation) */
+    uint64_t drop_owner;          /* the owner that leaves the patch (0: none) */
+    int decided_close;            /* the decision marked the patch closing: no longer */
     int dispatch;                 /* set_dispatch: */
     uint32_t calli_token;
     int32_t metadata_hresult;
@@ -143,12 +146,17 @@ typedef struct aip_rejit_applied {
     alvk_dispatch_path dispatch_path; /* ABI 3.4: the path, why not direct, the call's token */
     alvk_status dispatch_fallback;
     uint32_t call_token;
-    int finish; /* finish_command: */
+    int finish; /* finish_command (a terminal state other than REMOVED drops the snapshot): */
     alvk_command_id command;
     alvk_patch_state state;
     alvk_status status;
     uint64_t queued_ns;
 } aip_rejit_applied;
+
+/* The dispatch telemetry of a body going in force, as its facts say (NULL: the original, or
+ * a generation: no replacement), with patch p's calli token and metadata HRESULT kept. */
+void aip_rejit_applied_dispatch(aip_rejit_applied *a, const aip_patch *p,
+                                const aip_dispatch_facts *facts);
 
 /* Commits `a` under one lock, then clears it. */
 void aip_rejit_commit(aip_rejit_state *st, uint32_t index, aip_rejit_applied *a);

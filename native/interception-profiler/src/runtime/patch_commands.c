@@ -1,13 +1,14 @@
 /* The exported patch and generation commands: argument checks, RejitState bookkeeping, and
- * queuing to the worker, where the apply path (rejit/apply_generation.c) runs them. Nothing
+ * queuing to the worker, where the command runner (rejit/apply_batch.c) runs them. Nothing
  * here calls the runtime. */
 #include "runtime/profiler_runtime.h"
 
 #include "coreclr/cor_metadata_defs.h"
 #include "generation/generation_validate.h"
-#include "rejit/apply_batch.h"
+#include "rejit/apply_commands.h"
 #include "rejit/apply_generation_batch.h"
 #include "rejit/apply_generation.h"
+#include "rejit/apply_rollback.h"
 #include "rejit/batch_abort.h"
 #include "rejit/rejit_batch.h"
 #include "rejit/rejit_events.h"
