@@ -608,7 +608,7 @@ bench() {
   step "scale and memory: an inert profiled process against an unprofiled one, 1,000 targets in one batch, PatchAll over 100"
   dotnet build tools/ScaleBenchmark/ScaleBenchmark.csproj -c Release -v quiet -nologo
   dotnet tools/ScaleBenchmark/bin/Release/net10.0/ScaleBenchmark.dll "$ALVK_NATIVE_LIBRARY" "${PAIRS:-9}"
-  step "first use: Interceptor.Open and PatchAll over 100 targets, first and warm, in fresh processes (IL against ReadyToRun, alternated)"
+  step "first use: Interceptor.Open, PatchAll over 100 targets and a hot reload (direct and watched), first and warm, in fresh processes (IL against ReadyToRun, alternated)"
   dotnet build tools/FirstUseBenchmark/FirstUseBenchmark.csproj -c Release -v quiet -nologo
   dotnet tools/FirstUseBenchmark/bin/Release/net10.0/FirstUseBenchmark.dll "$ALVK_NATIVE_LIBRARY" "${PAIRS:-9}"
   step "allocation capture benchmark"

@@ -9,8 +9,9 @@ using AlvorKit.Proofs.Host;
 using AlvorKit.ScaleBenchmark;
 
 // First use of the managed API in fresh profiled processes:
-//   FirstUseBenchmark <profiler library> [pairs]   the parent: the report (Markdown on stdout)
-//   FirstUseBenchmark child                          one profiled process: one line of figures
+//   FirstUseBenchmark <profiler library> [pairs] [all|patchall|reload]   the parent: the report (Markdown on stdout)
+//   FirstUseBenchmark child                          one profiled process of the PatchAll measure: its figures
+//   FirstUseBenchmark reload-child direct|watch <folder> <updates>   one of the reload measure (ReloadChild)
 // The parent runs the child from two folders, alternated pair by pair: its own output folder
 // (the AlvorKit assemblies as the build left them: IL), and a copy of it whose AlvorKit
 // assemblies are their ReadyToRun images for this machine's RID (readytorun/, which the
@@ -18,12 +19,15 @@ using AlvorKit.ScaleBenchmark;
 // runtimes/<rid>/lib/ images come from), so the two differ only in the precompiled code.
 if (args.Length > 0 && args[0] == "child")
     return Child.Run();
-if (args.Length < 1)
+if (args.Length == 4 && args[0] == "reload-child")
+    return ReloadChild.Run(args[1], args[2], int.Parse(args[3], CultureInfo.InvariantCulture));
+if (args.Length < 1 || (args.Length > 2 && args[2] is not ("all" or "patchall" or "reload")))
 {
-    Console.Error.WriteLine("usage: FirstUseBenchmark <profiler library> [pairs]");
+    Console.Error.WriteLine("usage: FirstUseBenchmark <profiler library> [pairs] [all|patchall|reload]");
     return 64;
 }
-return Parent.Run(Path.GetFullPath(args[0]), args.Length > 1 ? int.Parse(args[1], CultureInfo.InvariantCulture) : 9);
+return Parent.Run(Path.GetFullPath(args[0]), args.Length > 1 ? int.Parse(args[1], CultureInfo.InvariantCulture) : 9,
+                  args.Length > 2 ? args[2] : "all");
 
 internal static class Child
 {
@@ -155,7 +159,7 @@ internal static class Parent
     private static readonly string[] Assemblies =
         ["AlvorKit.Interception", "AlvorKit.Interception.Native", "AlvorKit.Interception.Allocations"];
 
-    internal static int Run(string library, int pairs)
+    internal static int Run(string library, int pairs, string what)
     {
         CultureInfo ic = CultureInfo.InvariantCulture;
         string built = AppContext.BaseDirectory;
@@ -184,6 +188,15 @@ internal static class Parent
                 ($"ReadyToRun ({RuntimeInformationRid()})", precompiled),
             };
             Console.WriteLine(string.Create(ic, $"Machine: {Environment.ProcessorCount} cores, {Environment.OSVersion}, .NET {Environment.Version}, load average {LoadAverage()}"));
+            if (what is "all" or "reload")
+            {
+                ReloadMeasure.Run(library, pairs, configurations, Clsid);
+                Console.WriteLine();
+                Console.WriteLine(string.Create(ic, $"Load average after the reload runs: {LoadAverage()}"));
+                Console.WriteLine();
+                if (what == "reload")
+                    return 0;
+            }
             Console.WriteLine(string.Create(ic, $"First use of the managed API in fresh profiled processes, {pairs} pairs alternated (medians; ms)"));
             Console.WriteLine();
             foreach (var c in configurations)

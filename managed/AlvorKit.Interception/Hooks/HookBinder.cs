@@ -593,12 +593,16 @@ internal static class HookBinder
     /// <summary>The name a hook parameter binds as: its own <see cref="IHookArgumentName"/> attribute's, else the one
     /// of its hook method (then of the method's class) that renames it (NewName), else its own name. A position
     /// binds as <c>__n</c>.</summary>
+    /// <remarks>Only the renaming attributes are created (the runtime passes over the others by their
+    /// constructor's type): a patch class names each of its targets with an attribute, and creating all of them for
+    /// each parameter of each hook on each target made binding grow with the square of the targets.</remarks>
     internal static string BoundName(MethodInfo hook, ParameterInfo parameter)
     {
         string own = parameter.Name ?? "";
-        IHookArgumentName? rename = parameter.GetCustomAttributes(false).OfType<IHookArgumentName>().FirstOrDefault() ??
-                                    Renaming(hook.GetCustomAttributes(false)) ??
-                                    Renaming(hook.DeclaringType?.GetCustomAttributes(false) ?? []);
+        IHookArgumentName? rename =
+            parameter.GetCustomAttributes(typeof(IHookArgumentName), false).OfType<IHookArgumentName>().FirstOrDefault() ??
+            Renaming(hook.GetCustomAttributes(typeof(IHookArgumentName), false)) ??
+            Renaming(hook.DeclaringType?.GetCustomAttributes(typeof(IHookArgumentName), false) ?? []);
         if (rename is null)
             return own;
         if (!string.IsNullOrEmpty(rename.OriginalName))

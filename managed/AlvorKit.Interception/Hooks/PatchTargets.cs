@@ -85,12 +85,14 @@ internal static class PatchTargets
             }
             default:
                 what = $"method {Names.Of(declaring)}.{spec.MethodName}";
-                candidates.AddRange(declaring.GetMethods(Declared).Where(m => m.Name == spec.MethodName));
+                candidates.AddRange(Named(declaring, spec.MethodName));
                 break;
         }
         List<MethodBase> matches = filterByParameters && types is not null
             ? [.. candidates.Where(c => c.GetParameters().Select(p => p.ParameterType).SequenceEqual(types))]
             : candidates;
+        if (matches.Count == 1 && spec.Kind is not (PatchMethodKind.Enumerator or PatchMethodKind.Async))
+            return matches[0];
         string overloads = candidates.Count == 0 ? "" : $" It has: {string.Join("; ", candidates.Select(Names.Of))}.";
         if (matches.Count == 0)
             throw HookBinder.Refuse(HookBindingKind.TargetNotFound, hook, null, -1, null, null,
@@ -105,6 +107,15 @@ internal static class PatchTargets
             found = MoveNext(found, spec, hook);
         return found;
     }
+
+    /// <summary>The methods <paramref name="type"/> declares of that name, in metadata order: the runtime's lookup by
+    /// name (it keeps the methods of each name it was asked for), not a scan of every method the type declares, which
+    /// a patch class naming many methods of one large type would repeat for each. A name the lookup would read as a
+    /// prefix (ending in '*') is matched by the scan.</summary>
+    private static IEnumerable<MethodInfo> Named(Type type, string? name) =>
+        string.IsNullOrEmpty(name) ? []
+        : name.EndsWith('*') ? type.GetMethods(Declared).Where(m => m.Name == name)
+        : type.GetMember(name, MemberTypes.Method, Declared).Cast<MethodInfo>();
 
     /// <summary>Whole-type patching: every constructor (static too) and method <paramref name="type"/> declares,
     /// accessors and operators included, in metadata order; members without IL (abstract, extern,
