@@ -404,7 +404,7 @@ public sealed partial class GenerationPlan
         Account(opcode);
         Reach(label);
         // Listed as written: the long form (every long branch is a one-byte opcode).
-        List(HotReload.OpCodeTable.Find((byte)(ushort)code, 0) ?? opcode, label.ToString());
+        List(IL.OpCodeTable.Find((byte)(ushort)code, 0) ?? opcode, label.ToString());
     }
 
     /// <summary>switch over <paramref name="labels"/>.</summary>
@@ -859,9 +859,17 @@ public sealed partial class GenerationPlan
     /// sections), blob pool, relocations and IL map.</summary>
     internal LoweredGeneration Lower()
     {
-        // A FromOriginal plan's list can change under it (it is public and mutable): laid out afresh.
+        // A plan is checked once per generation: lowered again only when it changed since. A
+        // FromOriginal plan's list can change under it (it is public and mutable), so it is kept
+        // as it was lowered and compared (Transpilers checks the body they made by lowering it;
+        // Apply then submits that lowering, checked once). The profiler validates what it
+        // receives again, at the call and on its worker (against the live module).
         if (IsFromOriginal)
+        {
+            if (_loweredFromOriginal is { } kept && _loweredState is { } state && state.Matches(this))
+                return kept;
             Replay();
+        }
         else if (_lowered is not null)
             return _lowered;
         if (_instructions == 0)
@@ -918,6 +926,8 @@ public sealed partial class GenerationPlan
         _lowered = new LoweredGeneration(body, pool, specs, map, maxStack, _unverifiable);
         if (AfterLowering is { } change)
             _lowered = change(_lowered);
+        if (IsFromOriginal)
+            (_loweredFromOriginal, _loweredState) = (_lowered, LoweringState.Of(this));
         return _lowered;
     }
 
@@ -931,7 +941,7 @@ public sealed partial class GenerationPlan
     {
         if (_catchRelocations.Count == 0)
             return;
-        List<EhClause> clauses = EhClauses.Read(body);
+        List<IL.EhClause> clauses = IL.MethodBodyFormat.Clauses(body);
         foreach ((int clause, PlanLabel tryStart, PlanLabel handlerStart) in _catchRelocations)
         {
             if (clause >= clauses.Count || clauses[clause].Flags != 0 ||

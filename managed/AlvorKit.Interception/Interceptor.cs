@@ -265,6 +265,9 @@ public sealed partial class Interceptor : IDisposable
     /// (nothing queued): null when it passes, else the failure as the exception a submission
     /// would throw. Throws InterceptionUnavailableException when the profiler refuses patch
     /// commands.</summary>
+    /// <remarks>The one managed-side check of a body that is no plan (a hot reload's translated
+    /// body: GenerationPlan.Lower checks a plan's): it names the failing method and reason before
+    /// the batch, and a rehearsal stops after it. The submission validates again natively.</remarks>
     internal Exception? ValidateLowered(MethodBase target, LoweredGeneration lowered, PatchOwner owner)
     {
         ThrowIfDisposed();

@@ -2,6 +2,7 @@ using System.Buffers.Binary;
 using System.Globalization;
 using System.Reflection.Emit;
 using System.Text;
+using AlvorKit.Interception.IL;
 
 namespace AlvorKit.Interception.HotReload;
 
@@ -51,52 +52,39 @@ internal static class BodyDifference
         return text.ToString();
     }
 
-    /// <summary>The code as instructions with readable operands; a branch names its target.</summary>
+    /// <summary>The code as instructions with readable operands; a branch names its target. What
+    /// does not decode is shown as the reader's refusal, in parentheses, and ends the listing.</summary>
     public static List<(int Offset, string Text)> Decode(ReadOnlySpan<byte> code, Func<int, string> operand)
     {
         var instructions = new List<(int, string)>();
-        int offset = 0;
-        while (offset < code.Length)
+        var reader = new ILReader(code);
+        while (true)
         {
-            int start = offset;
-            byte first = code[offset++];
-            byte second = 0;
-            if (first == OpCodeTable.TwoBytePrefix && offset < code.Length)
-                second = code[offset++];
-            if (OpCodeTable.Find(first, second) is not OpCode opcode)
+            try
             {
-                instructions.Add((start, $"(byte 0x{first:X2})"));
-                continue;
+                if (!reader.Read())
+                    break;
             }
-            int size = OpCodeTable.OperandSize(opcode.OperandType);
-            if (offset + size > code.Length)
+            catch (ILFormatException e)
             {
-                instructions.Add((start, opcode.Name + " (truncated)"));
+                instructions.Add((e.Offset, $"({e.Problem})"));
                 break;
             }
-            ReadOnlySpan<byte> value = code.Slice(offset, size);
+            OpCode opcode = reader.OpCode;
+            ReadOnlySpan<byte> value = reader.Operand;
             string text = opcode.OperandType switch
             {
                 OperandType.InlineNone => opcode.Name!,
                 OperandType.ShortInlineI => $"{opcode.Name} {(opcode.Value == OpCodes.Ldc_I4_S.Value ? (sbyte)value[0] : value[0])}",
-                OperandType.ShortInlineVar => $"{opcode.Name} {value[0]}",
-                OperandType.InlineVar => $"{opcode.Name} {BinaryPrimitives.ReadUInt16LittleEndian(value)}",
-                OperandType.InlineI => $"{opcode.Name} {BinaryPrimitives.ReadInt32LittleEndian(value)}",
-                OperandType.InlineI8 => $"{opcode.Name} {BinaryPrimitives.ReadInt64LittleEndian(value)}",
+                OperandType.ShortInlineVar or OperandType.InlineVar or OperandType.InlineI or OperandType.InlineI8 =>
+                    $"{opcode.Name} {reader.Value}",
                 OperandType.ShortInlineR => $"{opcode.Name} {BinaryPrimitives.ReadSingleLittleEndian(value).ToString("R", CultureInfo.InvariantCulture)}",
                 OperandType.InlineR => $"{opcode.Name} {BinaryPrimitives.ReadDoubleLittleEndian(value).ToString("R", CultureInfo.InvariantCulture)}",
-                OperandType.ShortInlineBrTarget => $"{opcode.Name} IL_{offset + 1 + (sbyte)value[0]:X4}",
-                OperandType.InlineBrTarget => $"{opcode.Name} IL_{offset + 4 + BinaryPrimitives.ReadInt32LittleEndian(value):X4}",
-                OperandType.InlineSwitch => $"{opcode.Name} ({BinaryPrimitives.ReadUInt32LittleEndian(value)} targets)",
-                _ => $"{opcode.Name} {Safe(operand, BinaryPrimitives.ReadInt32LittleEndian(value))}",
+                OperandType.ShortInlineBrTarget or OperandType.InlineBrTarget => $"{opcode.Name} IL_{reader.Targets()[0]:X4}",
+                OperandType.InlineSwitch => $"{opcode.Name} ({reader.Value} targets)",
+                _ => $"{opcode.Name} {Safe(operand, reader.Token)}",
             };
-            if (opcode.OperandType == OperandType.InlineSwitch)
-            {
-                uint count = BinaryPrimitives.ReadUInt32LittleEndian(value);
-                size += (int)Math.Min(count, (uint)(code.Length - offset - 4) / 4) * 4;
-            }
-            instructions.Add((start, text));
-            offset += size;
+            instructions.Add((reader.Offset, text));
         }
         return instructions;
     }

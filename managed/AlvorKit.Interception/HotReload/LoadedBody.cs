@@ -1,5 +1,5 @@
-using System.Buffers.Binary;
 using System.Reflection;
+using AlvorKit.Interception.IL;
 
 namespace AlvorKit.Interception.HotReload;
 
@@ -39,20 +39,18 @@ internal sealed class LoadedBody
     /// is this one.</summary>
     public bool Matches(byte[] raw, Module module)
     {
-        (int start, int size) = BodyRewriter.Layout(raw);
-        if (!raw.AsSpan(start, size).SequenceEqual(Code))
+        BodyHeader header = MethodBodyFormat.Header(raw);
+        if (!raw.AsSpan(header.CodeStart, header.CodeSize).SequenceEqual(Code))
             return false;
-        bool fat = (raw[0] & 0x3) == 0x3;
-        int locals = fat ? BinaryPrimitives.ReadInt32LittleEndian(raw.AsSpan(8)) : 0;
-        if (locals != _body.LocalSignatureMetadataToken || (fat && (raw[0] & 0x10) != 0) != _body.InitLocals)
+        if (header.LocalsToken != _body.LocalSignatureMetadataToken || header.InitLocals != _body.InitLocals)
             return false;
         IList<ExceptionHandlingClause> expected = _body.ExceptionHandlingClauses;
-        List<BodyRewriter.Clause> clauses = fat && (raw[0] & 0x08) != 0 ? BodyRewriter.Clauses(raw) : [];
+        List<EhClause> clauses = MethodBodyFormat.Clauses(raw, header);
         if (clauses.Count != expected.Count)
             return false;
         for (int i = 0; i < clauses.Count; i++)
         {
-            BodyRewriter.Clause c = clauses[i];
+            EhClause c = clauses[i];
             ExceptionHandlingClause e = expected[i];
             if ((int)c.Flags != (int)e.Flags || c.TryOffset != e.TryOffset || c.TryLength != e.TryLength ||
                 c.HandlerOffset != e.HandlerOffset || c.HandlerLength != e.HandlerLength)

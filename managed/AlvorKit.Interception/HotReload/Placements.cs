@@ -1,6 +1,7 @@
 using System.Reflection;
 using System.Reflection.Metadata;
 using System.Reflection.Metadata.Ecma335;
+using AlvorKit.Interception.Metadata;
 
 namespace AlvorKit.Interception.HotReload;
 
@@ -25,7 +26,8 @@ internal sealed class ReloadModule
         new(module.Assembly.GetName().Name ?? module.Name, isBaseline: true)
         {
             Module = module,
-            Reader = Plans.ModuleContext.MetadataOf(module),
+            Reader = LoadedMetadata.Of(module),
+            _references = ReferenceIndex.Of(module),
         };
 
     /// <summary>A side assembly about to be built.</summary>
@@ -44,7 +46,8 @@ internal sealed class ReloadModule
     /// <summary>Its metadata as loaded (null until then).</summary>
     public MetadataReader? Reader { get; private set; }
 
-    /// <summary>The reference rows it has (for a side assembly: the ones its builder wrote).</summary>
+    /// <summary>The reference rows it has: a loaded module's one index (plans share it), a side
+    /// assembly's own (the rows its builder wrote).</summary>
     public ReferenceIndex References => _references ??= new ReferenceIndex(
         Reader ?? throw new InvalidOperationException($"{Name} is not loaded"));
 

@@ -1,5 +1,6 @@
 using System.Reflection.Metadata;
 using System.Reflection.Metadata.Ecma335;
+using AlvorKit.Interception.Metadata;
 using AlvorKit.Interception.Plans;
 
 namespace AlvorKit.Interception.HotReload;

@@ -1,6 +1,7 @@
 using System.Collections.Immutable;
 using System.Reflection.Metadata;
 using System.Reflection.Metadata.Ecma335;
+using AlvorKit.Interception.IL;
 
 namespace AlvorKit.Interception.HotReload;
 
@@ -117,8 +118,8 @@ internal sealed class ViewNames(ReloadContext context)
 
     private static byte[] Code(byte[] raw)
     {
-        (int start, int size) = BodyRewriter.Layout(raw);
-        return raw.AsSpan(start, size).ToArray();
+        BodyHeader header = MethodBodyFormat.Header(raw);
+        return raw.AsSpan(header.CodeStart, header.CodeSize).ToArray();
     }
 
     private string Parameters(BlobHandle signature)

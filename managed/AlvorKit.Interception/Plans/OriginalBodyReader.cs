@@ -1,9 +1,8 @@
-using System.Buffers.Binary;
 using System.Reflection;
 using System.Reflection.Emit;
 using System.Reflection.Metadata;
 using System.Reflection.Metadata.Ecma335;
-using AlvorKit.Interception.HotReload;
+using AlvorKit.Interception.IL;
 using AlvorKit.Interception.Internal;
 
 namespace AlvorKit.Interception.Plans;
@@ -185,43 +184,15 @@ internal sealed class OriginalBodyReader
     private List<Raw> Decode()
     {
         var code = new List<Raw>();
-        ReadOnlySpan<byte> il = _il;
-        for (int at = 0; at < il.Length;)
+        var reader = new ILReader(_il);
+        try
         {
-            int start = at;
-            byte first = il[at];
-            byte second = at + 1 < il.Length ? il[at + 1] : (byte)0;
-            OpCode opcode = OpCodeTable.Find(first, second) ??
-                throw Refuse($"IL_{start:X4}: byte 0x{first:X2}{(first == OpCodeTable.TwoBytePrefix ? $" 0x{second:X2}" : "")} is not an opcode");
-            at += opcode.Size;
-            int size = OpCodeTable.OperandSize(opcode.OperandType);
-            if (at + size > il.Length)
-                throw Refuse($"IL_{start:X4} {opcode.Name}: the operand runs past the end of the body");
-            ReadOnlySpan<byte> operand = il.Slice(at, size);
-            at += size;
-            long value = opcode.OperandType switch
-            {
-                OperandType.InlineNone => 0,
-                OperandType.ShortInlineBrTarget or OperandType.ShortInlineI => (sbyte)operand[0],
-                OperandType.ShortInlineVar => operand[0],
-                OperandType.InlineVar => BinaryPrimitives.ReadUInt16LittleEndian(operand),
-                OperandType.InlineI8 or OperandType.InlineR => BinaryPrimitives.ReadInt64LittleEndian(operand),
-                _ => BinaryPrimitives.ReadInt32LittleEndian(operand),
-            };
-            int[] targets = [];
-            if (opcode.OperandType is OperandType.ShortInlineBrTarget or OperandType.InlineBrTarget)
-                targets = [at + (int)value];
-            else if (opcode.OperandType == OperandType.InlineSwitch)
-            {
-                if (value < 0 || at + 4 * value > il.Length)
-                    throw Refuse($"IL_{start:X4} switch: its table runs past the end of the body");
-                targets = new int[value];
-                int next = at + 4 * (int)value;
-                for (int i = 0; i < targets.Length; i++)
-                    targets[i] = next + BinaryPrimitives.ReadInt32LittleEndian(il.Slice(at + 4 * i, 4));
-                at = next;
-            }
-            code.Add(new Raw(start, opcode, value, targets));
+            while (reader.Read())
+                code.Add(new Raw(reader.Offset, reader.OpCode, reader.Value, reader.Targets()));
+        }
+        catch (ILFormatException e)
+        {
+            throw Refuse(e.Message);
         }
         return code;
     }

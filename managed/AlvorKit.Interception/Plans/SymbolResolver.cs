@@ -4,6 +4,7 @@ using System.Reflection.Metadata.Ecma335;
 using System.Runtime.InteropServices;
 using System.Text;
 using AlvorKit.Interception.Internal;
+using AlvorKit.Interception.Metadata;
 
 namespace AlvorKit.Interception.Plans;
 
@@ -247,7 +248,7 @@ internal sealed class SymbolResolver
             return Operand.Direct(field.MetadataToken);
         Type declaring = field.DeclaringType ?? throw Refuse(
             $"{use}: {field.Name} is a global field of {field.Module.Name}; only fields of types can be referenced.");
-        MetadataReader reader = ModuleContext.MetadataOf(field.Module);
+        MetadataReader reader = LoadedMetadata.Of(field.Module);
         FieldDefinition definition = reader.GetFieldDefinition(
             (FieldDefinitionHandle)MetadataTokens.EntityHandle(field.MetadataToken));
         SigType type = definition.DecodeSignature(new SigTypeDecoder(field.Module), null);
@@ -259,7 +260,7 @@ internal sealed class SymbolResolver
     /// VAR/MVAR), rewritten in the target module's tokens.</summary>
     private byte[] DefinitionSignature(MethodBase method, string use)
     {
-        MetadataReader reader = ModuleContext.MetadataOf(method.Module);
+        MetadataReader reader = LoadedMetadata.Of(method.Module);
         MethodDefinition definition = reader.GetMethodDefinition(
             (MethodDefinitionHandle)MetadataTokens.EntityHandle(method.MetadataToken));
         MethodSignature<SigType> s = definition.DecodeSignature(new SigTypeDecoder(method.Module), null);

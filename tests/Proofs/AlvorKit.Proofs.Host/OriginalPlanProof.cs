@@ -90,7 +90,7 @@ public static class OriginalPlanProof
                  }.Reverse())
             code.Insert(at, i);
         nested.AddCatchRegion(tryStart, handler, handler, after, typeof(InvalidOperationException));
-        IReadOnlyList<string> clauseOrder = [.. AlvorKit.Interception.Plans.EhClauses.Read(nested.Lower().Body).Select(c => c.Flags == 0 ? "catch" : c.Flags == 2 ? "finally" : c.Flags.ToString(CultureInfo.InvariantCulture))];
+        IReadOnlyList<string> clauseOrder = [.. AlvorKit.Interception.IL.MethodBodyFormat.Clauses(nested.Lower().Body).Select(c => c.Flags == 0 ? "catch" : c.Flags == 2 ? "finally" : c.Flags.ToString(CultureInfo.InvariantCulture))];
         steps["regionAddedInside"] = Step(interceptor, nested, () =>
         {
             int finallies = OriginalTargets.FinallyCount;

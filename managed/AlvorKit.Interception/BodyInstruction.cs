@@ -1,7 +1,7 @@
 using System.Globalization;
 using System.Reflection;
 using System.Reflection.Emit;
-using AlvorKit.Interception.HotReload;
+using AlvorKit.Interception.IL;
 using AlvorKit.Interception.Internal;
 using AlvorKit.Interception.Plans;
 

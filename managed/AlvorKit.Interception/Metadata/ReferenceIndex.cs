@@ -1,7 +1,9 @@
+using System.Reflection;
 using System.Reflection.Metadata;
 using System.Reflection.Metadata.Ecma335;
+using System.Runtime.CompilerServices;
 
-namespace AlvorKit.Interception.HotReload;
+namespace AlvorKit.Interception.Metadata;
 
 /// <summary>Bytes compared by value, as a dictionary key.</summary>
 internal readonly struct BlobKey(byte[] bytes) : IEquatable<BlobKey>
@@ -21,15 +23,22 @@ internal readonly struct BlobKey(byte[] bytes) : IEquatable<BlobKey>
 }
 
 /// <summary>
-/// The reference rows a loaded module already has, by what they stand for in its own tokens, so
-/// that a translated body reuses a token wherever the module has one and a relocation makes only
-/// what is new: AssemblyRefs by name, TypeRefs by scope and name, MemberRefs by parent, name and
-/// signature, TypeSpecs, MethodSpecs and StandAloneSigs by blob, user strings by value. Each
-/// table is indexed the first time it is asked, once for the module's life.
+/// The reference rows a module already has, by what they stand for in its own tokens, so that a
+/// body written for it (a hot reload's translated body, a plan's lowered one) reuses a token
+/// wherever the module has one and a relocation makes only what is new: AssemblyRefs by name,
+/// TypeRefs by scope and name (and by name alone), MemberRefs by parent, name and signature,
+/// TypeSpecs, MethodSpecs and StandAloneSigs by blob, user strings by value. Each table is
+/// indexed the first time it is asked, once for the module's life: a loaded module has one
+/// index (<see cref="Of"/>), shared by hot reload (HotReload/LoadedTarget.cs) and plans
+/// (Plans/ModuleContext.cs).
 /// </summary>
 internal sealed class ReferenceIndex(MetadataReader reader)
 {
+    // Weak on the assembly: an index of a collectible copy must not keep its context from unloading.
+    private static readonly ConditionalWeakTable<Assembly, ReferenceIndex> Loaded = new();
+
     private readonly Lock _gate = new();
+    private Dictionary<(string Namespace, string Name), List<int>>? _typeRefsByName;
     private Dictionary<string, int>? _assemblies;
     private Dictionary<(int Scope, string Namespace, string Name), int>? _typeRefs;
     private Dictionary<(int Parent, string Name, BlobKey Signature), int>? _memberRefs;
@@ -39,6 +48,13 @@ internal sealed class ReferenceIndex(MetadataReader reader)
     private Dictionary<string, int>? _userStrings;
 
     public MetadataReader Reader => reader;
+
+    /// <summary>The index of a loaded module (its metadata as the runtime loaded it).</summary>
+    public static ReferenceIndex Of(Module module)
+    {
+        MetadataReader metadata = LoadedMetadata.Of(module);
+        return Loaded.GetValue(module.Assembly, _ => new ReferenceIndex(metadata));
+    }
 
     public int? AssemblyRef(string name)
     {
@@ -62,6 +78,28 @@ internal sealed class ReferenceIndex(MetadataReader reader)
                         MetadataTokens.GetToken(h));
             }));
             return _typeRefs.TryGetValue((scope, ns, name), out int token) ? token : null;
+        }
+    }
+
+    /// <summary>The TypeRefs named `ns`.`name` (a nested type's namespace is empty), whatever
+    /// their scope, in table order.</summary>
+    public IReadOnlyList<int> TypeRefsNamed(string ns, string name)
+    {
+        lock (_gate)
+        {
+            if (_typeRefsByName is null)
+            {
+                _typeRefsByName = [];
+                foreach (TypeReferenceHandle h in reader.TypeReferences)
+                {
+                    TypeReference r = reader.GetTypeReference(h);
+                    var key = (reader.GetString(r.Namespace), reader.GetString(r.Name));
+                    if (!_typeRefsByName.TryGetValue(key, out List<int>? list))
+                        _typeRefsByName[key] = list = [];
+                    list.Add(MetadataTokens.GetToken(h));
+                }
+            }
+            return _typeRefsByName.TryGetValue((ns, name), out List<int>? found) ? found : [];
         }
     }
 

@@ -2,7 +2,7 @@ using System.Reflection;
 using System.Reflection.Emit;
 using System.Reflection.Metadata;
 using System.Reflection.Metadata.Ecma335;
-using AlvorKit.Interception.HotReload;
+using AlvorKit.Interception.IL;
 using AlvorKit.Interception.Internal;
 using AlvorKit.Interception.Plans;
 
@@ -17,6 +17,9 @@ public sealed partial class GenerationPlan
     private int? _replayToken;
     // The offset each instruction of the list was laid out at, by index (the last Replay).
     private readonly List<int> _replayOffsets = [];
+    // The last lowering of the list, and the list as it was then (Lower returns it while the list is so).
+    private LoweredGeneration? _loweredFromOriginal;
+    private LoweringState? _loweredState;
 
     /// <summary>Lays the edited list out afresh in a new encoder.</summary>
     private void Replay()
@@ -300,5 +303,90 @@ public sealed partial class GenerationPlan
         return new RelocationRequest(RelocationKind.StandAloneSignature, blob.ToArray(), null, Parent.None,
             $"locals: StandAloneSig (the original's {original.LocalCount}, then " +
             $"{string.Join(", ", added.Select(l => Names.Of(l.LocalType)))})");
+    }
+
+    /// <summary>Everything a FromOriginal plan's lowering depends on that can change after it:
+    /// each instruction (which one, its opcode, operand, a switch's labels, its labels, its
+    /// original offset), the labels pending at the end, the regions, the locals and the
+    /// settings. Equal, the plan lowers to the same generation.</summary>
+    private sealed class LoweringState
+    {
+        private readonly BodyInstruction[] _instructions;
+        private readonly OpCode[] _opcodes;
+        private readonly object?[] _operands;
+        private readonly PlanLabel[]?[] _switchTargets;
+        private readonly PlanLabel[][] _labels;
+        private readonly int?[] _originalOffsets;
+        private readonly PlanLabel[] _pending;
+        private readonly PlanExceptionRegion[] _regions;
+        private readonly int _locals;
+        private readonly int? _maxStack;
+        private readonly bool _unverifiable, _skipStackCheck;
+        private readonly Func<LoweredGeneration, LoweredGeneration>? _afterLowering;
+
+        private LoweringState(GenerationPlan plan)
+        {
+            OriginalBody original = plan.Original;
+            int count = original.Instructions.Count;
+            _instructions = [.. original.Instructions];
+            _opcodes = new OpCode[count];
+            _operands = new object?[count];
+            _switchTargets = new PlanLabel[]?[count];
+            _labels = new PlanLabel[count][];
+            _originalOffsets = new int?[count];
+            for (int i = 0; i < count; i++)
+            {
+                BodyInstruction instruction = _instructions[i];
+                _opcodes[i] = instruction.OpCode;
+                _operands[i] = instruction.Operand;
+                _switchTargets[i] = instruction.Operand is PlanLabel[] targets ? [.. targets] : null;
+                _labels[i] = [.. instruction.Labels];
+                _originalOffsets[i] = instruction.OriginalOffset;
+            }
+            _pending = [.. original.Pending];
+            _regions = [.. original.Regions];
+            _locals = plan._locals.Count;
+            _maxStack = plan.MaxStack;
+            _unverifiable = plan._unverifiable;
+            _skipStackCheck = plan.SkipPlanStackCheck;
+            _afterLowering = plan.AfterLowering;
+        }
+
+        public static LoweringState Of(GenerationPlan plan) => new(plan);
+
+        public bool Matches(GenerationPlan plan)
+        {
+            OriginalBody original = plan.Original;
+            List<BodyInstruction> code = original.Instructions;
+            if (code.Count != _instructions.Length || _locals != plan._locals.Count || _maxStack != plan.MaxStack ||
+                _unverifiable != plan._unverifiable || _skipStackCheck != plan.SkipPlanStackCheck ||
+                _afterLowering != plan.AfterLowering || !Same(_pending, original.Pending) ||
+                original.Regions.Count != _regions.Length)
+                return false;
+            for (int i = 0; i < _regions.Length; i++)
+                if (!ReferenceEquals(_regions[i], original.Regions[i]))
+                    return false;
+            for (int i = 0; i < code.Count; i++)
+            {
+                BodyInstruction instruction = code[i];
+                if (!ReferenceEquals(instruction, _instructions[i]) || instruction.OpCode != _opcodes[i] ||
+                    !Equals(instruction.Operand, _operands[i]) || instruction.OriginalOffset != _originalOffsets[i] ||
+                    !Same(_labels[i], instruction.Labels))
+                    return false;
+                if (_switchTargets[i] is { } targets && !Same(targets, (PlanLabel[])instruction.Operand!))
+                    return false;
+            }
+            return true;
+        }
+
+        private static bool Same(PlanLabel[] kept, IList<PlanLabel> now)
+        {
+            if (kept.Length != now.Count)
+                return false;
+            for (int i = 0; i < kept.Length; i++)
+                if (kept[i] != now[i])
+                    return false;
+            return true;
+        }
     }
 }

@@ -1,13 +1,15 @@
 using System.Reflection;
 using System.Reflection.Emit;
 
-namespace AlvorKit.Interception.HotReload;
+namespace AlvorKit.Interception.IL;
 
 /// <summary>
 /// The CIL opcodes by their encoding (ECMA-335 III), taken from the runtime's own list,
 /// System.Reflection.Emit.OpCodes: each opcode's name and operand kind, and the operand's
-/// size in the IL stream. The one table IL is decoded with: by the body comparison, and by
-/// GenerationPlan.FromOriginal (Plans/OriginalBodyReader).
+/// size in the IL stream. The one table IL is decoded with, through <see cref="ILReader"/>.
+/// System.Reflection.Metadata's ILOpCode numbers the opcodes but has no operand kinds nor
+/// names, and the plans' public surface (BodyInstruction) speaks Emit's <see cref="OpCode"/>:
+/// the table maps the bytes to that.
 /// </summary>
 internal static class OpCodeTable
 {
