@@ -600,10 +600,12 @@ bench() {
   (cd build/bench && MODULES=PatchBenchmark profiled \
     dotnet "$ROOT/tools/PatchBenchmark/bin/Release/net10.0/PatchBenchmark.dll" hooks) |
     grep -E '^\||^BenchmarkDotNet|^(AMD|Intel)|^  \[Host\]'
-  step "hooks on an inlined target: the hooked caller / its unhooked twin, per phase, tiering on and off"
-  for tiering in 1 0; do
-    (cd build/bench && MODULES=PatchBenchmark DOTNET_TieredCompilation=$tiering profiled \
-      dotnet "$ROOT/tools/PatchBenchmark/bin/Release/net10.0/PatchBenchmark.dll" inlinedhooks 20000 7)
+  step "hooks on an inlined target (static, and a class's instance method): the hooked caller / its unhooked twin, per phase, tiering on and off"
+  for kind in static instance; do
+    for tiering in 1 0; do
+      (cd build/bench && MODULES=PatchBenchmark DOTNET_TieredCompilation=$tiering profiled \
+        dotnet "$ROOT/tools/PatchBenchmark/bin/Release/net10.0/PatchBenchmark.dll" inlinedhooks 20000 7 "$kind")
+    done
   done
   step "scale and memory: an inert profiled process against an unprofiled one, 1,000 targets in one batch, PatchAll over 100"
   dotnet build tools/ScaleBenchmark/ScaleBenchmark.csproj -c Release -v quiet -nologo

@@ -35,6 +35,40 @@ public static class InlinedTargets
 
     // What Install puts in Tiny's place: the same value from another method.
     public static int TinyReplacement(int x) => x * 3 + 1;
+
+    private static readonly InlinedCounter Counter = new();
+
+    // The same for an instance method of a class, called with callvirt (a getter's shape).
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static int HookedInstanceCaller(int n)
+    {
+        InlinedCounter counter = Counter;
+        int sum = 0;
+        for (int i = 0; i < n; i++)
+            sum += counter.Scaled(i);
+        return sum;
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static int TwinInstanceCaller(int n)
+    {
+        InlinedCounter counter = Counter;
+        int sum = 0;
+        for (int i = 0; i < n; i++)
+            sum += counter.Twin(i);
+        return sum;
+    }
+
+    public static int ScaledReplacement(InlinedCounter self, int x) => x * self.Factor + 1;
+}
+
+public sealed class InlinedCounter
+{
+    public int Factor { get; } = 3;
+
+    public int Scaled(int x) => x * Factor + 1;
+
+    public int Twin(int x) => x * Factor + 1;
 }
 
 /// <summary>
@@ -52,44 +86,55 @@ public static partial class InlinedHooks
 {
     private const int Inner = 1000;
 
-    public static int Run(int outer, int pairs)
+    // The target, its replacement and the two callers of a kind: `static` (Tiny) or `instance`
+    // (InlinedCounter.Scaled, its caller's callvirt checking the receiver for null).
+    private sealed record Kind(MethodInfo Target, MethodInfo Replacement, Func<int, int> Hooked, Func<int, int> Twin);
+
+    public static int Run(int outer, int pairs, string kindName = "static")
     {
         using var interceptor = Interceptor.Open();
         using var owner = new PatchOwner("inlined hooks");
-        MethodInfo tiny = Of(typeof(InlinedTargets), nameof(InlinedTargets.Tiny));
-        int expected = InlinedTargets.TwinCaller(Inner);
+        Kind kind = kindName == "instance"
+            ? new(typeof(InlinedCounter).GetMethod(nameof(InlinedCounter.Scaled))!,
+                Of(typeof(InlinedTargets), nameof(InlinedTargets.ScaledReplacement)),
+                InlinedTargets.HookedInstanceCaller, InlinedTargets.TwinInstanceCaller)
+            : new(Of(typeof(InlinedTargets), nameof(InlinedTargets.Tiny)),
+                Of(typeof(InlinedTargets), nameof(InlinedTargets.TinyReplacement)),
+                InlinedTargets.HookedCaller, InlinedTargets.TwinCaller);
+        MethodInfo tiny = kind.Target;
+        int expected = kind.Twin(Inner);
 
-        Console.WriteLine($"Hooks on an inlined target: HookedCaller / TwinCaller, {pairs} alternated pairs of " +
+        Console.WriteLine($"Hooks on an inlined {kindName} target: hooked caller / twin caller, {pairs} alternated pairs of " +
                           $"{outer} x {Inner} calls; tiering {(TieringOn() ? "on" : "off")}, .NET {Environment.Version}, " +
                           $"{Environment.ProcessorCount} cores, {(OperatingSystem.IsLinux() ? "thread CPU time" : "wall-clock time")}");
-        Console.WriteLine("| phase | median ratio | min | max | HookedCaller ms (median) |");
+        Console.WriteLine("| phase | median ratio | min | max | hooked caller ms (median) |");
         Console.WriteLine("|---|---:|---:|---:|---:|");
-        Phase("nothing hooked", outer, pairs, expected);
+        Phase(kind, "nothing hooked", outer, pairs, expected);
 
         WovenPatch hook = interceptor.Hook(tiny, prefix: Of(typeof(Hooks), nameof(Hooks.EmptyPrefix)),
             postfix: Of(typeof(Hooks), nameof(Hooks.EmptyPostfix)), owner: owner);
-        Phase("Tiny hooked (empty prefix + postfix)", outer, pairs, expected);
+        Phase(kind, "target hooked (empty prefix + postfix)", outer, pairs, expected);
 
         hook.Remove();
-        Phase("hook removed", outer, pairs, expected);
+        Phase(kind, "hook removed", outer, pairs, expected);
 
-        Patch replaced = interceptor.Install(tiny, Of(typeof(InlinedTargets), nameof(InlinedTargets.TinyReplacement)), owner);
-        Phase("Tiny replaced whole (Install)", outer, pairs, expected);
+        Patch replaced = interceptor.Install(tiny, kind.Replacement, owner);
+        Phase(kind, "target replaced whole (Install)", outer, pairs, expected);
 
         replaced.Remove();
-        Phase("replacement removed", outer, pairs, expected);
+        Phase(kind, "replacement removed", outer, pairs, expected);
         return 0;
     }
 
-    private static void Phase(string name, int outer, int pairs, int expected)
+    private static void Phase(Kind kind, string name, int outer, int pairs, int expected)
     {
         // Until both callers' code is final: batches with pauses for tiering's background work.
         for (int round = 0; round < 30; round++)
         {
             for (int i = 0; i < 100; i++)
             {
-                Check(InlinedTargets.HookedCaller(Inner), expected);
-                Check(InlinedTargets.TwinCaller(Inner), expected);
+                Check(kind.Hooked(Inner), expected);
+                Check(kind.Twin(Inner), expected);
             }
             Thread.Sleep(10);
         }
@@ -101,13 +146,13 @@ public static partial class InlinedHooks
             double a, b;
             if (p % 2 == 0)
             {
-                a = Time(InlinedTargets.HookedCaller, outer);
-                b = Time(InlinedTargets.TwinCaller, outer);
+                a = Time(kind.Hooked, outer);
+                b = Time(kind.Twin, outer);
             }
             else
             {
-                b = Time(InlinedTargets.TwinCaller, outer);
-                a = Time(InlinedTargets.HookedCaller, outer);
+                b = Time(kind.Twin, outer);
+                a = Time(kind.Hooked, outer);
             }
             ratios[p] = a / b;
             hooked[p] = a;

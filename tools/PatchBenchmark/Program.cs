@@ -16,13 +16,15 @@ using BenchmarkDotNet.Toolchains.InProcess.Emit;
 //   hooks   - BenchmarkDotNet: a call through an empty prefix + empty postfix (direct and
 //             calli) and through working hooks, against the unpatched original (the baseline)
 //   hooksdisasm - the hooks applied and called until their code is final, for DOTNET_JitDisasm
-//   inlinedhooks [outer] [pairs] - hooks and a replacement on a target the JIT inlines: its caller against its
+//   inlinedhooks [outer] [pairs] [static|instance] - hooks and a replacement on a target the JIT inlines (a
+//             static method, or a class's instance method called with callvirt): its caller against its
 //             unhooked twin, alternated pairs in this process, per phase (InlinedHooks.cs)
 //   removal [rounds] [calls] - a caller that inlines its target, against its never-patched twin,
 //             before a patch of the target, while patched and after the removal (RemovalBenchmark)
 string mode = args.Length > 0 ? args[0] : "calls";
 if (mode == "inlinedhooks")
-    return InlinedHooks.Run(args.Length > 1 ? int.Parse(args[1]) : 20_000, args.Length > 2 ? int.Parse(args[2]) : 7);
+    return InlinedHooks.Run(args.Length > 1 ? int.Parse(args[1]) : 20_000, args.Length > 2 ? int.Parse(args[2]) : 7,
+        args.Length > 3 ? args[3] : "static");
 if (mode == "removal")
     return RemovalBenchmark.Run(args.Length > 1 ? int.Parse(args[1]) : 7, args.Length > 2 ? int.Parse(args[2]) : 20_000_000);
 if (mode == "hooks")
