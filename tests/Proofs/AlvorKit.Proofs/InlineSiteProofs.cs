@@ -27,7 +27,7 @@ public sealed partial class InlineSiteProofs
         ["struct"] = ("InlineSiteStructCaller", "InlineSiteVector"),
     };
 
-    private static readonly ConcurrentDictionary<(string, string), Lazy<(InlineSiteReport Report, string[] Listings)>> Runs = new();
+    private static readonly ConcurrentDictionary<(string, string), Lazy<(InlineSiteReport Report, string[] Listings, string[] NullCallerListings)>> Runs = new();
 
     public static TheoryData<string, string> KindsAndTierings
     {
@@ -42,14 +42,14 @@ public sealed partial class InlineSiteProofs
     }
 
     // One launch per kind and tiering: the report, and each phase's listings of the caller from the JIT's file.
-    private static (InlineSiteReport Report, string[] Listings) Run(string kind, string tiering) =>
-        Runs.GetOrAdd((kind, tiering), k => new Lazy<(InlineSiteReport, string[])>(() =>
+    private static (InlineSiteReport Report, string[] Listings, string[] NullCallerListings) Run(string kind, string tiering) =>
+        Runs.GetOrAdd((kind, tiering), k => new Lazy<(InlineSiteReport, string[], string[])>(() =>
         {
             string file = Path.Combine(Path.GetTempPath(), $"alvk-inline-sites-{Environment.ProcessId}-{kind}-{tiering}.txt");
             File.Delete(file);
             var environment = new Dictionary<string, string?>(PatchReports.Tiering(tiering))
             {
-                ["DOTNET_JitDisasm"] = $"{Kinds[kind].Caller} InlineSitePhase0 InlineSitePhase1 InlineSitePhase2 " +
+                ["DOTNET_JitDisasm"] = $"{Kinds[kind].Caller} InlineSiteNullCaller InlineSitePhase0 InlineSitePhase1 InlineSitePhase2 " +
                                        "InlineSitePhase3 InlineSitePhase4",
                 ["DOTNET_JitStdOutFile"] = file,
             };
@@ -58,7 +58,8 @@ public sealed partial class InlineSiteProofs
             Assert.True(run.ExitCode == 0, run.ToString());
             string text = File.Exists(file) ? File.ReadAllText(file) : "";
             File.Delete(file);
-            return (run.Report<InlineSiteReport>(), FinalListings(text, $"InlineSiteTargets:{Kinds[kind].Caller}(int):int"));
+            return (run.Report<InlineSiteReport>(), FinalListings(text, $"InlineSiteTargets:{Kinds[kind].Caller}(int):int"),
+                FinalListings(text, "InlineSiteTargets:InlineSiteNullCaller("));
         })).Value;
 
     // Per phase (cut at the listing of InlineSitePhaseN), the caller's last optimized listing, or "".
@@ -136,6 +137,13 @@ public sealed partial class InlineSiteProofs
         InlineSiteReport r = Report("class", tiering);
         Assert.All(r.Phases, p => Assert.True(p.NullReceiverThrew == true, $"{p.Name}: no NullReferenceException"));
         Assert.All(r.Phases, p => Assert.Equal(0, p.NullReceiverPrefixRuns));
+        if (tiering == PatchReports.TieredPgo)
+            return; // tiering on, the null caller (called once a phase) stays at Tier0, which inlines nothing
+        // Tiering off, the null caller was re-JIT'd with the hook calling the carrier, and inlines it:
+        // the check that threw is the carrier's.
+        string hooked = Run("class", tiering).NullCallerListings[1];
+        Assert.True(hooked.Length > 0, "the null caller was not re-JIT-compiled while the target was hooked");
+        Assert.False(Calls(hooked, "InlineSiteCounter"), hooked);
     }
 
     [Theory]

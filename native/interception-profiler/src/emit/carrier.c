@@ -238,6 +238,8 @@ static alvk_status instance_carrier_make(aip_receiver_kind receiver, mdTypeDef k
         status = aip_method_body_parse(body, size, &b, NULL, 0);
     if (status != ALVK_OK)
         return status;
+    if (b.eh_clause_count > 0) /* the prologue would move every clause: never asked for one */
+        return ALVK_E_INTERNAL;
     uint32_t prologue = receiver == AIP_RECEIVER_CLASS ? (uint32_t)sizeof k_null_check : 0;
     out->body_size = AIP_FAT_HEADER_BYTES + prologue + b.code_size;
     out->body = malloc(out->body_size);
@@ -276,12 +278,12 @@ aip_carrier_outcome aip_carrier_for(aip_emitter *e, ModuleID module, uint32_t ta
     int generic = method_generic(s.import, target, &klass, &attr, &sig, &sig_size);
     aip_receiver_kind receiver =
         generic == 0 && (attr & mdStatic) == 0 ? receiver_of(s.import, klass) : AIP_RECEIVER_NONE;
-    aip_carrier_outcome outcome = generic < 0                     ? AIP_CARRIER_FAILED
-                                  : generic > 0                   ? AIP_CARRIER_GENERIC
-                                  : (attr & mdVirtual) != 0       ? AIP_CARRIER_VIRTUAL
-                                  : (attr & mdStatic) != 0        ? AIP_CARRIER_DEFINED
-                                  : receiver != AIP_RECEIVER_NONE ? AIP_CARRIER_DEFINED
-                                                                  : AIP_CARRIER_FAILED;
+    aip_carrier_outcome outcome = generic < 0               ? AIP_CARRIER_FAILED
+                                  : generic > 0             ? AIP_CARRIER_GENERIC
+                                  : (attr & mdVirtual) != 0 ? AIP_CARRIER_VIRTUAL
+                                  : (attr & mdStatic) != 0 || receiver != AIP_RECEIVER_NONE
+                                      ? AIP_CARRIER_DEFINED
+                                      : AIP_CARRIER_FAILED;
     if (outcome == AIP_CARRIER_DEFINED && (attr & mdStatic) != 0) {
         outcome = define(e, &s, module, klass, sig, sig_size, key.digest, body, size, carrier,
                          defined, hr);
