@@ -1,4 +1,3 @@
-using System.Collections.Concurrent;
 using System.Text.RegularExpressions;
 using AlvorKit.Proofs.Reports;
 using Xunit;
@@ -27,7 +26,12 @@ public sealed partial class InlineSiteProofs
         ["struct"] = ("InlineSiteStructCaller", "InlineSiteVector"),
     };
 
-    private static readonly ConcurrentDictionary<(string, string), Lazy<(InlineSiteReport Report, string[] Listings, string[] NullCallerListings)>> Runs = new();
+    // The six launches (three kinds, two tierings), all started by the first test that needs one:
+    // each spends most of its time waiting for its caller's code to settle, so they wait together.
+    private static readonly Lazy<Dictionary<(string, string), Task<(InlineSiteReport Report, string[] Listings, string[] NullCallerListings)>>> Runs =
+        new(() => Kinds.Keys.SelectMany(kind => PatchReports.Tierings.Select(tiering => (kind, tiering)))
+            .ToDictionary(key => key, key => Task.Factory.StartNew(() => Launch(key.kind, key.tiering), CancellationToken.None,
+                TaskCreationOptions.LongRunning, TaskScheduler.Default)));
 
     public static TheoryData<string, string> KindsAndTierings
     {
@@ -41,26 +45,28 @@ public sealed partial class InlineSiteProofs
         }
     }
 
-    // One launch per kind and tiering: the report, and each phase's listings of the caller from the JIT's file.
     private static (InlineSiteReport Report, string[] Listings, string[] NullCallerListings) Run(string kind, string tiering) =>
-        Runs.GetOrAdd((kind, tiering), k => new Lazy<(InlineSiteReport, string[], string[])>(() =>
+        Runs.Value[(kind, tiering)].GetAwaiter().GetResult();
+
+    // One launch per kind and tiering: the report, and each phase's listings of the caller from the JIT's file.
+    private static (InlineSiteReport Report, string[] Listings, string[] NullCallerListings) Launch(string kind, string tiering)
+    {
+        string file = Path.Combine(Path.GetTempPath(), $"alvk-inline-sites-{Environment.ProcessId}-{kind}-{tiering}.txt");
+        File.Delete(file);
+        var environment = new Dictionary<string, string?>(PatchReports.Tiering(tiering))
         {
-            string file = Path.Combine(Path.GetTempPath(), $"alvk-inline-sites-{Environment.ProcessId}-{kind}-{tiering}.txt");
-            File.Delete(file);
-            var environment = new Dictionary<string, string?>(PatchReports.Tiering(tiering))
-            {
-                ["DOTNET_JitDisasm"] = $"{Kinds[kind].Caller} InlineSiteNullCaller InlineSitePhase0 InlineSitePhase1 InlineSitePhase2 " +
-                                       "InlineSitePhase3 InlineSitePhase4",
-                ["DOTNET_JitStdOutFile"] = file,
-            };
-            ProcessResult run = ProfiledProcess.Run(ProfiledProcess.ProfiledEnvironment("AlvorKit.Proofs.Host"),
-                environment, TimeSpan.FromSeconds(180), "inlinesites", kind);
-            Assert.True(run.ExitCode == 0, run.ToString());
-            string text = File.Exists(file) ? File.ReadAllText(file) : "";
-            File.Delete(file);
-            return (run.Report<InlineSiteReport>(), FinalListings(text, $"InlineSiteTargets:{Kinds[kind].Caller}(int):int"),
-                FinalListings(text, "InlineSiteTargets:InlineSiteNullCaller("));
-        })).Value;
+            ["DOTNET_JitDisasm"] = $"{Kinds[kind].Caller} InlineSiteNullCaller InlineSitePhase0 InlineSitePhase1 InlineSitePhase2 " +
+                                   "InlineSitePhase3 InlineSitePhase4",
+            ["DOTNET_JitStdOutFile"] = file,
+        };
+        ProcessResult run = ProfiledProcess.Run(ProfiledProcess.ProfiledEnvironment("AlvorKit.Proofs.Host"),
+            environment, TimeSpan.FromSeconds(180), "inlinesites", kind);
+        Assert.True(run.ExitCode == 0, run.ToString());
+        string text = File.Exists(file) ? File.ReadAllText(file) : "";
+        File.Delete(file);
+        return (run.Report<InlineSiteReport>(), FinalListings(text, $"InlineSiteTargets:{Kinds[kind].Caller}(int):int"),
+            FinalListings(text, "InlineSiteTargets:InlineSiteNullCaller("));
+    }
 
     // Per phase (cut at the listing of InlineSitePhaseN), the caller's last optimized listing, or "".
     private static string[] FinalListings(string text, string caller)
