@@ -134,6 +134,9 @@ static uint32_t carrier_of(const aip_redirect_env *env, uintptr_t module, uint32
     case AIP_CARRIER_VIRTUAL:
         count(&skips->virtual_target);
         return 0;
+    case AIP_CARRIER_HANDLERS:
+        count(&skips->handlers);
+        return 0;
     default:
         count(&skips->failed);
         return 0;
