@@ -2,9 +2,11 @@
  * endian), the rest is code. aip_il_redirect_calls must answer what aip_il_walk answers for the
  * code; when it refuses, the code is unchanged; when it succeeds, the code is as long as before,
  * walks again, and differs exactly in the `call <from>` and `callvirt <from>` instructions (now
- * `call <to>`), whose number is `redirected`, the callvirts among them `virtual_calls`. The
- * instructions are found by the walk of the original code (il_walk's own harness checks that walk
- * against a reference). */
+ * `call <to>`), whose number is `redirected`, the callvirts among them `virtual_calls`; unless a
+ * call of `from` follows a `constrained.` prefix (other prefixes between them allowed): then the
+ * code is unchanged, `redirected` and `virtual_calls` are 0 and `constrained` counts those calls.
+ * The instructions are found by the walk of the original code (il_walk's own harness checks that
+ * walk against a reference). */
 #include "fuzz_input.h"
 
 #include "il/call_redirect.h"
@@ -15,7 +17,8 @@ typedef struct found_calls {
     const uint8_t *code;
     uint32_t from;
     uint8_t *changed; /* 1 at each `call`/`callvirt <from>` operand's first byte, 2 at a callvirt */
-    uint32_t calls, virtual_calls;
+    uint32_t calls, virtual_calls, constrained;
+    int after_constrained; /* a `constrained.` prefix precedes the next instruction */
 } found_calls;
 
 static uint32_t rd32(const uint8_t *p)
@@ -23,11 +26,35 @@ static uint32_t rd32(const uint8_t *p)
     return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
 }
 
+/* ECMA-335 III.2: unaligned., volatile., tail., constrained., no., readonly. */
+static int prefix(uint32_t opcode)
+{
+    switch (opcode) {
+    case 0xFE12:
+    case 0xFE13:
+    case 0xFE14:
+    case 0xFE16:
+    case 0xFE19:
+    case 0xFE1E:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 static alvk_status find(void *context, const aip_il_instruction *insn)
 {
     found_calls *f = context;
+    int constrained = f->after_constrained;
+    if (insn->opcode == 0xFE16)
+        f->after_constrained = 1;
+    else if (!prefix(insn->opcode))
+        f->after_constrained = 0;
     if ((insn->opcode == AIP_CEE_CALL || insn->opcode == AIP_CEE_CALLVIRT) &&
-        rd32(f->code + insn->operand_offset) == f->from) {
+        rd32(f->code + insn->operand_offset) == f->from && constrained) {
+        f->constrained++;
+    } else if ((insn->opcode == AIP_CEE_CALL || insn->opcode == AIP_CEE_CALLVIRT) &&
+               rd32(f->code + insn->operand_offset) == f->from) {
         f->changed[insn->operand_offset] = 1;
         if (insn->opcode == AIP_CEE_CALL) {
             f->calls++;
@@ -46,14 +73,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint32_t from = rd32(data), to = rd32(data + 4), n = (uint32_t)(size - 8);
     uint8_t *original = aip_fuzz_copy(data + 8, n);
     uint8_t *code = aip_fuzz_copy(data + 8, n);
-    found_calls f = {original, from, aip_fuzz_alloc(n + 1), 0, 0};
+    found_calls f = {original, from, aip_fuzz_alloc(n + 1), 0, 0, 0, 0};
     memset(f.changed, 0, n + 1);
     alvk_status walked = aip_il_walk(original, n, &starts, find, &f);
 
-    aip_call_redirect_counts counts = {UINT32_MAX, UINT32_MAX};
+    aip_call_redirect_counts counts = {UINT32_MAX, UINT32_MAX, UINT32_MAX};
     alvk_status status = aip_il_redirect_calls(code, n, from, to, &starts, &counts);
     AIP_FUZZ_CHECK(status == walked);
     if (status != ALVK_OK) {
+        AIP_FUZZ_CHECK(memcmp(code, original, n) == 0);
+        goto done;
+    }
+    AIP_FUZZ_CHECK(counts.constrained == f.constrained);
+    if (f.constrained > 0) {
+        AIP_FUZZ_CHECK(counts.redirected == 0 && counts.virtual_calls == 0);
         AIP_FUZZ_CHECK(memcmp(code, original, n) == 0);
         goto done;
     }

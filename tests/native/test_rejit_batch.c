@@ -12,6 +12,8 @@
 #include "rejit/rejit_events.h"
 #include "rejit/rejit_owners.h"
 
+#include "owner_steps.h"
+
 static aip_rejit_state st;
 static const alvk_mvid k_mvid = {{4, 3, 2, 1, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}};
 enum { TOKEN = 0x06000400, MODULE = 0x7300, N_MAX = 8 };
@@ -184,7 +186,7 @@ static void a_full_owner_set_refuses_the_batch(void **state)
     uint32_t index = 0;
     active(TOKEN, 1, &index);
     for (uint64_t owner = 2; owner <= ALVK_MAX_PATCH_OWNERS; ++owner)
-        assert_int_equal(aip_rejit_add_owner(&st, index, owner), ALVK_OK);
+        owner_join(&st, &k_mvid, MODULE, 3, TOKEN, index, owner);
     table_shape before = shape();
     requests[0] = install_of(TOKEN + 1, MODULE, 0xB1);
     requests[1] = install_of(TOKEN, MODULE, 0xB1);

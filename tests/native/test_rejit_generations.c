@@ -13,6 +13,8 @@
 #include "rejit/rejit_owners.h"
 #include "rejit/rejit_state.h"
 
+#include "owner_steps.h"
+
 static aip_rejit_state st;
 static const alvk_mvid k_mvid = {{9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 1, 2, 3, 4, 5, 6}};
 enum { TOKEN = 0x06000020, MODULE = 0x8000 };
@@ -312,40 +314,58 @@ static void a_refused_request_restores_the_version_floor(void **state)
 static void a_rejected_body_is_no_owners_body(void **state)
 {
     (void)state;
-    open_patch(); /* owner 1 */
-    assert_int_equal(aip_rejit_add_owner(&st, patch_index, 2), ALVK_OK);
+    open_patch(); /* owner 1's install */
+    uint32_t joined = 0;
+    alvk_patch_handle h2 = 0;
+    int added = 0;
+    assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, MODULE, 2, TOKEN, 2, 0, &joined, &h2,
+                                             &added),
+                     ALVK_OK);
+    assert_int_equal(joined, patch_index);
+    assert_true(added);
     alvk_generation_id g1 = 0, g2 = 0, back = 0;
     uint32_t index = 0;
+    aip_owner_decision d;
+    const aip_prepared_rejit *successor = NULL;
     uint64_t replacement = 0;
     assert_int_equal(aip_rejit_begin_generation(&st, patch_index, 1, 0, &g1), ALVK_OK);
     aip_prepared_rejit *s1 = snapshot(g1);
     aip_prepared_release(aip_rejit_publish(&st, patch_index, s1));
     aip_rejit_generation_requested(&st, patch_index, g1, NULL);
-    aip_rejit_set_owner_body(&st, patch_index, 1, 0x1111);
+    assert_int_equal(owner_set(&st, patch_index, ALVK_PATCH_PENDING, 1, 1, ALVK_OK, 0x1111),
+                     ALVK_OK);
     aip_rejit_generation_compiled(&st, MODULE, TOKEN, 0, &index); /* g1 good */
     assert_int_equal(aip_rejit_begin_generation(&st, patch_index, 2, g1, &g2), ALVK_OK);
     aip_rejit_generation_requested(&st, patch_index, g2,
                                    aip_rejit_publish(&st, patch_index, snapshot(g2)));
-    aip_rejit_set_owner_body(&st, patch_index, 2, 0x2222);
-    aip_prepared_rejit *successor = aip_rejit_successor_body(&st, patch_index, &replacement);
-    assert_int_equal(successor->generation, g2); /* before it failed: owner 2's, the newest */
-    aip_prepared_release(successor);
+    assert_int_equal(owner_set(&st, patch_index, ALVK_PATCH_ACTIVE, 2, 1, ALVK_OK, 0x2222),
+                     ALVK_OK);
+    /* Before it failed: owner 2's, the newest, is what owner 1's leaving would leave. */
+    aip_prepared_release(owner_decide_leave(&st, patch_index, 1, &d, &successor, &replacement));
+    assert_non_null(successor);
+    assert_int_equal(successor->generation, g2);
+    assert_int_equal(replacement, 0x2222);
     assert_int_equal(
         aip_rejit_generation_compiled(&st, MODULE, TOKEN, (int32_t)0x80131511, &index), 1);
     aip_prepared_rejit *taken = NULL;
     assert_int_equal(aip_rejit_take_rollback(&st, patch_index, &taken, &back), 1);
     assert_int_equal(back, g1);
     aip_prepared_release(aip_rejit_publish(&st, patch_index, taken));
-    /* Now only owner 1's body remains. */
-    successor = aip_rejit_successor_body(&st, patch_index, &replacement);
+    /* Now only owner 1's body remains: owner 2's leaving would leave it ... */
+    aip_prepared_release(owner_decide_leave(&st, patch_index, 2, &d, &successor, &replacement));
     assert_ptr_equal(successor, s1);
+    assert_int_equal(d.id, g1);
     assert_int_equal(replacement, 0x1111);
-    aip_prepared_release(successor);
-    assert_int_equal(aip_rejit_remove_owner(&st, patch_index, 1), 1);
-    successor = aip_rejit_successor_body(&st, patch_index, &replacement);
-    assert_null(successor); /* the original, not g2 */
+    /* ... and owner 1's the original, not g2. */
+    aip_prepared_release(owner_decide_leave(&st, patch_index, 1, &d, &successor, &replacement));
+    assert_null(successor);
+    assert_int_equal(d.successor, -1);
+    assert_int_equal(d.id, 0);
     assert_int_equal(replacement, 0);
-    assert_int_equal(aip_rejit_remove_owner(&st, patch_index, 2), 0);
+    assert_int_equal(owner_leave(&st, patch_index, 1), ALVK_OK);
+    assert_int_equal(owner_count(&st, patch_index), 1);
+    assert_int_equal(owner_leave(&st, patch_index, 2), ALVK_OK);
+    assert_int_equal(owner_count(&st, patch_index), 0);
     close_patch();
 }
 

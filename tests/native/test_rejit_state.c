@@ -12,6 +12,8 @@
 #include "rejit/rejit_owners.h"
 #include "rejit/rejit_state.h"
 
+#include "owner_steps.h"
+
 static aip_rejit_state st;
 static const alvk_mvid k_mvid = {{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}};
 enum { TOKEN = 0x06000010, MODULE = 0x7000 };
@@ -40,8 +42,7 @@ static alvk_patch_handle installed(uint64_t owner, uint32_t flags, uint32_t *ind
                      ALVK_OK);
     assert_true(added);
     aip_rejit_set_target(&st, *index, MODULE, 3);
-    assert_int_equal(aip_rejit_add_owner(&st, *index, owner), ALVK_OK);
-    aip_rejit_finish_command(&st, *index, 0, ALVK_PATCH_ACTIVE, ALVK_OK, aip_monotonic_ns());
+    assert_int_equal(owner_set(&st, *index, ALVK_PATCH_PENDING, owner, 1, ALVK_OK, 0), ALVK_OK);
     return h;
 }
 
@@ -62,8 +63,7 @@ static void install_then_join_then_remove(void **state)
     assert_int_equal(t.state, ALVK_PATCH_PENDING);
     assert_int_equal(t.pending_commands, 1);
     aip_rejit_set_target(&st, index, MODULE, 3);
-    aip_rejit_add_owner(&st, index, 7);
-    aip_rejit_finish_command(&st, index, 0, ALVK_PATCH_ACTIVE, ALVK_OK, aip_monotonic_ns());
+    assert_int_equal(owner_set(&st, index, ALVK_PATCH_PENDING, 7, 1, ALVK_OK, 0), ALVK_OK);
     assert_int_equal(aip_rejit_wait(&st, h, 1000000), ALVK_OK);
     /* A second owner joins the same patch. */
     alvk_patch_handle joined = 0;
@@ -74,15 +74,31 @@ static void install_then_join_then_remove(void **state)
     assert_true(added); /* held from the moment it is queued */
     assert_int_equal(aip_rejit_telemetry(&st, h, &t), ALVK_OK);
     assert_int_equal(t.owner_count, 2);
-    aip_rejit_add_owner(&st, again, 8);
-    aip_rejit_finish_command(&st, again, 0, ALVK_PATCH_ACTIVE, ALVK_OK, aip_monotonic_ns());
+    assert_int_equal(owner_set(&st, again, ALVK_PATCH_ACTIVE, 8, 1, ALVK_OK, 0), ALVK_OK);
     assert_int_equal(aip_rejit_begin_command(&st, h, 99, &again), ALVK_E_NOT_OWNER);
-    assert_int_equal(aip_rejit_remove_owner(&st, index, 99), -1);
-    assert_int_equal(aip_rejit_remove_owner(&st, index, 7), 1);
+    /* A removal by an owner that does not hold it: refused, nothing to publish or change. */
+    aip_owner_decision d;
+    const aip_prepared_rejit *successor = NULL;
+    uint64_t replacement = 0;
+    assert_null(owner_decide_leave(&st, index, 99, &d, &successor, &replacement));
+    assert_int_equal(d.granted.status, ALVK_E_NOT_OWNER);
+    assert_int_equal(d.granted.drop_owner, 0);
+    assert_false(d.publish);
+    assert_int_equal(owner_count(&st, index), 2);
+    /* Owner 7 leaves; 8 still holds the patch. */
+    assert_int_equal(aip_rejit_begin_command(&st, h, 7, &again), ALVK_OK);
+    assert_int_equal(owner_leave(&st, index, 7), ALVK_OK);
+    assert_int_equal(owner_count(&st, index), 1);
     assert_int_equal(aip_rejit_begin_command(&st, h, 7, &again), ALVK_E_NOT_OWNER);
-    /* The last owner's remove: queued while it holds the patch, run by the worker. */
+    /* The last owner's remove: queued while it holds the patch, run by the worker, which
+     * decides it (the original back, the patch REMOVED) before it publishes. */
     assert_int_equal(aip_rejit_begin_command(&st, h, 8, &again), ALVK_OK);
-    assert_int_equal(aip_rejit_remove_owner(&st, index, 8), 0);
+    assert_null(owner_decide_leave(&st, index, 8, &d, &successor, &replacement));
+    assert_true(d.publish);
+    assert_true(d.closes);
+    assert_int_equal(d.successor, -1);
+    assert_int_equal(d.granted.state, ALVK_PATCH_REMOVED);
+    assert_int_equal(d.granted.drop_owner, 8);
     /* While the restore runs, the patch is closing: an install starts a new patch. */
     uint32_t fresh_index, other;
     alvk_patch_handle fresh = 0;
@@ -92,14 +108,51 @@ static void install_then_join_then_remove(void **state)
     assert_int_not_equal(fresh, h);
     assert_int_equal(aip_rejit_begin_command(&st, h, 8, &other), ALVK_E_PATCH_ENDED);
     aip_rejit_cancel_command(&st, fresh_index, 9);
-    aip_rejit_finish_command(&st, again, 0, ALVK_PATCH_REMOVED, ALVK_OK, aip_monotonic_ns());
+    aip_prepared_release(aip_rejit_publish(&st, index, NULL));
+    assert_int_equal(owner_commit(&st, index, &d, 1, 0, 1), ALVK_OK);
+    assert_int_equal(owner_count(&st, index), 0);
     assert_int_equal(aip_rejit_telemetry(&st, h, &t), ALVK_OK);
     assert_int_equal(t.state, ALVK_PATCH_REMOVED);
-    assert_int_equal(t.commands_completed, 3);
+    assert_int_equal(t.commands_completed, 4); /* two installs, two removals */
     assert_int_equal(t.module_epoch, 3);
     assert_int_equal(aip_rejit_begin_command(&st, h, 8, &again), ALVK_E_PATCH_ENDED);
     assert_int_equal(aip_rejit_begin_command(&st, h + 1, 8, &again), ALVK_E_UNKNOWN_PATCH);
     assert_int_equal(aip_rejit_begin_command(&st, 0, 8, &again), ALVK_E_UNKNOWN_PATCH);
+}
+
+/* The last owner's removal refused (the original's publish failed): the owner keeps the
+ * patch, ACTIVE, and the patch, closing while the removal ran, is open again: an install joins
+ * it. */
+static void a_refused_last_removal_keeps_the_owner(void **state)
+{
+    (void)state;
+    assert_int_equal(fresh_table(ALVK_MIN_PATCH_CAPACITY), 0);
+    uint32_t index, again;
+    alvk_patch_handle h = installed(7, 0, &index);
+    assert_int_equal(aip_rejit_begin_command(&st, h, 7, &again), ALVK_OK);
+    aip_owner_decision d;
+    const aip_prepared_rejit *successor = NULL;
+    uint64_t replacement = 0;
+    assert_null(owner_decide_leave(&st, index, 7, &d, &successor, &replacement));
+    assert_true(d.publish);
+    assert_true(d.closes);
+    assert_int_equal(aip_rejit_begin_command(&st, h, 7, &again), ALVK_E_PATCH_ENDED);
+    assert_int_equal(owner_commit(&st, index, &d, 0, 0, 1), ALVK_E_REJIT_FAILED);
+    assert_true(aip_rejit_has_owner(&st, index, 7));
+    alvk_patch_telemetry t;
+    assert_int_equal(aip_rejit_telemetry(&st, h, &t), ALVK_OK);
+    assert_int_equal(t.state, ALVK_PATCH_ACTIVE);
+    assert_int_equal(t.last_status, ALVK_E_REJIT_FAILED);
+    assert_int_equal(t.owner_count, 1);
+    uint32_t joined = 0;
+    alvk_patch_handle same = 0;
+    int added = 0;
+    assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, MODULE, 3, TOKEN, 9, 0, &joined, &same,
+                                             &added),
+                     ALVK_OK);
+    assert_int_equal(same, h);
+    assert_true(added);
+    aip_rejit_cancel_command(&st, joined, 9);
 }
 
 static void cancelled_install_leaves_nothing(void **state)
@@ -125,7 +178,7 @@ static void owners_and_slots_are_bounded(void **state)
     uint32_t index;
     installed(1, 0, &index);
     for (uint64_t owner = 2; owner <= ALVK_MAX_PATCH_OWNERS; ++owner)
-        assert_int_equal(aip_rejit_add_owner(&st, index, owner), ALVK_OK);
+        owner_join(&st, &k_mvid, MODULE, 3, TOKEN, index, owner);
     alvk_patch_handle h;
     int added = 0;
     assert_int_equal(aip_rejit_begin_install(&st, &k_mvid, MODULE, 3, TOKEN, 999, 0, &index, &h,
@@ -235,21 +288,34 @@ static void owners_replacements_and_cancelled_generations(void **state)
                                              &added),
                      ALVK_OK);
     static const uint8_t body_a[] = {0x16, 0x2A}, body_b[] = {0x17, 0x2A};
+    /* Owner 1 replaces its body (replacement 0xA), then owner 2's install puts a generation in
+     * force. */
+    assert_int_equal(aip_rejit_begin_command(&st, h, 1, &again), ALVK_OK);
     aip_prepared_release(aip_rejit_publish(&st, index, aip_prepared_create(1, body_a, 2, NULL, 0)));
-    aip_rejit_set_owner_body(&st, index, 1, 0xA);
+    assert_int_equal(owner_set(&st, index, ALVK_PATCH_ACTIVE, 1, 0, ALVK_OK, 0xA), ALVK_OK);
     aip_prepared_release(aip_rejit_publish(&st, index, aip_prepared_create(2, body_b, 2, NULL, 0)));
-    aip_rejit_set_owner_body(&st, index, 2, 0); /* owner 2's body is a generation */
-    /* Owner 2's body is newest; when 2 leaves, owner 1's comes back. */
+    assert_int_equal(owner_set(&st, index, ALVK_PATCH_ACTIVE, 2, 1, ALVK_OK, 0), ALVK_OK);
+    /* Owner 2's body is newest: were owner 1 to leave, it would stay in force. */
+    aip_owner_decision d;
+    const aip_prepared_rejit *successor = NULL;
     uint64_t replacement = 99;
-    aip_prepared_rejit *next = aip_rejit_successor_body(&st, index, &replacement);
-    assert_int_equal(next->generation, 2);
+    aip_prepared_release(owner_decide_leave(&st, index, 1, &d, &successor, &replacement));
+    assert_non_null(successor);
+    assert_int_equal(successor->generation, 2);
+    assert_int_equal(d.id, 2);
     assert_int_equal(replacement, 0);
-    aip_prepared_release(next);
-    assert_int_equal(aip_rejit_remove_owner(&st, index, 2), 1);
-    next = aip_rejit_successor_body(&st, index, &replacement);
+    /* When 2 leaves, owner 1's comes back, with its replacement. */
+    assert_int_equal(aip_rejit_begin_command(&st, h, 2, &again), ALVK_OK);
+    aip_prepared_rejit *next = owner_decide_leave(&st, index, 2, &d, &successor, &replacement);
+    assert_true(d.publish);
+    assert_non_null(next);
+    assert_ptr_equal(next, successor);
     assert_int_equal(next->generation, 1);
     assert_int_equal(replacement, 0xA);
-    aip_prepared_release(next);
+    aip_prepared_release(aip_rejit_publish(&st, index, next));
+    assert_int_equal(owner_commit(&st, index, &d, 1, 0, 1), ALVK_OK);
+    assert_int_equal(owner_count(&st, index), 1);
+    assert_false(aip_rejit_has_owner(&st, index, 2));
     /* A stale generation is refused without taking an ID: the next one gets the next ID. */
     alvk_generation_id g1 = 0, g2 = 0;
     assert_int_equal(aip_rejit_begin_generation(&st, index, 1, 0, &g1), ALVK_OK);
@@ -257,9 +323,10 @@ static void owners_replacements_and_cancelled_generations(void **state)
     assert_int_equal(g2, 0);
     assert_int_equal(aip_rejit_begin_generation(&st, index, 1, g1, &g2), ALVK_OK);
     assert_int_equal(g2, g1 + 1);
-    /* A patch that ends releases its owners' bodies. */
-    assert_int_equal(aip_rejit_remove_owner(&st, index, 1), 0);
-    assert_null(aip_rejit_successor_body(&st, index, &replacement));
+    /* A patch that ends releases its owners' bodies (ASan's leak check sees any kept). */
+    assert_int_equal(aip_rejit_begin_command(&st, h, 1, &again), ALVK_OK);
+    assert_int_equal(owner_leave(&st, index, 1), ALVK_OK);
+    assert_int_equal(owner_count(&st, index), 0);
     aip_prepared_release(aip_rejit_publish(&st, index, NULL));
 }
 
@@ -582,6 +649,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(install_then_join_then_remove),
+        cmocka_unit_test(a_refused_last_removal_keeps_the_owner),
         cmocka_unit_test(cancelled_install_leaves_nothing),
         cmocka_unit_test(owners_and_slots_are_bounded),
         cmocka_unit_test(snapshots_callbacks_and_unload),

@@ -224,9 +224,12 @@ typedef struct instance_carrier {
 static const uint8_t k_null_check[] = {AIP_CEE_LDARG_0, AIP_CEE_BRTRUE_S, 2, AIP_CEE_LDNULL,
                                        AIP_CEE_THROW};
 
-static alvk_status instance_carrier_make(aip_receiver_kind receiver, mdTypeDef klass,
-                                         PCCOR_SIGNATURE sig, ULONG sig_size, const uint8_t *body,
-                                         uint32_t size, instance_carrier *out)
+/* DEFINED when *out holds the carrier's signature and body; HANDLERS; FAILED (a signature or
+ * body that does not parse, or no memory). */
+static aip_carrier_outcome instance_carrier_make(aip_receiver_kind receiver, mdTypeDef klass,
+                                                 PCCOR_SIGNATURE sig, ULONG sig_size,
+                                                 const uint8_t *body, uint32_t size,
+                                                 instance_carrier *out)
 {
     aip_method_sig parsed;
     alvk_status status = aip_sig_parse_method(sig, sig_size, 0, &parsed);
@@ -237,19 +240,19 @@ static alvk_status instance_carrier_make(aip_receiver_kind receiver, mdTypeDef k
     if (status == ALVK_OK)
         status = aip_method_body_parse(body, size, &b, NULL, 0);
     if (status != ALVK_OK)
-        return status;
-    if (b.eh_clause_count > 0) /* the prologue would move every clause: never asked for one */
-        return ALVK_E_INTERNAL;
+        return AIP_CARRIER_FAILED;
+    if (b.eh_clause_count > 0) /* the prologue would move every clause */
+        return AIP_CARRIER_HANDLERS;
     uint32_t prologue = receiver == AIP_RECEIVER_CLASS ? (uint32_t)sizeof k_null_check : 0;
     out->body_size = AIP_FAT_HEADER_BYTES + prologue + b.code_size;
     out->body = malloc(out->body_size);
     if (out->body == NULL)
-        return ALVK_E_INTERNAL;
+        return AIP_CARRIER_FAILED;
     aip_method_body_write_fat_header(out->body, b.max_stack > 0 ? b.max_stack : 1,
                                      prologue + b.code_size, b.local_var_sig_token, b.init_locals);
     memcpy(out->body + AIP_FAT_HEADER_BYTES, k_null_check, prologue);
     memcpy(out->body + AIP_FAT_HEADER_BYTES + prologue, body + b.code_offset, b.code_size);
-    return ALVK_OK;
+    return AIP_CARRIER_DEFINED;
 }
 
 aip_carrier_outcome aip_carrier_for(aip_emitter *e, ModuleID module, uint32_t target,
@@ -289,10 +292,10 @@ aip_carrier_outcome aip_carrier_for(aip_emitter *e, ModuleID module, uint32_t ta
                          defined, hr);
     } else if (outcome == AIP_CARRIER_DEFINED) {
         instance_carrier c = {.body = NULL};
-        outcome = instance_carrier_make(receiver, klass, sig, sig_size, body, size, &c) == ALVK_OK
-                      ? define(e, &s, module, klass, c.sig, (ULONG)c.sig_size, key.digest, c.body,
-                               c.body_size, carrier, defined, hr)
-                      : AIP_CARRIER_FAILED;
+        outcome = instance_carrier_make(receiver, klass, sig, sig_size, body, size, &c);
+        if (outcome == AIP_CARRIER_DEFINED)
+            outcome = define(e, &s, module, klass, c.sig, (ULONG)c.sig_size, key.digest, c.body,
+                             c.body_size, carrier, defined, hr);
         free(c.body);
     }
     aip_module_metadata_release(s.emit, s.import);

@@ -26,6 +26,8 @@ typedef enum aip_carrier_outcome {
     AIP_CARRIER_DEFINED = 0, /* *carrier is the carrier's MethodDef */
     AIP_CARRIER_GENERIC,     /* a generic method, or a method of a generic type */
     AIP_CARRIER_VIRTUAL,     /* a virtual method: a call through the target may reach another */
+    AIP_CARRIER_HANDLERS,    /* an instance target's body with exception clauses (the receiver
+                              * check would move every clause) */
     AIP_CARRIER_FAILED,      /* a metadata call failed (*hr), or no System.Object reference */
 } aip_carrier_outcome;
 

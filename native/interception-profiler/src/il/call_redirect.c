@@ -1,4 +1,5 @@
-/* Redirecting call sites in place: one walk to check and count, one to rewrite. */
+/* Redirecting call sites in place: one walk to check and count, one to rewrite (none when a
+ * call of `from` is constrained). */
 #include "il/call_redirect.h"
 
 #include "il/method_body.h"
@@ -10,6 +11,7 @@ typedef struct redirect_pass {
     uint32_t from;
     uint32_t to;
     int rewrite;
+    int constrained; /* a `constrained.` prefix precedes the next instruction */
     aip_call_redirect_counts counts;
 } redirect_pass;
 
@@ -26,14 +28,30 @@ static void write_token(uint8_t *p, uint32_t token)
     p[3] = (uint8_t)(token >> 24);
 }
 
+/* The prefixes (ECMA-335 III.2), which may stand between `constrained.` and its callvirt. */
+static int is_prefix(uint32_t opcode)
+{
+    return opcode == AIP_CEE_CONSTRAINED || opcode == AIP_CEE_TAIL || opcode == AIP_CEE_UNALIGNED ||
+           opcode == AIP_CEE_VOLATILE || opcode == AIP_CEE_NO || opcode == AIP_CEE_READONLY;
+}
+
 static alvk_status visit(void *context, const aip_il_instruction *instruction)
 {
     redirect_pass *pass = context;
+    int constrained = pass->constrained;
+    if (instruction->opcode == AIP_CEE_CONSTRAINED)
+        pass->constrained = 1;
+    else if (!is_prefix(instruction->opcode))
+        pass->constrained = 0;
     if (instruction->opcode != AIP_CEE_CALL && instruction->opcode != AIP_CEE_CALLVIRT)
         return ALVK_OK;
     uint8_t *operand = pass->code + instruction->operand_offset;
     if (read_token(operand) != pass->from)
         return ALVK_OK;
+    if (constrained) {
+        pass->counts.constrained++;
+        return ALVK_OK;
+    }
     if (instruction->opcode == AIP_CEE_CALLVIRT)
         pass->counts.virtual_calls++;
     pass->counts.redirected++;
@@ -49,13 +67,17 @@ alvk_status aip_il_redirect_calls(uint8_t *code, uint32_t code_size, uint32_t fr
 {
     if (code == NULL || starts == NULL || counts == NULL)
         return ALVK_E_NULL_ARGUMENT;
-    redirect_pass pass = {code, from, to, 0, {0, 0}};
+    redirect_pass pass = {code, from, to, 0, 0, {0, 0, 0}};
     alvk_status status = aip_il_walk(code, code_size, starts, visit, &pass);
     if (status != ALVK_OK)
         return status;
-    if (pass.counts.redirected > 0) {
+    if (pass.counts.constrained > 0) {
+        pass.counts.redirected = 0;
+        pass.counts.virtual_calls = 0;
+    } else if (pass.counts.redirected > 0) {
         pass.rewrite = 1;
-        pass.counts = (aip_call_redirect_counts){0, 0};
+        pass.constrained = 0;
+        pass.counts = (aip_call_redirect_counts){0, 0, 0};
         status = aip_il_walk(code, code_size, starts, visit, &pass);
         if (status != ALVK_OK)
             return status; /* not reached: the same code walked a moment ago */
@@ -65,19 +87,23 @@ alvk_status aip_il_redirect_calls(uint8_t *code, uint32_t code_size, uint32_t fr
 }
 
 alvk_status aip_il_redirect_body(uint8_t *body, uint32_t size, const aip_call_route *routes,
-                                 uint32_t count, aip_il_starts *starts, uint32_t *redirected)
+                                 uint32_t count, aip_il_starts *starts,
+                                 aip_call_redirect_counts *totals)
 {
-    if (body == NULL || redirected == NULL || (routes == NULL && count > 0))
+    if (body == NULL || totals == NULL || (routes == NULL && count > 0))
         return ALVK_E_NULL_ARGUMENT;
-    *redirected = 0;
+    *totals = (aip_call_redirect_counts){0, 0, 0};
     aip_method_body parsed;
     alvk_status status = aip_method_body_parse(body, size, &parsed, NULL, 0);
     for (uint32_t i = 0; i < count && status == ALVK_OK; ++i) {
         aip_call_redirect_counts counts;
         status = aip_il_redirect_calls(body + parsed.code_offset, parsed.code_size, routes[i].from,
                                        routes[i].to, starts, &counts);
-        if (status == ALVK_OK)
-            *redirected += counts.redirected;
+        if (status == ALVK_OK) {
+            totals->redirected += counts.redirected;
+            totals->virtual_calls += counts.virtual_calls;
+            totals->constrained += counts.constrained;
+        }
     }
     return status;
 }

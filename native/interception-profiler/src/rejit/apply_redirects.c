@@ -31,7 +31,9 @@ static void touch(const aip_redirect_env *env, uintptr_t module, uint32_t caller
 
 /* caller's body rebuilt from its original IL with `routes` applied and published (none: its
  * entry goes, and it is re-JIT'd with the original IL). 0; 1 when its code calls `target`
- * nowhere (it reached it through a nested inline); -1 when the body could not be read. */
+ * nowhere (it reached it through a nested inline); 2 when a call of `target` in its code is
+ * `constrained.`-prefixed (il/call_redirect.h: it keeps its calls); -1 when the body could not
+ * be read. */
 static int rebuild(const aip_redirect_env *env, uintptr_t module, uint32_t caller, uint32_t target,
                    const aip_call_route *routes, int route_count)
 {
@@ -53,21 +55,21 @@ static int rebuild(const aip_redirect_env *env, uintptr_t module, uint32_t calle
     memcpy(copy, original, size);
     /* The target's route alone first: a caller that reaches it only through a nested inline
      * has nothing to redirect. */
-    uint32_t redirected = 0;
+    aip_call_redirect_counts counts = {0, 0, 0};
     aip_call_route own = {target, 0};
     for (int i = 0; i < route_count; ++i)
         if (routes[i].from == target)
             own = routes[i];
     alvk_status status =
-        own.to != 0 ? aip_il_redirect_body(copy, size, &own, 1, &t_starts, &redirected) : ALVK_OK;
-    if (status == ALVK_OK && own.to != 0 && redirected == 0) {
+        own.to != 0 ? aip_il_redirect_body(copy, size, &own, 1, &t_starts, &counts) : ALVK_OK;
+    if (status == ALVK_OK && own.to != 0 && counts.redirected == 0) {
         free(copy);
-        return 1;
+        return counts.constrained > 0 ? 2 : 1;
     }
     if (status == ALVK_OK) {
         memcpy(copy, original, size);
         status =
-            aip_il_redirect_body(copy, size, routes, (uint32_t)route_count, &t_starts, &redirected);
+            aip_il_redirect_body(copy, size, routes, (uint32_t)route_count, &t_starts, &counts);
     }
     aip_prepared_rejit *body =
         status == ALVK_OK ? aip_prepared_create(0, copy, size, NULL, 0) : NULL;
@@ -134,6 +136,9 @@ static uint32_t carrier_of(const aip_redirect_env *env, uintptr_t module, uint32
     case AIP_CARRIER_VIRTUAL:
         count(&skips->virtual_target);
         return 0;
+    case AIP_CARRIER_HANDLERS:
+        count(&skips->handlers);
+        return 0;
     default:
         count(&skips->failed);
         return 0;
@@ -178,6 +183,8 @@ void aip_apply_redirects(const aip_redirect_env *env, uintptr_t module, uint32_t
         if (rebuilt != 0) {
             if (rebuilt < 0)
                 count(&skips->failed);
+            else if (rebuilt == 2)
+                count(&skips->constrained);
             unroute(env, module, callers[i].token, target);
         }
     }

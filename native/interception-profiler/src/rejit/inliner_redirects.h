@@ -32,9 +32,10 @@ typedef struct aip_redirect_skips {
     _Atomic uint64_t generic;        /* a generic target or caller: one carrier per shape needed */
     _Atomic uint64_t virtual_target; /* a virtual target: its calls may dispatch elsewhere */
     _Atomic uint64_t other_module;   /* an inliner in another module */
-    _Atomic uint64_t handlers; /* a body with exception clauses, which the JIT never inlines */
-    _Atomic uint64_t full;     /* no free entry or route */
-    _Atomic uint64_t failed;   /* metadata or the caller's IL could not be read or emitted */
+    _Atomic uint64_t handlers;    /* a body with exception clauses, which the JIT never inlines */
+    _Atomic uint64_t constrained; /* a caller calling the target behind `constrained.` */
+    _Atomic uint64_t full;        /* no free entry or route */
+    _Atomic uint64_t failed;      /* metadata or the caller's IL could not be read or emitted */
 } aip_redirect_skips;
 
 typedef struct aip_inliner_redirects {

@@ -42,36 +42,6 @@ int aip_rejit_has_owner(aip_rejit_state *st, uint32_t index, uint64_t owner)
     return has;
 }
 
-alvk_status aip_rejit_add_owner(aip_rejit_state *st, uint32_t index, uint64_t owner)
-{
-    alvk_status status = ALVK_OK;
-    aip_mutex_lock(&st->lock);
-    aip_patch *p = aip_patch_at(st, index);
-    if (aip_patch_find_owner(p, owner) < 0) {
-        if (p->owner_count == ALVK_MAX_PATCH_OWNERS)
-            status = ALVK_E_OWNERS_FULL;
-        else
-            aip_patch_append_owner(p, owner);
-    }
-    p->closing = 0;
-    aip_mutex_unlock(&st->lock);
-    return status;
-}
-
-int aip_rejit_remove_owner(aip_rejit_state *st, uint32_t index, uint64_t owner)
-{
-    aip_mutex_lock(&st->lock);
-    aip_patch *p = aip_patch_at(st, index);
-    int at = aip_patch_find_owner(p, owner), left = -1;
-    if (at >= 0) {
-        aip_patch_drop_owner(p, at);
-        left = (int)p->owner_count;
-        p->closing = left == 0;
-    }
-    aip_mutex_unlock(&st->lock);
-    return left;
-}
-
 void aip_patch_set_owner_body(aip_patch *p, uint64_t owner, uint64_t replacement)
 {
     int at = aip_patch_find_owner(p, owner);
@@ -81,34 +51,6 @@ void aip_patch_set_owner_body(aip_patch *p, uint64_t owner, uint64_t replacement
         p->owner_replacements[at] = replacement;
         p->owner_order[at] = ++p->owner_clock;
     }
-}
-
-void aip_rejit_set_owner_body(aip_rejit_state *st, uint32_t index, uint64_t owner,
-                              uint64_t replacement)
-{
-    aip_mutex_lock(&st->lock);
-    aip_patch_set_owner_body(aip_patch_at(st, index), owner, replacement);
-    aip_mutex_unlock(&st->lock);
-}
-
-aip_prepared_rejit *aip_rejit_successor_body(aip_rejit_state *st, uint32_t index,
-                                             uint64_t *replacement)
-{
-    aip_prepared_rejit *body = NULL;
-    uint64_t newest = 0;
-    *replacement = 0;
-    aip_mutex_lock(&st->lock);
-    aip_patch *p = aip_patch_at(st, index);
-    for (uint32_t i = 0; i < p->owner_count; ++i) {
-        if (p->owner_bodies[i] != NULL && p->owner_order[i] > newest) {
-            newest = p->owner_order[i];
-            body = p->owner_bodies[i];
-            *replacement = p->owner_replacements[i];
-        }
-    }
-    aip_prepared_retain(body);
-    aip_mutex_unlock(&st->lock);
-    return body;
 }
 
 void aip_rejit_decide_leave(aip_rejit_state *st, uint32_t index, uint64_t owner,
