@@ -80,7 +80,10 @@ public sealed unsafe partial class ProfilerLibrary
         if (handles.Length < generations.Length || ids.Length < generations.Length || statuses.Length < generations.Length)
             throw new ArgumentException("handles, ids and statuses need an entry per generation");
         AlvkGeneration[] copies = generations.ToArray();
-        var pins = new List<GCHandle>();
+        // At most one pinned array per generation (a plain array of handles: a framework list over GCHandle is not
+        // precompiled).
+        var pins = new GCHandle[copies.Length];
+        int pinned = 0;
         try
         {
             for (int i = 0; i < copies.Length; i++)
@@ -92,7 +95,7 @@ public sealed unsafe partial class ProfilerLibrary
                 if (relocations.Length == 0)
                     continue;
                 GCHandle pin = GCHandle.Alloc(relocations, GCHandleType.Pinned);
-                pins.Add(pin);
+                pins[pinned++] = pin;
                 copies[i].Relocations = (AlvkRelocation*)pin.AddrOfPinnedObject();
             }
             fixed (AlvkGeneration* g = copies)
@@ -103,8 +106,8 @@ public sealed unsafe partial class ProfilerLibrary
         }
         finally
         {
-            foreach (GCHandle pin in pins)
-                pin.Free();
+            for (int i = 0; i < pinned; i++)
+                pins[i].Free();
         }
     }
 

@@ -248,17 +248,18 @@ public sealed partial class GenerationPlan
             position.TryAdd(label.Id, original.Instructions.Count);
         int At(PlanLabel label) => position.TryGetValue(label.Id, out int p) ? p
             : throw Refuse($"label {label} of an exception region is not placed at any instruction");
-        var spans = original.Regions.ToDictionary(r => r, r =>
+        var spans = new Dictionary<PlanExceptionRegion, RegionSpan>();
+        foreach (PlanExceptionRegion r in original.Regions)
         {
             int tryStart = At(r.TryStart), tryEnd = At(r.TryEnd), handlerEnd = At(r.HandlerEnd);
             int handlerStart = Math.Min(At(r.HandlerStart), r.FilterStart is { } f ? At(f) : int.MaxValue);
-            return (TryStart: tryStart, TryEnd: tryEnd, HandlerStart: handlerStart, HandlerEnd: handlerEnd,
-                Start: Math.Min(tryStart, handlerStart), End: Math.Max(tryEnd, handlerEnd));
-        });
+            spans.Add(r, new RegionSpan(tryStart, tryEnd, handlerStart, handlerEnd,
+                Math.Min(tryStart, handlerStart), Math.Max(tryEnd, handlerEnd)));
+        }
         bool Inside(PlanExceptionRegion inner, PlanExceptionRegion outer)
         {
-            var a = spans[inner];
-            var b = spans[outer];
+            RegionSpan a = spans[inner];
+            RegionSpan b = spans[outer];
             return !ReferenceEquals(inner, outer) &&
                    (a.Start >= b.TryStart && a.End <= b.TryEnd || a.Start >= b.HandlerStart && a.End <= b.HandlerEnd);
         }
@@ -272,6 +273,10 @@ public sealed partial class GenerationPlan
         }
         return ordered;
     }
+
+    /// <summary>Where a region lies, by instruction positions (a class: a framework collection of it needs no
+    /// code compiled at run time).</summary>
+    private sealed record RegionSpan(int TryStart, int TryEnd, int HandlerStart, int HandlerEnd, int Start, int End);
 
     /// <summary>The original's locals signature with the locals declared since appended:
     /// ECMA-335 II.23.2.6, the original's entries as they are (its tokens stay), the count updated.</summary>

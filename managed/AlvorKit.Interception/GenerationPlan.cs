@@ -143,7 +143,7 @@ public sealed partial class GenerationPlan
     private readonly List<PlanInstruction> _symbolic = [];
     private readonly Dictionary<int, int> _labelOffsets = new();
     private readonly List<PlanRegion> _regions = [];
-    private readonly List<(int Clause, PlanLabel TryStart, PlanLabel HandlerStart)> _catchRelocations = [];
+    private readonly List<CatchRelocation> _catchRelocations = [];
     private int _depth, _maxDepth, _instructions, _listed, _labelCount;
     private bool _hasCatch, _localloc, _unverifiable;
     private LoweredGeneration? _lowered;
@@ -244,7 +244,7 @@ public sealed partial class GenerationPlan
         _labelOffsets[label.Id] = _il.Offset;
         if (_labelDepth.TryGetValue(label.Id, out int depth))
             _depth = Math.Max(_depth, depth);
-        _listing.Add($"{label}:");
+        _listing.Add(label.ToString() + ":");
         Changed();
     }
 
@@ -739,7 +739,7 @@ public sealed partial class GenerationPlan
             {
                 // Clauses are numbered in the order the regions are added, which is the order the
                 // EH section lists them (checked when the plan is lowered).
-                _catchRelocations.Add((_regions.Count, tryStart, handlerStart));
+                _catchRelocations.Add(new CatchRelocation(_regions.Count, tryStart, handlerStart));
                 _table.AtOperand(request, RelocationTable.CatchType(_regions.Count));
                 if (CurrentRelocations > MaxRelocations)
                     throw Refuse($"this catch clause takes the plan past {MaxRelocations} relocations, the most a generation carries");
@@ -853,6 +853,10 @@ public sealed partial class GenerationPlan
         return this;
     }
 
+    /// <summary>A catch region's clause and the labels it was added with, checked against the laid-out EH
+    /// section (a class: a framework list of it needs no code compiled at run time).</summary>
+    private sealed record CatchRelocation(int Clause, PlanLabel TryStart, PlanLabel HandlerStart);
+
     // ------------------------------------------------------------------ lowering
 
     /// <summary>The plan as alvk_generation_submit takes it: complete body (header, code, EH
@@ -920,15 +924,26 @@ public sealed partial class GenerationPlan
         if (pool.Length > MaxBlobBytes)
             throw Refuse($"the signatures and names take {pool.Length} bytes; a generation takes at most {MaxBlobBytes}");
         // At most ALVK_MAX_IL_MAP_ENTRIES: beyond, the entries of the highest original offsets are dropped.
-        List<ILMapSpec> map = _map.Count > 0
-            ? [.. _map.OrderBy(e => e.OldOffset).Take((int)Native.AlvkConstants.MaxILMapEntries)]
-            : [new ILMapSpec(0, 0, true)];
+        List<ILMapSpec> map = _map.Count > 0 ? ByOriginalOffset(_map) : [new ILMapSpec(0, 0, true)];
         _lowered = new LoweredGeneration(body, pool, specs, map, maxStack, _unverifiable);
         if (AfterLowering is { } change)
             _lowered = change(_lowered);
         if (IsFromOriginal)
             (_loweredFromOriginal, _loweredState) = (_lowered, LoweringState.Of(this));
         return _lowered;
+    }
+
+    /// <summary>The map's entries by original offset, the first ALVK_MAX_IL_MAP_ENTRIES. Each original offset is
+    /// mapped once (MapOriginalOffset refuses a second, Replay maps each once), so the order is total: a sort of
+    /// the list itself (precompiled for reference types) instead of a generic LINQ sort compiled at run time.</summary>
+    private static List<ILMapSpec> ByOriginalOffset(List<ILMapSpec> entries)
+    {
+        List<ILMapSpec> sorted = [.. entries];
+        sorted.Sort(static (a, b) => a.OldOffset.CompareTo(b.OldOffset));
+        int max = (int)Native.AlvkConstants.MaxILMapEntries;
+        if (sorted.Count > max)
+            sorted.RemoveRange(max, sorted.Count - max);
+        return sorted;
     }
 
     /// <summary>The header's InitLocals flag: a plan's own locals are zero-initialized; a FromOriginal
@@ -1036,10 +1051,21 @@ public sealed partial class GenerationPlan
 
     private void Expect(OpCode opcode, string given, params OperandType[] accepted)
     {
-        if (!accepted.Contains(opcode.OperandType))
+        if (!Accepts(accepted, opcode.OperandType))
             throw Refuse($"{opcode.Name} was given {given}, but it takes {Expects(opcode)}");
         if (opcode == OpCodes.Calli && accepted[0] != OperandType.InlineSig)
             throw Refuse("calli takes a signature: use EmitCalli");
+    }
+
+    // A loop, not the span Contains over an enum, whose generic code is compiled at run time.
+    private static bool Accepts(OperandType[] accepted, OperandType type)
+    {
+        foreach (OperandType a in accepted)
+        {
+            if (a == type)
+                return true;
+        }
+        return false;
     }
 
     private static string Expects(OpCode opcode) => opcode.OperandType switch
@@ -1125,7 +1151,7 @@ public sealed partial class GenerationPlan
     }
 
     private void Reach(PlanLabel label) =>
-        _labelDepth[label.Id] = Math.Max(_labelDepth.GetValueOrDefault(label.Id), _depth);
+        _labelDepth[label.Id] = Math.Max(_labelDepth.TryGetValue(label.Id, out int known) ? known : 0, _depth);
 
     private void List(OpCode opcode, string operand, Operand? token = null)
     {

@@ -188,7 +188,7 @@ public sealed partial class Interceptor
                     continue;
                 if (rc != InterceptionStatus.Ok)
                     throw PlanRefusal(batch, statuses, rc, null, null, (descriptions, owner.Id));
-                rc = await WaitFor(command, synchronous).ConfigureAwait(false);
+                rc = synchronous ? WaitBlocking(command) : await WaitFor(command).ConfigureAwait(false);
                 PhaseProbe.Mark("answered");
                 if (rc == InterceptionStatus.StaleGeneration && attempt == 0)
                 {
@@ -288,7 +288,10 @@ public sealed partial class Interceptor
 
     // Each description is a round trip to the profiler's worker: for a large batch a few threads
     // keep it busy instead of waiting on one at a time; a small one (a hot reload's save) is
-    // described in turn, without the thread pool's start-up.
+    // described in turn, without the thread pool's start-up. The calling thread and a few of the
+    // pool's share one counter of the next index (in place of Parallel.For, whose generic loop and
+    // event source cost the first call several milliseconds); what a description throws is thrown
+    // afterwards, as an AggregateException, as Parallel.For did.
     private void DescribeAll(int count, Func<int, MethodBase> target, MethodDescription[] descriptions,
                              InterceptionStatus[] described)
     {
@@ -298,8 +301,53 @@ public sealed partial class Interceptor
                 described[i] = Native.Describe(target(i), out descriptions[i]!);
             return;
         }
-        Parallel.For(0, count, new ParallelOptions { MaxDegreeOfParallelism = DescribeThreads },
-            i => described[i] = Native.Describe(target(i), out descriptions[i]!));
+        int next = -1, active = 0;
+        bool closed = false;
+        var gate = new object();
+        var failures = new List<Exception>();
+        for (int h = 1; h < DescribeThreads; h++)
+            ThreadPool.UnsafeQueueUserWorkItem(_ =>
+            {
+                // A helper that starts after the loop closed has nothing left to do.
+                lock (gate)
+                {
+                    if (closed)
+                        return;
+                    active++;
+                }
+                Work();
+                lock (gate)
+                {
+                    active--;
+                    Monitor.PulseAll(gate);
+                }
+            }, null);
+        Work();
+        // Every index is taken; the helpers still describing finish theirs (none still queued is waited for).
+        lock (gate)
+        {
+            closed = true;
+            while (active > 0)
+                Monitor.Wait(gate);
+        }
+        if (failures.Count > 0)
+            throw new AggregateException(failures);
+
+        void Work()
+        {
+            try
+            {
+                for (int i = Interlocked.Increment(ref next); i < count; i = Interlocked.Increment(ref next))
+                    described[i] = Native.Describe(target(i), out descriptions[i]!);
+            }
+            catch (Exception e)
+            {
+                lock (failures)
+                    failures.Add(e);
+                // The others stop at their next index.
+                Interlocked.Exchange(ref next, count);
+            }
+        }
     }
 
     private async ValueTask<IReadOnlyList<Patch>> InstallManyCore(
@@ -353,7 +401,7 @@ public sealed partial class Interceptor
                 out ulong command);
             if (queued != InterceptionStatus.Ok)
                 throw Refusal(batch, statuses, queued);
-            InterceptionStatus result = await WaitFor(command, synchronous).ConfigureAwait(false);
+            InterceptionStatus result = synchronous ? WaitBlocking(command) : await WaitFor(command).ConfigureAwait(false);
             if (result != InterceptionStatus.Ok)
             {
                 for (int i = 0; i < batch.Count; i++)

@@ -344,7 +344,7 @@ public sealed partial class Interceptor : IDisposable
             InterceptionStatus rc = Native.Replace(patch.Native.Handle, patch.Owner.Id, entry,
                 MethodOf(patch.Target, replacement), out ulong command);
             if (rc == InterceptionStatus.Ok)
-                rc = await WaitFor(command, synchronous).ConfigureAwait(false);
+                rc = synchronous ? WaitBlocking(command) : await WaitFor(command).ConfigureAwait(false);
             if (rc != InterceptionStatus.Ok)
                 throw Failure(rc, patch.Target, "Replacing the patch of", patch.Native.Handle);
             patch.Replacement = replacement;
@@ -378,7 +378,7 @@ public sealed partial class Interceptor : IDisposable
                 return;
             }
             if (rc == InterceptionStatus.Ok)
-                rc = await WaitFor(command, synchronous).ConfigureAwait(false);
+                rc = synchronous ? WaitBlocking(command) : await WaitFor(command).ConfigureAwait(false);
             if (rc != InterceptionStatus.Ok)
                 throw Failure(rc, patch.Target, "Removing the patch of", handle);
             PatchTelemetry? final = Native.Telemetry(handle);
@@ -442,15 +442,17 @@ public sealed partial class Interceptor : IDisposable
             await gate.WaitAsync(cancellationToken).ConfigureAwait(false);
     }
 
-    // The command's result, waiting at most CommandTimeout. Synchronous: one blocking
-    // alvk_command_wait. Asynchronous: alvk_command_wait with timeout 0 on a timer (1, 2, 4, 8,
+    // The command's result, waiting at most CommandTimeout. Synchronous (WaitBlocking): one
+    // blocking alvk_command_wait, called directly, so a synchronous call runs none of the
+    // ValueTask code over the status (framework generic code compiled at run time on its first
+    // use). Asynchronous (WaitFor): alvk_command_wait with timeout 0 on a timer (1, 2, 4, 8,
     // then every 16 ms): no thread is parked for the wait (a blocking wait on a pool thread
     // would hold one per command in flight, for up to the timeout), a command the worker runs
     // in a millisecond is seen within about one, and each look is one cheap call.
-    private async ValueTask<InterceptionStatus> WaitFor(ulong command, bool synchronous)
+    private InterceptionStatus WaitBlocking(ulong command) => Native.Wait(command, CommandTimeout);
+
+    private async ValueTask<InterceptionStatus> WaitFor(ulong command)
     {
-        if (synchronous)
-            return Native.Wait(command, CommandTimeout);
         long started = Stopwatch.GetTimestamp();
         int delay = 1;
         while (true)

@@ -60,7 +60,7 @@ internal sealed record HookComposition(MethodBase Target, IReadOnlyList<Composed
                     items.Add(new HookOrderItem(h.Priority, sets[s].OwnerName, h.Before, h.After, (sets[s].Order, k)));
                 }
             }
-            return [.. HookOrder.Sort(items).Select(i => transpilers[i])];
+            return InOrder(HookOrder.Sort(items), transpilers);
         }
 
         List<ComposedHook> Kind(Func<BoundSet, IReadOnlyList<BoundHook>> of)
@@ -77,8 +77,17 @@ internal sealed record HookComposition(MethodBase Target, IReadOnlyList<Composed
                     items.Add(new HookOrderItem(h.Priority, sets[s].OwnerName, h.Before, h.After, (sets[s].Order, k)));
                 }
             }
-            return [.. HookOrder.Sort(items).Select(i => hooks[i])];
+            return InOrder(HookOrder.Sort(items), hooks);
         }
+    }
+
+    // The items at `order`'s positions (a loop: no generic LINQ over int positions compiled at run time).
+    private static List<T> InOrder<T>(int[] order, List<T> items) where T : class
+    {
+        var result = new List<T>(order.Length);
+        foreach (int i in order)
+            result.Add(items[i]);
+        return result;
     }
 
     public bool HasFinalizers => Finalizers.Count > 0;

@@ -25,10 +25,7 @@ internal static class HookOrder
     /// <summary>The positions of <paramref name="items"/> in the order they run.</summary>
     public static int[] Sort(IReadOnlyList<HookOrderItem> items)
     {
-        List<int> byPriority = [.. Enumerable.Range(0, items.Count)
-            .OrderByDescending(i => items[i].Priority)
-            .ThenBy(i => items[i].Order.Set)
-            .ThenBy(i => items[i].Order.Index)];
+        List<int> byPriority = ByPriority(items);
         // after[i]: the hooks i waits for; waiters[i]: the hooks waiting for i (insertion ordered, as Harmony's).
         var after = new List<int>[items.Count];
         var waiters = new List<int>[items.Count];
@@ -40,13 +37,19 @@ internal static class HookOrder
         // Built as Harmony builds them: per hook in priority order, its Before, then its After.
         foreach (int node in byPriority)
         {
-            foreach (int other in byPriority.Where(o => Names(items[node], items[node].Before, items[o])))
-                Depend(other, on: node);
-            foreach (int other in byPriority.Where(o => Names(items[node], items[node].After, items[o])))
-                Depend(node, on: other);
+            foreach (int other in byPriority)
+            {
+                if (Names(items[node], items[node].Before, items[other]))
+                    Depend(other, on: node);
+            }
+            foreach (int other in byPriority)
+            {
+                if (Names(items[node], items[node].After, items[other]))
+                    Depend(node, on: other);
+            }
         }
 
-        var placed = new HashSet<int>();
+        var placed = new bool[items.Count];
         var result = new List<int>(items.Count);
         var waiting = new List<int>();
         List<int> queue = byPriority;
@@ -54,7 +57,7 @@ internal static class HookOrder
         {
             foreach (int node in queue)
             {
-                if (!after[node].All(placed.Contains))
+                if (!after[node].All(p => placed[p]))
                 {
                     waiting.Add(node);
                     continue;
@@ -66,7 +69,7 @@ internal static class HookOrder
             // A cycle (or nothing left): cull the first unplaced prerequisite of the least important waiting hook.
             for (int w = waiting.Count - 1; w >= 0; w--)
             {
-                if (after[waiting[w]].FirstOrDefault(p => !placed.Contains(p), -1) is int cut and >= 0)
+                if (after[waiting[w]].FirstOrDefault(p => !placed[p], -1) is int cut and >= 0)
                 {
                     after[waiting[w]].Remove(cut);
                     waiters[cut].Remove(waiting[w]);
@@ -89,7 +92,7 @@ internal static class HookOrder
         void Place(int node)
         {
             result.Add(node);
-            placed.Add(node);
+            placed[node] = true;
         }
 
         // Every waiting hook whose prerequisites are now placed, scanning again from the first after each.
@@ -98,7 +101,7 @@ internal static class HookOrder
             for (int w = 0; w < waiting.Count;)
             {
                 int node = waiting[w];
-                if (after[node].All(placed.Contains))
+                if (after[node].All(p => placed[p]))
                 {
                     waiting.RemoveAt(w);
                     Place(node);
@@ -110,6 +113,28 @@ internal static class HookOrder
                 }
             }
         }
+    }
+
+    /// <summary>The positions in priority order: higher first, then install order (earlier set, then its place
+    /// in the set); equal keys keep their positions' order. A stable insertion sort written out: the few hooks
+    /// of a target need no more, and it keeps the first call's path free of generic sorting code compiled at
+    /// run time.</summary>
+    private static List<int> ByPriority(IReadOnlyList<HookOrderItem> items)
+    {
+        var order = new List<int>(items.Count);
+        for (int i = 0; i < items.Count; i++)
+        {
+            int at = order.Count;
+            while (at > 0 && Precedes(items[i], items[order[at - 1]]))
+                at--;
+            order.Insert(at, i);
+        }
+        return order;
+
+        static bool Precedes(HookOrderItem a, HookOrderItem b) =>
+            a.Priority != b.Priority ? a.Priority > b.Priority
+            : a.Order.Set != b.Order.Set ? a.Order.Set < b.Order.Set
+            : a.Order.Index < b.Order.Index;
     }
 
     /// <summary>Whether `owners` (of hook `a`) names the owner of `b`, another owner's hook.</summary>

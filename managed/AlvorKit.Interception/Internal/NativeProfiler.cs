@@ -584,7 +584,9 @@ internal sealed unsafe class NativeProfiler
                     statuses[i] = InterceptionStatus.BatchAborted;
             return first;
         }
-        var pins = new List<GCHandle>();
+        // Four arrays pinned per entry (a plain array of handles: a framework list over GCHandle is not precompiled).
+        var pins = new GCHandle[4 * entries.Count];
+        int pinned = 0;
         try
         {
             var generations = new AlvkGeneration[entries.Count];
@@ -604,14 +606,14 @@ internal sealed unsafe class NativeProfiler
         }
         finally
         {
-            foreach (GCHandle pin in pins)
-                pin.Free();
+            for (int i = 0; i < pinned; i++)
+                pins[i].Free();
         }
 
         IntPtr Pin(Array array)
         {
             GCHandle pin = GCHandle.Alloc(array, GCHandleType.Pinned);
-            pins.Add(pin);
+            pins[pinned++] = pin;
             return array.Length > 0 ? pin.AddrOfPinnedObject() : IntPtr.Zero;
         }
     }

@@ -1,4 +1,3 @@
-using System.Collections.Concurrent;
 using System.Reflection;
 using System.Runtime.CompilerServices;
 
@@ -34,15 +33,25 @@ internal static class PatchRegistry
     // of every method, and each is a target (and a native patch) of its own.
     private static readonly Dictionary<MethodKey, NativePatch> Live = new();
 
-    // A gate per target, created on first use and kept while its module lives.
-    private static readonly ConditionalWeakTable<Module, ConcurrentDictionary<int, SemaphoreSlim>> Gates = new();
+    // A gate per target, created on first use and kept while its module lives (by token, under
+    // the table's lock: the framework's dictionary over int keys is precompiled, its concurrent
+    // one is not).
+    private static readonly ConditionalWeakTable<Module, Dictionary<int, SemaphoreSlim>> Gates = new();
 
     private static MethodKey Key(MethodBase target) => MethodKey.Of(target);
 
     /// <summary>The gate every command on `target` holds while it runs.</summary>
-    public static SemaphoreSlim GateOf(MethodBase target) =>
-        Gates.GetValue(target.Module, _ => new ConcurrentDictionary<int, SemaphoreSlim>())
-            .GetOrAdd(target.MetadataToken, _ => new SemaphoreSlim(1, 1));
+    public static SemaphoreSlim GateOf(MethodBase target)
+    {
+        Dictionary<int, SemaphoreSlim> gates = Gates.GetValue(target.Module, _ => new Dictionary<int, SemaphoreSlim>());
+        int token = target.MetadataToken;
+        lock (gates)
+        {
+            if (!gates.TryGetValue(token, out SemaphoreSlim? gate))
+                gates.Add(token, gate = new SemaphoreSlim(1, 1));
+            return gate;
+        }
+    }
 
     public static NativePatch? Find(MethodBase target)
     {

@@ -75,16 +75,19 @@ internal sealed class OriginalBodyReader
     public OriginalBody Read(Func<PlanLabel> defineLabel, IReadOnlyList<PlanLocal> locals)
     {
         List<Raw> raw = Decode();
-        var starts = new HashSet<int>(raw.Select(r => r.Offset));
+        // By offset (0 to the end of the body, inclusive): where an instruction starts, where a label goes.
+        var starts = new bool[_il.Length + 1];
+        foreach (Raw r in raw)
+            starts[r.Offset] = true;
         // Every place a label goes: branch targets and region boundaries.
-        var targets = new SortedSet<int>();
+        var targets = new bool[_il.Length + 1];
         foreach (Raw r in raw)
         {
             foreach (int t in r.Targets)
             {
-                if (!starts.Contains(t))
+                if (!At(starts, t))
                     throw Refuse($"IL_{r.Offset:X4} {r.OpCode.Name} branches to IL_{t:X4}, which is not the start of an instruction");
-                targets.Add(t);
+                targets[t] = true;
             }
         }
         IList<ExceptionHandlingClause> clauses = _body.ExceptionHandlingClauses;
@@ -92,14 +95,18 @@ internal sealed class OriginalBodyReader
         {
             foreach (int boundary in Boundaries(c))
             {
-                if (boundary != _il.Length && !starts.Contains(boundary))
+                if (boundary != _il.Length && !At(starts, boundary))
                     throw Refuse($"an exception clause has a boundary at IL_{boundary:X4}, which is not the start of an instruction");
-                targets.Add(boundary);
+                targets[boundary] = true;
             }
         }
-        var labels = new Dictionary<int, PlanLabel>();
-        foreach (int t in targets)
-            labels[t] = defineLabel();
+        // Defined in offset order.
+        var labels = new Labels(targets.Length);
+        for (int t = 0; t < targets.Length; t++)
+        {
+            if (targets[t])
+                labels.Define(t, defineLabel());
+        }
 
         (int localsToken, byte[] entries) = LocalsSignature();
         var original = new OriginalBody(this)
@@ -181,6 +188,32 @@ internal sealed class OriginalBodyReader
 
     private sealed record Raw(int Offset, OpCode OpCode, long Value, int[] Targets);
 
+    private static bool At(bool[] offsets, int offset) => offset >= 0 && offset < offsets.Length && offsets[offset];
+
+    /// <summary>The labels of a body by offset: an array as long as the body (plain arrays of the plan's own
+    /// label type need no generic collection code compiled at run time).</summary>
+    private sealed class Labels(int length)
+    {
+        private readonly PlanLabel[] _labels = new PlanLabel[length];
+        private readonly bool[] _defined = new bool[length];
+
+        public void Define(int offset, PlanLabel label)
+        {
+            _labels[offset] = label;
+            _defined[offset] = true;
+        }
+
+        public bool TryGetValue(int offset, out PlanLabel label)
+        {
+            label = At(_defined, offset) ? _labels[offset] : default;
+            return At(_defined, offset);
+        }
+
+        public PlanLabel this[int offset] => At(_defined, offset)
+            ? _labels[offset]
+            : throw new KeyNotFoundException($"no label at IL_{offset:X4}");
+    }
+
     private List<Raw> Decode()
     {
         var code = new List<Raw>();
@@ -197,7 +230,7 @@ internal sealed class OriginalBodyReader
         return code;
     }
 
-    private object? Operand(Raw r, Dictionary<int, PlanLabel> labels, IReadOnlyList<PlanLocal> locals)
+    private object? Operand(Raw r, Labels labels, IReadOnlyList<PlanLocal> locals)
     {
         OpCode op = r.OpCode;
         switch (op.OperandType)
@@ -207,7 +240,12 @@ internal sealed class OriginalBodyReader
             case OperandType.ShortInlineBrTarget or OperandType.InlineBrTarget:
                 return labels[r.Targets[0]];
             case OperandType.InlineSwitch:
-                return r.Targets.Select(t => labels[t]).ToArray();
+            {
+                var cases = new PlanLabel[r.Targets.Length];
+                for (int k = 0; k < cases.Length; k++)
+                    cases[k] = labels[r.Targets[k]];
+                return cases;
+            }
             case OperandType.ShortInlineI:
                 // ldc.i4.s takes a signed byte; unaligned. an unsigned one.
                 return op == OpCodes.Ldc_I4_S ? (int)r.Value : (int)(byte)r.Value;
@@ -249,7 +287,7 @@ internal sealed class OriginalBodyReader
             yield return c.FilterOffset;
     }
 
-    private PlanExceptionRegion Region(ExceptionHandlingClause c, Dictionary<int, PlanLabel> labels)
+    private PlanExceptionRegion Region(ExceptionHandlingClause c, Labels labels)
     {
         PlanLabel tryStart = labels[c.TryOffset], tryEnd = labels[c.TryOffset + c.TryLength],
             handlerStart = labels[c.HandlerOffset], handlerEnd = labels[c.HandlerOffset + c.HandlerLength];

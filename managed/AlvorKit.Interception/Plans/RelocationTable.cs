@@ -184,12 +184,13 @@ internal sealed class RelocationTable
         return (specs, pool.ToArray());
     }
 
-    // What makes two requests the same definition (RelocationRequest.SameDefinition), hashable.
-    private readonly struct Definition(RelocationRequest request) : IEquatable<Definition>
+    // What makes two requests the same definition (RelocationRequest.SameDefinition), hashable. A class: the
+    // framework's dictionary over a reference type is precompiled, over a value type of ours it is not.
+    private sealed class Definition(RelocationRequest request) : IEquatable<Definition>
     {
         private readonly RelocationRequest _request = request;
 
-        public bool Equals(Definition other) => _request.SameDefinition(other._request);
+        public bool Equals(Definition? other) => other is not null && _request.SameDefinition(other._request);
 
         public override bool Equals(object? obj) => obj is Definition d && Equals(d);
 

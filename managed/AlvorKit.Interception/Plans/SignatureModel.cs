@@ -39,21 +39,28 @@ internal abstract record SigType
 
     public sealed record FunctionPointer(MethodSignature<SigType> Signature) : SigType;
 
-    private static readonly Dictionary<Type, PrimitiveTypeCode> Primitives = new()
+    // Kept as int: the framework's dictionary over (a reference type, int) is precompiled, over
+    // PrimitiveTypeCode (a byte enum) it is compiled at run time.
+    private static readonly Dictionary<Type, int> Primitives = new()
     {
-        [typeof(void)] = PrimitiveTypeCode.Void, [typeof(bool)] = PrimitiveTypeCode.Boolean,
-        [typeof(char)] = PrimitiveTypeCode.Char, [typeof(sbyte)] = PrimitiveTypeCode.SByte,
-        [typeof(byte)] = PrimitiveTypeCode.Byte, [typeof(short)] = PrimitiveTypeCode.Int16,
-        [typeof(ushort)] = PrimitiveTypeCode.UInt16, [typeof(int)] = PrimitiveTypeCode.Int32,
-        [typeof(uint)] = PrimitiveTypeCode.UInt32, [typeof(long)] = PrimitiveTypeCode.Int64,
-        [typeof(ulong)] = PrimitiveTypeCode.UInt64, [typeof(float)] = PrimitiveTypeCode.Single,
-        [typeof(double)] = PrimitiveTypeCode.Double, [typeof(string)] = PrimitiveTypeCode.String,
-        [typeof(object)] = PrimitiveTypeCode.Object, [typeof(IntPtr)] = PrimitiveTypeCode.IntPtr,
-        [typeof(UIntPtr)] = PrimitiveTypeCode.UIntPtr, [typeof(TypedReference)] = PrimitiveTypeCode.TypedReference,
+        [typeof(void)] = (int)PrimitiveTypeCode.Void, [typeof(bool)] = (int)PrimitiveTypeCode.Boolean,
+        [typeof(char)] = (int)PrimitiveTypeCode.Char, [typeof(sbyte)] = (int)PrimitiveTypeCode.SByte,
+        [typeof(byte)] = (int)PrimitiveTypeCode.Byte, [typeof(short)] = (int)PrimitiveTypeCode.Int16,
+        [typeof(ushort)] = (int)PrimitiveTypeCode.UInt16, [typeof(int)] = (int)PrimitiveTypeCode.Int32,
+        [typeof(uint)] = (int)PrimitiveTypeCode.UInt32, [typeof(long)] = (int)PrimitiveTypeCode.Int64,
+        [typeof(ulong)] = (int)PrimitiveTypeCode.UInt64, [typeof(float)] = (int)PrimitiveTypeCode.Single,
+        [typeof(double)] = (int)PrimitiveTypeCode.Double, [typeof(string)] = (int)PrimitiveTypeCode.String,
+        [typeof(object)] = (int)PrimitiveTypeCode.Object, [typeof(IntPtr)] = (int)PrimitiveTypeCode.IntPtr,
+        [typeof(UIntPtr)] = (int)PrimitiveTypeCode.UIntPtr, [typeof(TypedReference)] = (int)PrimitiveTypeCode.TypedReference,
     };
 
     /// <summary>The primitive code of `type`, if it has one in signatures.</summary>
-    public static bool TryPrimitive(Type type, out PrimitiveTypeCode code) => Primitives.TryGetValue(type, out code);
+    public static bool TryPrimitive(Type type, out PrimitiveTypeCode code)
+    {
+        bool found = Primitives.TryGetValue(type, out int value);
+        code = (PrimitiveTypeCode)value;
+        return found;
+    }
 
     /// <summary>`type` as a signature type. A generic type definition stands for its
     /// instantiation over its own parameters (VAR 0..n), as it does inside its own members.</summary>

@@ -164,7 +164,9 @@ internal static class StackTypeChecker
         private readonly Dictionary<int, Slot[]> _entries = new();
         private readonly HashSet<int> _leaders = [];
         private readonly HashSet<int> _tryStarts = [];
-        private readonly Stack<int> _work = new();
+        // The blocks to visit again, last in first out (a list as the stack: its code is precompiled, Stack's over
+        // int is not).
+        private readonly List<int> _work = [];
         private readonly HashSet<int> _queued = [];
         private readonly List<Slot> _stack = [];
 
@@ -214,7 +216,8 @@ internal static class StackTypeChecker
             int budget = _leaders.Count * 64 + 1024;
             while (_work.Count > 0 && budget-- > 0)
             {
-                int leader = _work.Pop();
+                int leader = _work[^1];
+                _work.RemoveAt(_work.Count - 1);
                 _queued.Remove(leader);
                 RunBlock(leader);
             }
@@ -320,7 +323,7 @@ internal static class StackTypeChecker
                     _entries[index] = merged;
             }
             if (changed && _queued.Add(index))
-                _work.Push(index);
+                _work.Add(index);
         }
 
         private static bool TryMerge(Slot a, Slot b, out Slot merged)
