@@ -447,7 +447,9 @@ public sealed partial class Interceptor : IDisposable
     // then every 16 ms): no thread is parked for the wait (a blocking wait on a pool thread
     // would hold one per command in flight, for up to the timeout), a command the worker runs
     // in a millisecond is seen within about one, and each look is one cheap call.
-    private async ValueTask<InterceptionStatus> WaitFor(ulong command, bool synchronous)
+    // A rehearsal's wait (no command) looks after one delay, as the wait for a command the worker
+    // has not finished at the first look does.
+    private async ValueTask<InterceptionStatus> WaitFor(ulong command, bool synchronous, bool rehearsal = false)
     {
         if (synchronous)
             return Native.Wait(command, CommandTimeout);
@@ -455,8 +457,9 @@ public sealed partial class Interceptor : IDisposable
         int delay = 1;
         while (true)
         {
-            if (Native.TryResult(command, out InterceptionStatus result))
+            if (!rehearsal && Native.TryResult(command, out InterceptionStatus result))
                 return result;
+            rehearsal = false;
             TimeSpan left = CommandTimeout - Stopwatch.GetElapsedTime(started);
             if (left <= TimeSpan.Zero)
                 return InterceptionStatus.Timeout;
