@@ -14,7 +14,8 @@ namespace AlvorKit.Interception.HotReload;
 /// assembly that ALVORKIT_INTERCEPTION_MODULES names has its metadata indexed, as its first
 /// update would index it, and is sent an update that is refused (its own metadata, which is not
 /// a delta), so the way an update comes in has run once; the difference of two bodies that hold
-/// every kind of operand is worked out, as a change's is. Nothing is patched. (The launcher's
+/// every kind of operand is worked out, as a change's is, and a relocation table of a string built,
+/// as for a body that names a new one. Nothing is patched. (The launcher's
 /// rehearsal, dropped next, then runs a whole update up to the profiler's worker.)
 /// </summary>
 internal static class ReloadWarmUp
@@ -35,6 +36,13 @@ internal static class ReloadWarmUp
         // What a change's difference decodes, whatever the rehearsal's own body holds: every kind of operand
         // (constants of each width, branches, a switch, a local, tokens), two bodies that differ in one.
         _ = BodyDifference.Describe(EveryOperand(5), EveryOperand(6), token => "warm-up");
+        // What a body that names a new string or member is translated through (its relocation table: two
+        // operands of one string), whatever the rehearsal's own body names.
+        var strings = new Plans.RelocationTable();
+        for (uint site = 1; site <= 6; site += 5)
+            strings.AtOperand(new Plans.RelocationRequest(RelocationKind.UserString, System.Text.Encoding.Unicode.GetBytes("warm-up"),
+                                                          null, Plans.Parent.None, "warm-up"), site);
+        _ = strings.Build(null);
         foreach (Type type in typeof(HotReloader).Assembly.GetTypes().Concat(typeof(ProfilerLibrary).Assembly.GetTypes()))
         {
             if (type.ContainsGenericParameters || !Namespaces.Contains(type.Namespace, StringComparer.Ordinal))
