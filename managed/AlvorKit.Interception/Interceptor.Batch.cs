@@ -140,9 +140,13 @@ public sealed partial class Interceptor
     /// <summary>The one batch path of generations (ApplyMany, hooks, hot reload): every target's
     /// gate taken in one order, every target described, then ONE alvk_generation_submit_batch
     /// (all or nothing, one ReJIT request for every target and its inliners), retried once on a
-    /// stale chain, and each patch adopted. Each target once (the caller checked).</summary>
+    /// stale chain, and each patch adopted. Each target once (the caller checked).
+    /// <para>A <paramref name="rehearsal"/> (a hot reload's, before the first update) runs the same path up to
+    /// the profiler's worker and applies nothing: its batch is submitted under owner 0, which the profiler refuses
+    /// at the call for every generation (InvalidOwner) before it queues anything, its wait (for no command) looks
+    /// once after a delay, and it returns no patch.</para></summary>
     internal async ValueTask<IReadOnlyList<Patch>> ApplyLoweredMany(IReadOnlyList<LoweredEntry> batch, PatchOwner owner,
-        bool synchronous, CancellationToken cancellationToken)
+        bool synchronous, CancellationToken cancellationToken, bool rehearsal = false)
     {
         owner.ThrowIfDisposed();
         if (batch.Count == 0)
@@ -180,8 +184,14 @@ public sealed partial class Interceptor
                     entries[i] = new NativeProfiler.BatchEntry(lowered[i], descriptions[i],
                         native is null ? 0 : Native.LatestGeneration(native.Handle));
                 }
-                InterceptionStatus rc = Native.SubmitBatch(entries, owner.Id, handles, ids, statuses, out ulong command);
+                InterceptionStatus rc = Native.SubmitBatch(entries, rehearsal ? 0 : owner.Id, handles, ids, statuses,
+                                                           out ulong command);
                 PhaseProbe.Mark("submitted");
+                if (rehearsal)
+                {
+                    _ = await WaitFor(command, rehearsal: true).ConfigureAwait(false);
+                    return [];
+                }
                 // Another component moved a chain between the look and the submission (at the
                 // call), or a command still queued did (on the worker): once more, from a fresh look.
                 if (rc == InterceptionStatus.StaleGeneration && attempt == 0)

@@ -451,14 +451,17 @@ public sealed partial class Interceptor : IDisposable
     // in a millisecond is seen within about one, and each look is one cheap call.
     private InterceptionStatus WaitBlocking(ulong command) => Native.Wait(command, CommandTimeout);
 
-    private async ValueTask<InterceptionStatus> WaitFor(ulong command)
+    // A rehearsal's wait (no command) looks after one delay, as the wait for a command the worker
+    // has not finished at the first look does.
+    private async ValueTask<InterceptionStatus> WaitFor(ulong command, bool rehearsal = false)
     {
         long started = Stopwatch.GetTimestamp();
         int delay = 1;
         while (true)
         {
-            if (Native.TryResult(command, out InterceptionStatus result))
+            if (!rehearsal && Native.TryResult(command, out InterceptionStatus result))
                 return result;
+            rehearsal = false;
             TimeSpan left = CommandTimeout - Stopwatch.GetElapsedTime(started);
             if (left <= TimeSpan.Zero)
                 return InterceptionStatus.Timeout;

@@ -48,12 +48,37 @@ internal static class ReloadMeasure
                     $"{W(0):F2} | {W(1):F0} / {W(2):F1} | {W(3):F2} | {ratio:F2} |"));
             }
             Console.WriteLine();
+            PhaseTable(cases.Select(c => $"{c.Name}, {c.Mode}").ToArray(), runs);
+            Console.WriteLine();
             foreach (var c in cases.Where(c => c.Name == configurations[^1].Name))
                 Console.WriteLine($"- {c.Name}, {c.Mode}: {FirstUpdateJit(c.Folder, c.Mode, data, library, clsid)}");
         }
         finally
         {
             Directory.Delete(data, recursive: true);
+        }
+    }
+
+    // The phases of the first update and of the warm ones (each phase's median over the warm updates of a
+    // child, then the median over the children), per case: ms and the JIT's methods / ms.
+    private static void PhaseTable(string[] names, List<ReloadRun>[] runs)
+    {
+        CultureInfo ic = CultureInfo.InvariantCulture;
+        Console.WriteLine("Its phases (each ends at the mark; medians; ms, JIT methods / ms):");
+        Console.WriteLine();
+        Console.WriteLine("| case | phase | first | its JIT | first: rounds with a GC in it | warm (median) |");
+        Console.WriteLine("|---|---|---:|---:|---:|---:|");
+        for (int i = 0; i < names.Length; i++)
+        {
+            List<ReloadRun> r = runs[i];
+            foreach (string phase in r[0].Phases[0].Select(p => p.Name))
+            {
+                double F(int k) => Median(r.Select(x => x.Phases[0].Where(p => p.Name == phase).Sum(p => p.Figures[k])));
+                double W() => Median(r.Select(x => Median(x.Phases.Skip(1).Select(u => u.Where(p => p.Name == phase).Sum(p => p.Figures[0])))));
+                int collected = r.Count(x => x.Phases[0].Where(p => p.Name == phase).Sum(p => p.Figures[4]) > 0);
+                Console.WriteLine(string.Create(ic,
+                    $"| {names[i]} | {phase.Replace('_', ' ')} | {F(0):F2} | {F(1):F0} / {F(2):F1} | {collected} of {r.Count} | {W():F2} |"));
+            }
         }
     }
 
@@ -72,6 +97,16 @@ internal static class ReloadMeasure
             double[] first = run.Updates[0];
             int to = (int)first[4], from = to - (int)first[1];
             string[] update = [.. names.Skip(from).Take(Math.Max(0, to - from))];
+            // Every method the first update compiled, under the phase that compiled it (the JIT's count at each
+            // mark numbers them), for the reader to see what is left.
+            int at = from;
+            foreach ((string phase, double[] figures) in run.Phases[0])
+            {
+                int end = (int)figures[3];
+                foreach (string method in names.Skip(at).Take(Math.Max(0, end - at)))
+                    Console.Error.WriteLine($"{mode} {phase}: {method}");
+                at = Math.Max(at, end);
+            }
             IEnumerable<string> groups = update
                 .GroupBy(n => string.Join('.', n.Split(':')[0].Split('[')[0].Split('`')[0].Split('.').Take(2)))
                 .OrderByDescending(g => g.Count()).Take(8).Select(g => $"{g.Count()} {g.Key}");
@@ -85,8 +120,9 @@ internal static class ReloadMeasure
     }
 
     // One child's figures: "prepared" (ms, JIT methods, JIT ms) and per update (ms, JIT methods, JIT ms, result ms,
-    // the JIT's count at its end).
-    private sealed record ReloadRun(double[] Prepared, List<double[]> Updates);
+    // the JIT's count at its end), and per update its phases (name; ms, JIT methods, JIT ms, the JIT's count at its end,
+    // garbage collections).
+    private sealed record ReloadRun(double[] Prepared, List<double[]> Updates, List<List<(string Name, double[] Figures)>> Phases);
 
     private static ReloadRun Launch(string folder, string mode, string data, string library, string clsid,
                                     Dictionary<string, string>? more = null)
@@ -113,7 +149,14 @@ internal static class ReloadMeasure
         List<double[]> updates = [.. lines.Where(l => l.StartsWith("reload ", StringComparison.Ordinal)).Select(l => Numbers(l).Skip(1).ToArray())];
         if (p.ExitCode != 0 || prepared is null || updates.Count != Updates)
             throw new InvalidOperationException($"reload child ({mode}) in {folder} failed ({p.ExitCode}): {output}{stderr.Result}");
-        return new ReloadRun(Numbers(prepared), updates);
+        List<List<(string Name, double[] Figures)>> phases = [.. updates.Select(_ => new List<(string, double[])>())];
+        foreach (string line in lines.Where(l => l.StartsWith("phase ", StringComparison.Ordinal)))
+        {
+            string[] words = line.Split(' ', StringSplitOptions.RemoveEmptyEntries);
+            phases[int.Parse(words[1], CultureInfo.InvariantCulture) - 1].Add(
+                (words[2], [.. words.Skip(3).Select(w => double.Parse(w, CultureInfo.InvariantCulture))]));
+        }
+        return new ReloadRun(Numbers(prepared), updates, phases);
     }
 
     private static double[] Numbers(string line) =>

@@ -23,7 +23,7 @@ internal static class BodyDifference
     /// <param name="operand">Names a token operand (a member, type or string).</param>
     public static string Describe(byte[] before, byte[] after, Func<int, string> operand)
     {
-        List<(int Offset, string Text)> old = Decode(before, operand), now = Decode(after, operand);
+        List<Instruction> old = Decode(before, operand), now = Decode(after, operand);
         int prefix = 0;
         while (prefix < old.Count && prefix < now.Count && old[prefix].Text == now[prefix].Text)
             prefix++;
@@ -38,13 +38,13 @@ internal static class BodyDifference
         var lines = new List<string>();
         for (int i = 0; i < Math.Max(removed, added); i++)
         {
-            (int Offset, string Text)? o = i < removed ? old[prefix + i] : null;
-            (int Offset, string Text)? n = i < added ? now[prefix + i] : null;
+            Instruction? o = i < removed ? old[prefix + i] : null;
+            Instruction? n = i < added ? now[prefix + i] : null;
             lines.Add(o is { } was && n is { } isNow
                 ? string.Create(CultureInfo.InvariantCulture, $"IL_{isNow.Offset:X4}: {was.Text} → {isNow.Text}")
                 : n is { } inserted
                     ? string.Create(CultureInfo.InvariantCulture, $"IL_{inserted.Offset:X4}: + {inserted.Text}")
-                    : string.Create(CultureInfo.InvariantCulture, $"IL_{o!.Value.Offset:X4}: - {o.Value.Text}"));
+                    : string.Create(CultureInfo.InvariantCulture, $"IL_{o!.Offset:X4}: - {o.Text}"));
         }
         var text = new StringBuilder().AppendJoin("; ", lines.Take(Shown));
         if (lines.Count > Shown)
@@ -54,9 +54,9 @@ internal static class BodyDifference
 
     /// <summary>The code as instructions with readable operands; a branch names its target. What
     /// does not decode is shown as the reader's refusal, in parentheses, and ends the listing.</summary>
-    public static List<(int Offset, string Text)> Decode(ReadOnlySpan<byte> code, Func<int, string> operand)
+    public static List<Instruction> Decode(ReadOnlySpan<byte> code, Func<int, string> operand)
     {
-        var instructions = new List<(int, string)>();
+        var instructions = new List<Instruction>();
         var reader = new ILReader(code);
         while (true)
         {
@@ -67,7 +67,7 @@ internal static class BodyDifference
             }
             catch (ILFormatException e)
             {
-                instructions.Add((e.Offset, $"({e.Problem})"));
+                instructions.Add(new Instruction(e.Offset, $"({e.Problem})"));
                 break;
             }
             OpCode opcode = reader.OpCode;
@@ -84,10 +84,14 @@ internal static class BodyDifference
                 OperandType.InlineSwitch => $"{opcode.Name} ({reader.Value} targets)",
                 _ => $"{opcode.Name} {Safe(operand, reader.Token)}",
             };
-            instructions.Add((reader.Offset, text));
+            instructions.Add(new Instruction(reader.Offset, text));
         }
         return instructions;
     }
+
+    /// <summary>One decoded instruction: its offset and its text (a class: a list of it is the framework's
+    /// shared code, which its precompiled images hold, not code compiled at the first difference).</summary>
+    public sealed record Instruction(int Offset, string Text);
 
     private static string Safe(Func<int, string> operand, int token)
     {

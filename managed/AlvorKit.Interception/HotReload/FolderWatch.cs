@@ -147,6 +147,7 @@ internal sealed class FolderWatch : IDisposable
         try
         {
             ReloadDelta delta = ReloadDelta.Read(UpdateFile.Read(path, _maxUpdateBytes));
+            Internal.PhaseProbe.Mark("file read");
             update = delta.UpdateId;
             rehearsal = delta.IsRehearsal;
             result = await _reloader.ApplyUpdateAsync(delta, _stop.Token).ConfigureAwait(false);
@@ -170,6 +171,7 @@ internal sealed class FolderWatch : IDisposable
                 TimeSpan.Zero, TimeSpan.Zero);
         }
         WriteResult(path, result, update);
+        Internal.PhaseProbe.Mark("result written");
         if (!rehearsal)
             Report(result); // a rehearsal is the producer's business, not the game's
     }

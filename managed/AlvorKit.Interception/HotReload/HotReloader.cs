@@ -183,6 +183,7 @@ public sealed class HotReloader
                 };
             }
             TimeSpan compareTime = Stopwatch.GetElapsedTime(started);
+            PhaseProbe.Mark("prepared");
             long applying = Stopwatch.GetTimestamp();
 
             // Every body passes the profiler's validation before the batch is submitted.
@@ -200,6 +201,7 @@ public sealed class HotReloader
                     : ReloadRefusalReason.ProfilerRefused;
                 refusals.Add(new ReloadRefusal(reason, body.Member, $"{reason}: {body.Member} — {failure.Message}"));
             }
+            PhaseProbe.Mark("validated");
             if (refusals.Count > 0)
             {
                 reloads.Discard();
@@ -209,8 +211,24 @@ public sealed class HotReloader
 
             if (delta.IsRehearsal)
             {
-                // Everything up to the submission ran; nothing is applied.
+                // Everything a real update runs, up to the profiler's worker: the batch is described
+                // and submitted under an owner the profiler refuses at the call (nothing is queued,
+                // patched or compiled again); nothing is applied.
+                try
+                {
+                    _ = await _interceptor.ApplyLoweredMany(
+                        [.. prepared.Bodies.Select(b => new Interceptor.LoweredEntry(b.Target, b.Lowered, name, null))],
+                        Owner, synchronous, CancellationToken.None, rehearsal: true).ConfigureAwait(false);
+                }
+                catch (Exception e) when (e is InterceptionException or InvalidOperationException)
+                {
+                    // The update itself will say what is wrong: a rehearsal reports nothing changed.
+                }
+                reloads.RehearseCommit(prepared);
                 reloads.Discard();
+                // The garbage of the warm-up and the rehearsal collected now (the youngest
+                // generation: a millisecond or so), not by the first update it prepares for.
+                GC.Collect(0, GCCollectionMode.Forced, blocking: true);
                 ReloadResult rehearsed = Result(name, ReloadOutcome.NothingChanged, [], [], compareTime,
                                                 Stopwatch.GetElapsedTime(applying), reloads, prepared);
                 return rehearsed with { SideAssembly = null };
@@ -265,6 +283,7 @@ public sealed class HotReloader
                 }
             }
             ReloadOutcome outcome = prepared.Bodies.Count == 0 ? ReloadOutcome.NothingChanged : ReloadOutcome.Applied;
+            PhaseProbe.Mark("committed");
             return Result(name, outcome, methods, [], compareTime, Stopwatch.GetElapsedTime(applying), reloads, prepared);
         }
         finally

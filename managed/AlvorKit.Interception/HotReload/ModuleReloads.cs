@@ -70,6 +70,7 @@ internal sealed class ModuleReloads
     public PreparedReload Prepare(ReloadDelta delta, Func<MethodBase, LoadedBody?> original)
     {
         DeltaGeneration generation = DeltaGeneration.Read(View, delta.Metadata, delta.IL);
+        Internal.PhaseProbe.Mark("delta read");
         Shapes.Pending = generation;
         try
         {
@@ -81,10 +82,12 @@ internal sealed class ModuleReloads
                 side = null;
             else
                 LoadSide(layout, side);
+            Internal.PhaseProbe.Mark("laid out");
             var bodies = new List<PreparedBody>();
             var restored = new HashSet<int>(delta.RestoredMethods);
             foreach (MethodDefinitionHandle method in generation.UpdatedMethods)
-                bodies.Add(Translate(method, original, restored));
+                bodies.Add(Translate(method, original, restored, delta.IsRehearsal));
+            Internal.PhaseProbe.Mark("translated");
             return new PreparedReload(generation, side, bodies, notices);
         }
         catch
@@ -103,6 +106,23 @@ internal sealed class ModuleReloads
         if (reload.Side is { } side)
             _sides.Add(side);
         Shapes.Pending = null;
+    }
+
+    /// <summary>A rehearsal's commit: what <see cref="Commit"/> runs, on a fresh view of the loaded
+    /// metadata and an empty placement map that nothing keeps, so that a real commit's code has run
+    /// once before it; these reloads keep nothing of it (their view and placements are untouched).</summary>
+    public void RehearseCommit(PreparedReload reload)
+    {
+        try
+        {
+            var view = new MetadataView(Loaded.Reader!);
+            view.Add(reload.Delta);
+            new PlacementMap(Loaded, view).Commit();
+        }
+        catch (Exception e) when (e is BadImageFormatException or ArgumentException or InvalidOperationException)
+        {
+            // A delta made against later generations than the loaded build's: the first commit pays.
+        }
     }
 
     /// <summary>The reload was refused or failed: nothing of it is kept (a side assembly it loaded
@@ -137,7 +157,7 @@ internal sealed class ModuleReloads
     }
 
     private PreparedBody Translate(MethodDefinitionHandle method, Func<MethodBase, LoadedBody?> original,
-                                   HashSet<int> restored)
+                                   HashSet<int> restored, bool rehearsal)
     {
         Placement placement = Placements.Of(method);
         string member = Names.Member(method);
@@ -180,6 +200,10 @@ internal sealed class ModuleReloads
                           (restored.Contains(MetadataTokens.GetToken(method)) ||
                            (specs.Count == 0 && original(target) is { } o && o.Matches(body.Bytes, Module)));
         string? difference = isOriginal ? null : Names.Difference(method, Shapes.Pending!, original(target));
+        // A rehearsal updates a method as itself: its difference is worked out all the same, as a
+        // real change's is (the decoding of both bodies), and not kept.
+        if (rehearsal && isOriginal)
+            _ = Names.Difference(method, Shapes.Pending!, original(target));
         return new PreparedBody(method, target, lowered, member, difference, isOriginal);
     }
 

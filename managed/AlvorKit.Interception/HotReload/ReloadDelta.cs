@@ -93,7 +93,8 @@ public sealed class ReloadDelta
     public IReadOnlyList<int> RestoredMethods { get; init; } = [];
 
     /// <summary>A rehearsal: the game reads, lays out, translates and validates the update as it
-    /// would apply it, then discards it and changes nothing (the outcome is
+    /// would apply it, takes it up to the profiler (described and submitted under an owner the
+    /// profiler refuses at the call, so nothing is queued), then discards it and changes nothing (the outcome is
     /// <see cref="ReloadOutcome.NothingChanged"/>, the generation stays). A producer sends one at
     /// its start, so that the code an update runs in the game is compiled before the first save;
     /// it rehearses an update that adds nothing, since a side assembly an update needs is built and

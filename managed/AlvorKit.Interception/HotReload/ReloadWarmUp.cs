@@ -13,7 +13,10 @@ namespace AlvorKit.Interception.HotReload;
 /// binding; generic code over the reload's own types is compiled at its first use), and each loaded
 /// assembly that ALVORKIT_INTERCEPTION_MODULES names has its metadata indexed, as its first
 /// update would index it, and is sent an update that is refused (its own metadata, which is not
-/// a delta), so the way an update comes in has run once. Nothing is patched.
+/// a delta), so the way an update comes in has run once; the difference of two bodies that hold
+/// every kind of operand is worked out, as a change's is, and a relocation table of a string built,
+/// as for a body that names a new one. Nothing is patched. (The launcher's
+/// rehearsal, dropped next, then runs a whole update up to the profiler's worker.)
 /// </summary>
 internal static class ReloadWarmUp
 {
@@ -30,6 +33,16 @@ internal static class ReloadWarmUp
 
     public static void Run(HotReloader reloader, string patchableModules)
     {
+        // What a change's difference decodes, whatever the rehearsal's own body holds: every kind of operand
+        // (constants of each width, branches, a switch, a local, tokens), two bodies that differ in one.
+        _ = BodyDifference.Describe(EveryOperand(5), EveryOperand(6), token => "warm-up");
+        // What a body that names a new string or member is translated through (its relocation table: two
+        // operands of one string), whatever the rehearsal's own body names.
+        var strings = new Plans.RelocationTable();
+        for (uint site = 1; site <= 6; site += 5)
+            strings.AtOperand(new Plans.RelocationRequest(RelocationKind.UserString, System.Text.Encoding.Unicode.GetBytes("warm-up"),
+                                                          null, Plans.Parent.None, "warm-up"), site);
+        _ = strings.Build(null);
         foreach (Type type in typeof(HotReloader).Assembly.GetTypes().Concat(typeof(ProfilerLibrary).Assembly.GetTypes()))
         {
             if (type.ContainsGenericParameters || !Namespaces.Contains(type.Namespace, StringComparer.Ordinal))
@@ -53,6 +66,16 @@ internal static class ReloadWarmUp
             _ = reloader.ApplyUpdateAsync(ReloadDelta.Read(file)).GetAwaiter().GetResult();
         }
     }
+
+    // nop; ldc.i4.s n; ldc.i4 1; ldc.i8 2; ldc.r4 3; ldc.r8 4; br.s +0; br +0; switch (1) +0; ldarg.s 0;
+    // ldarg 1; ldstr; call; ldfld; ldtoken; ret.
+    private static byte[] EveryOperand(byte n) =>
+    [
+        0x00, 0x1F, n, 0x20, 1, 0, 0, 0, 0x21, 2, 0, 0, 0, 0, 0, 0, 0, 0x22, 0, 0, 0x40, 0x40,
+        0x23, 0, 0, 0, 0, 0, 0, 0x10, 0x40, 0x2B, 0, 0x38, 0, 0, 0, 0, 0x45, 1, 0, 0, 0, 0, 0, 0, 0,
+        0x0E, 0, 0xFE, 0x09, 1, 0, 0x72, 1, 0, 0, 0x70, 0x28, 1, 0, 0, 0x06, 0x7B, 1, 0, 0, 0x04,
+        0xD0, 1, 0, 0, 0x02, 0x2A,
+    ];
 
     private static unsafe byte[] OwnMetadata(Assembly assembly) =>
         assembly.TryGetRawMetadata(out byte* blob, out int length) ? new ReadOnlySpan<byte>(blob, length).ToArray() : [];
