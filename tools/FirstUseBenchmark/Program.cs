@@ -40,7 +40,7 @@ internal static class Child
     // phase first|warm name ms jit_methods jit_ms jit_count_at_end
     internal static int Run()
     {
-        Probe.Install();
+        PhaseMarks.Install();
         double sinceStart = (DateTime.Now - Process.GetCurrentProcess().StartTime).TotalMilliseconds;
         Func<int, int>[] calls = [.. Enumerable.Range(0, HookPatches.Count).Select(i => typeof(ScaleTargets)
             .GetMethod($"T{i:D4}", BindingFlags.Public | BindingFlags.Static)!.CreateDelegate<Func<int, int>>())];
@@ -62,7 +62,7 @@ internal static class Child
                 $"first-use {open.Ms:F3} {open.JitMethods} {open.JitMs:F3} {openAgain.Ms:F3} " +
                 $"{first.Ms:F3} {first.JitMethods} {first.JitMs:F3} {median.Ms:F3} {median.JitMethods} {sinceStart:F1}"));
             foreach ((string which, Phase round) in new[] { ("first", first), ("warm", median) })
-                foreach (Mark m in round.Marks)
+                foreach (PhaseMarks.Mark m in round.Marks)
                     Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
                         $"phase {which} {m.Name.Replace(' ', '_')} {m.Ms:F3} {m.JitMethods} {m.JitMs:F3} {m.JitCountAtEnd}"));
         }
@@ -90,67 +90,14 @@ internal static class Child
         long methods = JitInfo.GetCompiledMethodCount();
         TimeSpan jit = JitInfo.GetCompilationTime();
         long start = Stopwatch.GetTimestamp();
-        Probe.Start(start, methods, jit);
+        PhaseMarks.Start(start, methods, jit);
         T value = action();
         double ms = Stopwatch.GetElapsedTime(start).TotalMilliseconds;
-        Mark[] marks = Probe.Stop("returned");
+        PhaseMarks.Mark[] marks = PhaseMarks.Stop("returned");
         return (value, new Phase(ms, JitInfo.GetCompiledMethodCount() - methods, (JitInfo.GetCompilationTime() - jit).TotalMilliseconds, marks));
     }
 
-    private readonly record struct Phase(double Ms, long JitMethods, double JitMs, Mark[] Marks);
-
-    /// <summary>One phase of a call: from the previous mark (or the call's start) to this one.</summary>
-    internal readonly record struct Mark(string Name, double Ms, long JitMethods, double JitMs, long JitCountAtEnd);
-
-    /// <summary>The library's internal phase marks (AlvorKit.Interception.Internal.PhaseProbe.Sink, set by
-    /// reflection: it is internal), each with the time and the JIT's counters since the previous one. The sink
-    /// records into a preallocated array; it and the recording are called once before any timing, so their own
-    /// compilation is not counted in a phase.</summary>
-    private static class Probe
-    {
-        private static readonly (string Name, long At, long Methods, TimeSpan Jit)[] Points = new (string, long, long, TimeSpan)[64];
-        private static int _count;
-        private static (long At, long Methods, TimeSpan Jit) _start;
-
-        internal static void Install()
-        {
-            FieldInfo sink = typeof(Interceptor).Assembly.GetType("AlvorKit.Interception.Internal.PhaseProbe", throwOnError: true)!
-                .GetField("Sink", BindingFlags.NonPublic | BindingFlags.Static)
-                ?? throw new InvalidOperationException("AlvorKit.Interception has no PhaseProbe.Sink");
-            Action<string> record = Record;
-            Start(Stopwatch.GetTimestamp(), 0, TimeSpan.Zero);
-            record("warm-up");
-            _ = Stop("warm-up");
-            sink.SetValue(null, record);
-        }
-
-        internal static void Start(long at, long methods, TimeSpan jit)
-        {
-            _count = 0;
-            _start = (at, methods, jit);
-        }
-
-        private static void Record(string name)
-        {
-            if (_count < Points.Length)
-                Points[_count++] = (name, Stopwatch.GetTimestamp(), JitInfo.GetCompiledMethodCount(), JitInfo.GetCompilationTime());
-        }
-
-        internal static Mark[] Stop(string last)
-        {
-            Record(last);
-            var marks = new Mark[_count];
-            (long at, long methods, TimeSpan jit) = _start;
-            for (int i = 0; i < _count; i++)
-            {
-                (string name, long pointAt, long pointMethods, TimeSpan pointJit) = Points[i];
-                marks[i] = new Mark(name, Stopwatch.GetElapsedTime(at, pointAt).TotalMilliseconds, pointMethods - methods,
-                    (pointJit - jit).TotalMilliseconds, pointMethods);
-                (at, methods, jit) = (pointAt, pointMethods, pointJit);
-            }
-            return marks;
-        }
-    }
+    private readonly record struct Phase(double Ms, long JitMethods, double JitMs, PhaseMarks.Mark[] Marks);
 }
 
 internal static class Parent

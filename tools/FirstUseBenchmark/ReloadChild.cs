@@ -24,13 +24,13 @@ using AlvorKit.Interception.HotReload;
 /// Prints <c>prepared ms jit_methods jit_ms</c> (watch: from WatchFolder to the rehearsal's
 /// result; direct: 0), then one line per update: <c>reload n ms jit_methods jit_ms result_ms jit_count_at_end</c>
 /// (result_ms: the result's own compare + apply time; the JIT's count numbers the methods as its listing does),
-/// each followed by its phases (<see cref="ReloadPhases"/>): <c>phase n name ms jit_methods jit_ms jit_count_at_end collections</c>.
+/// each followed by its phases (<see cref="PhaseMarks"/>): <c>phase n name ms jit_methods jit_ms jit_count_at_end collections</c>.
 /// </summary>
 internal static class ReloadChild
 {
     public static int Run(string mode, string folder, int updates)
     {
-        ReloadPhases.Install();
+        PhaseMarks.Install();
         Assembly game = Assembly.LoadFrom(Path.Combine(folder, ReloadUpdates.GameName + ".dll"));
         Func<int, int> speed = game.GetType("FirstReload.Game", throwOnError: true)!
             .GetMethod("Speed", BindingFlags.Public | BindingFlags.Static)!.CreateDelegate<Func<int, int>>();
@@ -79,7 +79,7 @@ internal static class ReloadChild
                 methods = JitInfo.GetCompiledMethodCount();
                 jit = JitInfo.GetCompilationTime();
                 start = Stopwatch.GetTimestamp();
-                ReloadPhases.Start(start, methods, jit);
+                PhaseMarks.Start(start, methods, jit);
                 ReloadResult result;
                 if (mode == "watch")
                 {
@@ -93,7 +93,7 @@ internal static class ReloadChild
                     result = reloader.ApplyUpdateAsync(ReloadDelta.Read(file)).GetAwaiter().GetResult();
                 }
                 double ms = Stopwatch.GetElapsedTime(start).TotalMilliseconds;
-                ReloadPhases.Mark[] marks = ReloadPhases.Stop("returned");
+                PhaseMarks.Mark[] marks = PhaseMarks.Stop("returned");
                 long jitMethods = JitInfo.GetCompiledMethodCount() - methods;
                 double jitMs = (JitInfo.GetCompilationTime() - jit).TotalMilliseconds;
                 if (result.Outcome != ReloadOutcome.Applied)
@@ -102,7 +102,7 @@ internal static class ReloadChild
                 Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
                     $"reload {n} {ms:F3} {jitMethods} {jitMs:F3} {(result.CompareTime + result.ApplyTime).TotalMilliseconds:F3} " +
                     $"{methods + jitMethods}"));
-                foreach (ReloadPhases.Mark m in marks)
+                foreach (PhaseMarks.Mark m in marks)
                     Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
                         $"phase {n} {m.Name.Replace(' ', '_')} {m.Ms:F3} {m.JitMethods} {m.JitMs:F3} {m.JitCountAtEnd} {m.Collections}"));
             }

@@ -4,17 +4,20 @@ using System.Runtime;
 using AlvorKit.Interception;
 
 /// <summary>
-/// The phases of one update in a reload child: the library's internal phase marks
-/// (AlvorKit.Interception.Internal.PhaseProbe.Sink, set by reflection: it is internal; a reload
-/// marks its file read, its delta read, laid out and translated, its bodies prepared and
-/// validated, the batch described, submitted, answered and adopted, the reload committed and its
-/// result written), each with the time and the JIT's counters (the whole process) since the
-/// previous mark or the update's start, and the garbage collections (any generation: gen 0's count) in it. Marks come from whatever thread runs that phase (the
-/// watch's queue, the thread pool), one update at a time; marks outside <see cref="Start"/> and
-/// <see cref="Stop"/> (the warm-up, the rehearsal) are not kept. The sink and the recording run
-/// once before any update, so their own compilation is in no phase.
+/// The phases of one timed call in a child (a PatchAll, or one hot-reload update): the library's
+/// internal phase marks (AlvorKit.Interception.Internal.PhaseProbe.Sink, set by reflection: it is
+/// internal), each with the time and the JIT's counters (the whole process) since the previous
+/// mark or the call's start, and the garbage collections (any generation: gen 0's count) in it.
+/// PatchAll marks the patch class read, its targets discovered, its hooks bound, the sets made,
+/// the bodies composed, woven and lowered, the targets described, the batch submitted, answered
+/// and adopted; a reload its file read, its delta read, laid out and translated, its bodies
+/// prepared and validated, the batch described, submitted, answered and adopted, the reload
+/// committed and its result written. Marks come from whatever thread runs that phase (the
+/// watch's queue, the thread pool), one call at a time; marks outside <see cref="Start"/> and
+/// <see cref="Stop"/> (a warm-up, a rehearsal) are not kept. The sink and the recording run once
+/// before any timing, so their own compilation is in no phase.
 /// </summary>
-internal static class ReloadPhases
+internal static class PhaseMarks
 {
     /// <summary>One phase: from the previous mark (or the update's start) to this one.</summary>
     internal sealed record Mark(string Name, double Ms, long JitMethods, double JitMs, long JitCountAtEnd, int Collections);
