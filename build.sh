@@ -44,11 +44,12 @@ step() { printf '\n==> %s\n' "$*"; }
 TEST_THREADS=${TEST_THREADS:-4}
 
 # xunit NAME PROJECT [ARGS...]: the built test project run, its results also written as a .trx
-# under build/test-results/NAME, which a failed run's recap reads (run_steps_exit).
+# under build/test-results/NAME, which a failed run's recap reads (run_steps_exit); run through
+# XUNIT_WRAP when it is set (a command put before `dotnet test`, e.g. counted_dotnet).
 xunit() {
   local name=$1 project=$2
   shift 2
-  dotnet test "$project" -c Release --no-build -nologo --results-directory "$ROOT/build/test-results/$name" \
+  ${XUNIT_WRAP:-} dotnet test "$project" -c Release --no-build -nologo --results-directory "$ROOT/build/test-results/$name" \
     --logger "trx;LogFileName=$name.trx" "$@"
 }
 
@@ -141,18 +142,19 @@ build_managed() {
   step "managed projects (Release)"
   # Every test project and what it references, in one MSBuild run (tests/AlvorKit.Tests.proj says
   # why not the solution).
-  counted_build dotnet msbuild tests/AlvorKit.Tests.proj -restore -m -p:Configuration=Release -v:quiet -nologo
+  counted_dotnet dotnet msbuild tests/AlvorKit.Tests.proj -restore -m -p:Configuration=Release -v:quiet -nologo
 }
 
-# counted_build COMMAND...: a .NET build with its C# compiles in one compiler server (one start
-# and one JIT of the compiler and the analyzers for the whole build, not one per project: a
-# clean build of the test projects took 208 CPU s against 307 with a compiler process per
-# project), the server shut down when the build ends, so that no process outlives the step; and
-# every process of the build counted in the step's CPU time: tools/reap.py waits for MSBuild's
-# worker nodes and the server, which end after the build that started them.
-counted_build() {
+# counted_dotnet COMMAND...: a .NET build, or tests whose processes build, with their C#
+# compiles in one compiler server (one start and one JIT of the compiler and the analyzers for
+# the whole command, not one per project: a clean build of the test projects took 208 CPU s
+# against 307 with a compiler process per project), the server shut down when the command ends,
+# so that no process outlives the step; and every process of the command counted in the step's
+# CPU time: tools/reap.py waits for MSBuild's worker nodes and the server, which end after the
+# build that started them.
+counted_dotnet() {
   UseSharedCompilation=true /usr/bin/python3 "$ROOT/tools/reap.py" bash -c \
-    '"$@"; rc=$?; dotnet build-server shutdown --vbcscompiler >/dev/null 2>&1 || true; exit $rc' counted_build "$@"
+    '"$@"; rc=$?; dotnet build-server shutdown --vbcscompiler >/dev/null 2>&1 || true; exit $rc' counted_dotnet "$@"
 }
 
 binding_tests() {
@@ -177,7 +179,8 @@ hotreload_tests() {
 
 launcher_tests() {
   step "launcher, packages and the package consumer sample (xunit)"
-  xunit launcher tests/Launcher/AlvorKit.Interception.Launcher.Tests.csproj \
+  # The tests build games, samples and packages: one compiler server for all of them.
+  XUNIT_WRAP=counted_dotnet xunit launcher tests/Launcher/AlvorKit.Interception.Launcher.Tests.csproj \
     --logger "console;verbosity=normal" -- xUnit.MaxParallelThreads="$TEST_THREADS"
 }
 
@@ -385,7 +388,7 @@ platform_prepare() {
     # to save, and one run of its proofs with the images ended in the runtime's fatal error in a
     # dynamic method's finalizer (DynamicResolver.DestroyScout, tiering off), not reproduced in
     # 8 runs alone and not yet explained (docs/Limits.md).
-    counted_build dotnet publish tests/Proofs/AlvorKit.Proofs.Host/AlvorKit.Proofs.Host.csproj -c Release -r "$rid" \
+    counted_dotnet dotnet publish tests/Proofs/AlvorKit.Proofs.Host/AlvorKit.Proofs.Host.csproj -c Release -r "$rid" \
       --self-contained -p:InvariantGlobalization=true -p:RunAnalyzers=false \
       -p:AlvkProofReadyToRun="$([ "$rid" = linux-arm64 ] && echo true || echo false)" -o "$out" -v quiet -nologo
     echo "$inputs" >"$out/.inputs.sha256"

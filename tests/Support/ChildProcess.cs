@@ -94,10 +94,12 @@ public static class ChildProcess
         start.Environment["DOTNET_CLI_TELEMETRY_OPTOUT"] = "1";
         start.Environment["DOTNET_NOLOGO"] = "1";
         start.Environment["DOTNET_SKIP_FIRST_TIME_EXPERIENCE"] = "1";
-        // No MSBuild node or build server may outlive a build and hold its output pipes open.
+        // No MSBuild node or MSBuild server may outlive a build and hold its output pipes open.
+        // The C# compiler server (UseSharedCompilation) is left to the caller's environment: it
+        // holds no output pipe of the build that started it, and ./build.sh runs it for a whole
+        // test step and shuts it down at the step's end (counted_dotnet).
         start.Environment["MSBUILDDISABLENODEREUSE"] = "1";
         start.Environment["DOTNET_CLI_USE_MSBUILD_SERVER"] = "0";
-        start.Environment["UseSharedCompilation"] = "false";
         foreach (var (key, value) in environment ?? new Dictionary<string, string?>())
         {
             if (value is null)
