@@ -1,6 +1,6 @@
 /* The owner set's changes as the worker makes them, for the RejitState tests: a command's
  * owner decision taken on the live patch (aip_rejit_decide_end, aip_rejit_decide_leave), then
- * committed on the side its publish went (aip_owner_result_of) in one transition
+ * committed on the side its publish went (aip_rejit_applied_owner) in one transition
  * (aip_rejit_commit), as rejit/apply_batch.c does. Include after cmocka.h. */
 #ifndef AIP_TEST_OWNER_STEPS_H
 #define AIP_TEST_OWNER_STEPS_H
@@ -17,21 +17,14 @@
 static inline alvk_status owner_commit(aip_rejit_state *st, uint32_t index, const aip_owner_decision *d,
                                 int granted, uint64_t replacement, int finish)
 {
-    const aip_owner_result *r = aip_owner_result_of(d, granted);
     aip_rejit_applied a;
     memset(&a, 0, sizeof a);
-    a.owner_body = r->body_owner;
+    aip_rejit_applied_owner(&a, d, granted, finish);
     a.owner_replacement = replacement;
-    a.drop_owner = r->drop_owner;
-    a.decided_close = d->closes;
-    if (finish) {
-        a.finish = 1;
-        a.state = r->state;
-        a.status = r->status;
+    if (finish)
         a.queued_ns = aip_monotonic_ns();
-    }
     aip_rejit_commit(st, index, &a);
-    return r->status;
+    return aip_owner_result_of(d, granted)->status;
 }
 
 /* The end of a command that put owner's body in force (an install, a replace, a generation)

@@ -123,16 +123,10 @@ static void decide_all(const aip_apply_env *env, batch_work *w, const alvk_statu
 static void commit(const aip_apply_env *env, const aip_batch_kind *kind, batch_work *x,
                    alvk_command_id command)
 {
-    const aip_owner_result *r = aip_owner_result_of(&x->s.d, x->s.granted);
     aip_rejit_applied *a = &x->s.a;
-    a->owner_body = r->body_owner;
-    a->drop_owner = r->drop_owner;
-    a->decided_close = x->s.d.closes;
+    aip_rejit_applied_owner(a, &x->s.d, x->s.granted, kind->ends_commands);
     if (kind->ends_commands) {
-        a->finish = 1;
         a->command = command;
-        a->state = r->state;
-        a->status = r->status;
         a->queued_ns = x->e.queued_ns;
     }
     aip_rejit_commit(env->rejit, x->e.index, a);

@@ -408,6 +408,20 @@ void aip_rejit_applied_dispatch(aip_rejit_applied *a, const aip_patch *p,
     a->call_token = facts->call_token;
 }
 
+void aip_rejit_applied_owner(aip_rejit_applied *a, const aip_owner_decision *d, int granted,
+                             int finish)
+{
+    const aip_owner_result *r = aip_owner_result_of(d, granted);
+    a->owner_body = r->body_owner;
+    a->drop_owner = r->drop_owner;
+    a->decided_close = d->closes;
+    if (finish) {
+        a->finish = 1;
+        a->state = r->state;
+        a->status = r->status;
+    }
+}
+
 void aip_rejit_commit(aip_rejit_state *st, uint32_t index, aip_rejit_applied *a)
 {
     aip_mutex_lock(&st->lock);

@@ -6,6 +6,7 @@
 #ifndef AIP_REJIT_STATE_H
 #define AIP_REJIT_STATE_H
 
+#include "rejit/owner_decision.h"
 #include "rejit/patch_table.h"
 
 /* An empty table bounded at `capacity` patches (ALVK_MIN_PATCH_CAPACITY..
@@ -157,6 +158,13 @@ typedef struct aip_rejit_applied {
  * a generation: no replacement), with patch p's calli token and metadata HRESULT kept. */
 void aip_rejit_applied_dispatch(aip_rejit_applied *a, const aip_patch *p,
                                 const aip_dispatch_facts *facts);
+
+/* The owner change of decision d, on the side its publish went (granted: 1 when the publish,
+ * if any, was granted), put into `a`: the body's owner, the owner that leaves, the closing
+ * mark; with `finish`, the command's end with the decision's state and status (its command and
+ * queued time are the caller's to set). */
+void aip_rejit_applied_owner(aip_rejit_applied *a, const aip_owner_decision *d, int granted,
+                             int finish);
 
 /* Commits `a` under one lock, then clears it. */
 void aip_rejit_commit(aip_rejit_state *st, uint32_t index, aip_rejit_applied *a);
