@@ -130,6 +130,15 @@ static HRESULT STDMETHODCALLTYPE InterceptionProfiler_JITInlining(ICorProfilerCa
     return S_OK;
 }
 
+static HRESULT STDMETHODCALLTYPE InterceptionProfiler_JITCompilationFinished(
+    ICorProfilerCallback11 *iface, FunctionID function, HRESULT status, BOOL safe)
+{
+    (void)safe;
+    aip_runtime_jit_finished(profiler_of(impl_from_ICorProfilerCallback11(iface)), function,
+                             status);
+    return S_OK;
+}
+
 static HRESULT STDMETHODCALLTYPE InterceptionProfiler_JITCachedFunctionSearchStarted(
     ICorProfilerCallback11 *iface, FunctionID function, BOOL *use_cached)
 {
@@ -241,6 +250,7 @@ static const ICorProfilerCallback11Vtbl InterceptionProfiler_vtbl = {
     .ModuleLoadFinished = InterceptionProfiler_ModuleLoadFinished,
     .ModuleUnloadStarted = InterceptionProfiler_ModuleUnloadStarted,
     .JITInlining = InterceptionProfiler_JITInlining,
+    .JITCompilationFinished = InterceptionProfiler_JITCompilationFinished,
     .JITCachedFunctionSearchStarted = InterceptionProfiler_JITCachedFunctionSearchStarted,
     .GetReJITParameters = InterceptionProfiler_GetReJITParameters,
     .ReJITCompilationStarted = InterceptionProfiler_ReJITCompilationStarted,

@@ -88,6 +88,25 @@ int aip_carrier_method_generic(aip_emitter *e, ModuleID module, uint32_t method)
     return generic;
 }
 
+int aip_carrier_method_impl(aip_emitter *e, ModuleID module, uint32_t method, uint32_t *impl)
+{
+    IUnknown *unknown = NULL;
+    if (FAILED(e->info->lpVtbl->GetModuleMetaData(e->info, module, ofRead, &IID_IMetaDataImport2,
+                                                  &unknown)))
+        return -1;
+    IMetaDataImport2 *im = (IMetaDataImport2 *)unknown;
+    mdTypeDef owner = 0;
+    DWORD flags = 0, bits = 0;
+    ULONG rva = 0;
+    HRESULT hr = im->lpVtbl->GetMethodProps(im, method, &owner, NULL, 0, NULL, &flags, NULL, NULL,
+                                            &rva, &bits);
+    im->lpVtbl->Release(im);
+    if (FAILED(hr))
+        return -1;
+    *impl = bits;
+    return 0;
+}
+
 /* 1 when type is a TypeRef named `expected` (terminated, `units` with the 0). */
 static int is_type_ref_named(IMetaDataImport2 *im, mdToken type, const WCHAR *expected, ULONG units)
 {

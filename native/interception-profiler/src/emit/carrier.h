@@ -41,4 +41,8 @@ aip_carrier_outcome aip_carrier_for(aip_emitter *e, ModuleID module, uint32_t ta
  * -1 when its metadata could not be read. */
 int aip_carrier_method_generic(aip_emitter *e, ModuleID module, uint32_t method);
 
+/* method's implementation flags (CorMethodImpl) in *impl: 0, or -1 when its metadata could not
+ * be read. */
+int aip_carrier_method_impl(aip_emitter *e, ModuleID module, uint32_t method, uint32_t *impl);
+
 #endif

@@ -107,3 +107,52 @@ alvk_status aip_il_redirect_body(uint8_t *body, uint32_t size, const aip_call_ro
     }
     return status;
 }
+
+typedef struct find_pass {
+    const uint8_t *code;
+    const uint32_t *froms;
+    uint32_t count;
+    int constrained; /* as redirect_pass's */
+    uint32_t called;
+    uint32_t refused; /* froms called behind `constrained.` */
+} find_pass;
+
+static alvk_status find_visit(void *context, const aip_il_instruction *instruction)
+{
+    find_pass *pass = context;
+    int constrained = pass->constrained;
+    if (instruction->opcode == AIP_CEE_CONSTRAINED)
+        pass->constrained = 1;
+    else if (!is_prefix(instruction->opcode))
+        pass->constrained = 0;
+    if (instruction->opcode != AIP_CEE_CALL && instruction->opcode != AIP_CEE_CALLVIRT)
+        return ALVK_OK;
+    uint32_t token = read_token(pass->code + instruction->operand_offset);
+    for (uint32_t i = 0; i < pass->count; ++i)
+        if (pass->froms[i] == token) {
+            if (constrained)
+                pass->refused |= 1u << i;
+            else
+                pass->called |= 1u << i;
+        }
+    return ALVK_OK;
+}
+
+alvk_status aip_il_find_calls(const uint8_t *body, uint32_t size, const uint32_t *froms,
+                              uint32_t count, aip_il_starts *starts, uint32_t *found)
+{
+    if (body == NULL || starts == NULL || found == NULL || (froms == NULL && count > 0))
+        return ALVK_E_NULL_ARGUMENT;
+    *found = 0;
+    if (count > AIP_IL_FIND_CALLS_MAX)
+        return ALVK_E_LIMIT_EXCEEDED;
+    aip_method_body parsed;
+    alvk_status status = aip_method_body_parse(body, size, &parsed, NULL, 0);
+    if (status != ALVK_OK)
+        return status;
+    find_pass pass = {body + parsed.code_offset, froms, count, 0, 0, 0};
+    status = aip_il_walk(pass.code, parsed.code_size, starts, find_visit, &pass);
+    if (status == ALVK_OK)
+        *found = pass.called & ~pass.refused;
+    return status;
+}

@@ -48,4 +48,14 @@ alvk_status aip_il_redirect_body(uint8_t *body, uint32_t size, const aip_call_ro
                                  uint32_t count, aip_il_starts *starts,
                                  aip_call_redirect_counts *totals);
 
+#define AIP_IL_FIND_CALLS_MAX 32 /* methods one search looks for: one bit each */
+
+/* Which of froms[0 .. count) a whole IL method body at body[0 .. size) calls in a way
+ * aip_il_redirect_body would rewrite: bit i of *found set when some `call` or `callvirt` has
+ * froms[i] as its operand and no call of froms[i] in the code is `constrained.`-prefixed (such
+ * code keeps its calls). Reads only. ALVK_E_LIMIT_EXCEEDED when count > AIP_IL_FIND_CALLS_MAX;
+ * the header's and the walk's statuses (*found 0); ALVK_E_NULL_ARGUMENT. */
+alvk_status aip_il_find_calls(const uint8_t *body, uint32_t size, const uint32_t *froms,
+                              uint32_t count, aip_il_starts *starts, uint32_t *found);
+
 #endif

@@ -157,7 +157,8 @@ HRESULT aip_apply_publish(const aip_apply_env *env, aip_held_publish *held, aip_
                                  env->redirects,
                                  aip_apply_scratch_of(env)->request_callers,
                                  AIP_MAX_INLINERS_PER_REQUEST,
-                                 &touched};
+                                 &touched,
+                                 env->carried};
     for (uint32_t i = 0; i < count; ++i)
         aip_apply_redirects(&redirect, held[i].module_id, held[i].token, held[i].prepared);
     HRESULT hr = request_all(env, held, count, &touched);

@@ -14,6 +14,8 @@
 #include "generation/relocation_blob.h"
 #include "il/dispatch.h"
 #include "metadata/signature.h"
+#include "rejit/carried_targets.h"
+#include "rejit/discovered_inbox.h"
 #include "rejit/inliner_map.h"
 #include "rejit/inliner_redirects.h"
 #include "rejit/rejit_generations.h"
@@ -66,6 +68,10 @@ typedef struct aip_apply_env {
     aip_apply_scratch *scratch;
     /* The known inliners' redirected bodies (NULL: none kept, a runtime-free test). */
     aip_inliner_redirects *redirects;
+    /* The targets carried for callers found as they are compiled, and those callers (NULL:
+     * none found that way, a runtime-free test). */
+    aip_carried_targets *carried;
+    aip_discovered_inbox *discovered;
 } aip_apply_env;
 
 /* Marks the calling thread as the one that may use `scratch` (the worker, when it starts). */

@@ -1,6 +1,7 @@
 /* Redirecting a target's known inliners to its carrier, or back to the target. */
 #include "rejit/apply_redirects.h"
 
+#include "coreclr/cor_metadata_defs.h"
 #include "emit/carrier.h"
 #include "il/call_redirect.h"
 #include "il/method_body.h"
@@ -145,6 +146,51 @@ static uint32_t carrier_of(const aip_redirect_env *env, uintptr_t module, uint32
     }
 }
 
+/* 1 when target may be carried for callers not yet known: the JIT may inline it (not marked
+ * NoInlining or Synchronized: a carrier would inline what its author kept out of line) and its
+ * original code is small enough. */
+static int carried_size(const aip_redirect_env *env, uintptr_t module, uint32_t target)
+{
+    uint32_t impl = 0;
+    if (aip_carrier_method_impl(env->emitter, module, target, &impl) != 0 ||
+        (impl & (miNoInlining | miSynchronized)) != 0)
+        return 0;
+    LPCBYTE original = NULL;
+    ULONG size = 0;
+    ICorProfilerInfo15 *info = env->info;
+    aip_method_body parsed;
+    return SUCCEEDED(info->lpVtbl->GetILFunctionBody(info, module, target, &original, &size)) &&
+           aip_method_body_parse(original, size, &parsed, NULL, 0) == ALVK_OK &&
+           parsed.code_size <= AIP_DISCOVERY_MAX_CODE_BYTES;
+}
+
+int aip_redirect_caller(const aip_redirect_env *env, uintptr_t module, uint32_t caller,
+                        uint32_t target, uint32_t carrier)
+{
+    aip_redirect_skips *skips = &env->redirects->skips;
+    if (caller == target)
+        return 0;
+    if (aip_carrier_method_generic(env->emitter, module, caller) != 0) {
+        count(&skips->generic);
+        return 0;
+    }
+    aip_call_route routes[AIP_REDIRECT_ROUTES];
+    int routed = aip_redirects_route(env->redirects, module, caller, target, carrier, routes);
+    if (routed < 0) {
+        count(&skips->full);
+        return 0;
+    }
+    int rebuilt = rebuild(env, module, caller, target, routes, routed);
+    if (rebuilt == 0)
+        return 1;
+    if (rebuilt < 0)
+        count(&skips->failed);
+    else if (rebuilt == 2)
+        count(&skips->constrained);
+    unroute(env, module, caller, target);
+    return 0;
+}
+
 void aip_apply_redirects(const aip_redirect_env *env, uintptr_t module, uint32_t target,
                          const aip_prepared_rejit *body)
 {
@@ -155,7 +201,17 @@ void aip_apply_redirects(const aip_redirect_env *env, uintptr_t module, uint32_t
     uint32_t n = aip_inliner_map_callers(env->inliners, callee, callers, env->capacity);
     if (n > env->capacity)
         n = env->capacity;
-    uint32_t carrier = n > 0 && body != NULL ? carrier_of(env, module, target, body) : 0;
+    /* The callers routed to its previous carrier: the known inliners and those found as they
+     * were compiled (rejit/caller_discovery.h). */
+    uint32_t routed[AIP_REDIRECT_CALLERS];
+    uint32_t m =
+        aip_redirects_callers_of(env->redirects, module, target, routed, AIP_REDIRECT_CALLERS);
+    if (m > AIP_REDIRECT_CALLERS)
+        m = AIP_REDIRECT_CALLERS;
+    int wanted = n > 0 || m > 0 || (env->carried != NULL && carried_size(env, module, target));
+    uint32_t carrier = wanted && body != NULL ? carrier_of(env, module, target, body) : 0;
+    if (env->carried != NULL)
+        (void)aip_carried_set(env->carried, module, target, carrier);
     if (carrier == 0) {
         unroute_all(env, module, target);
         return;
@@ -166,26 +222,15 @@ void aip_apply_redirects(const aip_redirect_env *env, uintptr_t module, uint32_t
             count(&skips->other_module);
             continue;
         }
-        if (callers[i].token == target)
-            continue;
-        if (aip_carrier_method_generic(env->emitter, module, callers[i].token) != 0) {
-            count(&skips->generic);
-            continue;
-        }
-        aip_call_route routes[AIP_REDIRECT_ROUTES];
-        int routed =
-            aip_redirects_route(env->redirects, module, callers[i].token, target, carrier, routes);
-        if (routed < 0) {
-            count(&skips->full);
-            continue;
-        }
-        int rebuilt = rebuild(env, module, callers[i].token, target, routes, routed);
-        if (rebuilt != 0) {
-            if (rebuilt < 0)
-                count(&skips->failed);
-            else if (rebuilt == 2)
-                count(&skips->constrained);
-            unroute(env, module, callers[i].token, target);
-        }
+        (void)aip_redirect_caller(env, module, callers[i].token, target, carrier);
+    }
+    /* The others were found as they compiled: they call the target again until its new body
+     * compiled (re-JIT'd with their original IL, found again then: rejit/apply_discovered.h). */
+    for (uint32_t i = 0; i < m; ++i) {
+        int known = 0;
+        for (uint32_t k = 0; k < n && !known; ++k)
+            known = callers[k].module_id == module && callers[k].token == routed[i];
+        if (!known)
+            unroute(env, module, routed[i], target);
     }
 }

@@ -11,8 +11,15 @@
 
 #include "coreclr/corprof_info.h"
 #include "emit/emitter.h"
+#include "rejit/carried_targets.h"
 #include "rejit/inliner_map.h"
 #include "rejit/inliner_redirects.h"
+
+/* A target with no known inliner is carried for the callers compiled while it is patched
+ * (rejit/caller_discovery.h) when its original code is at most this many IL bytes: twice the
+ * JIT's always-inline size (16), so tiny getters and setters are, and a method the JIT would
+ * not inline for its size is not made inlined through a carrier. */
+#define AIP_DISCOVERY_MAX_CODE_BYTES 32
 
 /* What redirecting reads and changes (the apply env's, on the worker). */
 /* The callers whose redirected body changed (routes added, changed or taken out) in one
@@ -31,9 +38,20 @@ typedef struct aip_redirect_env {
     aip_method_key *callers;          /* scratch for a target's known inliners */
     uint32_t capacity;
     aip_redirect_touched *touched; /* NULL: not recorded */
+    aip_carried_targets *carried;  /* NULL: no caller is found as it is compiled */
 } aip_redirect_env;
 
-/* The target (module, token) now runs `body` (NULL: its original IL). */
+/* caller (a MethodDef of module) routed to carrier for its calls of target, its body rebuilt
+ * and published (recorded in env->touched): 1; 0 when it keeps the real call (the reason
+ * counted: a generic caller, a full table, a constrained call, a body that could not be read;
+ * or the target itself). */
+int aip_redirect_caller(const aip_redirect_env *env, uintptr_t module, uint32_t caller,
+                        uint32_t target, uint32_t carrier);
+
+/* The target (module, token) now runs `body` (NULL: its original IL): its known inliners follow
+ * it (routed to its new carrier, or back to it); the callers found as they compiled go back to
+ * calling it (until its new body compiled: rejit/apply_discovered.h); and it is carried
+ * (env->carried, not armed) while it has a carrier. */
 void aip_apply_redirects(const aip_redirect_env *env, uintptr_t module, uint32_t target,
                          const aip_prepared_rejit *body);
 

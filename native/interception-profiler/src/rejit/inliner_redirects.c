@@ -109,6 +109,21 @@ uint32_t aip_redirects_callers_of(aip_inliner_redirects *r, uintptr_t module_id,
     return n;
 }
 
+uint32_t aip_redirects_route_of(aip_inliner_redirects *r, uintptr_t module_id, uint32_t caller,
+                                uint32_t target)
+{
+    if (module_id == 0)
+        return 0;
+    uint32_t carrier = 0;
+    aip_mutex_lock(&r->lock);
+    const aip_redirect_entry *e = find(r, module_id, caller);
+    for (uint32_t k = 0; e != NULL && k < e->route_count; ++k)
+        if (e->routes[k].from == target)
+            carrier = e->routes[k].to;
+    aip_mutex_unlock(&r->lock);
+    return carrier;
+}
+
 aip_prepared_rejit *aip_redirects_acquire(aip_inliner_redirects *r, uintptr_t module_id,
                                           uint32_t caller)
 {

@@ -45,6 +45,7 @@ typedef struct aip_inliner_redirects {
     aip_redirect_skips skips;
     _Atomic uint64_t carriers;   /* carriers defined (metadata rows: never removed) */
     _Atomic uint64_t redirected; /* redirected caller bodies published */
+    _Atomic uint64_t discovered; /* callers found as they were compiled, routed */
 } aip_inliner_redirects;
 
 /* Requires zeroed storage. 0, or -1 when the lock fails. */
@@ -69,6 +70,10 @@ void aip_redirects_publish(aip_inliner_redirects *r, uintptr_t module_id, uint32
  * returns how many there are in all. */
 uint32_t aip_redirects_callers_of(aip_inliner_redirects *r, uintptr_t module_id, uint32_t target,
                                   uint32_t *out, uint32_t capacity);
+
+/* caller's route for target: its carrier, or 0. */
+uint32_t aip_redirects_route_of(aip_inliner_redirects *r, uintptr_t module_id, uint32_t caller,
+                                uint32_t target);
 
 /* GetReJITParameters: caller's redirected body with one more reference, or NULL. */
 aip_prepared_rejit *aip_redirects_acquire(aip_inliner_redirects *r, uintptr_t module_id,

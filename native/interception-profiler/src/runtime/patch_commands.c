@@ -8,6 +8,7 @@
 #include "rejit/apply_commands.h"
 #include "rejit/apply_generation_batch.h"
 #include "rejit/apply_generation.h"
+#include "rejit/apply_discovered.h"
 #include "rejit/apply_rollback.h"
 #include "rejit/batch_abort.h"
 #include "rejit/rejit_batch.h"
@@ -406,6 +407,13 @@ alvk_status aip_runtime_generation_result(aip_profiler *rt, alvk_patch_handle ha
     if (!aip_profiler_attached(rt))
         return ALVK_E_NOT_ATTACHED;
     return aip_rejit_generation_result(&rt->rejit, handle, id, out, relocations, capacity);
+}
+
+void aip_runtime_queue_discovery(aip_profiler *rt)
+{
+    if (!atomic_load(&rt->worker.started) ||
+        aip_queue_submit(&rt->worker.queue, aip_apply_discovered, NULL, 0, NULL) != ALVK_OK)
+        aip_inbox_drain_done(&rt->discovered);
 }
 
 /* The patch carries a rollback-due flag, so if the queue refuses this command (full), the

@@ -12,6 +12,8 @@
 #include "emit/relocation_emit.h"
 #include "platform/platform.h"
 #include "rejit/apply_generation.h"
+#include "rejit/carried_targets.h"
+#include "rejit/discovered_inbox.h"
 #include "rejit/inliner_map.h"
 #include "rejit/inliner_redirects.h"
 #include "rejit/patch_table.h"
@@ -56,6 +58,8 @@ typedef struct aip_profiler {
     aip_rejit_state rejit;
     aip_inliner_map inliners;
     aip_inliner_redirects redirects; /* the known inliners of hooked targets, redirected */
+    aip_carried_targets carried;     /* the targets callers found as they compile are routed to */
+    aip_discovered_inbox discovered; /* those callers, for the worker */
     aip_emitter emitter;
     aip_worker worker;
     aip_allocation_state allocations;
@@ -111,5 +115,9 @@ alvk_status aip_runtime_run_reserved(aip_profiler *p, uint32_t slot, aip_command
 
 /* A failed compilation was seen in a callback: the worker rolls back. */
 void aip_runtime_queue_rollback(aip_profiler *p, uint32_t index);
+
+/* Callers of carried targets were found as they compiled: the worker drains them (a queue
+ * that refuses the command leaves them for the next drain). */
+void aip_runtime_queue_discovery(aip_profiler *p);
 
 #endif

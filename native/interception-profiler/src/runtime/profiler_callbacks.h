@@ -8,6 +8,7 @@
 #include "allocation/allocation_capture.h"
 #include "allocation/sampled_capture.h"
 #include "catalog/precompiled_function.h"
+#include "rejit/caller_discovery.h"
 #include "rejit/rejit_callbacks.h"
 #include "runtime/profiler.h"
 
@@ -34,6 +35,12 @@ static inline void aip_runtime_rejit_event(aip_profiler *p, FunctionID function,
         aip_rejit_on_compilation(&p->rejit, &p->inliners, p->info, function, rejit_id, finished,
                                  status, &index))
         aip_runtime_queue_rollback(p, index);
+    /* While a target is carried: its carrier armed, or a re-JIT'd caller found
+     * (caller_discovery.h). */
+    if (finished && SUCCEEDED(status) && p != NULL && aip_carried_any(&p->carried) &&
+        aip_profiler_patching(p) &&
+        aip_discover_on_rejit(&p->carried, &p->discovered, p->info, function))
+        aip_runtime_queue_discovery(p);
 }
 
 static inline void aip_runtime_rejit_error(aip_profiler *p, ModuleID module, mdMethodDef method,
@@ -50,6 +57,16 @@ static inline void aip_runtime_jit_inlining(aip_profiler *p, FunctionID caller, 
     if (aip_profiler_patching(p))
         aip_rejit_on_inlining(&p->rejit, &p->inliners, &p->catalog, p->info, caller, callee,
                               should_inline);
+}
+
+/* JITCompilationFinished: a method's original IL compiled. While a target is carried, its calls
+ * of one make it a caller to route (rejit/caller_discovery.h); otherwise one relaxed load. */
+static inline void aip_runtime_jit_finished(aip_profiler *p, FunctionID function, HRESULT status)
+{
+    if (p == NULL || !aip_carried_any(&p->carried) || FAILED(status) || !aip_profiler_patching(p))
+        return;
+    if (aip_discover_callers(&p->carried, &p->discovered, p->info, function))
+        aip_runtime_queue_discovery(p);
 }
 
 /* JITCachedFunctionSearchStarted: a method's ReadyToRun code is about to be used. Refused when

@@ -176,7 +176,7 @@ HRESULT aip_runtime_initialize(aip_profiler *rt, IUnknown *info_unknown)
         rt->config.patch_capacity != 0 ? rt->config.patch_capacity : ALVK_MIN_PATCH_CAPACITY;
     if (aip_catalog_init(&rt->catalog) != 0 || aip_rejit_init(&rt->rejit, capacity) != 0 ||
         aip_inliner_map_init(&rt->inliners) != 0 || aip_redirects_init(&rt->redirects) != 0 ||
-        aip_emitter_init(&rt->emitter, rt->info) != 0)
+        aip_carried_init(&rt->carried) != 0 || aip_emitter_init(&rt->emitter, rt->info) != 0)
         return E_OUTOFMEMORY;
     /* The tables above (module catalog, inliner map, token cache, and the queue slots and
      * scratch not yet set up) are mostly unused until patching starts: the object is zero
@@ -281,6 +281,7 @@ void aip_runtime_module_unloading(aip_profiler *p, ModuleID module_id)
         aip_emitter_forget_module(&p->emitter, module_id);
         aip_inliner_map_forget_module(&p->inliners, module_id);
         aip_redirects_forget_module(&p->redirects, module_id);
+        aip_carried_forget_module(&p->carried, module_id);
     }
 }
 

@@ -37,8 +37,9 @@ static void worker_main(void *arg)
 
 static void start_worker(aip_profiler *rt)
 {
-    aip_apply_env env = {rt->info,     &rt->rejit,          &rt->catalog,  &rt->inliners,
-                         &rt->emitter, &rt->worker.scratch, &rt->redirects};
+    aip_apply_env env = {rt->info,       &rt->rejit,   &rt->catalog,
+                         &rt->inliners,  &rt->emitter, &rt->worker.scratch,
+                         &rt->redirects, &rt->carried, &rt->discovered};
     rt->worker.env = env;
     if (aip_queue_init(&rt->worker.queue, AIP_COMMAND_QUEUE_CAPACITY, &rt->worker.env) != ALVK_OK) {
         worker_log("could not set up the native worker's command queue");
