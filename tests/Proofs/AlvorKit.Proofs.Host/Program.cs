@@ -16,6 +16,9 @@ using AlvorKit.Proofs.Reports;
 //             its hot caller's values and JIT listing before, hooked, after the hook's removal,
 //             replaced whole, after that removal (InlineSiteProof; run with DOTNET_JitDisasm=<the
 //             kind's caller> and DOTNET_JitStdOutFile)
+//   inlinesites firstcall - a hook and a replacement on two methods the JIT inlines, put in place
+//             before either's hot caller is first called; the callers' values and JIT listings while
+//             patched and after the removals (InlineSiteFirstCallProof)
 //   inlinercount - the managed API's inliner count: two targets patched one after the other, each
 //             inlined by its own hot caller and both by a third; each patch counts its own inliners
 //   removal nested-inner|nested-outer|caller - a removal undoes only its own patch: two nested
@@ -101,6 +104,8 @@ switch (mode)
         return Print(AlvorKit.Proofs.Host.InliningProof.Run(fallback: args[1] == "fallback"));
     case "inlinesites" when args.Length == 2 && args[1] is "static" or "class" or "struct":
         return Print(AlvorKit.Proofs.Host.InlineSiteProof.Run(args[1]));
+    case "inlinesites" when args.Length == 2 && args[1] == "firstcall":
+        return Print(AlvorKit.Proofs.Host.InlineSiteFirstCallProof.Run());
     case "inlinercount":
         return Print(AlvorKit.Proofs.Host.InlinerCountProof.Run());
     case "removal" when args.Length == 2 && args[1] is "nested-inner" or "nested-outer":
@@ -202,7 +207,7 @@ switch (mode)
         return 0;
     default:
         Console.Error.WriteLine($"unknown mode '{string.Join(' ', args)}'; expected status, platform, demo, describe, " +
-            "lifecycle, inlining withinliners|fallback, inlinesites static|class|struct, inlinercount, removal nested-inner|nested-outer|caller, dispatch, dispatchapi, owners, badinput, stress, generations, members, allocations <variant> [dir], " +
+            "lifecycle, inlining withinliners|fallback, inlinesites static|class|struct|firstcall, inlinercount, removal nested-inner|nested-outer|caller, dispatch, dispatchapi, owners, badinput, stress, generations, members, allocations <variant> [dir], " +
             "sampling windows|cycles|threads|exact|flag, api, " +
             "commands, memory [n], modules plugin|collectible|raw, queuefull, recycling, exit return|environment, " +
             "mixedstress [threads] [commands] [targets], submitstorm [threads] [submits], hotreload, dropfolder <game> <update> <value>, " +
