@@ -60,6 +60,30 @@ public static class InlinedTargets
     }
 
     public static int ScaledReplacement(InlinedCounter self, int x) => x * self.Factor + 1;
+
+    // Targets patched before their hot callers are first called (the firstcall kind): one hooked,
+    // one replaced whole, with the same twin.
+    public static int FirstHooked(int x) => x * 3 + 1;
+
+    public static int FirstReplaced(int x) => x * 3 + 1;
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static int FirstHookedCaller(int n)
+    {
+        int sum = 0;
+        for (int i = 0; i < n; i++)
+            sum += FirstHooked(i);
+        return sum;
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static int FirstReplacedCaller(int n)
+    {
+        int sum = 0;
+        for (int i = 0; i < n; i++)
+            sum += FirstReplaced(i);
+        return sum;
+    }
 }
 
 public sealed class InlinedCounter
@@ -92,6 +116,8 @@ public static partial class InlinedHooks
 
     public static int Run(int outer, int pairs, string kindName = "static")
     {
+        if (kindName == "firstcall")
+            return RunFirstCall(outer, pairs);
         using var interceptor = Interceptor.Open();
         using var owner = new PatchOwner("inlined hooks");
         Kind kind = kindName == "instance"
@@ -123,6 +149,42 @@ public static partial class InlinedHooks
 
         replaced.Remove();
         Phase(kind, "replacement removed", outer, pairs, expected);
+        return 0;
+    }
+
+    // The firstcall kind: each target patched before its caller is ever called, so the caller's
+    // first compilation meets a target with a ReJIT version, which the runtime never inlines: no
+    // known inliner. The profiler finds the caller as it is compiled and routes it to the carrier.
+    // Phases: hooked before the first call; the hook removed; a second target replaced whole
+    // before its caller's first call; that replacement removed (one target at a time: a target's
+    // original version comes back at its removal only while no other method of its module is
+    // patched). Each against the twin caller, as above.
+    private static int RunFirstCall(int outer, int pairs)
+    {
+        using var interceptor = Interceptor.Open();
+        using var owner = new PatchOwner("inlined hooks, first call");
+        Console.WriteLine($"Hooks on inlined targets patched before their callers' first call: caller / twin caller, {pairs} " +
+                          $"alternated pairs of {outer} x {Inner} calls; tiering {(TieringOn() ? "on" : "off")}, .NET {Environment.Version}, " +
+                          $"{Environment.ProcessorCount} cores, {(OperatingSystem.IsLinux() ? "thread CPU time" : "wall-clock time")}");
+        Console.WriteLine("| phase | median ratio | min | max | caller ms (median) |");
+        Console.WriteLine("|---|---:|---:|---:|---:|");
+        Func<int, int> twin = InlinedTargets.TwinCaller;
+        int expected = twin(Inner);
+        var hooked = new Kind(Of(typeof(InlinedTargets), nameof(InlinedTargets.FirstHooked)), null!,
+            InlinedTargets.FirstHookedCaller, twin);
+        var replacedKind = new Kind(Of(typeof(InlinedTargets), nameof(InlinedTargets.FirstReplaced)),
+            Of(typeof(InlinedTargets), nameof(InlinedTargets.TinyReplacement)), InlinedTargets.FirstReplacedCaller, twin);
+
+        WovenPatch hook = interceptor.Hook(hooked.Target, prefix: Of(typeof(Hooks), nameof(Hooks.EmptyPrefix)),
+            postfix: Of(typeof(Hooks), nameof(Hooks.EmptyPostfix)), owner: owner);
+        Phase(hooked, "hooked before the caller's first call (empty prefix + postfix)", outer, pairs, expected);
+        hook.Remove();
+        Phase(hooked, "hook removed", outer, pairs, expected);
+
+        Patch replaced = interceptor.Install(replacedKind.Target, replacedKind.Replacement, owner);
+        Phase(replacedKind, "replaced whole (Install) before the caller's first call", outer, pairs, expected);
+        replaced.Remove();
+        Phase(replacedKind, "replacement removed", outer, pairs, expected);
         return 0;
     }
 

@@ -16,9 +16,10 @@ using BenchmarkDotNet.Toolchains.InProcess.Emit;
 //   hooks   - BenchmarkDotNet: a call through an empty prefix + empty postfix (direct and
 //             calli) and through working hooks, against the unpatched original (the baseline)
 //   hooksdisasm - the hooks applied and called until their code is final, for DOTNET_JitDisasm
-//   inlinedhooks [outer] [pairs] [static|instance] - hooks and a replacement on a target the JIT inlines (a
-//             static method, or a class's instance method called with callvirt): its caller against its
-//             unhooked twin, alternated pairs in this process, per phase (InlinedHooks.cs)
+//   inlinedhooks [outer] [pairs] [static|instance|firstcall] - hooks and a replacement on a target the JIT
+//             inlines (a static method, or a class's instance method called with callvirt; firstcall: static
+//             targets patched before their callers are first called): its caller against its unhooked twin,
+//             alternated pairs in this process, per phase (InlinedHooks.cs)
 //   removal [rounds] [calls] - a caller that inlines its target, against its never-patched twin,
 //             before a patch of the target, while patched and after the removal (RemovalBenchmark)
 string mode = args.Length > 0 ? args[0] : "calls";
