@@ -627,8 +627,8 @@ bench() {
   (cd build/bench && MODULES=PatchBenchmark profiled \
     dotnet "$ROOT/tools/PatchBenchmark/bin/Release/net10.0/PatchBenchmark.dll" hooks) |
     grep -E '^\||^BenchmarkDotNet|^(AMD|Intel)|^  \[Host\]'
-  step "hooks on an inlined target (static, and a class's instance method): the hooked caller / its unhooked twin, per phase, tiering on and off"
-  for kind in static instance; do
+  step "hooks on an inlined target (static, a class's instance method, and static targets patched before their callers' first call): the hooked caller / its unhooked twin, per phase, tiering on and off"
+  for kind in static instance firstcall; do
     for tiering in 1 0; do
       (cd build/bench && MODULES=PatchBenchmark DOTNET_TieredCompilation=$tiering profiled \
         dotnet "$ROOT/tools/PatchBenchmark/bin/Release/net10.0/PatchBenchmark.dll" inlinedhooks 20000 7 "$kind")

@@ -6,7 +6,8 @@
  * call of `from` follows a `constrained.` prefix (other prefixes between them allowed): then the
  * code is unchanged, `redirected` and `virtual_calls` are 0 and `constrained` counts those calls.
  * The instructions are found by the walk of the original code (il_walk's own harness checks that
- * walk against a reference). */
+ * walk against a reference). aip_il_find_calls, over the same code behind a fat header, must
+ * answer the walk's status and find `from` exactly when the rewrite would change something. */
 #include "fuzz_input.h"
 
 #include "il/call_redirect.h"
@@ -40,6 +41,28 @@ static int prefix(uint32_t opcode)
     default:
         return 0;
     }
+}
+
+/* code behind a fat header (ECMA-335 II.25.4.3: flags 0x3003, max stack 8, no locals). */
+static uint8_t *fat_body(const uint8_t *code, uint32_t n)
+{
+    uint8_t *body = aip_fuzz_alloc(n + 12);
+    const uint8_t header[12] = {0x03,
+                                0x30,
+                                0x08,
+                                0x00,
+                                (uint8_t)n,
+                                (uint8_t)(n >> 8),
+                                (uint8_t)(n >> 16),
+                                (uint8_t)(n >> 24),
+                                0,
+                                0,
+                                0,
+                                0};
+    memcpy(body, header, sizeof header);
+    if (n > 0)
+        memcpy(body + 12, code, n);
+    return body;
 }
 
 static alvk_status find(void *context, const aip_il_instruction *insn)
@@ -76,6 +99,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     found_calls f = {original, from, aip_fuzz_alloc(n + 1), 0, 0, 0, 0};
     memset(f.changed, 0, n + 1);
     alvk_status walked = aip_il_walk(original, n, &starts, find, &f);
+
+    /* The search, before the rewrite changes the code: `from` found (as the first or the second
+     * method looked for) exactly when there is a call of it to rewrite. */
+    uint8_t *body = fat_body(original, n);
+    const uint32_t looked[2] = {to, from};
+    uint32_t found = UINT32_MAX;
+    int expected = walked == ALVK_OK && f.constrained == 0 && f.calls + f.virtual_calls > 0;
+    AIP_FUZZ_CHECK(aip_il_find_calls(body, n + 12, looked + 1, 1, &starts, &found) == walked);
+    AIP_FUZZ_CHECK(found == (expected ? 1u : 0u));
+    AIP_FUZZ_CHECK(aip_il_find_calls(body, n + 12, looked, 2, &starts, &found) == walked);
+    AIP_FUZZ_CHECK(((found >> 1) & 1u) == (uint32_t)expected);
+    free(body);
 
     aip_call_redirect_counts counts = {UINT32_MAX, UINT32_MAX, UINT32_MAX};
     alvk_status status = aip_il_redirect_calls(code, n, from, to, &starts, &counts);
