@@ -1,7 +1,8 @@
 /* Callers found as they are compiled: the IL scan's decision (which carried targets a body calls
  * so that its calls can be redirected), the carried-target table (set, replaced, cleared, bounded,
- * a module forgotten, the gate's count) and the inbox to the worker (order, bound, laps, the
- * drain's claim; pushed from several threads while one pops). */
+ * a module forgotten, the gate's count, armed once the target compiled its body) and the inbox
+ * to the worker (order, bound, laps, the callers parked for a later drain, the drain's claim;
+ * pushed from several threads while one pops). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -177,6 +178,31 @@ static void carried_targets_are_set_replaced_cleared_and_forgotten(void **state)
     assert_false(aip_carried_any(&carried));
 }
 
+static void a_carrier_is_armed_once_its_target_compiled_the_body(void **state)
+{
+    (void)state;
+    int armed = -1;
+    assert_int_equal(aip_carried_arm(&carried, MODULE, T1), 0); /* not carried: nothing */
+    assert_int_equal(aip_carried_set(&carried, MODULE, T1, 0x06000040u), 0);
+    assert_int_equal(aip_carried_lookup(&carried, MODULE, T1, &armed), 0x06000040u);
+    assert_int_equal(armed, 0);
+    assert_int_equal(aip_carried_arm(&carried, MODULE, T1), 1);
+    assert_int_equal(aip_carried_arm(&carried, MODULE, T1), 0); /* its Tier1 compile: once */
+    assert_int_equal(aip_carried_lookup(&carried, MODULE, T1, &armed), 0x06000040u);
+    assert_int_equal(armed, 1);
+    assert_int_equal(aip_carried_arm(&carried, OTHER, T1), 0);
+    /* A new body: a new carrier, not armed until the target compiles it. */
+    assert_int_equal(aip_carried_set(&carried, MODULE, T1, 0x06000041u), 0);
+    assert_int_equal(aip_carried_lookup(&carried, MODULE, T1, &armed), 0x06000041u);
+    assert_int_equal(armed, 0);
+    assert_int_equal(aip_carried_arm(&carried, MODULE, T1), 1);
+    /* Removed: nothing to arm, nothing found. */
+    assert_int_equal(aip_carried_set(&carried, MODULE, T1, 0), 0);
+    assert_int_equal(aip_carried_arm(&carried, MODULE, T1), 0);
+    assert_int_equal(aip_carried_lookup(&carried, MODULE, T1, &armed), 0);
+    assert_int_equal(armed, 0);
+}
+
 static void a_full_table_refuses_and_counts(void **state)
 {
     (void)state;
@@ -235,6 +261,27 @@ static void the_inbox_keeps_order_and_bound_over_laps(void **state)
     }
     assert_int_equal(atomic_load(&inbox.dropped), 5);
     assert_int_equal(atomic_load(&inbox.pushed), next_in);
+}
+
+static void the_worker_parks_callers_once_and_within_its_bound(void **state)
+{
+    (void)state;
+    aip_discovered out[AIP_DISCOVERED_CAPACITY];
+    assert_int_equal(aip_inbox_take_parked(&inbox, out), 0);
+    assert_int_equal(aip_inbox_park(&inbox, item_of(1)), 1);
+    assert_int_equal(aip_inbox_park(&inbox, item_of(1)), 1); /* found twice: kept once */
+    assert_int_equal(aip_inbox_park(&inbox, item_of(2)), 1);
+    assert_int_equal(aip_inbox_take_parked(&inbox, out), 2);
+    assert_int_equal(out[0].caller, item_of(1).caller);
+    assert_int_equal(out[1].caller, item_of(2).caller);
+    assert_int_equal(aip_inbox_take_parked(&inbox, out), 0); /* taken: none left */
+    for (uint32_t i = 0; i < AIP_DISCOVERED_CAPACITY; ++i)
+        assert_int_equal(aip_inbox_park(&inbox, item_of(100 + i)), 1);
+    assert_int_equal(aip_inbox_park(&inbox, item_of(999)), 0);
+    assert_int_equal(atomic_load(&inbox.dropped), 1);
+    assert_int_equal(aip_inbox_take_parked(&inbox, out), AIP_DISCOVERED_CAPACITY);
+    assert_int_equal(out[AIP_DISCOVERED_CAPACITY - 1].caller,
+                     item_of(100 + AIP_DISCOVERED_CAPACITY - 1).caller);
 }
 
 static void one_drain_is_claimed_until_it_starts(void **state)
@@ -338,11 +385,14 @@ int main(void)
         cmocka_unit_test(a_malformed_or_oversized_search_finds_nothing),
         cmocka_unit_test_setup_teardown(carried_targets_are_set_replaced_cleared_and_forgotten,
                                         carried_setup, carried_teardown),
+        cmocka_unit_test_setup_teardown(a_carrier_is_armed_once_its_target_compiled_the_body,
+                                        carried_setup, carried_teardown),
         cmocka_unit_test_setup_teardown(a_full_table_refuses_and_counts, carried_setup,
                                         carried_teardown),
         cmocka_unit_test_setup_teardown(the_table_is_read_while_the_worker_changes_it,
                                         carried_setup, carried_teardown),
         cmocka_unit_test_setup(the_inbox_keeps_order_and_bound_over_laps, inbox_setup),
+        cmocka_unit_test_setup(the_worker_parks_callers_once_and_within_its_bound, inbox_setup),
         cmocka_unit_test_setup(one_drain_is_claimed_until_it_starts, inbox_setup),
         cmocka_unit_test_setup(pushes_from_several_threads_arrive_once_in_order, inbox_setup),
     };
