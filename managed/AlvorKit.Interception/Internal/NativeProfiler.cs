@@ -15,7 +15,7 @@ namespace AlvorKit.Interception.Internal;
 /// between them is exact), so the binding can be regenerated without touching anything else here.
 /// Calls here take no lock: the profiler accepts calls from any thread at once.
 /// </summary>
-internal sealed unsafe class NativeProfiler
+internal sealed unsafe class NativeProfiler : ICommandResults
 {
     private static readonly Lock OpenGate = new();
     private static NativeProfiler? _shared;
