@@ -386,6 +386,21 @@ internal sealed unsafe class NativeProfiler : ICommandResults
         return rc;
     }
 
+    /// <summary>A validation of a generation with one relocation (a string), which the validator
+    /// refuses (the generation has no body): the relocations laid out as the library reads them,
+    /// as for the first body that names a new string or member (the framework's spans over
+    /// <see cref="AlvkRelocation"/>, compiled at run time on their first use). Changes nothing;
+    /// the validator's status.</summary>
+    public InterceptionStatus RehearseRelocationLayout()
+    {
+        AlvkRelocation relocation = default;
+        relocation.Kind = AlvkRelocationKind.UserString;
+        AlvkGeneration generation = default;
+        generation.Relocations = &relocation;
+        generation.RelocationCount = 1;
+        return (InterceptionStatus)_library.GenerationValidate(generation, out _);
+    }
+
     /// <summary>alvk_generation_validate through a library bound by the caller (the hot reload
     /// tests open the library by path: the validator needs no profiler).</summary>
     public static InterceptionStatus Validate(AlvkExports exports, LoweredGeneration g, MethodDescription target,
