@@ -44,7 +44,7 @@ internal static class ReloadWarmUp
                                                           null, Plans.Parent.None, "warm-up"), site);
         _ = strings.Build(null);
         // What validating such a body lays out (its relocations as the library reads them), refused by
-        // the validator: the generation has no body.
+        // the validator: the generation has no owner and no body.
         _ = native.RehearseRelocationLayout();
         foreach (Type type in typeof(HotReloader).Assembly.GetTypes().Concat(typeof(ProfilerLibrary).Assembly.GetTypes()))
         {

@@ -387,7 +387,7 @@ internal sealed unsafe class NativeProfiler : ICommandResults
     }
 
     /// <summary>A validation of a generation with one relocation (a string), which the validator
-    /// refuses (the generation has no body): the relocations laid out as the library reads them,
+    /// refuses at its first check (no owner; nor has it a body): the relocations laid out as the library reads them,
     /// as for the first body that names a new string or member (the framework's spans over
     /// <see cref="AlvkRelocation"/>, compiled at run time on their first use). Changes nothing;
     /// the validator's status.</summary>
