@@ -189,6 +189,9 @@ public sealed partial class Interceptor
                 PhaseProbe.Mark("submitted");
                 if (rehearsal)
                 {
+                    // Both ways a wait ends: at once (the first look answers: no command), and after
+                    // the blocking wait and a timer step, as for a command the worker has not finished.
+                    _ = await WaitFor(command).ConfigureAwait(false);
                     _ = await WaitFor(command, rehearsal: true).ConfigureAwait(false);
                     return [];
                 }

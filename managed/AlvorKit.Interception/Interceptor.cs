@@ -445,31 +445,14 @@ public sealed partial class Interceptor : IDisposable
     // The command's result, waiting at most CommandTimeout. Synchronous (WaitBlocking): one
     // blocking alvk_command_wait, called directly, so a synchronous call runs none of the
     // ValueTask code over the status (framework generic code compiled at run time on its first
-    // use). Asynchronous (WaitFor): alvk_command_wait with timeout 0 on a timer (1, 2, 4, 8,
-    // then every 16 ms): no thread is parked for the wait (a blocking wait on a pool thread
-    // would hold one per command in flight, for up to the timeout), a command the worker runs
-    // in a millisecond is seen within about one, and each look is one cheap call.
+    // use). Asynchronous (WaitFor): a look, one blocking wait of a few milliseconds on a pool
+    // thread, then looks on timers (CommandWait): a command the worker runs in a few
+    // milliseconds is seen as it ends, and no thread is parked for the whole timeout.
     private InterceptionStatus WaitBlocking(ulong command) => Native.Wait(command, CommandTimeout);
 
-    // A rehearsal's wait (no command) looks after one delay, as the wait for a command the worker
-    // has not finished at the first look does.
-    private async ValueTask<InterceptionStatus> WaitFor(ulong command, bool rehearsal = false)
-    {
-        long started = Stopwatch.GetTimestamp();
-        int delay = 1;
-        while (true)
-        {
-            if (!rehearsal && Native.TryResult(command, out InterceptionStatus result))
-                return result;
-            rehearsal = false;
-            TimeSpan left = CommandTimeout - Stopwatch.GetElapsedTime(started);
-            if (left <= TimeSpan.Zero)
-                return InterceptionStatus.Timeout;
-            await Task.Delay(TimeSpan.FromMilliseconds(Math.Min(delay, Math.Max(1, left.TotalMilliseconds))))
-                .ConfigureAwait(false);
-            delay = Math.Min(delay * 2, 16);
-        }
-    }
+    // A rehearsal's wait (no command) takes the asynchronous wait's steps without a first look.
+    private ValueTask<InterceptionStatus> WaitFor(ulong command, bool rehearsal = false) =>
+        CommandWait.For(Native, command, CommandTimeout, rehearsal);
 
     private void Hold(NativePatch native, Patch patch)
     {

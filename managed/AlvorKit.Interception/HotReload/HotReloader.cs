@@ -111,7 +111,7 @@ public sealed class HotReloader
     {
         if (_interceptor.PatchingRefusal is not null)
             return;
-        ReloadWarmUp.Run(this, _interceptor.PatchableModules);
+        ReloadWarmUp.Run(this, _interceptor.PatchableModules, _interceptor.Native);
     }
 
     /// <summary>Indexes <paramref name="module"/>'s metadata as its first update would.</summary>

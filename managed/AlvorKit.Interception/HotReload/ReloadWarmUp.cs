@@ -14,8 +14,8 @@ namespace AlvorKit.Interception.HotReload;
 /// assembly that ALVORKIT_INTERCEPTION_MODULES names has its metadata indexed, as its first
 /// update would index it, and is sent an update that is refused (its own metadata, which is not
 /// a delta), so the way an update comes in has run once; the difference of two bodies that hold
-/// every kind of operand is worked out, as a change's is, and a relocation table of a string built,
-/// as for a body that names a new one. Nothing is patched. (The launcher's
+/// every kind of operand is worked out, as a change's is, and a relocation table of a string built
+/// and laid out for the validator, as for a body that names a new one. Nothing is patched. (The launcher's
 /// rehearsal, dropped next, then runs a whole update up to the profiler's worker.)
 /// </summary>
 internal static class ReloadWarmUp
@@ -31,7 +31,7 @@ internal static class ReloadWarmUp
         typeof(ProfilerLibrary).Namespace!,
     ];
 
-    public static void Run(HotReloader reloader, string patchableModules)
+    public static void Run(HotReloader reloader, string patchableModules, Internal.NativeProfiler native)
     {
         // What a change's difference decodes, whatever the rehearsal's own body holds: every kind of operand
         // (constants of each width, branches, a switch, a local, tokens), two bodies that differ in one.
@@ -43,6 +43,9 @@ internal static class ReloadWarmUp
             strings.AtOperand(new Plans.RelocationRequest(RelocationKind.UserString, System.Text.Encoding.Unicode.GetBytes("warm-up"),
                                                           null, Plans.Parent.None, "warm-up"), site);
         _ = strings.Build(null);
+        // What validating such a body lays out (its relocations as the library reads them), refused by
+        // the validator: the generation has no owner and no body.
+        _ = native.RehearseRelocationLayout();
         foreach (Type type in typeof(HotReloader).Assembly.GetTypes().Concat(typeof(ProfilerLibrary).Assembly.GetTypes()))
         {
             if (type.ContainsGenericParameters || !Namespaces.Contains(type.Namespace, StringComparer.Ordinal))

@@ -15,7 +15,7 @@ namespace AlvorKit.Interception.Internal;
 /// between them is exact), so the binding can be regenerated without touching anything else here.
 /// Calls here take no lock: the profiler accepts calls from any thread at once.
 /// </summary>
-internal sealed unsafe class NativeProfiler
+internal sealed unsafe class NativeProfiler : ICommandResults
 {
     private static readonly Lock OpenGate = new();
     private static NativeProfiler? _shared;
@@ -384,6 +384,21 @@ internal sealed unsafe class NativeProfiler
             (in AlvkGeneration generation) => _library.GenerationValidate(generation, out failing));
         failingIndex = failing;
         return rc;
+    }
+
+    /// <summary>A validation of a generation with one relocation (a string), which the validator
+    /// refuses at its first check (no owner; nor has it a body): the relocations laid out as the library reads them,
+    /// as for the first body that names a new string or member (the framework's spans over
+    /// <see cref="AlvkRelocation"/>, compiled at run time on their first use). Changes nothing;
+    /// the validator's status.</summary>
+    public InterceptionStatus RehearseRelocationLayout()
+    {
+        AlvkRelocation relocation = default;
+        relocation.Kind = AlvkRelocationKind.UserString;
+        AlvkGeneration generation = default;
+        generation.Relocations = &relocation;
+        generation.RelocationCount = 1;
+        return (InterceptionStatus)_library.GenerationValidate(generation, out _);
     }
 
     /// <summary>alvk_generation_validate through a library bound by the caller (the hot reload

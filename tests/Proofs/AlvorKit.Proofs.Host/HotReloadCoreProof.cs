@@ -30,6 +30,12 @@ internal static class HotReloadCoreProof
 
         using Interceptor interceptor = Interceptor.Open();
         HotReloader reload = interceptor.Reload;
+        // The reload's warm-up on this thread (a watch's start runs it on its queue), then a relocation
+        // laid out for the validator, counting what the JIT compiles on this thread for it.
+        reload.WarmUp();
+        long compiled = System.Runtime.JitInfo.GetCompiledMethodCount(currentThread: true);
+        InterceptionStatus layout = interceptor.Native.RehearseRelocationLayout();
+        compiled = System.Runtime.JitInfo.GetCompiledMethodCount(currentThread: true) - compiled;
         string drop = Path.Combine(Path.GetDirectoryName(scriptPath)!, "drop");
         var results = new BlockingCollection<ReloadResult>();
         using IDisposable watching = reload.WatchFolder(drop, results.Add);
@@ -67,7 +73,7 @@ internal static class HotReloadCoreProof
             .Select(a => a.GetName().Name ?? "")
             .Where(n => n.Contains(Interception.Native.AlvkConstants.ReloadAssemblyInfix, StringComparison.Ordinal))
             .Order(StringComparer.Ordinal)];
-        return new HotReloadCoreReport(steps, sides, reload.Owner.Patches.Count);
+        return new HotReloadCoreReport(steps, sides, reload.Owner.Patches.Count, layout.ToString(), compiled);
     }
 
     private static ReloadDelta Rehearsal(ReloadDelta d) =>

@@ -18,7 +18,8 @@ namespace AlvorKit.Proofs;
 /// added; two halves of one save seen together by a thread calling them all along; the game's
 /// own refusal of what it cannot carry, with nothing changed; RevertAll; the original source
 /// again; an update through a watched folder; a rehearsal that changes nothing; and updates refused as not a delta, for an
-/// assembly not loaded or not allowlisted, or out of sequence. Tiering on and off.
+/// assembly not loaded or not allowlisted, or out of sequence; after the reload's warm-up, a
+/// relocation laid out for the validator compiles nothing. Tiering on and off.
 /// </summary>
 [Trait("Feature", "Hot reload")]
 [Trait("Sanitized", "yes")]
@@ -102,6 +103,17 @@ public sealed class HotReloadCoreProofs
         AssertProbes(rehearsal);
         // The same update, applied next, follows the same generation: the rehearsal kept it.
         Assert.Equal("Applied", Step(tiering, "constant").Outcome);
+    }
+
+    [Theory]
+    [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
+    public void AfterTheWarmUpARelocationsLayoutForTheValidatorCompilesNothing(string tiering)
+    {
+        HotReloadCoreReport r = Report(tiering);
+        // What the first body naming a new string or member would otherwise compile (the framework's spans
+        // over the relocation struct); the warm-up's own layout is refused by the validator (no owner, no body).
+        Assert.True(r.LayoutCompiled == 0, $"{r.LayoutCompiled} methods compiled");
+        Assert.Equal("InvalidOwner", r.LayoutAfterWarmUp);
     }
 
     [Theory]

@@ -35,7 +35,9 @@ public sealed record HotReloadStepReport(
     long PairMixed,
     long PairCalls);
 
-/// <summary>The "hotreload" mode's report: every step in order, the side assemblies loaded, and
-/// the patches the reloader still holds at the end.</summary>
+/// <summary>The "hotreload" mode's report: every step in order, the side assemblies loaded, the
+/// patches the reloader still holds at the end, and, after the reload's warm-up ran on the host's
+/// thread, a relocation laid out for the validator: the validator's status and the methods the
+/// JIT compiled on that thread for it.</summary>
 public sealed record HotReloadCoreReport(IReadOnlyList<HotReloadStepReport> Steps, IReadOnlyList<string> SideAssemblies,
-                                         int PatchesHeldAtEnd);
+                                         int PatchesHeldAtEnd, string LayoutAfterWarmUp, long LayoutCompiled);
