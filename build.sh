@@ -371,8 +371,8 @@ platform_check() {
 
 # platform_prepare RID EMULATOR HOST LIBRARY PLATFORM_VALUES: the RID's publish of the proof host
 # with the mods beside it, and what its emulator needs (arm64: OpenSSL; Wine: its prefix).
-# The publish compiles the host again for the RID with the analyzers off: the Release build
-# (build_managed) analyzed the same sources.
+# The publish compiles nothing again: the host is its Release build's (build_managed;
+# AlvkProofHostFromBuild, the host's project says how), its references their RID-less builds.
 platform_prepare() {
   local rid=$1 emulator=$2 host=$3 out="$ROOT/build/proofs-$rid" start=$SECONDS inputs
   step "$rid proofs, prepared: the proof host published for $rid (build/proofs-$rid)"
@@ -389,7 +389,7 @@ platform_prepare() {
     # dynamic method's finalizer (DynamicResolver.DestroyScout, tiering off), not reproduced in
     # 8 runs alone and not yet explained (docs/Limits.md).
     counted_dotnet dotnet publish tests/Proofs/AlvorKit.Proofs.Host/AlvorKit.Proofs.Host.csproj -c Release -r "$rid" \
-      --self-contained -p:InvariantGlobalization=true -p:RunAnalyzers=false \
+      --self-contained -p:InvariantGlobalization=true -p:AlvkProofHostFromBuild=true \
       -p:AlvkProofReadyToRun="$([ "$rid" = linux-arm64 ] && echo true || echo false)" -o "$out" -v quiet -nologo
     echo "$inputs" >"$out/.inputs.sha256"
     echo "$rid proofs, prepared: published in $((SECONDS - start)) s"

@@ -36,8 +36,11 @@ mkdir -p "$OUT"
 for id in "${IDS[@]}"; do
   find "$OUT" -maxdepth 1 -name "$id.[0-9]*.nupkg" -delete
 done
+# The tool's publish folder, which its pack fills: a publish copies a file only when it is newer
+# than the one there, so a file of an earlier pack (e.g. a Debug build, newer) would be packed.
+rm -rf "tools/Launcher/bin/$CONFIG/net10.0/publish"
 echo "pack.sh: packing into $OUT" >&2
-dotnet pack packaging/AlvorKit.Packages.slnx "${args[@]}" >&2
+dotnet pack packaging/AlvorKit.Packages.proj "${args[@]}" >&2
 
 # The version MinVer gave them: the native package's, which the others must share.
 shopt -s nullglob

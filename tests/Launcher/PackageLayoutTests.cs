@@ -88,6 +88,17 @@ public class PackageLayoutTests(PackagesFixture packages)
             Assert.Equal("alvorkit-intercept", (string?)command.Attribute("Name"));
             Assert.Equal("AlvorKit.Interception.Launcher.dll", (string?)command.Attribute("EntryPoint"));
         }
+        // The AlvorKit assemblies the tool carries are Release builds, the very files the managed
+        // package ships (a solution pack once built them in Debug for the tool).
+        using ZipArchive managed = ZipFile.OpenRead(packages.Package("AlvorKit.Interception"));
+        foreach (string name in new[] { "AlvorKit.Interception.StartupHook.dll", "AlvorKit.Interception.dll",
+                                        "AlvorKit.Interception.Native.dll", "AlvorKit.Interception.Allocations.dll" })
+        {
+            ZipArchiveEntry tool = zip.GetEntry($"{ToolPrefix}{name}")!;
+            Assert.True(Optimized(tool), $"{ToolPrefix}{name} is not an optimized (Release) build");
+            if (managed.GetEntry($"lib/net10.0/{name}") is { } shipped)
+                Assert.Equal(Sha256(shipped), Sha256(tool));
+        }
         XElement metadata = Nuspec(zip);
         Assert.Equal("AlvorKit.Interception.Launcher", Value(metadata, "id"));
         Assert.Equal(PackagesFixture.Version, Value(metadata, "version"));
@@ -208,4 +219,31 @@ public class PackageLayoutTests(PackagesFixture packages)
     }
 
     private static string Sha256(byte[] bytes) => Convert.ToHexString(SHA256.HashData(bytes));
+
+    /// <summary>Whether the assembly was compiled with optimizations: its DebuggableAttribute
+    /// (DebuggingModes) lacks DisableOptimizations, which a Debug build sets.</summary>
+    private static bool Optimized(ZipArchiveEntry entry)
+    {
+        var bytes = new MemoryStream();
+        using (var stream = entry.Open())
+            stream.CopyTo(bytes);
+        bytes.Position = 0;
+        using var pe = new System.Reflection.PortableExecutable.PEReader(bytes);
+        System.Reflection.Metadata.MetadataReader metadata = System.Reflection.Metadata.PEReaderExtensions.GetMetadataReader(pe);
+        foreach (var handle in metadata.GetAssemblyDefinition().GetCustomAttributes())
+        {
+            var attribute = metadata.GetCustomAttribute(handle);
+            if (attribute.Constructor.Kind != System.Reflection.Metadata.HandleKind.MemberReference)
+                continue;
+            var constructor = metadata.GetMemberReference((System.Reflection.Metadata.MemberReferenceHandle)attribute.Constructor);
+            if (constructor.Parent.Kind != System.Reflection.Metadata.HandleKind.TypeReference ||
+                metadata.GetString(metadata.GetTypeReference((System.Reflection.Metadata.TypeReferenceHandle)constructor.Parent).Name) != "DebuggableAttribute")
+                continue;
+            var value = metadata.GetBlobReader(attribute.Value);
+            Assert.Equal(8, value.Length); // prolog, DebuggingModes (int), no named arguments
+            value.ReadUInt16();
+            return (value.ReadInt32() & (int)System.Diagnostics.DebuggableAttribute.DebuggingModes.DisableOptimizations) == 0;
+        }
+        throw new Xunit.Sdk.XunitException($"{entry.FullName} has no DebuggableAttribute");
+    }
 }
