@@ -35,19 +35,31 @@ static int is_prefix(uint32_t opcode)
            opcode == AIP_CEE_VOLATILE || opcode == AIP_CEE_NO || opcode == AIP_CEE_READONLY;
 }
 
+/* One step of a walk over call sites: updates *constrained (a `constrained.` prefix precedes the
+ * next instruction); for a call or callvirt, sets *token and *behind_constrained and returns 1. */
+static int call_site(int *constrained, const uint8_t *code, const aip_il_instruction *instruction,
+                     uint32_t *token, int *behind_constrained)
+{
+    *behind_constrained = *constrained;
+    if (instruction->opcode == AIP_CEE_CONSTRAINED)
+        *constrained = 1;
+    else if (!is_prefix(instruction->opcode))
+        *constrained = 0;
+    if (instruction->opcode != AIP_CEE_CALL && instruction->opcode != AIP_CEE_CALLVIRT)
+        return 0;
+    *token = read_token(code + instruction->operand_offset);
+    return 1;
+}
+
 static alvk_status visit(void *context, const aip_il_instruction *instruction)
 {
     redirect_pass *pass = context;
-    int constrained = pass->constrained;
-    if (instruction->opcode == AIP_CEE_CONSTRAINED)
-        pass->constrained = 1;
-    else if (!is_prefix(instruction->opcode))
-        pass->constrained = 0;
-    if (instruction->opcode != AIP_CEE_CALL && instruction->opcode != AIP_CEE_CALLVIRT)
+    uint32_t token;
+    int constrained;
+    if (!call_site(&pass->constrained, pass->code, instruction, &token, &constrained) ||
+        token != pass->from)
         return ALVK_OK;
     uint8_t *operand = pass->code + instruction->operand_offset;
-    if (read_token(operand) != pass->from)
-        return ALVK_OK;
     if (constrained) {
         pass->counts.constrained++;
         return ALVK_OK;
@@ -120,14 +132,10 @@ typedef struct find_pass {
 static alvk_status find_visit(void *context, const aip_il_instruction *instruction)
 {
     find_pass *pass = context;
-    int constrained = pass->constrained;
-    if (instruction->opcode == AIP_CEE_CONSTRAINED)
-        pass->constrained = 1;
-    else if (!is_prefix(instruction->opcode))
-        pass->constrained = 0;
-    if (instruction->opcode != AIP_CEE_CALL && instruction->opcode != AIP_CEE_CALLVIRT)
+    uint32_t token;
+    int constrained;
+    if (!call_site(&pass->constrained, pass->code, instruction, &token, &constrained))
         return ALVK_OK;
-    uint32_t token = read_token(pass->code + instruction->operand_offset);
     for (uint32_t i = 0; i < pass->count; ++i)
         if (pass->froms[i] == token) {
             if (constrained)
