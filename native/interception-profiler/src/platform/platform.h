@@ -60,12 +60,6 @@ int aip_same_file(const char *path_a, const char *path_b);
  * here: it holds the profiler, which lives as long as the process. */
 void *aip_zero_pages(size_t size);
 
-/* [p, p + size), of memory from aip_zero_pages, mapped for reading, no page backed: one read
- * of each page, so that a later read of a page never written takes no page fault (on Linux and
- * macOS a read maps the system's shared zero page; a fault cost 10-15 us on a virtual machine).
- * Nothing on Windows, where a read would back the page. */
-void aip_zero_pages_map(const void *p, size_t size);
-
 /* Writes one line to the process's standard error, unbuffered. */
 void aip_write_stderr_line(const char *line);
 

@@ -103,19 +103,6 @@ void aip_write_stderr_line(const char *line)
     (void)!write(STDERR_FILENO, "\n", 1);
 }
 
-void aip_zero_pages_map(const void *p, size_t size)
-{
-    const volatile unsigned char *bytes = p;
-    long page = sysconf(_SC_PAGESIZE);
-    if (p == NULL || size == 0 || page <= 0)
-        return;
-    /* Its first byte, then the first byte of each page after it in the range. */
-    (void)bytes[0];
-    for (size_t at = (size_t)page - (size_t)((uintptr_t)p % (size_t)page); at < size;
-         at += (size_t)page)
-        (void)bytes[at];
-}
-
 void *aip_zero_pages(size_t size)
 {
     void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

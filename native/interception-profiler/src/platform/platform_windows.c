@@ -163,12 +163,6 @@ void aip_write_stderr_line(const char *line)
     WriteFile(err, "\r\n", 2, &written, NULL);
 }
 
-void aip_zero_pages_map(const void *p, size_t size)
-{
-    (void)p; /* a read of a committed page would back it: nothing to gain for its memory */
-    (void)size;
-}
-
 void *aip_zero_pages(size_t size)
 {
     /* Committed pages read as zero and take memory only once written. */

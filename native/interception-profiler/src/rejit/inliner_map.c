@@ -8,13 +8,6 @@ int aip_inliner_map_init(aip_inliner_map *map)
     return aip_mutex_init(&map->lock);
 }
 
-void aip_inliner_map_map_pages(aip_inliner_map *map)
-{
-    aip_mutex_lock(&map->lock);
-    aip_zero_pages_map(map->slots, sizeof map->slots);
-    aip_mutex_unlock(&map->lock);
-}
-
 static uint32_t hash_pair(aip_method_key callee, aip_method_key caller)
 {
     uint64_t h = (uint64_t)callee.module_id * 0x9E3779B97F4A7C15ull;

@@ -35,10 +35,6 @@ typedef struct aip_inliner_map {
  * again would make the whole table resident). Returns 0, or -1 when the lock fails. */
 int aip_inliner_map_init(aip_inliner_map *map);
 
-/* The slots' pages never written mapped for reading (aip_zero_pages_map), under the lock: every
- * lookup scans all of them, and a first scan of zero pages took a page fault per page. */
-void aip_inliner_map_map_pages(aip_inliner_map *map);
-
 /* Records that caller inlined callee (once per pair). Returns 1 if new, 0 if known or
  * dropped. */
 int aip_inliner_map_add(aip_inliner_map *map, aip_method_key callee, aip_method_key caller);

@@ -8,13 +8,6 @@ int aip_redirects_init(aip_inliner_redirects *r)
     return aip_mutex_init(&r->lock);
 }
 
-void aip_redirects_map_pages(aip_inliner_redirects *r)
-{
-    aip_mutex_lock(&r->lock);
-    aip_zero_pages_map(r->entries, sizeof r->entries);
-    aip_mutex_unlock(&r->lock);
-}
-
 static void free_entry(aip_inliner_redirects *r, aip_redirect_entry *e)
 {
     aip_prepared_release(e->body);

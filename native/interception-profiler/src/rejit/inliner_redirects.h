@@ -51,10 +51,6 @@ typedef struct aip_inliner_redirects {
 /* Requires zeroed storage. 0, or -1 when the lock fails. */
 int aip_redirects_init(aip_inliner_redirects *r);
 
-/* The entries' pages never written mapped for reading (aip_zero_pages_map), under the lock:
- * a target's callers are found by scanning all of them. */
-void aip_redirects_map_pages(aip_inliner_redirects *r);
-
 /* Frees every body held (tests; the profiler's table lives until the process exits). */
 void aip_redirects_destroy(aip_inliner_redirects *r);
 

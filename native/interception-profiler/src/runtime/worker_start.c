@@ -22,10 +22,6 @@ static void worker_main(void *arg)
     HRESULT hr = rt->info->lpVtbl->InitializeCurrentThread(rt->info);
     atomic_store(&rt->worker.init_hresult, hr);
     aip_apply_scratch_claim(&rt->worker.scratch);
-    /* Before the first command: the tables each batch scans whole, whose pages nothing has
-     * written yet, mapped for reading (a first batch paid a page fault for each, 0.5-0.6 ms). */
-    aip_inliner_map_map_pages(&rt->inliners);
-    aip_redirects_map_pages(&rt->redirects);
     if (FAILED(hr)) {
         char message[128];
         snprintf(message, sizeof message, "the worker's InitializeCurrentThread failed (0x%08X)",
