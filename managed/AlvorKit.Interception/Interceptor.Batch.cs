@@ -220,7 +220,7 @@ public sealed partial class Interceptor
             for (int i = 0; i < batch.Count; i++)
             {
                 NativePatch native = PatchRegistry.Track(batch[i].Target, handles[i]);
-                Patch? patch = native.Holders.FirstOrDefault(p => p.Owner == owner);
+                Patch? patch = native.HeldBy(owner);
                 if (patch is null)
                 {
                     patch = new Patch(this, native, owner, batch[i].Target);
@@ -487,7 +487,7 @@ public sealed partial class Interceptor
 
     /// <summary>Why <paramref name="owner"/> cannot install on <paramref name="target"/> again, or null.</summary>
     private static InvalidOperationException? AlreadyHeld(MethodBase target, PatchOwner owner) =>
-        PatchRegistry.Find(target)?.Holders.FirstOrDefault(p => p.Owner == owner) is { } held
+        PatchRegistry.Find(target)?.HeldBy(owner) is { } held
             ? new InvalidOperationException(
                 $"{owner.Name} already holds a patch on {Names.Of(target)} ({held}); call Replace on it, or " +
                 "install with another PatchOwner.")

@@ -1,5 +1,6 @@
 /* The recorded inliners: deduplicated pairs, lookup by callee and by caller (nested inlines
- * too), bounded. */
+ * too), bounded; a map no pair was added to is not scanned (its pages stay untouched). */
+#define _DEFAULT_SOURCE
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -7,6 +8,8 @@
 #include <cmocka.h>
 
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "rejit/inliner_map.h"
 
@@ -116,10 +119,47 @@ static void inlinees_follow_nested_inlines_and_the_count_is_raised_once(void **s
     assert_int_equal(counted, 7);
 }
 
+/* Pages of `m`'s slots (the first page, holding its lock and count, aside) that are mapped. */
+static size_t slot_pages_mapped(const aip_inliner_map *m, size_t page)
+{
+    size_t size = sizeof *m, mapped = 0;
+#ifdef __linux__
+    unsigned char resident[sizeof(aip_inliner_map) / 4096 + 2];
+    assert_int_equal(mincore((void *)m, size, resident), 0);
+    for (size_t i = 1; i < (size + page - 1) / page; ++i)
+        mapped += resident[i] & 1;
+#else
+    (void)m, (void)page, (void)size;
+#endif
+    return mapped;
+}
+
+static void an_empty_map_is_not_scanned(void **state)
+{
+    (void)state;
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    aip_inliner_map *m = aip_zero_pages(sizeof *m);
+    assert_non_null(m);
+    assert_int_equal(aip_inliner_map_init(m), 0);
+    aip_method_key callee = {0x100, 0x06000001}, caller = {0x100, 0x06000010}, out[2];
+    uint64_t counted = 0;
+    assert_int_equal(aip_inliner_map_callers(m, callee, out, 2), 0);
+    assert_int_equal(aip_inliner_map_inlinees(m, caller, out, 2, &counted), 0);
+    aip_inliner_map_forget_module(m, 0x100);
+    assert_int_equal(slot_pages_mapped(m, page), 0);
+    /* Once a pair is added, it is found. */
+    assert_int_equal(aip_inliner_map_add(m, callee, caller), 1);
+    assert_int_equal(aip_inliner_map_callers(m, callee, out, 2), 1);
+    assert_int_equal(out[0].token, caller.token);
+    aip_mutex_destroy(&m->lock);
+    assert_int_equal(munmap(m, sizeof *m), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(pairs_are_recorded_once_and_found_by_callee),
+        cmocka_unit_test(an_empty_map_is_not_scanned),
         cmocka_unit_test(a_full_map_counts_drops),
         cmocka_unit_test(an_unloaded_module_leaves_no_pairs),
         cmocka_unit_test(inlinees_follow_nested_inlines_and_the_count_is_raised_once),

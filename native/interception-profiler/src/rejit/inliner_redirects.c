@@ -1,4 +1,5 @@
-/* The inliners' redirected bodies: a small table searched under one lock. */
+/* The inliners' redirected bodies: a small table searched under one lock (not at all while it
+ * holds no entry: its pages stay untouched until one is added). */
 #include "rejit/inliner_redirects.h"
 
 #include <string.h>
@@ -23,9 +24,11 @@ void aip_redirects_destroy(aip_inliner_redirects *r)
     aip_mutex_destroy(&r->lock);
 }
 
-/* Lock held. */
+/* Lock held. A free entry when module_id is 0. */
 static aip_redirect_entry *find(aip_inliner_redirects *r, uintptr_t module_id, uint32_t caller)
 {
+    if (module_id != 0 && r->count == 0)
+        return NULL;
     for (uint32_t i = 0; i < AIP_REDIRECT_CALLERS; ++i)
         if (r->entries[i].module_id == module_id && r->entries[i].caller == caller)
             return &r->entries[i];
@@ -93,7 +96,7 @@ uint32_t aip_redirects_callers_of(aip_inliner_redirects *r, uintptr_t module_id,
 {
     uint32_t n = 0;
     aip_mutex_lock(&r->lock);
-    for (uint32_t i = 0; i < AIP_REDIRECT_CALLERS; ++i) {
+    for (uint32_t i = 0; r->count > 0 && i < AIP_REDIRECT_CALLERS; ++i) {
         const aip_redirect_entry *e = &r->entries[i];
         if (e->module_id != module_id || module_id == 0)
             continue;
