@@ -59,6 +59,52 @@ public static class InlineSiteFirstCallTargets
         return sum;
     }
 
+    // Refused carriers: a virtual method (the caller's receiver of an exact type, so the JIT
+    // devirtualizes and inlines it unpatched), a generic type's method, a static method over 32 IL bytes.
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static int InlineSiteVirtualCaller(int n)
+    {
+        var shape = new InlineSiteFirstShape();
+        int sum = 0;
+        for (int i = 0; i < n; i++)
+            sum += shape.Scaled(i);
+        return sum;
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static int InlineSiteGenericCaller(int n)
+    {
+        var box = new InlineSiteFirstBox<int>();
+        int sum = 0;
+        for (int i = 0; i < n; i++)
+            sum += box.Scaled(i);
+        return sum;
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static int InlineSiteBigCaller(int n)
+    {
+        int sum = 0;
+        for (int i = 0; i < n; i++)
+            sum += BigTiny(i);
+        return sum;
+    }
+
+    // x * 3 + 1 in more than 32 IL bytes.
+    public static int BigTiny(int x)
+    {
+        int a = x * 2;
+        int b = a + x;
+        int c = b * 5;
+        int d = c - b * 4;
+        int e = d + a - a;
+        int f = e * 7 - e * 6;
+        int g = f * 3 - f * 2;
+        int h = g + b - d;
+        int k = h * 9 - h * 8;
+        return k + 1;
+    }
+
     [MethodImpl(MethodImplOptions.NoInlining)]
     public static int InlineSiteFirstStructCaller(int n)
     {
@@ -77,6 +123,16 @@ public sealed class InlineSiteFirstCounter(int factor)
     public int Scaled(int x) => x * Factor + 1;
 }
 
+public class InlineSiteFirstShape
+{
+    public virtual int Scaled(int x) => x * 3 + 1;
+}
+
+public sealed class InlineSiteFirstBox<T>
+{
+    public int Scaled(int x) => x * 3 + 1;
+}
+
 public struct InlineSiteFirstVector
 {
     public int Factor { get; init; }
@@ -93,8 +149,11 @@ public struct InlineSiteFirstVector
 /// on: at Tier0, which inlines nothing, so again no known inliner), found at tiering's next
 /// compilation of it.
 /// The profiler finds each caller as it is compiled, routes it to the target's carrier and re-JITs
-/// it. Phases (each cut by InlineSitePhaseN in the JIT's listings): hooked, hook removed, replaced,
-/// replacement removed, tier0Hooked, classHooked, structHooked; each with its caller's value, the
+/// it. Then three targets whose carrier is refused (a virtual method, a generic type's method, a
+/// static method over 32 IL bytes), their callers never called before the hook: they keep the
+/// call. Phases (each cut by InlineSitePhaseN in the JIT's listings): hooked, hook removed, replaced,
+/// replacement removed, tier0Hooked, classHooked, structHooked, virtualHooked, genericHooked,
+/// bigHooked; each with its caller's value, the
 /// prefix's runs and, while patched, the patch's carrier telemetry. The proof reads each caller's
 /// listings of each phase from DOTNET_JitStdOutFile.
 /// </summary>
@@ -143,6 +202,19 @@ public static class InlineSiteFirstCallProof
 
             hook = Hook(interceptor, owner, typeof(InlineSiteFirstVector).GetMethod(nameof(InlineSiteFirstVector.Scaled))!);
             phases.Add(Phase(6, "structHooked", InlineSiteFirstCallTargets.InlineSiteFirstStructCaller, hook.ReadTelemetry));
+            hook.Remove();
+
+            // Carriers refused: each caller keeps its call of the hooked target, and the telemetry says why.
+            hook = Hook(interceptor, owner, typeof(InlineSiteFirstShape).GetMethod(nameof(InlineSiteFirstShape.Scaled))!);
+            phases.Add(Phase(7, "virtualHooked", InlineSiteFirstCallTargets.InlineSiteVirtualCaller, hook.ReadTelemetry));
+            hook.Remove();
+
+            hook = Hook(interceptor, owner, typeof(InlineSiteFirstBox<>).GetMethod(nameof(InlineSiteFirstBox<int>.Scaled))!);
+            phases.Add(Phase(8, "genericHooked", InlineSiteFirstCallTargets.InlineSiteGenericCaller, hook.ReadTelemetry));
+            hook.Remove();
+
+            hook = Hook(interceptor, owner, Method(typeof(InlineSiteFirstCallTargets), nameof(InlineSiteFirstCallTargets.BigTiny)));
+            phases.Add(Phase(9, "bigHooked", InlineSiteFirstCallTargets.InlineSiteBigCaller, hook.ReadTelemetry));
             hook.Remove();
             return new InlineSiteReport(tieringOn, null, expected, [.. phases]);
         }

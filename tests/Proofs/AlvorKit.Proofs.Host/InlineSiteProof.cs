@@ -78,6 +78,15 @@ public static class InlineSiteTargets
 
     [MethodImpl(MethodImplOptions.NoInlining)]
     public static int InlineSitePhase6() => 6;
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static int InlineSitePhase7() => 7;
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static int InlineSitePhase8() => 8;
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static int InlineSitePhase9() => 9;
 }
 
 public sealed class InlineSiteCounter(int factor)

@@ -12,8 +12,10 @@ namespace AlvorKit.Proofs;
 /// carrier and re-JITs it, so its final code inlines the woven body, hooks included; each removal
 /// gives it its original IL back, which inlines the original target again. A caller that ran at
 /// Tier0 before its target was hooked (tiering on; Tier0 inlines nothing) is found the same way at
-/// tiering's next compilation of it. The patches' telemetry counts the callers found and redirected
-/// (docs/Benchmarks.md, "Hooks on inlined targets").
+/// tiering's next compilation of it. The patches' telemetry counts the callers found and redirected.
+/// Targets whose carrier is refused (a virtual method, a generic type's method, a static method over
+/// 32 IL bytes) leave their callers calling them, and the telemetry says why (docs/Benchmarks.md,
+/// "Hooks on inlined targets"; docs/Limits.md).
 /// </summary>
 [Trait("Feature", "Hooks")]
 public sealed class InlineSiteFirstCallProofs
@@ -24,6 +26,14 @@ public sealed class InlineSiteFirstCallProofs
     private const string Tier0Caller = "InlineSiteTier0Caller";
     private const string ClassCaller = "InlineSiteFirstClassCaller";
     private const string StructCaller = "InlineSiteFirstStructCaller";
+
+    // Each phase whose target's carrier is refused: its caller, its target, the phase, and the reason.
+    private static readonly (string Caller, string Target, int Phase, string State)[] Refused =
+    [
+        ("InlineSiteVirtualCaller", "Scaled(int):int", 7, "Virtual"),
+        ("InlineSiteGenericCaller", "Scaled(int):int", 8, "Generic"),
+        ("InlineSiteBigCaller", "BigTiny", 9, "TooBig"),
+    ];
 
     // Each patched phase: its caller, what its code must not call once final, and the phase.
     private static readonly (string Caller, string Target, int Phase)[] Patched =
@@ -44,8 +54,8 @@ public sealed class InlineSiteFirstCallProofs
         var environment = new Dictionary<string, string?>(PatchReports.Tiering(tiering))
         {
             ["DOTNET_JitDisasm"] = $"{HookCaller} {InstallCaller} {Tier0Caller} {ClassCaller} {StructCaller} " +
-                                   "InlineSitePhase0 InlineSitePhase1 InlineSitePhase2 InlineSitePhase3 InlineSitePhase4 " +
-                                   "InlineSitePhase5 InlineSitePhase6",
+                                   string.Join(' ', Refused.Select(r => r.Caller)) + " " +
+                                   string.Join(' ', Enumerable.Range(0, 10).Select(i => $"InlineSitePhase{i}")),
             ["DOTNET_JitStdOutFile"] = file,
         };
         ProcessResult run = ProfiledProcess.Run(ProfiledProcess.ProfiledEnvironment("AlvorKit.Proofs.Host"),
@@ -75,7 +85,8 @@ public sealed class InlineSiteFirstCallProofs
         InlineSiteReport r = Run(tiering).Report;
         Assert.True(r.Refused is null, $"the interceptor did not open: {r.Refused}");
         Assert.Equal(tiering == PatchReports.TieredPgo, r.TieringOn);
-        Assert.Equal(["hooked", "hookRemoved", "replaced", "replaceRemoved", "tier0Hooked", "classHooked", "structHooked"],
+        Assert.Equal(["hooked", "hookRemoved", "replaced", "replaceRemoved", "tier0Hooked", "classHooked", "structHooked",
+                "virtualHooked", "genericHooked", "bigHooked"],
             r.Phases.Select(p => p.Name));
         return r;
     }
@@ -86,9 +97,10 @@ public sealed class InlineSiteFirstCallProofs
     {
         InlineSiteReport r = Report(tiering);
         // The replacement returns one more than the target, for each of the 100 calls.
-        Assert.Equal([r.Expected, r.Expected, r.Expected + 100, r.Expected, r.Expected, r.Expected, r.Expected],
+        Assert.Equal([r.Expected, r.Expected, r.Expected + 100, r.Expected, r.Expected, r.Expected, r.Expected, r.Expected,
+                r.Expected, r.Expected],
             r.Phases.Select(p => p.Value));
-        Assert.Equal([100, 0, 0, 0, 100, 100, 100], r.Phases.Select(p => p.PrefixRuns));
+        Assert.Equal([100, 0, 0, 0, 100, 100, 100, 100, 100, 100], r.Phases.Select(p => p.PrefixRuns));
     }
 
     [Theory]
@@ -159,6 +171,26 @@ public sealed class InlineSiteFirstCallProofs
             Assert.True(c.Redirected >= Math.Max(1, c.Discovered), $"{caller}: {c}");
         }
         Assert.All(r.Phases.Where(p => p.Name is "hookRemoved" or "replaceRemoved"), p => Assert.Null(p.Carrier));
+    }
+
+    [Theory]
+    [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
+    public void ACallerOfATargetWithNoCarrierKeepsItsCallAndTheTelemetrySaysWhy(string tiering)
+    {
+        InlineSiteReport r = Report(tiering);
+        foreach ((string caller, string target, int phase, string state) in Refused)
+        {
+            InlineSiteCarrier? c = r.Phases[phase].Carrier;
+            Assert.True(c is not null, $"{caller}: no telemetry");
+            Assert.Equal(state, c.State);
+            Assert.Equal(0, c.Token);
+            Assert.Equal(0, c.Redirected);
+            Assert.Equal(0, c.Discovered);
+            // Its final code calls the hooked target: the runtime inlines no method with a ReJIT version.
+            string final = Final(tiering, caller, phase);
+            Assert.True(Calls(final, target), final);
+            Assert.False(Calls(final, "AlvkCarrier"), final);
+        }
     }
 
     [Theory]
