@@ -61,7 +61,7 @@ extern "C" {
  * a library whose minor is greater or equal to its own.
  * ------------------------------------------------------------------------------------- */
 #define ALVK_ABI_VERSION_MAJOR 3
-#define ALVK_ABI_VERSION_MINOR 9
+#define ALVK_ABI_VERSION_MINOR 10
 #define ALVK_ABI_VERSION_PATCH 0
 
 #define ALVK_MAKE_VERSION(major, minor, patch) \
@@ -473,6 +473,29 @@ typedef enum alvk_dispatch_path {
     ALVK_DISPATCH_PATH_MAX_ENUM = 0x7FFFFFFF
 } alvk_dispatch_path;
 
+/* ABI 3.10: whether a patched target's body is carried for its callers, and why not. A
+ * carrier is a method the profiler defines in the target's module with the target's current
+ * body and no ReJIT version of its own; the callers the profiler knows or finds have their calls
+ * of the target redirected to it (re-JIT'd), so the JIT may inline the patched body into them
+ * (the runtime never inlines a method with an active ReJIT version). A target is considered
+ * when it has known inliners (callers whose code had inlined it), or when it has none and its
+ * original code is at most 32 IL bytes (then the callers compiled while it is patched are found
+ * at their compilation). */
+typedef enum alvk_carrier_state {
+    ALVK_CARRIER_NONE = 0,           /* no patched body in force (pending, or the original IL) */
+    ALVK_CARRIER_ACTIVE = 1,         /* carried: carrier_token holds the body in force */
+    ALVK_CARRIER_KNOWN_CALLERS = 2,  /* carried for its known inliners only: the table of carried
+                                      * targets (64) is full, callers compiled later are not found */
+    ALVK_CARRIER_TOO_BIG = 3,        /* no known inliner, and its original code is over 32 IL
+                                      * bytes: the JIT would not inline it for its size */
+    ALVK_CARRIER_NO_INLINING = 4,    /* no known inliner, and marked NoInlining or Synchronized */
+    ALVK_CARRIER_GENERIC = 5,        /* generic target or type: one carrier per shape would be needed */
+    ALVK_CARRIER_VIRTUAL = 6,        /* a virtual target: its calls may dispatch elsewhere */
+    ALVK_CARRIER_HANDLERS = 7,       /* the body has exception clauses, which the JIT never inlines */
+    ALVK_CARRIER_FAILED = 8,         /* metadata or IL could not be read or emitted */
+    ALVK_CARRIER_STATE_MAX_ENUM = 0x7FFFFFFF
+} alvk_carrier_state;
+
 typedef enum alvk_patch_state {
     ALVK_PATCH_PENDING = 0,  /* the install is queued or running */
     ALVK_PATCH_ACTIVE = 1,   /* the replacement is requested and in force */
@@ -518,6 +541,18 @@ typedef struct alvk_patch_telemetry {
                                             * ALVK_E_REPLACEMENT_NOT_ACCESSIBLE); else ALVK_OK */
     uint32_t call_token;                   /* DIRECT_CALL: the MethodDef or MemberRef called */
     uint32_t reserved;
+    /* ABI 3.10: the carrier of the body in force (alvk_carrier_state). The counters count
+     * over the patch's life, once per caller and body of the target published (a new body
+     * routes its callers again). */
+    alvk_carrier_state carrier_state;
+    uint32_t carrier_token;      /* the carrier's MethodDef while carried; else 0 */
+    uint32_t callers_redirected; /* caller bodies redirected to the carrier: the known inliners
+                                  * and the callers found as they compiled */
+    uint32_t callers_discovered; /* of those, callers found at a compilation (their first, or
+                                  * tiering's next) while the target was patched */
+    uint32_t callers_kept;       /* callers that kept the real call: in another module, generic,
+                                  * calling it behind `constrained.`, a full table, a failure */
+    uint32_t reserved3;
 } alvk_patch_telemetry;
 
 /* ---------------------------------------------------------------------------------------

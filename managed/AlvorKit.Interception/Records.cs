@@ -90,6 +90,28 @@ public sealed record PatchTelemetry
     /// <summary>On the direct path, the MethodDef or MemberRef token the target's body calls (0 otherwise).</summary>
     public int CallToken { get; init; }
 
+    /// <summary>Whether the body in force is carried for the target's callers (a method the profiler
+    /// defines with that body and no ReJIT version, which callers redirected to it inline), or why not
+    /// (ABI 3.10; <see cref="CarrierState.None"/> from an older library).</summary>
+    public CarrierState CarrierState { get; init; }
+
+    /// <summary>While <see cref="CarrierState"/> is <see cref="CarrierState.Active"/> (or
+    /// <see cref="CarrierState.KnownCallersOnly"/>), the carrier's MethodDef token in the target's module; 0 otherwise.</summary>
+    public int CarrierToken { get; init; }
+
+    /// <summary>Caller bodies redirected to the target's carrier over the patch's life, once per caller and
+    /// body published (a new body routes its callers again): its known inliners and the callers found as
+    /// they compiled. Each is re-JIT'd at its next call.</summary>
+    public int CallersRedirected { get; init; }
+
+    /// <summary>Of <see cref="CallersRedirected"/>, the callers found at a compilation (their first, or
+    /// tiering's next) while the target was patched: no inliner the runtime knew.</summary>
+    public int CallersDiscovered { get; init; }
+
+    /// <summary>Callers that kept the real call of the patched target: in another module, generic,
+    /// calling it behind <c>constrained.</c>, a full table, or an IL or metadata failure.</summary>
+    public int CallersKept { get; init; }
+
     /// <summary>The latest command, from queuing to the ReJIT request.</summary>
     public TimeSpan CommandElapsed { get; init; }
 
@@ -120,6 +142,9 @@ public sealed record PatchTelemetry
             text.Append("; dispatch ").Append(DispatchPath.ToString());
         if (DispatchFallback != InterceptionStatus.Ok)
             text.Append(" (direct call refused: ").Append(DispatchFallback.ToString()).Append(')');
+        if (CarrierState != CarrierState.None)
+            text.Append(CultureInfo.InvariantCulture,
+                $"; carrier {CarrierState}, {CallersRedirected} caller(s) redirected ({CallersDiscovered} found compiling), {CallersKept} kept");
         if (LastStatus != InterceptionStatus.Ok)
             text.Append("; last status ").Append(LastStatus.ToString());
         return text.ToString();

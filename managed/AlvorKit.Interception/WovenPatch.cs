@@ -79,6 +79,13 @@ public sealed class WovenPatch : IDisposable, IAsyncDisposable
     /// <returns>The generation's state, or null.</returns>
     public GenerationInfo? ReadLastGeneration() => Composer.ReadLastGeneration(Target);
 
+    /// <summary>The profiler's telemetry for the patch that holds the target's composed body (every owner's
+    /// hooks), read with one call: its state, ReJIT callbacks and, for a target the JIT inlines, its carrier
+    /// and the callers redirected to it (<see cref="PatchTelemetry.CarrierState"/>); null once no hooks remain
+    /// on the target.</summary>
+    /// <returns>The snapshot, or null.</returns>
+    public PatchTelemetry? ReadTelemetry() => Composer.ReadTelemetry(Target);
+
     /// <summary>The composed order on the target now: per kind, each hook with its owner and priority, in the
     /// order they run.</summary>
     /// <returns>One line per hook, after a line naming the target.</returns>

@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "rejit/rejit_carriers.h"
 #include "rejit/rejit_events.h"
 #include "rejit/rejit_generations.h"
 #include "rejit/rejit_owners.h"
@@ -645,6 +646,56 @@ static void the_index_agrees_with_a_model_through_churn(void **state)
     assert_true(refused < STEPS);
 }
 
+/* ABI 3.10: the worker's carrier notes land on the target's patch, and only there: the carrier
+ * in force (or why none), the callers redirected (those found as they compiled among them) and
+ * those that kept the real call; the counters outlive the carrier. */
+static void carrier_notes_and_caller_counts_land_on_the_targets_patch(void **state)
+{
+    (void)state;
+    assert_int_equal(fresh_table(ALVK_MIN_PATCH_CAPACITY), 0);
+    uint32_t index;
+    alvk_patch_handle h = installed(7, 0, &index);
+    alvk_patch_telemetry t;
+    assert_int_equal(aip_rejit_telemetry(&st, h, &t), ALVK_OK);
+    assert_int_equal(t.carrier_state, ALVK_CARRIER_NONE);
+    assert_int_equal(t.carrier_token + t.callers_redirected + t.callers_discovered + t.callers_kept,
+                     0);
+
+    aip_rejit_note_carrier(&st, MODULE, TOKEN, ALVK_CARRIER_ACTIVE, 0x06000099u);
+    aip_rejit_count_caller(&st, MODULE, TOKEN, AIP_CALLER_REDIRECTED);
+    aip_rejit_count_caller(&st, MODULE, TOKEN, AIP_CALLER_REDIRECTED);
+    aip_rejit_count_caller(&st, MODULE, TOKEN, AIP_CALLER_DISCOVERED);
+    aip_rejit_count_caller(&st, MODULE, TOKEN, AIP_CALLER_KEPT);
+    /* Another method, another module copy, no module: no patch of theirs, nothing changes. */
+    aip_rejit_note_carrier(&st, MODULE, TOKEN + 1, ALVK_CARRIER_TOO_BIG, 0);
+    aip_rejit_note_carrier(&st, MODULE + 1, TOKEN, ALVK_CARRIER_GENERIC, 0);
+    aip_rejit_note_carrier(&st, 0, TOKEN, ALVK_CARRIER_FAILED, 0);
+    aip_rejit_count_caller(&st, MODULE, TOKEN + 1, AIP_CALLER_REDIRECTED);
+    aip_rejit_count_caller(&st, MODULE + 1, TOKEN, AIP_CALLER_KEPT);
+    assert_int_equal(aip_rejit_telemetry(&st, h, &t), ALVK_OK);
+    assert_int_equal(t.carrier_state, ALVK_CARRIER_ACTIVE);
+    assert_int_equal(t.carrier_token, 0x06000099u);
+    assert_int_equal(t.callers_redirected, 3);
+    assert_int_equal(t.callers_discovered, 1);
+    assert_int_equal(t.callers_kept, 1);
+    assert_int_equal(t.reserved3, 0);
+
+    /* The original IL back: no carrier, the counts stay. */
+    aip_rejit_note_carrier(&st, MODULE, TOKEN, ALVK_CARRIER_NONE, 0);
+    assert_int_equal(aip_rejit_telemetry(&st, h, &t), ALVK_OK);
+    assert_int_equal(t.carrier_state, ALVK_CARRIER_NONE);
+    assert_int_equal(t.carrier_token, 0);
+    assert_int_equal(t.callers_redirected, 3);
+    assert_int_equal(t.callers_discovered, 1);
+
+    /* Its module unloaded, the patch ended: it is still the one of (module, token). */
+    aip_rejit_module_unloaded(&st, MODULE);
+    aip_rejit_count_caller(&st, MODULE, TOKEN, AIP_CALLER_KEPT);
+    assert_int_equal(aip_rejit_telemetry(&st, h, &t), ALVK_OK);
+    assert_int_equal(t.state, ALVK_PATCH_UNLOADED);
+    assert_int_equal(t.callers_kept, 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -661,6 +712,7 @@ int main(void)
         cmocka_unit_test(the_table_grows_by_chunks_up_to_its_bound),
         cmocka_unit_test(ended_patches_are_kept_then_recycled_oldest_first),
         cmocka_unit_test(the_index_agrees_with_a_model_through_churn),
+        cmocka_unit_test(carrier_notes_and_caller_counts_land_on_the_targets_patch),
     };
     return cmocka_run_group_tests(tests, NULL, free_table);
 }

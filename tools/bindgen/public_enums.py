@@ -24,6 +24,20 @@ ENUMS = [
             ('ALVK_DISPATCH_DIRECT_CALL', 'DirectCall', None, "<summary>The target's body calls the replacement directly (its MethodDef, or a MemberRef the\nprofiler emitted into the target's module): the JIT may inline the replacement into the\ntarget, so a patched call costs one call.</summary>"),
         ]),
     dict(
+        c="alvk_carrier_state", assembly="AlvorKit.Interception", name="CarrierState", flags=False,
+        summary='<summary>Whether a patched target\'s body is carried for its callers, so that the JIT inlines it\ninto them, and why not (the telemetry\'s <see cref="PatchTelemetry.CarrierState"/>).</summary>',
+        members=[
+            ('ALVK_CARRIER_NONE', 'None', None, '<summary>No patched body in force: pending, or the original IL.</summary>'),
+            ('ALVK_CARRIER_ACTIVE', 'Active', None, "<summary>Carried: the callers are redirected to <see cref=\"PatchTelemetry.CarrierToken\"/>, a method\nholding the body in force, which the JIT inlines.</summary>"),
+            ('ALVK_CARRIER_KNOWN_CALLERS', 'KnownCallersOnly', None, '<summary>Carried for its known inliners only: the table of carried targets is full, so\ncallers compiled later keep the real call.</summary>'),
+            ('ALVK_CARRIER_TOO_BIG', 'TooBig', None, '<summary>No known inliner, and its original code is over 32 IL bytes: callers compiled\nlater keep the real call.</summary>'),
+            ('ALVK_CARRIER_NO_INLINING', 'NoInlining', None, '<summary>No known inliner, and marked NoInlining or Synchronized.</summary>'),
+            ('ALVK_CARRIER_GENERIC', 'Generic', None, '<summary>A generic method or a method of a generic type.</summary>'),
+            ('ALVK_CARRIER_VIRTUAL', 'Virtual', None, '<summary>A virtual method: its calls may dispatch elsewhere.</summary>'),
+            ('ALVK_CARRIER_HANDLERS', 'ExceptionHandlers', None, '<summary>The body has exception clauses, which the JIT never inlines.</summary>'),
+            ('ALVK_CARRIER_FAILED', 'Failed', None, "<summary>The target's metadata or IL could not be read, or the carrier not emitted.</summary>"),
+        ]),
+    dict(
         c="alvk_method_flags", assembly="AlvorKit.Interception", name="MethodTraits", flags=True,
         summary='<summary>Facts about a method as the profiler sees it in its loaded module.</summary>',
         members=[

@@ -13,7 +13,7 @@ namespace AlvorKit.Interception.Native;
 public static class AlvkConstants
 {
     public const uint AbiVersionMajor = 3;
-    public const uint AbiVersionMinor = 9;
+    public const uint AbiVersionMinor = 10;
     public const uint AbiVersionPatch = 0;
     public const uint MaxAllowlistEntries = 32;
     public const uint MaxModuleNameLength = 127;
@@ -179,6 +179,20 @@ public enum AlvkDispatchPath : int
     None = 0,
     Calli = 1,
     DirectCall = 2,
+}
+
+/// <summary>alvk_carrier_state.</summary>
+public enum AlvkCarrierState : int
+{
+    None = 0,
+    Active = 1,
+    KnownCallers = 2,
+    TooBig = 3,
+    NoInlining = 4,
+    Generic = 5,
+    Virtual = 6,
+    Handlers = 7,
+    Failed = 8,
 }
 
 /// <summary>alvk_patch_state.</summary>
@@ -368,7 +382,7 @@ public unsafe partial struct AlvkReplacement
     public ulong ModuleId;
 }
 
-/// <summary>alvk_patch_telemetry: 144 bytes.</summary>
+/// <summary>alvk_patch_telemetry: 168 bytes.</summary>
 [StructLayout(LayoutKind.Sequential)]
 public unsafe partial struct AlvkPatchTelemetry
 {
@@ -402,6 +416,12 @@ public unsafe partial struct AlvkPatchTelemetry
     public AlvkStatus DispatchFallback;
     public uint CallToken;
     public uint Reserved;
+    public AlvkCarrierState CarrierState;
+    public uint CarrierToken;
+    public uint CallersRedirected;
+    public uint CallersDiscovered;
+    public uint CallersKept;
+    public uint Reserved3;
 }
 
 /// <summary>alvk_relocation: 44 bytes.</summary>
@@ -706,7 +726,7 @@ public unsafe partial struct AlvkExports
 public static class AlvkAbiManifest
 {
     public const int FunctionCount = 26;
-    public const int EnumCount = 13;
+    public const int EnumCount = 14;
     public const int StructCount = 19;
 
     /// <summary>(C struct, C# type, C size, (C field, C# field, C offset)[]).</summary>
@@ -718,7 +738,7 @@ public static class AlvkAbiManifest
         ("alvk_module_info", typeof(AlvkModuleInfo), 40, [("size", "Size", 0), ("epoch", "Epoch", 4), ("mvid", "Mvid", 8), ("module_id", "ModuleId", 24), ("flags", "Flags", 32), ("copies", "Copies", 36)]),
         ("alvk_install_request", typeof(AlvkInstallRequest), 144, [("size", "Size", 0), ("method_token", "MethodToken", 4), ("module_mvid", "ModuleMvid", 8), ("signature_hash", "SignatureHash", 24), ("body_identity", "BodyIdentity", 56), ("replacement", "Replacement", 88), ("owner", "Owner", 96), ("flags", "Flags", 104), ("reserved", "Reserved", 108), ("module_id", "ModuleId", 112), ("module_epoch", "ModuleEpoch", 120), ("reserved1", "Reserved1", 124), ("replacement_module_id", "ReplacementModuleId", 128), ("replacement_token", "ReplacementToken", 136), ("reserved2", "Reserved2", 140)]),
         ("alvk_replacement", typeof(AlvkReplacement), 24, [("size", "Size", 0), ("method_token", "MethodToken", 4), ("entry_point", "EntryPoint", 8), ("module_id", "ModuleId", 16)]),
-        ("alvk_patch_telemetry", typeof(AlvkPatchTelemetry), 144, [("size", "Size", 0), ("state", "State", 4), ("last_status", "LastStatus", 8), ("pending_commands", "PendingCommands", 12), ("commands_completed", "CommandsCompleted", 16), ("owner_count", "OwnerCount", 20), ("flags", "Flags", 24), ("module_epoch", "ModuleEpoch", 28), ("method_token", "MethodToken", 32), ("calli_signature_token", "CalliSignatureToken", 36), ("get_rejit_parameters", "GetReJITParameters", 40), ("rejit_started", "ReJITStarted", 44), ("rejit_finished", "ReJITFinished", 48), ("rejit_errors", "ReJITErrors", 52), ("inliners_rejitted", "InlinersReJITted", 56), ("request_hresult", "RequestHResult", 60), ("set_il_hresult", "SetILHResult", 64), ("compilation_hresult", "CompilationHResult", 68), ("error_hresult", "ErrorHResult", 72), ("metadata_hresult", "MetadataHResult", 76), ("replacement", "Replacement", 80), ("command_elapsed_ns", "CommandElapsedNs", 88), ("compile_elapsed_ns", "CompileElapsedNs", 96), ("current_generation", "CurrentGeneration", 104), ("latest_generation", "LatestGeneration", 112), ("module_id", "ModuleId", 120), ("dispatch_path", "DispatchPath", 128), ("dispatch_fallback", "DispatchFallback", 132), ("call_token", "CallToken", 136), ("reserved", "Reserved", 140)]),
+        ("alvk_patch_telemetry", typeof(AlvkPatchTelemetry), 168, [("size", "Size", 0), ("state", "State", 4), ("last_status", "LastStatus", 8), ("pending_commands", "PendingCommands", 12), ("commands_completed", "CommandsCompleted", 16), ("owner_count", "OwnerCount", 20), ("flags", "Flags", 24), ("module_epoch", "ModuleEpoch", 28), ("method_token", "MethodToken", 32), ("calli_signature_token", "CalliSignatureToken", 36), ("get_rejit_parameters", "GetReJITParameters", 40), ("rejit_started", "ReJITStarted", 44), ("rejit_finished", "ReJITFinished", 48), ("rejit_errors", "ReJITErrors", 52), ("inliners_rejitted", "InlinersReJITted", 56), ("request_hresult", "RequestHResult", 60), ("set_il_hresult", "SetILHResult", 64), ("compilation_hresult", "CompilationHResult", 68), ("error_hresult", "ErrorHResult", 72), ("metadata_hresult", "MetadataHResult", 76), ("replacement", "Replacement", 80), ("command_elapsed_ns", "CommandElapsedNs", 88), ("compile_elapsed_ns", "CompileElapsedNs", 96), ("current_generation", "CurrentGeneration", 104), ("latest_generation", "LatestGeneration", 112), ("module_id", "ModuleId", 120), ("dispatch_path", "DispatchPath", 128), ("dispatch_fallback", "DispatchFallback", 132), ("call_token", "CallToken", 136), ("reserved", "Reserved", 140), ("carrier_state", "CarrierState", 144), ("carrier_token", "CarrierToken", 148), ("callers_redirected", "CallersRedirected", 152), ("callers_discovered", "CallersDiscovered", 156), ("callers_kept", "CallersKept", 160), ("reserved3", "Reserved3", 164)]),
         ("alvk_relocation", typeof(AlvkRelocation), 44, [("size", "Size", 0), ("kind", "Kind", 4), ("il_offset", "ILOffset", 8), ("parent_token", "ParentToken", 12), ("parent_relocation", "ParentRelocation", 16), ("name_offset", "NameOffset", 20), ("name_length", "NameLength", 24), ("blob_offset", "BlobOffset", 28), ("blob_length", "BlobLength", 32), ("sites_offset", "SitesOffset", 36), ("site_count", "SiteCount", 40)]),
         ("alvk_il_map_entry", typeof(AlvkILMapEntry), 12, [("old_offset", "OldOffset", 0), ("new_offset", "NewOffset", 4), ("accurate", "Accurate", 8)]),
         ("alvk_generation", typeof(AlvkGeneration), 144, [("size", "Size", 0), ("method_token", "MethodToken", 4), ("module_mvid", "ModuleMvid", 8), ("expected_body_identity", "ExpectedBodyIdentity", 24), ("prior_generation", "PriorGeneration", 56), ("owner", "Owner", 64), ("body", "Body", 72), ("blobs", "Blobs", 80), ("relocations", "Relocations", 88), ("il_map", "ILMap", 96), ("body_size", "BodySize", 104), ("blobs_size", "BlobsSize", 108), ("relocation_count", "RelocationCount", 112), ("il_map_count", "ILMapCount", 116), ("flags", "Flags", 120), ("reserved", "Reserved", 124), ("module_id", "ModuleId", 128), ("module_epoch", "ModuleEpoch", 136), ("reserved1", "Reserved1", 140)]),

@@ -47,6 +47,41 @@ public enum DispatchPath
     DirectCall = 2,
 }
 
+/// <summary>Whether a patched target's body is carried for its callers, so that the JIT inlines it
+/// into them, and why not (the telemetry's <see cref="PatchTelemetry.CarrierState"/>).</summary>
+public enum CarrierState
+{
+    /// <summary>No patched body in force: pending, or the original IL.</summary>
+    None = 0,
+
+    /// <summary>Carried: the callers are redirected to <see cref="PatchTelemetry.CarrierToken"/>, a method
+    /// holding the body in force, which the JIT inlines.</summary>
+    Active = 1,
+
+    /// <summary>Carried for its known inliners only: the table of carried targets is full, so
+    /// callers compiled later keep the real call.</summary>
+    KnownCallersOnly = 2,
+
+    /// <summary>No known inliner, and its original code is over 32 IL bytes: callers compiled
+    /// later keep the real call.</summary>
+    TooBig = 3,
+
+    /// <summary>No known inliner, and marked NoInlining or Synchronized.</summary>
+    NoInlining = 4,
+
+    /// <summary>A generic method or a method of a generic type.</summary>
+    Generic = 5,
+
+    /// <summary>A virtual method: its calls may dispatch elsewhere.</summary>
+    Virtual = 6,
+
+    /// <summary>The body has exception clauses, which the JIT never inlines.</summary>
+    ExceptionHandlers = 7,
+
+    /// <summary>The target's metadata or IL could not be read, or the carrier not emitted.</summary>
+    Failed = 8,
+}
+
 /// <summary>Facts about a method as the profiler sees it in its loaded module.</summary>
 [Flags]
 public enum MethodTraits

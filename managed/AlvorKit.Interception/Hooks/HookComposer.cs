@@ -223,6 +223,14 @@ internal sealed class HookComposer(PatchOwner hookOwner, SemaphoreSlim gate)
         return held?.ReadLastGeneration();
     }
 
+    public PatchTelemetry? ReadTelemetry(MethodBase target)
+    {
+        Patch? held;
+        lock (_read)
+            held = _targets.GetValueOrDefault(Key(target))?.Held;
+        return held?.ReadTelemetry();
+    }
+
     private TargetHooks? Existing(MethodBase target)
     {
         lock (_read)

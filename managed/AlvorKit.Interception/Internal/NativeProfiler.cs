@@ -366,6 +366,11 @@ internal sealed unsafe class NativeProfiler : ICommandResults
             DispatchPath = (DispatchPath)(int)t.DispatchPath,
             DispatchFallback = (InterceptionStatus)t.DispatchFallback,
             CallToken = unchecked((int)t.CallToken),
+            CarrierState = (CarrierState)(int)t.CarrierState,
+            CarrierToken = unchecked((int)t.CarrierToken),
+            CallersRedirected = (int)t.CallersRedirected,
+            CallersDiscovered = (int)t.CallersDiscovered,
+            CallersKept = (int)t.CallersKept,
             CommandElapsed = FromNanoseconds(t.CommandElapsedNs),
             CompileElapsed = FromNanoseconds(t.CompileElapsedNs),
         };

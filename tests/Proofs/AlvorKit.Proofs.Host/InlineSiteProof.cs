@@ -72,6 +72,21 @@ public static class InlineSiteTargets
 
     [MethodImpl(MethodImplOptions.NoInlining)]
     public static int InlineSitePhase4() => 4;
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static int InlineSitePhase5() => 5;
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static int InlineSitePhase6() => 6;
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static int InlineSitePhase7() => 7;
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static int InlineSitePhase8() => 8;
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static int InlineSitePhase9() => 9;
 }
 
 public sealed class InlineSiteCounter(int factor)
@@ -106,20 +121,14 @@ public static class InlineSiteHooks
 /// inlines the ReJIT'd Tiny, so the profiler re-JITs its known inliner with IL that calls a carrier
 /// of the woven body (a method it defines, with no ReJIT version), which the JIT inlines. Then the
 /// hook is removed, Tiny replaced with Interceptor.Install, and that removed too. Each phase records
-/// the caller's value and how often the prefix ran; the listings come from
+/// the caller's value, how often the prefix ran and, while patched, the patch's carrier telemetry
+/// (read once the caller's code is final); the listings come from
 /// DOTNET_JitDisasm=InlineSiteCaller,InlineSitePhase* written to DOTNET_JitStdOutFile, which the
 /// proof reads after the process ends. The phase-marking methods are called only after a phase's
 /// code is final: the JIT's compile count has stopped growing.
 /// </summary>
 public static class InlineSiteProof
 {
-    private const int Calls = 100;
-    private static readonly Func<int>[] Marks =
-    [
-        InlineSiteTargets.InlineSitePhase0, InlineSiteTargets.InlineSitePhase1, InlineSiteTargets.InlineSitePhase2,
-        InlineSiteTargets.InlineSitePhase3, InlineSiteTargets.InlineSitePhase4,
-    ];
-
     private sealed record Kind(MethodInfo Target, MethodInfo Replacement, Func<int, int> Caller);
 
     private static Kind Of(string kind) => kind switch
@@ -139,9 +148,7 @@ public static class InlineSiteProof
     {
         Kind kind = Of(kindName);
         bool tieringOn = Environment.GetEnvironmentVariable("DOTNET_TieredCompilation") != "0";
-        int expected = 0;
-        for (int i = 0; i < Calls; i++)
-            expected += i * 3 + 1;
+        int expected = InlineSiteSteps.Expected();
         Interceptor interceptor;
         try
         {
@@ -159,13 +166,13 @@ public static class InlineSiteProof
             WovenPatch hook = interceptor.Hook(kind.Target,
                 prefix: Method(typeof(InlineSiteHooks), nameof(InlineSiteHooks.CountingPrefix)),
                 postfix: Method(typeof(InlineSiteHooks), nameof(InlineSiteHooks.EmptyPostfix)), owner: owner);
-            phases.Add(Phase(kind, 1, "hooked"));
+            phases.Add(Phase(kind, 1, "hooked", hook.ReadTelemetry));
 
             hook.Remove();
             phases.Add(Phase(kind, 2, "hookRemoved"));
 
             Patch replaced = interceptor.Install(kind.Target, kind.Replacement, owner);
-            phases.Add(Phase(kind, 3, "replaced"));
+            phases.Add(Phase(kind, 3, "replaced", replaced.ReadTelemetry));
 
             replaced.Remove();
             phases.Add(Phase(kind, 4, "replaceRemoved"));
@@ -173,12 +180,13 @@ public static class InlineSiteProof
         }
     }
 
-    private static InlineSitePhase Phase(Kind kind, int index, string name)
+    private static InlineSitePhase Phase(Kind kind, int index, string name, Func<PatchTelemetry?>? telemetry = null)
     {
-        Marks[index]();
-        Settle(kind.Caller);
+        InlineSiteSteps.Mark(index);
+        InlineSiteSteps.Settle(kind.Caller);
+        InlineSiteCarrier? carrier = InlineSiteSteps.Carrier(telemetry?.Invoke());
         int before = InlineSiteHooks.Runs;
-        int value = kind.Caller(Calls);
+        int value = kind.Caller(InlineSiteSteps.Calls);
         int runs = InlineSiteHooks.Runs - before;
         bool? threw = null;
         before = InlineSiteHooks.Runs;
@@ -195,30 +203,8 @@ public static class InlineSiteProof
             }
         }
         // The listings are filled in by the proof from the JIT's file.
-        return new InlineSitePhase(name, value, runs, null, 0, threw, InlineSiteHooks.Runs - before);
+        return new InlineSitePhase(name, value, runs, null, 0, threw, InlineSiteHooks.Runs - before, carrier);
     }
 
-    // Calls the caller in batches with pauses (tiering's call counting and background compiles)
-    // until the JIT's compile count stays the same over several batches: the caller's code is
-    // final. At least 2 s, at most 20 s.
-    private static void Settle(Func<int, int> caller)
-    {
-        var clock = System.Diagnostics.Stopwatch.StartNew();
-        long last = -1;
-        int quiet = 0;
-        while (clock.ElapsedMilliseconds < 20_000)
-        {
-            for (int i = 0; i < 50; i++)
-                caller(Calls);
-            Thread.Sleep(20);
-            long compiled = System.Runtime.JitInfo.GetCompiledMethodCount();
-            quiet = compiled == last ? quiet + 1 : 0;
-            last = compiled;
-            if (quiet >= 10 && clock.ElapsedMilliseconds >= 2_000)
-                return;
-        }
-    }
-
-    private static MethodInfo Method(Type type, string name) =>
-        type.GetMethod(name, BindingFlags.Public | BindingFlags.Static) ?? throw new MissingMethodException(type.Name, name);
+    private static MethodInfo Method(Type type, string name) => InlineSiteSteps.Method(type, name);
 }

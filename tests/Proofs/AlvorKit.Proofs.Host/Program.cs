@@ -16,9 +16,11 @@ using AlvorKit.Proofs.Reports;
 //             its hot caller's values and JIT listing before, hooked, after the hook's removal,
 //             replaced whole, after that removal (InlineSiteProof; run with DOTNET_JitDisasm=<the
 //             kind's caller> and DOTNET_JitStdOutFile)
-//   inlinesites firstcall - a hook and a replacement on two methods the JIT inlines, put in place
-//             before either's hot caller is first called; the callers' values and JIT listings while
-//             patched and after the removals (InlineSiteFirstCallProof)
+//   inlinesites firstcall - hooks and a replacement on methods the JIT inlines (static, a class's and
+//             a struct's instance method), put in place before each hot caller is first called, and
+//             a hook whose caller ran once before it (Tier0, tiering on), hooks whose carrier is
+//             refused (virtual, generic, too big); the callers' values, JIT listings and carrier
+//             telemetry while patched and after the removals (InlineSiteFirstCallProof)
 //   inlinercount - the managed API's inliner count: two targets patched one after the other, each
 //             inlined by its own hot caller and both by a third; each patch counts its own inliners
 //   removal nested-inner|nested-outer|caller - a removal undoes only its own patch: two nested

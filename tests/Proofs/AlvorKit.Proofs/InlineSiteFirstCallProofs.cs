@@ -1,90 +1,93 @@
-using System.Text.RegularExpressions;
 using AlvorKit.Proofs.Reports;
 using Xunit;
 
 namespace AlvorKit.Proofs;
 
 /// <summary>
-/// A hook and a whole-body replacement put on methods the JIT inlines before their hot callers are
-/// first called, read from the JIT's own listings of those callers (both tierings). A caller first
-/// compiled while its target has a ReJIT version never inlined it and was never reported as its
-/// inliner; the profiler finds it as it is compiled (its IL calls a carried target), routes it to
-/// the target's carrier and re-JITs it, so its final code inlines the woven body, hooks included;
-/// each removal gives it its original IL back, which inlines the original target again
-/// (docs/Benchmarks.md, "Hooks on inlined targets").
+/// Hooks and a whole-body replacement put on methods the JIT inlines (static methods, a class's
+/// instance method called through callvirt, a struct's) before their hot callers are first called,
+/// read from the JIT's own listings of those callers (both tierings). A caller first compiled while
+/// its target has a ReJIT version never inlined it and was never reported as its inliner; the
+/// profiler finds it as it is compiled (its IL calls a carried target), routes it to the target's
+/// carrier and re-JITs it, so its final code inlines the woven body, hooks included; each removal
+/// gives it its original IL back, which inlines the original target again. A caller that ran at
+/// Tier0 before its target was hooked (tiering on; Tier0 inlines nothing) is found the same way at
+/// tiering's next compilation of it. The patches' telemetry counts the callers found and redirected.
+/// Targets whose carrier is refused (a virtual method, a generic type's method, a static method over
+/// 32 IL bytes) leave their callers calling them, and the telemetry says why (docs/Benchmarks.md,
+/// "Hooks on inlined targets"; docs/Limits.md).
 /// </summary>
 [Trait("Feature", "Hooks")]
-public sealed partial class InlineSiteFirstCallProofs
+public sealed class InlineSiteFirstCallProofs
 {
+    private const string Targets = "InlineSiteFirstCallTargets:";
     private const string HookCaller = "InlineSiteFirstHookCaller";
     private const string InstallCaller = "InlineSiteFirstInstallCaller";
+    private const string Tier0Caller = "InlineSiteTier0Caller";
+    private const string ClassCaller = "InlineSiteFirstClassCaller";
+    private const string StructCaller = "InlineSiteFirstStructCaller";
+
+    // Each phase whose target's carrier is refused: its caller, its target, the phase, and the reason.
+    private static readonly (string Caller, string Target, int Phase, string State)[] Refused =
+    [
+        ("InlineSiteVirtualCaller", "Scaled(int):int", 7, "Virtual"),
+        ("InlineSiteGenericCaller", "Scaled(int):int", 8, "Generic"),
+        ("InlineSiteBigCaller", "BigTiny", 9, "TooBig"),
+    ];
+
+    // Each patched phase: its caller, what its code must not call once final, and the phase.
+    private static readonly (string Caller, string Target, int Phase)[] Patched =
+    [
+        (HookCaller, "HookedTiny", 0), (InstallCaller, "ReplacedTiny", 2), (Tier0Caller, "Tier0Tiny", 4),
+        (ClassCaller, "InlineSiteFirstCounter", 5), (StructCaller, "InlineSiteFirstVector", 6),
+    ];
 
     // Both tierings launched by the first test that needs one: each waits for its callers' code to settle.
-    private static readonly Lazy<Dictionary<string, Task<(InlineSiteReport Report, string Text)>>> Runs =
+    private static readonly Lazy<Dictionary<string, Task<(InlineSiteReport Report, InlineSiteListings Listings)>>> Runs =
         new(() => PatchReports.Tierings.ToDictionary(tiering => tiering, tiering => Task.Factory.StartNew(() => Launch(tiering),
             CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default)));
 
-    private static (InlineSiteReport Report, string Text) Launch(string tiering)
+    private static (InlineSiteReport Report, InlineSiteListings Listings) Launch(string tiering)
     {
         string file = Path.Combine(Path.GetTempPath(), $"alvk-inline-first-call-{Environment.ProcessId}-{tiering}.txt");
         File.Delete(file);
         var environment = new Dictionary<string, string?>(PatchReports.Tiering(tiering))
         {
-            ["DOTNET_JitDisasm"] = $"{HookCaller} {InstallCaller} InlineSitePhase0 InlineSitePhase1 InlineSitePhase2 InlineSitePhase3",
+            ["DOTNET_JitDisasm"] = $"{HookCaller} {InstallCaller} {Tier0Caller} {ClassCaller} {StructCaller} " +
+                                   string.Join(' ', Refused.Select(r => r.Caller)) + " " +
+                                   string.Join(' ', Enumerable.Range(0, 10).Select(i => $"InlineSitePhase{i}")),
             ["DOTNET_JitStdOutFile"] = file,
         };
         ProcessResult run = ProfiledProcess.Run(ProfiledProcess.ProfiledEnvironment("AlvorKit.Proofs.Host"),
-            environment, TimeSpan.FromSeconds(180), "inlinesites", "firstcall");
+            environment, TimeSpan.FromSeconds(240), "inlinesites", "firstcall");
         Assert.True(run.ExitCode == 0, run.ToString());
-        string text = File.Exists(file) ? File.ReadAllText(file) : "";
+        var listings = new InlineSiteListings(File.Exists(file) ? File.ReadAllText(file) : "");
         File.Delete(file);
-        return (run.Report<InlineSiteReport>(), text);
+        return (run.Report<InlineSiteReport>(), listings);
     }
 
-    private static (InlineSiteReport Report, string Text) Run(string tiering) => Runs.Value[tiering].GetAwaiter().GetResult();
+    private static (InlineSiteReport Report, InlineSiteListings Listings) Run(string tiering) => Runs.Value[tiering].GetAwaiter().GetResult();
 
-    // The caller's listings in a phase (cut at the listing of InlineSitePhaseN): all of them, in order.
-    private static List<string> Listings(string tiering, string caller, int phase)
-    {
-        var found = new List<string>();
-        int current = -1;
-        foreach (string listing in Run(tiering).Text.Split("; Assembly listing for method ").Skip(1))
-        {
-            string header = listing[..listing.IndexOf('\n', StringComparison.Ordinal)];
-            Match mark = PhaseMark().Match(header);
-            if (mark.Success)
-                current = int.Parse(mark.Groups[1].Value, System.Globalization.CultureInfo.InvariantCulture);
-            else if (current == phase && header.Contains($"InlineSiteFirstCallTargets:{caller}(int):int", StringComparison.Ordinal))
-                found.Add(listing);
-        }
-        return found;
-    }
+    private static string Header(string caller) => $"{Targets}{caller}(int):int";
 
-    // The caller's last optimized listing (Tier1 or FullOpts) of the phase: its final code.
+    // The caller's final optimized listing of the phase.
     private static string Final(string tiering, string caller, int phase)
     {
-        string? last = Listings(tiering, caller, phase).LastOrDefault(listing =>
-        {
-            string header = listing[..listing.IndexOf('\n', StringComparison.Ordinal)];
-            return header.EndsWith("(Tier1)", StringComparison.Ordinal) || header.EndsWith("(FullOpts)", StringComparison.Ordinal);
-        });
-        Assert.True(last is not null, $"no optimized listing of {caller} in phase {phase}");
+        string last = Run(tiering).Listings.Final(Header(caller), phase);
+        Assert.True(last.Length > 0, $"no optimized listing of {caller} in phase {phase}");
         return last;
     }
 
-    [GeneratedRegex(@"InlineSiteTargets:InlineSitePhase(\d)\(\)")]
-    private static partial Regex PhaseMark();
-
-    private static bool Calls(string listing, string method) =>
-        listing.Split('\n').Any(line => line.TrimStart().StartsWith("call", StringComparison.Ordinal) &&
-                                        line.Contains(method, StringComparison.Ordinal));
+    private static bool Calls(string listing, string method) => InlineSiteListings.Calls(listing, method);
 
     private static InlineSiteReport Report(string tiering)
     {
         InlineSiteReport r = Run(tiering).Report;
         Assert.True(r.Refused is null, $"the interceptor did not open: {r.Refused}");
         Assert.Equal(tiering == PatchReports.TieredPgo, r.TieringOn);
-        Assert.Equal(["hooked", "hookRemoved", "replaced", "replaceRemoved"], r.Phases.Select(p => p.Name));
+        Assert.Equal(["hooked", "hookRemoved", "replaced", "replaceRemoved", "tier0Hooked", "classHooked", "structHooked",
+                "virtualHooked", "genericHooked", "bigHooked"],
+            r.Phases.Select(p => p.Name));
         return r;
     }
 
@@ -94,18 +97,20 @@ public sealed partial class InlineSiteFirstCallProofs
     {
         InlineSiteReport r = Report(tiering);
         // The replacement returns one more than the target, for each of the 100 calls.
-        Assert.Equal([r.Expected, r.Expected, r.Expected + 100, r.Expected], r.Phases.Select(p => p.Value));
-        Assert.Equal([100, 0, 0, 0], r.Phases.Select(p => p.PrefixRuns));
+        Assert.Equal([r.Expected, r.Expected, r.Expected + 100, r.Expected, r.Expected, r.Expected, r.Expected, r.Expected,
+                r.Expected, r.Expected],
+            r.Phases.Select(p => p.Value));
+        Assert.Equal([100, 0, 0, 0, 100, 100, 100, 100, 100, 100], r.Phases.Select(p => p.PrefixRuns));
     }
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void ACallerFirstCompiledWhilePatchedCalledTheTargetThenInlinesItsCarrier(string tiering)
     {
-        foreach ((string caller, string target, int phase) in new[] { (HookCaller, "HookedTiny", 0), (InstallCaller, "ReplacedTiny", 2) })
+        foreach ((string caller, string target, int phase) in Patched.Where(p => p.Caller != Tier0Caller))
         {
             // Its first code calls the patched target: the runtime inlines no method with a ReJIT version.
-            List<string> all = Listings(tiering, caller, phase);
+            List<string> all = Run(tiering).Listings.InPhase(Header(caller), phase);
             Assert.True(all.Count >= 2, $"{caller}: fewer than two compilations in phase {phase}");
             Assert.True(Calls(all[0], target), all[0]);
             // Its final code calls neither the target nor its carrier nor a hook: all inlined.
@@ -113,6 +118,78 @@ public sealed partial class InlineSiteFirstCallProofs
             Assert.False(Calls(final, target), final);
             Assert.False(Calls(final, "AlvkCarrier"), final);
             Assert.False(Calls(final, "InlineSiteHooks:"), final);
+        }
+    }
+
+    [Theory]
+    [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
+    public void ACallerThatRanBeforeTheHookInlinesTheCarrierOnceOptimized(string tiering)
+    {
+        var listings = Run(tiering).Listings;
+        // Its code from before the hook (phase -1: before any mark).
+        var before = listings.Of(Header(Tier0Caller)).Where(l => l.Phase == -1).ToList();
+        Assert.True(before.Count >= 1, "the caller was not compiled before the hook");
+        if (tiering == PatchReports.TieredPgo)
+        {
+            // Tiering on: Tier0 alone, which calls the target (it inlines nothing). Tiering's next
+            // compilation of its original IL (with PGO, an instrumented one before Tier1) comes in the
+            // hooked phase, where the target has a ReJIT version: it calls the target, and the profiler
+            // finds the caller then.
+            Assert.All(before, l => Assert.EndsWith("Tier0)", l.Header)); // (Tier0) or, with PGO, (Instrumented Tier0)
+            Assert.True(Calls(before[0].Text, "Tier0Tiny"), before[0].Text);
+            List<string> hooked = listings.InPhase(Header(Tier0Caller), 4);
+            Assert.True(hooked.Count >= 2, "fewer than two compilations of the caller while hooked");
+            Assert.True(Calls(hooked[0], "Tier0Tiny"), hooked[0]);
+        }
+        else
+        {
+            // Tiering off: optimized at once, inlining the target: a known inliner, redirected as such.
+            Assert.False(Calls(before[^1].Text, "Tier0Tiny"), before[^1].Text);
+        }
+        string final = Final(tiering, Tier0Caller, 4);
+        Assert.False(Calls(final, "Tier0Tiny"), final);
+        Assert.False(Calls(final, "AlvkCarrier"), final);
+        Assert.False(Calls(final, "InlineSiteHooks:"), final);
+    }
+
+    [Theory]
+    [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
+    public void TheTelemetryCountsTheCallersFoundAsTheyCompiled(string tiering)
+    {
+        InlineSiteReport r = Report(tiering);
+        foreach ((string caller, _, int phase) in Patched)
+        {
+            InlineSiteCarrier? c = r.Phases[phase].Carrier;
+            Assert.True(c is not null, $"{caller}: no telemetry");
+            Assert.Equal("Active", c.State);
+            Assert.Equal(0x06, c.Token >>> 24); // a MethodDef
+            Assert.Equal(0, c.Kept);
+            // Tiering off, the Tier0 caller was a known inliner (compiled optimized before the hook): it is
+            // redirected, not found. Every other caller is found as it compiled.
+            bool known = caller == Tier0Caller && tiering != PatchReports.TieredPgo;
+            Assert.True(known ? c.Discovered == 0 : c.Discovered >= 1, $"{caller}: {c}");
+            Assert.True(c.Redirected >= Math.Max(1, c.Discovered), $"{caller}: {c}");
+        }
+        Assert.All(r.Phases.Where(p => p.Name is "hookRemoved" or "replaceRemoved"), p => Assert.Null(p.Carrier));
+    }
+
+    [Theory]
+    [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
+    public void ACallerOfATargetWithNoCarrierKeepsItsCallAndTheTelemetrySaysWhy(string tiering)
+    {
+        InlineSiteReport r = Report(tiering);
+        foreach ((string caller, string target, int phase, string state) in Refused)
+        {
+            InlineSiteCarrier? c = r.Phases[phase].Carrier;
+            Assert.True(c is not null, $"{caller}: no telemetry");
+            Assert.Equal(state, c.State);
+            Assert.Equal(0, c.Token);
+            Assert.Equal(0, c.Redirected);
+            Assert.Equal(0, c.Discovered);
+            // Its final code calls the hooked target: the runtime inlines no method with a ReJIT version.
+            string final = Final(tiering, caller, phase);
+            Assert.True(Calls(final, target), final);
+            Assert.False(Calls(final, "AlvkCarrier"), final);
         }
     }
 

@@ -62,40 +62,18 @@ public sealed partial class InlineSiteProofs
         ProcessResult run = ProfiledProcess.Run(ProfiledProcess.ProfiledEnvironment("AlvorKit.Proofs.Host"),
             environment, TimeSpan.FromSeconds(180), "inlinesites", kind);
         Assert.True(run.ExitCode == 0, run.ToString());
-        string text = File.Exists(file) ? File.ReadAllText(file) : "";
+        var listings = new InlineSiteListings(File.Exists(file) ? File.ReadAllText(file) : "");
         File.Delete(file);
-        return (run.Report<InlineSiteReport>(), FinalListings(text, $"InlineSiteTargets:{Kinds[kind].Caller}(int):int"),
-            FinalListings(text, "InlineSiteTargets:InlineSiteNullCaller("));
+        // Per phase, the caller's last optimized listing, or "".
+        return (run.Report<InlineSiteReport>(),
+            [.. Enumerable.Range(0, 5).Select(phase => listings.Final($"InlineSiteTargets:{Kinds[kind].Caller}(int):int", phase))],
+            [.. Enumerable.Range(0, 5).Select(phase => listings.Final("InlineSiteTargets:InlineSiteNullCaller(", phase))]);
     }
-
-    // Per phase (cut at the listing of InlineSitePhaseN), the caller's last optimized listing, or "".
-    private static string[] FinalListings(string text, string caller)
-    {
-        var finals = new string[5];
-        Array.Fill(finals, "");
-        int phase = -1;
-        foreach (string listing in text.Split("; Assembly listing for method ").Skip(1))
-        {
-            string header = listing[..listing.IndexOf('\n', StringComparison.Ordinal)];
-            Match mark = PhaseMark().Match(header);
-            if (mark.Success)
-                phase = int.Parse(mark.Groups[1].Value, System.Globalization.CultureInfo.InvariantCulture);
-            else if (phase >= 0 && header.Contains(caller, StringComparison.Ordinal) &&
-                     (header.EndsWith("(Tier1)", StringComparison.Ordinal) || header.EndsWith("(FullOpts)", StringComparison.Ordinal)))
-                finals[phase] = listing;
-        }
-        return finals;
-    }
-
-    [GeneratedRegex(@"InlineSiteTargets:InlineSitePhase(\d)\(\)")]
-    private static partial Regex PhaseMark();
 
     [GeneratedRegex(@"; (\d+) inlinees with PGO data; (\d+) single block inlinees; (\d+) inlinees without PGO data")]
     private static partial Regex Inlinees();
 
-    private static bool Calls(string listing, string method) =>
-        listing.Split('\n').Any(line => line.TrimStart().StartsWith("call", StringComparison.Ordinal) &&
-                                        line.Contains(method, StringComparison.Ordinal));
+    private static bool Calls(string listing, string method) => InlineSiteListings.Calls(listing, method);
 
     private static int InlineCount(string listing)
     {
@@ -150,6 +128,28 @@ public sealed partial class InlineSiteProofs
         string hooked = Run("class", tiering).NullCallerListings[1];
         Assert.True(hooked.Length > 0, "the null caller was not re-JIT-compiled while the target was hooked");
         Assert.False(Calls(hooked, "InlineSiteCounter"), hooked);
+    }
+
+    [Theory]
+    [MemberData(nameof(KindsAndTierings))]
+    public void TheTelemetryCountsTheCallersRedirectedToTheCarrierWhilePatched(string kind, string tiering)
+    {
+        InlineSiteReport r = Report(kind, tiering);
+        // Read once the caller's code was final, beside the values above: the target carried by a
+        // carrier of its body, its known inliner (or inliners: the null caller too, for the class)
+        // redirected to it, none kept, none needing to be found as they compiled.
+        foreach (InlineSitePhase phase in r.Phases.Where(p => p.Name is "hooked" or "replaced"))
+        {
+            InlineSiteCarrier? c = phase.Carrier;
+            Assert.True(c is not null, $"{phase.Name}: no telemetry");
+            Assert.Equal("Active", c.State);
+            Assert.Equal(0x06, c.Token >>> 24); // a MethodDef
+            Assert.True(c.Redirected >= 1, $"{phase.Name}: {c}");
+            Assert.Equal(0, c.Kept);
+        }
+        // Another patch (and so another body, another carrier) for the replacement.
+        Assert.NotEqual(r.Phases[1].Carrier!.Token, r.Phases[3].Carrier!.Token);
+        Assert.All(r.Phases.Where(p => p.Name is not ("hooked" or "replaced")), p => Assert.Null(p.Carrier));
     }
 
     [Theory]

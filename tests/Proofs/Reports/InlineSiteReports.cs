@@ -23,6 +23,8 @@ public sealed record InlineSiteReport(
 /// NullReferenceException; null for the other kinds.</param>
 /// <param name="NullReceiverPrefixRuns">How many times the prefix ran during that call: a callvirt
 /// checks the receiver before the callee's first instruction, so 0.</param>
+/// <param name="Carrier">While the target is patched: the patch's carrier telemetry, read once the
+/// caller's code is final; null in the other phases.</param>
 public sealed record InlineSitePhase(
     string Name,
     int Value,
@@ -30,4 +32,13 @@ public sealed record InlineSitePhase(
     string? Listing,
     int Listings,
     bool? NullReceiverThrew = null,
-    int NullReceiverPrefixRuns = 0);
+    int NullReceiverPrefixRuns = 0,
+    InlineSiteCarrier? Carrier = null);
+
+/// <summary>The carrier fields of a patch's telemetry (PatchTelemetry, ABI 3.10).</summary>
+/// <param name="State">CarrierState's name: Active while callers may be redirected to the carrier.</param>
+/// <param name="Token">The carrier's MethodDef token, 0 when none.</param>
+/// <param name="Redirected">Caller bodies redirected to the carrier so far.</param>
+/// <param name="Discovered">Of those, callers found as they compiled while the target was patched.</param>
+/// <param name="Kept">Callers that kept the real call.</param>
+public sealed record InlineSiteCarrier(string State, int Token, int Redirected, int Discovered, int Kept);

@@ -3,6 +3,7 @@
 
 #include "rejit/apply_publish.h"
 #include "rejit/apply_redirects.h"
+#include "rejit/rejit_carriers.h"
 #include "rejit/rejit_events.h"
 
 /* One caller found: routed when its target's carrier is armed, kept for a later drain while
@@ -21,8 +22,10 @@ static void take(const aip_apply_env *env, const aip_redirect_env *redirect, aip
         (void)aip_inbox_park(env->discovered, item);
         return;
     }
-    if (aip_redirect_caller(redirect, item.module_id, item.caller, item.target, carrier))
+    if (aip_redirect_caller(redirect, item.module_id, item.caller, item.target, carrier)) {
         atomic_fetch_add_explicit(&env->redirects->discovered, 1, memory_order_relaxed);
+        aip_rejit_count_caller(env->rejit, item.module_id, item.target, AIP_CALLER_DISCOVERED);
+    }
 }
 
 alvk_status aip_apply_discovered(void *payload, void *context)
@@ -37,7 +40,7 @@ alvk_status aip_apply_discovered(void *payload, void *context)
     aip_redirect_touched touched = {.count = 0};
     aip_redirect_env redirect = {env->info,      env->inliners,      env->emitter,
                                  env->redirects, x->request_callers, AIP_MAX_INLINERS_PER_REQUEST,
-                                 &touched,       env->carried};
+                                 &touched,       env->carried,       env->rejit};
     aip_discovered waiting[AIP_DISCOVERED_CAPACITY];
     uint32_t n = aip_inbox_take_parked(inbox, waiting);
     for (uint32_t i = 0; i < n; ++i)

@@ -158,7 +158,8 @@ HRESULT aip_apply_publish(const aip_apply_env *env, aip_held_publish *held, aip_
                                  aip_apply_scratch_of(env)->request_callers,
                                  AIP_MAX_INLINERS_PER_REQUEST,
                                  &touched,
-                                 env->carried};
+                                 env->carried,
+                                 env->rejit};
     for (uint32_t i = 0; i < count; ++i)
         aip_apply_redirects(&redirect, held[i].module_id, held[i].token, held[i].prepared);
     HRESULT hr = request_all(env, held, count, &touched);

@@ -5,6 +5,7 @@
 #include "emit/carrier.h"
 #include "il/call_redirect.h"
 #include "il/method_body.h"
+#include "rejit/rejit_carriers.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,14 @@ static _Thread_local aip_il_starts t_starts;
 static void count(_Atomic uint64_t *counter)
 {
     atomic_fetch_add_explicit(counter, 1, memory_order_relaxed);
+}
+
+/* One caller's outcome on the target's patch (ABI 3.10 telemetry). */
+static void count_caller(const aip_redirect_env *env, uintptr_t module, uint32_t target,
+                         aip_caller_outcome outcome)
+{
+    if (env->rejit != NULL)
+        aip_rejit_count_caller(env->rejit, module, target, outcome);
 }
 
 /* caller recorded as re-JIT'd with its new redirected body (once). */
@@ -108,17 +117,19 @@ static void unroute_all(const aip_redirect_env *env, uintptr_t module, uint32_t 
         unroute(env, module, callers[i], target);
 }
 
-/* The carrier of body for target, or 0 (the reason counted). */
+/* The carrier of body for target, or 0 (the reason counted, and set in *state). */
 static uint32_t carrier_of(const aip_redirect_env *env, uintptr_t module, uint32_t target,
-                           const aip_prepared_rejit *body)
+                           const aip_prepared_rejit *body, alvk_carrier_state *state)
 {
     aip_redirect_skips *skips = &env->redirects->skips;
     aip_method_body parsed;
+    *state = ALVK_CARRIER_FAILED;
     if (aip_method_body_parse(body->data, body->body_size, &parsed, NULL, 0) != ALVK_OK) {
         count(&skips->failed);
         return 0;
     }
     if (parsed.eh_clause_count > 0) {
+        *state = ALVK_CARRIER_HANDLERS;
         count(&skips->handlers);
         return 0;
     }
@@ -130,14 +141,18 @@ static uint32_t carrier_of(const aip_redirect_env *env, uintptr_t module, uint32
     case AIP_CARRIER_DEFINED:
         if (defined)
             count(&env->redirects->carriers);
+        *state = ALVK_CARRIER_ACTIVE;
         return carrier;
     case AIP_CARRIER_GENERIC:
+        *state = ALVK_CARRIER_GENERIC;
         count(&skips->generic);
         return 0;
     case AIP_CARRIER_VIRTUAL:
+        *state = ALVK_CARRIER_VIRTUAL;
         count(&skips->virtual_target);
         return 0;
     case AIP_CARRIER_HANDLERS:
+        *state = ALVK_CARRIER_HANDLERS;
         count(&skips->handlers);
         return 0;
     default:
@@ -146,22 +161,26 @@ static uint32_t carrier_of(const aip_redirect_env *env, uintptr_t module, uint32
     }
 }
 
-/* 1 when target may be carried for callers not yet known: the JIT may inline it (not marked
- * NoInlining or Synchronized: a carrier would inline what its author kept out of line) and its
- * original code is small enough. */
-static int carried_size(const aip_redirect_env *env, uintptr_t module, uint32_t target)
+/* ALVK_CARRIER_ACTIVE when target may be carried for callers not yet known: the JIT may inline
+ * it (not marked NoInlining or Synchronized: a carrier would inline what its author kept out of
+ * line) and its original code is small enough; else why not. */
+static alvk_carrier_state carried_size(const aip_redirect_env *env, uintptr_t module,
+                                       uint32_t target)
 {
     uint32_t impl = 0;
-    if (aip_carrier_method_impl(env->emitter, module, target, &impl) != 0 ||
-        (impl & (miNoInlining | miSynchronized)) != 0)
-        return 0;
+    if (aip_carrier_method_impl(env->emitter, module, target, &impl) != 0)
+        return ALVK_CARRIER_FAILED;
+    if ((impl & (miNoInlining | miSynchronized)) != 0)
+        return ALVK_CARRIER_NO_INLINING;
     LPCBYTE original = NULL;
     ULONG size = 0;
     ICorProfilerInfo15 *info = env->info;
     aip_method_body parsed;
-    return SUCCEEDED(info->lpVtbl->GetILFunctionBody(info, module, target, &original, &size)) &&
-           aip_method_body_parse(original, size, &parsed, NULL, 0) == ALVK_OK &&
-           parsed.code_size <= AIP_DISCOVERY_MAX_CODE_BYTES;
+    if (FAILED(info->lpVtbl->GetILFunctionBody(info, module, target, &original, &size)) ||
+        aip_method_body_parse(original, size, &parsed, NULL, 0) != ALVK_OK)
+        return ALVK_CARRIER_FAILED;
+    return parsed.code_size <= AIP_DISCOVERY_MAX_CODE_BYTES ? ALVK_CARRIER_ACTIVE
+                                                            : ALVK_CARRIER_TOO_BIG;
 }
 
 int aip_redirect_caller(const aip_redirect_env *env, uintptr_t module, uint32_t caller,
@@ -172,12 +191,14 @@ int aip_redirect_caller(const aip_redirect_env *env, uintptr_t module, uint32_t 
         return 0;
     if (aip_carrier_method_generic(env->emitter, module, caller) != 0) {
         count(&skips->generic);
+        count_caller(env, module, target, AIP_CALLER_KEPT);
         return 0;
     }
     aip_call_route routes[AIP_REDIRECT_ROUTES];
     int routed = aip_redirects_route(env->redirects, module, caller, target, carrier, routes);
     if (routed < 0) {
         count(&skips->full);
+        count_caller(env, module, target, AIP_CALLER_KEPT);
         return 0;
     }
     int rebuilt = rebuild(env, module, caller, target, routes, routed);
@@ -187,6 +208,8 @@ int aip_redirect_caller(const aip_redirect_env *env, uintptr_t module, uint32_t 
         count(&skips->failed);
     else if (rebuilt == 2)
         count(&skips->constrained);
+    if (rebuilt != 1) /* 1: its code calls the target nowhere, nothing to keep */
+        count_caller(env, module, target, AIP_CALLER_KEPT);
     unroute(env, module, caller, target);
     return 0;
 }
@@ -208,10 +231,16 @@ void aip_apply_redirects(const aip_redirect_env *env, uintptr_t module, uint32_t
         aip_redirects_callers_of(env->redirects, module, target, routed, AIP_REDIRECT_CALLERS);
     if (m > AIP_REDIRECT_CALLERS)
         m = AIP_REDIRECT_CALLERS;
-    int wanted = n > 0 || m > 0 || (env->carried != NULL && carried_size(env, module, target));
-    uint32_t carrier = wanted && body != NULL ? carrier_of(env, module, target, body) : 0;
-    if (env->carried != NULL)
-        (void)aip_carried_set(env->carried, module, target, carrier);
+    /* Why not (ABI 3.10): the original IL, or no caller known and none to be found. */
+    alvk_carrier_state state = ALVK_CARRIER_NONE;
+    if (body != NULL && n == 0 && m == 0 && env->carried != NULL)
+        state = carried_size(env, module, target);
+    int wanted = n > 0 || m > 0 || state == ALVK_CARRIER_ACTIVE;
+    uint32_t carrier = wanted && body != NULL ? carrier_of(env, module, target, body, &state) : 0;
+    if (env->carried != NULL && aip_carried_set(env->carried, module, target, carrier) != 0)
+        state = ALVK_CARRIER_KNOWN_CALLERS; /* carried for its known inliners alone */
+    if (env->rejit != NULL)
+        aip_rejit_note_carrier(env->rejit, module, target, state, carrier);
     if (carrier == 0) {
         unroute_all(env, module, target);
         return;
@@ -220,9 +249,11 @@ void aip_apply_redirects(const aip_redirect_env *env, uintptr_t module, uint32_t
     for (uint32_t i = 0; i < n; ++i) {
         if (callers[i].module_id != module) {
             count(&skips->other_module);
+            count_caller(env, module, target, AIP_CALLER_KEPT);
             continue;
         }
-        (void)aip_redirect_caller(env, module, callers[i].token, target, carrier);
+        if (aip_redirect_caller(env, module, callers[i].token, target, carrier))
+            count_caller(env, module, target, AIP_CALLER_REDIRECTED);
     }
     /* The others were found as they compiled: they call the target again until its new body
      * compiled (re-JIT'd with their original IL, found again then: rejit/apply_discovered.h). */

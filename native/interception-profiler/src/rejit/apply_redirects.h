@@ -14,6 +14,7 @@
 #include "rejit/carried_targets.h"
 #include "rejit/inliner_map.h"
 #include "rejit/inliner_redirects.h"
+#include "rejit/patch_table.h"
 
 /* A target with no known inliner is carried for the callers compiled while it is patched
  * (rejit/caller_discovery.h) when its original code is at most this many IL bytes: twice the
@@ -39,19 +40,22 @@ typedef struct aip_redirect_env {
     uint32_t capacity;
     aip_redirect_touched *touched; /* NULL: not recorded */
     aip_carried_targets *carried;  /* NULL: no caller is found as it is compiled */
+    aip_rejit_state *rejit;        /* the patches' carrier telemetry; NULL: not recorded */
 } aip_redirect_env;
 
 /* caller (a MethodDef of module) routed to carrier for its calls of target, its body rebuilt
  * and published (recorded in env->touched): 1; 0 when it keeps the real call (the reason
- * counted: a generic caller, a full table, a constrained call, a body that could not be read;
- * or the target itself). */
+ * counted, and on the target's patch as a caller kept (rejit/rejit_carriers.h): a generic
+ * caller, a full table, a constrained call, a body that could not be read; or the target
+ * itself). Its caller counts a success on the patch. */
 int aip_redirect_caller(const aip_redirect_env *env, uintptr_t module, uint32_t caller,
                         uint32_t target, uint32_t carrier);
 
 /* The target (module, token) now runs `body` (NULL: its original IL): its known inliners follow
  * it (routed to its new carrier, or back to it); the callers found as they compiled go back to
  * calling it (until its new body compiled: rejit/apply_discovered.h); and it is carried
- * (env->carried, not armed) while it has a carrier. */
+ * (env->carried, not armed) while it has a carrier. The target's patch records its carrier (or
+ * why it has none) and each known inliner redirected or kept (rejit/rejit_carriers.h). */
 void aip_apply_redirects(const aip_redirect_env *env, uintptr_t module, uint32_t target,
                          const aip_prepared_rejit *body);
 

@@ -169,6 +169,24 @@ int aip_slots_next(const aip_rejit_state *st, aip_slot_cursor *cursor, uint32_t 
     return 0;
 }
 
+aip_patch *aip_slots_newest(aip_rejit_state *st, uintptr_t module_id, uint32_t token)
+{
+    aip_patch *best = NULL;
+    aip_slot_cursor cursor;
+    uint32_t i;
+    aip_slots_find(st, module_id, token, &cursor);
+    while (aip_slots_next(st, &cursor, &i)) {
+        aip_patch *p = aip_patch_at(st, i);
+        if (!p->in_use || p->module_id != module_id || p->token != token || module_id == 0)
+            continue;
+        if (!aip_patch_state_is_terminal(p->state))
+            return p;
+        if (best == NULL || p->ended_order > best->ended_order)
+            best = p;
+    }
+    return best;
+}
+
 /* ---- slots ----------------------------------------------------------------------------- */
 
 /* The next never-used slot (the chunk allocated when needed), AIP_SLOTS_FULL or

@@ -52,4 +52,8 @@ void aip_slots_find(const aip_rejit_state *st, uintptr_t copy_id, uint32_t token
                     aip_slot_cursor *cursor);
 int aip_slots_next(const aip_rejit_state *st, aip_slot_cursor *cursor, uint32_t *index);
 
+/* The patch of (module, token) the runtime's callbacks and the worker's notes are about: the
+ * live one, else the one that ended last; NULL when it has none (or module_id is 0). */
+aip_patch *aip_slots_newest(aip_rejit_state *st, uintptr_t module_id, uint32_t token);
+
 #endif

@@ -6,30 +6,11 @@
 #include "rejit/rejit_owners.h"
 #include "rejit/rejit_state.h"
 
-/* The patch of (module, token): the live one, else the one that ended last. Lock held. */
-static aip_patch *newest_for(aip_rejit_state *st, uintptr_t module_id, uint32_t token)
-{
-    aip_patch *best = NULL;
-    aip_slot_cursor cursor;
-    uint32_t i;
-    aip_slots_find(st, module_id, token, &cursor);
-    while (aip_slots_next(st, &cursor, &i)) {
-        aip_patch *p = aip_patch_at(st, i);
-        if (!p->in_use || p->module_id != module_id || p->token != token || module_id == 0)
-            continue;
-        if (!aip_patch_state_is_terminal(p->state))
-            return p;
-        if (best == NULL || p->ended_order > best->ended_order)
-            best = p;
-    }
-    return best;
-}
-
 aip_prepared_rejit *aip_rejit_acquire_for(aip_rejit_state *st, uintptr_t module_id, uint32_t token)
 {
     aip_prepared_rejit *prepared = NULL;
     aip_mutex_lock(&st->lock);
-    aip_patch *p = newest_for(st, module_id, token);
+    aip_patch *p = aip_slots_newest(st, module_id, token);
     if (p != NULL) {
         p->telemetry.get_rejit_parameters++;
         if (!aip_patch_state_is_terminal(p->state) && p->prepared != NULL) {
@@ -44,7 +25,7 @@ void aip_rejit_record(aip_rejit_state *st, uintptr_t module_id, uint32_t token,
                       aip_rejit_event event, int32_t hresult)
 {
     aip_mutex_lock(&st->lock);
-    aip_patch *p = newest_for(st, module_id, token);
+    aip_patch *p = aip_slots_newest(st, module_id, token);
     if (p != NULL) {
         alvk_patch_telemetry *t = &p->telemetry;
         switch (event) {
@@ -74,7 +55,7 @@ void aip_rejit_record(aip_rejit_state *st, uintptr_t module_id, uint32_t token,
 int aip_rejit_is_target(aip_rejit_state *st, uintptr_t module_id, uint32_t token)
 {
     aip_mutex_lock(&st->lock);
-    int target = newest_for(st, module_id, token) != NULL;
+    int target = aip_slots_newest(st, module_id, token) != NULL;
     aip_mutex_unlock(&st->lock);
     return target;
 }
@@ -85,7 +66,7 @@ uint64_t aip_rejit_newest_request(aip_rejit_state *st, const aip_method_key *met
     uint64_t newest = 0;
     aip_mutex_lock(&st->lock);
     for (uint32_t i = 0; i < count; ++i) {
-        const aip_patch *p = newest_for(st, methods[i].module_id, methods[i].token);
+        const aip_patch *p = aip_slots_newest(st, methods[i].module_id, methods[i].token);
         if (p != NULL && p->request > newest)
             newest = p->request;
     }
@@ -109,10 +90,11 @@ void aip_rejit_record_inliner(aip_rejit_state *st, uintptr_t module_id, uint32_t
                               uint64_t rejit_id, const aip_inliner_facts *facts)
 {
     aip_mutex_lock(&st->lock);
-    if (newest_for(st, module_id, token) == NULL) {
+    if (aip_slots_newest(st, module_id, token) == NULL) {
         if (facts != NULL && facts->newest != 0) {
             for (uint32_t i = 0; i < facts->count; ++i) {
-                aip_patch *p = newest_for(st, facts->inlined[i].module_id, facts->inlined[i].token);
+                aip_patch *p =
+                    aip_slots_newest(st, facts->inlined[i].module_id, facts->inlined[i].token);
                 if (p != NULL && p->request > facts->counted && p->request <= facts->newest)
                     count_inliner(p, rejit_id);
             }
@@ -155,7 +137,7 @@ int aip_rejit_revert_unsafe(aip_rejit_state *st, uintptr_t module_id, uint32_t t
                  p->token != token;
     }
     for (uint32_t i = 0; i < count && !unsafe; ++i) {
-        const aip_patch *p = newest_for(st, inlined[i].module_id, inlined[i].token);
+        const aip_patch *p = aip_slots_newest(st, inlined[i].module_id, inlined[i].token);
         unsafe = p != NULL && !aip_patch_state_is_terminal(p->state);
     }
     aip_mutex_unlock(&st->lock);
@@ -165,7 +147,7 @@ int aip_rejit_revert_unsafe(aip_rejit_state *st, uintptr_t module_id, uint32_t t
 int aip_rejit_blocks_inlining(aip_rejit_state *st, uintptr_t module_id, uint32_t token)
 {
     aip_mutex_lock(&st->lock);
-    aip_patch *p = newest_for(st, module_id, token);
+    aip_patch *p = aip_slots_newest(st, module_id, token);
     int blocks = p != NULL && !aip_patch_state_is_terminal(p->state) &&
                  (p->telemetry.flags & ALVK_INSTALL_INLINER_FALLBACK) != 0;
     aip_mutex_unlock(&st->lock);
