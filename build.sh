@@ -22,7 +22,8 @@ export MSBUILDDISABLENODEREUSE=1
 # The native trees (the Release and sanitized builds, TSan, the fuzzers, the cross builds and
 # the RID gate's) are Ninja's when Ninja is installed (`./build.sh test` requires it:
 # tools/prerequisites.sh): make's generator runs CMake's dependency scan and progress commands
-# per target, which for the 53 test executables of the ASan tree cost a third of its CPU time.
+# per target, which cost the native steps a fifth of their CPU time (the ASan tree, with its 53
+# test executables, a third; docs/Benchmarks.md, "Test run time").
 # CMake reads CMAKE_GENERATOR for a tree it configures anew only: an existing tree keeps the
 # generator it was made with.
 if [ -z "${CMAKE_GENERATOR:-}" ] && command -v ninja >/dev/null; then
