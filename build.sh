@@ -19,6 +19,16 @@ export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPE
 # MSBuild's worker nodes end with their build: none outlives a step (holding its files, or using
 # CPU that the step's time would not count).
 export MSBUILDDISABLENODEREUSE=1
+# The native trees (the Release and sanitized builds, TSan, the fuzzers, the cross builds and
+# the RID gate's) are Ninja's when Ninja is installed (`./build.sh test` requires it:
+# tools/prerequisites.sh): make's generator runs CMake's dependency scan and progress commands
+# per target, which cost the native steps a fifth of their CPU time (the ASan tree, with its 53
+# test executables, a third; docs/Benchmarks.md, "Test run time").
+# CMake reads CMAKE_GENERATOR for a tree it configures anew only: an existing tree keeps the
+# generator it was made with.
+if [ -z "${CMAKE_GENERATOR:-}" ] && command -v ninja >/dev/null; then
+  export CMAKE_GENERATOR=Ninja
+fi
 
 case "$(uname -s)-$(uname -m)" in
   Linux-x86_64) RID=linux-x64 ;;

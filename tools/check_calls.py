@@ -42,16 +42,25 @@ def unit_of(path):
     return tail[: -len(".c.o")]
 
 
-def symbols(path):
-    out = subprocess.run(["nm", path], check=True, capture_output=True, text=True).stdout
-    defined, used = set(), set()
+def symbols(paths):
+    """{path: (defined, used)} for the object files, from one `nm` over all of them (each line
+    prefixed with its file: --print-file-name)."""
+    table = {path: (set(), set()) for path in paths}
+    if not paths:
+        return table
+    out = subprocess.run(["nm", "--print-file-name", *paths], check=True, capture_output=True,
+                         text=True).stdout
     for line in out.splitlines():
-        parts = line.split()
+        path, separator, rest = line.partition(".c.o:")
+        if not separator:
+            continue
+        defined, used = table[path + ".c.o"]
+        parts = rest.split()
         if len(parts) == 2 and parts[0] == "U":
             used.add(parts[1])
         elif len(parts) == 3 and parts[1] in "TDBRC":
             defined.add(parts[2])
-    return defined, used
+    return table
 
 
 def main(argv):
@@ -61,7 +70,7 @@ def main(argv):
     sources = argv[2] if len(argv) == 3 else DEFAULT_SOURCES
     if not os.path.isdir(sources):
         sources = None
-    files = {unit_of(p): symbols(p) for p in object_files(argv[1], sources)}
+    files = {unit_of(p): found for p, found in symbols(list(object_files(argv[1], sources))).items()}
     if not files:
         print(f"check_calls: no object files of the library under {argv[1]}", file=sys.stderr)
         return 2

@@ -25,6 +25,7 @@ command -v cmake >/dev/null || missing cmake "CMake, which builds the native lib
 command -v cc >/dev/null || missing gcc "a C compiler (cc) for the native library"
 [ "$target" = test ] || exit 0
 
+command -v ninja >/dev/null || missing ninja-build "Ninja, which builds the native trees of the tests (build.sh)"
 command -v python3 >/dev/null || missing python3 "Python 3, for the include and call checks (tools/check_*.py)"
 command -v readelf >/dev/null || missing binutils "readelf, for the artifact checks"
 [ -f /usr/include/cmocka.h ] || missing libcmocka-dev "cmocka, the native unit tests' framework"

@@ -5,10 +5,14 @@ using Xunit;
 namespace AlvorKit.Interception.Launcher.Tests;
 
 /// <summary>A small game project built once (Release) in a temporary folder, with a System.Text.Json
-/// source-generated context and a LibraryImport, so it compiles only when the generators run.</summary>
+/// source-generated context and a LibraryImport, so it compiles only when the generators run.
+/// One build serves the classes of <see cref="SmallGameCollection"/>, one after the other (their
+/// facts edit its sources and restore them); WatchStopTests, the longest, has its own, so that it
+/// runs beside them.</summary>
 public sealed class SmallGame : IDisposable
 {
     private readonly TempDir _dir = new("watch-game");
+    private readonly Lazy<IReadOnlyList<string>> _arguments;
 
     public SmallGame()
     {
@@ -51,7 +55,7 @@ public sealed class SmallGame : IDisposable
                                             workingDirectory: _dir.Path, timeout: TimeSpan.FromMinutes(3));
         if (build.ExitCode != 0)
             throw new InvalidOperationException($"the small game does not build\n{build}");
-        Arguments = CompilerArguments.Read(Project, "Release", TimeSpan.FromMinutes(2));
+        _arguments = new(() => CompilerArguments.Read(Project, "Release", TimeSpan.FromMinutes(2)));
     }
 
     public string Project { get; }
@@ -62,19 +66,27 @@ public sealed class SmallGame : IDisposable
 
     public string Other => Path.Combine(_dir.Path, "Other.cs");
 
-    /// <summary>The project's compiler arguments, from MSBuild.</summary>
-    public IReadOnlyList<string> Arguments { get; }
-
-    public string Temp(string name) => Path.Combine(_dir.Sub("scratch"), name);
+    /// <summary>The project's compiler arguments, from MSBuild (asked at the first use: the classes
+    /// that start watch processes, which ask MSBuild themselves, never use them).</summary>
+    public IReadOnlyList<string> Arguments => _arguments.Value;
 
     public void Dispose() => _dir.Dispose();
+}
+
+/// <summary>The classes that share one <see cref="SmallGame"/>: CompileServiceTests and
+/// WatchProcessTests.</summary>
+[CollectionDefinition(Name)]
+public sealed class SmallGameCollection : ICollectionFixture<SmallGame>
+{
+    public const string Name = "small game";
 }
 
 /// <summary>watch's compile service: the project's compiler arguments from MSBuild, Roslyn in
 /// process (the sources are the build's, by the PDB's checksums; an edit is the compiler's delta
 /// of the changed method against the build; errors as the compiler prints them; only saved
 /// files reparsed), and drops that appear whole. Facts that edit a source restore it.</summary>
-public sealed class CompileServiceTests(SmallGame game) : IClassFixture<SmallGame>
+[Collection(SmallGameCollection.Name)]
+public sealed class CompileServiceTests(SmallGame game)
 {
     [Fact]
     public void TheArgumentsAreTheProjectsCompilerCommandLine()

@@ -6,7 +6,8 @@ namespace AlvorKit.Interception.Launcher.Tests;
 /// <summary>`alvorkit-intercept watch` as a process on a small game: it says whether its sources
 /// are the build's, compiles a save as an update and drops it, prints the compiler's errors and
 /// drops nothing for a save that does not compile, and stops cleanly on Ctrl+C.</summary>
-public sealed class WatchProcessTests(SmallGame game) : IClassFixture<SmallGame>
+[Collection(SmallGameCollection.Name)]
+public sealed class WatchProcessTests(SmallGame game)
 {
     private static readonly TimeSpan Wait = TimeSpan.FromSeconds(60);
 
