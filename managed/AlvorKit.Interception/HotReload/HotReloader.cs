@@ -128,7 +128,7 @@ public sealed class HotReloader
         if (_interceptor.ValidateLowered(target, lowered, Owner) is not null)
             return null;
         // Compiled once, as a game's method is by the time it is updated: the ReJIT replaces code.
-        _ = PatchRehearsal.Call(target);
+        string original = PatchRehearsal.Call(target);
         IReadOnlyList<Patch> patches = await _interceptor.ApplyLoweredMany(
             [new Interceptor.LoweredEntry(target, lowered, PatchRehearsal.AssemblyName, null)], Owner, synchronous: false,
             CancellationToken.None).ConfigureAwait(false);
@@ -153,7 +153,7 @@ public sealed class HotReloader
         {
             await patch.RemoveAsync(CancellationToken.None).ConfigureAwait(false);
         }
-        return new RehearsedPatch(patched, PatchRehearsal.Call(target));
+        return new RehearsedPatch(original, patched, PatchRehearsal.Call(target));
     }
 
     /// <summary>Indexes <paramref name="module"/>'s metadata as its first update would.</summary>

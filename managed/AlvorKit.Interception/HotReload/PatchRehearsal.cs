@@ -4,13 +4,9 @@ using AlvorKit.Interception.Plans;
 
 namespace AlvorKit.Interception.HotReload;
 
-/// <summary>What the warm-up's real patch saw: the string the rehearsal method returned while
-/// patched, and after the patch was removed.</summary>
-internal sealed record RehearsedPatch(string Patched, string Restored)
-{
-    /// <summary>The patch's body ran, and the original runs again.</summary>
-    public bool Worked => Patched == PatchRehearsal.Replaced && Restored == PatchRehearsal.Original;
-}
+/// <summary>What the warm-up's real patch saw: the string the rehearsal method returned before the
+/// patch, while patched, and after the patch was removed.</summary>
+internal sealed record RehearsedPatch(string Original, string Patched, string Restored);
 
 /// <summary>
 /// The one real patch of the reload's warm-up, on a method AlvorKit owns, never the game's: the
@@ -31,9 +27,6 @@ internal static class PatchRehearsal
 
     private const string TypeName = "AlvorKit.Interception.Rehearsal.RehearsalTarget";
     private const string MethodName = "Value";
-
-    /// <summary>What the method returns unpatched (RehearsalTarget.Original).</summary>
-    public const string Original = "original";
 
     /// <summary>What the rehearsal's body returns.</summary>
     public const string Replaced = "rehearsed";

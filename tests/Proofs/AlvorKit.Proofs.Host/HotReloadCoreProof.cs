@@ -78,7 +78,7 @@ internal static class HotReloadCoreProof
             .Where(n => n.Contains(Interception.Native.AlvkConstants.ReloadAssemblyInfix, StringComparison.Ordinal))
             .Order(StringComparer.Ordinal)];
         return new HotReloadCoreReport(steps, sides, reload.Owner.Patches.Count, layout.ToString(), compiled,
-                                       rehearsed?.Patched, rehearsed?.Restored, rehearsalAfter, afterWarmUp.LivePatches,
+                                       rehearsed?.Original, rehearsed?.Patched, rehearsed?.Restored, rehearsalAfter, afterWarmUp.LivePatches,
                                        heldAfterWarmUp, afterWarmUp.CommandsCompleted - commands);
     }
 

@@ -113,7 +113,9 @@ public sealed class HotReloadCoreProofs
     public void TheWarmUpPatchesTheRehearsalMethodForRealAndRemovesThePatch(string tiering)
     {
         HotReloadCoreReport r = Report(tiering);
-        // While patched, the method returned the rehearsal body's new string; after the removal, its own.
+        // Before the patch the method returned its own string; while patched, the rehearsal body's new
+        // string; after the removal, its own again.
+        Assert.Equal("original", r.WarmUpOriginal);
         Assert.Equal("rehearsed", r.WarmUpPatched);
         Assert.Equal("original", r.WarmUpRestored);
         // Nothing of it is left: the method runs its original body, the profiler holds no live patch,
