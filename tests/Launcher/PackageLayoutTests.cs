@@ -75,9 +75,11 @@ public class PackageLayoutTests(PackagesFixture packages)
         using ZipArchive zip = ZipFile.OpenRead(packages.Package("AlvorKit.Interception.Launcher"));
         var entries = Entries(zip);
         Assert.Contains("tools/net10.0/any/AlvorKit.Interception.Launcher.dll", entries);
-        // run --reload's startup hook, and the AlvorKit assemblies it loads into a game that has none.
+        // run --reload's startup hook, the AlvorKit assemblies it loads into a game that has none, and the
+        // rehearsal assembly whose method watch's reload warm-up patches.
         foreach (string hookFile in new[] { "AlvorKit.Interception.StartupHook.dll", "AlvorKit.Interception.dll",
-                                            "AlvorKit.Interception.Native.dll", "AlvorKit.Interception.Allocations.dll" })
+                                            "AlvorKit.Interception.Native.dll", "AlvorKit.Interception.Allocations.dll",
+                                            "AlvorKit.Interception.Rehearsal.dll" })
             Assert.Contains($"tools/net10.0/any/{hookFile}", entries);
         Assert.Contains($"tools/net10.0/any/{LibraryEntry}", entries);
         Assert.Equal(Sha256(File.ReadAllBytes(Repo.NativeLibrary)), Sha256(zip.GetEntry($"tools/net10.0/any/{LibraryEntry}")!));
@@ -92,7 +94,8 @@ public class PackageLayoutTests(PackagesFixture packages)
         // package ships (a solution pack once built them in Debug for the tool).
         using ZipArchive managed = ZipFile.OpenRead(packages.Package("AlvorKit.Interception"));
         foreach (string name in new[] { "AlvorKit.Interception.StartupHook.dll", "AlvorKit.Interception.dll",
-                                        "AlvorKit.Interception.Native.dll", "AlvorKit.Interception.Allocations.dll" })
+                                        "AlvorKit.Interception.Native.dll", "AlvorKit.Interception.Allocations.dll",
+                                        "AlvorKit.Interception.Rehearsal.dll" })
         {
             ZipArchiveEntry tool = zip.GetEntry($"{ToolPrefix}{name}")!;
             Assert.True(Optimized(tool), $"{ToolPrefix}{name} is not an optimized (Release) build");

@@ -57,6 +57,16 @@ public class ModuleListTests
         Assert.Equal("A;B;C", ModuleList.Normalize(["A", "B;C"], isolatedProof: false));
 
     [Fact]
+    public void WatchAllowlistsAlvorKitsRehearsalAssemblyShippedBesideTheHook()
+    {
+        // watch's list: the game's assembly, then the one whose method the game's reload warm-up
+        // patches for real (run's list is the names given: RunCommandTests).
+        Assert.Equal("Game.Logic;AlvorKit.Interception.Rehearsal", ReloadHook.WatchModules("Game.Logic"));
+        Assert.True(File.Exists(Path.Combine(Path.GetDirectoryName(ReloadHook.Locate(Path.GetDirectoryName(Repo.Launcher)))!,
+                                             ReloadHook.RehearsalModule + ".dll")), "the rehearsal assembly is not beside the hook");
+    }
+
+    [Fact]
     public void NoOptionMeansUnset() => Assert.Null(ModuleList.Normalize([], isolatedProof: false));
 
     [Theory]

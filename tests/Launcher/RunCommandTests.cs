@@ -99,6 +99,8 @@ public partial class RunCommandTests
         Assert.Equal(Repo.EnvProbe + Path.PathSeparator + hook, (string?)seen["DOTNET_STARTUP_HOOKS"]);
         Assert.False(seen.ContainsKey("ALVORKIT_INTERCEPTION_RELOAD_FOLDER"), seen.ToJsonString());
         Assert.Contains($"alvorkit-reload: watching {drop} for updates (patchable: EnvProbe)", reload.Stderr);
+        // run allowlists the modules given and nothing else (watch adds AlvorKit's rehearsal assembly).
+        Assert.Equal("EnvProbe", (string?)seen["ALVORKIT_INTERCEPTION_MODULES"]);
         if (!OperatingSystem.IsWindows())
             Assert.Equal(UnixFileMode.UserRead | UnixFileMode.UserWrite | UnixFileMode.UserExecute, File.GetUnixFileMode(drop));
     }

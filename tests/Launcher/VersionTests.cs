@@ -34,6 +34,7 @@ public partial class VersionTests
             typeof(Native.ProfilerLibrary).Assembly,
             typeof(Allocations.AllocationCapture).Assembly,
             Assembly.LoadFrom(Path.Combine(Path.GetDirectoryName(Repo.Launcher)!, "AlvorKit.Interception.StartupHook.dll")),
+            Assembly.LoadFrom(Path.Combine(Path.GetDirectoryName(Repo.Launcher)!, "AlvorKit.Interception.Rehearsal.dll")),
         ];
         foreach (Assembly assembly in shipped)
         {

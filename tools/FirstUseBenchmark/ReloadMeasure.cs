@@ -137,7 +137,10 @@ internal static class ReloadMeasure
         start.Environment["CORECLR_PROFILER"] = clsid;
         start.Environment["CORECLR_PROFILER_PATH"] = library;
         start.Environment["ALVORKIT_INTERCEPTION_PROFILER_PATH"] = library;
-        start.Environment["ALVORKIT_INTERCEPTION_MODULES"] = ReloadUpdates.GameName;
+        // Through the watch, the modules `alvorkit-intercept watch` gives the game (its own rehearsal assembly too).
+        start.Environment["ALVORKIT_INTERCEPTION_MODULES"] = mode == "watch"
+            ? AlvorKit.Interception.Launcher.ReloadHook.WatchModules(ReloadUpdates.GameName)
+            : ReloadUpdates.GameName;
         foreach ((string k, string v) in more ?? [])
             start.Environment[k] = v;
         using Process p = Process.Start(start)!;

@@ -14,6 +14,18 @@ internal static class ReloadHook
     public const string FolderVariable = "ALVORKIT_INTERCEPTION_RELOAD_FOLDER";
     public const string AssemblyFile = "AlvorKit.Interception.StartupHook.dll";
 
+    /// <summary>
+    /// The assembly whose one method the game's reload warm-up patches for real and unpatches
+    /// before the first update (managed/AlvorKit.Interception.Rehearsal: a static method returning
+    /// a constant, nothing else), beside the hook. Only watch adds it to the game's allowlist
+    /// (<see cref="WatchModules"/>): run --reload does not (docs/HotReload.md, "Security: who can feed code into the game").
+    /// </summary>
+    public static string RehearsalModule => typeof(Rehearsal.RehearsalTarget).Assembly.GetName().Name!;
+
+    /// <summary>watch's ALVORKIT_INTERCEPTION_MODULES: the game's assembly, then <see cref="RehearsalModule"/>.</summary>
+    public static string WatchModules(string assemblyName) =>
+        ModuleList.Normalize([assemblyName, RehearsalModule], isolatedProof: false)!;
+
     /// <summary>The hook beside the launcher (bin/, or the tool package's tools/net10.0/any/).</summary>
     /// <exception cref="LauncherException">It is not there (exit 2).</exception>
     public static string Locate(string? toolDirectory = null)

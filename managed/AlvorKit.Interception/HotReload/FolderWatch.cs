@@ -63,7 +63,7 @@ internal sealed class FolderWatch : IDisposable
     {
         try
         {
-            _reloader.WarmUp();
+            _ = _reloader.WarmUp();
         }
         catch (Exception e) when (e is InterceptionException or BadImageFormatException or InvalidOperationException)
         {

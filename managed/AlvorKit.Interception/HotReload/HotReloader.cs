@@ -107,11 +107,53 @@ public sealed class HotReloader
 
     /// <summary>The first update's costs paid ahead (<see cref="ReloadWarmUp"/>): called on a
     /// folder watch's queue before its first update.</summary>
-    internal void WarmUp()
+    /// <returns>What the warm-up's real patch saw (<see cref="PatchRehearsal"/>); null when it did not run.</returns>
+    internal RehearsedPatch? WarmUp()
     {
         if (_interceptor.PatchingRefusal is not null)
-            return;
-        ReloadWarmUp.Run(this, _interceptor.PatchableModules, _interceptor.Native);
+            return null;
+        return ReloadWarmUp.Run(this, _interceptor.PatchableModules, _interceptor.Native);
+    }
+
+    /// <summary>
+    /// The warm-up's real patch (<see cref="PatchRehearsal"/>) on <paramref name="target"/>, the
+    /// rehearsal method: its body validated, then submitted, waited for and adopted as a reload's
+    /// batch is, its applied body kept in the table of applied bodies and let go again (under the
+    /// reloads' gate, as a commit keeps it), the method called, the patch removed, the method
+    /// called again. Nothing of it is kept. Null when it could not be run.
+    /// </summary>
+    internal async ValueTask<RehearsedPatch?> RehearsePatch(MethodInfo target)
+    {
+        Plans.LoweredGeneration lowered = PatchRehearsal.Body();
+        if (_interceptor.ValidateLowered(target, lowered, Owner) is not null)
+            return null;
+        // Compiled once, as a game's method is by the time it is updated: the ReJIT replaces code.
+        string original = PatchRehearsal.Call(target);
+        IReadOnlyList<Patch> patches = await _interceptor.ApplyLoweredMany(
+            [new Interceptor.LoweredEntry(target, lowered, PatchRehearsal.AssemblyName, null)], Owner, synchronous: false,
+            CancellationToken.None).ConfigureAwait(false);
+        Patch patch = patches[0];
+        string patched;
+        try
+        {
+            await _gate.WaitAsync(CancellationToken.None).ConfigureAwait(false);
+            try
+            {
+                var key = MethodKey.Of(target);
+                _applied[key] = new AppliedBody(target, PatchRehearsal.AssemblyName, patch);
+                _applied.Remove(key);
+            }
+            finally
+            {
+                _gate.Release();
+            }
+            patched = PatchRehearsal.Call(target);
+        }
+        finally
+        {
+            await patch.RemoveAsync(CancellationToken.None).ConfigureAwait(false);
+        }
+        return new RehearsedPatch(original, patched, PatchRehearsal.Call(target));
     }
 
     /// <summary>Indexes <paramref name="module"/>'s metadata as its first update would.</summary>

@@ -16,8 +16,11 @@ namespace AlvorKit.Interception.HotReload;
 /// a delta), so the way an update comes in has run once; the difference of two bodies that hold
 /// every kind of operand is worked out, as a change's is, and a relocation table of a string built
 /// and laid out for the validator, as for a body that names a new one; the patch registry's table
-/// code that the first adoption runs is run on a table of its own. Nothing is patched. (The launcher's
-/// rehearsal, dropped next, then runs a whole update up to the profiler's worker.)
+/// code that the first adoption runs is run on a table of its own. When the launcher's watch has
+/// allowlisted AlvorKit's own rehearsal assembly, its one method is patched for real and unpatched
+/// (<see cref="PatchRehearsal"/>): the process's first patch, the profiler's first batch and ReJIT
+/// request, the first adoption and commit. Nothing of the game is patched. (The launcher's
+/// rehearsal, dropped next, then runs a whole update of the game up to the profiler's worker.)
 /// </summary>
 internal static class ReloadWarmUp
 {
@@ -32,7 +35,8 @@ internal static class ReloadWarmUp
         typeof(ProfilerLibrary).Namespace!,
     ];
 
-    public static void Run(HotReloader reloader, string patchableModules, Internal.NativeProfiler native)
+    /// <returns>What the real patch of the rehearsal method saw; null when it did not run.</returns>
+    public static RehearsedPatch? Run(HotReloader reloader, string patchableModules, Internal.NativeProfiler native)
     {
         // What a change's difference decodes, whatever the rehearsal's own body holds: every kind of operand
         // (constants of each width, branches, a switch, a local, tokens), two bodies that differ in one.
@@ -70,6 +74,18 @@ internal static class ReloadWarmUp
                                           ReadOnlyMemory<byte>.Empty, notices: [new ReloadNotice(ReloadNoticeKind.MetadataNotUpdated,
                                               name, "warm-up")]).ToArray();
             _ = reloader.ApplyUpdateAsync(ReloadDelta.Read(file)).GetAwaiter().GetResult();
+        }
+        // The process's first real patch, on AlvorKit's own rehearsal method (only a warm-up: whatever
+        // goes wrong, the first update pays instead).
+        if (PatchRehearsal.Target(names) is not { } target)
+            return null;
+        try
+        {
+            return reloader.RehearsePatch(target).AsTask().GetAwaiter().GetResult();
+        }
+        catch (Exception e) when (e is InterceptionException or InvalidOperationException or ArgumentException)
+        {
+            return null;
         }
     }
 

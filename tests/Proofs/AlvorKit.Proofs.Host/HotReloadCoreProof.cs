@@ -32,7 +32,11 @@ internal static class HotReloadCoreProof
         HotReloader reload = interceptor.Reload;
         // The reload's warm-up on this thread (a watch's start runs it on its queue), then a relocation
         // laid out for the validator, counting what the JIT compiles on this thread for it.
-        reload.WarmUp();
+        ulong commands = interceptor.ReadStatus().CommandsCompleted;
+        RehearsedPatch? rehearsed = reload.WarmUp();
+        ProfilerStatus afterWarmUp = interceptor.ReadStatus();
+        string rehearsalAfter = Interception.Rehearsal.RehearsalTarget.Value();
+        int heldAfterWarmUp = interceptor.Patches.Count;
         long compiled = System.Runtime.JitInfo.GetCompiledMethodCount(currentThread: true);
         InterceptionStatus layout = interceptor.Native.RehearseRelocationLayout();
         compiled = System.Runtime.JitInfo.GetCompiledMethodCount(currentThread: true) - compiled;
@@ -73,7 +77,9 @@ internal static class HotReloadCoreProof
             .Select(a => a.GetName().Name ?? "")
             .Where(n => n.Contains(Interception.Native.AlvkConstants.ReloadAssemblyInfix, StringComparison.Ordinal))
             .Order(StringComparer.Ordinal)];
-        return new HotReloadCoreReport(steps, sides, reload.Owner.Patches.Count, layout.ToString(), compiled);
+        return new HotReloadCoreReport(steps, sides, reload.Owner.Patches.Count, layout.ToString(), compiled,
+                                       rehearsed?.Original, rehearsed?.Patched, rehearsed?.Restored, rehearsalAfter, afterWarmUp.LivePatches,
+                                       heldAfterWarmUp, afterWarmUp.CommandsCompleted - commands);
     }
 
     private static ReloadDelta Rehearsal(ReloadDelta d) =>

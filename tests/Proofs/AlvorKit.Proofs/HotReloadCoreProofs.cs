@@ -19,7 +19,8 @@ namespace AlvorKit.Proofs;
 /// own refusal of what it cannot carry, with nothing changed; RevertAll; the original source
 /// again; an update through a watched folder; a rehearsal that changes nothing; and updates refused as not a delta, for an
 /// assembly not loaded or not allowlisted, or out of sequence; after the reload's warm-up, a
-/// relocation laid out for the validator compiles nothing. Tiering on and off.
+/// relocation laid out for the validator compiles nothing; the warm-up's real patch of AlvorKit's
+/// rehearsal method returned its new string and was removed, leaving no patch. Tiering on and off.
 /// </summary>
 [Trait("Feature", "Hot reload")]
 [Trait("Sanitized", "yes")]
@@ -31,7 +32,9 @@ public sealed class HotReloadCoreProofs
     private static HotReloadCoreReport Report(string tiering) =>
         Runs.GetOrAdd(tiering, _ => new Lazy<HotReloadCoreReport>(() =>
         {
-            ProcessResult run = ProfiledProcess.Run(ProfiledProcess.ProfiledEnvironment(HotReloadScenario.GameName),
+            // The game and AlvorKit's rehearsal assembly, as `alvorkit-intercept watch` allowlists them.
+            ProcessResult run = ProfiledProcess.Run(ProfiledProcess.ProfiledEnvironment(HotReloadScenario.GameName + ";" +
+                                                                                         HotReloadScenario.RehearsalAssembly),
                 PatchReports.Tiering(tiering), TimeSpan.FromSeconds(240), "hotreload", Scenario.Value.Script);
             Assert.True(run.ExitCode == 0, run.ToString());
             return run.Report<HotReloadCoreReport>();
@@ -103,6 +106,24 @@ public sealed class HotReloadCoreProofs
         AssertProbes(rehearsal);
         // The same update, applied next, follows the same generation: the rehearsal kept it.
         Assert.Equal("Applied", Step(tiering, "constant").Outcome);
+    }
+
+    [Theory]
+    [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
+    public void TheWarmUpPatchesTheRehearsalMethodForRealAndRemovesThePatch(string tiering)
+    {
+        HotReloadCoreReport r = Report(tiering);
+        // Before the patch the method returned its own string; while patched, the rehearsal body's new
+        // string; after the removal, its own again.
+        Assert.Equal("original", r.WarmUpOriginal);
+        Assert.Equal("rehearsed", r.WarmUpPatched);
+        Assert.Equal("original", r.WarmUpRestored);
+        // Nothing of it is left: the method runs its original body, the profiler holds no live patch,
+        // the interceptor none; and the patch went through the profiler's worker (its batch and its removal).
+        Assert.Equal("original", r.RehearsalAfterWarmUp);
+        Assert.Equal(0u, r.LivePatchesAfterWarmUp);
+        Assert.Equal(0, r.PatchesHeldAfterWarmUp);
+        Assert.True(r.WarmUpCommands >= 2, $"{r.WarmUpCommands} commands finished during the warm-up");
     }
 
     [Theory]

@@ -20,6 +20,10 @@ internal sealed class HotReloadScenario : IDisposable
 {
     public const string GameName = "ReloadCore";
 
+    /// <summary>AlvorKit's own assembly whose one method the reload's warm-up patches for real (beside
+    /// the proof host, as beside the launcher's startup hook).</summary>
+    public const string RehearsalAssembly = "AlvorKit.Interception.Rehearsal";
+
     /// <summary>The probes, in the order of every step's expected values.</summary>
     public static readonly string[] Probes =
     [

@@ -38,6 +38,13 @@ public sealed record HotReloadStepReport(
 /// <summary>The "hotreload" mode's report: every step in order, the side assemblies loaded, the
 /// patches the reloader still holds at the end, and, after the reload's warm-up ran on the host's
 /// thread, a relocation laid out for the validator: the validator's status and the methods the
-/// JIT compiled on that thread for it.</summary>
+/// JIT compiled on that thread for it; and the warm-up's real patch of AlvorKit's rehearsal method
+/// (allowlisted as the launcher's watch allowlists it): what the method returned before the patch,
+/// while patched and after the removal, as the warm-up saw it (null: it did not run), what the host's own call of it
+/// returns afterwards, the profiler's live patches and the interceptor's held patches then, and the
+/// commands the profiler's worker finished during the warm-up.</summary>
 public sealed record HotReloadCoreReport(IReadOnlyList<HotReloadStepReport> Steps, IReadOnlyList<string> SideAssemblies,
-                                         int PatchesHeldAtEnd, string LayoutAfterWarmUp, long LayoutCompiled);
+                                         int PatchesHeldAtEnd, string LayoutAfterWarmUp, long LayoutCompiled,
+                                         string? WarmUpOriginal, string? WarmUpPatched, string? WarmUpRestored, string RehearsalAfterWarmUp,
+                                         uint LivePatchesAfterWarmUp, int PatchesHeldAfterWarmUp,
+                                         ulong WarmUpCommands);

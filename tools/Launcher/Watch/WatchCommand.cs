@@ -45,7 +45,7 @@ internal static class WatchCommand
             ExplicitPath = options.ProfilerPath,
             AppDirectory = Program.AppDirectoryOf(command),
         }.Locate();
-        string modules = ModuleList.Normalize([assemblyName], isolatedProof: false)!;
+        string modules = ReloadHook.WatchModules(assemblyName);
 
         // The drop folder: a fresh private one (mode 0700, which the game's watch requires of a
         // folder) unless --drop names one; no update of an earlier session lies in a fresh one.
