@@ -22,6 +22,12 @@ static uint32_t hash_pair(aip_method_key callee, aip_method_key caller)
 /* A removed pair: not empty (so probing continues past it), never a real ModuleID. */
 #define AIP_TOMBSTONE ((uintptr_t)1)
 
+/* How many slots a scan visits: none while no pair was ever added (count never decreases). */
+static uint32_t scanned_slots(const aip_inliner_map *map)
+{
+    return map->count > 0 ? AIP_INLINER_MAP_CAPACITY : 0;
+}
+
 static int same(aip_method_key a, aip_method_key b)
 {
     return a.module_id == b.module_id && a.token == b.token;
@@ -59,7 +65,7 @@ int aip_inliner_map_add(aip_inliner_map *map, aip_method_key callee, aip_method_
 void aip_inliner_map_forget_module(aip_inliner_map *map, uintptr_t module_id)
 {
     aip_mutex_lock(&map->lock);
-    for (uint32_t i = 0; map->count > 0 && i < AIP_INLINER_MAP_CAPACITY; ++i) {
+    for (uint32_t i = 0, end = scanned_slots(map); i < end; ++i) {
         aip_inliner_pair *slot = &map->slots[i];
         if (slot->callee.module_id == module_id || slot->caller.module_id == module_id) {
             slot->callee.module_id = AIP_TOMBSTONE;
@@ -74,7 +80,7 @@ uint32_t aip_inliner_map_callers(aip_inliner_map *map, aip_method_key callee, ai
 {
     uint32_t n = 0;
     aip_mutex_lock(&map->lock);
-    for (uint32_t i = 0; map->count > 0 && i < AIP_INLINER_MAP_CAPACITY; ++i) {
+    for (uint32_t i = 0, end = scanned_slots(map); i < end; ++i) {
         const aip_inliner_pair *slot = &map->slots[i];
         if (slot->callee.module_id != 0 && same(slot->callee, callee)) {
             if (n < capacity)
@@ -109,7 +115,7 @@ uint32_t aip_inliner_map_inlinees(aip_inliner_map *map, aip_method_key caller, a
     *counted = 0;
     aip_mutex_lock(&map->lock);
     for (uint32_t depth = 0; depth < AIP_INLINEE_DEPTH; ++depth) {
-        for (uint32_t i = 0; map->count > 0 && i < AIP_INLINER_MAP_CAPACITY; ++i) {
+        for (uint32_t i = 0, end = scanned_slots(map); i < end; ++i) {
             const aip_inliner_pair *slot = &map->slots[i];
             if (!live_pair(slot))
                 continue;
@@ -135,12 +141,12 @@ int aip_inliner_map_raise_counted(aip_inliner_map *map, aip_method_key caller, u
 {
     int raised = 1;
     aip_mutex_lock(&map->lock);
-    for (uint32_t i = 0; i < AIP_INLINER_MAP_CAPACITY && raised; ++i) {
+    for (uint32_t i = 0, end = scanned_slots(map); i < end && raised; ++i) {
         const aip_inliner_pair *slot = &map->slots[i];
         if (live_pair(slot) && same(slot->caller, caller) && slot->counted > seen)
             raised = 0;
     }
-    for (uint32_t i = 0; i < AIP_INLINER_MAP_CAPACITY && raised; ++i) {
+    for (uint32_t i = 0, end = scanned_slots(map); i < end && raised; ++i) {
         aip_inliner_pair *slot = &map->slots[i];
         if (live_pair(slot) && same(slot->caller, caller))
             slot->counted = request;

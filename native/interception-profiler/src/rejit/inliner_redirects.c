@@ -96,7 +96,7 @@ uint32_t aip_redirects_callers_of(aip_inliner_redirects *r, uintptr_t module_id,
 {
     uint32_t n = 0;
     aip_mutex_lock(&r->lock);
-    for (uint32_t i = 0; r->count > 0 && i < AIP_REDIRECT_CALLERS; ++i) {
+    for (uint32_t i = 0, end = r->count > 0 ? AIP_REDIRECT_CALLERS : 0; i < end; ++i) {
         const aip_redirect_entry *e = &r->entries[i];
         if (e->module_id != module_id || module_id == 0)
             continue;
