@@ -117,43 +117,83 @@ public sealed class HotReloader
 
     /// <summary>
     /// The warm-up's real patch (<see cref="PatchRehearsal"/>) on <paramref name="target"/>, the
-    /// rehearsal method: its body validated, then submitted, waited for and adopted as a reload's
-    /// batch is, its applied body kept in the table of applied bodies and let go again (under the
-    /// reloads' gate, as a commit keeps it), the method called, the patch removed, the method
-    /// called again. Nothing of it is kept. Null when it could not be run.
+    /// rehearsal method: an update of it (<see cref="RehearsalDelta"/>) applied as a game's is
+    /// (read, laid out, translated, its difference worked out, validated, described, submitted,
+    /// waited for, adopted, committed, its result summed up), the method called, then the update
+    /// undone and forgotten (the patch removed, its applied body and its module's reloads let go),
+    /// the method called again. Nothing of it is kept. Null when it could not be run.
     /// </summary>
     internal async ValueTask<RehearsedPatch?> RehearsePatch(MethodInfo target)
     {
-        Plans.LoweredGeneration lowered = PatchRehearsal.Body();
-        if (_interceptor.ValidateLowered(target, lowered, Owner) is not null)
+        Module module = target.Module;
+        await _gate.WaitAsync(CancellationToken.None).ConfigureAwait(false);
+        try
+        {
+            if (_modules.ContainsKey(module))
+                return null; // reloaded for real already: not ours to undo
+        }
+        finally
+        {
+            _gate.Release();
+        }
+        if (RehearsalDelta.Of(target) is not { } delta)
             return null;
         // Compiled once, as a game's method is by the time it is updated: the ReJIT replaces code.
         string original = PatchRehearsal.Call(target);
-        IReadOnlyList<Patch> patches = await _interceptor.ApplyLoweredMany(
-            [new Interceptor.LoweredEntry(target, lowered, PatchRehearsal.AssemblyName, null)], Owner, synchronous: false,
-            CancellationToken.None).ConfigureAwait(false);
-        Patch patch = patches[0];
         string patched;
+        ReloadResult result;
         try
         {
-            await _gate.WaitAsync(CancellationToken.None).ConfigureAwait(false);
-            try
-            {
-                var key = MethodKey.Of(target);
-                _applied[key] = new AppliedBody(target, PatchRehearsal.AssemblyName, patch);
-                _applied.Remove(key);
-            }
-            finally
-            {
-                _gate.Release();
-            }
+            // Through the file format, as a dropped update comes in.
+            result = await ApplyCore(ReloadDelta.Read(delta.ToArray()), synchronous: false, CancellationToken.None)
+                .ConfigureAwait(false);
+            if (result.Outcome != ReloadOutcome.Applied)
+                return null;
+            // What the watch writes to the result file, made and dropped.
+            _ = FolderWatch.ResultHeader(result, delta.UpdateId) + result.Summary;
             patched = PatchRehearsal.Call(target);
         }
         finally
         {
-            await patch.RemoveAsync(CancellationToken.None).ConfigureAwait(false);
+            await Forget(module).ConfigureAwait(false);
         }
-        return new RehearsedPatch(original, patched, PatchRehearsal.Call(target));
+        return new RehearsedPatch(original, patched, PatchRehearsal.Call(target),
+                                  result.Methods.Count == 1 ? result.Methods[0].Difference : null);
+    }
+
+    /// <summary>What the reloader keeps: the modules whose reloads it keeps (their simple names,
+    /// ordered) and how many bodies it holds as applied.</summary>
+    internal (IReadOnlyList<string> Modules, int Applied) Kept()
+    {
+        _gate.Wait(CancellationToken.None);
+        try
+        {
+            return ([.. _modules.Keys.Select(m => m.Assembly.GetName().Name ?? m.Name).Order(StringComparer.Ordinal)], _applied.Count);
+        }
+        finally
+        {
+            _gate.Release();
+        }
+    }
+
+    // Every body applied to one module's methods removed, and its reloads let go (the rehearsal's).
+    private async ValueTask Forget(Module module)
+    {
+        await _gate.WaitAsync(CancellationToken.None).ConfigureAwait(false);
+        try
+        {
+            foreach (AppliedBody applied in _applied.Values.Where(a => a.Target.Module == module).ToList())
+            {
+                if (!applied.Patch.IsRemoved)
+                    await applied.Patch.RemoveAsync(CancellationToken.None).ConfigureAwait(false);
+                _applied.Remove(MethodKey.Of(applied.Target));
+            }
+            _modules.Remove(module);
+        }
+        finally
+        {
+            _gate.Release();
+        }
     }
 
     /// <summary>Indexes <paramref name="module"/>'s metadata as its first update would.</summary>

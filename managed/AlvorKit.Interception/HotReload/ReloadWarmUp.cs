@@ -17,9 +17,10 @@ namespace AlvorKit.Interception.HotReload;
 /// every kind of operand is worked out, as a change's is, and a relocation table of a string built
 /// and laid out for the validator, as for a body that names a new one; the patch registry's table
 /// code that the first adoption runs is run on a table of its own. When the launcher's watch has
-/// allowlisted AlvorKit's own rehearsal assembly, its one method is patched for real and unpatched
-/// (<see cref="PatchRehearsal"/>): the process's first patch, the profiler's first batch and ReJIT
-/// request, the first adoption and commit. Nothing of the game is patched. (The launcher's
+/// allowlisted AlvorKit's own rehearsal assembly, its one method is updated for real and the update
+/// undone (<see cref="PatchRehearsal"/>, <see cref="RehearsalDelta"/>): the process's first update
+/// and patch, a body naming a new string translated and its difference worked out, the profiler's
+/// first batch and ReJIT request, the first adoption and commit. Nothing of the game is patched. (The launcher's
 /// rehearsal, dropped next, then runs a whole update of the game up to the profiler's worker.)
 /// </summary>
 internal static class ReloadWarmUp
@@ -64,7 +65,9 @@ internal static class ReloadWarmUp
                                         StringComparer.OrdinalIgnoreCase);
         foreach (Assembly assembly in AppDomain.CurrentDomain.GetAssemblies())
         {
-            if (assembly.IsDynamic || assembly.GetName().Name is not { } name || !names.Contains(name))
+            // The rehearsal assembly's reloads are its own update's below, let go after it.
+            if (assembly.IsDynamic || assembly.GetName().Name is not { } name || !names.Contains(name) ||
+                string.Equals(name, PatchRehearsal.AssemblyName, StringComparison.OrdinalIgnoreCase))
                 continue;
             reloader.Index(assembly.ManifestModule);
             // An update's way in, up to the reading of its metadata: the file format (its JSON
@@ -75,15 +78,16 @@ internal static class ReloadWarmUp
                                               name, "warm-up")]).ToArray();
             _ = reloader.ApplyUpdateAsync(ReloadDelta.Read(file)).GetAwaiter().GetResult();
         }
-        // The process's first real patch, on AlvorKit's own rehearsal method (only a warm-up: whatever
-        // goes wrong, the first update pays instead).
+        // The process's first real update and patch, on AlvorKit's own rehearsal method (only a warm-up:
+        // whatever goes wrong, the first update pays instead).
         if (PatchRehearsal.Target(names) is not { } target)
             return null;
         try
         {
             return reloader.RehearsePatch(target).AsTask().GetAwaiter().GetResult();
         }
-        catch (Exception e) when (e is InterceptionException or InvalidOperationException or ArgumentException)
+        catch (Exception e) when (e is InterceptionException or InvalidOperationException or ArgumentException or
+                                      BadImageFormatException or InvalidDataException)
         {
             return null;
         }

@@ -37,6 +37,7 @@ internal static class HotReloadCoreProof
         ProfilerStatus afterWarmUp = interceptor.ReadStatus();
         string rehearsalAfter = Interception.Rehearsal.RehearsalTarget.Value();
         int heldAfterWarmUp = interceptor.Patches.Count;
+        (IReadOnlyList<string> reloadedModules, int appliedBodies) = reload.Kept();
         long compiled = System.Runtime.JitInfo.GetCompiledMethodCount(currentThread: true);
         InterceptionStatus layout = interceptor.Native.RehearseRelocationLayout();
         compiled = System.Runtime.JitInfo.GetCompiledMethodCount(currentThread: true) - compiled;
@@ -79,7 +80,8 @@ internal static class HotReloadCoreProof
             .Order(StringComparer.Ordinal)];
         return new HotReloadCoreReport(steps, sides, reload.Owner.Patches.Count, layout.ToString(), compiled,
                                        rehearsed?.Original, rehearsed?.Patched, rehearsed?.Restored, rehearsalAfter, afterWarmUp.LivePatches,
-                                       heldAfterWarmUp, afterWarmUp.CommandsCompleted - commands);
+                                       heldAfterWarmUp, afterWarmUp.CommandsCompleted - commands, rehearsed?.Difference,
+                                       reloadedModules, appliedBodies);
     }
 
     private static ReloadDelta Rehearsal(ReloadDelta d) =>

@@ -128,6 +128,22 @@ public sealed class HotReloadCoreProofs
 
     [Theory]
     [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
+    public void TheWarmUpAppliesAnUpdateOfTheRehearsalMethodAndTheReloaderKeepsNothingOfIt(string tiering)
+    {
+        HotReloadCoreReport r = Report(tiering);
+        // The patch came from an update of the rehearsal assembly, translated and compared as a game's is:
+        // its difference names the new string its body returns.
+        Assert.NotNull(r.WarmUpDifference);
+        Assert.Contains("rehearsed", r.WarmUpDifference, StringComparison.Ordinal);
+        // The reloader keeps no reloads of the rehearsal assembly (its view, generation and placements are
+        // let go) and holds no applied body; the game's module, indexed ahead, is the one it keeps.
+        Assert.DoesNotContain(HotReloadScenario.RehearsalAssembly, r.ReloadedModulesAfterWarmUp);
+        Assert.Equal([HotReloadScenario.GameName], r.ReloadedModulesAfterWarmUp);
+        Assert.Equal(0, r.AppliedBodiesAfterWarmUp);
+    }
+
+    [Theory]
+    [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
     public void AfterTheWarmUpARelocationsLayoutForTheValidatorCompilesNothing(string tiering)
     {
         HotReloadCoreReport r = Report(tiering);

@@ -41,10 +41,13 @@ public sealed record HotReloadStepReport(
 /// JIT compiled on that thread for it; and the warm-up's real patch of AlvorKit's rehearsal method
 /// (allowlisted as the launcher's watch allowlists it): what the method returned before the patch,
 /// while patched and after the removal, as the warm-up saw it (null: it did not run), what the host's own call of it
-/// returns afterwards, the profiler's live patches and the interceptor's held patches then, and the
-/// commands the profiler's worker finished during the warm-up.</summary>
+/// returns afterwards, the profiler's live patches and the interceptor's held patches then, the
+/// commands the profiler's worker finished during the warm-up, the difference the warm-up's update of
+/// it reported (null: none), and what the reloader keeps after the warm-up: the modules whose reloads it
+/// keeps (by simple name) and the bodies it holds as applied.</summary>
 public sealed record HotReloadCoreReport(IReadOnlyList<HotReloadStepReport> Steps, IReadOnlyList<string> SideAssemblies,
                                          int PatchesHeldAtEnd, string LayoutAfterWarmUp, long LayoutCompiled,
                                          string? WarmUpOriginal, string? WarmUpPatched, string? WarmUpRestored, string RehearsalAfterWarmUp,
                                          uint LivePatchesAfterWarmUp, int PatchesHeldAfterWarmUp,
-                                         ulong WarmUpCommands);
+                                         ulong WarmUpCommands, string? WarmUpDifference,
+                                         IReadOnlyList<string> ReloadedModulesAfterWarmUp, int AppliedBodiesAfterWarmUp);
