@@ -59,14 +59,21 @@ internal static class HotReloadCoreProof
                 "watch" => Dropped(drop, step.File!, results, out resultFile),
                 _ => throw new InvalidOperationException($"no action {step.Action}"),
             };
-            var polled = new List<Polled<string>>();
+            // The probes the step changes polled until they give their new values; then the others,
+            // all in one window, each required to give its value on every call.
+            var polled = new Polled<string>[probes.Length];
+            var unchanged = new List<int>();
             for (int i = 0; i < probes.Length; i++)
             {
-                bool changes = step.Changes && step.Expected[i] != previous[i];
-                polled.Add(changes
-                    ? Patcher.PollFor(probes[i], step.Expected[i], Settle)
-                    : Patcher.Steady(probes[i], step.Expected[i], TimeSpan.FromMilliseconds(20)));
+                if (step.Changes && step.Expected[i] != previous[i])
+                    polled[i] = Patcher.PollFor(probes[i], step.Expected[i], Settle);
+                else
+                    unchanged.Add(i);
             }
+            Polled<string>[] steady = Patcher.SteadyAll([.. unchanged.Select(i => probes[i])],
+                [.. unchanged.Select(i => step.Expected[i])], TimeSpan.FromMilliseconds(20));
+            for (int k = 0; k < unchanged.Count; k++)
+                polled[unchanged[k]] = steady[k];
             hammer?.Stop();
             steps.Add(new HotReloadStepReport(step.Name, result.Outcome.ToString(),
                 [.. result.Methods.Select(m => $"{m.Member}|{m.State}|{m.Difference}")],

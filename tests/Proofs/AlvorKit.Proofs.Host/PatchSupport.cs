@@ -194,6 +194,36 @@ internal sealed class Patcher
         return new Polled<T>(expected, expected, calls, true);
     }
 
+    /// <summary>Steady for several calls at once: each called in turn, round after round, for
+    /// `window`, and each required to return its `expected` on every call. Every call is watched
+    /// over the whole window (not one after the other, each for a window of its own: the same
+    /// check, in one window's time and CPU). Actual is each one's first other value, if any.</summary>
+    public static Polled<T>[] SteadyAll<T>(IReadOnlyList<Func<T>> calls, IReadOnlyList<T> expected, TimeSpan window)
+    {
+        var clock = Stopwatch.StartNew();
+        var counts = new int[calls.Count];
+        var failed = new T?[calls.Count];
+        var ok = new bool[calls.Count];
+        Array.Fill(ok, true);
+        do
+        {
+            for (int i = 0; i < calls.Count; i++)
+            {
+                if (!ok[i])
+                    continue;
+                T value = calls[i]();
+                counts[i]++;
+                if (!EqualityComparer<T>.Default.Equals(value, expected[i]))
+                {
+                    ok[i] = false;
+                    failed[i] = value;
+                }
+            }
+        } while (clock.Elapsed < window);
+        return [.. Enumerable.Range(0, calls.Count).Select(i =>
+            new Polled<T>(expected[i], ok[i] ? expected[i] : failed[i]!, counts[i], ok[i]))];
+    }
+
     /// <summary>One command's synchronous status and, when the call accepted it, the status
     /// alvk_patch_wait gave.</summary>
     public CommandOutcome Finish(AlvkStatus sync, ulong handle) =>

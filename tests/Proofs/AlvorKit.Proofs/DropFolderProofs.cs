@@ -18,7 +18,7 @@ public sealed class DropFolderProofs
 {
     private static readonly Lazy<DropFolderReport> Run = new(() =>
     {
-        using var scenario = new HotReloadScenario();
+        HotReloadScenario scenario = HotReloadScenario.Shared;
         HotReloadScriptStep constant = scenario.Steps.Single(s => s.Name == "constant");
         string expected = constant.Expected[Array.IndexOf(HotReloadScenario.Probes, "Constant")];
         ProcessResult run = ProfiledProcess.Run(ProfiledProcess.ProfiledEnvironment(HotReloadScenario.GameName),

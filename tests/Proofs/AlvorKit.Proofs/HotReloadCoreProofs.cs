@@ -26,7 +26,6 @@ namespace AlvorKit.Proofs;
 [Trait("Sanitized", "yes")]
 public sealed class HotReloadCoreProofs
 {
-    private static readonly Lazy<HotReloadScenario> Scenario = new(() => new HotReloadScenario());
     private static readonly ConcurrentDictionary<string, Lazy<HotReloadCoreReport>> Runs = new();
 
     private static HotReloadCoreReport Report(string tiering) =>
@@ -35,7 +34,7 @@ public sealed class HotReloadCoreProofs
             // The game and AlvorKit's rehearsal assembly, as `alvorkit-intercept watch` allowlists them.
             ProcessResult run = ProfiledProcess.Run(ProfiledProcess.ProfiledEnvironment(HotReloadScenario.GameName + ";" +
                                                                                          HotReloadScenario.RehearsalAssembly),
-                PatchReports.Tiering(tiering), TimeSpan.FromSeconds(240), "hotreload", Scenario.Value.Script);
+                PatchReports.Tiering(tiering), TimeSpan.FromSeconds(240), "hotreload", HotReloadScenario.Shared.Script);
             Assert.True(run.ExitCode == 0, run.ToString());
             return run.Report<HotReloadCoreReport>();
         })).Value;

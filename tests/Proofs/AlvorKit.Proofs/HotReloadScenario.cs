@@ -163,6 +163,19 @@ internal sealed class HotReloadScenario : IDisposable
 
     private static readonly ImmutableArray<MetadataReference> References = AlvorKit.Tests.FrameworkReferences.All;
 
+    private static readonly Lazy<HotReloadScenario> SharedScenario = new(() =>
+    {
+        var scenario = new HotReloadScenario();
+        AppDomain.CurrentDomain.ProcessExit += (_, _) => scenario.Dispose();
+        return scenario;
+    });
+
+    /// <summary>The one build of the scenario for the whole test run, read by every class that
+    /// needs it (HotReloadCoreProofs, DropFolderProofs): each of its builds compiles the game and
+    /// emits every delta again, the same files each time. Its folder is deleted as the run ends.
+    /// Its users only read what it wrote, and each writes into its own subfolder.</summary>
+    public static HotReloadScenario Shared => SharedScenario.Value;
+
     private readonly DirectoryInfo _folder = Directory.CreateTempSubdirectory("alvk-hotreload-core-");
 
     public HotReloadScenario()
