@@ -161,10 +161,19 @@ build_managed() {
 # against 307 with a compiler process per project), the server shut down when the command ends,
 # so that no process outlives the step; and every process of the command counted in the step's
 # CPU time: tools/reap.py waits for MSBuild's worker nodes and the server, which end after the
-# build that started them.
+# build that started them. The server is the command's own (SharedCompilationId, which MSBuild
+# reads from the environment, names its pipe; the builds the tests start inherit it): by
+# default every build of one user on the machine shares one server, so that a build running
+# beside another (another checkout's, a second lane's) had its compiles made, and counted, in
+# the server the other started.
 counted_dotnet() {
-  UseSharedCompilation=true /usr/bin/python3 "$ROOT/tools/reap.py" bash -c \
-    '"$@"; rc=$?; dotnet build-server shutdown --vbcscompiler >/dev/null 2>&1 || true; exit $rc' counted_dotnet "$@"
+  local pipe version sdk
+  pipe="alvk-$(id -u)-$$-$BASHPID-$RANDOM"
+  version=$(dotnet --version)
+  sdk=$(dotnet --list-sdks | sed -n "s/^$version \[\(.*\)\]\$/\1/p")/$version
+  SharedCompilationId=$pipe UseSharedCompilation=true /usr/bin/python3 "$ROOT/tools/reap.py" bash -c \
+    '"$@"; rc=$?; dotnet "$0" -shutdown -pipename:"$SharedCompilationId" >/dev/null 2>&1 || true; exit $rc' \
+    "$sdk/Roslyn/bincore/VBCSCompiler.dll" "$@"
 }
 
 binding_tests() {
