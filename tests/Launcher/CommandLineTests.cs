@@ -6,16 +6,42 @@ namespace AlvorKit.Interception.Launcher.Tests;
 
 /// <summary>The command line as a person meets it: --help for each command (a description of
 /// every command and option, examples, exit codes), --version, and bad usage (exit 64, the
-/// reason and where to read more on stderr, nothing on stdout).</summary>
+/// reason and where to read more on stderr, nothing on stdout, nothing started). The launcher's
+/// process is started for the help, the version and one bad usage; the rest read the command
+/// line in this process, as Main does (<see cref="LauncherInProcess"/>).</summary>
 public class HelpAndUsageTests
 {
+    [Fact]
+    public void TheProcessPrintsTheHelpOnStdoutNarrowEnoughForAFile()
+    {
+        ProcessResult r = Processes.Launcher(["--help"]);
+        Assert.True(r.ExitCode == 0, r.ToString());
+        Assert.Empty(r.Stderr);
+        Assert.Contains("Start a .NET game under the AlvorKit Interception Profiler", r.Stdout);
+        Assert.Matches(@"(?m)^  run <command>\s+Start a command under the profiler", r.Stdout);
+        Assert.Contains("Examples:", r.Stdout);
+        Assert.True(r.Stdout.Split('\n').All(l => l.Length <= 100), "help wider than 100 columns\n" + r.Stdout);
+    }
+
+    [Fact]
+    public void TheProcessRefusesBadUsageWithExit64AndStartsNothing()
+    {
+        string marker = Path.Combine(Path.GetTempPath(), $"alvk-usage-{Guid.NewGuid():N}");
+        ProcessResult r = Processes.Launcher(["run", "--modules", "A", "--no-such-option", "--", "touch", marker]);
+        Assert.True(r.ExitCode == 64, r.ToString());
+        Assert.Empty(r.Stdout);
+        Assert.Contains("alvorkit-intercept: Unrecognized option '--no-such-option' for run", r.Stderr);
+        Assert.Contains("see `alvorkit-intercept run --help` for the options and an example", r.Stderr);
+        Assert.False(File.Exists(marker), "the command ran after a usage error");
+    }
+
     [Theory]
     [InlineData("--help")]
     [InlineData("-h")]
     [InlineData("help")]
     public void RootHelpDescribesBothCommandsWithExamples(string flag)
     {
-        ProcessResult r = Processes.Launcher([flag]);
+        ProcessResult r = LauncherInProcess.Run([flag]);
         Assert.True(r.ExitCode == 0, r.ToString());
         Assert.Empty(r.Stderr);
         Assert.Contains("Start a .NET game under the AlvorKit Interception Profiler", r.Stdout);
@@ -25,6 +51,7 @@ public class HelpAndUsageTests
         Assert.Contains("alvorkit-intercept run --modules Game.Logic -- dotnet bin/Release/net10.0/Game.dll", r.Stdout);
         Assert.Contains("not `dotnet run`", r.Stdout);
         Assert.Matches(@"(?m)^  64\s+bad arguments", r.Stdout);
+        Assert.True(r.Stdout.Split('\n').All(l => l.Length <= 100), "help wider than 100 columns\n" + r.Stdout);
     }
 
     [Theory]
@@ -32,7 +59,7 @@ public class HelpAndUsageTests
     [InlineData("help", "run")]
     public void RunHelpDescribesEveryOption(string first, string second)
     {
-        ProcessResult r = Processes.Launcher([first, second]);
+        ProcessResult r = LauncherInProcess.Run([first, second]);
         Assert.True(r.ExitCode == 0, r.ToString());
         Assert.Contains("alvorkit-intercept run", r.Stdout);
         foreach (string option in new[] { "--modules <names>", "--allocations", "--profiler <path>", "--isolated-proof", "--quiet" })
@@ -48,7 +75,7 @@ public class HelpAndUsageTests
     [Fact]
     public void EnvHelpDescribesTheFormats()
     {
-        ProcessResult r = Processes.Launcher(["env", "--help"]);
+        ProcessResult r = LauncherInProcess.Run(["env", "--help"]);
         Assert.True(r.ExitCode == 0, r.ToString());
         Assert.Matches(@"(?m)^  --format <sh\|powershell\|json\|launchSettings>\s+How to print the variables", r.Stdout);
         Assert.Contains("eval \"$(alvorkit-intercept env --modules Game.Logic)\"", r.Stdout);
@@ -80,13 +107,12 @@ public class HelpAndUsageTests
     [InlineData(new[] { "env", "--modules", "A", "--format" }, "Required argument missing for option: '--format'", "alvorkit-intercept env --help")]
     public void BadUsageExits64NamingTheProblemAndTheHelp(string[] args, string message, string help)
     {
-        string marker = Path.Combine(Path.GetTempPath(), $"alvk-usage-{Guid.NewGuid():N}");
-        ProcessResult r = Processes.Launcher(args.Select(a => a == "true" ? "touch" : a).Concat(args.Contains("true") ? [marker] : []));
+        ProcessResult r = LauncherInProcess.Run(args, out bool commandRan);
         Assert.True(r.ExitCode == 64, r.ToString());
         Assert.Empty(r.Stdout);
         Assert.Contains("alvorkit-intercept: " + message, r.Stderr);
         Assert.Contains($"see `{help}` for the options and an example", r.Stderr);
-        Assert.False(File.Exists(marker), "the command ran after a usage error");
+        Assert.False(commandRan, "the command ran after a usage error");
     }
 
     // The parser would take a true or false after the switch as its value (`--allocations false`
@@ -98,15 +124,14 @@ public class HelpAndUsageTests
     [InlineData("env", "true")]
     public void AllocationsRefusesATrueOrFalseWord(string verb, string word)
     {
-        string marker = Path.Combine(Path.GetTempPath(), $"alvk-usage-{Guid.NewGuid():N}");
-        string[] args = verb == "run" ? ["run", "--allocations", word, "--", "touch", marker] : ["env", "--allocations", word];
-        ProcessResult r = Processes.Launcher(args);
+        string[] args = verb == "run" ? ["run", "--allocations", word, "--", "true"] : ["env", "--allocations", word];
+        ProcessResult r = LauncherInProcess.Run(args, out bool commandRan);
         Assert.True(r.ExitCode == 64, r.ToString());
         Assert.Empty(r.Stdout);
         Assert.Contains($"alvorkit-intercept: --allocations takes no '{word}': give --allocations=sampled or " +
                         "--allocations=exact", r.Stderr);
         Assert.Contains($"see `alvorkit-intercept {verb} --help` for the options and an example", r.Stderr);
-        Assert.False(File.Exists(marker), "the command ran after a usage error");
+        Assert.False(commandRan, "the command ran after a usage error");
     }
 
     // Every number option of every command, with words that are not numbers, numbers past int's
@@ -145,14 +170,13 @@ public class HelpAndUsageTests
     [MemberData(nameof(BadValues))]
     public void EveryBadValueOfEveryOptionIsAOneLineUsageError(string[] args, string message)
     {
-        string marker = Path.Combine(Path.GetTempPath(), $"alvk-usage-{Guid.NewGuid():N}");
-        ProcessResult r = Processes.Launcher(args.Select(a => a == "true" ? "touch" : a).Concat(args.Contains("true") ? [marker] : []));
+        ProcessResult r = LauncherInProcess.Run(args, out bool commandRan);
         Assert.True(r.ExitCode == 64, r.ToString());
         Assert.Empty(r.Stdout);
         Assert.Equal(["alvorkit-intercept: " + message,
                       $"alvorkit-intercept: see `alvorkit-intercept {args[0]} --help` for the options and an example."],
                      r.Stderr.Split('\n', StringSplitOptions.RemoveEmptyEntries));
-        Assert.False(File.Exists(marker), "the command ran after a usage error");
+        Assert.False(commandRan, "the command ran after a usage error");
     }
 }
 

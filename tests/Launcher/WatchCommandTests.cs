@@ -5,13 +5,15 @@ using Xunit;
 namespace AlvorKit.Interception.Launcher.Tests;
 
 /// <summary>`alvorkit-intercept watch` as a person meets it: its help, and bad usage (exit 64,
-/// the reason on stderr).</summary>
+/// the reason on stderr). The help and the parser's refusals are read in this process
+/// (<see cref="LauncherInProcess"/>); a project, a drop folder or a configuration refused once
+/// watch starts, in the launcher's process.</summary>
 public class WatchCommandTests
 {
     [Fact]
     public void WatchHelpDescribesEveryOptionAndTheGameSide()
     {
-        ProcessResult r = Processes.Launcher(["watch", "--help"]);
+        ProcessResult r = LauncherInProcess.Run(["watch", "--help"]);
         Assert.True(r.ExitCode == 0, r.ToString());
         foreach (string option in new[] { "--project <csproj>", "--drop <folder>", "--configuration <name>", "--debounce <ms>",
                                            "--warm-up <updates>" })
@@ -25,7 +27,7 @@ public class WatchCommandTests
     [Fact]
     public void RootHelpNamesWatch()
     {
-        ProcessResult r = Processes.Launcher(["--help"]);
+        ProcessResult r = LauncherInProcess.Run(["--help"]);
         Assert.True(r.ExitCode == 0, r.ToString());
         Assert.Matches(@"(?m)^  watch <command>\s+On every save of a game's project, compile what changed", r.Stdout);
     }
@@ -35,7 +37,7 @@ public class WatchCommandTests
     [InlineData("--project", "p.csproj")]
     public void AMissingRequiredOptionIsAUsageError(string given, string value)
     {
-        ProcessResult r = Processes.Launcher(["watch", given, value]);
+        ProcessResult r = LauncherInProcess.Run(["watch", given, value]);
         Assert.Equal(64, r.ExitCode);
         string missing = given == "--drop" ? "--project" : "--drop";
         Assert.Contains($"Option '{missing}' is required", r.Stderr);
@@ -45,7 +47,7 @@ public class WatchCommandTests
     [Fact]
     public void AnUnknownOptionWhereTheGameWouldStartIsAUsageError()
     {
-        ProcessResult r = Processes.Launcher(["watch", "--project", "p.csproj", "--drop", "d", "--bogus"]);
+        ProcessResult r = LauncherInProcess.Run(["watch", "--project", "p.csproj", "--drop", "d", "--bogus"]);
         Assert.Equal(64, r.ExitCode);
         Assert.Contains("Unrecognized option '--bogus' for watch; a command that starts with '-' goes after `--`.", r.Stderr);
     }
@@ -144,7 +146,7 @@ public class WatchCommandTests
     [InlineData("--debounce", "-5", "--debounce: give milliseconds from 0 to 60000")]
     public void AnOutOfRangeNumberIsAUsageError(string option, string value, string message)
     {
-        ProcessResult r = Processes.Launcher(["watch", "--project", "p.csproj", "--drop", "d", option, value]);
+        ProcessResult r = LauncherInProcess.Run(["watch", "--project", "p.csproj", "--drop", "d", option, value]);
         Assert.Equal(64, r.ExitCode);
         Assert.Contains(message, r.Stderr);
     }

@@ -179,7 +179,12 @@ internal sealed class LauncherCommandLine
         CustomParser = r => Number(r, "--warm-up", 100, "give a number of updates from 0 to 100"),
     };
 
-    public LauncherCommandLine(Func<Options, int> execute, Func<WatchOptions, int>? watchAction = null)
+    /// <param name="execute">What `run` and `env` do with their options.</param>
+    /// <param name="watchAction">What `watch` does (null: <see cref="WatchCommand.Start"/>).</param>
+    /// <param name="helpToFile">The help goes to a file or a pipe (null: whether this process's
+    /// stdout is redirected), where its lines are kept to 100 columns.</param>
+    public LauncherCommandLine(Func<Options, int> execute, Func<WatchOptions, int>? watchAction = null,
+                               bool? helpToFile = null)
     {
         _format.CompletionSources.Add("sh", "powershell", "json", "launchSettings");
 
@@ -237,7 +242,7 @@ internal sealed class LauncherCommandLine
 
         var help = Root.Options.OfType<HelpOption>().Single();
         var parserHelp = (HelpAction)help.Action!;
-        if (Console.IsOutputRedirected)
+        if (helpToFile ?? Console.IsOutputRedirected)
             parserHelp.MaxWidth = 100; // a file or a pipe: lines a person can still read
         help.Action = new HelpWithExamples(parserHelp);
 
@@ -402,7 +407,8 @@ internal sealed class LauncherCommandLine
                 o.WriteLine($"  {Name} watch --project Game/Game.csproj --drop build/reload");
                 o.WriteLine($"  {Name} watch --project Game/Game.csproj --");
                 o.WriteLine();
-                o.WriteLine($"Run `{Name} run --help`, `{Name} env --help` or `{Name} watch --help` for each command's options.");
+                o.WriteLine($"Run `{Name} run --help`, `{Name} env --help` or");
+                o.WriteLine($"`{Name} watch --help` for each command's options.");
                 o.WriteLine("Start the built game (dotnet Game.dll, or its executable), not `dotnet run`: every .NET");
                 o.WriteLine("process the command starts loads the profiler, MSBuild and the SDK included.");
                 o.WriteLine();

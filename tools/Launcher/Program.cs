@@ -11,9 +11,14 @@ internal static class Program
     private static readonly HashSet<string> SdkVerbs =
         new(StringComparer.Ordinal) { "run", "build", "test", "watch", "publish", "pack", "msbuild" };
 
-    public static int Main(string[] args)
+    public static int Main(string[] args) =>
+        Run(args, Console.Out, Console.Error, new LauncherCommandLine(Execute));
+
+    /// <summary>`args` read and run by <paramref name="commandLine"/>: a usage error (exit 64) and a
+    /// refusal written to <paramref name="error"/>, the help and the version to
+    /// <paramref name="output"/>; otherwise the command's own action runs and gives the exit code.</summary>
+    internal static int Run(string[] args, TextWriter output, TextWriter error, LauncherCommandLine commandLine)
     {
-        var commandLine = new LauncherCommandLine(Execute);
         // `help` and `help run` read as --help and run --help.
         if (args is ["help", .. var rest])
             args = [.. rest, "--help"];
@@ -22,8 +27,8 @@ internal static class Program
         if (parse.Action is ParseErrorAction || errors.Count > 0)
         {
             foreach (string message in errors)
-                Console.Error.WriteLine(Prefix + message);
-            Console.Error.WriteLine(Prefix + $"see `{LauncherCommandLine.CommandPath(parse)} --help` for the options and an example.");
+                error.WriteLine(Prefix + message);
+            error.WriteLine(Prefix + $"see `{LauncherCommandLine.CommandPath(parse)} --help` for the options and an example.");
             return ExitCodes.Usage;
         }
         try
@@ -33,11 +38,13 @@ internal static class Program
                 // LauncherException is reported below; ChildRunner handles the signals itself.
                 EnableDefaultExceptionHandler = false,
                 ProcessTerminationTimeout = null,
+                Output = output,
+                Error = error,
             });
         }
         catch (LauncherException e)
         {
-            Console.Error.WriteLine(Prefix + e.Message);
+            error.WriteLine(Prefix + e.Message);
             return e.ExitCode;
         }
     }
