@@ -53,13 +53,25 @@ step() { printf '\n==> %s\n' "$*"; }
 # using 1.2-1.4 of the 2 cores. Each class still runs its own tests one at a time.
 TEST_THREADS=${TEST_THREADS:-4}
 
+# tooling COMMAND...: runs a command of the build's and the tests' own .NET tooling (MSBuild,
+# the C# compiler server, the test runners) without dynamic PGO. These processes end before the
+# instrumented tiers pay back: compiling the proof host's sources with the analyzers, the
+# compiler ran 5,000-6,300 methods instrumented and took 33-35 CPU s, against 22-27 without,
+# and the managed build took 138 CPU s against 83 (docs/Benchmarks.md, "Test run time"). The
+# programs the tests start keep the runtime's defaults: every child a test starts loses the
+# DOTNET_* settings it would inherit (tests/Support/ChildProcess.cs), so the proof hosts, the
+# games and the launcher under test never see this one.
+tooling() {
+  DOTNET_TieredPGO=0 "$@"
+}
+
 # xunit NAME PROJECT [ARGS...]: the built test project run, its results also written as a .trx
 # under build/test-results/NAME, which a failed run's recap reads (run_steps_exit); run through
 # XUNIT_WRAP when it is set (a command put before `dotnet test`, e.g. counted_dotnet).
 xunit() {
   local name=$1 project=$2
   shift 2
-  ${XUNIT_WRAP:-} dotnet test "$project" -c Release --no-build -nologo --results-directory "$ROOT/build/test-results/$name" \
+  tooling ${XUNIT_WRAP:-} dotnet test "$project" -c Release --no-build -nologo --results-directory "$ROOT/build/test-results/$name" \
     --logger "trx;LogFileName=$name.trx" "$@"
 }
 
@@ -152,7 +164,7 @@ build_managed() {
   step "managed projects (Release)"
   # Every test project and what it references, in one MSBuild run (tests/AlvorKit.Tests.proj says
   # why not the solution).
-  counted_dotnet dotnet msbuild tests/AlvorKit.Tests.proj -restore -m -p:Configuration=Release -v:quiet -nologo
+  tooling counted_dotnet dotnet msbuild tests/AlvorKit.Tests.proj -restore -m -p:Configuration=Release -v:quiet -nologo
 }
 
 # counted_dotnet COMMAND...: a .NET build, or tests whose processes build, with their C#
@@ -188,6 +200,9 @@ bindings() {
 }
 
 hotreload_tests() {
+  # Both call the native library's validators: the Release build, and the ASan tree's
+  # stack_check_replay (build_native).
+  after_steps build_native
   step "hot reload: the compiler's deltas of edited sources read, carried and translated (xunit, no profiler)"
   xunit hotreload tests/HotReload/AlvorKit.HotReload.Tests.csproj \
     --logger "console;verbosity=normal"
@@ -407,7 +422,7 @@ platform_prepare() {
     # to save, and one run of its proofs with the images ended in the runtime's fatal error in a
     # dynamic method's finalizer (DynamicResolver.DestroyScout, tiering off), not reproduced in
     # 8 runs alone and not yet explained (docs/Limits.md).
-    counted_dotnet dotnet publish tests/Proofs/AlvorKit.Proofs.Host/AlvorKit.Proofs.Host.csproj -c Release -r "$rid" \
+    tooling counted_dotnet dotnet publish tests/Proofs/AlvorKit.Proofs.Host/AlvorKit.Proofs.Host.csproj -c Release -r "$rid" \
       --self-contained -p:InvariantGlobalization=true -p:AlvkProofHostFromBuild=true \
       -p:AlvkProofReadyToRun="$([ "$rid" = linux-arm64 ] && echo true || echo false)" -o "$out" -v quiet -nologo
     echo "$inputs" >"$out/.inputs.sha256"
@@ -676,20 +691,22 @@ bench() {
 }
 
 # The test target's plan: stages, one after another; within a stage, lanes (separated by "|")
-# run at the same time, each its steps in order. Two lanes share a stage only when neither
-# reads what the other writes, so that each keeps busy a core the other leaves idle:
-# - the managed build, then the platform proofs' publishes, beside the native lane (the checks
-#   of the sources, the C builds, their tests under the sanitizers, the fuzz corpora, the cross
-#   builds), which needs none of their output;
+# run at the same time, each its steps in order. Two lanes share a stage so that each keeps busy
+# a core the other leaves idle; a step that reads what a step of the other lane writes waits for
+# that step (after_steps):
+# - the managed build, the platform proofs' publishes, then the xunit tests without a runtime
+#   (the binding, hot reload and hooks tests: these wait for the native builds), beside the
+#   native lane (the checks of the sources, the C builds, their tests under the sanitizers, the
+#   fuzz corpora, the cross builds), which needs none of the managed lane's output;
 # - the proofs (one process per proof, xunit's two at a time), with the library of both lanes;
-# - the emulated platform proofs (both RIDs at once), the xunit tests without a runtime;
+# - the emulated platform proofs (both RIDs at once);
 # - the launcher and package tests alone: their watch and reload tests wait on MSBuild and the
 #   compiler within fixed times, which a run beside the emulated proofs on a loaded machine
 #   exceeded (two timeouts).
 TEST_PLAN=(
-  "build_managed platform_publish test_tools | include_check proofs_index format_check build_native call_check build_native_host native_tests tsan_tests fuzz_corpus artifact_checks"
+  "build_managed platform_publish test_tools binding_tests hotreload_tests | include_check proofs_index format_check build_native call_check build_native_host native_tests tsan_tests fuzz_corpus artifact_checks"
   "proofs sanitized_proofs"
-  "platform_proofs binding_tests hotreload_tests"
+  "platform_proofs"
   "launcher_tests"
 )
 read -r -a TEST_STEPS <<<"$(printf '%s ' "${TEST_PLAN[@]}" | tr -d '|')"
@@ -757,9 +774,32 @@ run_step() {
   RUNNING_STEP=$name
   "$name"
   RUNNING_STEP=
+  touch "$STEP_DIR/$name.done"
   cpu_now
   STEP_ROWS+=("$name $((SECONDS - start)) $((CPU_NOW - cpu)) $lane")
   printf '==> step %s: %s s wall, %s s CPU\n' "$name" "$((SECONDS - start))" "$(seconds_of $((CPU_NOW - cpu)))"
+}
+
+# after_steps NAME...: for a step of a stage's first lane that needs what a step of another lane
+# makes (the native library, say): waits until each named step that another lane of the stage
+# runs has finished (build/step-logs/NAME.done), and fails if that lane ended without it. A step
+# that no other lane of the stage runs (an earlier stage's, or one this run leaves out) is not
+# waited for.
+after_steps() {
+  local name entry pid
+  for name in "$@"; do
+    for entry in "${STAGE_LANES[@]}"; do
+      [[ " ${entry#*|} " == *" $name "* ]] || continue
+      pid=${entry%%|*}
+      until [ -f "$STEP_DIR/$name.done" ]; do
+        if ! kill -0 "$pid" 2>/dev/null && [ ! -f "$STEP_DIR/$name.done" ]; then
+          echo "build.sh: step $name, which $RUNNING_STEP needs, did not finish (the lane beside ended without it)" >&2
+          return 1
+        fi
+        sleep 1
+      done
+    done
+  done
 }
 
 # run_stage "STEPS | STEPS ...": the lanes of one stage at the same time. The first runs in this
@@ -893,6 +933,7 @@ run_steps() {
   done
   rm -rf "$ROOT/build/test-results"
   mkdir -p "$STEP_DIR"
+  rm -f "$STEP_DIR"/*.done
   RUN_START=$SECONDS
   trap 'run_steps_exit $?' EXIT
   for stage in "$@"; do run_stage "$stage"; done
