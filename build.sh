@@ -698,7 +698,8 @@ bench() {
 #   (the binding, hot reload and hooks tests: these wait for the native builds), beside the
 #   native lane (the checks of the sources, the C builds, their tests under the sanitizers, the
 #   fuzz corpora, the cross builds), which needs none of the managed lane's output;
-# - the proofs (one process per proof, xunit's two at a time), with the library of both lanes;
+# - the proofs (one process per proof, TEST_THREADS classes at a time), with the library of both
+#   lanes;
 # - the emulated platform proofs (both RIDs at once);
 # - the launcher and package tests alone: their watch and reload tests wait on MSBuild and the
 #   compiler within fixed times, which a run beside the emulated proofs on a loaded machine
