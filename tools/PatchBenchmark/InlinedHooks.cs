@@ -86,6 +86,71 @@ public static class InlinedTargets
     }
 }
 
+// Targets whose callers keep a real call of the patched target (no carrier; docs/Limits.md,
+// "Targets whose carrier is refused"): the cost of the call kept, against the twin still inlined.
+public static class RefusedTargets
+{
+    // A class's overridable virtual method, which the caller devirtualizes (it made the object:
+    // its exact type is known) and inlines while nothing is patched.
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static int HookedVirtualCaller(int n)
+    {
+        var shape = new InlinedShape();
+        int sum = 0;
+        for (int i = 0; i < n; i++)
+            sum += shape.Scaled(i);
+        return sum;
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static int TwinVirtualCaller(int n)
+    {
+        var shape = new InlinedShape();
+        int sum = 0;
+        for (int i = 0; i < n; i++)
+            sum += shape.Twin(i);
+        return sum;
+    }
+
+    public static int ShapeReplacement(InlinedShape self, int x) => x * 3 + 1;
+
+    // A method of a generic class over a value type (code of its own, not shared).
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static int HookedGenericCaller(int n)
+    {
+        var box = new InlinedBox<int>();
+        int sum = 0;
+        for (int i = 0; i < n; i++)
+            sum += box.Scaled(i);
+        return sum;
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static int TwinGenericCaller(int n)
+    {
+        var box = new InlinedBox<int>();
+        int sum = 0;
+        for (int i = 0; i < n; i++)
+            sum += box.Twin(i);
+        return sum;
+    }
+
+}
+
+public class InlinedShape
+{
+    public virtual int Scaled(int x) => x * 3 + 1;
+
+    public virtual int Twin(int x) => x * 3 + 1;
+}
+
+public sealed class InlinedBox<T>
+{
+    public int Scaled(int x) => x * 3 + 1;
+
+    public int Twin(int x) => x * 3 + 1;
+}
+
 public sealed class InlinedCounter
 {
     public int Factor { get; } = 3;
@@ -110,9 +175,11 @@ public static partial class InlinedHooks
 {
     private const int Inner = 1000;
 
-    // The target, its replacement and the two callers of a kind: `static` (Tiny) or `instance`
-    // (InlinedCounter.Scaled, its caller's callvirt checking the receiver for null).
-    private sealed record Kind(MethodInfo Target, MethodInfo Replacement, Func<int, int> Hooked, Func<int, int> Twin);
+    // The target, its replacement and the two callers of a kind: `static` (Tiny), `instance`
+    // (InlinedCounter.Scaled, its caller's callvirt checking the receiver for null), and two whose
+    // callers keep the call while it is patched: `virtual` (InlinedShape.Scaled) and `generic`
+    // (InlinedBox<int>.Scaled).
+    private sealed record Kind(MethodInfo Target, MethodInfo? Replacement, Func<int, int> Hooked, Func<int, int> Twin);
 
     public static int Run(int outer, int pairs, string kindName = "static")
     {
@@ -120,13 +187,22 @@ public static partial class InlinedHooks
             return RunFirstCall(outer, pairs);
         using var interceptor = Interceptor.Open();
         using var owner = new PatchOwner("inlined hooks");
-        Kind kind = kindName == "instance"
-            ? new(typeof(InlinedCounter).GetMethod(nameof(InlinedCounter.Scaled))!,
+        Kind kind = kindName switch
+        {
+            "instance" => new(typeof(InlinedCounter).GetMethod(nameof(InlinedCounter.Scaled))!,
                 Of(typeof(InlinedTargets), nameof(InlinedTargets.ScaledReplacement)),
-                InlinedTargets.HookedInstanceCaller, InlinedTargets.TwinInstanceCaller)
-            : new(Of(typeof(InlinedTargets), nameof(InlinedTargets.Tiny)),
+                InlinedTargets.HookedInstanceCaller, InlinedTargets.TwinInstanceCaller),
+            "virtual" => new(typeof(InlinedShape).GetMethod(nameof(InlinedShape.Scaled))!,
+                Of(typeof(RefusedTargets), nameof(RefusedTargets.ShapeReplacement)),
+                RefusedTargets.HookedVirtualCaller, RefusedTargets.TwinVirtualCaller),
+            // No whole-body Install: the API refuses one replacement for every instantiation.
+            "generic" => new(typeof(InlinedBox<int>).GetMethod(nameof(InlinedBox<int>.Scaled))!, null,
+                RefusedTargets.HookedGenericCaller, RefusedTargets.TwinGenericCaller),
+            "static" => new(Of(typeof(InlinedTargets), nameof(InlinedTargets.Tiny)),
                 Of(typeof(InlinedTargets), nameof(InlinedTargets.TinyReplacement)),
-                InlinedTargets.HookedCaller, InlinedTargets.TwinCaller);
+                InlinedTargets.HookedCaller, InlinedTargets.TwinCaller),
+            _ => throw new ArgumentException($"no kind {kindName} (static, instance, virtual, generic, firstcall)", nameof(kindName)),
+        };
         MethodInfo tiny = kind.Target;
         int expected = kind.Twin(Inner);
 
@@ -143,6 +219,8 @@ public static partial class InlinedHooks
 
         hook.Remove();
         Phase(kind, "hook removed", outer, pairs, expected);
+        if (kind.Replacement is null)
+            return 0;
 
         Patch replaced = interceptor.Install(tiny, kind.Replacement, owner);
         Phase(kind, "target replaced whole (Install)", outer, pairs, expected);
@@ -170,7 +248,7 @@ public static partial class InlinedHooks
         Console.WriteLine("|---|---:|---:|---:|---:|");
         Func<int, int> twin = InlinedTargets.TwinCaller;
         int expected = twin(Inner);
-        var hooked = new Kind(Of(typeof(InlinedTargets), nameof(InlinedTargets.FirstHooked)), null!,
+        var hooked = new Kind(Of(typeof(InlinedTargets), nameof(InlinedTargets.FirstHooked)), null,
             InlinedTargets.FirstHookedCaller, twin);
         var replacedKind = new Kind(Of(typeof(InlinedTargets), nameof(InlinedTargets.FirstReplaced)),
             Of(typeof(InlinedTargets), nameof(InlinedTargets.TinyReplacement)), InlinedTargets.FirstReplacedCaller, twin);
@@ -181,7 +259,7 @@ public static partial class InlinedHooks
         hook.Remove();
         Phase(hooked, "hook removed", outer, pairs, expected);
 
-        Patch replaced = interceptor.Install(replacedKind.Target, replacedKind.Replacement, owner);
+        Patch replaced = interceptor.Install(replacedKind.Target, replacedKind.Replacement!, owner);
         Phase(replacedKind, "replaced whole (Install) before the caller's first call", outer, pairs, expected);
         replaced.Remove();
         Phase(replacedKind, "replacement removed", outer, pairs, expected);
