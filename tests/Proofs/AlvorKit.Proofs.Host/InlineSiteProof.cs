@@ -122,6 +122,9 @@ public static class InlineSiteTargets
 
     [MethodImpl(MethodImplOptions.NoInlining)]
     public static int InlineSitePhase10() => 10;
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static int InlineSitePhase11() => 11;
 }
 
 public sealed class InlineSiteCounter(int factor)
