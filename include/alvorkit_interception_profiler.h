@@ -490,7 +490,8 @@ typedef enum alvk_carrier_state {
                                       * bytes: the JIT would not inline it for its size */
     ALVK_CARRIER_NO_INLINING = 4,    /* no known inliner, and marked NoInlining or Synchronized */
     ALVK_CARRIER_GENERIC = 5,        /* generic target or type: one carrier per shape would be needed */
-    ALVK_CARRIER_VIRTUAL = 6,        /* a virtual target: its calls may dispatch elsewhere */
+    ALVK_CARRIER_VIRTUAL = 6,        /* a virtual target that may be overridden (not final): its
+                                      * calls may dispatch elsewhere */
     ALVK_CARRIER_HANDLERS = 7,       /* the body has exception clauses, which the JIT never inlines */
     ALVK_CARRIER_FAILED = 8,         /* metadata or IL could not be read or emitted */
     ALVK_CARRIER_STATE_MAX_ENUM = 0x7FFFFFFF

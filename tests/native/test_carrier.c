@@ -3,8 +3,10 @@
  * (`class Widget`, or `ref valuetype Point` for a struct), as the dispatch's calli signature
  * passes it, and whose body is a fat header, then (for a class) the receiver's null check
  * `ldarg.0; brtrue.s +2; ldnull; throw`, then the target's code; the same body finds its
- * carrier again (the token cache, then the type's name); a virtual or generic target and an
- * instance body with exception clauses are refused before any metadata is written. */
+ * carrier again (the token cache, then the type's name); a final virtual (an implicit interface
+ * implementation, of a class or of a struct) is carried as a non-virtual instance method is; an
+ * overridable virtual or generic target and an instance body with exception clauses are refused
+ * before any metadata is written. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -32,6 +34,9 @@
 #define WIDGET_VIRTUAL 0x06000003u
 #define BAG_ADD 0x06000004u
 #define WIDGET_STATIC 0x06000005u
+#define WIDGET_FINAL 0x06000006u /* virtual final newslot: an implicit interface implementation */
+#define POINT_FINAL 0x06000007u
+#define WIDGET_ABSTRACT 0x06000008u
 
 /* int32 Add(int32): an instance method (HASTHIS) and its static twin. */
 static const uint8_t instance_sig[] = {0x20, 0x01, 0x08, 0x08};
@@ -81,6 +86,15 @@ static int setup(void **state)
                            sizeof instance_sig);
     fake_module_method_def(&w->m, WIDGET_STATIC, WIDGET, "Inc", mdPublic | mdHideBySig | mdStatic,
                            static_sig, sizeof static_sig);
+    fake_module_method_def(&w->m, WIDGET_FINAL, WIDGET, "Damage",
+                           mdPublic | mdHideBySig | mdVirtual | mdFinal | mdNewSlot, instance_sig,
+                           sizeof instance_sig);
+    fake_module_method_def(&w->m, POINT_FINAL, POINT, "Damage",
+                           mdPublic | mdHideBySig | mdVirtual | mdFinal | mdNewSlot, instance_sig,
+                           sizeof instance_sig);
+    fake_module_method_def(&w->m, WIDGET_ABSTRACT, WIDGET, "Hit",
+                           mdPublic | mdHideBySig | mdVirtual | mdAbstract | mdNewSlot, instance_sig,
+                           sizeof instance_sig);
     w->e.info = &w->m.info;
     assert_int_equal(aip_token_cache_init(&w->e.tokens), 0);
     *state = w;
@@ -272,6 +286,86 @@ static void virtual_target_is_refused(void **state)
     nothing_defined(w);
 }
 
+/* A final virtual's slot cannot be overridden: its carrier is the non-virtual method's, the
+ * class's with the receiver's null check, the struct's by ref. */
+static void final_virtual_target_is_carried(void **state)
+{
+    world *w = *state;
+    uint32_t carrier = 0;
+    int defined = 0;
+    assert_int_equal(carrier_for(w, WIDGET_FINAL, tiny_body, sizeof tiny_body, &carrier, &defined),
+                     AIP_CARRIER_DEFINED);
+    assert_int_equal(defined, 1);
+    const fake_method_def *method = check_defined(w, carrier, WIDGET);
+    uint8_t calli[64];
+    size_t calli_size = calli_signature(AIP_RECEIVER_CLASS, WIDGET, calli, sizeof calli);
+    assert_int_equal(method->sig_size, calli_size);
+    assert_memory_equal(method->sig, calli, calli_size);
+    assert_memory_equal(method->body + AIP_FAT_HEADER_BYTES, null_check, sizeof null_check);
+    assert_memory_equal(method->body + AIP_FAT_HEADER_BYTES + sizeof null_check, tiny_code,
+                        sizeof tiny_code);
+
+    assert_int_equal(carrier_for(w, POINT_FINAL, tiny_body, sizeof tiny_body, &carrier, &defined),
+                     AIP_CARRIER_DEFINED);
+    assert_int_equal(defined, 1);
+    method = check_defined(w, carrier, POINT);
+    calli_size = calli_signature(AIP_RECEIVER_VALUE_TYPE, POINT, calli, sizeof calli);
+    assert_int_equal(method->sig_size, calli_size);
+    assert_memory_equal(method->sig, calli, calli_size);
+    assert_memory_equal(method->body + AIP_FAT_HEADER_BYTES, tiny_code, sizeof tiny_code);
+    assert_int_equal(w->m.defined_methods, 2);
+}
+
+static void abstract_target_is_refused(void **state)
+{
+    world *w = *state;
+    uint32_t carrier = 0;
+    int defined = 0;
+    assert_int_equal(
+        carrier_for(w, WIDGET_ABSTRACT, tiny_body, sizeof tiny_body, &carrier, &defined),
+        AIP_CARRIER_VIRTUAL);
+    nothing_defined(w);
+}
+
+/* The decision alone, flag by flag. */
+static void decision_follows_the_flags(void **state)
+{
+    (void)state;
+    const uint32_t base = mdPublic | mdHideBySig;
+    const uint32_t final_virtual = base | mdVirtual | mdFinal | mdNewSlot;
+    assert_int_equal(aip_carrier_decide(0, final_virtual, AIP_RECEIVER_CLASS), AIP_CARRIER_DEFINED);
+    assert_int_equal(aip_carrier_decide(0, final_virtual, AIP_RECEIVER_VALUE_TYPE),
+                     AIP_CARRIER_DEFINED);
+    /* sealed override: final, not newslot. */
+    assert_int_equal(aip_carrier_decide(0, base | mdVirtual | mdFinal, AIP_RECEIVER_CLASS),
+                     AIP_CARRIER_DEFINED);
+    assert_int_equal(aip_carrier_decide(0, base, AIP_RECEIVER_CLASS), AIP_CARRIER_DEFINED);
+    assert_int_equal(aip_carrier_decide(0, base | mdStatic, AIP_RECEIVER_NONE),
+                     AIP_CARRIER_DEFINED);
+    /* Overridable: virtual without final, or abstract (final or not). */
+    assert_int_equal(aip_carrier_decide(0, base | mdVirtual | mdNewSlot, AIP_RECEIVER_CLASS),
+                     AIP_CARRIER_VIRTUAL);
+    assert_int_equal(aip_carrier_decide(0, base | mdVirtual, AIP_RECEIVER_VALUE_TYPE),
+                     AIP_CARRIER_VIRTUAL);
+    assert_int_equal(
+        aip_carrier_decide(0, final_virtual | mdAbstract, AIP_RECEIVER_CLASS),
+        AIP_CARRIER_VIRTUAL);
+    assert_int_equal(aip_carrier_decide(0, base | mdVirtual | mdAbstract, AIP_RECEIVER_CLASS),
+                     AIP_CARRIER_VIRTUAL);
+    /* mdFinal alone on a non-virtual method changes nothing. */
+    assert_int_equal(aip_carrier_decide(0, base | mdFinal, AIP_RECEIVER_CLASS),
+                     AIP_CARRIER_DEFINED);
+    /* Generic or unreadable first, whatever the flags; no receiver for an instance method. */
+    assert_int_equal(aip_carrier_decide(1, final_virtual, AIP_RECEIVER_CLASS),
+                     AIP_CARRIER_GENERIC);
+    assert_int_equal(aip_carrier_decide(1, base | mdVirtual, AIP_RECEIVER_CLASS),
+                     AIP_CARRIER_GENERIC);
+    assert_int_equal(aip_carrier_decide(-1, final_virtual, AIP_RECEIVER_CLASS),
+                     AIP_CARRIER_FAILED);
+    assert_int_equal(aip_carrier_decide(0, final_virtual, AIP_RECEIVER_NONE), AIP_CARRIER_FAILED);
+    assert_int_equal(aip_carrier_decide(0, base, AIP_RECEIVER_NONE), AIP_CARRIER_FAILED);
+}
+
 static void generic_target_is_refused(void **state)
 {
     world *w = *state;
@@ -332,6 +426,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(static_carrier_keeps_the_signature_and_the_body, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(virtual_target_is_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(final_virtual_target_is_carried, setup, teardown),
+        cmocka_unit_test_setup_teardown(abstract_target_is_refused, setup, teardown),
+        cmocka_unit_test(decision_follows_the_flags),
         cmocka_unit_test_setup_teardown(generic_target_is_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(instance_body_with_exception_clauses_is_refused, setup,
                                         teardown),

@@ -33,7 +33,7 @@ ENUMS = [
             ('ALVK_CARRIER_TOO_BIG', 'TooBig', None, '<summary>No known inliner, and its original code is over 32 IL bytes: callers compiled\nlater keep the real call.</summary>'),
             ('ALVK_CARRIER_NO_INLINING', 'NoInlining', None, '<summary>No known inliner, and marked NoInlining or Synchronized.</summary>'),
             ('ALVK_CARRIER_GENERIC', 'Generic', None, '<summary>A generic method or a method of a generic type.</summary>'),
-            ('ALVK_CARRIER_VIRTUAL', 'Virtual', None, '<summary>A virtual method: its calls may dispatch elsewhere.</summary>'),
+            ('ALVK_CARRIER_VIRTUAL', 'Virtual', None, '<summary>A virtual method that may be overridden (not final): its calls may dispatch elsewhere.</summary>'),
             ('ALVK_CARRIER_HANDLERS', 'ExceptionHandlers', None, '<summary>The body has exception clauses, which the JIT never inlines.</summary>'),
             ('ALVK_CARRIER_FAILED', 'Failed', None, "<summary>The target's metadata or IL could not be read, or the carrier not emitted.</summary>"),
         ]),

@@ -72,7 +72,7 @@ public enum CarrierState
     /// <summary>A generic method or a method of a generic type.</summary>
     Generic = 5,
 
-    /// <summary>A virtual method: its calls may dispatch elsewhere.</summary>
+    /// <summary>A virtual method that may be overridden (not final): its calls may dispatch elsewhere.</summary>
     Virtual = 6,
 
     /// <summary>The body has exception clauses, which the JIT never inlines.</summary>

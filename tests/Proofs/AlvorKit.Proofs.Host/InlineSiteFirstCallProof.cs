@@ -8,10 +8,14 @@ namespace AlvorKit.Proofs.Host;
 // Targets the JIT inlines, each with a hot caller: a static one hooked and one replaced whole, whose
 // callers are never called before their target is patched; a static one whose caller is called once
 // before its hook (tiering on: its Tier0 code, which inlines nothing); a class's instance method
-// (called with callvirt) and a struct's, whose callers are never called before their hook.
+// (called with callvirt), a struct's, and a class's and a struct's implicit interface implementation
+// (virtual final, called through the class or the struct), whose callers are never called before
+// their hook.
 public static class InlineSiteFirstCallTargets
 {
     private static readonly InlineSiteFirstCounter Counter = new(3);
+    private static readonly InlineSiteFirstEnemy Enemy = new(3);
+    private static readonly InlineSiteFirstArmor Armor = new() { Factor = 3 };
     private static readonly InlineSiteFirstVector Vector = new() { Factor = 3 };
 
     public static int HookedTiny(int x) => x * 3 + 1;
@@ -56,6 +60,26 @@ public static class InlineSiteFirstCallTargets
         int sum = 0;
         for (int i = 0; i < n; i++)
             sum += counter.Scaled(i);
+        return sum;
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static int InlineSiteFirstFinalCaller(int n)
+    {
+        InlineSiteFirstEnemy enemy = Enemy;
+        int sum = 0;
+        for (int i = 0; i < n; i++)
+            sum += enemy.Damage(i);
+        return sum;
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static int InlineSiteFirstStructFinalCaller(int n)
+    {
+        InlineSiteFirstArmor armor = Armor;
+        int sum = 0;
+        for (int i = 0; i < n; i++)
+            sum += armor.Damage(i);
         return sum;
     }
 
@@ -123,6 +147,23 @@ public sealed class InlineSiteFirstCounter(int factor)
     public int Scaled(int x) => x * Factor + 1;
 }
 
+// Not sealed: Damage is final (an implicit interface implementation), not the class.
+public class InlineSiteFirstEnemy(int factor) : IInlineSiteDamageable
+{
+    public int Factor { get; } = factor;
+
+    public int Damage(int x) => x * Factor + 1;
+}
+
+// A struct's implicit interface implementation: virtual final too, its carrier takes the struct by ref.
+public struct InlineSiteFirstArmor : IInlineSiteDamageable
+{
+    public int Factor { get; init; }
+
+    public readonly int Damage(int x) => x * Factor + 1;
+}
+
+// Not sealed, its Scaled overridable: its carrier is refused.
 public class InlineSiteFirstShape
 {
     public virtual int Scaled(int x) => x * 3 + 1;
@@ -151,9 +192,11 @@ public struct InlineSiteFirstVector
 /// The profiler finds each caller as it is compiled, routes it to the target's carrier and re-JITs
 /// it. Then three targets whose carrier is refused (a virtual method, a generic type's method, a
 /// static method over 32 IL bytes), their callers never called before the hook: they keep the
-/// call. Phases (each cut by InlineSitePhaseN in the JIT's listings): hooked, hook removed, replaced,
+/// call. Last, a class's and a struct's implicit interface implementation (virtual final) hooked
+/// before their callers are first called: carried as the class's and the struct's instance methods
+/// are. Phases (each cut by InlineSitePhaseN in the JIT's listings): hooked, hook removed, replaced,
 /// replacement removed, tier0Hooked, classHooked, structHooked, virtualHooked, genericHooked,
-/// bigHooked; each with its caller's value, the
+/// bigHooked, finalHooked, structFinalHooked; each with its caller's value, the
 /// prefix's runs and, while patched, the patch's carrier telemetry. The proof reads each caller's
 /// listings of each phase from DOTNET_JitStdOutFile.
 /// </summary>
@@ -215,6 +258,15 @@ public static class InlineSiteFirstCallProof
 
             hook = Hook(interceptor, owner, Method(typeof(InlineSiteFirstCallTargets), nameof(InlineSiteFirstCallTargets.BigTiny)));
             phases.Add(Phase(9, "bigHooked", InlineSiteFirstCallTargets.InlineSiteBigCaller, hook.ReadTelemetry));
+            hook.Remove();
+
+            // A final virtual: no class can override it, so its callers' callvirt is carried.
+            hook = Hook(interceptor, owner, typeof(InlineSiteFirstEnemy).GetMethod(nameof(InlineSiteFirstEnemy.Damage))!);
+            phases.Add(Phase(10, "finalHooked", InlineSiteFirstCallTargets.InlineSiteFirstFinalCaller, hook.ReadTelemetry));
+            hook.Remove();
+
+            hook = Hook(interceptor, owner, typeof(InlineSiteFirstArmor).GetMethod(nameof(InlineSiteFirstArmor.Damage))!);
+            phases.Add(Phase(11, "structFinalHooked", InlineSiteFirstCallTargets.InlineSiteFirstStructFinalCaller, hook.ReadTelemetry));
             hook.Remove();
             return new InlineSiteReport(tieringOn, null, expected, [.. phases]);
         }

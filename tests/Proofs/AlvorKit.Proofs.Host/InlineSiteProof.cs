@@ -6,12 +6,16 @@ using AlvorKit.Proofs.Reports;
 namespace AlvorKit.Proofs.Host;
 
 // Targets the JIT inlines (`x * 3 + 1`, no attribute): a static method, a class's instance method
-// (its caller's `callvirt` checks the receiver for null) and a struct's; each one's hot caller, a
-// whole-body replacement for each, and one marker per phase.
+// (its caller's `callvirt` checks the receiver for null), a struct's, and a class's implicit
+// interface implementation (virtual final: its caller's `callvirt` names it, and the JIT
+// devirtualizes and inlines it); each one's hot caller, a whole-body replacement for each, and one
+// marker per phase.
 public static class InlineSiteTargets
 {
     private static readonly InlineSiteCounter Counter = new(3);
     private static readonly InlineSiteVector Vector = new() { Factor = 3 };
+    private static readonly InlineSiteEnemy Enemy = new(3);
+    private static readonly IInlineSiteDamageable Damageable = new InlineSiteEnemy(3);
 
     public static int Tiny(int x) => x * 3 + 1;
 
@@ -44,10 +48,36 @@ public static class InlineSiteTargets
         return sum;
     }
 
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static int InlineSiteFinalCaller(int n)
+    {
+        InlineSiteEnemy enemy = Enemy;
+        int sum = 0;
+        for (int i = 0; i < n; i++)
+            sum += enemy.Damage(i);
+        return sum;
+    }
+
+    // The final target called through its interface (`callvirt IInlineSiteDamageable::Damage`): no
+    // call of the target's own token to redirect; the hook runs all the same.
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static int InlineSiteInterfaceCaller(int n)
+    {
+        IInlineSiteDamageable damageable = Damageable;
+        int sum = 0;
+        for (int i = 0; i < n; i++)
+            sum += damageable.Damage(i);
+        return sum;
+    }
+
     // A callvirt of the class's target on a null receiver: a NullReferenceException before the
     // target's (or its carrier's) first instruction.
     [MethodImpl(MethodImplOptions.NoInlining)]
     public static int InlineSiteNullCaller(InlineSiteCounter? counter) => counter!.Scaled(1);
+
+    // The same for the final target.
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static int InlineSiteFinalNullCaller(InlineSiteEnemy? enemy) => enemy!.Damage(1);
 
     // What Install puts in each target's place: a different value, so the caller's sum says which runs.
     public static int TinyReplacement(int x) => x * 3 + 2;
@@ -55,6 +85,8 @@ public static class InlineSiteTargets
     public static int ScaledReplacement(InlineSiteCounter self, int x) => x * self.Factor + 2;
 
     public static int ScaledReplacement(ref InlineSiteVector self, int x) => x * self.Factor + 2;
+
+    public static int DamageReplacement(InlineSiteEnemy self, int x) => x * self.Factor + 2;
 
     // One per phase, each compiled once at its phase's start: their listings cut the JIT's output
     // (which it writes buffered, so only the finished file can be read) into phases.
@@ -87,6 +119,12 @@ public static class InlineSiteTargets
 
     [MethodImpl(MethodImplOptions.NoInlining)]
     public static int InlineSitePhase9() => 9;
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static int InlineSitePhase10() => 10;
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static int InlineSitePhase11() => 11;
 }
 
 public sealed class InlineSiteCounter(int factor)
@@ -103,6 +141,20 @@ public struct InlineSiteVector
     public readonly int Scaled(int x) => x * Factor + 1;
 }
 
+public interface IInlineSiteDamageable
+{
+    int Damage(int x);
+}
+
+// Not sealed: its Damage is final (virtual final newslot, as C# marks an implicit interface
+// implementation), not the class.
+public class InlineSiteEnemy(int factor) : IInlineSiteDamageable
+{
+    public int Factor { get; } = factor;
+
+    public int Damage(int x) => x * Factor + 1;
+}
+
 public static class InlineSiteHooks
 {
     public static int Runs { get; private set; }
@@ -116,8 +168,10 @@ public static class InlineSiteHooks
 
 /// <summary>
 /// Hooks and a whole-body replacement on a method the JIT inlines, through the product alone, for
-/// one kind of target: `static` (Tiny), `class` (InlineSiteCounter.Scaled, called with callvirt) or
-/// `struct` (InlineSiteVector.Scaled). The target is hooked with Interceptor.Hook (a counting prefix, an empty postfix): the runtime never
+/// one kind of target: `static` (Tiny), `class` (InlineSiteCounter.Scaled, called with callvirt),
+/// `struct` (InlineSiteVector.Scaled) or `final` (InlineSiteEnemy.Damage, an implicit interface
+/// implementation called with callvirt through the class; each phase also calls it through the
+/// interface). The target is hooked with Interceptor.Hook (a counting prefix, an empty postfix): the runtime never
 /// inlines the ReJIT'd Tiny, so the profiler re-JITs its known inliner with IL that calls a carrier
 /// of the woven body (a method it defines, with no ReJIT version), which the JIT inlines. Then the
 /// hook is removed, Tiny replaced with Interceptor.Install, and that removed too. Each phase records
@@ -129,7 +183,8 @@ public static class InlineSiteHooks
 /// </summary>
 public static class InlineSiteProof
 {
-    private sealed record Kind(MethodInfo Target, MethodInfo Replacement, Func<int, int> Caller);
+    private sealed record Kind(MethodInfo Target, MethodInfo Replacement, Func<int, int> Caller,
+        Func<int, int>? InterfaceCaller = null);
 
     private static Kind Of(string kind) => kind switch
     {
@@ -139,6 +194,9 @@ public static class InlineSiteProof
         "class" => new(typeof(InlineSiteCounter).GetMethod(nameof(InlineSiteCounter.Scaled))!,
             typeof(InlineSiteTargets).GetMethod(nameof(InlineSiteTargets.ScaledReplacement), [typeof(InlineSiteCounter), typeof(int)])!,
             InlineSiteTargets.InlineSiteClassCaller),
+        "final" => new(typeof(InlineSiteEnemy).GetMethod(nameof(InlineSiteEnemy.Damage))!,
+            typeof(InlineSiteTargets).GetMethod(nameof(InlineSiteTargets.DamageReplacement))!,
+            InlineSiteTargets.InlineSiteFinalCaller, InlineSiteTargets.InlineSiteInterfaceCaller),
         _ => new(typeof(InlineSiteVector).GetMethod(nameof(InlineSiteVector.Scaled))!,
             typeof(InlineSiteTargets).GetMethod(nameof(InlineSiteTargets.ScaledReplacement), [typeof(InlineSiteVector).MakeByRefType(), typeof(int)])!,
             InlineSiteTargets.InlineSiteStructCaller),
@@ -184,17 +242,27 @@ public static class InlineSiteProof
     {
         InlineSiteSteps.Mark(index);
         InlineSiteSteps.Settle(kind.Caller);
+        if (kind.InterfaceCaller is not null)
+            InlineSiteSteps.Settle(kind.InterfaceCaller);
         InlineSiteCarrier? carrier = InlineSiteSteps.Carrier(telemetry?.Invoke());
         int before = InlineSiteHooks.Runs;
         int value = kind.Caller(InlineSiteSteps.Calls);
         int runs = InlineSiteHooks.Runs - before;
+        int? interfaceValue = null;
+        before = InlineSiteHooks.Runs;
+        if (kind.InterfaceCaller is not null)
+            interfaceValue = kind.InterfaceCaller(InlineSiteSteps.Calls);
+        int interfaceRuns = InlineSiteHooks.Runs - before;
         bool? threw = null;
         before = InlineSiteHooks.Runs;
-        if (kind.Target.DeclaringType == typeof(InlineSiteCounter))
+        Action? nullCall = kind.Target.DeclaringType == typeof(InlineSiteCounter) ? () => InlineSiteTargets.InlineSiteNullCaller(null)
+            : kind.Target.DeclaringType == typeof(InlineSiteEnemy) ? () => InlineSiteTargets.InlineSiteFinalNullCaller(null)
+            : null;
+        if (nullCall is not null)
         {
             try
             {
-                InlineSiteTargets.InlineSiteNullCaller(null);
+                nullCall();
                 threw = false;
             }
             catch (NullReferenceException)
@@ -203,7 +271,8 @@ public static class InlineSiteProof
             }
         }
         // The listings are filled in by the proof from the JIT's file.
-        return new InlineSitePhase(name, value, runs, null, 0, threw, InlineSiteHooks.Runs - before, carrier);
+        return new InlineSitePhase(name, value, runs, null, 0, threw, InlineSiteHooks.Runs - before, carrier, interfaceValue,
+            interfaceRuns);
     }
 
     private static MethodInfo Method(Type type, string name) => InlineSiteSteps.Method(type, name);

@@ -20,7 +20,7 @@ public static class InlineSiteSteps
         InlineSiteTargets.InlineSitePhase0, InlineSiteTargets.InlineSitePhase1, InlineSiteTargets.InlineSitePhase2,
         InlineSiteTargets.InlineSitePhase3, InlineSiteTargets.InlineSitePhase4, InlineSiteTargets.InlineSitePhase5,
         InlineSiteTargets.InlineSitePhase6, InlineSiteTargets.InlineSitePhase7, InlineSiteTargets.InlineSitePhase8,
-        InlineSiteTargets.InlineSitePhase9,
+        InlineSiteTargets.InlineSitePhase9, InlineSiteTargets.InlineSitePhase10, InlineSiteTargets.InlineSitePhase11,
     ];
 
     /// <summary>What a caller returns while its target is `x * 3 + 1` (or hooked without changing it).</summary>

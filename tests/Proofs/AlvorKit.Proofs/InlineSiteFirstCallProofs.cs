@@ -5,7 +5,8 @@ namespace AlvorKit.Proofs;
 
 /// <summary>
 /// Hooks and a whole-body replacement put on methods the JIT inlines (static methods, a class's
-/// instance method called through callvirt, a struct's) before their hot callers are first called,
+/// instance method called through callvirt, a struct's, a class's and a struct's implicit interface
+/// implementation, virtual and final, called through their own token) before their hot callers are first called,
 /// read from the JIT's own listings of those callers (both tierings). A caller first compiled while
 /// its target has a ReJIT version never inlined it and was never reported as its inliner; the
 /// profiler finds it as it is compiled (its IL calls a carried target), routes it to the target's
@@ -13,7 +14,7 @@ namespace AlvorKit.Proofs;
 /// gives it its original IL back, which inlines the original target again. A caller that ran at
 /// Tier0 before its target was hooked (tiering on; Tier0 inlines nothing) is found the same way at
 /// tiering's next compilation of it. The patches' telemetry counts the callers found and redirected.
-/// Targets whose carrier is refused (a virtual method, a generic type's method, a static method over
+/// Targets whose carrier is refused (a virtual method that may be overridden, a generic type's method, a static method over
 /// 32 IL bytes) leave their callers calling them, and the telemetry says why (docs/Benchmarks.md,
 /// "Hooks on inlined targets"; docs/Limits.md).
 /// </summary>
@@ -26,6 +27,8 @@ public sealed class InlineSiteFirstCallProofs
     private const string Tier0Caller = "InlineSiteTier0Caller";
     private const string ClassCaller = "InlineSiteFirstClassCaller";
     private const string StructCaller = "InlineSiteFirstStructCaller";
+    private const string FinalCaller = "InlineSiteFirstFinalCaller";
+    private const string StructFinalCaller = "InlineSiteFirstStructFinalCaller";
 
     // Each phase whose target's carrier is refused: its caller, its target, the phase, and the reason.
     private static readonly (string Caller, string Target, int Phase, string State)[] Refused =
@@ -40,6 +43,7 @@ public sealed class InlineSiteFirstCallProofs
     [
         (HookCaller, "HookedTiny", 0), (InstallCaller, "ReplacedTiny", 2), (Tier0Caller, "Tier0Tiny", 4),
         (ClassCaller, "InlineSiteFirstCounter", 5), (StructCaller, "InlineSiteFirstVector", 6),
+        (FinalCaller, "InlineSiteFirstEnemy", 10), (StructFinalCaller, "InlineSiteFirstArmor", 11),
     ];
 
     // Both tierings launched by the first test that needs one: each waits for its callers' code to settle.
@@ -53,9 +57,9 @@ public sealed class InlineSiteFirstCallProofs
         File.Delete(file);
         var environment = new Dictionary<string, string?>(PatchReports.Tiering(tiering))
         {
-            ["DOTNET_JitDisasm"] = $"{HookCaller} {InstallCaller} {Tier0Caller} {ClassCaller} {StructCaller} " +
+            ["DOTNET_JitDisasm"] = $"{HookCaller} {InstallCaller} {Tier0Caller} {ClassCaller} {StructCaller} {FinalCaller} {StructFinalCaller} " +
                                    string.Join(' ', Refused.Select(r => r.Caller)) + " " +
-                                   string.Join(' ', Enumerable.Range(0, 10).Select(i => $"InlineSitePhase{i}")),
+                                   string.Join(' ', Enumerable.Range(0, 12).Select(i => $"InlineSitePhase{i}")),
             ["DOTNET_JitStdOutFile"] = file,
         };
         ProcessResult run = ProfiledProcess.Run(ProfiledProcess.ProfiledEnvironment("AlvorKit.Proofs.Host"),
@@ -86,7 +90,7 @@ public sealed class InlineSiteFirstCallProofs
         Assert.True(r.Refused is null, $"the interceptor did not open: {r.Refused}");
         Assert.Equal(tiering == PatchReports.TieredPgo, r.TieringOn);
         Assert.Equal(["hooked", "hookRemoved", "replaced", "replaceRemoved", "tier0Hooked", "classHooked", "structHooked",
-                "virtualHooked", "genericHooked", "bigHooked"],
+                "virtualHooked", "genericHooked", "bigHooked", "finalHooked", "structFinalHooked"],
             r.Phases.Select(p => p.Name));
         return r;
     }
@@ -98,9 +102,9 @@ public sealed class InlineSiteFirstCallProofs
         InlineSiteReport r = Report(tiering);
         // The replacement returns one more than the target, for each of the 100 calls.
         Assert.Equal([r.Expected, r.Expected, r.Expected + 100, r.Expected, r.Expected, r.Expected, r.Expected, r.Expected,
-                r.Expected, r.Expected],
+                r.Expected, r.Expected, r.Expected, r.Expected],
             r.Phases.Select(p => p.Value));
-        Assert.Equal([100, 0, 0, 0, 100, 100, 100, 100, 100, 100], r.Phases.Select(p => p.PrefixRuns));
+        Assert.Equal([100, 0, 0, 0, 100, 100, 100, 100, 100, 100, 100, 100], r.Phases.Select(p => p.PrefixRuns));
     }
 
     [Theory]

@@ -45,6 +45,6 @@ internal sealed partial class InlineSiteListings
         listing.Split('\n').Any(line => line.TrimStart().StartsWith("call", StringComparison.Ordinal) &&
                                         line.Contains(method, StringComparison.Ordinal));
 
-    [GeneratedRegex(@"InlineSiteTargets:InlineSitePhase(\d)\(\)")]
+    [GeneratedRegex(@"InlineSiteTargets:InlineSitePhase(\d+)\(\)")]
     private static partial Regex PhaseMark();
 }

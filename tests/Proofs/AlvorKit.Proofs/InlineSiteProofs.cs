@@ -6,13 +6,16 @@ namespace AlvorKit.Proofs;
 
 /// <summary>
 /// Hooks and a whole-body replacement on a method the JIT inlines (a static method, a class's
-/// instance method its caller reaches through callvirt, a struct's instance method), read from the
+/// instance method its caller reaches through callvirt, a struct's instance method, a class's
+/// implicit interface implementation, virtual and final, its caller reaches through callvirt of its
+/// own token, which the JIT devirtualizes), read from the
 /// JIT's own listings of the hot caller (both tierings): the runtime never inlines a method with an active ReJIT
 /// version, so the profiler re-JITs the target's known inliner with IL calling a carrier of the
 /// target's new body (a method with no ReJIT version), which the JIT inlines, hooks included; the
 /// hooks run as often as they would through the target. Each removal gives the caller its original
 /// IL back, which inlines the original target again (docs/Benchmarks.md, "Hooks on inlined
-/// targets").
+/// targets"). A caller of the final target through its interface, which names no token to redirect,
+/// runs the hooks all the same.
 /// </summary>
 [Trait("Feature", "Hooks")]
 public sealed partial class InlineSiteProofs
@@ -24,11 +27,31 @@ public sealed partial class InlineSiteProofs
         ["static"] = ("InlineSiteCaller", "InlineSiteTargets"),
         ["class"] = ("InlineSiteClassCaller", "InlineSiteCounter"),
         ["struct"] = ("InlineSiteStructCaller", "InlineSiteVector"),
+        ["final"] = ("InlineSiteFinalCaller", "InlineSiteEnemy"),
     };
 
-    // The six launches (three kinds, two tierings), all started by the first test that needs one:
+    // The kinds whose caller's callvirt checks a class receiver for null: their null caller.
+    private static readonly Dictionary<string, string> NullCallers = new()
+    {
+        ["class"] = "InlineSiteNullCaller",
+        ["final"] = "InlineSiteFinalNullCaller",
+    };
+
+    public static TheoryData<string, string> NullKindsAndTierings
+    {
+        get
+        {
+            var data = new TheoryData<string, string>();
+            foreach (string kind in NullCallers.Keys)
+                foreach (string tiering in PatchReports.TieringModes)
+                    data.Add(kind, tiering);
+            return data;
+        }
+    }
+
+    // The eight launches (four kinds, two tierings), all started by the first test that needs one:
     // each spends most of its time waiting for its caller's code to settle, so they wait together.
-    private static readonly Lazy<Dictionary<(string, string), Task<(InlineSiteReport Report, string[] Listings, string[] NullCallerListings)>>> Runs =
+    private static readonly Lazy<Dictionary<(string, string), Task<(InlineSiteReport Report, string[] Listings, string[] NullCallerListings, string[] InterfaceListings)>>> Runs =
         new(() => Kinds.Keys.SelectMany(kind => PatchReports.Tierings.Select(tiering => (kind, tiering)))
             .ToDictionary(key => key, key => Task.Factory.StartNew(() => Launch(key.kind, key.tiering), CancellationToken.None,
                 TaskCreationOptions.LongRunning, TaskScheduler.Default)));
@@ -45,18 +68,18 @@ public sealed partial class InlineSiteProofs
         }
     }
 
-    private static (InlineSiteReport Report, string[] Listings, string[] NullCallerListings) Run(string kind, string tiering) =>
+    private static (InlineSiteReport Report, string[] Listings, string[] NullCallerListings, string[] InterfaceListings) Run(string kind, string tiering) =>
         Runs.Value[(kind, tiering)].GetAwaiter().GetResult();
 
     // One launch per kind and tiering: the report, and each phase's listings of the caller from the JIT's file.
-    private static (InlineSiteReport Report, string[] Listings, string[] NullCallerListings) Launch(string kind, string tiering)
+    private static (InlineSiteReport Report, string[] Listings, string[] NullCallerListings, string[] InterfaceListings) Launch(string kind, string tiering)
     {
         string file = Path.Combine(Path.GetTempPath(), $"alvk-inline-sites-{Environment.ProcessId}-{kind}-{tiering}.txt");
         File.Delete(file);
         var environment = new Dictionary<string, string?>(PatchReports.Tiering(tiering))
         {
-            ["DOTNET_JitDisasm"] = $"{Kinds[kind].Caller} InlineSiteNullCaller InlineSitePhase0 InlineSitePhase1 InlineSitePhase2 " +
-                                   "InlineSitePhase3 InlineSitePhase4",
+            ["DOTNET_JitDisasm"] = $"{Kinds[kind].Caller} {NullCallers.GetValueOrDefault(kind, "InlineSiteNullCaller")} InlineSitePhase0 InlineSitePhase1 InlineSitePhase2 " +
+                                   "InlineSitePhase3 InlineSitePhase4" + (kind == "final" ? " InlineSiteInterfaceCaller" : ""),
             ["DOTNET_JitStdOutFile"] = file,
         };
         ProcessResult run = ProfiledProcess.Run(ProfiledProcess.ProfiledEnvironment("AlvorKit.Proofs.Host"),
@@ -67,7 +90,9 @@ public sealed partial class InlineSiteProofs
         // Per phase, the caller's last optimized listing, or "".
         return (run.Report<InlineSiteReport>(),
             [.. Enumerable.Range(0, 5).Select(phase => listings.Final($"InlineSiteTargets:{Kinds[kind].Caller}(int):int", phase))],
-            [.. Enumerable.Range(0, 5).Select(phase => listings.Final("InlineSiteTargets:InlineSiteNullCaller(", phase))]);
+            [.. Enumerable.Range(0, 5).Select(phase =>
+                listings.Final($"InlineSiteTargets:{NullCallers.GetValueOrDefault(kind, "InlineSiteNullCaller")}(", phase))],
+            [.. Enumerable.Range(0, 5).Select(phase => listings.Final("InlineSiteTargets:InlineSiteInterfaceCaller(", phase))]);
     }
 
     [GeneratedRegex(@"; (\d+) inlinees with PGO data; (\d+) single block inlinees; (\d+) inlinees without PGO data")]
@@ -112,22 +137,43 @@ public sealed partial class InlineSiteProofs
     }
 
     [Theory]
-    [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
-    public void ANullReceiverThrowsBeforeTheHooksRunAsTheCallersCallvirtChecked(string tiering)
+    [MemberData(nameof(NullKindsAndTierings))]
+    public void ANullReceiverThrowsBeforeTheHooksRunAsTheCallersCallvirtChecked(string kind, string tiering)
     {
         // The class's carrier is static: it checks the receiver itself, first, as the callvirt it
         // replaced did (tiering off, the null caller was compiled optimized before the hook and so
         // inlined the target: it is one of the redirected callers).
-        InlineSiteReport r = Report("class", tiering);
+        InlineSiteReport r = Report(kind, tiering);
         Assert.All(r.Phases, p => Assert.True(p.NullReceiverThrew == true, $"{p.Name}: no NullReferenceException"));
         Assert.All(r.Phases, p => Assert.Equal(0, p.NullReceiverPrefixRuns));
         if (tiering == PatchReports.TieredPgo)
             return; // tiering on, the null caller (called once a phase) stays at Tier0, which inlines nothing
         // Tiering off, the null caller was re-JIT'd with the hook calling the carrier, and inlines it:
         // the check that threw is the carrier's.
-        string hooked = Run("class", tiering).NullCallerListings[1];
+        string hooked = Run(kind, tiering).NullCallerListings[1];
         Assert.True(hooked.Length > 0, "the null caller was not re-JIT-compiled while the target was hooked");
-        Assert.False(Calls(hooked, "InlineSiteCounter"), hooked);
+        Assert.False(Calls(hooked, Kinds[kind].Target), hooked);
+    }
+
+    [Theory]
+    [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
+    public void TheFinalTargetCalledThroughItsInterfaceRunsTheHooksAndTheReplacement(string tiering)
+    {
+        // `callvirt IInlineSiteDamageable::Damage` names no token of the target, so nothing redirects
+        // it; it reaches the patched target (or, devirtualized and inlined before the patch, is
+        // re-JIT'd with its own IL, which calls it), whose prefix runs for each of the 100 calls.
+        InlineSiteReport r = Report("final", tiering);
+        Assert.Equal([r.Expected, r.Expected, r.Expected, r.Expected + 100, r.Expected], r.Phases.Select(p => p.InterfaceValue));
+        Assert.Equal([0, 100, 0, 0, 0], r.Phases.Select(p => p.InterfacePrefixRuns));
+        // Its final code while hooked or replaced keeps a real call of Damage (through the interface,
+        // or devirtualized to the target), never the carrier: it names no token the redirect matches.
+        foreach (int phase in new[] { 1, 3 })
+        {
+            string listing = Run("final", tiering).InterfaceListings[phase];
+            Assert.True(listing.Length > 0, $"no optimized listing of the interface caller in phase {phase}");
+            Assert.True(Calls(listing, ":Damage(int)"), listing);
+            Assert.False(Calls(listing, "AlvkCarrier"), listing);
+        }
     }
 
     [Theory]

@@ -18,13 +18,16 @@ public sealed record InlineSiteReport(
 /// <param name="Listing">The caller's last optimized listing (Tier1 or FullOpts) compiled in this phase;
 /// null when none came within the wait.</param>
 /// <param name="Listings">How many listings of the caller the JIT wrote in this phase.</param>
-/// <param name="NullReceiverThrew">For the class kind: whether a call of the target on a null
+/// <param name="NullReceiverThrew">For the class and final kinds: whether a call of the target on a null
 /// receiver, from a caller compiled (and, tiering off, inlining the target) before the hook, threw
 /// NullReferenceException; null for the other kinds.</param>
 /// <param name="NullReceiverPrefixRuns">How many times the prefix ran during that call: a callvirt
 /// checks the receiver before the callee's first instruction, so 0.</param>
 /// <param name="Carrier">While the target is patched: the patch's carrier telemetry, read once the
 /// caller's code is final; null in the other phases.</param>
+/// <param name="InterfaceValue">For the final kind: what a caller of the target through its interface
+/// returned over 100 calls; null for the other kinds.</param>
+/// <param name="InterfacePrefixRuns">How many times the prefix ran during that call.</param>
 public sealed record InlineSitePhase(
     string Name,
     int Value,
@@ -33,7 +36,9 @@ public sealed record InlineSitePhase(
     int Listings,
     bool? NullReceiverThrew = null,
     int NullReceiverPrefixRuns = 0,
-    InlineSiteCarrier? Carrier = null);
+    InlineSiteCarrier? Carrier = null,
+    int? InterfaceValue = null,
+    int InterfacePrefixRuns = 0);
 
 /// <summary>The carrier fields of a patch's telemetry (PatchTelemetry, ABI 3.10).</summary>
 /// <param name="State">CarrierState's name: Active while callers may be redirected to the carrier.</param>

@@ -274,6 +274,22 @@ static aip_carrier_outcome instance_carrier_make(aip_receiver_kind receiver, mdT
     return AIP_CARRIER_DEFINED;
 }
 
+aip_carrier_outcome aip_carrier_decide(int generic, uint32_t attr, aip_receiver_kind receiver)
+{
+    /* A final virtual's slot cannot be overridden: a call or callvirt of its own token reaches
+     * it alone, as a non-virtual instance method's does. */
+    uint32_t virtual_bits = attr & (mdVirtual | mdFinal | mdAbstract);
+    int overridable = (attr & mdVirtual) != 0 && virtual_bits != (mdVirtual | mdFinal);
+    if (generic < 0)
+        return AIP_CARRIER_FAILED;
+    if (generic > 0)
+        return AIP_CARRIER_GENERIC;
+    if (overridable)
+        return AIP_CARRIER_VIRTUAL;
+    return (attr & mdStatic) != 0 || receiver != AIP_RECEIVER_NONE ? AIP_CARRIER_DEFINED
+                                                                   : AIP_CARRIER_FAILED;
+}
+
 aip_carrier_outcome aip_carrier_for(aip_emitter *e, ModuleID module, uint32_t target,
                                     const uint8_t *body, uint32_t size, uint32_t *carrier,
                                     int *defined, HRESULT *hr)
@@ -300,12 +316,7 @@ aip_carrier_outcome aip_carrier_for(aip_emitter *e, ModuleID module, uint32_t ta
     int generic = method_generic(s.import, target, &klass, &attr, &sig, &sig_size);
     aip_receiver_kind receiver =
         generic == 0 && (attr & mdStatic) == 0 ? receiver_of(s.import, klass) : AIP_RECEIVER_NONE;
-    aip_carrier_outcome outcome = generic < 0               ? AIP_CARRIER_FAILED
-                                  : generic > 0             ? AIP_CARRIER_GENERIC
-                                  : (attr & mdVirtual) != 0 ? AIP_CARRIER_VIRTUAL
-                                  : (attr & mdStatic) != 0 || receiver != AIP_RECEIVER_NONE
-                                      ? AIP_CARRIER_DEFINED
-                                      : AIP_CARRIER_FAILED;
+    aip_carrier_outcome outcome = aip_carrier_decide(generic, attr, receiver);
     if (outcome == AIP_CARRIER_DEFINED && (attr & mdStatic) != 0) {
         outcome = define(e, &s, module, klass, sig, sig_size, key.digest, body, size, carrier,
                          defined, hr);

@@ -13,23 +13,35 @@
  * `ref klass` for a struct), and a class's carrier checks the receiver for null first, as the
  * callers' `callvirt` did (the runtime does not find a method added to a type already loaded:
  * MissingMethodException, so the carrier cannot be an instance method of the target's type).
- * Non-generic, non-virtual targets. Worker thread. */
+ * Non-generic targets that no class can override: static, non-virtual instance, or virtual and
+ * final (C#'s implicit interface implementations and `sealed override`s), whose slot no class
+ * can override, so a call or callvirt of its own token reaches it alone (a `new` slot in a
+ * subclass is another method). Worker thread. */
 #ifndef AIP_CARRIER_H
 #define AIP_CARRIER_H
 
 #include "alvorkit_interception_profiler.h"
 #include "emit/emitter.h"
+#include "il/dispatch.h"
 
 #include <stdint.h>
 
 typedef enum aip_carrier_outcome {
     AIP_CARRIER_DEFINED = 0, /* *carrier is the carrier's MethodDef */
     AIP_CARRIER_GENERIC,     /* a generic method, or a method of a generic type */
-    AIP_CARRIER_VIRTUAL,     /* a virtual method: a call through the target may reach another */
+    AIP_CARRIER_VIRTUAL,     /* a virtual method that may be overridden (not final, or
+                              * abstract): a call through the target may reach another */
     AIP_CARRIER_HANDLERS,    /* an instance target's body with exception clauses (the receiver
                               * check would move every clause) */
     AIP_CARRIER_FAILED,      /* a metadata call failed (*hr), or no System.Object reference */
 } aip_carrier_outcome;
+
+/* Whether a target may have a carrier, from what aip_carrier_method_generic says of it
+ * (`generic`: 1, 0 or -1), its CorMethodAttr flags and the receiver its declaring type gives an
+ * instance method (NONE when that type's kind could not be told): GENERIC; VIRTUAL for a
+ * virtual that is not final, or abstract; DEFINED for a static method and for an instance one
+ * (final virtual included) with a receiver; FAILED when unreadable or no receiver. Pure. */
+aip_carrier_outcome aip_carrier_decide(int generic, uint32_t attr, aip_receiver_kind receiver);
 
 /* The carrier of `body` (a whole IL method body, size bytes, whose tokens are the module's)
  * for target in module: found or defined. *defined: 1 when this call defined it. */

@@ -18,8 +18,8 @@
 typedef struct aip_call_redirect_counts {
     uint32_t redirected;    /* `call <from>` and `callvirt <from>` rewritten */
     uint32_t virtual_calls; /* of those, `callvirt`: made `call`, which keeps their meaning only
-                             * for a non-virtual `from` and a `to` that checks the receiver for
-                             * null itself (emit/carrier.h) */
+                             * for a `from` that is not virtual or is final and a `to` that
+                             * checks the receiver for null itself (emit/carrier.h) */
     uint32_t constrained;   /* calls of `from` behind a `constrained.` prefix (other prefixes
                              * between them included): when any, nothing is rewritten */
 } aip_call_redirect_counts;
