@@ -184,22 +184,31 @@ static alvk_carrier_state carried_size(const aip_redirect_env *env, uintptr_t mo
                                                             : ALVK_CARRIER_TOO_BIG;
 }
 
-int aip_redirect_caller(const aip_redirect_env *env, uintptr_t module, uint32_t caller,
-                        uint32_t target, uint32_t carrier)
+/* The patched target whose telemetry a caller's outcome is counted on: (module, token) of the
+ * target's module, which for a caller in another module is not the module of its routes. */
+typedef struct patch_key {
+    uintptr_t module;
+    uint32_t target;
+} patch_key;
+
+/* aip_redirect_caller with the routes in caller's module (`module`, `target` the token its code
+ * calls) and the outcomes counted on `patch`. */
+static int redirect_caller(const aip_redirect_env *env, uintptr_t module, uint32_t caller,
+                           uint32_t target, uint32_t carrier, patch_key patch)
 {
     aip_redirect_skips *skips = &env->redirects->skips;
     if (caller == target)
         return 0;
     if (aip_carrier_method_generic(env->emitter, module, caller) != 0) {
         count(&skips->generic);
-        count_caller(env, module, target, AIP_CALLER_KEPT);
+        count_caller(env, patch.module, patch.target, AIP_CALLER_KEPT);
         return 0;
     }
     aip_call_route routes[AIP_REDIRECT_ROUTES];
     int routed = aip_redirects_route(env->redirects, module, caller, target, carrier, routes);
     if (routed < 0) {
         count(&skips->full);
-        count_caller(env, module, target, AIP_CALLER_KEPT);
+        count_caller(env, patch.module, patch.target, AIP_CALLER_KEPT);
         return 0;
     }
     int rebuilt = rebuild(env, module, caller, target, routes, routed);
@@ -210,9 +219,15 @@ int aip_redirect_caller(const aip_redirect_env *env, uintptr_t module, uint32_t 
     else if (rebuilt == 2)
         count(&skips->constrained);
     if (rebuilt != 1) /* 1: its code calls the target nowhere, nothing to keep */
-        count_caller(env, module, target, AIP_CALLER_KEPT);
+        count_caller(env, patch.module, patch.target, AIP_CALLER_KEPT);
     unroute(env, module, caller, target);
     return 0;
+}
+
+int aip_redirect_caller(const aip_redirect_env *env, uintptr_t module, uint32_t caller,
+                        uint32_t target, uint32_t carrier)
+{
+    return redirect_caller(env, module, caller, target, carrier, (patch_key){module, target});
 }
 
 /* The known inliners in other modules routed to the target's carrier lose that route. */
@@ -244,7 +259,7 @@ static void redirect_other_module(const aip_redirect_env *env, uintptr_t module,
         unroute_other_modules(env, module, target, &caller, 1); /* a previous carrier's route */
         return;
     }
-    if (aip_redirect_caller(env, caller.module_id, caller.token, from, to))
+    if (redirect_caller(env, caller.module_id, caller.token, from, to, (patch_key){module, target}))
         count_caller(env, module, target, AIP_CALLER_REDIRECTED);
 }
 
