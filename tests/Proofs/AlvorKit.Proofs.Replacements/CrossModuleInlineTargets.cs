@@ -9,3 +9,15 @@ public static class CrossModuleInlineTargets
     /// <summary>What replaces it: one more per call.</summary>
     public static int TinyReplacement(int x) => x * 3 + 2;
 }
+
+/// <summary>A public class of another assembly than its caller's, whose small instance method the
+/// JIT inlines into that caller (called with callvirt).</summary>
+public sealed class CrossModuleCounter(int factor)
+{
+    public int Factor { get; } = factor;
+
+    public int Scaled(int x) => x * Factor + 1;
+
+    /// <summary>What replaces Scaled: one more per call.</summary>
+    public static int ScaledReplacement(CrossModuleCounter self, int x) => x * self.Factor + 2;
+}

@@ -8,9 +8,9 @@ namespace AlvorKit.Proofs;
 /// Hooks and a whole-body replacement on a method the JIT inlines (a static method, a class's
 /// instance method its caller reaches through callvirt, a struct's instance method, a class's
 /// implicit interface implementation, virtual and final, its caller reaches through callvirt of its
-/// own token, which the JIT devirtualizes; a public static method of another assembly, whose caller
-/// names it through a MemberRef and is redirected to a MemberRef of the carrier the profiler
-/// emits into the caller's module), read from the
+/// own token, which the JIT devirtualizes; a public static method and a public class's instance
+/// method of another assembly, whose caller names them through a MemberRef and is redirected to
+/// a MemberRef of the carrier the profiler emits into the caller's module), read from the
 /// JIT's own listings of the hot caller (both tierings): the runtime never inlines a method with an active ReJIT
 /// version, so the profiler re-JITs the target's known inliner with IL calling a carrier of the
 /// target's new body (a method with no ReJIT version), which the JIT inlines, hooks included; the
@@ -31,6 +31,7 @@ public sealed partial class InlineSiteProofs
         ["struct"] = ("InlineSiteStructCaller", "InlineSiteVector"),
         ["final"] = ("InlineSiteFinalCaller", "InlineSiteEnemy"),
         ["cross"] = ("InlineSiteCrossCaller", "CrossModuleInlineTargets"),
+        ["crossClass"] = ("InlineSiteCrossClassCaller", "CrossModuleCounter"),
     };
 
     // The kinds whose caller's callvirt checks a class receiver for null: their null caller.
@@ -52,7 +53,7 @@ public sealed partial class InlineSiteProofs
         }
     }
 
-    // The ten launches (five kinds, two tierings), all started by the first test that needs one:
+    // The twelve launches (six kinds, two tierings), all started by the first test that needs one:
     // each spends most of its time waiting for its caller's code to settle, so they wait together.
     private static readonly Lazy<Dictionary<(string, string), Task<(InlineSiteReport Report, string[] Listings, string[] NullCallerListings, string[] InterfaceListings)>>> Runs =
         new(() => Kinds.Keys.SelectMany(kind => PatchReports.Tierings.Select(tiering => (kind, tiering)))
@@ -86,7 +87,7 @@ public sealed partial class InlineSiteProofs
             ["DOTNET_JitStdOutFile"] = file,
         };
         // The cross-module target's assembly is allowlisted beside the host's.
-        string modules = kind == "cross" ? "AlvorKit.Proofs.Host;AlvorKit.Proofs.Replacements" : "AlvorKit.Proofs.Host";
+        string modules = kind.StartsWith("cross", StringComparison.Ordinal) ? "AlvorKit.Proofs.Host;AlvorKit.Proofs.Replacements" : "AlvorKit.Proofs.Host";
         ProcessResult run = ProfiledProcess.Run(ProfiledProcess.ProfiledEnvironment(modules),
             environment, TimeSpan.FromSeconds(180), "inlinesites", kind);
         Assert.True(run.ExitCode == 0, run.ToString());

@@ -121,7 +121,7 @@ static int names_type(ref_session *s, mdTypeRef ref, mdTypeDef klass, const targ
     mdToken scope = 0, base = 0;
     DWORD flags = 0;
     mdTypeDef encloser = 0;
-    if (depth > 64 || (ref & 0xFF000000u) != mdtTypeRef ||
+    if (depth > 16 || (ref & 0xFF000000u) != mdtTypeRef ||
         FAILED(
             s->b->lpVtbl->GetTypeRefProps(s->b, ref, &scope, ref_name, NAME_UNITS, &ref_units)) ||
         FAILED(s->a->lpVtbl->GetTypeDefProps(s->a, klass, def_name, NAME_UNITS, &def_units, &flags,
