@@ -39,6 +39,17 @@ public static class InlineSiteTargets
         return sum;
     }
 
+    // A target of another assembly whose signature names a type (a struct of that assembly): its
+    // caller here keeps the call while it is patched.
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static int InlineSiteCrossTypedCaller(int n)
+    {
+        int sum = 0;
+        for (int i = 0; i < n; i++)
+            sum += AlvorKit.Proofs.Replacements.CrossModuleInlineTargets.Weigh(new() { Value = i });
+        return sum;
+    }
+
     private static readonly AlvorKit.Proofs.Replacements.CrossModuleCounter CrossCounter = new(3);
 
     // The instance method of another assembly's class, called with callvirt through a MemberRef.
@@ -198,7 +209,9 @@ public static class InlineSiteHooks
 /// interface), `cross` (CrossModuleInlineTargets.Tiny of AlvorKit.Proofs.Replacements, called
 /// from this assembly through a MemberRef: its carrier is named from here by a TypeRef and a
 /// MemberRef the profiler emits into this module) or `crossClass` (that assembly's
-/// CrossModuleCounter.Scaled, an instance method called with callvirt). The target is hooked with Interceptor.Hook (a counting prefix, an empty postfix): the runtime never
+/// CrossModuleCounter.Scaled, an instance method called with callvirt); `crossTyped`
+/// (CrossModuleInlineTargets.Weigh, whose signature names a struct of that assembly: its caller
+/// keeps the call). The target is hooked with Interceptor.Hook (a counting prefix, an empty postfix): the runtime never
 /// inlines the ReJIT'd Tiny, so the profiler re-JITs its known inliner with IL that calls a carrier
 /// of the woven body (a method it defines, with no ReJIT version), which the JIT inlines. Then the
 /// hook is removed, Tiny replaced with Interceptor.Install, and that removed too. Each phase records
@@ -221,6 +234,9 @@ public static class InlineSiteProof
         "cross" => new(Method(typeof(AlvorKit.Proofs.Replacements.CrossModuleInlineTargets), nameof(AlvorKit.Proofs.Replacements.CrossModuleInlineTargets.Tiny)),
             Method(typeof(AlvorKit.Proofs.Replacements.CrossModuleInlineTargets), nameof(AlvorKit.Proofs.Replacements.CrossModuleInlineTargets.TinyReplacement)),
             InlineSiteTargets.InlineSiteCrossCaller),
+        "crossTyped" => new(Method(typeof(AlvorKit.Proofs.Replacements.CrossModuleInlineTargets), nameof(AlvorKit.Proofs.Replacements.CrossModuleInlineTargets.Weigh)),
+            Method(typeof(AlvorKit.Proofs.Replacements.CrossModuleInlineTargets), nameof(AlvorKit.Proofs.Replacements.CrossModuleInlineTargets.WeighReplacement)),
+            InlineSiteTargets.InlineSiteCrossTypedCaller),
         "crossClass" => new(typeof(AlvorKit.Proofs.Replacements.CrossModuleCounter).GetMethod(nameof(AlvorKit.Proofs.Replacements.CrossModuleCounter.Scaled))!,
             Method(typeof(AlvorKit.Proofs.Replacements.CrossModuleCounter), nameof(AlvorKit.Proofs.Replacements.CrossModuleCounter.ScaledReplacement)),
             InlineSiteTargets.InlineSiteCrossClassCaller),

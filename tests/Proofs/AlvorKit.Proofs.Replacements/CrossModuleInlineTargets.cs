@@ -8,6 +8,19 @@ public static class CrossModuleInlineTargets
 
     /// <summary>What replaces it: one more per call.</summary>
     public static int TinyReplacement(int x) => x * 3 + 2;
+
+    /// <summary>The same from a struct: its signature names a type of this assembly, which the
+    /// caller's module names by its own TypeRef, so no carrier is named from there.</summary>
+    public static int Weigh(CrossModuleCell cell) => cell.Value * 3 + 1;
+
+    /// <summary>What replaces Weigh: one more per call.</summary>
+    public static int WeighReplacement(CrossModuleCell cell) => cell.Value * 3 + 2;
+}
+
+/// <summary>A value Weigh takes.</summary>
+public struct CrossModuleCell
+{
+    public int Value { get; set; }
 }
 
 /// <summary>A public class of another assembly than its caller's, whose small instance method the
