@@ -661,10 +661,10 @@ bench() {
   (cd build/bench && MODULES=PatchBenchmark profiled \
     dotnet "$ROOT/tools/PatchBenchmark/bin/Release/net10.0/PatchBenchmark.dll" hooks) |
     grep -E '^\||^BenchmarkDotNet|^(AMD|Intel)|^  \[Host\]'
-  step "hooks on an inlined target (static, a class's instance method, static targets patched before their callers' first call; and the kinds whose callers keep the call: an overridable virtual, a generic class's method): the hooked caller / its unhooked twin, per phase, tiering on and off"
-  for kind in static instance firstcall virtual generic; do
+  step "hooks on an inlined target (static, a class's instance method, a static method of another assembly, static targets patched before their callers' first call; and the kinds whose callers keep the call: an overridable virtual, a generic class's method): the hooked caller / its unhooked twin, per phase, tiering on and off"
+  for kind in static instance cross firstcall virtual generic; do
     for tiering in 1 0; do
-      (cd build/bench && MODULES=PatchBenchmark DOTNET_TieredCompilation=$tiering profiled \
+      (cd build/bench && MODULES="PatchBenchmark;PatchBenchmark.Engine" DOTNET_TieredCompilation=$tiering profiled \
         dotnet "$ROOT/tools/PatchBenchmark/bin/Release/net10.0/PatchBenchmark.dll" inlinedhooks 20000 7 "$kind")
     done
   done

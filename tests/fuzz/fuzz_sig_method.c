@@ -3,10 +3,13 @@
  * reported signature tiles its length (fuzz_sig_checks.h); the two modes agree; the
  * signature's own bytes, copied out, parse to the identical result; no strict prefix of it
  * parses (a signature is self-delimiting); refusals are MALFORMED or LIMIT_EXCEEDED; the
- * status and length are those of the independent grammar of fuzz_sig_reference.h. */
+ * status and length are those of the independent grammar of fuzz_sig_reference.h. And
+ * aip_sig_portable_method: 1 only for a blob that parses exactly, not generic, whose every type
+ * is one or two bytes (a primitive, or BYREF and one). */
 #include "fuzz_input.h"
 #include "fuzz_sig_checks.h"
 #include "fuzz_sig_reference.h"
+#include "metadata/signature_portable.h"
 
 static aip_method_sig with_trailing, exact, alone;
 
@@ -15,6 +18,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint8_t *blob = aip_fuzz_copy(data, size);
     alvk_status loose = aip_sig_parse_method(blob, size, 1, &with_trailing);
     alvk_status strict = aip_sig_parse_method(blob, size, 0, &exact);
+    int portable = aip_sig_portable_method(blob, size);
+    AIP_FUZZ_CHECK(portable == 0 || portable == 1);
+    if (portable) {
+        AIP_FUZZ_CHECK(strict == ALVK_OK && exact.generic_param_count == 0);
+        AIP_FUZZ_CHECK(exact.ret.length <= 2);
+        for (uint32_t i = 0; i < exact.param_count; ++i)
+            AIP_FUZZ_CHECK(exact.params[i].length <= 2 && !exact.params[i].has_modifiers);
+    }
     size_t ref_length = 0;
     AIP_FUZZ_CHECK(loose == ref_parse_method(blob, size, &ref_length));
     AIP_FUZZ_CHECK(loose != ALVK_OK || ref_length == with_trailing.length);

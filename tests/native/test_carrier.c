@@ -6,7 +6,8 @@
  * carrier again (the token cache, then the type's name); a final virtual (an implicit interface
  * implementation, of a class or of a struct) is carried as a non-virtual instance method is; an
  * overridable virtual or generic target and an instance body with exception clauses are refused
- * before any metadata is written. */
+ * before any metadata is written; a carrier is public when its declaring type is publicly
+ * visible (so another module may call it), assembly otherwise. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -37,6 +38,11 @@
 #define WIDGET_FINAL 0x06000006u /* virtual final newslot: an implicit interface implementation */
 #define POINT_FINAL 0x06000007u
 #define WIDGET_ABSTRACT 0x06000008u
+#define HIDDEN 0x02000005u /* a class not public (tdNotPublic) */
+#define HIDDEN_STATIC 0x06000009u
+#define OUTER 0x02000006u  /* a public class, and in it */
+#define INNER 0x02000007u  /* a nested private class */
+#define INNER_STATIC 0x0600000Au
 
 /* int32 Add(int32): an instance method (HASTHIS) and its static twin. */
 static const uint8_t instance_sig[] = {0x20, 0x01, 0x08, 0x08};
@@ -75,6 +81,14 @@ static int setup(void **state)
     fake_module_type_def(&w->m, POINT, "Point", 0x00100109u, VALUE_TYPE_REF, 0);
     fake_module_type_def(&w->m, BAG, "Bag`1", 0x00100001u, OBJECT_REF, 0);
     w->m.types[w->m.type_count - 1].generic_params = 1;
+    fake_module_type_def(&w->m, HIDDEN, "Hidden", 0x00100000u, OBJECT_REF, 0);
+    fake_module_type_def(&w->m, OUTER, "Outer", 0x00100001u, OBJECT_REF, 0);
+    fake_module_type_def(&w->m, INNER, "Inner", 0x00100003u /* tdNestedPrivate */, OBJECT_REF,
+                         OUTER);
+    fake_module_method_def(&w->m, HIDDEN_STATIC, HIDDEN, "Inc", mdPublic | mdHideBySig | mdStatic,
+                           static_sig, sizeof static_sig);
+    fake_module_method_def(&w->m, INNER_STATIC, INNER, "Inc", mdPublic | mdHideBySig | mdStatic,
+                           static_sig, sizeof static_sig);
     fake_module_method_def(&w->m, WIDGET_ADD, WIDGET, "Add", mdPublic | mdHideBySig, instance_sig,
                            sizeof instance_sig);
     fake_module_method_def(&w->m, POINT_ADD, POINT, "Add", mdPublic | mdHideBySig, instance_sig,
@@ -134,23 +148,47 @@ static size_t calli_signature(aip_receiver_kind receiver, uint32_t klass, uint8_
     return written;
 }
 
-/* The carrier's nested type and method as the fake recorded them. */
-static const fake_method_def *check_defined(world *w, uint32_t carrier, uint32_t klass)
+/* The carrier's nested type and method as the fake recorded them: public when `visible` (its
+ * declaring type is publicly visible, so other modules may call it), else assembly. */
+static const fake_method_def *check_visible(world *w, uint32_t carrier, uint32_t klass,
+                                            int visible)
 {
     const fake_method_def *method = fake_module_find_method(&w->m, carrier);
     assert_non_null(method);
     assert_string_equal(method->name, "Carry");
-    assert_int_equal(method->flags, mdAssem | mdStatic | mdHideBySig);
+    assert_int_equal(method->flags, (visible ? mdPublic : mdAssem) | mdStatic | mdHideBySig);
     assert_int_equal(method->impl_flags, 0x0100u); /* miIL | miAggressiveInlining */
     const fake_type_def *type = fake_module_find_type(&w->m, method->owner);
     assert_non_null(type);
     assert_int_equal(type->encloser, klass);
     assert_int_equal(type->base, OBJECT_REF);
-    assert_int_equal(type->flags, tdNestedAssembly | 0x80u | 0x100u); /* abstract, sealed */
+    assert_int_equal(type->flags, (visible ? tdNestedPublic : tdNestedAssembly) | 0x80u |
+                                      0x100u); /* abstract, sealed */
     assert_memory_equal(type->name, "AlvkCarrier_", 12);
     assert_int_equal(strlen(type->name), 12 + 16);
     assert_non_null(method->body);
     return method;
+}
+
+/* Widget and Point are public: so are their carriers. */
+static const fake_method_def *check_defined(world *w, uint32_t carrier, uint32_t klass)
+{
+    return check_visible(w, carrier, klass, 1);
+}
+
+static void a_type_not_publicly_visible_gets_an_assembly_carrier(void **state)
+{
+    world *w = *state;
+    uint32_t carrier = 0;
+    int defined = 0;
+    assert_int_equal(
+        carrier_for(w, HIDDEN_STATIC, tiny_body, sizeof tiny_body, &carrier, &defined),
+        AIP_CARRIER_DEFINED);
+    check_visible(w, carrier, HIDDEN, 0);
+    /* A private type nested in a public one: not visible from another module either. */
+    assert_int_equal(carrier_for(w, INNER_STATIC, tiny_body, sizeof tiny_body, &carrier, &defined),
+                     AIP_CARRIER_DEFINED);
+    check_visible(w, carrier, INNER, 0);
 }
 
 static void class_carrier_takes_the_receiver_first_and_checks_it_for_null(void **state)
@@ -429,6 +467,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(final_virtual_target_is_carried, setup, teardown),
         cmocka_unit_test_setup_teardown(abstract_target_is_refused, setup, teardown),
         cmocka_unit_test(decision_follows_the_flags),
+        cmocka_unit_test_setup_teardown(a_type_not_publicly_visible_gets_an_assembly_carrier, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(generic_target_is_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(instance_body_with_exception_clauses_is_refused, setup,
                                         teardown),

@@ -33,6 +33,25 @@ public static class InlinedTargets
         return sum;
     }
 
+    // The cross-module kind: the target and its twin in another assembly (PatchBenchmark.Engine).
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static int HookedCrossCaller(int n)
+    {
+        int sum = 0;
+        for (int i = 0; i < n; i++)
+            sum += Engine.EngineTargets.Tiny(i);
+        return sum;
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static int TwinCrossCaller(int n)
+    {
+        int sum = 0;
+        for (int i = 0; i < n; i++)
+            sum += Engine.EngineTargets.Twin(i);
+        return sum;
+    }
+
     // What Install puts in Tiny's place: the same value from another method.
     public static int TinyReplacement(int x) => x * 3 + 1;
 
@@ -176,7 +195,8 @@ public static partial class InlinedHooks
     private const int Inner = 1000;
 
     // The target, its replacement and the two callers of a kind: `static` (Tiny), `instance`
-    // (InlinedCounter.Scaled, its caller's callvirt checking the receiver for null), and two whose
+    // (InlinedCounter.Scaled, its caller's callvirt checking the receiver for null), `cross`
+    // (PatchBenchmark.Engine's EngineTargets.Tiny, called from this assembly), and two whose
     // callers keep the call while it is patched: `virtual` (InlinedShape.Scaled) and `generic`
     // (InlinedBox<int>.Scaled).
     private sealed record Kind(MethodInfo Target, MethodInfo? Replacement, Func<int, int> Hooked, Func<int, int> Twin);
@@ -198,10 +218,13 @@ public static partial class InlinedHooks
             // No whole-body Install: the API refuses one replacement for every instantiation.
             "generic" => new(typeof(InlinedBox<int>).GetMethod(nameof(InlinedBox<int>.Scaled))!, null,
                 RefusedTargets.HookedGenericCaller, RefusedTargets.TwinGenericCaller),
+            "cross" => new(Of(typeof(Engine.EngineTargets), nameof(Engine.EngineTargets.Tiny)),
+                Of(typeof(Engine.EngineTargets), nameof(Engine.EngineTargets.TinyReplacement)),
+                InlinedTargets.HookedCrossCaller, InlinedTargets.TwinCrossCaller),
             "static" => new(Of(typeof(InlinedTargets), nameof(InlinedTargets.Tiny)),
                 Of(typeof(InlinedTargets), nameof(InlinedTargets.TinyReplacement)),
                 InlinedTargets.HookedCaller, InlinedTargets.TwinCaller),
-            _ => throw new ArgumentException($"no kind {kindName} (static, instance, virtual, generic, firstcall)", nameof(kindName)),
+            _ => throw new ArgumentException($"no kind {kindName} (static, instance, cross, virtual, generic, firstcall)", nameof(kindName)),
         };
         MethodInfo tiny = kind.Target;
         int expected = kind.Twin(Inner);

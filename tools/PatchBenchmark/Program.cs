@@ -16,7 +16,7 @@ using BenchmarkDotNet.Toolchains.InProcess.Emit;
 //   hooks   - BenchmarkDotNet: a call through an empty prefix + empty postfix (direct and
 //             calli) and through working hooks, against the unpatched original (the baseline)
 //   hooksdisasm - the hooks applied and called until their code is final, for DOTNET_JitDisasm
-//   inlinedhooks [outer] [pairs] [static|instance|virtual|generic|firstcall] - hooks and a replacement on a
+//   inlinedhooks [outer] [pairs] [static|instance|cross|virtual|generic|firstcall] - hooks and a replacement on a
 //             target the JIT inlines (a static method, or a class's instance method called with callvirt;
 //             virtual and generic: targets whose callers keep the call while patched; firstcall: static
 //             targets patched before their callers are first called): its caller against its unhooked twin,

@@ -8,7 +8,8 @@ namespace AlvorKit.Proofs.Host;
 // Targets the JIT inlines (`x * 3 + 1`, no attribute): a static method, a class's instance method
 // (its caller's `callvirt` checks the receiver for null), a struct's, and a class's implicit
 // interface implementation (virtual final: its caller's `callvirt` names it, and the JIT
-// devirtualizes and inlines it); each one's hot caller, a whole-body replacement for each, and one
+// devirtualizes and inlines it), and a static method and a class's instance method of another
+// assembly (CrossModuleInlineTargets, CrossModuleCounter); each one's hot caller, a whole-body replacement for each, and one
 // marker per phase.
 public static class InlineSiteTargets
 {
@@ -25,6 +26,40 @@ public static class InlineSiteTargets
         int sum = 0;
         for (int i = 0; i < n; i++)
             sum += Tiny(i);
+        return sum;
+    }
+
+    // The target of another assembly (AlvorKit.Proofs.Replacements), called through a MemberRef.
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static int InlineSiteCrossCaller(int n)
+    {
+        int sum = 0;
+        for (int i = 0; i < n; i++)
+            sum += AlvorKit.Proofs.Replacements.CrossModuleInlineTargets.Tiny(i);
+        return sum;
+    }
+
+    // A target of another assembly whose signature names a type (a struct of that assembly): its
+    // caller here keeps the call while it is patched.
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static int InlineSiteCrossTypedCaller(int n)
+    {
+        int sum = 0;
+        for (int i = 0; i < n; i++)
+            sum += AlvorKit.Proofs.Replacements.CrossModuleInlineTargets.Weigh(new() { Value = i });
+        return sum;
+    }
+
+    private static readonly AlvorKit.Proofs.Replacements.CrossModuleCounter CrossCounter = new(3);
+
+    // The instance method of another assembly's class, called with callvirt through a MemberRef.
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static int InlineSiteCrossClassCaller(int n)
+    {
+        AlvorKit.Proofs.Replacements.CrossModuleCounter counter = CrossCounter;
+        int sum = 0;
+        for (int i = 0; i < n; i++)
+            sum += counter.Scaled(i);
         return sum;
     }
 
@@ -171,7 +206,12 @@ public static class InlineSiteHooks
 /// one kind of target: `static` (Tiny), `class` (InlineSiteCounter.Scaled, called with callvirt),
 /// `struct` (InlineSiteVector.Scaled) or `final` (InlineSiteEnemy.Damage, an implicit interface
 /// implementation called with callvirt through the class; each phase also calls it through the
-/// interface). The target is hooked with Interceptor.Hook (a counting prefix, an empty postfix): the runtime never
+/// interface), `cross` (CrossModuleInlineTargets.Tiny of AlvorKit.Proofs.Replacements, called
+/// from this assembly through a MemberRef: its carrier is named from here by a TypeRef and a
+/// MemberRef the profiler emits into this module) or `crossClass` (that assembly's
+/// CrossModuleCounter.Scaled, an instance method called with callvirt); `crossTyped`
+/// (CrossModuleInlineTargets.Weigh, whose signature names a struct of that assembly: its caller
+/// keeps the call). The target is hooked with Interceptor.Hook (a counting prefix, an empty postfix): the runtime never
 /// inlines the ReJIT'd Tiny, so the profiler re-JITs its known inliner with IL that calls a carrier
 /// of the woven body (a method it defines, with no ReJIT version), which the JIT inlines. Then the
 /// hook is removed, Tiny replaced with Interceptor.Install, and that removed too. Each phase records
@@ -191,6 +231,15 @@ public static class InlineSiteProof
         "static" => new(Method(typeof(InlineSiteTargets), nameof(InlineSiteTargets.Tiny)),
             Method(typeof(InlineSiteTargets), nameof(InlineSiteTargets.TinyReplacement)),
             InlineSiteTargets.InlineSiteCaller),
+        "cross" => new(Method(typeof(AlvorKit.Proofs.Replacements.CrossModuleInlineTargets), nameof(AlvorKit.Proofs.Replacements.CrossModuleInlineTargets.Tiny)),
+            Method(typeof(AlvorKit.Proofs.Replacements.CrossModuleInlineTargets), nameof(AlvorKit.Proofs.Replacements.CrossModuleInlineTargets.TinyReplacement)),
+            InlineSiteTargets.InlineSiteCrossCaller),
+        "crossTyped" => new(Method(typeof(AlvorKit.Proofs.Replacements.CrossModuleInlineTargets), nameof(AlvorKit.Proofs.Replacements.CrossModuleInlineTargets.Weigh)),
+            Method(typeof(AlvorKit.Proofs.Replacements.CrossModuleInlineTargets), nameof(AlvorKit.Proofs.Replacements.CrossModuleInlineTargets.WeighReplacement)),
+            InlineSiteTargets.InlineSiteCrossTypedCaller),
+        "crossClass" => new(typeof(AlvorKit.Proofs.Replacements.CrossModuleCounter).GetMethod(nameof(AlvorKit.Proofs.Replacements.CrossModuleCounter.Scaled))!,
+            Method(typeof(AlvorKit.Proofs.Replacements.CrossModuleCounter), nameof(AlvorKit.Proofs.Replacements.CrossModuleCounter.ScaledReplacement)),
+            InlineSiteTargets.InlineSiteCrossClassCaller),
         "class" => new(typeof(InlineSiteCounter).GetMethod(nameof(InlineSiteCounter.Scaled))!,
             typeof(InlineSiteTargets).GetMethod(nameof(InlineSiteTargets.ScaledReplacement), [typeof(InlineSiteCounter), typeof(int)])!,
             InlineSiteTargets.InlineSiteClassCaller),

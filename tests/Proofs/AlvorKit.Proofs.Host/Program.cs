@@ -11,9 +11,11 @@ using AlvorKit.Proofs.Reports;
 //   describe - alvk_describe_method against System.Reflection.Metadata, and its refusals
 //   lifecycle - install, replace and remove on a hot method, with the telemetry of each step
 //   inlining withinliners|fallback - patch a method a tier-1 caller inlined
-//   inlinesites static|class|struct|final - hooks and a replacement on a method the JIT inlines (a
+//   inlinesites static|class|struct|final|cross|crossClass|crossTyped - hooks and a replacement on a method the JIT inlines (a
 //             static method, a class's instance method called through callvirt, a struct's instance
-//             method, a class's implicit interface implementation called through the class):
+//             method, a class's implicit interface implementation called through the class, a
+//             static method and a class's instance method of another assembly, and one whose
+//             signature names a type, whose caller keeps the call):
 //             its hot caller's values and JIT listing before, hooked, after the hook's removal,
 //             replaced whole, after that removal (InlineSiteProof; run with DOTNET_JitDisasm=<the
 //             kind's caller> and DOTNET_JitStdOutFile)
@@ -105,7 +107,7 @@ switch (mode)
         return Print(AlvorKit.Proofs.Host.LifecycleProof.Run());
     case "inlining" when args.Length == 2 && args[1] is "withinliners" or "fallback":
         return Print(AlvorKit.Proofs.Host.InliningProof.Run(fallback: args[1] == "fallback"));
-    case "inlinesites" when args.Length == 2 && args[1] is "static" or "class" or "struct" or "final":
+    case "inlinesites" when args.Length == 2 && args[1] is "static" or "class" or "struct" or "final" or "cross" or "crossClass" or "crossTyped":
         return Print(AlvorKit.Proofs.Host.InlineSiteProof.Run(args[1]));
     case "inlinesites" when args.Length == 2 && args[1] == "firstcall":
         return Print(AlvorKit.Proofs.Host.InlineSiteFirstCallProof.Run());
@@ -210,7 +212,7 @@ switch (mode)
         return 0;
     default:
         Console.Error.WriteLine($"unknown mode '{string.Join(' ', args)}'; expected status, platform, demo, describe, " +
-            "lifecycle, inlining withinliners|fallback, inlinesites static|class|struct|final|firstcall, inlinercount, removal nested-inner|nested-outer|caller, dispatch, dispatchapi, owners, badinput, stress, generations, members, allocations <variant> [dir], " +
+            "lifecycle, inlining withinliners|fallback, inlinesites static|class|struct|final|cross|crossClass|crossTyped|firstcall, inlinercount, removal nested-inner|nested-outer|caller, dispatch, dispatchapi, owners, badinput, stress, generations, members, allocations <variant> [dir], " +
             "sampling windows|cycles|threads|exact|flag, api, " +
             "commands, memory [n], modules plugin|collectible|raw, queuefull, recycling, exit return|environment, " +
             "mixedstress [threads] [commands] [targets], submitstorm [threads] [submits], hotreload, dropfolder <game> <update> <value>, " +

@@ -8,7 +8,9 @@ namespace AlvorKit.Proofs;
 /// Hooks and a whole-body replacement on a method the JIT inlines (a static method, a class's
 /// instance method its caller reaches through callvirt, a struct's instance method, a class's
 /// implicit interface implementation, virtual and final, its caller reaches through callvirt of its
-/// own token, which the JIT devirtualizes), read from the
+/// own token, which the JIT devirtualizes; a public static method and a public class's instance
+/// method of another assembly, whose caller names them through a MemberRef and is redirected to
+/// a MemberRef of the carrier the profiler emits into the caller's module), read from the
 /// JIT's own listings of the hot caller (both tierings): the runtime never inlines a method with an active ReJIT
 /// version, so the profiler re-JITs the target's known inliner with IL calling a carrier of the
 /// target's new body (a method with no ReJIT version), which the JIT inlines, hooks included; the
@@ -28,6 +30,10 @@ public sealed partial class InlineSiteProofs
         ["class"] = ("InlineSiteClassCaller", "InlineSiteCounter"),
         ["struct"] = ("InlineSiteStructCaller", "InlineSiteVector"),
         ["final"] = ("InlineSiteFinalCaller", "InlineSiteEnemy"),
+        ["cross"] = ("InlineSiteCrossCaller", "CrossModuleInlineTargets"),
+        ["crossClass"] = ("InlineSiteCrossClassCaller", "CrossModuleCounter"),
+        // Not carried: its own test below.
+        ["crossTyped"] = ("InlineSiteCrossTypedCaller", "CrossModuleInlineTargets:Weigh"),
     };
 
     // The kinds whose caller's callvirt checks a class receiver for null: their null caller.
@@ -49,7 +55,7 @@ public sealed partial class InlineSiteProofs
         }
     }
 
-    // The eight launches (four kinds, two tierings), all started by the first test that needs one:
+    // The fourteen launches (seven kinds, two tierings), all started by the first test that needs one:
     // each spends most of its time waiting for its caller's code to settle, so they wait together.
     private static readonly Lazy<Dictionary<(string, string), Task<(InlineSiteReport Report, string[] Listings, string[] NullCallerListings, string[] InterfaceListings)>>> Runs =
         new(() => Kinds.Keys.SelectMany(kind => PatchReports.Tierings.Select(tiering => (kind, tiering)))
@@ -61,7 +67,7 @@ public sealed partial class InlineSiteProofs
         get
         {
             var data = new TheoryData<string, string>();
-            foreach (string kind in Kinds.Keys)
+            foreach (string kind in Kinds.Keys.Where(k => k != "crossTyped"))
                 foreach (string tiering in PatchReports.TieringModes)
                     data.Add(kind, tiering);
             return data;
@@ -82,7 +88,9 @@ public sealed partial class InlineSiteProofs
                                    "InlineSitePhase3 InlineSitePhase4" + (kind == "final" ? " InlineSiteInterfaceCaller" : ""),
             ["DOTNET_JitStdOutFile"] = file,
         };
-        ProcessResult run = ProfiledProcess.Run(ProfiledProcess.ProfiledEnvironment("AlvorKit.Proofs.Host"),
+        // The cross-module target's assembly is allowlisted beside the host's.
+        string modules = kind.StartsWith("cross", StringComparison.Ordinal) ? "AlvorKit.Proofs.Host;AlvorKit.Proofs.Replacements" : "AlvorKit.Proofs.Host";
+        ProcessResult run = ProfiledProcess.Run(ProfiledProcess.ProfiledEnvironment(modules),
             environment, TimeSpan.FromSeconds(180), "inlinesites", kind);
         Assert.True(run.ExitCode == 0, run.ToString());
         var listings = new InlineSiteListings(File.Exists(file) ? File.ReadAllText(file) : "");
@@ -238,6 +246,28 @@ public sealed partial class InlineSiteProofs
             string restored = Listing(kind, tiering, phase);
             Assert.False(Calls(restored, Kinds[kind].Target), restored);
             Assert.True(InlineCount(restored) >= 1, restored);
+        }
+    }
+
+    [Theory]
+    [MemberData(nameof(PatchReports.TieringModes), MemberType = typeof(PatchReports))]
+    public void ACallerInAnotherModuleKeepsTheCallWhenTheTargetsSignatureNamesAType(string tiering)
+    {
+        // Weigh(CrossModuleCell): the caller's MemberRef names the struct by the host's TypeRef, a
+        // signature the profiler does not re-encode, so the caller is not redirected: it calls the
+        // patched target, whose hooks and replacement run all the same.
+        InlineSiteReport r = Report("crossTyped", tiering);
+        Assert.Equal([r.Expected, r.Expected, r.Expected, r.Expected + 100, r.Expected], r.Phases.Select(p => p.Value));
+        Assert.Equal([0, 100, 0, 0, 0], r.Phases.Select(p => p.PrefixRuns));
+        foreach (int phase in new[] { 1, 3 })
+        {
+            InlineSiteCarrier? c = r.Phases[phase].Carrier;
+            Assert.True(c is not null, $"phase {phase}: no telemetry");
+            Assert.Equal(0, c.Redirected);
+            Assert.True(c.Kept >= 1, $"phase {phase}: {c}");
+            string listing = Listing("crossTyped", tiering, phase);
+            Assert.True(Calls(listing, "CrossModuleInlineTargets:Weigh"), listing);
+            Assert.False(Calls(listing, "AlvkCarrier"), listing);
         }
     }
 }

@@ -6,6 +6,7 @@
 #include "coreclr/cor_metadata.h"
 #include "coreclr/corprof_control.h"
 #include "coreclr/corprof_info.h"
+#include "emit/carrier_ref.h"
 #include "emit/module_metadata.h"
 #include "il/dispatch.h"
 #include "il/il_walk.h"
@@ -18,8 +19,10 @@
 /* The token cache's kind for carriers: outside alvk_relocation_kind's values. */
 #define AIP_CARRIER_TOKEN_KIND 0x43415252u
 
-#define CARRIER_TYPE_FLAGS (tdNestedAssembly | 0x80u /* tdAbstract */ | 0x100u /* tdSealed */)
-#define CARRIER_METHOD_FLAGS (mdAssem | mdStatic | mdHideBySig)
+/* Abstract and sealed; nested assembly, or public in a publicly visible declaring type, so a
+ * caller in another module may call it too (emit/carrier_ref.h). */
+#define CARRIER_TYPE_FLAGS (0x80u /* tdAbstract */ | 0x100u /* tdSealed */)
+#define CARRIER_METHOD_FLAGS (mdStatic | mdHideBySig)
 #define CARRIER_IMPL_FLAGS 0x0100u /* miIL | miAggressiveInlining */
 
 static const WCHAR k_carry[] = {'C', 'a', 'r', 'r', 'y', 0};
@@ -211,11 +214,14 @@ static aip_carrier_outcome define(aip_emitter *e, carrier_session *s, ModuleID m
         *hr = E_FAIL;
         return AIP_CARRIER_FAILED;
     }
-    *hr = s->emit->lpVtbl->DefineNestedType(s->emit, name, CARRIER_TYPE_FLAGS, base, NULL, klass,
-                                            &type);
+    int visible = aip_carrier_ref_visible(im, klass);
+    *hr = s->emit->lpVtbl->DefineNestedType(
+        s->emit, name, CARRIER_TYPE_FLAGS | (visible ? tdNestedPublic : tdNestedAssembly), base,
+        NULL, klass, &type);
     if (SUCCEEDED(*hr))
-        *hr = s->emit->lpVtbl->DefineMethod(s->emit, type, k_carry, CARRIER_METHOD_FLAGS, sig,
-                                            sig_size, 0, CARRIER_IMPL_FLAGS, &method);
+        *hr = s->emit->lpVtbl->DefineMethod(s->emit, type, k_carry,
+                                            CARRIER_METHOD_FLAGS | (visible ? mdPublic : mdAssem),
+                                            sig, sig_size, 0, CARRIER_IMPL_FLAGS, &method);
     if (SUCCEEDED(*hr))
         *hr = set_body(e->info, module, method, body, size);
     if (SUCCEEDED(*hr))

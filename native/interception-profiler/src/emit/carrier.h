@@ -2,11 +2,13 @@
  * that carries the target's current body and has no ReJIT version, so the target's known
  * inliners may call it instead and the JIT may inline it (the runtime never inlines a method
  * with an active ReJIT version). Defined in a nested type of the target's declaring type
- * (tdNestedAssembly | tdAbstract | tdSealed, extending the module's System.Object reference),
+ * (tdAbstract | tdSealed, extending the module's System.Object reference; tdNestedPublic when
+ * the declaring type is publicly visible, so callers in other modules may call it too:
+ * emit/carrier_ref.h; else tdNestedAssembly),
  * one type per distinct body, so the body keeps the target's access to its type's private
- * members and a new type is loaded with its one method: `Carry`, mdAssem | mdStatic |
- * mdHideBySig, miAggressiveInlining, the target's signature, the body set with
- * SetILFunctionBody before ApplyMetaData. The same body in the same module epoch finds its
+ * members and a new type is loaded with its one method: `Carry`, mdStatic | mdHideBySig
+ * (mdPublic or mdAssem, as its type), miAggressiveInlining, the target's signature, the body set
+ * with SetILFunctionBody before ApplyMetaData. The same body in the same module epoch finds its
  * carrier again (the emitter's token cache, then the type's name, which is the body's digest);
  * metadata rows are never removed, so a module holds one carrier per distinct body applied.
  * An instance target's carrier is static too, its receiver the first parameter (`klass`, or

@@ -3,6 +3,7 @@
 
 #include "coreclr/cor_metadata_defs.h"
 #include "emit/carrier.h"
+#include "emit/carrier_ref.h"
 #include "il/call_redirect.h"
 #include "il/method_body.h"
 #include "rejit/rejit_carriers.h"
@@ -183,22 +184,31 @@ static alvk_carrier_state carried_size(const aip_redirect_env *env, uintptr_t mo
                                                             : ALVK_CARRIER_TOO_BIG;
 }
 
-int aip_redirect_caller(const aip_redirect_env *env, uintptr_t module, uint32_t caller,
-                        uint32_t target, uint32_t carrier)
+/* The patched target whose telemetry a caller's outcome is counted on: (module, token) of the
+ * target's module, which for a caller in another module is not the module of its routes. */
+typedef struct patch_key {
+    uintptr_t module;
+    uint32_t target;
+} patch_key;
+
+/* aip_redirect_caller with the routes in caller's module (`module`, `target` the token its code
+ * calls) and the outcomes counted on `patch`. */
+static int redirect_caller(const aip_redirect_env *env, uintptr_t module, uint32_t caller,
+                           uint32_t target, uint32_t carrier, patch_key patch)
 {
     aip_redirect_skips *skips = &env->redirects->skips;
     if (caller == target)
         return 0;
     if (aip_carrier_method_generic(env->emitter, module, caller) != 0) {
         count(&skips->generic);
-        count_caller(env, module, target, AIP_CALLER_KEPT);
+        count_caller(env, patch.module, patch.target, AIP_CALLER_KEPT);
         return 0;
     }
     aip_call_route routes[AIP_REDIRECT_ROUTES];
     int routed = aip_redirects_route(env->redirects, module, caller, target, carrier, routes);
     if (routed < 0) {
         count(&skips->full);
-        count_caller(env, module, target, AIP_CALLER_KEPT);
+        count_caller(env, patch.module, patch.target, AIP_CALLER_KEPT);
         return 0;
     }
     int rebuilt = rebuild(env, module, caller, target, routes, routed);
@@ -209,9 +219,48 @@ int aip_redirect_caller(const aip_redirect_env *env, uintptr_t module, uint32_t 
     else if (rebuilt == 2)
         count(&skips->constrained);
     if (rebuilt != 1) /* 1: its code calls the target nowhere, nothing to keep */
-        count_caller(env, module, target, AIP_CALLER_KEPT);
+        count_caller(env, patch.module, patch.target, AIP_CALLER_KEPT);
     unroute(env, module, caller, target);
     return 0;
+}
+
+int aip_redirect_caller(const aip_redirect_env *env, uintptr_t module, uint32_t caller,
+                        uint32_t target, uint32_t carrier)
+{
+    return redirect_caller(env, module, caller, target, carrier, (patch_key){module, target});
+}
+
+/* The known inliners in other modules routed to the target's carrier lose that route. */
+static void unroute_other_modules(const aip_redirect_env *env, uintptr_t module, uint32_t target,
+                                  const aip_method_key *callers, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; ++i) {
+        uint32_t from = 0;
+        if (callers[i].module_id == module ||
+            aip_carrier_ref_target(env->emitter, module, target, callers[i].module_id, &from) !=
+                AIP_CARRIER_REF_OK ||
+            aip_redirects_route_of(env->redirects, callers[i].module_id, callers[i].token, from) ==
+                0)
+            continue;
+        unroute(env, callers[i].module_id, callers[i].token, from);
+    }
+}
+
+/* A known inliner in another module (B): routed from B's MemberRef of the target to B's
+ * MemberRef of the carrier (emit/carrier_ref.h), or it keeps the real call (counted). */
+static void redirect_other_module(const aip_redirect_env *env, uintptr_t module, uint32_t target,
+                                  uint32_t carrier, aip_method_key caller)
+{
+    uint32_t from = 0, to = 0;
+    if (aip_carrier_ref_for(env->emitter, module, target, carrier, caller.module_id, &from, &to) !=
+        AIP_CARRIER_REF_OK) {
+        count(&env->redirects->skips.other_module);
+        count_caller(env, module, target, AIP_CALLER_KEPT);
+        unroute_other_modules(env, module, target, &caller, 1); /* a previous carrier's route */
+        return;
+    }
+    if (redirect_caller(env, caller.module_id, caller.token, from, to, (patch_key){module, target}))
+        count_caller(env, module, target, AIP_CALLER_REDIRECTED);
 }
 
 void aip_apply_redirects(const aip_redirect_env *env, uintptr_t module, uint32_t target,
@@ -243,13 +292,12 @@ void aip_apply_redirects(const aip_redirect_env *env, uintptr_t module, uint32_t
         aip_rejit_note_carrier(env->rejit, module, target, state, carrier);
     if (carrier == 0) {
         unroute_all(env, module, target);
+        unroute_other_modules(env, module, target, callers, n);
         return;
     }
-    aip_redirect_skips *skips = &env->redirects->skips;
     for (uint32_t i = 0; i < n; ++i) {
         if (callers[i].module_id != module) {
-            count(&skips->other_module);
-            count_caller(env, module, target, AIP_CALLER_KEPT);
+            redirect_other_module(env, module, target, carrier, callers[i]);
             continue;
         }
         if (aip_redirect_caller(env, module, callers[i].token, target, carrier))

@@ -1,11 +1,14 @@
 /* The known inliners of a target whose body changes: before the ReJIT request that re-JITs
- * them, each one in the target's module gets its original IL with `call <target>` redirected
- * to the carrier of the target's new body (emit/carrier.h), published in the inliner redirect
- * table (rejit/inliner_redirects.h) for GetReJITParameters; when the target's original IL comes
- * back (a removal), or its new body cannot be carried, the target's routes are taken out of
- * every caller's body, so the removal's re-JIT gives those callers their original IL again.
- * What is skipped (generic targets or callers, instance targets, inliners in other modules,
- * bodies with exception clauses) keeps the real call and is counted. Worker thread. */
+ * them, each one (in the target's module, or in another module that may name the carrier:
+ * emit/carrier_ref.h, its MemberRef of the target redirected to its MemberRef of the carrier)
+ * gets its original IL with `call <target>` redirected to the carrier of the target's new body
+ * (emit/carrier.h), published in the inliner redirect table (rejit/inliner_redirects.h) for
+ * GetReJITParameters; when the target's original IL comes back (a removal), or its new body
+ * cannot be carried, the target's routes are taken out of every caller's body, so the
+ * removal's re-JIT gives those callers their original IL again. What is skipped (generic
+ * targets or callers, overridable virtual targets, inliners in other modules that cannot name
+ * the carrier, bodies with exception clauses) keeps the real call and is counted. Worker
+ * thread. */
 #ifndef AIP_APPLY_REDIRECTS_H
 #define AIP_APPLY_REDIRECTS_H
 

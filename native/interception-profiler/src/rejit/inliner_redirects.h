@@ -31,7 +31,8 @@ typedef struct aip_redirect_entry {
 typedef struct aip_redirect_skips {
     _Atomic uint64_t generic;        /* a generic target or caller: one carrier per shape needed */
     _Atomic uint64_t virtual_target; /* a virtual target that may be overridden */
-    _Atomic uint64_t other_module;   /* an inliner in another module */
+    _Atomic uint64_t other_module;   /* an inliner in another module that cannot name the
+                                      * carrier (emit/carrier_ref.h) */
     _Atomic uint64_t handlers;    /* a body with exception clauses, which the JIT never inlines */
     _Atomic uint64_t constrained; /* a caller calling the target behind `constrained.` */
     _Atomic uint64_t full;        /* no free entry or route */
