@@ -29,13 +29,13 @@ public static class InlineSiteTargets
         return sum;
     }
 
-    // The target of another assembly (AlvorKit.Proofs.Replacements), called through a MemberRef.
+    // The target of another assembly (AlvorKit.Proofs.Engine), called through a MemberRef.
     [MethodImpl(MethodImplOptions.NoInlining)]
     public static int InlineSiteCrossCaller(int n)
     {
         int sum = 0;
         for (int i = 0; i < n; i++)
-            sum += AlvorKit.Proofs.Replacements.CrossModuleInlineTargets.Tiny(i);
+            sum += AlvorKit.Proofs.Engine.CrossModuleInlineTargets.Tiny(i);
         return sum;
     }
 
@@ -46,17 +46,17 @@ public static class InlineSiteTargets
     {
         int sum = 0;
         for (int i = 0; i < n; i++)
-            sum += AlvorKit.Proofs.Replacements.CrossModuleInlineTargets.Weigh(new() { Value = i });
+            sum += AlvorKit.Proofs.Engine.CrossModuleInlineTargets.Weigh(new() { Value = i });
         return sum;
     }
 
-    private static readonly AlvorKit.Proofs.Replacements.CrossModuleCounter CrossCounter = new(3);
+    private static readonly AlvorKit.Proofs.Engine.CrossModuleCounter CrossCounter = new(3);
 
     // The instance method of another assembly's class, called with callvirt through a MemberRef.
     [MethodImpl(MethodImplOptions.NoInlining)]
     public static int InlineSiteCrossClassCaller(int n)
     {
-        AlvorKit.Proofs.Replacements.CrossModuleCounter counter = CrossCounter;
+        AlvorKit.Proofs.Engine.CrossModuleCounter counter = CrossCounter;
         int sum = 0;
         for (int i = 0; i < n; i++)
             sum += counter.Scaled(i);
@@ -206,7 +206,7 @@ public static class InlineSiteHooks
 /// one kind of target: `static` (Tiny), `class` (InlineSiteCounter.Scaled, called with callvirt),
 /// `struct` (InlineSiteVector.Scaled) or `final` (InlineSiteEnemy.Damage, an implicit interface
 /// implementation called with callvirt through the class; each phase also calls it through the
-/// interface), `cross` (CrossModuleInlineTargets.Tiny of AlvorKit.Proofs.Replacements, called
+/// interface), `cross` (CrossModuleInlineTargets.Tiny of AlvorKit.Proofs.Engine, called
 /// from this assembly through a MemberRef: its carrier is named from here by a TypeRef and a
 /// MemberRef the profiler emits into this module) or `crossClass` (that assembly's
 /// CrossModuleCounter.Scaled, an instance method called with callvirt); `crossTyped`
@@ -231,14 +231,14 @@ public static class InlineSiteProof
         "static" => new(Method(typeof(InlineSiteTargets), nameof(InlineSiteTargets.Tiny)),
             Method(typeof(InlineSiteTargets), nameof(InlineSiteTargets.TinyReplacement)),
             InlineSiteTargets.InlineSiteCaller),
-        "cross" => new(Method(typeof(AlvorKit.Proofs.Replacements.CrossModuleInlineTargets), nameof(AlvorKit.Proofs.Replacements.CrossModuleInlineTargets.Tiny)),
-            Method(typeof(AlvorKit.Proofs.Replacements.CrossModuleInlineTargets), nameof(AlvorKit.Proofs.Replacements.CrossModuleInlineTargets.TinyReplacement)),
+        "cross" => new(Method(typeof(AlvorKit.Proofs.Engine.CrossModuleInlineTargets), nameof(AlvorKit.Proofs.Engine.CrossModuleInlineTargets.Tiny)),
+            Method(typeof(AlvorKit.Proofs.Engine.CrossModuleInlineTargets), nameof(AlvorKit.Proofs.Engine.CrossModuleInlineTargets.TinyReplacement)),
             InlineSiteTargets.InlineSiteCrossCaller),
-        "crossTyped" => new(Method(typeof(AlvorKit.Proofs.Replacements.CrossModuleInlineTargets), nameof(AlvorKit.Proofs.Replacements.CrossModuleInlineTargets.Weigh)),
-            Method(typeof(AlvorKit.Proofs.Replacements.CrossModuleInlineTargets), nameof(AlvorKit.Proofs.Replacements.CrossModuleInlineTargets.WeighReplacement)),
+        "crossTyped" => new(Method(typeof(AlvorKit.Proofs.Engine.CrossModuleInlineTargets), nameof(AlvorKit.Proofs.Engine.CrossModuleInlineTargets.Weigh)),
+            Method(typeof(AlvorKit.Proofs.Engine.CrossModuleInlineTargets), nameof(AlvorKit.Proofs.Engine.CrossModuleInlineTargets.WeighReplacement)),
             InlineSiteTargets.InlineSiteCrossTypedCaller),
-        "crossClass" => new(typeof(AlvorKit.Proofs.Replacements.CrossModuleCounter).GetMethod(nameof(AlvorKit.Proofs.Replacements.CrossModuleCounter.Scaled))!,
-            Method(typeof(AlvorKit.Proofs.Replacements.CrossModuleCounter), nameof(AlvorKit.Proofs.Replacements.CrossModuleCounter.ScaledReplacement)),
+        "crossClass" => new(typeof(AlvorKit.Proofs.Engine.CrossModuleCounter).GetMethod(nameof(AlvorKit.Proofs.Engine.CrossModuleCounter.Scaled))!,
+            Method(typeof(AlvorKit.Proofs.Engine.CrossModuleCounter), nameof(AlvorKit.Proofs.Engine.CrossModuleCounter.ScaledReplacement)),
             InlineSiteTargets.InlineSiteCrossClassCaller),
         "class" => new(typeof(InlineSiteCounter).GetMethod(nameof(InlineSiteCounter.Scaled))!,
             typeof(InlineSiteTargets).GetMethod(nameof(InlineSiteTargets.ScaledReplacement), [typeof(InlineSiteCounter), typeof(int)])!,

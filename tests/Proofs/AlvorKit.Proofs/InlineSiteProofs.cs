@@ -89,7 +89,7 @@ public sealed partial class InlineSiteProofs
             ["DOTNET_JitStdOutFile"] = file,
         };
         // The cross-module target's assembly is allowlisted beside the host's.
-        string modules = kind.StartsWith("cross", StringComparison.Ordinal) ? "AlvorKit.Proofs.Host;AlvorKit.Proofs.Replacements" : "AlvorKit.Proofs.Host";
+        string modules = kind.StartsWith("cross", StringComparison.Ordinal) ? "AlvorKit.Proofs.Host;AlvorKit.Proofs.Engine" : "AlvorKit.Proofs.Host";
         ProcessResult run = ProfiledProcess.Run(ProfiledProcess.ProfiledEnvironment(modules),
             environment, TimeSpan.FromSeconds(180), "inlinesites", kind);
         Assert.True(run.ExitCode == 0, run.ToString());

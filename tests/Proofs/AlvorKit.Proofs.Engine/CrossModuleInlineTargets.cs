@@ -1,4 +1,4 @@
-namespace AlvorKit.Proofs.Replacements;
+namespace AlvorKit.Proofs.Engine;
 
 /// <summary>A small public static method of another assembly than its caller's (the proof host's),
 /// which the JIT inlines into that caller: a hooked engine getter called from a game's code.</summary>
