@@ -176,6 +176,24 @@ static const fake_method_def *check_defined(world *w, uint32_t carrier, uint32_t
     return check_visible(w, carrier, klass, 1);
 }
 
+/* An instance carrier of the tiny body, defined for klass: the calli signature of that receiver,
+ * then (for a class) the receiver's null check, then the target's code. */
+static void check_instance_carrier(world *w, uint32_t carrier, aip_receiver_kind receiver,
+                                   uint32_t klass)
+{
+    const fake_method_def *method = check_defined(w, carrier, klass);
+    uint8_t calli[64];
+    size_t calli_size = calli_signature(receiver, klass, calli, sizeof calli);
+    assert_int_equal(method->sig_size, calli_size);
+    assert_memory_equal(method->sig, calli, calli_size);
+    size_t check = 0;
+    if (receiver == AIP_RECEIVER_CLASS) {
+        check = sizeof null_check;
+        assert_memory_equal(method->body + AIP_FAT_HEADER_BYTES, null_check, check);
+    }
+    assert_memory_equal(method->body + AIP_FAT_HEADER_BYTES + check, tiny_code, sizeof tiny_code);
+}
+
 static void a_type_not_publicly_visible_gets_an_assembly_carrier(void **state)
 {
     world *w = *state;
@@ -334,23 +352,12 @@ static void final_virtual_target_is_carried(void **state)
     assert_int_equal(carrier_for(w, WIDGET_FINAL, tiny_body, sizeof tiny_body, &carrier, &defined),
                      AIP_CARRIER_DEFINED);
     assert_int_equal(defined, 1);
-    const fake_method_def *method = check_defined(w, carrier, WIDGET);
-    uint8_t calli[64];
-    size_t calli_size = calli_signature(AIP_RECEIVER_CLASS, WIDGET, calli, sizeof calli);
-    assert_int_equal(method->sig_size, calli_size);
-    assert_memory_equal(method->sig, calli, calli_size);
-    assert_memory_equal(method->body + AIP_FAT_HEADER_BYTES, null_check, sizeof null_check);
-    assert_memory_equal(method->body + AIP_FAT_HEADER_BYTES + sizeof null_check, tiny_code,
-                        sizeof tiny_code);
+    check_instance_carrier(w, carrier, AIP_RECEIVER_CLASS, WIDGET);
 
     assert_int_equal(carrier_for(w, POINT_FINAL, tiny_body, sizeof tiny_body, &carrier, &defined),
                      AIP_CARRIER_DEFINED);
     assert_int_equal(defined, 1);
-    method = check_defined(w, carrier, POINT);
-    calli_size = calli_signature(AIP_RECEIVER_VALUE_TYPE, POINT, calli, sizeof calli);
-    assert_int_equal(method->sig_size, calli_size);
-    assert_memory_equal(method->sig, calli, calli_size);
-    assert_memory_equal(method->body + AIP_FAT_HEADER_BYTES, tiny_code, sizeof tiny_code);
+    check_instance_carrier(w, carrier, AIP_RECEIVER_VALUE_TYPE, POINT);
     assert_int_equal(w->m.defined_methods, 2);
 }
 
